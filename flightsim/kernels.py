@@ -1,0 +1,191 @@
+"""Orientation increments: turn a quaternion by a small body-frame rotation vector.
+
+Each formula is written once, as a scalar function ``dq_<name>(px, py, pz, h)``
+returning ``(ca, sa)`` with the increment ``Δq = (ca, sa·φ)``, ``φ = ω h``
+(rad).  The same compiled function serves the single-body integrators
+(:mod:`flightsim.integrators`) and the vectorised batch kernels in
+:data:`KERNELS`, which return ``q ⊗ Δq(φ)`` for ``q`` of shape ``(N, 4)`` and
+``φ`` of shape ``(N, 3)``.
+
+Sources
+-------
+- ``exact``, ``taylor2``, ``taylor2-half``, ``taylor2-quarter``: the seed note
+  "rotate quaternion by vector" (``rotate_quaternion_by_vector_vec`` and
+  ``_Fast``, with its half- and quarter-angle refinements).  The seed
+  multiplies the increment on the left for an earth-frame φ; ω here is
+  body-frame, so the increment goes on the right: ``q ⊗ Δq``.
+- ``bullet``: Bullet's ``integrateTransform`` exponential map (after Grassia,
+  1998), with its small-rate Taylor branch and its angular-motion clamp.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+#: Bullet's ANGULAR_MOTION_THRESHOLD: at most a quarter turn of π per step.
+BULLET_ANGULAR_MOTION_THRESHOLD = 0.25 * math.pi
+#: Bullet's default fixed step, used by the batch ``bullet`` kernel when no dt is given.
+BULLET_DEFAULT_DT = 1.0 / 60.0
+
+jit = njit(cache=True, fastmath=False)
+
+
+@jit
+def dq_exact(px, py, pz, h):
+    """Exact increment ``(cos θ/2, sin(θ/2)/θ · φ)``, θ = |φ| (seed, ``_vec``)."""
+    r2 = px * px + py * py + pz * pz
+    theta = math.sqrt(r2)
+    if theta < 1e-8:
+        # sin(θ/2)/θ to machine precision, without dividing by ~0.
+        return 1.0 - r2 / 8.0, 0.5 - r2 / 48.0
+    return math.cos(0.5 * theta), math.sin(0.5 * theta) / theta
+
+
+@jit
+def dq_taylor2(px, py, pz, h):
+    """Second-order Taylor increment: ``sa = 1/2 − r²/48``, ``ca = 1 − r²/8`` (seed, ``_Fast``)."""
+    r2 = px * px + py * py + pz * pz
+    return 1.0 - r2 * (1.0 / 8.0), 0.5 - r2 * (1.0 / 48.0)
+
+
+@jit
+def dq_taylor2_half(px, py, pz, h):
+    """Taylor at the half angle, doubled once (+5 multiplications, seed)."""
+    r2 = px * px + py * py + pz * pz
+    sa = 0.25 - r2 * (1.0 / 384.0)
+    ca = 1.0 - r2 * (1.0 / 32.0)
+    return ca * ca - sa * sa * r2, 2.0 * ca * sa
+
+
+@jit
+def dq_taylor2_quarter(px, py, pz, h):
+    """Taylor at the quarter angle, doubled twice (seed)."""
+    r2 = px * px + py * py + pz * pz
+    sa = 0.125 - r2 * (1.0 / 3072.0)
+    ca = 1.0 - r2 * (1.0 / 128.0)
+    ca, sa = ca * ca - sa * sa * r2, 2.0 * ca * sa
+    return ca * ca - sa * sa * r2, 2.0 * ca * sa
+
+
+@jit
+def dq_bullet(px, py, pz, h):
+    """Bullet's ``integrateTransform`` exponential map, as the engine has it.
+
+    With ω = φ/h and θ = |ω|: θ is clamped so that θh ≤ π/4; if θ < 0.001
+    rad/s the axis factor is the Taylor series ``h/2 − h³θ²/48``, otherwise
+    ``sin(θh/2)/θ``.  As in Bullet, the factor uses the *clamped* θ but
+    multiplies the *unclamped* ω, so when the clamp acts Δq is not unit and,
+    once normalised, turns by ``2 atan2(|ω| sin(π/8)/θc, cos(π/8))``.
+    Returned as ``(ca, sa)`` with ``sa`` per unit of φ (= factor / h).
+    """
+    r2 = px * px + py * py + pz * pz
+    rate = math.sqrt(r2) / h
+    if rate * h > BULLET_ANGULAR_MOTION_THRESHOLD:
+        rate = BULLET_ANGULAR_MOTION_THRESHOLD / h
+    if rate < 0.001:
+        factor = 0.5 * h - (h * h * h) * 0.020833333333 * rate * rate
+    else:
+        factor = math.sin(0.5 * rate * h) / rate
+    return math.cos(0.5 * rate * h), factor / h
+
+
+@jit
+def turn(qw, qx, qy, qz, ca, sa, px, py, pz):
+    """``q ⊗ (ca, sa·φ)``: apply a body-frame increment (Hamilton product on the right)."""
+    x = sa * px
+    y = sa * py
+    z = sa * pz
+    return (
+        qw * ca - qx * x - qy * y - qz * z,
+        qw * x + qx * ca + qy * z - qz * y,
+        qw * y + qy * ca + qz * x - qx * z,
+        qw * z + qz * ca + qx * y - qy * x,
+    )
+
+
+#: name → scalar increment function, in the order the HUD lists them.
+INCREMENTS = {
+    "exact": dq_exact,
+    "taylor2": dq_taylor2,
+    "taylor2-half": dq_taylor2_half,
+    "taylor2-quarter": dq_taylor2_quarter,
+    "bullet": dq_bullet,
+}
+
+
+def _make_batch(increment):
+    """Compile the batch loop ``out[i] = q[i] ⊗ Δq(φ[i])`` around one increment formula."""
+
+    @jit
+    def batch(q, phi, h, out):
+        for i in range(q.shape[0]):
+            px = phi[i, 0]
+            py = phi[i, 1]
+            pz = phi[i, 2]
+            ca, sa = increment(px, py, pz, h)
+            w, x, y, z = turn(q[i, 0], q[i, 1], q[i, 2], q[i, 3], ca, sa, px, py, pz)
+            out[i, 0] = w
+            out[i, 1] = x
+            out[i, 2] = y
+            out[i, 3] = z
+        return out
+
+    return batch
+
+
+_BATCH = {name: _make_batch(f) for name, f in INCREMENTS.items()}
+
+
+def _batch_kernel(name):
+    loop = _BATCH[name]
+
+    def kernel(q, phi, dt=BULLET_DEFAULT_DT, out=None):
+        q = np.ascontiguousarray(q, dtype=np.float64)
+        phi = np.ascontiguousarray(phi, dtype=np.float64)
+        if q.ndim != 2 or q.shape[1] != 4:
+            raise ValueError(f"q: expected shape (N, 4), got {q.shape}")
+        if phi.shape != (q.shape[0], 3):
+            raise ValueError(f"phi: expected shape ({q.shape[0]}, 3), got {phi.shape}")
+        if not (math.isfinite(dt) and dt > 0.0):
+            raise ValueError(f"dt: must be finite and > 0, got {dt}")
+        if out is None:
+            out = np.empty_like(q)
+        return loop(q, phi, float(dt), out)
+
+    kernel.__name__ = f"kernel_{name.replace('-', '_')}"
+    kernel.__doc__ = (
+        f"Batch ``{name}`` update: ``q[i] ⊗ Δq(phi[i])`` for q (N, 4), body-frame phi (N, 3) rad.\n\n"
+        f"See :func:`{INCREMENTS[name].py_func.__name__}`. ``dt`` (s) matters only to ``bullet``."
+    )
+    return kernel
+
+
+#: name → batch kernel ``f(q, phi, dt=1/60, out=None) -> q ⊗ Δq(phi)``.
+KERNELS = {name: _batch_kernel(name) for name in INCREMENTS}
+
+
+def increment_error(name, angle, h=BULLET_DEFAULT_DT):
+    """One step's error of an increment against the exact exponential.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`INCREMENTS`.
+    angle : float
+        Rotation angle of the step, ``|φ| = |ω| h`` (rad), about a fixed axis.
+    h : float
+        Step (s); only ``bullet`` depends on it.
+
+    Returns
+    -------
+    (float, float)
+        ``(angle_error, norm_error)``: the rotation-angle error (rad) of the
+        normalised increment and ``|Δq| − 1`` before normalising.
+    """
+    axis = np.array([0.48, -0.6, 0.64])  # unit, no symmetry with the body axes
+    px, py, pz = axis * angle
+    ca, sa = INCREMENTS[name](px, py, pz, h)
+    s = abs(sa) * angle
+    got = 2.0 * math.atan2(s, ca)
+    return abs(got - angle), math.hypot(ca, s) - 1.0

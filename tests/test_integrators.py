@@ -1,0 +1,259 @@
+"""Every registered integrator against one reference (poliastro-style).
+
+The reference is scipy's DOP853 at tight tolerance on Euler's equations and
+dq/dt = ½ q ⊗ (0, ω), written here independently of flightsim; it is itself
+checked against the public numbers of the JSBSim and NASA test bodies.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from scipy.integrate import solve_ivp
+
+from flightsim import integrators, kernels, quat, rigidbody
+from flightsim.integrators import INTEGRATORS
+
+NAMES = list(INTEGRATORS)
+
+# An asymmetric body with products of inertia (slug·ft², any consistent units).
+INERTIA = np.array([[10.0, 0.8, -0.5], [0.8, 20.0, 0.6], [-0.5, 0.6, 26.0]])
+Q0 = quat.normalize(np.array([0.9, 0.1, -0.2, 0.3]))
+W0 = np.array([1.0, 2.0, 0.5])
+T = 2.0
+
+
+def rhs(t, s, inertia):
+    q, w = s[:4], s[4:]
+    qdot = 0.5 * np.array(
+        [
+            -q[1] * w[0] - q[2] * w[1] - q[3] * w[2],
+            q[0] * w[0] + q[2] * w[2] - q[3] * w[1],
+            q[0] * w[1] + q[3] * w[0] - q[1] * w[2],
+            q[0] * w[2] + q[1] * w[1] - q[2] * w[0],
+        ]
+    )
+    wdot = np.linalg.solve(inertia, -np.cross(w, inertia @ w))
+    return np.r_[qdot, wdot]
+
+
+def reference(q0, w0, inertia, t_end):
+    sol = solve_ivp(rhs, (0.0, t_end), np.r_[q0, w0], method="DOP853", rtol=1e-13, atol=1e-13, args=(inertia,))
+    s = sol.y[:, -1]
+    return s[:4] / np.linalg.norm(s[:4]), s[4:]
+
+
+@pytest.fixture(scope="module")
+def ref():
+    return reference(Q0, W0, INERTIA, T)
+
+
+def error(q, w, q_ref, w_ref):
+    return max(quat.angle_between(q, q_ref), np.linalg.norm(w - w_ref) / np.linalg.norm(w_ref))
+
+
+def test_reference_reproduces_public_test_bodies():
+    # JSBSim's rotation study: I = diag(10, 20, 26), ω0 = (1, 15, 1) rad/s, 10 s.
+    _, w = reference(np.array([1.0, 0, 0, 0]), np.array([1.0, 15.0, 1.0]), np.diag([10.0, 20.0, 26.0]), 10.0)
+    assert np.allclose(w, [-8.93298, 10.95152, 7.17716], atol=2e-5)
+    # NASA NESC check case 2, the dragless tumbling brick, 30 s.
+    brick = np.diag([0.001894220, 0.006211019, 0.007194665])
+    _, w = reference(np.array([1.0, 0, 0, 0]), np.radians([10.0, 20.0, 30.0]), brick, 30.0)
+    assert np.allclose(w, [0.220232, -0.303643, 0.543139], atol=2e-6)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_converges_at_claimed_order(name, ref):
+    order = INTEGRATORS[name].order
+    steps = [200, 400, 800] if order == 1 else [25, 50, 100]
+    errs = []
+    for n in steps:
+        q, w = rigidbody.propagate(Q0, W0, INERTIA, T / n, n, name)
+        errs.append(error(q, w, *ref))
+    slopes = np.log2(np.array(errs[:-1]) / np.array(errs[1:]))
+    assert np.all(np.abs(slopes - order) < 0.25), (errs, slopes)
+
+
+@pytest.mark.parametrize("name", ["rk4", "rkmk4"])
+def test_public_bodies_with_fourth_order_methods(name):
+    _, w = rigidbody.propagate([1.0, 0, 0, 0], [1.0, 15.0, 1.0], np.diag([10.0, 20.0, 26.0]), 1e-3, 10_000, name)
+    assert np.allclose(w, [-8.93298, 10.95152, 7.17716], atol=1e-4)
+    brick = np.diag([0.001894220, 0.006211019, 0.007194665])
+    _, w = rigidbody.propagate([1.0, 0, 0, 0], np.radians([10.0, 20.0, 30.0]), brick, 0.01, 3000, name)
+    assert np.allclose(w, [0.220232, -0.303643, 0.543139], atol=1e-5)
+
+
+def invariants(q, w, inertia):
+    energy = 0.5 * w @ inertia @ w
+    momentum_earth = quat.rotate(q, inertia @ w)
+    return energy, momentum_earth
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_energy_and_earth_momentum_drift_shrink_with_order(name):
+    order = INTEGRATORS[name].order
+    e0, h0 = invariants(Q0, W0, INERTIA)
+    drifts = []
+    for dt in (0.01, 0.005):
+        q, w = rigidbody.propagate(Q0, W0, INERTIA, dt, int(round(T / dt)), name)
+        e, h = invariants(q, w, INERTIA)
+        drifts.append(max(abs(e - e0) / e0, np.linalg.norm(h - h0) / np.linalg.norm(h0)))
+    bound = 0.05 if order == 1 else 1e-7
+    assert drifts[1] < bound
+    assert drifts[0] / drifts[1] > 2.0 ** order * 0.8, drifts
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_unit_norm(name):
+    q, _ = rigidbody.propagate(Q0, W0 * 5, INERTIA, 0.01, 500, name)
+    assert abs(np.linalg.norm(q) - 1.0) < 1e-12
+
+
+def test_lie_group_method_is_unit_without_renormalising_and_euler_is_not():
+    q, _ = rigidbody.propagate(Q0, W0 * 5, INERTIA, 0.01, 500, "rkmk4", renormalize=False)
+    assert abs(np.linalg.norm(q) - 1.0) < 1e-12
+    q, _ = rigidbody.propagate(Q0, W0 * 5, INERTIA, 0.01, 500, "euler", renormalize=False)
+    assert np.linalg.norm(q) - 1.0 > 1e-3
+
+
+@pytest.mark.parametrize("name", ["exact", "bullet", "buss2", "rkmk4"])
+def test_exact_for_constant_omega(name):
+    # A sphere's ω never changes, so these exponential-map methods have nothing to approximate.
+    w0 = np.array([0.3, -1.2, 0.7])
+    q, w = rigidbody.propagate(Q0, w0, 4.0 * np.eye(3), 0.05, 400, name)
+    expected = quat.mul(Q0, quat.from_rotation_vector(w0 * 20.0))
+    assert quat.angle_between(q, expected) < 1e-11
+    assert np.array_equal(w, w0)
+
+
+def test_kernels_differ_visibly_at_constant_omega():
+    # With ω exact, the orientation error is the increment's own: taylor2 ≫ half ≫ quarter ≫ exact.
+    w0 = np.array([0.3, -1.2, 0.7]) * 5
+    expected = quat.mul(Q0, quat.from_rotation_vector(w0 * 2.0))
+    errs = {}
+    for name in ("euler", "taylor2", "taylor2-half", "taylor2-quarter", "exact"):
+        q, _ = rigidbody.propagate(Q0, w0, np.eye(3), 0.02, 100, name)
+        errs[name] = quat.angle_between(q, expected)
+    assert errs["euler"] > errs["taylor2"] > errs["taylor2-half"] > errs["taylor2-quarter"] > errs["exact"]
+    assert errs["exact"] < 1e-12
+
+
+@pytest.mark.parametrize("name, local_order", [("taylor2", 5), ("taylor2-half", 5), ("taylor2-quarter", 5)])
+def test_taylor_increments_local_order_and_ranking(name, local_order):
+    e1, _ = kernels.increment_error(name, 0.2)
+    e2, _ = kernels.increment_error(name, 0.1)
+    assert math.log2(e1 / e2) == pytest.approx(local_order, abs=0.3)
+
+
+def test_taylor_variants_ordered_by_accuracy():
+    for angle in (0.05, 0.3, 1.0):
+        errors = [kernels.increment_error(n, angle)[0] for n in ("taylor2", "taylor2-half", "taylor2-quarter")]
+        norms = [abs(kernels.increment_error(n, angle)[1]) for n in ("taylor2", "taylor2-half", "taylor2-quarter")]
+        assert errors[0] > errors[1] > errors[2]
+        assert norms[0] > norms[1] > norms[2]
+        assert kernels.increment_error("exact", angle)[0] < 1e-15
+
+
+def test_bullet_clamp():
+    h = 0.1
+    for rate in (10.0, 40.0):  # rate·h = 1 and 4 rad: above the π/4 threshold
+        phi = np.array([0.0, 0.0, rate * h])
+        out = kernels.KERNELS["bullet"](np.array([[1.0, 0, 0, 0]]), phi[None], dt=h)[0]
+        turned = quat.angle_between(quat.normalize(out), [1.0, 0, 0, 0])
+        clamped = (math.pi / 4) / h
+        expected = 2 * math.atan2(rate * math.sin(math.pi / 8) / clamped, math.cos(math.pi / 8))
+        assert turned == pytest.approx(expected, rel=1e-12)
+        assert np.linalg.norm(out) > 1.0  # unclamped ω on the axis: not unit before normalising
+    # Below the threshold Bullet is the exact exponential, in either branch.
+    for rate in (0.0005, 0.5):
+        phi = np.array([[rate * h, 0.0, 0.0]])
+        out = kernels.KERNELS["bullet"](np.array([[1.0, 0, 0, 0]]), phi, dt=h)
+        exact = kernels.KERNELS["exact"](np.array([[1.0, 0, 0, 0]]), phi)
+        assert np.allclose(out, exact, atol=1e-15)
+
+
+@pytest.mark.parametrize("name", list(kernels.KERNELS))
+def test_batch_kernel_equals_single_body_step(name):
+    rng = np.random.default_rng(3)
+    q = rng.normal(size=(20, 4))
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    w = rng.normal(size=(20, 3))
+    h = 0.05
+    batch = kernels.KERNELS[name](q, w * h, dt=h)
+    batch /= np.linalg.norm(batch, axis=1, keepdims=True)
+    for i in range(20):
+        single, _ = rigidbody.propagate(q[i], w[i], np.eye(3), h, 1, name)
+        assert np.allclose(batch[i], single, atol=1e-15)
+    # and the batch is q ⊗ Δq, Δq the increment as a quaternion
+    ca, sa = kernels.INCREMENTS[name](*(w[0] * h), h)
+    assert np.allclose(kernels.KERNELS[name](q[:1], w[:1] * h, dt=h)[0], quat.mul(q[0], np.r_[ca, sa * w[0] * h]))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_python_torque_runs_the_same_integrator(name):
+    zero = lambda t, q, w: np.zeros(3)  # noqa: E731
+    a = rigidbody.propagate(Q0, W0, INERTIA, 0.01, 50, name)
+    b = rigidbody.propagate(Q0, W0, INERTIA, 0.01, 50, name, torque=zero)
+    assert np.allclose(a[0], b[0], atol=1e-14) and np.allclose(a[1], b[1], atol=1e-14)
+
+
+def test_constant_torque_about_a_principal_axis():
+    # Sphere, torque about z: ω_z = ω0 + (M/I) t, angle = ω0 t + ½ (M/I) t² — RK4 integrates it exactly.
+    torque = lambda t, q, w: np.array([0.0, 0.0, 2.0])  # noqa: E731
+    q, w = rigidbody.propagate([1.0, 0, 0, 0], [0, 0, 0.5], 4.0 * np.eye(3), 0.1, 10, "rk4", torque=torque)
+    assert w[2] == pytest.approx(0.5 + 0.5 * 1.0)
+    assert np.allclose(q, quat.from_axis_angle([0, 0, 1.0], 0.5 + 0.25), atol=1e-12)
+
+
+def test_switching_integrator_between_steps_never_jumps():
+    y = np.zeros(integrators.STATE_SIZE)
+    y[integrators.Q] = Q0
+    y[integrators.W] = W0 * 3
+    h = 0.01
+    I, Iinv = rigidbody.check_inertia(INERTIA)
+    for k in range(3 * len(NAMES)):
+        name = NAMES[k % len(NAMES)]
+        before = y.copy()
+        INTEGRATORS[name].stepper(rigidbody.torque_free)(y, k * h, h, rigidbody._PARAMS, I, Iinv, True)
+        turned = quat.angle_between(before[integrators.Q], y[integrators.Q])
+        assert turned < np.linalg.norm(before[integrators.W]) * h * 1.05 + 1e-12, name
+        assert np.dot(before[integrators.Q], y[integrators.Q]) > 0  # same hemisphere: no sign flip
+        assert np.linalg.norm(y[integrators.W] - before[integrators.W]) < 0.5 * np.linalg.norm(before[integrators.W])
+
+
+def test_unknown_integrator_lists_valid_names():
+    with pytest.raises(ValueError, match="unknown name 'rk5'.*euler.*rkmk4"):
+        rigidbody.propagate(Q0, W0, INERTIA, 0.01, 1, "rk5")
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"q0": [0.0, 0, 0, 0]}, "q0: zero"),
+        ({"q0": [np.nan, 0, 0, 0]}, "q0: contains a non-finite"),
+        ({"q0": [1.0, 0, 0]}, "q0: expected shape"),
+        ({"omega0": [1.0, 2.0]}, "omega0: expected shape"),
+        ({"omega0": [1.0, np.inf, 0]}, "omega0: contains a non-finite"),
+        ({"inertia": np.diag([1.0, 0.0, 1.0])}, "inertia: is singular"),
+        ({"inertia": [[1.0, 0.5, 0], [0, 1, 0], [0, 0, 1]]}, "inertia: is not symmetric"),
+        ({"inertia": np.eye(2)}, "inertia: expected shape"),
+        ({"dt": 0.0}, "dt: must be finite and > 0"),
+        ({"dt": -0.1}, "dt: must be finite and > 0"),
+        ({"dt": float("nan")}, "dt: must be finite and > 0"),
+        ({"steps": -1}, "steps: must be a whole number"),
+        ({"steps": 2.5}, "steps: must be a whole number"),
+        ({"torque": 3.0}, "torque: must be callable"),
+    ],
+)
+def test_bad_input(kwargs, message):
+    args = {"q0": Q0, "omega0": W0, "inertia": INERTIA, "dt": 0.01, "steps": 1}
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=message):
+        rigidbody.propagate(**args)
+
+
+def test_registry_entries_are_complete():
+    required = {"euler", "exact", "taylor2", "taylor2-half", "taylor2-quarter", "bullet", "matrix", "buss2", "rk4", "rkmk4"}
+    assert required <= set(INTEGRATORS)
+    for it in INTEGRATORS.values():
+        assert it.name and it.label and it.description and it.order in (1, 2, 3, 4)
