@@ -1,0 +1,319 @@
+"""Pilot controls and a piecewise-constant control schedule read from CSV.
+
+Pilot sign conventions (see ``configs/bourg.toml`` for how the airplane's
+elements follow them):
+
+=========  ========  ==============================================
+name       range     meaning
+=========  ========  ==============================================
+throttle   0 .. 1    thrust = throttle * max_thrust (body +x)
+elevator   -1 .. 1   +1 pulls the nose up
+aileron    -1 .. 1   +1 rolls right (right wing down)
+rudder     -1 .. 1   +1 yaws the nose right
+flaps      0 .. 1    1 = flaps fully down
+=========  ========  ==============================================
+
+A schedule file is CSV whose header is ``t`` followed by any subset of the
+control names, in any order, e.g.::
+
+    t,throttle,elevator
+    0,0.5,
+    10,,0.2
+    12.5,1,0
+
+Each row holds from its time ``t`` (s, >= 0, strictly increasing) until the
+next row's.  Columns left out and empty cells keep the previous row's value
+(the first row starts from the initial controls).  Blank lines and lines whose
+first cell starts with ``#`` are skipped.
+"""
+
+from __future__ import annotations
+
+import bisect
+import csv
+import difflib
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from flightsim.errors import InputError
+
+__all__ = ["CONTROL_NAMES", "CONTROL_RANGES", "ControlSchedule", "Controls"]
+
+CONTROL_NAMES = ("throttle", "elevator", "aileron", "rudder", "flaps")
+"""Control names, in the order of :meth:`Controls.as_array`."""
+
+CONTROL_RANGES = {
+    "throttle": (0.0, 1.0),
+    "elevator": (-1.0, 1.0),
+    "aileron": (-1.0, 1.0),
+    "rudder": (-1.0, 1.0),
+    "flaps": (0.0, 1.0),
+}
+"""Inclusive (low, high) range of each control."""
+
+_LOWS = np.array([CONTROL_RANGES[n][0] for n in CONTROL_NAMES])
+_HIGHS = np.array([CONTROL_RANGES[n][1] for n in CONTROL_NAMES])
+
+
+@dataclass
+class Controls:
+    """The pilot's inputs; mutable, the app writes it every frame.
+
+    Parameters
+    ----------
+    throttle : float
+        0..1; thrust = throttle * max_thrust.
+    elevator : float
+        -1..1; +1 nose up.
+    aileron : float
+        -1..1; +1 roll right.
+    rudder : float
+        -1..1; +1 nose right.
+    flaps : float
+        0..1; 1 = flaps down.
+    """
+
+    throttle: float = 0.0
+    elevator: float = 0.0
+    aileron: float = 0.0
+    rudder: float = 0.0
+    flaps: float = 0.0
+
+    def as_array(self) -> np.ndarray:
+        """The values as float64 ``[throttle, elevator, aileron, rudder, flaps]``."""
+        return np.array([getattr(self, n) for n in CONTROL_NAMES], dtype=np.float64)
+
+    @classmethod
+    def from_array(cls, values) -> "Controls":
+        """Controls from values in :data:`CONTROL_NAMES` order (not clamped).
+
+        Parameters
+        ----------
+        values : array_like, shape (5,)
+
+        Returns
+        -------
+        Controls
+        """
+        values = np.asarray(values, dtype=np.float64)
+        if values.shape != (len(CONTROL_NAMES),):
+            raise ValueError(f"need {len(CONTROL_NAMES)} values, got shape {values.shape}")
+        return cls(*(float(v) for v in values))
+
+    def clamped(self) -> "Controls":
+        """A copy with every value clipped to its range and NaN replaced by 0.
+
+        Returns
+        -------
+        Controls
+            A new object; ``self`` is unchanged.  +/-inf clip to the range ends.
+        """
+        values = self.as_array()
+        values[np.isnan(values)] = 0.0
+        return Controls.from_array(np.clip(values, _LOWS, _HIGHS))
+
+
+class ControlSchedule:
+    """Piecewise-constant controls over time.
+
+    Row ``i`` holds for ``times[i] <= t < times[i + 1]`` (the last row holds
+    for ever); before the first row the initial controls hold.
+
+    Parameters
+    ----------
+    times : array_like, shape (n,)
+        Row start times, s, finite, >= 0, strictly increasing.
+    rows : array_like, shape (n, 5)
+        Control values per row in :data:`CONTROL_NAMES` order, within
+        :data:`CONTROL_RANGES`.
+    initial : Controls
+        The controls before the first row (copied, clamped).
+
+    Attributes
+    ----------
+    times : numpy.ndarray, shape (n,)
+        Read-only float64.
+    rows : numpy.ndarray, shape (n, 5)
+        Read-only float64, complete rows (left-out columns filled in).
+    initial : Controls
+        The clamped copy of ``initial``.
+    """
+
+    def __init__(self, times, rows, initial: Controls):
+        times = np.array(times, dtype=np.float64)
+        rows = np.array(rows, dtype=np.float64).reshape(-1, len(CONTROL_NAMES))
+        if times.ndim != 1 or rows.shape[0] != times.shape[0]:
+            raise ValueError(f"need times (n,) and rows (n, 5); got {times.shape}, {rows.shape}")
+        if not (np.all(np.isfinite(times)) and np.all(times >= 0) and np.all(np.diff(times) > 0)):
+            raise ValueError("times must be finite, >= 0 and strictly increasing")
+        if not np.all((rows >= _LOWS) & (rows <= _HIGHS)):
+            raise ValueError("control values out of range (see CONTROL_RANGES)")
+        times.flags.writeable = False
+        rows.flags.writeable = False
+        self.times = times
+        self.rows = rows
+        self.initial = initial.clamped()
+        self._time_list = times.tolist()
+        self._row_list = [tuple(row) for row in rows.tolist()]
+
+    def __len__(self):
+        return len(self._time_list)
+
+    def at(self, t: float) -> Controls:
+        """The controls in force at time ``t``.
+
+        Parameters
+        ----------
+        t : float
+            Time, s.
+
+        Returns
+        -------
+        Controls
+            A new object (safe to modify).
+
+        Raises
+        ------
+        ValueError
+            If ``t`` is NaN.
+        """
+        if math.isnan(t):
+            raise ValueError("t is NaN")
+        i = bisect.bisect_right(self._time_list, t) - 1
+        if i < 0:
+            return Controls(*self.initial.as_array().tolist())
+        return Controls(*self._row_list[i])
+
+    @classmethod
+    def from_csv(cls, path, initial: Controls) -> "ControlSchedule":
+        """Read a schedule CSV (format in the module docstring).
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The CSV file.
+        initial : Controls
+            Controls before the first row; also the starting values for the
+            columns the file leaves out.
+
+        Returns
+        -------
+        ControlSchedule
+
+        Raises
+        ------
+        flightsim.errors.InputError
+            For a missing or unreadable file, an empty file, a bad header
+            (not starting with ``t``, unknown, duplicate or empty column), a
+            row with the wrong number of cells, a cell that is not a finite
+            number, a value out of range, a negative ``t`` or one that does
+            not increase.  ``where`` is ``"line N"`` or
+            ``"line N, column NAME"``.
+        """
+        return _CsvReader(path).read(initial.clamped())
+
+
+class _CsvReader:
+    """Parses one schedule CSV, raising InputError with line and column."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def fail(self, where, reason):
+        """Raise :class:`InputError` at ``where`` ("line N[, column NAME]")."""
+        raise InputError(self.path, where, reason)
+
+    def read(self, initial):
+        """Return the :class:`ControlSchedule` of the file."""
+        records = self._records()
+        if not records:
+            self.fail("", "file is empty")
+        header_line, header = records[0]
+        columns = self._columns(header_line, header)
+        if len(records) == 1:
+            self.fail(f"line {header_line}", "no data rows after the header")
+        current = initial.as_array()
+        times, rows = [], []
+        for line, cells in records[1:]:
+            t, current = self._row(line, cells, columns, current)
+            if times and not t > times[-1]:
+                self.fail(f"line {line}, column t",
+                          f"t must increase: {t!r} after {times[-1]!r}")
+            times.append(t)
+            rows.append(current)
+        return ControlSchedule(times, rows, initial)
+
+    def _records(self):
+        """(line number, stripped cells) of every non-blank, non-comment row."""
+        try:
+            with open(self.path, newline="", encoding="utf-8-sig") as f:
+                reader = csv.reader(f, skipinitialspace=True, strict=True)
+                records = []
+                for cells in reader:
+                    cells = [c.strip() for c in cells]
+                    if not any(cells) or cells[0].startswith("#"):
+                        continue
+                    records.append((reader.line_num, cells))
+                return records
+        except FileNotFoundError:
+            self.fail("", "file not found")
+        except UnicodeDecodeError:
+            self.fail("", "not UTF-8 text (is it a CSV file?)")
+        except csv.Error as exc:
+            self.fail(f"line {reader.line_num}", f"not valid CSV: {exc}")
+        except OSError as exc:
+            self.fail("", f"cannot read file: {exc.strerror or exc}")
+
+    def _columns(self, line, header):
+        """Validate the header; return its control names (after ``t``)."""
+        where = f"line {line}"
+        if header[0] != "t":
+            self.fail(where, f"header must start with 't', got {header[0]!r} "
+                      f"(header: t followed by any of {', '.join(CONTROL_NAMES)})")
+        names = header[1:]
+        for i, name in enumerate(names):
+            if not name:
+                self.fail(where, f"header cell {i + 2} is empty")
+            if name in names[:i] or name == "t":
+                self.fail(where, f"duplicate column {name!r}")
+            if name not in CONTROL_NAMES:
+                close = difflib.get_close_matches(name, CONTROL_NAMES, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                self.fail(where, f"unknown column {name!r}{hint} "
+                          f"(valid: t, {', '.join(CONTROL_NAMES)})")
+        return names
+
+    def _row(self, line, cells, columns, previous):
+        """Parse one data row; return (t, complete control values)."""
+        if len(cells) != len(columns) + 1:
+            self.fail(f"line {line}",
+                      f"expected {len(columns) + 1} cells (as the header), got {len(cells)}")
+        t = self._number(line, "t", cells[0])
+        if t < 0:
+            self.fail(f"line {line}, column t", f"t must be >= 0, got {t!r}")
+        values = previous.copy()
+        for name, cell in zip(columns, cells[1:]):
+            if not cell:
+                continue
+            x = self._number(line, name, cell)
+            low, high = CONTROL_RANGES[name]
+            if not low <= x <= high:
+                self.fail(f"line {line}, column {name}",
+                          f"{x!r} is out of range [{low:g}, {high:g}]")
+            values[CONTROL_NAMES.index(name)] = x
+        return t, values
+
+    def _number(self, line, column, cell):
+        """A finite float from a cell."""
+        where = f"line {line}, column {column}"
+        if not cell:
+            self.fail(where, "is empty (t is required in every row)")
+        try:
+            x = float(cell)
+        except ValueError:
+            self.fail(where, f"not a number: {cell!r}")
+        if not math.isfinite(x):
+            self.fail(where, f"must be finite, got {cell!r}")
+        return x
