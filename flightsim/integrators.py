@@ -64,7 +64,11 @@ def omega_dot(wx, wy, wz, mx, my, mz, inertia, inertia_inv):
 
 @jit
 def store_q(y, qw, qx, qy, qz, renorm):
-    """Write q into the state, renormalised if asked; return ``|q| − 1`` before that."""
+    """Write q into the state, renormalised if asked; return ``|q| − 1`` before that.
+
+    Returns NaN instead when any entry of the state is no longer finite, so a
+    caller can stop on one cheap check.
+    """
     n = math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
     if renorm and n > 0.0:
         qw /= n
@@ -75,13 +79,12 @@ def store_q(y, qw, qx, qy, qz, renorm):
     y[7] = qx
     y[8] = qy
     y[9] = qz
+    total = 0.0
+    for k in range(y.shape[0]):
+        total += y[k]
+    if not math.isfinite(total):
+        return math.nan
     return n - 1.0
-
-
-@jit
-def dq_first_order(px, py, pz, h):
-    """Bourg's increment ``q ← q + ½ q ⊗ (0, ω) h``: Δq = (1, φ/2)."""
-    return 1.0, 0.5
 
 
 @jit
@@ -229,10 +232,10 @@ def _rk4(loads, jit):
         out[4] = ay
         out[5] = az
         qw, qx, qy, qz = turn(y[6], y[7], y[8], y[9], 0.0, 0.5, y[10], y[11], y[12])
-        out[6] = qw - y[6]  # turn() with ca=0 gives ½ q ⊗ (0, ω)
-        out[7] = qx - y[7]
-        out[8] = qy - y[8]
-        out[9] = qz - y[9]
+        out[6] = qw  # turn() with ca = 0, sa = ½ is ½ q ⊗ (0, ω)
+        out[7] = qx
+        out[8] = qy
+        out[9] = qz
         out[10], out[11], out[12] = omega_dot(
             y[10], y[11], y[12], mx, my, mz, inertia, inertia_inv
         )
@@ -411,7 +414,7 @@ INTEGRATORS = _register(
         "euler", "Euler (Bourg)", 1,
         "Bourg's StepSimulation: v, x, ω by explicit Euler, then q += ½ q⊗(0,ω) dt with the new ω, "
         "renormalised (Physics for Game Developers, ch. 11/15; Bullet's QUATERNION_DERIVATIVE).",
-        _semi_implicit(dq_first_order), increment=None,
+        _semi_implicit(kernels.dq_first_order), increment="euler",
     ),
     Integrator(
         "exact", "Exact exp", 1,

@@ -1,6 +1,6 @@
 """Orientation increments: turn a quaternion by a small body-frame rotation vector.
 
-Each formula is written once, as a scalar function ``dq_<name>(px, py, pz, h)``
+Each formula (and Bourg's first-order ``euler`` increment beside them) is written once, as a scalar function ``dq_<name>(px, py, pz, h)``
 returning ``(ca, sa)`` with the increment ``Δq = (ca, sa·φ)``, ``φ = ω h``
 (rad).  The same compiled function serves the single-body integrators
 (:mod:`flightsim.integrators`) and the vectorised batch kernels in
@@ -29,6 +29,12 @@ BULLET_ANGULAR_MOTION_THRESHOLD = 0.25 * math.pi
 BULLET_DEFAULT_DT = 1.0 / 60.0
 
 jit = njit(cache=True, fastmath=False)
+
+
+@jit
+def dq_first_order(px, py, pz, h):
+    """Bourg's increment ``q ← q + ½ q ⊗ (0, ω) h``: Δq = (1, φ/2), first order."""
+    return 1.0, 0.5
 
 
 @jit
@@ -106,6 +112,7 @@ def turn(qw, qx, qy, qz, ca, sa, px, py, pz):
 
 #: name → scalar increment function, in the order the HUD lists them.
 INCREMENTS = {
+    "euler": dq_first_order,
     "exact": dq_exact,
     "taylor2": dq_taylor2,
     "taylor2-half": dq_taylor2_half,

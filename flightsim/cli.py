@@ -1,0 +1,78 @@
+"""The ``flightsim`` command line.
+
+``flightsim`` with no subcommand flies (``flightsim fly``).  Bad input ends
+in one line ``flightsim: error: …`` on stderr and exit code 2, never a
+traceback.
+"""
+
+import argparse
+import sys
+
+from flightsim.errors import InputError
+
+EXIT_USAGE = 2
+
+
+def _cmd_integrators(args):
+    from flightsim import kernels
+    from flightsim.integrators import INTEGRATORS
+
+    print(f"{'name':<16} {'order':>5}  description")
+    for it in INTEGRATORS.values():
+        print(f"{it.name:<16} {it.order:>5}  {it.description}")
+    print()
+    print("Per-step error of each orientation increment against the exact exponential")
+    print("(rotation-angle error in rad for a step turning by θ, and |Δq| − 1 before normalising):")
+    angles = (0.01, 0.1, 0.5)
+    head = "".join(f"  {'θ=' + str(a) + ' angle':>15} {'|Δq|-1':>10}" for a in angles)
+    print(f"{'increment':<16}{head}")
+    for name in kernels.INCREMENTS:
+        cells = []
+        for a in angles:
+            err, nerr = kernels.increment_error(name, a)
+            cells.append(f"  {err:>15.2e} {nerr:>10.1e}")
+        print(f"{name:<16}{''.join(cells)}")
+    return 0
+
+
+def _add_fly(sub):
+    from flightsim.app import fly_command
+
+    p = sub.add_parser("fly", help="open the window and fly (the default)")
+    fly_command.add_arguments(p)
+    p.set_defaults(func=fly_command.run)
+    return p
+
+
+def build_parser():
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="flightsim",
+        description="Fly Bourg's airplane and see the numerics of its quaternion integrators.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_fly(sub)
+    p = sub.add_parser("integrators", help="list the orientation integrators (name, order, description)")
+    p.set_defaults(func=_cmd_integrators)
+    from flightsim import simulate_command
+
+    p = sub.add_parser("simulate", help="run a flight with no window; write a trace CSV")
+    simulate_command.add_arguments(p)
+    p.set_defaults(func=simulate_command.run)
+    return parser
+
+
+def main(argv=None):
+    """Entry point of the ``flightsim`` console script; returns the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser()
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        argv = ["fly", *argv]
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except InputError as exc:
+        print(f"flightsim: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130

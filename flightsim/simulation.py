@@ -1,0 +1,371 @@
+"""The fixed-timestep flight simulation: one airplane, ground, controls, integrator.
+
+One step, in this order (with ``euler`` exactly Bourg's StepSimulation):
+
+1. copy the pilot's controls into the loads' parameters;
+2. the integrator advances the state ``[x, v, q, ω]`` by ``dt``, evaluating
+   the body-frame loads (:func:`flightsim.aero.airplane_loads`) as often as
+   its method needs, rotating the force to the earth frame with QVRotate and
+   adding gravity; ω goes through the inertia tensor;
+3. a non-finite state stops the simulation with a message (the last finite
+   state is kept, so NaN never reaches a renderer or a trace);
+4. the ground at z = 0: a gentle touchdown rolls or rests, a hard one is a
+   crash that stops the flight.
+
+Real-time driving follows Gaffer's "Fix Your Timestep": :meth:`Simulation.advance`
+adds the (clamped, time-scaled) frame time to an accumulator and steps while
+it holds a whole ``dt``; :meth:`Simulation.render_pose` interpolates between
+the previous and the current state.
+"""
+
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from flightsim import aero, integrators, quat
+from flightsim.aircraft import Aircraft, load_aircraft
+from flightsim.controls import Controls
+from flightsim.errors import InputError
+from flightsim.rigidbody import check_dt
+
+#: Default physics step, s (JSBSim's default rate, 120 Hz).
+DEFAULT_DT = 1.0 / 120.0
+#: Longest frame time the accumulator accepts, s (a stall in drawing must not make the physics spiral).
+MAX_FRAME = 0.25
+#: Time scales the app offers.
+TIME_SCALES = (0.25, 0.5, 1.0, 2.0, 4.0)
+
+
+@dataclass(frozen=True)
+class FlightState:
+    """A snapshot of the airplane's state.
+
+    Attributes
+    ----------
+    t : float
+        Simulation time, s.
+    position, velocity : numpy.ndarray
+        Earth frame (x North, y West, z up), ft and ft/s.
+    q : numpy.ndarray
+        Orientation body → earth, ``[w, x, y, z]``.
+    omega : numpy.ndarray
+        Angular velocity, body frame, rad/s.
+    """
+
+    t: float
+    position: np.ndarray
+    velocity: np.ndarray
+    q: np.ndarray
+    omega: np.ndarray
+
+    @classmethod
+    def from_vector(cls, t, y):
+        return cls(float(t), y[0:3].copy(), y[3:6].copy(), y[6:10].copy(), y[10:13].copy())
+
+
+@dataclass(frozen=True)
+class Telemetry:
+    """What a pilot's instruments show; angles in degrees with aviation signs.
+
+    Attributes
+    ----------
+    roll, pitch, heading : float
+        From the quaternion via Bourg's conversion: roll + right wing down,
+        pitch + nose up, heading 0–360 clockwise from North.
+    airspeed, vertical_speed : float
+        ft/s (still air, so airspeed = |v|).
+    altitude : float
+        Height of the CG above the ground, ft.
+    alpha : float
+        Angle of attack of the body x axis, deg.
+    stall : bool
+        A wing element is beyond its table (the book's stall flag).
+    qnorm_error : float
+        ``|q| − 1`` of the last step before renormalising.
+    step_us : float
+        Wall time of a physics step, µs (average over the last ~100 steps).
+    """
+
+    t: float
+    roll: float
+    pitch: float
+    heading: float
+    airspeed: float
+    altitude: float
+    vertical_speed: float
+    alpha: float
+    stall: bool
+    qnorm_error: float
+    step_us: float
+    throttle: float
+    thrust: float
+    on_ground: bool
+    integrator: str
+
+
+def resolve_aircraft(aircraft):
+    """An :class:`Aircraft` from None (the book's), a path, or an Aircraft."""
+    if isinstance(aircraft, Aircraft):
+        return aircraft
+    return load_aircraft(None if aircraft is None else Path(aircraft))
+
+
+class Simulation:
+    """A flight of one airplane with a fixed step and a live-selectable integrator.
+
+    Parameters
+    ----------
+    aircraft : None, str, Path or Aircraft
+        None flies the book's airplane (``configs/bourg.toml``).
+    integrator : str
+        A name in :data:`flightsim.integrators.INTEGRATORS`.
+    dt : float
+        Physics step, s.
+    atmosphere : {"constant", "isa"}
+        The book's constant air density, or the standard atmosphere.
+    renormalize : bool
+        Renormalise q after every step.
+
+    Raises
+    ------
+    InputError
+        Bad aircraft file, unknown integrator, bad dt or atmosphere.
+    """
+
+    def __init__(self, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere="constant", renormalize=True):
+        self.aircraft = resolve_aircraft(aircraft)
+        try:
+            self.dt = check_dt(dt)
+        except ValueError as exc:
+            raise InputError("--dt", "", str(exc).split(": ", 1)[1]) from None
+        try:
+            self._params = aero.pack(self.aircraft, atmosphere)
+        except ValueError as exc:
+            raise InputError("--atmosphere", "", str(exc).split(": ", 1)[1]) from None
+        self.atmosphere = atmosphere
+        self._inertia = np.ascontiguousarray(self.aircraft.inertia, dtype=np.float64)
+        self._inertia_inv = np.ascontiguousarray(self.aircraft.inertia_inv, dtype=np.float64)
+        self._controls_array = self._params[9]
+        self._diag = self._params[10]
+        self.renormalize = bool(renormalize)
+        self.paused = False
+        self.time_scale = 1.0
+        self.set_integrator(integrator)
+        self.reset()
+
+    # ------------------------------------------------------------------ state
+
+    def reset(self):
+        """Back to the aircraft file's initial state, controls and clock."""
+        ac = self.aircraft
+        self._y = np.zeros(integrators.STATE_SIZE)
+        self._y[integrators.X] = ac.initial_position
+        self._y[integrators.V] = ac.initial_velocity
+        self._y[integrators.Q] = quat.from_aviation_angles(*ac.initial_attitude_deg)
+        self._y[integrators.W] = ac.initial_omega
+        self._prev = self._y.copy()
+        self.t = 0.0
+        self._t_prev = 0.0
+        self.controls = Controls(throttle=ac.initial_throttle)
+        self.status = None
+        self.on_ground = False
+        self.qnorm_error = 0.0
+        self.steps = 0
+        self._accumulator = 0.0
+        self._step_seconds = 0.0
+        self._ground()
+
+    @property
+    def state(self):
+        """The current :class:`FlightState`."""
+        return FlightState.from_vector(self.t, self._y)
+
+    @property
+    def previous(self):
+        """The :class:`FlightState` one step before :attr:`state`."""
+        return FlightState.from_vector(self._t_prev, self._prev)
+
+    @property
+    def vector(self):
+        """A copy of the 13-number state ``[x, v, q, ω]``."""
+        return self._y.copy()
+
+    @property
+    def running(self):
+        """True until a crash or a non-finite state stops the flight."""
+        return self.status is None
+
+    # ------------------------------------------------------------------ integrator
+
+    @property
+    def integrator(self):
+        """Name of the orientation integrator in use."""
+        return self._integrator.name
+
+    def set_integrator(self, name):
+        """Switch integrator between two steps; the state carries over unchanged."""
+        try:
+            method = integrators.get(name)
+        except ValueError as exc:
+            raise InputError("--integrator", "", str(exc).split(": ", 1)[1]) from None
+        self._integrator = method
+        self._step = method.stepper(aero.airplane_loads)
+        self._untimed = 1  # the first call after a switch may load or compile the stepper
+
+    # ------------------------------------------------------------------ stepping
+
+    def step(self):
+        """Advance one fixed step (even when paused). Returns False once stopped."""
+        if self.status is not None:
+            return False
+        self._load_controls()
+        self._prev[:] = self._y
+        self._t_prev = self.t
+        start = time.perf_counter()
+        err = self._step(self._y, self.t, self.dt, self._params, self._inertia, self._inertia_inv, self.renormalize)
+        if self._untimed:
+            self._untimed -= 1
+        else:
+            elapsed = time.perf_counter() - start
+            # exponential average over ~100 steps, seeded by the first timed one
+            self._step_seconds += (0.01 if self._step_seconds else 1.0) * (elapsed - self._step_seconds)
+        self.steps += 1
+        if not math.isfinite(err):
+            self._y[:] = self._prev
+            self.status = (
+                f"stopped at t = {self.t:.3f} s: the state became non-finite with integrator "
+                f"'{self.integrator}' at dt = {self.dt:g} s"
+            )
+            return False
+        self.t += self.dt
+        self.qnorm_error = err
+        self._ground()
+        return self.status is None
+
+    def _load_controls(self):
+        """Copy the pilot's controls, clipped to their ranges, into the loads' parameters."""
+        c = self.controls
+        u = self._controls_array
+        u[0] = min(max(c.throttle, 0.0), 1.0)
+        u[1] = min(max(c.elevator, -1.0), 1.0)
+        u[2] = min(max(c.aileron, -1.0), 1.0)
+        u[3] = min(max(c.rudder, -1.0), 1.0)
+        u[4] = min(max(c.flaps, 0.0), 1.0)
+
+    def advance(self, frame_seconds):
+        """Run the steps a frame of ``frame_seconds`` of wall time calls for.
+
+        The frame time is clamped to [0, :data:`MAX_FRAME`], scaled by
+        :attr:`time_scale` and added to the accumulator; whole steps are
+        taken while it holds ``dt``.  Nothing happens while paused or stopped.
+
+        Returns
+        -------
+        int
+            Steps taken.
+        """
+        if self.paused or self.status is not None:
+            return 0
+        frame = min(max(float(frame_seconds), 0.0), MAX_FRAME) if math.isfinite(frame_seconds) else 0.0
+        self._accumulator += frame * self.time_scale
+        n = 0
+        # A hair of tolerance, so 0.25 s holds 25 steps of 0.01 s despite rounding.
+        while self._accumulator >= self.dt * (1.0 - 1e-9) and self.step():
+            self._accumulator -= self.dt
+            n += 1
+        return n
+
+    @property
+    def alpha(self):
+        """Fraction of a step left in the accumulator, in [0, 1): the render blend factor."""
+        return min(max(self._accumulator / self.dt, 0.0), 1.0)
+
+    def render_pose(self):
+        """Position and orientation to draw, between the previous and the current state.
+
+        Position is interpolated linearly; orientation by a hemisphere-checked nlerp.
+        """
+        a = self.alpha
+        pos = self._prev[0:3] + a * (self._y[0:3] - self._prev[0:3])
+        return pos, quat.nlerp(self._prev[6:10], self._y[6:10], a)
+
+    # ------------------------------------------------------------------ ground
+
+    def _ground(self):
+        """Keep the airplane on or above the ground; detect touchdown and crash."""
+        ac = self.aircraft
+        y = self._y
+        if y[2] > ac.contact_height:
+            self.on_ground = False
+            return
+        roll, pitch, heading = quat.aviation_angles(y[6:10])
+        sink = -y[5]
+        if not self.on_ground:
+            reason = None
+            if sink > ac.crash_sink_rate:
+                reason = f"sink rate {sink:.1f} ft/s (more than {ac.crash_sink_rate:g})"
+            elif abs(roll) > ac.crash_bank_deg:
+                reason = f"bank {roll:.0f}° (more than {ac.crash_bank_deg:g}°)"
+            elif pitch < -ac.crash_pitch_down_deg:
+                reason = f"nose down {-pitch:.0f}° (more than {ac.crash_pitch_down_deg:g}°)"
+            if reason is not None:
+                y[2] = ac.contact_height
+                y[3:6] = 0.0
+                y[10:13] = 0.0
+                self._prev[:] = y
+                self.status = f"crashed at t = {self.t:.2f} s: touched down with {reason}"
+                return
+        self.on_ground = True
+        y[2] = ac.contact_height
+        # The ground takes the downward velocity; that impulse per unit mass is the normal
+        # force's, so Coulomb rolling friction removes rolling_friction times it from the
+        # horizontal speed.
+        removed = max(sink, 0.0)
+        y[5] = max(y[5], 0.0)
+        vh = math.hypot(y[3], y[4])
+        if vh > 0.0:
+            keep = max(vh - ac.rolling_friction * removed, 0.0) / vh
+            y[3] *= keep
+            y[4] *= keep
+        # Wheels level the wings and stop the nose from going below the horizon.
+        y[6:10] = quat.from_aviation_angles(0.0, max(pitch, 0.0), heading)
+        y[10] = 0.0
+        if pitch <= 0.0:
+            y[11] = max(y[11], 0.0)  # body +y rate is nose down; only let the nose rise
+
+    # ------------------------------------------------------------------ instruments
+
+    def telemetry(self):
+        """A :class:`Telemetry` of the current state (evaluates the loads once for the stall flag)."""
+        y = self._y
+        self._load_controls()
+        aero.airplane_loads(self.t, y, self._params)
+        roll, pitch, heading = quat.aviation_angles(y[6:10])
+        vb = quat.rotate(quat.conj(y[6:10]), y[3:6])
+        alpha = math.degrees(math.atan2(-vb[2], vb[0])) if abs(vb[0]) + abs(vb[2]) > 1e-9 else 0.0
+        return Telemetry(
+            t=self.t,
+            roll=float(roll),
+            pitch=float(pitch),
+            heading=float(heading),
+            airspeed=float(np.linalg.norm(y[3:6])),
+            altitude=float(y[2] - self.aircraft.contact_height),
+            vertical_speed=float(y[5]),
+            alpha=alpha,
+            stall=bool(self._diag[aero.D_STALL]),
+            qnorm_error=float(self.qnorm_error),
+            step_us=1e6 * self._step_seconds,
+            throttle=float(self._controls_array[0]),
+            thrust=float(self._diag[aero.D_THRUST]),
+            on_ground=self.on_ground,
+            integrator=self.integrator,
+        )
+
+    def surface_deflections(self):
+        """Per element: ``[flap setting −1..1 (+1 trailing edge up), incidence change deg]``."""
+        self._load_controls()
+        r, elem, elem_i = self._params[0], self._params[1], self._params[2]
+        return np.array([aero.element_deflections(elem, elem_i, self._controls_array, k) for k in range(r.shape[0])])

@@ -1,0 +1,247 @@
+"""The airplane's loads and the fixed-timestep flight simulation."""
+
+import math
+
+import numpy as np
+import pytest
+
+from flightsim import aero, quat
+from flightsim.aircraft import load_aircraft
+from flightsim.controls import Controls
+from flightsim.errors import InputError
+from flightsim.integrators import INTEGRATORS
+from flightsim.simulation import MAX_FRAME, Simulation
+
+AIRCRAFT = load_aircraft()
+
+
+def level_state(speed=150.0, alpha_deg=2.0, omega=(0.0, 0.0, 0.0)):
+    """Flying North at ``speed`` ft/s with the nose ``alpha_deg`` above the flight path."""
+    y = np.zeros(13)
+    y[0:3] = (0.0, 0.0, 2000.0)
+    y[3:6] = (speed, 0.0, 0.0)
+    y[6:10] = quat.from_aviation_angles(0.0, alpha_deg, 0.0)
+    y[10:13] = omega
+    return y
+
+
+def loads(y, **controls):
+    params = aero.pack(AIRCRAFT)
+    params[9][:] = Controls(**controls).as_array()
+    return np.array(aero.airplane_loads(0.0, y, params))
+
+
+def body_force(y, **controls):
+    """Body-frame aerodynamic + thrust force per unit mass, from the earth-frame acceleration."""
+    a = loads(y, **controls)
+    return quat.rotate(quat.conj(y[6:10]), a[:3] + [0.0, 0.0, AIRCRAFT.gravity]), a[3:]
+
+
+def test_symmetric_flight_has_no_side_force_roll_or_yaw():
+    for controls in ({}, {"elevator": 0.7}, {"flaps": 1.0, "throttle": 1.0}, {"elevator": -1.0}):
+        for alpha in (-6.0, 0.0, 3.0, 11.0):
+            f, m = body_force(level_state(alpha_deg=alpha), **controls)
+            assert abs(f[1]) < 1e-9 and abs(m[0]) < 1e-9 and abs(m[2]) < 1e-9, (controls, alpha, f, m)
+
+
+def test_control_signs():
+    y = level_state()
+    f0, m0 = body_force(y)
+    _, m = body_force(y, elevator=1.0)
+    assert m[1] - m0[1] < 0  # nose up = negative moment about body y (y points left)
+    _, m = body_force(y, aileron=1.0)
+    assert m[0] - m0[0] > 0  # roll right = right wing down = positive about body x
+    _, m = body_force(y, rudder=1.0)
+    assert m[2] - m0[2] < 0  # nose right = negative about body z (z up)
+    f, _ = body_force(y, flaps=1.0)
+    assert f[2] > f0[2]  # flaps down: more lift
+    f, _ = body_force(y, throttle=1.0)
+    assert f[0] - f0[0] == pytest.approx(AIRCRAFT.max_thrust / AIRCRAFT.mass)
+
+
+def test_full_deflection_uses_the_book_tables():
+    wing = AIRCRAFT.tables["wing"]
+    params = aero.pack(AIRCRAFT)
+    xs, vals, n = params[3][0], params[4][0], params[5][0]
+    for a in (-8.0, 0.0, 6.0, 24.0):
+        neutral = aero.coefficients(a, 0.0, aero.KIND_LIFTING, xs, vals, n, 0.0, 0.75)
+        up = aero.coefficients(a, 1.0, aero.KIND_LIFTING, xs, vals, n, 0.0, 0.75)
+        down = aero.coefficients(a, -1.0, aero.KIND_LIFTING, xs, vals, n, 0.0, 0.75)
+        half = aero.coefficients(a, 0.5, aero.KIND_LIFTING, xs, vals, n, 0.0, 0.75)
+        assert neutral[:2] == pytest.approx((np.interp(a, wing.alpha, wing.cl), np.interp(a, wing.alpha, wing.cd)))
+        assert up[:2] == pytest.approx((np.interp(a, wing.alpha, wing.cl_te_up), np.interp(a, wing.alpha, wing.cd_te_up)))
+        assert down[:2] == pytest.approx(
+            (np.interp(a, wing.alpha, wing.cl_te_down), np.interp(a, wing.alpha, wing.cd_te_down))
+        )
+        assert half[0] == pytest.approx(0.5 * (neutral[0] + up[0]))
+    assert aero.coefficients(25.0, 0.0, aero.KIND_LIFTING, xs, vals, n, 0.0, 0.75) == (0.0, 0.75, False)
+
+
+def test_stall_flag_beyond_the_table():
+    sim = Simulation()
+    sim._y[:] = level_state(speed=80.0, alpha_deg=30.0)
+    assert sim.telemetry().stall
+    sim._y[:] = level_state(speed=80.0, alpha_deg=3.0)
+    assert not sim.telemetry().stall
+
+
+def test_books_glide_nose_drops_and_speed_rises():
+    sim = Simulation(integrator="euler", dt=1.0 / 30.0)  # the book's step
+    pitches, speeds = [], []
+    for _ in range(20 * 30):
+        sim.step()
+        t = sim.telemetry()
+        pitches.append(t.pitch)
+        speeds.append(t.airspeed)
+    assert sim.running
+    assert min(pitches) < -5.0  # the nose drops
+    assert speeds[-1] > 100.0 > 60.0  # speed rises from 60 ft/s
+    assert abs(sim.telemetry().roll) < 1e-9 and abs(sim.telemetry().heading) < 1e-9  # and stays symmetric
+
+
+def manoeuvre(sim):
+    """20 s: climb, roll right, rudder, flaps and back (α stays inside the tables)."""
+    schedule = [(0.0, dict(throttle=0.6)), (2.0, dict(elevator=0.1)), (5.0, dict(elevator=0.0, aileron=0.2)),
+                (8.0, dict(aileron=-0.2, rudder=0.2)), (11.0, dict(aileron=0.0, rudder=0.0, flaps=0.5)),
+                (15.0, dict(flaps=0.0, elevator=-0.1)), (18.0, dict(elevator=0.0))]
+    k = 0
+    while sim.t < 20.0 - 1e-9:
+        while k < len(schedule) and schedule[k][0] <= sim.t + 1e-9:
+            for name, value in schedule[k][1].items():
+                setattr(sim.controls, name, value)
+            k += 1
+        assert sim.step()
+    return sim.state
+
+
+@pytest.fixture(scope="module")
+def reference_flight():
+    return manoeuvre(Simulation(integrator="rk4", dt=1.0 / 1920.0))
+
+
+@pytest.mark.parametrize("name", list(INTEGRATORS))
+def test_every_integrator_flies_the_manoeuvre_close_to_rk4(name, reference_flight):
+    got = manoeuvre(Simulation(integrator=name, dt=1.0 / 480.0))
+    turned = math.degrees(quat.angle_between(got.q, reference_flight.q))
+    moved = np.linalg.norm(got.position - reference_flight.position)
+    limit = (0.5, 5.0) if INTEGRATORS[name].order == 1 else (1e-4, 1e-3)
+    assert turned < limit[0] and moved < limit[1], (turned, moved)
+
+
+def test_euler_error_shrinks_with_dt(reference_flight):
+    errs = []
+    for dt in (1.0 / 1920.0, 1.0 / 3840.0, 1.0 / 7680.0):  # below ~1/500 s: the asymptotic range
+        errs.append(np.linalg.norm(manoeuvre(Simulation(integrator="euler", dt=dt)).position - reference_flight.position))
+    assert np.allclose(np.log2(np.array(errs[:-1]) / errs[1:]), 1.0, atol=0.15), errs
+
+
+def test_switching_integrator_mid_flight_is_continuous():
+    sim = Simulation(integrator="euler")
+    sim.controls.aileron = 0.5
+    sim.controls.elevator = 0.3
+    for _ in range(300):
+        sim.step()
+    for name in INTEGRATORS:
+        before = sim.vector
+        sim.set_integrator(name)
+        assert np.array_equal(sim.vector, before)
+        sim.step()
+        after = sim.vector
+        assert np.linalg.norm(after[0:3] - before[0:3]) < 1.05 * np.linalg.norm(before[3:6]) * sim.dt + 1e-6
+        assert quat.angle_between(after[6:10], before[6:10]) < 2 * np.linalg.norm(before[10:13]) * sim.dt + 1e-4
+        assert np.dot(after[6:10], before[6:10]) > 0
+
+
+def near_ground(vz, pitch=2.0, roll=0.0, speed=90.0):
+    sim = Simulation()
+    sim.controls.throttle = 0.0
+    sim._y[0:3] = (0.0, 0.0, AIRCRAFT.contact_height + 0.5)
+    sim._y[3:6] = (speed, 0.0, vz)
+    sim._y[6:10] = quat.from_aviation_angles(roll, pitch, 0.0)
+    sim._prev[:] = sim._y
+    return sim
+
+
+def test_gentle_touchdown_rolls_to_rest_without_sinking():
+    sim = near_ground(vz=-3.0)
+    lowest = np.inf
+    for _ in range(120 * 120):
+        if not sim.step():
+            break
+        lowest = min(lowest, sim.state.position[2])
+    assert sim.running, sim.status
+    assert sim.on_ground
+    assert lowest >= AIRCRAFT.contact_height - 1e-9  # never through the ground
+    assert sim.telemetry().airspeed < 1.0  # rolled to rest
+    assert abs(sim.telemetry().roll) < 1e-6
+
+
+@pytest.mark.parametrize("kwargs, word", [({"vz": -30.0}, "sink rate"), ({"vz": -2.0, "roll": 45.0}, "bank"),
+                                          ({"vz": -2.0, "pitch": -20.0}, "nose down")])
+def test_hard_touchdown_is_a_crash(kwargs, word):
+    sim = near_ground(**kwargs)
+    for _ in range(200):
+        if not sim.step():
+            break
+    assert not sim.running and "crashed" in sim.status and word in sim.status
+    assert sim.state.position[2] >= AIRCRAFT.contact_height - 1e-9
+    assert sim.advance(0.1) == 0  # a stopped flight does not move
+
+
+def test_non_finite_state_stops_with_message_and_keeps_last_finite_state():
+    sim = Simulation()
+    sim._y[10:13] = (1e300, 1e300, 1e300)
+    sim._prev[:] = sim._y
+    assert not sim.step()
+    assert "non-finite" in sim.status
+    assert np.all(np.isfinite(sim.vector))
+    pos, q = sim.render_pose()
+    assert np.all(np.isfinite(pos)) and np.all(np.isfinite(q))
+
+
+def test_accumulator_clamp_pause_time_scale_and_interpolation():
+    sim = Simulation(dt=0.01)
+    assert sim.advance(0.105) == 10 and sim.alpha == pytest.approx(0.5)
+    pos, q = sim.render_pose()
+    prev, cur = sim.previous, sim.state
+    assert np.allclose(pos, 0.5 * (prev.position + cur.position))
+    assert quat.angle_between(q, quat.nlerp(prev.q, cur.q, 0.5)) < 1e-12
+    sim = Simulation(dt=0.01)
+    assert sim.advance(10.0) == int(round(MAX_FRAME / 0.01))  # a long frame is clamped
+    sim.paused = True
+    assert sim.advance(0.1) == 0
+    sim.paused = False
+    sim.time_scale = 2.0
+    assert sim.advance(0.1) == 20
+    sim.reset()
+    assert sim.t == 0.0 and np.allclose(sim.state.position, AIRCRAFT.initial_position)
+
+
+def test_book_initial_state():
+    s = Simulation().state
+    assert np.allclose(s.position, [-5000.0, 0.0, 2000.0]) and np.allclose(s.velocity, [60.0, 0.0, 0.0])
+    assert np.allclose(s.q, [1.0, 0, 0, 0]) and np.allclose(s.omega, 0.0)
+    assert Simulation().telemetry().thrust == pytest.approx(500.0, rel=1e-6)
+
+
+def test_standard_atmosphere_thins_with_altitude():
+    assert aero.isa_density(0.0023769, 0.0) == pytest.approx(0.0023769)
+    assert aero.isa_density(0.0023769, 10000.0) == pytest.approx(0.0017556, rel=1e-3)  # ISA table value
+    low = Simulation(atmosphere="isa")
+    high = Simulation(atmosphere="isa")
+    high._y[2] = 20000.0
+    low._y[3:6] = high._y[3:6] = (150.0, 0.0, 0.0)
+    assert np.linalg.norm(high.telemetry().thrust) == np.linalg.norm(low.telemetry().thrust)
+    a_low = aero.airplane_loads(0.0, low._y, low._params)
+    a_high = aero.airplane_loads(0.0, high._y, high._params)
+    assert abs(a_high[3] - 0) <= abs(a_low[3]) + 1e-12 and abs(a_high[4]) < abs(a_low[4])
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [({"integrator": "rk5"}, "--integrator: unknown name 'rk5'; valid: euler"), ({"dt": 0.0}, "--dt"),
+     ({"dt": float("nan")}, "--dt"), ({"atmosphere": "mars"}, "--atmosphere")],
+)
+def test_bad_arguments(kwargs, message):
+    with pytest.raises(InputError, match=message):
+        Simulation(**kwargs)
