@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from flightsim.integrators import jit
+from flightsim.kernels import jit
 
 KIND_LIFTING, KIND_SYMMETRIC, KIND_DRAG = 0, 1, 2
 KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG}
@@ -107,6 +107,18 @@ def pack(aircraft, atmosphere="constant"):
     controls = np.zeros(len(INPUTS))
     diag = np.zeros(3)
     return (r, elem, elem_i, tab_alpha, tab_vals, tab_n, tab_kind, tab_out, env, controls, diag)
+
+
+def free_body(mass=1.0):
+    """``params`` of a body with no aerodynamic elements, thrust or gravity: a free rigid body.
+
+    Same array types as :func:`pack`, so the same compiled steps serve both.
+    """
+    return (
+        np.zeros((0, 3)), np.zeros((0, 5)), np.zeros((0, 4), dtype=np.int64), np.zeros((0, 1)),
+        np.zeros((0, 6, 1)), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros((0, 2)),
+        np.array([0.0, 0.0, mass, 0.0, 0.0]), np.zeros(len(INPUTS)), np.zeros(3),
+    )
 
 
 @jit

@@ -119,33 +119,49 @@ INCREMENTS = {
     "taylor2-quarter": dq_taylor2_quarter,
     "bullet": dq_bullet,
 }
+#: name → the integer that selects it in :func:`increment` (compiled code takes no function arguments).
+INCREMENT_IDS = {name: k for k, name in enumerate(INCREMENTS)}
 
 
-def _make_batch(increment):
-    """Compile the batch loop ``out[i] = q[i] ⊗ Δq(φ[i])`` around one increment formula."""
+@jit
+def increment(kind, px, py, pz, h):
+    """``(ca, sa)`` of the increment numbered ``kind`` in :data:`INCREMENT_IDS`.
 
-    @jit
-    def batch(q, phi, h, out):
-        for i in range(q.shape[0]):
-            px = phi[i, 0]
-            py = phi[i, 1]
-            pz = phi[i, 2]
-            ca, sa = increment(px, py, pz, h)
-            w, x, y, z = turn(q[i, 0], q[i, 1], q[i, 2], q[i, 3], ca, sa, px, py, pz)
-            out[i, 0] = w
-            out[i, 1] = x
-            out[i, 2] = y
-            out[i, 3] = z
-        return out
+    Compiled code selects a formula by number rather than by passing a
+    function, so every compiled function is a plain module-level one that
+    numba caches on disk.
+    """
+    if kind == 0:
+        return dq_first_order(px, py, pz, h)
+    if kind == 1:
+        return dq_exact(px, py, pz, h)
+    if kind == 2:
+        return dq_taylor2(px, py, pz, h)
+    if kind == 3:
+        return dq_taylor2_half(px, py, pz, h)
+    if kind == 4:
+        return dq_taylor2_quarter(px, py, pz, h)
+    return dq_bullet(px, py, pz, h)
 
-    return batch
 
-
-_BATCH = {name: _make_batch(f) for name, f in INCREMENTS.items()}
+@jit
+def batch_turn(q, phi, h, kind, out):
+    """``out[i] = q[i] ⊗ Δq(φ[i])`` with the increment numbered ``kind``."""
+    for i in range(q.shape[0]):
+        px = phi[i, 0]
+        py = phi[i, 1]
+        pz = phi[i, 2]
+        ca, sa = increment(kind, px, py, pz, h)
+        w, x, y, z = turn(q[i, 0], q[i, 1], q[i, 2], q[i, 3], ca, sa, px, py, pz)
+        out[i, 0] = w
+        out[i, 1] = x
+        out[i, 2] = y
+        out[i, 3] = z
+    return out
 
 
 def _batch_kernel(name):
-    loop = _BATCH[name]
+    kind = INCREMENT_IDS[name]
 
     def kernel(q, phi, dt=BULLET_DEFAULT_DT, out=None):
         q = np.ascontiguousarray(q, dtype=np.float64)
@@ -158,7 +174,7 @@ def _batch_kernel(name):
             raise ValueError(f"dt: must be finite and > 0, got {dt}")
         if out is None:
             out = np.empty_like(q)
-        return loop(q, phi, float(dt), out)
+        return batch_turn(q, phi, float(dt), kind, out)
 
     kernel.__name__ = f"kernel_{name.replace('-', '_')}"
     kernel.__doc__ = (

@@ -10,36 +10,11 @@ import math
 
 import numpy as np
 
-from flightsim import integrators, quat
-from flightsim.integrators import STATE_SIZE, jit
+from flightsim import aero, integrators, quat
+from flightsim.integrators import STATE_SIZE
 
-_PARAMS = (np.zeros(1),)
-
-
-@jit
-def torque_free(t, y, params):
-    """Loads of a free body: no force, no moment."""
-    return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-
-
-_LOOPS = {}
-
-
-def _compiled_loop(integrator):
-    """A compiled loop of ``steps`` torque-free steps for one integrator (built once)."""
-    if integrator.name not in _LOOPS:
-        step = integrator.stepper(torque_free)
-
-        @jit
-        def run(y, t0, h, steps, params, inertia, inertia_inv, renorm):
-            worst = 0.0
-            for k in range(steps):
-                e = abs(step(y, t0 + k * h, h, params, inertia, inertia_inv, renorm))
-                worst = max(worst, e)
-            return worst
-
-        _LOOPS[integrator.name] = run
-    return _LOOPS[integrator.name]
+#: Loads parameters of a free body (no elements, no thrust, no gravity).
+FREE_BODY = aero.free_body()
 
 
 def check_inertia(inertia, name="inertia"):
@@ -102,7 +77,6 @@ def propagate(q0, omega0, inertia, dt, steps, integrator="euler", torque=None, r
         A name in :data:`flightsim.integrators.INTEGRATORS`.
     torque : callable or None
         ``torque(t, q, omega) -> body moment (3,)``; None for a free body.
-        A numba-compiled callable is fine too (it then runs as Python).
     renormalize : bool
         Renormalise q after each step (where the integrator does so).
 
@@ -129,7 +103,7 @@ def propagate(q0, omega0, inertia, dt, steps, integrator="euler", torque=None, r
     y[integrators.Q] = q
     y[integrators.W] = w
     if torque is None:
-        _compiled_loop(method)(y, 0.0, h, int(steps), _PARAMS, I, Iinv, bool(renormalize))
+        method.run(y, 0.0, h, int(steps), FREE_BODY, I, Iinv, bool(renormalize))
     else:
 
         def loads(t, y, params):
@@ -138,7 +112,7 @@ def propagate(q0, omega0, inertia, dt, steps, integrator="euler", torque=None, r
                 raise ValueError(f"torque: must return 3 finite numbers, got {m!r}")
             return 0.0, 0.0, 0.0, m[0], m[1], m[2]
 
-        step = method.py_stepper(loads)
+        step = method.python_step(loads)
         for k in range(int(steps)):
-            step(y, k * h, h, _PARAMS, I, Iinv, bool(renormalize))
+            step(y, k * h, h, FREE_BODY, I, Iinv, bool(renormalize))
     return y[integrators.Q].copy(), y[integrators.W].copy()

@@ -212,8 +212,7 @@ class Simulation:
         except ValueError as exc:
             raise InputError("--integrator", "", str(exc).split(": ", 1)[1]) from None
         self._integrator = method
-        self._step = method.stepper(aero.airplane_loads)
-        self._untimed = 1  # the first call after a switch may load or compile the stepper
+        self._step_number, self._kind = method.number, method.kind
 
     # ------------------------------------------------------------------ stepping
 
@@ -225,13 +224,13 @@ class Simulation:
         self._prev[:] = self._y
         self._t_prev = self.t
         start = time.perf_counter()
-        err = self._step(self._y, self.t, self.dt, self._params, self._inertia, self._inertia_inv, self.renormalize)
-        if self._untimed:
-            self._untimed -= 1
-        else:
-            elapsed = time.perf_counter() - start
-            # exponential average over ~100 steps, seeded by the first timed one
-            self._step_seconds += (0.01 if self._step_seconds else 1.0) * (elapsed - self._step_seconds)
+        err = integrators.step_by_number(
+            self._step_number, self._y, self.t, self.dt, self._params, self._inertia, self._inertia_inv,
+            self.renormalize, self._kind,
+        )
+        elapsed = time.perf_counter() - start
+        # exponential average over ~100 steps, seeded by the first one
+        self._step_seconds += (0.01 if self._step_seconds else 1.0) * (elapsed - self._step_seconds)
         self.steps += 1
         if not math.isfinite(err):
             self._y[:] = self._prev

@@ -212,7 +212,7 @@ def test_switching_integrator_between_steps_never_jumps():
     for k in range(3 * len(NAMES)):
         name = NAMES[k % len(NAMES)]
         before = y.copy()
-        INTEGRATORS[name].stepper(rigidbody.torque_free)(y, k * h, h, rigidbody._PARAMS, I, Iinv, True)
+        INTEGRATORS[name].step(y, k * h, h, rigidbody.FREE_BODY, I, Iinv, True)
         turned = quat.angle_between(before[integrators.Q], y[integrators.Q])
         assert turned < np.linalg.norm(before[integrators.W]) * h * 1.05 + 1e-12, name
         assert np.dot(before[integrators.Q], y[integrators.Q]) > 0  # same hemisphere: no sign flip
