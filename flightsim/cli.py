@@ -54,11 +54,14 @@ def build_parser():
     _add_fly(sub)
     p = sub.add_parser("integrators", help="list the orientation integrators (name, order, description)")
     p.set_defaults(func=_cmd_integrators)
-    from flightsim import simulate_command
+    from flightsim import bench_command, simulate_command
 
     p = sub.add_parser("simulate", help="run a flight with no window; write a trace CSV")
     simulate_command.add_arguments(p)
     p.set_defaults(func=simulate_command.run)
+    p = sub.add_parser("bench", help="measure every integrator's accuracy and cost; write a table and plots")
+    bench_command.add_arguments(p)
+    p.set_defaults(func=bench_command.run)
     return parser
 
 

@@ -80,7 +80,7 @@ def store_q(y, qw, qx, qy, qz, renorm):
     total = 0.0
     for k in range(y.shape[0]):
         total += y[k]
-    if not math.isfinite(total):
+    if not (math.isfinite(total) and math.isfinite(n) and n > 0.0):
         return math.nan
     return n - 1.0
 
@@ -89,6 +89,15 @@ def store_q(y, qw, qx, qy, qz, renorm):
 def cross(ax, ay, az, bx, by, bz):
     """Vector product ``a × b``."""
     return ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
+
+
+@jit
+def group_turn(kind, qw, qx, qy, qz, px, py, pz, h):
+    """``q ⊗ Δq(φ)`` with the increment numbered ``kind``, or the exact exponential when ``kind < 0``."""
+    if kind < 0:
+        return exp_turn(qw, qx, qy, qz, px, py, pz)
+    ca, sa = kernels.increment(kind, px, py, pz, h)
+    return turn(qw, qx, qy, qz, ca, sa, px, py, pz)
 
 
 @jit
@@ -238,13 +247,13 @@ def step_rk4(y, t, h, params, inertia, inertia_inv, renorm, kind):
 
 
 @jit
-def rkmk4_stage(t, y0, dy, u, params, inertia, inertia_inv, out, ku):
-    """One RKMK4 stage at x, v, ω = y0 + dy and q = q0 ⊗ Exp(u).
+def rkmk4_stage(t, y0, dy, u, params, inertia, inertia_inv, out, ku, kind, h):
+    """One RKMK4 stage at x, v, ω = y0 + dy and q = q0 ⊗ Exp(u) (Exp by the increment ``kind``).
 
     Writes the derivatives of x, v, ω into ``out`` and ``dexp⁻¹_{−u}(ω)`` into ``ku``.
     """
     ys = y0 + dy
-    ys[6], ys[7], ys[8], ys[9] = exp_turn(y0[6], y0[7], y0[8], y0[9], u[0], u[1], u[2])
+    ys[6], ys[7], ys[8], ys[9] = group_turn(kind, y0[6], y0[7], y0[8], y0[9], u[0], u[1], u[2], h)
     ax, ay, az, mx, my, mz = loads(t, ys, params)
     out[0:3] = ys[3:6]
     out[3] = ax
@@ -268,6 +277,10 @@ def step_rkmk4(y, t, h, params, inertia, inertia_inv, renorm, kind):
     ``dexp⁻¹_{−u}(ω) = ω + ½ u × ω + (1/12) u × (u × ω)`` (truncated where
     4th order allows).  Position, velocity and ω follow the classical RK4
     tableau.  |q| = 1 to rounding, with no renormalisation (Munthe-Kaas 1999).
+
+    With ``kind ≥ 0`` the group exponential is replaced by one of the seed's
+    increments: ω is then no longer advanced by first-order Euler, so the
+    increment's own error is what separates the variants.
     """
     k1 = np.zeros(13)
     k2 = np.zeros(13)
@@ -279,12 +292,12 @@ def step_rkmk4(y, t, h, params, inertia, inertia_inv, renorm, kind):
     u4 = np.empty(3)
     zero = np.zeros(3)
     zeros = np.zeros(13)
-    rkmk4_stage(t, y, zeros, zero, params, inertia, inertia_inv, k1, u1)
-    rkmk4_stage(t + 0.5 * h, y, 0.5 * h * k1, 0.5 * h * u1, params, inertia, inertia_inv, k2, u2)
-    rkmk4_stage(t + 0.5 * h, y, 0.5 * h * k2, 0.5 * h * u2, params, inertia, inertia_inv, k3, u3)
-    rkmk4_stage(t + h, y, h * k3, h * u3, params, inertia, inertia_inv, k4, u4)
+    rkmk4_stage(t, y, zeros, zero, params, inertia, inertia_inv, k1, u1, kind, h)
+    rkmk4_stage(t + 0.5 * h, y, 0.5 * h * k1, 0.5 * h * u1, params, inertia, inertia_inv, k2, u2, kind, h)
+    rkmk4_stage(t + 0.5 * h, y, 0.5 * h * k2, 0.5 * h * u2, params, inertia, inertia_inv, k3, u3, kind, h)
+    rkmk4_stage(t + h, y, h * k3, h * u3, params, inertia, inertia_inv, k4, u4, kind, h)
     u = (h / 6.0) * (u1 + 2.0 * u2 + 2.0 * u3 + u4)
-    qw, qx, qy, qz = exp_turn(y[6], y[7], y[8], y[9], u[0], u[1], u[2])
+    qw, qx, qy, qz = group_turn(kind, y[6], y[7], y[8], y[9], u[0], u[1], u[2], h)
     dy = (h / 6.0) * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
     y[0:6] += dy[0:6]
     y[10:13] += dy[10:13]
@@ -504,6 +517,20 @@ INTEGRATORS = _register(
         "Runge-Kutta-Munthe-Kaas 4: RK4 in the Lie algebra with dexp⁻¹ to 2nd order, q moved only by "
         "exponentials so |q| = 1 by construction (Munthe-Kaas 1999; Iserles et al. 2000).",
         step_rkmk4, loads_per_step=4,
+    ),
+    *(
+        Integrator(
+            f"rkmk4-{inc}", f"RKMK4 + {label}", order,
+            f"RKMK4 with the {inc} increment in place of the exact exponential: ω, v, x by 4th-order "
+            f"stages, so the increment's own error shows ({note}).",
+            step_rkmk4, increment=inc, loads_per_step=4,
+        )
+        for inc, label, order, note in (
+            ("taylor2", "Taylor 2", 4, "local error O(θ⁵): stays 4th order"),
+            ("taylor2-half", "Taylor 2, half", 4, "O(θ⁵), 16× smaller than taylor2"),
+            ("taylor2-quarter", "Taylor 2, quarter", 4, "O(θ⁵), 256× smaller than taylor2"),
+            ("euler", "Euler increment", 2, "Bourg's (1, φ/2): local error O(θ³), so 2nd order"),
+        )
     ),
 )
 

@@ -84,6 +84,13 @@ def propagate(q0, omega0, inertia, dt, steps, integrator="euler", torque=None, r
     -------
     (numpy.ndarray, numpy.ndarray)
         Final ``q`` (4,) and ``omega`` (3,).
+
+    Raises
+    ------
+    ValueError
+        Bad input, naming the argument.
+    FloatingPointError
+        The integration diverged (the state stopped being finite).
     """
     q = quat.normalize(quat.as_quat(q0, "q0"))
     if q.shape != (4,):
@@ -103,7 +110,7 @@ def propagate(q0, omega0, inertia, dt, steps, integrator="euler", torque=None, r
     y[integrators.Q] = q
     y[integrators.W] = w
     if torque is None:
-        method.run(y, 0.0, h, int(steps), FREE_BODY, I, Iinv, bool(renormalize))
+        worst = method.run(y, 0.0, h, int(steps), FREE_BODY, I, Iinv, bool(renormalize))
     else:
 
         def loads(t, y, params):
@@ -113,6 +120,13 @@ def propagate(q0, omega0, inertia, dt, steps, integrator="euler", torque=None, r
             return 0.0, 0.0, 0.0, m[0], m[1], m[2]
 
         step = method.python_step(loads)
+        worst = 0.0
         for k in range(int(steps)):
-            step(y, k * h, h, FREE_BODY, I, Iinv, bool(renormalize))
+            worst = step(y, k * h, h, FREE_BODY, I, Iinv, bool(renormalize))
+            if not math.isfinite(worst):
+                break
+    if not math.isfinite(worst):
+        raise FloatingPointError(
+            f"{method.name}: the state became non-finite (the integration diverged at dt = {h:g} s)"
+        )
     return y[integrators.Q].copy(), y[integrators.W].copy()

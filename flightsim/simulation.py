@@ -106,6 +106,20 @@ class Telemetry:
     integrator: str
 
 
+def instruments(y):
+    """Roll, pitch, heading (deg, aviation signs), airspeed (ft/s) and alpha (deg) of a state vector."""
+    roll, pitch, heading = quat.aviation_angles(y[6:10])
+    vb = quat.rotate(quat.conj(y[6:10]), y[3:6])
+    alpha = math.degrees(math.atan2(-vb[2], vb[0])) if abs(vb[0]) + abs(vb[2]) > 1e-9 else 0.0
+    return float(roll), float(pitch), float(heading), float(np.linalg.norm(y[3:6])), alpha
+
+
+def deflections(params, controls):
+    """Per element ``[flap setting −1..1, incidence change deg]`` for a controls array."""
+    elem, elem_i = params[1], params[2]
+    return np.array([aero.element_deflections(elem, elem_i, controls, k) for k in range(elem.shape[0])]).reshape(-1, 2)
+
+
 def resolve_aircraft(aircraft):
     """An :class:`Aircraft` from None (the book's), a path, or an Aircraft."""
     if isinstance(aircraft, Aircraft):
@@ -151,6 +165,8 @@ class Simulation:
         self._controls_array = self._params[9]
         self._diag = self._params[10]
         self.renormalize = bool(renormalize)
+        #: callables run after every completed step (e.g. a ghost airplane keeping pace)
+        self.followers = []
         self.paused = False
         self.time_scale = 1.0
         self.set_integrator(integrator)
@@ -242,6 +258,8 @@ class Simulation:
         self.t += self.dt
         self.qnorm_error = err
         self._ground()
+        for follow in self.followers:
+            follow()
         return self.status is None
 
     def _load_controls(self):
@@ -342,15 +360,13 @@ class Simulation:
         y = self._y
         self._load_controls()
         aero.airplane_loads(self.t, y, self._params)
-        roll, pitch, heading = quat.aviation_angles(y[6:10])
-        vb = quat.rotate(quat.conj(y[6:10]), y[3:6])
-        alpha = math.degrees(math.atan2(-vb[2], vb[0])) if abs(vb[0]) + abs(vb[2]) > 1e-9 else 0.0
+        roll, pitch, heading, airspeed, alpha = instruments(y)
         return Telemetry(
             t=self.t,
-            roll=float(roll),
-            pitch=float(pitch),
-            heading=float(heading),
-            airspeed=float(np.linalg.norm(y[3:6])),
+            roll=roll,
+            pitch=pitch,
+            heading=heading,
+            airspeed=airspeed,
             altitude=float(y[2] - self.aircraft.contact_height),
             vertical_speed=float(y[5]),
             alpha=alpha,
@@ -366,5 +382,4 @@ class Simulation:
     def surface_deflections(self):
         """Per element: ``[flap setting −1..1 (+1 trailing edge up), incidence change deg]``."""
         self._load_controls()
-        r, elem, elem_i = self._params[0], self._params[1], self._params[2]
-        return np.array([aero.element_deflections(elem, elem_i, self._controls_array, k) for k in range(r.shape[0])])
+        return deflections(self._params, self._controls_array)

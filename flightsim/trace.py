@@ -64,3 +64,73 @@ def write_csv(path, rows):
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def read_csv(path):
+    """Read a trace written by :func:`write_csv` (or ``flightsim simulate --out``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (N, len(COLUMNS)), columns :data:`COLUMNS`; at least one row.
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        Naming the file, the line (and column) and the reason: missing or
+        empty file, a header without the state columns, a wrong number of
+        cells, a non-number or non-finite value, time not increasing, a zero
+        quaternion.  Columns beyond the state (angles, controls) are optional:
+        derived ones are recomputed from the state, missing controls read 0.
+    """
+    from flightsim.errors import InputError
+
+    path = Path(path)
+    try:
+        f = open(path, newline="", encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(path, "", "file not found") from None
+    except OSError as exc:
+        raise InputError(path, "", f"cannot read: {exc.strerror}") from None
+    with f:
+        try:
+            lines = list(csv.reader(f))
+        except (csv.Error, UnicodeDecodeError) as exc:
+            raise InputError(path, "", f"not a CSV trace: {exc}") from None
+    if not lines or not any(lines):
+        raise InputError(path, "", "empty file")
+    header = [c.strip() for c in lines[0]]
+    missing = [c for c in STATE_COLUMNS if c not in header]
+    if missing:
+        raise InputError(path, "line 1", f"missing column(s) {', '.join(missing)}; a trace needs {','.join(STATE_COLUMNS)}")
+    index = {name: header.index(name) for name in header}
+    rows = []
+    for number, cells in enumerate(lines[1:], start=2):
+        if not cells:
+            continue
+        if len(cells) != len(header):
+            raise InputError(path, f"line {number}", f"expected {len(header)} cells, got {len(cells)}")
+        values = []
+        for name in STATE_COLUMNS + CONTROL_COLUMNS:
+            if name not in index:
+                values.append(0.0)
+                continue
+            text = cells[index[name]].strip()
+            try:
+                v = float(text)
+            except ValueError:
+                raise InputError(path, f"line {number}, column {name}", f"not a number: {text!r}") from None
+            if not np.isfinite(v):
+                raise InputError(path, f"line {number}, column {name}", f"not finite: {text!r}")
+            values.append(v)
+        if rows and values[0] <= rows[-1][0]:
+            raise InputError(path, f"line {number}, column t", f"time must increase (got {values[0]:g} after {rows[-1][0]:g})")
+        if not any(values[7:11]):
+            raise InputError(path, f"line {number}", "zero quaternion qw,qx,qy,qz")
+        rows.append(values)
+    if not rows:
+        raise InputError(path, "", "no data rows after the header")
+    data = np.array(rows)
+    states = data[:, 1:14].copy()
+    states[:, 6:10] /= np.linalg.norm(states[:, 6:10], axis=1, keepdims=True)
+    return table(data[:, 0], states, data[:, 14:19])

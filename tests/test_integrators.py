@@ -69,7 +69,8 @@ def test_converges_at_claimed_order(name, ref):
     steps = [200, 400, 800] if order == 1 else [25, 50, 100]
     errs = np.array([errors(*rigidbody.propagate(Q0, W0, INERTIA, T / n, n, name), *ref) for n in steps])
     slopes = np.log2(errs[:-1] / errs[1:])  # one column for attitude, one for ω
-    assert np.all(np.abs(slopes - order) < 0.25), (errs, slopes)
+    # the coupled state converges at the order of its slowest part
+    assert np.all(np.abs(slopes.min(axis=1) - order) < 0.25), (errs, slopes)
 
 
 @pytest.mark.parametrize("name", ["rk4", "rkmk4"])
@@ -96,7 +97,7 @@ def test_energy_and_earth_momentum_drift_shrink_with_order(name):
         q, w = rigidbody.propagate(Q0, W0, INERTIA, dt, int(round(T / dt)), name)
         e, h = invariants(q, w, INERTIA)
         drifts.append(max(abs(e - e0) / e0, np.linalg.norm(h - h0) / np.linalg.norm(h0)))
-    bound = 0.05 if order == 1 else 1e-7
+    bound = {1: 0.05, 2: 1e-4, 4: 1e-7}[order]
     assert drifts[1] < bound
     assert drifts[0] / drifts[1] > 2.0 ** order * 0.8, drifts
 
@@ -122,6 +123,17 @@ def test_exact_for_constant_omega(name):
     expected = quat.mul(Q0, quat.from_rotation_vector(w0 * 20.0))
     assert quat.angle_between(q, expected) < 1e-11
     assert np.array_equal(w, w0)
+
+
+def test_kernels_differ_visibly_when_omega_is_fourth_order():
+    # With ω, v, x advanced by RKMK4 stages, the increment's own error separates the variants.
+    body = np.diag([10.0, 20.0, 26.0])
+    q_ref, _ = reference(np.array([1.0, 0, 0, 0]), np.array([1.0, 15.0, 1.0]), body, 2.0)
+    errs = {}
+    for name in ("rkmk4-euler", "rkmk4-taylor2", "rkmk4"):
+        q, _ = rigidbody.propagate([1.0, 0, 0, 0], [1.0, 15.0, 1.0], body, 1 / 240, 480, name)
+        errs[name] = quat.angle_between(q, q_ref)
+    assert errs["rkmk4-euler"] > 100 * errs["rkmk4-taylor2"] > 100 * errs["rkmk4"]
 
 
 def test_kernels_differ_visibly_at_constant_omega():

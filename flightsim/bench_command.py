@@ -1,0 +1,41 @@
+"""``flightsim bench``: measure every integrator; write a Markdown table and log-log plots."""
+
+import sys
+from pathlib import Path
+
+from flightsim.errors import InputError
+
+
+def add_arguments(p):
+    p.add_argument("--out", default="bench", metavar="DIR",
+                   help="folder for integrators.md, error_vs_dt.png, error_vs_cost.png (default: ./bench)")
+    p.add_argument("--quick", action="store_true", help="three steps instead of five, a coarser airplane reference")
+    p.add_argument("--integrators", metavar="NAMES", help="comma-separated subset (default: all)")
+
+
+def run(args):
+    """Run the measurements; print the table; return 0."""
+    from flightsim import lab
+    from flightsim.integrators import INTEGRATORS
+
+    try:
+        import scipy  # noqa: F401  (the free-body reference)
+    except ImportError:
+        raise InputError("flightsim bench", "", "needs scipy: pip install -e '.[bench]'") from None
+    names = None
+    if args.integrators:
+        names = [n.strip() for n in args.integrators.split(",") if n.strip()]
+        unknown = [n for n in names if n not in INTEGRATORS]
+        if unknown:
+            raise InputError("--integrators", "", f"unknown name {unknown[0]!r}; valid: {', '.join(INTEGRATORS)}")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise InputError("--out", str(out), "exists and is not a folder")
+    _, table, plots = lab.run(out, quick=args.quick, progress=sys.stderr.isatty(), names=names)
+    print(table)
+    print(f"wrote {out / 'integrators.md'}")
+    for p in plots:
+        print(f"wrote {p}")
+    if not plots:
+        print("no plots: matplotlib is not installed (pip install -e '.[bench]')")
+    return 0

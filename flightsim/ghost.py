@@ -1,0 +1,93 @@
+"""A ghost airplane: the same flight integrated by a second integrator, for comparison.
+
+The ghost starts from the main airplane's state, receives the same control
+inputs, and after every main step takes ``substeps`` steps of ``dt/substeps``
+with its own integrator (by default ``rk4`` with 8 sub-steps: a reference).
+The difference between the two — attitude in degrees, position in feet — is
+what the integrator choice costs in accuracy, seen while flying.
+"""
+
+import numpy as np
+
+from flightsim import quat
+from flightsim.simulation import Simulation
+
+DEFAULT_INTEGRATOR = "rk4"
+DEFAULT_SUBSTEPS = 8
+
+
+class Ghost:
+    """A second :class:`Simulation` that follows a main one.
+
+    Parameters
+    ----------
+    main : Simulation
+        The airplane the pilot flies.
+    integrator : str
+        The ghost's integrator.
+    substeps : int
+        Ghost steps per main step (≥ 1).
+    """
+
+    def __init__(self, main, integrator=DEFAULT_INTEGRATOR, substeps=DEFAULT_SUBSTEPS):
+        self.main = main
+        self.sim = None
+        self.configure(integrator, substeps)
+        main.followers.append(self._follow)
+
+    def configure(self, integrator, substeps):
+        """Change the ghost's integrator or sub-steps; the ghost keeps its own state."""
+        substeps = int(substeps)
+        if substeps < 1:
+            raise ValueError(f"substeps: must be ≥ 1, got {substeps}")
+        old = self.sim
+        self.substeps = substeps
+        self.sim = Simulation(
+            self.main.aircraft, integrator, self.main.dt / substeps, self.main.atmosphere, self.main.renormalize
+        )
+        if old is None:
+            self.resync()
+        else:
+            self._copy_state(old._y, old.t, old.status)
+
+    def detach(self):
+        """Stop following the main airplane."""
+        if self._follow in self.main.followers:
+            self.main.followers.remove(self._follow)
+
+    @property
+    def integrator(self):
+        return self.sim.integrator
+
+    def resync(self):
+        """Put the ghost back on the main airplane's current state."""
+        self._copy_state(self.main._y, self.main.t, None)
+
+    def _copy_state(self, y, t, status):
+        self.sim._y[:] = y
+        self.sim._prev[:] = y
+        self.sim.t = t
+        self.sim.status = status
+        self.sim.on_ground = self.main.on_ground
+        self._frame_prev = self.sim._y.copy()
+
+    def _follow(self):
+        """After a main step: the same controls, ``substeps`` ghost steps."""
+        sim = self.sim
+        self._frame_prev[:] = sim._y
+        c, g = self.main.controls, sim.controls
+        g.throttle, g.elevator, g.aileron, g.rudder, g.flaps = c.throttle, c.elevator, c.aileron, c.rudder, c.flaps
+        for _ in range(self.substeps):
+            if not sim.step():
+                break
+
+    def render_pose(self):
+        """The ghost's pose at the main airplane's render blend factor."""
+        a = self.main.alpha
+        pos = self._frame_prev[0:3] + a * (self.sim._y[0:3] - self._frame_prev[0:3])
+        return pos, quat.nlerp(self._frame_prev[6:10], self.sim._y[6:10], a)
+
+    def difference(self):
+        """``(attitude difference deg, position difference ft)`` between main and ghost now."""
+        m, g = self.main._y, self.sim._y
+        return float(np.degrees(quat.angle_between(m[6:10], g[6:10]))), float(np.linalg.norm(m[0:3] - g[0:3]))

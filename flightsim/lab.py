@@ -1,0 +1,263 @@
+"""Integrator lab: measure every registered integrator's accuracy and cost.
+
+Two kinds of test flight:
+
+- the public torque-free test bodies (JSBSim's rotation study and NASA NESC
+  check case 2), against a reference from scipy's DOP853 at tolerance 1e-13
+  that is itself checked against the published ω at the final time;
+- a scripted 20 s manoeuvre of the book's airplane, against ``rk4`` at a much
+  smaller step.
+
+For each: the error at several steps, the measured convergence order, µs per
+step, and for the free body the drift of energy and earth-frame angular
+momentum over a long run.  :func:`run` writes a Markdown table and two
+log-log plots (error against dt, error against cost).  Needs scipy for the
+reference and matplotlib for the plots (``pip install -e '.[bench]'``).
+"""
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from flightsim import quat, rigidbody
+from flightsim.integrators import INTEGRATORS
+from flightsim.simulation import Simulation
+
+#: Steps (s) at which every integrator is measured.
+DTS = (1 / 60, 1 / 120, 1 / 240, 1 / 480, 1 / 960)
+QUICK_DTS = (1 / 120, 1 / 240, 1 / 480)
+#: Errors below this are rounding, not truncation, and are left out of order fits.
+ROUNDING = 1e-11
+
+
+@dataclass(frozen=True)
+class FreeBody:
+    """A public torque-free test case (inertia in any consistent units, ω0 body rad/s)."""
+
+    name: str
+    source: str
+    inertia: tuple
+    omega0: tuple
+    duration: float
+    omega_end: tuple  # published ω at ``duration``
+    tolerance: float  # of the published digits
+
+
+BODIES = (
+    FreeBody("jsbsim", "JSBSim check_cases/notebooks/rotation", (10.0, 20.0, 26.0), (1.0, 15.0, 1.0), 10.0,
+             (-8.93298, 10.95152, 7.17716), 2e-5),
+    FreeBody("nesc-brick", "NASA NESC check case 2, tumbling brick", (0.001894220, 0.006211019, 0.007194665),
+             tuple(np.radians((10.0, 20.0, 30.0))), 30.0, (0.220232, -0.303643, 0.543139), 2e-6),
+)
+
+#: The scripted airplane manoeuvre: (time s, controls set from then on).
+MANOEUVRE = (
+    (0.0, {"throttle": 0.6}),
+    (2.0, {"elevator": 0.1}),
+    (5.0, {"elevator": 0.0, "aileron": 0.2}),
+    (8.0, {"aileron": -0.2, "rudder": 0.2}),
+    (11.0, {"aileron": 0.0, "rudder": 0.0, "flaps": 0.5}),
+    (15.0, {"flaps": 0.0, "elevator": -0.1}),
+    (18.0, {"elevator": 0.0}),
+)
+MANOEUVRE_SECONDS = 20.0
+AIRPLANE_REFERENCE_DT = 1 / 3840
+
+
+def free_body_reference(body):
+    """``(q, ω)`` at ``body.duration`` by DOP853, checked against the published ω."""
+    from scipy.integrate import solve_ivp
+
+    inertia = np.diag(body.inertia)
+
+    def rhs(t, s):
+        q, w = s[:4], s[4:]
+        qdot = 0.5 * quat.mul(q, np.r_[0.0, w])
+        return np.r_[qdot, np.linalg.solve(inertia, -np.cross(w, inertia @ w))]
+
+    sol = solve_ivp(rhs, (0.0, body.duration), np.r_[1.0, 0, 0, 0, body.omega0], method="DOP853",
+                    rtol=1e-13, atol=1e-13)
+    q, w = sol.y[:4, -1], sol.y[4:, -1]
+    if not np.allclose(w, body.omega_end, atol=body.tolerance):
+        raise RuntimeError(f"{body.name}: reference ω {w} disagrees with the published {body.omega_end}")
+    return q / np.linalg.norm(q), w
+
+
+def fly_manoeuvre(integrator, dt):
+    """Fly :data:`MANOEUVRE`; returns the final :class:`~flightsim.simulation.FlightState` and µs per step."""
+    sim = Simulation(integrator=integrator, dt=dt)
+    k = 0
+    steps = int(round(MANOEUVRE_SECONDS / dt))
+    start = time.perf_counter()
+    for _ in range(steps):
+        while k < len(MANOEUVRE) and MANOEUVRE[k][0] <= sim.t + 1e-9:
+            for name, value in MANOEUVRE[k][1].items():
+                setattr(sim.controls, name, value)
+            k += 1
+        if not sim.step():
+            break
+    return sim.state, 1e6 * (time.perf_counter() - start) / steps
+
+
+def fitted_order(dts, errors):
+    """log-log slope between the two smallest steps whose errors are finite and above rounding."""
+    pts = [(d, e) for d, e in zip(dts, errors) if math.isfinite(e) and ROUNDING < e < 1.0]
+    if len(pts) < 2:
+        return math.nan
+    (d1, e1), (d2, e2) = sorted(pts)[:2]
+    return math.log(e2 / e1) / math.log(d2 / d1)
+
+
+@dataclass
+class Result:
+    """One integrator's measurements."""
+
+    name: str
+    order: int
+    body_errors: dict = field(default_factory=dict)  # body name → attitude errors (deg) per dt
+    body_orders: dict = field(default_factory=dict)
+    body_us: float = math.nan  # µs per free-body step
+    energy_drift: float = math.nan  # relative, over LONG_RUN s on the NESC brick at 1/120 s
+    momentum_drift: float = math.nan
+    airplane_errors: list = field(default_factory=list)  # attitude deg per dt
+    airplane_position_errors: list = field(default_factory=list)  # ft per dt
+    airplane_order: float = math.nan
+    airplane_us: float = math.nan
+
+
+LONG_RUN = 300.0
+
+
+def measure(name, dts, references, airplane_reference, progress=None):
+    """Every measurement of one integrator (see :class:`Result`)."""
+    res = Result(name, INTEGRATORS[name].order)
+    for body in BODIES:
+        q_ref, _ = references[body.name]
+        errs = []
+        for dt in dts:
+            steps = int(round(body.duration / dt))
+            try:
+                q, _ = rigidbody.propagate([1.0, 0, 0, 0], body.omega0, np.diag(body.inertia), dt, steps, name)
+                errs.append(float(np.degrees(quat.angle_between(q, q_ref))))
+            except FloatingPointError:
+                errs.append(math.inf)
+            if progress:
+                progress()
+        res.body_errors[body.name] = errs
+        res.body_orders[body.name] = fitted_order(dts, np.radians(errs))
+    body = BODIES[1]  # the gentle brick: every integrator converges on it, so drift is comparable
+    inertia = np.diag(body.inertia)
+    steps = int(round(LONG_RUN * 120))
+    w0 = np.asarray(body.omega0)
+    e0, h0 = 0.5 * w0 @ inertia @ w0, inertia @ w0
+    start = time.perf_counter()
+    try:
+        q, w = rigidbody.propagate([1.0, 0, 0, 0], body.omega0, inertia, 1 / 120, steps, name)
+        res.energy_drift = float(abs(0.5 * w @ inertia @ w - e0) / e0)
+        res.momentum_drift = float(np.linalg.norm(quat.rotate(q, inertia @ w) - h0) / np.linalg.norm(h0))
+    except FloatingPointError:
+        res.energy_drift = res.momentum_drift = math.inf
+    res.body_us = 1e6 * (time.perf_counter() - start) / steps
+    ref_state = airplane_reference
+    costs = []
+    for dt in dts:
+        state, us = fly_manoeuvre(name, dt)
+        costs.append(us)
+        res.airplane_errors.append(float(np.degrees(quat.angle_between(state.q, ref_state.q))))
+        res.airplane_position_errors.append(float(np.linalg.norm(state.position - ref_state.position)))
+        if progress:
+            progress()
+    res.airplane_us = float(np.median(costs))
+    res.airplane_order = fitted_order(dts, res.airplane_position_errors)
+    return res
+
+
+def _fmt(x, spec=".1e"):
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "—"
+    if isinstance(x, float) and math.isinf(x):
+        return "diverged"
+    return format(x, spec)
+
+
+def markdown(results, dts):
+    """The results as a Markdown table (one row an integrator)."""
+    k120 = min(range(len(dts)), key=lambda i: abs(dts[i] - 1 / 120))
+    head = (
+        "| integrator | order (registry) | measured order, JSBSim body | measured order, NESC brick | "
+        f"attitude error JSBSim body at 1/{round(1 / dts[k120])} s (deg) | energy drift, brick, {LONG_RUN:g} s | "
+        f"momentum drift, brick, {LONG_RUN:g} s | µs/step free body | airplane attitude error at 1/{round(1 / dts[k120])} s "
+        "(deg) | airplane position error (ft) | µs/step airplane |"
+    )
+    lines = [head, "|" + "|".join(["---"] * 11) + "|"]
+    for r in results:
+        lines.append(
+            f"| `{r.name}` | {r.order} | {_fmt(r.body_orders['jsbsim'], '.2f')} | "
+            f"{_fmt(r.body_orders['nesc-brick'], '.2f')} | {_fmt(r.body_errors['jsbsim'][k120])} | "
+            f"{_fmt(r.energy_drift)} | {_fmt(r.momentum_drift)} | {_fmt(r.body_us, '.2f')} | "
+            f"{_fmt(r.airplane_errors[k120])} | {_fmt(r.airplane_position_errors[k120])} | "
+            f"{_fmt(r.airplane_us, '.1f')} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def plots(results, dts, out_dir):
+    """Write ``error_vs_dt.png`` and ``error_vs_cost.png``; returns their paths (none without matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    paths = []
+    styles = ["o-", "s-", "^-", "v-", "D-", "x-", "+-", "*-", "p-", "h-", "<-", ">-", "1-", "2-", "3-", "4-"]
+    for kind in ("dt", "cost"):
+        fig, axes = plt.subplots(1, len(BODIES), figsize=(13.0, 5.2), dpi=100)
+        for ax, body in zip(axes, BODIES):
+            for r, style in zip(results, styles):
+                err = np.array(r.body_errors[body.name], dtype=float)
+                x = np.array(dts) if kind == "dt" else r.body_us / np.array(dts)
+                ok = np.isfinite(err) & (err > 0)
+                ax.loglog(x[ok], err[ok], style, label=f"{r.name} ({r.order})", markersize=4)
+            ax.set_xlabel("dt (s)" if kind == "dt" else "cost: µs of CPU per simulated second")
+            ax.set_ylabel(f"attitude error after {body.duration:g} s (deg)")
+            ax.set_title(f"{body.source}\nI = diag{tuple(round(i, 6) for i in body.inertia)}", fontsize=9)
+            ax.grid(True, which="both", alpha=0.3)
+        axes[-1].legend(fontsize=7, ncol=2, loc="lower right" if kind == "dt" else "upper right")
+        fig.tight_layout()
+        path = out_dir / f"error_vs_{kind}.png"
+        fig.savefig(path)
+        plt.close(fig)
+        paths.append(path)
+    return paths
+
+
+def run(out_dir, quick=False, progress=False, names=None):
+    """Measure every integrator, write ``integrators.md`` and the plots into ``out_dir``.
+
+    Returns
+    -------
+    (list of Result, str, list of Path)
+        The measurements, the Markdown table, the plot files.
+    """
+    names = list(INTEGRATORS) if names is None else list(names)
+    dts = QUICK_DTS if quick else DTS
+    references = {b.name: free_body_reference(b) for b in BODIES}
+    airplane_reference, _ = fly_manoeuvre("rk4", AIRPLANE_REFERENCE_DT * (4 if quick else 1))
+    bar = None
+    tick = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(names) * len(dts) * (len(BODIES) + 1), unit="run", leave=False)
+        tick = lambda: bar.update(1)  # noqa: E731
+    results = [measure(n, dts, references, airplane_reference, tick) for n in names]
+    if bar is not None:
+        bar.close()
+    table = markdown(results, dts)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "integrators.md").write_text(table)
+    return results, table, plots(results, dts, out_dir)

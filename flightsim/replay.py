@@ -1,0 +1,123 @@
+"""Replay a recorded trace with the same interface the app drives a :class:`~flightsim.simulation.Simulation` by.
+
+The replay clock advances with the frame time (scaled, pausable); the pose
+shown is interpolated between the two recorded rows around the clock,
+position linearly and orientation by a hemisphere-checked nlerp, so the
+recorded attitude is shown at the recorded times.
+"""
+
+import math
+
+import numpy as np
+
+from flightsim import aero, quat, trace
+from flightsim.controls import Controls
+from flightsim.simulation import MAX_FRAME, FlightState, Telemetry, deflections, instruments, resolve_aircraft
+
+
+class Replay:
+    """A trace played back in time.
+
+    Parameters
+    ----------
+    path : str or Path
+        A trace CSV (``flightsim simulate --out`` or recorded in the app).
+    aircraft : None, path or Aircraft
+        The airplane to draw (default: the book's).
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        A damaged trace or aircraft file.
+    """
+
+    integrator = "replay"
+
+    def __init__(self, path, aircraft=None):
+        self.path = path
+        self.table = trace.read_csv(path)
+        self.aircraft = resolve_aircraft(aircraft)
+        self._params = aero.pack(self.aircraft)
+        times = self.table[:, 0]
+        self.dt = float(np.median(np.diff(times))) if len(times) > 1 else 1.0 / 120.0
+        self.paused = False
+        self.time_scale = 1.0
+        self.renormalize = True
+        self.status = None
+        self.reset()
+
+    @property
+    def start(self):
+        return float(self.table[0, 0])
+
+    @property
+    def end(self):
+        return float(self.table[-1, 0])
+
+    def reset(self):
+        """Back to the first recorded row."""
+        self.t = self.start
+        self._prev_t = self.t
+
+    def seek(self, t):
+        """Jump the replay clock to ``t`` (clamped to the recording)."""
+        self._prev_t = self.t
+        self.t = min(max(float(t), self.start), self.end)
+
+    def advance(self, frame_seconds):
+        """Move the clock by the clamped, scaled frame time; returns 1 if it moved, else 0."""
+        if self.paused or not math.isfinite(frame_seconds) or self.t >= self.end:
+            return 0
+        self.seek(self.t + min(max(frame_seconds, 0.0), MAX_FRAME) * self.time_scale)
+        return 1
+
+    def _row(self, t):
+        """The state vector (13) and controls (5) at time ``t``, interpolated between recorded rows."""
+        times = self.table[:, 0]
+        k = int(np.clip(np.searchsorted(times, t, side="right") - 1, 0, len(times) - 1))
+        a = self.table[k]
+        if k + 1 >= len(times):
+            return a[1:14].copy(), a[19:24].copy()
+        b = self.table[k + 1]
+        f = (t - a[0]) / (b[0] - a[0])
+        y = a[1:14] + f * (b[1:14] - a[1:14])
+        y[6:10] = quat.nlerp(a[7:11], b[7:11], f)
+        return y, a[19:24].copy()  # controls hold from their row, as in a schedule
+
+    @property
+    def state(self):
+        return FlightState.from_vector(self.t, self._row(self.t)[0])
+
+    @property
+    def previous(self):
+        return FlightState.from_vector(self._prev_t, self._row(self._prev_t)[0])
+
+    @property
+    def controls(self):
+        return Controls.from_array(self._row(self.t)[1])
+
+    @property
+    def running(self):
+        return True
+
+    def render_pose(self):
+        y = self._row(self.t)[0]
+        return y[0:3], y[6:10]
+
+    def telemetry(self):
+        y, u = self._row(self.t)
+        roll, pitch, heading, airspeed, alpha = instruments(y)
+        return Telemetry(
+            t=self.t, roll=roll, pitch=pitch, heading=heading, airspeed=airspeed,
+            altitude=float(y[2] - self.aircraft.contact_height), vertical_speed=float(y[5]), alpha=alpha,
+            stall=False, qnorm_error=0.0, step_us=0.0, throttle=float(u[0]),
+            thrust=float(u[0] * self.aircraft.max_thrust), on_ground=bool(y[2] <= self.aircraft.contact_height + 1e-6),
+            integrator=self.integrator,
+        )
+
+    def surface_deflections(self):
+        return deflections(self._params, self._row(self.t)[1])
+
+    def set_integrator(self, name):
+        """A replay has no integrator to switch; the app disables the combo."""
+        raise ValueError("a replay shows recorded states; it has no integrator to switch")
