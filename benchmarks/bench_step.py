@@ -1,0 +1,224 @@
+"""Cost of one simulation step of the book's airplane, beside JSBSim's c172p, in the same run.
+
+What is measured
+----------------
+- flightsim: ``sim = flightsim.simulation.Simulation(integrator=name, dt=1/120)``
+  for every name in :data:`flightsim.integrators.INTEGRATORS`; ``sim.step()``
+  is called from Python in a loop.  Each timed batch starts from
+  ``sim.reset()`` (outside the timed region) and runs up to 2000 steps
+  (16.7 s of flight, before the airplane can reach the ground), stopping
+  early if the simulation stops; µs/step = batch time / steps taken.
+- JSBSim: ``jsbsim.FGFDMExec`` with the package's bundled data
+  (``jsbsim.get_default_root_dir()``), the ``c172p`` at 4000 ft, 100 kt,
+  heading 0, engine running, trimmed for level flight (if the trim fails the
+  run goes on untrimmed and says so), at JSBSim's default step; ``fdm.run()``
+  called from Python in batches of 2000 steps, flying on between batches.
+
+Both are warmed up first (numba compile or cache load; JSBSim's first
+steps).  Batches are taken round-robin over all candidates, so a change in
+machine load hits them all alike, and the median over batches is reported,
+with the ratios to JSBSim and the targets from the issue:
+``euler / JSBSim ≤ 1`` and ``rk4 / JSBSim ≤ 2``.  The column "compiled step"
+is the simulation's own meter (``telemetry().step_us``, an average over the
+last ~100 steps of the integrator call alone, without the Python around it;
+shown for batches of at least 1000 steps).
+
+If the ``jsbsim`` package is missing the script says so and reports the
+flightsim numbers alone (exit status 0).
+
+How to run
+----------
+::
+
+    python benchmarks/bench_step.py            # 15 batches of 2000 steps each
+    python benchmarks/bench_step.py --quick    # 3 batches of 200 steps (smoke run)
+"""
+
+import argparse
+import contextlib
+import os
+import statistics
+import sys
+import time
+
+from flightsim.integrators import INTEGRATORS
+from flightsim.simulation import Simulation
+
+DT = 1.0 / 120.0
+TARGETS = {"euler": 1.0, "rk4": 2.0}
+
+
+@contextlib.contextmanager
+def quiet_fds():
+    """Silence C-level stdout and stderr (JSBSim prints its banner from C++)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = [os.dup(1), os.dup(2)]
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in saved + [devnull]:
+            os.close(fd)
+
+
+class FlightsimCandidate:
+    def __init__(self, name):
+        self.label = f"flightsim {name}"
+        self.name = name
+        t0 = time.perf_counter()
+        self.sim = Simulation(integrator=name, dt=DT)
+        for _ in range(10):  # warm-up: numba compile or cache load
+            self.sim.step()
+        self.warmup = time.perf_counter() - t0
+        self.stops = 0
+        self.meter = []
+
+    def batch(self, steps):
+        sim = self.sim
+        sim.reset()
+        step = sim.step
+        n = 0
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            n += 1
+            if not step():
+                break
+        elapsed = time.perf_counter() - t0
+        if not sim.running:
+            self.stops += 1
+        if n >= 1000:  # the meter averages over ~100 steps, seeded by the batch's first one
+            self.meter.append(sim.telemetry().step_us)
+        return elapsed / n
+
+    def notes(self):
+        tel = self.sim.telemetry()
+        note = f"after a batch: t = {tel.t:.1f} s, altitude {tel.altitude:.0f} ft, airspeed {tel.airspeed:.0f} ft/s"
+        if self.stops:
+            note += f"; stopped early in {self.stops} batches ({self.sim.status})"
+        return note
+
+
+class JSBSimCandidate:
+    label = "JSBSim c172p"
+    name = "jsbsim"
+
+    def __init__(self, jsbsim):
+        t0 = time.perf_counter()
+        self.root = jsbsim.get_default_root_dir()
+        with quiet_fds():
+            fdm = jsbsim.FGFDMExec(None)  # None: the package's bundled aircraft, engines and systems
+            fdm.set_debug_level(0)
+            if not fdm.load_model("c172p"):
+                raise RuntimeError("JSBSim could not load the c172p")
+        fdm["ic/h-sl-ft"] = 4000.0
+        fdm["ic/vc-kts"] = 100.0
+        fdm["ic/psi-true-deg"] = 0.0
+        with quiet_fds():
+            fdm.run_ic()
+        fdm["fcs/throttle-cmd-norm"] = 0.8
+        fdm["fcs/mixture-cmd-norm"] = 0.87
+        fdm["propulsion/magneto_cmd"] = 3
+        fdm["propulsion/starter_cmd"] = 1
+        fdm["propulsion/set-running"] = -1
+        self.trim = "trimmed level"
+        try:
+            with quiet_fds():
+                fdm["simulation/do_simple_trim"] = 1
+        except Exception as exc:  # JSBSim's TrimFailureError; fly untrimmed
+            self.trim = f"untrimmed ({type(exc).__name__})"
+        self.fdm = fdm
+        self.dt = fdm.get_delta_t()
+        for _ in range(120):  # warm-up
+            fdm.run()
+        self.warmup = time.perf_counter() - t0
+        self.meter = []
+
+    def batch(self, steps):
+        run = self.fdm.run
+        n = 0
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            n += 1
+            if not run():
+                break
+        return (time.perf_counter() - t0) / n
+
+    def notes(self):
+        f = self.fdm
+        return (
+            f"{self.trim}, dt = 1/{1.0 / self.dt:.0f} s; after the batches: t = {f['simulation/sim-time-sec']:.0f} s, "
+            f"altitude {f['position/h-sl-ft']:.0f} ft, {f['velocities/vc-kts']:.1f} kt, "
+            f"pitch {f['attitude/theta-deg']:.1f}°, engine {f['propulsion/engine/engine-rpm']:.0f} rpm"
+        )
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="smoke run: 3 batches of 200 steps")
+    parser.add_argument("--batches", type=int, default=None, help="timed batches per candidate (default 15)")
+    parser.add_argument("--steps", type=int, default=None, help="steps per batch (default 2000, at most 2000)")
+    args = parser.parse_args(argv)
+    batches = args.batches or (3 if args.quick else 15)
+    steps = args.steps or (200 if args.quick else 2000)
+    if batches < 1 or not 1 <= steps <= 2000:
+        parser.error("--batches must be ≥ 1 and --steps in 1..2000")
+
+    print(f"# One simulation step, called from Python: flightsim (Bourg's airplane, dt = 1/{1 / DT:.0f} s) and JSBSim")
+    print(f"# {batches} batches of {steps} steps per candidate, round-robin; median µs/step; "
+          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start")
+
+    cands = [FlightsimCandidate(name) for name in INTEGRATORS]
+    try:
+        import jsbsim
+    except ImportError:
+        jsbsim = None
+        print("\nJSBSim: the jsbsim package is not installed (pip install -e '.[bench]'); "
+              "reporting flightsim alone, no ratios.")
+    jsb = None
+    if jsbsim is not None:
+        jsb = JSBSimCandidate(jsbsim)
+        print(f"# jsbsim {jsbsim.__version__}, data root {jsb.root}")
+        cands.append(jsb)
+
+    samples = {c.name: [] for c in cands}
+    t0 = time.perf_counter()
+    for _ in range(batches):
+        for c in cands:
+            samples[c.name].append(1e6 * c.batch(steps))
+    med = {name: statistics.median(v) for name, v in samples.items()}
+    print(f"# timing took {time.perf_counter() - t0:.1f} s; load average {os.getloadavg()[0]:.2f} at end")
+
+    print()
+    width = max(28, max(len(c.label) for c in cands))
+    header = f"{'candidate':<{width}} {'µs/step':>9} {'min':>8} {'/ JSBSim':>9} {'compiled step µs':>17} {'warm-up s':>10}"
+    print(header)
+    print("-" * len(header))
+    for c in cands:
+        ratio = f"{med[c.name] / med['jsbsim']:.2f}" if jsb else "n/a"
+        meter = f"{statistics.median(c.meter):.2f}" if c.meter else ""
+        print(f"{c.label:<{width}} {med[c.name]:>9.2f} {min(samples[c.name]):>8.2f} {ratio:>9} {meter:>17} {c.warmup:>10.2f}")
+
+    print()
+    for c in cands:
+        print(f"  {c.label}: {c.notes()}")
+
+    print()
+    if jsb is None:
+        print("Ratios: n/a (JSBSim missing)")
+        return 0
+    print("Ratios to JSBSim (µs/step ÷ µs/step; targets from the issue):")
+    for name, target in TARGETS.items():
+        r = med[name] / med["jsbsim"]
+        print(f"  {name} / JSBSim = {r:.2f}  (target ≤ {target:g}: {'met' if r <= target else 'MISSED'})")
+    others = [c.name for c in cands if c.name not in TARGETS and c is not jsb]
+    print("  others: " + ", ".join(f"{n} / JSBSim = {med[n] / med['jsbsim']:.2f}" for n in others))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

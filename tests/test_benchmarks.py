@@ -1,0 +1,72 @@
+"""Smoke test of the benchmark scripts: each runs with ``--quick`` and prints its tables.
+
+No timing is asserted here — the numbers are the scripts' business; this only
+checks that they run to completion and print the headers and ratio lines the
+README refers to.
+"""
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+HAS_JSBSIM = importlib.util.find_spec("jsbsim") is not None
+
+
+def run(*args, script=None):
+    """Run ``python <script> args`` (or ``python args``) from the benchmarks' parent; return stdout."""
+    cmd = [sys.executable] + ([str(BENCH / script)] if script else []) + list(args)
+    proc = subprocess.run(cmd, cwd=BENCH.parent, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, f"{cmd} exited {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+    return proc.stdout
+
+
+def test_bench_kernels_quick():
+    out = run("--quick", script="bench_kernels.py")
+    assert "ms/call" in out and "/ numpy-quaternion" in out and "/ memcpy" in out
+    for label in ("flightsim exact", "flightsim taylor2", "numpy-quaternion q*dq", "scipy Rotation",
+                  "numpy components", "memcpy np.copyto(out, q)"):
+        assert label in out
+    assert "exact / numpy-quaternion = " in out
+    assert "exact / memcpy = " in out
+    assert "taylor2 / exact = " in out
+    assert "Correctness: max |exact − numpy-quaternion| = " in out and ": OK" in out
+
+
+def test_bench_integrators_quick(tmp_path):
+    md = tmp_path / "integrators.md"
+    out = run("--quick", "--markdown", str(md), script="bench_integrators.py")
+    assert "reproduced." in out
+    for heading in ("## Attitude error at T (deg)", "## ω error at T", "## Order and cost",
+                    "## One-step error of each orientation increment"):
+        assert heading in out
+    assert "| integrator | claimed order | measured (attitude) | measured (ω) | measured (state) | µs/step |" in out
+    assert "| rk4 | 4 |" in out and "| euler | 1 |" in out
+    text = md.read_text(encoding="utf-8")
+    assert "## Order and cost" in text and "| increment |" in text
+
+
+def test_bench_step_quick():
+    out = run("--quick", script="bench_step.py")
+    assert "µs/step" in out and "flightsim euler" in out and "flightsim rk4" in out
+    if HAS_JSBSIM:
+        assert "JSBSim c172p" in out
+        assert "euler / JSBSim = " in out and "(target ≤ 1:" in out
+        assert "rk4 / JSBSim = " in out and "(target ≤ 2:" in out
+    else:
+        assert "jsbsim package is not installed" in out
+
+
+def test_bench_step_without_jsbsim():
+    # Hide jsbsim (a None entry in sys.modules makes its import fail) and run the script's main.
+    code = (
+        "import runpy, sys; sys.modules['jsbsim'] = None; "
+        f"sys.argv = [{str(BENCH / 'bench_step.py')!r}, '--quick', '--batches', '1', '--steps', '20']; "
+        f"runpy.run_path({str(BENCH / 'bench_step.py')!r}, run_name='__main__')"
+    )
+    out = run("-c", code)
+    assert "jsbsim package is not installed" in out
+    assert "flightsim euler" in out and "Ratios: n/a (JSBSim missing)" in out
