@@ -21,7 +21,7 @@ Sources
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 #: Bullet's ANGULAR_MOTION_THRESHOLD: at most a quarter turn of π per step.
 BULLET_ANGULAR_MOTION_THRESHOLD = 0.25 * math.pi
@@ -144,10 +144,10 @@ def increment(kind, px, py, pz, h):
     return dq_bullet(px, py, pz, h)
 
 
-@jit
+@njit(cache=True, parallel=True)
 def batch_turn(q, phi, h, kind, out):
-    """``out[i] = q[i] ⊗ Δq(φ[i])`` with the increment numbered ``kind``."""
-    for i in range(q.shape[0]):
+    """``out[i] = q[i] ⊗ Δq(φ[i])`` with the increment numbered ``kind``, rows shared among the cores."""
+    for i in prange(q.shape[0]):
         px = phi[i, 0]
         py = phi[i, 1]
         pz = phi[i, 2]

@@ -215,19 +215,22 @@ def plots(results, dts, out_dir):
     paths = []
     styles = ["o-", "s-", "^-", "v-", "D-", "x-", "+-", "*-", "p-", "h-", "<-", ">-", "1-", "2-", "3-", "4-"]
     for kind in ("dt", "cost"):
-        fig, axes = plt.subplots(1, len(BODIES), figsize=(13.0, 5.2), dpi=100)
+        fig, axes = plt.subplots(1, len(BODIES), figsize=(14.0, 5.2), dpi=100)
+        colors = plt.cm.tab20(np.linspace(0.0, 1.0, 20))[::1]
         for ax, body in zip(axes, BODIES):
-            for r, style in zip(results, styles):
+            for k, (r, style) in enumerate(zip(results, styles)):
                 err = np.array(r.body_errors[body.name], dtype=float)
                 x = np.array(dts) if kind == "dt" else r.body_us / np.array(dts)
                 ok = np.isfinite(err) & (err > 0)
-                ax.loglog(x[ok], err[ok], style, label=f"{r.name} ({r.order})", markersize=4)
+                ax.loglog(x[ok], err[ok], style, color=colors[(2 * k) % 20 + (2 * k) // 20],
+                          label=f"{r.name} ({r.order})", markersize=4)
             ax.set_xlabel("dt (s)" if kind == "dt" else "cost: µs of CPU per simulated second")
             ax.set_ylabel(f"attitude error after {body.duration:g} s (deg)")
             ax.set_title(f"{body.source}\nI = diag{tuple(round(i, 6) for i in body.inertia)}", fontsize=9)
             ax.grid(True, which="both", alpha=0.3)
-        axes[-1].legend(fontsize=7, ncol=2, loc="lower right" if kind == "dt" else "upper right")
-        fig.tight_layout()
+        handles, labels = axes[0].get_legend_handles_labels()
+        fig.legend(handles, labels, fontsize=8, loc="center right", title="integrator (order)")
+        fig.tight_layout(rect=(0.0, 0.0, 0.83, 1.0))
         path = out_dir / f"error_vs_{kind}.png"
         fig.savefig(path)
         plt.close(fig)
