@@ -114,6 +114,20 @@ def exp_turn(qw, qx, qy, qz, px, py, pz):
 
 
 @jit
+def euler_kick(y, h, ax, ay, az, dx, dy, dz):
+    """Bourg's order for the rest of the state: v += a h, then x += v h with the new v, ω += α h."""
+    y[3] += ax * h
+    y[4] += ay * h
+    y[5] += az * h
+    y[0] += y[3] * h
+    y[1] += y[4] * h
+    y[2] += y[5] * h
+    y[10] += dx * h
+    y[11] += dy * h
+    y[12] += dz * h
+
+
+@jit
 def step_semi_implicit(y, t, h, params, inertia, inertia_inv, renorm, kind):
     """Bourg's StepSimulation order with the orientation update ``q ⊗ Δq(ω_new h)``.
 
@@ -122,16 +136,8 @@ def step_semi_implicit(y, t, h, params, inertia, inertia_inv, renorm, kind):
     renormalise.  First order on the coupled state.
     """
     ax, ay, az, mx, my, mz = loads(t, y, params)
-    y[3] += ax * h
-    y[4] += ay * h
-    y[5] += az * h
-    y[0] += y[3] * h
-    y[1] += y[4] * h
-    y[2] += y[5] * h
     dx, dy, dz = omega_dot(y[10], y[11], y[12], mx, my, mz, inertia, inertia_inv)
-    y[10] += dx * h
-    y[11] += dy * h
-    y[12] += dz * h
+    euler_kick(y, h, ax, ay, az, dx, dy, dz)
     px = y[10] * h
     py = y[11] * h
     pz = y[12] * h
@@ -151,16 +157,8 @@ def step_matrix(y, t, h, params, inertia, inertia_inv, renorm, kind):
     hemisphere as the previous one.
     """
     ax, ay, az, mx, my, mz = loads(t, y, params)
-    y[3] += ax * h
-    y[4] += ay * h
-    y[5] += az * h
-    y[0] += y[3] * h
-    y[1] += y[4] * h
-    y[2] += y[5] * h
     dx, dy, dz = omega_dot(y[10], y[11], y[12], mx, my, mz, inertia, inertia_inv)
-    y[10] += dx * h
-    y[11] += dy * h
-    y[12] += dz * h
+    euler_kick(y, h, ax, ay, az, dx, dy, dz)
     R = quat_to_matrix(y[6], y[7], y[8], y[9])
     om = np.zeros((3, 3))
     om[0, 1] = -y[12] * h
@@ -200,15 +198,7 @@ def step_buss2(y, t, h, params, inertia, inertia_inv, renorm, kind):
     py = (wy + 0.5 * h * dy + c * cy) * h
     pz = (wz + 0.5 * h * dz + c * cz) * h
     qw, qx, qy, qz = exp_turn(y[6], y[7], y[8], y[9], px, py, pz)
-    y[3] += ax * h
-    y[4] += ay * h
-    y[5] += az * h
-    y[0] += y[3] * h
-    y[1] += y[4] * h
-    y[2] += y[5] * h
-    y[10] += dx * h
-    y[11] += dy * h
-    y[12] += dz * h
+    euler_kick(y, h, ax, ay, az, dx, dy, dz)
     return store_q(y, qw, qx, qy, qz, renorm)
 
 
