@@ -1,0 +1,553 @@
+"""The airplane's 3D model, derived from the aircraft's element layout.
+
+:func:`build_airplane` turns an :class:`~flightsim.aircraft.Aircraft` and a
+model description (``assets/models/bourg_airplane.toml``, which says how to
+dress each kind of element: chord, airfoil, colours) into an
+:class:`AirplaneModel`: a static mesh plus one movable part per control
+surface, all in body coordinates (ft, x forward, y left, z up, origin at the
+CG), so the model rotates about the CG.
+
+Each lifting element becomes a panel whose span is ``area / chord``, centred
+span-wise on the element's position with its reference chord point on it, and
+turned by incidence and dihedral exactly as the element's surface normal is
+in the physics, ``n = (sin i, cos i sin d, cos i cos d)``: the panel's frame is
+``R_x(-d) R_y(i)``.  Elements with a flap link get a hinged trailing-edge
+surface that turns by ``flap setting * control_deflection`` (+1 trailing
+edge up); an element with an incidence link turns as a whole by its
+incidence change.  :meth:`AirplaneModel.part_matrices` gives each part's
+body-frame matrix for the simulation's ``surface_deflections()``.
+
+Pure numpy; no OpenGL.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from flightsim.app import meshes
+from flightsim.app.meshes import Mesh, rgba, rotation_x, rotation_y, rotation_z, translation
+from flightsim.errors import InputError
+
+__all__ = ["ASSETS_DIR", "DEFAULT_MODEL", "AirplaneModel", "ModelPart", "airfoil",
+           "build_airplane", "load_model_spec"]
+
+ASSETS_DIR = Path(__file__).resolve().parents[2] / "assets"
+"""The repository's ``assets`` directory."""
+
+DEFAULT_MODEL = ASSETS_DIR / "models" / "bourg_airplane.toml"
+"""The model description used by default."""
+
+_SURFACE_KEYS = ("chord", "reference_chord", "thickness", "camber", "camber_position",
+                 "control_chord", "control_deflection", "control_inset", "tip_band",
+                 "color", "control_color")
+_SPEC_SECTIONS = {
+    "colors": None,
+    "surfaces": None,
+    "fuselage": ("segments", "tail_clearance", "color", "stations", "cabin", "glass_above",
+                 "roof_below", "stripe", "eye"),
+    "propeller": ("diameter", "blades", "chord", "spinner_length", "spinner_radius", "color",
+                  "spinner_color"),
+    "gear": ("wheel_radius", "wheel_width", "main_x", "main_track", "nose_behind_nose",
+             "strut_color", "tyre_color"),
+}
+
+
+@dataclass
+class ModelPart:
+    """One separately drawn piece of the airplane.
+
+    Parameters
+    ----------
+    name : str
+        For debugging and tests (e.g. ``"flap:left outboard wing"``).
+    mesh : Mesh
+        Vertices in the part's local frame.
+    kind : str
+        ``"static"`` (mesh already in body coordinates), ``"hinged"`` (turns
+        about its local y axis) or ``"propeller"`` (spins about body x).
+    element : int or None
+        Index of the aircraft element it belongs to.
+    column : int
+        Which column of ``surface_deflections()`` drives it: 0 the flap
+        setting, 1 the incidence change in degrees.
+    gain_deg : float
+        Degrees of rotation per unit of that column.
+    rest_deg : float
+        Rotation at zero deflection (the element's incidence for a panel that
+        turns as a whole).
+    pre, post : numpy.ndarray, shape (4, 4)
+        The part's body matrix is ``pre @ R_y(angle) @ post`` (``pre @
+        R_x(angle)`` for the propeller).
+    """
+
+    name: str
+    mesh: Mesh
+    kind: str = "static"
+    element: int | None = None
+    column: int = 0
+    gain_deg: float = 0.0
+    rest_deg: float = 0.0
+    pre: np.ndarray = field(default_factory=lambda: np.eye(4))
+    post: np.ndarray = field(default_factory=lambda: np.eye(4))
+
+    def matrix(self, deflections, prop_angle=0.0) -> np.ndarray:
+        """Body-frame 4x4 matrix of the part for the given deflections.
+
+        Parameters
+        ----------
+        deflections : numpy.ndarray, shape (n_elements, 2)
+            The simulation's ``surface_deflections()``.
+        prop_angle : float
+            Propeller angle, radians.
+        """
+        if self.kind == "static":
+            return self.pre
+        if self.kind == "propeller":
+            return self.pre @ rotation_x(prop_angle)
+        value = float(deflections[self.element, self.column]) if self.element is not None else 0.0
+        if not math.isfinite(value):
+            value = 0.0
+        angle = math.radians(self.rest_deg + self.gain_deg * value)
+        return self.pre @ rotation_y(angle) @ self.post
+
+
+@dataclass
+class AirplaneModel:
+    """The airplane as drawable parts in body coordinates.
+
+    Attributes
+    ----------
+    parts : list of ModelPart
+        The static body first (wings, tail, nose, gear), then the cabin and
+        rear fuselage (``"cabin"``, hidden in the cockpit view), the control
+        surfaces and the propeller.
+    cockpit_eye : numpy.ndarray, shape (3,)
+        Pilot's eye, body frame, ft.
+    nose : numpy.ndarray, shape (3,)
+        Propeller hub, body frame, ft.
+    radius : float
+        Radius of a sphere about the CG enclosing the airplane, ft.
+    """
+
+    parts: list
+    cockpit_eye: np.ndarray
+    nose: np.ndarray
+    radius: float
+
+    def part_matrices(self, deflections, prop_angle=0.0):
+        """Body matrices of all parts, in :attr:`parts` order."""
+        return [p.matrix(deflections, prop_angle) for p in self.parts]
+
+    def part(self, name) -> ModelPart:
+        """The part called ``name``."""
+        for p in self.parts:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+
+# ---------------------------------------------------------------------------
+# Model description
+# ---------------------------------------------------------------------------
+
+def load_model_spec(path=None) -> dict:
+    """Read and check a model description TOML.
+
+    Parameters
+    ----------
+    path : str or os.PathLike, optional
+        Defaults to :data:`DEFAULT_MODEL`.
+
+    Returns
+    -------
+    dict
+        The parsed description with colour names resolved to RGBA arrays.
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        Missing file, bad TOML, missing section or key, unknown colour.
+    """
+    path = Path(path) if path is not None else DEFAULT_MODEL
+    try:
+        with open(path, "rb") as f:
+            spec = tomllib.load(f)
+    except FileNotFoundError:
+        raise InputError(path, "", "file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(path, "", f"not valid TOML: {exc}") from None
+    for section, keys in _SPEC_SECTIONS.items():
+        if not isinstance(spec.get(section), dict):
+            raise InputError(path, section, "missing section")
+        for key in keys or ():
+            if key not in spec[section]:
+                raise InputError(path, f"{section}.{key}", "missing key")
+    for part, surface in spec["surfaces"].items():
+        for key in _SURFACE_KEYS:
+            if key not in surface:
+                raise InputError(path, f"surfaces.{part}.{key}", "missing key")
+    palette = {name: rgba(value) for name, value in spec["colors"].items()}
+
+    def resolve(value, where):
+        if isinstance(value, str) and value in palette:
+            return palette[value]
+        try:
+            return rgba(value)
+        except (ValueError, TypeError):
+            raise InputError(path, where, f"unknown colour {value!r}") from None
+
+    for section in ("fuselage", "propeller", "gear"):
+        for key, value in list(spec[section].items()):
+            if key == "color" or key.endswith("_color"):
+                spec[section][key] = resolve(value, f"{section}.{key}")
+    for part, surface in spec["surfaces"].items():
+        for key in ("color", "control_color"):
+            surface[key] = resolve(surface[key], f"surfaces.{part}.{key}")
+    spec["palette"] = palette
+    return spec
+
+
+# ---------------------------------------------------------------------------
+# Geometry
+# ---------------------------------------------------------------------------
+
+def airfoil(thickness, camber, camber_position, u):
+    """Upper and lower surface heights of a NACA 4-digit airfoil (closed trailing edge).
+
+    Parameters
+    ----------
+    thickness, camber, camber_position : float
+        Fractions of the chord.
+    u : numpy.ndarray
+        Chord stations, 0 (leading edge) .. 1 (trailing edge).
+
+    Returns
+    -------
+    upper, lower : numpy.ndarray
+        Heights as fractions of the chord.
+    """
+    u = np.asarray(u, dtype=np.float64)
+    yt = 5.0 * thickness * (0.2969 * np.sqrt(u) - 0.1260 * u - 0.3516 * u**2
+                            + 0.2843 * u**3 - 0.1036 * u**4)
+    m, p = camber, camber_position
+    if m > 0.0 and 0.0 < p < 1.0:
+        yc = np.where(u < p, m / p**2 * (2 * p * u - u**2),
+                      m / (1 - p) ** 2 * ((1 - 2 * p) + 2 * p * u - u**2))
+    else:
+        yc = np.zeros_like(u)
+    return yc + yt, yc - yt
+
+
+def _section(surface, u0, u1, n=12):
+    """Closed (x, z) profile of the chord piece u0..u1, x forward, origin at the reference chord point."""
+    t = np.linspace(0.0, 1.0, n)
+    if u0 == 0.0:
+        u = u1 * (1.0 - np.cos(0.5 * np.pi * t))          # dense near the leading edge
+    else:
+        u = u0 + (u1 - u0) * t
+    upper, lower = airfoil(surface["thickness"], surface["camber"], surface["camber_position"], u)
+    chord = surface["chord"]
+    x = (surface["reference_chord"] - u) * chord
+    top = np.stack([x, upper * chord], axis=-1)
+    bottom = np.stack([x, lower * chord], axis=-1)[::-1]
+    pts = np.vstack([top, bottom[1:-1] if u0 == 0.0 else bottom])
+    if u0 == 0.0:                                           # the leading edge point is shared
+        pts = np.vstack([top[::-1], np.stack([x, lower * chord], axis=-1)[1:]])
+    if u1 >= 1.0:                                           # drop the duplicated closed trailing edge
+        keep = np.ones(len(pts), bool)
+        te = np.flatnonzero(np.isclose(pts[:, 0], x[-1]))
+        keep[te[1:]] = False
+        pts = pts[keep]
+    return pts
+
+
+def _element_frame(element):
+    """Rotation local -> body of a lifting panel: R_x(-dihedral) @ R_y(incidence)."""
+    return rotation_x(-math.radians(element.dihedral_deg))
+
+
+def _tip_sign(element, frame, fuselage_z):
+    """+1 if the panel's local +y end is its outer end (farther from the fuselage axis), else -1."""
+    p = np.asarray(element.position, dtype=np.float64)
+    axis = frame[:3, :3] @ np.array([0.0, 1.0, 0.0])
+    plus, minus = p + axis, p - axis
+
+    def dist(q):
+        return math.hypot(q[1], q[2] - fuselage_z)
+
+    return 1.0 if dist(plus) >= dist(minus) else -1.0
+
+
+def _panel_parts(index, element, surface, outermost, fuselage_z):
+    """The fixed panel and (if linked) the movable surface of one lifting element."""
+    chord = surface["chord"]
+    span = element.area / chord
+    half = 0.5 * span
+    frame = _element_frame(element)
+    sign = _tip_sign(element, frame @ rotation_y(math.radians(element.incidence_deg)), fuselage_z)
+    body_color, control_color = surface["color"], surface["control_color"]
+    pos = translation(element.position)
+    parts = []
+
+    def fixed_panel(profile, color):
+        pieces = []
+        band = surface["tip_band"] if outermost else 0.0
+        inner, outer = -half * sign, half * sign
+        split = outer - band * sign
+        pieces.append(meshes.extrude_profile(profile, min(inner, split), max(inner, split), color))
+        if band > 0.0:
+            pieces.append(meshes.extrude_profile(profile, min(split, outer), max(split, outer),
+                                                 surface.get("tip_color", _TRIM)))
+        return Mesh.merge(pieces)
+
+    if element.incidence_control is not None:
+        # The whole surface turns (the book's rudder): rest angle = incidence.
+        mesh = fixed_panel(_section(surface, 0.0, 1.0), control_color)
+        parts.append(ModelPart(f"turning:{element.name}", mesh, "hinged", index, 1,
+                               1.0, element.incidence_deg,
+                               pos @ frame, np.eye(4)))
+        return parts, frame @ rotation_y(math.radians(element.incidence_deg)), span
+
+    rest = frame @ rotation_y(math.radians(element.incidence_deg))
+    hinge_u = 1.0 - surface["control_chord"] if element.flap is not None else 1.0
+    if hinge_u >= 1.0:
+        parts.append(ModelPart(f"panel:{element.name}",
+                               fixed_panel(_section(surface, 0.0, 1.0), body_color).transformed(pos @ rest)))
+        return parts, rest, span
+    parts.append(ModelPart(f"panel:{element.name}",
+                           fixed_panel(_section(surface, 0.0, hinge_u), body_color).transformed(pos @ rest)))
+    hinge_x = (surface["reference_chord"] - hinge_u) * chord
+    inset = surface["control_inset"]
+    flap = meshes.extrude_profile(_section(surface, hinge_u, 1.0), -half + inset, half - inset, control_color)
+    hinge = translation([hinge_x, 0.0, 0.0])
+    parts.append(ModelPart(f"flap:{element.name}", flap.transformed(np.linalg.inv(hinge)), "hinged", index, 0,
+                           surface["control_deflection"], 0.0, pos @ rest @ hinge, np.eye(4)))
+    return parts, rest, span
+
+
+_TRIM = rgba("#c8372d")
+
+
+def _fuselage(element, spec, x_tail_design, cg):
+    """The lofted fuselage mesh (body coordinates) and its derived dimensions."""
+    fus = spec["fuselage"]
+    st = np.asarray(fus["stations"], dtype=np.float64)
+    s, top, bottom, hw = st.T
+    height = top - bottom
+    a1 = np.trapezoid(height, s)
+    s_c = np.trapezoid(s * height, s) / a1
+    x_f, z_f = element.design_position[0], element.design_position[2]
+    length = (x_f - x_tail_design) / (1.0 - s_c)
+    big_h = element.area / (length * a1)
+    x_nose = x_tail_design + length
+
+    rings = 64
+    ss = 0.5 - 0.5 * np.cos(np.linspace(0.0, np.pi, rings))     # denser at nose and tail
+    t_i, b_i, w_i = (np.interp(ss, s, col) for col in (top, bottom, hw))
+    seg = int(fus["segments"])
+    ang = np.linspace(0.0, 2 * np.pi, seg, endpoint=False)
+    ca, sa = np.cos(ang), np.sin(ang)
+    e = 2.0 / 2.6                                                # superellipse exponent: a rounded box
+    cy = np.sign(ca) * np.abs(ca) ** e
+    cz = np.sign(sa) * np.abs(sa) ** e
+    zc = z_f + big_h * 0.5 * (t_i + b_i)
+    za = big_h * 0.5 * (t_i - b_i)
+    yb = big_h * w_i
+    x = x_nose - ss * length
+    pts = np.empty((rings, seg, 3))
+    pts[..., 0] = x[:, None]
+    pts[..., 1] = yb[:, None] * cy[None, :]
+    pts[..., 2] = zc[:, None] + za[:, None] * cz[None, :]
+    frac = np.broadcast_to(0.5 * (cz + 1.0), (rings, seg))
+    sgrid = np.broadcast_to(ss[:, None], (rings, seg))
+    colors = np.empty((rings, seg, 4), np.float32)
+    colors[:] = fus["color"]
+    stripe = (frac > fus["stripe"][0]) & (frac < fus["stripe"][1]) & (sgrid > 0.05)
+    colors[stripe] = spec["palette"].get("stripe", _TRIM)
+    cab0, cab1 = fus["cabin"]
+    glass = (sgrid > cab0) & (sgrid < cab1) & (frac > fus["glass_above"]) & (frac < fus["roof_below"])
+    colors[glass] = spec["palette"].get("glass", rgba("#1d2b3c"))
+    body = meshes.grid_surface(pts - cg, colors, wrap=True)
+    body = _outward(body, axis_points=np.stack([x, np.zeros(rings), zc], axis=-1) - cg)
+    # Two pieces: the nose up to the windscreen, and the cabin and tail (hidden in the cockpit view).
+    split = int(np.searchsorted(ss, cab0 - 0.01))
+    front, rear = (_rings(body, rings, seg, r0, r1) for r0, r1 in ((0, split), (split, rings - 1)))
+    caps = []
+    for k, normal in ((0, [1.0, 0.0, 0.0]), (rings - 1, [-1.0, 0.0, 0.0])):
+        center = np.array([x[k], 0.0, zc[k]]) - cg
+        caps.append(meshes._fan(center, pts[k] - cg, normal, colors[k, 0]))
+    dims = dict(x_nose=x_nose, length=length, height=big_h, z_nose=zc[0],
+                profile=(x, zc - za, zc + za))
+    return Mesh.merge([front, caps[0]]), Mesh.merge([rear, caps[1]]), dims
+
+
+def _rings(tube, rings, seg, r0, r1):
+    """Rings r0..r1 of a tube mesh made by :func:`meshes.grid_surface` (same normals and winding)."""
+    sl = slice(r0 * seg, (r1 + 1) * seg)
+    n = r1 - r0 + 1
+    idx = meshes._quad_strip_indices(n, seg, True)
+    first = tube.indices[:3]
+    reference = meshes._quad_strip_indices(rings, seg, True)[:3]
+    if not np.array_equal(first, reference):          # _outward reversed the winding
+        idx = idx.reshape(-1, 3)[:, ::-1].ravel()
+    return Mesh(tube.positions[sl], tube.normals[sl], tube.colors[sl], idx)
+
+
+def _outward(mesh, axis_points):
+    """Flip a tube's winding if its faces point towards its axis."""
+    tri = mesh.indices.reshape(-1, 3)
+    p = mesh.positions.astype(np.float64)
+    face = np.cross(p[tri[:, 1]] - p[tri[:, 0]], p[tri[:, 2]] - p[tri[:, 0]])
+    mid = p[tri].mean(axis=1)
+    nearest = axis_points[np.argmin(np.abs(axis_points[:, 0][None, :] - mid[:, 0][:, None]), axis=1)]
+    out = mid - nearest
+    out[:, 0] = 0.0
+    if np.sum(np.einsum("ij,ij->i", face, out)) < 0:
+        mesh.indices = np.ascontiguousarray(tri[:, ::-1].ravel())
+        mesh.normals = -mesh.normals
+    return mesh
+
+
+def _propeller(spec):
+    """Spinner and blades about the local x axis (the hub at the origin)."""
+    prop = spec["propeller"]
+    r_tip = 0.5 * prop["diameter"]
+    spinner = meshes.cone(prop["spinner_radius"], prop["spinner_length"], prop["spinner_color"],
+                          segments=16).transformed(rotation_y(0.5 * np.pi))
+    blades = []
+    n = int(prop["blades"])
+    for k in range(n):
+        blade = meshes.box([0.15, 0.0, 0.5 * r_tip], [0.1, prop["chord"], r_tip], prop["color"])
+        tip = meshes.box([0.15, 0.0, r_tip - 0.2], [0.11, prop["chord"] * 1.02, 0.4], "#e8c52a")
+        pitch = rotation_z(math.radians(12.0))
+        blades.append(Mesh.merge([blade, tip]).transformed(rotation_x(2 * np.pi * k / n) @ pitch))
+    return Mesh.merge([spinner, *blades])
+
+
+def _gear(spec, aircraft, fus_dims, cg):
+    """Wheels and struts (cosmetic), body coordinates."""
+    gear = spec["gear"]
+    r, w = gear["wheel_radius"], gear["wheel_width"]
+    z_wheel = -aircraft.contact_height + r
+    x_profile, z_bottom, _ = fus_dims["profile"]
+    order = np.argsort(x_profile)
+
+    def bottom_at(x_body):
+        return float(np.interp(x_body + cg[0], x_profile[order], z_bottom[order])) - cg[2]
+
+    parts = []
+    nose_x = fus_dims["x_nose"] - cg[0] - gear["nose_behind_nose"]
+    positions = [(gear["main_x"], 0.5 * gear["main_track"]), (gear["main_x"], -0.5 * gear["main_track"]),
+                 (nose_x, 0.0)]
+    for x, y in positions:
+        wheel = meshes.cylinder(r, w, gear["tyre_color"], segments=18)
+        wheel = wheel.transformed(translation([x, y + 0.5 * w * np.sign(y or 1.0), z_wheel])
+                                  @ rotation_z(-0.5 * np.pi * np.sign(y or 1.0)))
+        hub = meshes.cylinder(0.45 * r, w * 1.1, gear["strut_color"], segments=10)
+        hub = hub.transformed(translation([x, y + 0.55 * w * np.sign(y or 1.0), z_wheel])
+                              @ rotation_z(-0.5 * np.pi * np.sign(y or 1.0)))
+        top = bottom_at(x) + 0.3
+        y_root = 0.35 * y
+        length = math.hypot(y - y_root, top - z_wheel)
+        strut = meshes.box([0.0, 0.0, 0.5 * length], [0.22, 0.12, length], gear["strut_color"])
+        lean = math.atan2(y - y_root, top - z_wheel)
+        strut = strut.transformed(translation([x, y, z_wheel]) @ rotation_x(lean))
+        fairing = meshes.box([x, y, z_wheel + 0.35 * r], [2.2 * r, w * 1.6, 1.1 * r], spec["palette"].get(
+            "body", rgba("#eeeeee")))
+        parts += [wheel, hub, strut, fairing]
+    return Mesh.merge(parts)
+
+
+def build_airplane(aircraft, spec=None) -> AirplaneModel:
+    """Build the airplane model from an aircraft's elements.
+
+    Parameters
+    ----------
+    aircraft : flightsim.aircraft.Aircraft
+    spec : dict, optional
+        A model description from :func:`load_model_spec` (default: the
+        bundled one).
+
+    Returns
+    -------
+    AirplaneModel
+    """
+    spec = spec if spec is not None else load_model_spec()
+    cg = np.asarray(aircraft.cg, dtype=np.float64)
+    elements = list(aircraft.elements)
+    fuselage_el = next((e for e in elements if e.part == "fuselage"), None)
+    fuselage_z = fuselage_el.design_position[2] - cg[2] if fuselage_el is not None else 0.0
+
+    static, movable = [], []
+    extents = []
+    panels = {}
+    for i, e in enumerate(elements):
+        if e.part == "fuselage":
+            continue
+        surface = spec["surfaces"].get(e.part)
+        if surface is None:
+            continue
+        same = [o for o in elements if o.part == e.part
+                and np.sign(o.position[1]) == np.sign(e.position[1])]
+        outermost = all(abs(o.position[1]) <= abs(e.position[1]) for o in same) if e.part != "fin" else True
+        parts, rest, span = _panel_parts(i, e, surface, outermost, fuselage_z)
+        for p in parts:
+            (static if p.kind == "static" else movable).append(p)
+        panels.setdefault(e.part, []).append((e, rest, span, surface))
+        extents.append(np.linalg.norm(e.position) + 0.5 * span + surface["chord"])
+
+    static.extend(_centre_sections(panels, cg))
+
+    # Fuselage back to the tail surfaces.
+    tails = [e for e in elements if e.part in ("tailplane", "fin")] or \
+            [e for e in elements if e.part != "fuselage"]
+    if fuselage_el is not None:
+        te = [e.design_position[0] - (1.0 - spec["surfaces"][e.part]["reference_chord"])
+              * spec["surfaces"][e.part]["chord"] for e in tails if e.part in spec["surfaces"]]
+        x_tail = (min(te) if te else fuselage_el.design_position[0] - 10.0) - spec["fuselage"]["tail_clearance"]
+        nose_mesh, cabin_mesh, dims = _fuselage(fuselage_el, spec, x_tail, cg)
+        static.append(ModelPart("fuselage", nose_mesh))
+        movable.insert(0, ModelPart("cabin", cabin_mesh))
+        static.append(ModelPart("gear", _gear(spec, aircraft, dims, cg)))
+        nose = np.array([dims["x_nose"], 0.0, dims["z_nose"]]) - cg
+        s_eye, above = spec["fuselage"]["eye"]
+        x_eye = dims["x_nose"] - s_eye * dims["length"]
+        xs, _, tops = dims["profile"]
+        order = np.argsort(xs)
+        eye = np.array([x_eye, 0.0, float(np.interp(x_eye, xs[order], tops[order])) + above]) - cg
+        extents.append(dims["length"])
+    else:
+        nose = np.array([max(e.position[0] for e in elements) + 2.0, 0.0, 0.0])
+        eye = nose - [4.0, 0.0, -1.0]
+    prop_part = ModelPart("propeller", _propeller(spec).transformed(translation([0.2, 0.0, 0.0])),
+                          "propeller", pre=translation(nose))
+    movable.append(prop_part)
+
+    body = ModelPart("body", Mesh.merge([p.mesh for p in static]))
+    return AirplaneModel([body, *movable], eye, nose, float(max(extents)))
+
+
+def _centre_sections(panels, cg):
+    """Cosmetic panels joining left and right inner panel ends through the fuselage."""
+    out = []
+    for part, items in panels.items():
+        left = [it for it in items if it[0].position[1] > 1e-6]
+        right = [it for it in items if it[0].position[1] < -1e-6]
+        if not left or not right:
+            continue
+        e_l, rest, span_l, surface = min(left, key=lambda it: it[0].position[1])
+        e_r, _, span_r, _ = max(right, key=lambda it: it[0].position[1])
+        y_in_l = e_l.position[1] - 0.5 * span_l
+        y_in_r = e_r.position[1] + 0.5 * span_r
+        if y_in_l - y_in_r <= 1e-6:
+            continue
+        profile = _section(surface, 0.0, 1.0)
+        centre = np.array([e_l.position[0], 0.0, e_l.position[2]])
+        mesh = meshes.extrude_profile(profile, y_in_r, y_in_l, surface["color"])
+        out.append(ModelPart(f"centre:{part}", mesh.transformed(translation(centre) @ rest)))
+    return out

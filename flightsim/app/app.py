@@ -1,0 +1,308 @@
+"""The flight app: one window, one simulation, the frame loop.
+
+Each frame (:meth:`FlightApp.frame`):
+
+1. **physics** - the pilot's keys and gamepad move the controls, the
+   simulation advances by the frame time with its fixed step (Gaffer's
+   accumulator), telemetry is read;
+2. **draw** - the camera follows the pose interpolated between the last two
+   physics states (the simulation's ``render_pose``), and the scene is drawn;
+3. **HUD** - imgui builds and draws the panels.
+
+The three are timed separately (:class:`FrameStats`).  A non-finite pose
+never reaches the renderer: the last finite one is kept, and the HUD shows
+the simulation's status with a reset button.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from flightsim import quat
+from flightsim.app.airplane_model import build_airplane
+from flightsim.app.camera import CameraRig
+from flightsim.app.gui import ImguiLayer
+from flightsim.app.history import History
+from flightsim.app.hud import Hud
+from flightsim.app.pilot import Gamepads, Pilot
+from flightsim.app.renderer import SceneRenderer, read_pixels, save_png
+from flightsim.app.scenery import build_scenery
+
+__all__ = ["FlightApp", "FrameStats"]
+
+
+@dataclass
+class FrameStats:
+    """Timings of recent frames, in milliseconds.
+
+    Attributes
+    ----------
+    frame_ms, physics_ms, hud_ms, draw_ms : float
+        Smoothed (exponential average over ~30 frames).
+    fps : float
+    steps_last : int
+        Physics steps taken by the last frame.
+    log : collections.deque
+        The last ``maxlen`` raw ``(frame, physics, draw, hud)`` tuples.
+    """
+
+    frame_ms: float = 0.0
+    physics_ms: float = 0.0
+    hud_ms: float = 0.0
+    draw_ms: float = 0.0
+    fps: float = 0.0
+    steps_last: int = 0
+    log: deque = field(default_factory=lambda: deque(maxlen=100000))
+
+    def record(self, frame, physics, draw, hud, steps):
+        """Add one frame's times (seconds)."""
+        ms = (frame * 1e3, physics * 1e3, draw * 1e3, hud * 1e3)
+        self.log.append(ms)
+        k = 1.0 / 30.0 if self.frame_ms else 1.0
+        self.frame_ms += k * (ms[0] - self.frame_ms)
+        self.physics_ms += k * (ms[1] - self.physics_ms)
+        self.draw_ms += k * (ms[2] - self.draw_ms)
+        self.hud_ms += k * (ms[3] - self.hud_ms)
+        self.fps = 1e3 / self.frame_ms if self.frame_ms > 0 else 0.0
+        self.steps_last = steps
+
+
+class FlightApp:
+    """Window, simulation, renderer, HUD and input together.
+
+    Parameters
+    ----------
+    window : pyglet.window.Window
+        With an OpenGL 3.3 core context (:func:`flightsim.app.window.open_window`).
+    sim : flightsim.simulation.Simulation
+    keymap : flightsim.app.keymap.Keymap
+    integrators : mapping
+        Name -> integrator, for the HUD's combo.
+    time_scales : sequence of float
+        For the HUD.
+    use_gamepads : bool
+        Watch for game controllers (pyglet's ControllerManager).
+    screenshot_dir : str or Path
+        Where F12 saves screenshots.
+    """
+
+    def __init__(self, window, sim, keymap, integrators, time_scales, use_gamepads=True, screenshot_dir="."):
+        self.window = window
+        self.sim = sim
+        self.keymap = keymap
+        self.screenshot_dir = Path(screenshot_dir)
+        window.switch_to()
+        self.model = build_airplane(sim.aircraft)
+        self.scenery = build_scenery()
+        self.scene = SceneRenderer(self.model, self.scenery)
+        self.cameras = CameraRig(self.model.cockpit_eye, self.model.radius, tower=self.scenery.tower_eye)
+        self.pilot = Pilot(keymap)
+        self.pilot.reset(sim.controls)
+        self.gamepads = Gamepads(self.press, self.pilot.release, use_manager=use_gamepads)
+        self.history = History()
+        self.stats = FrameStats()
+        self.hud = Hud(integrators, time_scales)
+        self.closed = False
+        self.prop_angle = 0.0
+        self.last_pixels = None
+        self._screenshot_requested = False
+        self._cabin = [i for i, p in enumerate(self.model.parts) if p.name == "cabin"]
+        window.push_handlers(self.on_key_press, self.on_key_release, self.on_mouse_drag, self.on_mouse_scroll,
+                             self.on_deactivate, self.on_close)
+        self.gui = ImguiLayer(window)          # pushed last: imgui sees events first
+        self.telemetry = sim.telemetry()
+        self._pose = self._finite_pose(None)
+
+    # ------------------------------------------------------------------ input
+
+    def on_key_press(self, symbol, modifiers):
+        """Keys fly the airplane unless imgui is typing; Esc never closes the window by itself."""
+        from pyglet.event import EVENT_HANDLED
+
+        action = self.keymap.action(symbol)
+        if action is not None and not self.gui.want_keyboard:
+            self.press(action)
+        return EVENT_HANDLED if action is not None or symbol == _escape() else None
+
+    def on_key_release(self, symbol, modifiers):
+        action = self.keymap.action(symbol)
+        if action is not None:
+            self.pilot.release(action)
+
+    def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
+        if not self.gui.want_mouse:
+            self.cameras.drag(dx, dy)
+
+    def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
+        if not self.gui.want_mouse:
+            self.cameras.scroll(scroll_y)
+
+    def on_deactivate(self):
+        self.pilot.release_all()
+
+    def on_close(self):
+        self.closed = True
+
+    def press(self, action):
+        """Perform ``action`` (from a key or a gamepad button)."""
+        if action == "pause":
+            self.sim.paused = not self.sim.paused
+        elif action == "reset":
+            self.reset()
+        elif action == "camera":
+            self.hud.notify(f"camera: {self.cameras.cycle()}", 1.5)
+        elif action == "screenshot":
+            self._screenshot_requested = True
+        elif action == "help":
+            self.hud.show_help = not self.hud.show_help
+        elif action == "hud":
+            self.hud.show = not self.hud.show
+        elif action == "quit":
+            self.closed = True
+        else:
+            self.pilot.press(action)
+
+    def reset(self):
+        """Start the flight again from the initial state."""
+        self.sim.reset()
+        self.pilot.reset(self.sim.controls)
+        self.cameras.reset()
+        self.history.clear()
+        self.telemetry = self.sim.telemetry()
+        self._pose = self._finite_pose(None)
+
+    # ------------------------------------------------------------------ frame
+
+    def _finite_pose(self, fallback):
+        """The simulation's interpolated pose as (position, rotation matrix), or ``fallback`` if not finite."""
+        try:
+            pos, q = self.sim.render_pose()
+            pos = np.asarray(pos, dtype=np.float64)
+            if np.all(np.isfinite(pos)) and np.all(np.isfinite(q)) and np.dot(q, q) > 0.0:
+                return pos, quat.to_matrix(q)
+        except (ValueError, FloatingPointError):
+            pass
+        if fallback is None:
+            return np.array([0.0, 0.0, 100.0]), np.eye(3)
+        return fallback
+
+    def frame(self, dt):
+        """Advance and draw one frame of ``dt`` seconds (the back buffer is not swapped)."""
+        t0 = time.perf_counter()
+        sim = self.sim
+        self.pilot.update(dt, sim.controls, self.gamepads.poll())
+        steps = sim.advance(dt)
+        self.telemetry = sim.telemetry()
+        self.history.append(self.telemetry)
+        self._pose = self._finite_pose(self._pose)
+        deflections = np.nan_to_num(sim.surface_deflections())
+        if not sim.paused and sim.status is None:
+            spin = 25.0 + 55.0 * min(max(sim.controls.throttle, 0.0), 1.0)
+            self.prop_angle = (self.prop_angle + spin * dt * sim.time_scale) % (2.0 * math.pi)
+        t1 = time.perf_counter()
+
+        pos, rot = self._pose
+        view = self.cameras.view(pos, rot, dt)
+        matrices = self.model.part_matrices(deflections, self.prop_angle)
+        hidden = self._cabin if self.cameras.mode == "cockpit" else ()
+        self.scene.draw(view, self.window.get_framebuffer_size(), pos, rot, matrices, hidden=hidden)
+        t2 = time.perf_counter()
+
+        self.gui.frame(dt, lambda: self.hud.draw(self))
+        if self._screenshot_requested:
+            self._screenshot_requested = False
+            self.save_screenshot(self._next_screenshot_path())
+        t3 = time.perf_counter()
+        self.stats.record(t3 - t0, t1 - t0, t2 - t1, t3 - t2, steps)
+
+    def capture(self) -> np.ndarray:
+        """The current back buffer as (height, width, 3) uint8, row 0 at the top."""
+        self.last_pixels = read_pixels(*self.window.get_framebuffer_size())
+        return self.last_pixels
+
+    def save_screenshot(self, path):
+        """Save the current back buffer (scene and HUD) as a PNG; return the path."""
+        path = Path(path)
+        save_png(self.capture(), path)
+        self.hud.notify(f"screenshot saved: {path}")
+        return path
+
+    def _next_screenshot_path(self):
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = self.screenshot_dir / f"flightsim-{stamp}.png"
+        n = 1
+        while path.exists():
+            n += 1
+            path = self.screenshot_dir / f"flightsim-{stamp}-{n}.png"
+        return path
+
+    def run(self, frames=None, screenshot=None, fps_cap=None):
+        """The frame loop: until the window closes, or for ``frames`` frames.
+
+        Parameters
+        ----------
+        frames : int, optional
+            Stop after this many frames.
+        screenshot : str or Path, optional
+            Save the last frame there (PNG).
+        fps_cap : float, optional
+            Sleep so frames are at least ``1 / fps_cap`` apart (the
+            simulation always advances by the real elapsed time).
+
+        Returns
+        -------
+        int
+            Frames drawn.
+        """
+        import pyglet
+
+        window = self.window
+        platform_loop = pyglet.app.platform_event_loop
+        last = time.perf_counter()
+        drawn = 0
+        min_frame = 1.0 / fps_cap if fps_cap else 0.0
+        while not self.closed and (frames is None or drawn < frames):
+            now = time.perf_counter()
+            if now - last < min_frame:
+                time.sleep(min_frame - (now - last))
+                now = time.perf_counter()
+            dt, last = now - last, now
+            window.switch_to()
+            window.dispatch_events()
+            _poll_devices(platform_loop)
+            pyglet.clock.tick()
+            if self.closed or window.has_exit:
+                break
+            self.frame(dt if drawn else 1.0 / 60.0)
+            drawn += 1
+            if screenshot is not None and frames is not None and drawn == frames:
+                self.save_screenshot(screenshot)
+            window.flip()
+        return drawn
+
+    def close(self):
+        """Free the GUI and close the window."""
+        try:
+            self.gui.shutdown()
+        finally:
+            self.window.close()
+
+
+def _poll_devices(platform_loop):
+    """Let pyglet read input devices (gamepads, hot-plug) without blocking."""
+    try:
+        platform_loop.step(0.0)
+    except Exception:  # a device vanished mid-read: pyglet closes it; keep flying
+        pass
+
+
+def _escape():
+    from pyglet.window import key
+
+    return key.ESCAPE

@@ -1,0 +1,121 @@
+"""``flightsim fly``: open the window and fly (also ``flightsim`` with no arguments).
+
+Options parse here without importing pyglet or imgui, so other subcommands
+stay quick; :func:`run` imports them.  Exit codes: 0 after a normal flight
+or capture, 2 for bad input (``flightsim: error: ...``) or when there is no
+display or no OpenGL 3.3 (one line saying what is missing and what to do).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from flightsim.errors import InputError
+
+__all__ = ["add_arguments", "parse_size", "run"]
+
+EXIT_USAGE = 2
+DEFAULT_SIZE = "1280x720"
+CAPTURE_FRAMES = 60
+CAMERAS = ("chase", "cockpit", "orbit", "tower")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``fly`` options to ``parser``."""
+    parser.add_argument("--aircraft", metavar="FILE",
+                        help="aircraft TOML (default: the book's airplane, configs/bourg.toml)")
+    parser.add_argument("--integrator", default="euler", metavar="NAME",
+                        help="orientation integrator to start with (see `flightsim integrators`; "
+                             "switch live in the HUD); default euler, the book's")
+    parser.add_argument("--dt", type=float, default=None, metavar="SECONDS",
+                        help="physics step (default 1/120 s)")
+    parser.add_argument("--size", default=DEFAULT_SIZE, metavar="WxH",
+                        help=f"window size in pixels (default {DEFAULT_SIZE})")
+    parser.add_argument("--fullscreen", action="store_true", help="fill the screen")
+    parser.add_argument("--camera", choices=CAMERAS, default="chase", help="starting camera (default chase)")
+    parser.add_argument("--keymap", metavar="FILE",
+                        help="keyboard map TOML merged over configs/keymap.toml")
+    parser.add_argument("--screenshot", metavar="PATH",
+                        help=f"save the last frame as PNG and exit (after --frames, default {CAPTURE_FRAMES})")
+    parser.add_argument("--frames", type=int, metavar="N",
+                        help="run N frames (paced at 60 per second, the simulation in real time) and exit")
+    parser.add_argument("--headless", action="store_true",
+                        help="render off-screen with EGL (no X display needed); implies --frames")
+    parser.add_argument("--msaa", type=int, default=0, metavar="SAMPLES",
+                        help="multisample anti-aliasing samples (0 = off; costly on software renderers)")
+    parser.add_argument("--no-gamepad", action="store_true", help="ignore game controllers")
+
+
+def parse_size(text):
+    """``"WxH"`` -> (width, height); raise InputError for anything else."""
+    parts = str(text).lower().replace(" ", "").split("x")
+    try:
+        width, height = (int(p) for p in parts)
+    except ValueError:
+        raise InputError("--size", "", f"expected WIDTHxHEIGHT in pixels, e.g. 1280x720, got {text!r}") from None
+    if not (1 <= width <= 16384 and 1 <= height <= 16384):
+        raise InputError("--size", "", f"width and height must be 1..16384 pixels, got {text!r}")
+    return width, height
+
+
+def _check_args(args):
+    """Validate what can be checked before opening a window; return (size, frames)."""
+    size = parse_size(args.size)
+    frames = args.frames
+    if frames is not None and frames < 1:
+        raise InputError("--frames", "", f"must be at least 1, got {frames}")
+    if args.screenshot is not None:
+        parent = Path(args.screenshot).expanduser().resolve().parent
+        if not parent.is_dir():
+            raise InputError("--screenshot", "", f"directory {str(parent)!r} does not exist")
+        if frames is None:
+            frames = CAPTURE_FRAMES
+    if args.headless and frames is None:
+        frames = CAPTURE_FRAMES
+    if args.msaa < 0 or args.msaa > 16:
+        raise InputError("--msaa", "", f"must be 0..16, got {args.msaa}")
+    return size, frames
+
+
+def run(args) -> int:
+    """Fly (or capture frames); return the exit code."""
+    try:
+        return _run(args)
+    except InputError as exc:
+        print(f"flightsim: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _run(args):
+    size, frames = _check_args(args)
+    from flightsim.app.window import DisplayUnavailable, configure_pyglet, open_window
+
+    try:
+        configure_pyglet(headless=args.headless)
+    except DisplayUnavailable as exc:
+        print(f"flightsim: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    from flightsim.app.keymap import load_keymap
+    from flightsim.integrators import INTEGRATORS
+    from flightsim.simulation import DEFAULT_DT, TIME_SCALES, Simulation
+
+    keymap = load_keymap(args.keymap)
+    sim = Simulation(aircraft=args.aircraft, integrator=args.integrator,
+                     dt=DEFAULT_DT if args.dt is None else args.dt)
+    try:
+        window = open_window(*size, fullscreen=args.fullscreen, visible=not args.headless,
+                             caption=f"flightsim - {sim.aircraft.name}", samples=args.msaa)
+    except DisplayUnavailable as exc:
+        print(f"flightsim: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    from flightsim.app.app import FlightApp
+
+    app = FlightApp(window, sim, keymap, INTEGRATORS, TIME_SCALES, use_gamepads=not args.no_gamepad)
+    try:
+        app.cameras.set_mode(args.camera)
+        app.run(frames=frames, screenshot=args.screenshot, fps_cap=60.0 if frames is not None else None)
+    finally:
+        app.close()
+    return 0

@@ -1,0 +1,252 @@
+"""The pilot's hands: keyboard and gamepad turned into smooth control positions.
+
+:class:`Pilot` keeps the state of the held keys and of a gamepad and, once
+per frame, moves the simulation's :class:`~flightsim.controls.Controls`
+towards what they ask for at limited rates: a held key deflects a surface
+gradually, a released one lets it return smoothly to centre, a gamepad
+stick sets the deflection directly (outside its dead zone).  Signs are the
+pilot's: elevator +1 nose up, aileron +1 roll right, rudder +1 nose right.
+
+:class:`Gamepads` wraps pyglet's input module: it opens the first game
+controller, follows plugging and unplugging while flying, and copes with a
+machine that has no input devices at all.  A controller's sticks and
+buttons are polled each frame, so a fake device works as well as a real one.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+__all__ = ["GAMEPAD_BUTTONS", "Gamepads", "Pilot", "FLAP_NOTCHES", "apply_dead_zone"]
+
+FLAP_NOTCHES = (0.0, 0.5, 1.0)
+"""Flap settings the flaps keys step through."""
+
+GAMEPAD_BUTTONS = {
+    "a": "flaps_down", "b": "flaps_up", "start": "pause", "back": "reset", "y": "camera",
+    "x": "screenshot", "guide": "help",
+}
+"""Gamepad buttons (pyglet Controller names) and the actions they trigger."""
+
+GAMEPAD_HELD = {"leftshoulder": "yaw_left", "rightshoulder": "yaw_right"}
+"""Gamepad buttons that act while held."""
+
+_STICK_RATE = 8.0          # /s: how fast a surface follows a stick (essentially direct)
+
+
+def apply_dead_zone(value, dead_zone):
+    """Map a stick axis in -1..1 to 0 inside the dead zone and rescale the rest to -1..1."""
+    if not math.isfinite(value):
+        return 0.0
+    magnitude = abs(value)
+    if magnitude <= dead_zone:
+        return 0.0
+    return math.copysign(min((magnitude - dead_zone) / (1.0 - dead_zone), 1.0), value)
+
+
+def _approach(value, target, rate, dt):
+    """Move ``value`` towards ``target`` by at most ``rate * dt``."""
+    step = rate * dt
+    if value < target:
+        return min(value + step, target)
+    return max(value - step, target)
+
+
+class Pilot:
+    """Smooth control positions from held keys and a gamepad.
+
+    Parameters
+    ----------
+    keymap : flightsim.app.keymap.Keymap
+        For the rates and the dead zone.
+
+    Attributes
+    ----------
+    held : set of str
+        Held actions (from keys and gamepad shoulder buttons).
+    flap_target : float
+        The selected flap notch.
+    """
+
+    def __init__(self, keymap):
+        self.rates = dict(keymap.rates)
+        self.dead_zone = keymap.dead_zone
+        self.held = set()
+        self.flap_target = 0.0
+
+    def press(self, action):
+        """A key or button for ``action`` went down."""
+        if action == "flaps_down":
+            self.flap_target = next((n for n in FLAP_NOTCHES if n > self.flap_target + 1e-9), FLAP_NOTCHES[-1])
+        elif action == "flaps_up":
+            self.flap_target = next((n for n in reversed(FLAP_NOTCHES) if n < self.flap_target - 1e-9),
+                                    FLAP_NOTCHES[0])
+        else:
+            self.held.add(action)
+
+    def release(self, action):
+        """A key or button for ``action`` came up."""
+        self.held.discard(action)
+
+    def release_all(self):
+        """Forget every held key (the window lost focus, or imgui took the keyboard)."""
+        self.held.clear()
+
+    def reset(self, controls):
+        """Start over from ``controls`` (after a simulation reset)."""
+        self.held.clear()
+        self.flap_target = min(FLAP_NOTCHES, key=lambda n: abs(n - controls.flaps))
+
+    def _keys(self, minus, plus):
+        return (1.0 if plus in self.held else 0.0) - (1.0 if minus in self.held else 0.0)
+
+    def update(self, dt, controls, pad=None):
+        """Move ``controls`` (a :class:`~flightsim.controls.Controls`, changed in place) for one frame.
+
+        Parameters
+        ----------
+        dt : float
+            Frame time, s.
+        controls : flightsim.controls.Controls
+        pad : dict or None
+            Gamepad axes from :meth:`Gamepads.poll` (``elevator``,
+            ``aileron``, ``rudder`` in -1..1 before the dead zone, and
+            ``throttle_rate`` in -1..1), or None.
+        """
+        dt = min(max(float(dt), 0.0), 0.25) if math.isfinite(dt) else 0.0
+        r = self.rates
+        pad = pad or {}
+        for name, minus, plus in (("elevator", "pitch_down", "pitch_up"), ("aileron", "roll_left", "roll_right"),
+                                  ("rudder", "yaw_left", "yaw_right")):
+            value = getattr(controls, name)
+            value = value if math.isfinite(value) else 0.0
+            keys = self._keys(minus, plus)
+            stick = apply_dead_zone(pad.get(name, 0.0), self.dead_zone)
+            if keys != 0.0:
+                value = _approach(value, keys, r["deflect"], dt)
+            elif stick != 0.0:
+                value = _approach(value, stick, _STICK_RATE, dt)
+            else:
+                value = _approach(value, 0.0, r["center"], dt)
+            setattr(controls, name, min(max(value, -1.0), 1.0))
+        throttle = controls.throttle if math.isfinite(controls.throttle) else 0.0
+        push = self._keys("throttle_down", "throttle_up")
+        push += apply_dead_zone(pad.get("throttle_rate", 0.0), self.dead_zone)
+        controls.throttle = min(max(throttle + push * r["throttle"] * dt, 0.0), 1.0)
+        flaps = controls.flaps if math.isfinite(controls.flaps) else 0.0
+        controls.flaps = min(max(_approach(flaps, self.flap_target, r["flaps"], dt), 0.0), 1.0)
+
+
+class Gamepads:
+    """Game controllers through pyglet's input module, hot-pluggable.
+
+    Parameters
+    ----------
+    on_press : callable
+        Called with an action name when a mapped button is pressed.
+    on_release : callable
+        Called with an action name when a held button is released.
+    use_manager : bool
+        Watch for controllers with pyglet's ``ControllerManager`` (off in
+        tests that add a fake controller themselves).
+
+    Attributes
+    ----------
+    controller : pyglet.input.Controller or None
+        The controller in use.
+    status : str
+        One line for the HUD (``"no gamepad"``, ``"gamepad: NAME"``, ...).
+    """
+
+    def __init__(self, on_press, on_release, use_manager=True):
+        self.on_press = on_press
+        self.on_release = on_release
+        self.controller = None
+        self.status = "no gamepad"
+        self._manager = None
+        if use_manager:
+            self._start_manager()
+
+    def _start_manager(self):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                import pyglet.input
+
+                manager = pyglet.input.ControllerManager()
+                found = manager.get_controllers()
+        except Exception:  # no /dev/input, no permissions, no backend: fly on the keyboard
+            self.status = "no gamepad (no input devices)"
+            return
+        self._manager = manager
+        manager.push_handlers(on_connect=self.connect, on_disconnect=self.disconnect)
+        if found:
+            self.connect(found[0])
+
+    def connect(self, controller):
+        """Start using ``controller`` (if none is in use)."""
+        if self.controller is not None:
+            return
+        try:
+            controller.open()
+        except Exception as exc:  # already open, or the device vanished again
+            if not getattr(controller.device, "is_open", False):
+                self.status = f"gamepad unavailable ({exc})"
+                return
+        controller.push_handlers(on_button_press=self._button_press, on_button_release=self._button_release)
+        self.controller = controller
+        self.status = f"gamepad: {controller.name or 'connected'}"
+
+    def disconnect(self, controller):
+        """Stop using ``controller`` (it was unplugged); controls return to centre."""
+        if controller is not self.controller:
+            return
+        try:
+            controller.remove_handlers(on_button_press=self._button_press,
+                                       on_button_release=self._button_release)
+            controller.close()
+        except Exception:
+            pass
+        self.controller = None
+        for action in GAMEPAD_HELD.values():
+            self.on_release(action)
+        self.status = "gamepad disconnected"
+
+    def _button_press(self, controller, button):
+        if button in GAMEPAD_BUTTONS:
+            self.on_press(GAMEPAD_BUTTONS[button])
+        elif button in GAMEPAD_HELD:
+            self.on_press(GAMEPAD_HELD[button])
+
+    def _button_release(self, controller, button):
+        if button in GAMEPAD_HELD:
+            self.on_release(GAMEPAD_HELD[button])
+
+    def poll(self):
+        """Current axes of the controller in use, or None.
+
+        Returns
+        -------
+        dict or None
+            ``elevator`` (left stick pulled back = +, nose up), ``aileron``
+            (left stick right = +), ``rudder`` (right stick right = +) and
+            ``throttle_rate`` (right trigger minus left trigger, plus the
+            right stick pushed forward).
+        """
+        c = self.controller
+        if c is None:
+            return None
+        try:
+            if getattr(c.device, "connected", True) is False:
+                self.disconnect(c)
+                return None
+            return {
+                "elevator": float(c.lefty),            # pyglet: stick down/back is +y
+                "aileron": float(c.leftx),
+                "rudder": float(c.rightx),
+                "throttle_rate": float(c.righttrigger) - float(c.lefttrigger) - float(c.righty),
+            }
+        except Exception:
+            self.disconnect(c)
+            return None

@@ -1,0 +1,354 @@
+"""The world around the airplane: airfield, town, woods, lake and distant hills.
+
+Earth frame as in the book: x North, y West, z up, feet; the ground is z = 0.
+The runway (18/36) lies along the x axis centred on the origin, 5000 ft
+ahead of the book's start position (-5000, 0, 2000) flying North, so a
+pilot can fly to it and land.
+
+:func:`build_scenery` returns plain numpy geometry (no OpenGL): lit 3D
+landmarks as one merged :class:`~flightsim.app.meshes.Mesh`, flat ground
+decals (taxiways, apron, roads, lake) as another, and the runway rectangle.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from flightsim.app import meshes
+from flightsim.app.meshes import Mesh, rgba, rotation_z, translation
+
+__all__ = ["RUNWAY", "Runway", "Scenery", "build_scenery", "decal_quad"]
+
+
+@dataclass(frozen=True)
+class Runway:
+    """A runway rectangle on the ground.
+
+    Attributes
+    ----------
+    center : tuple of float
+        (x, y) of its centre, ft.
+    heading_deg : float
+        Direction of the first threshold's landing run, clockwise from North.
+    length, width : float
+        ft.
+    numbers : tuple of str
+        Designators read from the first and the second threshold.
+    """
+
+    center: tuple = (0.0, 0.0)
+    heading_deg: float = 0.0
+    length: float = 3000.0
+    width: float = 75.0
+    numbers: tuple = ("36", "18")
+
+    def axes(self):
+        """Unit vectors (along, left) of the runway in earth (x, y)."""
+        h = math.radians(self.heading_deg)
+        along = np.array([math.cos(h), -math.sin(h)])          # heading clockwise; y is West
+        left = np.array([math.sin(h), math.cos(h)])
+        return along, left
+
+
+RUNWAY = Runway()
+"""The airfield's runway: 36/18 along the x axis through the origin."""
+
+
+@dataclass
+class Scenery:
+    """Static world geometry.
+
+    Attributes
+    ----------
+    objects : list of Mesh
+        Lit 3D landmarks in clusters (airfield, town, each wood, ...), earth
+        coordinates; the renderer skips clusters outside the view.
+    decals : Mesh
+        Flat coloured shapes lying on the ground (z = 0), drawn in order.
+    runway : Runway
+    runway_quad : tuple of numpy.ndarray
+        (positions (4, 3), uv (4, 2)) of the runway rectangle.
+    tower_eye : numpy.ndarray, shape (3,)
+        The control tower's cab, for the tower camera, ft.
+    """
+
+    objects: list
+    decals: Mesh
+    runway: Runway
+    runway_quad: tuple
+    tower_eye: np.ndarray
+
+
+def decal_quad(center, along, length, width, color) -> Mesh:
+    """A flat rectangle on the ground (normal +z).
+
+    Parameters
+    ----------
+    center : array_like, shape (2,)
+    along : array_like, shape (2,)
+        Unit direction of the length.
+    length, width : float
+    color : colour
+    """
+    c = np.asarray(center, dtype=np.float64)
+    a = np.asarray(along, dtype=np.float64)
+    left = np.array([-a[1], a[0]])
+    hl, hw = 0.5 * length, 0.5 * width
+    corners = [c - a * hl - left * hw, c + a * hl - left * hw, c + a * hl + left * hw, c - a * hl + left * hw]
+    pos = np.array([[p[0], p[1], 0.0] for p in corners])
+    return Mesh(pos, np.tile([0.0, 0.0, 1.0], (4, 1)), rgba(color), [0, 1, 2, 0, 2, 3])
+
+
+def _disc(center, rx, ry, color, segments=48, seed=0):
+    """An irregular flat ellipse on the ground (a lake)."""
+    rng = np.random.default_rng(seed)
+    a = np.linspace(0.0, 2 * np.pi, segments, endpoint=False)
+    wobble = 1.0 + 0.12 * np.sin(3 * a + rng.uniform(0, 6)) + 0.07 * np.sin(7 * a + rng.uniform(0, 6))
+    ring = np.stack([center[0] + rx * wobble * np.cos(a), center[1] + ry * wobble * np.sin(a),
+                     np.zeros_like(a)], axis=-1)
+    return meshes._fan(np.array([center[0], center[1], 0.0]), ring, [0.0, 0.0, 1.0], rgba(color))
+
+
+def _building(x, y, w, d, h, wall, roof, yaw=0.0, pitched=True):
+    """A box house with an optional gable roof, standing on the ground."""
+    parts = [meshes.box([0.0, 0.0, 0.5 * h], [w, d, h], wall)]
+    if pitched:
+        rh = 0.35 * min(w, d)
+        pts = np.array([[-w / 2, -d / 2, h], [w / 2, -d / 2, h], [w / 2, 0.0, h + rh], [-w / 2, 0.0, h + rh],
+                        [-w / 2, d / 2, h], [w / 2, d / 2, h]])
+        slope1 = Mesh(pts[[0, 1, 2, 3]], np.tile(_unit([0, -rh, d / 2]), (4, 1)), rgba(roof), [0, 1, 2, 0, 2, 3])
+        slope2 = Mesh(pts[[5, 4, 3, 2]], np.tile(_unit([0, rh, d / 2]), (4, 1)), rgba(roof), [0, 1, 2, 0, 2, 3])
+        gable1 = Mesh(pts[[0, 3, 4]], np.tile([-1.0, 0, 0], (3, 1)), rgba(wall), [0, 1, 2])
+        gable2 = Mesh(pts[[1, 5, 2]], np.tile([1.0, 0, 0], (3, 1)), rgba(wall), [0, 1, 2])
+        parts += [slope1, slope2, gable1, gable2]
+    else:
+        parts.append(meshes.box([0.0, 0.0, h + 0.5], [w + 1.0, d + 1.0, 1.0], roof))
+    return Mesh.merge(parts).transformed(translation([x, y, 0.0]) @ rotation_z(yaw))
+
+
+def _unit(v):
+    v = np.asarray(v, dtype=np.float64)
+    return v / np.linalg.norm(v)
+
+
+_TREE_TEMPLATES = None
+
+
+def _tree_templates():
+    """A few unit-height trees (conifers and broadleaves) to copy around."""
+    global _TREE_TEMPLATES
+    if _TREE_TEMPLATES is None:
+        rng = np.random.default_rng(99)
+        out = []
+        for k in range(6):
+            trunk = meshes.box([0.0, 0.0, 0.12], [0.08, 0.08, 0.24], "#5a4030")
+            green = np.clip(np.array([0.18, 0.34, 0.15]) * rng.uniform(0.8, 1.15), 0, 1)
+            if k % 2 == 0:
+                crown = meshes.cone(0.28, 0.85, np.r_[green, 1.0], segments=6, base=False).transformed(
+                    translation([0.0, 0.0, 0.15]))
+            else:
+                lower = meshes.cone(0.38, 0.4, np.r_[green * 1.15, 1.0], segments=6, base=False)
+                upper = meshes.cone(0.38, 0.35, np.r_[green * 1.15, 1.0], segments=6, base=False)
+                flip = np.diag([1.0, 1.0, -1.0, 1.0])
+                lower = lower.transformed(translation([0.0, 0.0, 0.35]) @ flip)   # a mirror:
+                lower.indices = np.ascontiguousarray(lower.indices.reshape(-1, 3)[:, ::-1].ravel())
+                crown = Mesh.merge([lower, upper.transformed(translation([0.0, 0.0, 0.35]))])
+            out.append(Mesh.merge([trunk, crown]))
+        _TREE_TEMPLATES = out
+    return _TREE_TEMPLATES
+
+
+def _tree(x, y, h, rng):
+    """A tree of height ``h`` at (x, y): a scaled, turned copy of a template."""
+    templates = _tree_templates()
+    t = templates[rng.integers(len(templates))]
+    m = translation([x, y, 0.0]) @ rotation_z(rng.uniform(0, 2 * math.pi))
+    positions = (t.positions * h) @ m[:3, :3].T + m[:3, 3]
+    return Mesh(positions, t.normals @ m[:3, :3].T, t.colors, t.indices)
+
+
+def _tower_position(rw):
+    """(x, y) of the control tower."""
+    along, left = rw.axes()
+    return np.asarray(rw.center, dtype=np.float64) - left * (260.0 + 200.0 + 120.0) + along * 320.0
+
+
+def _airfield(rw):
+    """Taxiway, apron, hangars, tower, windsock and approach lights around the runway."""
+    along, left = rw.axes()
+    c = np.asarray(rw.center, dtype=np.float64)
+    east = -left                                   # y is West: the buildings stand East of the runway
+    decals, objects = [], []
+    taxi_off = 260.0
+    decals.append(decal_quad(c + east * taxi_off, along, rw.length - 200.0, 35.0, "#5d5d5a"))
+    for s in (-0.45, 0.0, 0.45):
+        decals.append(decal_quad(c + along * s * rw.length + east * taxi_off * 0.5, east, taxi_off, 35.0,
+                                 "#5d5d5a"))
+    apron_c = c + east * (taxi_off + 200.0)
+    decals.append(decal_quad(apron_c, along, 700.0, 330.0, "#8a8a84"))
+    # Hangars along the back of the apron.
+    for k, s in enumerate((-230.0, -40.0, 150.0)):
+        p = apron_c + along * s + east * 250.0
+        objects.append(_building(p[0], p[1], 120.0, 90.0, 34.0, "#b9bcc0", "#6f7780", pitched=True))
+        objects.append(_oriented_box(p - east * 45.5, along, [90.0, 1.0, 28.0], "#44484e"))
+    # Control tower.
+    t = _tower_position(rw)
+    objects.append(meshes.box([t[0], t[1], 30.0], [18.0, 18.0, 60.0], "#d9d6cc"))
+    objects.append(meshes.box([t[0], t[1], 67.0], [26.0, 26.0, 14.0], "#2c4660"))
+    objects.append(meshes.box([t[0], t[1], 75.0], [30.0, 30.0, 2.0], "#d9d6cc"))
+    # Windsock near the first threshold, on the left.
+    w = c - along * (0.5 * rw.length - 250.0) + left * 120.0
+    objects.append(meshes.box([w[0], w[1], 12.0], [0.8, 0.8, 24.0], "#dddddd"))
+    sock = meshes.cone(2.2, 14.0, "#f26b1d", segments=10, base=True)
+    sock = sock.transformed(translation([w[0], w[1], 23.0]) @ rotation_z(math.radians(-30.0))
+                            @ _rot_y(math.radians(95.0)))
+    objects.append(sock)
+    # Approach lights: bars before each threshold.
+    for end in (-1, 1):
+        for k in range(1, 9):
+            p = c + along * end * (0.5 * rw.length + 100.0 * k)
+            objects.append(meshes.box([p[0], p[1], 3.0], [3.0, 40.0 if k % 3 == 0 else 14.0, 2.0], "#f4f0d0"))
+            objects.append(meshes.box([p[0], p[1], 1.0], [1.0, 1.0, 2.0], "#555555"))
+    # Threshold-side lights (red/green markers) and runway edge markers.
+    for s in np.linspace(-0.5, 0.5, 16):
+        for side in (-1, 1):
+            p = c + along * s * rw.length + left * side * (0.5 * rw.width + 8.0)
+            objects.append(meshes.box([p[0], p[1], 1.0], [2.0, 2.0, 2.0], "#f6f2c8"))
+    return decals, objects
+
+
+def _oriented_box(center, along, size, color):
+    """A box standing on the ground at ``center`` (x, y), its x size along ``along``."""
+    yaw = math.atan2(along[1], along[0])
+    return meshes.box([0.0, 0.0, 0.5 * size[2]], size, color).transformed(
+        translation([center[0], center[1], 0.0]) @ rotation_z(yaw))
+
+
+def _rot_y(a):
+    return meshes.rotation_y(a)
+
+
+def _town(center, rng, blocks=5, spacing=260.0):
+    """A grid of streets with houses, a church and a water tower."""
+    decals, objects = [], []
+    c = np.asarray(center, dtype=np.float64)
+    extent = blocks * spacing
+    for k in range(blocks + 1):
+        off = (k - blocks / 2) * spacing
+        decals.append(decal_quad(c + [off, 0.0], [0.0, 1.0], extent + 40.0, 30.0, "#6b6b68"))
+        decals.append(decal_quad(c + [0.0, off], [1.0, 0.0], extent + 40.0, 30.0, "#6b6b68"))
+    walls = ["#e7dcc6", "#d8c3a5", "#f1efe9", "#c9b59a", "#e3d3c0", "#b8b8b0"]
+    roofs = ["#9b3b2f", "#7a3a2c", "#5b5e66", "#8a4b32", "#6d3b30"]
+    for i in range(blocks):
+        for j in range(blocks):
+            bx = c[0] + (i - blocks / 2 + 0.5) * spacing
+            by = c[1] + (j - blocks / 2 + 0.5) * spacing
+            if (i, j) == (blocks // 2, blocks // 2):
+                objects.append(_building(bx, by, 90.0, 45.0, 30.0, "#e9e4d8", "#4a4f5a"))
+                objects.append(meshes.box([bx + 40.0, by, 45.0], [16.0, 16.0, 90.0], "#e9e4d8"))
+                objects.append(meshes.cone(11.0, 45.0, "#4a4f5a", segments=4).transformed(
+                    translation([bx + 40.0, by, 90.0]) @ rotation_z(math.pi / 4)))
+                continue
+            for hx in (-0.25, 0.25):
+                for hy in (-0.25, 0.25):
+                    if rng.random() < 0.15:
+                        continue
+                    w, d = rng.uniform(35, 60), rng.uniform(30, 45)
+                    objects.append(_building(bx + hx * spacing, by + hy * spacing, w, d, rng.uniform(16, 26),
+                                             walls[rng.integers(len(walls))], roofs[rng.integers(len(roofs))],
+                                             yaw=(math.pi / 2) * rng.integers(2)))
+    # Water tower: a height cue visible from far away.
+    wt = c + [extent * 0.5 + 150.0, -extent * 0.3]
+    for dx, dy in ((-8, -8), (8, -8), (-8, 8), (8, 8)):
+        objects.append(meshes.box([wt[0] + dx, wt[1] + dy, 45.0], [2.5, 2.5, 90.0], "#8d9299"))
+    objects.append(meshes.cylinder(22.0, 30.0, "#c5ccd4", segments=16).transformed(
+        translation([wt[0], wt[1], 90.0]) @ _rot_y(-math.pi / 2)))
+    return decals, objects
+
+
+def _woods(center, radius, count, rng):
+    """Trees scattered in a disc."""
+    out = []
+    for _ in range(count):
+        r = radius * math.sqrt(rng.random())
+        a = rng.uniform(0, 2 * math.pi)
+        out.append(_tree(center[0] + r * math.cos(a), center[1] + r * math.sin(a), rng.uniform(30, 60), rng))
+    return out
+
+
+def _hills(rng, inner=42000.0, outer=70000.0, n_angle=160, n_radial=8, max_height=4200.0):
+    """A ring of hills and mountains on the horizon (smooth shaded, coloured by height)."""
+    a = np.linspace(0.0, 2 * np.pi, n_angle, endpoint=False)
+    r = np.linspace(inner, outer, n_radial)
+    k = np.arange(1, 9)
+    phases = rng.uniform(0, 2 * np.pi, len(k))
+    amps = rng.uniform(0.4, 1.0, len(k)) / k**0.8
+    ridge = sum(amp * (0.5 + 0.5 * np.sin(kk * a * 3 + ph)) for kk, amp, ph in zip(k, amps, phases))
+    ridge = ridge / ridge.max()
+    profile = np.sin(np.linspace(0.0, np.pi, n_radial)) ** 1.5
+    noise = rng.uniform(0.75, 1.0, (n_radial, n_angle))
+    height = max_height * profile[:, None] * ridge[None, :] ** 1.6 * noise
+    height[0] = 0.0
+    height[-1] = 0.0
+    pts = np.stack([r[:, None] * np.cos(a)[None, :], r[:, None] * np.sin(a)[None, :], height], axis=-1)
+    frac = height / max_height
+    low, mid, high = np.array([0.28, 0.38, 0.22]), np.array([0.42, 0.40, 0.33]), np.array([0.93, 0.94, 0.96])
+    col = np.where(frac[..., None] < 0.55, low + (mid - low) * (frac[..., None] / 0.55),
+                   np.where(frac[..., None] < 0.8, mid, high))
+    colors = np.concatenate([col, np.ones(col.shape[:2] + (1,))], axis=-1)
+    return meshes.grid_surface(pts, colors, wrap=True, flip=False)
+
+
+def _roads(points, width, color="#6b6b68"):
+    """A road through a polyline of (x, y) points, as decal quads."""
+    out = []
+    pts = np.asarray(points, dtype=np.float64)
+    for p, q in zip(pts[:-1], pts[1:]):
+        d = q - p
+        length = float(np.linalg.norm(d))
+        out.append(decal_quad(0.5 * (p + q), d / length, length + width, width, color))
+    return out
+
+
+def build_scenery(runway: Runway = RUNWAY, seed=2024) -> Scenery:
+    """Build the world geometry (deterministic for a given seed).
+
+    Returns
+    -------
+    Scenery
+    """
+    rng = np.random.default_rng(seed)
+    decals, clusters = [], []
+    d, o = _airfield(runway)
+    decals += d
+    clusters.append(Mesh.merge(o))
+    town_center = (9000.0, -7000.0)
+    d, o = _town(town_center, rng)
+    decals += d
+    clusters.append(Mesh.merge(o))
+    decals.insert(0, _disc((-14000.0, 9000.0), 3200.0, 1900.0, "#3f6f8f", seed=5))
+    decals.insert(0, _disc((22000.0, 14000.0), 1800.0, 2600.0, "#3f6f8f", seed=6))
+    decals += _roads([(0.0, -880.0), (2500.0, -2600.0), (6000.0, -4600.0), (town_center[0] - 700.0,
+                                                                         town_center[1] + 700.0)], 32.0)
+    decals += _roads([(-30000.0, -12000.0), (-6000.0, -9000.0), (9000.0, -7000.0), (40000.0, -3000.0)], 40.0)
+    for center, radius, count in (((-2200.0, 1500.0), 500.0, 40), ((1800.0, 1300.0), 350.0, 25),
+                                  ((-6500.0, -1800.0), 700.0, 50), ((4200.0, -2300.0), 450.0, 30),
+                                  ((12500.0, -4000.0), 600.0, 35)):
+        clusters.append(Mesh.merge(_woods(center, radius, count, rng)))
+    # A radio mast with a red top: a height reference near the field.
+    clusters.append(Mesh.merge([meshes.box([-3000.0, -3500.0, 200.0], [6.0, 6.0, 400.0], "#c9ccd1"),
+                                meshes.box([-3000.0, -3500.0, 402.0], [8.0, 8.0, 8.0], "#d22b2b")]))
+    clusters.append(_hills(rng))
+    along, left = runway.axes()
+    c = np.asarray(runway.center, dtype=np.float64)
+    hl, hw = 0.5 * runway.length, 0.5 * runway.width
+    corners = [c - along * hl + left * hw, c - along * hl - left * hw, c + along * hl - left * hw,
+               c + along * hl + left * hw]
+    quad_pos = np.array([[p[0], p[1], 0.0] for p in corners])
+    quad_uv = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    tower = _tower_position(runway) + left * 16.0          # just outside the cab's runway-side glass
+    return Scenery(clusters, Mesh.merge(decals), runway, (quad_pos, quad_uv),
+                   np.array([tower[0], tower[1], 68.0]))
