@@ -6,6 +6,7 @@ traceback.
 """
 
 import argparse
+import os
 import sys
 
 from flightsim.errors import InputError
@@ -79,3 +80,6 @@ def main(argv=None):
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `flightsim integrators | head`: the reader left; that is fine
+        sys.stdout = open(os.devnull, "w")
+        return 0
