@@ -381,9 +381,12 @@ def _fuselage(element, spec, x_tail_design, cg):
     for k, normal in ((0, [1.0, 0.0, 0.0]), (rings - 1, [-1.0, 0.0, 0.0])):
         center = np.array([x[k], 0.0, zc[k]]) - cg
         caps.append(meshes._fan(center, pts[k] - cg, normal, colors[k, 0]))
+    # The front piece's open end, seen from the cockpit: a dark glare shield / instrument panel.
+    panel = meshes._fan(np.array([x[split], 0.0, zc[split]]) - cg, pts[split] - cg, [-1.0, 0.0, 0.0],
+                        spec["palette"].get("panel", rgba("#2a2d33")))
     dims = dict(x_nose=x_nose, length=length, height=big_h, z_nose=zc[0],
                 profile=(x, zc - za, zc + za))
-    return Mesh.merge([front, caps[0]]), Mesh.merge([rear, caps[1]]), dims
+    return Mesh.merge([front, caps[0], panel]), Mesh.merge([rear, caps[1]]), dims
 
 
 def _rings(tube, rings, seg, r0, r1):

@@ -274,6 +274,7 @@ class FlightApp:
                 now = time.perf_counter()
             dt, last = now - last, now
             window.switch_to()
+            self.gui.activate()
             window.dispatch_events()
             _poll_devices(platform_loop)
             pyglet.clock.tick()

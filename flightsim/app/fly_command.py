@@ -92,11 +92,7 @@ def _run(args):
     size, frames = _check_args(args)
     from flightsim.app.window import DisplayUnavailable, configure_pyglet, open_window
 
-    try:
-        configure_pyglet(headless=args.headless)
-    except DisplayUnavailable as exc:
-        print(f"flightsim: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    configure_pyglet(headless=args.headless)
     from flightsim.app.keymap import load_keymap
     from flightsim.integrators import INTEGRATORS
     from flightsim.simulation import DEFAULT_DT, TIME_SCALES, Simulation

@@ -46,6 +46,7 @@ class ImguiLayer:
         self._implot = implot
         self.context = imgui.create_context()
         self.plot_context = implot.create_context()
+        self.activate()
         io = imgui.get_io()
         io.set_ini_filename(None)
         font = _font_path()
@@ -58,6 +59,11 @@ class ImguiLayer:
         style.item_spacing = imgui.ImVec2(6.0, 3.0)
         implot.get_style().plot_padding = imgui.ImVec2(4.0, 4.0)
         self.renderer = create_renderer(window)
+
+    def activate(self):
+        """Make this layer's contexts current (several windows may exist, e.g. in tests)."""
+        self._imgui.set_current_context(self.context)
+        self._implot.set_current_context(self.plot_context)
 
     @property
     def want_keyboard(self) -> bool:
@@ -79,8 +85,7 @@ class ImguiLayer:
         build : callable
         """
         imgui = self._imgui
-        imgui.set_current_context(self.context)
-        self._implot.set_current_context(self.plot_context)
+        self.activate()
         imgui.get_io().delta_time = min(max(float(dt), 1e-4), 0.5)
         imgui.new_frame()
         try:
@@ -92,7 +97,7 @@ class ImguiLayer:
     def shutdown(self):
         """Free the GL objects and the contexts."""
         imgui = self._imgui
-        imgui.set_current_context(self.context)
+        self.activate()
         try:
             self.renderer.shutdown()
         finally:

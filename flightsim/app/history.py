@@ -24,7 +24,7 @@ class History:
     def __init__(self, span=30.0, rate=60.0):
         self.span = float(span)
         self.min_interval = 1.0 / float(rate)
-        self.capacity = int(span * rate) + 2
+        self.capacity = 2 * int(span * rate) + 2
         self._data = np.full((self.capacity, 1 + len(SERIES)), np.nan)
         self._next = 0
         self._count = 0
@@ -44,7 +44,7 @@ class History:
             last = self._data[(self._next - 1) % self.capacity, 0]
             if t < last:                  # the clock went back: a reset
                 self.clear()
-            elif t - last < self.min_interval:
+            elif t - last < 0.5 * self.min_interval:
                 return
         row = [t] + [float(getattr(telemetry, name)) for name in SERIES]
         self._data[self._next] = row
@@ -63,6 +63,7 @@ class History:
         start = (self._next - self._count) % self.capacity
         idx = (start + np.arange(self._count)) % self.capacity
         rows = self._data[idx]
+        rows = rows[rows[:, 0] >= rows[-1, 0] - self.span]
         t = rows[:, 0].copy()
         y = rows[:, 1 + SERIES.index(name)].copy()
         if name == "heading" and len(y) > 1:

@@ -80,6 +80,9 @@ class Hud:
         self.time_scales = list(time_scales)
         self.show = True
         self.show_help = False
+        #: screen rectangles (x0, y0, x1, y1), imgui pixels from the top left, of widgets drawn in the
+        #: last frame, by name ("integrator", "integrator:rk4", ...): where a click lands.
+        self.hit_boxes = {}
         self.message = ""
         self._message_until = 0.0
 
@@ -99,6 +102,7 @@ class Hud:
         """
         io = imgui.get_io()
         width, height = io.display_size.x, io.display_size.y
+        self.hit_boxes = {}
         if self.show and width >= 200 and height >= 150:
             self._flight_panel(app)
             self._numerics_panel(app, width)
@@ -148,14 +152,7 @@ class Hud:
         imgui.set_next_window_size(_v(panel_w, 0), imgui.Cond_.always)
         imgui.set_next_window_bg_alpha(0.62)
         imgui.begin("Numerics", None, _PANEL_FLAGS | imgui.WindowFlags_.no_move)
-        current = self.names.index(sim.integrator) if sim.integrator in self.names else 0
-        imgui.set_next_item_width(-1.0)
-        changed, index = imgui.combo("##integrator", current, self.labels)
-        if changed and index != current:
-            sim.set_integrator(self.names[index])
-            self.notify(f"integrator: {self.names[index]}")
-        if imgui.is_item_hovered():
-            imgui.set_tooltip(self.descriptions[index])
+        self._integrator_combo(sim)
         _, sim.renormalize = imgui.checkbox("renormalise q every step", sim.renormalize)
         imgui.text(f"|q| - 1      {t.qnorm_error:+.3e}")
         imgui.text(f"physics      {t.step_us:7.1f} us/step  x{s.steps_last}")
@@ -182,6 +179,29 @@ class Hud:
         if imgui.collapsing_header("strip charts (30 s)", imgui.TreeNodeFlags_.default_open):
             self._charts(app, panel_w - 20.0)
         imgui.end()
+
+    def _remember(self, name):
+        lo, hi = imgui.get_item_rect_min(), imgui.get_item_rect_max()
+        self.hit_boxes[name] = (lo.x, lo.y, hi.x, hi.y)
+
+    def _integrator_combo(self, sim):
+        """Every registered integrator; choosing one switches the running simulation."""
+        current = self.names.index(sim.integrator) if sim.integrator in self.names else 0
+        imgui.set_next_item_width(-1.0)
+        opened = imgui.begin_combo("##integrator", self.labels[current], imgui.ComboFlags_.height_largest)
+        self._remember("integrator")
+        if imgui.is_item_hovered() and not opened:
+            imgui.set_tooltip(self.descriptions[current])
+        if not opened:
+            return
+        for index, (name, label) in enumerate(zip(self.names, self.labels)):
+            if imgui.selectable(label, index == current)[0] and index != current:
+                sim.set_integrator(name)
+                self.notify(f"integrator: {name}")
+            self._remember(f"integrator:{name}")
+            if imgui.is_item_hovered():
+                imgui.set_tooltip(self.descriptions[index])
+        imgui.end_combo()
 
     def _charts(self, app, plot_w):
         t_now = app.telemetry.t

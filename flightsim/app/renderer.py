@@ -273,10 +273,13 @@ class SceneRenderer:
                 vlist.draw(gl.GL_TRIANGLES)
         if show_airplane:
             self.lit["shine"] = 0.35
+            gl.glEnable(gl.GL_CULL_FACE)          # closed, outward-facing meshes; the cockpit sees no insides
+            gl.glCullFace(gl.GL_BACK)
             for k, (model, vlist) in enumerate(zip(models, self.part_lists)):
                 if k not in hidden:
                     self.lit["model"] = model
                     vlist.draw(gl.GL_TRIANGLES)
+            gl.glDisable(gl.GL_CULL_FACE)
         self.lit.stop()
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glActiveTexture(gl.GL_TEXTURE0)

@@ -33,21 +33,19 @@ def configure_pyglet(headless: bool) -> None:
         Render off-screen through EGL (no X server needed) instead of
         opening a window on ``$DISPLAY``.
 
+    No display is needed yet (pyglet's hidden shadow window is turned
+    off), so key names and files can be checked before :func:`open_window`.
+
     Raises
     ------
     DisplayUnavailable
-        When not headless and no ``DISPLAY`` is set, or when the process
-        was already configured the other way.
+        When the process was already configured the other way.
     """
     global _configured
     if _configured is not None:
         if _configured != headless:
             raise DisplayUnavailable("cannot switch between headless and windowed mode in one process")
         return
-    if not headless and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
-        raise DisplayUnavailable(
-            "no display: DISPLAY is not set; run under a virtual display with "
-            "`xvfb-run -a flightsim`, or render off-screen with `flightsim fly --headless`")
     if headless:
         os.environ["PYOPENGL_PLATFORM"] = "egl"
     elif os.environ.get("PYOPENGL_PLATFORM") == "egl":
@@ -58,6 +56,12 @@ def configure_pyglet(headless: bool) -> None:
     pyglet.options["headless"] = bool(headless)
     pyglet.options["vsync"] = None if not headless else False
     _configured = headless
+    if headless:
+        # pyglet.input's Linux backend expects the X window module to be loaded.
+        try:
+            import pyglet.window.xlib  # noqa: F401
+        except Exception:  # no libX11: gamepads are unavailable, rendering still works
+            pass
 
 
 def _config_candidates(gl, samples):
@@ -101,6 +105,10 @@ def open_window(width, height, *, fullscreen=False, visible=True, caption="fligh
     """
     if _configured is None:
         raise RuntimeError("call configure_pyglet() first")
+    if not _configured and not os.environ.get("DISPLAY"):
+        raise DisplayUnavailable(
+            "no display: DISPLAY is not set; run under a virtual display with "
+            "`xvfb-run -a flightsim`, or render off-screen with `flightsim fly --headless`")
     try:
         import pyglet
         import pyglet.window
@@ -125,13 +133,14 @@ def open_window(width, height, *, fullscreen=False, visible=True, caption="fligh
             name = type(exc).__name__
             if "Display" in name or "display" in str(exc).lower():
                 raise DisplayUnavailable(
-                    f"cannot open the display {os.environ.get('DISPLAY', '')!r} ({exc}); run under "
-                    "`xvfb-run -a flightsim` or render off-screen with --headless") from None
+                    f"cannot open the X display {os.environ.get('DISPLAY', '')!r}; run under "
+                    "`xvfb-run -a flightsim` or render off-screen with `flightsim fly --headless`") from None
             last_error = exc
     else:
         raise DisplayUnavailable(
-            f"no OpenGL {MIN_GL[0]}.{MIN_GL[1]} core context available ({last_error}); install Mesa "
-            "(libgl1-mesa-dri) or update the graphics driver, or run under `xvfb-run -a flightsim`")
+            f"no OpenGL {MIN_GL[0]}.{MIN_GL[1]} core context available ({last_error}); update the graphics "
+            "driver, or use Mesa's software renderer (apt-get install libgl1-mesa-dri; "
+            "LIBGL_ALWAYS_SOFTWARE=1 flightsim)")
     version = _context_version(window)
     if version < MIN_GL:
         window.close()

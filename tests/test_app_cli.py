@@ -1,0 +1,156 @@
+"""``flightsim fly`` as a user runs it: the console script in a subprocess, under Xvfb or EGL."""
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+FLIGHTSIM = shutil.which("flightsim") or pytest.fail("the flightsim console script is not installed")
+XVFB_SCREEN = ["-s", "-screen 0 1280x720x24"]
+
+
+def env_without(*names, **extra):
+    env = {k: v for k, v in os.environ.items() if k not in names}
+    env.update(extra)
+    return env
+
+
+def run(args, env=None, timeout=300, xvfb=None):
+    cmd = [FLIGHTSIM, *args]
+    if xvfb:
+        cmd = [xvfb, "-a", *XVFB_SCREEN, *cmd]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                          env=env if env is not None else env_without("PYOPENGL_PLATFORM"))
+
+
+def load_png(path):
+    import pyglet
+
+    image = pyglet.image.load(str(path)).get_image_data()
+    data = np.frombuffer(image.get_data("RGB", image.width * 3), np.uint8)
+    return data.reshape(image.height, image.width, 3)[::-1]          # row 0 at the top
+
+
+def check_start_scene(img):
+    h, w = img.shape[:2]
+    sky = img[: h // 10, int(0.35 * w):int(0.65 * w)].reshape(-1, 3).mean(axis=0)
+    ground = img[int(0.85 * h):, int(0.35 * w):int(0.65 * w)].reshape(-1, 3).mean(axis=0)
+    assert sky[2] > 150 and sky[2] > sky[0] + 40, sky
+    assert ground[1] > ground[2] + 15, ground
+    panel = img[int(0.35 * h):int(0.6 * h), int(0.01 * w):int(0.2 * w)].reshape(-1, 3)
+    assert np.all(panel > 205, axis=1).sum() > 150, "no HUD text"
+
+
+def test_fly_under_xvfb_saves_a_screenshot_and_exits_0(xvfb_run, tmp_path):
+    out = tmp_path / "shot.png"
+    r = run(["fly", "--screenshot", str(out), "--frames", "30"], xvfb=xvfb_run)
+    assert r.returncode == 0, r.stderr
+    img = load_png(out)
+    assert img.shape == (720, 1280, 3)
+    check_start_scene(img)
+
+
+def test_no_arguments_flies_too(xvfb_run, tmp_path):
+    """``flightsim`` alone is ``flightsim fly``; options go with it."""
+    out = tmp_path / "shot.png"
+    r = run(["--size", "640x360", "--screenshot", str(out), "--frames", "5", "--camera", "orbit"], xvfb=xvfb_run)
+    assert r.returncode == 0, r.stderr
+    assert load_png(out).shape == (360, 640, 3)
+
+
+def test_fly_headless_with_egl(tmp_path):
+    out = tmp_path / "egl.png"
+    r = run(["fly", "--headless", "--screenshot", str(out), "--frames", "20", "--integrator", "rk4"],
+            env=env_without("DISPLAY", "PYOPENGL_PLATFORM"))
+    assert r.returncode == 0, r.stderr
+    check_start_scene(load_png(out))
+
+
+def one_line_error(r):
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    return lines[0]
+
+
+def test_no_display_is_one_line_and_exit_2():
+    line = one_line_error(run([], env=env_without("DISPLAY", "PYOPENGL_PLATFORM")))
+    assert "DISPLAY" in line and "xvfb-run" in line and "--headless" in line
+    line = one_line_error(run(["fly"], env=env_without("PYOPENGL_PLATFORM", DISPLAY=":987")))
+    assert "display" in line and "xvfb-run" in line
+
+
+def test_no_opengl_33_is_one_line_and_exit_2():
+    env = env_without("DISPLAY", "PYOPENGL_PLATFORM", MESA_GL_VERSION_OVERRIDE="3.0")
+    line = one_line_error(run(["fly", "--headless", "--frames", "1"], env=env))
+    assert "OpenGL 3.3" in line and ("driver" in line or "Mesa" in line)
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["--size", "0x10"], "--size"),
+    (["--size", "big"], "--size"),
+    (["--integrator", "nope"], "--integrator"),
+    (["--aircraft", "/no/such/plane.toml"], "file not found"),
+    (["--frames", "0"], "--frames"),
+    (["--screenshot", "/no/such/dir/x.png"], "--screenshot"),
+    (["--dt", "-1"], "--dt"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, expected):
+    line = one_line_error(run(["fly", "--headless", *args], env=env_without("DISPLAY", "PYOPENGL_PLATFORM")))
+    assert line.startswith("flightsim: error: ") and expected in line
+
+
+def test_bad_keymap_names_the_field(tmp_path):
+    keymap = tmp_path / "keys.toml"
+    keymap.write_text('[keys]\npitch_up = ["DOWN", "FOO"]\n')
+    line = one_line_error(run(["fly", "--keymap", str(keymap)], env=env_without("DISPLAY", "PYOPENGL_PLATFORM")))
+    assert line == f"flightsim: error: {keymap}: keys.pitch_up: unknown key name 'FOO'"
+
+
+def test_fly_command_imports_no_gui_until_it_runs():
+    code = "import sys, flightsim.cli; flightsim.cli.build_parser(); " \
+           "print(sorted(m for m in ('pyglet', 'imgui_bundle', 'OpenGL') if m in sys.modules))"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
+
+
+RESIZE_SCRIPT = textwrap.dedent("""
+    import sys
+    from flightsim.app.window import configure_pyglet, open_window
+    configure_pyglet(headless=False)
+    from imgui_bundle import imgui
+    from flightsim.app.app import FlightApp
+    from flightsim.app.keymap import load_keymap
+    from flightsim.integrators import INTEGRATORS
+    from flightsim.simulation import TIME_SCALES, Simulation
+
+    window = open_window(800, 450)
+    app = FlightApp(window, Simulation(), load_keymap(), INTEGRATORS, TIME_SCALES, use_gamepads=False)
+    app.run(frames=3)
+    for w, h in [(1024, 600), (320, 200), (40, 30), (3, 2), (1, 1), (640, 360)]:
+        window.set_size(w, h)
+        for _ in range(40):                      # let the X server resize and report it
+            app.run(frames=1)
+            if window.get_framebuffer_size() == (w, h):
+                break
+        app.run(frames=3)
+        img = app.capture()
+        size = imgui.get_io().display_size
+        print(w, h, img.shape[1], img.shape[0], int(size.x), int(size.y), flush=True)
+    app.close()
+""")
+
+
+def test_resizing_down_to_tiny_sizes_works_under_xvfb(xvfb_run):
+    r = subprocess.run([xvfb_run, "-a", *XVFB_SCREEN, sys.executable, "-c", RESIZE_SCRIPT],
+                       capture_output=True, text=True, timeout=300, env=env_without("PYOPENGL_PLATFORM"))
+    assert r.returncode == 0, r.stderr[-2000:]
+    rows = [list(map(int, line.split())) for line in r.stdout.split("\n") if line.strip()]
+    assert len(rows) == 6
+    for w, h, img_w, img_h, ui_w, ui_h in rows:
+        assert (img_w, img_h) == (w, h), rows
+        assert (ui_w, ui_h) == (w, h), rows

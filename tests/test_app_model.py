@@ -1,0 +1,210 @@
+"""The app's geometry and logic that need no OpenGL: airplane model, ground, cameras, history."""
+
+import math
+
+import numpy as np
+import pytest
+
+from flightsim import quat
+from flightsim.aircraft import load_aircraft
+from flightsim.app import ground, meshes
+from flightsim.app.airplane_model import build_airplane, load_model_spec
+from flightsim.app.camera import CameraRig, frustum_planes, spheres_visible
+from flightsim.app.history import History
+from flightsim.app.scenery import RUNWAY, build_scenery
+
+
+@pytest.fixture(scope="module")
+def aircraft():
+    return load_aircraft()
+
+
+@pytest.fixture(scope="module")
+def model(aircraft):
+    return build_airplane(aircraft)
+
+
+def signed_volume(mesh):
+    p = mesh.positions.astype(np.float64)
+    t = mesh.indices.reshape(-1, 3)
+    return np.einsum("ij,ij->i", p[t[:, 0]], np.cross(p[t[:, 1]], p[t[:, 2]])).sum() / 6.0
+
+
+def test_primitives_are_closed_and_face_outwards():
+    assert signed_volume(meshes.box([1, 2, 3], [1, 2, 3], "#ff0000")) == pytest.approx(6.0)
+    assert signed_volume(meshes.cylinder(1.0, 2.0, "#ff0000", segments=64)) == pytest.approx(2 * np.pi, rel=0.01)
+    assert signed_volume(meshes.cone(1.0, 3.0, "#ff0000", segments=64)) == pytest.approx(np.pi, rel=0.01)
+    diamond = np.array([[1.0, 0.0], [0.0, 0.2], [-1.0, 0.0], [0.0, -0.2]])
+    for profile in (diamond, diamond[::-1]):     # either winding comes out facing outwards
+        assert signed_volume(meshes.extrude_profile(profile, -1.0, 1.0, "#ffffff")) == pytest.approx(0.8)
+
+
+def test_every_part_of_the_airplane_faces_outwards(model):
+    for part in model.parts:
+        assert signed_volume(part.mesh) > 0.0, part.name
+        assert np.all(np.isfinite(part.mesh.positions)), part.name
+
+
+def _world(part, deflections):
+    m = part.matrix(deflections)
+    return part.mesh.positions.astype(np.float64) @ m[:3, :3].T + m[:3, 3]
+
+
+def test_panels_sit_on_their_elements_with_span_area_over_chord(aircraft, model):
+    spec = load_model_spec()
+    zero = np.zeros((len(aircraft.elements), 2))
+    for i, e in enumerate(aircraft.elements):
+        if e.part == "fuselage":
+            continue
+        chord = spec["surfaces"][e.part]["chord"]
+        pieces = [p for p in model.parts if p.element == i or p.name == f"panel:{e.name}"]
+        if e.incidence_control is None:
+            pieces = [p for p in pieces if p.kind == "hinged"] + [None]
+        # The element's own vertices: its movable part, plus its fixed panel in the merged body.
+        moving = [p for p in model.parts if p.element == i]
+        assert moving or e.flap is None and e.incidence_control is None
+        span_axis = np.array([0.0, math.cos(math.radians(e.dihedral_deg)), -math.sin(math.radians(e.dihedral_deg))])
+        for part in moving:
+            pts = _world(part, zero)
+            along = (pts - e.position) @ span_axis
+            # Centred span-wise on the element, no wider than area / chord.
+            assert abs(0.5 * (along.max() + along.min())) < 0.05, e.name
+            assert along.max() - along.min() <= e.area / chord + 1e-3, e.name
+            assert along.max() - along.min() > 0.9 * e.area / chord, e.name
+
+
+def _normal(part, deflections):
+    m = part.matrix(deflections)
+    return m[:3, :3] @ np.array([0.0, 0.0, 1.0])
+
+
+def test_surfaces_turn_like_the_physics_normal(aircraft, model):
+    """The drawn panel's normal is the book's n = (sin i, cos i sin d, cos i cos d) with the live incidence."""
+    for part in model.parts:
+        if part.kind != "hinged" or part.column != 1:
+            continue
+        e = aircraft.elements[part.element]
+        for change in (-16.0, 0.0, 16.0):
+            defl = np.zeros((len(aircraft.elements), 2))
+            defl[part.element, 1] = change
+            i, d = math.radians(e.incidence_deg + change), math.radians(e.dihedral_deg)
+            expected = np.array([math.sin(i), math.cos(i) * math.sin(d), math.cos(i) * math.cos(d)])
+            assert _normal(part, defl) == pytest.approx(expected, abs=1e-12)
+
+
+def test_flap_setting_plus_one_raises_the_trailing_edge(aircraft, model):
+    for part in model.parts:
+        if part.kind != "hinged" or part.column != 0:
+            continue
+        defl = np.zeros((len(aircraft.elements), 2))
+        rest = _world(part, defl)
+        te = np.argmin(rest[:, 0])                     # the rearmost vertex is on the trailing edge
+        defl[part.element, 0] = 1.0
+        up = _world(part, defl)
+        defl[part.element, 0] = -1.0
+        down = _world(part, defl)
+        assert up[te, 2] > rest[te, 2] + 0.1 > down[te, 2] + 0.2, part.name
+
+
+def test_rudder_right_swings_the_fin_trailing_edge_right(aircraft, model):
+    fin = model.part("turning:vertical tail")
+    index = fin.element
+    link = aircraft.elements[index].incidence_control
+    defl = np.zeros((len(aircraft.elements), 2))
+    rest = _world(fin, defl)
+    te = np.argmin(rest[:, 0])
+    defl[index, 1] = link.gain * 1.0                   # rudder +1 = nose right
+    right = _world(fin, defl)
+    assert right[te, 1] < rest[te, 1] - 0.3            # body y points left: trailing edge moves right
+
+
+def test_wheels_touch_the_ground_at_the_contact_height(aircraft, model):
+    lowest = min(float(p.mesh.positions[:, 2].min()) for p in model.parts if p.kind == "static")
+    assert lowest == pytest.approx(-aircraft.contact_height, abs=0.02)
+
+
+def test_cockpit_eye_is_in_the_cabin_ahead_of_the_wing_trailing_edge(model):
+    cabin = model.part("cabin").mesh.positions
+    eye = model.cockpit_eye
+    assert cabin[:, 0].min() < eye[0] < cabin[:, 0].max()
+    assert abs(eye[1]) < 1e-9
+    assert eye[2] < cabin[:, 2].max()
+    assert model.nose[0] > eye[0]
+
+
+def test_ground_tile_fields_cover_the_tile_exactly():
+    fields, roads = ground.field_rects()
+    area = sum((f[2] - f[0]) * (f[3] - f[1]) for f in fields)
+    assert area == pytest.approx(ground.TILE_FT**2)
+    assert len(fields) > 100 and len(roads) == 2 * ground.BLOCKS
+    g = ground.build_ground()
+    assert len(g.near) == 9
+    assert np.all(g.near[0][0][1][:, :3] >= 0.0) and np.all(g.near[0][0][1][:, :3] <= 1.0)
+    ox, oy = ground.tile_origin(-5000.0, 0.0)
+    assert ox <= -5000.0 < ox + ground.TILE_FT and oy <= 0.0 < oy + ground.TILE_FT
+
+
+def test_runway_is_ahead_of_the_start_along_the_x_axis(aircraft):
+    scenery = build_scenery()
+    pos, _ = scenery.runway_quad
+    assert pos[:, 0].min() == pytest.approx(-RUNWAY.length / 2)
+    assert pos[:, 1].max() == pytest.approx(RUNWAY.width / 2)
+    assert aircraft.initial_position[0] < pos[:, 0].min()              # flying North towards it
+    assert all(np.all(np.isfinite(m.positions)) for m in scenery.objects)
+
+
+def test_chase_camera_is_behind_and_above_looking_along_the_heading(model):
+    rig = CameraRig(model.cockpit_eye, model.radius)
+    pos = np.array([-5000.0, 0.0, 2000.0])
+    for heading in (0.0, 90.0, 225.0):
+        rig.reset()
+        R = quat.to_matrix(quat.from_aviation_angles(0.0, 0.0, heading))
+        view = rig.view(pos, R, 1 / 60)
+        forward = R[:, 0]
+        assert np.dot(pos - view.eye, forward) > model.radius          # behind
+        assert view.eye[2] > pos[2]                                    # above
+        assert np.dot(view.forward, forward) > 0.95
+
+
+def test_cameras_never_go_below_the_ground_and_orbit_follows_the_mouse(model):
+    rig = CameraRig(model.cockpit_eye, model.radius)
+    rig.set_mode("orbit")
+    on_ground = np.array([0.0, 0.0, 2.2])
+    before = rig.view(on_ground, np.eye(3), 0.0).eye.copy()
+    rig.drag(100.0, 0.0)
+    after = rig.view(on_ground, np.eye(3), 0.0).eye
+    assert not np.allclose(before, after)
+    rig.drag(0.0, 1000.0)                        # drag down as far as it goes
+    assert rig.view(on_ground, np.eye(3), 0.0).eye[2] >= 1.5
+    rig.scroll(5)
+    assert rig.orbit_distance < 2.2 * model.radius
+    assert rig.cycle() == "tower" and rig.cycle() == "chase"
+
+
+def test_projection_survives_degenerate_sizes(model):
+    view = CameraRig(model.cockpit_eye, model.radius).view(np.zeros(3) + [0, 0, 100], np.eye(3), 0.0)
+    for aspect in (1e-6, 1.0, 1e6):
+        assert np.all(np.isfinite(view.view_proj(aspect)))
+
+
+def test_frustum_culling_keeps_what_is_ahead_and_drops_what_is_behind(model):
+    view = CameraRig(model.cockpit_eye, model.radius).view(np.array([0.0, 0.0, 100.0]), np.eye(3), 0.0)
+    planes = frustum_planes(view.view_proj(16 / 9))
+    centres = np.array([[500.0, 0.0, 0.0], [-500.0, 0.0, 0.0]]) - view.eye
+    assert spheres_visible(planes, centres, [10.0, 10.0]).tolist() == [True, False]
+
+
+class _T:
+    def __init__(self, t, heading):
+        self.t, self.roll, self.pitch, self.heading, self.qnorm_error = t, 1.0, 2.0, heading, 1e-9
+
+
+def test_history_keeps_30_seconds_and_breaks_the_heading_line_at_north():
+    h = History(span=30.0, rate=60.0)
+    for k in range(60 * 40):
+        h.append(_T(k / 60.0, (350.0 + k * 0.5) % 360.0))
+    t, y = h.series("heading")
+    assert t[-1] - t[0] == pytest.approx(30.0, abs=0.05)
+    assert np.isnan(y).any()
+    h.append(_T(0.0, 0.0))                       # the clock went back: a reset
+    assert len(h) == 1
