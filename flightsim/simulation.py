@@ -171,6 +171,11 @@ class Simulation:
         self.time_scale = 1.0
         self.set_integrator(integrator)
         self.reset()
+        # Load (or compile) the compiled step now, on a scratch copy, not during the first flying frame.
+        integrators.step_by_number(
+            self._step_number, self._y.copy(), 0.0, self.dt, self._params, self._inertia, self._inertia_inv, True,
+            self._kind,
+        )
 
     # ------------------------------------------------------------------ state
 
