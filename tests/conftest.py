@@ -9,8 +9,16 @@ fixtures open real OpenGL 3.3 core contexts and read back real pixels.
 from __future__ import annotations
 
 import shutil
+import sys
+from pathlib import Path
 
 import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+"""The checkout under test; put first on sys.path so its ``flightsim`` is the one imported,
+whichever checkout the editable install happens to point at."""
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
 
 
 def pytest_configure(config):

@@ -6,15 +6,20 @@ import subprocess
 import sys
 import textwrap
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+REPO = Path(__file__).resolve().parents[1]
 FLIGHTSIM = shutil.which("flightsim") or pytest.fail("the flightsim console script is not installed")
 XVFB_SCREEN = ["-s", "-screen 0 1280x720x24"]
 
 
 def env_without(*names, **extra):
+    """The environment minus ``names``, plus ``extra``; the command runs this checkout's code."""
     env = {k: v for k, v in os.environ.items() if k not in names}
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [env.get("PYTHONPATH")])])
     env.update(extra)
     return env
 
@@ -114,7 +119,7 @@ def test_bad_keymap_names_the_field(tmp_path):
 def test_fly_command_imports_no_gui_until_it_runs():
     code = "import sys, flightsim.cli; flightsim.cli.build_parser(); " \
            "print(sorted(m for m in ('pyglet', 'imgui_bundle', 'OpenGL') if m in sys.modules))"
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env_without())
     assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
 
 

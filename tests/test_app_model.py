@@ -120,6 +120,7 @@ def test_rudder_right_swings_the_fin_trailing_edge_right(aircraft, model):
 
 def test_wheels_touch_the_ground_at_the_contact_height(aircraft, model):
     lowest = min(float(p.mesh.positions[:, 2].min()) for p in model.parts if p.kind == "static")
+    assert lowest == pytest.approx(float(model.part("gear").mesh.positions[:, 2].min()))   # the wheels
     assert lowest == pytest.approx(-aircraft.contact_height, abs=0.02)
 
 

@@ -123,9 +123,10 @@ class AirplaneModel:
     Attributes
     ----------
     parts : list of ModelPart
-        The static body first (wings, tail, nose, gear), then the cabin and
-        rear fuselage (``"cabin"``, hidden in the cockpit view), the control
-        surfaces and the propeller.
+        The static body first (wings and tail surfaces), then the fuselage in
+        two pieces and the landing gear (``"nose"``, ``"cabin"``, ``"gear"``,
+        hidden in the cockpit view with the propeller), the control surfaces
+        and the propeller.
     cockpit_eye : numpy.ndarray, shape (3,)
         Pilot's eye, body frame, ft.
     nose : numpy.ndarray, shape (3,)
@@ -374,19 +375,16 @@ def _fuselage(element, spec, x_tail_design, cg):
     colors[glass] = spec["palette"].get("glass", rgba("#1d2b3c"))
     body = meshes.grid_surface(pts - cg, colors, wrap=True)
     body = _outward(body, axis_points=np.stack([x, np.zeros(rings), zc], axis=-1) - cg)
-    # Two pieces: the nose up to the windscreen, and the cabin and tail (hidden in the cockpit view).
+    # Two pieces, both hidden in the cockpit view: the nose up to the windscreen, the cabin and tail.
     split = int(np.searchsorted(ss, cab0 - 0.01))
     front, rear = (_rings(body, rings, seg, r0, r1) for r0, r1 in ((0, split), (split, rings - 1)))
     caps = []
     for k, normal in ((0, [1.0, 0.0, 0.0]), (rings - 1, [-1.0, 0.0, 0.0])):
         center = np.array([x[k], 0.0, zc[k]]) - cg
         caps.append(meshes._fan(center, pts[k] - cg, normal, colors[k, 0]))
-    # The front piece's open end, seen from the cockpit: a dark glare shield / instrument panel.
-    panel = meshes._fan(np.array([x[split], 0.0, zc[split]]) - cg, pts[split] - cg, [-1.0, 0.0, 0.0],
-                        spec["palette"].get("panel", rgba("#2a2d33")))
     dims = dict(x_nose=x_nose, length=length, height=big_h, z_nose=zc[0],
                 profile=(x, zc - za, zc + za))
-    return Mesh.merge([front, caps[0], panel]), Mesh.merge([rear, caps[1]]), dims
+    return Mesh.merge([front, caps[0]]), Mesh.merge([rear, caps[1]]), dims
 
 
 def _rings(tube, rings, seg, r0, r1):
@@ -514,9 +512,8 @@ def build_airplane(aircraft, spec=None) -> AirplaneModel:
               * spec["surfaces"][e.part]["chord"] for e in tails if e.part in spec["surfaces"]]
         x_tail = (min(te) if te else fuselage_el.design_position[0] - 10.0) - spec["fuselage"]["tail_clearance"]
         nose_mesh, cabin_mesh, dims = _fuselage(fuselage_el, spec, x_tail, cg)
-        static.append(ModelPart("fuselage", nose_mesh))
-        movable.insert(0, ModelPart("cabin", cabin_mesh))
-        static.append(ModelPart("gear", _gear(spec, aircraft, dims, cg)))
+        gear = ModelPart("gear", _gear(spec, aircraft, dims, cg))
+        movable[0:0] = [ModelPart("nose", nose_mesh), ModelPart("cabin", cabin_mesh), gear]
         nose = np.array([dims["x_nose"], 0.0, dims["z_nose"]]) - cg
         s_eye, above = spec["fuselage"]["eye"]
         x_eye = dims["x_nose"] - s_eye * dims["length"]

@@ -105,14 +105,16 @@ class FlightApp:
         self.pilot = Pilot(keymap)
         self.pilot.reset(sim.controls)
         self.gamepads = Gamepads(self.press, self.pilot.release, use_manager=use_gamepads)
-        self.history = History()
+        self.history = History(span=30.0, rate=5.0)     # 150 points a chart line
         self.stats = FrameStats()
         self.hud = Hud(integrators, time_scales)
         self.closed = False
         self.prop_angle = 0.0
         self.last_pixels = None
         self._screenshot_requested = False
-        self._cabin = [i for i, p in enumerate(self.model.parts) if p.name == "cabin"]
+        # Seen from the cockpit the glare shield (a HUD overlay) replaces the nose, gear and propeller.
+        self._fuselage = [i for i, p in enumerate(self.model.parts)
+                          if p.name in ("nose", "cabin", "gear", "propeller")]
         window.push_handlers(self.on_key_press, self.on_key_release, self.on_mouse_drag, self.on_mouse_scroll,
                              self.on_deactivate, self.on_close)
         self.gui = ImguiLayer(window)          # pushed last: imgui sees events first
@@ -210,7 +212,7 @@ class FlightApp:
         pos, rot = self._pose
         view = self.cameras.view(pos, rot, dt)
         matrices = self.model.part_matrices(deflections, self.prop_angle)
-        hidden = self._cabin if self.cameras.mode == "cockpit" else ()
+        hidden = self._fuselage if self.cameras.mode == "cockpit" else ()
         self.scene.draw(view, self.window.get_framebuffer_size(), pos, rot, matrices, hidden=hidden)
         t2 = time.perf_counter()
 

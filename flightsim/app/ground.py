@@ -171,7 +171,7 @@ def build_ground(extent=160000.0, seed=3) -> GroundMeshes:
                       if i * step <= f[0] < (i + 1) * step and j * step <= f[1] < (j + 1) * step]
             c = sum(f[4] * a for f, a in inside) / sum(a for _, a in inside)
             blocks.append((i * step, j * step, (i + 1) * step, (j + 1) * step, c))
-    ring = 4
+    ring = 2                      # beyond, the fields have faded into the haze: one colour
     far_offsets = [(i * TILE_FT, j * TILE_FT) for i in range(-ring, ring + 1) for j in range(-ring, ring + 1)
                    if max(abs(i), abs(j)) > 1]
     far = _quads(blocks, far_offsets)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import time
 
+import numpy as np
 from imgui_bundle import imgui, implot
 
 from flightsim.app.camera import CAMERA_MODES
@@ -44,9 +45,6 @@ _BAR_FG = imgui.IM_COL32(240, 162, 44, 255)
 
 _PANEL_FLAGS = (imgui.WindowFlags_.no_collapse | imgui.WindowFlags_.always_auto_resize
                 | imgui.WindowFlags_.no_focus_on_appearing | imgui.WindowFlags_.no_saved_settings)
-
-_CHARTS = (("roll", "roll (deg)", (-180.0, 180.0)), ("pitch", "pitch (deg)", (-90.0, 90.0)),
-           ("heading", "heading (deg)", (0.0, 360.0)), ("qnorm_error", "|q| - 1", None))
 
 _HELP_ACTIONS = (("pitch_up", "pitch up (stick back)"), ("pitch_down", "pitch down (stick forward)"),
                  ("roll_left", "roll left"), ("roll_right", "roll right"), ("yaw_left", "rudder left"),
@@ -103,6 +101,8 @@ class Hud:
         io = imgui.get_io()
         width, height = io.display_size.x, io.display_size.y
         self.hit_boxes = {}
+        if app.cameras.mode == "cockpit":
+            cockpit_frame(width, height, app.cameras.head_yaw, app.cameras.head_pitch)
         if self.show and width >= 200 and height >= 150:
             self._flight_panel(app)
             self._numerics_panel(app, width)
@@ -177,7 +177,11 @@ class Hud:
             if imgui.radio_button(mode, app.cameras.mode == mode):
                 app.cameras.set_mode(mode)
         if imgui.collapsing_header("strip charts (30 s)", imgui.TreeNodeFlags_.default_open):
+            # Plain (not anti-aliased) lines: a software renderer pays for every extra triangle.
+            dl = imgui.get_window_draw_list()
+            dl.push_draw_flag(imgui.ImDrawFlags_.aa_lines, False)
             self._charts(app, panel_w - 20.0)
+            dl.pop_draw_flag()
         imgui.end()
 
     def _remember(self, name):
@@ -204,22 +208,35 @@ class Hud:
         imgui.end_combo()
 
     def _charts(self, app, plot_w):
+        """Two implot strip charts: attitude (roll, pitch; heading on a right axis) and |q| - 1."""
         t_now = app.telemetry.t
-        flags = (implot.Flags_.no_legend | implot.Flags_.no_menus | implot.Flags_.no_box_select
-                 | implot.Flags_.no_mouse_text | implot.Flags_.no_inputs | implot.Flags_.no_title)
-        for name, label, limits in _CHARTS:
-            xs, ys = app.history.series(name)
-            imgui.text_disabled(label)
-            if implot.begin_plot(f"##{name}", _v(plot_w, 62), flags):
-                implot.setup_axes("", "", implot.AxisFlags_.no_tick_labels,
-                                  implot.AxisFlags_.auto_fit if limits is None else 0)
-                implot.setup_axis_limits(implot.ImAxis_.x1, t_now - app.history.span, t_now, imgui.Cond_.always)
-                if limits is not None:
-                    lo, hi = _chart_limits(ys, limits)
-                    implot.setup_axis_limits(implot.ImAxis_.y1, lo, hi, imgui.Cond_.always)
-                if len(xs):
-                    implot.plot_line(name, xs, ys)
-                implot.end_plot()
+        span = app.history.span
+        flags = (implot.Flags_.no_menus | implot.Flags_.no_box_select | implot.Flags_.no_mouse_text
+                 | implot.Flags_.no_inputs | implot.Flags_.no_title)
+        x_flags = implot.AxisFlags_.no_tick_labels | implot.AxisFlags_.no_grid_lines
+        if implot.begin_plot("##attitude", _v(plot_w, 118), flags):
+            implot.setup_axes("", "deg", x_flags, 0)
+            implot.setup_axis(implot.ImAxis_.y2, "hdg", implot.AxisFlags_.opposite | implot.AxisFlags_.no_grid_lines)
+            implot.setup_axis_limits(implot.ImAxis_.x1, t_now - span, t_now, imgui.Cond_.always)
+            _, roll = app.history.series("roll")
+            xs, pitch = app.history.series("pitch")
+            lo, hi = _chart_limits(np.concatenate([roll, pitch]), (-180.0, 180.0))
+            implot.setup_axis_limits(implot.ImAxis_.y1, lo, hi, imgui.Cond_.always)
+            implot.setup_axis_limits(implot.ImAxis_.y2, 0.0, 360.0, imgui.Cond_.always)
+            implot.setup_legend(implot.Location_.north_west, implot.LegendFlags_.horizontal)
+            if len(xs):
+                implot.plot_line("roll", xs, roll)
+                implot.plot_line("pitch", xs, pitch)
+                implot.set_axes(implot.ImAxis_.x1, implot.ImAxis_.y2)
+                implot.plot_line("heading", *app.history.series("heading"))
+            implot.end_plot()
+        if implot.begin_plot("##qnorm", _v(plot_w, 78), flags | implot.Flags_.no_legend):
+            implot.setup_axes("", "|q|-1", x_flags, implot.AxisFlags_.auto_fit)
+            implot.setup_axis_limits(implot.ImAxis_.x1, t_now - span, t_now, imgui.Cond_.always)
+            xs, ys = app.history.series("qnorm_error")
+            if len(xs):
+                implot.plot_line("|q| - 1", xs, ys)
+            implot.end_plot()
 
     # ------------------------------------------------------------------ overlays
 
@@ -269,6 +286,31 @@ class Hud:
         imgui.end()
         if not keep:
             self.show_help = False
+
+
+def cockpit_frame(width, height, head_yaw, head_pitch):
+    """The cockpit around the view: a glare shield across the bottom and the windscreen posts.
+
+    Drawn behind the HUD windows; it fades out as the pilot turns the head
+    (the overlay is fixed to the screen).
+    """
+    fade = max(0.0, 1.0 - max(abs(head_yaw) / 25.0, abs(head_pitch) / 20.0))
+    if fade <= 0.0 or width < 40 or height < 40:
+        return
+    a = int(255 * fade)
+    dl = imgui.get_background_draw_list()
+    top_mid, top_side = height * 0.80, height * 0.86
+    n = 24
+    edge = [_v(width * i / n, top_side - (top_side - top_mid) * math.sin(math.pi * i / n)) for i in range(n + 1)]
+    dl.add_convex_poly_filled([*edge, _v(width, height), _v(0, height)], imgui.IM_COL32(38, 41, 48, a))
+    for p, q in zip(edge[:-1], edge[1:]):
+        dl.add_line(p, q, imgui.IM_COL32(78, 84, 96, a), 3.0)
+    post = imgui.IM_COL32(30, 32, 38, a)
+    for side in (0, 1):
+        x0 = width * (0.06 if side == 0 else 0.94)
+        x1 = width * (0.16 if side == 0 else 0.84)
+        dl.add_line(_v(x0, top_side), _v(x1, 0), post, max(6.0, width * 0.012))
+    dl.add_rect_filled(_v(0, 0), _v(width, max(4.0, height * 0.012)), post)
 
 
 def _chart_limits(ys, limits):

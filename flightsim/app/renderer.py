@@ -85,6 +85,21 @@ def _lit_list(program, mesh: Mesh, batch):
         color=("f", mesh.colors.ravel().tolist()))
 
 
+def _airplane_list(program, part_meshes, batch):
+    """One vertex list for all parts; each vertex carries its part's index (``part``)."""
+    merged = Mesh.merge(part_meshes)
+    index = np.concatenate([np.full(m.vertex_count, k, np.float32) for k, m in enumerate(part_meshes)])
+    data = dict(position=("f", merged.positions.ravel().tolist()), part=("f", index.tolist()))
+    if "normal" in program.attributes:
+        data.update(normal=("f", merged.normals.ravel().tolist()), color=("f", merged.colors.ravel().tolist()))
+    return program.vertex_list_indexed(merged.vertex_count, gl.GL_TRIANGLES, merged.indices.tolist(),
+                                       batch=batch, **data)
+
+
+_COLLAPSED = (0.0,) * 15 + (1.0,)
+"""A part matrix that shrinks the part to a point (hides it)."""
+
+
 def _decal_list(program, positions, uv, colors, indices, batch):
     return program.vertex_list_indexed(
         len(positions), gl.GL_TRIANGLES, list(indices), batch=batch,
@@ -106,6 +121,7 @@ class SceneRenderer:
         self.model = model
         self.lighting = Lighting()
         self.lit = _program(shaders.LIT_VERTEX, shaders.LIT_FRAGMENT)
+        self.airplane = _program(shaders.AIRPLANE_VERTEX, shaders.LIT_FRAGMENT)
         self.ground = _program(shaders.GROUND_VERTEX, shaders.GROUND_FRAGMENT)
         self.decal = _program(shaders.DECAL_VERTEX, shaders.DECAL_FRAGMENT)
         self.shadow = _program(shaders.SHADOW_VERTEX, shaders.SHADOW_FRAGMENT)
@@ -113,8 +129,10 @@ class SceneRenderer:
         self._batch = pyglet.graphics.Batch()          # owns the buffers; drawn list by list
 
         rw = scenery.runway
+        # Anisotropic filtering keeps the markings sharp at grazing angles; the runway covers
+        # little of the screen, so even a software renderer can afford it there.
         self.tex_runway = _make_texture(textures.runway_texture(width_ft=rw.width, length_ft=rw.length,
-                                                                numbers=rw.numbers), repeat=False)
+                                                                numbers=rw.numbers), repeat=False, anisotropy=8.0)
         self.sky_list = self._sky_dome()
         meshes2d = ground.build_ground(GROUND_EXTENT)
         self.ground_average = meshes2d.average
@@ -131,8 +149,10 @@ class SceneRenderer:
                                        self._batch)
         self.object_lists = [_lit_list(self.lit, m, self._batch) for m in scenery.objects]
         self.object_centers, self.object_radii = _bounds(scenery.objects)
-        self.part_lists = [_lit_list(self.lit, p.mesh, self._batch) for p in model.parts]
-        self.shadow_lists = [_lit_list(self.shadow, p.mesh, self._batch) for p in model.parts]
+        if len(model.parts) > shaders.MAX_PARTS:
+            raise ValueError(f"the airplane has {len(model.parts)} parts; at most {shaders.MAX_PARTS} can be drawn")
+        self.airplane_list = _airplane_list(self.airplane, [p.mesh for p in model.parts], self._batch)
+        self.shadow_list = _airplane_list(self.shadow, [p.mesh for p in model.parts], self._batch)
         self._set_lighting_uniforms()
 
     def _sky_dome(self, n_az=48, n_el=14):
@@ -161,7 +181,7 @@ class SceneRenderer:
 
     def _set_lighting_uniforms(self):
         L = self.lighting
-        for prog in (self.lit, self.ground, self.decal, self.sky):
+        for prog in (self.lit, self.airplane, self.ground, self.decal, self.sky):
             prog.use()
             # The compiler drops uniforms a program does not need (the flat ground's ambient).
             present = prog.uniforms
@@ -172,6 +192,8 @@ class SceneRenderer:
                 if name in present:
                     prog[name] = value
         self.lit["shine"] = 0.0
+        self.airplane.use()
+        self.airplane["shine"] = 0.35
         self.ground.use()
         level = np.array(L.sky_ambient) + np.array(L.sun_color) * max(L.sun_dir[2], 0.0)
         self.ground["lit"] = tuple(level)
@@ -236,7 +258,7 @@ class SceneRenderer:
         self.ground["offset"] = (float(ox - eye[0]), float(oy - eye[1]))
         self.ground["tile_origin"] = (float(ox), float(oy))
         self.ground["camera_z"] = float(eye[2])
-        self.ground["grain"] = 0.25 if eye[2] < 1200.0 else 0.0
+        self.ground["grain"] = 0.14 if eye[2] < 500.0 else 0.0
         for vlist in self.ground_lists:
             vlist.draw(gl.GL_TRIANGLES)
         planes = frustum_planes(view_proj)
@@ -255,9 +277,13 @@ class SceneRenderer:
 
         plane = _translate(np.asarray(airplane_position, dtype=np.float64) - eye)
         plane[:3, :3] = airplane_rotation
-        models = [gl_matrix(plane @ m) for m in part_matrices]
+        parts = [tuple(gl_matrix(m)) for m in part_matrices]
+        for k in hidden:
+            parts[k] = _COLLAPSED
+        parts += [_COLLAPSED] * (shaders.MAX_PARTS - len(parts))
+        plane_gl = gl_matrix(plane)
         if show_airplane:
-            self._draw_shadow(models, vp, camera, float(airplane_position[2]))
+            self._draw_shadow(plane_gl, parts, vp, camera, float(airplane_position[2]))
 
         # Lit objects with depth.
         gl.glEnable(gl.GL_DEPTH_TEST)
@@ -272,19 +298,19 @@ class SceneRenderer:
             if show:
                 vlist.draw(gl.GL_TRIANGLES)
         if show_airplane:
-            self.lit["shine"] = 0.35
+            self.airplane.use()
+            self.airplane["view_proj"] = vp
+            self.airplane["model"] = plane_gl
+            self.airplane["parts"] = parts
             gl.glEnable(gl.GL_CULL_FACE)          # closed, outward-facing meshes; the cockpit sees no insides
             gl.glCullFace(gl.GL_BACK)
-            for k, (model, vlist) in enumerate(zip(models, self.part_lists)):
-                if k not in hidden:
-                    self.lit["model"] = model
-                    vlist.draw(gl.GL_TRIANGLES)
+            self.airplane_list.draw(gl.GL_TRIANGLES)
             gl.glDisable(gl.GL_CULL_FACE)
         self.lit.stop()
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glActiveTexture(gl.GL_TEXTURE0)
 
-    def _draw_shadow(self, models, vp, camera, altitude):
+    def _draw_shadow(self, plane_gl, parts, vp, camera, altitude):
         """The airplane flattened onto the ground along the sun's rays."""
         strength = 0.5 * (1.0 - min(max(altitude, 0.0) / 600.0, 1.0))
         if strength <= 0.01:
@@ -298,9 +324,9 @@ class SceneRenderer:
         self.shadow["view_proj"] = vp
         self.shadow["camera"] = camera
         self.shadow["strength"] = strength
-        for model, vlist in zip(models, self.shadow_lists):
-            self.shadow["model"] = model
-            vlist.draw(gl.GL_TRIANGLES)
+        self.shadow["model"] = plane_gl
+        self.shadow["parts"] = parts
+        self.shadow_list.draw(gl.GL_TRIANGLES)
         gl.glDisable(gl.GL_STENCIL_TEST)
         gl.glDisable(gl.GL_BLEND)
 

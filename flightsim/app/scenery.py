@@ -72,7 +72,7 @@ class Scenery:
     runway_quad : tuple of numpy.ndarray
         (positions (4, 3), uv (4, 2)) of the runway rectangle.
     tower_eye : numpy.ndarray, shape (3,)
-        The control tower's cab, for the tower camera, ft.
+        On the control tower's roof, for the tower camera, ft.
     """
 
     objects: list
@@ -279,8 +279,8 @@ def _woods(center, radius, count, rng):
     return out
 
 
-def _hills(rng, inner=42000.0, outer=70000.0, n_angle=160, n_radial=8, max_height=4200.0):
-    """A ring of hills and mountains on the horizon (smooth shaded, coloured by height)."""
+def _hills(rng, inner=42000.0, outer=70000.0, n_angle=160, n_radial=8, max_height=4200.0, sectors=10):
+    """A ring of hills and mountains on the horizon (smooth shaded, coloured by height), in sectors."""
     a = np.linspace(0.0, 2 * np.pi, n_angle, endpoint=False)
     r = np.linspace(inner, outer, n_radial)
     k = np.arange(1, 9)
@@ -299,7 +299,13 @@ def _hills(rng, inner=42000.0, outer=70000.0, n_angle=160, n_radial=8, max_heigh
     col = np.where(frac[..., None] < 0.55, low + (mid - low) * (frac[..., None] / 0.55),
                    np.where(frac[..., None] < 0.8, mid, high))
     colors = np.concatenate([col, np.ones(col.shape[:2] + (1,))], axis=-1)
-    return meshes.grid_surface(pts, colors, wrap=True, flip=False)
+    # Sectors, so the renderer can skip those behind the camera.
+    step = n_angle // sectors
+    out = []
+    for k in range(sectors):
+        cols = np.arange(k * step, (k + 1) * step + 1) % n_angle
+        out.append(meshes.grid_surface(pts[:, cols], colors[:, cols]))
+    return out
 
 
 def _roads(points, width, color="#6b6b68"):
@@ -341,7 +347,7 @@ def build_scenery(runway: Runway = RUNWAY, seed=2024) -> Scenery:
     # A radio mast with a red top: a height reference near the field.
     clusters.append(Mesh.merge([meshes.box([-3000.0, -3500.0, 200.0], [6.0, 6.0, 400.0], "#c9ccd1"),
                                 meshes.box([-3000.0, -3500.0, 402.0], [8.0, 8.0, 8.0], "#d22b2b")]))
-    clusters.append(_hills(rng))
+    clusters.extend(_hills(rng))
     along, left = runway.axes()
     c = np.asarray(runway.center, dtype=np.float64)
     hl, hw = 0.5 * runway.length, 0.5 * runway.width
@@ -349,6 +355,6 @@ def build_scenery(runway: Runway = RUNWAY, seed=2024) -> Scenery:
                c + along * hl + left * hw]
     quad_pos = np.array([[p[0], p[1], 0.0] for p in corners])
     quad_uv = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
-    tower = _tower_position(runway) + left * 16.0          # just outside the cab's runway-side glass
+    tower = _tower_position(runway)                        # on the roof, above the cab
     return Scenery(clusters, Mesh.merge(decals), runway, (quad_pos, quad_uv),
-                   np.array([tower[0], tower[1], 68.0]))
+                   np.array([tower[0], tower[1], 82.0]))

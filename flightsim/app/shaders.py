@@ -48,6 +48,31 @@ void main() {
 }
 """
 
+MAX_PARTS = 16
+"""Parts an airplane may have (one draw call moves them all, each by its own matrix)."""
+
+AIRPLANE_VERTEX = """
+#version 330 core
+in vec3 position;
+in vec3 normal;
+in vec4 color;
+in float part;                 // index into parts[]
+uniform mat4 parts[16];        // part -> body (control surfaces deflected, propeller turned)
+uniform mat4 model;            // body -> camera-relative earth frame
+uniform mat4 view_proj;
+out vec3 v_rel;
+out vec3 v_normal;
+out vec4 v_color;
+void main() {
+    mat4 m = model * parts[int(part + 0.5)];
+    vec4 rel = m * vec4(position, 1.0);
+    v_rel = rel.xyz;
+    v_normal = mat3(m) * normal;
+    v_color = color;
+    gl_Position = view_proj * rel;
+}
+"""
+
 LIT_FRAGMENT = """
 #version 330 core
 in vec3 v_rel;
@@ -102,11 +127,11 @@ out vec4 frag_color;
 void main() {
     vec3 c = v_color;
     if (grain > 0.0) {
-        float near = 1.0 - smoothstep(150.0, 900.0, length(v_rel));
+        float near = 1.0 - smoothstep(120.0, 700.0, length(v_rel));
         if (near > 0.0) {
-            vec2 cell = floor(v_world / 4.0);
-            float h = fract(sin(dot(cell, vec2(12.9898, 78.233))) * 43758.5453);
-            c *= 1.0 + grain * near * (h - 0.5);
+            vec2 p = fract(floor(v_world / 3.0) * vec2(0.1031, 0.1030));
+            p += dot(p, p.yx + 33.33);
+            c *= 1.0 + grain * near * (fract((p.x + p.y) * p.x) - 0.5);
         }
     }
     frag_color = vec4(c, 1.0);
@@ -152,14 +177,14 @@ void main() {
 SHADOW_VERTEX = """
 #version 330 core
 in vec3 position;
-in vec3 normal;
-in vec4 color;
-uniform mat4 model;            // object -> camera-relative earth frame
+in float part;
+uniform mat4 parts[16];
+uniform mat4 model;            // body -> camera-relative earth frame
 uniform mat4 view_proj;
 uniform vec3 camera;
 uniform vec3 sun_dir;
 void main() {
-    vec3 rel = (model * vec4(position, 1.0)).xyz;
+    vec3 rel = (model * parts[int(part + 0.5)] * vec4(position, 1.0)).xyz;
     float height = rel.z + camera.z;                  // above the ground
     rel -= sun_dir * (height / max(sun_dir.z, 0.2));  // slide along the sun's rays to z = 0
     gl_Position = view_proj * vec4(rel, 1.0);
