@@ -156,8 +156,8 @@ class Hud:
         _, sim.renormalize = imgui.checkbox("renormalise q every step", sim.renormalize)
         imgui.text(f"|q| - 1      {t.qnorm_error:+.3e}")
         imgui.text(f"physics      {t.step_us:7.1f} us/step  x{s.steps_last}")
-        imgui.text(f"frame        {s.frame_ms:6.2f} ms  ({s.fps:4.0f} fps)")
-        imgui.text_disabled(f"  physics {s.physics_ms:4.2f}  HUD {s.hud_ms:4.2f}  draw {s.draw_ms:4.2f} ms")
+        imgui.text(f"frame        {s.period_ms:6.2f} ms  ({s.fps:4.0f} fps)")
+        imgui.text_disabled(f"  physics {s.physics_ms:4.2f}  draw {s.draw_ms:4.2f}  HUD {s.hud_ms:4.2f} ms")
         imgui.text(f"sim time     {t.t:8.2f} s   dt {sim.dt * 1000:.2f} ms")
         if imgui.button("Resume" if sim.paused else "Pause", _v(80, 0)):
             sim.paused = not sim.paused

@@ -1,0 +1,109 @@
+"""Keymap TOML validation and the pilot's control smoothing (no window needed)."""
+
+import pytest
+from pyglet.window import key
+
+from flightsim.app.keymap import ACTIONS, DEFAULT_KEYMAP, load_keymap
+from flightsim.app.pilot import FLAP_NOTCHES, Pilot, apply_dead_zone
+from flightsim.controls import Controls
+from flightsim.errors import InputError
+
+
+def write(tmp_path, text):
+    path = tmp_path / "keys.toml"
+    path.write_text(text)
+    return path
+
+
+def test_default_keymap_binds_every_action_with_the_documented_keys():
+    km = load_keymap()
+    assert set(km.keys) == set(ACTIONS)
+    assert all(km.keys[a] for a in ACTIONS), "an action has no key by default"
+    expected = {key.UP: "pitch_down", key.W: "pitch_down", key.DOWN: "pitch_up", key.S: "pitch_up",
+                key.LEFT: "roll_left", key.A: "roll_left", key.RIGHT: "roll_right", key.D: "roll_right",
+                key.F12: "screenshot", key.F1: "help", key.R: "reset", key.P: "pause", key.C: "camera"}
+    for symbol, action in expected.items():
+        assert km.action(symbol) == action
+    assert km.dead_zone == pytest.approx(0.12)
+    assert "Up / W" == km.describe("pitch_down")
+    assert DEFAULT_KEYMAP.name == "keymap.toml" and DEFAULT_KEYMAP.parent.name == "configs"
+
+
+def test_user_file_rebinds_and_takes_keys_from_other_actions(tmp_path):
+    km = load_keymap(write(tmp_path, '[keys]\nyaw_left = ["A"]\nscreenshot = "f11"\n[rates]\ncenter = 5\n'))
+    assert km.action(key.A) == "yaw_left"
+    assert km.keys["roll_left"] == ("LEFT",)          # A moved away from roll_left
+    assert km.keys["yaw_left"] == ("A",)              # Q and Z no longer yaw
+    assert km.action(key.F11) == "screenshot" and km.action(key.F12) is None
+    assert km.rates["center"] == 5.0 and km.rates["deflect"] == 2.5
+
+
+@pytest.mark.parametrize("text, where, reason", [
+    ('[keys]\npitch_up = ["FOO"]\n', "keys.pitch_up", "unknown key name 'FOO'"),
+    ('[keys]\npitch_upp = ["S"]\n', "keys.pitch_upp", "unknown action 'pitch_upp'; did you mean 'pitch_up'?"),
+    ('[keys]\npitch_up = 5\n', "keys.pitch_up", "must be a key name or a list of key names"),
+    ('[keys]\npitch_up = ["S"]\npitch_down = ["S"]\n', "keys.pitch_down", "key 'S' is already bound to 'pitch_up'"),
+    ('[rates]\ndeflect = 0\n', "rates.deflect", "must be between"),
+    ('[rates]\ndeflect = "fast"\n', "rates.deflect", "must be a number"),
+    ('[gamepad]\ndead_zone = 0.95\n', "gamepad.dead_zone", "must be between 0 and 0.9"),
+    ('[mouse]\nx = 1\n', "mouse", "unknown section 'mouse'"),
+    ('[keys\n', "", "not valid TOML"),
+])
+def test_bad_keymaps_name_the_field(tmp_path, text, where, reason):
+    path = write(tmp_path, text)
+    with pytest.raises(InputError) as err:
+        load_keymap(path)
+    assert err.value.source == str(path) and err.value.where == where
+    assert reason in err.value.reason
+    assert str(err.value).startswith(f"{path}: ")
+
+
+def test_missing_keymap_file(tmp_path):
+    with pytest.raises(InputError, match="file not found"):
+        load_keymap(tmp_path / "nope.toml")
+
+
+def test_pilot_smooths_keys_and_centres_on_release():
+    pilot = Pilot(load_keymap())
+    c = Controls(throttle=0.5)
+    pilot.press("roll_right")
+    pilot.update(0.1, c)
+    assert c.aileron == pytest.approx(0.25)           # 2.5 per second
+    for _ in range(10):
+        pilot.update(0.1, c)
+    assert c.aileron == 1.0
+    pilot.release("roll_right")
+    pilot.update(0.1, c)
+    assert c.aileron == pytest.approx(0.7)            # back at 3 per second
+    for _ in range(5):
+        pilot.update(0.1, c)
+    assert c.aileron == 0.0
+    pilot.press("throttle_up")
+    pilot.update(0.25, c)
+    pilot.update(0.25, c)
+    assert c.throttle == pytest.approx(0.7)           # 0.4 per second
+    pilot.release("throttle_up")
+    pilot.update(1.0, c)
+    assert c.throttle == pytest.approx(0.7)
+
+
+def test_flap_notches_and_stick_dead_zone():
+    pilot = Pilot(load_keymap())
+    c = Controls()
+    for _ in range(5):
+        pilot.press("flaps_down")
+    assert pilot.flap_target == FLAP_NOTCHES[-1]
+    pilot.press("flaps_up")
+    assert pilot.flap_target == 0.5
+    for _ in range(40):
+        pilot.update(0.1, c)
+    assert c.flaps == 0.5
+    assert apply_dead_zone(0.1, 0.12) == 0.0
+    assert apply_dead_zone(-1.0, 0.12) == -1.0
+    assert apply_dead_zone(0.56, 0.12) == pytest.approx(0.5)
+    assert apply_dead_zone(float("nan"), 0.12) == 0.0
+    pilot.update(0.1, c, {"elevator": 0.9, "aileron": 0.05})
+    assert c.elevator > 0.5 and c.aileron == 0.0
+    c.elevator = float("nan")                          # never passes NaN on
+    pilot.update(0.1, c)
+    assert c.elevator == 0.0
