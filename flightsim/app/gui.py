@@ -59,6 +59,7 @@ class ImguiLayer:
         style.item_spacing = imgui.ImVec2(6.0, 3.0)
         implot.get_style().plot_padding = imgui.ImVec2(4.0, 4.0)
         self.renderer = create_renderer(window)
+        self._nearest = set()
 
     def activate(self):
         """Make this layer's contexts current (several windows may exist, e.g. in tests)."""
@@ -93,6 +94,26 @@ class ImguiLayer:
         finally:
             imgui.render()
         self.renderer.render(imgui.get_draw_data())
+        self._sample_nearest()
+
+    def _sample_nearest(self):
+        """Sample imgui's textures (the font atlas) without filtering.
+
+        imgui draws glyphs pixel-aligned at their rasterised size, so the
+        picture is the same, and a software renderer fills the panels about
+        twice as fast as with bilinear filtering.  New or re-created
+        textures are caught on the frame after they appear.
+        """
+        from pyglet import gl
+
+        for tex in self._imgui.get_platform_io().textures:
+            tex_id = int(tex.tex_id)
+            if tex_id and tex_id not in self._nearest:
+                gl.glBindTexture(gl.GL_TEXTURE_2D, tex_id)
+                gl.glTexParameteri(gl.GL_TEXTURE_2D, gl.GL_TEXTURE_MIN_FILTER, gl.GL_NEAREST)
+                gl.glTexParameteri(gl.GL_TEXTURE_2D, gl.GL_TEXTURE_MAG_FILTER, gl.GL_NEAREST)
+                gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
+                self._nearest.add(tex_id)
 
     def shutdown(self):
         """Free the GL objects and the contexts."""
