@@ -179,16 +179,33 @@ class Simulation:
 
     # ------------------------------------------------------------------ state
 
-    def reset(self):
-        """Back to the aircraft file's initial state, controls and clock."""
+    def reset(self, state=None):
+        """Back to the aircraft file's initial state (or to ``state``), initial controls, clock at 0.
+
+        Parameters
+        ----------
+        state : FlightState, optional
+            Start here instead (e.g. on final approach); its ``t`` is kept.
+
+        Raises
+        ------
+        ValueError
+            A state that is not finite or has a zero quaternion.
+        """
         ac = self.aircraft
         self._y = np.zeros(integrators.STATE_SIZE)
-        self._y[integrators.X] = ac.initial_position
-        self._y[integrators.V] = ac.initial_velocity
-        self._y[integrators.Q] = quat.from_aviation_angles(*ac.initial_attitude_deg)
-        self._y[integrators.W] = ac.initial_omega
+        if state is None:
+            self._y[integrators.X] = ac.initial_position
+            self._y[integrators.V] = ac.initial_velocity
+            self._y[integrators.Q] = quat.from_aviation_angles(*ac.initial_attitude_deg)
+            self._y[integrators.W] = ac.initial_omega
+        else:
+            self._y[integrators.X] = quat.as_vec(state.position, "position")
+            self._y[integrators.V] = quat.as_vec(state.velocity, "velocity")
+            self._y[integrators.Q] = quat.normalize(state.q)
+            self._y[integrators.W] = quat.as_vec(state.omega, "omega")
         self._prev = self._y.copy()
-        self.t = 0.0
+        self.t = 0.0 if state is None else float(state.t)
         self._t_prev = 0.0
         self.controls = Controls(throttle=ac.initial_throttle)
         self.status = None
