@@ -245,3 +245,17 @@ def test_standard_atmosphere_thins_with_altitude():
 def test_bad_arguments(kwargs, message):
     with pytest.raises(InputError, match=message):
         Simulation(**kwargs)
+
+
+def test_physics_never_imports_a_drawing_library():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, flightsim.simulation, flightsim.rigidbody, flightsim.lab, flightsim.replay, flightsim.ghost, "
+        "flightsim.simulate_command\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('pyglet', 'OpenGL', 'imgui_bundle', 'pyrr')]\n"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
