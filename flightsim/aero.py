@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from flightsim.kernels import jit
+from flightsim.kernels import jit, qv_rotate
 
 KIND_LIFTING, KIND_SYMMETRIC, KIND_DRAG = 0, 1, 2
 KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG}
@@ -166,19 +166,6 @@ def coefficients(alpha, flap, kind, xs, vals, n, out_cl, out_cd):
     if kind == KIND_SYMMETRIC and alpha < 0.0:
         cl = -cl
     return cl, cd, True
-
-
-@jit
-def qv_rotate(qw, qx, qy, qz, vx, vy, vz):
-    """Bourg's QVRotate, ``q ⊗ (0, v) ⊗ q*``, as ``v + 2w(u×v) + 2u×(u×v)``."""
-    tx = 2.0 * (qy * vz - qz * vy)
-    ty = 2.0 * (qz * vx - qx * vz)
-    tz = 2.0 * (qx * vy - qy * vx)
-    return (
-        vx + qw * tx + (qy * tz - qz * ty),
-        vy + qw * ty + (qz * tx - qx * tz),
-        vz + qw * tz + (qx * ty - qy * tx),
-    )
 
 
 @jit

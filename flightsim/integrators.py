@@ -32,7 +32,7 @@ from numba import njit
 
 from flightsim import kernels
 from flightsim.aero import airplane_loads as loads
-from flightsim.kernels import turn
+from flightsim.kernels import matrix_to_quat, quat_to_matrix, turn
 
 #: Slices of the state vector.
 X, V, Q, W = slice(0, 3), slice(3, 6), slice(6, 10), slice(10, 13)
@@ -341,39 +341,6 @@ def run_steps(number, y, t0, h, steps, params, inertia, inertia_inv, renorm, kin
 
 #: The step functions, in the order :func:`step_by_number` numbers them.
 STEPS = (step_semi_implicit, step_matrix, step_buss2, step_rk4, step_rkmk4)
-
-
-@jit
-def quat_to_matrix(n, x, y, z):
-    """Rotation matrix body → earth of a unit quaternion (compiled twin of quat.to_matrix)."""
-    R = np.empty((3, 3))
-    R[0, 0] = n * n + x * x - y * y - z * z
-    R[0, 1] = 2.0 * (x * y - z * n)
-    R[0, 2] = 2.0 * (x * z + y * n)
-    R[1, 0] = 2.0 * (x * y + z * n)
-    R[1, 1] = n * n - x * x + y * y - z * z
-    R[1, 2] = 2.0 * (y * z - x * n)
-    R[2, 0] = 2.0 * (x * z - y * n)
-    R[2, 1] = 2.0 * (y * z + x * n)
-    R[2, 2] = n * n - x * x - y * y + z * z
-    return R
-
-
-@jit
-def matrix_to_quat(R):
-    """Quaternion of a rotation matrix by Shepperd's method (compiled, unnormalised)."""
-    tr = R[0, 0] + R[1, 1] + R[2, 2]
-    if tr >= R[0, 0] and tr >= R[1, 1] and tr >= R[2, 2]:
-        s = 2.0 * math.sqrt(1.0 + tr)
-        return 0.25 * s, (R[2, 1] - R[1, 2]) / s, (R[0, 2] - R[2, 0]) / s, (R[1, 0] - R[0, 1]) / s
-    if R[0, 0] >= R[1, 1] and R[0, 0] >= R[2, 2]:
-        s = 2.0 * math.sqrt(1.0 + R[0, 0] - R[1, 1] - R[2, 2])
-        return (R[2, 1] - R[1, 2]) / s, 0.25 * s, (R[0, 1] + R[1, 0]) / s, (R[0, 2] + R[2, 0]) / s
-    if R[1, 1] >= R[2, 2]:
-        s = 2.0 * math.sqrt(1.0 - R[0, 0] + R[1, 1] - R[2, 2])
-        return (R[0, 2] - R[2, 0]) / s, (R[0, 1] + R[1, 0]) / s, 0.25 * s, (R[1, 2] + R[2, 1]) / s
-    s = 2.0 * math.sqrt(1.0 - R[0, 0] - R[1, 1] + R[2, 2])
-    return (R[1, 0] - R[0, 1]) / s, (R[0, 2] + R[2, 0]) / s, (R[1, 2] + R[2, 1]) / s, 0.25 * s
 
 
 # --------------------------------------------------------------------------- registry

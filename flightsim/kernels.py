@@ -7,6 +7,10 @@ returning ``(ca, sa)`` with the increment ``Δq = (ca, sa·φ)``, ``φ = ω h``
 :data:`KERNELS`, which return ``q ⊗ Δq(φ)`` for ``q`` of shape ``(N, 4)`` and
 ``φ`` of shape ``(N, 3)``.
 
+The module also holds the other scalar formulas that compiled code needs —
+QVRotate, quaternion ↔ matrix — each written once and used both by the
+compiled physics and, through the ``*_rows`` loops, by :mod:`flightsim.quat`.
+
 Sources
 -------
 - ``exact``, ``taylor2``, ``taylor2-half``, ``taylor2-quarter``: the seed note
@@ -108,6 +112,75 @@ def turn(qw, qx, qy, qz, ca, sa, px, py, pz):
         qw * y + qy * ca + qz * x - qx * z,
         qw * z + qz * ca + qx * y - qy * x,
     )
+
+
+@jit
+def qv_rotate(qw, qx, qy, qz, vx, vy, vz):
+    """Bourg's QVRotate, ``q ⊗ (0, v) ⊗ q*``, as ``v + 2w(u×v) + 2u×(u×v)``."""
+    tx = 2.0 * (qy * vz - qz * vy)
+    ty = 2.0 * (qz * vx - qx * vz)
+    tz = 2.0 * (qx * vy - qy * vx)
+    return (
+        vx + qw * tx + (qy * tz - qz * ty),
+        vy + qw * ty + (qz * tx - qx * tz),
+        vz + qw * tz + (qx * ty - qy * tx),
+    )
+
+
+@jit
+def quat_to_matrix(n, x, y, z):
+    """Rotation matrix body → earth of a unit quaternion (Bourg's r11 … r33)."""
+    R = np.empty((3, 3))
+    R[0, 0] = n * n + x * x - y * y - z * z
+    R[0, 1] = 2.0 * (x * y - z * n)
+    R[0, 2] = 2.0 * (x * z + y * n)
+    R[1, 0] = 2.0 * (x * y + z * n)
+    R[1, 1] = n * n - x * x + y * y - z * z
+    R[1, 2] = 2.0 * (y * z - x * n)
+    R[2, 0] = 2.0 * (x * z - y * n)
+    R[2, 1] = 2.0 * (y * z + x * n)
+    R[2, 2] = n * n - x * x - y * y + z * z
+    return R
+
+
+@jit
+def matrix_to_quat(R):
+    """Quaternion of a rotation matrix by Shepperd's method (the largest of w, x, y, z as pivot), unnormalised."""
+    tr = R[0, 0] + R[1, 1] + R[2, 2]
+    if tr >= R[0, 0] and tr >= R[1, 1] and tr >= R[2, 2]:
+        s = 2.0 * math.sqrt(1.0 + tr)
+        return 0.25 * s, (R[2, 1] - R[1, 2]) / s, (R[0, 2] - R[2, 0]) / s, (R[1, 0] - R[0, 1]) / s
+    if R[0, 0] >= R[1, 1] and R[0, 0] >= R[2, 2]:
+        s = 2.0 * math.sqrt(1.0 + R[0, 0] - R[1, 1] - R[2, 2])
+        return (R[2, 1] - R[1, 2]) / s, 0.25 * s, (R[0, 1] + R[1, 0]) / s, (R[0, 2] + R[2, 0]) / s
+    if R[1, 1] >= R[2, 2]:
+        s = 2.0 * math.sqrt(1.0 - R[0, 0] + R[1, 1] - R[2, 2])
+        return (R[0, 2] - R[2, 0]) / s, (R[0, 1] + R[1, 0]) / s, 0.25 * s, (R[1, 2] + R[2, 1]) / s
+    s = 2.0 * math.sqrt(1.0 - R[0, 0] - R[1, 1] + R[2, 2])
+    return (R[1, 0] - R[0, 1]) / s, (R[0, 2] + R[2, 0]) / s, (R[1, 2] + R[2, 1]) / s, 0.25 * s
+
+@jit
+def rotate_rows(q, v, out):
+    """``out[i] = QVRotate(q[i], v[i])`` for rows of (N, 4) and (N, 3)."""
+    for i in range(q.shape[0]):
+        out[i, 0], out[i, 1], out[i, 2] = qv_rotate(q[i, 0], q[i, 1], q[i, 2], q[i, 3], v[i, 0], v[i, 1], v[i, 2])
+    return out
+
+
+@jit
+def matrix_rows(q, out):
+    """``out[i]`` = the rotation matrix of ``q[i]``."""
+    for i in range(q.shape[0]):
+        out[i] = quat_to_matrix(q[i, 0], q[i, 1], q[i, 2], q[i, 3])
+    return out
+
+
+@jit
+def quat_rows(R, out):
+    """``out[i]`` = the (unnormalised) quaternion of ``R[i]``."""
+    for i in range(R.shape[0]):
+        out[i, 0], out[i, 1], out[i, 2], out[i, 3] = matrix_to_quat(R[i])
+    return out
 
 
 #: name → scalar increment function, in the order the HUD lists them.

@@ -17,6 +17,8 @@ positive pitch is nose *down* and a positive yaw turns the nose West.
 
 import numpy as np
 
+from flightsim import kernels
+
 #: |r31| above which :func:`to_euler` takes the book's gimbal-lock branch.
 GIMBAL_LOCK = 0.999999
 
@@ -93,15 +95,15 @@ def normalize(q):
 def rotate(q, v):
     """Rotate ``v`` by ``q``: ``q ⊗ (0, v) ⊗ q*`` (Bourg's ``QVRotate``), body → earth.
 
-    Uses ``v + 2w (u × v) + 2 u × (u × v)`` with ``u`` the vector part, the
-    expansion of the sandwich product for a unit quaternion.
+    One compiled formula (:func:`flightsim.kernels.qv_rotate`) serves this and
+    the airplane's loads.
     """
     q = as_quat(q)
     v = as_vec(v)
-    w = q[..., :1]
-    u = q[..., 1:]
-    t = 2.0 * np.cross(u, v)
-    return v + w * t + np.cross(u, t)
+    shape = np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
+    qb = np.ascontiguousarray(np.broadcast_to(q, shape + (4,)).reshape(-1, 4))
+    vb = np.ascontiguousarray(np.broadcast_to(v, shape + (3,)).reshape(-1, 3))
+    return kernels.rotate_rows(qb, vb, np.empty_like(vb)).reshape(shape + (3,))
 
 
 def from_axis_angle(axis, angle):
@@ -210,22 +212,16 @@ def from_aviation_angles(roll_deg, pitch_deg, heading_deg):
 def to_matrix(q):
     """Rotation matrix body → earth (``v_earth = R v_body``) of a quaternion (normalised first)."""
     q = normalize(q)
-    n, x, y, z = np.moveaxis(q, -1, 0)
-    return np.stack(
-        [
-            np.stack([n * n + x * x - y * y - z * z, 2 * (x * y - z * n), 2 * (x * z + y * n)], -1),
-            np.stack([2 * (x * y + z * n), n * n - x * x + y * y - z * z, 2 * (y * z - x * n)], -1),
-            np.stack([2 * (x * z - y * n), 2 * (y * z + x * n), n * n - x * x - y * y + z * z], -1),
-        ],
-        axis=-2,
-    )
+    rows = np.ascontiguousarray(q.reshape(-1, 4))
+    return kernels.matrix_rows(rows, np.empty((len(rows), 3, 3))).reshape(q.shape[:-1] + (3, 3))
 
 
 def from_matrix(R):
     """Unit quaternion (w ≥ 0) of a rotation matrix body → earth.
 
-    Shepperd's method: pick the largest of w², x², y², z² to divide by, so
-    every rotation (including 180°) is recovered accurately.
+    Shepperd's method (:func:`flightsim.kernels.matrix_to_quat`): the largest
+    of w, x, y, z is the pivot, so every rotation (180° included) is
+    recovered accurately.
     """
     R = np.asarray(R, dtype=np.float64)
     if R.ndim not in (2, 3) or R.shape[-2:] != (3, 3):
@@ -233,28 +229,10 @@ def from_matrix(R):
     if not np.all(np.isfinite(R)):
         raise ValueError("R: contains a non-finite value")
     single = R.ndim == 2
-    R = R.reshape(-1, 3, 3)
-    m00, m11, m22 = R[:, 0, 0], R[:, 1, 1], R[:, 2, 2]
-    # 4·(w², x², y², z²) candidates; the largest is used as the pivot.
-    cand = np.stack(
-        [1 + m00 + m11 + m22, 1 + m00 - m11 - m22, 1 - m00 + m11 - m22, 1 - m00 - m11 + m22], -1
-    )
-    k = np.argmax(cand, axis=-1)
-    s = 2.0 * np.sqrt(np.maximum(cand[np.arange(len(k)), k], 1e-300))
-    d21, d02, d10 = R[:, 2, 1] - R[:, 1, 2], R[:, 0, 2] - R[:, 2, 0], R[:, 1, 0] - R[:, 0, 1]
-    s21, s02, s10 = R[:, 2, 1] + R[:, 1, 2], R[:, 0, 2] + R[:, 2, 0], R[:, 1, 0] + R[:, 0, 1]
-    q = np.empty((len(k), 4))
-    rows = [
-        (0.25 * s, d21 / s, d02 / s, d10 / s),
-        (d21 / s, 0.25 * s, s10 / s, s02 / s),
-        (d02 / s, s10 / s, 0.25 * s, s21 / s),
-        (d10 / s, s02 / s, s21 / s, 0.25 * s),
-    ]
-    for i, comps in enumerate(rows):
-        sel = k == i
-        q[sel] = np.stack(comps, -1)[sel]
+    rows = np.ascontiguousarray(R.reshape(-1, 3, 3))
+    q = kernels.quat_rows(rows, np.empty((len(rows), 4)))
     q = np.where(q[:, :1] < 0.0, -q, q)
-    q /= np.linalg.norm(q, axis=-1, keepdims=True)
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
     return q[0] if single else q
 
 
