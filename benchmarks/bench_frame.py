@@ -19,6 +19,7 @@ Usage::
 
     xvfb-run -a -s "-screen 0 1280x720x24" python benchmarks/bench_frame.py
     python benchmarks/bench_frame.py --headless      # EGL instead of Xvfb
+    python benchmarks/bench_frame.py --ghost         # with the ghost airplane (rk4, 8 sub-steps)
 
 With no display and no ``--headless`` it re-runs itself under ``xvfb-run``.
 """
@@ -45,6 +46,9 @@ def parse_args():
     p.add_argument("--size", default="1280x720")
     p.add_argument("--integrator", default="euler")
     p.add_argument("--camera", default="chase")
+    p.add_argument("--ghost", action="store_true", help="fly the ghost airplane along (its physics, drawing, chart)")
+    p.add_argument("--ghost-integrator", default="rk4")
+    p.add_argument("--ghost-substeps", type=int, default=8)
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     return p.parse_args()
 
@@ -93,7 +97,8 @@ def main():
     size = parse_size(args.size)
     window = open_window(*size, visible=True)
     sim = Simulation(integrator=args.integrator)
-    app = FlightApp(window, sim, load_keymap(), INTEGRATORS, TIME_SCALES, use_gamepads=False)
+    app = FlightApp(window, sim, load_keymap(), INTEGRATORS, TIME_SCALES, use_gamepads=False, ghost=args.ghost,
+                    ghost_integrator=args.ghost_integrator, ghost_substeps=args.ghost_substeps)
     app.cameras.set_mode(args.camera)
     app.frame(1.0 / 60.0)
     window.flip()
@@ -126,6 +131,7 @@ def main():
     results = {
         "renderer": renderer,
         "mode": "EGL headless" if args.headless else "X (" + os.environ.get("DISPLAY", "") + ")",
+        "ghost": f"{args.ghost_integrator} x{args.ghost_substeps}" if args.ghost else "off",
         "size": args.size,
         "frames": int(len(loop_ms)),
         "first_frame_s": first_frame,
@@ -138,7 +144,7 @@ def main():
         "physics_hud_p99_ms": percentile(physics + hud, 99),
         "steps_per_frame": float(sim.steps) / max(len(loop), 1),
     }
-    print(f"flightsim frame benchmark: {results['size']}, {results['mode']}, {renderer}")
+    print(f"flightsim frame benchmark: {results['size']}, {results['mode']}, {renderer}, ghost {results['ghost']}")
     print(f"  frames measured        {results['frames']}")
     print(f"  start to first frame   {first_frame:6.2f} s     (target <= {TARGETS['first_frame_s']:g} s)")
     print(f"  frame time  median     {results['median_ms']:6.2f} ms    (target <= {TARGETS['median_ms']:g} ms)")

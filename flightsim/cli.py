@@ -45,6 +45,15 @@ def _add_fly(sub):
     return p
 
 
+def _add_replay(sub):
+    from flightsim.app import replay_command
+
+    p = sub.add_parser("replay", help="play a trace CSV back in the window (HUD and cameras as in flight)")
+    replay_command.add_arguments(p)
+    p.set_defaults(func=replay_command.run)
+    return p
+
+
 def build_parser():
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
@@ -53,6 +62,7 @@ def build_parser():
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_fly(sub)
+    _add_replay(sub)
     p = sub.add_parser("integrators", help="list the orientation integrators (name, order, description)")
     p.set_defaults(func=_cmd_integrators)
     from flightsim import bench_command, simulate_command

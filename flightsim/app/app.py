@@ -12,6 +12,19 @@ Each frame (:meth:`FlightApp.frame`):
 The three are timed separately (:class:`FrameStats`).  A non-finite pose
 never reaches the renderer: the last finite one is kept, and the HUD shows
 the simulation's status with a reset button.
+
+Three additions for the integrator lab:
+
+* a **ghost** (:class:`flightsim.ghost.Ghost`): a second airplane with its own
+  integrator and sub-steps, fed the same controls after every physics step,
+  drawn translucent; its attitude and position difference go to a strip chart
+  (:attr:`FlightApp.ghost_history`).  A ghost that crashes or goes non-finite
+  only stops itself;
+* **recording** (:class:`flightsim.app.recorder.Recorder`): every physics
+  step to a trace CSV;
+* **replay**: the source may be a :class:`flightsim.replay.Replay` instead of
+  a Simulation; the HUD and cameras work as in flight, the flight controls
+  are ignored, and the HUD offers a time slider.
 """
 
 from __future__ import annotations
@@ -31,10 +44,28 @@ from flightsim.app.gui import ImguiLayer
 from flightsim.app.history import History
 from flightsim.app.hud import Hud
 from flightsim.app.pilot import Gamepads, Pilot
-from flightsim.app.renderer import SceneRenderer, read_pixels, save_png
+from flightsim.app.recorder import Recorder
+from flightsim.app.renderer import GhostPose, SceneRenderer, read_pixels, save_png
 from flightsim.app.scenery import build_scenery
+from flightsim.ghost import DEFAULT_INTEGRATOR, DEFAULT_SUBSTEPS, Ghost
+from flightsim.replay import Replay
 
-__all__ = ["FlightApp", "FrameStats"]
+__all__ = ["FlightApp", "FrameStats", "GHOST_SERIES", "GhostSample", "MAX_GHOST_SUBSTEPS"]
+
+MAX_GHOST_SUBSTEPS = 64
+"""Most ghost steps per physics step the app offers."""
+
+GHOST_SERIES = ("attitude", "position")
+"""The ghost's strip-chart series: attitude difference (deg) and position difference (ft)."""
+
+
+@dataclass(frozen=True)
+class GhostSample:
+    """The ghost's difference from the airplane at time ``t``: attitude (deg) and position (ft)."""
+
+    t: float
+    attitude: float
+    position: float
 
 
 @dataclass
@@ -97,13 +128,40 @@ class FlightApp:
         Watch for game controllers (pyglet's ControllerManager).
     screenshot_dir : str or Path
         Where F12 saves screenshots.
+    ghost : bool
+        Fly a ghost from the start.
+    ghost_integrator : str
+        The ghost's integrator (when it is switched on).
+    ghost_substeps : int
+        Ghost steps per physics step, 1..:data:`MAX_GHOST_SUBSTEPS`.
+    record_dir : str or Path
+        Where recorded traces go.
+    schedule : flightsim.controls.ControlSchedule, optional
+        Fly these controls (by simulation time) instead of the pilot's.
+
+    ``sim`` may be a :class:`flightsim.replay.Replay`: then :attr:`replay`
+    is true, the flight controls, the ghost and recording are off.
     """
 
-    def __init__(self, window, sim, keymap, integrators, time_scales, use_gamepads=True, screenshot_dir="."):
+    def __init__(self, window, sim, keymap, integrators, time_scales, use_gamepads=True, screenshot_dir=".",
+                 ghost=False, ghost_integrator=DEFAULT_INTEGRATOR, ghost_substeps=DEFAULT_SUBSTEPS,
+                 record_dir=".", schedule=None):
         self.window = window
         self.sim = sim
         self.keymap = keymap
         self.screenshot_dir = Path(screenshot_dir)
+        self.replay = isinstance(sim, Replay)
+        self.schedule = schedule
+        #: the ghost airplane, or None when it is off
+        self.ghost = None
+        self.ghost_integrator = ghost_integrator
+        self.ghost_substeps = int(ghost_substeps)
+        self.ghost_history = History(span=30.0, rate=5.0, series=GHOST_SERIES)
+        #: the ghost's (attitude deg, position ft) difference at the last frame
+        self.ghost_difference = (0.0, 0.0)
+        #: what the renderer was given for the ghost in the last frame (a GhostPose, or None)
+        self.ghost_pose = None
+        self.recorder = Recorder(record_dir)
         window.switch_to()
         self.model = build_airplane(sim.aircraft)
         self.scenery = build_scenery()
@@ -127,6 +185,62 @@ class FlightApp:
         self.gui = ImguiLayer(window)          # pushed last: imgui sees events first
         self.telemetry = sim.telemetry()
         self._pose = self._finite_pose(None)
+        if ghost:
+            self.set_ghost(True)
+
+    # ------------------------------------------------------------------ ghost and recording
+
+    def set_ghost(self, on):
+        """Switch the ghost on (starting from the airplane's current state) or off."""
+        if self.replay:
+            if on:
+                self.hud.notify("no ghost in a replay: it shows recorded states")
+            return
+        if on and self.ghost is None:
+            self.ghost = Ghost(self.sim, self.ghost_integrator, self.ghost_substeps)
+            self.ghost_history.clear()
+            self.ghost_difference = (0.0, 0.0)
+        elif not on and self.ghost is not None:
+            self.ghost.detach()
+            self.ghost = None
+
+    def configure_ghost(self, integrator=None, substeps=None):
+        """Change the ghost's integrator and/or sub-steps (kept for when it is switched on again).
+
+        A running ghost keeps its state and goes on with the new method.
+        """
+        if integrator is not None:
+            self.ghost_integrator = integrator
+        if substeps is not None:
+            self.ghost_substeps = min(max(int(substeps), 1), MAX_GHOST_SUBSTEPS)
+        if self.ghost is not None:
+            self.ghost.configure(self.ghost_integrator, self.ghost_substeps)
+
+    def resync_ghost(self):
+        """Put the ghost back on the airplane (clears a ghost's crash)."""
+        if self.ghost is not None:
+            self.ghost.resync()
+            self.ghost_difference = self.ghost.difference()
+
+    def toggle_recording(self):
+        """Start recording the flight to a trace, or stop and write it."""
+        if self.replay:
+            self.hud.notify("a replay is not recorded again")
+            return
+        if self.recorder.recording:
+            self._stop_recording()
+        else:
+            self.recorder.start(self.sim)
+            self.hud.notify("recording a trace")
+
+    def _stop_recording(self):
+        try:
+            path = self.recorder.stop()
+        except OSError as exc:
+            self.hud.notify(f"trace not saved: {exc.strerror or exc}", 6.0)
+            return None
+        self.hud.notify(f"trace saved: {path}", 5.0)
+        return path
 
     # ------------------------------------------------------------------ input
 
@@ -174,38 +288,76 @@ class FlightApp:
             self.hud.show = not self.hud.show
         elif action == "quit":
             self.closed = True
-        else:
+        elif action == "ghost":
+            self.set_ghost(self.ghost is None)
+            if not self.replay:
+                self.hud.notify(f"ghost: {'on, ' + self.ghost.integrator if self.ghost else 'off'}", 1.5)
+        elif action == "ghost_resync":
+            self.resync_ghost()
+        elif action == "record":
+            self.toggle_recording()
+        elif not self.replay and self.schedule is None:
             self.pilot.press(action)
 
     def reset(self):
-        """Start the flight again from the initial state."""
+        """Start the flight again from the initial state (a recording is saved first; the ghost resyncs)."""
+        if self.recorder.recording:
+            self._stop_recording()
         self.sim.reset()
         self.pilot.reset(self.sim.controls)
         self.cameras.reset()
         self.history.clear()
+        self.ghost_history.clear()
+        if self.ghost is not None:
+            self.resync_ghost()
         self.telemetry = self.sim.telemetry()
         self._pose = self._finite_pose(None)
 
     # ------------------------------------------------------------------ frame
 
-    def _finite_pose(self, fallback):
-        """The simulation's interpolated pose as (position, rotation matrix), or ``fallback`` if not finite."""
+    def _finite_pose(self, fallback, source=None):
+        """The interpolated pose of ``source`` (default: the simulation) as (position, rotation matrix),
+        or ``fallback`` if not finite."""
         try:
-            pos, q = self.sim.render_pose()
+            pos, q = (self.sim if source is None else source).render_pose()
             pos = np.asarray(pos, dtype=np.float64)
             if np.all(np.isfinite(pos)) and np.all(np.isfinite(q)) and np.dot(q, q) > 0.0:
                 return pos, quat.to_matrix(q)
         except (ValueError, FloatingPointError):
             pass
-        if fallback is None:
+        if fallback is None and source is None:
             return np.array([0.0, 0.0, 100.0]), np.eye(3)
         return fallback
+
+    def _ghost_frame(self, matrices, deflections):
+        """After the physics: the ghost's difference to the chart, and its :class:`GhostPose` (or None)."""
+        ghost = self.ghost
+        att, pos = ghost.difference()
+        if math.isfinite(att) and math.isfinite(pos):
+            self.ghost_difference = (att, pos)
+            self.ghost_history.append(GhostSample(float(self.sim.t), att, pos))
+        pose = self._finite_pose(None, ghost)
+        if pose is None:
+            return None
+        ghost_deflections = np.nan_to_num(ghost.sim.surface_deflections())
+        if not np.array_equal(ghost_deflections, deflections):
+            matrices = self.model.part_matrices(ghost_deflections, self.prop_angle)
+        hidden = ()
+        if self.cameras.mode == "cockpit" and np.linalg.norm(pose[0] - self._pose[0]) < self.model.radius:
+            hidden = self._fuselage           # the pilot sits inside the ghost's cabin too
+        return GhostPose(pose[0], pose[1], matrices, hidden)
 
     def frame(self, dt):
         """Advance and draw one frame of ``dt`` seconds (the back buffer is not swapped)."""
         t0 = time.perf_counter()
         sim = self.sim
-        self.pilot.update(dt, sim.controls, self.gamepads.poll())
+        pad = self.gamepads.poll()
+        if self.schedule is not None:
+            _set_controls(sim.controls, self.schedule.at(sim.t))
+        elif not self.replay:
+            self.pilot.update(dt, sim.controls, pad)
+        if self.ghost is not None:
+            self.ghost.sim.renormalize = sim.renormalize      # the ghost differs by its integrator only
         steps = sim.advance(dt)
         self.telemetry = sim.telemetry()
         self.history.append(self.telemetry)
@@ -214,13 +366,14 @@ class FlightApp:
         if not sim.paused and sim.status is None:
             spin = 25.0 + 55.0 * min(max(sim.controls.throttle, 0.0), 1.0)
             self.prop_angle = (self.prop_angle + spin * dt * sim.time_scale) % (2.0 * math.pi)
+        matrices = self.model.part_matrices(deflections, self.prop_angle)
+        ghost = self.ghost_pose = self._ghost_frame(matrices, deflections) if self.ghost is not None else None
         t1 = time.perf_counter()
 
         pos, rot = self._pose
         view = self.cameras.view(pos, rot, dt)
-        matrices = self.model.part_matrices(deflections, self.prop_angle)
         hidden = self._fuselage if self.cameras.mode == "cockpit" else ()
-        self.scene.draw(view, self.window.get_framebuffer_size(), pos, rot, matrices, hidden=hidden)
+        self.scene.draw(view, self.window.get_framebuffer_size(), pos, rot, matrices, hidden=hidden, ghost=ghost)
         t2 = time.perf_counter()
 
         self.gui.frame(dt, lambda: self.hud.draw(self))
@@ -297,11 +450,29 @@ class FlightApp:
         return drawn
 
     def close(self):
-        """Free the GUI and close the window."""
+        """Write a trace still being recorded, free the GUI and close the window.
+
+        Returns
+        -------
+        Path or None
+            The trace written now, if a recording was running.
+        """
+        saved = None
         try:
+            if self.recorder.recording:
+                saved = self._stop_recording()
+            if self.ghost is not None:
+                self.ghost.detach()
             self.gui.shutdown()
         finally:
             self.window.close()
+        return saved
+
+
+def _set_controls(controls, values):
+    """Copy ``values`` (a Controls) into ``controls`` in place (the ghost and the HUD hold on to it)."""
+    controls.throttle, controls.elevator, controls.aileron = values.throttle, values.elevator, values.aileron
+    controls.rudder, controls.flaps = values.rudder, values.flaps
 
 
 def _poll_devices(platform_loop):

@@ -4,6 +4,9 @@ Options parse here without importing pyglet or imgui, so other subcommands
 stay quick; :func:`run` imports them.  Exit codes: 0 after a normal flight
 or capture, 2 for bad input (``flightsim: error: ...``) or when there is no
 display or no OpenGL 3.3 (one line saying what is missing and what to do).
+
+The window options (size, camera, capture, keymap, ...) are shared with
+``flightsim replay`` (:func:`add_window_arguments`, :func:`open_app`).
 """
 
 from __future__ import annotations
@@ -14,23 +17,17 @@ from pathlib import Path
 
 from flightsim.errors import InputError
 
-__all__ = ["add_arguments", "parse_size", "run"]
+__all__ = ["add_arguments", "add_window_arguments", "check_window_args", "open_app", "parse_size", "run"]
 
 EXIT_USAGE = 2
 DEFAULT_SIZE = "1280x720"
 CAPTURE_FRAMES = 60
 CAMERAS = ("chase", "cockpit", "orbit", "tower")
+MAX_GHOST_SUBSTEPS = 64          # as flightsim.app.app.MAX_GHOST_SUBSTEPS (not imported: no GUI at parse time)
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the ``fly`` options to ``parser``."""
-    parser.add_argument("--aircraft", metavar="FILE",
-                        help="aircraft TOML (default: the book's airplane, configs/bourg.toml)")
-    parser.add_argument("--integrator", default="euler", metavar="NAME",
-                        help="orientation integrator to start with (see `flightsim integrators`; "
-                             "switch live in the HUD); default euler, the book's")
-    parser.add_argument("--dt", type=float, default=None, metavar="SECONDS",
-                        help="physics step (default 1/120 s)")
+def add_window_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of the window and its capture (shared by ``fly`` and ``replay``)."""
     parser.add_argument("--size", default=DEFAULT_SIZE, metavar="WxH",
                         help=f"window size in pixels (default {DEFAULT_SIZE})")
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen")
@@ -48,6 +45,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-gamepad", action="store_true", help="ignore game controllers")
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``fly`` options to ``parser``."""
+    parser.add_argument("--aircraft", metavar="FILE",
+                        help="aircraft TOML (default: the book's airplane, configs/bourg.toml)")
+    parser.add_argument("--integrator", default="euler", metavar="NAME",
+                        help="orientation integrator to start with (see `flightsim integrators`; "
+                             "switch live in the HUD); default euler, the book's")
+    parser.add_argument("--dt", type=float, default=None, metavar="SECONDS",
+                        help="physics step (default 1/120 s)")
+    add_window_arguments(parser)
+    parser.add_argument("--ghost", action="store_true",
+                        help="fly a ghost: a second airplane integrated by --ghost-integrator, drawn translucent")
+    parser.add_argument("--ghost-integrator", default="rk4", metavar="NAME",
+                        help="the ghost's integrator (default rk4, a reference)")
+    parser.add_argument("--ghost-substeps", default="8", metavar="N",
+                        help=f"ghost steps per physics step, 1..{MAX_GHOST_SUBSTEPS} (default 8)")
+    parser.add_argument("--record-dir", default=".", metavar="DIR",
+                        help="where the record key writes traces (default: the current directory)")
+    parser.add_argument("--controls", metavar="CSV",
+                        help="fly this control schedule (as `flightsim simulate --controls`) instead of the "
+                             "keys and the gamepad")
+
+
 def parse_size(text):
     """``"WxH"`` -> (width, height); raise InputError for anything else."""
     parts = str(text).lower().replace(" ", "").split("x")
@@ -60,8 +80,8 @@ def parse_size(text):
     return width, height
 
 
-def _check_args(args):
-    """Validate what can be checked before opening a window; return (size, frames)."""
+def check_window_args(args):
+    """Validate the window options before opening a window; return (size, frames)."""
     size = parse_size(args.size)
     frames = args.frames
     if frames is not None and frames < 1:
@@ -79,6 +99,24 @@ def _check_args(args):
     return size, frames
 
 
+def _check_lab_args(args):
+    """Validate the ghost and recording options; return the ghost's sub-steps."""
+    from flightsim.integrators import INTEGRATORS
+
+    if args.ghost_integrator not in INTEGRATORS:
+        raise InputError("--ghost-integrator", "", f"unknown integrator {args.ghost_integrator!r}; "
+                         f"valid: {', '.join(INTEGRATORS)}")
+    try:
+        substeps = int(args.ghost_substeps)
+    except ValueError:
+        raise InputError("--ghost-substeps", "", f"must be a whole number, got {args.ghost_substeps!r}") from None
+    if not 1 <= substeps <= MAX_GHOST_SUBSTEPS:
+        raise InputError("--ghost-substeps", "", f"must be 1..{MAX_GHOST_SUBSTEPS}, got {substeps}")
+    if not Path(args.record_dir).expanduser().is_dir():
+        raise InputError("--record-dir", "", f"directory {args.record_dir!r} does not exist")
+    return substeps
+
+
 def run(args) -> int:
     """Fly (or capture frames); return the exit code."""
     try:
@@ -89,29 +127,47 @@ def run(args) -> int:
 
 
 def _run(args):
-    size, frames = _check_args(args)
-    from flightsim.app.window import DisplayUnavailable, configure_pyglet, open_window
+    size, frames = check_window_args(args)
+    substeps = _check_lab_args(args)
+    from flightsim.app.window import configure_pyglet
 
     configure_pyglet(headless=args.headless)
     from flightsim.app.keymap import load_keymap
-    from flightsim.integrators import INTEGRATORS
-    from flightsim.simulation import DEFAULT_DT, TIME_SCALES, Simulation
+    from flightsim.controls import ControlSchedule
+    from flightsim.simulation import DEFAULT_DT, Simulation
 
     keymap = load_keymap(args.keymap)
     sim = Simulation(aircraft=args.aircraft, integrator=args.integrator,
                      dt=DEFAULT_DT if args.dt is None else args.dt)
+    schedule = ControlSchedule.from_csv(args.controls, sim.controls) if args.controls else None
+    return open_app(args, sim, keymap, size, frames, caption=f"flightsim - {sim.aircraft.name}",
+                    ghost=args.ghost, ghost_integrator=args.ghost_integrator, ghost_substeps=substeps,
+                    record_dir=Path(args.record_dir).expanduser(), schedule=schedule)
+
+
+def open_app(args, sim, keymap, size, frames, caption, **app_options):
+    """Open the window, run a :class:`~flightsim.app.app.FlightApp` on ``sim`` and close it; return 0,
+    or 2 when there is no usable display (one line on stderr)."""
+    from flightsim.app.window import DisplayUnavailable, open_window
+    from flightsim.integrators import INTEGRATORS
+    from flightsim.simulation import TIME_SCALES
+
     try:
         window = open_window(*size, fullscreen=args.fullscreen, visible=not args.headless,
-                             caption=f"flightsim - {sim.aircraft.name}", samples=args.msaa)
+                             caption=caption, samples=args.msaa)
     except DisplayUnavailable as exc:
         print(f"flightsim: {exc}", file=sys.stderr)
         return EXIT_USAGE
     from flightsim.app.app import FlightApp
 
-    app = FlightApp(window, sim, keymap, INTEGRATORS, TIME_SCALES, use_gamepads=not args.no_gamepad)
+    app = FlightApp(window, sim, keymap, INTEGRATORS, TIME_SCALES, use_gamepads=not args.no_gamepad,
+                    **app_options)
+    saved = None
     try:
         app.cameras.set_mode(args.camera)
         app.run(frames=frames, screenshot=args.screenshot, fps_cap=60.0 if frames is not None else None)
     finally:
-        app.close()
+        saved = app.close()
+    if saved is not None:
+        print(f"flightsim: trace saved: {saved}", file=sys.stderr)
     return 0

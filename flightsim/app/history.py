@@ -1,4 +1,4 @@
-"""Recent telemetry for the HUD's strip charts (numpy ring buffer, no GUI)."""
+"""Recent telemetry (or any timed samples) for the HUD's strip charts (numpy ring buffer, no GUI)."""
 
 from __future__ import annotations
 
@@ -19,13 +19,17 @@ class History:
         Seconds kept.
     rate : float
         Samples per second at most (frames closer together are skipped).
+    series : sequence of str
+        Attribute names recorded from each sample (after its ``t``); by
+        default the telemetry's :data:`SERIES`.
     """
 
-    def __init__(self, span=30.0, rate=60.0):
+    def __init__(self, span=30.0, rate=60.0, series=SERIES):
         self.span = float(span)
         self.min_interval = 1.0 / float(rate)
         self.capacity = 2 * int(span * rate) + 2
-        self._data = np.full((self.capacity, 1 + len(SERIES)), np.nan)
+        self.names = tuple(series)
+        self._data = np.full((self.capacity, 1 + len(self.names)), np.nan)
         self._next = 0
         self._count = 0
 
@@ -38,7 +42,8 @@ class History:
         return self._count
 
     def append(self, telemetry):
-        """Record a :class:`~flightsim.simulation.Telemetry` if enough time has passed."""
+        """Record a sample (a :class:`~flightsim.simulation.Telemetry`, or anything with ``t`` and the
+        series' attributes) if enough time has passed."""
         t = float(telemetry.t)
         if self._count:
             last = self._data[(self._next - 1) % self.capacity, 0]
@@ -46,13 +51,13 @@ class History:
                 self.clear()
             elif t - last < 0.5 * self.min_interval:
                 return
-        row = [t] + [float(getattr(telemetry, name)) for name in SERIES]
+        row = [t] + [float(getattr(telemetry, name)) for name in self.names]
         self._data[self._next] = row
         self._next = (self._next + 1) % self.capacity
         self._count = min(self._count + 1, self.capacity)
 
     def series(self, name):
-        """(times, values) in time order for ``name`` (one of :data:`SERIES`).
+        """(times, values) in time order for ``name`` (one of the recorded series).
 
         Heading values get NaN where they wrap through North, so a chart
         shows a gap instead of a vertical line.
@@ -65,7 +70,7 @@ class History:
         rows = self._data[idx]
         rows = rows[rows[:, 0] >= rows[-1, 0] - self.span]
         t = rows[:, 0].copy()
-        y = rows[:, 1 + SERIES.index(name)].copy()
+        y = rows[:, 1 + self.names.index(name)].copy()
         if name == "heading" and len(y) > 1:
             wrap = np.abs(np.diff(y)) > 180.0
             y[1:][wrap] = np.nan

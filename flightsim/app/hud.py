@@ -8,10 +8,14 @@ Panels:
   surfaces' positions.
 * **Numerics** (right): the integrator combo (every registered integrator;
   switching is live), renormalise toggle, ``|q| - 1``, physics µs per
-  step, frame time split, pause / reset / time scale, camera, and implot
-  strip charts of roll, pitch, heading and ``|q| - 1`` over the last 30 s.
-* A crash banner with a reset button, a key-help overlay (F1) and short
-  messages (e.g. "screenshot saved").
+  step, frame time split, pause / reset / time scale, camera, trace
+  recording, the **ghost** section (on/off, its integrator and sub-steps, a
+  resync button, the attitude and position difference as numbers and as a
+  strip chart), and implot strip charts of roll, pitch, heading and
+  ``|q| - 1`` over the last 30 s.  In a replay the integrator combo reads
+  "replay", and a time slider seeks.
+* A crash banner with a reset button, "REC" while recording, a key-help
+  overlay (F1) and short messages (e.g. "screenshot saved").
 
 Roll, pitch and heading come from the simulation's telemetry, which converts
 the quaternion with the book's function and aviation signs.
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
 
 import numpy as np
 from imgui_bundle import imgui, implot
@@ -43,6 +48,10 @@ _DIM = imgui.IM_COL32(255, 255, 255, 110)
 _BAR_BG = imgui.IM_COL32(40, 44, 52, 220)
 _BAR_FG = imgui.IM_COL32(240, 162, 44, 255)
 
+_CHART_FLAGS = (implot.Flags_.no_menus | implot.Flags_.no_box_select | implot.Flags_.no_mouse_text
+                | implot.Flags_.no_inputs | implot.Flags_.no_title)
+_X_FLAGS = implot.AxisFlags_.no_tick_labels | implot.AxisFlags_.no_grid_lines
+
 _PANEL_FLAGS = (imgui.WindowFlags_.no_collapse | imgui.WindowFlags_.always_auto_resize
                 | imgui.WindowFlags_.no_focus_on_appearing | imgui.WindowFlags_.no_saved_settings)
 
@@ -52,7 +61,12 @@ _HELP_ACTIONS = (("pitch_up", "pitch up (stick back)"), ("pitch_down", "pitch do
                  ("throttle_down", "throttle down"), ("flaps_down", "flaps down a notch"),
                  ("flaps_up", "flaps up a notch"), ("pause", "pause"), ("reset", "reset"),
                  ("camera", "next camera"), ("screenshot", "screenshot (PNG)"), ("help", "this help"),
-                 ("hud", "hide / show panels"), ("quit", "quit"))
+                 ("hud", "hide / show panels"), ("ghost", "ghost airplane on / off"),
+                 ("ghost_resync", "resync the ghost"), ("record", "record a trace (start / stop)"),
+                 ("quit", "quit"))
+
+_RED = imgui.ImVec4(1.0, 0.35, 0.3, 1.0)
+_GHOST_BLUE = imgui.ImVec4(0.62, 0.84, 1.0, 1.0)
 
 
 def _v(x, y):
@@ -140,7 +154,7 @@ class Hud:
         bar("Elevator", c.elevator, -1.0, 1.0, f"{c.elevator:+.2f}")
         bar("Aileron", c.aileron, -1.0, 1.0, f"{c.aileron:+.2f}")
         bar("Rudder", c.rudder, -1.0, 1.0, f"{c.rudder:+.2f}")
-        imgui.text_disabled(app.gamepads.status)
+        imgui.text_disabled("controls as recorded" if app.replay else app.gamepads.status)
         imgui.end()
 
     # ------------------------------------------------------------------ numerics
@@ -152,13 +166,25 @@ class Hud:
         imgui.set_next_window_size(_v(panel_w, 0), imgui.Cond_.always)
         imgui.set_next_window_bg_alpha(0.62)
         imgui.begin("Numerics", None, _PANEL_FLAGS | imgui.WindowFlags_.no_move)
-        self._integrator_combo(sim)
-        _, sim.renormalize = imgui.checkbox("renormalise q every step", sim.renormalize)
-        imgui.text(f"|q| - 1      {t.qnorm_error:+.3e}")
-        imgui.text(f"physics      {t.step_us:7.1f} us/step  x{s.steps_last}")
+        if app.replay:
+            self._replay_source(sim)
+        else:
+            self._integrator_combo(sim)
+            _, sim.renormalize = imgui.checkbox("renormalise q every step", sim.renormalize)
+        if app.replay:
+            imgui.text_disabled("|q| - 1      (q normalised on reading)")
+        else:
+            imgui.text(f"|q| - 1      {t.qnorm_error:+.3e}")
+        if app.replay:
+            imgui.text(f"recorded     {len(sim.table)} rows, dt {sim.dt * 1000:.2f} ms")
+        else:
+            imgui.text(f"physics      {t.step_us:7.1f} us/step  x{s.steps_last}")
         imgui.text(f"frame        {s.period_ms:6.2f} ms  ({s.fps:4.0f} fps)")
         imgui.text_disabled(f"  physics {s.physics_ms:4.2f}  draw {s.draw_ms:4.2f}  HUD {s.hud_ms:4.2f} ms")
-        imgui.text(f"sim time     {t.t:8.2f} s   dt {sim.dt * 1000:.2f} ms")
+        if app.replay:
+            self._seek(sim)
+        else:
+            imgui.text(f"sim time     {t.t:8.2f} s   dt {sim.dt * 1000:.2f} ms")
         if imgui.button("Resume" if sim.paused else "Pause", _v(80, 0)):
             sim.paused = not sim.paused
         imgui.same_line()
@@ -176,12 +202,15 @@ class Hud:
             imgui.same_line()
             if imgui.radio_button(mode, app.cameras.mode == mode):
                 app.cameras.set_mode(mode)
+        # Plain (not anti-aliased) lines in the charts: a software renderer pays for every extra triangle.
+        dl = imgui.get_window_draw_list()
+        dl.push_draw_flag(imgui.ImDrawFlags_.aa_lines, False)
+        if not app.replay:
+            self._recording(app)
+            self._ghost_section(app, panel_w - 20.0)
         if imgui.collapsing_header("strip charts (30 s)", imgui.TreeNodeFlags_.default_open):
-            # Plain (not anti-aliased) lines: a software renderer pays for every extra triangle.
-            dl = imgui.get_window_draw_list()
-            dl.push_draw_flag(imgui.ImDrawFlags_.aa_lines, False)
             self._charts(app, panel_w - 20.0)
-            dl.pop_draw_flag()
+        dl.pop_draw_flag()
         imgui.end()
 
     def _remember(self, name):
@@ -190,30 +219,127 @@ class Hud:
 
     def _integrator_combo(self, sim):
         """Every registered integrator; choosing one switches the running simulation."""
-        current = self.names.index(sim.integrator) if sim.integrator in self.names else 0
+        self._method_combo("integrator", sim.integrator, sim.set_integrator)
+
+    def _method_combo(self, key, current_name, choose):
+        """A combo of every registered integrator; ``choose(name)`` when another is picked.
+
+        Hit boxes: ``key`` (the combo) and ``key:NAME`` (its entries, while open).
+        """
+        current = self.names.index(current_name) if current_name in self.names else 0
         imgui.set_next_item_width(-1.0)
-        opened = imgui.begin_combo("##integrator", self.labels[current], imgui.ComboFlags_.height_largest)
-        self._remember("integrator")
+        opened = imgui.begin_combo(f"##{key}", self.labels[current], imgui.ComboFlags_.height_largest)
+        self._remember(key)
         if imgui.is_item_hovered() and not opened:
             imgui.set_tooltip(self.descriptions[current])
         if not opened:
             return
         for index, (name, label) in enumerate(zip(self.names, self.labels)):
             if imgui.selectable(label, index == current)[0] and index != current:
-                sim.set_integrator(name)
-                self.notify(f"integrator: {name}")
-            self._remember(f"integrator:{name}")
+                choose(name)
+                self.notify(f"{key.replace('_', ' ')}: {name}")
+            self._remember(f"{key}:{name}")
             if imgui.is_item_hovered():
                 imgui.set_tooltip(self.descriptions[index])
         imgui.end_combo()
+
+    # ------------------------------------------------------------------ replay
+
+    def _replay_source(self, replay):
+        """In place of the integrator combo: a disabled one reading "replay" and the trace's name."""
+        imgui.begin_disabled(True)
+        imgui.set_next_item_width(-1.0)
+        if imgui.begin_combo("##integrator", f"replay: {_file_name(replay.path)}"):
+            imgui.end_combo()
+        imgui.end_disabled()
+        self._remember("integrator")
+        if imgui.is_item_hovered(imgui.HoveredFlags_.allow_when_disabled):
+            imgui.set_tooltip(f"recorded states from {replay.path}; no integrator runs")
+
+    def _seek(self, replay):
+        """The replay clock: "t / end" and a slider that seeks."""
+        imgui.text(f"replay t     {replay.t:8.2f} / {replay.end:.2f} s")
+        imgui.set_next_item_width(-1.0)
+        changed, value = imgui.slider_float("##seek", float(replay.t), float(replay.start), float(replay.end),
+                                            "%.2f s")
+        self._remember("seek")
+        if changed:
+            replay.seek(value)
+
+    # ------------------------------------------------------------------ recording and ghost
+
+    def _recording(self, app):
+        rec = app.recorder
+        key = app.keymap.describe("record")
+        if imgui.button(f"Stop ({key})" if rec.recording else f"Record ({key})", _v(100, 0)):
+            app.toggle_recording()
+        self._remember("record")
+        imgui.same_line()
+        if rec.recording:
+            imgui.text_colored(_RED, f"REC {rec.seconds:6.1f} s  {rec.rows} steps")
+        elif rec.last_path is not None:
+            imgui.text_disabled(f"saved {rec.last_path.name}")
+            if imgui.is_item_hovered():
+                imgui.set_tooltip(str(rec.last_path))
+        else:
+            imgui.text_disabled("trace of every step (CSV)")
+
+    def _ghost_section(self, app, plot_w):
+        """On/off, its integrator and sub-steps, resync, the difference in numbers and a chart."""
+        if not imgui.collapsing_header("ghost: a second integrator", imgui.TreeNodeFlags_.default_open):
+            return
+        ghost = app.ghost
+        changed, on = imgui.checkbox(f"fly a ghost ({app.keymap.describe('ghost')})", ghost is not None)
+        self._remember("ghost")
+        if changed:
+            app.set_ghost(on)
+            ghost = app.ghost
+        imgui.same_line()
+        imgui.begin_disabled(ghost is None)
+        if imgui.button(f"Resync ({app.keymap.describe('ghost_resync')})", _v(-1.0, 0)):
+            app.resync_ghost()
+        imgui.end_disabled()
+        self._remember("ghost_resync")
+        self._method_combo("ghost_integrator", app.ghost_integrator,
+                           lambda name: app.configure_ghost(integrator=name))
+        imgui.set_next_item_width(110.0)
+        changed, substeps = imgui.input_int("sub-steps per step", app.ghost_substeps)
+        self._remember("ghost_substeps")
+        if changed:
+            app.configure_ghost(substeps=substeps)
+        if ghost is None:
+            return
+        status = ghost.sim.status
+        if status:
+            imgui.push_text_wrap_pos(imgui.get_cursor_pos_x() + plot_w)
+            imgui.text_colored(_RED, f"ghost {status}")
+            imgui.pop_text_wrap_pos()
+        att, pos = app.ghost_difference
+        imgui.text_colored(_GHOST_BLUE, f"difference   {att:9.3g} deg  {pos:9.3g} ft")
+        self._ghost_chart(app, plot_w)
+
+    def _ghost_chart(self, app, plot_w):
+        """Attitude difference (deg, left axis) and position difference (ft, right axis) over 30 s."""
+        t_now = app.telemetry.t
+        history = app.ghost_history
+        if implot.begin_plot("##ghost", _v(plot_w, 84), _CHART_FLAGS):
+            implot.setup_axes("", "deg", _X_FLAGS, implot.AxisFlags_.auto_fit)
+            implot.setup_axis(implot.ImAxis_.y2, "ft", implot.AxisFlags_.opposite | implot.AxisFlags_.no_grid_lines
+                              | implot.AxisFlags_.auto_fit)
+            implot.setup_axis_limits(implot.ImAxis_.x1, t_now - history.span, t_now, imgui.Cond_.always)
+            implot.setup_legend(implot.Location_.north_west, implot.LegendFlags_.horizontal)
+            xs, att = history.series("attitude")
+            if len(xs):
+                implot.plot_line("attitude", xs, att)
+                implot.set_axes(implot.ImAxis_.x1, implot.ImAxis_.y2)
+                implot.plot_line("position", *history.series("position"))
+            implot.end_plot()
 
     def _charts(self, app, plot_w):
         """Two implot strip charts: attitude (roll, pitch; heading on a right axis) and |q| - 1."""
         t_now = app.telemetry.t
         span = app.history.span
-        flags = (implot.Flags_.no_menus | implot.Flags_.no_box_select | implot.Flags_.no_mouse_text
-                 | implot.Flags_.no_inputs | implot.Flags_.no_title)
-        x_flags = implot.AxisFlags_.no_tick_labels | implot.AxisFlags_.no_grid_lines
+        flags, x_flags = _CHART_FLAGS, _X_FLAGS
         if implot.begin_plot("##attitude", _v(plot_w, 118), flags):
             implot.setup_axes("", "deg", x_flags, 0)
             implot.setup_axis(implot.ImAxis_.y2, "hdg", implot.AxisFlags_.opposite | implot.AxisFlags_.no_grid_lines)
@@ -247,6 +373,10 @@ class Hud:
             lines.append(("status", status))
         elif app.sim.paused:
             lines.append(("paused", "PAUSED"))
+        elif app.replay and app.sim.t >= app.sim.end:
+            lines.append(("end", f"end of the trace: Reset ({app.keymap.describe('reset')}) plays it again"))
+        if app.recorder.recording:
+            lines.append(("rec", f"REC  {app.recorder.seconds:.1f} s"))
         if self.message and time.monotonic() < self._message_until:
             lines.append(("message", self.message))
         if not lines:
@@ -257,9 +387,11 @@ class Hud:
                     | imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_focus_on_appearing)
         for kind, text in lines:
             if kind == "status":
-                imgui.text_colored(imgui.ImVec4(1.0, 0.35, 0.3, 1.0), text)
+                imgui.text_colored(_RED, text)
                 if imgui.button(f"Reset ({app.keymap.describe('reset')})"):
                     app.reset()
+            elif kind == "rec":
+                imgui.text_colored(_RED, text)
             else:
                 imgui.text(text)
         imgui.end()
@@ -286,6 +418,10 @@ class Hud:
         imgui.end()
         if not keep:
             self.show_help = False
+
+
+def _file_name(path):
+    return Path(str(path)).name
 
 
 def cockpit_frame(width, height, head_yaw, head_pitch):

@@ -30,7 +30,8 @@ HELD_ACTIONS = ("pitch_down", "pitch_up", "roll_left", "roll_right", "yaw_left",
                 "throttle_up", "throttle_down")
 """Actions that act while their key is held."""
 
-PRESS_ACTIONS = ("flaps_down", "flaps_up", "pause", "reset", "camera", "screenshot", "help", "hud", "quit")
+PRESS_ACTIONS = ("flaps_down", "flaps_up", "pause", "reset", "camera", "screenshot", "help", "hud", "quit",
+                 "ghost", "ghost_resync", "record")
 """Actions that act once per key press."""
 
 ACTIONS = HELD_ACTIONS + PRESS_ACTIONS

@@ -3,9 +3,11 @@
 Draw order each frame: sky (a vertex-coloured dome), ground (the field
 patchwork of :mod:`flightsim.app.ground`, following the camera), flat decals (lake, roads, apron, runway),
 the airplane's shadow (stencilled so overlapping parts do not darken twice),
-then the lit 3D landmarks and the airplane.  The ground and decals lie on
-z = 0 where nothing can be behind them, so they are drawn without depth
-writes; that avoids z-fighting at any distance.
+then the lit 3D landmarks and the airplane, and last a translucent ghost
+airplane if asked (the same mesh and program, tinted, blended, without depth
+writes).  The ground and decals lie on z = 0 where nothing can be behind
+them, so they are drawn without depth writes; that avoids z-fighting at any
+distance.
 
 Everything is drawn relative to the camera eye (see :mod:`flightsim.app.shaders`).
 Requires a current OpenGL 3.3 core context.
@@ -25,12 +27,22 @@ from flightsim.app import ground, shaders, textures
 from flightsim.app.camera import frustum_planes, spheres_visible
 from flightsim.app.meshes import Mesh
 
-__all__ = ["SceneRenderer", "Lighting", "gl_matrix", "read_pixels", "save_png"]
+__all__ = ["GHOST_OPACITY", "GHOST_SAME_FT", "GHOST_TINT", "GhostPose", "SceneRenderer", "Lighting", "gl_matrix",
+           "read_pixels", "save_png"]
 
 GROUND_EXTENT = 160000.0
 """Half size of the ground square around the camera, ft."""
 
 _GL_TEXTURE_MAX_ANISOTROPY = 0x84FE
+
+GHOST_TINT = (0.50, 0.78, 1.00, 0.8)
+"""The ghost airplane's colour (light blue) and how much of it replaces the model's colours."""
+
+GHOST_OPACITY = 0.35
+"""The ghost airplane's alpha."""
+
+GHOST_SAME_FT = 0.01
+"""A ghost closer than this to the airplane (every vertex, ft) is not drawn: it would only z-fight."""
 
 
 def gl_matrix(m) -> list:
@@ -98,6 +110,30 @@ def _airplane_list(program, part_meshes, batch):
 
 _COLLAPSED = (0.0,) * 15 + (1.0,)
 """A part matrix that shrinks the part to a point (hides it)."""
+
+
+class GhostPose:
+    """What the renderer needs to draw the ghost airplane.
+
+    Parameters
+    ----------
+    position : array_like, shape (3,)
+        CG, earth frame, ft (finite).
+    rotation : array_like, shape (3, 3)
+        Body -> earth.
+    part_matrices : list of numpy.ndarray
+        Its parts' body matrices (its own deflected surfaces).
+    hidden : collection of int
+        Parts not to draw.
+    """
+
+    __slots__ = ("position", "rotation", "part_matrices", "hidden")
+
+    def __init__(self, position, rotation, part_matrices, hidden=()):
+        self.position = position
+        self.rotation = rotation
+        self.part_matrices = part_matrices
+        self.hidden = hidden
 
 
 def _decal_list(program, positions, uv, colors, indices, batch):
@@ -192,7 +228,10 @@ class SceneRenderer:
                 if name in present:
                     prog[name] = value
         self.lit["shine"] = 0.0
-        self.airplane.use()
+        for prog in (self.lit, self.airplane):
+            prog.use()
+            prog["tint"] = (0.0, 0.0, 0.0, 0.0)
+            prog["opacity"] = 1.0
         self.airplane["shine"] = 0.35
         self.ground.use()
         level = np.array(L.sky_ambient) + np.array(L.sun_color) * max(L.sun_dir[2], 0.0)
@@ -210,7 +249,7 @@ class SceneRenderer:
         gl.glBindTexture(gl.GL_TEXTURE_2D, texture)
 
     def draw(self, view, viewport, airplane_position, airplane_rotation, part_matrices,
-             show_airplane=True, hidden=()):
+             show_airplane=True, hidden=(), ghost=None):
         """Draw one frame of the 3D scene into the current framebuffer.
 
         Parameters
@@ -228,6 +267,8 @@ class SceneRenderer:
             Draw the airplane (and its shadow).
         hidden : collection of int
             Indices of parts not to draw (the cabin, seen from the cockpit).
+        ghost : GhostPose, optional
+            A second airplane, drawn translucent over everything else.
         """
         width, height = max(int(viewport[0]), 1), max(int(viewport[1]), 1)
         gl.glViewport(0, 0, width, height)
@@ -275,13 +316,7 @@ class SceneRenderer:
         self.decal["textured"] = 1.0
         self.runway_list.draw(gl.GL_TRIANGLES)
 
-        plane = _translate(np.asarray(airplane_position, dtype=np.float64) - eye)
-        plane[:3, :3] = airplane_rotation
-        parts = [tuple(gl_matrix(m)) for m in part_matrices]
-        for k in hidden:
-            parts[k] = _COLLAPSED
-        parts += [_COLLAPSED] * (shaders.MAX_PARTS - len(parts))
-        plane_gl = gl_matrix(plane)
+        plane_gl, parts = _airplane_uniforms(airplane_position, airplane_rotation, part_matrices, hidden, eye)
         if show_airplane:
             self._draw_shadow(plane_gl, parts, vp, camera, float(airplane_position[2]))
 
@@ -306,9 +341,49 @@ class SceneRenderer:
             gl.glCullFace(gl.GL_BACK)
             self.airplane_list.draw(gl.GL_TRIANGLES)
             gl.glDisable(gl.GL_CULL_FACE)
+        if ghost is not None and not (show_airplane and self._ghost_coincides(
+                ghost, airplane_position, airplane_rotation, part_matrices, hidden)):
+            self._draw_ghost(ghost, vp, planes, eye)
         self.lit.stop()
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glActiveTexture(gl.GL_TEXTURE0)
+
+    def _ghost_coincides(self, ghost, position, rotation, part_matrices, hidden):
+        """The ghost is where the airplane is, to within :data:`GHOST_SAME_FT` at any vertex."""
+        if ghost.part_matrices is not part_matrices or set(ghost.hidden) != set(hidden):
+            return False
+        reach = self.model.radius
+        offset = np.linalg.norm(np.asarray(ghost.position, dtype=np.float64) - np.asarray(position, dtype=np.float64))
+        turn = np.abs(np.asarray(ghost.rotation, dtype=np.float64) - rotation).max()
+        return bool(offset + 3.0 * reach * turn < GHOST_SAME_FT)
+
+    def _draw_ghost(self, ghost, vp, planes, eye):
+        """The ghost: the airplane's mesh and program, tinted and blended, tested against depth but not
+        writing it (after everything opaque, so it never hides what is behind it)."""
+        position = np.asarray(ghost.position, dtype=np.float64)
+        if not spheres_visible(planes, position - eye, self.model.radius)[0]:
+            return
+        plane_gl, parts = _airplane_uniforms(position, ghost.rotation, ghost.part_matrices, ghost.hidden, eye)
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        gl.glEnable(gl.GL_DEPTH_TEST)
+        gl.glDepthFunc(gl.GL_LESS)           # where it coincides with the airplane, the airplane wins
+        gl.glDepthMask(gl.GL_FALSE)
+        gl.glEnable(gl.GL_CULL_FACE)
+        gl.glCullFace(gl.GL_BACK)
+        prog = self.airplane
+        prog.use()
+        prog["view_proj"] = vp
+        prog["model"] = plane_gl
+        prog["parts"] = parts
+        prog["tint"] = GHOST_TINT
+        prog["opacity"] = GHOST_OPACITY
+        self.airplane_list.draw(gl.GL_TRIANGLES)
+        prog["tint"] = (0.0, 0.0, 0.0, 0.0)
+        prog["opacity"] = 1.0
+        gl.glDisable(gl.GL_CULL_FACE)
+        gl.glDepthMask(gl.GL_TRUE)
+        gl.glDisable(gl.GL_BLEND)
 
     def _draw_shadow(self, plane_gl, parts, vp, camera, altitude):
         """The airplane flattened onto the ground along the sun's rays."""
@@ -329,6 +404,17 @@ class SceneRenderer:
         self.shadow_list.draw(gl.GL_TRIANGLES)
         gl.glDisable(gl.GL_STENCIL_TEST)
         gl.glDisable(gl.GL_BLEND)
+
+
+def _airplane_uniforms(position, rotation, part_matrices, hidden, eye):
+    """The ``model`` matrix (relative to the eye) and the ``parts`` array of an airplane, as GL floats."""
+    plane = _translate(np.asarray(position, dtype=np.float64) - eye)
+    plane[:3, :3] = rotation
+    parts = [tuple(gl_matrix(m)) for m in part_matrices]
+    for k in hidden:
+        parts[k] = _COLLAPSED
+    parts += [_COLLAPSED] * (shaders.MAX_PARTS - len(parts))
+    return gl_matrix(plane), parts
 
 
 def _bounds(mesh_list):

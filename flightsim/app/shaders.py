@@ -79,14 +79,16 @@ in vec3 v_rel;
 in vec3 v_normal;
 in vec4 v_color;
 uniform float shine;
+uniform vec4 tint;             // rgb, and a: how much of it replaces the vertex colour (the ghost)
+uniform float opacity;         // alpha multiplier: 1 opaque, less for the translucent ghost
 out vec4 frag_color;
 """ + COMMON + """
 void main() {
     vec3 n = normalize(v_normal);
     if (!gl_FrontFacing) n = -n;
     vec3 to_eye = normalize(-v_rel);
-    vec3 c = light(v_color.rgb, n, to_eye, shine);
-    frag_color = vec4(fog(c, length(v_rel)), v_color.a);
+    vec3 c = light(mix(v_color.rgb, tint.rgb, tint.a), n, to_eye, shine);
+    frag_color = vec4(fog(c, length(v_rel)), v_color.a * opacity);
 }
 """
 

@@ -1,0 +1,102 @@
+"""Recording the flown states to a trace CSV while flying (no GUI).
+
+A :class:`Recorder` hooks into the simulation's ``followers``, so it sees
+every physics step, not just every frame: the trace holds each step's time,
+state ``[x, v, q, ω]`` and the (clamped) controls the step flew with, and
+``flightsim replay`` shows the recorded attitude at the recorded times.  The
+file is written when recording stops (:func:`flightsim.trace.write_csv`,
+atomically), with a timestamped name in the chosen directory.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from flightsim import trace
+
+__all__ = ["Recorder"]
+
+
+class Recorder:
+    """Records a :class:`~flightsim.simulation.Simulation` step by step.
+
+    Parameters
+    ----------
+    directory : str or Path
+        Where traces are written.
+
+    Attributes
+    ----------
+    sim : Simulation or None
+        The simulation being recorded (None when not recording).
+    last_path : Path or None
+        The last trace written.
+    """
+
+    def __init__(self, directory="."):
+        self.directory = Path(directory)
+        self.sim = None
+        self.last_path = None
+        self._times, self._states, self._controls = [], [], []
+
+    @property
+    def recording(self) -> bool:
+        return self.sim is not None
+
+    @property
+    def rows(self) -> int:
+        """Rows recorded so far."""
+        return len(self._times)
+
+    @property
+    def seconds(self) -> float:
+        """Simulated time covered so far."""
+        return self._times[-1] - self._times[0] if self._times else 0.0
+
+    def start(self, sim):
+        """Start recording ``sim``; the first row is its current state."""
+        if self.recording:
+            self.stop()
+        self.sim = sim
+        self._times, self._states, self._controls = [], [], []
+        self._append()
+        sim.followers.append(self._append)
+
+    def _append(self):
+        sim = self.sim
+        self._times.append(sim.t)
+        self._states.append(sim.vector)
+        self._controls.append(sim.controls.clamped().as_array())
+
+    def stop(self):
+        """Stop and write the trace; return its path (None if nothing was recording).
+
+        Raises
+        ------
+        OSError
+            The file could not be written (the rows are dropped all the same).
+        """
+        sim = self.sim
+        if sim is None:
+            return None
+        if self._append in sim.followers:
+            sim.followers.remove(self._append)
+        self.sim = None
+        rows = trace.table(np.array(self._times), np.array(self._states), np.array(self._controls))
+        self._times, self._states, self._controls = [], [], []
+        path = self._next_path()
+        trace.write_csv(path, rows)
+        self.last_path = path
+        return path
+
+    def _next_path(self):
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = self.directory / f"flightsim-{stamp}.csv"
+        n = 1
+        while path.exists():
+            n += 1
+            path = self.directory / f"flightsim-{stamp}-{n}.csv"
+        return path

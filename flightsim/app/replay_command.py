@@ -1,0 +1,52 @@
+"""``flightsim replay TRACE.csv``: play a recorded trace back in the app.
+
+The trace comes from ``flightsim simulate --out`` or from the app's record
+key.  The window is the flight's: HUD and cameras work as in flight, the
+controls shown are the recorded ones, pause, reset and time scale work, and
+a slider in the HUD seeks.  The keys that fly the airplane do nothing.
+
+The trace is read before any window opens: a damaged file ends in one line
+``flightsim: error: FILE: line N, column X: reason`` and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from flightsim.app.fly_command import EXIT_USAGE, add_window_arguments, check_window_args, open_app
+from flightsim.errors import InputError
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``replay`` arguments to ``parser``."""
+    parser.add_argument("trace", metavar="TRACE.csv",
+                        help="a trace CSV (flightsim simulate --out, or recorded in the app)")
+    parser.add_argument("--aircraft", metavar="FILE",
+                        help="aircraft TOML to draw (default: the book's airplane, configs/bourg.toml)")
+    add_window_arguments(parser)
+
+
+def run(args) -> int:
+    """Replay (or capture frames of the replay); return the exit code."""
+    try:
+        return _run(args)
+    except InputError as exc:
+        print(f"flightsim: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _run(args):
+    size, frames = check_window_args(args)
+    from flightsim.replay import Replay
+
+    replay = Replay(args.trace, aircraft=args.aircraft)
+    from flightsim.app.window import configure_pyglet
+
+    configure_pyglet(headless=args.headless)
+    from flightsim.app.keymap import load_keymap
+
+    keymap = load_keymap(args.keymap)
+    return open_app(args, replay, keymap, size, frames, caption=f"flightsim replay - {replay.path}")
