@@ -159,7 +159,8 @@ def step_matrix(y, t, h, params, inertia, inertia_inv, renorm, kind):
     ax, ay, az, mx, my, mz = loads(t, y, params)
     dx, dy, dz = omega_dot(y[10], y[11], y[12], mx, my, mz, inertia, inertia_inv)
     euler_kick(y, h, ax, ay, az, dx, dy, dz)
-    R = quat_to_matrix(y[6], y[7], y[8], y[9])
+    R = np.empty((3, 3))
+    quat_to_matrix(y[6], y[7], y[8], y[9], R)
     om = np.zeros((3, 3))
     om[0, 1] = -y[12] * h
     om[0, 2] = y[11] * h

@@ -128,9 +128,12 @@ def qv_rotate(qw, qx, qy, qz, vx, vy, vz):
 
 
 @jit
-def quat_to_matrix(n, x, y, z):
-    """Rotation matrix body → earth of a unit quaternion (Bourg's r11 … r33)."""
-    R = np.empty((3, 3))
+def quat_to_matrix(n, x, y, z, R):
+    """Fill ``R`` (3, 3) with the rotation matrix body → earth of a unit quaternion (Bourg's r11 … r33).
+
+    Writes into ``R`` rather than returning a new array, so the same function is
+    also callable from Python (the integrators' Python path) without boxing.
+    """
     R[0, 0] = n * n + x * x - y * y - z * z
     R[0, 1] = 2.0 * (x * y - z * n)
     R[0, 2] = 2.0 * (x * z + y * n)
@@ -140,7 +143,6 @@ def quat_to_matrix(n, x, y, z):
     R[2, 0] = 2.0 * (x * z - y * n)
     R[2, 1] = 2.0 * (y * z + x * n)
     R[2, 2] = n * n - x * x - y * y + z * z
-    return R
 
 
 @jit
@@ -171,7 +173,7 @@ def rotate_rows(q, v, out):
 def matrix_rows(q, out):
     """``out[i]`` = the rotation matrix of ``q[i]``."""
     for i in range(q.shape[0]):
-        out[i] = quat_to_matrix(q[i, 0], q[i, 1], q[i, 2], q[i, 3])
+        quat_to_matrix(q[i, 0], q[i, 1], q[i, 2], q[i, 3], out[i])
     return out
 
 
