@@ -289,16 +289,17 @@ class Hud:
         if not imgui.collapsing_header("ghost: a second integrator", imgui.TreeNodeFlags_.default_open):
             return
         ghost = app.ghost
-        changed, on = imgui.checkbox(f"fly a ghost ({app.keymap.describe('ghost')})", ghost is not None)
+        key = app.keymap.describe("ghost")
+        label = f"fly a ghost ({key})" if ghost else f"fly a ghost ({key}): {app.ghost_integrator} x{app.ghost_substeps}"
+        changed, on = imgui.checkbox(label, ghost is not None)
         self._remember("ghost")
         if changed:
             app.set_ghost(on)
-            ghost = app.ghost
+        if ghost is None:                   # one line while off: the options come with the ghost
+            return
         imgui.same_line()
-        imgui.begin_disabled(ghost is None)
         if imgui.button(f"Resync ({app.keymap.describe('ghost_resync')})", _v(-1.0, 0)):
             app.resync_ghost()
-        imgui.end_disabled()
         self._remember("ghost_resync")
         self._method_combo("ghost_integrator", app.ghost_integrator,
                            lambda name: app.configure_ghost(integrator=name))
@@ -307,7 +308,7 @@ class Hud:
         self._remember("ghost_substeps")
         if changed:
             app.configure_ghost(substeps=substeps)
-        if ghost is None:
+        if app.ghost is None:
             return
         status = ghost.sim.status
         if status:
