@@ -28,7 +28,6 @@ from collections import OrderedDict
 from types import FunctionType
 
 import numpy as np
-from numba import njit
 
 from flightsim import kernels
 from flightsim.aero import airplane_loads as loads
