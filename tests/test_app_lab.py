@@ -6,12 +6,13 @@ import subprocess
 
 import numpy as np
 import pytest
-from pyglet.window import key, mouse
+from pyglet.window import key
 
 from flightsim import quat, trace
 from flightsim.controls import ControlSchedule, Controls
 
 from test_app_cli import FLIGHTSIM, XVFB_SCREEN, env_without, load_png, one_line_error
+from test_app_input import centre, imgui_click
 
 #: Set FLIGHTSIM_TEST_SHOTS=DIR to keep some of the rendered images for a look.
 SHOTS = os.environ.get("FLIGHTSIM_TEST_SHOTS")
@@ -26,22 +27,6 @@ def press(app, symbol, run_frames):
     app.window.dispatch_event("on_key_press", symbol, 0)
     app.window.dispatch_event("on_key_release", symbol, 0)
     run_frames(app, 1)
-
-
-def imgui_click(app, run_frames, x, y):
-    """A left click at imgui coordinates (x, y from the top left), as pyglet events."""
-    h = app.window.get_size()[1]
-    app.window.dispatch_event("on_mouse_motion", x, h - y, 0, 0)
-    run_frames(app, 1)
-    app.window.dispatch_event("on_mouse_press", x, h - y, mouse.LEFT, 0)
-    run_frames(app, 1)
-    app.window.dispatch_event("on_mouse_release", x, h - y, mouse.LEFT, 0)
-    run_frames(app, 2)
-
-
-def centre(box):
-    x0, y0, x1, y1 = box
-    return 0.5 * (x0 + x1), 0.5 * (y0 + y1)
 
 
 def fly(app, run_frames, frames, dt=1.0 / 60.0):

@@ -118,15 +118,7 @@ def _check_lab_args(args):
 
 
 def run(args) -> int:
-    """Fly (or capture frames); return the exit code."""
-    try:
-        return _run(args)
-    except InputError as exc:
-        print(f"flightsim: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-
-
-def _run(args):
+    """Fly (or capture frames); return the exit code. Bad input raises InputError, which the CLI prints as one line (exit 2)."""
     size, frames = check_window_args(args)
     substeps = _check_lab_args(args)
     from flightsim.app.window import configure_pyglet

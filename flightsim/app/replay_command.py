@@ -12,10 +12,8 @@ The trace is read before any window opens: a damaged file ends in one line
 from __future__ import annotations
 
 import argparse
-import sys
 
-from flightsim.app.fly_command import EXIT_USAGE, add_window_arguments, check_window_args, open_app
-from flightsim.errors import InputError
+from flightsim.app.fly_command import add_window_arguments, check_window_args, open_app
 
 __all__ = ["add_arguments", "run"]
 
@@ -30,15 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    """Replay (or capture frames of the replay); return the exit code."""
-    try:
-        return _run(args)
-    except InputError as exc:
-        print(f"flightsim: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-
-
-def _run(args):
+    """Replay (or capture frames of the replay); return the exit code. Bad input raises InputError, which the CLI prints as one line (exit 2)."""
     size, frames = check_window_args(args)
     from flightsim.replay import Replay
 
