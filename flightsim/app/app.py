@@ -44,7 +44,7 @@ from flightsim.app.gui import ImguiLayer
 from flightsim.app.history import History
 from flightsim.app.hud import Hud
 from flightsim.app.pilot import Gamepads, Pilot
-from flightsim.app.recorder import Recorder
+from flightsim.app.recorder import Recorder, stamped_path
 from flightsim.app.renderer import GhostPose, SceneRenderer, read_pixels, save_png
 from flightsim.app.scenery import build_scenery
 from flightsim.ghost import DEFAULT_INTEGRATOR, DEFAULT_SUBSTEPS, Ghost
@@ -379,7 +379,7 @@ class FlightApp:
         self.gui.frame(dt, lambda: self.hud.draw(self))
         if self._screenshot_requested:
             self._screenshot_requested = False
-            self.save_screenshot(self._next_screenshot_path())
+            self.save_screenshot(stamped_path(self.screenshot_dir, ".png"))
         t3 = time.perf_counter()
         self.stats.record(dt, t3 - t0, t1 - t0, t2 - t1, t3 - t2, steps)
 
@@ -393,15 +393,6 @@ class FlightApp:
         path = Path(path)
         save_png(self.capture(), path)
         self.hud.notify(f"screenshot saved: {path}")
-        return path
-
-    def _next_screenshot_path(self):
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = self.screenshot_dir / f"flightsim-{stamp}.png"
-        n = 1
-        while path.exists():
-            n += 1
-            path = self.screenshot_dir / f"flightsim-{stamp}-{n}.png"
         return path
 
     def run(self, frames=None, screenshot=None, fps_cap=None):

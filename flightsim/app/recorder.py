@@ -20,6 +20,17 @@ from flightsim import trace
 __all__ = ["Recorder"]
 
 
+def stamped_path(directory, suffix):
+    """A new file name ``flightsim-YYYYmmdd-HHMMSS[-n]<suffix>`` in ``directory`` that does not exist yet."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = Path(directory) / f"flightsim-{stamp}{suffix}"
+    n = 1
+    while path.exists():
+        n += 1
+        path = Path(directory) / f"flightsim-{stamp}-{n}{suffix}"
+    return path
+
+
 class Recorder:
     """Records a :class:`~flightsim.simulation.Simulation` step by step.
 
@@ -87,16 +98,7 @@ class Recorder:
         self.sim = None
         rows = trace.table(np.array(self._times), np.array(self._states), np.array(self._controls))
         self._times, self._states, self._controls = [], [], []
-        path = self._next_path()
+        path = stamped_path(self.directory, ".csv")
         trace.write_csv(path, rows)
         self.last_path = path
-        return path
-
-    def _next_path(self):
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = self.directory / f"flightsim-{stamp}.csv"
-        n = 1
-        while path.exists():
-            n += 1
-            path = self.directory / f"flightsim-{stamp}-{n}.csv"
         return path
