@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from flightsim import aero, quat
+from flightsim import aero, lab, quat
 from flightsim.aircraft import load_aircraft
 from flightsim.controls import Controls
 from flightsim.errors import InputError
@@ -99,29 +99,21 @@ def test_books_glide_nose_drops_and_speed_rises():
     assert abs(sim.telemetry().roll) < 1e-9 and abs(sim.telemetry().heading) < 1e-9  # and stays symmetric
 
 
-def manoeuvre(sim):
-    """20 s: climb, roll right, rudder, flaps and back (α stays inside the tables)."""
-    schedule = [(0.0, dict(throttle=0.6)), (2.0, dict(elevator=0.1)), (5.0, dict(elevator=0.0, aileron=0.2)),
-                (8.0, dict(aileron=-0.2, rudder=0.2)), (11.0, dict(aileron=0.0, rudder=0.0, flaps=0.5)),
-                (15.0, dict(flaps=0.0, elevator=-0.1)), (18.0, dict(elevator=0.0))]
-    k = 0
-    while sim.t < 20.0 - 1e-9:
-        while k < len(schedule) and schedule[k][0] <= sim.t + 1e-9:
-            for name, value in schedule[k][1].items():
-                setattr(sim.controls, name, value)
-            k += 1
-        assert sim.step()
-    return sim.state
+def manoeuvre(integrator, dt):
+    """The lab's scripted 20 s manoeuvre (climb, rolls, rudder, flaps; α inside the tables), flown to the end."""
+    state, _ = lab.fly_manoeuvre(integrator, dt)
+    assert state.t == pytest.approx(lab.MANOEUVRE_SECONDS)  # no crash or stop on the way
+    return state
 
 
 @pytest.fixture(scope="module")
 def reference_flight():
-    return manoeuvre(Simulation(integrator="rk4", dt=1.0 / 1920.0))
+    return manoeuvre("rk4", 1.0 / 1920.0)
 
 
 @pytest.mark.parametrize("name", list(INTEGRATORS))
 def test_every_integrator_flies_the_manoeuvre_close_to_rk4(name, reference_flight):
-    got = manoeuvre(Simulation(integrator=name, dt=1.0 / 480.0))
+    got = manoeuvre(name, 1.0 / 480.0)
     turned = math.degrees(quat.angle_between(got.q, reference_flight.q))
     moved = np.linalg.norm(got.position - reference_flight.position)
     limit = (0.5, 5.0) if INTEGRATORS[name].order == 1 else (1e-4, 1e-3)
@@ -131,7 +123,7 @@ def test_every_integrator_flies_the_manoeuvre_close_to_rk4(name, reference_fligh
 def test_euler_error_shrinks_with_dt(reference_flight):
     errs = []
     for dt in (1.0 / 1920.0, 1.0 / 3840.0, 1.0 / 7680.0):  # below ~1/500 s: the asymptotic range
-        errs.append(np.linalg.norm(manoeuvre(Simulation(integrator="euler", dt=dt)).position - reference_flight.position))
+        errs.append(np.linalg.norm(manoeuvre("euler", dt).position - reference_flight.position))
     assert np.allclose(np.log2(np.array(errs[:-1]) / errs[1:]), 1.0, atol=0.15), errs
 
 
