@@ -89,10 +89,10 @@ def main():
     import pyglet
 
     from flightsim.app.app import FlightApp
-    from flightsim.app.fly_command import parse_size
+    from flightsim.commands.fly import parse_size
     from flightsim.app.keymap import load_keymap
-    from flightsim.integrators import INTEGRATORS
-    from flightsim.simulation import TIME_SCALES, Simulation
+    from flightsim.physics.integrators import INTEGRATORS
+    from flightsim.simulation.flight import TIME_SCALES, Simulation
 
     size = parse_size(args.size)
     window = open_window(*size, visible=True)

@@ -50,7 +50,7 @@ import time
 
 import numpy as np
 
-from flightsim.kernels import KERNELS
+from flightsim.math.kernels import KERNELS
 
 #: Largest |difference| from numpy-quaternion the exact kernel may show.
 EXACT_TOLERANCE = 1e-12

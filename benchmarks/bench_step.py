@@ -41,8 +41,8 @@ import statistics
 import sys
 import time
 
-from flightsim.integrators import INTEGRATORS
-from flightsim.simulation import Simulation
+from flightsim.physics.integrators import INTEGRATORS
+from flightsim.simulation.flight import Simulation
 
 DT = 1.0 / 120.0
 TARGETS = {"euler": 1.0, "rk4": 2.0}

@@ -1,5 +1,5 @@
 """``python -m flightsim`` runs the command line."""
 
-from flightsim.cli import main
+from flightsim.commands.cli import main
 
 raise SystemExit(main())

@@ -53,8 +53,8 @@ def _make_app(size=(960, 540), **sim_kwargs):
     from flightsim.app.app import FlightApp
     from flightsim.app.keymap import load_keymap
     from flightsim.app.window import open_window
-    from flightsim.integrators import INTEGRATORS
-    from flightsim.simulation import TIME_SCALES, Simulation
+    from flightsim.physics.integrators import INTEGRATORS
+    from flightsim.simulation.flight import TIME_SCALES, Simulation
 
     window = open_window(*size, visible=False)
     sim = Simulation(**sim_kwargs)

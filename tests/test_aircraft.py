@@ -1,4 +1,4 @@
-"""Tests of flightsim.aircraft: the bundled airplane, mass properties, validation."""
+"""Tests of flightsim.physics.aircraft: the bundled airplane, mass properties, validation."""
 
 import copy
 import datetime
@@ -10,7 +10,7 @@ import tomllib
 import numpy as np
 import pytest
 
-from flightsim.aircraft import (
+from flightsim.physics.aircraft import (
     CONFIG_DIR,
     DEFAULT_AIRCRAFT,
     LINK_INPUTS,
@@ -19,7 +19,7 @@ from flightsim.aircraft import (
     load_aircraft,
     mass_properties,
 )
-from flightsim.controls import CONTROL_NAMES
+from flightsim.simulation.controls import CONTROL_NAMES
 from flightsim.errors import InputError
 
 # The book's table (reference doc), typed in again so the tests do not read it

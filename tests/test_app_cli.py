@@ -117,7 +117,7 @@ def test_bad_keymap_names_the_field(tmp_path):
 
 
 def test_fly_command_imports_no_gui_until_it_runs():
-    code = "import sys, flightsim.cli; flightsim.cli.build_parser(); " \
+    code = "import sys, flightsim.commands.cli; flightsim.commands.cli.build_parser(); " \
            "print(sorted(m for m in ('pyglet', 'imgui_bundle', 'OpenGL') if m in sys.modules))"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env_without())
     assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
@@ -130,8 +130,8 @@ RESIZE_SCRIPT = textwrap.dedent("""
     from imgui_bundle import imgui
     from flightsim.app.app import FlightApp
     from flightsim.app.keymap import load_keymap
-    from flightsim.integrators import INTEGRATORS
-    from flightsim.simulation import TIME_SCALES, Simulation
+    from flightsim.physics.integrators import INTEGRATORS
+    from flightsim.simulation.flight import TIME_SCALES, Simulation
 
     window = open_window(800, 450)
     app = FlightApp(window, Simulation(), load_keymap(), INTEGRATORS, TIME_SCALES, use_gamepads=False)

@@ -138,7 +138,7 @@ def test_clicking_the_integrator_combo_switches_the_running_simulation(flight_ap
     assert "integrator:euler" not in flight_app.hud.hit_boxes, "the combo closed"
     # Every registered integrator is offered.
     imgui_click(flight_app, run_frames, *centre(flight_app.hud.hit_boxes["integrator"]))
-    from flightsim.integrators import INTEGRATORS
+    from flightsim.physics.integrators import INTEGRATORS
 
     assert all(f"integrator:{name}" in flight_app.hud.hit_boxes for name in INTEGRATORS)
     imgui_click(flight_app, run_frames, *centre(flight_app.hud.hit_boxes["integrator:euler"]))

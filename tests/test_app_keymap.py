@@ -5,7 +5,7 @@ from pyglet.window import key
 
 from flightsim.app.keymap import ACTIONS, DEFAULT_KEYMAP, load_keymap
 from flightsim.app.pilot import FLAP_NOTCHES, Pilot, apply_dead_zone
-from flightsim.controls import Controls
+from flightsim.simulation.controls import Controls
 from flightsim.errors import InputError
 
 

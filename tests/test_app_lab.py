@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from pyglet.window import key
 
-from flightsim import quat, trace
-from flightsim.controls import ControlSchedule, Controls
+from flightsim.math import quat
+from flightsim.simulation import trace
+from flightsim.simulation.controls import ControlSchedule, Controls
 
 from test_app_cli import FLIGHTSIM, XVFB_SCREEN, env_without, load_png, one_line_error
 from test_app_input import centre, imgui_click
@@ -226,9 +227,9 @@ def replay_app(headless_gl, recorded):
     from flightsim.app.app import FlightApp
     from flightsim.app.keymap import load_keymap
     from flightsim.app.window import open_window
-    from flightsim.integrators import INTEGRATORS
-    from flightsim.replay import Replay
-    from flightsim.simulation import TIME_SCALES
+    from flightsim.physics.integrators import INTEGRATORS
+    from flightsim.simulation.replay import Replay
+    from flightsim.simulation.flight import TIME_SCALES
 
     app = FlightApp(open_window(960, 540, visible=False), Replay(recorded), load_keymap(), INTEGRATORS,
                     TIME_SCALES, use_gamepads=False)

@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from flightsim import quat
-from flightsim.aircraft import load_aircraft
+from flightsim.math import quat
+from flightsim.physics.aircraft import load_aircraft
 from flightsim.app import ground, meshes
 from flightsim.app.airplane_model import build_airplane, load_model_spec
 from flightsim.app.camera import CameraRig, frustum_planes, spheres_visible

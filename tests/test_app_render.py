@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from flightsim.aircraft import DEFAULT_AIRCRAFT
+from flightsim.physics.aircraft import DEFAULT_AIRCRAFT
 
 #: Set FLIGHTSIM_TEST_SHOTS=DIR to keep some of the rendered images for a look.
 SHOTS = Path(os.environ["FLIGHTSIM_TEST_SHOTS"]) if os.environ.get("FLIGHTSIM_TEST_SHOTS") else None

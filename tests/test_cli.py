@@ -8,8 +8,8 @@ import sys
 import numpy as np
 import pytest
 
-from flightsim.integrators import INTEGRATORS
-from flightsim.trace import COLUMNS
+from flightsim.physics.integrators import INTEGRATORS
+from flightsim.simulation.trace import COLUMNS
 
 FLIGHTSIM = shutil.which("flightsim") or pytest.fail("the flightsim console script is not installed")
 

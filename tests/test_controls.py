@@ -1,4 +1,4 @@
-"""Tests of flightsim.controls: Controls and the CSV control schedule."""
+"""Tests of flightsim.simulation.controls: Controls and the CSV control schedule."""
 
 import dataclasses
 import math
@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from flightsim.controls import CONTROL_NAMES, CONTROL_RANGES, Controls, ControlSchedule
+from flightsim.simulation.controls import CONTROL_NAMES, CONTROL_RANGES, Controls, ControlSchedule
 from flightsim.errors import InputError
 
 

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from flightsim import integrators, kernels, quat, rigidbody
-from flightsim.integrators import INTEGRATORS
+from flightsim.physics import integrators, rigidbody
+from flightsim.math import kernels, quat
+from flightsim.physics.integrators import INTEGRATORS
 
 NAMES = list(INTEGRATORS)
 

@@ -6,12 +6,13 @@ import subprocess
 import numpy as np
 import pytest
 
-from flightsim import quat, trace
+from flightsim.math import quat
+from flightsim.simulation import trace
 from flightsim.errors import InputError
-from flightsim.ghost import Ghost
-from flightsim.integrators import INTEGRATORS
-from flightsim.replay import Replay
-from flightsim.simulation import Simulation
+from flightsim.simulation.ghost import Ghost
+from flightsim.physics.integrators import INTEGRATORS
+from flightsim.simulation.replay import Replay
+from flightsim.simulation.flight import Simulation
 
 FLIGHTSIM = shutil.which("flightsim")
 

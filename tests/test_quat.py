@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from flightsim import quat
+from flightsim.math import quat
 
 RNG = np.random.default_rng(7)
 

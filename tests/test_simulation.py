@@ -5,12 +5,14 @@ import math
 import numpy as np
 import pytest
 
-from flightsim import aero, lab, quat
-from flightsim.aircraft import load_aircraft
-from flightsim.controls import Controls
+from flightsim.physics import aero
+from flightsim.simulation import lab
+from flightsim.math import quat
+from flightsim.physics.aircraft import load_aircraft
+from flightsim.simulation.controls import Controls
 from flightsim.errors import InputError
-from flightsim.integrators import INTEGRATORS
-from flightsim.simulation import MAX_FRAME, Simulation
+from flightsim.physics.integrators import INTEGRATORS
+from flightsim.simulation.flight import MAX_FRAME, Simulation
 
 AIRCRAFT = load_aircraft()
 
@@ -244,8 +246,8 @@ def test_physics_never_imports_a_drawing_library():
     import sys
 
     code = (
-        "import sys, flightsim.simulation, flightsim.rigidbody, flightsim.lab, flightsim.replay, flightsim.ghost, "
-        "flightsim.simulate_command\n"
+        "import sys, flightsim.simulation, flightsim.rigidbody, flightsim.simulation.lab, flightsim.simulation.replay, flightsim.simulation.ghost, "
+        "flightsim.commands.simulate\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('pyglet', 'OpenGL', 'imgui_bundle', 'pyrr')]\n"
         "print(bad); sys.exit(1 if bad else 0)"
     )

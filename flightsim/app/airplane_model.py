@@ -1,6 +1,6 @@
 """The airplane's 3D model, derived from the aircraft's element layout.
 
-:func:`build_airplane` turns an :class:`~flightsim.aircraft.Aircraft` and a
+:func:`build_airplane` turns an :class:`~flightsim.physics.aircraft.Aircraft` and a
 model description (``assets/models/bourg_airplane.toml``, which says how to
 dress each kind of element: chord, airfoil, colours) into an
 :class:`AirplaneModel`: a static mesh plus one movable part per control
@@ -32,12 +32,13 @@ import numpy as np
 from flightsim.app import meshes
 from flightsim.app.meshes import Mesh, rgba, rotation_x, rotation_y, rotation_z, translation
 from flightsim.errors import InputError
+from flightsim.resources import data_file
 
 __all__ = ["ASSETS_DIR", "DEFAULT_MODEL", "AirplaneModel", "ModelPart", "airfoil",
            "build_airplane", "load_model_spec"]
 
-ASSETS_DIR = Path(__file__).resolve().parents[2] / "assets"
-"""The repository's ``assets`` directory."""
+ASSETS_DIR = data_file("assets")
+"""The shipped ``assets`` folder (see :mod:`flightsim.resources`)."""
 
 DEFAULT_MODEL = ASSETS_DIR / "models" / "bourg_airplane.toml"
 """The model description used by default."""
@@ -469,7 +470,7 @@ def build_airplane(aircraft, spec=None) -> AirplaneModel:
 
     Parameters
     ----------
-    aircraft : flightsim.aircraft.Aircraft
+    aircraft : flightsim.physics.aircraft.Aircraft
     spec : dict, optional
         A model description from :func:`load_model_spec` (default: the
         bundled one).

@@ -15,14 +15,14 @@ the simulation's status with a reset button.
 
 Three additions for the integrator lab:
 
-* a **ghost** (:class:`flightsim.ghost.Ghost`): a second airplane with its own
+* a **ghost** (:class:`flightsim.simulation.ghost.Ghost`): a second airplane with its own
   integrator and sub-steps, fed the same controls after every physics step,
   drawn translucent; its attitude and position difference go to a strip chart
   (:attr:`FlightApp.ghost_history`).  A ghost that crashes or goes non-finite
   only stops itself;
 * **recording** (:class:`flightsim.app.recorder.Recorder`): every physics
   step to a trace CSV;
-* **replay**: the source may be a :class:`flightsim.replay.Replay` instead of
+* **replay**: the source may be a :class:`flightsim.simulation.replay.Replay` instead of
   a Simulation; the HUD and cameras work as in flight, the flight controls
   are ignored, and the HUD offers a time slider.
 """
@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from flightsim import quat
+from flightsim.math import quat
 from flightsim.app.airplane_model import build_airplane
 from flightsim.app.camera import CameraRig
 from flightsim.app.gui import ImguiLayer
@@ -47,8 +47,8 @@ from flightsim.app.pilot import Gamepads, Pilot
 from flightsim.app.recorder import Recorder, stamped_path
 from flightsim.app.renderer import GhostPose, SceneRenderer, read_pixels, save_png
 from flightsim.app.scenery import build_scenery
-from flightsim.ghost import DEFAULT_INTEGRATOR, DEFAULT_SUBSTEPS, Ghost
-from flightsim.replay import Replay
+from flightsim.simulation.ghost import DEFAULT_INTEGRATOR, DEFAULT_SUBSTEPS, Ghost
+from flightsim.simulation.replay import Replay
 
 __all__ = ["FlightApp", "FrameStats", "GHOST_SERIES", "GhostSample", "MAX_GHOST_SUBSTEPS"]
 
@@ -136,10 +136,10 @@ class FlightApp:
         Ghost steps per physics step, 1..:data:`MAX_GHOST_SUBSTEPS`.
     record_dir : str or Path
         Where recorded traces go.
-    schedule : flightsim.controls.ControlSchedule, optional
+    schedule : flightsim.simulation.controls.ControlSchedule, optional
         Fly these controls (by simulation time) instead of the pilot's.
 
-    ``sim`` may be a :class:`flightsim.replay.Replay`: then :attr:`replay`
+    ``sim`` may be a :class:`flightsim.simulation.replay.Replay`: then :attr:`replay`
     is true, the flight controls, the ghost and recording are off.
     """
 

@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from flightsim.errors import InputError
+from flightsim.resources import data_file
 
 __all__ = ["ACTIONS", "DEFAULT_KEYMAP", "HELD_ACTIONS", "Keymap", "key_codes", "load_keymap"]
 
-DEFAULT_KEYMAP = Path(__file__).resolve().parents[2] / "configs" / "keymap.toml"
+DEFAULT_KEYMAP = data_file("configs", "keymap.toml")
 """The default keyboard map."""
 
 HELD_ACTIONS = ("pitch_down", "pitch_up", "roll_left", "roll_right", "yaw_left", "yaw_right",

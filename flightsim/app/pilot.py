@@ -1,7 +1,7 @@
 """The pilot's hands: keyboard and gamepad turned into smooth control positions.
 
 :class:`Pilot` keeps the state of the held keys and of a gamepad and, once
-per frame, moves the simulation's :class:`~flightsim.controls.Controls`
+per frame, moves the simulation's :class:`~flightsim.simulation.controls.Controls`
 towards what they ask for at limited rates: a held key deflects a surface
 gradually, a released one lets it return smoothly to centre, a gamepad
 stick sets the deflection directly (outside its dead zone).  Signs are the
@@ -102,13 +102,13 @@ class Pilot:
         return (1.0 if plus in self.held else 0.0) - (1.0 if minus in self.held else 0.0)
 
     def update(self, dt, controls, pad=None):
-        """Move ``controls`` (a :class:`~flightsim.controls.Controls`, changed in place) for one frame.
+        """Move ``controls`` (a :class:`~flightsim.simulation.controls.Controls`, changed in place) for one frame.
 
         Parameters
         ----------
         dt : float
             Frame time, s.
-        controls : flightsim.controls.Controls
+        controls : flightsim.simulation.controls.Controls
         pad : dict or None
             Gamepad axes from :meth:`Gamepads.poll` (``elevator``,
             ``aileron``, ``rudder`` in -1..1 before the dead zone, and

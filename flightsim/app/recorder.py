@@ -4,7 +4,7 @@ A :class:`Recorder` hooks into the simulation's ``followers``, so it sees
 every physics step, not just every frame: the trace holds each step's time,
 state ``[x, v, q, ω]`` and the (clamped) controls the step flew with, and
 ``flightsim replay`` shows the recorded attitude at the recorded times.  The
-file is written when recording stops (:func:`flightsim.trace.write_csv`,
+file is written when recording stops (:func:`flightsim.simulation.trace.write_csv`,
 atomically), with a timestamped name in the chosen directory.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from flightsim import trace
+from flightsim.simulation import trace
 
 __all__ = ["Recorder"]
 

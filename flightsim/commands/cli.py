@@ -9,14 +9,15 @@ import argparse
 import os
 import sys
 
+import flightsim
 from flightsim.errors import InputError
 
 EXIT_USAGE = 2
 
 
 def _cmd_integrators(args):
-    from flightsim import kernels
-    from flightsim.integrators import INTEGRATORS
+    from flightsim.math import kernels
+    from flightsim.physics.integrators import INTEGRATORS
 
     print(f"{'name':<16} {'order':>5}  description")
     for it in INTEGRATORS.values():
@@ -37,7 +38,7 @@ def _cmd_integrators(args):
 
 
 def _add_fly(sub):
-    from flightsim.app import fly_command
+    from flightsim.commands import fly as fly_command
 
     p = sub.add_parser("fly", help="open the window and fly (the default)")
     fly_command.add_arguments(p)
@@ -46,7 +47,7 @@ def _add_fly(sub):
 
 
 def _add_replay(sub):
-    from flightsim.app import replay_command
+    from flightsim.commands import replay as replay_command
 
     p = sub.add_parser("replay", help="play a trace CSV back in the window (HUD and cameras as in flight)")
     replay_command.add_arguments(p)
@@ -60,12 +61,13 @@ def build_parser():
         prog="flightsim",
         description="Fly Bourg's airplane and see the numerics of its quaternion integrators.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {flightsim.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_fly(sub)
     _add_replay(sub)
     p = sub.add_parser("integrators", help="list the orientation integrators (name, order, description)")
     p.set_defaults(func=_cmd_integrators)
-    from flightsim import bench_command, simulate_command
+    from flightsim.commands import bench as bench_command, simulate as simulate_command
 
     p = sub.add_parser("simulate", help="run a flight with no window; write a trace CSV")
     simulate_command.add_arguments(p)
@@ -80,7 +82,7 @@ def main(argv=None):
     """Entry point of the ``flightsim`` console script; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
-    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv = ["fly", *argv]
     args = parser.parse_args(argv)
     try:

@@ -4,7 +4,7 @@ One step, in this order (with ``euler`` exactly Bourg's StepSimulation):
 
 1. copy the pilot's controls into the loads' parameters;
 2. the integrator advances the state ``[x, v, q, ω]`` by ``dt``, evaluating
-   the body-frame loads (:func:`flightsim.aero.airplane_loads`) as often as
+   the body-frame loads (:func:`flightsim.physics.aero.airplane_loads`) as often as
    its method needs, rotating the force to the earth frame with QVRotate and
    adding gravity; ω goes through the inertia tensor;
 3. a non-finite state stops the simulation with a message (the last finite
@@ -25,11 +25,12 @@ from pathlib import Path
 
 import numpy as np
 
-from flightsim import aero, integrators, quat
-from flightsim.aircraft import Aircraft, load_aircraft
-from flightsim.controls import Controls
+from flightsim.physics import aero, integrators
+from flightsim.math import quat
+from flightsim.physics.aircraft import Aircraft, load_aircraft
+from flightsim.simulation.controls import Controls
 from flightsim.errors import InputError
-from flightsim.rigidbody import check_dt
+from flightsim.physics.rigidbody import check_dt
 
 #: Default physics step, s (JSBSim's default rate, 120 Hz).
 DEFAULT_DT = 1.0 / 120.0

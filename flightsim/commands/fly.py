@@ -101,7 +101,7 @@ def check_window_args(args):
 
 def _check_lab_args(args):
     """Validate the ghost and recording options; return the ghost's sub-steps."""
-    from flightsim.integrators import INTEGRATORS
+    from flightsim.physics.integrators import INTEGRATORS
 
     if args.ghost_integrator not in INTEGRATORS:
         raise InputError("--ghost-integrator", "", f"unknown integrator {args.ghost_integrator!r}; "
@@ -125,8 +125,8 @@ def run(args) -> int:
 
     configure_pyglet(headless=args.headless)
     from flightsim.app.keymap import load_keymap
-    from flightsim.controls import ControlSchedule
-    from flightsim.simulation import DEFAULT_DT, Simulation
+    from flightsim.simulation.controls import ControlSchedule
+    from flightsim.simulation.flight import DEFAULT_DT, Simulation
 
     keymap = load_keymap(args.keymap)
     sim = Simulation(aircraft=args.aircraft, integrator=args.integrator,
@@ -141,8 +141,8 @@ def open_app(args, sim, keymap, size, frames, caption, **app_options):
     """Open the window, run a :class:`~flightsim.app.app.FlightApp` on ``sim`` and close it; return 0,
     or 2 when there is no usable display (one line on stderr)."""
     from flightsim.app.window import DisplayUnavailable, open_window
-    from flightsim.integrators import INTEGRATORS
-    from flightsim.simulation import TIME_SCALES
+    from flightsim.physics.integrators import INTEGRATORS
+    from flightsim.simulation.flight import TIME_SCALES
 
     try:
         window = open_window(*size, fullscreen=args.fullscreen, visible=not args.headless,

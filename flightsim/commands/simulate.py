@@ -7,11 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
-from flightsim import trace
-from flightsim.controls import ControlSchedule
+from flightsim.simulation import trace
+from flightsim.simulation.controls import ControlSchedule
 from flightsim.errors import InputError
-from flightsim.integrators import INTEGRATORS
-from flightsim.simulation import DEFAULT_DT, Simulation
+from flightsim.physics.integrators import INTEGRATORS
+from flightsim.simulation.flight import DEFAULT_DT, Simulation
 
 #: Runs at least this long (steps) on a terminal get a progress bar.
 PROGRESS_MIN_STEPS = 20_000

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from flightsim import quat
+from flightsim.math import quat
 
 STATE_COLUMNS = ("t", "x", "y", "z", "vx", "vy", "vz", "qw", "qx", "qy", "qz", "p", "q", "r")
 DERIVED_COLUMNS = ("roll", "pitch", "heading", "airspeed", "alpha")

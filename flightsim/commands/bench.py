@@ -16,8 +16,8 @@ def add_arguments(p):
 
 def run(args):
     """Run the measurements; print the table; return 0."""
-    from flightsim import lab
-    from flightsim.integrators import INTEGRATORS
+    from flightsim.simulation import lab
+    from flightsim.physics.integrators import INTEGRATORS
 
     if importlib.util.find_spec("scipy") is None:  # the free-body reference needs it
         raise InputError("flightsim bench", "", "needs scipy: pip install -e '.[bench]'")

@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from flightsim import quat, rigidbody
-from flightsim.integrators import INTEGRATORS
-from flightsim.simulation import Simulation
+from flightsim.math import quat
+from flightsim.physics import rigidbody
+from flightsim.physics.integrators import INTEGRATORS
+from flightsim.simulation.flight import Simulation
 
 #: Steps (s) at which every integrator is measured.
 DTS = (1 / 60, 1 / 120, 1 / 240, 1 / 480, 1 / 960)

@@ -1,6 +1,6 @@
 """Body-frame loads of an airplane made of aerodynamic elements (Bourg ch. 7/15).
 
-:func:`pack` turns an :class:`~flightsim.aircraft.Aircraft` into flat arrays
+:func:`pack` turns an :class:`~flightsim.physics.aircraft.Aircraft` into flat arrays
 (the ``params`` tuple); :func:`airplane_loads` is the compiled loads function
 the integrators call, ``loads(t, y, params) -> (ax, ay, az, mx, my, mz)``.
 
@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from flightsim.kernels import jit, qv_rotate
+from flightsim.math.kernels import jit, qv_rotate
 
 KIND_LIFTING, KIND_SYMMETRIC, KIND_DRAG = 0, 1, 2
 KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG}
@@ -47,7 +47,7 @@ def pack(aircraft, atmosphere="constant"):
 
     Parameters
     ----------
-    aircraft : flightsim.aircraft.Aircraft
+    aircraft : flightsim.physics.aircraft.Aircraft
     atmosphere : {"constant", "isa"}
         The book's constant density, or the standard atmosphere's density at
         the airplane's altitude (troposphere, scaled to the file's sea-level

@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from flightsim.errors import InputError
+from flightsim.resources import data_file
 
 __all__ = [
     "CONFIG_DIR",
@@ -46,7 +47,7 @@ __all__ = [
     "mass_properties",
 ]
 
-CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
+CONFIG_DIR = data_file("configs")
 """Directory of the bundled aircraft files."""
 
 DEFAULT_AIRCRAFT = CONFIG_DIR / "bourg.toml"
@@ -59,7 +60,7 @@ PARTS = ("wing", "tailplane", "fin", "fuselage")
 """Allowed ``part`` values of an element (they tell the renderer what to draw)."""
 
 LINK_INPUTS = ("elevator", "aileron", "rudder", "flaps")
-"""Pilot inputs a control link may follow (see :mod:`flightsim.controls`)."""
+"""Pilot inputs a control link may follow (see :mod:`flightsim.simulation.controls`)."""
 
 TABLE_KINDS = ("lifting", "symmetric", "drag")
 """Kinds of coefficient table."""

@@ -10,9 +10,11 @@ import math
 
 import numpy as np
 
-from flightsim import aero, quat, trace
-from flightsim.controls import Controls
-from flightsim.simulation import MAX_FRAME, FlightState, Telemetry, deflections, instruments, resolve_aircraft
+from flightsim.physics import aero
+from flightsim.math import quat
+from flightsim.simulation import trace
+from flightsim.simulation.controls import Controls
+from flightsim.simulation.flight import MAX_FRAME, FlightState, Telemetry, deflections, instruments, resolve_aircraft
 
 
 class Replay:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 
-from flightsim.app.fly_command import add_window_arguments, check_window_args, open_app
+from flightsim.commands.fly import add_window_arguments, check_window_args, open_app
 
 __all__ = ["add_arguments", "run"]
 
@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args) -> int:
     """Replay (or capture frames of the replay); return the exit code. Bad input raises InputError, which the CLI prints as one line (exit 2)."""
     size, frames = check_window_args(args)
-    from flightsim.replay import Replay
+    from flightsim.simulation.replay import Replay
 
     replay = Replay(args.trace, aircraft=args.aircraft)
     from flightsim.app.window import configure_pyglet

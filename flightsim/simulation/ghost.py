@@ -9,8 +9,8 @@ what the integrator choice costs in accuracy, seen while flying.
 
 import numpy as np
 
-from flightsim import quat
-from flightsim.simulation import Simulation
+from flightsim.math import quat
+from flightsim.simulation.flight import Simulation
 
 DEFAULT_INTEGRATOR = "rk4"
 DEFAULT_SUBSTEPS = 8

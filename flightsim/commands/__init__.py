@@ -1,0 +1,6 @@
+"""Command layer: the ``flightsim`` command line and one module per subcommand.
+
+:mod:`~flightsim.commands.cli` builds the argparse parser and turns every
+input error into one line and exit code 2.  ``fly`` and ``replay`` import the
+app (pyglet, OpenGL) only when they run.
+"""

@@ -1,0 +1,38 @@
+"""Simulation layer: the fixed-timestep flight and what is built on it.
+
+* :mod:`~flightsim.simulation.flight` - :class:`Simulation`: one airplane,
+  fixed step, accumulator and interpolated render pose, ground, NaN stop;
+* :mod:`~flightsim.simulation.controls` - pilot controls and control schedules (CSV);
+* :mod:`~flightsim.simulation.trace` - trace CSV files (write atomically, read, validate);
+* :mod:`~flightsim.simulation.ghost` - a second airplane flying the same inputs
+  with another integrator;
+* :mod:`~flightsim.simulation.replay` - a recorded trace played back as a flight;
+* :mod:`~flightsim.simulation.lab` - the integrator lab's reference solutions and measurements.
+
+``from flightsim.simulation import Simulation`` is the public way in; the
+names below are re-exported from :mod:`~flightsim.simulation.flight`.
+"""
+
+from flightsim.simulation.flight import (
+    DEFAULT_DT,
+    MAX_FRAME,
+    TIME_SCALES,
+    FlightState,
+    Simulation,
+    Telemetry,
+    deflections,
+    instruments,
+    resolve_aircraft,
+)
+
+__all__ = [
+    "DEFAULT_DT",
+    "MAX_FRAME",
+    "TIME_SCALES",
+    "FlightState",
+    "Simulation",
+    "Telemetry",
+    "deflections",
+    "instruments",
+    "resolve_aircraft",
+]

@@ -1,0 +1,76 @@
+"""The folders are the architecture: math → physics → simulation → app → commands, arrows one way.
+
+Read from the source (AST), so a lazy import inside a function counts as well.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "flightsim"
+#: What each layer may import from flightsim (besides itself); the shared helpers are open to all.
+SHARED = {"flightsim", "flightsim.errors", "flightsim.resources"}
+ALLOWED = {
+    "math": {"math"},
+    "physics": {"math", "physics"},
+    "simulation": {"math", "physics", "simulation"},
+    "app": {"math", "physics", "simulation", "app"},
+    "commands": {"math", "physics", "simulation", "app", "commands"},
+}
+DRAWING = ("pyglet", "OpenGL", "imgui_bundle", "pyrr")
+
+
+def _imports(path):
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module
+            if node.module == "flightsim":
+                yield from (f"flightsim.{a.name}" for a in node.names)
+
+
+def _layer_modules():
+    for layer in ALLOWED:
+        for path in sorted((PACKAGE / layer).glob("*.py")):
+            yield layer, path
+
+
+def test_every_module_sits_in_a_layer():
+    loose = sorted(p.name for p in PACKAGE.glob("*.py"))
+    # the package root holds only the shared helpers, the entry point and the public short names
+    assert loose == ["__init__.py", "__main__.py", "errors.py", "integrators.py", "kernels.py", "quat.py",
+                     "resources.py", "rigidbody.py"]
+
+
+@pytest.mark.parametrize("layer,path", list(_layer_modules()), ids=lambda v: getattr(v, "name", v))
+def test_imports_point_one_way(layer, path):
+    for name in _imports(path):
+        parts = name.split(".")
+        if parts[0] in DRAWING:
+            assert layer in ("app", "commands"), f"{path.name} ({layer}) imports {name}"
+        if parts[0] != "flightsim" or name in SHARED:
+            continue
+        target = parts[1]
+        # the public short names (flightsim.quat, …) are the math and physics layers
+        target = {"quat": "math", "kernels": "math", "integrators": "physics", "rigidbody": "physics"}.get(target, target)
+        assert target in ALLOWED[layer], f"{path.relative_to(PACKAGE)} ({layer}) imports {name}"
+
+
+def test_public_short_names_are_the_layer_modules():
+    import flightsim.integrators
+    import flightsim.kernels
+    import flightsim.quat
+    import flightsim.rigidbody
+    import flightsim.simulation
+    from flightsim.math import kernels, quat
+    from flightsim.physics import integrators, rigidbody
+    from flightsim.simulation.flight import Simulation
+
+    assert flightsim.quat is quat and flightsim.kernels is kernels
+    assert flightsim.integrators is integrators and flightsim.rigidbody is rigidbody
+    assert flightsim.simulation.Simulation is Simulation
+    assert "rk4" in flightsim.integrators.INTEGRATORS and "exact" in flightsim.kernels.KERNELS
+    assert callable(flightsim.rigidbody.propagate)
