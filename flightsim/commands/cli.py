@@ -72,6 +72,14 @@ def build_parser():
     p = sub.add_parser("simulate", help="run a flight with no window; write a trace CSV")
     simulate_command.add_arguments(p)
     p.set_defaults(func=simulate_command.run)
+    from flightsim.commands import trim as trim_command
+
+    p = sub.add_parser("trim", help="find the steady flight (pitch, throttle, elevator, ...) at an airspeed")
+    trim_command.add_condition_arguments(p)
+    p.set_defaults(func=trim_command.run_trim)
+    p = sub.add_parser("modes", help="the airplane's dynamic modes about a trim (short period, phugoid, ...)")
+    trim_command.add_condition_arguments(p)
+    p.set_defaults(func=trim_command.run_modes)
     p = sub.add_parser("bench", help="measure every integrator's accuracy and cost; write a table and plots")
     bench_command.add_arguments(p)
     p.set_defaults(func=bench_command.run)

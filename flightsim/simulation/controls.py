@@ -73,6 +73,11 @@ class Controls:
         -1..1; +1 nose right.
     flaps : float
         0..1; 1 = flaps down.
+    elevator_trim : float
+        -1..1; the elevator's neutral, as set by a trim wheel: the elevator
+        the airplane flies is ``elevator + elevator_trim`` clipped to -1..1
+        (see :meth:`clamped`), so the stick returns to centre and the
+        airplane keeps its trim.
     """
 
     throttle: float = 0.0
@@ -80,6 +85,7 @@ class Controls:
     aileron: float = 0.0
     rudder: float = 0.0
     flaps: float = 0.0
+    elevator_trim: float = 0.0
 
     def as_array(self) -> np.ndarray:
         """The values as float64 ``[throttle, elevator, aileron, rudder, flaps]``."""
@@ -103,14 +109,17 @@ class Controls:
         return cls(*(float(v) for v in values))
 
     def clamped(self) -> "Controls":
-        """A copy with every value clipped to its range and NaN replaced by 0.
+        """The inputs the airplane flies: the trim added to the elevator, every value clipped to its range.
 
         Returns
         -------
         Controls
-            A new object; ``self`` is unchanged.  +/-inf clip to the range ends.
+            A new object with ``elevator_trim = 0``; ``self`` is unchanged.
+            NaN reads as 0; +/-inf clip to the range ends.
         """
         values = self.as_array()
+        trim = self.elevator_trim if math.isfinite(self.elevator_trim) else 0.0
+        values[1] += min(max(trim, -1.0), 1.0)
         values[np.isnan(values)] = 0.0
         return Controls.from_array(np.clip(values, _LOWS, _HIGHS))
 

@@ -286,11 +286,11 @@ class Simulation:
         return self.status is None
 
     def _load_controls(self):
-        """Copy the pilot's controls, clipped to their ranges, into the loads' parameters."""
+        """Copy the pilot's controls, clipped to their ranges and the elevator trimmed, into the loads' parameters."""
         c = self.controls
         u = self._controls_array
         u[0] = min(max(c.throttle, 0.0), 1.0)
-        u[1] = min(max(c.elevator, -1.0), 1.0)
+        u[1] = min(max(c.elevator + min(max(c.elevator_trim, -1.0), 1.0), -1.0), 1.0)
         u[2] = min(max(c.aileron, -1.0), 1.0)
         u[3] = min(max(c.rudder, -1.0), 1.0)
         u[4] = min(max(c.flaps, 0.0), 1.0)

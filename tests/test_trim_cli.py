@@ -1,0 +1,75 @@
+"""``flightsim trim``, ``flightsim modes`` and the trimmed starts, run as a user runs them."""
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+FLIGHTSIM = shutil.which("flightsim") or pytest.fail("the flightsim console script is not installed")
+
+
+def run(*args, cwd=None):
+    return subprocess.run([FLIGHTSIM, *args], capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+def one_line_error(r):
+    assert r.returncode == 2, r.stdout + r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    return lines[0]
+
+
+def test_trim_json_has_the_documented_keys():
+    r = run("trim", "--airspeed", "160", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    for key in ("airspeed", "altitude", "alpha_deg", "pitch_deg", "throttle", "elevator", "aileron", "rudder",
+                "residual"):
+        assert key in d, key
+    assert d["airspeed"] == 160.0 and d["altitude"] == 2000.0 and d["residual"] < 1e-8
+    assert 0.0 < d["throttle"] < 1.0 and d["pitch_deg"] == pytest.approx(d["alpha_deg"])
+
+
+def test_trim_table_and_climb():
+    r = run("trim", "--airspeed", "150", "--climb-angle", "3", "--altitude", "1000", "--flaps", "0.5")
+    assert r.returncode == 0, r.stderr
+    assert "steady flight at 150 ft/s, altitude 1000 ft, climb angle 3°, flaps 0.5" in r.stdout
+    for word in ("angle of attack", "pitch", "throttle", "elevator", "aileron", "rudder", "residual"):
+        assert word in r.stdout
+
+
+def test_modes_json_names_every_mode():
+    r = run("modes", "--airspeed", "160", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    names = [m["name"] for m in d["modes"]]
+    assert sorted(names) == sorted(["short period", "phugoid", "roll", "spiral", "dutch roll"])
+    for m in d["modes"]:
+        assert m["imag"] >= 0 and set(m) >= {"name", "real", "imag", "period_s", "damping_ratio"}
+        assert (m["period_s"] is None) == (m["imag"] == 0)
+    assert len(d["A"]) == 8 and len(d["B"][0]) == 4 and d["states"][0] == "u"
+
+
+def test_modes_table():
+    r = run("modes", "--airspeed", "160")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[1].split()[:2] == ["mode", "eigenvalue"]
+    assert [line.split()[0] for line in lines[2:]] == ["short", "phugoid", "dutch", "roll", "spiral"]
+
+
+@pytest.mark.parametrize("args,expected", [
+    (("trim", "--airspeed", "fast"), "flightsim: error: --airspeed: must be a number, got 'fast'"),
+    (("trim", "--airspeed", "-5"), "flightsim: error: --airspeed: must be > 0 ft/s, got -5.0"),
+    (("modes", "--airspeed", "160", "--flaps", "2"), "flightsim: error: --flaps: must be within 0..1, got 2.0"),
+    (("trim", "--airspeed", "160", "--climb-angle", "x"), "flightsim: error: --climb-angle: must be a number, got 'x'"),
+])
+def test_bad_trim_options_get_one_line(args, expected):
+    assert one_line_error(run(*args)) == expected
+
+
+def test_untrimmable_speed_names_the_limit_and_the_range():
+    line = one_line_error(run("trim", "--airspeed", "300"))
+    assert line.startswith("flightsim: error: --airspeed: cannot trim at 300 ft/s")
+    assert "more than full throttle" in line and "trimmable from 101 to 242 ft/s here" in line
