@@ -1,5 +1,8 @@
 """The simulation's public boundary: a live Simulation and a Replay are both FlightSources, told apart by
-their capabilities; whole states load through set_state."""
+their capabilities; whole states load through set_state; nothing reaches into private attributes."""
+
+import ast
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -7,6 +10,8 @@ import pytest
 from flightsim.simulation import LIVE, PLAYBACK, Capabilities, FlightSource, FlightState, Playback, Simulation, trace
 from flightsim.simulation.ghost import Ghost
 from flightsim.simulation.replay import Replay
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -144,3 +149,26 @@ def test_a_ghost_follows_through_the_public_interface():
     assert ghost.difference() == (0.0, 0.0) and ghost.sim.status is None
     ghost.detach()
     assert main.followers == []
+
+
+def _private_reaches(path):
+    """``obj._name`` where ``obj`` is neither ``self``/``cls`` nor a module imported by the file."""
+    tree = ast.parse(path.read_text(), str(path))
+    modules = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            modules.update(a.asname or a.name for a in node.names if a.name[:1].islower())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            base = node.value
+            if isinstance(base, ast.Name) and (base.id in ("self", "cls") or base.id in modules):
+                continue
+            yield f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}"
+
+
+def test_nothing_reaches_into_another_objects_private_attributes():
+    files = sorted((ROOT / "flightsim").rglob("*.py")) + sorted((ROOT / "tests").glob("*.py"))
+    reaches = [hit for path in files for hit in _private_reaches(path)]
+    assert not reaches, "\n".join(reaches)
