@@ -11,6 +11,8 @@ from pyglet.window import key
 from flightsim.math import quat
 from flightsim.simulation import trace
 from flightsim.simulation.controls import ControlSchedule, Controls
+from flightsim.simulation.flight import FlightState
+from flightsim.simulation.source import PLAYBACK
 
 from test_app_cli import FLIGHTSIM, XVFB_SCREEN, env_without, load_png, one_line_error
 from test_app_input import centre, imgui_click
@@ -70,9 +72,9 @@ def test_a_ghost_with_the_same_integrator_is_drawn_exactly_on_the_airplane(fligh
     assert ghost.difference() == (0.0, 0.0)
     assert np.array_equal(ghost.sim.vector, flight_app.sim.vector)
     drawn = flight_app.ghost_pose
-    assert np.array_equal(drawn.position, flight_app._pose[0]) and np.array_equal(drawn.rotation, flight_app._pose[1])
-    xs, att = flight_app.ghost_history.series("attitude")
-    assert len(xs) > 3 and not att.any() and not flight_app.ghost_history.series("position")[1].any()
+    assert np.array_equal(drawn.position, flight_app.pose[0]) and np.array_equal(drawn.rotation, flight_app.pose[1])
+    xs, att = flight_app.ghosts.history.series("attitude")
+    assert len(xs) > 3 and not att.any() and not flight_app.ghosts.history.series("position")[1].any()
     flight_app.set_ghost(False)
     assert flight_app.ghost is None and not flight_app.sim.followers
 
@@ -81,14 +83,14 @@ def test_euler_against_an_rk4_ghost_shows_a_growing_difference_in_the_hud(coarse
     app = coarse_app
     fresh(app, run_frames, ghost="rk4", substeps=8)
     fly(app, run_frames, 12, dt=0.25)                      # 3 s of flight
-    early = app.ghost_difference
+    early = app.ghosts.difference
     fly(app, run_frames, 12, dt=0.25)
-    att, pos = app.ghost_difference
+    att, pos = app.ghosts.difference
     assert early[0] > 0.0 and att > 0.0 and 0.0 < early[1] < pos     # the attitude error comes and goes
     assert (att, pos) == app.ghost.difference()
     # The chart has the history: starting at 0 after the resync, growing to the readout.
-    xs, atts = app.ghost_history.series("attitude")
-    _, poss = app.ghost_history.series("position")
+    xs, atts = app.ghosts.history.series("attitude")
+    _, poss = app.ghosts.history.series("position")
     assert atts[0] == 0.0 and poss[0] == 0.0 and atts[-1] == att and poss[-1] == pos and len(xs) > 10
     assert "ghost_resync" in app.hud.hit_boxes and "ghost_integrator" in app.hud.hit_boxes
 
@@ -97,7 +99,7 @@ def test_the_ghost_is_drawn_translucent_beside_the_airplane(coarse_app, run_fram
     app = coarse_app
     fresh(app, run_frames, ghost="rk4", substeps=8)
     fly(app, run_frames, 80, dt=0.25)                      # 20 s: tens of feet apart
-    assert app.ghost_difference[1] > 10.0
+    assert app.ghosts.difference[1] > 10.0
     app.sim.paused = True
     app.hud.show = False
     app.cameras.set_mode("orbit")
@@ -117,7 +119,7 @@ def test_the_ghost_is_drawn_translucent_beside_the_airplane(coarse_app, run_fram
     changed = np.abs(delta).max(axis=2) > 12
     assert changed.sum() > 300, "no ghost in the picture"
     # It is where the ghost is: project its position into the picture.
-    view = app.cameras.view(*app._pose, 0.0)
+    view = app.cameras.view(*app.pose, 0.0)
     h, w = changed.shape
     clip = view.view_proj(w / h) @ np.r_[ghost_position - view.eye, 1.0]
     px, py = (clip[0] / clip[3] + 1) * 0.5 * w, (1 - clip[1] / clip[3]) * 0.5 * h
@@ -140,7 +142,7 @@ def test_clicking_resync_and_the_ghost_keys(coarse_app, run_frames):
     assert app.ghost.difference()[1] > 0.5
     app.sim.paused = True                                  # so no step follows the click
     imgui_click(app, run_frames, *centre(app.hud.hit_boxes["ghost_resync"]))
-    assert app.ghost.difference() == (0.0, 0.0) and app.ghost_difference == (0.0, 0.0)
+    assert app.ghost.difference() == (0.0, 0.0) and app.ghosts.difference == (0.0, 0.0)
     app.sim.paused = False
     fly(app, run_frames, 4, dt=0.25)
     assert app.ghost.difference()[1] > 0.0
@@ -153,7 +155,7 @@ def test_clicking_resync_and_the_ghost_keys(coarse_app, run_frames):
     assert "ghost_integrator:rkmk4" in app.hud.hit_boxes, "the ghost's combo did not open"
     before = app.ghost.sim.t
     imgui_click(app, run_frames, *centre(app.hud.hit_boxes["ghost_integrator:rkmk4"]))
-    assert app.ghost.integrator == "rkmk4" and app.ghost_integrator == "rkmk4" and app.ghost.sim.t > before
+    assert app.ghost.integrator == "rkmk4" and app.ghosts.integrator == "rkmk4" and app.ghost.sim.t > before
     assert app.sim.integrator == "euler", "the airplane's integrator changed"
     app.configure_ghost("rk4", 8)
     press(app, key.G, run_frames)                          # off
@@ -164,11 +166,12 @@ def test_a_ghost_blowing_up_stops_only_itself_and_reset_resyncs_it(coarse_app, r
     app = coarse_app
     fresh(app, run_frames, ghost="euler", substeps=1)
     fly(app, run_frames, 4, dt=0.25)
-    app.ghost.sim._y[10:13] = 1e300                        # a ghost gone wild: its next step is not finite
+    g = app.ghost.sim.state                                # a ghost gone wild: its next step is not finite
+    app.ghost.sim.set_state(FlightState(g.t, g.position, g.velocity, g.q, np.full(3, 1e300)))
     fly(app, run_frames, 8, dt=0.25)
     assert app.ghost.sim.status and "non-finite" in app.ghost.sim.status
     assert app.sim.status is None and app.sim.t > 2.9, "the airplane stopped with its ghost"
-    assert np.all(np.isfinite(app.ghost_pose.position)) and np.all(np.isfinite(app.ghost_difference))
+    assert np.all(np.isfinite(app.ghost_pose.position)) and np.all(np.isfinite(app.ghosts.difference))
     app.reset()
     assert app.ghost.sim.status is None and app.ghost.sim.t == 0.0 and app.ghost.difference() == (0.0, 0.0)
     app.set_ghost(False)
@@ -241,7 +244,7 @@ def test_a_replay_shows_the_recorded_attitude_at_the_recorded_times(replay_app, 
     app = replay_app
     rows = trace.read_csv(recorded)
     col = trace.COLUMNS.index
-    assert app.replay and app.sim.integrator == "replay"
+    assert app.capabilities == PLAYBACK and app.sim.integrator == "replay"
     app.sim.paused = True
     for row in rows[::37]:
         app.sim.seek(row[0])
@@ -250,7 +253,7 @@ def test_a_replay_shows_the_recorded_attitude_at_the_recorded_times(replay_app, 
         assert t.t == row[0]
         assert (t.roll, t.pitch, t.heading) == pytest.approx((row[col("roll")], row[col("pitch")],
                                                               row[col("heading")]), abs=1e-6)
-        pos, rot = app._pose
+        pos, rot = app.pose
         assert np.allclose(pos, row[1:4]) and np.allclose(rot, quat.to_matrix(row[7:11]), atol=1e-12)
         assert app.sim.controls.aileron == row[col("aileron")]
     # The clock runs with the frame time, and the keys that fly do nothing.

@@ -59,7 +59,7 @@ def test_start_scene_has_sky_ground_airplane_and_hud_text(flight_app, run_frames
 
 def test_airplane_pixels_come_from_the_airplane(flight_app, run_frames):
     img = start_scene(flight_app, run_frames, hud=False)
-    pos, rot = flight_app._pose
+    pos, rot = flight_app.pose
     view = flight_app.cameras.view(pos, rot, 0.0)
     flight_app.scene.draw(view, flight_app.window.get_framebuffer_size(), pos, rot,
                           flight_app.model.part_matrices(np.zeros((8, 2))), show_airplane=False)
@@ -120,11 +120,11 @@ def test_non_finite_pose_never_reaches_the_renderer(flight_app, run_frames, monk
     flight_app.reset()
     flight_app.cameras.set_mode("chase")
     run_frames(flight_app, 3)
-    good = flight_app._pose
+    good = flight_app.pose
     monkeypatch.setattr(flight_app.sim, "render_pose",
                         lambda: (np.full(3, np.nan), np.array([np.nan, 0.0, 0.0, 0.0])))
     run_frames(flight_app, 3)
-    pos, rot = flight_app._pose
+    pos, rot = flight_app.pose
     assert np.all(np.isfinite(pos)) and np.all(np.isfinite(rot))
     assert np.allclose(pos, good[0])
     img = flight_app.capture()
@@ -143,7 +143,7 @@ def test_a_crash_is_shown_and_reset_recovers(new_app, run_frames, tmp_path):
     img = app.capture()
     red = region(img, 0.2, 0.8, 0.0, 0.15)
     assert ((red[:, 0] > 200) & (red[:, 1] < 140)).sum() > 30, "no red status line in the banner"
-    assert np.all(np.isfinite(app._pose[0]))
+    assert np.all(np.isfinite(app.pose[0]))
     app.press("reset")
     assert app.sim.status is None and app.sim.t == 0.0
 

@@ -12,7 +12,7 @@ from flightsim.physics.aircraft import load_aircraft
 from flightsim.simulation.controls import Controls
 from flightsim.errors import InputError
 from flightsim.physics.integrators import INTEGRATORS
-from flightsim.simulation.flight import MAX_FRAME, Simulation
+from flightsim.simulation.flight import MAX_FRAME, FlightState, Simulation
 
 AIRCRAFT = load_aircraft()
 
@@ -81,9 +81,9 @@ def test_full_deflection_uses_the_book_tables():
 
 def test_stall_flag_beyond_the_table():
     sim = Simulation()
-    sim._y[:] = level_state(speed=80.0, alpha_deg=30.0)
+    sim.set_state(FlightState.from_vector(0.0, level_state(speed=80.0, alpha_deg=30.0)))
     assert sim.telemetry().stall
-    sim._y[:] = level_state(speed=80.0, alpha_deg=3.0)
+    sim.set_state(FlightState.from_vector(0.0, level_state(speed=80.0, alpha_deg=3.0)))
     assert not sim.telemetry().stall
 
 
@@ -149,10 +149,9 @@ def test_switching_integrator_mid_flight_is_continuous():
 def near_ground(vz, pitch=2.0, roll=0.0, speed=90.0):
     sim = Simulation()
     sim.controls.throttle = 0.0
-    sim._y[0:3] = (0.0, 0.0, AIRCRAFT.contact_height + 0.5)
-    sim._y[3:6] = (speed, 0.0, vz)
-    sim._y[6:10] = quat.from_aviation_angles(roll, pitch, 0.0)
-    sim._prev[:] = sim._y
+    sim.set_state(FlightState(0.0, np.array([0.0, 0.0, AIRCRAFT.contact_height + 0.5]), np.array([speed, 0.0, vz]),
+                              quat.from_aviation_angles(roll, pitch, 0.0), np.zeros(3)))
+    assert not sim.on_ground
     return sim
 
 
@@ -184,8 +183,8 @@ def test_hard_touchdown_is_a_crash(kwargs, word):
 
 def test_non_finite_state_stops_with_message_and_keeps_last_finite_state():
     sim = Simulation()
-    sim._y[10:13] = (1e300, 1e300, 1e300)
-    sim._prev[:] = sim._y
+    start = sim.state
+    sim.set_state(FlightState(start.t, start.position, start.velocity, start.q, np.full(3, 1e300)))
     assert not sim.step()
     assert "non-finite" in sim.status
     assert np.all(np.isfinite(sim.vector))
@@ -223,11 +222,13 @@ def test_standard_atmosphere_thins_with_altitude():
     assert aero.isa_density(0.0023769, 10000.0) == pytest.approx(0.0017556, rel=1e-3)  # ISA table value
     low = Simulation(atmosphere="isa")
     high = Simulation(atmosphere="isa")
-    high._y[2] = 20000.0
-    low._y[3:6] = high._y[3:6] = (150.0, 0.0, 0.0)
+    start = low.state
+    fast = np.array([150.0, 0.0, 0.0])
+    low.set_state(FlightState(start.t, start.position, fast, start.q, start.omega))
+    high.set_state(FlightState(start.t, np.r_[start.position[:2], 20000.0], fast, start.q, start.omega))
     assert np.linalg.norm(high.telemetry().thrust) == np.linalg.norm(low.telemetry().thrust)
-    a_low = aero.airplane_loads(0.0, low._y, low._params)
-    a_high = aero.airplane_loads(0.0, high._y, high._params)
+    a_low = low.loads()
+    a_high = high.loads()
     assert abs(a_high[3] - 0) <= abs(a_low[3]) + 1e-12 and abs(a_high[4]) < abs(a_low[4])
 
 

@@ -12,10 +12,16 @@ Modules, roughly in dependency order:
 * ``window`` - pyglet configuration (X or EGL headless) and an OpenGL 3.3
   core window, with one-line errors when that is impossible;
 * ``shaders``, ``renderer`` - GLSL and the scene renderer (pyglet shader API);
-* ``gui``, ``hud`` - imgui/implot layer and the head-up display;
-* ``app`` - the frame loop (with the ghost airplane, recording, and replay
-  of a trace instead of a simulation); ``fly_command`` - ``flightsim fly``;
-  ``replay_command`` - ``flightsim replay``.
+* ``frame_stats``, ``ghost_companion`` - frame timings; the ghost airplane
+  beside a live flight, its settings and its difference chart;
+* ``gui`` - the imgui/implot layer;
+* ``hud_view``, ``instruments``, ``panels``, ``hud`` - the head-up display:
+  the frame's read-only view of the flight and the commands a panel may
+  issue, the drawn instruments, the panels (one function each, registered
+  in ``panels.PANELS``), and the HUD's own state that runs them;
+* ``app`` - the frame loop over a flight source (a live simulation or the
+  replay of a trace, told apart by their capabilities), with the ghost
+  airplane and recording.
 
 Nothing here is imported by the physics packages.
 """

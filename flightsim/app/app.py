@@ -1,38 +1,41 @@
-"""The flight app: one window, one simulation, the frame loop.
+"""The flight app: one window, one flight source, the frame loop.
 
 Each frame (:meth:`FlightApp.frame`):
 
 1. **physics** - the pilot's keys and gamepad move the controls, the
-   simulation advances by the frame time with its fixed step (Gaffer's
+   source advances by the frame time with its fixed step (Gaffer's
    accumulator), telemetry is read;
 2. **draw** - the camera follows the pose interpolated between the last two
-   physics states (the simulation's ``render_pose``), and the scene is drawn;
-3. **HUD** - imgui builds and draws the panels.
+   physics states (the source's ``render_pose``), and the scene is drawn;
+3. **HUD** - imgui builds and draws the registered panels
+   (:data:`flightsim.app.panels.PANELS`) over a
+   :class:`~flightsim.app.hud_view.HudView` of this frame, with the
+   :class:`~flightsim.app.hud_view.HudCommands` they may issue.
 
 The three are timed separately (:class:`FrameStats`).  A non-finite pose
 never reaches the renderer: the last finite one is kept, and the HUD shows
-the simulation's status with a reset button.
+the source's status with a reset button.
 
-Three additions for the integrator lab:
+The source is any :class:`~flightsim.simulation.source.FlightSource`: a live
+:class:`~flightsim.simulation.Simulation` or a
+:class:`~flightsim.simulation.replay.Replay`.  The app tells them apart by
+their :class:`~flightsim.simulation.source.Capabilities` only:
 
-* a **ghost** (:class:`flightsim.simulation.ghost.Ghost`): a second airplane with its own
-  integrator and sub-steps, fed the same controls after every physics step,
-  drawn translucent; its attitude and position difference go to a strip chart
-  (:attr:`FlightApp.ghost_history`).  A ghost that crashes or goes non-finite
-  only stops itself;
-* **recording** (:class:`flightsim.app.recorder.Recorder`): every physics
-  step to a trace CSV;
-* **replay**: the source may be a :class:`flightsim.simulation.replay.Replay` instead of
-  a Simulation; the HUD and cameras work as in flight, the flight controls
-  are ignored, and the HUD offers a time slider.
+* ``can_fly`` - the keys, the gamepad or a control schedule move the controls;
+* ``can_ghost`` - a **ghost** (:class:`~flightsim.app.ghost_companion.GhostCompanion`):
+  a second airplane with its own integrator and sub-steps, fed the same
+  controls after every physics step, drawn translucent, its attitude and
+  position difference charted.  A ghost that crashes or goes non-finite only
+  stops itself;
+* ``can_record`` - **recording** (:class:`flightsim.app.recorder.Recorder`):
+  every physics step to a trace CSV;
+* ``can_seek`` - a **replay**: the HUD offers a time slider.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections import deque
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -40,85 +43,32 @@ import numpy as np
 from flightsim.math import quat
 from flightsim.app.airplane_model import build_airplane
 from flightsim.app.camera import CameraRig
+from flightsim.app.frame_stats import FrameStats
+from flightsim.app.ghost_companion import GHOST_SERIES, MAX_GHOST_SUBSTEPS, GhostCompanion, GhostSample
 from flightsim.app.gui import ImguiLayer
 from flightsim.app.history import History
 from flightsim.app.hud import Hud
+from flightsim.app.hud_view import CameraReadout, HudCommands, HudView, PlaybackReadout, RecorderReadout
 from flightsim.app.pilot import Gamepads, Pilot
 from flightsim.app.recorder import Recorder, stamped_path
 from flightsim.app.renderer import GhostPose, SceneRenderer, read_pixels, save_png
 from flightsim.app.scenery import build_scenery
-from flightsim.simulation.ghost import DEFAULT_INTEGRATOR, DEFAULT_SUBSTEPS, Ghost
-from flightsim.simulation.replay import Replay
+from flightsim.simulation.ghost import DEFAULT_INTEGRATOR, DEFAULT_SUBSTEPS
 
 __all__ = ["FlightApp", "FrameStats", "GHOST_SERIES", "GhostSample", "MAX_GHOST_SUBSTEPS"]
 
-MAX_GHOST_SUBSTEPS = 64
-"""Most ghost steps per physics step the app offers."""
-
-GHOST_SERIES = ("attitude", "position")
-"""The ghost's strip-chart series: attitude difference (deg) and position difference (ft)."""
-
-
-@dataclass(frozen=True)
-class GhostSample:
-    """The ghost's difference from the airplane at time ``t``: attitude (deg) and position (ft)."""
-
-    t: float
-    attitude: float
-    position: float
-
-
-@dataclass
-class FrameStats:
-    """Timings of recent frames, in milliseconds.
-
-    Attributes
-    ----------
-    frame_ms, physics_ms, hud_ms, draw_ms : float
-        Smoothed (exponential average over ~30 frames): the app's work in a
-        frame, and its three parts.
-    period_ms : float
-        Smoothed time from one frame to the next (includes the buffer swap
-        and waiting for the display).
-    fps : float
-        Frames per second, from ``period_ms``.
-    steps_last : int
-        Physics steps taken by the last frame.
-    log : collections.deque
-        The last ``maxlen`` raw ``(frame, physics, draw, hud)`` tuples.
-    """
-
-    frame_ms: float = 0.0
-    physics_ms: float = 0.0
-    hud_ms: float = 0.0
-    draw_ms: float = 0.0
-    period_ms: float = 0.0
-    fps: float = 0.0
-    steps_last: int = 0
-    log: deque = field(default_factory=lambda: deque(maxlen=100000))
-
-    def record(self, period, frame, physics, draw, hud, steps):
-        """Add one frame's times (seconds): its period and the app's work in it."""
-        ms = (frame * 1e3, physics * 1e3, draw * 1e3, hud * 1e3)
-        self.log.append(ms)
-        k = 1.0 / 30.0 if self.frame_ms else 1.0
-        self.period_ms += k * (min(period, 1.0) * 1e3 - self.period_ms)
-        self.frame_ms += k * (ms[0] - self.frame_ms)
-        self.physics_ms += k * (ms[1] - self.physics_ms)
-        self.draw_ms += k * (ms[2] - self.draw_ms)
-        self.hud_ms += k * (ms[3] - self.hud_ms)
-        self.fps = 1e3 / self.period_ms if self.period_ms > 0 else 0.0
-        self.steps_last = steps
-
 
 class FlightApp:
-    """Window, simulation, renderer, HUD and input together.
+    """Window, flight source, renderer, HUD and input together.
 
     Parameters
     ----------
     window : pyglet.window.Window
         With an OpenGL 3.3 core context (:func:`flightsim.app.window.open_window`).
-    sim : flightsim.simulation.Simulation
+    sim : flightsim.simulation.source.FlightSource
+        The flight shown: a live :class:`~flightsim.simulation.Simulation`, or a
+        :class:`~flightsim.simulation.replay.Replay` (then the flight controls,
+        the ghost and recording are off, as its capabilities say).
     keymap : flightsim.app.keymap.Keymap
     integrators : mapping
         Name -> integrator, for the HUD's combo.
@@ -139,8 +89,16 @@ class FlightApp:
     schedule : flightsim.simulation.controls.ControlSchedule, optional
         Fly these controls (by simulation time) instead of the pilot's.
 
-    ``sim`` may be a :class:`flightsim.simulation.replay.Replay`: then :attr:`replay`
-    is true, the flight controls, the ghost and recording are off.
+    Attributes
+    ----------
+    ghosts : GhostCompanion
+        The ghost airplane (:attr:`ghost` while one flies) and its settings.
+    telemetry : flightsim.simulation.Telemetry
+        Read after the last frame's physics.
+    pose : (numpy.ndarray, numpy.ndarray)
+        What the renderer was last given: position (earth, ft) and rotation matrix (body → earth).
+    ghost_pose : GhostPose or None
+        What the renderer was given for the ghost in the last frame.
     """
 
     def __init__(self, window, sim, keymap, integrators, time_scales, use_gamepads=True, screenshot_dir=".",
@@ -150,16 +108,8 @@ class FlightApp:
         self.sim = sim
         self.keymap = keymap
         self.screenshot_dir = Path(screenshot_dir)
-        self.replay = isinstance(sim, Replay)
         self.schedule = schedule
-        #: the ghost airplane, or None when it is off
-        self.ghost = None
-        self.ghost_integrator = ghost_integrator
-        self.ghost_substeps = int(ghost_substeps)
-        self.ghost_history = History(span=30.0, rate=5.0, series=GHOST_SERIES)
-        #: the ghost's (attitude deg, position ft) difference at the last frame
-        self.ghost_difference = (0.0, 0.0)
-        #: what the renderer was given for the ghost in the last frame (a GhostPose, or None)
+        self.ghosts = GhostCompanion(ghost_integrator, ghost_substeps)
         self.ghost_pose = None
         self.recorder = Recorder(record_dir)
         window.switch_to()
@@ -173,6 +123,7 @@ class FlightApp:
         self.history = History(span=30.0, rate=5.0)     # 150 points a chart line
         self.stats = FrameStats()
         self.hud = Hud(integrators, time_scales)
+        self.hud_commands = self._hud_commands()
         self.closed = False
         self.prop_angle = 0.0
         self.last_pixels = None
@@ -184,47 +135,47 @@ class FlightApp:
                              self.on_deactivate, self.on_close)
         self.gui = ImguiLayer(window)          # pushed last: imgui sees events first
         self.telemetry = sim.telemetry()
-        self._pose = self._finite_pose(None)
+        self.pose = self._finite_pose(None)
         if ghost:
             self.set_ghost(True)
 
+    @property
+    def capabilities(self):
+        """The source's :class:`~flightsim.simulation.source.Capabilities`."""
+        return self.sim.capabilities
+
     # ------------------------------------------------------------------ ghost and recording
+
+    @property
+    def ghost(self):
+        """The ghost flying now (:class:`flightsim.simulation.ghost.Ghost`), or None when it is off."""
+        return self.ghosts.flight
 
     def set_ghost(self, on):
         """Switch the ghost on (starting from the airplane's current state) or off."""
-        if self.replay:
+        if not self.capabilities.can_ghost:
             if on:
                 self.hud.notify("no ghost in a replay: it shows recorded states")
             return
-        if on and self.ghost is None:
-            self.ghost = Ghost(self.sim, self.ghost_integrator, self.ghost_substeps)
-            self.ghost_history.clear()
-            self.ghost_difference = (0.0, 0.0)
-        elif not on and self.ghost is not None:
-            self.ghost.detach()
-            self.ghost = None
+        if on:
+            self.ghosts.start(self.sim)
+        else:
+            self.ghosts.stop()
 
     def configure_ghost(self, integrator=None, substeps=None):
         """Change the ghost's integrator and/or sub-steps (kept for when it is switched on again).
 
         A running ghost keeps its state and goes on with the new method.
         """
-        if integrator is not None:
-            self.ghost_integrator = integrator
-        if substeps is not None:
-            self.ghost_substeps = min(max(int(substeps), 1), MAX_GHOST_SUBSTEPS)
-        if self.ghost is not None:
-            self.ghost.configure(self.ghost_integrator, self.ghost_substeps)
+        self.ghosts.configure(integrator, substeps)
 
     def resync_ghost(self):
         """Put the ghost back on the airplane (clears a ghost's crash)."""
-        if self.ghost is not None:
-            self.ghost.resync()
-            self.ghost_difference = self.ghost.difference()
+        self.ghosts.resync()
 
     def toggle_recording(self):
         """Start recording the flight to a trace, or stop and write it."""
-        if self.replay:
+        if not self.capabilities.can_record:
             self.hud.notify("a replay is not recorded again")
             return
         if self.recorder.recording:
@@ -290,13 +241,13 @@ class FlightApp:
             self.closed = True
         elif action == "ghost":
             self.set_ghost(self.ghost is None)
-            if not self.replay:
+            if self.capabilities.can_ghost:
                 self.hud.notify(f"ghost: {'on, ' + self.ghost.integrator if self.ghost else 'off'}", 1.5)
         elif action == "ghost_resync":
             self.resync_ghost()
         elif action == "record":
             self.toggle_recording()
-        elif not self.replay and self.schedule is None:
+        elif self.capabilities.can_fly and self.schedule is None:
             self.pilot.press(action)
 
     def reset(self):
@@ -307,16 +258,63 @@ class FlightApp:
         self.pilot.reset(self.sim.controls)
         self.cameras.reset()
         self.history.clear()
-        self.ghost_history.clear()
-        if self.ghost is not None:
-            self.resync_ghost()
+        self.ghosts.history.clear()
+        self.ghosts.resync()
         self.telemetry = self.sim.telemetry()
-        self._pose = self._finite_pose(None)
+        self.pose = self._finite_pose(None)
+
+    # ------------------------------------------------------------------ HUD
+
+    def _hud_commands(self):
+        """What the HUD's panels may ask for."""
+
+        def set_attribute(name):
+            return lambda value: setattr(self.sim, name, value)
+
+        return HudCommands(
+            toggle_pause=lambda: self.press("pause"),
+            reset=self.reset,
+            set_time_scale=set_attribute("time_scale"),
+            set_integrator=lambda name: self.sim.set_integrator(name),
+            set_renormalize=set_attribute("renormalize"),
+            set_camera=self.cameras.set_mode,
+            seek=lambda t: self.sim.seek(t),
+            toggle_recording=self.toggle_recording,
+            set_ghost=self.set_ghost,
+            resync_ghost=self.resync_ghost,
+            set_ghost_integrator=lambda name: self.configure_ghost(integrator=name),
+            set_ghost_substeps=lambda substeps: self.configure_ghost(substeps=substeps),
+        )
+
+    def hud_view(self):
+        """This frame's :class:`~flightsim.app.hud_view.HudView` of the flight and the app."""
+        sim, rec, cameras = self.sim, self.recorder, self.cameras
+        caps = sim.capabilities
+        return HudView(
+            telemetry=self.telemetry,
+            controls=sim.controls,
+            capabilities=caps,
+            integrator=sim.integrator,
+            renormalize=sim.renormalize,
+            dt=sim.dt,
+            t=sim.t,
+            paused=sim.paused,
+            time_scale=sim.time_scale,
+            status=sim.status,
+            playback=PlaybackReadout(sim.path, sim.rows, sim.start, sim.end) if caps.can_seek else None,
+            stats=self.stats,
+            history=self.history,
+            camera=CameraReadout(cameras.mode, cameras.head_yaw, cameras.head_pitch),
+            input_status=self.gamepads.status,
+            recorder=RecorderReadout(rec.recording, rec.rows, rec.seconds, rec.last_path),
+            ghost=self.ghosts.readout(),
+            keymap=self.keymap,
+        )
 
     # ------------------------------------------------------------------ frame
 
     def _finite_pose(self, fallback, source=None):
-        """The interpolated pose of ``source`` (default: the simulation) as (position, rotation matrix),
+        """The interpolated pose of ``source`` (default: the flight) as (position, rotation matrix),
         or ``fallback`` if not finite."""
         try:
             pos, q = (self.sim if source is None else source).render_pose()
@@ -332,10 +330,7 @@ class FlightApp:
     def _ghost_frame(self, matrices, deflections):
         """After the physics: the ghost's difference to the chart, and its :class:`GhostPose` (or None)."""
         ghost = self.ghost
-        att, pos = ghost.difference()
-        if math.isfinite(att) and math.isfinite(pos):
-            self.ghost_difference = (att, pos)
-            self.ghost_history.append(GhostSample(float(self.sim.t), att, pos))
+        self.ghosts.measure(self.sim.t)
         pose = self._finite_pose(None, ghost)
         if pose is None:
             return None
@@ -343,7 +338,7 @@ class FlightApp:
         if not np.array_equal(ghost_deflections, deflections):
             matrices = self.model.part_matrices(ghost_deflections, self.prop_angle)
         hidden = ()
-        if self.cameras.mode == "cockpit" and np.linalg.norm(pose[0] - self._pose[0]) < self.model.radius:
+        if self.cameras.mode == "cockpit" and np.linalg.norm(pose[0] - self.pose[0]) < self.model.radius:
             hidden = self._fuselage           # the pilot sits inside the ghost's cabin too
         return GhostPose(pose[0], pose[1], matrices, hidden)
 
@@ -352,16 +347,17 @@ class FlightApp:
         t0 = time.perf_counter()
         sim = self.sim
         pad = self.gamepads.poll()
-        if self.schedule is not None:
-            _set_controls(sim.controls, self.schedule.at(sim.t))
-        elif not self.replay:
-            self.pilot.update(dt, sim.controls, pad)
+        if sim.capabilities.can_fly:
+            if self.schedule is not None:
+                _set_controls(sim.controls, self.schedule.at(sim.t))
+            else:
+                self.pilot.update(dt, sim.controls, pad)
         if self.ghost is not None:
             self.ghost.sim.renormalize = sim.renormalize      # the ghost differs by its integrator only
         steps = sim.advance(dt)
         self.telemetry = sim.telemetry()
         self.history.append(self.telemetry)
-        self._pose = self._finite_pose(self._pose)
+        self.pose = self._finite_pose(self.pose)
         deflections = np.nan_to_num(sim.surface_deflections())
         if not sim.paused and sim.status is None:
             spin = 25.0 + 55.0 * min(max(sim.controls.throttle, 0.0), 1.0)
@@ -370,13 +366,13 @@ class FlightApp:
         ghost = self.ghost_pose = self._ghost_frame(matrices, deflections) if self.ghost is not None else None
         t1 = time.perf_counter()
 
-        pos, rot = self._pose
+        pos, rot = self.pose
         view = self.cameras.view(pos, rot, dt)
         hidden = self._fuselage if self.cameras.mode == "cockpit" else ()
         self.scene.draw(view, self.window.get_framebuffer_size(), pos, rot, matrices, hidden=hidden, ghost=ghost)
         t2 = time.perf_counter()
 
-        self.gui.frame(dt, lambda: self.hud.draw(self))
+        self.gui.frame(dt, lambda: self.hud.draw(self.hud_view(), self.hud_commands))
         if self._screenshot_requested:
             self._screenshot_requested = False
             self.save_screenshot(stamped_path(self.screenshot_dir, ".png"))
@@ -452,8 +448,7 @@ class FlightApp:
         try:
             if self.recorder.recording:
                 saved = self._stop_recording()
-            if self.ghost is not None:
-                self.ghost.detach()
+            self.ghosts.stop()
             self.gui.shutdown()
         finally:
             self.window.close()

@@ -1,8 +1,10 @@
 """Recording the flown states to a trace CSV while flying (no GUI).
 
-A :class:`Recorder` hooks into the simulation's ``followers``, so it sees
-every physics step, not just every frame: the trace holds each step's time,
-state ``[x, v, q, ω]`` and the (clamped) controls the step flew with, and
+A :class:`Recorder` hooks into the flight's ``followers`` (a
+:class:`~flightsim.simulation.source.FlightSource` whose capabilities say
+``can_record``), so it sees every physics step, not just every frame: the
+trace holds each step's time, state ``[x, v, q, ω]`` and the (clamped)
+controls the step flew with, and
 ``flightsim replay`` shows the recorded attitude at the recorded times.  The
 file is written when recording stops (:func:`flightsim.simulation.trace.write_csv`,
 atomically), with a timestamped name in the chosen directory.
@@ -32,7 +34,7 @@ def stamped_path(directory, suffix):
 
 
 class Recorder:
-    """Records a :class:`~flightsim.simulation.Simulation` step by step.
+    """Records a flight (a :class:`~flightsim.simulation.source.FlightSource` that ``can_record``) step by step.
 
     Parameters
     ----------
@@ -41,8 +43,8 @@ class Recorder:
 
     Attributes
     ----------
-    sim : Simulation or None
-        The simulation being recorded (None when not recording).
+    sim : FlightSource or None
+        The flight being recorded (None when not recording).
     last_path : Path or None
         The last trace written.
     """

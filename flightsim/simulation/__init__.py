@@ -1,5 +1,7 @@
 """Simulation layer: the fixed-timestep flight and what is built on it.
 
+* :mod:`~flightsim.simulation.source` - :class:`FlightSource`, what the app
+  needs from a flight (live or played back), and its :class:`Capabilities`;
 * :mod:`~flightsim.simulation.flight` - :class:`Simulation`: one airplane,
   fixed step, accumulator and interpolated render pose, ground, NaN stop;
 * :mod:`~flightsim.simulation.controls` - pilot controls and control schedules (CSV);
@@ -10,7 +12,8 @@
 * :mod:`~flightsim.simulation.lab` - the integrator lab's reference solutions and measurements.
 
 ``from flightsim.simulation import Simulation`` is the public way in; the
-names below are re-exported from :mod:`~flightsim.simulation.flight`.
+names below are re-exported from :mod:`~flightsim.simulation.flight` and
+:mod:`~flightsim.simulation.source`.
 """
 
 from flightsim.simulation.flight import (
@@ -24,8 +27,14 @@ from flightsim.simulation.flight import (
     instruments,
     resolve_aircraft,
 )
+from flightsim.simulation.source import LIVE, PLAYBACK, Capabilities, FlightSource, Playback
 
 __all__ = [
+    "LIVE",
+    "PLAYBACK",
+    "Capabilities",
+    "FlightSource",
+    "Playback",
     "DEFAULT_DT",
     "MAX_FRAME",
     "TIME_SCALES",

@@ -16,6 +16,11 @@ Real-time driving follows Gaffer's "Fix Your Timestep": :meth:`Simulation.advanc
 adds the (clamped, time-scaled) frame time to an accumulator and steps while
 it holds a whole ``dt``; :meth:`Simulation.render_pose` interpolates between
 the previous and the current state.
+
+:class:`Simulation` is a :class:`~flightsim.simulation.source.FlightSource`
+with the :data:`~flightsim.simulation.source.LIVE` capabilities: the app,
+the ghost and the recorder use that interface (and :meth:`Simulation.set_state`
+to load a whole state), never the private attributes.
 """
 
 import math
@@ -29,6 +34,7 @@ from flightsim.physics import aero, integrators
 from flightsim.math import quat
 from flightsim.physics.aircraft import Aircraft, load_aircraft
 from flightsim.simulation.controls import Controls
+from flightsim.simulation.source import LIVE
 from flightsim.errors import InputError
 from flightsim.physics.rigidbody import check_dt
 
@@ -131,6 +137,10 @@ def resolve_aircraft(aircraft):
 class Simulation:
     """A flight of one airplane with a fixed step and a live-selectable integrator.
 
+    A :class:`~flightsim.simulation.source.FlightSource` that can be flown,
+    recorded, followed by a ghost and switched between integrators
+    (:data:`~flightsim.simulation.source.LIVE`).
+
     Parameters
     ----------
     aircraft : None, str, Path or Aircraft
@@ -149,6 +159,8 @@ class Simulation:
     InputError
         Bad aircraft file, unknown integrator, bad dt or atmosphere.
     """
+
+    capabilities = LIVE
 
     def __init__(self, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere="constant", renormalize=True):
         self.aircraft = resolve_aircraft(aircraft)
@@ -216,6 +228,35 @@ class Simulation:
         self._accumulator = 0.0
         self._step_seconds = 0.0
         self._ground()
+
+    def set_state(self, state, previous=None, status=None):
+        """Load a whole state, bit for bit: the flight goes on from ``state``.
+
+        Unlike :meth:`reset` the controls, the step count and the clock's
+        accumulator are kept, and q is not renormalised.
+
+        Parameters
+        ----------
+        state : FlightState
+            The new current state; the clock goes to ``state.t``.
+        previous : FlightState, optional
+            The state one step before, where the render interpolation starts
+            (default: ``state`` itself, so the pose does not blend).
+        status : str, optional
+            None (the default) to run on; a message to load a stopped flight.
+
+        Raises
+        ------
+        ValueError
+            A state that is not finite or has a zero quaternion.
+        """
+        previous = state if previous is None else previous
+        y, prev = _state_vector(state), _state_vector(previous)
+        self._y[:] = y
+        self._prev[:] = prev
+        self.t, self._t_prev = float(state.t), float(previous.t)
+        self.status = status
+        self.on_ground = bool(y[2] <= self.aircraft.contact_height)
 
     @property
     def state(self):
@@ -406,3 +447,29 @@ class Simulation:
         """Per element: ``[flap setting −1..1 (+1 trailing edge up), incidence change deg]``."""
         self._load_controls()
         return deflections(self._params, self._controls_array)
+
+    def loads(self):
+        """The loads on the airplane now, with the current controls.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``[ax, ay, az, mx, my, mz]``: the earth-frame acceleration of the
+            CG (ft/s², gravity included) and the body-frame moment about the
+            CG (ft·lbf).
+        """
+        self._load_controls()
+        return np.array(aero.airplane_loads(self.t, self._y, self._params))
+
+
+def _state_vector(state):
+    """The 13-number vector ``[x, v, q, ω]`` of a :class:`FlightState`, unchanged; ValueError if it cannot fly."""
+    y = np.concatenate([np.asarray(state.position, dtype=np.float64).reshape(3),
+                        np.asarray(state.velocity, dtype=np.float64).reshape(3),
+                        np.asarray(state.q, dtype=np.float64).reshape(4),
+                        np.asarray(state.omega, dtype=np.float64).reshape(3)])
+    if not (np.all(np.isfinite(y)) and math.isfinite(state.t)):
+        raise ValueError(f"state at t = {state.t}: not finite")
+    if not np.any(y[6:10]):
+        raise ValueError(f"state at t = {state.t}: q is zero")
+    return y

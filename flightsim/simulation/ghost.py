@@ -5,6 +5,11 @@ inputs, and after every main step takes ``substeps`` steps of ``dt/substeps``
 with its own integrator (by default ``rk4`` with 8 sub-steps: a reference).
 The difference between the two — attitude in degrees, position in feet — is
 what the integrator choice costs in accuracy, seen while flying.
+
+The ghost follows the main flight through its public interface only: a
+follower run after every main step, its ``controls``, ``state`` and
+``alpha``, and :meth:`~flightsim.simulation.Simulation.set_state` to put
+the ghost on a state.
 """
 
 import numpy as np
@@ -48,7 +53,7 @@ class Ghost:
         if old is None:
             self.resync()
         else:
-            self._copy_state(old._y, old.t, old.status)
+            self._load(old.state, old.status)
 
     def detach(self):
         """Stop following the main airplane."""
@@ -61,20 +66,17 @@ class Ghost:
 
     def resync(self):
         """Put the ghost back on the main airplane's current state."""
-        self._copy_state(self.main._y, self.main.t, None)
+        self._load(self.main.state, None)
 
-    def _copy_state(self, y, t, status):
-        self.sim._y[:] = y
-        self.sim._prev[:] = y
-        self.sim.t = t
-        self.sim.status = status
-        self.sim.on_ground = self.main.on_ground
-        self._frame_prev = self.sim._y.copy()
+    def _load(self, state, status):
+        self.sim.set_state(state, status=status)
+        #: the ghost's state at the main airplane's previous step (where its render blend starts)
+        self._frame_prev = self.sim.vector
 
     def _follow(self):
         """After a main step: the same controls, ``substeps`` ghost steps."""
         sim = self.sim
-        self._frame_prev[:] = sim._y
+        self._frame_prev = sim.vector
         c, g = self.main.controls, sim.controls
         g.throttle, g.elevator, g.aileron, g.rudder, g.flaps = c.throttle, c.elevator, c.aileron, c.rudder, c.flaps
         for _ in range(self.substeps):
@@ -84,10 +86,11 @@ class Ghost:
     def render_pose(self):
         """The ghost's pose at the main airplane's render blend factor."""
         a = self.main.alpha
-        pos = self._frame_prev[0:3] + a * (self.sim._y[0:3] - self._frame_prev[0:3])
-        return pos, quat.nlerp(self._frame_prev[6:10], self.sim._y[6:10], a)
+        prev, now = self._frame_prev, self.sim.vector
+        pos = prev[0:3] + a * (now[0:3] - prev[0:3])
+        return pos, quat.nlerp(prev[6:10], now[6:10], a)
 
     def difference(self):
         """``(attitude difference deg, position difference ft)`` between main and ghost now."""
-        m, g = self.main._y, self.sim._y
+        m, g = self.main.vector, self.sim.vector
         return float(np.degrees(quat.angle_between(m[6:10], g[6:10]))), float(np.linalg.norm(m[0:3] - g[0:3]))

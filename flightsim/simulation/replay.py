@@ -1,4 +1,9 @@
-"""Replay a recorded trace with the same interface the app drives a :class:`~flightsim.simulation.Simulation` by.
+"""Replay a recorded trace as a :class:`~flightsim.simulation.source.FlightSource`, like a live flight.
+
+A :class:`Replay` has the :data:`~flightsim.simulation.source.PLAYBACK`
+capabilities: it seeks (it is a :class:`~flightsim.simulation.source.Playback`),
+and it cannot be flown, recorded again, followed by a ghost or switched
+to another integrator.
 
 The replay clock advances with the frame time (scaled, pausable); the pose
 shown is interpolated between the two recorded rows around the clock,
@@ -15,6 +20,7 @@ from flightsim.math import quat
 from flightsim.simulation import trace
 from flightsim.simulation.controls import Controls
 from flightsim.simulation.flight import MAX_FRAME, FlightState, Telemetry, deflections, instruments, resolve_aircraft
+from flightsim.simulation.source import PLAYBACK
 
 
 class Replay:
@@ -33,6 +39,7 @@ class Replay:
         A damaged trace or aircraft file.
     """
 
+    capabilities = PLAYBACK
     integrator = "replay"
 
     def __init__(self, path, aircraft=None):
@@ -46,14 +53,23 @@ class Replay:
         self.time_scale = 1.0
         self.renormalize = True
         self.status = None
+        #: a replay takes no physics steps: these never run (``capabilities.can_record`` is false)
+        self.followers = []
         self.reset()
 
     @property
+    def rows(self):
+        """Recorded rows."""
+        return len(self.table)
+
+    @property
     def start(self):
+        """Time of the first recorded row, s."""
         return float(self.table[0, 0])
 
     @property
     def end(self):
+        """Time of the last recorded row, s."""
         return float(self.table[-1, 0])
 
     def reset(self):
@@ -86,23 +102,47 @@ class Replay:
         y[6:10] = quat.nlerp(a[7:11], b[7:11], f)
         return y, a[19:24].copy()  # controls hold from their row, as in a schedule
 
+    def set_state(self, state, previous=None, status=None):
+        """Show the recording at ``state.t``: a replay's state is its place in the recording.
+
+        The clock moves to ``state.t`` (clamped to the recording) and the
+        previous time to ``previous.t`` (default: the same); the recorded
+        states there are shown, whatever numbers ``state`` holds, so
+        ``replay.set_state(replay.state, replay.previous)`` comes back to the
+        same place.  A replay never stops, so ``status`` must be None.
+        """
+        if status is not None:
+            raise ValueError("a replay shows recorded states; it has no stopped state to load")
+        self.t = min(max(float(state.t), self.start), self.end)
+        self._prev_t = self.t if previous is None else min(max(float(previous.t), self.start), self.end)
+
     @property
     def state(self):
+        """The recorded :class:`FlightState` at the clock (interpolated between rows)."""
         return FlightState.from_vector(self.t, self._row(self.t)[0])
 
     @property
     def previous(self):
+        """The recorded :class:`FlightState` where the clock was before its last move."""
         return FlightState.from_vector(self._prev_t, self._row(self._prev_t)[0])
 
     @property
+    def vector(self):
+        """The recorded state ``[x, v, q, ω]`` at the clock (interpolated)."""
+        return self._row(self.t)[0]
+
+    @property
     def controls(self):
+        """The recorded controls at the clock (a new object: moving it flies nothing)."""
         return Controls.from_array(self._row(self.t)[1])
 
     @property
     def running(self):
+        """Always True: a replay only shows what was recorded."""
         return True
 
     def render_pose(self):
+        """The recorded position and attitude at the clock (interpolated between the rows around it)."""
         y = self._row(self.t)[0]
         return y[0:3], y[6:10]
 
@@ -118,8 +158,9 @@ class Replay:
         )
 
     def surface_deflections(self):
+        """The recorded controls' deflections at the clock, per element."""
         return deflections(self._params, self._row(self.t)[1])
 
     def set_integrator(self, name):
-        """A replay has no integrator to switch; the app disables the combo."""
+        """A replay has no integrator to switch (``capabilities.can_switch_integrator`` is false)."""
         raise ValueError("a replay shows recorded states; it has no integrator to switch")

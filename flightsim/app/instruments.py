@@ -1,0 +1,187 @@
+"""The HUD's drawn instruments (imgui draw lists): attitude indicator, heading tape, gauges, cockpit frame.
+
+Pure drawing over numbers: no flight, no app.  Colours are imgui's packed
+``IM_COL32``; sizes are imgui pixels.
+"""
+
+from __future__ import annotations
+
+import math
+from contextlib import contextmanager
+
+from imgui_bundle import imgui, implot
+
+__all__ = ["CHART_FLAGS", "FT_S_TO_KT", "X_FLAGS", "attitude_indicator", "bar", "chart_limits", "cockpit_frame",
+           "heading_tape", "plain_lines", "vec2"]
+
+FT_S_TO_KT = 0.592484
+"""Knots per ft/s."""
+
+_SKY = imgui.IM_COL32(64, 132, 214, 255)
+_GROUND = imgui.IM_COL32(142, 96, 52, 255)
+_WHITE = imgui.IM_COL32(255, 255, 255, 255)
+_YELLOW = imgui.IM_COL32(255, 214, 0, 255)
+_BLACK = imgui.IM_COL32(0, 0, 0, 200)
+_DIM = imgui.IM_COL32(255, 255, 255, 110)
+_BAR_BG = imgui.IM_COL32(40, 44, 52, 220)
+_BAR_FG = imgui.IM_COL32(240, 162, 44, 255)
+
+CHART_FLAGS = (implot.Flags_.no_menus | implot.Flags_.no_box_select | implot.Flags_.no_mouse_text
+               | implot.Flags_.no_inputs | implot.Flags_.no_title)
+"""implot flags of the HUD's strip charts: no menus, selection, mouse read-out or title."""
+X_FLAGS = implot.AxisFlags_.no_tick_labels | implot.AxisFlags_.no_grid_lines
+"""The strip charts' time axis: no labels, no grid."""
+
+
+def vec2(x, y):
+    """An ``imgui.ImVec2`` of two numbers."""
+    return imgui.ImVec2(float(x), float(y))
+
+
+@contextmanager
+def plain_lines():
+    """Draw the lines in the block without anti-aliasing (a software renderer pays for every extra triangle)."""
+    dl = imgui.get_window_draw_list()
+    dl.push_draw_flag(imgui.ImDrawFlags_.aa_lines, False)
+    try:
+        yield
+    finally:
+        dl.pop_draw_flag()
+
+
+def cockpit_frame(width, height, head_yaw, head_pitch):
+    """The cockpit around the view: a glare shield across the bottom and the windscreen posts.
+
+    Drawn behind the HUD windows; it fades out as the pilot turns the head
+    (the overlay is fixed to the screen).
+    """
+    fade = max(0.0, 1.0 - max(abs(head_yaw) / 25.0, abs(head_pitch) / 20.0))
+    if fade <= 0.0 or width < 40 or height < 40:
+        return
+    a = int(255 * fade)
+    dl = imgui.get_background_draw_list()
+    top_mid, top_side = height * 0.80, height * 0.86
+    n = 24
+    edge = [vec2(width * i / n, top_side - (top_side - top_mid) * math.sin(math.pi * i / n)) for i in range(n + 1)]
+    dl.add_convex_poly_filled([*edge, vec2(width, height), vec2(0, height)], imgui.IM_COL32(38, 41, 48, a))
+    for p, q in zip(edge[:-1], edge[1:]):
+        dl.add_line(p, q, imgui.IM_COL32(78, 84, 96, a), 3.0)
+    post = imgui.IM_COL32(30, 32, 38, a)
+    for side in (0, 1):
+        x0 = width * (0.06 if side == 0 else 0.94)
+        x1 = width * (0.16 if side == 0 else 0.84)
+        dl.add_line(vec2(x0, top_side), vec2(x1, 0), post, max(6.0, width * 0.012))
+    dl.add_rect_filled(vec2(0, 0), vec2(width, max(4.0, height * 0.012)), post)
+
+
+def chart_limits(ys, limits):
+    """Y range of a chart: the data's range with a margin, at least 10 degrees, within ``limits``."""
+    finite = ys[ys == ys] if len(ys) else ys
+    if not len(finite):
+        return limits
+    lo, hi = float(finite.min()), float(finite.max())
+    mid, half = 0.5 * (lo + hi), max(0.5 * (hi - lo) * 1.15, 5.0)
+    return max(mid - half, limits[0]), min(mid + half, limits[1])
+
+
+def bar(label, value, lo, hi, text):
+    """A labelled horizontal gauge; centred at zero when ``lo < 0``."""
+    dl = imgui.get_window_draw_list()
+    imgui.text(f"{label:<9}")
+    imgui.same_line(78.0)
+    p = imgui.get_cursor_screen_pos()
+    w, h = 110.0, imgui.get_text_line_height()
+    dl.add_rect_filled(p, vec2(p.x + w, p.y + h), _BAR_BG, 2.0)
+    value = min(max(value if math.isfinite(value) else 0.0, lo), hi)
+    zero = p.x + w * (0.0 - lo) / (hi - lo)
+    x = p.x + w * (value - lo) / (hi - lo)
+    dl.add_rect_filled(vec2(min(zero, x), p.y + 2), vec2(max(zero, x) + 1, p.y + h - 2), _BAR_FG, 1.0)
+    if lo < 0.0:
+        dl.add_line(vec2(zero, p.y), vec2(zero, p.y + h), _DIM, 1.0)
+    imgui.dummy(vec2(w, h))
+    imgui.same_line()
+    imgui.text(text)
+
+
+def attitude_indicator(roll_deg, pitch_deg, size):
+    """An artificial horizon: sky and ground turned by roll, shifted by pitch, with pitch ladder and bank scale.
+
+    Positive roll (right wing down) turns the horizon anticlockwise; positive
+    pitch (nose up) moves it down.
+    """
+    dl = imgui.get_window_draw_list()
+    p = imgui.get_cursor_screen_pos()
+    cx, cy = p.x + size * 0.5, p.y + size * 0.5
+    half = size * 0.5
+    k = half / 25.0                                   # px per degree of pitch
+    roll = math.radians(roll_deg if math.isfinite(roll_deg) else 0.0)
+    pitch = pitch_deg if math.isfinite(pitch_deg) else 0.0
+    ux, uy = math.cos(roll), -math.sin(roll)          # along the horizon (screen, y down)
+    nx, ny = -math.sin(roll), -math.cos(roll)         # towards the sky
+    hx, hy = cx - nx * pitch * k, cy - ny * pitch * k
+    big = size * 3.0
+    dl.push_clip_rect(p, vec2(p.x + size, p.y + size), True)
+    dl.add_rect_filled(p, vec2(p.x + size, p.y + size), _SKY)
+    dl.add_convex_poly_filled([
+        vec2(hx + ux * big, hy + uy * big),
+        vec2(hx + ux * big - nx * big, hy + uy * big - ny * big),
+        vec2(hx - ux * big - nx * big, hy - uy * big - ny * big),
+        vec2(hx - ux * big, hy - uy * big),
+    ], _GROUND)
+    dl.add_line(vec2(hx - ux * big, hy - uy * big), vec2(hx + ux * big, hy + uy * big), _WHITE, 2.0)
+    start = int(math.floor((pitch - 30.0) / 5.0)) * 5
+    for deg in range(start, start + 65, 5):
+        if deg == 0 or abs(deg) > 90:
+            continue
+        length = size * (0.2 if deg % 10 == 0 else 0.09)
+        ox, oy = hx + nx * deg * k, hy + ny * deg * k
+        dl.add_line(vec2(ox - ux * length, oy - uy * length), vec2(ox + ux * length, oy + uy * length), _WHITE, 1.5)
+        if deg % 10 == 0:
+            dl.add_text(vec2(ox + ux * (length + 4) - 8, oy + uy * (length + 4) - 7), _WHITE, f"{abs(deg)}")
+    # Bank scale (fixed) and the sky pointer (turns with the horizon).
+    r = half - 10.0
+    for a in (-60, -45, -30, -20, -10, 0, 10, 20, 30, 45, 60):
+        ar = math.radians(a)
+        inner = r - (9.0 if a % 30 == 0 else 5.0)
+        dl.add_line(vec2(cx + math.sin(ar) * r, cy - math.cos(ar) * r),
+                    vec2(cx + math.sin(ar) * inner, cy - math.cos(ar) * inner), _WHITE, 2.0)
+    tip = (cx + nx * (r - 10), cy + ny * (r - 10))
+    dl.add_triangle_filled(vec2(*tip), vec2(tip[0] - ux * 6 - nx * 10, tip[1] - uy * 6 - ny * 10),
+                           vec2(tip[0] + ux * 6 - nx * 10, tip[1] + uy * 6 - ny * 10), _YELLOW)
+    # The fixed airplane symbol.
+    for side in (-1, 1):
+        x0, x1 = cx + side * size * 0.13, cx + side * size * 0.32
+        dl.add_rect_filled(vec2(min(x0, x1), cy - 2), vec2(max(x0, x1), cy + 2), _BLACK)
+        dl.add_line(vec2(x0, cy), vec2(x1, cy), _YELLOW, 3.0)
+        dl.add_line(vec2(x0, cy), vec2(x0, cy + 8), _YELLOW, 3.0)
+    dl.add_rect_filled(vec2(cx - 3, cy - 3), vec2(cx + 3, cy + 3), _YELLOW)
+    dl.pop_clip_rect()
+    dl.add_rect(p, vec2(p.x + size, p.y + size), _DIM, 4.0, 1.5)
+    imgui.dummy(vec2(size, size))
+
+
+def heading_tape(heading_deg, width):
+    """A compass tape: 60 degrees around the heading, cardinal letters, the heading boxed."""
+    dl = imgui.get_window_draw_list()
+    p = imgui.get_cursor_screen_pos()
+    h = 30.0
+    heading = heading_deg % 360.0 if math.isfinite(heading_deg) else 0.0
+    dl.push_clip_rect(p, vec2(p.x + width, p.y + h), True)
+    dl.add_rect_filled(p, vec2(p.x + width, p.y + h), _BAR_BG)
+    px_per_deg = width / 60.0
+    cx = p.x + width * 0.5
+    first = int(math.floor((heading - 32.0) / 5.0)) * 5
+    names = {0: "N", 90: "E", 180: "S", 270: "W"}
+    for d in range(first, first + 70, 5):
+        x = cx + (d - heading) * px_per_deg
+        tall = d % 10 == 0
+        dl.add_line(vec2(x, p.y + h), vec2(x, p.y + h - (9 if tall else 5)), _WHITE, 1.0)
+        if d % 30 == 0:
+            label = names.get(d % 360, f"{(d % 360) // 10:d}")
+            dl.add_text(vec2(x - 4 * len(label), p.y + 2), _YELLOW if d % 90 == 0 else _WHITE, label)
+    dl.pop_clip_rect()
+    box = f"{heading:03.0f}"
+    dl.add_rect_filled(vec2(cx - 18, p.y - 2), vec2(cx + 18, p.y + 15), _BLACK)
+    dl.add_text(vec2(cx - 12, p.y), _WHITE, box)
+    dl.add_triangle_filled(vec2(cx, p.y + h - 8), vec2(cx - 5, p.y + h), vec2(cx + 5, p.y + h), _YELLOW)
+    imgui.dummy(vec2(width, h + 2))
