@@ -25,7 +25,7 @@ to load a whole state), never the private attributes.
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -33,10 +33,11 @@ import numpy as np
 from flightsim.physics import aero, integrators
 from flightsim.math import quat
 from flightsim.physics.aircraft import Aircraft, load_aircraft
-from flightsim.simulation.controls import Controls
+from flightsim.simulation.starts import file_start
 from flightsim.simulation.source import LIVE
 from flightsim.errors import InputError
 from flightsim.physics.rigidbody import check_dt
+from flightsim.physics.trim import trim as solve_trim
 
 #: Default physics step, s (JSBSim's default rate, 120 Hz).
 DEFAULT_DT = 1.0 / 120.0
@@ -153,6 +154,9 @@ class Simulation:
         The book's constant air density, or the standard atmosphere.
     renormalize : bool
         Renormalise q after every step.
+    start : flightsim.simulation.starts.Start, optional
+        Where :meth:`reset` puts the airplane, and with which controls (default:
+        the aircraft file's initial state, :func:`~flightsim.simulation.starts.file_start`).
 
     Raises
     ------
@@ -162,8 +166,10 @@ class Simulation:
 
     capabilities = LIVE
 
-    def __init__(self, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere="constant", renormalize=True):
+    def __init__(self, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere="constant", renormalize=True,
+                 start=None):
         self.aircraft = resolve_aircraft(aircraft)
+        self.start = file_start(self.aircraft) if start is None else start
         try:
             self.dt = check_dt(dt)
         except ValueError as exc:
@@ -193,7 +199,7 @@ class Simulation:
     # ------------------------------------------------------------------ state
 
     def reset(self, state=None):
-        """Back to the aircraft file's initial state (or to ``state``), initial controls, clock at 0.
+        """Back to the start (or to ``state``) with the start's controls, clock at 0.
 
         Parameters
         ----------
@@ -205,13 +211,9 @@ class Simulation:
         ValueError
             A state that is not finite or has a zero quaternion.
         """
-        ac = self.aircraft
         self._y = np.zeros(integrators.STATE_SIZE)
         if state is None:
-            self._y[integrators.X] = ac.initial_position
-            self._y[integrators.V] = ac.initial_velocity
-            self._y[integrators.Q] = quat.from_aviation_angles(*ac.initial_attitude_deg)
-            self._y[integrators.W] = ac.initial_omega
+            self._y[:] = self.start.state
         else:
             self._y[integrators.X] = quat.as_vec(state.position, "position")
             self._y[integrators.V] = quat.as_vec(state.velocity, "velocity")
@@ -220,7 +222,7 @@ class Simulation:
         self._prev = self._y.copy()
         self.t = 0.0 if state is None else float(state.t)
         self._t_prev = 0.0
-        self.controls = Controls(throttle=ac.initial_throttle)
+        self.controls = replace(self.start.controls)
         self.status = None
         self.on_ground = False
         self.qnorm_error = 0.0
@@ -416,6 +418,36 @@ class Simulation:
         y[10] = 0.0
         if pitch <= 0.0:
             y[11] = max(y[11], 0.0)  # body +y rate is nose down; only let the nose rise
+
+    # ------------------------------------------------------------------ trim
+
+    def trim_now(self):
+        """Trim for level flight at the current airspeed, altitude and heading, and fly on from there.
+
+        The airplane is put in that steady flight where it is (same position and
+        heading, wings level, no rotation), the throttle set and the elevator
+        trimmed to hold it with the stick centred; aileron and rudder take the
+        trim's values.
+
+        Returns
+        -------
+        flightsim.physics.trim.TrimPoint
+
+        Raises
+        ------
+        flightsim.physics.trim.TrimError
+            No level flight at this speed and altitude (the message says why); nothing changes.
+        """
+        y = self._y
+        heading = float(quat.aviation_angles(y[6:10])[2])
+        point = solve_trim(self.aircraft, float(np.linalg.norm(y[3:6])), float(y[2]), 0.0,
+                           min(max(self.controls.flaps, 0.0), 1.0), heading, atmosphere=self.atmosphere,
+                           report_range=False)
+        self.set_state(FlightState.from_vector(self.t, point.state_at(y[0], y[1])))
+        c = self.controls
+        c.throttle, c.aileron, c.rudder = point.throttle, point.aileron, point.rudder
+        c.elevator, c.elevator_trim = 0.0, point.elevator
+        return point
 
     # ------------------------------------------------------------------ instruments
 

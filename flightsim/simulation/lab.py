@@ -22,8 +22,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from flightsim.math import quat
-from flightsim.physics import rigidbody
+from flightsim.physics import rigidbody, stability
+from flightsim.physics.aircraft import load_aircraft
 from flightsim.physics.integrators import INTEGRATORS
+from flightsim.physics.modes import dynamic_modes, linearize
+from flightsim.physics.trim import AirplaneModel, trim
 from flightsim.simulation.flight import Simulation
 
 #: Steps (s) at which every integrator is measured.
@@ -126,14 +129,40 @@ class Result:
     airplane_position_errors: list = field(default_factory=list)  # ft per dt
     airplane_order: float = math.nan
     airplane_us: float = math.nan
+    stable_dt: float = math.nan  # largest dt keeping every mode of the trimmed airplane bounded (its step)
+    region_dt: float = math.nan  # the same predicted from the integrator's stability region
 
 
 LONG_RUN = 300.0
 
 
-def measure(name, dts, references, airplane_reference, progress=None):
+@dataclass(frozen=True)
+class CruiseModes:
+    """The book's airplane trimmed at its cruise speed: what the stability columns are measured on."""
+
+    model: object
+    linear: object
+    modes: list
+
+    @classmethod
+    def of(cls, aircraft=None):
+        aircraft = aircraft or load_aircraft()
+        model = AirplaneModel(aircraft)
+        point = trim(aircraft, aircraft.cruise_speed, model=model)
+        linear = linearize(point, aircraft, model=model)
+        return cls(model, linear, dynamic_modes(linear))
+
+    @property
+    def eigenvalues(self):
+        return [m.eigenvalue for m in self.modes] + [m.eigenvalue.conjugate() for m in self.modes if m.imag]
+
+
+def measure(name, dts, references, airplane_reference, progress=None, cruise=None):
     """Every measurement of one integrator (see :class:`Result`)."""
     res = Result(name, INTEGRATORS[name].order)
+    if cruise is not None:
+        res.stable_dt = stability.largest_stable_dt(name, cruise.linear, cruise.modes, cruise.model)
+        res.region_dt = stability.region_dt_limit(name, cruise.eigenvalues)
     for body in BODIES:
         q_ref, _ = references[body.name]
         errs = []
@@ -190,16 +219,17 @@ def markdown(results, dts):
         "| integrator | order (registry) | measured order, JSBSim body | measured order, NESC brick | "
         f"attitude error JSBSim body at 1/{round(1 / dts[k120])} s (deg) | energy drift, brick, {LONG_RUN:g} s | "
         f"momentum drift, brick, {LONG_RUN:g} s | µs/step free body | airplane attitude error at 1/{round(1 / dts[k120])} s "
-        "(deg) | airplane position error (ft) | µs/step airplane |"
+        "(deg) | airplane position error (ft) | µs/step airplane | largest stable dt, airplane at cruise (s) | "
+        "the same by its stability region (s) |"
     )
-    lines = [head, "|" + "|".join(["---"] * 11) + "|"]
+    lines = [head, "|" + "|".join(["---"] * 13) + "|"]
     for r in results:
         lines.append(
             f"| `{r.name}` | {r.order} | {_fmt(r.body_orders['jsbsim'], '.2f')} | "
             f"{_fmt(r.body_orders['nesc-brick'], '.2f')} | {_fmt(r.body_errors['jsbsim'][k120])} | "
             f"{_fmt(r.energy_drift)} | {_fmt(r.momentum_drift)} | {_fmt(r.body_us, '.2f')} | "
             f"{_fmt(r.airplane_errors[k120])} | {_fmt(r.airplane_position_errors[k120])} | "
-            f"{_fmt(r.airplane_us, '.1f')} |"
+            f"{_fmt(r.airplane_us, '.1f')} | {_fmt(r.stable_dt, '.3f')} | {_fmt(r.region_dt, '.3f')} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -258,7 +288,8 @@ def run(out_dir, quick=False, progress=False, names=None):
 
         bar = tqdm(total=len(names) * len(dts) * (len(BODIES) + 1), unit="run", leave=False)
         tick = lambda: bar.update(1)  # noqa: E731
-    results = [measure(n, dts, references, airplane_reference, tick) for n in names]
+    cruise = CruiseModes.of()
+    results = [measure(n, dts, references, airplane_reference, tick, cruise) for n in names]
     if bar is not None:
         bar.close()
     table = markdown(results, dts)
