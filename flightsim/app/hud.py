@@ -43,7 +43,6 @@ _GROUND = imgui.IM_COL32(142, 96, 52, 255)
 _WHITE = imgui.IM_COL32(255, 255, 255, 255)
 _YELLOW = imgui.IM_COL32(255, 214, 0, 255)
 _BLACK = imgui.IM_COL32(0, 0, 0, 200)
-_RED = imgui.IM_COL32(225, 40, 40, 255)
 _DIM = imgui.IM_COL32(255, 255, 255, 110)
 _BAR_BG = imgui.IM_COL32(40, 44, 52, 220)
 _BAR_FG = imgui.IM_COL32(240, 162, 44, 255)
@@ -110,7 +109,8 @@ class Hud:
         ----------
         app : flightsim.app.app.FlightApp
             Read: ``sim``, ``telemetry``, ``stats``, ``history``, ``cameras``,
-            ``gamepads``, ``keymap``; called: ``reset()``, ``screenshot()``.
+            ``gamepads``, ``keymap``, ``replay``, ``recorder`` and the ``ghost_*`` settings; called: ``reset()``, ``toggle_recording()``, ``set_ghost()``,
+            ``resync_ghost()``, ``configure_ghost()``.
         """
         io = imgui.get_io()
         width, height = io.display_size.x, io.display_size.y
