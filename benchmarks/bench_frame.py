@@ -43,7 +43,9 @@ def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--headless", action="store_true", help="EGL off-screen instead of an X window")
     p.add_argument("--seconds", type=float, default=8.0, help="measured flight time (default 8 s)")
-    p.add_argument("--size", default="1280x720")
+    from flightsim.commands.options import window_size
+
+    p.add_argument("--size", type=window_size, default="1280x720", help="window size WxH (default 1280x720)")
     p.add_argument("--integrator", default="euler")
     p.add_argument("--camera", default="chase")
     p.add_argument("--ghost", action="store_true", help="fly the ghost airplane along (its physics, drawing, chart)")
@@ -89,13 +91,11 @@ def main():
     import pyglet
 
     from flightsim.app.app import FlightApp
-    from flightsim.commands.fly import parse_size
     from flightsim.app.keymap import load_keymap
     from flightsim.physics.integrators import INTEGRATORS
     from flightsim.simulation.flight import TIME_SCALES, Simulation
 
-    size = parse_size(args.size)
-    window = open_window(*size, visible=True)
+    window = open_window(*args.size, visible=True)
     sim = Simulation(integrator=args.integrator)
     app = FlightApp(window, sim, load_keymap(), INTEGRATORS, TIME_SCALES, use_gamepads=False, ghost=args.ghost,
                     ghost_integrator=args.ghost_integrator, ghost_substeps=args.ghost_substeps)

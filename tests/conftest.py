@@ -8,6 +8,7 @@ fixtures open real OpenGL 3.3 core contexts and read back real pixels.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -25,8 +26,12 @@ def pytest_configure(config):
     """Put pyglet in EGL headless mode before any test module imports ``pyglet.window``.
 
     Only options are set here (no window, no GL); subprocesses that run the
-    CLI under ``xvfb-run`` choose their own mode.
+    CLI under ``xvfb-run`` choose their own mode.  Subprocesses (the
+    ``flightsim`` console script, ``python -c``) get this checkout first on
+    PYTHONPATH too, so they run the code under test, not whichever checkout
+    the editable install points at.
     """
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])])
     from flightsim.app.window import configure_pyglet
 
     configure_pyglet(headless=True)

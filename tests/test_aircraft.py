@@ -491,6 +491,64 @@ def test_broken_value(tmp_path, data, path, value, where, reason):
     assert reason in str(error)
 
 
+ABSURD = [
+    # (path, value, where, the whole reason): physically absurd magnitudes name the accepted range
+    (("propulsion", "max_thrust"), 1e300, "propulsion.max_thrust",
+     "must be <= 1e+06, got 1e+300 (accepted range 0..1e+06 lbf)"),
+    (("propulsion", "max_thrust"), -5.0, "propulsion.max_thrust",
+     "must be >= 0, got -5.0 (accepted range 0..1e+06 lbf)"),
+    (("environment", "air_density"), 2.0, "environment.air_density",
+     "must be <= 1, got 2.0 (accepted range 0..1 slug/ft^3)"),
+    (("environment", "gravity"), 1e4, "environment.gravity",
+     "must be <= 1000, got 10000.0 (accepted range 0..1000 ft/s^2)"),
+    (("initial", "velocity"), [1e5, 0.0, 0.0], "initial.velocity[0]",
+     "must be <= 10000, got 100000.0 (accepted range -10000..10000 ft/s)"),
+    (("initial", "position"), [0.0, 0.0, -1e300], "initial.position[2]",
+     "must be >= -1e+06, got -1e+300 (accepted range -1e+06..1e+06 ft)"),
+    (("initial", "omega"), [0.0, 1000, 0.0], "initial.omega[1]",
+     "must be <= 100, got 1000 (accepted range -100..100 rad/s)"),
+    (("elements", 7, "mass"), 1e9, "elements[7].mass",
+     "must be <= 1e+06, got 1000000000.0 (accepted range 0..1e+06 slug)"),
+    (("elements", 2, "area"), 1e6, "elements[2].area",
+     "must be <= 100000, got 1000000.0 (accepted range 0..100000 ft^2)"),
+    (("elements", 0, "inertia"), [1e12, 1.0, 1.0], "elements[0].inertia[0]",
+     "must be <= 1e+10, got 1000000000000.0 (accepted range 0..1e+10 slug*ft^2)"),
+    (("elements", 1, "position"), [1e5, 0.0, 0.0], "elements[1].position[0]",
+     "must be <= 10000, got 100000.0 (accepted range -10000..10000 ft)"),
+    (("elements", 6, "dihedral"), 270.0, "elements[6].dihedral",
+     "must be <= 180, got 270.0 (accepted range -180..180 deg)"),
+    (("elements", 6, "incidence_control", "gain"), -1e3, "elements[6].incidence_control.gain",
+     "must be >= -180, got -1000.0 (accepted range -180..180)"),
+    (("tables", "wing", "cl", 4), 1e3, "tables.wing.cl[4]", "must be <= 10, got 1000.0 (accepted range -10..10)"),
+    (("tables", "wing", "alpha", 8), 400.0, "tables.wing.alpha[8]",
+     "must be <= 180, got 400.0 (accepted range -180..180 deg)"),
+    (("ground", "crash_sink_rate"), 1e5, "ground.crash_sink_rate",
+     "must be <= 1000, got 100000.0 (accepted range 0..1000 ft/s)"),
+]
+
+
+@pytest.mark.parametrize("path, value, where, reason", ABSURD, ids=[dotted(c[0]) for c in ABSURD])
+def test_absurd_magnitudes_are_rejected_with_the_accepted_range(tmp_path, data, path, value, where, reason):
+    set_at(data, path, value)
+    error = load_error(write(tmp_path, data))
+    assert (error.where, error.reason) == (where, reason)
+
+
+def test_every_number_in_the_file_has_a_finite_accepted_range(tmp_path, book_data):
+    for path in leaf_paths(book_data):
+        value = parent_of(book_data, path)[path[-1]]
+        if isinstance(value, list):
+            path, value = (*path, 0), value[0]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        for absurd in (1e300, -1e300):
+            data = copy.deepcopy(book_data)
+            set_at(data, path, absurd)
+            error = load_error(write(tmp_path, data))
+            assert error.where == dotted(path), (path, absurd)
+            assert f"got {absurd!r} (accepted range " in error.reason, (path, error.reason)
+
+
 MISSING_OR_MISSPELT = [
     # (path, misspelling, where of the misspelling, hint)
     (("environment", "air_density"), "air_densty", "environment.air_densty", "did you mean 'air_density'?"),

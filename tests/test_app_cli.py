@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import textwrap
@@ -107,6 +108,64 @@ def test_no_opengl_33_is_one_line_and_exit_2():
 def test_bad_input_is_one_line_and_exit_2(args, expected):
     line = one_line_error(run(["fly", "--headless", *args], env=env_without("DISPLAY", "PYOPENGL_PLATFORM")))
     assert line.startswith("flightsim: error: ") and expected in line
+
+
+def test_fly_takes_dt_as_a_fraction_as_simulate_does(tmp_path):
+    out = tmp_path / "dt.png"
+    r = run(["fly", "--headless", "--dt", "1/30", "--frames", "3", "--screenshot", str(out), "--size", "320x200"],
+            env=env_without("DISPLAY", "PYOPENGL_PLATFORM"))
+    assert r.returncode == 0, r.stderr
+    assert load_png(out).shape == (200, 320, 3)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~current_umask()       # not a temporary file's 0600
+    assert [p.name for p in tmp_path.iterdir()] == ["dt.png"]
+
+
+def current_umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_fly_options_parse_as_numbers():
+    from flightsim.commands.cli import build_parser
+
+    args = build_parser().parse_args(["fly", "--dt", "1/30", "--ghost-substeps", "16", "--size", "640x360",
+                                      "--frames", "5", "--msaa", "4"])
+    assert args.dt == 1 / 30 and args.ghost_substeps == 16 and args.size == (640, 360)
+    assert (args.frames, args.msaa) == (5, 4)
+    assert build_parser().parse_args(["fly"]).ghost_substeps == 8
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--dt", "1/0"], "--dt: must be a number such as 0.01 or 1/30, got '1/0'"),
+    (["--dt", "0"], "--dt: must be finite and > 0, got 0"),
+    (["--ghost-substeps", "65"], "--ghost-substeps: must be 1..64, got 65"),
+    (["--msaa", "17"], "--msaa: must be 0..16, got 17"),
+    (["--screenshot", "/proc/x.png"], "--screenshot: cannot create a file in '/proc'"),
+    (["--screenshot", "/tmp"], "--screenshot: '/tmp' is a folder, not a file"),
+    (["--record-dir", "/proc"], "--record-dir: cannot create a file in '/proc'"),
+    (["--record-dir", "/etc/hostname"], "--record-dir: '/etc/hostname' exists and is not a folder"),
+])
+def test_bad_fly_options_are_one_line_naming_the_flag(args, message):
+    line = one_line_error(run(["fly", "--headless", *args], env=env_without("DISPLAY", "PYOPENGL_PLATFORM")))
+    assert line.startswith(f"flightsim: error: {message}")
+
+
+@pytest.mark.parametrize("command", ["fly", "replay"])
+def test_a_broken_model_file_is_one_line_and_exit_2(tmp_path, command):
+    from flightsim.app.airplane_model import DEFAULT_MODEL
+
+    text = DEFAULT_MODEL.read_text()
+    assert "chord = 5.2 " in text
+    model = tmp_path / "model.toml"
+    model.write_text(text.replace("chord = 5.2 ", 'chord = "x" ', 1))
+    trace = tmp_path / "trace.csv"
+    if command == "replay":
+        r = run(["simulate", "--steps", "5", "--out", str(trace)])
+        assert r.returncode == 0, r.stderr
+    args = [command, *([str(trace)] if command == "replay" else []), "--headless", "--model", str(model)]
+    line = one_line_error(run(args, env=env_without("DISPLAY", "PYOPENGL_PLATFORM")))
+    assert line == f"flightsim: error: {model}: surfaces.wing.chord: must be a number, got string 'x'"
 
 
 def test_bad_keymap_names_the_field(tmp_path):

@@ -43,11 +43,17 @@ def test_user_file_rebinds_and_takes_keys_from_other_actions(tmp_path):
     ('[keys]\npitch_upp = ["S"]\n', "keys.pitch_upp", "unknown action 'pitch_upp'; did you mean 'pitch_up'?"),
     ('[keys]\npitch_up = 5\n', "keys.pitch_up", "must be a key name or a list of key names"),
     ('[keys]\npitch_up = ["S"]\npitch_down = ["S"]\n', "keys.pitch_down", "key 'S' is already bound to 'pitch_up'"),
-    ('[rates]\ndeflect = 0\n', "rates.deflect", "must be between"),
+    ('[rates]\ndeflect = 0\n', "rates.deflect", "must be >= 0.05, got 0 (accepted range 0.05..100 per s)"),
     ('[rates]\ndeflect = "fast"\n', "rates.deflect", "must be a number"),
-    ('[gamepad]\ndead_zone = 0.95\n', "gamepad.dead_zone", "must be between 0 and 0.9"),
+    ('[gamepad]\ndead_zone = 0.95\n', "gamepad.dead_zone", "must be <= 0.9, got 0.95 (accepted range 0..0.9)"),
+    ('[rates]\ndeflct = 2\n', "rates.deflct", "unknown setting 'deflct'; did you mean 'deflect'?"),
+    ('[rates]\ndeflect = true\n', "rates.deflect", "must be a number, got boolean true"),
+    ('[gamepad]\ndead_zone = nan\n', "gamepad.dead_zone", "must be finite, got nan"),
+    ('[kyes]\npitch_up = "S"\n', "kyes", "unknown section 'kyes'; did you mean 'keys'?"),
+    ('keys = 3\n', "keys", "must be a table of action = key(s), got integer"),
     ('[mouse]\nx = 1\n', "mouse", "unknown section 'mouse'"),
-    ('[keys\n', "", "not valid TOML"),
+    ('[keys\n', "line 1, column 6", "not valid TOML: Expected ']' at the end of a table declaration"),
+    ('[keys]\npitch_up = "S"\npitch_up = "W"\n', "line 3, column 15", "not valid TOML: Cannot overwrite a value"),
 ])
 def test_bad_keymaps_name_the_field(tmp_path, text, where, reason):
     path = write(tmp_path, text)
@@ -61,6 +67,20 @@ def test_bad_keymaps_name_the_field(tmp_path, text, where, reason):
 def test_missing_keymap_file(tmp_path):
     with pytest.raises(InputError, match="file not found"):
         load_keymap(tmp_path / "nope.toml")
+
+
+def test_a_keymap_that_changes_nothing_is_fine(tmp_path):
+    assert load_keymap(write(tmp_path, "# nothing to change\n")).keys == load_keymap().keys
+
+
+def test_a_folder_or_binary_file_is_one_error(tmp_path):
+    with pytest.raises(InputError, match="cannot read file: it is a folder"):
+        load_keymap(tmp_path)
+    path = tmp_path / "keys.toml"
+    path.write_bytes(b"[keys]\npitch_up = \"\xff\"\n")
+    with pytest.raises(InputError) as err:
+        load_keymap(path)
+    assert (err.value.where, err.value.reason) == ("byte 19", "not UTF-8 text (is it a TOML file?)")
 
 
 def test_pilot_smooths_keys_and_centres_on_release():

@@ -1,6 +1,9 @@
 """The app's geometry and logic that need no OpenGL: airplane model, ground, cameras, history."""
 
+import copy
 import math
+import random
+import tomllib
 
 import numpy as np
 import pytest
@@ -8,10 +11,11 @@ import pytest
 from flightsim.math import quat
 from flightsim.physics.aircraft import load_aircraft
 from flightsim.app import ground, meshes
-from flightsim.app.airplane_model import build_airplane, load_model_spec
+from flightsim.app.airplane_model import DEFAULT_MODEL, build_airplane, load_model_spec
 from flightsim.app.camera import CameraRig, frustum_planes, spheres_visible
 from flightsim.app.history import History
 from flightsim.app.scenery import RUNWAY, build_scenery
+from flightsim.errors import InputError
 
 
 @pytest.fixture(scope="module")
@@ -209,3 +213,100 @@ def test_history_keeps_30_seconds_and_breaks_the_heading_line_at_north():
     assert np.isnan(y).any()
     h.append(_T(0.0, 0.0))                       # the clock went back: a reset
     assert len(h) == 1
+
+
+# ------------------------------------------------------------------ a broken model file
+
+def broken_model(tmp_path, old, new):
+    """The shipped model file with its first ``old`` replaced by ``new``."""
+    text = DEFAULT_MODEL.read_text()
+    assert old in text, old
+    path = tmp_path / "model.toml"
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+BROKEN_MODEL = [
+    ("chord = 5.2 ", 'chord = "x" ', "surfaces.wing.chord", "must be a number, got string 'x'"),
+    ("chord = 5.2 ", "chord = 0 ", "surfaces.wing.chord", "must be > 0, got 0 (accepted range 0..1000 ft)"),
+    ("chord = 5.2 ", "chrod = 5.2 ", "surfaces.wing.chrod", "unknown key; did you mean 'chord'? (valid keys: "),
+    ("chord = 5.2 ", "", "surfaces.wing.chord", "required key is missing"),
+    ("[surfaces.fin]", "[surfaces.fins]", "surfaces.fins", "unknown part 'fins'; did you mean 'fin'?"),
+    ("[gear]", "[gears]", "gears", "unknown key; did you mean 'gear'?"),
+    ('color = "body"', 'color = "bdy"', "surfaces.wing.color", "unknown colour 'bdy'; did you mean 'body'?"),
+    ('trim = "#c8372d"', 'trim = "#c8372"', "colors.trim", "must be a colour \"#rrggbb\" or \"#rrggbbaa\""),
+    ('color = "prop"', "color = [1, 0, 2]", "propeller.color[2]", "must be <= 1, got 2 (accepted range 0..1)"),
+    ("segments = 28", "segments = 2.5", "fuselage.segments", "must be a whole number, got 2.5"),
+    ("blades = 2", "blades = 100", "propeller.blades", "must be <= 12, got 100 (accepted range 1..12)"),
+    ("diameter = 5.0", "diameter = 1e300", "propeller.diameter",
+     "must be <= 100, got 1e+300 (accepted range 0..100 ft)"),
+    ("eye = [0.42, -0.6]", "eye = [1.42, -0.6]", "fuselage.eye[0]", "must be <= 1, got 1.42"),
+    ("cabin = [0.205, 0.47]", "cabin = [0.47, 0.205]", "fuselage.cabin[1]", "must be strictly increasing"),
+    ("[0.015,  0.45", "[0.000,  0.45", "fuselage.stations[1][0]", "stations must be strictly increasing in s"),
+    ("0.36,   0.24,  0.05", "0.36,   0.44,  0.05", "fuselage.stations[0]", "bottom 0.44 is above top 0.36"),
+    ("[0.200,  0.62,  -0.22,  0.33]", "[0.200,  0.62,  -0.22]", "fuselage.stations[4]", "must have 4 values, got 3"),
+    ("[gear]", "[gear\n", "line ", "not valid TOML"),
+]
+
+
+@pytest.mark.parametrize("old, new, where, reason", BROKEN_MODEL, ids=[c[2] for c in BROKEN_MODEL])
+def test_a_broken_model_file_is_one_input_error_naming_the_field(tmp_path, old, new, where, reason):
+    path = broken_model(tmp_path, old, new)
+    with pytest.raises(InputError) as err:
+        load_model_spec(path)
+    assert err.value.source == str(path)
+    assert err.value.where.startswith(where) if where.endswith(" ") else err.value.where == where
+    assert reason in err.value.reason
+
+
+def test_every_value_of_the_model_file_of_the_wrong_type_is_one_input_error(tmp_path, aircraft):
+    """Every field is checked before the geometry sees it: no TypeError deep in the mesh code."""
+    from test_aircraft import dump_toml, leaf_paths, set_at
+
+    with open(DEFAULT_MODEL, "rb") as f:
+        book = tomllib.load(f)
+    path = tmp_path / "model.toml"
+    for leaf in leaf_paths(book):
+        value = book
+        for key in leaf:
+            value = value[key]
+        for wrong in ("x" if not isinstance(value, str) else 1.5, True, [], -1e300):
+            data = copy.deepcopy(book)
+            set_at(data, leaf, wrong)
+            path.write_text(dump_toml(data))
+            with pytest.raises(InputError) as err:
+                build_airplane(aircraft, load_model_spec(path))
+            assert err.value.where.startswith(".".join(str(k) for k in leaf)), (leaf, wrong, err.value)
+
+
+def test_random_damage_to_the_model_file_raises_only_input_error(tmp_path, aircraft):
+    from test_aircraft import dump_toml, leaf_paths
+
+    with open(DEFAULT_MODEL, "rb") as f:
+        book = tomllib.load(f)
+    rng = random.Random(4321)
+    paths = list(leaf_paths(book))
+    junk = [0, -1, 1, 0.5, 1e300, -1e300, "", "body", "#ffffff", [], [0.5, 0.5], [0.0, 1.0, 0.0, 0.0],
+            True, math.nan]
+    outcomes = set()
+    path = tmp_path / "model.toml"
+    for _ in range(300):
+        data = copy.deepcopy(book)
+        for _ in range(rng.randint(1, 3)):
+            leaf = rng.choice(paths)
+            node = data
+            for key in leaf[:-1]:
+                node = node[key]
+            if isinstance(node[leaf[-1]], list) and node[leaf[-1]] and rng.random() < 0.5:
+                node[leaf[-1]][rng.randrange(len(node[leaf[-1]]))] = rng.choice(junk)
+            else:
+                node[leaf[-1]] = rng.choice(junk)
+        path.write_text(dump_toml(data))
+        try:
+            model = build_airplane(aircraft, load_model_spec(path))
+            assert all(np.all(np.isfinite(p.mesh.positions)) for p in model.parts)
+            outcomes.add("ok")
+        except InputError as exc:
+            assert str(exc).startswith(f"{path}: ")
+            outcomes.add("error")
+    assert outcomes == {"ok", "error"}

@@ -1,7 +1,9 @@
 """The ``flightsim`` command as a user runs it: the installed console script, in a subprocess."""
 
 import csv
+import os
 import shutil
+import stat
 import subprocess
 import sys
 
@@ -95,3 +97,99 @@ def test_bad_input_is_one_line_exit_2_and_no_output_file(tmp_path, args, files, 
     assert "Traceback" not in r.stderr
     assert not out.exists()
     assert not any(p.name.startswith(".trace.csv") for p in tmp_path.iterdir())
+
+
+def one_line_error(r):
+    """The single stderr line of a run that failed on bad input (exit code 2, no traceback, nothing on stdout)."""
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("flightsim: error: "), r.stderr
+    assert "Traceback" not in r.stderr and "Warning" not in r.stderr
+    assert r.stdout == ""
+    return lines[0]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["simulate", "--out", "/proc/x.csv"], "--out: cannot create a file in '/proc'"),
+    (["simulate", "--out", "{tmp}"], "--out: '{tmp}' is a folder, not a file"),
+    (["simulate", "--out", "{tmp}/no/such/dir/t.csv"], "--out: directory '{tmp}/no/such/dir' does not exist"),
+    (["bench", "--out", "/proc/flightsim-bench"], "--out: cannot create a file in '/proc'"),
+    (["bench", "--out", "{tmp}/file.txt/sub"], "--out: '{tmp}/file.txt' is not a folder"),
+])
+def test_an_output_path_that_cannot_be_written_is_one_line_before_the_run(tmp_path, args, message):
+    (tmp_path / "file.txt").write_text("x")
+    before = sorted(tmp_path.iterdir())
+    r = run(*[a.replace("{tmp}", str(tmp_path)) for a in args], "--steps" if args[0] == "simulate" else "--quick",
+            *(["100000"] if args[0] == "simulate" else []))
+    assert one_line_error(r).startswith(f"flightsim: error: {message.replace('{tmp}', str(tmp_path))}")
+    assert sorted(tmp_path.iterdir()) == before                 # nothing left behind, no temporary file
+
+
+def test_a_write_that_fails_late_is_one_line_and_leaves_nothing(tmp_path, monkeypatch, capsys):
+    """The folder was writable at the start; the write fails at the end (disk full): one line, exit 2."""
+    import errno
+
+    from flightsim import files
+    from flightsim.commands.cli import main
+
+    real = files.os.replace
+
+    def disk_full(src, dst):
+        raise OSError(errno.ENOSPC, "No space left on device", str(dst))
+
+    monkeypatch.setattr(files.os, "replace", disk_full)
+    out = tmp_path / "trace.csv"
+    assert main(["simulate", "--steps", "20", "--out", str(out)]) == 2
+    monkeypatch.setattr(files.os, "replace", real)
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"flightsim: error: --out: cannot write '{out}' (No space left on device)\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o027, 0o640), (0o002, 0o664)])
+def test_a_trace_gets_the_users_usual_permissions(tmp_path, umask, mode):
+    out = tmp_path / "trace.csv"
+    r = subprocess.run([FLIGHTSIM, "simulate", "--steps", "10", "--out", str(out)], capture_output=True, text=True,
+                       preexec_fn=lambda: os.umask(umask), timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert stat.S_IMODE(out.stat().st_mode) == mode
+    assert [p.name for p in tmp_path.iterdir()] == ["trace.csv"]
+
+
+def test_an_absurd_aircraft_is_rejected_with_the_accepted_range(tmp_path):
+    """max_thrust = 1e300 used to fly to 'final speed inf ft/s' with numpy overflow warnings and exit 1."""
+    from flightsim.physics.aircraft import DEFAULT_AIRCRAFT
+
+    text = DEFAULT_AIRCRAFT.read_text()
+    assert "max_thrust = 3000.0 " in text
+    plane = tmp_path / "plane.toml"
+    plane.write_text(text.replace("max_thrust = 3000.0 ", "max_thrust = 1e300 "))
+    line = one_line_error(run("simulate", "--aircraft", str(plane), "--out", str(tmp_path / "t.csv")))
+    assert line == (f"flightsim: error: {plane}: propulsion.max_thrust: must be <= 1e+06, got 1e+300 "
+                    "(accepted range 0..1e+06 lbf)")
+    assert [p.name for p in tmp_path.iterdir()] == ["plane.toml"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["simulate", "--dt", "1/0"], "--dt: must be a number such as 0.01 or 1/30, got '1/0'"),
+    (["simulate", "--dt", "inf"], "--dt: must be finite and > 0, got inf"),
+    (["simulate", "--duration", "-1"], "--duration: must be finite and ≥ 0, got -1"),
+    (["simulate", "--steps", "1.5"], "--steps: must be a whole number, got '1.5'"),
+    (["simulate", "--atmosphere", "mars"], "--atmosphere: invalid choice: 'mars'"),
+    (["simulate", "--steps", "3", "--duration", "3"], "--duration: not allowed with argument --steps"),
+    (["simulate", "--frobnicate"], "unrecognized arguments: --frobnicate (see flightsim --help)"),
+    (["replay"], "the following arguments are required: TRACE.csv (see flightsim replay --help)"),
+])
+def test_bad_options_are_one_line_naming_the_flag(args, message):
+    line = one_line_error(run(*args))
+    if "invalid choice" in message:   # argparse lists the choices, worded by Python version
+        assert line.startswith(f"flightsim: error: {message} (choose from ") and "constant" in line
+    else:
+        assert line == f"flightsim: error: {message}"
+
+
+def test_simulate_takes_dt_as_a_fraction(tmp_path):
+    r = run("simulate", "--dt", "1/30", "--duration", "1", "--out", str(tmp_path / "t.csv"))
+    assert r.returncode == 0, r.stderr
+    assert "dt = 0.0333333 s, 30 steps" in r.stdout

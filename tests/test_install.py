@@ -30,22 +30,28 @@ def installed(tmp_path_factory):
     dist = tmp_path_factory.mktemp("dist")
     # The wheel is built from the sdist, so a file missing from the sdist is missing from the wheel too.
     r = subprocess.run([sys.executable, "-m", "build", "--outdir", str(dist), str(REPO)],
-                       capture_output=True, text=True, timeout=600)
+                       capture_output=True, text=True, timeout=600, env=clean_env())
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     wheel = next(dist.glob("flightsim-*.whl"))
     env_dir = tmp_path_factory.mktemp("venv")
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
+    # Without PYTHONPATH: with the checkout on it, pip would find flightsim "already installed".
     r = subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel)],
-                       capture_output=True, text=True, timeout=900)
+                       capture_output=True, text=True, timeout=900, env=clean_env())
     assert r.returncode == 0, r.stderr[-3000:]
     return env_dir / "bin" / "flightsim", tmp_path_factory.mktemp("user"), dist
 
 
+def clean_env(*drop):
+    """The environment without PYTHONPATH (the tests' conftest puts the checkout on it) and ``drop``."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", *drop)}
+
+
 def run_installed(installed, *args):
     script, cwd, _ = installed
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DISPLAY")}
-    return subprocess.run([str(script), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    return subprocess.run([str(script), *args], cwd=cwd, env=clean_env("DISPLAY"), capture_output=True, text=True,
+                          timeout=600)
 
 
 def test_wheel_and_sdist_carry_the_data(installed):

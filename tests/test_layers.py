@@ -10,7 +10,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "flightsim"
 #: What each layer may import from flightsim (besides itself); the shared helpers are open to all.
-SHARED = {"flightsim", "flightsim.errors", "flightsim.resources"}
+SHARED = {"flightsim", "flightsim.errors", "flightsim.resources", "flightsim.schema", "flightsim.files"}
 ALLOWED = {
     "math": {"math"},
     "physics": {"math", "physics"},
@@ -41,8 +41,8 @@ def _layer_modules():
 def test_every_module_sits_in_a_layer():
     loose = sorted(p.name for p in PACKAGE.glob("*.py"))
     # the package root holds only the shared helpers, the entry point and the public short names
-    assert loose == ["__init__.py", "__main__.py", "errors.py", "integrators.py", "kernels.py", "quat.py",
-                     "resources.py", "rigidbody.py"]
+    assert loose == ["__init__.py", "__main__.py", "errors.py", "files.py", "integrators.py", "kernels.py", "quat.py",
+                     "resources.py", "rigidbody.py", "schema.py"]
 
 
 @pytest.mark.parametrize("layer,path", list(_layer_modules()), ids=lambda v: getattr(v, "name", v))

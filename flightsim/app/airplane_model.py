@@ -23,7 +23,6 @@ Pure numpy; no OpenGL.
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,8 +30,8 @@ import numpy as np
 
 from flightsim.app import meshes
 from flightsim.app.meshes import Mesh, rgba, rotation_x, rotation_y, rotation_z, translation
-from flightsim.errors import InputError
 from flightsim.resources import data_file
+from flightsim.schema import Checker, Number, Numbers, did_you_mean, join, read_toml, show, type_name
 
 __all__ = ["ASSETS_DIR", "DEFAULT_MODEL", "AirplaneModel", "ModelPart", "airfoil",
            "build_airplane", "load_model_spec"]
@@ -43,19 +42,7 @@ ASSETS_DIR = data_file("assets")
 DEFAULT_MODEL = ASSETS_DIR / "models" / "bourg_airplane.toml"
 """The model description used by default."""
 
-_SURFACE_KEYS = ("chord", "reference_chord", "thickness", "camber", "camber_position",
-                 "control_chord", "control_deflection", "control_inset", "tip_band",
-                 "color", "control_color")
-_SPEC_SECTIONS = {
-    "colors": None,
-    "surfaces": None,
-    "fuselage": ("segments", "tail_clearance", "color", "stations", "cabin", "glass_above",
-                 "roof_below", "stripe", "eye"),
-    "propeller": ("diameter", "blades", "chord", "spinner_length", "spinner_radius", "color",
-                  "spinner_color"),
-    "gear": ("wheel_radius", "wheel_width", "main_x", "main_track", "nose_behind_nose",
-             "strut_color", "tyre_color"),
-}
+_SPEC_SECTIONS = ("colors", "surfaces", "fuselage", "propeller", "gear")
 
 
 @dataclass
@@ -160,6 +147,11 @@ class AirplaneModel:
 def load_model_spec(path=None) -> dict:
     """Read and check a model description TOML.
 
+    Checked as the aircraft and keymap files are (:mod:`flightsim.schema`):
+    every key known, every number finite and in its accepted range, every
+    colour a ``"#rrggbb"``, ``"#rrggbbaa"``, 3 or 4 numbers 0..1, or a name
+    from ``[colors]``.
+
     Parameters
     ----------
     path : str or os.PathLike, optional
@@ -168,50 +160,152 @@ def load_model_spec(path=None) -> dict:
     Returns
     -------
     dict
-        The parsed description with colour names resolved to RGBA arrays.
+        The description with colours resolved to RGBA arrays (``"palette"``:
+        the ``[colors]`` by name).
 
     Raises
     ------
     flightsim.errors.InputError
-        Missing file, bad TOML, missing section or key, unknown colour.
+        Naming the file, the field and the reason, e.g.
+        ``bourg_airplane.toml: surfaces.wing.chord: must be a number, got string 'x'``.
     """
     path = Path(path) if path is not None else DEFAULT_MODEL
-    try:
-        with open(path, "rb") as f:
-            spec = tomllib.load(f)
-    except FileNotFoundError:
-        raise InputError(path, "", "file not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(path, "", f"not valid TOML: {exc}") from None
-    for section, keys in _SPEC_SECTIONS.items():
-        if not isinstance(spec.get(section), dict):
-            raise InputError(path, section, "missing section")
-        for key in keys or ():
-            if key not in spec[section]:
-                raise InputError(path, f"{section}.{key}", "missing key")
-    for part, surface in spec["surfaces"].items():
-        for key in _SURFACE_KEYS:
-            if key not in surface:
-                raise InputError(path, f"surfaces.{part}.{key}", "missing key")
-    palette = {name: rgba(value) for name, value in spec["colors"].items()}
+    check = Checker(path)
+    data = read_toml(path)
+    check.table(data, "", _SPEC_SECTIONS, ("name",))
+    if "name" in data:
+        check.string(data["name"], "name")
+    colors = data["colors"]
+    if not isinstance(colors, dict):
+        check.fail("colors", f"must be a table of name = colour, got {type_name(colors)}")
+    palette = {name: _colour(check, value, join("colors", name)) for name, value in colors.items()}
 
-    def resolve(value, where):
+    def colour(value_check, value, where):
         if isinstance(value, str) and value in palette:
             return palette[value]
-        try:
-            return rgba(value)
-        except (ValueError, TypeError):
-            raise InputError(path, where, f"unknown colour {value!r}") from None
+        if isinstance(value, str) and not value.startswith("#"):
+            value_check.fail(where, f"unknown colour {value!r}" + did_you_mean(value, palette)
+                             + f" (colours: #rrggbb, #rrggbbaa or a name from [colors]: {', '.join(palette)})")
+        return _colour(value_check, value, where)
 
-    for section in ("fuselage", "propeller", "gear"):
-        for key, value in list(spec[section].items()):
-            if key == "color" or key.endswith("_color"):
-                spec[section][key] = resolve(value, f"{section}.{key}")
-    for part, surface in spec["surfaces"].items():
-        for key in ("color", "control_color"):
-            surface[key] = resolve(surface[key], f"surfaces.{part}.{key}")
+    surfaces = data["surfaces"]
+    if not isinstance(surfaces, dict):
+        check.fail("surfaces", f"must be a table of tables, got {type_name(surfaces)}")
+    spec = {"surfaces": {}}
+    for part, surface in surfaces.items():
+        where = join("surfaces", part)
+        check.choice(part, where, _SURFACE_PARTS, noun="part", label="parts")
+        spec["surfaces"][part] = check.fields(surface, where, _surface_rules(colour),
+                                              optional={"tip_color": colour})
+    spec["fuselage"] = check.fields(data["fuselage"], "fuselage", _fuselage_rules(colour))
+    spec["propeller"] = check.fields(data["propeller"], "propeller", _propeller_rules(colour))
+    spec["gear"] = check.fields(data["gear"], "gear", _gear_rules(colour))
     spec["palette"] = palette
     return spec
+
+
+_SURFACE_PARTS = ("wing", "tailplane", "fin")
+"""Element parts drawn as lifting panels (the fuselage is lofted)."""
+
+_FRACTION = Number(ge=0.0, le=1.0)
+
+
+def _surface_rules(colour):
+    return {
+        "chord": Number(gt=0.0, le=1000.0, unit="ft"),
+        "reference_chord": _FRACTION,
+        "thickness": Number(gt=0.0, le=0.5),
+        "camber": Number(ge=0.0, le=0.2),
+        "camber_position": _FRACTION,
+        "control_chord": Number(ge=0.0, le=0.9),
+        "control_deflection": Number(ge=-90.0, le=90.0, unit="deg"),
+        "control_inset": Number(ge=0.0, le=100.0, unit="ft"),
+        "tip_band": Number(ge=0.0, le=100.0, unit="ft"),
+        "color": colour,
+        "control_color": colour,
+    }
+
+
+def _fuselage_rules(colour):
+    return {
+        "segments": Number(ge=3, le=256, integer=True),
+        "tail_clearance": Number(ge=0.0, le=100.0, unit="ft"),
+        "color": colour,
+        "stations": _stations,
+        "cabin": Numbers(_FRACTION, length=2, increasing=True),
+        "glass_above": _FRACTION,
+        "roof_below": _FRACTION,
+        "stripe": Numbers(_FRACTION, length=2, increasing=True),
+        "eye": _eye,
+    }
+
+
+def _propeller_rules(colour):
+    return {
+        "diameter": Number(gt=0.0, le=100.0, unit="ft"),
+        "blades": Number(ge=1, le=12, integer=True),
+        "chord": Number(gt=0.0, le=10.0, unit="ft"),
+        "spinner_length": Number(gt=0.0, le=20.0, unit="ft"),
+        "spinner_radius": Number(gt=0.0, le=10.0, unit="ft"),
+        "color": colour,
+        "spinner_color": colour,
+    }
+
+
+def _gear_rules(colour):
+    return {
+        "wheel_radius": Number(gt=0.0, le=20.0, unit="ft"),
+        "wheel_width": Number(gt=0.0, le=20.0, unit="ft"),
+        "main_x": Number(ge=-1000.0, le=1000.0, unit="ft"),
+        "main_track": Number(ge=0.0, le=1000.0, unit="ft"),
+        "nose_behind_nose": Number(ge=0.0, le=1000.0, unit="ft"),
+        "strut_color": colour,
+        "tyre_color": colour,
+    }
+
+
+def _colour(check, value, where):
+    """``"#rrggbb"``, ``"#rrggbbaa"`` or 3/4 numbers 0..1, as an RGBA array."""
+    if isinstance(value, str):
+        digits = value[1:] if value.startswith("#") else None
+        if digits is None or len(digits) not in (6, 8) or any(c not in "0123456789abcdefABCDEF" for c in digits):
+            check.fail(where, f"must be a colour \"#rrggbb\" or \"#rrggbbaa\", got {show(value)}")
+        return rgba(value)
+    if not isinstance(value, list) or len(value) not in (3, 4):
+        check.fail(where, f"must be a colour: \"#rrggbb\", \"#rrggbbaa\" or 3 or 4 numbers 0..1, got {show(value)}")
+    return rgba(check.numbers(value, where, ge=0.0, le=1.0))
+
+
+def _stations(check, value, where):
+    """The fuselage's side profile: rows [s, top, bottom, half_width], s from 0 to 1, enclosing an area."""
+    if not isinstance(value, list) or len(value) < 2:
+        check.fail(where, "must be an array of at least 2 rows [s, top, bottom, half_width], got "
+                   + (f"{len(value)} rows" if isinstance(value, list) else type_name(value)))
+    rows = []
+    for i, row in enumerate(value):
+        at = f"{where}[{i}]"
+        s, top, bottom, half_width = check.numbers(row, at, length=4, ge=-10.0, le=10.0)
+        check.number(s, f"{at}[0]", ge=0.0, le=1.0)
+        check.number(half_width, f"{at}[3]", ge=0.0, le=10.0)
+        if bottom > top:
+            check.fail(at, f"bottom {bottom!r} is above top {top!r}")
+        if rows and not s > rows[-1][0]:
+            check.fail(f"{at}[0]", f"stations must be strictly increasing in s, got {s!r} after {rows[-1][0]!r}")
+        rows.append((s, top, bottom, half_width))
+    if rows[0][0] != 0.0 or rows[-1][0] != 1.0:
+        check.fail(where, f"s must run from 0 (nose) to 1 (tail), got {rows[0][0]!r} to {rows[-1][0]!r}")
+    s = np.array([r[0] for r in rows])
+    height = np.array([r[1] - r[2] for r in rows])
+    if not np.trapezoid(height, s) > 0.0:
+        check.fail(where, "encloses no area (top equals bottom everywhere)")
+    return rows
+
+
+def _eye(check, value, where):
+    """The cockpit camera: [station s 0..1, ft above the section top]."""
+    s, above = check.numbers(value, where, length=2, ge=-100.0, le=100.0)
+    check.number(s, f"{where}[0]", ge=0.0, le=1.0)
+    return [s, above]
 
 
 # ---------------------------------------------------------------------------

@@ -88,6 +88,9 @@ class FlightApp:
         Where recorded traces go.
     schedule : flightsim.simulation.controls.ControlSchedule, optional
         Fly these controls (by simulation time) instead of the pilot's.
+    model_spec : dict, optional
+        How to draw the airplane (:func:`flightsim.app.airplane_model.load_model_spec`);
+        default: the bundled model.
 
     Attributes
     ----------
@@ -103,7 +106,7 @@ class FlightApp:
 
     def __init__(self, window, sim, keymap, integrators, time_scales, use_gamepads=True, screenshot_dir=".",
                  ghost=False, ghost_integrator=DEFAULT_INTEGRATOR, ghost_substeps=DEFAULT_SUBSTEPS,
-                 record_dir=".", schedule=None):
+                 record_dir=".", schedule=None, model_spec=None):
         self.window = window
         self.sim = sim
         self.keymap = keymap
@@ -113,7 +116,7 @@ class FlightApp:
         self.ghost_pose = None
         self.recorder = Recorder(record_dir)
         window.switch_to()
-        self.model = build_airplane(sim.aircraft)
+        self.model = build_airplane(sim.aircraft, model_spec)
         self.scenery = build_scenery()
         self.scene = SceneRenderer(self.model, self.scenery)
         self.cameras = CameraRig(self.model.cockpit_eye, self.model.radius, tower=self.scenery.tower_eye)
@@ -375,7 +378,10 @@ class FlightApp:
         self.gui.frame(dt, lambda: self.hud.draw(self.hud_view(), self.hud_commands))
         if self._screenshot_requested:
             self._screenshot_requested = False
-            self.save_screenshot(stamped_path(self.screenshot_dir, ".png"))
+            try:
+                self.save_screenshot(stamped_path(self.screenshot_dir, ".png"))
+            except OSError as exc:
+                self.hud.notify(f"screenshot not saved: {exc.strerror or exc}", 6.0)
         t3 = time.perf_counter()
         self.stats.record(dt, t3 - t0, t1 - t0, t2 - t1, t3 - t2, steps)
 
@@ -385,7 +391,13 @@ class FlightApp:
         return self.last_pixels
 
     def save_screenshot(self, path):
-        """Save the current back buffer (scene and HUD) as a PNG; return the path."""
+        """Save the current back buffer (scene and HUD) as a PNG; return the path.
+
+        Raises
+        ------
+        OSError
+            The file cannot be written (nothing is left behind).
+        """
         path = Path(path)
         save_png(self.capture(), path)
         self.hud.notify(f"screenshot saved: {path}")

@@ -14,13 +14,12 @@ before calling :func:`load_keymap`.
 
 from __future__ import annotations
 
-import difflib
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from flightsim.errors import InputError
 from flightsim.resources import data_file
+from flightsim.schema import Checker, Number, did_you_mean, join, read_toml, type_name
 
 __all__ = ["ACTIONS", "DEFAULT_KEYMAP", "HELD_ACTIONS", "Keymap", "key_codes", "load_keymap"]
 
@@ -38,8 +37,9 @@ PRESS_ACTIONS = ("flaps_down", "flaps_up", "pause", "reset", "camera", "screensh
 ACTIONS = HELD_ACTIONS + PRESS_ACTIONS
 """Every action a key can be bound to."""
 
-_RATES = {"deflect": (0.05, 100.0), "center": (0.05, 100.0), "throttle": (0.01, 10.0), "flaps": (0.01, 10.0)}
-_GAMEPAD = {"dead_zone": (0.0, 0.9)}
+_RATES = {"deflect": Number(ge=0.05, le=100.0, unit="per s"), "center": Number(ge=0.05, le=100.0, unit="per s"),
+          "throttle": Number(ge=0.01, le=10.0, unit="per s"), "flaps": Number(ge=0.01, le=10.0, unit="per s")}
+_GAMEPAD = {"dead_zone": Number(ge=0.0, le=0.9)}
 _SECTIONS = ("keys", "rates", "gamepad")
 
 _codes_cache = None
@@ -109,48 +109,25 @@ def _pretty(name):
     return _PRETTY.get(name, name)
 
 
-def _read(path):
-    try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        raise InputError(path, "", "file not found") from None
-    except IsADirectoryError:
-        raise InputError(path, "", "is a directory, not a keymap file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(path, "", f"not valid TOML: {exc}") from None
-    except UnicodeDecodeError:
-        raise InputError(path, "", "not UTF-8 text (is it a TOML file?)") from None
-    except OSError as exc:
-        raise InputError(path, "", f"cannot read file: {exc.strerror or exc}") from None
-
-
-def _hint(word, choices):
-    close = difflib.get_close_matches(str(word), list(choices), n=1)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
-
-def _parse_keys(path, table):
+def _parse_keys(check, table):
     """Validate a ``[keys]`` table; return {action: tuple of upper-case names}."""
     if not isinstance(table, dict):
-        raise InputError(path, "keys", "must be a table of action = key(s)")
+        check.fail("keys", f"must be a table of action = key(s), got {type_name(table)}")
     codes = key_codes()
     out, owner = {}, {}
     for action, value in table.items():
-        where = f"keys.{action}"
-        if action not in ACTIONS:
-            raise InputError(path, where, f"unknown action {action!r}{_hint(action, ACTIONS)} "
-                             f"(actions: {', '.join(ACTIONS)})")
+        where = join("keys", action)
+        check.choice(action, where, ACTIONS, noun="action", label="actions")
         names = [value] if isinstance(value, str) else value
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise InputError(path, where, "must be a key name or a list of key names")
+            check.fail(where, "must be a key name or a list of key names")
         cleaned = []
         for name in names:
             upper = name.strip().upper()
             if upper not in codes:
-                raise InputError(path, where, f"unknown key name {name!r}{_hint(upper, codes)}")
+                check.fail(where, f"unknown key name {name!r}{did_you_mean(upper, codes)}")
             if upper in owner and owner[upper] != action:
-                raise InputError(path, where, f"key {upper!r} is already bound to {owner[upper]!r}")
+                check.fail(where, f"key {upper!r} is already bound to {owner[upper]!r}")
             owner[upper] = action
             if upper not in cleaned:
                 cleaned.append(upper)
@@ -158,33 +135,23 @@ def _parse_keys(path, table):
     return out
 
 
-def _parse_numbers(path, section, table, limits):
+def _parse_numbers(check, section, table, rules):
+    """A table of numeric settings, each optional; return {name: float}."""
     if not isinstance(table, dict):
-        raise InputError(path, section, "must be a table")
-    out = {}
-    for name, value in table.items():
-        where = f"{section}.{name}"
-        if name not in limits:
-            raise InputError(path, where, f"unknown setting {name!r}{_hint(name, limits)} "
-                             f"(settings: {', '.join(limits)})")
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise InputError(path, where, f"must be a number, got {type(value).__name__}")
-        lo, hi = limits[name]
-        if not lo <= value <= hi:
-            raise InputError(path, where, f"must be between {lo:g} and {hi:g}, got {value!r}")
-        out[name] = float(value)
-    return out
+        check.fail(section, f"must be a table, got {type_name(table)}")
+    for name in table:
+        check.choice(name, join(section, name), rules, noun="setting", label="settings")
+    return check.fields(table, section, {}, optional=rules)
 
 
 def _parse(path):
-    data = _read(path)
+    check = Checker(path)
+    data = read_toml(path, empty_ok=True)
     for section in data:
-        if section not in _SECTIONS:
-            raise InputError(path, section, f"unknown section {section!r}{_hint(section, _SECTIONS)} "
-                             f"(sections: {', '.join(_SECTIONS)})")
-    return (_parse_keys(path, data.get("keys", {})),
-            _parse_numbers(path, "rates", data.get("rates", {}), _RATES),
-            _parse_numbers(path, "gamepad", data.get("gamepad", {}), _GAMEPAD))
+        check.choice(section, section, _SECTIONS, noun="section", label="sections")
+    return (_parse_keys(check, data.get("keys", {})),
+            _parse_numbers(check, "rates", data.get("rates", {}), _RATES),
+            _parse_numbers(check, "gamepad", data.get("gamepad", {}), _GAMEPAD))
 
 
 def load_keymap(path=None) -> Keymap:

@@ -128,10 +128,6 @@ class Mesh:
         normals = self.normals @ m[:3, :3].T
         return Mesh(positions, normals, self.colors.copy(), self.indices.copy())
 
-    def recolored(self, color) -> "Mesh":
-        """A copy with every vertex the colour ``color``."""
-        return Mesh(self.positions, self.normals, rgba(color), self.indices)
-
     @staticmethod
     def merge(meshes) -> "Mesh":
         """Concatenate meshes into one (indices offset accordingly)."""

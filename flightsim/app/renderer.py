@@ -26,6 +26,7 @@ from pyglet.graphics.shader import Shader, ShaderProgram
 from flightsim.app import ground, shaders, textures
 from flightsim.app.camera import frustum_planes, spheres_visible
 from flightsim.app.meshes import Mesh
+from flightsim.files import atomic_write
 
 __all__ = ["GHOST_OPACITY", "GHOST_SAME_FT", "GHOST_TINT", "GhostPose", "SceneRenderer", "Lighting", "gl_matrix",
            "read_pixels", "save_png"]
@@ -444,7 +445,14 @@ def read_pixels(width, height) -> np.ndarray:
 
 
 def save_png(pixels, path):
-    """Write an (height, width, 3) uint8 image (row 0 at the top) as a PNG file."""
+    """Write an (height, width, 3) uint8 image (row 0 at the top) as a PNG file, all or nothing.
+
+    Raises
+    ------
+    OSError
+        The file cannot be written (nothing is left behind).
+    """
     height, width = pixels.shape[:2]
     data = np.ascontiguousarray(pixels[::-1]).tobytes()        # pyglet rows run bottom to top
-    pyglet.image.ImageData(width, height, "RGB", data, pitch=width * 3).save(str(path))
+    with atomic_write(path, "wb") as f:
+        pyglet.image.ImageData(width, height, "RGB", data, pitch=width * 3).save(str(path), file=f)

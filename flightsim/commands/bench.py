@@ -2,8 +2,8 @@
 
 import importlib.util
 import sys
-from pathlib import Path
 
+from flightsim.commands.options import output_folder, write_error
 from flightsim.errors import InputError
 
 
@@ -27,10 +27,11 @@ def run(args):
         unknown = [n for n in names if n not in INTEGRATORS]
         if unknown:
             raise InputError("--integrators", "", f"unknown name {unknown[0]!r}; valid: {', '.join(INTEGRATORS)}")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise InputError("--out", str(out), "exists and is not a folder")
-    _, table, plots = lab.run(out, quick=args.quick, progress=sys.stderr.isatty(), names=names)
+    out = output_folder("--out", args.out, create=True)      # before the measurements, which take minutes
+    try:
+        _, table, plots = lab.run(out, quick=args.quick, progress=sys.stderr.isatty(), names=names)
+    except OSError as exc:
+        raise write_error("--out", exc.filename or out, exc) from None
     print(table)
     print(f"wrote {out / 'integrators.md'}")
     for p in plots:

@@ -2,14 +2,17 @@
 
 ``flightsim`` with no subcommand flies (``flightsim fly``).  Bad input ends
 in one line ``flightsim: error: …`` on stderr and exit code 2, never a
-traceback.
+traceback: a bad option (argparse, :class:`~flightsim.commands.options.OneLineParser`),
+a bad file (:class:`~flightsim.errors.InputError`), or a bad argument the
+simulation rejects (its ``ValueError`` names the argument; the flag is named
+here, :func:`~flightsim.commands.options.option_error`).
 """
 
-import argparse
 import os
 import sys
 
 import flightsim
+from flightsim.commands.options import OneLineParser, option_error
 from flightsim.errors import InputError
 
 EXIT_USAGE = 2
@@ -57,7 +60,7 @@ def _add_replay(sub):
 
 def build_parser():
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="flightsim",
         description="Fly Bourg's airplane and see the numerics of its quaternion integrators.",
     )
@@ -97,6 +100,12 @@ def main(argv=None):
         return int(args.func(args) or 0)
     except InputError as exc:
         print(f"flightsim: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except ValueError as exc:   # the simulation's "dt: ...", "integrator: ...": the flag that set it
+        error = option_error(exc)
+        if error is None:
+            raise
+        print(f"flightsim: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -33,10 +33,13 @@ def run(args) -> int:
     from flightsim.simulation.replay import Replay
 
     replay = Replay(args.trace, aircraft=args.aircraft)
+    from flightsim.app.airplane_model import load_model_spec
     from flightsim.app.window import configure_pyglet
 
+    model = load_model_spec(args.model)
     configure_pyglet(headless=args.headless)
     from flightsim.app.keymap import load_keymap
 
     keymap = load_keymap(args.keymap)
-    return open_app(args, replay, keymap, size, frames, caption=f"flightsim replay - {replay.path}")
+    return open_app(args, replay, keymap, size, frames, caption=f"flightsim replay - {replay.path}",
+                    model_spec=model)

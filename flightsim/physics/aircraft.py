@@ -20,10 +20,7 @@ the reason; no other exception type escapes :func:`load_aircraft`.
 
 from __future__ import annotations
 
-import difflib
 import math
-import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +28,7 @@ import numpy as np
 
 from flightsim.errors import InputError
 from flightsim.resources import data_file
+from flightsim.schema import Checker, Number, Numbers, Text, join, read_toml, type_name
 
 __all__ = [
     "CONFIG_DIR",
@@ -68,18 +66,8 @@ TABLE_KINDS = ("lifting", "symmetric", "drag")
 _LIFTING_COLUMNS = ("cl", "cl_te_down", "cl_te_up", "cd", "cd_te_down", "cd_te_up")
 _SYMMETRIC_COLUMNS = ("cl", "cd")
 _ALL_TABLE_KEYS = ("alpha", *_LIFTING_COLUMNS, "outside_cl", "outside_cd")
-_SECTION_KEYS = {
-    "environment": ("air_density", "gravity"),
-    "propulsion": ("max_thrust", "initial_throttle"),
-    "initial": ("position", "velocity", "attitude", "omega"),
-    "ground": ("contact_height", "crash_sink_rate", "crash_bank",
-               "crash_pitch_down", "rolling_friction"),
-}
-_TOP_KEYS = ("name", "units", *_SECTION_KEYS, "tables", "elements")
-_ELEMENT_KEYS = ("name", "part", "mass", "position", "inertia", "incidence",
-                 "dihedral", "area", "table")
+_TOP_KEYS = ("name", "units", "environment", "propulsion", "initial", "ground", "tables", "elements")
 _ELEMENT_OPTIONAL = ("flap", "incidence_control")
-_LINK_KEYS = ("input", "gain")
 _SINGULAR_RTOL = 1e-10
 
 
@@ -376,119 +364,67 @@ def _check_inertia(source, cg, inertia):
 
 
 # ---------------------------------------------------------------------------
-# Validation helpers
+# Accepted ranges: generous, but finite and physical
 # ---------------------------------------------------------------------------
 
-def _join(where, key):
-    """Dotted path of ``key`` inside ``where``."""
-    return f"{where}.{key}" if where else str(key)
+_COEFFICIENT = Number(ge=-10.0, le=10.0)
+_DRAG = Number(ge=0.0, le=10.0)
+_ANGLE = Number(ge=-180.0, le=180.0, unit="deg")
 
+_SECTIONS = {
+    "environment": {
+        "air_density": Number(gt=0.0, le=1.0, unit="slug/ft^3"),
+        "gravity": Number(gt=0.0, le=1000.0, unit="ft/s^2"),
+    },
+    "propulsion": {
+        "max_thrust": Number(ge=0.0, le=1e6, unit="lbf"),
+        "initial_throttle": Number(ge=0.0, le=1.0),
+    },
+    "initial": {
+        "position": Numbers(Number(ge=-1e6, le=1e6, unit="ft"), length=3),
+        "velocity": Numbers(Number(ge=-1e4, le=1e4, unit="ft/s"), length=3),
+        "attitude": Numbers(Number(ge=-360.0, le=360.0, unit="deg"), length=3),
+        "omega": Numbers(Number(ge=-100.0, le=100.0, unit="rad/s"), length=3),
+    },
+    "ground": {
+        "contact_height": Number(ge=0.0, le=1000.0, unit="ft"),
+        "crash_sink_rate": Number(gt=0.0, le=1000.0, unit="ft/s"),
+        "crash_bank": Number(gt=0.0, le=180.0, unit="deg"),
+        "crash_pitch_down": Number(gt=0.0, le=90.0, unit="deg"),
+        "rolling_friction": Number(ge=0.0, le=10.0),
+    },
+}
+"""The scalar sections: each key's rule, with the accepted range and unit."""
 
-def _type_name(value):
-    """The TOML name of a parsed value's type."""
-    if isinstance(value, bool):
-        return "boolean"
-    names = {int: "integer", float: "float", str: "string", list: "array", dict: "table"}
-    return names.get(type(value), "date/time")
+_SECTION_FIELDS = {  # Aircraft field: (section, key)
+    "air_density": ("environment", "air_density"),
+    "gravity": ("environment", "gravity"),
+    "max_thrust": ("propulsion", "max_thrust"),
+    "initial_throttle": ("propulsion", "initial_throttle"),
+    "initial_position": ("initial", "position"),
+    "initial_velocity": ("initial", "velocity"),
+    "initial_attitude_deg": ("initial", "attitude"),
+    "initial_omega": ("initial", "omega"),
+    "contact_height": ("ground", "contact_height"),
+    "crash_sink_rate": ("ground", "crash_sink_rate"),
+    "crash_bank_deg": ("ground", "crash_bank"),
+    "crash_pitch_down_deg": ("ground", "crash_pitch_down"),
+    "rolling_friction": ("ground", "rolling_friction"),
+}
 
+_ELEMENT = {
+    "name": Text(),
+    "part": Text(PARTS),
+    "mass": Number(gt=0.0, le=1e6, unit="slug"),
+    "position": Numbers(Number(ge=-1e4, le=1e4, unit="ft"), length=3),
+    "inertia": Numbers(Number(ge=0.0, le=1e10, unit="slug*ft^2"), length=3),
+    "incidence": _ANGLE,
+    "dihedral": _ANGLE,
+    "area": Number(gt=0.0, le=1e5, unit="ft^2"),
+}
+"""An element's plain fields (``table`` and the control links are checked against the tables)."""
 
-def _show(value):
-    """A parsed value as a short phrase for an error message ("string 'x'")."""
-    if isinstance(value, bool):
-        return f"boolean {str(value).lower()}"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        return f"string {value!r}"
-    if isinstance(value, list):
-        return f"array of {len(value)} values"
-    return _type_name(value)
-
-
-def _did_you_mean(word, choices):
-    """A "; did you mean 'x'?" hint, or an empty string."""
-    close = difflib.get_close_matches(str(word), list(choices), n=1)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
-
-class _Checker:
-    """Validators for one file's parsed values; every failure is an InputError.
-
-    Parameters
-    ----------
-    source : str or os.PathLike
-        The file, named in every error.
-    """
-
-    def __init__(self, source):
-        self.source = str(source)
-
-    def fail(self, where, reason):
-        """Raise :class:`InputError` for field ``where``."""
-        raise InputError(self.source, where, reason)
-
-    def table(self, value, where, required, optional=()):
-        """Check a TOML table and its key set; return it.
-
-        Unknown keys are reported first (with the closest valid key), then
-        missing ones.
-        """
-        if not isinstance(value, dict):
-            self.fail(where, f"must be a table, got {_type_name(value)}")
-        allowed = (*required, *optional)
-        for key in value:
-            if key not in allowed:
-                self.fail(_join(where, key),
-                          "unknown key" + _did_you_mean(key, allowed)
-                          + f" (valid keys: {', '.join(allowed)})")
-        for key in required:
-            if key not in value:
-                self.fail(_join(where, key), "required key is missing")
-        return value
-
-    def number(self, value, where, *, gt=None, ge=None, le=None):
-        """A finite int or float (not a boolean) within bounds, as float."""
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            self.fail(where, f"must be a number, got {_show(value)}")
-        try:
-            x = float(value)
-        except OverflowError:
-            self.fail(where, "must be finite, got an integer too large for a float")
-        if not math.isfinite(x):
-            self.fail(where, f"must be finite, got {value!r}")
-        if gt is not None and not x > gt:
-            self.fail(where, f"must be > {gt:g}, got {value!r}")
-        if ge is not None and not x >= ge:
-            self.fail(where, f"must be >= {ge:g}, got {value!r}")
-        if le is not None and not x <= le:
-            self.fail(where, f"must be <= {le:g}, got {value!r}")
-        return x
-
-    def array(self, value, where, *, length=None, min_length=1, **bounds):
-        """A TOML array of numbers (each checked by :meth:`number`) as float64."""
-        if not isinstance(value, list):
-            self.fail(where, f"must be an array of numbers, got {_type_name(value)}")
-        if length is not None and len(value) != length:
-            self.fail(where, f"must have {length} values, got {len(value)}")
-        if len(value) < min_length:
-            self.fail(where, f"must have at least {min_length} values, got {len(value)}")
-        return np.array([self.number(x, f"{where}[{i}]", **bounds)
-                         for i, x in enumerate(value)], dtype=np.float64)
-
-    def vector3(self, value, where, **bounds):
-        """A 3-vector of finite numbers as a read-only float64 array."""
-        return _readonly(self.array(value, where, length=3, **bounds))
-
-    def string(self, value, where, choices=None):
-        """A non-empty string, optionally one of ``choices``."""
-        if not isinstance(value, str):
-            self.fail(where, f"must be a string, got {_show(value)}")
-        if not value.strip():
-            self.fail(where, "must not be empty")
-        if choices is not None and value not in choices:
-            self.fail(where, f"unknown value {value!r}" + _did_you_mean(value, choices)
-                      + f" (valid: {', '.join(choices)})")
-        return value
+_LINK = {"input": Text(LINK_INPUTS), "gain": Number(ge=-180.0, le=180.0)}
 
 
 def _readonly(array):
@@ -502,98 +438,53 @@ def _readonly(array):
 # Reading the file
 # ---------------------------------------------------------------------------
 
-_TOML_POSITION = re.compile(r"\s*\((?:at )?(line \d+, column \d+|end of document)\)\s*$")
-
-
-def _read_toml(path):
-    """Parse a TOML file into a dict, turning every failure into InputError."""
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputError(path, "", "file not found") from None
-    except OSError as exc:
-        raise InputError(path, "", f"cannot read file: {exc.strerror or exc}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(path, f"byte {exc.start}", "not UTF-8 text (is it a TOML file?)") from None
-    if not text.strip():
-        raise InputError(path, "", "file is empty")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        message = str(exc)
-        match = _TOML_POSITION.search(message)
-        where = match.group(1) if match else ""
-        reason = message[:match.start()] if match else message
-        raise InputError(path, where, f"not valid TOML: {reason}") from None
-    except RecursionError:
-        raise InputError(path, "", "not valid TOML: nested too deeply") from None
-    except ValueError as exc:   # e.g. an integer literal with too many digits
-        raise InputError(path, "", f"not valid TOML: {exc}") from None
-    if not data:
-        raise InputError(path, "", "file has no settings (only comments?)")
-    return data
-
-
 def _check_units(check, data):
     """Require the ``[units]`` section to declare exactly ft/slug/lbf/deg."""
     units = check.table(data["units"], "units", tuple(UNITS))
     for key, expected in UNITS.items():
-        value = check.string(units[key], _join("units", key))
+        value = check.string(units[key], join("units", key))
         if value != expected:
-            check.fail(_join("units", key),
+            check.fail(join("units", key),
                        f"{value!r} is not supported: only ft/slug/lbf/deg supported")
 
 
 def _load_table(check, name, value):
     """Validate one ``[tables.NAME]`` section and build its :class:`Table`."""
-    where = _join("tables", name)
+    where = join("tables", name)
     if not isinstance(value, dict):
-        check.fail(where, f"must be a table, got {_type_name(value)}")
+        check.fail(where, f"must be a table, got {type_name(value)}")
     if "kind" not in value:
         check.table(value, where, ("kind",), _ALL_TABLE_KEYS)
-    kind = check.string(value["kind"], _join(where, "kind"), TABLE_KINDS)
+    kind = check.string(value["kind"], join(where, "kind"), TABLE_KINDS)
     if kind == "drag":
-        check.table(value, where, ("kind", "cd"))
-        cd = check.number(value["cd"], _join(where, "cd"), ge=0.0)
+        cd = check.fields(value, where, {"kind": Text(), "cd": _DRAG})["cd"]
         empty = np.empty(0)
         return Table(name, kind, _readonly(empty), _readonly(empty), _readonly([cd]),
                      None, None, None, None, 0.0, cd)
     columns = _LIFTING_COLUMNS if kind == "lifting" else _SYMMETRIC_COLUMNS
-    check.table(value, where, ("kind", "alpha", *columns, "outside_cl", "outside_cd"))
-    alpha = _breakpoints(check, value["alpha"], _join(where, "alpha"),
-                         symmetric=kind == "symmetric")
-    arrays = {}
+    alpha_range = Number(ge=0.0, le=180.0, unit="deg") if kind == "symmetric" else _ANGLE
+    rules = {"kind": Text(),
+             "alpha": Numbers(alpha_range, min_length=2, increasing="breakpoints"),
+             **{c: Numbers(_DRAG if c.startswith("cd") else _COEFFICIENT) for c in columns},
+             "outside_cl": _COEFFICIENT, "outside_cd": _DRAG}
+    fields = check.fields(value, where, rules)
+    alpha = fields["alpha"]
     for column in columns:
-        bounds = {"ge": 0.0} if column.startswith("cd") else {}
-        arrays[column] = check.array(value[column], _join(where, column), **bounds)
-        if len(arrays[column]) != len(alpha):
-            check.fail(_join(where, column),
-                       f"has {len(arrays[column])} values but alpha has {len(alpha)}")
-    arrays = {k: _readonly(v) for k, v in arrays.items()}
+        if len(fields[column]) != len(alpha):
+            check.fail(join(where, column),
+                       f"has {len(fields[column])} values but alpha has {len(alpha)}")
+    arrays = {c: _readonly(fields[c]) for c in columns}
     return Table(
         name, kind, _readonly(alpha), arrays["cl"], arrays["cd"],
         arrays.get("cl_te_down"), arrays.get("cl_te_up"),
         arrays.get("cd_te_down"), arrays.get("cd_te_up"),
-        check.number(value["outside_cl"], _join(where, "outside_cl")),
-        check.number(value["outside_cd"], _join(where, "outside_cd"), ge=0.0))
-
-
-def _breakpoints(check, value, where, symmetric):
-    """Angle-of-attack breakpoints: >= 2, strictly increasing, >= 0 if symmetric."""
-    alpha = check.array(value, where, min_length=2, **({"ge": 0.0} if symmetric else {}))
-    for i in range(1, len(alpha)):
-        if not alpha[i] > alpha[i - 1]:
-            check.fail(f"{where}[{i}]", f"breakpoints must be strictly increasing, "
-                       f"got {float(alpha[i])!r} after {float(alpha[i - 1])!r}")
-    return alpha
+        fields["outside_cl"], fields["outside_cd"])
 
 
 def _load_tables(check, value):
     """All ``[tables.*]`` sections, by name."""
     if not isinstance(value, dict):
-        check.fail("tables", f"must be a table of tables, got {_type_name(value)}")
+        check.fail("tables", f"must be a table of tables, got {type_name(value)}")
     if not value:
         check.fail("tables", "needs at least one table")
     return {name: _load_table(check, name, table) for name, table in value.items()}
@@ -601,32 +492,30 @@ def _load_tables(check, value):
 
 def _load_link(check, value, where):
     """An optional ``{ input = ..., gain = ... }`` control link."""
-    check.table(value, where, _LINK_KEYS)
-    return ControlLink(check.string(value["input"], _join(where, "input"), LINK_INPUTS),
-                       check.number(value["gain"], _join(where, "gain")))
+    link = check.fields(value, where, _LINK)
+    return ControlLink(link["input"], link["gain"])
 
 
 def _load_element(check, value, where, tables):
     """Validate one ``[[elements]]`` entry; return its fields (without ``position``)."""
-    check.table(value, where, _ELEMENT_KEYS, _ELEMENT_OPTIONAL)
-    table = check.string(value["table"], _join(where, "table"))
-    if table not in tables:
-        check.fail(_join(where, "table"), f"unknown table {table!r}"
-                   + _did_you_mean(table, tables) + f" (tables: {', '.join(tables)})")
-    links = {key: _load_link(check, value[key], _join(where, key)) if key in value else None
+    check.table(value, where, (*_ELEMENT, "table"), _ELEMENT_OPTIONAL)
+    table = check.string(value["table"], join(where, "table"))
+    check.choice(table, join(where, "table"), tables, noun="table", label="tables")
+    links = {key: _load_link(check, value[key], join(where, key)) if key in value else None
              for key in _ELEMENT_OPTIONAL}
     if links["flap"] is not None and tables[table].kind != "lifting":
-        check.fail(_join(where, "flap"), f"needs a 'lifting' table; table {table!r} "
+        check.fail(join(where, "flap"), f"needs a 'lifting' table; table {table!r} "
                    f"is {tables[table].kind!r}")
+    plain = check.fields({k: value[k] for k in _ELEMENT}, where, _ELEMENT)
     return dict(
-        name=check.string(value["name"], _join(where, "name")),
-        part=check.string(value["part"], _join(where, "part"), PARTS),
-        mass=check.number(value["mass"], _join(where, "mass"), gt=0.0),
-        design_position=check.vector3(value["position"], _join(where, "position")),
-        local_inertia=check.vector3(value["inertia"], _join(where, "inertia"), ge=0.0),
-        incidence_deg=check.number(value["incidence"], _join(where, "incidence")),
-        dihedral_deg=check.number(value["dihedral"], _join(where, "dihedral")),
-        area=check.number(value["area"], _join(where, "area"), gt=0.0),
+        name=plain["name"],
+        part=plain["part"],
+        mass=plain["mass"],
+        design_position=_readonly(plain["position"]),
+        local_inertia=_readonly(plain["inertia"]),
+        incidence_deg=plain["incidence"],
+        dihedral_deg=plain["dihedral"],
+        area=plain["area"],
         table=table,
         **links,
     )
@@ -636,17 +525,17 @@ def _load_elements(check, value, tables):
     """All ``[[elements]]`` entries as field dicts, names unique."""
     if not isinstance(value, list):
         check.fail("elements", "must be an array of tables ([[elements]]), "
-                   f"got {_type_name(value)}")
+                   f"got {type_name(value)}")
     if not value:
         check.fail("elements", "needs at least one element")
     fields, seen = [], {}
     for i, item in enumerate(value):
         where = f"elements[{i}]"
         if not isinstance(item, dict):
-            check.fail(where, f"must be a table, got {_type_name(item)}")
+            check.fail(where, f"must be a table, got {type_name(item)}")
         spec = _load_element(check, item, where, tables)
         if spec["name"] in seen:
-            check.fail(_join(where, "name"), f"duplicate name {spec['name']!r} "
+            check.fail(join(where, "name"), f"duplicate name {spec['name']!r} "
                        f"(also elements[{seen[spec['name']]}])")
         seen[spec["name"]] = i
         fields.append(spec)
@@ -655,30 +544,11 @@ def _load_elements(check, value, tables):
 
 def _load_sections(check, data):
     """The scalar sections: environment, propulsion, initial, ground."""
-    sections = {name: check.table(data[name], name, keys)
-                for name, keys in _SECTION_KEYS.items()}
-
-    def num(section, key, **bounds):
-        return check.number(sections[section][key], _join(section, key), **bounds)
-
-    def vec(key):
-        return check.vector3(sections["initial"][key], _join("initial", key))
-
-    return dict(
-        air_density=num("environment", "air_density", gt=0.0),
-        gravity=num("environment", "gravity", gt=0.0),
-        max_thrust=num("propulsion", "max_thrust", ge=0.0),
-        initial_throttle=num("propulsion", "initial_throttle", ge=0.0, le=1.0),
-        initial_position=vec("position"),
-        initial_velocity=vec("velocity"),
-        initial_attitude_deg=vec("attitude"),
-        initial_omega=vec("omega"),
-        contact_height=num("ground", "contact_height", ge=0.0),
-        crash_sink_rate=num("ground", "crash_sink_rate", gt=0.0),
-        crash_bank_deg=num("ground", "crash_bank", gt=0.0, le=180.0),
-        crash_pitch_down_deg=num("ground", "crash_pitch_down", gt=0.0, le=90.0),
-        rolling_friction=num("ground", "rolling_friction", ge=0.0),
-    )
+    sections = {name: check.fields(data[name], name, rules) for name, rules in _SECTIONS.items()}
+    out = {field: sections[section][key] for field, (section, key) in _SECTION_FIELDS.items()}
+    for field in ("initial_position", "initial_velocity", "initial_attitude_deg", "initial_omega"):
+        out[field] = _readonly(out[field])
+    return out
 
 
 def load_aircraft(path=None):
@@ -703,13 +573,15 @@ def load_aircraft(path=None):
         For any problem with the file: missing or unreadable, not TOML,
         empty, a missing, unknown or misspelt key, a value of the wrong type,
         length or range, inconsistent tables, an unknown table, part or
-        control input, or unusable mass properties.  The message reads
-        ``"<path>: <field path>: <reason>"``, e.g.
-        ``"bourg.toml: elements[3].mass: must be > 0, got -1.0"``.
+        control input, a physically absurd magnitude (every quantity has an
+        accepted range, given in the message), or unusable mass properties.
+        The message reads ``"<path>: <field path>: <reason>"``, e.g.
+        ``"bourg.toml: propulsion.max_thrust: must be <= 1e+06, got 1e+300
+        (accepted range 0..1e+06 lbf)"``.
     """
     path = DEFAULT_AIRCRAFT if path is None else Path(path)
-    data = _read_toml(path)
-    check = _Checker(path)
+    data = read_toml(path)
+    check = Checker(path)
     check.table(data, "", _TOP_KEYS)
     name = check.string(data["name"], "name")
     _check_units(check, data)

@@ -35,7 +35,6 @@ from flightsim.math import quat
 from flightsim.physics.aircraft import Aircraft, load_aircraft
 from flightsim.simulation.starts import file_start
 from flightsim.simulation.source import LIVE
-from flightsim.errors import InputError
 from flightsim.physics.rigidbody import check_dt
 from flightsim.physics.trim import trim as solve_trim
 
@@ -160,8 +159,11 @@ class Simulation:
 
     Raises
     ------
-    InputError
-        Bad aircraft file, unknown integrator, bad dt or atmosphere.
+    flightsim.errors.InputError
+        A bad aircraft file.
+    ValueError
+        An unknown integrator, a bad dt or atmosphere; the message starts
+        with the argument's name (``"dt: must be finite and > 0, got 0"``).
     """
 
     capabilities = LIVE
@@ -170,14 +172,8 @@ class Simulation:
                  start=None):
         self.aircraft = resolve_aircraft(aircraft)
         self.start = file_start(self.aircraft) if start is None else start
-        try:
-            self.dt = check_dt(dt)
-        except ValueError as exc:
-            raise InputError("--dt", "", str(exc).split(": ", 1)[1]) from None
-        try:
-            self._params = aero.pack(self.aircraft, atmosphere)
-        except ValueError as exc:
-            raise InputError("--atmosphere", "", str(exc).split(": ", 1)[1]) from None
+        self.dt = check_dt(dt)
+        self._params = aero.pack(self.aircraft, atmosphere)
         self.atmosphere = atmosphere
         self._inertia = np.ascontiguousarray(self.aircraft.inertia, dtype=np.float64)
         self._inertia_inv = np.ascontiguousarray(self.aircraft.inertia_inv, dtype=np.float64)
@@ -288,11 +284,14 @@ class Simulation:
         return self._integrator.name
 
     def set_integrator(self, name):
-        """Switch integrator between two steps; the state carries over unchanged."""
-        try:
-            method = integrators.get(name)
-        except ValueError as exc:
-            raise InputError("--integrator", "", str(exc).split(": ", 1)[1]) from None
+        """Switch integrator between two steps; the state carries over unchanged.
+
+        Raises
+        ------
+        ValueError
+            ``"integrator: unknown name 'x'; valid: …"``.
+        """
+        method = integrators.get(name)
         self._integrator = method
         self._step_number, self._kind = method.number, method.kind
 

@@ -14,12 +14,11 @@ attack of the body x axis.
 """
 
 import csv
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from flightsim.files import atomic_write
 from flightsim.math import quat
 
 STATE_COLUMNS = ("t", "x", "y", "z", "vx", "vy", "vz", "qw", "qx", "qy", "qz", "p", "q", "r")
@@ -43,27 +42,27 @@ def table(times, states, controls):
     times = np.asarray(times, dtype=np.float64).reshape(-1, 1)
     states = np.asarray(states, dtype=np.float64).reshape(-1, 13)
     q = states[:, 6:10]
-    angles = quat.aviation_angles(q).reshape(-1, 3)
-    vb = quat.rotate(quat.conj(q), states[:, 3:6]).reshape(-1, 3)
-    airspeed = np.linalg.norm(states[:, 3:6], axis=1, keepdims=True)
-    alpha = np.degrees(np.arctan2(-vb[:, 2], vb[:, 0])).reshape(-1, 1)
+    with np.errstate(all="ignore"):   # the last states of a diverging flight may be huge: no warnings
+        angles = quat.aviation_angles(q).reshape(-1, 3)
+        vb = quat.rotate(quat.conj(q), states[:, 3:6]).reshape(-1, 3)
+        airspeed = np.linalg.norm(states[:, 3:6], axis=1, keepdims=True)
+        alpha = np.degrees(np.arctan2(-vb[:, 2], vb[:, 0])).reshape(-1, 1)
     return np.hstack([times, states, angles, airspeed, alpha, np.asarray(controls, dtype=np.float64).reshape(-1, 5)])
 
 
 def write_csv(path, rows):
-    """Write a trace table atomically: a temporary file beside ``path``, renamed when complete."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(COLUMNS)
-            for row in rows:
-                w.writerow([f"{v:.10g}" for v in row])
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write a trace table atomically (:func:`flightsim.files.atomic_write`), with the usual permissions.
+
+    Raises
+    ------
+    OSError
+        The file cannot be written; nothing is left behind.
+    """
+    with atomic_write(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(COLUMNS)
+        for row in rows:
+            w.writerow([f"{v:.10g}" for v in row])
 
 
 def read_csv(path):

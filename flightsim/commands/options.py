@@ -1,0 +1,204 @@
+"""What the subcommands share about their options: number parsing, output paths, error lines.
+
+- :class:`OneLineParser`: argparse with the CLI's one-line errors
+  (``flightsim: error: --dt: must be a number, got 'abc'``, exit code 2).
+- ``type=`` callables: :func:`number` (fractions such as ``1/30`` where
+  asked), :data:`seconds` (a physics step), :func:`window_size` (``WxH``).
+- :func:`output_file`, :func:`output_folder`: an output path that cannot be
+  written is found before a long run, as a one-line error.
+- :func:`option_error`: the physics and the simulation raise plain
+  ``ValueError("dt: must be finite and > 0, got 0")``, naming their
+  argument; this turns that into the error of the flag that set it.
+
+No GUI and no physics imported here: parsing options stays quick.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import math
+import os
+import re
+from pathlib import Path
+
+from flightsim.errors import InputError
+from flightsim.files import check_writable_folder
+
+__all__ = ["FLAGS", "OneLineParser", "number", "option_error", "output_file", "output_folder", "seconds",
+           "window_size", "write_error"]
+
+EXIT_USAGE = 2
+
+FLAGS = {
+    "dt": "--dt",
+    "integrator": "--integrator",
+    "atmosphere": "--atmosphere",
+    "substeps": "--ghost-substeps",
+}
+"""The simulation's argument names and the flags that set them."""
+
+_ARGUMENT = re.compile(r"^argument (\S+): ")
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, ``flightsim: error: …``, and exit code 2.
+
+    A bad option value names the option (``--dt: must be …``); other usage
+    errors point to ``--help``.
+    """
+
+    def error(self, message):
+        line, named = _ARGUMENT.subn(r"\1: ", message)
+        if not named:
+            line = f"{message} (see {self.prog} --help)"
+        self.exit(EXIT_USAGE, f"flightsim: error: {line}\n")
+
+
+def option_error(exc):
+    """The :class:`InputError` of the flag behind a simulation's ``ValueError("name: reason")``, or None.
+
+    Parameters
+    ----------
+    exc : ValueError
+        Raised by the physics or the simulation for a bad argument, its
+        message starting with the argument's name (a key of :data:`FLAGS`).
+    """
+    name, sep, reason = str(exc).partition(": ")
+    if not sep or name not in FLAGS:
+        return None
+    return InputError(FLAGS[name], "", reason)
+
+
+def number(kind=float, *, minimum=None, exclusive=False, maximum=None, fraction=False):
+    """An argparse ``type=`` for a finite number within bounds.
+
+    Parameters
+    ----------
+    kind : {float, int}
+        ``int`` asks for a whole number.
+    minimum, maximum : float, optional
+        Bounds; ``exclusive`` makes the minimum exclusive.
+    fraction : bool
+        Accept ``a/b`` as well (``--dt 1/30``).
+    """
+
+    def parse(text):
+        value = _parse_number(text, kind, fraction)
+        if minimum is not None and maximum is not None:
+            ok = minimum <= value <= maximum
+            wanted = f"{minimum:g}..{maximum:g}"
+        elif minimum is not None:
+            ok = value > minimum if exclusive else value >= minimum
+            wanted = f"{'>' if exclusive else '≥'} {minimum:g}"
+            if kind is float:
+                wanted = f"finite and {wanted}"
+        else:
+            ok, wanted = True, ""
+        if not ok or not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"must be {wanted or 'finite'}, got {text.strip()}")
+        return value
+
+    parse.__name__ = kind.__name__
+    return parse
+
+
+def _parse_number(text, kind, fraction):
+    if kind is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    try:
+        if fraction and "/" in text:
+            num, _, den = text.partition("/")
+            return float(num) / float(den)
+        return float(text)
+    except (ValueError, ZeroDivisionError, OverflowError):
+        example = " such as 0.01 or 1/30" if fraction else ""
+        raise argparse.ArgumentTypeError(f"must be a number{example}, got {text!r}") from None
+
+
+seconds = number(float, minimum=0.0, exclusive=True, fraction=True)
+"""A physics step in seconds: finite, > 0, a decimal or a fraction (``0.01``, ``1/30``)."""
+
+
+def window_size(text):
+    """An argparse ``type=`` for ``"WxH"`` in pixels: (width, height), each 1..16384."""
+    parts = str(text).lower().replace(" ", "").split("x")
+    try:
+        width, height = (int(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected WIDTHxHEIGHT in pixels, e.g. 1280x720, got {text!r}") from None
+    if not (1 <= width <= 16384 and 1 <= height <= 16384):
+        raise argparse.ArgumentTypeError(f"width and height must be 1..16384 pixels, got {text!r}")
+    return width, height
+
+
+window_size.__name__ = "size"
+
+
+def output_file(option, text):
+    """Check now that the file ``text`` (given with ``option``) can be written; return its path.
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        Naming ``option``: the path is a folder, its folder does not exist,
+        or no file can be created there.
+    """
+    path = Path(text).expanduser()
+    if path.is_dir():
+        raise InputError(option, "", f"{text!r} is a folder, not a file")
+    if path.exists() and not path.is_file():       # a device or a pipe, written in place
+        if not os.access(path, os.W_OK):
+            raise InputError(option, "", f"cannot write {text!r} (permission denied)")
+        return path
+    folder = Path(os.path.realpath(path)).parent
+    if not folder.is_dir():
+        raise InputError(option, "", f"directory {str(path.parent)!r} does not exist")
+    _check_folder(option, folder)
+    return path
+
+
+def output_folder(option, text, create=False):
+    """Check now that files can be written in the folder ``text``; return its path.
+
+    Parameters
+    ----------
+    create : bool
+        The command creates the folder: then it may be missing, and the
+        nearest existing folder above it must be writable.
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        Naming ``option``.
+    """
+    path = Path(text).expanduser()
+    if path.exists() and not path.is_dir():
+        raise InputError(option, "", f"{text!r} exists and is not a folder")
+    if not path.exists() and not create:
+        raise InputError(option, "", f"directory {text!r} does not exist")
+    existing = path
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise InputError(option, "", f"{str(existing)!r} is not a folder")
+    _check_folder(option, existing)
+    return path
+
+
+def _check_folder(option, folder):
+    try:
+        check_writable_folder(folder)
+    except OSError as exc:
+        # ENOENT in a folder that exists: a pseudo file system such as /proc
+        why = "it takes no new files" if exc.errno == errno.ENOENT else exc.strerror or exc
+        raise InputError(option, "", f"cannot create a file in {str(folder)!r} ({why})") from None
+
+
+def write_error(option, path, exc):
+    """The :class:`InputError` for an :class:`OSError` met writing ``path`` (given with ``option``)."""
+    return InputError(option, "", f"cannot write {str(path)!r} ({exc.strerror or exc})")
