@@ -568,8 +568,18 @@ def test_misspelt_key_suggests_the_right_one(tmp_path, data, path, new_key, wher
     assert hint in error.reason
 
 
+def test_cruise_speed_is_optional_and_checked(tmp_path, book_data):
+    data = copy.deepcopy(book_data)
+    assert load_aircraft(write(tmp_path, data)).cruise_speed == 160.0
+    del data["initial"]["cruise_speed"]
+    assert load_aircraft(write(tmp_path, data)).cruise_speed is None
+    data["initial"]["cruise_speed"] = -5.0
+    error = load_error(write(tmp_path, data))
+    assert error.where == "initial.cruise_speed" and "ft/s" in error.reason
+
+
 def test_every_required_key_is_reported_missing(tmp_path, book_data):
-    optional = {"flap", "incidence_control"}
+    optional = {"flap", "incidence_control", "cruise_speed"}
     for path in key_paths(book_data):
         if path[-1] in optional:
             continue

@@ -15,6 +15,7 @@ import argparse
 import sys
 
 from flightsim.commands.options import number, output_file, output_folder, seconds, window_size, write_error
+from flightsim.commands.trim import add_start_arguments, start_from_args
 from flightsim.errors import InputError
 
 __all__ = ["add_arguments", "add_window_arguments", "check_window_args", "open_app", "run"]
@@ -68,6 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--controls", metavar="CSV",
                         help="fly this control schedule (as `flightsim simulate --controls`) instead of the "
                              "keys and the gamepad")
+    add_start_arguments(parser, default="cruise")
 
 
 def check_window_args(args):
@@ -107,11 +109,12 @@ def run(args) -> int:
     configure_pyglet(headless=args.headless)
     from flightsim.app.keymap import load_keymap
     from flightsim.simulation.controls import ControlSchedule
-    from flightsim.simulation.flight import DEFAULT_DT, Simulation
+    from flightsim.simulation.flight import DEFAULT_DT, Simulation, resolve_aircraft
 
     keymap = load_keymap(args.keymap)
-    sim = Simulation(aircraft=args.aircraft, integrator=args.integrator,
-                     dt=DEFAULT_DT if args.dt is None else args.dt)
+    aircraft = resolve_aircraft(args.aircraft)
+    sim = Simulation(aircraft=aircraft, integrator=args.integrator, dt=DEFAULT_DT if args.dt is None else args.dt,
+                     start=start_from_args(args, aircraft))
     schedule = ControlSchedule.from_csv(args.controls, sim.controls) if args.controls else None
     return open_app(args, sim, keymap, size, frames, caption=f"flightsim - {sim.aircraft.name}",
                     model_spec=model, ghost=args.ghost, ghost_integrator=args.ghost_integrator,

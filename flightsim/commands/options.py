@@ -35,6 +35,12 @@ FLAGS = {
     "integrator": "--integrator",
     "atmosphere": "--atmosphere",
     "substeps": "--ghost-substeps",
+    "airspeed": "--airspeed",
+    "altitude": "--altitude",
+    "climb_angle": "--climb-angle",
+    "flaps": "--flaps",
+    "bank": "--bank",
+    "start": "--start",
 }
 """The simulation's argument names and the flags that set them."""
 

@@ -9,7 +9,8 @@ from flightsim.commands.options import number, output_file, seconds, write_error
 from flightsim.simulation import trace
 from flightsim.simulation.controls import ControlSchedule
 from flightsim.physics.integrators import INTEGRATORS
-from flightsim.simulation.flight import DEFAULT_DT, Simulation
+from flightsim.commands.trim import add_start_arguments, start_from_args
+from flightsim.simulation.flight import DEFAULT_DT, Simulation, resolve_aircraft
 
 #: Runs at least this long (steps) on a terminal get a progress bar.
 PROGRESS_MIN_STEPS = 20_000
@@ -35,6 +36,7 @@ def add_arguments(p):
         "--atmosphere", default="constant", choices=("constant", "isa"),
         help="air density: the book's constant, or the standard atmosphere",
     )
+    add_start_arguments(p, default="file")
 
 
 def fly(sim, steps, schedule=None, every=1, progress=False):
@@ -67,7 +69,9 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
 def run(args):
     """Run ``flightsim simulate``; return the exit code (0, or 1 if the state went non-finite)."""
     out = output_file("--out", args.out) if args.out else None
-    sim = Simulation(args.aircraft, args.integrator, args.dt, atmosphere=args.atmosphere)
+    aircraft = resolve_aircraft(args.aircraft)
+    start = start_from_args(args, aircraft, args.atmosphere)
+    sim = Simulation(aircraft, args.integrator, args.dt, atmosphere=args.atmosphere, start=start)
     if args.steps is not None:
         steps = args.steps
     else:
@@ -101,6 +105,7 @@ def _summary_lines(sim, table, wall):
     col = {name: table[:, i] for i, name in enumerate(trace.COLUMNS)}
     t = sim.telemetry()
     return [
+        f"start           {sim.start.describe()}",
         f"integrator      {sim.integrator} (dt = {sim.dt:g} s, {sim.steps} steps, t = {sim.t:.3f} s)",
         f"final position  x {col['x'][-1]:.1f}  y {col['y'][-1]:.1f}  z {col['z'][-1]:.1f} ft",
         f"final attitude  roll {t.roll:.2f}°  pitch {t.pitch:.2f}°  heading {t.heading:.2f}°",

@@ -2,30 +2,63 @@
 
 import json
 
+from flightsim.commands.options import number
 from flightsim.errors import InputError
 from flightsim.physics import modes as modes_module
 from flightsim.physics.aircraft import load_aircraft
 from flightsim.physics.trim import AirplaneModel, TrimError, trim
+from flightsim.simulation.starts import START_KINDS, make_start
 
-#: Trim arguments → the options that set them, for one-line errors.
-FLAGS = {"airspeed": "--airspeed", "altitude": "--altitude", "climb_angle": "--climb-angle", "flaps": "--flaps",
-         "bank": "--bank", "atmosphere": "--atmosphere"}
+#: Option types: an airspeed, an altitude, an angle, a flap setting.
+airspeed = number(float, minimum=0.0, exclusive=True)
+altitude = number(float, minimum=0.0, maximum=60000.0)
+climb_angle = number(float, minimum=-30.0, maximum=30.0)
+flaps = number(float, minimum=0.0, maximum=1.0)
+bank = number(float, minimum=-75.0, maximum=75.0)
 
 
-def add_condition_arguments(p, airspeed_required=True):
-    """The flight condition options shared by ``trim``, ``modes`` (and the trimmed starts)."""
-    p.add_argument("--airspeed", required=airspeed_required, metavar="FT_S", help="true airspeed, ft/s")
-    p.add_argument("--altitude", metavar="FT", help="height of the centre of gravity, ft (default: the aircraft "
-                                                      "file's initial one)")
-    p.add_argument("--climb-angle", default="0", metavar="DEG", help="flight-path angle, deg: 0 level, + climb, "
-                                                                      "- glide (default 0)")
-    p.add_argument("--flaps", default="0", metavar="F", help="flap setting 0..1 (default 0)")
-    p.add_argument("--bank", default="0", metavar="DEG", help="bank of a steady coordinated turn, deg, right + "
-                                                               "(default 0: straight)")
+def add_condition_arguments(p):
+    """The flight condition options of ``trim`` and ``modes``."""
+    p.add_argument("--airspeed", type=airspeed, required=True, metavar="FT_S", help="true airspeed, ft/s")
+    _add_altitude_and_angle(p)
+    p.add_argument("--flaps", type=flaps, default=0.0, metavar="F", help="flap setting 0..1 (default 0)")
+    p.add_argument("--bank", type=bank, default=0.0, metavar="DEG",
+                   help="bank of a steady coordinated turn, deg, right + (default 0: straight)")
     p.add_argument("--aircraft", metavar="PATH", help="aircraft TOML file (default: the book's airplane)")
     p.add_argument("--atmosphere", default="constant", choices=("constant", "isa"),
                    help="air density: the book's constant, or the standard atmosphere")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+
+
+def _add_altitude_and_angle(p):
+    p.add_argument("--altitude", type=altitude, metavar="FT",
+                   help="height of the centre of gravity, ft (default: the aircraft file's initial one)")
+    p.add_argument("--climb-angle", type=climb_angle, default=0.0, metavar="DEG",
+                   help="flight-path angle, deg: 0 level, + climb, - glide (default 0)")
+
+
+def add_start_arguments(p, default):
+    """``--start KIND``, ``--trim FT_S``, ``--altitude`` and ``--climb-angle``: where a flight starts."""
+    p.add_argument("--start", choices=START_KINDS, default=default,
+                   help=f"cruise: trimmed level flight at the aircraft file's cruise_speed; file: the file's "
+                        f"initial state as it is (default {default})")
+    p.add_argument("--trim", type=airspeed, metavar="FT_S",
+                   help="start trimmed in steady flight at this airspeed (ft/s) instead")
+    _add_altitude_and_angle(p)
+
+
+def start_from_args(args, aircraft, atmosphere="constant"):
+    """The :class:`~flightsim.simulation.starts.Start` that ``--start``/``--trim`` ask for."""
+    kind = "trim" if args.trim is not None else args.start
+    if kind == "file" and (args.altitude is not None or args.climb_angle):
+        option = "--altitude" if args.altitude is not None else "--climb-angle"
+        raise InputError(option, "", "needs a trimmed start (--trim FT_S or --start cruise)")
+    if kind == "cruise" and args.climb_angle:
+        raise InputError("--climb-angle", "", "the cruise start is level; use --trim FT_S --climb-angle DEG")
+    try:
+        return make_start(aircraft, kind, args.trim, args.altitude, args.climb_angle, atmosphere=atmosphere)
+    except TrimError as exc:
+        raise InputError("--trim" if kind == "trim" else "--start", "", str(exc)) from None
 
 
 def solve(args):
@@ -37,9 +70,6 @@ def solve(args):
                      model=model)
     except TrimError as exc:
         raise InputError("--airspeed", "", str(exc)) from None
-    except ValueError as exc:
-        name, _, reason = str(exc).partition(": ")
-        raise InputError(FLAGS.get(name, name), "", reason) from None
     return aircraft, model, point
 
 

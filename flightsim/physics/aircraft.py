@@ -216,6 +216,9 @@ class Aircraft:
         down +, pitch nose up +, heading clockwise from North.
     initial_omega : numpy.ndarray
         Angular velocity, body frame, rad/s.
+    cruise_speed : float or None
+        Airspeed of the trimmed level flight ``flightsim fly`` starts in, ft/s
+        (``[initial] cruise_speed``, optional).
     contact_height : float
         Height of the CG above the ground when the wheels touch, ft.
     crash_sink_rate : float
@@ -246,6 +249,7 @@ class Aircraft:
     initial_velocity: np.ndarray
     initial_attitude_deg: np.ndarray
     initial_omega: np.ndarray
+    cruise_speed: float | None
     contact_height: float
     crash_sink_rate: float
     crash_bank_deg: float
@@ -396,6 +400,11 @@ _SECTIONS = {
 }
 """The scalar sections: each key's rule, with the accepted range and unit."""
 
+_OPTIONAL = {
+    "initial": {"cruise_speed": Number(gt=0.0, le=3000.0, unit="ft/s")},
+}
+"""Keys a section may leave out."""
+
 _SECTION_FIELDS = {  # Aircraft field: (section, key)
     "air_density": ("environment", "air_density"),
     "gravity": ("environment", "gravity"),
@@ -544,8 +553,9 @@ def _load_elements(check, value, tables):
 
 def _load_sections(check, data):
     """The scalar sections: environment, propulsion, initial, ground."""
-    sections = {name: check.fields(data[name], name, rules) for name, rules in _SECTIONS.items()}
+    sections = {name: check.fields(data[name], name, rules, _OPTIONAL.get(name)) for name, rules in _SECTIONS.items()}
     out = {field: sections[section][key] for field, (section, key) in _SECTION_FIELDS.items()}
+    out["cruise_speed"] = sections["initial"].get("cruise_speed")
     for field in ("initial_position", "initial_velocity", "initial_attitude_deg", "initial_omega"):
         out[field] = _readonly(out[field])
     return out
