@@ -379,8 +379,9 @@ class Integrator:
     def step(self, y, t, h, params, inertia, inertia_inv, renorm=True):
         """Advance ``y`` in place by ``h`` (compiled); return ``|q| − 1`` before renormalising.
 
-        NaN when the state is no longer finite.  ``params`` is a tuple from
-        :func:`flightsim.physics.aero.pack` (or :func:`flightsim.physics.aero.free_body`).
+        NaN when the state is no longer finite.  ``params`` is a
+        :class:`~flightsim.physics.aero.LoadParams` from :func:`flightsim.physics.aero.pack`
+        (or :func:`flightsim.physics.aero.free_body`).
         """
         return step_by_number(self.number, y, t, h, params, inertia, inertia_inv, renorm, self.kind)
 

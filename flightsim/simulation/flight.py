@@ -116,8 +116,11 @@ def instruments(y):
 
 
 def deflections(params, controls):
-    """Per element ``[flap setting −1..1, incidence change deg]`` for a controls array."""
-    elem, elem_i = params[1], params[2]
+    """Per element ``[flap setting −1..1, incidence change deg]`` for a controls array.
+
+    ``params`` is the airplane's :class:`~flightsim.physics.aero.LoadParams`.
+    """
+    elem, elem_i = params.elements, params.element_refs
     return np.array([aero.element_deflections(elem, elem_i, controls, k) for k in range(elem.shape[0])]).reshape(-1, 2)
 
 
@@ -163,8 +166,8 @@ class Simulation:
         self.atmosphere = atmosphere
         self._inertia = np.ascontiguousarray(self.aircraft.inertia, dtype=np.float64)
         self._inertia_inv = np.ascontiguousarray(self.aircraft.inertia_inv, dtype=np.float64)
-        self._controls_array = self._params[9]
-        self._diag = self._params[10]
+        self._controls_array = self._params.controls
+        self._diag = self._params.diag
         self.renormalize = bool(renormalize)
         #: callables run after every completed step (e.g. a ghost airplane keeping pace)
         self.followers = []
@@ -396,7 +399,7 @@ class Simulation:
             stall=bool(self._diag[aero.D_STALL]),
             qnorm_error=float(self.qnorm_error),
             step_us=1e6 * self._step_seconds,
-            throttle=float(self._controls_array[0]),
+            throttle=float(self._controls_array[aero.C_THROTTLE]),
             thrust=float(self._diag[aero.D_THRUST]),
             on_ground=self.on_ground,
             integrator=self.integrator,
