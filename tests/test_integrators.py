@@ -360,6 +360,29 @@ def test_compiled_dispatch_runs_the_registered_step(name):
     assert np.array_equal(by_number, direct) and a == b
 
 
+def test_stepping_from_python_with_plain_fields_is_the_same_compiled_step():
+    # Simulation.step and Integrator.step pass tuple(params) (cheap for numba to type at each call);
+    # step_fields rebuilds the very LoadParams type that pack() gives, so it is the same step.
+    from numba import njit, typeof
+
+    from flightsim.physics import aero
+    from flightsim.physics.aircraft import load_aircraft
+
+    params = aero.pack(load_aircraft())
+    rebuild = njit(lambda fields: aero.LoadParams(*fields))
+    rebuild(tuple(params))
+    assert rebuild.nopython_signatures[0].return_type == typeof(params) == typeof(rigidbody.FREE_BODY)
+    params.controls[:] = (0.7, 0.2, -0.3, 0.1, 0.0)
+    y = np.zeros(integrators.STATE_SIZE)
+    y[integrators.X], y[integrators.V], y[integrators.Q] = (0.0, 0.0, 2000.0), (150.0, 0.0, 0.0), (1.0, 0, 0, 0)
+    I, Iinv = rigidbody.check_inertia(load_aircraft().inertia)
+    for it in INTEGRATORS.values():
+        a, b = y.copy(), y.copy()
+        ea = integrators.step_fields(it.number, a, 0.0, 0.01, tuple(params), I, Iinv, True, it.kind)
+        eb = integrators.step_by_number(it.number, b, 0.0, 0.01, params, I, Iinv, True, it.kind)
+        assert np.array_equal(a, b) and ea == eb, it.name
+
+
 def test_every_step_is_in_the_dispatch_and_evaluates_the_loads():
     # Read the generated chain back: selector k reaches STEPS[k], for every registered step.
     stubs = dict(vars(integrators))

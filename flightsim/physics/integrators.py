@@ -43,7 +43,7 @@ from types import CodeType, FunctionType
 import numpy as np
 
 from flightsim.math import kernels
-from flightsim.physics.aero import airplane_loads as loads
+from flightsim.physics.aero import LoadParams, airplane_loads as loads
 from flightsim.math.kernels import matrix_to_quat, quat_to_matrix, turn
 
 #: Slices of the state vector.
@@ -380,7 +380,7 @@ class Integrator:
         :class:`~flightsim.physics.aero.LoadParams` from :func:`flightsim.physics.aero.pack`
         (or :func:`flightsim.physics.aero.free_body`).
         """
-        return step_by_number(self.number, y, t, h, params, inertia, inertia_inv, renorm, self.kind)
+        return step_fields(self.number, y, t, h, tuple(params), inertia, inertia_inv, renorm, self.kind)
 
     def run(self, y, t0, h, steps, params, inertia, inertia_inv, renorm=True):
         """``steps`` compiled steps in one call; returns the largest ``||q| − 1|`` seen."""
@@ -506,6 +506,21 @@ step_by_number = kernels.compiled_dispatch(
     "Run the step numbered ``number`` in STEPS (generated from the INTEGRATORS registry).",
 )
 _dispatch_compiled = True
+
+
+@jit
+def step_fields(number, y, t, h, fields, inertia, inertia_inv, renorm, kind):
+    """:func:`step_by_number` for a call from Python, given ``fields = tuple(params)``.
+
+    At every call from Python numba types the arguments, and for a named tuple
+    it spells out the class and every field name: an airplane ``euler`` step
+    called from Python took 4.9 µs with the named tuple against 3.1 µs with a
+    plain one.  So a caller that steps from Python passes the values, made
+    once with ``tuple(params)`` (the arrays stay shared, so ``controls`` and
+    ``diag`` written in place still count), and the
+    :class:`~flightsim.physics.aero.LoadParams` is rebuilt here at no cost.
+    """
+    return step_by_number(number, y, t, h, LoadParams(*fields), inertia, inertia_inv, renorm, kind)
 
 
 @jit

@@ -168,6 +168,8 @@ class Simulation:
         self._inertia_inv = np.ascontiguousarray(self.aircraft.inertia_inv, dtype=np.float64)
         self._controls_array = self._params.controls
         self._diag = self._params.diag
+        #: the parameters as a plain tuple for :func:`~flightsim.physics.integrators.step_fields` (cheaper per call)
+        self._param_fields = tuple(self._params)
         self.renormalize = bool(renormalize)
         #: callables run after every completed step (e.g. a ghost airplane keeping pace)
         self.followers = []
@@ -176,9 +178,9 @@ class Simulation:
         self.set_integrator(integrator)
         self.reset()
         # Load (or compile) the compiled step now, on a scratch copy, not during the first flying frame.
-        integrators.step_by_number(
-            self._step_number, self._y.copy(), 0.0, self.dt, self._params, self._inertia, self._inertia_inv, True,
-            self._kind,
+        integrators.step_fields(
+            self._step_number, self._y.copy(), 0.0, self.dt, self._param_fields, self._inertia, self._inertia_inv,
+            True, self._kind,
         )
 
     # ------------------------------------------------------------------ state
@@ -266,8 +268,8 @@ class Simulation:
         self._prev[:] = self._y
         self._t_prev = self.t
         start = time.perf_counter()
-        err = integrators.step_by_number(
-            self._step_number, self._y, self.t, self.dt, self._params, self._inertia, self._inertia_inv,
+        err = integrators.step_fields(
+            self._step_number, self._y, self.t, self.dt, self._param_fields, self._inertia, self._inertia_inv,
             self.renormalize, self._kind,
         )
         elapsed = time.perf_counter() - start
