@@ -6,6 +6,12 @@ checked against the public numbers of the JSBSim and NASA test bodies.
 """
 
 import math
+import os
+import runpy
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -268,3 +274,199 @@ def test_registry_entries_are_complete():
     assert required <= set(INTEGRATORS)
     for it in INTEGRATORS.values():
         assert it.name and it.label and it.description and it.order in (1, 2, 3, 4)
+
+
+# --------------------------------------------------------------------------- torque and the registry
+
+
+def varying_torque(t, q, w):
+    """A body moment that changes with time about all three axes."""
+    return np.array([0.3 * math.sin(t), -0.2, 0.1 * math.cos(2.0 * t)])
+
+
+def torqued_reference(q0, w0, inertia, t_end):
+    """DOP853 on Euler's equations with :func:`varying_torque` and dq/dt = ½ q ⊗ (0, ω)."""
+
+    def torqued(t, s):
+        return rhs(t, s, inertia) + np.r_[np.zeros(4), np.linalg.solve(inertia, varying_torque(t, s[:4], s[4:]))]
+
+    sol = solve_ivp(torqued, (0.0, t_end), np.r_[q0, w0], method="DOP853", rtol=1e-13, atol=1e-13)
+    s = sol.y[:, -1]
+    return s[:4] / np.linalg.norm(s[:4]), s[4:]
+
+
+@pytest.fixture(scope="module")
+def torqued_ref():
+    return torqued_reference(Q0, W0, INERTIA, T)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_nonzero_torque_reaches_every_integrator(name, torqued_ref):
+    order = INTEGRATORS[name].order
+    steps = [400, 800] if order == 1 else [40, 80]
+    errs = np.array([
+        errors(*rigidbody.propagate(Q0, W0, INERTIA, T / n, n, name, torque=varying_torque), *torqued_ref)
+        for n in steps
+    ])
+    dt = T / steps[-1]
+    # at the smaller step: within the integrator's own truncation error of the torqued reference …
+    assert np.all(errs[-1] < 5.0 * dt ** order), errs
+    # … converging at its order (the state's slowest part), so the torque acts at the right time in the step …
+    slopes = np.log2(errs[0] / errs[1])  # attitude, ω
+    assert abs(slopes.min() - order) < 0.3, (errs, slopes)
+    # … and far from where the same integrator goes without the torque.
+    free = errors(*rigidbody.propagate(Q0, W0, INERTIA, dt, steps[-1], name), *torqued_ref)
+    assert np.all(np.array(free) > 0.02) and np.all(np.array(free) > 20.0 * errs[-1]), (free, errs)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_compiled_airplane_moment_agrees_with_python_path(name):
+    # The airplane's compiled loads make a real moment; one step through the compiled dispatch and
+    # one through the Python re-make of the same step (calling the same compiled loads) agree.
+    from flightsim.physics import aero
+    from flightsim.physics.aircraft import load_aircraft
+
+    aircraft = load_aircraft()
+    params = aero.pack(aircraft)
+    params.controls[:] = (0.8, 0.4, -0.6, 0.3, 0.5)
+    y = np.zeros(integrators.STATE_SIZE)
+    y[integrators.X] = (0.0, 0.0, 2000.0)
+    y[integrators.V] = (150.0, 10.0, -5.0)
+    y[integrators.Q] = quat.from_aviation_angles(10.0, 5.0, 30.0)
+    y[integrators.W] = (0.2, -0.1, 0.05)
+    moment = np.array(aero.airplane_loads(0.0, y, params)[3:])
+    assert np.linalg.norm(moment) > 1e3  # ft·lbf: a torque that matters
+    I, Iinv = rigidbody.check_inertia(aircraft.inertia)
+    h = 1 / 120
+    compiled, python = y.copy(), y.copy()
+    e1 = INTEGRATORS[name].step(compiled, 0.3, h, params, I, Iinv, True)
+    e2 = INTEGRATORS[name].python_step(aero.airplane_loads)(python, 0.3, h, params, I, Iinv, True)
+    assert np.allclose(compiled, python, rtol=1e-13, atol=1e-13) and e1 == pytest.approx(e2, abs=1e-15)
+    free = y.copy()
+    INTEGRATORS[name].step(free, 0.3, h, params._replace(positions=params.positions[:0]), I, Iinv, True)
+    assert np.linalg.norm(compiled[integrators.W] - free[integrators.W]) > 1e-3  # the moment moved ω
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_compiled_dispatch_runs_the_registered_step(name):
+    it = INTEGRATORS[name]
+    assert integrators.STEPS[it.number] is it.function
+    rng = np.random.default_rng(7)
+    y = np.r_[rng.normal(size=6), quat.normalize(rng.normal(size=4)), rng.normal(size=3)]
+    I, Iinv = rigidbody.check_inertia(INERTIA)
+    by_number, direct = y.copy(), y.copy()
+    a = it.step(by_number, 0.1, 0.01, rigidbody.FREE_BODY, I, Iinv, True)
+    b = it.function(direct, 0.1, 0.01, rigidbody.FREE_BODY, I, Iinv, True, it.kind)
+    assert np.array_equal(by_number, direct) and a == b
+
+
+def test_stepping_from_python_with_plain_fields_is_the_same_compiled_step():
+    # Simulation.step and Integrator.step pass tuple(params) (cheap for numba to type at each call);
+    # step_fields rebuilds the very LoadParams type that pack() gives, so it is the same step.
+    from numba import njit, typeof
+
+    from flightsim.physics import aero
+    from flightsim.physics.aircraft import load_aircraft
+
+    params = aero.pack(load_aircraft())
+    rebuild = njit(lambda fields: aero.LoadParams(*fields))
+    rebuild(tuple(params))
+    assert rebuild.nopython_signatures[0].return_type == typeof(params) == typeof(rigidbody.FREE_BODY)
+    params.controls[:] = (0.7, 0.2, -0.3, 0.1, 0.0)
+    y = np.zeros(integrators.STATE_SIZE)
+    y[integrators.X], y[integrators.V], y[integrators.Q] = (0.0, 0.0, 2000.0), (150.0, 0.0, 0.0), (1.0, 0, 0, 0)
+    I, Iinv = rigidbody.check_inertia(load_aircraft().inertia)
+    for it in INTEGRATORS.values():
+        a, b = y.copy(), y.copy()
+        ea = integrators.step_fields(it.number, a, 0.0, 0.01, tuple(params), I, Iinv, True, it.kind)
+        eb = integrators.step_by_number(it.number, b, 0.0, 0.01, params, I, Iinv, True, it.kind)
+        assert np.array_equal(a, b) and ea == eb, it.name
+
+
+def test_every_step_is_in_the_dispatch_and_evaluates_the_loads():
+    # Read the generated chain back: selector k reaches STEPS[k], for every registered step.
+    stubs = dict(vars(integrators))
+    for step in integrators.STEPS:
+        stubs[step.py_func.__name__] = lambda *args, _name=step.py_func.__name__: _name
+    chain = integrators.step_by_number.py_func
+    probe = type(chain)(chain.__code__, stubs)
+    assert [probe(k, *[None] * 8) for k in range(len(integrators.STEPS))] == [
+        s.py_func.__name__ for s in integrators.STEPS]
+    assert {it.function for it in INTEGRATORS.values()} == set(integrators.STEPS)
+    # every step reaches the loads (helpers included), so the Python path swaps them all
+    assert {s.py_func.__name__ for s in integrators.STEPS} <= integrators.LOADS_CALLERS
+    assert {"rk4_deriv", "rkmk4_stage"} <= integrators.LOADS_CALLERS
+    assert not {"omega_dot", "store_q", "euler_kick"} & integrators.LOADS_CALLERS
+
+
+def test_increment_dispatch_covers_every_registered_increment():
+    assert list(kernels.INCREMENT_IDS) == list(kernels.INCREMENTS) == list(kernels.KERNELS)
+    for name, formula in kernels.INCREMENTS.items():
+        for phi in ((0.01, -0.02, 0.03), (0.5, 0.2, -0.9)):
+            assert kernels.increment(kernels.INCREMENT_IDS[name], *phi, 0.01) == formula(*phi, 0.01), name
+
+
+def test_a_step_outside_the_registry_is_refused_loudly():
+    from numba import njit
+
+    # a new step function after the dispatch is compiled: it would never be reached
+    @njit
+    def step_new(y, t, h, params, inertia, inertia_inv, renorm, kind):
+        return 0.0
+
+    with pytest.raises(RuntimeError, match="step_new is not in the compiled dispatch"):
+        integrators.Integrator("new", "New", 1, "not registered", step_new)
+    # reusing a registered step with another increment is fine
+    variant = integrators.Integrator("rkmk4-bullet", "RKMK4 + Bullet", 1, "a variant", integrators.step_rkmk4,
+                                     increment="bullet")
+    assert variant.number == INTEGRATORS["rkmk4"].number and variant.kind == kernels.INCREMENT_IDS["bullet"]
+
+
+def test_integrator_has_no_dead_loads_per_step():
+    assert not hasattr(INTEGRATORS["rk4"], "loads_per_step")
+
+
+DEMO = """
+from flightsim.math.kernels import compiled_dispatch, jit
+
+
+@jit
+def double(x):
+    return 2.0 * x
+
+
+@jit
+def square(x):
+    return x * x
+
+
+@jit
+def add(x, y):
+    return x + y
+
+
+pick = compiled_dispatch("pick", "number", ("x",), {functions}, "demo")
+"""
+
+
+def test_generated_dispatch_is_cached_on_disk(tmp_path):
+    (tmp_path / "dispatch_demo.py").write_text(DEMO.format(functions="(double, square)"))
+    code = "import dispatch_demo as d; print(d.pick(0, 3.0), d.pick(1, 3.0), d.pick(5, 3.0), " \
+           "sum(d.pick.stats.cache_hits.values()))"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(__file__).resolve().parents[1])])}
+    runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
+                           cwd=tmp_path).stdout.split() for _ in range(2)]
+    assert runs[0] == ["6.0", "9.0", "9.0", "0"]  # compiled (a selector past the end runs the last)
+    assert runs[1] == ["6.0", "9.0", "9.0", "1"]  # loaded from the disk cache
+
+
+@pytest.mark.parametrize("functions, message", [
+    ("(double, add)", r"add\(x, y\) must take \(x\)"),
+    ("(double, lambda x: x)", "must be a compiled"),
+    ("()", "nothing to dispatch"),
+])
+def test_generated_dispatch_checks_its_functions(tmp_path, functions, message):
+    path = tmp_path / "dispatch_bad.py"
+    path.write_text(DEMO.format(functions=functions))
+    with pytest.raises(ValueError, match=message):
+        runpy.run_path(str(path))

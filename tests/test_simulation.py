@@ -1,9 +1,12 @@
 """The airplane's loads and the fixed-timestep flight simulation."""
 
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
+from numba import typeof
 
 from flightsim.physics import aero
 from flightsim.simulation import lab
@@ -29,7 +32,7 @@ def level_state(speed=150.0, alpha_deg=2.0, omega=(0.0, 0.0, 0.0)):
 
 def loads(y, **controls):
     params = aero.pack(AIRCRAFT)
-    params[9][:] = Controls(**controls).as_array()
+    params.controls[:] = Controls(**controls).as_array()
     return np.array(aero.airplane_loads(0.0, y, params))
 
 
@@ -37,6 +40,35 @@ def body_force(y, **controls):
     """Body-frame aerodynamic + thrust force per unit mass, from the earth-frame acceleration."""
     a = loads(y, **controls)
     return quat.rotate(quat.conj(y[6:10]), a[:3] + [0.0, 0.0, AIRCRAFT.gravity]), a[3:]
+
+
+def test_load_params_are_one_named_structure_for_airplane_and_free_body():
+    params = aero.pack(AIRCRAFT)
+    isa = aero.pack(AIRCRAFT, "isa")
+    free = aero.free_body(2.5)
+    assert all(isinstance(p, aero.LoadParams) for p in (params, isa, free))
+    # one compiled specialisation serves all three: same field types, shapes aside
+    assert typeof(params) == typeof(isa) == typeof(free)
+    assert (params.air_density, params.gravity, params.mass, params.max_thrust) == (
+        AIRCRAFT.air_density, AIRCRAFT.gravity, AIRCRAFT.mass, AIRCRAFT.max_thrust)
+    assert params.isa is False and isa.isa is True
+    assert free.mass == 2.5 and free.gravity == 0.0 and free.max_thrust == 0.0 and free.positions.shape == (0, 3)
+    assert params.positions.shape == (len(AIRCRAFT.elements), 3) and params.controls.shape == (len(aero.INPUTS),)
+    assert params._replace(mass=2 * params.mass).mass == 2 * params.mass  # a named tuple: grows and changes by name
+
+
+def test_no_code_reads_load_params_by_position():
+    root = Path(__file__).resolve().parents[1]
+    by_index = re.compile(r"params\[\s*-?\d|\(\s*[\w.]*params\s*\)\[\s*-?\d")  # an integer subscript of *params
+    unpacked = re.compile(r",[^=]*=\s*[\w.]*params\s*$")  # a tuple assignment from it
+    hits = [
+        f"{path.relative_to(root)}:{n}: {line.strip()}"
+        for folder in ("flightsim", "tests", "benchmarks")
+        for path in sorted((root / folder).rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if by_index.search(line) or unpacked.search(line)
+    ]
+    assert hits == []
 
 
 def test_symmetric_flight_has_no_side_force_roll_or_yaw():
@@ -64,7 +96,7 @@ def test_control_signs():
 def test_full_deflection_uses_the_book_tables():
     wing = AIRCRAFT.tables["wing"]
     params = aero.pack(AIRCRAFT)
-    xs, vals, n = params[3][0], params[4][0], params[5][0]
+    xs, vals, n = params.table_alpha[0], params.table_values[0], params.table_size[0]
     for a in (-8.0, 0.0, 6.0, 24.0):
         neutral = aero.coefficients(a, 0.0, aero.KIND_LIFTING, xs, vals, n, 0.0, 0.75)
         up = aero.coefficients(a, 1.0, aero.KIND_LIFTING, xs, vals, n, 0.0, 0.75)

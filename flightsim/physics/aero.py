@@ -1,8 +1,10 @@
 """Body-frame loads of an airplane made of aerodynamic elements (Bourg ch. 7/15).
 
 :func:`pack` turns an :class:`~flightsim.physics.aircraft.Aircraft` into flat arrays
-(the ``params`` tuple); :func:`airplane_loads` is the compiled loads function
-the integrators call, ``loads(t, y, params) -> (ax, ay, az, mx, my, mz)``.
+and scalars, the named tuple :class:`LoadParams` (``params``); :func:`airplane_loads`
+is the compiled loads function the integrators call,
+``loads(t, y, params) -> (ax, ay, az, mx, my, mz)``, and reads ``params`` by
+field name only.
 
 Per element, in the body frame (x forward, y left, z up), as the book does:
 
@@ -21,6 +23,7 @@ frame.  Units are the aircraft file's (ft, slug, lbf).
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,20 +33,65 @@ KIND_LIFTING, KIND_SYMMETRIC, KIND_DRAG = 0, 1, 2
 KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG}
 #: Pilot inputs in the order of the controls array.
 INPUTS = ("throttle", "elevator", "aileron", "rudder", "flaps")
+#: Entry of the throttle in the controls array.
+C_THROTTLE = INPUTS.index("throttle")
 #: Columns of the element array ``elem``.
 E_INCIDENCE, E_DIHEDRAL, E_AREA, E_FLAP_GAIN, E_INC_GAIN = range(5)
 #: Columns of the integer element array ``elem_i``.
 I_TABLE, I_FLAP_INPUT, I_INC_INPUT, I_IS_WING = range(4)
-#: Entries of ``env``.
-ENV_RHO, ENV_G, ENV_MASS, ENV_THRUST, ENV_ISA = range(5)
 #: Entries of the diagnostics array written by each loads evaluation.
 D_STALL, D_RHO, D_THRUST = range(3)
 #: Below this local airspeed (ft/s) an element makes no load (the book does not update its drag direction).
 MIN_SPEED = 1.0
 
 
+class LoadParams(NamedTuple):
+    """The loads' parameters, read by name (numba compiles a named tuple to a struct).
+
+    Arrays and scalars that :func:`airplane_loads` needs, made by :func:`pack`
+    (an airplane) or :func:`free_body`.  The arrays ``controls`` and ``diag``
+    are written in place (by the simulation before each step, and by every
+    loads evaluation); everything else is fixed once packed.  New inputs of the
+    loads (landing-gear contact points, wind, propeller tables…) join as new
+    fields; every field is required, so a constructor that misses one fails.
+    The element and table arrays have one row per element or table; their
+    columns are named by the ``E_*``, ``I_*`` constants of this module.
+    """
+
+    #: (n, 3) float: element positions relative to the CG, body frame (ft).
+    positions: np.ndarray
+    #: (n, 5) float: per element incidence (deg), dihedral (deg), area (ft²), flap gain, incidence gain: ``E_*``.
+    elements: np.ndarray
+    #: (n, 4) int: per element table number, flap input, incidence input (−1: none), is-wing flag: ``I_*``.
+    element_refs: np.ndarray
+    #: (nt, w) float: each table's angle-of-attack breakpoints (deg).
+    table_alpha: np.ndarray
+    #: (nt, 6, w) float: CL, CL flap down, CL flap up, CD, CD flap down, CD flap up at the breakpoints.
+    table_values: np.ndarray
+    #: (nt,) int: breakpoints in use per table.
+    table_size: np.ndarray
+    #: (nt,) int: ``KIND_*`` per table.
+    table_kind: np.ndarray
+    #: (nt, 2) float: CL and CD outside the breakpoints (stalled).
+    table_outside: np.ndarray
+    #: Air density (slug/ft³); at sea level when ``isa``.
+    air_density: float
+    #: Gravity (ft/s²), along earth −z.
+    gravity: float
+    #: Mass (slug).
+    mass: float
+    #: Thrust at full throttle (lbf), along body +x.
+    max_thrust: float
+    #: Density from the standard atmosphere at the airplane's altitude instead of the constant.
+    isa: bool
+    #: (5,) float: pilot inputs in :data:`INPUTS` order; written by the simulation before each step.
+    controls: np.ndarray
+    #: (3,) float: written by each loads evaluation: ``D_*``.
+    diag: np.ndarray
+
+
 def pack(aircraft, atmosphere="constant"):
-    """Flatten an aircraft into the ``params`` tuple of :func:`airplane_loads`.
+    """Flatten an aircraft into the parameters of :func:`airplane_loads`.
 
     Parameters
     ----------
@@ -55,8 +103,7 @@ def pack(aircraft, atmosphere="constant"):
 
     Returns
     -------
-    tuple of numpy.ndarray
-        ``(r, elem, elem_i, tab_alpha, tab_vals, tab_n, tab_kind, tab_out, env, controls, diag)``.
+    LoadParams
         ``controls`` (throttle, elevator, aileron, rudder, flaps) is written
         by the simulation before each step; ``diag`` is written by the loads.
     """
@@ -100,24 +147,26 @@ def pack(aircraft, atmosphere="constant"):
         columns = (t.cl, t.cl_te_down, t.cl_te_up, t.cd, t.cd_te_down, t.cd_te_up)
         for j, (col, fallback) in enumerate(zip(columns, neutral)):
             tab_vals[k, j, :m] = fallback if col is None else col
-    env = np.array(
-        [aircraft.air_density, aircraft.gravity, aircraft.mass, aircraft.max_thrust, atmosphere == "isa"],
-        dtype=np.float64,
+    return LoadParams(
+        positions=r, elements=elem, element_refs=elem_i,
+        table_alpha=tab_alpha, table_values=tab_vals, table_size=tab_n, table_kind=tab_kind, table_outside=tab_out,
+        air_density=float(aircraft.air_density), gravity=float(aircraft.gravity), mass=float(aircraft.mass),
+        max_thrust=float(aircraft.max_thrust), isa=atmosphere == "isa",
+        controls=np.zeros(len(INPUTS)), diag=np.zeros(3),
     )
-    controls = np.zeros(len(INPUTS))
-    diag = np.zeros(3)
-    return (r, elem, elem_i, tab_alpha, tab_vals, tab_n, tab_kind, tab_out, env, controls, diag)
 
 
 def free_body(mass=1.0):
-    """``params`` of a body with no aerodynamic elements, thrust or gravity: a free rigid body.
+    """:class:`LoadParams` of a body with no aerodynamic elements, thrust or gravity: a free rigid body.
 
-    Same array types as :func:`pack`, so the same compiled steps serve both.
+    Same field types as :func:`pack`, so the same compiled steps serve both.
     """
-    return (
-        np.zeros((0, 3)), np.zeros((0, 5)), np.zeros((0, 4), dtype=np.int64), np.zeros((0, 1)),
-        np.zeros((0, 6, 1)), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros((0, 2)),
-        np.array([0.0, 0.0, mass, 0.0, 0.0]), np.zeros(len(INPUTS)), np.zeros(3),
+    return LoadParams(
+        positions=np.zeros((0, 3)), elements=np.zeros((0, 5)), element_refs=np.zeros((0, 4), dtype=np.int64),
+        table_alpha=np.zeros((0, 1)), table_values=np.zeros((0, 6, 1)), table_size=np.zeros(0, dtype=np.int64),
+        table_kind=np.zeros(0, dtype=np.int64), table_outside=np.zeros((0, 2)),
+        air_density=0.0, gravity=0.0, mass=float(mass), max_thrust=0.0, isa=False,
+        controls=np.zeros(len(INPUTS)), diag=np.zeros(3),
     )
 
 
@@ -182,7 +231,7 @@ def element_deflections(elem, elem_i, controls, k):
 
 @jit
 def airplane_loads(t, y, params):
-    """Loads of the packed airplane at state ``y`` (see :mod:`flightsim.integrators`).
+    """Loads of the packed airplane (:class:`LoadParams`) at state ``y`` (see :mod:`flightsim.integrators`).
 
     Returns
     -------
@@ -190,7 +239,11 @@ def airplane_loads(t, y, params):
         ``(ax, ay, az)`` earth-frame acceleration of the CG (ft/s², gravity
         included) and ``(mx, my, mz)`` body-frame moment about the CG (ft·lbf).
     """
-    r, elem, elem_i, tab_alpha, tab_vals, tab_n, tab_kind, tab_out, env, controls, diag = params
+    r, elem, elem_i = params.positions, params.elements, params.element_refs
+    tab_alpha, tab_vals, tab_n, tab_kind, tab_out = (
+        params.table_alpha, params.table_values, params.table_size, params.table_kind, params.table_outside
+    )
+    controls, diag = params.controls, params.diag
     qw, qx, qy, qz = y[6], y[7], y[8], y[9]
     inv = 1.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
     # Earth velocity into the body frame: QVRotate(~q, v) (q normalised on the fly for RK stages).
@@ -199,8 +252,8 @@ def airplane_loads(t, y, params):
     vby *= inv
     vbz *= inv
     wx, wy, wz = y[10], y[11], y[12]
-    rho = env[ENV_RHO]
-    if env[ENV_ISA] != 0.0:
+    rho = params.air_density
+    if params.isa:
         rho = isa_density(rho, y[2])
     fx = fy = fz = 0.0
     mx = my = mz = 0.0
@@ -246,11 +299,11 @@ def airplane_loads(t, y, params):
         mx += ry * ez - rz * ey
         my += rz * ex - rx * ez
         mz += rx * ey - ry * ex
-    thrust = controls[0] * env[ENV_THRUST]
+    thrust = controls[C_THROTTLE] * params.max_thrust
     fx += thrust
     diag[D_STALL] = stall
     diag[D_RHO] = rho
     diag[D_THRUST] = thrust
     ex, ey, ez = qv_rotate(qw, qx, qy, qz, fx, fy, fz)
-    m = env[ENV_MASS]
-    return ex * inv / m, ey * inv / m, ez * inv / m - env[ENV_G], mx, my, mz
+    m = params.mass
+    return ex * inv / m, ey * inv / m, ez * inv / m - params.gravity, mx, my, mz

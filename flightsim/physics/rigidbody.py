@@ -2,8 +2,9 @@
 
 :func:`propagate` advances an orientation quaternion and a body-frame angular
 velocity through Euler's equations with any registered integrator.  With no
-torque (or a numba-compiled one) the whole loop runs compiled; a Python
-torque callable runs the very same integrator source as Python.
+torque the whole loop runs compiled; with a torque callable (plain Python or
+numba-compiled, called from Python) the very same integrator source runs as
+Python around it (:meth:`~flightsim.physics.integrators.Integrator.python_step`).
 """
 
 import math

@@ -122,8 +122,11 @@ def instruments(y):
 
 
 def deflections(params, controls):
-    """Per element ``[flap setting −1..1, incidence change deg]`` for a controls array."""
-    elem, elem_i = params[1], params[2]
+    """Per element ``[flap setting −1..1, incidence change deg]`` for a controls array.
+
+    ``params`` is the airplane's :class:`~flightsim.physics.aero.LoadParams`.
+    """
+    elem, elem_i = params.elements, params.element_refs
     return np.array([aero.element_deflections(elem, elem_i, controls, k) for k in range(elem.shape[0])]).reshape(-1, 2)
 
 
@@ -177,8 +180,10 @@ class Simulation:
         self.atmosphere = atmosphere
         self._inertia = np.ascontiguousarray(self.aircraft.inertia, dtype=np.float64)
         self._inertia_inv = np.ascontiguousarray(self.aircraft.inertia_inv, dtype=np.float64)
-        self._controls_array = self._params[9]
-        self._diag = self._params[10]
+        self._controls_array = self._params.controls
+        self._diag = self._params.diag
+        #: the parameters as a plain tuple for :func:`~flightsim.physics.integrators.step_fields` (cheaper per call)
+        self._param_fields = tuple(self._params)
         self.renormalize = bool(renormalize)
         #: callables run after every completed step (e.g. a ghost airplane keeping pace)
         self.followers = []
@@ -187,9 +192,9 @@ class Simulation:
         self.set_integrator(integrator)
         self.reset()
         # Load (or compile) the compiled step now, on a scratch copy, not during the first flying frame.
-        integrators.step_by_number(
-            self._step_number, self._y.copy(), 0.0, self.dt, self._params, self._inertia, self._inertia_inv, True,
-            self._kind,
+        integrators.step_fields(
+            self._step_number, self._y.copy(), 0.0, self.dt, self._param_fields, self._inertia, self._inertia_inv,
+            True, self._kind,
         )
 
     # ------------------------------------------------------------------ state
@@ -305,8 +310,8 @@ class Simulation:
         self._prev[:] = self._y
         self._t_prev = self.t
         start = time.perf_counter()
-        err = integrators.step_by_number(
-            self._step_number, self._y, self.t, self.dt, self._params, self._inertia, self._inertia_inv,
+        err = integrators.step_fields(
+            self._step_number, self._y, self.t, self.dt, self._param_fields, self._inertia, self._inertia_inv,
             self.renormalize, self._kind,
         )
         elapsed = time.perf_counter() - start
@@ -468,7 +473,7 @@ class Simulation:
             stall=bool(self._diag[aero.D_STALL]),
             qnorm_error=float(self.qnorm_error),
             step_us=1e6 * self._step_seconds,
-            throttle=float(self._controls_array[0]),
+            throttle=float(self._controls_array[aero.C_THROTTLE]),
             thrust=float(self._diag[aero.D_THRUST]),
             on_ground=self.on_ground,
             integrator=self.integrator,
