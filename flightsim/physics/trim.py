@@ -161,12 +161,12 @@ class AirplaneModel:
 
     def set_controls(self, controls):
         """Load (throttle, elevator, aileron, rudder, flaps) into the loads' parameters."""
-        self.params[9][:] = controls  # MERGE: params.controls
+        self.params.controls[:] = controls
 
     def stalled(self, y, controls):
         """True when a wing element is beyond its coefficient table at this state."""
         self.derivative(y, controls)
-        return bool(self.params[10][aero.D_STALL])  # MERGE: params.diag
+        return bool(self.params.diag[aero.D_STALL])
 
 
 def flight_state(airspeed, altitude, climb_angle, heading, bank, alpha, beta, turn_rate=0.0):
