@@ -69,7 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--controls", metavar="CSV",
                         help="fly this control schedule (as `flightsim simulate --controls`) instead of the "
                              "keys and the gamepad")
-    add_start_arguments(parser, default="cruise")
+    add_start_arguments(parser, default="air")
 
 
 def check_window_args(args):

@@ -40,7 +40,7 @@ def _add_altitude_and_angle(p):
 def add_start_arguments(p, default):
     """``--start KIND``, ``--trim FT_S``, ``--altitude`` and ``--climb-angle``: where a flight starts."""
     p.add_argument("--start", choices=START_KINDS, default=default,
-                   help=f"cruise: trimmed level flight at the aircraft file's cruise_speed; file: the file's "
+                   help=f"air: trimmed level flight at the aircraft file's cruise_speed; file: the file's "
                         f"initial state as it is (default {default})")
     p.add_argument("--trim", type=airspeed, metavar="FT_S",
                    help="start trimmed in steady flight at this airspeed (ft/s) instead")
@@ -52,9 +52,9 @@ def start_from_args(args, aircraft, atmosphere="constant"):
     kind = "trim" if args.trim is not None else args.start
     if kind == "file" and (args.altitude is not None or args.climb_angle):
         option = "--altitude" if args.altitude is not None else "--climb-angle"
-        raise InputError(option, "", "needs a trimmed start (--trim FT_S or --start cruise)")
-    if kind == "cruise" and args.climb_angle:
-        raise InputError("--climb-angle", "", "the cruise start is level; use --trim FT_S --climb-angle DEG")
+        raise InputError(option, "", "needs a trimmed start (--trim FT_S or --start air)")
+    if kind == "air" and args.climb_angle:
+        raise InputError("--climb-angle", "", "the air start is level; use --trim FT_S --climb-angle DEG")
     try:
         return make_start(aircraft, kind, args.trim, args.altitude, args.climb_angle, atmosphere=atmosphere)
     except TrimError as exc:

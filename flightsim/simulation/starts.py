@@ -3,7 +3,7 @@
 A :class:`Start` is a state and the controls that go with it.  The kinds,
 chosen with ``--start`` (and ``--trim`` for ``simulate``):
 
-``cruise``  level flight trimmed at the aircraft file's ``cruise_speed``, at its
+``air``     level flight trimmed at the aircraft file's ``cruise_speed``, at its
             initial position, altitude and heading (``flightsim fly``'s default);
 ``trim``    steady flight trimmed at a given airspeed (altitude, flight-path
             angle and flaps may be given too);
@@ -22,7 +22,7 @@ from flightsim.physics.trim import trim as solve_trim
 from flightsim.simulation.controls import Controls
 
 #: Start kinds for ``--start`` (``trim`` is asked for with ``--trim V``).
-START_KINDS = ("cruise", "file")
+START_KINDS = ("air", "file")
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class Start:
     Attributes
     ----------
     kind : str
-        ``"cruise"``, ``"trim"`` or ``"file"``.
+        ``"air"``, ``"trim"`` or ``"file"``.
     state : numpy.ndarray
         13-number state ``[x, v, q, ω]`` (earth ft, ft/s; q body → earth; body rad/s).
     controls : Controls
@@ -83,7 +83,7 @@ def trimmed_start(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0,
     return Start(kind, y, controls, point)
 
 
-def make_start(aircraft, kind="cruise", airspeed=None, altitude=None, climb_angle=0.0, flaps=0.0,
+def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0.0, flaps=0.0,
                atmosphere="constant"):
     """The :class:`Start` of the given kind (see the module docstring).
 
@@ -94,11 +94,11 @@ def make_start(aircraft, kind="cruise", airspeed=None, altitude=None, climb_angl
     """
     if kind == "file":
         return file_start(aircraft)
-    if kind == "cruise":
+    if kind == "air":
         speed = getattr(aircraft, "cruise_speed", None)
         if speed is None:
             raise ValueError(f"start: {aircraft.source} has no [initial] cruise_speed; use --start file")
-        return trimmed_start(aircraft, speed, altitude, 0.0, 0.0, atmosphere, kind="cruise")
+        return trimmed_start(aircraft, speed, altitude, 0.0, 0.0, atmosphere, kind="air")
     if kind == "trim":
         return trimmed_start(aircraft, airspeed, altitude, climb_angle, flaps, atmosphere)
     raise ValueError(f"start: unknown kind {kind!r}; valid: {', '.join(START_KINDS)}")
