@@ -291,3 +291,16 @@ def test_mode_multipliers_mark_the_mode_that_goes(cruise, model):
     assert gone == ["roll"]
     spiral = next((m, mu) for m, mu, _ in below if m.name == "spiral")
     assert abs(spiral[1]) > 1.0        # the airplane's own divergence is not held against the integrator
+
+
+def test_closed_form_stability_functions_match_the_measured_steps():
+    """Each integrator's own R(z) is what one step on the rigid-body test equation does."""
+    from flightsim.physics.integrators import INTEGRATORS
+
+    zs = (-0.3 + 0.4j, -1.7 + 0.2j, -2.6, 1.9j, -0.5 - 2.2j)
+    carried = [it for it in INTEGRATORS.values() if it.stability is not None]
+    assert len(carried) == len(INTEGRATORS)
+    for it in carried:
+        for z in zs:
+            assert stability.measured_amplification(it.name, z) == pytest.approx(complex(it.stability(z)),
+                                                                                 abs=1e-12), (it.name, z)

@@ -333,6 +333,16 @@ def _step_number(step, name):
     return len(_steps) - 1
 
 
+def explicit_euler_stability(z):
+    """``R(z) = 1 + z``: explicit Euler on ω (the Bourg-order steps, ``matrix``, ``buss2``)."""
+    return 1.0 + z
+
+
+def rk4_stability(z):
+    """``R(z) = 1 + z + z²/2 + z³/6 + z⁴/24``: any 4-stage 4th-order Runge–Kutta tableau (``rk4``, ``rkmk4*``)."""
+    return 1.0 + z + z * z / 2.0 + z ** 3 / 6.0 + z ** 4 / 24.0
+
+
 class Integrator:
     """A named rigid-body stepper.
 
@@ -358,13 +368,18 @@ class Integrator:
         it applies once per step, if it is one of the seed's kernels.
     function : numba dispatcher
         The compiled step function (signature :data:`STEP_ARGS`).
+    stability : callable or None
+        Its stability function ``R(z)`` on the linear test equation ``ẏ = λy``
+        (``z = λ dt``), where known in closed form; None: measured
+        (:func:`flightsim.physics.stability.amplification`).
     number, kind : int
         Number of the step function in :data:`STEPS`, and of the increment in
         :data:`flightsim.kernels.INCREMENT_IDS` (−1: none).
     """
 
-    def __init__(self, name, label, order, description, step, increment=None):
+    def __init__(self, name, label, order, description, step, increment=None, stability=None):
         self.name = name
+        self.stability = stability
         self.label = label
         self.order = order
         self.description = description
@@ -422,68 +437,68 @@ INTEGRATORS = _register(
         "euler", "Euler (Bourg)", 1,
         "Bourg's StepSimulation: v, x, ω by explicit Euler, then q += ½ q⊗(0,ω) dt with the new ω, "
         "renormalised (Physics for Game Developers, ch. 11/15; Bullet's QUATERNION_DERIVATIVE).",
-        step_semi_implicit, increment="euler",
+        step_semi_implicit, increment="euler", stability=explicit_euler_stability,
     ),
     Integrator(
         "exact", "Exact exp", 1,
         "Bourg's order for v, x, ω; q ⊗ (cos θ/2, sin(θ/2)/θ·φ), φ = ω dt: exact for constant ω "
         f"({_SEED}, rotate_quaternion_by_vector_vec).",
-        step_semi_implicit, increment="exact",
+        step_semi_implicit, increment="exact", stability=explicit_euler_stability,
     ),
     Integrator(
         "taylor2", "Taylor 2", 1,
         "Bourg's order for v, x, ω; q ⊗ (1 − θ²/8, (½ − θ²/48)·φ): no trigonometry, no square root "
         f"({_SEED}, rotate_quaternion_by_vector_Fast).",
-        step_semi_implicit, increment="taylor2",
+        step_semi_implicit, increment="taylor2", stability=explicit_euler_stability,
     ),
     Integrator(
         "taylor2-half", "Taylor 2, half angle", 1,
         f"As taylor2 at the half angle, doubled once: five more multiplications ({_SEED}).",
-        step_semi_implicit, increment="taylor2-half",
+        step_semi_implicit, increment="taylor2-half", stability=explicit_euler_stability,
     ),
     Integrator(
         "taylor2-quarter", "Taylor 2, quarter angle", 1,
         f"As taylor2 at the quarter angle, doubled twice ({_SEED}).",
-        step_semi_implicit, increment="taylor2-quarter",
+        step_semi_implicit, increment="taylor2-quarter", stability=explicit_euler_stability,
     ),
     Integrator(
         "bullet", "Bullet exp map", 1,
         "Bourg's order for v, x, ω; Bullet's integrateTransform exponential map (Grassia 1998) with its "
         "small-rate Taylor branch and its π/4-per-step angular-motion clamp (the clamped rate in the "
         "factor, the unclamped ω on the axis, then normalised — as Bullet does).",
-        step_semi_implicit, increment="bullet",
+        step_semi_implicit, increment="bullet", stability=explicit_euler_stability,
     ),
     Integrator(
         "matrix", "Rotation matrix", 1,
         "Bourg's order for v, x, ω; R += dt·R·Ω(ω) integrated directly, re-orthonormalised by polar "
         "(Newton) iterations, reported as a quaternion (Physics for Game Developers, ch. 11).",
-        step_matrix,
+        step_matrix, stability=explicit_euler_stability,
     ),
     Integrator(
         "buss2", "Buss 2 (JSBSim)", 1,
         "Buss's augmented second-order attitude step, ω̄ = ω + ½dt α + dt²/12 ω×α, q ⊗ Exp(dt ω̄); ω, v, x "
         "by Euler as JSBSim's defaults (Buss 2000; JSBSim FGPropagate eBuss2). Attitude is 2nd order for a "
         "given ω; the Euler step of ω makes the coupled state 1st order.",
-        step_buss2,
+        step_buss2, stability=explicit_euler_stability,
     ),
     Integrator(
         "rk4", "Runge-Kutta 4", 4,
         "Classical Runge-Kutta 4 on the whole state (x, v, q, ω) with dq/dt = ½ q⊗(0,ω), renormalised at "
         "the end: four load evaluations per step.",
-        step_rk4,
+        step_rk4, stability=rk4_stability,
     ),
     Integrator(
         "rkmk4", "RK Munthe-Kaas 4", 4,
         "Runge-Kutta-Munthe-Kaas 4: RK4 in the Lie algebra with dexp⁻¹ to 2nd order, q moved only by "
         "exponentials so |q| = 1 by construction (Munthe-Kaas 1999; Iserles et al. 2000).",
-        step_rkmk4,
+        step_rkmk4, stability=rk4_stability,
     ),
     *(
         Integrator(
             f"rkmk4-{inc}", f"RKMK4 + {label}", order,
             f"RKMK4 with the {inc} increment in place of the exact exponential: ω, v, x by 4th-order "
             f"stages, so the increment's own error shows ({note}).",
-            step_rkmk4, increment=inc,
+            step_rkmk4, increment=inc, stability=rk4_stability,
         )
         for inc, label, order, note in (
             ("taylor2", "Taylor 2", 4, "local error O(θ⁵): stays 4th order"),
