@@ -44,7 +44,7 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
 
     Stops early when the simulation stops (crash, non-finite state).
     """
-    rows_t, rows_y, rows_u = [sim.t], [sim.vector], [sim.controls.clamped().as_array()]
+    rows_t, rows_y, rows_u, rows_w = [sim.t], [sim.vector], [sim.controls.clamped().as_array()], [sim.wind[:3]]
     bar = None
     if progress:
         from tqdm import tqdm
@@ -59,11 +59,12 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
             rows_t.append(sim.t)
             rows_y.append(sim.vector)
             rows_u.append(sim.controls.clamped().as_array())
+            rows_w.append(sim.wind[:3])
         if bar is not None and k % 1000 == 0:
             bar.update(1000)
     if bar is not None:
         bar.close()
-    return trace.table(rows_t, rows_y, rows_u)
+    return trace.table(rows_t, rows_y, rows_u, rows_w)
 
 
 def run(args):

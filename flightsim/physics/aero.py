@@ -8,7 +8,11 @@ field name only.
 
 Per element, in the body frame (x forward, y left, z up), as the book does:
 
-1. local velocity ``v_body + ω × r`` (r: element position relative to the CG);
+1. local velocity relative to the air ``v_air + (ω − ω_g) × r`` (r: element
+   position relative to the CG), ``v_air = R^T (v − wind)`` the body-frame
+   velocity through the air and ω_g the turbulence's rotation (the ``wind``
+   field, :mod:`flightsim.physics.wind`; zero in still air, where this is the
+   book's ``v_body + ω × r``);
 2. drag direction ``−v_local/|v_local|``;
 3. lift direction ``(drag × n) × drag`` normalised, n the element's normal
    ``(sin i, cos i sin d, cos i cos d)`` for incidence i and dihedral d;
@@ -88,6 +92,10 @@ class LoadParams(NamedTuple):
     controls: np.ndarray
     #: (3,) float: written by each loads evaluation: ``D_*``.
     diag: np.ndarray
+    #: (6,) float: the wind, written by the simulation once per step and held through the integrator's
+    #: stages: earth wind velocity (ft/s, x North, y West, z up) and the turbulence's rotation
+    #: (p_g, q_g, r_g, body rad/s); see :mod:`flightsim.physics.wind`.  Zero: still air.
+    wind: np.ndarray
 
 
 def pack(aircraft, atmosphere="constant"):
@@ -152,7 +160,7 @@ def pack(aircraft, atmosphere="constant"):
         table_alpha=tab_alpha, table_values=tab_vals, table_size=tab_n, table_kind=tab_kind, table_outside=tab_out,
         air_density=float(aircraft.air_density), gravity=float(aircraft.gravity), mass=float(aircraft.mass),
         max_thrust=float(aircraft.max_thrust), isa=atmosphere == "isa",
-        controls=np.zeros(len(INPUTS)), diag=np.zeros(3),
+        controls=np.zeros(len(INPUTS)), diag=np.zeros(3), wind=np.zeros(6),
     )
 
 
@@ -166,7 +174,7 @@ def free_body(mass=1.0):
         table_alpha=np.zeros((0, 1)), table_values=np.zeros((0, 6, 1)), table_size=np.zeros(0, dtype=np.int64),
         table_kind=np.zeros(0, dtype=np.int64), table_outside=np.zeros((0, 2)),
         air_density=0.0, gravity=0.0, mass=float(mass), max_thrust=0.0, isa=False,
-        controls=np.zeros(len(INPUTS)), diag=np.zeros(3),
+        controls=np.zeros(len(INPUTS)), diag=np.zeros(3), wind=np.zeros(6),
     )
 
 
@@ -246,12 +254,14 @@ def airplane_loads(t, y, params):
     controls, diag = params.controls, params.diag
     qw, qx, qy, qz = y[6], y[7], y[8], y[9]
     inv = 1.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
-    # Earth velocity into the body frame: QVRotate(~q, v) (q normalised on the fly for RK stages).
-    vbx, vby, vbz = qv_rotate(qw, -qx, -qy, -qz, y[3], y[4], y[5])
+    wind = params.wind
+    # Velocity through the air into the body frame: QVRotate(~q, v − wind) (q normalised on the fly for RK stages).
+    vbx, vby, vbz = qv_rotate(qw, -qx, -qy, -qz, y[3] - wind[0], y[4] - wind[1], y[5] - wind[2])
     vbx *= inv
     vby *= inv
     vbz *= inv
-    wx, wy, wz = y[10], y[11], y[12]
+    # Rotation relative to the air: the turbulence's gradient across the airplane is ω_g × r.
+    wx, wy, wz = y[10] - wind[3], y[11] - wind[4], y[12] - wind[5]
     rho = params.air_density
     if params.isa:
         rho = isa_density(rho, y[2])

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from flightsim.physics import aero, integrators
+from flightsim.physics.wind import WindModel, wingspan_of
 from flightsim.math import quat
 from flightsim.physics.aircraft import Aircraft, load_aircraft
 from flightsim.simulation.starts import file_start
@@ -83,11 +84,11 @@ class Telemetry:
         From the quaternion via Bourg's conversion: roll + right wing down,
         pitch + nose up, heading 0–360 clockwise from North.
     airspeed, vertical_speed : float
-        ft/s (still air, so airspeed = |v|).
+        ft/s: airspeed through the air ``|v − wind|``; vertical speed over the ground.
     altitude : float
         Height of the CG above the ground, ft.
     alpha : float
-        Angle of attack of the body x axis, deg.
+        Angle of attack of the body x axis relative to the air, deg.
     stall : bool
         A wing element is beyond its table (the book's stall flag).
     qnorm_error : float
@@ -111,14 +112,41 @@ class Telemetry:
     thrust: float
     on_ground: bool
     integrator: str
+    #: Horizontal speed over the ground, ft/s.
+    groundspeed: float = 0.0
+    #: Wind at the airplane, earth frame (x North, y West, z up), ft/s.
+    wind: tuple = (0.0, 0.0, 0.0)
+    #: Turbulence level (``none``, ``light``, ``moderate``, ``severe``).
+    turbulence: str = "none"
+    #: Sideslip relative to the air, deg (+ wind from the right of the nose).
+    beta: float = 0.0
 
 
-def instruments(y):
-    """Roll, pitch, heading (deg, aviation signs), airspeed (ft/s) and alpha (deg) of a state vector."""
+def instruments(y, wind=None):
+    """Roll, pitch, heading (deg, aviation signs), airspeed (ft/s) and alpha (deg) of a state vector.
+
+    Parameters
+    ----------
+    y : numpy.ndarray
+        13-number state ``[x, v, q, ω]``.
+    wind : array_like, optional
+        Earth-frame wind (x North, y West, z up), ft/s: airspeed and alpha
+        are relative to the air ``v − wind`` (default: still air).
+    """
     roll, pitch, heading = quat.aviation_angles(y[6:10])
-    vb = quat.rotate(quat.conj(y[6:10]), y[3:6])
+    v = y[3:6] if wind is None else y[3:6] - np.asarray(wind, dtype=np.float64)[:3]
+    vb = quat.rotate(quat.conj(y[6:10]), v)
     alpha = math.degrees(math.atan2(-vb[2], vb[0])) if abs(vb[0]) + abs(vb[2]) > 1e-9 else 0.0
-    return float(roll), float(pitch), float(heading), float(np.linalg.norm(y[3:6])), alpha
+    return float(roll), float(pitch), float(heading), float(np.linalg.norm(v)), alpha
+
+
+def sideslip(y, wind=None):
+    """Sideslip relative to the air, deg: + when the air comes from the right of the nose (aviation sign)."""
+    v = y[3:6] if wind is None else y[3:6] - np.asarray(wind, dtype=np.float64)[:3]
+    vb = quat.rotate(quat.conj(y[6:10]), v)
+    speed = float(np.linalg.norm(vb))
+    # body y is left: air from the right means the airplane moves to the right, vb[1] < 0
+    return math.degrees(math.asin(max(min(-vb[1] / speed, 1.0), -1.0))) if speed > 1e-9 else 0.0
 
 
 def deflections(params, controls):
@@ -159,6 +187,11 @@ class Simulation:
     start : flightsim.simulation.starts.Start, optional
         Where :meth:`reset` puts the airplane, and with which controls (default:
         the aircraft file's initial state, :func:`~flightsim.simulation.starts.file_start`).
+    wind : flightsim.physics.wind.WindSpec, optional
+        The wind (steady, turbulence, gusts); None or calm: still air, the
+        book's flight bit for bit.  Sampled once per step
+        (:class:`~flightsim.physics.wind.WindModel`) and held through the
+        integrator's stages.
 
     Raises
     ------
@@ -172,7 +205,7 @@ class Simulation:
     capabilities = LIVE
 
     def __init__(self, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere="constant", renormalize=True,
-                 start=None):
+                 start=None, wind=None):
         self.aircraft = resolve_aircraft(aircraft)
         self.start = file_start(self.aircraft) if start is None else start
         self.dt = check_dt(dt)
@@ -182,6 +215,10 @@ class Simulation:
         self._inertia_inv = np.ascontiguousarray(self.aircraft.inertia_inv, dtype=np.float64)
         self._controls_array = self._params.controls
         self._diag = self._params.diag
+        self._wind = self._params.wind
+        #: the wind (None: still air, nothing sampled)
+        self.wind_spec = None if wind is None or wind.calm else wind
+        self._wind_model = None if self.wind_spec is None else WindModel(self.wind_spec, wingspan_of(self._params))
         #: the parameters as a plain tuple for :func:`~flightsim.physics.integrators.step_fields` (cheaper per call)
         self._param_fields = tuple(self._params)
         self.renormalize = bool(renormalize)
@@ -231,6 +268,9 @@ class Simulation:
         self._accumulator = 0.0
         self._step_seconds = 0.0
         self._ground()
+        if self._wind_model is not None:
+            self._wind_model.reset()
+            self._wind_model.sample(self.t, self._y, 0.0, self._wind)
 
     def set_state(self, state, previous=None, status=None):
         """Load a whole state, bit for bit: the flight goes on from ``state``.
@@ -260,6 +300,8 @@ class Simulation:
         self.t, self._t_prev = float(state.t), float(previous.t)
         self.status = status
         self.on_ground = bool(y[2] <= self.aircraft.contact_height)
+        if self._wind_model is not None:   # the wind where the airplane now is; the turbulence does not advance
+            self._wind_model.sample(self.t, self._y, 0.0, self._wind)
 
     @property
     def state(self):
@@ -328,6 +370,8 @@ class Simulation:
         self.t += self.dt
         self.qnorm_error = err
         self._ground()
+        if self._wind_model is not None:   # once per step: the wind the next step holds through its stages
+            self._wind_model.sample(self.t, self._y, self.dt, self._wind)
         for follow in self.followers:
             follow()
         return self.status is None
@@ -444,10 +488,13 @@ class Simulation:
         """
         y = self._y
         heading = float(quat.aviation_angles(y[6:10])[2])
-        point = solve_trim(self.aircraft, float(np.linalg.norm(y[3:6])), float(y[2]), 0.0,
+        wind = self._wind[:3].copy()
+        point = solve_trim(self.aircraft, float(np.linalg.norm(y[3:6] - wind)), float(y[2]), 0.0,
                            min(max(self.controls.flaps, 0.0), 1.0), heading, atmosphere=self.atmosphere,
                            report_range=False)
-        self.set_state(FlightState.from_vector(self.t, point.state_at(y[0], y[1])))
+        state = point.state_at(y[0], y[1])
+        state[3:6] += wind   # steady flight relative to the air
+        self.set_state(FlightState.from_vector(self.t, state))
         c = self.controls
         c.throttle, c.aileron, c.rudder = point.throttle, point.aileron, point.rudder
         c.elevator, c.elevator_trim = 0.0, point.elevator
@@ -460,7 +507,8 @@ class Simulation:
         y = self._y
         self._load_controls()
         aero.airplane_loads(self.t, y, self._params)
-        roll, pitch, heading, airspeed, alpha = instruments(y)
+        wind = self._wind[:3]
+        roll, pitch, heading, airspeed, alpha = instruments(y, wind)
         return Telemetry(
             t=self.t,
             roll=roll,
@@ -477,7 +525,16 @@ class Simulation:
             thrust=float(self._diag[aero.D_THRUST]),
             on_ground=self.on_ground,
             integrator=self.integrator,
+            groundspeed=float(math.hypot(y[3], y[4])),
+            wind=tuple(float(w) for w in wind),
+            turbulence="none" if self.wind_spec is None else self.wind_spec.turbulence,
+            beta=sideslip(y, wind),
         )
+
+    @property
+    def wind(self):
+        """The wind the next step holds: ``[wx, wy, wz]`` earth ft/s and ``[p_g, q_g, r_g]`` body rad/s (a copy)."""
+        return self._wind.copy()
 
     def surface_deflections(self):
         """Per element: ``[flap setting −1..1 (+1 trailing edge up), incidence change deg]``."""

@@ -19,7 +19,8 @@ from flightsim.physics import aero
 from flightsim.math import quat
 from flightsim.simulation import trace
 from flightsim.simulation.controls import Controls
-from flightsim.simulation.flight import MAX_FRAME, FlightState, Telemetry, deflections, instruments, resolve_aircraft
+from flightsim.simulation.flight import MAX_FRAME, FlightState, Telemetry, deflections, instruments, resolve_aircraft,
+                                        sideslip
 from flightsim.simulation.source import PLAYBACK
 
 
@@ -146,15 +147,24 @@ class Replay:
         y = self._row(self.t)[0]
         return y[0:3], y[6:10]
 
+    def _wind_at(self, t):
+        """The recorded earth wind (ft/s) at time ``t``, held from its row."""
+        times = self.table[:, 0]
+        k = int(np.clip(np.searchsorted(times, t, side="right") - 1, 0, len(times) - 1))
+        return self.table[k, 24:27].copy()
+
     def telemetry(self):
         y, u = self._row(self.t)
-        roll, pitch, heading, airspeed, alpha = instruments(y)
+        wind = self._wind_at(self.t)
+        roll, pitch, heading, airspeed, alpha = instruments(y, wind)
         return Telemetry(
             t=self.t, roll=roll, pitch=pitch, heading=heading, airspeed=airspeed,
             altitude=float(y[2] - self.aircraft.contact_height), vertical_speed=float(y[5]), alpha=alpha,
             stall=False, qnorm_error=0.0, step_us=0.0, throttle=float(u[0]),
             thrust=float(u[0] * self.aircraft.max_thrust), on_ground=bool(y[2] <= self.aircraft.contact_height + 1e-6),
             integrator=self.integrator,
+            groundspeed=float(math.hypot(y[3], y[4])), wind=tuple(float(w) for w in wind),
+            beta=sideslip(y, wind),
         )
 
     def surface_deflections(self):

@@ -9,6 +9,12 @@ chosen with ``--start`` (and ``--trim`` for ``simulate``):
             angle and flaps may be given too);
 ``file``    the aircraft file's ``[initial]`` state and throttle, as it is (the book's start).
 
+The trimmed starts are trimmed relative to the air (the trim is solved in
+still air): in a wind, the steady wind at the start's height
+(:meth:`flightsim.physics.wind.WindSpec.steady`) is added to the trimmed
+velocity, so the airplane starts in steady flight through the air and drifts
+with it.
+
 The trimmed starts hold the trim's elevator as *elevator trim*
 (:attr:`flightsim.simulation.controls.Controls.elevator_trim`), so a stick
 released to centre keeps the airplane in trim.
@@ -68,8 +74,13 @@ def file_start(aircraft):
 
 
 def trimmed_start(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, atmosphere="constant",
-                  kind="trim"):
+                  kind="trim", wind=None):
     """Steady flight trimmed at ``airspeed`` (ft/s) from the aircraft file's initial position and heading.
+
+    ``airspeed`` and ``climb_angle`` are relative to the air; ``wind``
+    (:class:`~flightsim.physics.wind.WindSpec`, optional) adds its steady
+    wind at the start's height to the earth velocity (turbulence and gusts
+    are not part of a start).
 
     Raises
     ------
@@ -78,13 +89,15 @@ def trimmed_start(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0,
     """
     point = solve_trim(aircraft, airspeed, altitude, climb_angle, flaps, atmosphere=atmosphere)
     y = point.state_at(aircraft.initial_position[0], aircraft.initial_position[1])
+    if wind is not None:
+        y[3:6] += wind.steady(float(y[2]))
     controls = Controls(throttle=point.throttle, aileron=point.aileron, rudder=point.rudder, flaps=point.flaps,
                         elevator_trim=point.elevator)
     return Start(kind, y, controls, point)
 
 
 def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0.0, flaps=0.0,
-               atmosphere="constant"):
+               atmosphere="constant", wind=None):
     """The :class:`Start` of the given kind (see the module docstring).
 
     Raises
@@ -98,7 +111,7 @@ def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0
         speed = getattr(aircraft, "cruise_speed", None)
         if speed is None:
             raise ValueError(f"start: {aircraft.source} has no [initial] cruise_speed; use --start file")
-        return trimmed_start(aircraft, speed, altitude, 0.0, 0.0, atmosphere, kind="air")
+        return trimmed_start(aircraft, speed, altitude, 0.0, 0.0, atmosphere, kind="air", wind=wind)
     if kind == "trim":
-        return trimmed_start(aircraft, airspeed, altitude, climb_angle, flaps, atmosphere)
+        return trimmed_start(aircraft, airspeed, altitude, climb_angle, flaps, atmosphere, wind=wind)
     raise ValueError(f"start: unknown kind {kind!r}; valid: {', '.join(START_KINDS)}")

@@ -4,13 +4,18 @@ Columns (book frames, lengths in the aircraft file's unit, angles in degrees
 with aviation signs)::
 
     t, x, y, z, vx, vy, vz, qw, qx, qy, qz, p, q, r, roll, pitch, heading,
-    airspeed, alpha, throttle, elevator, aileron, rudder, flaps
+    airspeed, alpha, throttle, elevator, aileron, rudder, flaps,
+    wind_x, wind_y, wind_z, groundspeed
 
 ``x, y, z`` earth position (x North, y West, z up); ``vx, vy, vz`` earth
-velocity; ``qw..qz`` orientation body → earth; ``p, q, r`` body angular
-velocity (rad/s, about body x forward, y left, z up); roll + right wing down,
-pitch + nose up, heading 0–360 clockwise from North; alpha the angle of
-attack of the body x axis.
+velocity (over the ground); ``qw..qz`` orientation body → earth; ``p, q, r``
+body angular velocity (rad/s, about body x forward, y left, z up); roll +
+right wing down, pitch + nose up, heading 0–360 clockwise from North;
+``airspeed`` and ``alpha`` (the angle of attack of the body x axis) are
+relative to the air; ``wind_x, wind_y, wind_z`` the wind at the airplane
+(earth frame, ft/s; steady wind, turbulence and gusts); ``groundspeed`` the
+horizontal speed over the ground.  A trace without the wind columns (written
+before they existed) reads as still air.
 """
 
 import csv
@@ -24,10 +29,11 @@ from flightsim.math import quat
 STATE_COLUMNS = ("t", "x", "y", "z", "vx", "vy", "vz", "qw", "qx", "qy", "qz", "p", "q", "r")
 DERIVED_COLUMNS = ("roll", "pitch", "heading", "airspeed", "alpha")
 CONTROL_COLUMNS = ("throttle", "elevator", "aileron", "rudder", "flaps")
-COLUMNS = STATE_COLUMNS + DERIVED_COLUMNS + CONTROL_COLUMNS
+WIND_COLUMNS = ("wind_x", "wind_y", "wind_z")
+COLUMNS = STATE_COLUMNS + DERIVED_COLUMNS + CONTROL_COLUMNS + WIND_COLUMNS + ("groundspeed",)
 
 
-def table(times, states, controls):
+def table(times, states, controls, wind=None):
     """The trace as one float array, columns :data:`COLUMNS`.
 
     Parameters
@@ -38,16 +44,23 @@ def table(times, states, controls):
         ``[x, v, q, ω]`` rows (see :mod:`flightsim.integrators`).
     controls : array_like, shape (N, 5)
         throttle, elevator, aileron, rudder, flaps.
+    wind : array_like, shape (N, 3), optional
+        Earth-frame wind at each row (ft/s); default still air.  Airspeed and
+        alpha are relative to the air.
     """
     times = np.asarray(times, dtype=np.float64).reshape(-1, 1)
     states = np.asarray(states, dtype=np.float64).reshape(-1, 13)
+    wind = np.zeros((len(states), 3)) if wind is None else np.asarray(wind, dtype=np.float64).reshape(-1, 3)
     q = states[:, 6:10]
     with np.errstate(all="ignore"):   # the last states of a diverging flight may be huge: no warnings
         angles = quat.aviation_angles(q).reshape(-1, 3)
-        vb = quat.rotate(quat.conj(q), states[:, 3:6]).reshape(-1, 3)
-        airspeed = np.linalg.norm(states[:, 3:6], axis=1, keepdims=True)
+        air = states[:, 3:6] - wind
+        vb = quat.rotate(quat.conj(q), air).reshape(-1, 3)
+        airspeed = np.linalg.norm(air, axis=1, keepdims=True)
         alpha = np.degrees(np.arctan2(-vb[:, 2], vb[:, 0])).reshape(-1, 1)
-    return np.hstack([times, states, angles, airspeed, alpha, np.asarray(controls, dtype=np.float64).reshape(-1, 5)])
+        groundspeed = np.hypot(states[:, 3], states[:, 4]).reshape(-1, 1)
+    return np.hstack([times, states, angles, airspeed, alpha, np.asarray(controls, dtype=np.float64).reshape(-1, 5),
+                      wind, groundspeed])
 
 
 def write_csv(path, rows):
@@ -79,8 +92,9 @@ def read_csv(path):
         Naming the file, the line (and column) and the reason: missing or
         empty file, a header without the state columns, a wrong number of
         cells, a non-number or non-finite value, time not increasing, a zero
-        quaternion.  Columns beyond the state (angles, controls) are optional:
-        derived ones are recomputed from the state, missing controls read 0.
+        quaternion.  Columns beyond the state (angles, controls, wind) are
+        optional: derived ones are recomputed from the state (and the wind),
+        missing controls and wind read 0 (an older trace: still air).
     """
     from flightsim.errors import InputError
 
@@ -110,7 +124,7 @@ def read_csv(path):
         if len(cells) != len(header):
             raise InputError(path, f"line {number}", f"expected {len(header)} cells, got {len(cells)}")
         values = []
-        for name in STATE_COLUMNS + CONTROL_COLUMNS:
+        for name in STATE_COLUMNS + CONTROL_COLUMNS + WIND_COLUMNS:
             if name not in index:
                 values.append(0.0)
                 continue
@@ -132,4 +146,4 @@ def read_csv(path):
     data = np.array(rows)
     states = data[:, 1:14].copy()
     states[:, 6:10] /= np.linalg.norm(states[:, 6:10], axis=1, keepdims=True)
-    return table(data[:, 0], states, data[:, 14:19])
+    return table(data[:, 0], states, data[:, 14:19], data[:, 19:22])
