@@ -83,6 +83,11 @@ def build_parser():
     p = sub.add_parser("modes", help="the airplane's dynamic modes about a trim (short period, phugoid, ...)")
     trim_command.add_condition_arguments(p)
     p.set_defaults(func=trim_command.run_modes)
+    from flightsim.commands import wind as wind_command
+
+    p = sub.add_parser("wind", help="write the Dryden turbulence met flying straight and level North (CSV)")
+    wind_command.add_arguments(p)
+    p.set_defaults(func=wind_command.run)
     p = sub.add_parser("bench", help="measure every integrator's accuracy and cost; write a table and plots")
     bench_command.add_arguments(p)
     p.set_defaults(func=bench_command.run)

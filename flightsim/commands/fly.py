@@ -16,6 +16,7 @@ import sys
 
 from flightsim.commands.options import number, output_file, output_folder, seconds, window_size, write_error
 from flightsim.commands.trim import add_start_arguments, start_from_args
+from flightsim.commands.wind import add_wind_arguments, wind_from_args
 from flightsim.errors import InputError
 
 __all__ = ["add_arguments", "add_window_arguments", "check_window_args", "open_app", "run"]
@@ -70,6 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="fly this control schedule (as `flightsim simulate --controls`) instead of the "
                              "keys and the gamepad")
     add_start_arguments(parser, default="air")
+    add_wind_arguments(parser)
 
 
 def check_window_args(args):
@@ -113,8 +115,9 @@ def run(args) -> int:
 
     keymap = load_keymap(args.keymap)
     aircraft = resolve_aircraft(args.aircraft)
+    wind = wind_from_args(args, aircraft)
     sim = Simulation(aircraft=aircraft, integrator=args.integrator, dt=DEFAULT_DT if args.dt is None else args.dt,
-                     start=start_from_args(args, aircraft))
+                     start=start_from_args(args, aircraft, wind=wind), wind=wind)
     schedule = ControlSchedule.from_csv(args.controls, sim.controls) if args.controls else None
     return open_app(args, sim, keymap, size, frames, caption=f"flightsim - {sim.aircraft.name}",
                     model_spec=model, ghost=args.ghost, ghost_integrator=args.ghost_integrator,

@@ -41,6 +41,9 @@ FLAGS = {
     "flaps": "--flaps",
     "bank": "--bank",
     "start": "--start",
+    "wind": "--wind",
+    "turbulence": "--turbulence",
+    "wind_shear": "--wind-shear",
 }
 """The simulation's argument names and the flags that set them."""
 

@@ -10,6 +10,7 @@ from flightsim.simulation import trace
 from flightsim.simulation.controls import ControlSchedule
 from flightsim.physics.integrators import INTEGRATORS
 from flightsim.commands.trim import add_start_arguments, start_from_args
+from flightsim.commands.wind import add_wind_arguments, wind_from_args
 from flightsim.simulation.flight import DEFAULT_DT, Simulation, resolve_aircraft
 
 #: Runs at least this long (steps) on a terminal get a progress bar.
@@ -37,6 +38,7 @@ def add_arguments(p):
         help="air density: the book's constant, or the standard atmosphere",
     )
     add_start_arguments(p, default="file")
+    add_wind_arguments(p)
 
 
 def fly(sim, steps, schedule=None, every=1, progress=False):
@@ -71,8 +73,9 @@ def run(args):
     """Run ``flightsim simulate``; return the exit code (0, or 1 if the state went non-finite)."""
     out = output_file("--out", args.out) if args.out else None
     aircraft = resolve_aircraft(args.aircraft)
-    start = start_from_args(args, aircraft, args.atmosphere)
-    sim = Simulation(aircraft, args.integrator, args.dt, atmosphere=args.atmosphere, start=start)
+    wind = wind_from_args(args, aircraft)
+    start = start_from_args(args, aircraft, args.atmosphere, wind)
+    sim = Simulation(aircraft, args.integrator, args.dt, atmosphere=args.atmosphere, start=start, wind=wind)
     if args.steps is not None:
         steps = args.steps
     else:
@@ -107,10 +110,12 @@ def _summary_lines(sim, table, wall):
     t = sim.telemetry()
     return [
         f"start           {sim.start.describe()}",
+        f"wind            {'still air' if sim.wind_spec is None else sim.wind_spec.describe()}",
         f"integrator      {sim.integrator} (dt = {sim.dt:g} s, {sim.steps} steps, t = {sim.t:.3f} s)",
         f"final position  x {col['x'][-1]:.1f}  y {col['y'][-1]:.1f}  z {col['z'][-1]:.1f} ft",
         f"final attitude  roll {t.roll:.2f}°  pitch {t.pitch:.2f}°  heading {t.heading:.2f}°",
-        f"final speed     {t.airspeed:.2f} ft/s, vertical {t.vertical_speed:.2f} ft/s, alpha {t.alpha:.2f}°",
+        f"final speed     {t.airspeed:.2f} ft/s, vertical {t.vertical_speed:.2f} ft/s, alpha {t.alpha:.2f}°"
+        + (f", ground speed {t.groundspeed:.2f} ft/s" if sim.wind_spec is not None else ""),
         f"altitude range  {col['z'].min():.1f} .. {col['z'].max():.1f} ft",
         f"largest |q|-1   {np.max(np.abs(np.linalg.norm(table[:, 7:11], axis=1) - 1.0)):.3e} (renormalised: "
         f"{'yes' if sim.renormalize else 'no'}; last step before renormalising {sim.qnorm_error:.3e})",

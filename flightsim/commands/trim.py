@@ -47,8 +47,12 @@ def add_start_arguments(p, default):
     _add_altitude_and_angle(p)
 
 
-def start_from_args(args, aircraft, atmosphere="constant"):
-    """The :class:`~flightsim.simulation.starts.Start` that ``--start``/``--trim`` ask for."""
+def start_from_args(args, aircraft, atmosphere="constant", wind=None):
+    """The :class:`~flightsim.simulation.starts.Start` that ``--start``/``--trim`` ask for.
+
+    ``wind`` (:class:`~flightsim.physics.wind.WindSpec`, optional): a trimmed
+    start is trimmed relative to the air and carried along with the steady wind.
+    """
     kind = "trim" if args.trim is not None else args.start
     if kind == "file" and (args.altitude is not None or args.climb_angle):
         option = "--altitude" if args.altitude is not None else "--climb-angle"
@@ -56,7 +60,8 @@ def start_from_args(args, aircraft, atmosphere="constant"):
     if kind == "air" and args.climb_angle:
         raise InputError("--climb-angle", "", "the air start is level; use --trim FT_S --climb-angle DEG")
     try:
-        return make_start(aircraft, kind, args.trim, args.altitude, args.climb_angle, atmosphere=atmosphere)
+        return make_start(aircraft, kind, args.trim, args.altitude, args.climb_angle, atmosphere=atmosphere,
+                          wind=wind)
     except TrimError as exc:
         raise InputError("--trim" if kind == "trim" else "--start", "", str(exc)) from None
 

@@ -87,6 +87,20 @@ POE_SIGMA = {
     "moderate": np.array([8.6, 9.6, 10.6, 10.1, 8.0, 6.6, 5.0, 4.2, 2.7, 0.0, 0.0, 0.0]),
     "severe": np.array([15.6, 17.6, 23.0, 23.6, 22.1, 20.0, 16.0, 15.1, 12.1, 7.9, 6.2, 5.1]),
 }
+POE_ALTITUDES_LIST = [float(a) for a in POE_ALTITUDES]
+POE_SIGMA_LIST = {k: [float(x) for x in v] for k, v in POE_SIGMA.items()}
+
+
+def _interp(x, xs, ys):
+    """Linear interpolation, clamped at the ends (as numpy.interp, for one float)."""
+    if x <= xs[0]:
+        return ys[0]
+    for k in range(1, len(xs)):
+        if x <= xs[k]:
+            return ys[k - 1] + (x - xs[k - 1]) / (xs[k] - xs[k - 1]) * (ys[k] - ys[k - 1])
+    return ys[-1]
+
+
 #: Entries of the wind array: earth wind velocity (ft/s) and the body-frame turbulence rotation (rad/s).
 WX, WY, WZ, PG, QG, RG = range(6)
 #: Default wingspan when an airplane has none, ft (JSBSim's).
@@ -223,6 +237,12 @@ class WindSpec:
         speed = self.speed if self.shear is None else self.speed * self.shear.factor(h)
         return wind_vector(self.from_deg, speed)
 
+    def steady_xyz(self, h):
+        """:meth:`steady` as three floats (the per-step path)."""
+        speed = self.speed if self.shear is None else self.speed * self.shear.factor(h)
+        th = math.radians(self.from_deg)
+        return -speed * math.cos(th), speed * math.sin(th), 0.0
+
     def describe(self):
         """One line for a person, speeds in knots."""
         parts = [f"from {self.from_deg:03.0f}° at {self.speed / KNOT:.1f} kt" if self.speed else "calm"]
@@ -254,7 +274,7 @@ def turbulence_intensity(level, h):
         l_u = h / k ** 1.2
         s_u = sig_low / k ** 0.4
         return s_u, s_u, sig_low, l_u, l_u, h
-    high = float(np.interp(h, POE_ALTITUDES, POE_SIGMA[level]))
+    high = _interp(h, POE_ALTITUDES_LIST, POE_SIGMA_LIST[level])
     if h <= 2000.0:
         f = (h - 1000.0) / 1000.0
         length = 1000.0 + f * 750.0
@@ -348,16 +368,16 @@ class Dryden:
         self._noise = np.empty((0, 6))
         self._k = 0
         n = self._draw()
-        self._u = n[0]
+        self._u = float(n[0])
         cv = np.linalg.cholesky(_P_INF)
-        self._v = cv @ n[1:3]
-        self._w = cv @ n[3:5]
-        self._p = n[5]
+        self._v = tuple(float(x) for x in cv @ n[1:3])
+        self._w = tuple(float(x) for x in cv @ n[3:5])
+        self._p = float(n[5])
         self._first = True
         self._vf = self._wf = 0.0
         self._prev_v = self._prev_w = 0.0
         #: the last output: (u, v, w) ft/s and (p, q, r) rad/s, path frame
-        self.value = np.zeros(6)
+        self.value = (0.0,) * 6
 
     def _draw(self):
         if self._k >= len(self._noise):
@@ -381,11 +401,11 @@ class Dryden:
         if not self._first and dt > 0.0:
             n = self._draw()
             a = math.exp(-V * dt / l_u)
-            self._u = a * self._u + math.sqrt(max(1.0 - a * a, 0.0)) * n[0]
-            self._v = _second_order(self._v, V * dt / l_v, n[1], n[2])
-            self._w = _second_order(self._w, V * dt / l_w, n[3], n[4])
+            self._u = a * self._u + math.sqrt(max(1.0 - a * a, 0.0)) * float(n[0])
+            self._v = _second_order(self._v, V * dt / l_v, float(n[1]), float(n[2]))
+            self._w = _second_order(self._w, V * dt / l_w, float(n[3]), float(n[4]))
             a = math.exp(-V * dt * math.pi / (4.0 * b))
-            self._p = a * self._p + math.sqrt(max(1.0 - a * a, 0.0)) * n[5]
+            self._p = a * self._p + math.sqrt(max(1.0 - a * a, 0.0)) * float(n[5])
         u = s_u * self._u
         v = s_v * (_SQRT3 * self._v[0] + (1.0 - _SQRT3) * self._v[1])
         w = s_w * (_SQRT3 * self._w[0] + (1.0 - _SQRT3) * self._w[1])
@@ -402,7 +422,7 @@ class Dryden:
         p = sigma_p(s_w, l_w, b) * self._p
         q = -(w - self._wf) / (V * t_q)
         r = (v - self._vf) / (V * t_r)
-        self.value = np.array([u, v, w, p, q, r])
+        self.value = (u, v, w, p, q, r)
         return self.value
 
 
@@ -418,7 +438,7 @@ def _second_order(z, delta, n1, n2):
     l11 = math.sqrt(max(i0, 0.0))
     l21 = i1 / l11 if l11 > 0.0 else 0.0
     l22 = math.sqrt(max(i2 - l21 * l21, 0.0))
-    return np.array([z1 + l11 * n1, z2 + l21 * n1 + l22 * n2])
+    return (z1 + l11 * n1, z2 + l21 * n1 + l22 * n2)
 
 
 def _first_order_hold(f, x0, x1, dt, tau):
@@ -472,7 +492,7 @@ class WindModel:
         """
         spec = self.spec
         h = float(y[2])
-        wx, wy, wz = spec.steady(h)
+        wx, wy, wz = spec.steady_xyz(h)
         for g in spec.gusts:
             gx, gy, gz = g.at(t)
             wx, wy, wz = wx + gx, wy + gy, wz + gz
@@ -483,19 +503,34 @@ class WindModel:
             horiz = math.hypot(ax, ay)
             if horiz > MIN_AIRSPEED:
                 cx, cy = ax / horiz, ay / horiz
-            else:
-                fwd = quat.rotate(y[6:10], np.array([1.0, 0.0, 0.0]))
-                n = math.hypot(fwd[0], fwd[1]) or 1.0
-                cx, cy = (fwd[0] / n, fwd[1] / n) if n > 1e-9 else (1.0, 0.0)
+            else:   # the heading: body x in the earth frame, horizontal
+                qw, qx, qy, qz = y[6], y[7], y[8], y[9]
+                fx, fy = 1.0 - 2.0 * (qy * qy + qz * qz), 2.0 * (qx * qy + qw * qz)
+                n = math.hypot(fx, fy)
+                cx, cy = (fx / n, fy / n) if n > 1e-9 else (1.0, 0.0)
             u, v, w, p, q, r = self.dryden.step(dt, math.sqrt(ax * ax + ay * ay + az * az), h)
             # path frame: x along (cx, cy), y to its left (−cy, cx), z up
             wx += u * cx - v * cy
             wy += u * cy + v * cx
             wz += w
             ex, ey, ez = p * cx - q * cy, p * cy + q * cx, r
-            pg, qg, rg = quat.rotate(quat.conj(y[6:10]), np.array([ex, ey, ez]))
+            pg, qg, rg = _to_body(y[6], y[7], y[8], y[9], ex, ey, ez)
         out[0], out[1], out[2], out[3], out[4], out[5] = wx, wy, wz, pg, qg, rg
         return out
+
+
+def _to_body(qw, qx, qy, qz, x, y, z):
+    """Earth vector into the body frame for a unit q body → earth: ``R(q)^T v``."""
+    r00 = 1.0 - 2.0 * (qy * qy + qz * qz)
+    r01 = 2.0 * (qx * qy - qw * qz)
+    r02 = 2.0 * (qx * qz + qw * qy)
+    r10 = 2.0 * (qx * qy + qw * qz)
+    r11 = 1.0 - 2.0 * (qx * qx + qz * qz)
+    r12 = 2.0 * (qy * qz - qw * qx)
+    r20 = 2.0 * (qx * qz - qw * qy)
+    r21 = 2.0 * (qy * qz + qw * qx)
+    r22 = 1.0 - 2.0 * (qx * qx + qy * qy)
+    return (r00 * x + r10 * y + r20 * z, r01 * x + r11 * y + r21 * z, r02 * x + r12 * y + r22 * z)
 
 
 def turbulence_series(level, altitude, airspeed, seed=0, duration=60.0, dt=1.0 / 120.0, wingspan=DEFAULT_WINGSPAN):

@@ -531,6 +531,14 @@ class Simulation:
             beta=sideslip(y, wind),
         )
 
+    def hold_wind(self, wind):
+        """Hold ``wind`` (6 numbers, as :attr:`wind`) through the next steps: for a flight with no wind of its own.
+
+        A flight with a wind (``wind=`` given) samples its own after every step
+        and overwrites this.
+        """
+        self._wind[:] = np.asarray(wind, dtype=np.float64).reshape(6)
+
     @property
     def wind(self):
         """The wind the next step holds: ``[wx, wy, wz]`` earth ft/s and ``[p_g, q_g, r_g]`` body rad/s (a copy)."""

@@ -9,7 +9,9 @@ what the integrator choice costs in accuracy, seen while flying.
 The ghost follows the main flight through its public interface only: a
 follower run after every main step, its ``controls``, ``state`` and
 ``alpha``, and :meth:`~flightsim.simulation.Simulation.set_state` to put
-the ghost on a state.
+the ghost on a state.  It flies through the very wind the main airplane
+met in that step (:meth:`~flightsim.simulation.Simulation.hold_wind`), so
+turbulence makes no difference between the two.
 """
 
 import numpy as np
@@ -70,6 +72,7 @@ class Ghost:
 
     def _load(self, state, status):
         self.sim.set_state(state, status=status)
+        self._held_wind = self.main.wind
         #: the ghost's state at the main airplane's previous step (where its render blend starts)
         self._frame_prev = self.sim.vector
 
@@ -79,9 +82,11 @@ class Ghost:
         self._frame_prev = sim.vector
         c, g = self.main.controls, sim.controls
         g.throttle, g.elevator, g.aileron, g.rudder, g.flaps = c.throttle, c.elevator, c.aileron, c.rudder, c.flaps
+        sim.hold_wind(self._held_wind)
         for _ in range(self.substeps):
             if not sim.step():
                 break
+        self._held_wind = self.main.wind   # what the main airplane holds through its next step
 
     def render_pose(self):
         """The ghost's pose at the main airplane's render blend factor."""
