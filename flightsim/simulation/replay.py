@@ -19,8 +19,8 @@ from flightsim.physics import aero
 from flightsim.math import quat
 from flightsim.simulation import trace
 from flightsim.simulation.controls import Controls
-from flightsim.simulation.flight import MAX_FRAME, FlightState, Telemetry, deflections, instruments, resolve_aircraft,
-                                        sideslip
+from flightsim.simulation.flight import (MAX_FRAME, FlightState, Telemetry, deflections, instruments,
+                                         resolve_aircraft, sideslip)
 from flightsim.simulation.source import PLAYBACK
 
 
