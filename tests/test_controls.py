@@ -31,7 +31,8 @@ def schedule_error(path, initial=None):
 # ---------------------------------------------------------------------------
 
 def test_names_ranges_and_fields_agree():
-    assert tuple(f.name for f in dataclasses.fields(Controls)) == CONTROL_NAMES
+    # the five inputs a schedule and a trace carry, and the trim that offsets the elevator
+    assert tuple(f.name for f in dataclasses.fields(Controls)) == CONTROL_NAMES + ("elevator_trim",)
     assert tuple(CONTROL_RANGES) == CONTROL_NAMES
     assert CONTROL_RANGES["throttle"] == (0.0, 1.0)
     assert CONTROL_RANGES["flaps"] == (0.0, 1.0)
@@ -231,3 +232,11 @@ def test_random_files_raise_only_input_error(tmp_path):
             assert str(exc).startswith(str(path))
             outcomes.add("error")
     assert "error" in outcomes
+
+
+def test_elevator_trim_offsets_the_elevator_and_clamps():
+    c = Controls(elevator=0.3, elevator_trim=-0.1)
+    assert c.clamped().elevator == pytest.approx(0.2) and c.clamped().elevator_trim == 0.0
+    assert Controls(elevator=0.8, elevator_trim=0.5).clamped().elevator == 1.0
+    assert Controls(elevator=-0.2, elevator_trim=-3.0).clamped().elevator == pytest.approx(-1.0)
+    assert Controls(elevator_trim=float("nan")).clamped().elevator == 0.0

@@ -151,6 +151,10 @@ def test_a_ghost_follows_through_the_public_interface():
     assert main.followers == []
 
 
+#: A named tuple's public methods carry an underscore so as not to clash with its fields.
+NAMEDTUPLE_API = {"_replace", "_asdict", "_fields", "_make", "_field_defaults"}
+
+
 def _private_reaches(path):
     """``obj._name`` where ``obj`` is neither ``self``/``cls`` nor a module imported by the file."""
     tree = ast.parse(path.read_text(), str(path))
@@ -161,7 +165,8 @@ def _private_reaches(path):
         elif isinstance(node, ast.ImportFrom):
             modules.update(a.asname or a.name for a in node.names if a.name[:1].islower())
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                and node.attr not in NAMEDTUPLE_API):
             base = node.value
             if isinstance(base, ast.Name) and (base.id in ("self", "cls") or base.id in modules):
                 continue

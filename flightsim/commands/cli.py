@@ -40,57 +40,46 @@ def _cmd_integrators(args):
     return 0
 
 
-def _add_fly(sub):
-    from flightsim.commands import fly as fly_command
-
-    p = sub.add_parser("fly", help="open the window and fly (the default)")
-    fly_command.add_arguments(p)
-    p.set_defaults(func=fly_command.run)
-    return p
+def _no_arguments(parser):
+    """A command without options."""
 
 
-def _add_replay(sub):
-    from flightsim.commands import replay as replay_command
-
-    p = sub.add_parser("replay", help="play a trace CSV back in the window (HUD and cameras as in flight)")
-    replay_command.add_arguments(p)
-    p.set_defaults(func=replay_command.run)
-    return p
+#: The subcommands: name, help, module in :mod:`flightsim.commands` (None: this one), how its
+#: options are added, and what runs it.  Each module imports the heavy parts (the app, numba
+#: compilation) only when it runs.
+COMMANDS = (
+    ("fly", "open the window and fly (the default)", "fly", "add_arguments", "run"),
+    ("replay", "play a trace CSV back in the window (HUD and cameras as in flight)", "replay", "add_arguments", "run"),
+    ("integrators", "list the orientation integrators (name, order, description)", None, _no_arguments,
+     _cmd_integrators),
+    ("simulate", "run a flight with no window; write a trace CSV", "simulate", "add_arguments", "run"),
+    ("trim", "find the steady flight (pitch, throttle, elevator, ...) at an airspeed", "trim",
+     "add_condition_arguments", "run_trim"),
+    ("modes", "the airplane's dynamic modes about a trim (short period, phugoid, ...)", "trim",
+     "add_condition_arguments", "run_modes"),
+    ("wind", "write the Dryden turbulence met flying straight and level North (CSV)", "wind", "add_arguments",
+     "run"),
+    ("bench", "measure every integrator's accuracy and cost; write a table and plots", "bench", "add_arguments", "run"),
+)
 
 
 def build_parser():
-    """The argument parser with every subcommand."""
+    """The argument parser with every subcommand of :data:`COMMANDS`."""
+    import importlib
+
     parser = OneLineParser(
         prog="flightsim",
         description="Fly Bourg's airplane and see the numerics of its quaternion integrators.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {flightsim.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    _add_fly(sub)
-    _add_replay(sub)
-    p = sub.add_parser("integrators", help="list the orientation integrators (name, order, description)")
-    p.set_defaults(func=_cmd_integrators)
-    from flightsim.commands import bench as bench_command, simulate as simulate_command
-
-    p = sub.add_parser("simulate", help="run a flight with no window; write a trace CSV")
-    simulate_command.add_arguments(p)
-    p.set_defaults(func=simulate_command.run)
-    from flightsim.commands import trim as trim_command
-
-    p = sub.add_parser("trim", help="find the steady flight (pitch, throttle, elevator, ...) at an airspeed")
-    trim_command.add_condition_arguments(p)
-    p.set_defaults(func=trim_command.run_trim)
-    p = sub.add_parser("modes", help="the airplane's dynamic modes about a trim (short period, phugoid, ...)")
-    trim_command.add_condition_arguments(p)
-    p.set_defaults(func=trim_command.run_modes)
-    from flightsim.commands import wind as wind_command
-
-    p = sub.add_parser("wind", help="write the Dryden turbulence met flying straight and level North (CSV)")
-    wind_command.add_arguments(p)
-    p.set_defaults(func=wind_command.run)
-    p = sub.add_parser("bench", help="measure every integrator's accuracy and cost; write a table and plots")
-    bench_command.add_arguments(p)
-    p.set_defaults(func=bench_command.run)
+    for name, text, module, add, run in COMMANDS:
+        if module is not None:
+            module = importlib.import_module(f"flightsim.commands.{module}")
+            add, run = getattr(module, add), getattr(module, run)
+        p = sub.add_parser(name, help=text)
+        add(p)
+        p.set_defaults(func=run)
     return parser
 
 
