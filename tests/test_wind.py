@@ -293,3 +293,12 @@ def test_wind_command_writes_the_series(tmp_path, capsys):
     assert len(data) == 201 and data[-1, 0] == pytest.approx(2.0)
     ref = turbulence_series("light", 500.0, 160.0, 3, 2.0, 0.01, SPAN)
     np.testing.assert_allclose(data, ref, rtol=1e-9, atol=1e-12)
+
+
+def test_hud_reads_the_wind_relative_to_the_nose():
+    from flightsim.app.instruments import wind_relative
+
+    w = wind_vector(270.0, 15.0 * KNOT)
+    assert wind_relative(w, 0.0) == pytest.approx((270.0, 15.0, 270.0), abs=1e-4)    # from the left flying North
+    assert wind_relative(w, 270.0) == pytest.approx((270.0, 15.0, 0.0), abs=1e-4)    # a headwind flying West
+    assert wind_relative(wind_vector(45.0, 10 * KNOT), 0.0) == pytest.approx((45.0, 10.0, 45.0), abs=1e-4)

@@ -185,3 +185,38 @@ def heading_tape(heading_deg, width):
     dl.add_text(vec2(cx - 12, p.y), _WHITE, box)
     dl.add_triangle_filled(vec2(cx, p.y + h - 8), vec2(cx - 5, p.y + h), vec2(cx + 5, p.y + h), _YELLOW)
     imgui.dummy(vec2(width, h + 2))
+
+
+def wind_relative(wind, heading_deg):
+    """The wind as a pilot reads it: ``(from_deg, speed_kt, relative_deg)``.
+
+    ``wind`` is the earth-frame wind (x North, y West, z up), ft/s;
+    ``from_deg`` the direction it blows from (deg true, clockwise from North);
+    ``relative_deg`` that direction relative to the nose, clockwise, 0..360
+    (0: a headwind, 90: from the right, 180: a tailwind).
+    """
+    wx, wy = float(wind[0]), float(wind[1])
+    speed = math.hypot(wx, wy)
+    towards = math.degrees(math.atan2(-wy, wx))          # clockwise from North (East is earth −y)
+    from_deg = (towards + 180.0) % 360.0
+    return from_deg, speed * FT_S_TO_KT, (from_deg - heading_deg) % 360.0
+
+
+def wind_arrow(relative_deg, speed_kt, size):
+    """A dial with an arrow the way the wind blows relative to the airplane (nose up), then ``imgui.dummy``."""
+    dl = imgui.get_window_draw_list()
+    p = imgui.get_cursor_screen_pos()
+    r = size * 0.5
+    cx, cy = p.x + r, p.y + r
+    dl.add_circle(vec2(cx, cy), r - 1.0, _DIM, 24, 1.0)
+    dl.add_triangle_filled(vec2(cx, cy - r + 3), vec2(cx - 4, cy - r + 10), vec2(cx + 4, cy - r + 10), _DIM)  # the nose
+    if speed_kt > 0.05:
+        a = math.radians(relative_deg)
+        ux, uy = -math.sin(a), math.cos(a)                 # blowing towards: from the rim at `a` across the dial
+        tail = vec2(cx - ux * (r - 5), cy - uy * (r - 5))
+        tip = (cx + ux * (r - 5), cy + uy * (r - 5))
+        dl.add_line(tail, vec2(*tip), _YELLOW, 2.0)
+        nx, ny = -uy, ux
+        dl.add_triangle_filled(vec2(*tip), vec2(tip[0] - ux * 8 + nx * 5, tip[1] - uy * 8 + ny * 5),
+                               vec2(tip[0] - ux * 8 - nx * 5, tip[1] - uy * 8 - ny * 5), _YELLOW)
+    imgui.dummy(vec2(size, size))

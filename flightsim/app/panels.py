@@ -19,8 +19,10 @@ Panels, in drawing order:
 
 * :func:`cockpit_overlay` - the glare shield and windscreen posts (cockpit camera);
 * :func:`flight_panel` (left) - attitude indicator and heading tape,
-  airspeed, altitude, vertical speed, angle of attack, stall warning,
-  throttle, flaps and the control surfaces;
+  airspeed (through the air) and ground speed, altitude, vertical speed,
+  angle of attack, stall warning, the wind (:func:`wind_section`: an arrow
+  relative to the nose, direction and speed, turbulence), throttle, flaps
+  and the control surfaces;
 * :func:`numerics_panel` (right) - the sections: integrator, timings,
   clock, pause / reset / time scale, camera, recording, ghost, strip charts;
 * :func:`status_banner` - a stopped flight with a reset button, PAUSED,
@@ -38,12 +40,12 @@ from imgui_bundle import imgui, implot
 
 from flightsim.app.camera import CAMERA_MODES
 from flightsim.app.instruments import (CHART_FLAGS, FT_S_TO_KT, X_FLAGS, attitude_indicator, bar, chart_limits,
-                                       cockpit_frame, heading_tape, plain_lines, vec2)
+                                       cockpit_frame, heading_tape, plain_lines, vec2, wind_arrow, wind_relative)
 from flightsim.app.pilot import GAMEPAD_BUTTONS, GAMEPAD_HELD
 
 __all__ = ["NUMERICS_SECTIONS", "PANELS", "camera_section", "charts_section", "clock_section", "cockpit_overlay",
            "flight_panel", "ghost_section", "integrator_section", "key_help", "numerics_panel",
-           "recording_section", "run_section", "status_banner", "timing_section"]
+           "recording_section", "run_section", "status_banner", "timing_section", "wind_section"]
 
 NUMERICS_WIDTH = 330.0
 """Width of the Numerics window, imgui pixels."""
@@ -158,7 +160,7 @@ def flight_panel(view, do, hud):
     attitude_indicator(t.roll, t.pitch, size)
     heading_tape(t.heading, size)
     kt = t.airspeed * FT_S_TO_KT
-    imgui.text(f"Airspeed {kt:6.1f} kt  ({t.airspeed:5.1f} ft/s)")
+    imgui.text(f"Airspeed {kt:6.1f} kt  ({t.airspeed:5.1f} ft/s)  GS {t.groundspeed * FT_S_TO_KT:5.1f} kt")
     imgui.text(f"Altitude {t.altitude:7.0f} ft")
     imgui.text(f"Vert spd {t.vertical_speed * 60.0:+7.0f} ft/min")
     imgui.text(f"AoA      {t.alpha:+6.1f} deg")
@@ -170,6 +172,7 @@ def flight_panel(view, do, hud):
         imgui.text_colored(imgui.ImVec4(0.6, 1.0, 0.6, 1.0), "on the ground")
     else:
         imgui.text(" ")
+    wind_section(view, do, hud)
     imgui.separator()
     bar("Throttle", c.throttle, 0.0, 1.0, f"{c.throttle * 100:3.0f}%  {t.thrust:4.0f} lbf")
     bar("Flaps", c.flaps, 0.0, 1.0, f"{c.flaps * 100:3.0f}%")
@@ -178,6 +181,23 @@ def flight_panel(view, do, hud):
     bar("Rudder", c.rudder, -1.0, 1.0, f"{c.rudder:+.2f}")
     imgui.text_disabled(view.input_status if view.capabilities.can_fly else "controls as recorded")
     imgui.end()
+
+
+def wind_section(view, do, hud):
+    """Part of the Flight panel: the wind relative to the airplane (an arrow), its speed and the turbulence."""
+    t = view.telemetry
+    from_deg, speed_kt, rel = wind_relative(t.wind, t.heading)
+    if speed_kt < 0.05 and t.turbulence == "none":
+        imgui.text_disabled("Wind     calm")
+        return
+    imgui.separator()
+    wind_arrow(rel, speed_kt, 46.0)
+    imgui.same_line()
+    imgui.begin_group()
+    imgui.text(f"Wind {from_deg:03.0f}° / {speed_kt:4.1f} kt")
+    imgui.text(f"from {rel:03.0f}° rel. to the nose")
+    imgui.text(f"Turbulence {t.turbulence}")
+    imgui.end_group()
 
 
 # ------------------------------------------------------------------ numerics
