@@ -49,6 +49,10 @@ class Hud:
         ``"integrator:rk4"``, ``"seek"``, ...): where a click lands.
     message : str
         The last :meth:`notify` text (shown until ``message_until``, ``time.monotonic()`` seconds).
+    dynamics_fitted : int or None
+        The Dynamics readout's ``generation`` the λ·dt plot last fitted its axes to.
+    dynamics_zoom : bool
+        The λ·dt plot fits the modes (else the stability regions too).
     """
 
     def __init__(self, integrators, time_scales, panels=PANELS):
@@ -62,6 +66,8 @@ class Hud:
         self.hit_boxes = {}
         self.message = ""
         self.message_until = 0.0
+        self.dynamics_fitted = None
+        self.dynamics_zoom = False
 
     def notify(self, text, seconds=3.0):
         """Show ``text`` for a few seconds."""
