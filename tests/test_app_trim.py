@@ -236,14 +236,18 @@ def test_euler_at_half_a_second_is_marked_diverging_on_the_roll_mode(new_app, ru
     tap(app, key.M, run_frames)
     run_frames(app, 1)
     assert diverging(app) == ["dynamics:diverges:flight:roll"]
-    assert "dynamics:diverging:flight" in app.hud.hit_boxes
     (step,) = app.hud_view().dynamics.steps
     assert step.diverging == ("roll",) and len(step.unstable_points[0]) == 1
     assert step.unstable_points[0][0] == pytest.approx(-4.553 * 0.5, rel=0.01)     # roll's λ·dt, off the disk
-    # Switching the integrator re-reads the panel: RK4 keeps every mode at 0.5 s.
+    # Bourg's step is partitioned: two modes outside Euler's disk stay bounded, and the panel says so.
+    assert step.beyond_region == ("short period", "dutch roll") and step.inside_region == ()
+    assert "dynamics:footnote" in app.hud.hit_boxes
+    # Switching the integrator re-reads the panel: RK4 keeps every mode at 0.5 s, as its region says.
     app.hud_commands.set_integrator("rk4")
     run_frames(app, 1)
-    assert diverging(app) == [] and app.hud_view().dynamics.steps[0].integrator == "rk4"
+    step = app.hud_view().dynamics.steps[0]
+    assert diverging(app) == [] and step.integrator == "rk4" and step.beyond_region == ()
+    assert "dynamics:footnote" not in app.hud.hit_boxes
 
 
 def test_the_ghosts_integrator_is_drawn_too(new_app, run_frames):

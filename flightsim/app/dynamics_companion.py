@@ -27,6 +27,7 @@ import numpy as np
 
 from flightsim.app.hud_view import DynamicsReadout, StepReadout
 from flightsim.math import quat
+from flightsim.physics import stability
 from flightsim.simulation.dynamics import Dynamics, region
 
 __all__ = ["DynamicsCompanion"]
@@ -60,7 +61,8 @@ class DynamicsCompanion:
         self._pending = trim            # a trim to linearise about when the numbers are next needed
         self._dynamics = None
         self._first_look_done = trim is not None
-        self._generation = 0
+        self._generation = 0            # counts linearisations
+        self._builds = 0                # counts readouts built (their ``generation``)
         self._key = None
         self._readout = None
 
@@ -132,6 +134,7 @@ class DynamicsCompanion:
             methods.append(("ghost", ghost[0], float(ghost[1])))
         key = (self._generation, tuple(methods))
         if key != self._key:
+            self._builds += 1
             self._readout = self._build(methods)
             self._key = key
         return self._readout
@@ -147,7 +150,7 @@ class DynamicsCompanion:
         d = self._dynamics
         if d is None or d.linear is None:
             return DynamicsReadout(header="no modes: " + (self.error or "not linearised yet"), error=None,
-                                   modes=(), steps=(), generation=self._generation)
+                                   modes=(), steps=(), generation=self._builds)
         point = d.trim
         header = f"about level flight at {point.airspeed:.0f} ft/s, {point.altitude:.0f} ft"
         steps = []
@@ -158,7 +161,7 @@ class DynamicsCompanion:
             except (ArithmeticError, ValueError, np.linalg.LinAlgError) as exc:
                 error = _one_line(f"{name} at dt {dt:g} s: cannot analyse ({exc})")
         return DynamicsReadout(header=header, error=error, modes=tuple(d.modes), steps=tuple(steps),
-                               generation=self._generation)
+                               generation=self._builds)
 
 
 def _step_readout(d, role, name, dt):
@@ -170,9 +173,13 @@ def _step_readout(d, role, name, dt):
         for z in zs:
             points[m.stable][0].append(z.real)
             points[m.stable][1].append(z.imag)
+    inside = [abs(stability.amplification(name, m.z)) <= 1.0 + 1e-9 for m in found]
     return StepReadout(role=role, integrator=name, dt=dt, modes=found, largest_stable_dt=d.largest_stable_dt(name),
                        region=region(name), stable_points=_arrays(points[True]),
-                       unstable_points=_arrays(points[False]))
+                       unstable_points=_arrays(points[False]),
+                       beyond_region=tuple(m.mode.name for m, ok in zip(found, inside)
+                                           if m.stable and not ok and m.mode.real < 0.0),
+                       inside_region=tuple(m.mode.name for m, ok in zip(found, inside) if not m.stable and ok))
 
 
 def _arrays(xy):

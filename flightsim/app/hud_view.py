@@ -102,6 +102,12 @@ class StepReadout:
     stable_points, unstable_points : (numpy.ndarray, numpy.ndarray)
         Re and Im of ``λ·dt`` (and of the conjugate of a pair) of the modes it
         keeps bounded, and of those it makes diverge.
+    beyond_region : tuple of str
+        Decaying modes whose ``λ·dt`` lies outside the region yet the step
+        keeps bounded (a partitioned step, like Bourg's Euler, is more stable
+        on the airplane than the test equation says).
+    inside_region : tuple of str
+        Modes inside the region that the step still makes diverge.
     """
 
     role: str
@@ -112,6 +118,8 @@ class StepReadout:
     region: tuple[np.ndarray, np.ndarray]
     stable_points: tuple[np.ndarray, np.ndarray]
     unstable_points: tuple[np.ndarray, np.ndarray]
+    beyond_region: tuple = ()
+    inside_region: tuple = ()
 
     @property
     def diverging(self) -> tuple:

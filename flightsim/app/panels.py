@@ -487,11 +487,11 @@ def _dynamics(view, d, do, hud):
         limit = "-" if step.largest_stable_dt is None else f"{step.largest_stable_dt:.3g} s"
         ghost = step.role == "ghost"
         imgui.text_colored(_GHOST_BLUE if ghost else _REGION,
-                           f"{'ghost ' if ghost else ''}{step.integrator} region: dt {step.dt * 1000:.3g} ms, "
-                           f"stable up to {limit}")
-        if step.diverging:
-            imgui.text_colored(_RED, f"  diverges at this dt: {', '.join(step.diverging)}")
-            hud.remember(f"dynamics:diverging:{step.role}")
+                           f"{'ghost ' if ghost else ''}{step.integrator} region, dt {step.dt * 1000:.3g} ms: "
+                           f"largest stable dt {limit}")
+        if ghost and step.diverging:        # (the flight's are marked in the table)
+            imgui.text_colored(_RED, f"  the ghost diverges at its dt: {', '.join(step.diverging)}")
+            hud.remember("dynamics:diverging:ghost")
     if d.steps:
         imgui.text_colored(_GREEN, "λ·dt: bounded")
         imgui.same_line()
@@ -501,7 +501,7 @@ def _dynamics(view, d, do, hud):
         changed, hud.dynamics_zoom = imgui.checkbox("zoom on the modes", hud.dynamics_zoom)
         hud.remember("dynamics:zoom")
         if changed:
-            hud.dynamics_fitted = None
+            hud.dynamics_refits = 3
     else:
         imgui.text_disabled("a replay runs no integrator: no stability region")
     imgui.end_group()
@@ -542,6 +542,9 @@ def _mode_table(d, hud):
             imgui.table_next_column()
             at = step.modes[i]
             imgui.text(f"{abs(at.multiplier):.3f}")
+            if mode.name in step.beyond_region or mode.name in step.inside_region:
+                imgui.same_line(0.0, 2.0)
+                imgui.text("*")
             if not at.stable:
                 imgui.same_line()
                 imgui.text_colored(_RED, "diverges")
@@ -549,6 +552,12 @@ def _mode_table(d, hud):
     imgui.end_table()
     if imgui.is_item_hovered():
         imgui.set_tooltip(_MU_TIP)
+    if steps and (steps[0].beyond_region or steps[0].inside_region):
+        imgui.text_disabled("* outside the curve, yet this step keeps it bounded" if steps[0].beyond_region
+                            else "* inside the curve, yet this step makes it diverge")
+        hud.remember("dynamics:footnote")
+        if imgui.is_item_hovered():
+            imgui.set_tooltip(_PLOT_TIP)
 
 
 _SPECS = {
@@ -565,26 +574,33 @@ _REGION_SPECS = {"flight": implot.Spec(line_color=_REGION, line_weight=1.5),
                  "ghost": implot.Spec(line_color=_GHOST_BLUE, line_weight=1.5)}
 
 
-def _modes_box(steps):
-    """Axis limits ``(x0, x1, y0, y1)`` around every mode's λ·dt and the origin."""
-    xs = np.concatenate([[0.0], *(p[0] for s in steps for p in (s.stable_points, s.unstable_points))])
-    ys = np.concatenate([[0.0], *(p[1] for s in steps for p in (s.stable_points, s.unstable_points))])
-    half = max(float(np.ptp(xs)), float(np.ptp(ys)), 1e-4) * 0.65
+def _fit(steps, zoom, pixels):
+    """Axis limits ``(x0, x1, y0, y1)``, equal units per pixel, around every mode's λ·dt and the origin
+    (and the stability regions unless ``zoom``), for a plot area of ``pixels`` (w, h)."""
+    parts = [(np.zeros(1), np.zeros(1))]
+    parts += [p for s in steps for p in (s.stable_points, s.unstable_points)]
+    if not zoom:
+        parts += [s.region for s in steps]
+    xs = np.concatenate([p[0] for p in parts])
+    ys = np.concatenate([p[1] for p in parts])
+    xs, ys = xs[np.isfinite(xs)], ys[np.isfinite(ys)]
+    w, h = max(pixels[0], 20.0), max(pixels[1], 20.0)
+    scale = max(float(np.ptp(xs)) / w, float(np.ptp(ys)) / h, 1e-6) * 1.12      # a margin: no marker cut in half
     cx, cy = 0.5 * (xs.min() + xs.max()), 0.5 * (ys.min() + ys.max())
-    return cx - half, cx + half, cy - half, cy + half
+    return cx - scale * w / 2, cx + scale * w / 2, cy - scale * h / 2, cy + scale * h / 2
 
 
 def _z_plot(d, hud):
     """λ·dt of every mode (marked red where the step diverges) over the stability regions."""
-    refit = hud.dynamics_fitted != d.generation
-    if refit and not hud.dynamics_zoom:
-        implot.set_next_axes_to_fit()
+    if hud.dynamics_fitted != d.generation:       # new numbers: fit the axes to them
+        hud.dynamics_fitted, hud.dynamics_refits = d.generation, 3     # (again while an auto-sized window settles)
     if not implot.begin_plot("##lambda_dt", vec2(*DYNAMICS_PLOT), _Z_PLOT_FLAGS):
         return
-    hud.dynamics_fitted = d.generation
     implot.setup_axes("Re λ·dt", "Im λ·dt")
-    if refit and hud.dynamics_zoom:
-        implot.setup_axes_limits(*_modes_box(d.steps), imgui.Cond_.always)
+    if hud.dynamics_refits > 0:
+        hud.dynamics_refits -= 1
+        pixels = hud.dynamics_plot_pixels or (DYNAMICS_PLOT[0] - 60.0, DYNAMICS_PLOT[1] - 45.0)
+        implot.setup_axes_limits(*_fit(d.steps, hud.dynamics_zoom, pixels), imgui.Cond_.always)
     for step in d.steps:
         ghost = step.role == "ghost"
         implot.plot_line(f"{step.integrator} region{' (ghost)' if ghost else ''}", *step.region,
@@ -598,6 +614,8 @@ def _z_plot(d, hud):
         xs, ys = step.unstable_points
         if len(xs):
             implot.plot_scatter("diverges", xs, ys, spec=_SPECS[(step.role, False)])
+    size = implot.get_plot_size()
+    hud.dynamics_plot_pixels = (size.x, size.y)
     implot.end_plot()
     hud.remember("dynamics:plot")
     if imgui.is_item_hovered():
