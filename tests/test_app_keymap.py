@@ -21,11 +21,15 @@ def test_default_keymap_binds_every_action_with_the_documented_keys():
     assert all(km.keys[a] for a in ACTIONS), "an action has no key by default"
     expected = {key.UP: "pitch_down", key.W: "pitch_down", key.DOWN: "pitch_up", key.S: "pitch_up",
                 key.LEFT: "roll_left", key.A: "roll_left", key.RIGHT: "roll_right", key.D: "roll_right",
-                key.F12: "screenshot", key.F1: "help", key.R: "reset", key.P: "pause", key.C: "camera"}
+                key.F12: "screenshot", key.F1: "help", key.R: "reset", key.P: "pause", key.C: "camera",
+                key.HOME: "trim_nose_down", key.BRACKETLEFT: "trim_nose_down", key.END: "trim_nose_up",
+                key.BRACKETRIGHT: "trim_nose_up", key.K: "trim_now", key.M: "dynamics"}
     for symbol, action in expected.items():
         assert km.action(symbol) == action
     assert km.dead_zone == pytest.approx(0.12)
+    assert km.rates["trim"] == pytest.approx(0.25)
     assert "Up / W" == km.describe("pitch_down")
+    assert (km.describe("trim_nose_down"), km.describe("trim_nose_up")) == ("Home / [", "End / ]")
     assert DEFAULT_KEYMAP.name == "keymap.toml" and DEFAULT_KEYMAP.parent.name == "configs"
 
 
@@ -45,6 +49,8 @@ def test_user_file_rebinds_and_takes_keys_from_other_actions(tmp_path):
     ('[keys]\npitch_up = ["S"]\npitch_down = ["S"]\n', "keys.pitch_down", "key 'S' is already bound to 'pitch_up'"),
     ('[rates]\ndeflect = 0\n', "rates.deflect", "must be >= 0.05, got 0 (accepted range 0.05..100 per s)"),
     ('[rates]\ndeflect = "fast"\n', "rates.deflect", "must be a number"),
+    ('[rates]\ntrim = 0\n', "rates.trim", "must be >= 0.01, got 0 (accepted range 0.01..10 per s)"),
+    ('[keys]\ntrim_now = ["K"]\ndynamics = ["K"]\n', "keys.dynamics", "key 'K' is already bound to 'trim_now'"),
     ('[gamepad]\ndead_zone = 0.95\n', "gamepad.dead_zone", "must be <= 0.9, got 0.95 (accepted range 0..0.9)"),
     ('[rates]\ndeflct = 2\n', "rates.deflct", "unknown setting 'deflct'; did you mean 'deflect'?"),
     ('[rates]\ndeflect = true\n', "rates.deflect", "must be a number, got boolean true"),
@@ -105,6 +111,37 @@ def test_pilot_smooths_keys_and_centres_on_release():
     pilot.release("throttle_up")
     pilot.update(1.0, c)
     assert c.throttle == pytest.approx(0.7)
+
+
+def test_pilot_turns_the_trim_wheel_and_leaves_it_there():
+    pilot = Pilot(load_keymap())
+    c = Controls(elevator_trim=0.1)
+    pilot.press("trim_nose_up")
+    pilot.update(0.2, c)
+    assert c.elevator_trim == pytest.approx(0.15) and c.elevator == 0.0       # 0.25 per second
+    pilot.press("pitch_down")                                                  # the stick moves on its own
+    pilot.update(0.2, c)
+    assert c.elevator_trim == pytest.approx(0.2) and c.elevator == pytest.approx(-0.5)
+    pilot.release("trim_nose_up")
+    pilot.release("pitch_down")
+    for _ in range(10):
+        pilot.update(0.1, c)
+    assert c.elevator == 0.0 and c.elevator_trim == pytest.approx(0.2)
+    pilot.press("trim_nose_down")
+    pilot.update(0.2, c)
+    assert c.elevator_trim == pytest.approx(0.15)
+    pilot.release("trim_nose_down")
+    pilot.update(0.2, c, {"trim": -1.0})                                      # the d-pad pushed up: nose down
+    assert c.elevator_trim == pytest.approx(0.1)
+    pilot.press("trim_nose_up")
+    for _ in range(50):
+        pilot.update(0.25, c)
+    assert c.elevator_trim == 1.0                                              # at the stop
+    c.elevator_trim = float("nan")
+    pilot.update(0.2, c)
+    assert c.elevator_trim == pytest.approx(0.05)                              # NaN read as 0, never passed on
+    pilot.reset(c)
+    assert c.elevator_trim == pytest.approx(0.05), "a reset leaves the trim to the simulation's start"
 
 
 def test_flap_notches_and_stick_dead_zone():

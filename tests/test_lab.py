@@ -34,6 +34,20 @@ def test_ghost_with_the_same_integrator_stays_identical():
     assert g.difference() == (0.0, 0.0)
 
 
+def test_a_ghost_flies_the_elevator_trim_too():
+    """From a trimmed start (the trim held as elevator trim) a same-integrator ghost stays on the airplane."""
+    from flightsim.simulation.starts import make_start
+
+    sim = Simulation(integrator="rk4", start=make_start(Simulation().aircraft, "cruise"))
+    assert sim.controls.elevator_trim != 0.0
+    g = Ghost(sim, "rk4", 1)
+    sim.controls.elevator_trim += 0.05
+    for _ in range(240):
+        assert sim.step()
+    assert g.sim.controls.elevator_trim == sim.controls.elevator_trim
+    assert np.array_equal(sim.vector, g.sim.vector)
+
+
 def test_euler_against_rk4_ghost_diverges_and_shrinks_with_dt():
     diffs = []
     for dt in (1 / 60, 1 / 120, 1 / 240):

@@ -30,6 +30,13 @@ their :class:`~flightsim.simulation.source.Capabilities` only:
 * ``can_record`` - **recording** (:class:`flightsim.app.recorder.Recorder`):
   every physics step to a trace CSV;
 * ``can_seek`` - a **replay**: the HUD offers a time slider.
+
+Where ``can_fly``, *Trim now* (:meth:`FlightApp.trim_now`) puts the airplane
+in level flight at its airspeed and altitude with the stick centred (the
+elevator trim holds it).  The **Dynamics panel** (:attr:`FlightApp.dynamics`,
+a :class:`~flightsim.app.dynamics_companion.DynamicsCompanion`) shows the
+modes about the trim and where the integrators in use put them against
+their stability regions; it computes nothing while it is hidden.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ import numpy as np
 from flightsim.math import quat
 from flightsim.app.airplane_model import build_airplane
 from flightsim.app.camera import CameraRig
+from flightsim.app.dynamics_companion import DynamicsCompanion
 from flightsim.app.frame_stats import FrameStats
 from flightsim.app.ghost_companion import GHOST_SERIES, MAX_GHOST_SUBSTEPS, GhostCompanion, GhostSample
 from flightsim.app.gui import ImguiLayer
@@ -91,11 +99,16 @@ class FlightApp:
     model_spec : dict, optional
         How to draw the airplane (:func:`flightsim.app.airplane_model.load_model_spec`);
         default: the bundled model.
+    dynamics : bool
+        Show the Dynamics panel from the start.
 
     Attributes
     ----------
     ghosts : GhostCompanion
         The ghost airplane (:attr:`ghost` while one flies) and its settings.
+    dynamics : DynamicsCompanion
+        The Dynamics panel: shown or not, and its numbers (first about the
+        trim the flight started from, if it started trimmed).
     telemetry : flightsim.simulation.Telemetry
         Read after the last frame's physics.
     pose : (numpy.ndarray, numpy.ndarray)
@@ -106,7 +119,7 @@ class FlightApp:
 
     def __init__(self, window, sim, keymap, integrators, time_scales, use_gamepads=True, screenshot_dir=".",
                  ghost=False, ghost_integrator=DEFAULT_INTEGRATOR, ghost_substeps=DEFAULT_SUBSTEPS,
-                 record_dir=".", schedule=None, model_spec=None):
+                 record_dir=".", schedule=None, model_spec=None, dynamics=False):
         self.window = window
         self.sim = sim
         self.keymap = keymap
@@ -115,6 +128,10 @@ class FlightApp:
         self.ghosts = GhostCompanion(ghost_integrator, ghost_substeps)
         self.ghost_pose = None
         self.recorder = Recorder(record_dir)
+        # A live flight's start may be a trim (a playback's ``start`` is a time and has none).
+        start_trim = getattr(getattr(sim, "start", None), "trim", None) if sim.capabilities.can_fly else None
+        self.dynamics = DynamicsCompanion(sim.aircraft, getattr(sim, "atmosphere", "constant"), start_trim,
+                                          show=dynamics)
         window.switch_to()
         self.model = build_airplane(sim.aircraft, model_spec)
         self.scenery = build_scenery()
@@ -250,6 +267,10 @@ class FlightApp:
             self.resync_ghost()
         elif action == "record":
             self.toggle_recording()
+        elif action == "trim_now":
+            self.trim_now()
+        elif action == "dynamics":
+            self.set_dynamics(not self.dynamics.show)
         elif self.capabilities.can_fly and self.schedule is None:
             self.pilot.press(action)
 
@@ -265,6 +286,52 @@ class FlightApp:
         self.ghosts.resync()
         self.telemetry = self.sim.telemetry()
         self.pose = self._finite_pose(None)
+
+    # ------------------------------------------------------------------ trim and dynamics
+
+    def trim_now(self):
+        """Trim for level flight at the current airspeed, altitude and heading, stick centred.
+
+        The Dynamics panel then shows the modes about that trim and the ghost
+        resyncs.  Where there is no such flight (too slow, too fast, ...), or
+        the flight cannot be trimmed (a replay, a control schedule, a stopped
+        flight), the HUD says why in one line and nothing changes.
+
+        Returns
+        -------
+        flightsim.physics.trim.TrimPoint or None
+        """
+        why = None
+        if not self.capabilities.can_fly:
+            why = "a replay shows the recorded controls"
+        elif self.schedule is not None:
+            why = "a control schedule flies the airplane"
+        elif self.sim.status is not None:
+            why = "the flight has stopped: reset first"
+        if why is None:
+            try:
+                point = self.sim.trim_now()
+            except ValueError as exc:          # TrimError: no level flight here (the message says why)
+                why = " ".join(str(exc).split())
+        if why is not None:
+            self.hud.notify(f"Trim now: {why}", 6.0)
+            return None
+        self.dynamics.use_trim(point)
+        self.ghosts.resync()
+        self.telemetry = self.sim.telemetry()
+        self.hud.notify(f"trimmed: level at {point.airspeed:.0f} ft/s, throttle {point.throttle:.0%}, "
+                        f"elevator trim {point.elevator:+.3f}", 4.0)
+        return point
+
+    def set_dynamics(self, on):
+        """Show or hide the Dynamics panel."""
+        self.dynamics.show = bool(on)
+
+    def relinearise(self):
+        """The Dynamics panel's modes about level flight where the airplane is now (the flight is left alone)."""
+        why = self.dynamics.linearize_where(self.sim)
+        if why is not None:
+            self.hud.notify(f"Re-linearise: {why}", 6.0)
 
     # ------------------------------------------------------------------ HUD
 
@@ -287,6 +354,9 @@ class FlightApp:
             resync_ghost=self.resync_ghost,
             set_ghost_integrator=lambda name: self.configure_ghost(integrator=name),
             set_ghost_substeps=lambda substeps: self.configure_ghost(substeps=substeps),
+            trim_now=self.trim_now,
+            set_dynamics=self.set_dynamics,
+            relinearise=self.relinearise,
         )
 
     def hud_view(self):
@@ -312,6 +382,8 @@ class FlightApp:
             recorder=RecorderReadout(rec.recording, rec.rows, rec.seconds, rec.last_path),
             ghost=self.ghosts.readout(),
             keymap=self.keymap,
+            dynamics=self.dynamics.readout(sim, None if self.ghost is None
+                                           else (self.ghost.integrator, self.ghost.sim.dt)),
         )
 
     # ------------------------------------------------------------------ frame
@@ -468,9 +540,12 @@ class FlightApp:
 
 
 def _set_controls(controls, values):
-    """Copy ``values`` (a Controls) into ``controls`` in place (the ghost and the HUD hold on to it)."""
+    """Copy ``values`` (a Controls) into ``controls`` in place (the ghost and the HUD hold on to it).
+
+    A schedule's elevator is the whole elevator (its trim is 0), as in ``flightsim simulate``.
+    """
     controls.throttle, controls.elevator, controls.aileron = values.throttle, values.elevator, values.aileron
-    controls.rudder, controls.flaps = values.rudder, values.flaps
+    controls.rudder, controls.flaps, controls.elevator_trim = values.rudder, values.flaps, values.elevator_trim
 
 
 def _poll_devices(platform_loop):

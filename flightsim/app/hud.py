@@ -46,9 +46,19 @@ class Hud:
     hit_boxes : dict
         Screen rectangles ``(x0, y0, x1, y1)``, imgui pixels from the top
         left, of widgets drawn in the last frame, by name (``"integrator"``,
-        ``"integrator:rk4"``, ``"seek"``, ...): where a click lands.
+        ``"integrator:rk4"``, ``"seek"``, ``"trim_now"``, ``"dynamics:mode:roll"``,
+        ...): where a click lands; ``"flight:window"``, ``"numerics:window"`` and
+        ``"dynamics:window"`` are the windows themselves.
     message : str
         The last :meth:`notify` text (shown until ``message_until``, ``time.monotonic()`` seconds).
+    dynamics_fitted : int or None
+        The Dynamics readout's ``generation`` the λ·dt plot last fitted its axes to.
+    dynamics_refits : int
+        Frames the λ·dt plot still fits its axes to the data (then the pilot may zoom and pan).
+    dynamics_plot_pixels : (float, float) or None
+        The λ·dt plot area's size in the last frame (its fit keeps equal units per pixel).
+    dynamics_zoom : bool
+        The λ·dt plot fits the modes (else the stability regions too).
     """
 
     def __init__(self, integrators, time_scales, panels=PANELS):
@@ -62,6 +72,10 @@ class Hud:
         self.hit_boxes = {}
         self.message = ""
         self.message_until = 0.0
+        self.dynamics_fitted = None
+        self.dynamics_refits = 0
+        self.dynamics_plot_pixels = None
+        self.dynamics_zoom = False
 
     def notify(self, text, seconds=3.0):
         """Show ``text`` for a few seconds."""

@@ -14,13 +14,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from flightsim.app.history import History
     from flightsim.app.keymap import Keymap
     from flightsim.simulation.controls import Controls
     from flightsim.simulation.flight import Telemetry
     from flightsim.simulation.source import Capabilities
 
-__all__ = ["CameraReadout", "GhostReadout", "HudCommands", "HudView", "PlaybackReadout", "RecorderReadout"]
+__all__ = ["CameraReadout", "DynamicsReadout", "GhostReadout", "HudCommands", "HudView", "PlaybackReadout",
+           "RecorderReadout", "StepReadout"]
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,78 @@ class GhostReadout:
 
 
 @dataclass(frozen=True)
+class StepReadout:
+    """What one integrator at its step makes of the airplane's modes (the flight's, or the ghost's).
+
+    Attributes
+    ----------
+    role : str
+        ``"flight"`` (the integrator flying the airplane) or ``"ghost"``.
+    integrator : str
+    dt : float
+        Its step, s (the ghost's: the flight's dt over its sub-steps).
+    modes : tuple of flightsim.simulation.dynamics.ModeAtDt
+        Each mode's ``λ·dt``, multiplier per step and whether the step keeps
+        it bounded, in the order of :attr:`DynamicsReadout.modes`.
+    largest_stable_dt : float or None
+        The largest dt (s) at which it keeps every mode bounded.
+    region : (numpy.ndarray, numpy.ndarray)
+        Re z and Im z of its stability region's boundary (the test equation's, the textbook picture).
+    stable_points, unstable_points : (numpy.ndarray, numpy.ndarray)
+        Re and Im of ``λ·dt`` (and of the conjugate of a pair) of the modes it
+        keeps bounded, and of those it makes diverge.
+    beyond_region : tuple of str
+        Decaying modes whose ``λ·dt`` lies outside the region yet the step
+        keeps bounded (a partitioned step, like Bourg's Euler, is more stable
+        on the airplane than the test equation says).
+    inside_region : tuple of str
+        Modes inside the region that the step still makes diverge.
+    """
+
+    role: str
+    integrator: str
+    dt: float
+    modes: tuple
+    largest_stable_dt: Optional[float]
+    region: tuple[np.ndarray, np.ndarray]
+    stable_points: tuple[np.ndarray, np.ndarray]
+    unstable_points: tuple[np.ndarray, np.ndarray]
+    beyond_region: tuple = ()
+    inside_region: tuple = ()
+
+    @property
+    def diverging(self) -> tuple:
+        """Names of the modes this integrator makes diverge at this dt."""
+        return tuple(m.mode.name for m in self.modes if not m.stable)
+
+
+@dataclass(frozen=True)
+class DynamicsReadout:
+    """The Dynamics panel: the airplane's modes about a trim and what the integrators in use make of them.
+
+    Attributes
+    ----------
+    header : str
+        What the modes are about (``"about level flight at 160 ft/s, 2000 ft"``), or why there are none.
+    error : str or None
+        Why the last trim or re-linearisation failed (the modes shown are the earlier ones), or None.
+    modes : tuple of flightsim.physics.modes.Mode
+        Short period, phugoid, Dutch roll, roll, spiral (as found).
+    steps : tuple of StepReadout
+        The flight's integrator at its dt first, then the ghost's when one
+        flies; empty where no integrator runs (a replay).
+    generation : int
+        Changes whenever the numbers do (a plot refits its axes then).
+    """
+
+    header: str
+    error: Optional[str]
+    modes: tuple
+    steps: tuple
+    generation: int
+
+
+@dataclass(frozen=True)
 class HudView:
     """Everything the panels read in one frame.
 
@@ -113,6 +188,9 @@ class HudView:
     ghost : GhostReadout
     keymap : Keymap
         ``describe(action)`` gives the key of an action.
+    dynamics : DynamicsReadout or None
+        The Dynamics panel's numbers while it is shown; None while it is
+        hidden (then nothing is computed).
     """
 
     telemetry: Telemetry
@@ -133,6 +211,7 @@ class HudView:
     recorder: RecorderReadout
     ghost: GhostReadout
     keymap: Keymap
+    dynamics: Optional[DynamicsReadout] = None
 
 
 @dataclass(frozen=True)
@@ -159,6 +238,14 @@ class HudCommands:
         Put the ghost back on the airplane.
     set_ghost_integrator : callable (str)
     set_ghost_substeps : callable (int)
+    trim_now : callable ()
+        Trim for level flight at the current airspeed and altitude (where
+        ``capabilities.can_fly``); a failure is a HUD message.
+    set_dynamics : callable (bool)
+        Show or hide the Dynamics panel.
+    relinearise : callable ()
+        The Dynamics panel's modes about level flight at the current
+        airspeed, altitude and heading (the flight itself is left alone).
     """
 
     toggle_pause: Callable[[], None]
@@ -173,3 +260,6 @@ class HudCommands:
     resync_ghost: Callable[[], None]
     set_ghost_integrator: Callable[[str], None]
     set_ghost_substeps: Callable[[int], None]
+    trim_now: Callable[[], None]
+    set_dynamics: Callable[[bool], None]
+    relinearise: Callable[[], None]

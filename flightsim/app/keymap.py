@@ -27,18 +27,19 @@ DEFAULT_KEYMAP = data_file("configs", "keymap.toml")
 """The default keyboard map."""
 
 HELD_ACTIONS = ("pitch_down", "pitch_up", "roll_left", "roll_right", "yaw_left", "yaw_right",
-                "throttle_up", "throttle_down")
+                "throttle_up", "throttle_down", "trim_nose_down", "trim_nose_up")
 """Actions that act while their key is held."""
 
 PRESS_ACTIONS = ("flaps_down", "flaps_up", "pause", "reset", "camera", "screenshot", "help", "hud", "quit",
-                 "ghost", "ghost_resync", "record")
+                 "ghost", "ghost_resync", "record", "trim_now", "dynamics")
 """Actions that act once per key press."""
 
 ACTIONS = HELD_ACTIONS + PRESS_ACTIONS
 """Every action a key can be bound to."""
 
 _RATES = {"deflect": Number(ge=0.05, le=100.0, unit="per s"), "center": Number(ge=0.05, le=100.0, unit="per s"),
-          "throttle": Number(ge=0.01, le=10.0, unit="per s"), "flaps": Number(ge=0.01, le=10.0, unit="per s")}
+          "throttle": Number(ge=0.01, le=10.0, unit="per s"), "flaps": Number(ge=0.01, le=10.0, unit="per s"),
+          "trim": Number(ge=0.01, le=10.0, unit="per s")}
 _GAMEPAD = {"dead_zone": Number(ge=0.0, le=0.9)}
 _SECTIONS = ("keys", "rates", "gamepad")
 
@@ -73,7 +74,7 @@ class Keymap:
     keys : dict of str to tuple of str
         Key names bound to each action (every action present, maybe empty).
     rates : dict of str to float
-        ``deflect``, ``center``, ``throttle``, ``flaps`` (per second).
+        ``deflect``, ``center``, ``throttle``, ``flaps``, ``trim`` (per second).
     dead_zone : float
         Gamepad stick dead zone, 0..0.9.
     source : str
@@ -102,7 +103,8 @@ class Keymap:
 
 _PRETTY = {"EQUAL": "=", "MINUS": "-", "NUM_ADD": "Num +", "NUM_SUBTRACT": "Num -", "PAGEUP": "PgUp",
            "PAGEDOWN": "PgDn", "ESCAPE": "Esc", "UP": "Up", "DOWN": "Down", "LEFT": "Left", "RIGHT": "Right",
-           "PAUSE": "Pause", "SPACE": "Space", "RETURN": "Enter"}
+           "PAUSE": "Pause", "SPACE": "Space", "RETURN": "Enter", "HOME": "Home", "END": "End",
+           "BRACKETLEFT": "[", "BRACKETRIGHT": "]"}
 
 
 def _pretty(name):

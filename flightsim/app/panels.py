@@ -21,10 +21,14 @@ Panels, in drawing order:
 * :func:`flight_panel` (left) - attitude indicator and heading tape,
   airspeed (through the air) and ground speed, altitude, vertical speed,
   angle of attack, stall warning, the wind (:func:`wind_section`: an arrow
-  relative to the nose, direction and speed, turbulence), throttle, flaps
-  and the control surfaces;
+  relative to the nose, direction and speed, turbulence), throttle, flaps,
+  the control surfaces, the elevator trim and *Trim now*;
 * :func:`numerics_panel` (right) - the sections: integrator, timings,
-  clock, pause / reset / time scale, camera, recording, ghost, strip charts;
+  clock, pause / reset / time scale, camera, recording, the Dynamics panel's
+  switch, ghost, strip charts;
+* :func:`dynamics_panel` (bottom, while shown) - the modes about the trim, each
+  mode's ``λ·dt`` against the integrator's stability region, and which modes
+  the integrator makes diverge at its dt;
 * :func:`status_banner` - a stopped flight with a reset button, PAUSED,
   the end of a replay, REC, short messages;
 * :func:`key_help` - the keys (F1).
@@ -41,11 +45,11 @@ from imgui_bundle import imgui, implot
 from flightsim.app.camera import CAMERA_MODES
 from flightsim.app.instruments import (CHART_FLAGS, FT_S_TO_KT, X_FLAGS, attitude_indicator, bar, chart_limits,
                                        cockpit_frame, heading_tape, plain_lines, vec2, wind_arrow, wind_relative)
-from flightsim.app.pilot import GAMEPAD_BUTTONS, GAMEPAD_HELD
+from flightsim.app.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_HELD
 
 __all__ = ["NUMERICS_SECTIONS", "PANELS", "camera_section", "charts_section", "clock_section", "cockpit_overlay",
-           "flight_panel", "ghost_section", "integrator_section", "key_help", "numerics_panel",
-           "recording_section", "run_section", "status_banner", "timing_section", "wind_section"]
+           "dynamics_panel", "dynamics_section", "flight_panel", "ghost_section", "integrator_section", "key_help",
+           "numerics_panel", "recording_section", "run_section", "status_banner", "timing_section", "wind_section"]
 
 NUMERICS_WIDTH = 330.0
 """Width of the Numerics window, imgui pixels."""
@@ -58,15 +62,25 @@ _PANEL_FLAGS = (imgui.WindowFlags_.no_collapse | imgui.WindowFlags_.always_auto_
 _HELP_ACTIONS = (("pitch_up", "pitch up (stick back)"), ("pitch_down", "pitch down (stick forward)"),
                  ("roll_left", "roll left"), ("roll_right", "roll right"), ("yaw_left", "rudder left"),
                  ("yaw_right", "rudder right"), ("throttle_up", "throttle up"),
-                 ("throttle_down", "throttle down"), ("flaps_down", "flaps down a notch"),
+                 ("throttle_down", "throttle down"), ("trim_nose_down", "elevator trim nose down (wheel forward)"),
+                 ("trim_nose_up", "elevator trim nose up (wheel back)"),
+                 ("trim_now", "trim now: level flight here, stick centred"), ("flaps_down", "flaps down a notch"),
                  ("flaps_up", "flaps up a notch"), ("pause", "pause"), ("reset", "reset"),
                  ("camera", "next camera"), ("screenshot", "screenshot (PNG)"), ("help", "this help"),
                  ("hud", "hide / show panels"), ("ghost", "ghost airplane on / off"),
                  ("ghost_resync", "resync the ghost"), ("record", "record a trace (start / stop)"),
-                 ("quit", "quit"))
+                 ("dynamics", "Dynamics panel: modes and stability"), ("quit", "quit"))
 
 _RED = imgui.ImVec4(1.0, 0.35, 0.3, 1.0)
 _GHOST_BLUE = imgui.ImVec4(0.62, 0.84, 1.0, 1.0)
+_GREEN = imgui.ImVec4(0.45, 0.95, 0.45, 1.0)
+_REGION = imgui.ImVec4(1.0, 0.84, 0.25, 1.0)
+
+
+def _remember_window(hud, name):
+    """Record the current window's rectangle as ``hit_boxes[name]``."""
+    pos, extent = imgui.get_window_pos(), imgui.get_window_size()
+    hud.hit_boxes[name] = (pos.x, pos.y, pos.x + extent.x, pos.y + extent.y)
 
 
 def _panels_fit(hud):
@@ -136,9 +150,11 @@ def key_help(view, do, hud):
         imgui.end_table()
     imgui.separator()
     imgui.text("Mouse: drag to orbit (orbit camera) or look around (cockpit); wheel zooms.")
-    pad = ", ".join(f"{b} {a}" for b, a in {**GAMEPAD_BUTTONS, **GAMEPAD_HELD}.items())
+    pad = ", ".join(f"{b} {a}" for b, a in {**GAMEPAD_BUTTONS, **GAMEPAD_HELD, **GAMEPAD_DPAD}.items())
     imgui.text("Gamepad: left stick elevator/aileron, right stick rudder and throttle,")
-    imgui.text("triggers throttle down/up; " + pad + ".")
+    imgui.push_text_wrap_pos(imgui.get_cursor_pos_x() + 520.0)
+    imgui.text_wrapped("triggers throttle down/up; " + pad + ".")
+    imgui.pop_text_wrap_pos()
     imgui.text_disabled(f"keymap: {view.keymap.source}")
     imgui.end()
     if not keep:
@@ -177,9 +193,20 @@ def flight_panel(view, do, hud):
     bar("Throttle", c.throttle, 0.0, 1.0, f"{c.throttle * 100:3.0f}%  {t.thrust:4.0f} lbf")
     bar("Flaps", c.flaps, 0.0, 1.0, f"{c.flaps * 100:3.0f}%")
     bar("Elevator", c.elevator, -1.0, 1.0, f"{c.elevator:+.2f}")
+    if view.capabilities.can_fly:      # a recording holds the elevator flown (stick + trim) as its elevator
+        bar("Trim", c.elevator_trim, -1.0, 1.0, f"{c.elevator_trim:+.3f} (+ nose up)")
+        hud.remember("trim")
     bar("Aileron", c.aileron, -1.0, 1.0, f"{c.aileron:+.2f}")
     bar("Rudder", c.rudder, -1.0, 1.0, f"{c.rudder:+.2f}")
+    if view.capabilities.can_fly:
+        if imgui.button(f"Trim now ({view.keymap.describe('trim_now')})"):
+            do.trim_now()
+        hud.remember("trim_now")
+        if imgui.is_item_hovered():
+            imgui.set_tooltip("level flight at this airspeed, altitude and heading:\n"
+                              "throttle and elevator trim set, stick centred")
     imgui.text_disabled(view.input_status if view.capabilities.can_fly else "controls as recorded")
+    _remember_window(hud, "flight:window")
     imgui.end()
 
 
@@ -214,6 +241,7 @@ def numerics_panel(view, do, hud):
     imgui.begin("Numerics", None, _PANEL_FLAGS | imgui.WindowFlags_.no_move)
     for section in NUMERICS_SECTIONS:
         section(view, do, hud)
+    _remember_window(hud, "numerics:window")
     imgui.end()
 
 
@@ -320,6 +348,15 @@ def recording_section(view, do, hud):
         imgui.text_disabled("trace of every step (CSV)")
 
 
+def dynamics_section(view, do, hud):
+    """The Dynamics panel's switch."""
+    switched, on = imgui.checkbox(f"Dynamics panel ({view.keymap.describe('dynamics')}): modes, stability",
+                                  view.dynamics is not None)
+    hud.remember("dynamics")
+    if switched:
+        do.set_dynamics(on)
+
+
 def ghost_section(view, do, hud):
     """The ghost: on/off, its integrator and sub-steps, resync, the difference in numbers and a chart."""
     if not view.capabilities.can_ghost:
@@ -411,11 +448,205 @@ def _charts(t_now, history):
         implot.end_plot()
 
 
+# ------------------------------------------------------------------ dynamics
+
+DYNAMICS_PLOT = (230.0, 200.0)
+"""Size of the Dynamics panel's λ·dt plot, imgui pixels."""
+
+_DYNAMICS_FLAGS = (imgui.WindowFlags_.no_collapse | imgui.WindowFlags_.always_auto_resize
+                   | imgui.WindowFlags_.no_focus_on_appearing | imgui.WindowFlags_.no_saved_settings)
+_Z_PLOT_FLAGS = (implot.Flags_.equal | implot.Flags_.no_menus | implot.Flags_.no_box_select
+                 | implot.Flags_.no_title | implot.Flags_.no_legend)
+_MU_TIP = ("|mu|: how much one step multiplies the mode (exactly |e^(lambda dt)|).\n"
+           "diverges: the integrator makes the mode grow (|mu| > 1, faster than the airplane does).")
+_PLOT_TIP = ("Each mode's lambda*dt (a pair: and its conjugate) over the integrator's stability region\n"
+             "(the textbook test-equation picture: inside, the step keeps that mode bounded).\n"
+             "Red marks come from the step's own multipliers on the airplane: a partitioned step\n"
+             "(Bourg's Euler) keeps some modes bounded outside Euler's disk, so believe the colour.")
+
+
+def dynamics_panel(view, do, hud):
+    """The modes of the trim, and what the integrators in use make of them at their dt (while shown)."""
+    d = view.dynamics
+    if d is None or not _panels_fit(hud):
+        return
+    size = imgui.get_io().display_size
+    left = hud.hit_boxes.get("flight:window", (0.0, 0.0, 0.0, 0.0))[2]           # between the side panels
+    right = hud.hit_boxes.get("numerics:window", (size.x,) * 4)[0]
+    imgui.set_next_window_pos(vec2(0.5 * (left + right), size.y - 8), imgui.Cond_.always, vec2(0.5, 1.0))
+    imgui.set_next_window_bg_alpha(0.72)
+    _, keep = imgui.begin(f"Dynamics ({view.keymap.describe('dynamics')})", True,
+                          _DYNAMICS_FLAGS | imgui.WindowFlags_.no_move)
+    with plain_lines():
+        _dynamics(view, d, do, hud)
+    _remember_window(hud, "dynamics:window")
+    imgui.end()
+    if not keep:
+        do.set_dynamics(False)
+
+
+def _dynamics(view, d, do, hud):
+    imgui.text(d.header)
+    if view.capabilities.can_fly:
+        imgui.same_line()
+        if imgui.small_button("Re-linearise here"):
+            do.relinearise()
+        hud.remember("relinearise")
+        if imgui.is_item_hovered():
+            imgui.set_tooltip("the modes about level flight at this airspeed, altitude and heading\n"
+                              "(the flight goes on as it is: Trim now trims it)")
+    if d.error:
+        imgui.push_text_wrap_pos(imgui.get_cursor_pos_x() + 520.0)
+        imgui.text_colored(_RED, d.error)
+        imgui.pop_text_wrap_pos()
+    if not d.modes:
+        return
+    imgui.begin_group()
+    _mode_table(d, hud)
+    for step in d.steps:            # the plot's legend, with each integrator's largest stable dt
+        limit = "-" if step.largest_stable_dt is None else f"{step.largest_stable_dt:.3g} s"
+        ghost = step.role == "ghost"
+        imgui.text_colored(_GHOST_BLUE if ghost else _REGION,
+                           f"{'ghost ' if ghost else ''}{step.integrator} region, dt {step.dt * 1000:.3g} ms: "
+                           f"largest stable dt {limit}")
+        if ghost and step.diverging:        # (the flight's are marked in the table)
+            imgui.text_colored(_RED, f"  the ghost diverges at its dt: {', '.join(step.diverging)}")
+            hud.remember("dynamics:diverging:ghost")
+    if d.steps:
+        imgui.text_colored(_GREEN, "λ·dt: bounded")
+        imgui.same_line()
+        imgui.text_colored(_RED, "diverges")
+        imgui.same_line()
+        imgui.text_disabled("(the step's own |μ|)" if len(d.steps) == 1 else "(ghost: diamonds)")
+        changed, hud.dynamics_zoom = imgui.checkbox("zoom on the modes", hud.dynamics_zoom)
+        hud.remember("dynamics:zoom")
+        if changed:
+            hud.dynamics_refits = 3
+    else:
+        imgui.text_disabled("a replay runs no integrator: no stability region")
+    imgui.end_group()
+    if d.steps:
+        imgui.same_line()
+        _z_plot(d, hud)
+
+
+def _mode_table(d, hud):
+    columns = ["mode", "λ (1/s)", "period s", "ζ", "t½ s"]
+    steps = d.steps[:1]               # the flight's integrator (the ghost's: in the plot)
+    columns += [f"|μ| {s.integrator}" for s in steps]
+    if not imgui.begin_table("modes", len(columns), imgui.TableFlags_.row_bg | imgui.TableFlags_.sizing_fixed_fit
+                             | imgui.TableFlags_.borders_inner_v):
+        return
+    for name in columns:
+        imgui.table_setup_column(name)
+    imgui.table_headers_row()
+    for i, mode in enumerate(d.modes):
+        imgui.table_next_row()
+        imgui.table_next_column()
+        imgui.text(mode.name)
+        hud.remember(f"dynamics:mode:{mode.name}")
+        imgui.table_next_column()
+        imgui.text(f"{mode.real:+.2f}±{mode.imag:.2f}i" if mode.imag > 0.0 else f"{mode.real:+.2f}")
+        imgui.table_next_column()
+        imgui.text("-" if mode.period is None else f"{mode.period:.1f}")
+        imgui.table_next_column()
+        imgui.text(f"{mode.damping_ratio:+.2f}")
+        imgui.table_next_column()
+        if mode.time_to_half is not None:
+            imgui.text(f"{mode.time_to_half:.2f}")
+        elif mode.time_to_double is not None:
+            imgui.text(f"2× {mode.time_to_double:.1f}")        # the airplane's own growth, not the step's
+        else:
+            imgui.text("-")
+        for step in steps:
+            imgui.table_next_column()
+            at = step.modes[i]
+            imgui.text(f"{abs(at.multiplier):.3f}")
+            if mode.name in step.beyond_region or mode.name in step.inside_region:
+                imgui.same_line(0.0, 2.0)
+                imgui.text("*")
+            if not at.stable:
+                imgui.same_line()
+                imgui.text_colored(_RED, "diverges")
+                hud.remember(f"dynamics:diverges:{step.role}:{mode.name}")
+    imgui.end_table()
+    if imgui.is_item_hovered():
+        imgui.set_tooltip(_MU_TIP)
+    if steps and (steps[0].beyond_region or steps[0].inside_region):
+        imgui.text_disabled("* outside the curve, yet this step keeps it bounded" if steps[0].beyond_region
+                            else "* inside the curve, yet this step makes it diverge")
+        hud.remember("dynamics:footnote")
+        if imgui.is_item_hovered():
+            imgui.set_tooltip(_PLOT_TIP)
+
+
+_SPECS = {
+    ("flight", True): implot.Spec(marker=implot.Marker_.circle, marker_size=4.0, marker_fill_color=_GREEN,
+                                  marker_line_color=_GREEN),
+    ("ghost", True): implot.Spec(marker=implot.Marker_.diamond, marker_size=4.0, marker_fill_color=_GHOST_BLUE,
+                                 marker_line_color=_GHOST_BLUE),
+    ("flight", False): implot.Spec(marker=implot.Marker_.circle, marker_size=5.0, marker_fill_color=_RED,
+                                   marker_line_color=_RED),
+    ("ghost", False): implot.Spec(marker=implot.Marker_.diamond, marker_size=5.0, marker_fill_color=_RED,
+                                  marker_line_color=_RED),
+}
+_REGION_SPECS = {"flight": implot.Spec(line_color=_REGION, line_weight=1.5),
+                 "ghost": implot.Spec(line_color=_GHOST_BLUE, line_weight=1.5)}
+
+
+def _fit(steps, zoom, pixels):
+    """Axis limits ``(x0, x1, y0, y1)``, equal units per pixel, around every mode's λ·dt and the origin
+    (and the stability regions unless ``zoom``), for a plot area of ``pixels`` (w, h)."""
+    parts = [(np.zeros(1), np.zeros(1))]
+    parts += [p for s in steps for p in (s.stable_points, s.unstable_points)]
+    if not zoom:
+        parts += [s.region for s in steps]
+    xs = np.concatenate([p[0] for p in parts])
+    ys = np.concatenate([p[1] for p in parts])
+    xs, ys = xs[np.isfinite(xs)], ys[np.isfinite(ys)]
+    w, h = max(pixels[0], 20.0), max(pixels[1], 20.0)
+    scale = max(float(np.ptp(xs)) / w, float(np.ptp(ys)) / h, 1e-6) * 1.12      # a margin: no marker cut in half
+    cx, cy = 0.5 * (xs.min() + xs.max()), 0.5 * (ys.min() + ys.max())
+    return cx - scale * w / 2, cx + scale * w / 2, cy - scale * h / 2, cy + scale * h / 2
+
+
+def _z_plot(d, hud):
+    """λ·dt of every mode (marked red where the step diverges) over the stability regions."""
+    if hud.dynamics_fitted != d.generation:       # new numbers: fit the axes to them
+        hud.dynamics_fitted, hud.dynamics_refits = d.generation, 3     # (again while an auto-sized window settles)
+    if not implot.begin_plot("##lambda_dt", vec2(*DYNAMICS_PLOT), _Z_PLOT_FLAGS):
+        return
+    implot.setup_axes("Re λ·dt", "Im λ·dt")
+    if hud.dynamics_refits > 0:
+        hud.dynamics_refits -= 1
+        pixels = hud.dynamics_plot_pixels or (DYNAMICS_PLOT[0] - 60.0, DYNAMICS_PLOT[1] - 45.0)
+        implot.setup_axes_limits(*_fit(d.steps, hud.dynamics_zoom, pixels), imgui.Cond_.always)
+    for step in d.steps:
+        ghost = step.role == "ghost"
+        implot.plot_line(f"{step.integrator} region{' (ghost)' if ghost else ''}", *step.region,
+                         spec=_REGION_SPECS[step.role])
+    for step in d.steps:
+        ghost = step.role == "ghost"
+        xs, ys = step.stable_points
+        if len(xs):
+            label = f"ghost λ·dt/{round(d.steps[0].dt / step.dt)}" if ghost and len(d.steps) > 1 else "λ·dt"
+            implot.plot_scatter(label, xs, ys, spec=_SPECS[(step.role, True)])
+        xs, ys = step.unstable_points
+        if len(xs):
+            implot.plot_scatter("diverges", xs, ys, spec=_SPECS[(step.role, False)])
+    size = implot.get_plot_size()
+    hud.dynamics_plot_pixels = (size.x, size.y)
+    implot.end_plot()
+    hud.remember("dynamics:plot")
+    if imgui.is_item_hovered():
+        imgui.set_tooltip(_PLOT_TIP)
+
+
 # ------------------------------------------------------------------ the registry
 
 NUMERICS_SECTIONS = (integrator_section, timing_section, clock_section, run_section, camera_section,
-                     recording_section, ghost_section, charts_section)
+                     recording_section, dynamics_section, ghost_section, charts_section)
 """The Numerics window's sections, top to bottom; each ``section(view, do, hud)``."""
 
-PANELS = (cockpit_overlay, flight_panel, numerics_panel, status_banner, key_help)
+PANELS = (cockpit_overlay, flight_panel, numerics_panel, dynamics_panel, status_banner, key_help)
 """The HUD, in drawing order (later ones on top); each ``panel(view, do, hud)``."""

@@ -6,6 +6,9 @@ towards what they ask for at limited rates: a held key deflects a surface
 gradually, a released one lets it return smoothly to centre, a gamepad
 stick sets the deflection directly (outside its dead zone).  Signs are the
 pilot's: elevator +1 nose up, aileron +1 roll right, rudder +1 nose right.
+The trim keys (and the gamepad's d-pad) turn the elevator trim wheel: the
+trim moves at a steady rate while held and stays where it is left, the
+stick still returns to centre, and the airplane flies the stick plus the trim.
 
 :class:`Gamepads` wraps pyglet's input module: it opens the first game
 controller, follows plugging and unplugging while flying, and copes with a
@@ -18,19 +21,23 @@ from __future__ import annotations
 import math
 import warnings
 
-__all__ = ["GAMEPAD_BUTTONS", "Gamepads", "Pilot", "FLAP_NOTCHES", "apply_dead_zone"]
+__all__ = ["FLAP_NOTCHES", "GAMEPAD_BUTTONS", "GAMEPAD_DPAD", "GAMEPAD_HELD", "Gamepads", "Pilot",
+           "apply_dead_zone"]
 
 FLAP_NOTCHES = (0.0, 0.5, 1.0)
 """Flap settings the flaps keys step through."""
 
 GAMEPAD_BUTTONS = {
     "a": "flaps_down", "b": "flaps_up", "start": "pause", "back": "reset", "y": "camera",
-    "x": "screenshot", "guide": "help",
+    "x": "screenshot", "guide": "help", "rightstick": "trim_now",
 }
 """Gamepad buttons (pyglet Controller names) and the actions they trigger."""
 
 GAMEPAD_HELD = {"leftshoulder": "yaw_left", "rightshoulder": "yaw_right"}
 """Gamepad buttons that act while held."""
+
+GAMEPAD_DPAD = {"dpup": "trim_nose_down", "dpdown": "trim_nose_up"}
+"""The d-pad, held: the elevator trim (up is the trim wheel forward, nose down, as the stick)."""
 
 _STICK_RATE = 8.0          # /s: how fast a surface follows a stick (essentially direct)
 
@@ -94,7 +101,7 @@ class Pilot:
         self.held.clear()
 
     def reset(self, controls):
-        """Start over from ``controls`` (after a simulation reset)."""
+        """Start over from ``controls`` (after a simulation reset); their elevator trim is left as it is."""
         self.held.clear()
         self.flap_target = min(FLAP_NOTCHES, key=lambda n: abs(n - controls.flaps))
 
@@ -111,8 +118,9 @@ class Pilot:
         controls : flightsim.simulation.controls.Controls
         pad : dict or None
             Gamepad axes from :meth:`Gamepads.poll` (``elevator``,
-            ``aileron``, ``rudder`` in -1..1 before the dead zone, and
-            ``throttle_rate`` in -1..1), or None.
+            ``aileron``, ``rudder`` in -1..1 before the dead zone,
+            ``throttle_rate`` in -1..1 and ``trim``, the d-pad: +1 nose up,
+            -1 nose down), or None.
         """
         dt = min(max(float(dt), 0.0), 0.25) if math.isfinite(dt) else 0.0
         r = self.rates
@@ -136,6 +144,11 @@ class Pilot:
         controls.throttle = min(max(throttle + push * r["throttle"] * dt, 0.0), 1.0)
         flaps = controls.flaps if math.isfinite(controls.flaps) else 0.0
         controls.flaps = min(max(_approach(flaps, self.flap_target, r["flaps"], dt), 0.0), 1.0)
+        wheel = self._keys("trim_nose_down", "trim_nose_up") + pad.get("trim", 0.0)
+        if wheel != 0.0:
+            trim = controls.elevator_trim if math.isfinite(controls.elevator_trim) else 0.0
+            wheel = min(max(wheel, -1.0), 1.0)
+            controls.elevator_trim = min(max(trim + wheel * r["trim"] * dt, -1.0), 1.0)
 
 
 class Gamepads:
@@ -232,7 +245,8 @@ class Gamepads:
             ``elevator`` (left stick pulled back = +, nose up), ``aileron``
             (left stick right = +), ``rudder`` (right stick right = +) and
             ``throttle_rate`` (right trigger minus left trigger, plus the
-            right stick pushed forward).
+            right stick pushed forward), ``trim`` (d-pad down = +1, nose up;
+            up = -1, nose down).
         """
         c = self.controller
         if c is None:
@@ -246,6 +260,7 @@ class Gamepads:
                 "aileron": float(c.leftx),
                 "rudder": float(c.rightx),
                 "throttle_rate": float(c.righttrigger) - float(c.lefttrigger) - float(c.righty),
+                "trim": -float(c.dpad.y),             # d-pad up (+y): trim wheel forward, nose down
             }
         except Exception:
             self.disconnect(c)

@@ -47,6 +47,8 @@ def add_window_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--msaa", type=number(int, minimum=0, maximum=16), default=0, metavar="SAMPLES",
                         help="multisample anti-aliasing samples, 0..16 (0 = off; costly on software renderers)")
     parser.add_argument("--no-gamepad", action="store_true", help="ignore game controllers")
+    parser.add_argument("--dynamics", action="store_true",
+                        help="open the Dynamics panel (the modes and the integrator's stability region; key M)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -140,7 +142,7 @@ def open_app(args, sim, keymap, size, frames, caption, **app_options):
     from flightsim.app.app import FlightApp
 
     app = FlightApp(window, sim, keymap, INTEGRATORS, TIME_SCALES, use_gamepads=not args.no_gamepad,
-                    **app_options)
+                    dynamics=args.dynamics, **app_options)
     saved = None
     try:
         app.cameras.set_mode(args.camera)

@@ -77,12 +77,13 @@ class Ghost:
         self._frame_prev = self.sim.vector
 
     def _follow(self):
-        """After a main step: the same controls, ``substeps`` ghost steps."""
+        """After a main step: the same controls (the elevator trim too), ``substeps`` ghost steps."""
         sim = self.sim
         self._frame_prev = sim.vector
         c, g = self.main.controls, sim.controls
         g.throttle, g.elevator, g.aileron, g.rudder, g.flaps = c.throttle, c.elevator, c.aileron, c.rudder, c.flaps
         sim.hold_wind(self._held_wind)
+        g.elevator_trim = c.elevator_trim
         for _ in range(self.substeps):
             if not sim.step():
                 break
