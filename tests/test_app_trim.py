@@ -47,7 +47,7 @@ def cruise_app(headless_gl):
     from conftest import _make_app
     from flightsim.simulation.flight import resolve_aircraft
 
-    app = _make_app(start=make_start(resolve_aircraft(None), "cruise"))
+    app = _make_app(start=make_start(resolve_aircraft(None), "air"))
     yield app
     app.close()
 
@@ -268,7 +268,7 @@ def test_the_ghosts_integrator_is_drawn_too(new_app, run_frames):
 
 
 def test_a_trimmed_start_shows_its_trim_and_trim_now_relinearises(new_app, run_frames):
-    cruise_app = new_app(start=make_start(Simulation().aircraft, "cruise"))
+    cruise_app = new_app(start=make_start(Simulation().aircraft, "air"))
     run_frames(cruise_app, 1)
     imgui_click(cruise_app, run_frames, *centre(cruise_app.hud.hit_boxes["dynamics"]))   # the Numerics checkbox
     assert cruise_app.dynamics.show
@@ -313,7 +313,7 @@ def test_a_replay_shows_the_modes_without_the_flying_buttons(headless_gl, run_fr
     from flightsim.simulation.flight import TIME_SCALES
     from flightsim.simulation.replay import Replay
 
-    sim = Simulation(start=make_start(Simulation().aircraft, "cruise"))
+    sim = Simulation(start=make_start(Simulation().aircraft, "air"))
     path = tmp_path / "t.csv"
     trace.write_csv(path, fly(sim, 240))
     app = FlightApp(open_window(960, 540, visible=False), Replay(path), load_keymap(), INTEGRATORS, TIME_SCALES,

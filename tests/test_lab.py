@@ -38,7 +38,7 @@ def test_a_ghost_flies_the_elevator_trim_too():
     """From a trimmed start (the trim held as elevator trim) a same-integrator ghost stays on the airplane."""
     from flightsim.simulation.starts import make_start
 
-    sim = Simulation(integrator="rk4", start=make_start(Simulation().aircraft, "cruise"))
+    sim = Simulation(integrator="rk4", start=make_start(Simulation().aircraft, "air"))
     assert sim.controls.elevator_trim != 0.0
     g = Ghost(sim, "rk4", 1)
     sim.controls.elevator_trim += 0.05
