@@ -471,6 +471,7 @@ def _set_controls(controls, values):
     """Copy ``values`` (a Controls) into ``controls`` in place (the ghost and the HUD hold on to it)."""
     controls.throttle, controls.elevator, controls.aileron = values.throttle, values.elevator, values.aileron
     controls.rudder, controls.flaps = values.rudder, values.flaps
+    controls.brake, controls.parking_brake = values.brake, values.parking_brake
 
 
 def _poll_devices(platform_loop):

@@ -53,7 +53,7 @@ class Recorder:
         self.directory = Path(directory)
         self.sim = None
         self.last_path = None
-        self._times, self._states, self._controls = [], [], []
+        self._times, self._states, self._controls, self._ground = [], [], [], []
 
     @property
     def recording(self) -> bool:
@@ -74,7 +74,7 @@ class Recorder:
         if self.recording:
             self.stop()
         self.sim = sim
-        self._times, self._states, self._controls = [], [], []
+        self._times, self._states, self._controls, self._ground = [], [], [], []
         self._append()
         sim.followers.append(self._append)
 
@@ -83,6 +83,7 @@ class Recorder:
         self._times.append(sim.t)
         self._states.append(sim.vector)
         self._controls.append(sim.controls.clamped().as_array())
+        self._ground.append(sim.telemetry().on_ground)
 
     def stop(self):
         """Stop and write the trace; return its path (None if nothing was recording).
@@ -98,8 +99,9 @@ class Recorder:
         if self._append in sim.followers:
             sim.followers.remove(self._append)
         self.sim = None
-        rows = trace.table(np.array(self._times), np.array(self._states), np.array(self._controls))
-        self._times, self._states, self._controls = [], [], []
+        rows = trace.table(np.array(self._times), np.array(self._states), np.array(self._controls),
+                           np.array(self._ground, dtype=np.float64))
+        self._times, self._states, self._controls, self._ground = [], [], [], []
         path = stamped_path(self.directory, ".csv")
         trace.write_csv(path, rows)
         self.last_path = path

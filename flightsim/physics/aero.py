@@ -38,15 +38,15 @@ from flightsim.math.kernels import jit, qv_rotate
 
 KIND_LIFTING, KIND_SYMMETRIC, KIND_DRAG = 0, 1, 2
 KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG}
-#: Pilot inputs in the order of the controls array: the five the elements follow, then the brakes (0..1) the
-#: wheels on the left (body +y) and on the right feel (the simulation folds the parking brake and the
-#: differential braking into them).
-INPUTS = ("throttle", "elevator", "aileron", "rudder", "flaps", "brake_left", "brake_right")
-#: Entries of the throttle, rudder (nose-wheel steering) and brakes in the controls array.
+#: Pilot inputs in the order of the controls array (the names and order of
+#: :class:`flightsim.simulation.controls.Controls`): the five the elements follow, then the wheel brakes
+#: (0..1) and the parking brake (0 or 1).
+INPUTS = ("throttle", "elevator", "aileron", "rudder", "flaps", "brake", "parking_brake")
+#: Entries of the throttle, rudder (nose-wheel steering, differential braking) and brakes in the controls array.
 C_THROTTLE = INPUTS.index("throttle")
 C_RUDDER = INPUTS.index("rudder")
-C_BRAKE_LEFT = INPUTS.index("brake_left")
-C_BRAKE_RIGHT = INPUTS.index("brake_right")
+C_BRAKE = INPUTS.index("brake")
+C_PARKING_BRAKE = INPUTS.index("parking_brake")
 #: Columns of the element array ``elem``.
 E_INCIDENCE, E_DIHEDRAL, E_AREA, E_FLAP_GAIN, E_INC_GAIN = range(5)
 #: Columns of the integer element array ``elem_i``.
@@ -168,7 +168,7 @@ def pack(aircraft, atmosphere="constant"):
     -------
     LoadParams
         ``controls`` (:data:`INPUTS`: throttle, elevator, aileron, rudder,
-        flaps, brake left, brake right) is written by the simulation before
+        flaps, brake, parking brake) is written by the simulation before
         each step; ``diag`` and ``gear_diag`` are written by the loads.
     """
     if atmosphere not in ("constant", "isa"):
@@ -294,6 +294,31 @@ def element_deflections(elem, elem_i, controls, k):
 
 
 @jit
+def wheel_brake(controls, side):
+    """How hard (0..1) a wheel braked on ``side`` (``BRAKE_*``) is braked by the controls array.
+
+    Full with the parking brake set (``parking_brake`` ≥ ½).  Otherwise
+    ``brake``, eased on the side away from the rudder: the left brake is
+    ``brake × min(1, 1 − rudder)``, the right ``brake × min(1, 1 + rudder)``
+    (rudder +1, nose right, leaves only the right brake: differential
+    braking with the pedals); a wheel on the centre line takes the mean.
+    """
+    if side == BRAKE_NONE:
+        return 0.0
+    if controls[C_PARKING_BRAKE] >= 0.5:
+        return 1.0
+    brake = min(max(controls[C_BRAKE], 0.0), 1.0)
+    rudder = min(max(controls[C_RUDDER], -1.0), 1.0)
+    left = brake * min(1.0 - rudder, 1.0)
+    right = brake * min(1.0 + rudder, 1.0)
+    if side == BRAKE_LEFT:
+        return left
+    if side == BRAKE_RIGHT:
+        return right
+    return 0.5 * (left + right)
+
+
+@jit
 def gear_loads(y, params, qw, qx, qy, qz, inv):
     """Ground reaction of the contact points (:class:`LoadParams` ``gear*``) at state ``y``.
 
@@ -306,7 +331,8 @@ def gear_loads(y, params, qw, qx, qy, qz, inv):
        damper; the ground pushes, never pulls);
     3. a wheel rubs in the ground plane along its heading (body x turned by
        the steering angle ``−rudder × steering``, projected on the ground)
-       with ``μ_x = rolling + brake (braked − rolling)`` and across it with
+       with ``μ_x = rolling + brake (braked − rolling)`` (brake from
+       :func:`wheel_brake`) and across it with
        the static coefficient: ``F = −μ N tanh(v_slip / v₀)`` with
        ``v₀ =`` :data:`SLIP_SPEED` along and ``max(SLIP_SPEED, |v_roll| SLIP_TAN)``
        across (a tyre's slip angle), the sum kept inside the friction circle
@@ -389,14 +415,7 @@ def gear_loads(y, params, qw, qx, qy, qz, inv):
                 sx, sy = -hy, hx                      # left of the heading, in the ground plane
                 v_roll = vx * hx + vy * hy
                 v_side = vx * sx + vy * sy
-                brake = 0.0
-                b = refs[k, R_BRAKE]
-                if b == BRAKE_LEFT:
-                    brake = controls[C_BRAKE_LEFT]
-                elif b == BRAKE_RIGHT:
-                    brake = controls[C_BRAKE_RIGHT]
-                elif b == BRAKE_BOTH:
-                    brake = 0.5 * (controls[C_BRAKE_LEFT] + controls[C_BRAKE_RIGHT])
+                brake = wheel_brake(controls, refs[k, R_BRAKE])
                 mu_roll = g[k, G_ROLLING] + brake * (g[k, G_BRAKE] - g[k, G_ROLLING])
                 mu_side = g[k, G_STATIC]
                 f_roll = -mu_roll * normal * math.tanh(v_roll / SLIP_SPEED)

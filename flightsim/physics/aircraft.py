@@ -753,10 +753,10 @@ def load_aircraft(path=None):
     tables = _load_tables(check, data["tables"])
     specs = _load_elements(check, data["elements"], tables)
     gear_specs = _load_gear(check, data["gear"])
-    _check_gear_reach(check, gear_specs, specs)
     mass, cg, inertia = mass_properties(
         [s["mass"] for s in specs], [s["design_position"] for s in specs],
         [s["local_inertia"] for s in specs], source=str(path))
+    _check_gear_reach(check, gear_specs, specs)
     cg = _readonly(cg)
     elements = tuple(Element(**s, position=_readonly(s["design_position"] - cg)) for s in specs)
     gear = tuple(Contact(**s, position=_readonly(s["design_position"] - cg)) for s in gear_specs)

@@ -151,7 +151,8 @@ class ControlSchedule:
         Row start times, s, finite, >= 0, strictly increasing.
     rows : array_like, shape (n, 7)
         Control values per row in :data:`CONTROL_NAMES` order, within
-        :data:`CONTROL_RANGES`.
+        :data:`CONTROL_RANGES` (or shape (n, 5), throttle to flaps: the
+        brakes off).
     initial : Controls
         The controls before the first row (copied, clamped).
 
@@ -167,7 +168,10 @@ class ControlSchedule:
 
     def __init__(self, times, rows, initial: Controls):
         times = np.array(times, dtype=np.float64)
-        rows = np.array(rows, dtype=np.float64).reshape(-1, len(CONTROL_NAMES))
+        rows = np.array(rows, dtype=np.float64)
+        if rows.ndim == 2 and rows.shape[1] == 5:           # throttle .. flaps: no brakes
+            rows = np.hstack([rows, np.zeros((rows.shape[0], len(CONTROL_NAMES) - 5))])
+        rows = rows.reshape(-1, len(CONTROL_NAMES))
         if times.ndim != 1 or rows.shape[0] != times.shape[0]:
             raise ValueError(f"need times (n,) and rows (n, {len(CONTROL_NAMES)}); got {times.shape}, {rows.shape}")
         if not (np.all(np.isfinite(times)) and np.all(times >= 0) and np.all(np.diff(times) > 0)):

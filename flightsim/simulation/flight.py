@@ -391,9 +391,9 @@ class Simulation:
     def _load_controls(self):
         """Copy the pilot's controls, clipped to their ranges and the elevator trimmed, into the loads' parameters.
 
-        The brakes each side feel: ``brake``, eased on the side away from the
-        rudder (rudder +1 leaves only the right brake: differential braking
-        with the pedals), or full with the parking brake set.
+        The parking brake reads as set from ½ up (the loads turn brake,
+        parking brake and rudder into each wheel's braking:
+        :func:`flightsim.physics.aero.wheel_brake`).
         """
         c = self.controls
         u = self._controls_array
@@ -402,12 +402,8 @@ class Simulation:
         u[2] = min(max(c.aileron, -1.0), 1.0)
         u[3] = min(max(c.rudder, -1.0), 1.0)
         u[4] = min(max(c.flaps, 0.0), 1.0)
-        if c.parking_brake >= 0.5:
-            u[5] = u[6] = 1.0
-        else:
-            brake = min(max(c.brake, 0.0), 1.0)
-            u[5] = brake * min(1.0 - u[3], 1.0)
-            u[6] = brake * min(1.0 + u[3], 1.0)
+        u[5] = min(max(c.brake, 0.0), 1.0)
+        u[6] = 1.0 if c.parking_brake >= 0.5 else 0.0
 
     def advance(self, frame_seconds):
         """Run the steps a frame of ``frame_seconds`` of wall time calls for.
@@ -520,10 +516,10 @@ class Simulation:
             reason = f"touched down with sink rate {sink:.1f} ft/s (more than {self.aircraft.crash_sink_rate:g})"
         elif contact.is_wheel:
             reason = (f"the {contact.name}'s leg compressed past its {contact.max_compression:g} ft travel "
-                      f"(sink rate {sink:.1f} ft/s)")
+                      f"(sink rate {sink:.1f} ft/s, bank {roll:.0f}°, pitch {pitch:+.0f}°)")
         else:
             reason = (f"the {contact.name} hit the ground at {float(np.linalg.norm(velocity)):.0f} ft/s "
-                      f"(bank {roll:.0f}°, pitch {pitch:+.0f}°, sink rate {sink:.1f} ft/s)")
+                      f"(sink rate {sink:.1f} ft/s, bank {roll:.0f}°, pitch {pitch:+.0f}°)")
         y[3:6] = 0.0
         y[10:13] = 0.0
         # Already too deep before the step (a state loaded in the ground): lift it to the limit.

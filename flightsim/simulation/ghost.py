@@ -79,6 +79,7 @@ class Ghost:
         self._frame_prev = sim.vector
         c, g = self.main.controls, sim.controls
         g.throttle, g.elevator, g.aileron, g.rudder, g.flaps = c.throttle, c.elevator, c.aileron, c.rudder, c.flaps
+        g.brake, g.parking_brake = c.brake, c.parking_brake
         for _ in range(self.substeps):
             if not sim.step():
                 break

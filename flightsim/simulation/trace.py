@@ -4,13 +4,18 @@ Columns (book frames, lengths in the aircraft file's unit, angles in degrees
 with aviation signs)::
 
     t, x, y, z, vx, vy, vz, qw, qx, qy, qz, p, q, r, roll, pitch, heading,
-    airspeed, alpha, throttle, elevator, aileron, rudder, flaps
+    airspeed, alpha, throttle, elevator, aileron, rudder, flaps, brake,
+    parking_brake, on_ground
 
 ``x, y, z`` earth position (x North, y West, z up); ``vx, vy, vz`` earth
 velocity; ``qw..qz`` orientation body → earth; ``p, q, r`` body angular
 velocity (rad/s, about body x forward, y left, z up); roll + right wing down,
 pitch + nose up, heading 0–360 clockwise from North; alpha the angle of
-attack of the body x axis.
+attack of the body x axis; the controls (see
+:mod:`flightsim.simulation.controls`: brake 0..1, parking_brake 0 or 1);
+on_ground 1 while a wheel carries load, else 0.  Columns are only ever added
+at the end; a trace without the later ones (brake, parking_brake,
+on_ground) reads them as 0.
 """
 
 import csv
@@ -23,11 +28,15 @@ from flightsim.math import quat
 
 STATE_COLUMNS = ("t", "x", "y", "z", "vx", "vy", "vz", "qw", "qx", "qy", "qz", "p", "q", "r")
 DERIVED_COLUMNS = ("roll", "pitch", "heading", "airspeed", "alpha")
-CONTROL_COLUMNS = ("throttle", "elevator", "aileron", "rudder", "flaps")
-COLUMNS = STATE_COLUMNS + DERIVED_COLUMNS + CONTROL_COLUMNS
+CONTROL_COLUMNS = ("throttle", "elevator", "aileron", "rudder", "flaps", "brake", "parking_brake")
+GROUND_COLUMNS = ("on_ground",)
+COLUMNS = STATE_COLUMNS + DERIVED_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS
+#: Where the controls and the on_ground flag start in a trace table.
+CONTROLS_AT = len(STATE_COLUMNS) + len(DERIVED_COLUMNS)
+ON_GROUND_AT = CONTROLS_AT + len(CONTROL_COLUMNS)
 
 
-def table(times, states, controls):
+def table(times, states, controls, on_ground=None):
     """The trace as one float array, columns :data:`COLUMNS`.
 
     Parameters
@@ -36,18 +45,26 @@ def table(times, states, controls):
         s.
     states : array_like, shape (N, 13)
         ``[x, v, q, ω]`` rows (see :mod:`flightsim.integrators`).
-    controls : array_like, shape (N, 5)
-        throttle, elevator, aileron, rudder, flaps.
+    controls : array_like, shape (N, 7) or (N, 5)
+        throttle, elevator, aileron, rudder, flaps, brake, parking_brake
+        (the first five alone: the brakes read 0).
+    on_ground : array_like, shape (N,), optional
+        1 while a wheel carries load, else 0 (default: all 0).
     """
     times = np.asarray(times, dtype=np.float64).reshape(-1, 1)
     states = np.asarray(states, dtype=np.float64).reshape(-1, 13)
+    n = states.shape[0]
+    controls = np.asarray(controls, dtype=np.float64).reshape(n, -1)
+    if controls.shape[1] < len(CONTROL_COLUMNS):
+        controls = np.hstack([controls, np.zeros((n, len(CONTROL_COLUMNS) - controls.shape[1]))])
+    ground = np.zeros((n, 1)) if on_ground is None else np.asarray(on_ground, dtype=np.float64).reshape(n, 1)
     q = states[:, 6:10]
     with np.errstate(all="ignore"):   # the last states of a diverging flight may be huge: no warnings
         angles = quat.aviation_angles(q).reshape(-1, 3)
         vb = quat.rotate(quat.conj(q), states[:, 3:6]).reshape(-1, 3)
         airspeed = np.linalg.norm(states[:, 3:6], axis=1, keepdims=True)
         alpha = np.degrees(np.arctan2(-vb[:, 2], vb[:, 0])).reshape(-1, 1)
-    return np.hstack([times, states, angles, airspeed, alpha, np.asarray(controls, dtype=np.float64).reshape(-1, 5)])
+    return np.hstack([times, states, angles, airspeed, alpha, controls, ground])
 
 
 def write_csv(path, rows):
@@ -79,8 +96,9 @@ def read_csv(path):
         Naming the file, the line (and column) and the reason: missing or
         empty file, a header without the state columns, a wrong number of
         cells, a non-number or non-finite value, time not increasing, a zero
-        quaternion.  Columns beyond the state (angles, controls) are optional:
-        derived ones are recomputed from the state, missing controls read 0.
+        quaternion.  Columns beyond the state (angles, controls, on_ground)
+        are optional: derived ones are recomputed from the state, missing
+        controls and on_ground read 0.
     """
     from flightsim.errors import InputError
 
@@ -110,7 +128,7 @@ def read_csv(path):
         if len(cells) != len(header):
             raise InputError(path, f"line {number}", f"expected {len(header)} cells, got {len(cells)}")
         values = []
-        for name in STATE_COLUMNS + CONTROL_COLUMNS:
+        for name in STATE_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS:
             if name not in index:
                 values.append(0.0)
                 continue
@@ -132,4 +150,5 @@ def read_csv(path):
     data = np.array(rows)
     states = data[:, 1:14].copy()
     states[:, 6:10] /= np.linalg.norm(states[:, 6:10], axis=1, keepdims=True)
-    return table(data[:, 0], states, data[:, 14:19])
+    controls = data[:, 14:14 + len(CONTROL_COLUMNS)]
+    return table(data[:, 0], states, controls, data[:, 14 + len(CONTROL_COLUMNS)])
