@@ -72,6 +72,11 @@ SLIP_SPEED = 0.5
 #: Across its heading a rolling tyre's friction builds up over this slip angle's tangent times the rolling
 #: speed (a tyre's cornering, ~6°), or over :data:`SLIP_SPEED` when that is larger.
 SLIP_TAN = math.tan(math.radians(6.0))
+#: A braked wheel at rest holds: its contact patch is tied to an anchor on the ground (``gear_anchor``) and the
+#: braking force grows with the distance from it, reaching full braking ``μ N`` at this many ft (the tyre's give).
+HOLD_DISTANCE = 0.05
+#: Columns of ``gear_anchor``: the anchor's earth x, y (ft), and 1 while a braked wheel holds to it.
+A_X, A_Y, A_ON = range(3)
 
 
 class LoadParams(NamedTuple):
@@ -128,6 +133,8 @@ class LoadParams(NamedTuple):
     gear_reach: float
     #: (m, 3) float: written by each loads evaluation: ``GD_*`` per contact point.
     gear_diag: np.ndarray
+    #: (m, 3) float: where each braked wheel holds (``A_*``); written between steps by :func:`hold_brakes`.
+    gear_anchor: np.ndarray
 
 
 def pack_gear(gear):
@@ -150,7 +157,8 @@ def pack_gear(gear):
             y = float(c.position[1])
             refs[k, R_BRAKE] = BRAKE_LEFT if y > 1e-9 else BRAKE_RIGHT if y < -1e-9 else BRAKE_BOTH
     reach = float(np.max(np.linalg.norm(positions, axis=1))) if m else 0.0
-    return dict(gear_positions=positions, gear=table, gear_refs=refs, gear_reach=reach, gear_diag=np.zeros((m, 3)))
+    return dict(gear_positions=positions, gear=table, gear_refs=refs, gear_reach=reach, gear_diag=np.zeros((m, 3)),
+                gear_anchor=np.zeros((m, 3)))
 
 
 def pack(aircraft, atmosphere="constant"):
@@ -342,8 +350,7 @@ def gear_loads(y, params, qw, qx, qy, qz, inv):
        ``r × R⁻¹F`` (body frame).
 
     Friction is a smooth function of the slip speed, linear through zero,
-    so it holds a wheel at rest (static friction as a stiff damper) without
-    chattering from one step to the next; the model follows JSBSim's
+    so a wheel at rest does not chatter from one step to the next; the model follows JSBSim's
     FGLGear (spring-damper strut, rolling/braking/side coefficients) without
     its Lagrange-multiplier friction solve.
 
@@ -418,7 +425,15 @@ def gear_loads(y, params, qw, qx, qy, qz, inv):
                 brake = wheel_brake(controls, refs[k, R_BRAKE])
                 mu_roll = g[k, G_ROLLING] + brake * (g[k, G_BRAKE] - g[k, G_ROLLING])
                 mu_side = g[k, G_STATIC]
-                f_roll = -mu_roll * normal * math.tanh(v_roll / SLIP_SPEED)
+                anchor = params.gear_anchor
+                if anchor[k, A_ON] > 0.5 and brake > 0.0:
+                    # Held: a spring to the anchor (and the slip damper), up to full braking.
+                    px = y[0] + r00 * rx + r01 * ry + r02 * rz
+                    py = y[1] + r10 * rx + r11 * ry + r12 * rz
+                    give = ((px - anchor[k, A_X]) * hx + (py - anchor[k, A_Y]) * hy) / HOLD_DISTANCE
+                    f_roll = -mu_roll * normal * min(max(give + v_roll / SLIP_SPEED, -1.0), 1.0)
+                else:
+                    f_roll = -mu_roll * normal * math.tanh(v_roll / SLIP_SPEED)
                 f_side = -mu_side * normal * math.tanh(v_side / max(SLIP_SPEED, abs(v_roll) * SLIP_TAN))
                 limit = max(mu_roll, mu_side) * normal
                 total = math.sqrt(f_roll * f_roll + f_side * f_side)
@@ -536,7 +551,10 @@ def airplane_loads(t, y, params):
 
 @jit
 def ground_contact(t, y, fields, limits):
-    """The ground contact at state ``y``, for a caller in Python: evaluates the loads (writing ``gear_diag``).
+    """The ground contact at state ``y``, for a caller in Python, between two steps.
+
+    Evaluates the loads (writing ``gear_diag``) and updates where the braked
+    wheels hold (:func:`hold_brakes`).
 
     ``fields`` is ``tuple(params)`` (see :func:`flightsim.physics.integrators.step_fields`
     for why); ``limits`` (m,) is how deep each contact point may go (ft).
@@ -549,6 +567,7 @@ def ground_contact(t, y, fields, limits):
     """
     params = LoadParams(*fields)
     airplane_loads(t, y, params)
+    hold_brakes(y, params)
     diag, refs = params.gear_diag, params.gear_refs
     touching = False
     loaded = False
@@ -561,3 +580,57 @@ def ground_contact(t, y, fields, limits):
                 loaded = True
         excess = max(excess, diag[k, GD_DEPTH] - limits[k])
     return touching, loaded, excess
+
+
+@jit
+def hold_brakes(y, params):
+    """Between two steps: tie each braked wheel at rest to the ground, or let it slide on.
+
+    For each wheel with a brake that touches the ground (per the last loads
+    evaluation, ``gear_diag``) and is braked (:func:`wheel_brake` > 0): a
+    wheel not yet holding starts holding where it is if it rolls slower than
+    :data:`SLIP_SPEED`; a holding wheel dragged farther than
+    :data:`HOLD_DISTANCE` from its anchor moves the anchor along (it
+    slides at full braking).  A wheel that leaves the ground, or whose brake
+    is released, lets go.  Writes ``params.gear_anchor``.
+    """
+    r, refs, diag, anchor = params.gear_positions, params.gear_refs, params.gear_diag, params.gear_anchor
+    controls, g = params.controls, params.gear
+    qw, qx, qy, qz = y[6], y[7], y[8], y[9]
+    inv = 1.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
+    ww, xx, yy, zz = qw * qw, qx * qx, qy * qy, qz * qz
+    r00 = (ww + xx - yy - zz) * inv
+    r01 = 2.0 * (qx * qy - qw * qz) * inv
+    r02 = 2.0 * (qx * qz + qw * qy) * inv
+    r10 = 2.0 * (qx * qy + qw * qz) * inv
+    r11 = (ww - xx + yy - zz) * inv
+    r12 = 2.0 * (qy * qz - qw * qx) * inv
+    wx, wy, wz = y[10], y[11], y[12]
+    for k in range(r.shape[0]):
+        if refs[k, R_KIND] != GEAR_WHEEL or diag[k, GD_DEPTH] <= 0.0 or wheel_brake(controls, refs[k, R_BRAKE]) <= 0.0:
+            anchor[k, A_ON] = 0.0
+            continue
+        rx, ry, rz = r[k, 0], r[k, 1], r[k, 2]
+        px = y[0] + r00 * rx + r01 * ry + r02 * rz
+        py = y[1] + r10 * rx + r11 * ry + r12 * rz
+        steer = -controls[C_RUDDER] * g[k, G_STEER]
+        cs, sn = math.cos(steer), math.sin(steer)
+        hx = r00 * cs + r01 * sn
+        hy = r10 * cs + r11 * sn
+        hl = math.sqrt(hx * hx + hy * hy)
+        if hl <= 1e-9:
+            anchor[k, A_ON] = 0.0
+            continue
+        hx /= hl
+        hy /= hl
+        if anchor[k, A_ON] <= 0.5:
+            cx, cy = wy * rz - wz * ry, wz * rx - wx * rz
+            cz = wx * ry - wy * rx
+            v_roll = (y[3] + r00 * cx + r01 * cy + r02 * cz) * hx + (y[4] + r10 * cx + r11 * cy + r12 * cz) * hy
+            if abs(v_roll) < SLIP_SPEED:
+                anchor[k, A_X], anchor[k, A_Y], anchor[k, A_ON] = px, py, 1.0
+            continue
+        d = (px - anchor[k, A_X]) * hx + (py - anchor[k, A_Y]) * hy
+        d = min(max(d, -HOLD_DISTANCE), HOLD_DISTANCE)
+        anchor[k, A_X] = px - d * hx                   # kept on the wheel's line, at most the give away
+        anchor[k, A_Y] = py - d * hy

@@ -454,13 +454,19 @@ class Simulation:
         return aero.ground_contact(self.t, self._y, self._param_fields, limits)
 
     def _contact_now(self):
-        """Ground contact of the state just loaded (a reset, a whole state): no touchdown, no crash check."""
+        """Ground contact of the state just loaded (a reset, a whole state): no touchdown, no crash check.
+
+        The braked wheels start holding where they are (if at rest).
+        """
         self._load_controls()
+        self._params.gear_anchor[:] = 0.0
         self._wheels_down, self.on_ground, _ = self._contact(self._travel)
 
     def _ground(self):
         """After a step: which wheels carry load, and a crash (touchdown too fast, a hard point, a leg's travel)."""
         if self._y[2] > self._params.gear_reach:             # nothing can reach the ground
+            if self._wheels_down:
+                self._params.gear_anchor[:] = 0.0
             self.on_ground = self._wheels_down = False
             return
         touching, loaded, excess = self._contact(self._travel)
