@@ -152,8 +152,15 @@ def test_a_ghost_follows_through_the_public_interface():
     assert main.followers == []
 
 
+#: A named tuple's own public methods, underscored only so they cannot clash with field names.
+NAMEDTUPLE_API = ("_replace", "_asdict", "_fields", "_make", "_field_defaults")
+
+
 def _private_reaches(path):
-    """``obj._name`` where ``obj`` is neither ``self``/``cls`` nor a module imported by the file."""
+    """``obj._name`` where ``obj`` is neither ``self``/``cls`` nor a module imported by the file.
+
+    A named tuple's public API (:data:`NAMEDTUPLE_API`) is not private.
+    """
     tree = ast.parse(path.read_text(), str(path))
     modules = set()
     for node in ast.walk(tree):
@@ -162,7 +169,8 @@ def _private_reaches(path):
         elif isinstance(node, ast.ImportFrom):
             modules.update(a.asname or a.name for a in node.names if a.name[:1].islower())
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                and node.attr not in NAMEDTUPLE_API):
             base = node.value
             if isinstance(base, ast.Name) and (base.id in ("self", "cls") or base.id in modules):
                 continue

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import warnings
 
-__all__ = ["GAMEPAD_BUTTONS", "Gamepads", "Pilot", "FLAP_NOTCHES", "apply_dead_zone"]
+__all__ = ["GAMEPAD_BUTTONS", "GAMEPAD_DPAD", "Gamepads", "Pilot", "FLAP_NOTCHES", "apply_dead_zone"]
 
 FLAP_NOTCHES = (0.0, 0.5, 1.0)
 """Flap settings the flaps keys step through."""
@@ -31,8 +31,12 @@ GAMEPAD_BUTTONS = {
 
 GAMEPAD_HELD = {"leftshoulder": "yaw_left", "rightshoulder": "yaw_right"}
 """Gamepad buttons that act while held."""
+GAMEPAD_BUTTONS["leftstick"] = "parking_brake"   # click the left stick: set / release the parking brake
+GAMEPAD_DPAD = {"down": "brake"}
+"""The D-pad (polled): held down, the wheel brakes."""
 
 _STICK_RATE = 8.0          # /s: how fast a surface follows a stick (essentially direct)
+_BRAKE_RATE = 4.0          # /s: how fast the brakes come on and off (a quarter second)
 
 
 def apply_dead_zone(value, dead_zone):
@@ -74,6 +78,7 @@ class Pilot:
         self.dead_zone = keymap.dead_zone
         self.held = set()
         self.flap_target = 0.0
+        self._toggle_parking_brake = False
 
     def press(self, action):
         """A key or button for ``action`` went down."""
@@ -82,6 +87,8 @@ class Pilot:
         elif action == "flaps_up":
             self.flap_target = next((n for n in reversed(FLAP_NOTCHES) if n < self.flap_target - 1e-9),
                                     FLAP_NOTCHES[0])
+        elif action == "parking_brake":
+            self._toggle_parking_brake = not self._toggle_parking_brake   # flipped at the next update
         else:
             self.held.add(action)
 
@@ -97,6 +104,7 @@ class Pilot:
         """Start over from ``controls`` (after a simulation reset)."""
         self.held.clear()
         self.flap_target = min(FLAP_NOTCHES, key=lambda n: abs(n - controls.flaps))
+        self._toggle_parking_brake = False
 
     def _keys(self, minus, plus):
         return (1.0 if plus in self.held else 0.0) - (1.0 if minus in self.held else 0.0)
@@ -111,8 +119,10 @@ class Pilot:
         controls : flightsim.simulation.controls.Controls
         pad : dict or None
             Gamepad axes from :meth:`Gamepads.poll` (``elevator``,
-            ``aileron``, ``rudder`` in -1..1 before the dead zone, and
-            ``throttle_rate`` in -1..1), or None.
+            ``aileron``, ``rudder`` in -1..1 before the dead zone,
+            ``throttle_rate`` in -1..1, and ``brake``: 1 with the D-pad held
+            down), or None.  The brake key held brakes fully (coming on in a
+            quarter second); the parking brake key flips the parking brake.
         """
         dt = min(max(float(dt), 0.0), 0.25) if math.isfinite(dt) else 0.0
         r = self.rates
@@ -136,6 +146,12 @@ class Pilot:
         controls.throttle = min(max(throttle + push * r["throttle"] * dt, 0.0), 1.0)
         flaps = controls.flaps if math.isfinite(controls.flaps) else 0.0
         controls.flaps = min(max(_approach(flaps, self.flap_target, r["flaps"], dt), 0.0), 1.0)
+        brake = controls.brake if math.isfinite(controls.brake) else 0.0
+        pressed = "brake" in self.held or pad.get("brake", 0.0) > 0.5
+        controls.brake = min(max(_approach(brake, 1.0 if pressed else 0.0, _BRAKE_RATE, dt), 0.0), 1.0)
+        if self._toggle_parking_brake:
+            self._toggle_parking_brake = False
+            controls.parking_brake = 0.0 if controls.parking_brake >= 0.5 else 1.0
 
 
 class Gamepads:
@@ -232,7 +248,7 @@ class Gamepads:
             ``elevator`` (left stick pulled back = +, nose up), ``aileron``
             (left stick right = +), ``rudder`` (right stick right = +) and
             ``throttle_rate`` (right trigger minus left trigger, plus the
-            right stick pushed forward).
+            right stick pushed forward), ``brake`` (1 with the D-pad held down).
         """
         c = self.controller
         if c is None:
@@ -246,6 +262,7 @@ class Gamepads:
                 "aileron": float(c.leftx),
                 "rudder": float(c.rightx),
                 "throttle_rate": float(c.righttrigger) - float(c.lefttrigger) - float(c.righty),
+                "brake": 1.0 if float(getattr(c, "dpady", 0.0)) < -0.5 else 0.0,   # D-pad down
             }
         except Exception:
             self.disconnect(c)
