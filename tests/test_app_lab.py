@@ -298,7 +298,7 @@ def test_replay_command_under_xvfb_writes_a_screenshot(xvfb_run, recorded, tmp_p
 @pytest.mark.parametrize("damage, where", [
     ("cell", "line 3, column qx: not a number: 'abc'"),
     ("time", "line 4, column t: time must increase"),
-    ("short", "line 2: expected 24 cells, got 3"),
+    ("short", f"line 2: expected {len(trace.COLUMNS)} cells, got 3"),
 ])
 def test_a_damaged_trace_is_one_line_and_exit_2(recorded, tmp_path, damage, where):
     lines = recorded.read_text().splitlines()
