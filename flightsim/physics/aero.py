@@ -328,7 +328,16 @@ def wheel_brake(controls, side):
 
 @jit
 def gear_loads(y, params, qw, qx, qy, qz, inv):
-    """Ground reaction of the contact points (:class:`LoadParams` ``gear*``) at state ``y``.
+    """:func:`contact_loads` of ``params``' gear (see there); zeros at once for an airplane with none."""
+    if params.gear_positions.shape[0] == 0:
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    return contact_loads(y, params.gear_positions, params.gear, params.gear_refs, params.gear_reach,
+                         params.gear_diag, params.gear_anchor, params.controls, qw, qx, qy, qz, inv)
+
+
+@jit
+def contact_loads(y, r, g, refs, reach, out, anchor, controls, qw, qx, qy, qz, inv):
+    """Ground reaction of the contact points (the :class:`LoadParams` ``gear*`` fields) at state ``y``.
 
     The ground is the plane z = 0 (normal earth +z).  For each contact point
     at body position r (relative to the CG) that lies below it:
@@ -358,7 +367,10 @@ def gear_loads(y, params, qw, qx, qy, qz, inv):
     ----------
     y : numpy.ndarray
         The 13-number state.
-    params : LoadParams
+    r, g, refs, reach, out, anchor, controls
+        The :class:`LoadParams` fields ``gear_positions``, ``gear``,
+        ``gear_refs``, ``gear_reach``, ``gear_diag``, ``gear_anchor``,
+        ``controls`` (passed one by one: cheaper than the whole tuple).
     qw, qx, qy, qz : float
         ``y``'s quaternion (maybe not of unit length) and ``inv = 1 / |q|²``.
 
@@ -367,14 +379,16 @@ def gear_loads(y, params, qw, qx, qy, qz, inv):
     tuple
         ``(fx, fy, fz)`` earth-frame force (lbf), ``(mx, my, mz)`` body-frame
         moment about the CG (ft·lbf), and whether any point touches.  Writes
-        ``params.gear_diag`` (``GD_*`` per point; zeros for those clear of the ground).
+        ``gear_diag`` (``GD_*`` per point; zeros for those clear of the ground).
     """
-    r, g, refs, out = params.gear_positions, params.gear, params.gear_refs, params.gear_diag
-    controls = params.controls
-    out[:, :] = 0.0
     fx = fy = fz = 0.0
     mx = my = mz = 0.0
-    if y[2] > params.gear_reach:
+    n = r.shape[0]
+    for k in range(n):
+        out[k, GD_DEPTH] = 0.0
+        out[k, GD_RATE] = 0.0
+        out[k, GD_LOAD] = 0.0
+    if y[2] > reach:
         return fx, fy, fz, mx, my, mz, False
     # Rotation body → earth for a quaternion of any length.
     ww, xx, yy, zz = qw * qw, qx * qx, qy * qy, qz * qz
@@ -389,7 +403,7 @@ def gear_loads(y, params, qw, qx, qy, qz, inv):
     r22 = (ww - xx - yy + zz) * inv
     wx, wy, wz = y[10], y[11], y[12]
     touching = False
-    for k in range(r.shape[0]):
+    for k in range(n):
         depth = -(y[2] + r20 * r[k, 0] + r21 * r[k, 1] + r22 * r[k, 2])
         if depth <= 0.0:
             continue
@@ -425,7 +439,6 @@ def gear_loads(y, params, qw, qx, qy, qz, inv):
                 brake = wheel_brake(controls, refs[k, R_BRAKE])
                 mu_roll = g[k, G_ROLLING] + brake * (g[k, G_BRAKE] - g[k, G_ROLLING])
                 mu_side = g[k, G_STATIC]
-                anchor = params.gear_anchor
                 if anchor[k, A_ON] > 0.5 and brake > 0.0:
                     # Held: a spring to the anchor (and the slip damper), up to full braking.
                     px = y[0] + r00 * rx + r01 * ry + r02 * rz
