@@ -335,3 +335,13 @@ def test_above_the_ground_the_gear_adds_nothing():
     assert not np.any(with_gear.gear_diag)
     y[2] = AIRCRAFT.contact_height - 0.1                         # wheels pressed in: now it pushes up
     assert aero.airplane_loads(0.0, y, with_gear)[2] > aero.airplane_loads(0.0, y, without)[2] + 10.0
+
+
+def test_trim_now_refuses_on_the_ground():
+    from flightsim.physics.trim import TrimError
+
+    sim = rolling(80.0)
+    before = sim.vector
+    with pytest.raises(TrimError, match="on the ground"):
+        sim.trim_now()
+    assert np.array_equal(sim.vector, before)

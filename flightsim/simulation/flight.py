@@ -43,7 +43,7 @@ from flightsim.physics.aircraft import Aircraft, load_aircraft
 from flightsim.simulation.starts import file_start
 from flightsim.simulation.source import LIVE
 from flightsim.physics.rigidbody import check_dt
-from flightsim.physics.trim import trim as solve_trim
+from flightsim.physics.trim import TrimError, trim as solve_trim
 
 #: Default physics step, s (JSBSim's default rate, 120 Hz).
 DEFAULT_DT = 1.0 / 120.0
@@ -552,8 +552,11 @@ class Simulation:
         Raises
         ------
         flightsim.physics.trim.TrimError
-            No level flight at this speed and altitude (the message says why); nothing changes.
+            No level flight at this speed and altitude (the message says why), or
+            a wheel is on the ground; nothing changes.
         """
+        if self._wheels_down:
+            raise TrimError("cannot trim on the ground: a steady flight needs the wheels off it", "no solution")
         y = self._y
         heading = float(quat.aviation_angles(y[6:10])[2])
         point = solve_trim(self.aircraft, float(np.linalg.norm(y[3:6])), float(y[2]), 0.0,
