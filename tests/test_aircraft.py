@@ -230,9 +230,42 @@ def test_book_environment_and_initial_state(plane):
     assert plane.initial_velocity.tolist() == [60.0, 0.0, 0.0]
     assert plane.initial_attitude_deg.tolist() == [0.0, 0.0, 0.0]
     assert plane.initial_omega.tolist() == [0.0, 0.0, 0.0]
-    assert (plane.contact_height, plane.crash_sink_rate, plane.crash_bank_deg,
-            plane.crash_pitch_down_deg, plane.rolling_friction) == (2.2, 12.0, 30.0, 10.0, 0.04)
+    assert plane.crash_sink_rate == 12.0
+    assert plane.approach_speed == 114.0
+    # the wheels' lowest points lie 0.4 ft below the baseline (design z = 0): the CG stands that much higher
+    assert plane.contact_height == pytest.approx(plane.cg[2] + 0.4, abs=1e-12)
     assert plane.contact_height > plane.cg[2]
+
+
+def test_book_gear_is_a_tricycle_with_hard_points_at_the_extremities(plane):
+    """An addition to the book: three wheels (the nose one steers, the mains brake) and four hard points."""
+    wheels = {c.name: c for c in plane.gear if c.is_wheel}
+    hard = {c.name: c for c in plane.gear if not c.is_wheel}
+    assert set(wheels) == {"nose wheel", "left main wheel", "right main wheel"}
+    assert set(hard) == {"nose", "tail", "left wing tip", "right wing tip"}
+    nose, left, right = wheels["nose wheel"], wheels["left main wheel"], wheels["right main wheel"]
+    assert left.design_position.tolist() == [12.6, 3.8, -0.4] and right.design_position.tolist() == [12.6, -3.8, -0.4]
+    assert nose.design_position.tolist() == [24.0, 0.0, -0.4]
+    for c in plane.gear:
+        np.testing.assert_array_equal(c.position, c.design_position - plane.cg)
+        assert c.stiffness > 0 and c.damping > 0 and c.static_friction > 0
+    # tricycle: the mains just behind the CG, the nose wheel far ahead; only the nose wheel steers,
+    # only the mains brake; mirror-image mains
+    assert left.position[0] < 0.0 < nose.position[0] and left.position[0] > -0.1 * nose.position[0]
+    assert nose.steering_deg > 0 and left.steering_deg == right.steering_deg == 0
+    assert nose.brake_friction == 0 and left.brake_friction == right.brake_friction > left.rolling_friction
+    assert (left.stiffness, left.damping) == (right.stiffness, right.damping)
+    # statics: the springs compress every leg alike (the airplane sits level), by a few inches
+    weight = plane.mass * plane.gravity
+    share = {n: weight * s for n, s in (("nose wheel", -left.position[0]), ("left main wheel", 0.5 * nose.position[0]),
+                                         ("right main wheel", 0.5 * nose.position[0]))}
+    share = {n: v / (nose.position[0] - left.position[0]) for n, v in share.items()}
+    squash = [share[n] / wheels[n].stiffness for n in wheels]
+    assert max(squash) - min(squash) < 0.005 and 0.1 < squash[0] < 0.25
+    assert all(s < wheels[n].max_compression / 3 for s, n in zip(squash, wheels))
+    # the hard points are the airplane's extremities: wing tips outermost, nose ahead of the nose wheel, tail last
+    assert hard["left wing tip"].position[1] == -hard["right wing tip"].position[1] == 15.0
+    assert hard["nose"].position[0] > nose.position[0] and hard["tail"].position[0] < -13.0
 
 
 def test_book_tables(plane):
@@ -316,7 +349,7 @@ def test_load_accepts_str_path():
 
 
 def test_link_inputs_are_the_controls_except_throttle():
-    assert set(LINK_INPUTS) == set(CONTROL_NAMES) - {"throttle"}
+    assert set(LINK_INPUTS) == set(CONTROL_NAMES) - {"throttle", "brake", "parking_brake"}
 
 
 # ---------------------------------------------------------------------------
@@ -396,10 +429,13 @@ def test_loader_uses_design_minus_cg(tmp_path, data):
     del wing["flap"]
     data["elements"] = [dict(wing, name="a", mass=3.0, position=[0.0, 0.0, 0.0]),
                         dict(wing, name="b", mass=1.0, position=[4.0, 0.0, 4.0])]
+    data["gear"] = [dict(data["gear"][0], position=[2.0, 0.0, -1.0])]       # a gear near the toy airplane
     plane = load_aircraft(write(tmp_path, data))
     np.testing.assert_array_equal(plane.cg, [1, 0, 1])
     assert plane.elements[0].position.tolist() == [-1, 0, -1]
     assert plane.elements[1].position.tolist() == [3, 0, 3]
+    assert plane.gear[0].position.tolist() == [1, 0, -2]
+    assert plane.contact_height == 2.0
     assert plane.mass == 4.0
 
 
@@ -426,8 +462,25 @@ BROKEN = [
     (("initial", "omega"), [0.0, 0.0, 0.0, 0.0], "initial.omega", "must have 3 values, got 4"),
     (("initial", "attitude"), [0.0, 0.0, math.nan], "initial.attitude[2]", "must be finite"),
     (("initial", "position"), "here", "initial.position", "must be an array of numbers, got string"),
-    (("ground", "crash_bank"), 200.0, "ground.crash_bank", "must be <= 180"),
-    (("ground", "rolling_friction"), -0.1, "ground.rolling_friction", "must be >= 0"),
+    (("ground", "crash_sink_rate"), 0.0, "ground.crash_sink_rate", "must be > 0"),
+    (("gear", 1, "rolling_friction"), -0.1, "gear[1].rolling_friction", "must be >= 0"),
+    (("gear", 1, "stiffness"), -6730.0, "gear[1].stiffness", "must be > 0, got -6730.0"),
+    (("gear", 1, "stiffness"), 0.0, "gear[1].stiffness", "must be > 0, got 0.0"),
+    (("gear", 0, "damping"), -87.0, "gear[0].damping", "must be >= 0, got -87.0"),
+    (("gear", 0, "static_friction"), -0.8, "gear[0].static_friction", "must be >= 0"),
+    (("gear", 2, "brake_friction"), -0.6, "gear[2].brake_friction", "must be >= 0"),
+    (("gear", 3, "static_friction"), -0.5, "gear[3].static_friction", "must be >= 0"),
+    (("gear", 0, "max_compression"), 0.0, "gear[0].max_compression", "must be > 0"),
+    (("gear", 0, "steering"), 120.0, "gear[0].steering", "must be <= 90"),
+    (("gear", 0, "position"), [500.0, 0.0, -0.4], "gear[0].position", "ft outside the airplane"),
+    (("gear", 4, "position"), [0.0, 0.0, -60.0], "gear[4].position", "ft outside the airplane"),
+    (("gear", 0, "position"), [24.0, 0.0], "gear[0].position", "must have 3 values, got 2"),
+    (("gear", 0, "kind"), "wheels", "gear[0].kind", "did you mean 'wheel'?"),
+    (("gear", 3, "rolling_friction"), 0.1, "gear[3].rolling_friction", "only a wheel has rolling_friction"),
+    (("gear", 2, "name"), "left main wheel", "gear[2].name", "duplicate name 'left main wheel' (also gear[1])"),
+    (("gear", 2), 5, "gear[2]", "must be a table, got integer"),
+    (("gear",), [], "gear", "needs at least one contact point"),
+    (("gear",), {"name": "x"}, "gear", "must be an array of tables ([[gear]])"),
     (("name",), "", "name", "must not be empty"),
     (("name",), 5, "name", "must be a string, got 5"),
     (("elements", 3, "mass"), -1.0, "elements[3].mass", "must be > 0, got -1.0"),
@@ -555,7 +608,9 @@ MISSING_OR_MISSPELT = [
     (("elements",), "elemnts", "elemnts", "did you mean 'elements'?"),
     (("elements", 2, "name"), "nmae", "elements[2].nmae", "did you mean 'name'?"),
     (("tables", "wing", "kind"), "kidn", "tables.wing.kidn", "did you mean 'kind'?"),
-    (("ground", "crash_bank"), "crash_bank_deg", "ground.crash_bank_deg", "did you mean 'crash_bank'?"),
+    (("ground", "crash_sink_rate"), "crash_sink", "ground.crash_sink", "did you mean 'crash_sink_rate'?"),
+    (("gear", 1, "stiffness"), "stifness", "gear[1].stifness", "did you mean 'stiffness'?"),
+    (("gear", 0, "max_compression"), "compression", "gear[0].compression", "did you mean 'max_compression'?"),
 ]
 
 
@@ -579,7 +634,7 @@ def test_cruise_speed_is_optional_and_checked(tmp_path, book_data):
 
 
 def test_every_required_key_is_reported_missing(tmp_path, book_data):
-    optional = {"flap", "incidence_control", "cruise_speed"}
+    optional = {"flap", "incidence_control", "cruise_speed", "approach_speed"}
     for path in key_paths(book_data):
         if path[-1] in optional:
             continue

@@ -122,10 +122,34 @@ def test_rudder_right_swings_the_fin_trailing_edge_right(aircraft, model):
     assert right[te, 1] < rest[te, 1] - 0.3            # body y points left: trailing edge moves right
 
 
+def _part_points(part, gear=None):
+    m = part.matrix(np.zeros((8, 2)), 0.0, gear)
+    return part.mesh.positions @ m[:3, :3].T + m[:3, 3]
+
+
 def test_wheels_touch_the_ground_at_the_contact_height(aircraft, model):
-    lowest = min(float(p.mesh.positions[:, 2].min()) for p in model.parts if p.kind == "static")
-    assert lowest == pytest.approx(float(model.part("gear").mesh.positions[:, 2].min()))   # the wheels
-    assert lowest == pytest.approx(-aircraft.contact_height, abs=0.02)
+    wheels = [c for c in aircraft.gear if c.is_wheel]
+    lowest = min(float(_part_points(p)[:, 2].min()) for p in model.parts)
+    assert lowest == pytest.approx(-aircraft.contact_height, abs=1e-5)        # the wheels are the lowest
+    for c in wheels:                    # each wheel drawn with its lowest point on its contact point
+        points = _part_points(model.part(f"wheel:{c.name}"))
+        bottom = points[points[:, 2] < points[:, 2].min() + 1e-5]      # the tyre's bottom line, across the wheel
+        assert bottom.mean(axis=0) == pytest.approx(c.position, abs=1e-5)
+
+
+def test_wheels_rise_with_their_legs_compression_and_the_nose_wheel_steers(aircraft, model):
+    k = next(i for i, c in enumerate(aircraft.gear) if c.name == "left main wheel")
+    n = next(i for i, c in enumerate(aircraft.gear) if c.name == "nose wheel")
+    gear = np.zeros((len(aircraft.gear), 2))
+    gear[k, 0] = 0.25
+    gear[n, 1] = 20.0                                           # steered 20° right
+    left = model.part("wheel:left main wheel")
+    assert _part_points(left, gear) == pytest.approx(_part_points(left) + [0.0, 0.0, 0.25], abs=1e-5)
+    nose = model.part("wheel:nose wheel")
+    straight, steered = _part_points(nose), _part_points(nose, gear)
+    front = np.argmax(straight[:, 0])
+    assert steered[front, 1] < straight[front, 1] - 0.1          # the front of the wheel swings right (−y)
+    assert steered[:, 2].min() == pytest.approx(straight[:, 2].min(), abs=1e-5)
 
 
 def test_cockpit_eye_is_in_the_cabin_ahead_of_the_wing_trailing_edge(model):

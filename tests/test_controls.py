@@ -38,13 +38,17 @@ def test_names_ranges_and_fields_agree():
     assert CONTROL_RANGES["flaps"] == (0.0, 1.0)
     for name in ("elevator", "aileron", "rudder"):
         assert CONTROL_RANGES[name] == (-1.0, 1.0)
+    assert CONTROL_RANGES["brake"] == (0.0, 1.0)
+    assert CONTROL_RANGES["parking_brake"] == (0.0, 1.0)
 
 
 def test_defaults_and_as_array():
-    assert Controls().as_array().tolist() == [0.0] * 5
+    assert Controls().as_array().tolist() == [0.0] * 7
     a = Controls(throttle=0.5, elevator=-0.25, aileron=0.75, rudder=-1.0, flaps=1.0).as_array()
     assert a.dtype == np.float64
-    assert a.tolist() == [0.5, -0.25, 0.75, -1.0, 1.0]
+    assert a.tolist() == [0.5, -0.25, 0.75, -1.0, 1.0, 0.0, 0.0]
+    b = Controls(brake=0.5, parking_brake=1.0).as_array()
+    assert b.tolist() == [0.0, 0.0, 0.0, 0.0, 0.0, 0.5, 1.0]
 
 
 def test_from_array_round_trip():
@@ -95,9 +99,9 @@ def test_schedule_holds_each_row_until_the_next(tmp_path):
     assert s.at(2.0) == Controls(throttle=1.0, elevator=0.5, aileron=0.0, rudder=0.0, flaps=0.5)
     assert s.at(4.5) == Controls(throttle=0.0, elevator=-0.5, aileron=0.0, rudder=0.0, flaps=0.5)
     assert s.at(1e9) == s.at(4.5)
-    np.testing.assert_array_equal(s.rows, [[0.2, 0.5, 0.0, 0.0, 0.5],
-                                           [1.0, 0.5, 0.0, 0.0, 0.5],
-                                           [0.0, -0.5, 0.0, 0.0, 0.5]])
+    np.testing.assert_array_equal(s.rows, [[0.2, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0],
+                                           [1.0, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0],
+                                           [0.0, -0.5, 0.0, 0.0, 0.5, 0.0, 0.0]])
 
 
 def test_all_columns_any_order(tmp_path):
@@ -171,7 +175,7 @@ BROKEN = [
     ("time,elevator\n0,0\n", "line 1", "header must start with 't'"),
     ("t,elevtor\n0,0\n", "line 1",
      "unknown column 'elevtor'; did you mean 'elevator'? "
-     "(valid: t, throttle, elevator, aileron, rudder, flaps)"),
+     "(valid: t, throttle, elevator, aileron, rudder, flaps, brake, parking_brake)"),
     ("t,gear\n0,0\n", "line 1", "unknown column 'gear' (valid: t, throttle,"),
     ("t,elevator,elevator\n0,0,0\n", "line 1", "duplicate column 'elevator'"),
     ("t,t\n0,0\n", "line 1", "duplicate column 't'"),

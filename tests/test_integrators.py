@@ -328,7 +328,7 @@ def test_compiled_airplane_moment_agrees_with_python_path(name):
 
     aircraft = load_aircraft()
     params = aero.pack(aircraft)
-    params.controls[:] = (0.8, 0.4, -0.6, 0.3, 0.5)
+    params.controls[:5] = (0.8, 0.4, -0.6, 0.3, 0.5)
     y = np.zeros(integrators.STATE_SIZE)
     y[integrators.X] = (0.0, 0.0, 2000.0)
     y[integrators.V] = (150.0, 10.0, -5.0)
@@ -372,7 +372,7 @@ def test_stepping_from_python_with_plain_fields_is_the_same_compiled_step():
     rebuild = njit(lambda fields: aero.LoadParams(*fields))
     rebuild(tuple(params))
     assert rebuild.nopython_signatures[0].return_type == typeof(params) == typeof(rigidbody.FREE_BODY)
-    params.controls[:] = (0.7, 0.2, -0.3, 0.1, 0.0)
+    params.controls[:5] = (0.7, 0.2, -0.3, 0.1, 0.0)
     y = np.zeros(integrators.STATE_SIZE)
     y[integrators.X], y[integrators.V], y[integrators.Q] = (0.0, 0.0, 2000.0), (150.0, 0.0, 0.0), (1.0, 0, 0, 0)
     I, Iinv = rigidbody.check_inertia(load_aircraft().inertia)

@@ -113,11 +113,13 @@ def test_simulate_keeps_the_file_start_without_trim():
 @pytest.mark.parametrize("args,expected", [
     (("simulate", "--altitude", "100"), "flightsim: error: --altitude: needs a trimmed start (--trim FT_S or --start air)"),
     (("simulate", "--trim", "0"), "flightsim: error: --trim: must be finite and > 0, got 0"),
-    (("simulate", "--start", "runway"), None),
+    (("simulate", "--start", "runway", "--climb-angle", "3"),
+     "flightsim: error: --climb-angle: needs a trimmed start (--trim FT_S or --start air)"),
+    (("simulate", "--start", "sideways"), None),
 ])
 def test_bad_start_options(args, expected):
     line = one_line_error(run(*args))
     if expected:
         assert line == expected
     else:
-        assert line.startswith("flightsim: error: --start: invalid choice: 'runway'")
+        assert line.startswith("flightsim: error: --start: invalid choice: 'sideways'")

@@ -57,7 +57,9 @@ class ModelPart:
         Vertices in the part's local frame.
     kind : str
         ``"static"`` (mesh already in body coordinates), ``"hinged"`` (turns
-        about its local y axis) or ``"propeller"`` (spins about body x).
+        about its local y axis), ``"propeller"`` (spins about body x) or
+        ``"wheel"`` (a wheel with the lower part of its leg: rises with the
+        leg's compression, turns with its steering).
     element : int or None
         Index of the aircraft element it belongs to.
     column : int
@@ -70,7 +72,10 @@ class ModelPart:
         turns as a whole).
     pre, post : numpy.ndarray, shape (4, 4)
         The part's body matrix is ``pre @ R_y(angle) @ post`` (``pre @
-        R_x(angle)`` for the propeller).
+        R_x(angle)`` for the propeller; for a wheel ``T(compression) @ pre
+        @ R_z(−steering) @ post``).
+    contact : int or None
+        A wheel: index of its contact point in ``Aircraft.gear``.
     """
 
     name: str
@@ -82,8 +87,9 @@ class ModelPart:
     rest_deg: float = 0.0
     pre: np.ndarray = field(default_factory=lambda: np.eye(4))
     post: np.ndarray = field(default_factory=lambda: np.eye(4))
+    contact: int | None = None
 
-    def matrix(self, deflections, prop_angle=0.0) -> np.ndarray:
+    def matrix(self, deflections, prop_angle=0.0, gear=None) -> np.ndarray:
         """Body-frame 4x4 matrix of the part for the given deflections.
 
         Parameters
@@ -92,11 +98,20 @@ class ModelPart:
             The simulation's ``surface_deflections()``.
         prop_angle : float
             Propeller angle, radians.
+        gear : numpy.ndarray, shape (n_contacts, 2), optional
+            Per contact point of the aircraft: leg compression (ft) and
+            steering angle (deg, + right); None: legs extended, straight.
         """
         if self.kind == "static":
             return self.pre
         if self.kind == "propeller":
             return self.pre @ rotation_x(prop_angle)
+        if self.kind == "wheel":
+            if gear is None:
+                return self.pre
+            squash, steer = (float(v) if math.isfinite(v) else 0.0 for v in gear[self.contact])
+            # up by the compression; turned about the leg's vertical axis (pre, post: to and from the leg)
+            return translation([0.0, 0.0, squash]) @ self.pre @ rotation_z(-math.radians(steer)) @ self.post
         value = float(deflections[self.element, self.column]) if self.element is not None else 0.0
         if not math.isfinite(value):
             value = 0.0
@@ -112,9 +127,10 @@ class AirplaneModel:
     ----------
     parts : list of ModelPart
         The static body first (wings and tail surfaces), then the fuselage in
-        two pieces and the landing gear (``"nose"``, ``"cabin"``, ``"gear"``,
-        hidden in the cockpit view with the propeller), the control surfaces
-        and the propeller.
+        two pieces and the landing gear's fixed struts (``"nose"``,
+        ``"cabin"``, ``"gear"``, hidden in the cockpit view with the
+        propeller and the wheels), the wheels (``"wheel:NAME"``, one per wheel of
+        ``Aircraft.gear``), the control surfaces and the propeller.
     cockpit_eye : numpy.ndarray, shape (3,)
         Pilot's eye, body frame, ft.
     nose : numpy.ndarray, shape (3,)
@@ -128,9 +144,9 @@ class AirplaneModel:
     nose: np.ndarray
     radius: float
 
-    def part_matrices(self, deflections, prop_angle=0.0):
-        """Body matrices of all parts, in :attr:`parts` order."""
-        return [p.matrix(deflections, prop_angle) for p in self.parts]
+    def part_matrices(self, deflections, prop_angle=0.0, gear=None):
+        """Body matrices of all parts, in :attr:`parts` order (``gear``: see :meth:`ModelPart.matrix`)."""
+        return [p.matrix(deflections, prop_angle, gear) for p in self.parts]
 
     def part(self, name) -> ModelPart:
         """The part called ``name``."""
@@ -256,9 +272,6 @@ def _gear_rules(colour):
     return {
         "wheel_radius": Number(gt=0.0, le=20.0, unit="ft"),
         "wheel_width": Number(gt=0.0, le=20.0, unit="ft"),
-        "main_x": Number(ge=-1000.0, le=1000.0, unit="ft"),
-        "main_track": Number(ge=0.0, le=1000.0, unit="ft"),
-        "nose_behind_nose": Number(ge=0.0, le=1000.0, unit="ft"),
         "strut_color": colour,
         "tyre_color": colour,
     }
@@ -526,37 +539,61 @@ def _propeller(spec):
 
 
 def _gear(spec, aircraft, fus_dims, cg):
-    """Wheels and struts (cosmetic), body coordinates."""
+    """The landing gear drawn at the aircraft's wheels (``Aircraft.gear``), body coordinates.
+
+    Each wheel sits with its lowest point on its contact point (leg
+    extended); its pant and the lower part of its leg (the piston) move
+    with it as a :class:`ModelPart` of kind ``"wheel"``; the upper part of
+    the leg (the sleeve the piston slides into) is fixed, up to the wing
+    above it or into the fuselage.
+
+    Returns
+    -------
+    (Mesh, list of ModelPart)
+        The fixed sleeves, and one moving part per wheel.
+    """
     gear = spec["gear"]
     r, w = gear["wheel_radius"], gear["wheel_width"]
-    z_wheel = -aircraft.contact_height + r
     x_profile, z_bottom, _ = fus_dims["profile"]
     order = np.argsort(x_profile)
+    chord = spec["surfaces"].get("wing", {}).get("chord", 1.0)
+    wings = [e for e in aircraft.elements if e.part == "wing"]
 
-    def bottom_at(x_body):
-        return float(np.interp(x_body + cg[0], x_profile[order], z_bottom[order])) - cg[2]
+    def attach_z(x_body, y_body):
+        """Where the leg meets the airplane: the wing above it, else into the fuselage."""
+        for e in wings:
+            half = 0.5 * e.area / chord
+            if abs(y_body - e.position[1]) <= half and abs(y_body) > 1.0:
+                return float(e.position[2]) - 0.08
+        return float(np.interp(x_body + cg[0], x_profile[order], z_bottom[order])) - cg[2] + 0.3
 
-    parts = []
-    nose_x = fus_dims["x_nose"] - cg[0] - gear["nose_behind_nose"]
-    positions = [(gear["main_x"], 0.5 * gear["main_track"]), (gear["main_x"], -0.5 * gear["main_track"]),
-                 (nose_x, 0.0)]
-    for x, y in positions:
-        wheel = meshes.cylinder(r, w, gear["tyre_color"], segments=18)
-        wheel = wheel.transformed(translation([x, y + 0.5 * w * np.sign(y or 1.0), z_wheel])
-                                  @ rotation_z(-0.5 * np.pi * np.sign(y or 1.0)))
-        hub = meshes.cylinder(0.45 * r, w * 1.1, gear["strut_color"], segments=10)
-        hub = hub.transformed(translation([x, y + 0.55 * w * np.sign(y or 1.0), z_wheel])
-                              @ rotation_z(-0.5 * np.pi * np.sign(y or 1.0)))
-        top = bottom_at(x) + 0.3
-        y_root = 0.35 * y
-        length = math.hypot(y - y_root, top - z_wheel)
-        strut = meshes.box([0.0, 0.0, 0.5 * length], [0.22, 0.12, length], gear["strut_color"])
-        lean = math.atan2(y - y_root, top - z_wheel)
-        strut = strut.transformed(translation([x, y, z_wheel]) @ rotation_x(lean))
-        fairing = meshes.box([x, y, z_wheel + 0.35 * r], [2.2 * r, w * 1.6, 1.1 * r], spec["palette"].get(
-            "body", rgba("#eeeeee")))
-        parts += [wheel, hub, strut, fairing]
-    return Mesh.merge(parts)
+    sleeves, wheels = [], []
+    for k, contact in enumerate(aircraft.gear):
+        if not contact.is_wheel:
+            continue
+        x, y, z = (float(v) for v in contact.position)
+        axle = z + r
+        piston_bottom = axle + 0.55 * r
+        sleeve_bottom = axle + r + 0.12
+        top = max(attach_z(x, y), sleeve_bottom + 0.2)
+        travel = max(contact.max_compression, 0.05)
+        sleeves.append(meshes.box([x, y, 0.5 * (sleeve_bottom + top)], [0.3, 0.2, top - sleeve_bottom],
+                                  gear["strut_color"]))
+        # In the leg's own frame (origin on the leg's axis at the axle), so it can steer about its axis.
+        # 20 segments: a vertex right at the bottom, on the contact point
+        tyre = meshes.cylinder(r, w, gear["tyre_color"], segments=20).transformed(
+            translation([0.0, -0.5 * w, 0.0]) @ rotation_z(0.5 * np.pi))
+        hub = meshes.cylinder(0.45 * r, w * 1.1, gear["strut_color"], segments=10).transformed(
+            translation([0.0, -0.55 * w, 0.0]) @ rotation_z(0.5 * np.pi))
+        pant = meshes.box([0.0, 0.0, 0.35 * r], [2.2 * r, w * 1.6, 1.1 * r],
+                          spec["palette"].get("body", rgba("#eeeeee")))
+        high = sleeve_bottom + travel - axle
+        piston = meshes.box([0.0, 0.0, 0.5 * (piston_bottom - axle + high)], [0.16, 0.12, high - (piston_bottom - axle)],
+                            gear["strut_color"])
+        mesh = Mesh.merge([tyre, hub, pant, piston])
+        wheels.append(ModelPart(f"wheel:{contact.name}", mesh, "wheel", contact=k,
+                                pre=translation([x, y, axle]), post=np.eye(4)))
+    return (Mesh.merge(sleeves) if sleeves else None), wheels
 
 
 def build_airplane(aircraft, spec=None) -> AirplaneModel:
@@ -607,8 +644,9 @@ def build_airplane(aircraft, spec=None) -> AirplaneModel:
               * spec["surfaces"][e.part]["chord"] for e in tails if e.part in spec["surfaces"]]
         x_tail = (min(te) if te else fuselage_el.design_position[0] - 10.0) - spec["fuselage"]["tail_clearance"]
         nose_mesh, cabin_mesh, dims = _fuselage(fuselage_el, spec, x_tail, cg)
-        gear = ModelPart("gear", _gear(spec, aircraft, dims, cg))
-        movable[0:0] = [ModelPart("nose", nose_mesh), ModelPart("cabin", cabin_mesh), gear]
+        sleeves, wheels = _gear(spec, aircraft, dims, cg)
+        gear = [ModelPart("gear", sleeves)] if sleeves is not None else []
+        movable[0:0] = [ModelPart("nose", nose_mesh), ModelPart("cabin", cabin_mesh), *gear, *wheels]
         nose = np.array([dims["x_nose"], 0.0, dims["z_nose"]]) - cg
         s_eye, above = spec["fuselage"]["eye"]
         x_eye = dims["x_nose"] - s_eye * dims["length"]

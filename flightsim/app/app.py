@@ -115,6 +115,9 @@ class FlightApp:
         What the renderer was last given: position (earth, ft) and rotation matrix (body → earth).
     ghost_pose : GhostPose or None
         What the renderer was given for the ghost in the last frame.
+    gear : numpy.ndarray or None
+        The landing gear drawn in the last frame: per contact point of the
+        aircraft, leg compression (ft) and steering (deg, + right) (:func:`gear_pose`).
     """
 
     def __init__(self, window, sim, keymap, integrators, time_scales, use_gamepads=True, screenshot_dir=".",
@@ -150,12 +153,13 @@ class FlightApp:
         self._screenshot_requested = False
         # Seen from the cockpit the glare shield (a HUD overlay) replaces the nose, gear and propeller.
         self._fuselage = [i for i, p in enumerate(self.model.parts)
-                          if p.name in ("nose", "cabin", "gear", "propeller")]
+                          if p.name in ("nose", "cabin", "gear", "propeller") or p.kind == "wheel"]
         window.push_handlers(self.on_key_press, self.on_key_release, self.on_mouse_drag, self.on_mouse_scroll,
                              self.on_deactivate, self.on_close)
         self.gui = ImguiLayer(window)          # pushed last: imgui sees events first
         self.telemetry = sim.telemetry()
         self.pose = self._finite_pose(None)
+        self.gear = None
         if ghost:
             self.set_ghost(True)
 
@@ -410,8 +414,9 @@ class FlightApp:
         if pose is None:
             return None
         ghost_deflections = np.nan_to_num(ghost.sim.surface_deflections())
-        if not np.array_equal(ghost_deflections, deflections):
-            matrices = self.model.part_matrices(ghost_deflections, self.prop_angle)
+        ghost_gear = gear_pose(ghost.sim.aircraft, ghost.sim.gear_compressions(), ghost.sim.controls)
+        if not (np.array_equal(ghost_deflections, deflections) and np.array_equal(ghost_gear, self.gear)):
+            matrices = self.model.part_matrices(ghost_deflections, self.prop_angle, ghost_gear)
         hidden = ()
         if self.cameras.mode == "cockpit" and np.linalg.norm(pose[0] - self.pose[0]) < self.model.radius:
             hidden = self._fuselage           # the pilot sits inside the ghost's cabin too
@@ -437,7 +442,8 @@ class FlightApp:
         if not sim.paused and sim.status is None:
             spin = 25.0 + 55.0 * min(max(sim.controls.throttle, 0.0), 1.0)
             self.prop_angle = (self.prop_angle + spin * dt * sim.time_scale) % (2.0 * math.pi)
-        matrices = self.model.part_matrices(deflections, self.prop_angle)
+        self.gear = gear_pose(sim.aircraft, [g.compression for g in self.telemetry.gear], sim.controls)
+        matrices = self.model.part_matrices(deflections, self.prop_angle, self.gear)
         ghost = self.ghost_pose = self._ghost_frame(matrices, deflections) if self.ghost is not None else None
         t1 = time.perf_counter()
 
@@ -539,6 +545,20 @@ class FlightApp:
         return saved
 
 
+def gear_pose(aircraft, compressions, controls):
+    """Per contact point: leg compression (ft) and steering angle (deg, + right), for the airplane model.
+
+    ``compressions`` as in the telemetry's gear (empty: legs extended);
+    steering follows the rudder for the wheels that steer.
+    """
+    pose = np.zeros((len(aircraft.gear), 2))
+    if len(compressions) == len(aircraft.gear):
+        pose[:, 0] = np.nan_to_num(np.asarray(compressions, dtype=np.float64))
+    rudder = controls.rudder if math.isfinite(controls.rudder) else 0.0
+    pose[:, 1] = [min(max(rudder, -1.0), 1.0) * c.steering_deg for c in aircraft.gear]
+    return pose
+
+
 def _set_controls(controls, values):
     """Copy ``values`` (a Controls) into ``controls`` in place (the ghost and the HUD hold on to it).
 
@@ -546,6 +566,7 @@ def _set_controls(controls, values):
     """
     controls.throttle, controls.elevator, controls.aileron = values.throttle, values.elevator, values.aileron
     controls.rudder, controls.flaps, controls.elevator_trim = values.rudder, values.flaps, values.elevator_trim
+    controls.brake, controls.parking_brake = values.brake, values.parking_brake
 
 
 def _poll_devices(platform_loop):

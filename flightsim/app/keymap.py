@@ -29,10 +29,12 @@ DEFAULT_KEYMAP = data_file("configs", "keymap.toml")
 HELD_ACTIONS = ("pitch_down", "pitch_up", "roll_left", "roll_right", "yaw_left", "yaw_right",
                 "throttle_up", "throttle_down", "trim_nose_down", "trim_nose_up")
 """Actions that act while their key is held."""
+HELD_ACTIONS += ("brake",)           # the wheel brakes, while held
 
 PRESS_ACTIONS = ("flaps_down", "flaps_up", "pause", "reset", "camera", "screenshot", "help", "hud", "quit",
                  "ghost", "ghost_resync", "record", "trim_now", "dynamics")
 """Actions that act once per key press."""
+PRESS_ACTIONS += ("parking_brake",)  # set / release the parking brake
 
 ACTIONS = HELD_ACTIONS + PRESS_ACTIONS
 """Every action a key can be bound to."""
@@ -104,7 +106,7 @@ class Keymap:
 _PRETTY = {"EQUAL": "=", "MINUS": "-", "NUM_ADD": "Num +", "NUM_SUBTRACT": "Num -", "PAGEUP": "PgUp",
            "PAGEDOWN": "PgDn", "ESCAPE": "Esc", "UP": "Up", "DOWN": "Down", "LEFT": "Left", "RIGHT": "Right",
            "PAUSE": "Pause", "SPACE": "Space", "RETURN": "Enter", "HOME": "Home", "END": "End",
-           "BRACKETLEFT": "[", "BRACKETRIGHT": "]"}
+           "BRACKETLEFT": "[", "BRACKETRIGHT": "]", "PERIOD": ".", "COMMA": ","}
 
 
 def _pretty(name):

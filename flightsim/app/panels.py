@@ -29,6 +29,8 @@ Panels, in drawing order:
 * :func:`dynamics_panel` (bottom, while shown) - the modes about the trim, each
   mode's ``λ·dt`` against the integrator's stability region, and which modes
   the integrator makes diverge at its dt;
+* :func:`gear_panel` (bottom left) - the ground: ground speed, brakes,
+  parking brake, each gear leg's load and compression;
 * :func:`status_banner` - a stopped flight with a reset button, PAUSED,
   the end of a replay, REC, short messages;
 * :func:`key_help` - the keys (F1).
@@ -48,7 +50,7 @@ from flightsim.app.instruments import (CHART_FLAGS, FT_S_TO_KT, X_FLAGS, attitud
 from flightsim.app.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_HELD
 
 __all__ = ["NUMERICS_SECTIONS", "PANELS", "camera_section", "charts_section", "clock_section", "cockpit_overlay",
-           "dynamics_panel", "dynamics_section", "flight_panel", "ghost_section", "integrator_section", "key_help",
+           "dynamics_panel", "dynamics_section", "flight_panel", "gear_panel", "ghost_section", "integrator_section", "key_help",
            "numerics_panel", "recording_section", "run_section", "status_banner", "timing_section", "wind_section"]
 
 NUMERICS_WIDTH = 330.0
@@ -69,7 +71,9 @@ _HELP_ACTIONS = (("pitch_up", "pitch up (stick back)"), ("pitch_down", "pitch do
                  ("camera", "next camera"), ("screenshot", "screenshot (PNG)"), ("help", "this help"),
                  ("hud", "hide / show panels"), ("ghost", "ghost airplane on / off"),
                  ("ghost_resync", "resync the ghost"), ("record", "record a trace (start / stop)"),
-                 ("dynamics", "Dynamics panel: modes and stability"), ("quit", "quit"))
+                 ("dynamics", "Dynamics panel: modes and stability"),
+                 ("brake", "wheel brakes (hold; with rudder: differential)"),
+                 ("parking_brake", "parking brake set / release"), ("quit", "quit"))
 
 _RED = imgui.ImVec4(1.0, 0.35, 0.3, 1.0)
 _GHOST_BLUE = imgui.ImVec4(0.62, 0.84, 1.0, 1.0)
@@ -225,6 +229,43 @@ def wind_section(view, do, hud):
     imgui.text(f"from {rel:03.0f}° rel. to the nose")
     imgui.text(f"Turbulence {t.turbulence}")
     imgui.end_group()
+
+
+# ------------------------------------------------------------------ gear
+
+_AMBER = imgui.ImVec4(1.0, 0.72, 0.25, 1.0)
+
+
+def gear_panel(view, do, hud):
+    """Bottom left: ground speed, the brakes and the parking brake, each gear leg's load and compression."""
+    if not _panels_fit(hud) or not view.telemetry.gear:
+        return
+    t, c = view.telemetry, view.controls
+    size = imgui.get_io().display_size
+    imgui.set_next_window_pos(vec2(8, size.y - 8), imgui.Cond_.always, vec2(0.0, 1.0))
+    imgui.set_next_window_bg_alpha(0.62)
+    imgui.begin("Ground", None, _PANEL_FLAGS | imgui.WindowFlags_.no_move)
+    imgui.text(f"Gnd speed {t.groundspeed * FT_S_TO_KT:5.1f} kt  ({t.groundspeed:5.1f} ft/s)")
+    brake = c.brake if np.isfinite(c.brake) else 0.0
+    bar("Brakes", brake, 0.0, 1.0, f"{brake * 100:3.0f}%  ({view.keymap.describe('brake')})")
+    if c.parking_brake >= 0.5:
+        imgui.text_colored(_AMBER, f"PARKING BRAKE SET  ({view.keymap.describe('parking_brake')})")
+    else:
+        imgui.text_disabled(f"parking brake off  ({view.keymap.describe('parking_brake')})")
+    imgui.separator()
+    for leg in t.gear:
+        if leg.wheel:
+            squash = leg.compression / leg.travel if leg.travel > 0 else 0.0
+            imgui.text(leg.name.removesuffix(" wheel"))
+            imgui.same_line(96.0)
+            imgui.progress_bar(min(max(squash, 0.0), 1.0), vec2(92.0, imgui.get_text_line_height()), "")
+            if imgui.is_item_hovered():
+                imgui.set_tooltip(f"{leg.name}: leg compressed {leg.compression:.2f} of {leg.travel:g} ft")
+            imgui.same_line()
+            imgui.text(f"{leg.load:6.0f} lbf")
+        elif leg.load > 0.0 or leg.compression > 0.0:
+            imgui.text_colored(_RED, f"{leg.name} on the ground")
+    imgui.end()
 
 
 # ------------------------------------------------------------------ numerics
@@ -648,5 +689,5 @@ NUMERICS_SECTIONS = (integrator_section, timing_section, clock_section, run_sect
                      recording_section, dynamics_section, ghost_section, charts_section)
 """The Numerics window's sections, top to bottom; each ``section(view, do, hud)``."""
 
-PANELS = (cockpit_overlay, flight_panel, numerics_panel, dynamics_panel, status_banner, key_help)
+PANELS = (cockpit_overlay, flight_panel, gear_panel, numerics_panel, dynamics_panel, status_banner, key_help)
 """The HUD, in drawing order (later ones on top); each ``panel(view, do, hud)``."""

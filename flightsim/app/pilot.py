@@ -35,11 +35,12 @@ GAMEPAD_BUTTONS = {
 
 GAMEPAD_HELD = {"leftshoulder": "yaw_left", "rightshoulder": "yaw_right"}
 """Gamepad buttons that act while held."""
-
-GAMEPAD_DPAD = {"dpup": "trim_nose_down", "dpdown": "trim_nose_up"}
-"""The d-pad, held: the elevator trim (up is the trim wheel forward, nose down, as the stick)."""
+GAMEPAD_BUTTONS["leftstick"] = "parking_brake"   # click the left stick: set / release the parking brake
+GAMEPAD_DPAD = {"dpup": "trim_nose_down", "dpdown": "trim_nose_up", "dpleft": "brake"}
+"""The d-pad, held: the elevator trim (up is the trim wheel forward, nose down, as the stick), and the brakes."""
 
 _STICK_RATE = 8.0          # /s: how fast a surface follows a stick (essentially direct)
+_BRAKE_RATE = 4.0          # /s: how fast the brakes come on and off (a quarter second)
 
 
 def apply_dead_zone(value, dead_zone):
@@ -81,6 +82,7 @@ class Pilot:
         self.dead_zone = keymap.dead_zone
         self.held = set()
         self.flap_target = 0.0
+        self._toggle_parking_brake = False
 
     def press(self, action):
         """A key or button for ``action`` went down."""
@@ -89,6 +91,8 @@ class Pilot:
         elif action == "flaps_up":
             self.flap_target = next((n for n in reversed(FLAP_NOTCHES) if n < self.flap_target - 1e-9),
                                     FLAP_NOTCHES[0])
+        elif action == "parking_brake":
+            self._toggle_parking_brake = not self._toggle_parking_brake   # flipped at the next update
         else:
             self.held.add(action)
 
@@ -104,6 +108,7 @@ class Pilot:
         """Start over from ``controls`` (after a simulation reset); their elevator trim is left as it is."""
         self.held.clear()
         self.flap_target = min(FLAP_NOTCHES, key=lambda n: abs(n - controls.flaps))
+        self._toggle_parking_brake = False
 
     def _keys(self, minus, plus):
         return (1.0 if plus in self.held else 0.0) - (1.0 if minus in self.held else 0.0)
@@ -119,8 +124,10 @@ class Pilot:
         pad : dict or None
             Gamepad axes from :meth:`Gamepads.poll` (``elevator``,
             ``aileron``, ``rudder`` in -1..1 before the dead zone,
-            ``throttle_rate`` in -1..1 and ``trim``, the d-pad: +1 nose up,
-            -1 nose down), or None.
+            ``throttle_rate`` in -1..1, ``trim`` (the d-pad up/down: +1 nose up,
+            -1 nose down) and ``brake`` (1 with the d-pad held left)), or None.
+            The brake key held brakes fully (coming on in a quarter second);
+            the parking brake key flips the parking brake.
         """
         dt = min(max(float(dt), 0.0), 0.25) if math.isfinite(dt) else 0.0
         r = self.rates
@@ -149,6 +156,12 @@ class Pilot:
             trim = controls.elevator_trim if math.isfinite(controls.elevator_trim) else 0.0
             wheel = min(max(wheel, -1.0), 1.0)
             controls.elevator_trim = min(max(trim + wheel * r["trim"] * dt, -1.0), 1.0)
+        brake = controls.brake if math.isfinite(controls.brake) else 0.0
+        pressed = "brake" in self.held or pad.get("brake", 0.0) > 0.5
+        controls.brake = min(max(_approach(brake, 1.0 if pressed else 0.0, _BRAKE_RATE, dt), 0.0), 1.0)
+        if self._toggle_parking_brake:
+            self._toggle_parking_brake = False
+            controls.parking_brake = 0.0 if controls.parking_brake >= 0.5 else 1.0
 
 
 class Gamepads:
@@ -246,7 +259,7 @@ class Gamepads:
             (left stick right = +), ``rudder`` (right stick right = +) and
             ``throttle_rate`` (right trigger minus left trigger, plus the
             right stick pushed forward), ``trim`` (d-pad down = +1, nose up;
-            up = -1, nose down).
+            up = -1, nose down) and ``brake`` (1 with the d-pad held left).
         """
         c = self.controller
         if c is None:
@@ -261,6 +274,7 @@ class Gamepads:
                 "rudder": float(c.rightx),
                 "throttle_rate": float(c.righttrigger) - float(c.lefttrigger) - float(c.righty),
                 "trim": -float(c.dpad.y),             # d-pad up (+y): trim wheel forward, nose down
+                "brake": 1.0 if float(c.dpad.x) < -0.5 else 0.0,   # d-pad left
             }
         except Exception:
             self.disconnect(c)

@@ -53,7 +53,7 @@ class Recorder:
         self.directory = Path(directory)
         self.sim = None
         self.last_path = None
-        self._times, self._states, self._controls, self._wind = [], [], [], []
+        self._times, self._states, self._controls, self._ground, self._wind = [], [], [], [], []
 
     @property
     def recording(self) -> bool:
@@ -74,7 +74,7 @@ class Recorder:
         if self.recording:
             self.stop()
         self.sim = sim
-        self._times, self._states, self._controls, self._wind = [], [], [], []
+        self._times, self._states, self._controls, self._ground, self._wind = [], [], [], [], []
         self._append()
         sim.followers.append(self._append)
 
@@ -83,6 +83,7 @@ class Recorder:
         self._times.append(sim.t)
         self._states.append(sim.vector)
         self._controls.append(sim.controls.clamped().as_array())
+        self._ground.append(sim.telemetry().on_ground)
         self._wind.append(sim.wind[:3])
 
     def stop(self):
@@ -100,8 +101,8 @@ class Recorder:
             sim.followers.remove(self._append)
         self.sim = None
         rows = trace.table(np.array(self._times), np.array(self._states), np.array(self._controls),
-                           np.array(self._wind))
-        self._times, self._states, self._controls, self._wind = [], [], [], []
+                           on_ground=np.array(self._ground, dtype=np.float64), wind=np.array(self._wind))
+        self._times, self._states, self._controls, self._ground, self._wind = [], [], [], [], []
         path = stamped_path(self.directory, ".csv")
         trace.write_csv(path, rows)
         self.last_path = path

@@ -1,9 +1,10 @@
 """The world around the airplane: airfield, town, woods, lake and distant hills.
 
 Earth frame as in the book: x North, y West, z up, feet; the ground is z = 0.
-The runway (18/36) lies along the x axis centred on the origin, 5000 ft
-ahead of the book's start position (-5000, 0, 2000) flying North, so a
-pilot can fly to it and land.
+The runway (18/36) is :data:`flightsim.simulation.airfield.RUNWAY` (the
+simulation's starts put the airplane on it): along the x axis centred on the
+origin, 5000 ft ahead of the book's start position (-5000, 0, 2000) flying
+North, so a pilot can fly to it and land.
 
 :func:`build_scenery` returns plain numpy geometry (no OpenGL): lit 3D
 landmarks as one merged :class:`~flightsim.app.meshes.Mesh`, flat ground
@@ -19,42 +20,9 @@ import numpy as np
 
 from flightsim.app import meshes
 from flightsim.app.meshes import Mesh, rgba, rotation_z, translation
+from flightsim.simulation.airfield import RUNWAY, Runway
 
 __all__ = ["RUNWAY", "Runway", "Scenery", "build_scenery", "decal_quad"]
-
-
-@dataclass(frozen=True)
-class Runway:
-    """A runway rectangle on the ground.
-
-    Attributes
-    ----------
-    center : tuple of float
-        (x, y) of its centre, ft.
-    heading_deg : float
-        Direction of the first threshold's landing run, clockwise from North.
-    length, width : float
-        ft.
-    numbers : tuple of str
-        Designators read from the first and the second threshold.
-    """
-
-    center: tuple = (0.0, 0.0)
-    heading_deg: float = 0.0
-    length: float = 3000.0
-    width: float = 75.0
-    numbers: tuple = ("36", "18")
-
-    def axes(self):
-        """Unit vectors (along, left) of the runway in earth (x, y)."""
-        h = math.radians(self.heading_deg)
-        along = np.array([math.cos(h), -math.sin(h)])          # heading clockwise; y is West
-        left = np.array([math.sin(h), math.cos(h)])
-        return along, left
-
-
-RUNWAY = Runway()
-"""The airfield's runway: 36/18 along the x axis through the origin."""
 
 
 @dataclass

@@ -29,7 +29,8 @@ def add_arguments(p):
     length.add_argument("--duration", type=number(float, minimum=0.0), metavar="SECONDS",
                         help="simulated time to fly (default: 60 s)")
     length.add_argument("--steps", type=number(int, minimum=0), metavar="N", help="number of steps to fly")
-    p.add_argument("--controls", metavar="CSV", help="control schedule: t,throttle,elevator,aileron,rudder,flaps")
+    p.add_argument("--controls", metavar="CSV",
+                   help="control schedule: t,throttle,elevator,aileron,rudder,flaps,brake,parking_brake")
     p.add_argument("--out", metavar="CSV", help="write a trace here (without it: summary only)")
     p.add_argument("--every", type=number(int, minimum=1), default=1, metavar="K",
                    help="write every K-th step (default: 1)")
@@ -46,7 +47,8 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
 
     Stops early when the simulation stops (crash, non-finite state).
     """
-    rows_t, rows_y, rows_u, rows_w = [sim.t], [sim.vector], [sim.controls.clamped().as_array()], [sim.wind[:3]]
+    rows_t, rows_y, rows_u = [sim.t], [sim.vector], [sim.controls.clamped().as_array()]
+    rows_g, rows_w = [sim.on_ground], [sim.wind[:3]]
     bar = None
     if progress:
         from tqdm import tqdm
@@ -61,12 +63,13 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
             rows_t.append(sim.t)
             rows_y.append(sim.vector)
             rows_u.append(sim.controls.clamped().as_array())
+            rows_g.append(sim.on_ground)
             rows_w.append(sim.wind[:3])
         if bar is not None and k % 1000 == 0:
             bar.update(1000)
     if bar is not None:
         bar.close()
-    return trace.table(rows_t, rows_y, rows_u, rows_w)
+    return trace.table(rows_t, rows_y, rows_u, on_ground=rows_g, wind=rows_w)
 
 
 def run(args):

@@ -40,8 +40,10 @@ def _add_altitude_and_angle(p):
 def add_start_arguments(p, default):
     """``--start KIND``, ``--trim FT_S``, ``--altitude`` and ``--climb-angle``: where a flight starts."""
     p.add_argument("--start", choices=START_KINDS, default=default,
-                   help=f"air: trimmed level flight at the aircraft file's cruise_speed; file: the file's "
-                        f"initial state as it is (default {default})")
+                   help=f"runway: at rest on the runway's threshold, engine idle, parking brake set; approach: "
+                        f"trimmed on a 3° glide path to the runway, a minute from touchdown; air: trimmed level "
+                        f"flight at the aircraft file's cruise_speed; file: the file's initial state as it is "
+                        f"(default {default})")
     p.add_argument("--trim", type=airspeed, metavar="FT_S",
                    help="start trimmed in steady flight at this airspeed (ft/s) instead")
     _add_altitude_and_angle(p)
@@ -54,7 +56,7 @@ def start_from_args(args, aircraft, atmosphere="constant", wind=None):
     start is trimmed relative to the air and carried along with the steady wind.
     """
     kind = "trim" if args.trim is not None else args.start
-    if kind == "file" and (args.altitude is not None or args.climb_angle):
+    if kind in ("file", "runway", "approach") and (args.altitude is not None or args.climb_angle):
         option = "--altitude" if args.altitude is not None else "--climb-angle"
         raise InputError(option, "", "needs a trimmed start (--trim FT_S or --start air)")
     if kind == "air" and args.climb_angle:

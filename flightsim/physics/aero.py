@@ -24,6 +24,13 @@ Per element, in the body frame (x forward, y left, z up), as the book does:
 Thrust acts along body +x.  The total force is rotated body → earth with
 QVRotate (``q ⊗ F ⊗ q*``) and gravity added; the moment stays in the body
 frame.  Units are the aircraft file's (ft, slug, lbf).
+
+The landing gear (:func:`gear_loads`) joins the loads in the same
+evaluation: each contact point below the ground (z = 0) pushes up with its
+spring and damper and rubs along the ground with its friction, so every
+integrator, at every Runge–Kutta stage, sees the ground as it sees the air.
+Above the ground it adds nothing, and the loads are bit for bit those
+without a gear.
 """
 
 import math
@@ -35,10 +42,15 @@ from flightsim.math.kernels import jit, qv_rotate
 
 KIND_LIFTING, KIND_SYMMETRIC, KIND_DRAG = 0, 1, 2
 KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG}
-#: Pilot inputs in the order of the controls array.
-INPUTS = ("throttle", "elevator", "aileron", "rudder", "flaps")
-#: Entry of the throttle in the controls array.
+#: Pilot inputs in the order of the controls array (the names and order of
+#: :class:`flightsim.simulation.controls.Controls`): the five the elements follow, then the wheel brakes
+#: (0..1) and the parking brake (0 or 1).
+INPUTS = ("throttle", "elevator", "aileron", "rudder", "flaps", "brake", "parking_brake")
+#: Entries of the throttle, rudder (nose-wheel steering, differential braking) and brakes in the controls array.
 C_THROTTLE = INPUTS.index("throttle")
+C_RUDDER = INPUTS.index("rudder")
+C_BRAKE = INPUTS.index("brake")
+C_PARKING_BRAKE = INPUTS.index("parking_brake")
 #: Columns of the element array ``elem``.
 E_INCIDENCE, E_DIHEDRAL, E_AREA, E_FLAP_GAIN, E_INC_GAIN = range(5)
 #: Columns of the integer element array ``elem_i``.
@@ -47,6 +59,28 @@ I_TABLE, I_FLAP_INPUT, I_INC_INPUT, I_IS_WING = range(4)
 D_STALL, D_RHO, D_THRUST = range(3)
 #: Below this local airspeed (ft/s) an element makes no load (the book does not update its drag direction).
 MIN_SPEED = 1.0
+#: Columns of the gear array ``gear``: spring (lbf/ft), damper (lbf·s/ft), friction coefficients (static,
+#: rolling, braked), largest steering angle (rad), leg travel (ft).
+G_STIFFNESS, G_DAMPING, G_STATIC, G_ROLLING, G_BRAKE, G_STEER, G_TRAVEL = range(7)
+#: Columns of the integer gear array ``gear_refs``: kind (``GEAR_WHEEL``, ``GEAR_HARD``), brake (``BRAKE_*``).
+R_KIND, R_BRAKE = range(2)
+GEAR_WHEEL, GEAR_HARD = 0, 1
+#: Which brake input a wheel feels: none, the left, the right, both (a wheel on the centre line).
+BRAKE_NONE, BRAKE_LEFT, BRAKE_RIGHT, BRAKE_BOTH = -1, 0, 1, 2
+#: Columns of ``gear_diag``, written per contact point by each loads evaluation: how far it is pressed into
+#: the ground (ft, 0 when clear of it), how fast (ft/s, + pressing in) and the normal force (lbf).
+GD_DEPTH, GD_RATE, GD_LOAD = range(3)
+#: Slip speed (ft/s) over which tyre and skid friction build up to their full value: friction is
+#: ``μ N tanh(v_slip / SLIP_SPEED)``, smooth through zero, so a wheel at rest does not chatter.
+SLIP_SPEED = 0.5
+#: Across its heading a rolling tyre's friction builds up over this slip angle's tangent times the rolling
+#: speed (a tyre's cornering, ~6°), or over :data:`SLIP_SPEED` when that is larger.
+SLIP_TAN = math.tan(math.radians(6.0))
+#: A braked wheel at rest holds: its contact patch is tied to an anchor on the ground (``gear_anchor``) and the
+#: braking force grows with the distance from it, reaching full braking ``μ N`` at this many ft (the tyre's give).
+HOLD_DISTANCE = 0.05
+#: Columns of ``gear_anchor``: the anchor's earth x, y (ft), and 1 while a braked wheel holds to it.
+A_X, A_Y, A_ON = range(3)
 
 
 class LoadParams(NamedTuple):
@@ -56,10 +90,11 @@ class LoadParams(NamedTuple):
     (an airplane) or :func:`free_body`.  The arrays ``controls`` and ``diag``
     are written in place (by the simulation before each step, and by every
     loads evaluation); everything else is fixed once packed.  New inputs of the
-    loads (landing-gear contact points, wind, propeller tables…) join as new
-    fields; every field is required, so a constructor that misses one fails.
-    The element and table arrays have one row per element or table; their
-    columns are named by the ``E_*``, ``I_*`` constants of this module.
+    loads (wind, propeller tables…) join as new fields, as the landing
+    gear's did; every field is required, so a constructor that misses one
+    fails.  The element, table and gear arrays have one row per element,
+    table or contact point; their columns are named by the ``E_*``, ``I_*``,
+    ``G_*``, ``R_*``, ``GD_*`` constants of this module.
     """
 
     #: (n, 3) float: element positions relative to the CG, body frame (ft).
@@ -88,7 +123,7 @@ class LoadParams(NamedTuple):
     max_thrust: float
     #: Density from the standard atmosphere at the airplane's altitude instead of the constant.
     isa: bool
-    #: (5,) float: pilot inputs in :data:`INPUTS` order; written by the simulation before each step.
+    #: (7,) float: pilot inputs in :data:`INPUTS` order; written by the simulation before each step.
     controls: np.ndarray
     #: (3,) float: written by each loads evaluation: ``D_*``.
     diag: np.ndarray
@@ -96,6 +131,42 @@ class LoadParams(NamedTuple):
     #: stages: earth wind velocity (ft/s, x North, y West, z up) and the turbulence's rotation
     #: (p_g, q_g, r_g, body rad/s); see :mod:`flightsim.physics.wind`.  Zero: still air.
     wind: np.ndarray
+    #: (m, 3) float: ground contact points relative to the CG, body frame (ft): a wheel's lowest point, leg extended.
+    gear_positions: np.ndarray
+    #: (m, 7) float: per contact point stiffness, damping, friction coefficients, steering (rad), travel: ``G_*``.
+    gear: np.ndarray
+    #: (m, 2) int: per contact point its kind and brake input: ``R_*``.
+    gear_refs: np.ndarray
+    #: Farthest contact point from the CG (ft): with the CG higher than this nothing touches.
+    gear_reach: float
+    #: (m, 3) float: written by each loads evaluation: ``GD_*`` per contact point.
+    gear_diag: np.ndarray
+    #: (m, 3) float: where each braked wheel holds (``A_*``); written between steps by :func:`hold_brakes`.
+    gear_anchor: np.ndarray
+
+
+def pack_gear(gear):
+    """The gear fields of :class:`LoadParams` for a tuple of :class:`~flightsim.physics.aircraft.Contact`.
+
+    Returns
+    -------
+    dict
+        ``gear_positions``, ``gear``, ``gear_refs``, ``gear_reach``, ``gear_diag``.
+    """
+    m = len(gear)
+    positions = np.array([c.position for c in gear], dtype=np.float64).reshape(m, 3)
+    table = np.zeros((m, 7))
+    refs = np.full((m, 2), BRAKE_NONE, dtype=np.int64)
+    for k, c in enumerate(gear):
+        table[k] = (c.stiffness, c.damping, c.static_friction, c.rolling_friction, c.brake_friction,
+                    math.radians(c.steering_deg), c.max_compression)
+        refs[k, R_KIND] = GEAR_WHEEL if c.is_wheel else GEAR_HARD
+        if c.is_wheel and c.brake_friction > 0.0:
+            y = float(c.position[1])
+            refs[k, R_BRAKE] = BRAKE_LEFT if y > 1e-9 else BRAKE_RIGHT if y < -1e-9 else BRAKE_BOTH
+    reach = float(np.max(np.linalg.norm(positions, axis=1))) if m else 0.0
+    return dict(gear_positions=positions, gear=table, gear_refs=refs, gear_reach=reach, gear_diag=np.zeros((m, 3)),
+                gear_anchor=np.zeros((m, 3)))
 
 
 def pack(aircraft, atmosphere="constant"):
@@ -112,8 +183,9 @@ def pack(aircraft, atmosphere="constant"):
     Returns
     -------
     LoadParams
-        ``controls`` (throttle, elevator, aileron, rudder, flaps) is written
-        by the simulation before each step; ``diag`` is written by the loads.
+        ``controls`` (:data:`INPUTS`: throttle, elevator, aileron, rudder,
+        flaps, brake, parking brake) is written by the simulation before
+        each step; ``diag`` and ``gear_diag`` are written by the loads.
     """
     if atmosphere not in ("constant", "isa"):
         raise ValueError(f"atmosphere: must be 'constant' or 'isa', got {atmosphere!r}")
@@ -160,12 +232,12 @@ def pack(aircraft, atmosphere="constant"):
         table_alpha=tab_alpha, table_values=tab_vals, table_size=tab_n, table_kind=tab_kind, table_outside=tab_out,
         air_density=float(aircraft.air_density), gravity=float(aircraft.gravity), mass=float(aircraft.mass),
         max_thrust=float(aircraft.max_thrust), isa=atmosphere == "isa",
-        controls=np.zeros(len(INPUTS)), diag=np.zeros(3), wind=np.zeros(6),
+        controls=np.zeros(len(INPUTS)), diag=np.zeros(3), wind=np.zeros(6), **pack_gear(aircraft.gear),
     )
 
 
 def free_body(mass=1.0):
-    """:class:`LoadParams` of a body with no aerodynamic elements, thrust or gravity: a free rigid body.
+    """:class:`LoadParams` of a body with no aerodynamic elements, thrust, gravity or gear: a free rigid body.
 
     Same field types as :func:`pack`, so the same compiled steps serve both.
     """
@@ -174,7 +246,7 @@ def free_body(mass=1.0):
         table_alpha=np.zeros((0, 1)), table_values=np.zeros((0, 6, 1)), table_size=np.zeros(0, dtype=np.int64),
         table_kind=np.zeros(0, dtype=np.int64), table_outside=np.zeros((0, 2)),
         air_density=0.0, gravity=0.0, mass=float(mass), max_thrust=0.0, isa=False,
-        controls=np.zeros(len(INPUTS)), diag=np.zeros(3), wind=np.zeros(6),
+        controls=np.zeros(len(INPUTS)), diag=np.zeros(3), wind=np.zeros(6), **pack_gear(()),
     )
 
 
@@ -238,8 +310,185 @@ def element_deflections(elem, elem_i, controls, k):
 
 
 @jit
+def wheel_brake(controls, side):
+    """How hard (0..1) a wheel braked on ``side`` (``BRAKE_*``) is braked by the controls array.
+
+    Full with the parking brake set (``parking_brake`` ≥ ½).  Otherwise
+    ``brake``, eased on the side away from the rudder: the left brake is
+    ``brake × min(1, 1 − rudder)``, the right ``brake × min(1, 1 + rudder)``
+    (rudder +1, nose right, leaves only the right brake: differential
+    braking with the pedals); a wheel on the centre line takes the mean.
+    """
+    if side == BRAKE_NONE:
+        return 0.0
+    if controls[C_PARKING_BRAKE] >= 0.5:
+        return 1.0
+    brake = min(max(controls[C_BRAKE], 0.0), 1.0)
+    rudder = min(max(controls[C_RUDDER], -1.0), 1.0)
+    left = brake * min(1.0 - rudder, 1.0)
+    right = brake * min(1.0 + rudder, 1.0)
+    if side == BRAKE_LEFT:
+        return left
+    if side == BRAKE_RIGHT:
+        return right
+    return 0.5 * (left + right)
+
+
+@jit
+def gear_loads(y, params, qw, qx, qy, qz, inv):
+    """:func:`contact_loads` of ``params``' gear (see there); zeros at once for an airplane with none."""
+    if params.gear_positions.shape[0] == 0:
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    return contact_loads(y, params.gear_positions, params.gear, params.gear_refs, params.gear_reach,
+                         params.gear_diag, params.gear_anchor, params.controls, qw, qx, qy, qz, inv)
+
+
+@jit
+def contact_loads(y, r, g, refs, reach, out, anchor, controls, qw, qx, qy, qz, inv):
+    """Ground reaction of the contact points (the :class:`LoadParams` ``gear*`` fields) at state ``y``.
+
+    The ground is the plane z = 0 (normal earth +z).  For each contact point
+    at body position r (relative to the CG) that lies below it:
+
+    1. depth ``c = −(z + (R r)_z)`` and its rate ``ċ = −v_z`` of the point
+       (``v + R(ω × r)``), taken where it meets the ground, ``r + c R⁻¹ẑ``;
+    2. normal force ``N = max(0, k c + b ċ)`` along earth +z (spring and
+       damper; the ground pushes, never pulls);
+    3. a wheel rubs in the ground plane along its heading (body x turned by
+       the steering angle ``−rudder × steering``, projected on the ground)
+       with ``μ_x = rolling + brake (braked − rolling)`` (brake from
+       :func:`wheel_brake`) and across it with
+       the static coefficient: ``F = −μ N tanh(v_slip / v₀)`` with
+       ``v₀ =`` :data:`SLIP_SPEED` along and ``max(SLIP_SPEED, |v_roll| SLIP_TAN)``
+       across (a tyre's slip angle), the sum kept inside the friction circle
+       ``max(μ) N``; a hard point rubs in every direction with its static
+       coefficient;
+    4. the force acts at the contact: its moment about the CG is
+       ``r × R⁻¹F`` (body frame).
+
+    Friction is a smooth function of the slip speed, linear through zero,
+    so a wheel at rest does not chatter from one step to the next; the model follows JSBSim's
+    FGLGear (spring-damper strut, rolling/braking/side coefficients) without
+    its Lagrange-multiplier friction solve.
+
+    Parameters
+    ----------
+    y : numpy.ndarray
+        The 13-number state.
+    r, g, refs, reach, out, anchor, controls
+        The :class:`LoadParams` fields ``gear_positions``, ``gear``,
+        ``gear_refs``, ``gear_reach``, ``gear_diag``, ``gear_anchor``,
+        ``controls`` (passed one by one: cheaper than the whole tuple).
+    qw, qx, qy, qz : float
+        ``y``'s quaternion (maybe not of unit length) and ``inv = 1 / |q|²``.
+
+    Returns
+    -------
+    tuple
+        ``(fx, fy, fz)`` earth-frame force (lbf), ``(mx, my, mz)`` body-frame
+        moment about the CG (ft·lbf), and whether any point touches.  Writes
+        ``gear_diag`` (``GD_*`` per point; zeros for those clear of the ground).
+    """
+    fx = fy = fz = 0.0
+    mx = my = mz = 0.0
+    n = r.shape[0]
+    for k in range(n):
+        out[k, GD_DEPTH] = 0.0
+        out[k, GD_RATE] = 0.0
+        out[k, GD_LOAD] = 0.0
+    if y[2] > reach:
+        return fx, fy, fz, mx, my, mz, False
+    # Rotation body → earth for a quaternion of any length.
+    ww, xx, yy, zz = qw * qw, qx * qx, qy * qy, qz * qz
+    r00 = (ww + xx - yy - zz) * inv
+    r01 = 2.0 * (qx * qy - qw * qz) * inv
+    r02 = 2.0 * (qx * qz + qw * qy) * inv
+    r10 = 2.0 * (qx * qy + qw * qz) * inv
+    r11 = (ww - xx + yy - zz) * inv
+    r12 = 2.0 * (qy * qz - qw * qx) * inv
+    r20 = 2.0 * (qx * qz - qw * qy) * inv
+    r21 = 2.0 * (qy * qz + qw * qx) * inv
+    r22 = (ww - xx - yy + zz) * inv
+    wx, wy, wz = y[10], y[11], y[12]
+    touching = False
+    for k in range(n):
+        depth = -(y[2] + r20 * r[k, 0] + r21 * r[k, 1] + r22 * r[k, 2])
+        if depth <= 0.0:
+            continue
+        touching = True
+        # Where the point meets the ground: moved up by the depth (earth +z, in body axes the third row of R).
+        rx = r[k, 0] + depth * r20
+        ry = r[k, 1] + depth * r21
+        rz = r[k, 2] + depth * r22
+        cx, cy, cz = wy * rz - wz * ry, wz * rx - wx * rz, wx * ry - wy * rx
+        vx = y[3] + r00 * cx + r01 * cy + r02 * cz
+        vy = y[4] + r10 * cx + r11 * cy + r12 * cz
+        vz = y[5] + r20 * cx + r21 * cy + r22 * cz
+        rate = -vz
+        normal = g[k, G_STIFFNESS] * depth + g[k, G_DAMPING] * rate
+        if normal < 0.0:
+            normal = 0.0
+        out[k, GD_DEPTH] = depth
+        out[k, GD_RATE] = rate
+        out[k, GD_LOAD] = normal
+        ex = ey = 0.0
+        if refs[k, R_KIND] == GEAR_WHEEL:
+            steer = -controls[C_RUDDER] * g[k, G_STEER]
+            cs, sn = math.cos(steer), math.sin(steer)
+            hx = r00 * cs + r01 * sn
+            hy = r10 * cs + r11 * sn
+            hl = math.sqrt(hx * hx + hy * hy)
+            if hl > 1e-9:
+                hx /= hl
+                hy /= hl
+                sx, sy = -hy, hx                      # left of the heading, in the ground plane
+                v_roll = vx * hx + vy * hy
+                v_side = vx * sx + vy * sy
+                brake = wheel_brake(controls, refs[k, R_BRAKE])
+                mu_roll = g[k, G_ROLLING] + brake * (g[k, G_BRAKE] - g[k, G_ROLLING])
+                mu_side = g[k, G_STATIC]
+                if anchor[k, A_ON] > 0.5 and brake > 0.0:
+                    # Held: a spring to the anchor (and the slip damper), up to full braking.
+                    px = y[0] + r00 * rx + r01 * ry + r02 * rz
+                    py = y[1] + r10 * rx + r11 * ry + r12 * rz
+                    give = ((px - anchor[k, A_X]) * hx + (py - anchor[k, A_Y]) * hy) / HOLD_DISTANCE
+                    f_roll = -mu_roll * normal * min(max(give + v_roll / SLIP_SPEED, -1.0), 1.0)
+                else:
+                    f_roll = -mu_roll * normal * math.tanh(v_roll / SLIP_SPEED)
+                f_side = -mu_side * normal * math.tanh(v_side / max(SLIP_SPEED, abs(v_roll) * SLIP_TAN))
+                limit = max(mu_roll, mu_side) * normal
+                total = math.sqrt(f_roll * f_roll + f_side * f_side)
+                if total > limit:
+                    f_roll *= limit / total
+                    f_side *= limit / total
+                ex = f_roll * hx + f_side * sx
+                ey = f_roll * hy + f_side * sy
+        else:
+            slip = math.sqrt(vx * vx + vy * vy)
+            if slip > 0.0:
+                f = -g[k, G_STATIC] * normal * math.tanh(slip / SLIP_SPEED) / slip
+                ex = f * vx
+                ey = f * vy
+        fx += ex
+        fy += ey
+        fz += normal
+        # The force in body axes (Rᵀ F) and its moment about the CG.
+        bx = r00 * ex + r10 * ey + r20 * normal
+        by = r01 * ex + r11 * ey + r21 * normal
+        bz = r02 * ex + r12 * ey + r22 * normal
+        mx += ry * bz - rz * by
+        my += rz * bx - rx * bz
+        mz += rx * by - ry * bx
+    return fx, fy, fz, mx, my, mz, touching
+
+
+@jit
 def airplane_loads(t, y, params):
     """Loads of the packed airplane (:class:`LoadParams`) at state ``y`` (see :mod:`flightsim.integrators`).
+
+    Aerodynamics and thrust (the module docstring), gravity, and the ground
+    reaction of the gear (:func:`gear_loads`) where a contact point is below
+    the ground.
 
     Returns
     -------
@@ -316,4 +565,95 @@ def airplane_loads(t, y, params):
     diag[D_THRUST] = thrust
     ex, ey, ez = qv_rotate(qw, qx, qy, qz, fx, fy, fz)
     m = params.mass
+    gx, gy, gz, gmx, gmy, gmz, touching = gear_loads(y, params, qw, qx, qy, qz, inv)
+    if touching:
+        return (ex * inv / m + gx / m, ey * inv / m + gy / m, ez * inv / m - params.gravity + gz / m,
+                mx + gmx, my + gmy, mz + gmz)
     return ex * inv / m, ey * inv / m, ez * inv / m - params.gravity, mx, my, mz
+
+
+@jit
+def ground_contact(t, y, fields, limits):
+    """The ground contact at state ``y``, for a caller in Python, between two steps.
+
+    Evaluates the loads (writing ``gear_diag``) and updates where the braked
+    wheels hold (:func:`hold_brakes`).
+
+    ``fields`` is ``tuple(params)`` (see :func:`flightsim.physics.integrators.step_fields`
+    for why); ``limits`` (m,) is how deep each contact point may go (ft).
+
+    Returns
+    -------
+    tuple
+        ``(a wheel touches the ground, a wheel carries load, the largest
+        depth beyond its limit)`` (ft; negative when every point is within).
+    """
+    params = LoadParams(*fields)
+    airplane_loads(t, y, params)
+    hold_brakes(y, params)
+    diag, refs = params.gear_diag, params.gear_refs
+    touching = False
+    loaded = False
+    excess = -math.inf
+    for k in range(diag.shape[0]):
+        if refs[k, R_KIND] == GEAR_WHEEL:
+            if diag[k, GD_DEPTH] > 0.0:
+                touching = True
+            if diag[k, GD_LOAD] > 0.0:
+                loaded = True
+        excess = max(excess, diag[k, GD_DEPTH] - limits[k])
+    return touching, loaded, excess
+
+
+@jit
+def hold_brakes(y, params):
+    """Between two steps: tie each braked wheel at rest to the ground, or let it slide on.
+
+    For each wheel with a brake that touches the ground (per the last loads
+    evaluation, ``gear_diag``) and is braked (:func:`wheel_brake` > 0): a
+    wheel not yet holding starts holding where it is if it rolls slower than
+    :data:`SLIP_SPEED`; a holding wheel dragged farther than
+    :data:`HOLD_DISTANCE` from its anchor moves the anchor along (it
+    slides at full braking).  A wheel that leaves the ground, or whose brake
+    is released, lets go.  Writes ``params.gear_anchor``.
+    """
+    r, refs, diag, anchor = params.gear_positions, params.gear_refs, params.gear_diag, params.gear_anchor
+    controls, g = params.controls, params.gear
+    qw, qx, qy, qz = y[6], y[7], y[8], y[9]
+    inv = 1.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
+    ww, xx, yy, zz = qw * qw, qx * qx, qy * qy, qz * qz
+    r00 = (ww + xx - yy - zz) * inv
+    r01 = 2.0 * (qx * qy - qw * qz) * inv
+    r02 = 2.0 * (qx * qz + qw * qy) * inv
+    r10 = 2.0 * (qx * qy + qw * qz) * inv
+    r11 = (ww - xx + yy - zz) * inv
+    r12 = 2.0 * (qy * qz - qw * qx) * inv
+    wx, wy, wz = y[10], y[11], y[12]
+    for k in range(r.shape[0]):
+        if refs[k, R_KIND] != GEAR_WHEEL or diag[k, GD_DEPTH] <= 0.0 or wheel_brake(controls, refs[k, R_BRAKE]) <= 0.0:
+            anchor[k, A_ON] = 0.0
+            continue
+        rx, ry, rz = r[k, 0], r[k, 1], r[k, 2]
+        px = y[0] + r00 * rx + r01 * ry + r02 * rz
+        py = y[1] + r10 * rx + r11 * ry + r12 * rz
+        steer = -controls[C_RUDDER] * g[k, G_STEER]
+        cs, sn = math.cos(steer), math.sin(steer)
+        hx = r00 * cs + r01 * sn
+        hy = r10 * cs + r11 * sn
+        hl = math.sqrt(hx * hx + hy * hy)
+        if hl <= 1e-9:
+            anchor[k, A_ON] = 0.0
+            continue
+        hx /= hl
+        hy /= hl
+        if anchor[k, A_ON] <= 0.5:
+            cx, cy = wy * rz - wz * ry, wz * rx - wx * rz
+            cz = wx * ry - wy * rx
+            v_roll = (y[3] + r00 * cx + r01 * cy + r02 * cz) * hx + (y[4] + r10 * cx + r11 * cy + r12 * cz) * hy
+            if abs(v_roll) < SLIP_SPEED:
+                anchor[k, A_X], anchor[k, A_Y], anchor[k, A_ON] = px, py, 1.0
+            continue
+        d = (px - anchor[k, A_X]) * hx + (py - anchor[k, A_Y]) * hy
+        d = min(max(d, -HOLD_DISTANCE), HOLD_DISTANCE)
+        anchor[k, A_X] = px - d * hx                   # kept on the wheel's line, at most the give away
+        anchor[k, A_Y] = py - d * hy

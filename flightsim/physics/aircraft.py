@@ -37,7 +37,9 @@ __all__ = [
     "PARTS",
     "TABLE_KINDS",
     "UNITS",
+    "GEAR_KINDS",
     "Aircraft",
+    "Contact",
     "ControlLink",
     "Element",
     "Table",
@@ -63,10 +65,13 @@ LINK_INPUTS = ("elevator", "aileron", "rudder", "flaps")
 TABLE_KINDS = ("lifting", "symmetric", "drag")
 """Kinds of coefficient table."""
 
+GEAR_KINDS = ("wheel", "hard_point")
+"""Kinds of ground contact point: a wheel on a sprung leg, or a hard point of the structure (touching is a crash)."""
+
 _LIFTING_COLUMNS = ("cl", "cl_te_down", "cl_te_up", "cd", "cd_te_down", "cd_te_up")
 _SYMMETRIC_COLUMNS = ("cl", "cd")
 _ALL_TABLE_KEYS = ("alpha", *_LIFTING_COLUMNS, "outside_cl", "outside_cd")
-_TOP_KEYS = ("name", "units", "environment", "propulsion", "initial", "ground", "tables", "elements")
+_TOP_KEYS = ("name", "units", "environment", "propulsion", "initial", "ground", "gear", "tables", "elements")
 _ELEMENT_OPTIONAL = ("flap", "incidence_control")
 _SINGULAR_RTOL = 1e-10
 
@@ -183,6 +188,72 @@ class Element:
 
 
 @dataclass(frozen=True, eq=False)
+class Contact:
+    """A point of the airplane that can touch the ground: a wheel on a sprung leg, or a hard point.
+
+    A wheel's leg is a spring and a damper: pressed ``c`` ft into the
+    ground at ``dc/dt`` ft/s it pushes with ``stiffness * c + damping *
+    dc/dt`` lbf (never pulls), and the tyre rubs along and across its
+    heading with the friction coefficients below (see
+    :func:`flightsim.physics.aero.gear_loads`).  A hard point (a wing tip,
+    the nose, the tail) has the same spring, damper and ``static_friction``;
+    touching the ground with it is a crash.
+
+    Arrays are float64, shape (3,), read-only.
+
+    Parameters
+    ----------
+    name : str
+        Unique among the contact points, e.g. ``"nose wheel"``.
+    kind : str
+        ``"wheel"`` or ``"hard_point"`` (:data:`GEAR_KINDS`).
+    design_position : numpy.ndarray
+        Design coordinates, ft (as the elements'): a wheel's lowest point
+        with its leg fully extended, or the hard point.
+    stiffness : float
+        Spring rate, lbf/ft (> 0).
+    damping : float
+        Damper rate, lbf*s/ft (>= 0).
+    static_friction : float
+        Coefficient of friction of a tyre across its heading (side force), or
+        of a hard point in any direction; also the most friction a wheel can
+        make in all (the friction circle).
+    rolling_friction : float
+        Coefficient of rolling friction along a wheel's heading, brakes off
+        (0 for a hard point).
+    brake_friction : float
+        Coefficient of friction along a wheel's heading with the brake full
+        on (0: no brake on this wheel).
+    steering_deg : float
+        Largest steering angle, deg, reached at full rudder (rudder +1 turns
+        the wheel to the right); 0 for a wheel that does not steer.
+    max_compression : float
+        A wheel's leg travel, ft: compressing it further is a crash (0 for a
+        hard point: any touch is one).
+    position : numpy.ndarray
+        Relative to the centre of gravity, body frame, ft
+        (``design_position - Aircraft.cg``).
+    """
+
+    name: str
+    kind: str
+    design_position: np.ndarray
+    stiffness: float
+    damping: float
+    static_friction: float
+    rolling_friction: float
+    brake_friction: float
+    steering_deg: float
+    max_compression: float
+    position: np.ndarray
+
+    @property
+    def is_wheel(self):
+        """True for a wheel, False for a hard point."""
+        return self.kind == "wheel"
+
+
+@dataclass(frozen=True, eq=False)
 class Aircraft:
     """A validated airplane with its mass properties (Bourg ch. 7 and 15).
 
@@ -219,14 +290,19 @@ class Aircraft:
     cruise_speed : float or None
         Airspeed of the trimmed level flight ``flightsim fly`` starts in, ft/s
         (``[initial] cruise_speed``, optional).
-    contact_height : float
-        Height of the CG above the ground when the wheels touch, ft.
+    approach_speed : float or None
+        Airspeed of the ``approach`` start's 3° glide, flaps down, ft/s
+        (``[initial] approach_speed``, optional).
     crash_sink_rate : float
         Touch-down sink rate above which the landing is a crash, ft/s.
-    crash_bank_deg, crash_pitch_down_deg : float
-        Bank and nose-down pitch at touch-down above which it is a crash, deg.
-    rolling_friction : float
-        Coefficient of rolling friction on the ground.
+    gear : tuple of Contact
+        The ground contact points (``[[gear]]``), wheels and hard points, in
+        file order.
+    contact_height : float
+        Height of the CG above the ground when the lowest wheel (the lowest
+        contact point if there is no wheel) touches, legs extended, the
+        airplane level, ft (derived from :attr:`gear`; the altimeter reads
+        the CG's height less this).
     mass : float
         Total mass, slug.
     cg : numpy.ndarray
@@ -250,11 +326,10 @@ class Aircraft:
     initial_attitude_deg: np.ndarray
     initial_omega: np.ndarray
     cruise_speed: float | None
-    contact_height: float
+    approach_speed: float | None
     crash_sink_rate: float
-    crash_bank_deg: float
-    crash_pitch_down_deg: float
-    rolling_friction: float
+    gear: tuple[Contact, ...]
+    contact_height: float
     mass: float
     cg: np.ndarray
     inertia: np.ndarray
@@ -391,17 +466,14 @@ _SECTIONS = {
         "omega": Numbers(Number(ge=-100.0, le=100.0, unit="rad/s"), length=3),
     },
     "ground": {
-        "contact_height": Number(ge=0.0, le=1000.0, unit="ft"),
         "crash_sink_rate": Number(gt=0.0, le=1000.0, unit="ft/s"),
-        "crash_bank": Number(gt=0.0, le=180.0, unit="deg"),
-        "crash_pitch_down": Number(gt=0.0, le=90.0, unit="deg"),
-        "rolling_friction": Number(ge=0.0, le=10.0),
     },
 }
 """The scalar sections: each key's rule, with the accepted range and unit."""
 
 _OPTIONAL = {
-    "initial": {"cruise_speed": Number(gt=0.0, le=3000.0, unit="ft/s")},
+    "initial": {"cruise_speed": Number(gt=0.0, le=3000.0, unit="ft/s"),
+                "approach_speed": Number(gt=0.0, le=3000.0, unit="ft/s")},
 }
 """Keys a section may leave out."""
 
@@ -414,11 +486,7 @@ _SECTION_FIELDS = {  # Aircraft field: (section, key)
     "initial_velocity": ("initial", "velocity"),
     "initial_attitude_deg": ("initial", "attitude"),
     "initial_omega": ("initial", "omega"),
-    "contact_height": ("ground", "contact_height"),
     "crash_sink_rate": ("ground", "crash_sink_rate"),
-    "crash_bank_deg": ("ground", "crash_bank"),
-    "crash_pitch_down_deg": ("ground", "crash_pitch_down"),
-    "rolling_friction": ("ground", "rolling_friction"),
 }
 
 _ELEMENT = {
@@ -434,6 +502,28 @@ _ELEMENT = {
 """An element's plain fields (``table`` and the control links are checked against the tables)."""
 
 _LINK = {"input": Text(LINK_INPUTS), "gain": Number(ge=-180.0, le=180.0)}
+
+_FRICTION = Number(ge=0.0, le=10.0)
+_CONTACT = {
+    "name": Text(),
+    "kind": Text(GEAR_KINDS),
+    "position": Numbers(Number(ge=-1e4, le=1e4, unit="ft"), length=3),
+    "stiffness": Number(gt=0.0, le=1e8, unit="lbf/ft"),
+    "damping": Number(ge=0.0, le=1e7, unit="lbf*s/ft"),
+    "static_friction": _FRICTION,
+}
+"""Every contact point's fields."""
+
+_WHEEL = {
+    "max_compression": Number(gt=0.0, le=100.0, unit="ft"),
+    "rolling_friction": _FRICTION,
+    "brake_friction": _FRICTION,
+    "steering": Number(ge=0.0, le=90.0, unit="deg"),
+}
+"""A wheel's fields besides :data:`_CONTACT` (a hard point has none of them)."""
+
+_GEAR_REACH = 0.5
+"""A contact point may lie at most this fraction of the elements' largest extent (and at least 5 ft) outside them."""
 
 
 def _readonly(array):
@@ -551,11 +641,74 @@ def _load_elements(check, value, tables):
     return fields
 
 
+def _load_contact(check, value, where):
+    """Validate one ``[[gear]]`` entry; return its fields (without ``position``)."""
+    if not isinstance(value, dict):
+        check.fail(where, f"must be a table, got {type_name(value)}")
+    if "kind" not in value:
+        check.table(value, where, ("kind",), (*_CONTACT, *_WHEEL))
+    kind = check.string(value["kind"], join(where, "kind"), GEAR_KINDS)
+    if kind == "hard_point":
+        for key in _WHEEL:
+            if key in value:
+                check.fail(join(where, key), f"only a wheel has {key} (this is a hard point: touching the ground "
+                           f"with it is a crash)")
+        fields = check.fields(value, where, _CONTACT)
+        fields.update(max_compression=0.0, rolling_friction=0.0, brake_friction=0.0, steering=0.0)
+    else:
+        fields = check.fields(value, where, {**_CONTACT, **_WHEEL})
+    return dict(
+        name=fields["name"], kind=kind, design_position=_readonly(fields["position"]),
+        stiffness=fields["stiffness"], damping=fields["damping"], static_friction=fields["static_friction"],
+        rolling_friction=fields["rolling_friction"], brake_friction=fields["brake_friction"],
+        steering_deg=fields["steering"], max_compression=fields["max_compression"],
+    )
+
+
+def _load_gear(check, value):
+    """All ``[[gear]]`` entries as field dicts, names unique."""
+    if not isinstance(value, list):
+        check.fail("gear", f"must be an array of tables ([[gear]]), got {type_name(value)}")
+    if not value:
+        check.fail("gear", "needs at least one contact point")
+    specs, seen = [], {}
+    for i, item in enumerate(value):
+        where = f"gear[{i}]"
+        spec = _load_contact(check, item, where)
+        if spec["name"] in seen:
+            check.fail(join(where, "name"), f"duplicate name {spec['name']!r} (also gear[{seen[spec['name']]}])")
+        seen[spec["name"]] = i
+        specs.append(spec)
+    return specs
+
+
+def _check_gear_reach(check, gear, elements):
+    """Each contact point must lie near the airplane: within a margin of the elements' bounding box."""
+    points = np.array([s["design_position"] for s in elements])
+    low, high = points.min(axis=0), points.max(axis=0)
+    margin = max(5.0, _GEAR_REACH * float(np.max(high - low)))
+    for i, spec in enumerate(gear):
+        p = spec["design_position"]
+        outside = float(np.linalg.norm(np.maximum(np.maximum(low - p, p - high), 0.0)))
+        if outside > margin:
+            box = ", ".join(f"{axis} {lo:g}..{hi:g}" for axis, lo, hi in zip("xyz", low, high))
+            check.fail(join(f"gear[{i}]", "position"),
+                       f"is {outside:.4g} ft outside the airplane: a contact point must lie within {margin:.3g} ft "
+                       f"of the elements (design {box} ft)")
+
+
+def _contact_height(gear):
+    """CG height above the ground when the lowest wheel (or contact point) touches, level, legs extended (ft)."""
+    wheels = [c for c in gear if c.is_wheel] or list(gear)
+    return float(-min(c.position[2] for c in wheels))
+
+
 def _load_sections(check, data):
     """The scalar sections: environment, propulsion, initial, ground."""
     sections = {name: check.fields(data[name], name, rules, _OPTIONAL.get(name)) for name, rules in _SECTIONS.items()}
     out = {field: sections[section][key] for field, (section, key) in _SECTION_FIELDS.items()}
     out["cruise_speed"] = sections["initial"].get("cruise_speed")
+    out["approach_speed"] = sections["initial"].get("approach_speed")
     for field in ("initial_position", "initial_velocity", "initial_attitude_deg", "initial_omega"):
         out[field] = _readonly(out[field])
     return out
@@ -583,7 +736,8 @@ def load_aircraft(path=None):
         For any problem with the file: missing or unreadable, not TOML,
         empty, a missing, unknown or misspelt key, a value of the wrong type,
         length or range, inconsistent tables, an unknown table, part or
-        control input, a physically absurd magnitude (every quantity has an
+        control input, a gear contact point far outside the airplane, a
+        physically absurd magnitude (every quantity has an
         accepted range, given in the message), or unusable mass properties.
         The message reads ``"<path>: <field path>: <reason>"``, e.g.
         ``"bourg.toml: propulsion.max_thrust: must be <= 1e+06, got 1e+300
@@ -598,12 +752,16 @@ def load_aircraft(path=None):
     sections = _load_sections(check, data)
     tables = _load_tables(check, data["tables"])
     specs = _load_elements(check, data["elements"], tables)
+    gear_specs = _load_gear(check, data["gear"])
     mass, cg, inertia = mass_properties(
         [s["mass"] for s in specs], [s["design_position"] for s in specs],
         [s["local_inertia"] for s in specs], source=str(path))
+    _check_gear_reach(check, gear_specs, specs)
     cg = _readonly(cg)
     elements = tuple(Element(**s, position=_readonly(s["design_position"] - cg)) for s in specs)
+    gear = tuple(Contact(**s, position=_readonly(s["design_position"] - cg)) for s in gear_specs)
     return Aircraft(
         name=name, source=path, elements=elements, tables=tables, **sections,
+        gear=gear, contact_height=_contact_height(gear),
         mass=mass, cg=cg, inertia=_readonly(inertia),
         inertia_inv=_readonly(np.linalg.inv(inertia)))

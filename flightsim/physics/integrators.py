@@ -6,8 +6,8 @@ Every integrator advances the same state, a float64 array of 13 numbers::
 
 through one step ``h`` in place, given a *loads* function
 ``loads(t, y, params) -> (ax, ay, az, mx, my, mz)``: the earth-frame
-acceleration of the centre of mass (gravity included) and the body-frame
-moment about it.  Angular velocity goes through the full inertia tensor by
+acceleration of the centre of mass (gravity and the landing gear's ground
+reaction included) and the body-frame moment about it.  Angular velocity goes through the full inertia tensor by
 Euler's equations, ``I dω/dt = M − ω × Iω``; orientation follows
 ``dq/dt = ½ q ⊗ (0, ω)`` for body-frame ω (Bourg, ch. 11), so every
 orientation step is ``q ← q ⊗ Δq``.

@@ -160,8 +160,10 @@ class AirplaneModel:
         return self._out.copy()
 
     def set_controls(self, controls):
-        """Load (throttle, elevator, aileron, rudder, flaps) into the loads' parameters."""
-        self.params.controls[:] = controls
+        """Load (throttle, elevator, aileron, rudder, flaps) into the loads' parameters (brakes off)."""
+        u = self.params.controls
+        u[:] = 0.0
+        u[:len(controls)] = controls
 
     def stalled(self, y, controls):
         """True when a wing element is beyond its coefficient table at this state."""

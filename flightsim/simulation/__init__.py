@@ -3,7 +3,11 @@
 * :mod:`~flightsim.simulation.source` - :class:`FlightSource`, what the app
   needs from a flight (live or played back), and its :class:`Capabilities`;
 * :mod:`~flightsim.simulation.flight` - :class:`Simulation`: one airplane,
-  fixed step, accumulator and interpolated render pose, ground, NaN stop;
+  fixed step, accumulator and interpolated render pose, ground contact and
+  crashes, NaN stop;
+* :mod:`~flightsim.simulation.starts` - where a flight starts (runway,
+  approach, trimmed in the air, the aircraft file's state);
+* :mod:`~flightsim.simulation.airfield` - the runway (the starts and the scene use it);
 * :mod:`~flightsim.simulation.controls` - pilot controls and control schedules (CSV);
 * :mod:`~flightsim.simulation.trace` - trace CSV files (write atomically, read, validate);
 * :mod:`~flightsim.simulation.ghost` - a second airplane flying the same inputs
@@ -21,6 +25,7 @@ from flightsim.simulation.flight import (
     MAX_FRAME,
     TIME_SCALES,
     FlightState,
+    GearLeg,
     Simulation,
     Telemetry,
     deflections,
@@ -39,6 +44,7 @@ __all__ = [
     "MAX_FRAME",
     "TIME_SCALES",
     "FlightState",
+    "GearLeg",
     "Simulation",
     "Telemetry",
     "deflections",

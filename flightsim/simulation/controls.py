@@ -11,6 +11,10 @@ elevator   -1 .. 1   +1 pulls the nose up
 aileron    -1 .. 1   +1 rolls right (right wing down)
 rudder     -1 .. 1   +1 yaws the nose right
 flaps      0 .. 1    1 = flaps fully down
+brake      0 .. 1    wheel brakes (1 = full); with the rudder
+                     deflected the brake on the other side eases off
+parking_   0 or 1    1 = the parking brake is set (every braked
+brake                wheel fully braked)
 =========  ========  ==============================================
 
 A schedule file is CSV whose header is ``t`` followed by any subset of the
@@ -41,7 +45,7 @@ from flightsim.errors import InputError
 
 __all__ = ["CONTROL_NAMES", "CONTROL_RANGES", "ControlSchedule", "Controls"]
 
-CONTROL_NAMES = ("throttle", "elevator", "aileron", "rudder", "flaps")
+CONTROL_NAMES = ("throttle", "elevator", "aileron", "rudder", "flaps", "brake", "parking_brake")
 """Control names, in the order of :meth:`Controls.as_array`."""
 
 CONTROL_RANGES = {
@@ -50,6 +54,8 @@ CONTROL_RANGES = {
     "aileron": (-1.0, 1.0),
     "rudder": (-1.0, 1.0),
     "flaps": (0.0, 1.0),
+    "brake": (0.0, 1.0),
+    "parking_brake": (0.0, 1.0),
 }
 """Inclusive (low, high) range of each control."""
 
@@ -73,6 +79,13 @@ class Controls:
         -1..1; +1 nose right.
     flaps : float
         0..1; 1 = flaps down.
+    brake : float
+        0..1; the wheel brakes (toe brakes pressed together).  With the
+        rudder deflected the brake on the side away from it eases off
+        (rudder +1: only the right brake), so the brakes help to steer.
+    parking_brake : float
+        0 or 1 (a schedule's values above 0.5 read as set): 1 = the parking
+        brake is set, every braked wheel fully braked whatever ``brake`` says.
     elevator_trim : float
         -1..1; the elevator's neutral, as set by a trim wheel: the elevator
         the airplane flies is ``elevator + elevator_trim`` clipped to -1..1
@@ -85,10 +98,12 @@ class Controls:
     aileron: float = 0.0
     rudder: float = 0.0
     flaps: float = 0.0
+    brake: float = 0.0
+    parking_brake: float = 0.0
     elevator_trim: float = 0.0
 
     def as_array(self) -> np.ndarray:
-        """The values as float64 ``[throttle, elevator, aileron, rudder, flaps]``."""
+        """The values as float64 ``[throttle, elevator, aileron, rudder, flaps, brake, parking_brake]``."""
         return np.array([getattr(self, n) for n in CONTROL_NAMES], dtype=np.float64)
 
     @classmethod
@@ -97,7 +112,7 @@ class Controls:
 
         Parameters
         ----------
-        values : array_like, shape (5,)
+        values : array_like, shape (7,)
 
         Returns
         -------
@@ -134,9 +149,10 @@ class ControlSchedule:
     ----------
     times : array_like, shape (n,)
         Row start times, s, finite, >= 0, strictly increasing.
-    rows : array_like, shape (n, 5)
+    rows : array_like, shape (n, 7)
         Control values per row in :data:`CONTROL_NAMES` order, within
-        :data:`CONTROL_RANGES`.
+        :data:`CONTROL_RANGES` (or shape (n, 5), throttle to flaps: the
+        brakes off).
     initial : Controls
         The controls before the first row (copied, clamped).
 
@@ -144,7 +160,7 @@ class ControlSchedule:
     ----------
     times : numpy.ndarray, shape (n,)
         Read-only float64.
-    rows : numpy.ndarray, shape (n, 5)
+    rows : numpy.ndarray, shape (n, 7)
         Read-only float64, complete rows (left-out columns filled in).
     initial : Controls
         The clamped copy of ``initial``.
@@ -152,9 +168,12 @@ class ControlSchedule:
 
     def __init__(self, times, rows, initial: Controls):
         times = np.array(times, dtype=np.float64)
-        rows = np.array(rows, dtype=np.float64).reshape(-1, len(CONTROL_NAMES))
+        rows = np.array(rows, dtype=np.float64)
+        if rows.ndim == 2 and rows.shape[1] == 5:           # throttle .. flaps: no brakes
+            rows = np.hstack([rows, np.zeros((rows.shape[0], len(CONTROL_NAMES) - 5))])
+        rows = rows.reshape(-1, len(CONTROL_NAMES))
         if times.ndim != 1 or rows.shape[0] != times.shape[0]:
-            raise ValueError(f"need times (n,) and rows (n, 5); got {times.shape}, {rows.shape}")
+            raise ValueError(f"need times (n,) and rows (n, {len(CONTROL_NAMES)}); got {times.shape}, {rows.shape}")
         if not (np.all(np.isfinite(times)) and np.all(times >= 0) and np.all(np.diff(times) > 0)):
             raise ValueError("times must be finite, >= 0 and strictly increasing")
         if not np.all((rows >= _LOWS) & (rows <= _HIGHS)):
@@ -311,6 +330,8 @@ class _CsvReader:
             if not low <= x <= high:
                 self.fail(f"line {line}, column {name}",
                           f"{x!r} is out of range [{low:g}, {high:g}]")
+            if name == "parking_brake" and x not in (0.0, 1.0):
+                self.fail(f"line {line}, column {name}", f"must be 0 (released) or 1 (set), got {x!r}")
             values[CONTROL_NAMES.index(name)] = x
         return t, values
 

@@ -4,13 +4,20 @@ One step, in this order (with ``euler`` exactly Bourg's StepSimulation):
 
 1. copy the pilot's controls into the loads' parameters;
 2. the integrator advances the state ``[x, v, q, ω]`` by ``dt``, evaluating
-   the body-frame loads (:func:`flightsim.physics.aero.airplane_loads`) as often as
-   its method needs, rotating the force to the earth frame with QVRotate and
-   adding gravity; ω goes through the inertia tensor;
+   the loads (:func:`flightsim.physics.aero.airplane_loads`) as often as
+   its method needs: the body-frame aerodynamic force rotated to the earth
+   frame with QVRotate, gravity, and the landing gear's ground reaction
+   (:func:`flightsim.physics.aero.gear_loads`: springs, dampers and tyre
+   friction of the contact points below the ground z = 0); ω goes through
+   the inertia tensor;
 3. a non-finite state stops the simulation with a message (the last finite
    state is kept, so NaN never reaches a renderer or a trace);
-4. the ground at z = 0: a gentle touchdown rolls or rests, a hard one is a
-   crash that stops the flight.
+4. the ground: which wheels carry load (:attr:`Simulation.on_ground`), and
+   a crash, which stops the flight with a message naming what happened: a
+   touchdown sinking faster than the aircraft file's ``crash_sink_rate``, a
+   hard point (wing tip, nose, tail) touching the ground, or a gear leg
+   compressed past its travel.  The crashed airplane is put where the
+   contact happened (between the last two states), at rest.
 
 Real-time driving follows Gaffer's "Fix Your Timestep": :meth:`Simulation.advance`
 adds the (clamped, time-scaled) frame time to an accumulator and steps while
@@ -37,7 +44,7 @@ from flightsim.physics.aircraft import Aircraft, load_aircraft
 from flightsim.simulation.starts import file_start
 from flightsim.simulation.source import LIVE
 from flightsim.physics.rigidbody import check_dt
-from flightsim.physics.trim import trim as solve_trim
+from flightsim.physics.trim import TrimError, trim as solve_trim
 
 #: Default physics step, s (JSBSim's default rate, 120 Hz).
 DEFAULT_DT = 1.0 / 120.0
@@ -75,6 +82,32 @@ class FlightState:
 
 
 @dataclass(frozen=True)
+class GearLeg:
+    """One ground contact point as the instruments see it.
+
+    Attributes
+    ----------
+    name : str
+        As in the aircraft file (``"nose wheel"``, ``"left wing tip"``).
+    wheel : bool
+        A wheel (False: a hard point).
+    load : float
+        Force of the ground on it, lbf (0 clear of the ground).
+    compression : float
+        How far it is pressed into the ground (a wheel: how far its leg is
+        compressed), ft.
+    travel : float
+        A wheel's leg travel, ft (0 for a hard point).
+    """
+
+    name: str
+    wheel: bool
+    load: float
+    compression: float
+    travel: float
+
+
+@dataclass(frozen=True)
 class Telemetry:
     """What a pilot's instruments show; angles in degrees with aviation signs.
 
@@ -95,6 +128,10 @@ class Telemetry:
         ``|q| − 1`` of the last step before renormalising.
     step_us : float
         Wall time of a physics step, µs (average over the last ~100 steps).
+    on_ground : bool
+        A wheel carries load.
+    gear : tuple of GearLeg
+        Each contact point of the aircraft file, in its order.
     """
 
     t: float
@@ -120,6 +157,21 @@ class Telemetry:
     turbulence: str = "none"
     #: Sideslip relative to the air, deg (+ wind from the right of the nose).
     beta: float = 0.0
+    #: Each contact point of the aircraft file, in its order (:class:`GearLeg`).
+    gear: tuple = ()
+
+
+def gear_legs(aircraft, params):
+    """The :class:`GearLeg` of each contact point from the loads' last evaluation (``params.gear_diag``)."""
+    diag = params.gear_diag
+    return tuple(GearLeg(c.name, c.is_wheel, float(diag[k, aero.GD_LOAD]), float(diag[k, aero.GD_DEPTH]),
+                         float(c.max_compression)) for k, c in enumerate(aircraft.gear))
+
+
+def contact_depths(aircraft, y):
+    """How far each contact point is below the ground (ft, negative: above it) with the airplane at state ``y``."""
+    r = np.array([c.position for c in aircraft.gear]).reshape(-1, 3)
+    return -(y[2] + quat.rotate(y[6:10] / np.linalg.norm(y[6:10]), r)[..., 2]).reshape(-1)
 
 
 def instruments(y, wind=None):
@@ -219,6 +271,9 @@ class Simulation:
         #: the wind (None: still air, nothing sampled)
         self.wind_spec = None if wind is None or wind.calm else wind
         self._wind_model = None if self.wind_spec is None else WindModel(self.wind_spec, wingspan_of(self._params))
+        #: per contact point: a wheel?, and how deep it may go (a wheel its leg travel, a hard point 0)
+        self._is_wheel = np.array([c.is_wheel for c in self.aircraft.gear], dtype=bool)
+        self._travel = np.array([c.max_compression if c.is_wheel else 0.0 for c in self.aircraft.gear])
         #: the parameters as a plain tuple for :func:`~flightsim.physics.integrators.step_fields` (cheaper per call)
         self._param_fields = tuple(self._params)
         self.renormalize = bool(renormalize)
@@ -262,12 +317,11 @@ class Simulation:
         self._t_prev = 0.0
         self.controls = replace(self.start.controls)
         self.status = None
-        self.on_ground = False
         self.qnorm_error = 0.0
         self.steps = 0
         self._accumulator = 0.0
         self._step_seconds = 0.0
-        self._ground()
+        self._contact_now()
         if self._wind_model is not None:
             self._wind_model.reset()
             self._wind_model.sample(self.t, self._y, 0.0, self._wind)
@@ -299,7 +353,7 @@ class Simulation:
         self._prev[:] = prev
         self.t, self._t_prev = float(state.t), float(previous.t)
         self.status = status
-        self.on_ground = bool(y[2] <= self.aircraft.contact_height)
+        self._contact_now()
         if self._wind_model is not None:   # the wind where the airplane now is; the turbulence does not advance
             self._wind_model.sample(self.t, self._y, 0.0, self._wind)
 
@@ -377,7 +431,12 @@ class Simulation:
         return self.status is None
 
     def _load_controls(self):
-        """Copy the pilot's controls, clipped to their ranges and the elevator trimmed, into the loads' parameters."""
+        """Copy the pilot's controls, clipped to their ranges and the elevator trimmed, into the loads' parameters.
+
+        The parking brake reads as set from ½ up (the loads turn brake,
+        parking brake and rudder into each wheel's braking:
+        :func:`flightsim.physics.aero.wheel_brake`).
+        """
         c = self.controls
         u = self._controls_array
         u[0] = min(max(c.throttle, 0.0), 1.0)
@@ -385,6 +444,8 @@ class Simulation:
         u[2] = min(max(c.aileron, -1.0), 1.0)
         u[3] = min(max(c.rudder, -1.0), 1.0)
         u[4] = min(max(c.flaps, 0.0), 1.0)
+        u[5] = min(max(c.brake, 0.0), 1.0)
+        u[6] = 1.0 if c.parking_brake >= 0.5 else 0.0
 
     def advance(self, frame_seconds):
         """Run the steps a frame of ``frame_seconds`` of wall time calls for.
@@ -425,47 +486,96 @@ class Simulation:
 
     # ------------------------------------------------------------------ ground
 
+    def _evaluate_loads(self):
+        """Evaluate the loads at the current state (fills the loads' ``diag`` and ``gear_diag``); return them."""
+        self._load_controls()
+        return aero.airplane_loads(self.t, self._y, self._params)
+
+    def _contact(self, limits):
+        """``(a wheel touches, a wheel carries load, largest depth beyond limits)`` at the current state."""
+        return aero.ground_contact(self.t, self._y, self._param_fields, limits)
+
+    def _contact_now(self):
+        """Ground contact of the state just loaded (a reset, a whole state): no touchdown, no crash check.
+
+        The braked wheels start holding where they are (if at rest).
+        """
+        self._load_controls()
+        self._params.gear_anchor[:] = 0.0
+        self._wheels_down, self.on_ground, _ = self._contact(self._travel)
+
     def _ground(self):
-        """Keep the airplane on or above the ground; detect touchdown and crash."""
-        ac = self.aircraft
-        y = self._y
-        if y[2] > ac.contact_height:
-            self.on_ground = False
+        """After a step: which wheels carry load, and a crash (touchdown too fast, a hard point, a leg's travel)."""
+        if self._y[2] > self._params.gear_reach:             # nothing can reach the ground
+            if self._wheels_down:
+                self._params.gear_anchor[:] = 0.0
+            self.on_ground = self._wheels_down = False
             return
-        roll, pitch, heading = quat.aviation_angles(y[6:10])
-        sink = -y[5]
-        if not self.on_ground:
-            reason = None
-            if sink > ac.crash_sink_rate:
-                reason = f"sink rate {sink:.1f} ft/s (more than {ac.crash_sink_rate:g})"
-            elif abs(roll) > ac.crash_bank_deg:
-                reason = f"bank {roll:.0f}° (more than {ac.crash_bank_deg:g}°)"
-            elif pitch < -ac.crash_pitch_down_deg:
-                reason = f"nose down {-pitch:.0f}° (more than {ac.crash_pitch_down_deg:g}°)"
-            if reason is not None:
-                y[2] = ac.contact_height
-                y[3:6] = 0.0
-                y[10:13] = 0.0
-                self._prev[:] = y
-                self.status = f"crashed at t = {self.t:.2f} s: touched down with {reason}"
-                return
-        self.on_ground = True
-        y[2] = ac.contact_height
-        # The ground takes the downward velocity; that impulse per unit mass is the normal
-        # force's, so Coulomb rolling friction removes rolling_friction times it from the
-        # horizontal speed.
-        removed = max(sink, 0.0)
-        y[5] = max(y[5], 0.0)
-        vh = math.hypot(y[3], y[4])
-        if vh > 0.0:
-            keep = max(vh - ac.rolling_friction * removed, 0.0) / vh
-            y[3] *= keep
-            y[4] *= keep
-        # Wheels level the wings and stop the nose from going below the horizon.
-        y[6:10] = quat.from_aviation_angles(0.0, max(pitch, 0.0), heading)
-        y[10] = 0.0
-        if pitch <= 0.0:
-            y[11] = max(y[11], 0.0)  # body +y rate is nose down; only let the nose rise
+        touching, loaded, excess = self._contact(self._travel)
+        sink_crash = False
+        limits = self._travel
+        if touching and not self._wheels_down:                # a touchdown: how fast was it sinking?
+            wheels_only = np.where(self._is_wheel, 0.0, np.inf)
+            s = self._first_contact(wheels_only)
+            sink = -float(self._prev[5] + s * (self._y[5] - self._prev[5]))
+            if sink > self.aircraft.crash_sink_rate:
+                sink_crash = True
+                limits = np.where(self._is_wheel, 0.0, self._travel)
+        if sink_crash or excess > 0.0:
+            self._crash(limits, sink_crash)
+            return
+        self._wheels_down, self.on_ground = touching, loaded
+
+    def _state_at(self, s):
+        """The state a fraction ``s`` of the last step after the previous one (lerp; q by nlerp)."""
+        y = self._prev + s * (self._y - self._prev)
+        y[6:10] = quat.nlerp(self._prev[6:10], self._y[6:10], s)
+        return y
+
+    def _first_contact(self, limits):
+        """Fraction of the last step at which some contact point first went deeper than its limit (bisection)."""
+        ac = self.aircraft
+
+        def over(s):
+            return float(np.max(contact_depths(ac, self._state_at(s)) - limits))
+
+        lo, hi = 0.0, 1.0
+        if over(lo) >= 0.0:
+            return 0.0
+        for _ in range(48):
+            mid = 0.5 * (lo + hi)
+            if over(mid) >= 0.0:
+                hi = mid
+            else:
+                lo = mid
+        return lo
+
+    def _crash(self, limits, sink_crash):
+        """Stop the flight: the airplane put at rest where the contact happened, the status saying what happened."""
+        s = self._first_contact(limits)
+        y = self._state_at(s)
+        velocity = y[3:6].copy()
+        k = int(np.argmax(contact_depths(self.aircraft, y) - limits))
+        contact = self.aircraft.gear[k]
+        roll, pitch, _ = quat.aviation_angles(y[6:10])
+        sink = -float(velocity[2])
+        when = f"crashed at t = {self.t - (1.0 - s) * self.dt:.2f} s"
+        if sink_crash and contact.is_wheel:
+            reason = f"touched down with sink rate {sink:.1f} ft/s (more than {self.aircraft.crash_sink_rate:g})"
+        elif contact.is_wheel:
+            reason = (f"the {contact.name}'s leg compressed past its {contact.max_compression:g} ft travel "
+                      f"(sink rate {sink:.1f} ft/s, bank {roll:.0f}°, pitch {pitch:+.0f}°)")
+        else:
+            reason = (f"the {contact.name} hit the ground at {float(np.linalg.norm(velocity)):.0f} ft/s "
+                      f"(sink rate {sink:.1f} ft/s, bank {roll:.0f}°, pitch {pitch:+.0f}°)")
+        y[3:6] = 0.0
+        y[10:13] = 0.0
+        # Already too deep before the step (a state loaded in the ground): lift it to the limit.
+        y[2] += max(float(np.max(contact_depths(self.aircraft, y) - limits)), 0.0)
+        self._y[:] = y
+        self._prev[:] = y
+        self.status = f"{when}: {reason}"
+        self._contact_now()
 
     # ------------------------------------------------------------------ trim
 
@@ -484,8 +594,11 @@ class Simulation:
         Raises
         ------
         flightsim.physics.trim.TrimError
-            No level flight at this speed and altitude (the message says why); nothing changes.
+            No level flight at this speed and altitude (the message says why), or
+            a wheel is on the ground; nothing changes.
         """
+        if self._wheels_down:
+            raise TrimError("cannot trim on the ground: a steady flight needs the wheels off it", "no solution")
         y = self._y
         heading = float(quat.aviation_angles(y[6:10])[2])
         wind = self._wind[:3].copy()
@@ -503,10 +616,9 @@ class Simulation:
     # ------------------------------------------------------------------ instruments
 
     def telemetry(self):
-        """A :class:`Telemetry` of the current state (evaluates the loads once for the stall flag)."""
+        """A :class:`Telemetry` of the current state (evaluates the loads once, for the stall flag and the gear)."""
         y = self._y
-        self._load_controls()
-        aero.airplane_loads(self.t, y, self._params)
+        self._evaluate_loads()
         wind = self._wind[:3]
         roll, pitch, heading, airspeed, alpha = instruments(y, wind)
         return Telemetry(
@@ -526,6 +638,7 @@ class Simulation:
             on_ground=self.on_ground,
             integrator=self.integrator,
             groundspeed=float(math.hypot(y[3], y[4])),
+            gear=gear_legs(self.aircraft, self._params),
             wind=tuple(float(w) for w in wind),
             turbulence="none" if self.wind_spec is None else self.wind_spec.turbulence,
             beta=sideslip(y, wind),
@@ -543,6 +656,10 @@ class Simulation:
     def wind(self):
         """The wind the next step holds: ``[wx, wy, wz]`` earth ft/s and ``[p_g, q_g, r_g]`` body rad/s (a copy)."""
         return self._wind.copy()
+
+    def gear_compressions(self):
+        """How far each contact point is pressed into the ground now, ft (in the aircraft file's order)."""
+        return np.maximum(contact_depths(self.aircraft, self._y), 0.0)
 
     def surface_deflections(self):
         """Per element: ``[flap setting −1..1 (+1 trailing edge up), incidence change deg]``."""

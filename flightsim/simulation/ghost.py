@@ -84,6 +84,7 @@ class Ghost:
         g.throttle, g.elevator, g.aileron, g.rudder, g.flaps = c.throttle, c.elevator, c.aileron, c.rudder, c.flaps
         sim.hold_wind(self._held_wind)
         g.elevator_trim = c.elevator_trim
+        g.brake, g.parking_brake = c.brake, c.parking_brake
         for _ in range(self.substeps):
             if not sim.step():
                 break

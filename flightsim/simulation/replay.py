@@ -19,7 +19,7 @@ from flightsim.physics import aero
 from flightsim.math import quat
 from flightsim.simulation import trace
 from flightsim.simulation.controls import Controls
-from flightsim.simulation.flight import (MAX_FRAME, FlightState, Telemetry, deflections, instruments,
+from flightsim.simulation.flight import (MAX_FRAME, FlightState, Telemetry, deflections, gear_legs, instruments,
                                          resolve_aircraft, sideslip)
 from flightsim.simulation.source import PLAYBACK
 
@@ -91,17 +91,18 @@ class Replay:
         return 1
 
     def _row(self, t):
-        """The state vector (13) and controls (5) at time ``t``, interpolated between recorded rows."""
+        """The state vector (13) and controls (7) at time ``t``, interpolated between recorded rows."""
         times = self.table[:, 0]
         k = int(np.clip(np.searchsorted(times, t, side="right") - 1, 0, len(times) - 1))
         a = self.table[k]
+        controls = a[trace.CONTROLS_AT:trace.ON_GROUND_AT].copy()   # controls hold from their row, as in a schedule
         if k + 1 >= len(times):
-            return a[1:14].copy(), a[19:24].copy()
+            return a[1:14].copy(), controls
         b = self.table[k + 1]
         f = (t - a[0]) / (b[0] - a[0])
         y = a[1:14] + f * (b[1:14] - a[1:14])
         y[6:10] = quat.nlerp(a[7:11], b[7:11], f)
-        return y, a[19:24].copy()  # controls hold from their row, as in a schedule
+        return y, controls
 
     def set_state(self, state, previous=None, status=None):
         """Show the recording at ``state.t``: a replay's state is its place in the recording.
@@ -154,22 +155,26 @@ class Replay:
         return self.table[k, 24:27].copy()
 
     def telemetry(self):
+        """The instruments at the clock; the gear's loads from the recorded state and controls."""
         y, u = self._row(self.t)
         wind = self._wind_at(self.t)
         roll, pitch, heading, airspeed, alpha = instruments(y, wind)
+        self._params.controls[:] = u
+        aero.airplane_loads(self.t, y, self._params)
+        gear = gear_legs(self.aircraft, self._params)
         return Telemetry(
             t=self.t, roll=roll, pitch=pitch, heading=heading, airspeed=airspeed,
             altitude=float(y[2] - self.aircraft.contact_height), vertical_speed=float(y[5]), alpha=alpha,
             stall=False, qnorm_error=0.0, step_us=0.0, throttle=float(u[0]),
-            thrust=float(u[0] * self.aircraft.max_thrust), on_ground=bool(y[2] <= self.aircraft.contact_height + 1e-6),
-            integrator=self.integrator,
+            thrust=float(u[0] * self.aircraft.max_thrust), on_ground=any(g.wheel and g.load > 0.0 for g in gear),
+            integrator=self.integrator, gear=gear,
             groundspeed=float(math.hypot(y[3], y[4])), wind=tuple(float(w) for w in wind),
             beta=sideslip(y, wind),
         )
 
     def surface_deflections(self):
         """The recorded controls' deflections at the clock, per element."""
-        return deflections(self._params, self._row(self.t)[1])
+        return deflections(self._params, self._row(self.t)[1][:5])
 
     def set_integrator(self, name):
         """A replay has no integrator to switch (``capabilities.can_switch_integrator`` is false)."""

@@ -1,13 +1,22 @@
-"""Where a flight starts: the aircraft file's initial state, or a trimmed steady flight.
+"""Where a flight starts: on the runway, on final approach, trimmed in the air, or the file's state.
 
 A :class:`Start` is a state and the controls that go with it.  The kinds,
 chosen with ``--start`` (and ``--trim`` for ``simulate``):
 
-``air``     level flight trimmed at the aircraft file's ``cruise_speed``, at its
-            initial position, altitude and heading (``flightsim fly``'s default);
-``trim``    steady flight trimmed at a given airspeed (altitude, flight-path
-            angle and flaps may be given too);
-``file``    the aircraft file's ``[initial]`` state and throttle, as it is (the book's start).
+``runway``    at rest on the runway the scene draws
+              (:data:`flightsim.simulation.airfield.RUNWAY`): at the threshold
+              of its southern end, heading North along the centre line, engine
+              idle (throttle 0), parking brake set, settled on its gear
+              (:func:`settle`);
+``approach``  trimmed on a 3° glide path to that runway, aligned with it, flaps
+              down, at the aircraft file's ``approach_speed``, about a minute
+              (:data:`APPROACH_SECONDS`) before the wheels touch at
+              :data:`AIM_DISTANCE` past the threshold;
+``air``       level flight trimmed at the aircraft file's ``cruise_speed``, at its
+              initial position, altitude and heading (``flightsim fly``'s default);
+``trim``      steady flight trimmed at a given airspeed (altitude, flight-path
+              angle and flaps may be given too);
+``file``      the aircraft file's ``[initial]`` state and throttle, as it is (the book's start).
 
 The trimmed starts are trimmed relative to the air (the trim is solved in
 still air): in a wind, the steady wind at the start's height
@@ -20,15 +29,28 @@ The trimmed starts hold the trim's elevator as *elevator trim*
 released to centre keeps the airplane in trim.
 """
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from flightsim.physics.trim import trim as solve_trim
+from flightsim.math import quat
+from flightsim.physics import aero
+from flightsim.physics.trim import trim as solve_trim, trimmable_speeds
+from flightsim.simulation.airfield import RUNWAY
 from flightsim.simulation.controls import Controls
 
 #: Start kinds for ``--start`` (``trim`` is asked for with ``--trim V``).
-START_KINDS = ("air", "file")
+START_KINDS = ("runway", "approach", "air", "file")
+#: The runway start: how far down the runway from the threshold the CG stands, ft (the tail is on the runway).
+RUNWAY_START_DISTANCE = 25.0
+#: The approach: flight-path angle (deg), flap setting, seconds to touchdown, aim point past the threshold (ft).
+GLIDE_ANGLE = -3.0
+APPROACH_FLAPS = 1.0
+APPROACH_SECONDS = 60.0
+AIM_DISTANCE = 400.0
+#: Without an ``approach_speed`` in the aircraft file: this times the slowest speed trimmable on the glide path.
+APPROACH_MARGIN = 1.3
 
 
 @dataclass(frozen=True)
@@ -54,17 +76,23 @@ class Start:
 
     def describe(self):
         """One line for a person: where and how the flight starts."""
+        if self.kind == "runway":
+            x, y = self.state[0], self.state[1]
+            return (f"at rest on runway {RUNWAY.numbers[0]} at ({x:g}, {y:g}) ft, engine idle, parking brake set, "
+                    f"settled on the gear (CG {self.state[2]:.2f} ft above the ground)")
         if self.trim is None:
             return "the aircraft file's initial state"
         t = self.trim
-        return (f"trimmed at {t.airspeed:g} ft/s, altitude {t.altitude:g} ft, climb angle {t.climb_angle:g}°: "
+        where = ""
+        if self.kind == "approach":
+            distance, _ = RUNWAY.local(self.state[0], self.state[1])
+            where = f"on final approach {-distance:.0f} ft before the threshold, flaps {t.flaps:g}, "
+        return (f"{where}trimmed at {t.airspeed:g} ft/s, altitude {t.altitude:g} ft, climb angle {t.climb_angle:g}°: "
                 f"pitch {t.pitch:.2f}°, throttle {t.throttle:.3f}, elevator trim {t.elevator:+.3f}")
 
 
 def file_start(aircraft):
     """The aircraft file's ``[initial]`` state with its initial throttle."""
-    from flightsim.math import quat
-
     y = np.zeros(13)
     y[0:3] = aircraft.initial_position
     y[3:6] = aircraft.initial_velocity
@@ -96,6 +124,107 @@ def trimmed_start(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0,
     return Start(kind, y, controls, point)
 
 
+def settle(aircraft, north, west, heading, controls=None, atmosphere="constant"):
+    """The airplane at rest on its gear: the height and pitch where the legs carry its weight.
+
+    Newton's method on the vertical force and the pitching moment of the
+    loads (:func:`flightsim.physics.aero.airplane_loads`, gear included) at
+    rest, wings level, over the CG's height and the pitch.
+
+    Parameters
+    ----------
+    aircraft : flightsim.physics.aircraft.Aircraft
+    north, west : float
+        Earth x, y of the CG, ft.
+    heading : float
+        deg clockwise from North.
+    controls : Controls, optional
+        The controls (the thrust counts; default: all zero).
+
+    Returns
+    -------
+    numpy.ndarray
+        The 13-number state.
+
+    Raises
+    ------
+    ValueError
+        No rest found (no wheels, or a gear that cannot carry the airplane).
+    """
+    params = aero.pack(aircraft, atmosphere)
+    u = (controls or Controls()).clamped()
+    params.controls[:5] = [u.throttle, u.elevator, u.aileron, u.rudder, u.flaps]
+    inertia = np.asarray(aircraft.inertia)
+
+    def state(x):
+        y = np.zeros(13)
+        y[0], y[1], y[2] = north, west, x[0]
+        y[6:10] = quat.from_aviation_angles(0.0, x[1], heading)
+        return y
+
+    def residual(x):
+        a = aero.airplane_loads(0.0, state(x), params)
+        return np.array([a[2], a[4] / inertia[1, 1]])
+
+    x = np.array([aircraft.contact_height, 0.0])
+    for _ in range(60):
+        f = residual(x)
+        if np.max(np.abs(f)) < 1e-10:
+            break
+        jac = np.empty((2, 2))
+        for j, h in enumerate((1e-6, 1e-5)):
+            step = np.zeros(2)
+            step[j] = h
+            jac[:, j] = (residual(x + step) - residual(x - step)) / (2.0 * h)
+        try:
+            dx = np.linalg.solve(jac, -f)
+        except np.linalg.LinAlgError:
+            dx = np.array([-0.05 * np.sign(f[0]), 0.0])     # in the air: nothing to solve yet, come down
+        x = x + np.clip(dx, [-0.2, -2.0], [0.2, 2.0])
+    if np.max(np.abs(residual(x))) > 1e-6:
+        raise ValueError(f"start: {aircraft.source}: the gear does not hold the airplane at rest")
+    return state(x)
+
+
+def runway_start(aircraft, atmosphere="constant"):
+    """At rest at the southern threshold of the runway, heading North, engine idle, parking brake set."""
+    north, west = RUNWAY.point(RUNWAY_START_DISTANCE)
+    controls = Controls(throttle=0.0, parking_brake=1.0)
+    y = settle(aircraft, north, west, RUNWAY.heading_deg, controls, atmosphere)
+    return Start("runway", y, controls)
+
+
+def approach_start(aircraft, atmosphere="constant"):
+    """Trimmed on a :data:`GLIDE_ANGLE` glide path to the runway, :data:`APPROACH_SECONDS` from touchdown.
+
+    The speed is the aircraft file's ``approach_speed`` (or :data:`APPROACH_MARGIN`
+    times the slowest speed trimmable on the glide path, flaps down: slow to
+    find); the wheels meet the ground at :data:`AIM_DISTANCE` past the threshold.
+    """
+    speed = getattr(aircraft, "approach_speed", None)
+    if speed is None:
+        speeds = trimmable_speeds(aircraft, 500.0, GLIDE_ANGLE, APPROACH_FLAPS, RUNWAY.heading_deg,
+                                  atmosphere=atmosphere)
+        if speeds is None:
+            raise ValueError(f"start: {aircraft.source}: no steady glide at {GLIDE_ANGLE:g}° with flaps down")
+        speed = APPROACH_MARGIN * speeds[0]
+    gamma = math.radians(GLIDE_ANGLE)
+    distance = speed * math.cos(gamma) * APPROACH_SECONDS        # ground distance to the aim point, ft
+    # The wheels follow the glide path: the CG is the lowest wheel's depth below it higher.
+    probe = solve_trim(aircraft, speed, 1000.0, GLIDE_ANGLE, APPROACH_FLAPS, RUNWAY.heading_deg,
+                       atmosphere=atmosphere)
+    r = np.array([c.position for c in aircraft.gear if c.is_wheel] or [c.position for c in aircraft.gear])
+    below = -float(np.min(quat.rotate(probe.state[6:10], r)[:, 2]))
+    altitude = below + distance * math.tan(-gamma)
+    point = solve_trim(aircraft, speed, altitude, GLIDE_ANGLE, APPROACH_FLAPS, RUNWAY.heading_deg,
+                       atmosphere=atmosphere)
+    north, west = RUNWAY.point(AIM_DISTANCE - distance)
+    y = point.state_at(north, west)
+    controls = Controls(throttle=point.throttle, aileron=point.aileron, rudder=point.rudder, flaps=point.flaps,
+                        elevator_trim=point.elevator)
+    return Start("approach", y, controls, point)
+
+
 def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0.0, flaps=0.0,
                atmosphere="constant", wind=None):
     """The :class:`Start` of the given kind (see the module docstring).
@@ -107,6 +236,10 @@ def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0
     """
     if kind == "file":
         return file_start(aircraft)
+    if kind == "runway":
+        return runway_start(aircraft, atmosphere)
+    if kind == "approach":
+        return approach_start(aircraft, atmosphere)
     if kind == "air":
         speed = getattr(aircraft, "cruise_speed", None)
         if speed is None:

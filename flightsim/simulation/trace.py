@@ -4,18 +4,21 @@ Columns (book frames, lengths in the aircraft file's unit, angles in degrees
 with aviation signs)::
 
     t, x, y, z, vx, vy, vz, qw, qx, qy, qz, p, q, r, roll, pitch, heading,
-    airspeed, alpha, throttle, elevator, aileron, rudder, flaps,
-    wind_x, wind_y, wind_z, groundspeed
+    airspeed, alpha, throttle, elevator, aileron, rudder, flaps, brake,
+    parking_brake, on_ground, wind_x, wind_y, wind_z, groundspeed
 
 ``x, y, z`` earth position (x North, y West, z up); ``vx, vy, vz`` earth
 velocity (over the ground); ``qw..qz`` orientation body → earth; ``p, q, r``
 body angular velocity (rad/s, about body x forward, y left, z up); roll +
 right wing down, pitch + nose up, heading 0–360 clockwise from North;
 ``airspeed`` and ``alpha`` (the angle of attack of the body x axis) are
-relative to the air; ``wind_x, wind_y, wind_z`` the wind at the airplane
-(earth frame, ft/s; steady wind, turbulence and gusts); ``groundspeed`` the
-horizontal speed over the ground.  A trace without the wind columns (written
-before they existed) reads as still air.
+relative to the air; the controls (see :mod:`flightsim.simulation.controls`:
+brake 0..1, parking_brake 0 or 1); on_ground 1 while a wheel carries load,
+else 0; ``wind_x, wind_y, wind_z`` the wind at the airplane (earth frame,
+ft/s; steady wind, turbulence and gusts); ``groundspeed`` the horizontal
+speed over the ground.  Columns are only ever added at the end; a trace
+without the later ones reads the brakes and on_ground as 0 and the wind as
+still air.
 """
 
 import csv
@@ -28,12 +31,17 @@ from flightsim.math import quat
 
 STATE_COLUMNS = ("t", "x", "y", "z", "vx", "vy", "vz", "qw", "qx", "qy", "qz", "p", "q", "r")
 DERIVED_COLUMNS = ("roll", "pitch", "heading", "airspeed", "alpha")
-CONTROL_COLUMNS = ("throttle", "elevator", "aileron", "rudder", "flaps")
+CONTROL_COLUMNS = ("throttle", "elevator", "aileron", "rudder", "flaps", "brake", "parking_brake")
+GROUND_COLUMNS = ("on_ground",)
 WIND_COLUMNS = ("wind_x", "wind_y", "wind_z")
-COLUMNS = STATE_COLUMNS + DERIVED_COLUMNS + CONTROL_COLUMNS + WIND_COLUMNS + ("groundspeed",)
+COLUMNS = STATE_COLUMNS + DERIVED_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ("groundspeed",)
+#: Where the controls and the on_ground flag start in a trace table.
+CONTROLS_AT = len(STATE_COLUMNS) + len(DERIVED_COLUMNS)
+ON_GROUND_AT = CONTROLS_AT + len(CONTROL_COLUMNS)
+WIND_AT = ON_GROUND_AT + len(GROUND_COLUMNS)
 
 
-def table(times, states, controls, wind=None):
+def table(times, states, controls, on_ground=None, wind=None):
     """The trace as one float array, columns :data:`COLUMNS`.
 
     Parameters
@@ -42,15 +50,23 @@ def table(times, states, controls, wind=None):
         s.
     states : array_like, shape (N, 13)
         ``[x, v, q, ω]`` rows (see :mod:`flightsim.integrators`).
-    controls : array_like, shape (N, 5)
-        throttle, elevator, aileron, rudder, flaps.
+    controls : array_like, shape (N, 7) or (N, 5)
+        throttle, elevator, aileron, rudder, flaps, brake, parking_brake
+        (the first five alone: the brakes read 0).
+    on_ground : array_like, shape (N,), optional
+        1 while a wheel carries load, else 0 (default: all 0).
     wind : array_like, shape (N, 3), optional
         Earth-frame wind at each row (ft/s); default still air.  Airspeed and
         alpha are relative to the air.
     """
     times = np.asarray(times, dtype=np.float64).reshape(-1, 1)
     states = np.asarray(states, dtype=np.float64).reshape(-1, 13)
-    wind = np.zeros((len(states), 3)) if wind is None else np.asarray(wind, dtype=np.float64).reshape(-1, 3)
+    n = states.shape[0]
+    controls = np.asarray(controls, dtype=np.float64).reshape(n, -1)
+    if controls.shape[1] < len(CONTROL_COLUMNS):
+        controls = np.hstack([controls, np.zeros((n, len(CONTROL_COLUMNS) - controls.shape[1]))])
+    ground = np.zeros((n, 1)) if on_ground is None else np.asarray(on_ground, dtype=np.float64).reshape(n, 1)
+    wind = np.zeros((n, 3)) if wind is None else np.asarray(wind, dtype=np.float64).reshape(n, 3)
     q = states[:, 6:10]
     with np.errstate(all="ignore"):   # the last states of a diverging flight may be huge: no warnings
         angles = quat.aviation_angles(q).reshape(-1, 3)
@@ -59,8 +75,7 @@ def table(times, states, controls, wind=None):
         airspeed = np.linalg.norm(air, axis=1, keepdims=True)
         alpha = np.degrees(np.arctan2(-vb[:, 2], vb[:, 0])).reshape(-1, 1)
         groundspeed = np.hypot(states[:, 3], states[:, 4]).reshape(-1, 1)
-    return np.hstack([times, states, angles, airspeed, alpha, np.asarray(controls, dtype=np.float64).reshape(-1, 5),
-                      wind, groundspeed])
+    return np.hstack([times, states, angles, airspeed, alpha, controls, ground, wind, groundspeed])
 
 
 def write_csv(path, rows):
@@ -92,9 +107,10 @@ def read_csv(path):
         Naming the file, the line (and column) and the reason: missing or
         empty file, a header without the state columns, a wrong number of
         cells, a non-number or non-finite value, time not increasing, a zero
-        quaternion.  Columns beyond the state (angles, controls, wind) are
-        optional: derived ones are recomputed from the state (and the wind),
-        missing controls and wind read 0 (an older trace: still air).
+        quaternion.  Columns beyond the state (angles, controls, on_ground,
+        wind) are optional: derived ones are recomputed from the state (and
+        the wind), missing controls, on_ground and wind read 0 (an older
+        trace: brakes off, still air).
     """
     from flightsim.errors import InputError
 
@@ -124,7 +140,7 @@ def read_csv(path):
         if len(cells) != len(header):
             raise InputError(path, f"line {number}", f"expected {len(header)} cells, got {len(cells)}")
         values = []
-        for name in STATE_COLUMNS + CONTROL_COLUMNS + WIND_COLUMNS:
+        for name in STATE_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS:
             if name not in index:
                 values.append(0.0)
                 continue
@@ -146,4 +162,6 @@ def read_csv(path):
     data = np.array(rows)
     states = data[:, 1:14].copy()
     states[:, 6:10] /= np.linalg.norm(states[:, 6:10], axis=1, keepdims=True)
-    return table(data[:, 0], states, data[:, 14:19], data[:, 19:22])
+    controls = data[:, 14:14 + len(CONTROL_COLUMNS)]
+    at = 14 + len(CONTROL_COLUMNS)
+    return table(data[:, 0], states, controls, on_ground=data[:, at], wind=data[:, at + 1:at + 4])
