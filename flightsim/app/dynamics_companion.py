@@ -152,7 +152,7 @@ class DynamicsCompanion:
             return DynamicsReadout(header="no modes: " + (self.error or "not linearised yet"), error=None,
                                    modes=(), steps=(), generation=self._builds)
         point = d.trim
-        header = f"about level flight at {point.airspeed:.0f} ft/s, {point.altitude:.0f} ft"
+        header = f"about {point.describe()}"
         steps = []
         error = self.error
         for role, name, dt in methods:

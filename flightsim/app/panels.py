@@ -29,8 +29,8 @@ Panels, in drawing order:
 * :func:`dynamics_panel` (bottom, while shown) - the modes about the trim, each
   mode's ``λ·dt`` against the integrator's stability region, and which modes
   the integrator makes diverge at its dt;
-* :func:`gear_panel` (bottom left) - the ground: ground speed, brakes,
-  parking brake, each gear leg's load and compression;
+* :func:`gear_panel` (bottom left, below 100 ft) - the ground: ground speed,
+  brakes, parking brake, each gear leg's load and compression;
 * :func:`status_banner` - a stopped flight with a reset button, PAUSED,
   the end of a replay, REC, short messages;
 * :func:`key_help` - the keys (F1).
@@ -236,9 +236,15 @@ def wind_section(view, do, hud):
 _AMBER = imgui.ImVec4(1.0, 0.72, 0.25, 1.0)
 
 
+#: The Ground panel shows below this height above the ground (ft), where the gear matters.
+GEAR_PANEL_BELOW = 100.0
+
+
 def gear_panel(view, do, hud):
-    """Bottom left: ground speed, the brakes and the parking brake, each gear leg's load and compression."""
+    """Bottom left, near the ground: ground speed, the brakes and the parking brake, each leg's load and compression."""
     if not _panels_fit(hud) or not view.telemetry.gear:
+        return
+    if view.telemetry.altitude > GEAR_PANEL_BELOW and not view.telemetry.on_ground:
         return
     t, c = view.telemetry, view.controls
     size = imgui.get_io().display_size

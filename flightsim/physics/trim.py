@@ -115,6 +115,13 @@ class TrimPoint:
     residual_angular: float
     state: np.ndarray
 
+    def describe(self):
+        """The condition in a few words: ``level flight at 160 ft/s, 2000 ft`` (or a climb, a glide, a turn)."""
+        kind = ("level flight" if abs(self.climb_angle) < 1e-9
+                else f"a {abs(self.climb_angle):g}° {'climb' if self.climb_angle > 0 else 'glide'}")
+        turn = f", banked {self.bank:g}°" if self.bank else ""
+        return f"{kind} at {self.airspeed:.0f} ft/s, {self.altitude:.0f} ft{turn}"
+
     @property
     def controls(self):
         """``{throttle, elevator, aileron, rudder, flaps}``: the pilot's inputs that hold this trim."""

@@ -80,7 +80,7 @@ class Dynamics:
         self.trim = point
         self.linear = modes.linearize(point, self.aircraft, self.atmosphere, model=self.model)
         self.modes = modes.dynamic_modes(self.linear)
-        self.message = f"about level flight at {point.airspeed:.0f} ft/s, {point.altitude:.0f} ft"
+        self.message = f"about {point.describe()}"
         self._cache.clear()
 
     def at(self, integrator, dt):
