@@ -38,8 +38,8 @@ def columns(path):
     return {name: table[:, i] for i, name in enumerate(COLUMNS)}
 
 
-def test_the_trace_ends_with_brake_parking_brake_and_on_ground():
-    assert COLUMNS[-3:] == ("brake", "parking_brake", "on_ground")
+def test_the_trace_gains_brake_parking_brake_and_on_ground_after_the_older_columns():
+    assert COLUMNS[24:27] == ("brake", "parking_brake", "on_ground")
     # the older columns keep their names and places
     assert COLUMNS[:24] == ("t", "x", "y", "z", "vx", "vy", "vz", "qw", "qx", "qy", "qz", "p", "q", "r", "roll",
                             "pitch", "heading", "airspeed", "alpha", "throttle", "elevator", "aileron", "rudder",
@@ -93,7 +93,8 @@ def test_an_older_trace_without_the_new_columns_reads_them_as_zero(tmp_path):
                     + "0.1,10,0,500,100,0,0,1,0,0,0,0,0,0,0,0,0,100,0,0.5,0.1,0,0,0\n")
     table = trace.read_csv(path)
     assert table.shape == (2, len(COLUMNS))
-    assert np.all(table[:, -3:] == 0.0) and np.all(table[:, COLUMNS.index("throttle")] == 0.5)
+    new = [COLUMNS.index(name) for name in ("brake", "parking_brake", "on_ground")]
+    assert np.all(table[:, new] == 0.0) and np.all(table[:, COLUMNS.index("throttle")] == 0.5)
 
 
 @pytest.mark.parametrize("csv_text, message", [
