@@ -198,21 +198,29 @@ def qv_rotate(qw, qx, qy, qz, vx, vy, vz):
 
 
 @jit
+def matrix_entries(n, x, y, z, scale):
+    """The rotation matrix body → earth of ``q`` times ``scale``, row by row (Bourg's r11 … r33).
+
+    With ``scale = 1 / |q|²`` it is the rotation of a quaternion of any length
+    (as the loads need at Runge–Kutta stages); with 1, of a unit quaternion.
+    """
+    nn, xx, yy, zz = n * n, x * x, y * y, z * z
+    return (
+        (nn + xx - yy - zz) * scale, 2.0 * (x * y - z * n) * scale, 2.0 * (x * z + y * n) * scale,
+        2.0 * (x * y + z * n) * scale, (nn - xx + yy - zz) * scale, 2.0 * (y * z - x * n) * scale,
+        2.0 * (x * z - y * n) * scale, 2.0 * (y * z + x * n) * scale, (nn - xx - yy + zz) * scale,
+    )
+
+
+@jit
 def quat_to_matrix(n, x, y, z, R):
     """Fill ``R`` (3, 3) with the rotation matrix body → earth of a unit quaternion (Bourg's r11 … r33).
 
     Writes into ``R`` rather than returning a new array, so the same function is
     also callable from Python (the integrators' Python path) without boxing.
     """
-    R[0, 0] = n * n + x * x - y * y - z * z
-    R[0, 1] = 2.0 * (x * y - z * n)
-    R[0, 2] = 2.0 * (x * z + y * n)
-    R[1, 0] = 2.0 * (x * y + z * n)
-    R[1, 1] = n * n - x * x + y * y - z * z
-    R[1, 2] = 2.0 * (y * z - x * n)
-    R[2, 0] = 2.0 * (x * z - y * n)
-    R[2, 1] = 2.0 * (y * z + x * n)
-    R[2, 2] = n * n - x * x - y * y + z * z
+    (R[0, 0], R[0, 1], R[0, 2], R[1, 0], R[1, 1], R[1, 2],
+     R[2, 0], R[2, 1], R[2, 2]) = matrix_entries(n, x, y, z, 1.0)
 
 
 @jit

@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from flightsim.math.kernels import jit, qv_rotate
+from flightsim.math.kernels import jit, matrix_entries, qv_rotate
 
 KIND_LIFTING, KIND_SYMMETRIC, KIND_DRAG = 0, 1, 2
 KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG}
@@ -399,16 +399,7 @@ def contact_loads(y, r, g, refs, reach, out, anchor, controls, qw, qx, qy, qz, i
     if y[2] > reach:
         return fx, fy, fz, mx, my, mz, False
     # Rotation body → earth for a quaternion of any length.
-    ww, xx, yy, zz = qw * qw, qx * qx, qy * qy, qz * qz
-    r00 = (ww + xx - yy - zz) * inv
-    r01 = 2.0 * (qx * qy - qw * qz) * inv
-    r02 = 2.0 * (qx * qz + qw * qy) * inv
-    r10 = 2.0 * (qx * qy + qw * qz) * inv
-    r11 = (ww - xx + yy - zz) * inv
-    r12 = 2.0 * (qy * qz - qw * qx) * inv
-    r20 = 2.0 * (qx * qz - qw * qy) * inv
-    r21 = 2.0 * (qy * qz + qw * qx) * inv
-    r22 = (ww - xx - yy + zz) * inv
+    r00, r01, r02, r10, r11, r12, r20, r21, r22 = matrix_entries(qw, qx, qy, qz, inv)
     wx, wy, wz = y[10], y[11], y[12]
     touching = False
     for k in range(n):
@@ -621,13 +612,7 @@ def hold_brakes(y, params):
     controls, g = params.controls, params.gear
     qw, qx, qy, qz = y[6], y[7], y[8], y[9]
     inv = 1.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
-    ww, xx, yy, zz = qw * qw, qx * qx, qy * qy, qz * qz
-    r00 = (ww + xx - yy - zz) * inv
-    r01 = 2.0 * (qx * qy - qw * qz) * inv
-    r02 = 2.0 * (qx * qz + qw * qy) * inv
-    r10 = 2.0 * (qx * qy + qw * qz) * inv
-    r11 = (ww - xx + yy - zz) * inv
-    r12 = 2.0 * (qy * qz - qw * qx) * inv
+    r00, r01, r02, r10, r11, r12, _, _, _ = matrix_entries(qw, qx, qy, qz, inv)
     wx, wy, wz = y[10], y[11], y[12]
     for k in range(r.shape[0]):
         if refs[k, R_KIND] != GEAR_WHEEL or diag[k, GD_DEPTH] <= 0.0 or wheel_brake(controls, refs[k, R_BRAKE]) <= 0.0:
