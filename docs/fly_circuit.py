@@ -1,0 +1,225 @@
+"""Fly the book's airplane around one left-hand traffic circuit of runway 36 with a small closed-loop pilot.
+
+Not part of the package: a script that steps :class:`flightsim.simulation.Simulation`
+from the ``runway`` start, with simple PID-like laws (heading → bank → aileron,
+altitude → flight-path angle → pitch → elevator, airspeed → throttle, sideslip →
+rudder), through the legs of a circuit: take-off roll and climb to 700 ft,
+crosswind (heading 270, West), downwind (180), base (090), final (000) on the
+centre line down a 3° glide path, flare, touch down, brake to a stop.
+
+It writes the controls it used at every physics step to ``docs/circuit-controls.csv``
+(one row per step, so ``flightsim simulate --start runway --controls
+docs/circuit-controls.csv`` flies the same flight, bit for bit) and prints a summary.
+
+    python docs/fly_circuit.py [--out docs/circuit-controls.csv] [--trace /tmp/circuit-trace.csv]
+"""
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from flightsim.simulation.airfield import RUNWAY
+from flightsim.simulation.controls import CONTROL_NAMES
+from flightsim.simulation.flight import Simulation, instruments, resolve_aircraft, sideslip
+from flightsim.simulation.starts import make_start
+
+PATTERN_ALT = 700.0        # ft above the ground (CG)
+DOWNWIND_OFFSET = 4000.0   # ft West of the centre line
+CROSSWIND_AT = 3000.0      # ft North: turn crosswind past here (and above 500 ft)
+BASE_AT = -9500.0          # ft North: turn base past here on downwind
+AIM = 400.0                # ft past the threshold: the glide path's aim point
+GLIDE = math.radians(3.0)
+CLIMB_SPEED, CRUISE_SPEED, APPROACH_SPEED = 130.0, 130.0, 114.0
+REST_HEIGHT = 2.43         # CG height at rest on the gear, ft
+
+
+def clip(v, lo, hi):
+    return min(max(v, lo), hi)
+
+
+def wrap(a):
+    """Angle to (-180, 180] deg."""
+    return (a + 180.0) % 360.0 - 180.0
+
+
+class Pilot:
+    def __init__(self, sim):
+        self.sim = sim
+        self.leg = "takeoff"
+        self.e_int = 0.0          # elevator integrator (the trim it finds)
+        self.t_int = 0.3          # throttle integrator
+        self.threshold = RUNWAY.threshold()
+        self.aim_x = self.threshold[0] + AIM
+        self.centre_y = self.threshold[1]
+        self.touchdown = None
+        self.flare_pitch = None
+        self.log = []
+
+    # --- inner loops -------------------------------------------------------------------------
+    def elevator_for_pitch(self, pitch_cmd, pitch, q, dt, ki=0.6):
+        err = pitch_cmd - pitch                                   # deg
+        self.e_int = clip(self.e_int + ki * math.radians(err) * dt, -0.6, 0.8)
+        return clip(self.e_int + 2.0 * math.radians(err) + 0.6 * q, -1.0, 1.0)   # body q > 0: nose down
+
+    def aileron_for_roll(self, roll_cmd, roll, p):
+        return clip(1.5 * math.radians(roll_cmd - roll) - 0.4 * p, -1.0, 1.0)
+
+    def throttle_for_speed(self, v_cmd, v, dt):
+        err = v_cmd - v
+        self.t_int = clip(self.t_int + 0.004 * err * dt, 0.0, 1.0)
+        return clip(self.t_int + 0.03 * err, 0.0, 1.0)
+
+    def pitch_for_height(self, h_cmd, h, vz, alpha, gmin=-6.0, gmax=8.0):
+        vz_cmd = clip(0.15 * (h_cmd - h), -12.0, 20.0)
+        v = max(np.linalg.norm(self.sim.vector[3:6]), 1.0)
+        gamma_cmd = clip(math.degrees(math.asin(clip(vz_cmd / v, -0.5, 0.5))), gmin, gmax)
+        gamma = math.degrees(math.asin(clip(vz / v, -1.0, 1.0)))
+        return gamma_cmd + alpha + 0.5 * (gamma_cmd - gamma)
+
+    # --- the legs -----------------------------------------------------------------------------
+    def fly(self):
+        sim = self.sim
+        y, dt = sim.vector, sim.dt
+        roll, pitch, heading, airspeed, alpha = instruments(y)
+        beta = sideslip(y)
+        x, yy, h = y[0], y[1], y[2]
+        vx, vy, vz = y[3], y[4], y[5]
+        p, q, r = y[10], y[11], y[12]
+        c = sim.controls
+        c.parking_brake = 0.0
+        c.elevator_trim = 0.0
+        off = yy - self.centre_y            # + left (West) of the centre line
+
+        if self.leg == "takeoff":
+            c.throttle, c.flaps, c.brake = 1.0, 0.0, 0.0
+            c.rudder = clip(0.05 * wrap(0.0 - heading) + 0.01 * off + 0.05 * vy + 0.5 * r, -1, 1)   # body r > 0: nose left
+            c.aileron = self.aileron_for_roll(0.0, roll, p)
+            if airspeed < 95.0:
+                c.elevator = self.elevator_for_pitch(0.0, pitch, q, dt, ki=0.0)
+            else:
+                c.elevator = self.elevator_for_pitch(7.0, pitch, q, dt)
+            if not sim.on_ground and h > 15.0:
+                self.leg = "climb"
+        elif self.leg in ("climb", "crosswind", "downwind", "base", "final"):
+            if self.leg == "climb" and h > 500.0 and x > CROSSWIND_AT:
+                self.leg = "crosswind"
+            elif self.leg == "crosswind" and yy > DOWNWIND_OFFSET - 600.0:
+                self.leg = "downwind"
+            elif self.leg == "downwind" and x < BASE_AT:
+                self.leg = "base"
+            elif self.leg == "base" and off < 1000.0:
+                self.leg = "final"
+            # lateral
+            if self.leg == "climb":
+                hdg_cmd = clip(0.05 * off + 0.5 * vy, -20, 20)
+            elif self.leg == "crosswind":
+                hdg_cmd = 270.0
+            elif self.leg == "downwind":
+                hdg_cmd = 180.0 - clip(0.03 * (yy - DOWNWIND_OFFSET) + 0.3 * vy, -30, 30)   # West of it: turn East
+            elif self.leg == "base":
+                hdg_cmd = 90.0
+            else:
+                hdg_cmd = clip(0.06 * off + 0.6 * vy, -30, 30)
+            max_bank = 25.0 if h > 150.0 else 10.0
+            roll_cmd = clip(1.2 * wrap(hdg_cmd - heading), -max_bank, max_bank)
+            c.aileron = self.aileron_for_roll(roll_cmd, roll, p)
+            c.rudder = clip(0.05 * beta, -1, 1)
+            # vertical and speed
+            if self.leg in ("climb", "crosswind", "downwind"):
+                h_cmd, v_cmd, c.flaps = PATTERN_ALT, CRUISE_SPEED, 0.0
+                gmax = 8.0
+            else:
+                dist = (self.aim_x - x) + max(off, 0.0)
+                h_cmd = min(PATTERN_ALT, REST_HEIGHT + math.tan(GLIDE) * dist)
+                v_cmd, gmax = APPROACH_SPEED, 3.0
+                c.flaps = min(1.0, c.flaps + 0.25 * dt)
+            pitch_cmd = self.pitch_for_height(h_cmd, h, vz, alpha, gmax=gmax)
+            c.elevator = self.elevator_for_pitch(clip(pitch_cmd, -10, 12), pitch, q, dt)
+            c.throttle = self.throttle_for_speed(v_cmd, airspeed, dt)
+            if self.leg == "final" and h < 35.0:
+                self.leg = "flare"
+                self.flare_pitch = pitch
+        elif self.leg == "flare":
+            c.throttle = self.throttle_for_speed(APPROACH_SPEED - 10.0, airspeed, dt)   # a power-on flare
+            hdg_cmd = clip(0.06 * off + 0.6 * vy, -10, 10)
+            roll_cmd = clip(1.2 * wrap(hdg_cmd - heading), -5, 5)
+            c.aileron = self.aileron_for_roll(roll_cmd, roll, p)
+            c.rudder = clip(0.05 * beta, -1, 1)
+            vz_cmd = -clip(0.15 * (h - REST_HEIGHT) + 1.0, 1.0, 6.0)
+            pitch_cmd = clip(pitch + 3.0 * (vz_cmd - vz), -2.0, 8.0)
+            c.elevator = self.elevator_for_pitch(pitch_cmd, pitch, q, dt)
+            if sim.on_ground:
+                self.leg = "rollout"
+                self.touchdown = (sim.t, x, yy, vz)
+        elif self.leg == "rollout":
+            c.throttle = 0.0
+            c.aileron = self.aileron_for_roll(0.0, roll, p)
+            c.elevator = clip(c.elevator - 0.5 * dt, 0.0, 1.0)  # ease the nose down
+            c.rudder = clip(0.05 * wrap(0.0 - heading) + 0.01 * off + 0.05 * vy + 0.5 * r, -1, 1)
+            if sim.t > self.touchdown[0] + 1.0:
+                c.brake = 1.0
+            if math.hypot(vx, vy) < 0.05:
+                self.leg = "stopped"
+        else:
+            c.throttle, c.brake = 0.0, 1.0
+        c.throttle = clip(c.throttle, 0.0, 1.0)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=str(Path(__file__).with_name("circuit-controls.csv")))
+    ap.add_argument("--trace", default=None, help="also write a simple trace of the flight here (CSV)")
+    ap.add_argument("--limit", type=float, default=600.0, help="give up after this many seconds")
+    args = ap.parse_args()
+
+    aircraft = resolve_aircraft(None)
+    sim = Simulation(aircraft, start=make_start(aircraft, "runway"))
+    pilot = Pilot(sim)
+    rows, trace = [], []
+    legs = []
+    stop_at = None
+    while sim.t < args.limit:
+        pilot.fly()
+        if not legs or legs[-1][1] != pilot.leg:
+            legs.append((sim.t, pilot.leg))
+        u = sim.controls.clamped().as_array()
+        rows.append((sim.t, *u))
+        if not sim.step():
+            break
+        y = sim.vector
+        trace.append((sim.t, *y[:6], *instruments(y)[:4], float(sim.on_ground), pilot.leg))
+        if pilot.leg == "stopped" and stop_at is None:
+            stop_at = sim.t
+        if stop_at is not None and sim.t > stop_at + 2.0:
+            break
+
+    with open(args.out, "w") as f:
+        f.write("t," + ",".join(CONTROL_NAMES) + "\n")
+        for row in rows:
+            f.write(repr(row[0]) + "," + ",".join(f"{v:.17g}" for v in row[1:]) + "\n")
+    if args.trace:
+        with open(args.trace, "w") as f:
+            f.write("t,x,y,z,vx,vy,vz,roll,pitch,heading,airspeed,on_ground,leg\n")
+            for row in trace:
+                f.write(",".join(f"{v:.6f}" if not isinstance(v, str) else v for v in row) + "\n")
+
+    for t, leg in legs:
+        print(f"t = {t:7.2f} s  {leg}")
+    print(f"status: {sim.status or 'running'}; t = {sim.t:.2f} s; steps: {len(rows)}")
+    if pilot.touchdown:
+        t0, x0, y0, vz0 = pilot.touchdown
+        d0 = x0 - pilot.threshold[0]
+        y = sim.vector
+        print(f"touchdown t = {t0:.2f} s, {d0:.0f} ft past the threshold, {y0 - pilot.centre_y:+.1f} ft off the "
+              f"centre line, sink {-vz0:.2f} ft/s")
+        print(f"stopped at x = {y[0]:.0f} ft ({y[0] - pilot.threshold[0]:.0f} ft past the threshold, "
+              f"roll-out {y[0] - x0:.0f} ft), y = {y[1]:+.1f} ft, speed {np.linalg.norm(y[3:6]):.2f} ft/s")
+    print(f"controls: {args.out} ({len(rows)} rows)")
+    return 0 if sim.status is None and pilot.leg == "stopped" else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
