@@ -302,3 +302,20 @@ def test_hud_reads_the_wind_relative_to_the_nose():
     assert wind_relative(w, 0.0) == pytest.approx((270.0, 15.0, 270.0), abs=1e-4)    # from the left flying North
     assert wind_relative(w, 270.0) == pytest.approx((270.0, 15.0, 0.0), abs=1e-4)    # a headwind flying West
     assert wind_relative(wind_vector(45.0, 10 * KNOT), 0.0) == pytest.approx((45.0, 10.0, 45.0), abs=1e-4)
+
+
+@pytest.mark.parametrize("kind", ["air", "approach"])
+def test_trimmed_starts_are_trimmed_relative_to_the_air(kind):
+    """In a steady crosswind a trimmed start keeps the still-air state through the air and drifts with the wind."""
+    from flightsim.physics.aircraft import load_aircraft
+    from flightsim.physics.wind import WindSpec
+    from flightsim.simulation.starts import make_start
+
+    aircraft = load_aircraft()
+    wind = WindSpec(from_deg=270.0, speed=25.0)
+    still, windy = make_start(aircraft, kind), make_start(aircraft, kind, wind=wind)
+    drift = windy.state[3:6] - still.state[3:6]
+    assert drift == pytest.approx(wind.steady(float(still.state[2])), abs=1e-12)
+    assert drift[1] < -24.0                               # from the West: blowing East (−y)
+    assert np.array_equal(np.delete(windy.state, [3, 4, 5]), np.delete(still.state, [3, 4, 5]))
+    assert windy.controls == still.controls

@@ -60,7 +60,7 @@ class Start:
     Attributes
     ----------
     kind : str
-        ``"air"``, ``"trim"`` or ``"file"``.
+        ``"runway"``, ``"approach"``, ``"air"``, ``"trim"`` or ``"file"``.
     state : numpy.ndarray
         13-number state ``[x, v, q, ω]`` (earth ft, ft/s; q body → earth; body rad/s).
     controls : Controls
@@ -101,6 +101,19 @@ def file_start(aircraft):
     return Start("file", y, Controls(throttle=aircraft.initial_throttle))
 
 
+def trim_controls(point):
+    """The pilot's controls that hold a trim: throttle, aileron, rudder, flaps, and the elevator as trim (stick centred)."""
+    return Controls(throttle=point.throttle, aileron=point.aileron, rudder=point.rudder, flaps=point.flaps,
+                    elevator_trim=point.elevator)
+
+
+def _in_the_wind(y, wind):
+    """``y`` (trimmed relative to the air) with the steady wind at its height added to its ground velocity."""
+    if wind is not None:
+        y[3:6] += wind.steady(float(y[2]))
+    return y
+
+
 def trimmed_start(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, atmosphere="constant",
                   kind="trim", wind=None):
     """Steady flight trimmed at ``airspeed`` (ft/s) from the aircraft file's initial position and heading.
@@ -116,12 +129,8 @@ def trimmed_start(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0,
         A bad argument (naming it), or :class:`flightsim.physics.trim.TrimError`.
     """
     point = solve_trim(aircraft, airspeed, altitude, climb_angle, flaps, atmosphere=atmosphere)
-    y = point.state_at(aircraft.initial_position[0], aircraft.initial_position[1])
-    if wind is not None:
-        y[3:6] += wind.steady(float(y[2]))
-    controls = Controls(throttle=point.throttle, aileron=point.aileron, rudder=point.rudder, flaps=point.flaps,
-                        elevator_trim=point.elevator)
-    return Start(kind, y, controls, point)
+    y = _in_the_wind(point.state_at(aircraft.initial_position[0], aircraft.initial_position[1]), wind)
+    return Start(kind, y, trim_controls(point), point)
 
 
 def settle(aircraft, north, west, heading, controls=None, atmosphere="constant"):
@@ -194,8 +203,11 @@ def runway_start(aircraft, atmosphere="constant"):
     return Start("runway", y, controls)
 
 
-def approach_start(aircraft, atmosphere="constant"):
+def approach_start(aircraft, atmosphere="constant", wind=None):
     """Trimmed on a :data:`GLIDE_ANGLE` glide path to the runway, :data:`APPROACH_SECONDS` from touchdown.
+
+    Trimmed relative to the air, like :func:`trimmed_start`: in a wind the
+    airplane starts aligned with the runway and drifts with the air mass.
 
     The speed is the aircraft file's ``approach_speed`` (or :data:`APPROACH_MARGIN`
     times the slowest speed trimmable on the glide path, flaps down: slow to
@@ -219,10 +231,7 @@ def approach_start(aircraft, atmosphere="constant"):
     point = solve_trim(aircraft, speed, altitude, GLIDE_ANGLE, APPROACH_FLAPS, RUNWAY.heading_deg,
                        atmosphere=atmosphere)
     north, west = RUNWAY.point(AIM_DISTANCE - distance)
-    y = point.state_at(north, west)
-    controls = Controls(throttle=point.throttle, aileron=point.aileron, rudder=point.rudder, flaps=point.flaps,
-                        elevator_trim=point.elevator)
-    return Start("approach", y, controls, point)
+    return Start("approach", _in_the_wind(point.state_at(north, west), wind), trim_controls(point), point)
 
 
 def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0.0, flaps=0.0,
@@ -239,7 +248,7 @@ def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0
     if kind == "runway":
         return runway_start(aircraft, atmosphere)
     if kind == "approach":
-        return approach_start(aircraft, atmosphere)
+        return approach_start(aircraft, atmosphere, wind)
     if kind == "air":
         speed = getattr(aircraft, "cruise_speed", None)
         if speed is None:
