@@ -105,10 +105,10 @@ class DynamicsCompanion:
         return self.error
 
     def linearize_where(self, source, airspeed=None):
-        """:meth:`linearize_at` the source's altitude, heading and flaps, at ``airspeed`` (default: its own)."""
+        """:meth:`linearize_at` the source's altitude, heading and flaps, at ``airspeed`` (default: its own, through the air)."""
         state = source.state
         heading = float(quat.aviation_angles(state.q)[2])
-        speed = float(np.linalg.norm(state.velocity)) if airspeed is None else float(airspeed)
+        speed = float(source.telemetry().airspeed) if airspeed is None else float(airspeed)
         flaps = min(max(float(source.controls.flaps), 0.0), 1.0) if math.isfinite(source.controls.flaps) else 0.0
         return self.linearize_at(speed, float(state.position[2]), flaps, heading)
 
