@@ -174,6 +174,12 @@ def contact_depths(aircraft, y):
     return -(y[2] + quat.rotate(y[6:10] / np.linalg.norm(y[6:10]), r)[..., 2]).reshape(-1)
 
 
+def air_velocity_body(y, wind=None):
+    """The velocity through the air ``v − wind`` in the body frame (ft/s) of a 13-number state."""
+    v = y[3:6] if wind is None else y[3:6] - np.asarray(wind, dtype=np.float64)[:3]
+    return quat.rotate(quat.conj(y[6:10]), v)
+
+
 def instruments(y, wind=None):
     """Roll, pitch, heading (deg, aviation signs), airspeed (ft/s) and alpha (deg) of a state vector.
 
@@ -186,16 +192,14 @@ def instruments(y, wind=None):
         are relative to the air ``v − wind`` (default: still air).
     """
     roll, pitch, heading = quat.aviation_angles(y[6:10])
-    v = y[3:6] if wind is None else y[3:6] - np.asarray(wind, dtype=np.float64)[:3]
-    vb = quat.rotate(quat.conj(y[6:10]), v)
+    vb = air_velocity_body(y, wind)
     alpha = math.degrees(math.atan2(-vb[2], vb[0])) if abs(vb[0]) + abs(vb[2]) > 1e-9 else 0.0
-    return float(roll), float(pitch), float(heading), float(np.linalg.norm(v)), alpha
+    return float(roll), float(pitch), float(heading), float(np.linalg.norm(vb)), alpha
 
 
 def sideslip(y, wind=None):
     """Sideslip relative to the air, deg: + when the air comes from the right of the nose (aviation sign)."""
-    v = y[3:6] if wind is None else y[3:6] - np.asarray(wind, dtype=np.float64)[:3]
-    vb = quat.rotate(quat.conj(y[6:10]), v)
+    vb = air_velocity_body(y, wind)
     speed = float(np.linalg.norm(vb))
     # body y is left: air from the right means the airplane moves to the right, vb[1] < 0
     return math.degrees(math.asin(max(min(-vb[1] / speed, 1.0), -1.0))) if speed > 1e-9 else 0.0
