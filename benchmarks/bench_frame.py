@@ -1,27 +1,41 @@
-"""Frame-time benchmark of the desktop app (not a test).
+"""Frame-time benchmark of the desktop app against a floor measured in the same run (not a test).
 
-Runs the real app (window, scene, HUD, simulation) at 1280x720 for a few
+Runs the real app (window, scene, HUD, simulation) at 1280x720 through a few
 seconds of scripted flight - a climbing turn, then a roll the other way, so
-the picture and the charts keep changing - and reports:
+the picture and the charts keep changing - for each camera (chase, cockpit,
+orbit), without and with the ghost airplane.  In the same process a second
+window draws the **floor** (``floor_scene.py``: clear, one lit cube, one
+imgui window with a dozen text lines and a 600-point implot line, flip), and
+the two are drawn **frame about frame**, so a change in the load of the
+machine hits both alike.  Each figure is printed as a ratio to the floor's:
 
-* start to first frame (process start to the first frame on screen);
-* frame time (loop iteration, including the buffer swap): median and 99th
-  percentile;
-* its split: physics (controls, fixed-step simulation, telemetry), HUD (imgui
-  build and draw calls, Python side) and drawing (scene draw calls and the
-  swap, where Mesa's llvmpipe finishes rasterising);
-* physics + HUD Python time per frame.
+* frame time (one loop iteration: events, the frame, the buffer swap):
+  median and 99th percentile;
+* start to first frame, from spawning a fresh ``python`` process to its
+  first frame on screen (median of ``--starts`` starts each, alternated);
+* the app's split: physics (controls, fixed-step simulation, telemetry), HUD
+  (imgui build and draw calls, Python side) and drawing (scene draw calls and
+  the swap, where Mesa's llvmpipe finishes rasterising).
 
-Targets (issue 4): median <= 12 ms, p99 <= 20 ms, physics + HUD <= 3 ms,
-start to first frame <= 2 s, under Xvfb with Mesa's software renderer.
+The app's frame ``dt`` is its own last frame time (not the period of the
+pair), so it steps the physics as often as it would alone.
+
+Targets (issue 13, default ``--quality auto``): median <= 1.5x the floor and
+p99 <= 2x (chase, cockpit); with the ghost, median <= 1.7x; start to first
+frame <= 1.5 s; physics + HUD Python <= 3 ms a frame.
 
 Usage::
 
     xvfb-run -a -s "-screen 0 1280x720x24" python benchmarks/bench_frame.py
+    python benchmarks/bench_frame.py --camera cockpit --quality high --json out.json
     python benchmarks/bench_frame.py --headless      # EGL instead of Xvfb
-    python benchmarks/bench_frame.py --ghost         # with the ghost airplane (rk4, 8 sub-steps)
 
 With no display and no ``--headless`` it re-runs itself under ``xvfb-run``.
+``--json`` keeps the app's figures of the first configuration (``--camera``,
+default chase; ghost off unless ``--ghost``) under the top-level keys
+(``median_ms``, ``p99_ms``, ``first_frame_s``, ...), the floor's under
+``floor``, the ratios under ``ratios`` and every configuration under
+``configs``.
 """
 
 import time
@@ -32,27 +46,38 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import shutil  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
 
-TARGETS = {"median_ms": 12.0, "p99_ms": 20.0, "physics_hud_ms": 3.0, "first_frame_s": 2.0}
+TARGETS = {"median_ratio": 1.5, "p99_ratio": 2.0, "ghost_median_ratio": 1.7, "first_frame_s": 1.5,
+           "physics_hud_ms": 3.0}
+CAMERAS = ("chase", "cockpit", "orbit")
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, REPO)          # measure this checkout's flightsim
+sys.path.insert(0, HERE)
 
 
-def parse_args():
+def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--headless", action="store_true", help="EGL off-screen instead of an X window")
-    p.add_argument("--seconds", type=float, default=8.0, help="measured flight time (default 8 s)")
+    p.add_argument("--seconds", type=float, default=5.0,
+                   help="flight time measured per configuration (default 5 s)")
     from flightsim.commands.options import window_size
 
     p.add_argument("--size", type=window_size, default="1280x720", help="window size WxH (default 1280x720)")
     p.add_argument("--integrator", default="euler")
-    p.add_argument("--camera", default="chase")
-    p.add_argument("--ghost", action="store_true", help="fly the ghost airplane along (its physics, drawing, chart)")
+    p.add_argument("--camera", choices=CAMERAS, help="measure this camera only (default: chase, cockpit, orbit)")
+    p.add_argument("--ghost", action="store_true",
+                   help="with the ghost airplane only (rk4, 8 sub-steps); default: without and with")
+    p.add_argument("--no-ghost", action="store_true", help="without the ghost only")
     p.add_argument("--ghost-integrator", default="rk4")
     p.add_argument("--ghost-substeps", type=int, default=8)
+    p.add_argument("--quality", default="auto", help="the app's graphics quality (default auto)")
+    p.add_argument("--starts", type=int, default=3, help="fresh processes timed to their first frame, each")
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    return p.parse_args()
+    p.add_argument("--first-frame", choices=("app", "floor"), help=argparse.SUPPRESS)
+    return p.parse_args(argv)
 
 
 def reexec_under_xvfb():
@@ -67,9 +92,9 @@ def manoeuvre(sim, t):
     """Scripted stick: a climbing right turn, then a roll to the left, then level."""
     c = sim.controls
     c.throttle = 0.6
-    if t < 3.0:
+    if t < 2.0:
         c.aileron, c.elevator = 0.35, 0.3
-    elif t < 5.0:
+    elif t < 3.5:
         c.aileron, c.elevator = -0.6, 0.1
     else:
         c.aileron, c.elevator = 0.0, 0.15
@@ -81,79 +106,210 @@ def percentile(values, q):
     return float(np.percentile(np.asarray(values), q))
 
 
-def main():
-    args = parse_args()
-    if not args.headless and not os.environ.get("DISPLAY"):
-        reexec_under_xvfb()
-    from flightsim.app.window import configure_pyglet, open_window
-
-    configure_pyglet(headless=args.headless)
-    import pyglet
-
+def make_app(args, window):
+    """The app as the benchmark flies it (the book's start, a scripted stick)."""
     from flightsim.app.app import FlightApp
     from flightsim.app.keymap import load_keymap
     from flightsim.physics.integrators import INTEGRATORS
     from flightsim.simulation.flight import TIME_SCALES, Simulation
 
-    window = open_window(*args.size, visible=True)
     sim = Simulation(integrator=args.integrator)
-    app = FlightApp(window, sim, load_keymap(), INTEGRATORS, TIME_SCALES, use_gamepads=False, ghost=args.ghost,
-                    ghost_integrator=args.ghost_integrator, ghost_substeps=args.ghost_substeps)
-    app.cameras.set_mode(args.camera)
+    return FlightApp(window, sim, load_keymap(), INTEGRATORS, TIME_SCALES, use_gamepads=False,
+                     ghost_integrator=args.ghost_integrator, ghost_substeps=args.ghost_substeps,
+                     quality=args.quality)
+
+
+def first_frame_child(args):
+    """In a fresh process: open the window, draw one frame, show it; print ``time.time()`` then."""
+    if args.first_frame == "floor":
+        from floor_scene import first_frame
+
+        print(json.dumps({"shown": first_frame(*args.size, args.headless)}))
+        return 0
+    from flightsim.app.window import configure_pyglet, open_window
+
+    configure_pyglet(headless=args.headless)
+    window = open_window(*args.size, visible=True)
+    app = make_app(args, window)
     app.frame(1.0 / 60.0)
     window.flip()
-    first_frame = time.perf_counter() - T_START
-    renderer = window.context.get_info().get_renderer()
-
-    app.stats.log.clear()
-    frames, loop = [], []
-    last = time.perf_counter()
-    while sim.t < args.seconds and not app.closed:
-        manoeuvre(sim, sim.t)
-        window.dispatch_events()
-        pyglet.clock.tick()
-        now = time.perf_counter()
-        dt, last = now - last, now
-        app.frame(dt)
-        t_flip = time.perf_counter()
-        window.flip()
-        swap = time.perf_counter() - t_flip
-        frames.append(app.stats.log[-1] + (swap,))
-        loop.append(dt)
+    shown = time.time()
+    print(json.dumps({"shown": shown, "quality": app.quality.name}))
     app.close()
+    return 0
 
+
+def time_starts(args):
+    """Median seconds from spawning a process to its first frame, app and floor alternated."""
     import numpy as np
 
-    log = np.array(frames)[5:]            # (frame in app, physics, draw, hud, swap) ms / s
-    loop_ms = np.array(loop)[6:] * 1e3
-    physics, draw, hud, swap = log[:, 1], log[:, 2], log[:, 3], log[:, 4] * 1e3
+    base = [sys.executable, os.path.abspath(__file__), "--size", f"{args.size[0]}x{args.size[1]}",
+            "--quality", args.quality, "--integrator", args.integrator]
+    if args.headless:
+        base.append("--headless")
+    times = {"app": [], "floor": []}
+    for _ in range(max(args.starts, 1)):
+        for kind in ("floor", "app"):
+            spawned = time.time()
+            r = subprocess.run([*base, "--first-frame", kind], capture_output=True, text=True, timeout=300)
+            if r.returncode != 0:
+                sys.exit(f"the {kind} start failed:\n{r.stderr[-3000:]}")
+            shown = json.loads(r.stdout.strip().splitlines()[-1])["shown"]
+            times[kind].append(shown - spawned)
+    return {k: float(np.median(v)) for k, v in times.items()}, times
+
+
+def run_pair(app, window, floor, floor_window, camera, ghost, seconds):
+    """Alternate floor and app frames for ``seconds`` of flight; return their frame times and the app's split."""
+    import pyglet
+
+    sim = app.sim
+    app.reset()
+    app.set_ghost(ghost)
+    app.cameras.set_mode(camera)
+    app.stats.log.clear()
+    floor_ms, app_ms, split = [], [], []
+    fdt = adt = 1.0 / 60.0
+    while sim.t < seconds and not app.closed:
+        t0 = time.perf_counter()
+        floor_window.switch_to()
+        floor_window.dispatch_events()
+        floor.frame(fdt)
+        floor_window.flip()
+        t1 = time.perf_counter()
+        window.switch_to()
+        app.gui.activate()
+        window.dispatch_events()
+        pyglet.clock.tick()
+        manoeuvre(sim, sim.t)
+        app.frame(adt)
+        t_flip = time.perf_counter()
+        window.flip()
+        t2 = time.perf_counter()
+        fdt, adt = t1 - t0, t2 - t1
+        floor_ms.append(fdt * 1e3)
+        app_ms.append(adt * 1e3)
+        split.append(app.stats.log[-1] + ((t2 - t_flip) * 1e3,))
+    skip = 10
+    return floor_ms[skip:], app_ms[skip:], split[skip:]
+
+
+def summarise(camera, ghost, floor_ms, app_ms, split, quality):
+    import numpy as np
+
+    log = np.array(split)            # (frame in app, physics, draw, hud, swap) ms
+    physics, draw, hud, swap = log[:, 1], log[:, 2], log[:, 3], log[:, 4]
     drawing = draw + swap
-    results = {
-        "renderer": renderer,
-        "mode": "EGL headless" if args.headless else "X (" + os.environ.get("DISPLAY", "") + ")",
-        "ghost": f"{args.ghost_integrator} x{args.ghost_substeps}" if args.ghost else "off",
-        "size": args.size,
-        "frames": int(len(loop_ms)),
-        "first_frame_s": first_frame,
-        "median_ms": float(np.median(loop_ms)),
-        "p99_ms": percentile(loop_ms, 99),
+    r = {
+        "camera": camera, "ghost": ghost, "quality": quality, "frames": len(app_ms),
+        "median_ms": float(np.median(app_ms)), "p99_ms": percentile(app_ms, 99),
         "physics_median_ms": float(np.median(physics)), "physics_p99_ms": percentile(physics, 99),
         "hud_median_ms": float(np.median(hud)), "hud_p99_ms": percentile(hud, 99),
         "drawing_median_ms": float(np.median(drawing)), "drawing_p99_ms": percentile(drawing, 99),
-        "physics_hud_ms": float(np.median(physics + hud)),
-        "physics_hud_p99_ms": percentile(physics + hud, 99),
-        "steps_per_frame": float(sim.steps) / max(len(loop), 1),
+        "physics_hud_ms": float(np.median(physics + hud)), "physics_hud_p99_ms": percentile(physics + hud, 99),
+        "floor_median_ms": float(np.median(floor_ms)), "floor_p99_ms": percentile(floor_ms, 99),
     }
-    print(f"flightsim frame benchmark: {results['size']}, {results['mode']}, {renderer}, ghost {results['ghost']}")
-    print(f"  frames measured        {results['frames']}")
-    print(f"  start to first frame   {first_frame:6.2f} s     (target <= {TARGETS['first_frame_s']:g} s)")
-    print(f"  frame time  median     {results['median_ms']:6.2f} ms    (target <= {TARGETS['median_ms']:g} ms)")
-    print(f"              p99        {results['p99_ms']:6.2f} ms    (target <= {TARGETS['p99_ms']:g} ms)")
-    print("  split (median / p99)")
-    for name in ("physics", "hud", "drawing"):
-        print(f"    {name:<10}           {results[name + '_median_ms']:6.2f} / {results[name + '_p99_ms']:6.2f} ms")
-    print(f"  physics + HUD (Python) {results['physics_hud_ms']:6.2f} ms    (target <= {TARGETS['physics_hud_ms']:g} ms)"
-          f", p99 {results['physics_hud_p99_ms']:.2f} ms")
+    r["median_ratio"] = r["median_ms"] / r["floor_median_ms"]
+    r["p99_ratio"] = r["p99_ms"] / r["floor_p99_ms"]
+    return r
+
+
+def verdict(value, target):
+    return f"(target <= {target:g}: {'met' if value <= target else 'MISSED'})"
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    if not args.headless and not os.environ.get("DISPLAY"):
+        reexec_under_xvfb()
+    if args.first_frame:
+        return first_frame_child(args)
+    load = os.getloadavg()[0]
+    starts, all_starts = time_starts(args)
+
+    from flightsim.app.window import configure_pyglet, open_window
+
+    configure_pyglet(headless=args.headless)
+    from floor_scene import FloorScene, open_plain_window
+
+    floor_window = open_plain_window(*args.size, args.headless, configure=False)
+    floor = FloorScene(floor_window)
+    window = open_window(*args.size, visible=True)
+    app = make_app(args, window)
+    renderer = window.context.get_info().get_renderer()
+
+    cameras = [args.camera] if args.camera else list(CAMERAS)
+    ghosts = [True] if args.ghost else [False] if args.no_ghost else [False, True]
+    configs = []
+    for camera in cameras:
+        for ghost in ghosts:
+            floor_ms, app_ms, split = run_pair(app, window, floor, floor_window, camera, ghost, args.seconds)
+            configs.append(summarise(camera, ghost, floor_ms, app_ms, split, app.quality.name))
+    quality = app.quality.name
+    app.close()
+    floor.close()
+    floor_window.close()
+
+    import numpy as np
+
+    first = configs[0]
+    results = {
+        "renderer": renderer,
+        "mode": "EGL headless" if args.headless else "X (" + os.environ.get("DISPLAY", "") + ")",
+        "quality": f"{args.quality} -> {quality}" if args.quality == "auto" else quality,
+        "camera": first["camera"],
+        "ghost": f"{args.ghost_integrator} x{args.ghost_substeps}" if first["ghost"] else "off",
+        "size": list(args.size),
+        "load_average": [load, os.getloadavg()[0]],
+        "first_frame_s": starts["app"],
+        "first_frame_runs_s": all_starts["app"],
+        **{k: v for k, v in first.items() if k not in ("camera", "ghost", "quality") and not k.startswith("floor")},
+        "steps_per_frame": None,
+        "floor": {"first_frame_s": starts["floor"], "first_frame_runs_s": all_starts["floor"],
+                  "median_ms": first["floor_median_ms"], "p99_ms": first["floor_p99_ms"],
+                  "scene": "pyglet GL 3.3: clear, one lit cube, one imgui window (12 text lines, "
+                           "600-point implot line), flip"},
+        "ratios": {"median": first["median_ratio"], "p99": first["p99_ratio"],
+                   "first_frame": starts["app"] / starts["floor"]},
+        "configs": configs,
+    }
+    del results["steps_per_frame"]
+    print(f"flightsim frame benchmark: {args.size[0]}x{args.size[1]}, {results['mode']}, {renderer}, "
+          f"quality {results['quality']}, load average {load:.2f} -> {os.getloadavg()[0]:.2f}")
+    print("floor: pyglet GL 3.3 window, clear, one lit cube, one imgui window (12 text lines, 600-point implot "
+          "line), flip; drawn frame about frame with the app")
+    print()
+    print(f"{'camera':<8} {'ghost':<5} {'frames':>6}   {'app median':>10} {'p99':>7}   {'floor median':>12} "
+          f"{'p99':>7}   {'median ratio':>12} {'p99 ratio':>9}   {'physics+HUD':>11}")
+    for c in configs:
+        print(f"{c['camera']:<8} {'on' if c['ghost'] else 'off':<5} {c['frames']:>6}   {c['median_ms']:8.2f}ms "
+              f"{c['p99_ms']:5.1f}ms   {c['floor_median_ms']:10.2f}ms {c['floor_p99_ms']:5.1f}ms   "
+              f"{c['median_ratio']:11.2f}x {c['p99_ratio']:8.2f}x   {c['physics_hud_ms']:9.2f}ms")
+    print()
+    print(f"start to first frame: app {starts['app']:.2f} s, floor {starts['floor']:.2f} s, "
+          f"ratio {starts['app'] / starts['floor']:.2f}x  (median of {len(all_starts['app'])} starts each; "
+          f"app runs {', '.join(f'{t:.2f}' for t in all_starts['app'])} s)")
+    print()
+    print("split of the app's frame, median / p99 ms (physics, HUD, drawing = scene + swap):")
+    for c in configs:
+        print(f"  {c['camera']:<8} ghost {'on ' if c['ghost'] else 'off'}  physics {c['physics_median_ms']:5.2f} / "
+              f"{c['physics_p99_ms']:5.2f}   HUD {c['hud_median_ms']:5.2f} / {c['hud_p99_ms']:5.2f}   "
+              f"drawing {c['drawing_median_ms']:5.2f} / {c['drawing_p99_ms']:5.2f}")
+    print()
+    print("targets:")
+    for c in configs:
+        name = f"{c['camera']}{' + ghost' if c['ghost'] else ''}"
+        if c["ghost"]:
+            print(f"  {name}: median / floor = {c['median_ratio']:.2f} "
+                  f"{verdict(c['median_ratio'], TARGETS['ghost_median_ratio'])}")
+        elif c["camera"] in ("chase", "cockpit"):
+            print(f"  {name}: median / floor = {c['median_ratio']:.2f} "
+                  f"{verdict(c['median_ratio'], TARGETS['median_ratio'])}; p99 / floor = {c['p99_ratio']:.2f} "
+                  f"{verdict(c['p99_ratio'], TARGETS['p99_ratio'])}")
+    print(f"  start to first frame = {starts['app']:.2f} s {verdict(starts['app'], TARGETS['first_frame_s'])}")
+    worst = max(c["physics_hud_ms"] for c in configs)
+    print(f"  physics + HUD (Python), median, worst configuration = {worst:.2f} ms "
+          f"{verdict(worst, TARGETS['physics_hud_ms'])}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=2)

@@ -58,6 +58,7 @@ from flightsim.app.history import History
 from flightsim.app.hud import Hud
 from flightsim.app.hud_view import CameraReadout, HudCommands, HudView, PlaybackReadout, RecorderReadout
 from flightsim.app.pilot import Gamepads, Pilot
+from flightsim.app.quality import AutoQuality, Quality, quality_level
 from flightsim.app.recorder import Recorder, stamped_path
 from flightsim.app.renderer import GhostPose, SceneRenderer, read_pixels, save_png
 from flightsim.app.scenery import build_scenery
@@ -101,6 +102,10 @@ class FlightApp:
         default: the bundled model.
     dynamics : bool
         Show the Dynamics panel from the start.
+    quality : str or flightsim.app.quality.Quality
+        Graphics quality: ``"low"``, ``"medium"``, ``"high"``, or ``"auto"``
+        (from the OpenGL renderer, then the frame time of the first seconds;
+        see :mod:`flightsim.app.quality`).
 
     Attributes
     ----------
@@ -118,11 +123,15 @@ class FlightApp:
     gear : numpy.ndarray or None
         The landing gear drawn in the last frame: per contact point of the
         aircraft, leg compression (ft) and steering (deg, + right) (:func:`gear_pose`).
+    quality : flightsim.app.quality.Quality
+        The graphics quality drawn now.
+    auto_quality : flightsim.app.quality.AutoQuality or None
+        With ``quality="auto"``: what chooses it.
     """
 
     def __init__(self, window, sim, keymap, integrators, time_scales, use_gamepads=True, screenshot_dir=".",
                  ghost=False, ghost_integrator=DEFAULT_INTEGRATOR, ghost_substeps=DEFAULT_SUBSTEPS,
-                 record_dir=".", schedule=None, model_spec=None, dynamics=False):
+                 record_dir=".", schedule=None, model_spec=None, dynamics=False, quality="auto"):
         self.window = window
         self.sim = sim
         self.keymap = keymap
@@ -136,9 +145,17 @@ class FlightApp:
         self.dynamics = DynamicsCompanion(sim.aircraft, getattr(sim, "atmosphere", "constant"), start_trim,
                                           show=dynamics)
         window.switch_to()
+        self.auto_quality = None
+        if isinstance(quality, Quality):
+            self.quality = quality
+        elif quality == "auto":
+            self.auto_quality = AutoQuality(window.context.get_info().get_renderer())
+            self.quality = self.auto_quality.level
+        else:
+            self.quality = quality_level(quality)
         self.model = build_airplane(sim.aircraft, model_spec)
         self.scenery = build_scenery()
-        self.scene = SceneRenderer(self.model, self.scenery)
+        self.scene = SceneRenderer(self.model, self.scenery, self.quality)
         self.cameras = CameraRig(self.model.cockpit_eye, self.model.radius, tower=self.scenery.tower_eye)
         self.pilot = Pilot(keymap)
         self.pilot.reset(sim.controls)
@@ -156,7 +173,7 @@ class FlightApp:
                           if p.name in ("nose", "cabin", "gear", "propeller") or p.kind == "wheel"]
         window.push_handlers(self.on_key_press, self.on_key_release, self.on_mouse_drag, self.on_mouse_scroll,
                              self.on_deactivate, self.on_close)
-        self.gui = ImguiLayer(window)          # pushed last: imgui sees events first
+        self.gui = ImguiLayer(window, antialias=self.quality.hud_antialias)   # pushed last: imgui sees events first
         self.telemetry = sim.telemetry()
         self.pose = self._finite_pose(None)
         self.gear = None
@@ -462,6 +479,17 @@ class FlightApp:
                 self.hud.notify(f"screenshot not saved: {exc.strerror or exc}", 6.0)
         t3 = time.perf_counter()
         self.stats.record(dt, t3 - t0, t1 - t0, t2 - t1, t3 - t2, steps)
+        if self.auto_quality is not None and not self.auto_quality.settled:
+            level = self.auto_quality.observe(dt)
+            if level is not None:
+                self.set_quality(level)
+
+    def set_quality(self, quality):
+        """Draw with ``quality`` (a :class:`~flightsim.app.quality.Quality` or its name) from the next frame."""
+        self.quality = quality if isinstance(quality, Quality) else quality_level(quality)
+        self.window.switch_to()
+        self.scene.set_quality(self.quality)
+        self.gui.set_antialias(self.quality.hud_antialias)
 
     def capture(self) -> np.ndarray:
         """The current back buffer as (height, width, 3) uint8, row 0 at the top."""

@@ -32,9 +32,12 @@ class ImguiLayer:
     ----------
     window : pyglet.window.Window
         Must be the current GL context.
+    antialias : bool
+        Anti-aliased lines and filled shapes (each costs a fringe of extra
+        blended triangles on a software renderer).
     """
 
-    def __init__(self, window):
+    def __init__(self, window, antialias=True):
         import OpenGL
 
         OpenGL.ERROR_CHECKING = False
@@ -58,6 +61,7 @@ class ImguiLayer:
         style.window_border_size = 0.0
         style.item_spacing = imgui.ImVec2(6.0, 3.0)
         implot.get_style().plot_padding = imgui.ImVec2(4.0, 4.0)
+        self.set_antialias(antialias)
         self.renderer = create_renderer(window)
         self._nearest = set()
 
@@ -65,6 +69,13 @@ class ImguiLayer:
         """Make this layer's contexts current (several windows may exist, e.g. in tests)."""
         self._imgui.set_current_context(self.context)
         self._implot.set_current_context(self.plot_context)
+
+    def set_antialias(self, on):
+        """Anti-aliased lines and filled shapes on or off."""
+        self.activate()
+        style = self._imgui.get_style()
+        style.anti_aliased_lines = bool(on)
+        style.anti_aliased_fill = bool(on)
 
     @property
     def want_keyboard(self) -> bool:

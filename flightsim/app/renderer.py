@@ -1,13 +1,29 @@
 """OpenGL 3.3 core scene renderer built on pyglet's shader API.
 
-Draw order each frame: sky (a vertex-coloured dome), ground (the field
-patchwork of :mod:`flightsim.app.ground`, following the camera), flat decals (lake, roads, apron, runway),
-the airplane's shadow (stencilled so overlapping parts do not darken twice),
-then the lit 3D landmarks and the airplane, and last a translucent ghost
-airplane if asked (the same mesh and program, tinted, blended, without depth
-writes).  The ground and decals lie on z = 0 where nothing can be behind
-them, so they are drawn without depth writes; that avoids z-fighting at any
-distance.
+Draw order each frame, opaque first and roughly front to back so that a
+software rasteriser shades as few hidden pixels as it can:
+
+1. the airplane (lit, depth written);
+2. the lit 3D landmarks and the hills (depth written), only the clusters
+   inside the view;
+3. the ground (the field patchwork of :mod:`flightsim.app.ground`, following
+   the camera), then the flat decals (lake, roads, apron) and the runway:
+   depth tested against what is already drawn but not written, as they all
+   lie on z = 0 where nothing can be behind them (no z-fighting at any
+   distance);
+4. the airplane's shadow (stencilled so overlapping parts do not darken twice);
+5. the sky dome, at the far plane, only where nothing else was drawn (the
+   clear colour, the horizon haze, fills any gap at the horizon);
+6. last, a translucent ghost airplane if asked (the same mesh, tinted,
+   blended, without depth writes).
+
+All the static geometry lives in three vertex arrays (scenery, ground, sky)
+uploaded once; the per-frame values (view-projection, eye, ground tile) are
+one uniform block (``Frame``, :data:`flightsim.app.shaders.FRAME_BLOCK`)
+uploaded once a frame; only the airplane's matrices are set per draw.  The
+static scenery is lit at start-up (the sun does not move), so its fragments
+only write a colour.  How much is spent where depends on the
+:class:`~flightsim.app.quality.Quality`.
 
 Everything is drawn relative to the camera eye (see :mod:`flightsim.app.shaders`).
 Requires a current OpenGL 3.3 core context.
@@ -26,6 +42,7 @@ from pyglet.graphics.shader import Shader, ShaderProgram
 from flightsim.app import ground, shaders, textures
 from flightsim.app.camera import frustum_planes, spheres_visible
 from flightsim.app.meshes import Mesh
+from flightsim.app.quality import LEVELS, Quality
 from flightsim.files import atomic_write
 
 __all__ = ["GHOST_OPACITY", "GHOST_SAME_FT", "GHOST_TINT", "GhostPose", "SceneRenderer", "Lighting", "gl_matrix",
@@ -62,6 +79,23 @@ class Lighting:
     horizon_color = (0.70, 0.80, 0.90)
     fog_distance = 52000.0
 
+    def lit_colors(self, colors, normals) -> np.ndarray:
+        """Vertex colours (n, 4) lit by the sun and the sky for their normals (n, 3): the diffuse part of
+        :data:`flightsim.app.shaders.COMMON`'s ``light``, baked once for geometry that never moves."""
+        n = np.asarray(normals, dtype=np.float64)
+        up = 0.5 + 0.5 * n[:, 2:3]
+        ambient = np.asarray(self.ground_ambient) * (1.0 - up) + np.asarray(self.sky_ambient) * up
+        diffuse = np.clip(n @ self.sun_dir, 0.0, None)[:, None] * np.asarray(self.sun_color)
+        out = np.array(colors, dtype=np.float32)
+        out[:, :3] = np.asarray(colors, dtype=np.float64)[:, :3] * (ambient + diffuse)
+        return out
+
+    @property
+    def level_light(self) -> tuple:
+        """The light on a level surface (normal +z): ambient + sun * sun_dir.z."""
+        level = np.array(self.sky_ambient) + np.array(self.sun_color) * max(self.sun_dir[2], 0.0)
+        return tuple(float(c) for c in level)
+
 
 def _program(vertex, fragment) -> ShaderProgram:
     return ShaderProgram(Shader(vertex, "vertex"), Shader(fragment, "fragment"))
@@ -89,28 +123,88 @@ def _make_texture(image, repeat=True, anisotropy=0.0) -> int:
     return tex.value
 
 
-def _lit_list(program, mesh: Mesh, batch):
-    """A pyglet indexed vertex list of a lit mesh (position, normal, colour)."""
-    return program.vertex_list_indexed(
-        mesh.vertex_count, gl.GL_TRIANGLES, mesh.indices.tolist(), batch=batch,
-        position=("f", mesh.positions.ravel().tolist()),
-        normal=("f", mesh.normals.ravel().tolist()),
-        color=("f", mesh.colors.ravel().tolist()))
+class GeometryBuffer:
+    """One vertex array of static float32 attributes and uint32 triangle indices, drawn by index ranges.
+
+    Attributes go to the fixed locations of :data:`flightsim.app.shaders.LOCATIONS`, so any
+    program reading them can draw it.
+
+    Parameters
+    ----------
+    attributes : dict
+        Attribute name -> array (n,) or (n, k) of vertex values.
+    indices : array_like
+        Triangle vertex indices.
+    """
+
+    def __init__(self, attributes, indices):
+        self.vao = gl.GLuint()
+        gl.glGenVertexArrays(1, ctypes.byref(self.vao))
+        gl.glBindVertexArray(self.vao)
+        self._buffers = []
+        for name, data in attributes.items():
+            data = np.ascontiguousarray(data, dtype=np.float32)
+            size = 1 if data.ndim == 1 else data.shape[1]
+            location = shaders.LOCATIONS[name]
+            self._upload(gl.GL_ARRAY_BUFFER, data)
+            gl.glEnableVertexAttribArray(location)
+            gl.glVertexAttribPointer(location, size, gl.GL_FLOAT, gl.GL_FALSE, 0, None)
+        idx = np.ascontiguousarray(indices, dtype=np.uint32)
+        self._upload(gl.GL_ELEMENT_ARRAY_BUFFER, idx)
+        gl.glBindVertexArray(0)
+        self.count = int(idx.size)
+
+    def _upload(self, target, data):
+        buf = gl.GLuint()
+        gl.glGenBuffers(1, ctypes.byref(buf))
+        gl.glBindBuffer(target, buf)
+        gl.glBufferData(target, data.nbytes, data.ctypes.data_as(ctypes.c_void_p), gl.GL_STATIC_DRAW)
+        self._buffers.append(buf)
+
+    def bind(self):
+        """Make this the current vertex array."""
+        gl.glBindVertexArray(self.vao)
+
+    def draw(self, first=0, count=None):
+        """Draw ``count`` indices from index ``first`` (the vertex array must be bound)."""
+        gl.glDrawElements(gl.GL_TRIANGLES, self.count if count is None else count, gl.GL_UNSIGNED_INT,
+                          ctypes.c_void_p(4 * first))
+
+    def draw_ranges(self, ranges, visible):
+        """Draw the index ``ranges`` (``(first, count)`` pairs) where ``visible``; neighbours in one call."""
+        run_first, run_end = -1, -1
+        for (first, count), show in zip(ranges, visible):
+            if not show:
+                continue
+            if first == run_end:
+                run_end = first + count
+                continue
+            if run_first >= 0:
+                self.draw(run_first, run_end - run_first)
+            run_first, run_end = first, first + count
+        if run_first >= 0:
+            self.draw(run_first, run_end - run_first)
+
+    def delete(self):
+        """Free the GL objects."""
+        for buf in self._buffers:
+            gl.glDeleteBuffers(1, ctypes.byref(buf))
+        gl.glDeleteVertexArrays(1, ctypes.byref(self.vao))
+        self._buffers = []
 
 
-def _airplane_list(program, part_meshes, batch):
-    """One vertex list for all parts; each vertex carries its part's index (``part``)."""
+def _ranges(counts):
+    """Index ranges ``(first, count)`` (Python ints) of consecutive blocks of ``counts`` indices."""
+    firsts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    return [(int(f), int(c)) for f, c in zip(firsts, counts)]
+
+
+def _airplane_buffer(part_meshes):
+    """One buffer for all the airplane's parts; each vertex carries its part's index (``part``)."""
     merged = Mesh.merge(part_meshes)
     index = np.concatenate([np.full(m.vertex_count, k, np.float32) for k, m in enumerate(part_meshes)])
-    data = dict(position=("f", merged.positions.ravel().tolist()), part=("f", index.tolist()))
-    if "normal" in program.attributes:
-        data.update(normal=("f", merged.normals.ravel().tolist()), color=("f", merged.colors.ravel().tolist()))
-    return program.vertex_list_indexed(merged.vertex_count, gl.GL_TRIANGLES, merged.indices.tolist(),
-                                       batch=batch, **data)
-
-
-_COLLAPSED = (0.0,) * 15 + (1.0,)
-"""A part matrix that shrinks the part to a point (hides it)."""
+    return GeometryBuffer(dict(position=merged.positions, normal=merged.normals, color=merged.colors, part=index),
+                          merged.indices)
 
 
 class GhostPose:
@@ -137,12 +231,31 @@ class GhostPose:
         self.hidden = hidden
 
 
-def _decal_list(program, positions, uv, colors, indices, batch):
-    return program.vertex_list_indexed(
-        len(positions), gl.GL_TRIANGLES, list(indices), batch=batch,
-        position=("f", np.asarray(positions, np.float32).ravel().tolist()),
-        uv=("f", np.asarray(uv, np.float32).ravel().tolist()),
-        color=("f", np.asarray(colors, np.float32).ravel().tolist()))
+class _AirplaneUniforms:
+    """An airplane's ``model`` and ``parts`` uniforms as preallocated float32 arrays (filled in place)."""
+
+    def __init__(self):
+        self.model = np.zeros(16, np.float32)
+        self.parts = np.zeros((shaders.MAX_PARTS, 16), np.float32)
+        self._plane = np.eye(4)
+
+    def fill(self, position, rotation, part_matrices, hidden, eye):
+        """Body -> camera-relative earth (``model``) and each part's matrix, column-major; hidden parts
+        shrink to a point."""
+        plane = self._plane
+        plane[:3, :3] = rotation
+        np.subtract(position, eye, out=plane[:3, 3])
+        self.model[:] = plane.T.ravel()
+        parts = self.parts
+        parts[:] = 0.0
+        parts[:, 15] = 1.0                 # a zero matrix with w = 1: the part collapses to a point
+        n = len(part_matrices)
+        if n:
+            parts[:n] = np.asarray(part_matrices, dtype=np.float64).transpose(0, 2, 1).reshape(n, 16)
+        for k in hidden:
+            parts[k] = 0.0
+            parts[k, 15] = 1.0
+        return self
 
 
 class SceneRenderer:
@@ -152,102 +265,145 @@ class SceneRenderer:
     ----------
     model : flightsim.app.airplane_model.AirplaneModel
     scenery : flightsim.app.scenery.Scenery
+        Its ``objects`` (lit meshes in earth coordinates) are lit once and
+        put in one buffer, each mesh a cluster the view may skip.
+    quality : flightsim.app.quality.Quality, optional
+        Default ``high``.  :meth:`set_quality` changes it later.
     """
 
-    def __init__(self, model, scenery):
+    def __init__(self, model, scenery, quality: Quality | None = None):
         self.model = model
         self.lighting = Lighting()
-        self.lit = _program(shaders.LIT_VERTEX, shaders.LIT_FRAGMENT)
-        self.airplane = _program(shaders.AIRPLANE_VERTEX, shaders.LIT_FRAGMENT)
-        self.ground = _program(shaders.GROUND_VERTEX, shaders.GROUND_FRAGMENT)
-        self.decal = _program(shaders.DECAL_VERTEX, shaders.DECAL_FRAGMENT)
+        self.quality = quality or LEVELS["high"]
+        self.static = _program(shaders.STATIC_VERTEX, shaders.STATIC_FRAGMENT)
+        self.runway = _program(shaders.RUNWAY_VERTEX, shaders.RUNWAY_FRAGMENT)
         self.shadow = _program(shaders.SHADOW_VERTEX, shaders.SHADOW_FRAGMENT)
         self.sky = _program(shaders.SKY_VERTEX, shaders.SKY_FRAGMENT)
-        self._batch = pyglet.graphics.Batch()          # owns the buffers; drawn list by list
+        self.ground = _program(shaders.GROUND_VERTEX, shaders.ground_fragment(False))
+        self._variants = {}                                # (kind, flag) -> program, built when first needed
+        self._frame = np.zeros(24, np.float32)             # the Frame block: view_proj, eye, tile
+        self._frame_ubo = gl.GLuint()
+        gl.glGenBuffers(1, ctypes.byref(self._frame_ubo))
+        gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, self._frame_ubo)
+        gl.glBufferData(gl.GL_UNIFORM_BUFFER, self._frame.nbytes, None, gl.GL_DYNAMIC_DRAW)
+        gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, 0)
+        self._frame_binding = self.static.uniform_blocks["Frame"].binding
+        self._plane = _AirplaneUniforms()
+        self._ghost = _AirplaneUniforms()
 
-        rw = scenery.runway
-        # Anisotropic filtering keeps the markings sharp at grazing angles; the runway covers
-        # little of the screen, so even a software renderer can afford it there.
-        self.tex_runway = _make_texture(textures.runway_texture(width_ft=rw.width, length_ft=rw.length,
-                                                                numbers=rw.numbers), repeat=False, anisotropy=8.0)
-        self.sky_list = self._sky_dome()
+        self.runway_info = rw = scenery.runway
+        self._runway_image = textures.runway_texture(width_ft=rw.width, length_ft=rw.length, numbers=rw.numbers)
+        self.tex_runway = _make_texture(self._runway_image, repeat=False, anisotropy=self.quality.runway_anisotropy)
+        self._build_scenery(scenery)
+        self._build_ground()
+        if len(model.parts) > shaders.MAX_PARTS:
+            raise ValueError(f"the airplane has {len(model.parts)} parts; at most {shaders.MAX_PARTS} can be drawn")
+        self.airplane_buffer = _airplane_buffer([p.mesh for p in model.parts])
+        self.sky_buffer = None
+        self.set_quality(self.quality)
+
+    # ------------------------------------------------------------------ building
+
+    def _build_scenery(self, scenery):
+        """The lit landmarks (one cluster a mesh) and the flat decals in one buffer; the runway quad apart."""
+        L = self.lighting
+        meshes = list(scenery.objects)
+        d = scenery.decals
+        flat = Mesh(d.positions, np.tile([0.0, 0.0, 1.0], (d.vertex_count, 1)), d.colors, d.indices)
+        merged = Mesh.merge([*meshes, flat])
+        colors = L.lit_colors(merged.colors, merged.normals)
+        self.scenery_buffer = GeometryBuffer(dict(position=merged.positions, color=colors), merged.indices)
+        ranges = _ranges([m.indices.size for m in meshes] + [flat.indices.size])
+        self.object_ranges, self.decal_range = ranges[:-1], ranges[-1]
+        self.object_centers, self.object_radii = _bounds(meshes)
+        quad_pos, quad_uv = scenery.runway_quad
+        self.runway_buffer = GeometryBuffer(dict(position=quad_pos, uv=quad_uv), [0, 1, 2, 0, 2, 3])
+
+    def _build_ground(self):
+        """Skirt, far ring and the 3 x 3 near tiles in one buffer (2D positions relative to the camera tile)."""
         meshes2d = ground.build_ground(GROUND_EXTENT)
         self.ground_average = meshes2d.average
-        self.ground_lists = [self._ground_list(m) for m in (meshes2d.skirt, meshes2d.far)]
-        self.tile_lists = [self._ground_list(m) for m, _ in meshes2d.near]
+        parts = [meshes2d.skirt, meshes2d.far, *(m for m, _ in meshes2d.near)]
+        offsets = np.cumsum([0] + [len(p[0]) for p in parts[:-1]])
+        positions = np.concatenate([p[0] for p in parts])
+        colors = np.concatenate([p[1] for p in parts])
+        indices = np.concatenate([p[2] + o for p, o in zip(parts, offsets)])
+        self.ground_buffer = GeometryBuffer(dict(position=positions, color=colors), indices)
+        ranges = _ranges([len(p[2]) for p in parts])
+        self.ground_always = (ranges[0][0], ranges[0][1] + ranges[1][1])     # skirt and far ring
+        self.tile_ranges = ranges[2:]
         self.tile_centers = np.array([[(i + 0.5) * ground.TILE_FT, (j + 0.5) * ground.TILE_FT, 0.0]
                                       for _, (i, j) in meshes2d.near])
         self.tile_radius = ground.TILE_FT * math.sqrt(0.5)
-        d = scenery.decals
-        self.decal_list = _decal_list(self.decal, d.positions, np.zeros((d.vertex_count, 2)), d.colors,
-                                      d.indices, self._batch)
-        quad_pos, quad_uv = scenery.runway_quad
-        self.runway_list = _decal_list(self.decal, quad_pos, quad_uv, np.ones((4, 4)), [0, 1, 2, 0, 2, 3],
-                                       self._batch)
-        self.object_lists = [_lit_list(self.lit, m, self._batch) for m in scenery.objects]
-        self.object_centers, self.object_radii = _bounds(scenery.objects)
-        if len(model.parts) > shaders.MAX_PARTS:
-            raise ValueError(f"the airplane has {len(model.parts)} parts; at most {shaders.MAX_PARTS} can be drawn")
-        self.airplane_list = _airplane_list(self.airplane, [p.mesh for p in model.parts], self._batch)
-        self.shadow_list = _airplane_list(self.shadow, [p.mesh for p in model.parts], self._batch)
-        self._set_lighting_uniforms()
 
-    def _sky_dome(self, n_az=48, n_el=14):
-        """Unit directions from just below the horizon to the zenith, as triangles.
+    def _sky_dome(self, n_az, n_el):
+        """Unit directions from the horizon to the zenith, as triangles (drawn at the far plane).
 
-        Below it the ground covers the view; any gap left at great heights
-        shows the clear colour, which is the horizon haze.
+        Below the horizon the ground covers the view; any gap left there at
+        great heights shows the clear colour, which is the horizon haze.
         """
         az = np.linspace(0.0, 2 * np.pi, n_az, endpoint=False)
-        el = np.radians(np.concatenate([[-3.0], np.linspace(0.0, 90.0, n_el)]))
+        el = np.radians(np.linspace(0.0, 90.0, n_el))
         dirs = np.stack([np.cos(el)[:, None] * np.cos(az)[None, :], np.cos(el)[:, None] * np.sin(az)[None, :],
                          np.broadcast_to(np.sin(el)[:, None], (len(el), n_az))], axis=-1).reshape(-1, 3)
-        idx = []
-        for i in range(len(el) - 1):
-            for j in range(n_az):
-                a, b = i * n_az + j, i * n_az + (j + 1) % n_az
-                idx += [a, b, b + n_az, a, b + n_az, a + n_az]
-        return self.sky.vertex_list_indexed(len(dirs), gl.GL_TRIANGLES, idx, batch=self._batch,
-                                            position=("f", dirs.ravel().tolist()))
+        i = np.arange(len(el) - 1)[:, None]
+        j = np.arange(n_az)[None, :]
+        a, b = i * n_az + j, i * n_az + (j + 1) % n_az
+        idx = np.stack([a, b, b + n_az, a, b + n_az, a + n_az], axis=-1).ravel()
+        return GeometryBuffer(dict(position=dirs), idx)
 
-    def _ground_list(self, mesh2d):
-        positions, colors, indices = mesh2d
-        return self.ground.vertex_list_indexed(len(positions), gl.GL_TRIANGLES, indices.tolist(),
-                                               batch=self._batch, position=("f", positions.ravel().tolist()),
-                                               color=("f", colors.ravel().tolist()))
-
-    def _set_lighting_uniforms(self):
-        L = self.lighting
-        for prog in (self.lit, self.airplane, self.ground, self.decal, self.sky):
-            prog.use()
-            # The compiler drops uniforms a program does not need (the flat ground's ambient).
-            present = prog.uniforms
-            for name, value in (("sun_dir", tuple(L.sun_dir)), ("sun_color", L.sun_color),
-                                ("sky_ambient", L.sky_ambient), ("ground_ambient", L.ground_ambient),
-                                ("fog_color", L.horizon_color), ("fog_distance", L.fog_distance),
-                                ("zenith_color", L.zenith_color), ("horizon_color", L.horizon_color)):
-                if name in present:
-                    prog[name] = value
-        self.lit["shine"] = 0.0
-        for prog in (self.lit, self.airplane):
-            prog.use()
+    def _airplane_program(self, per_pixel):
+        key = ("airplane", per_pixel)
+        if key not in self._variants:
+            prog = _program(shaders.airplane_vertex(per_pixel), shaders.airplane_fragment(per_pixel))
+            self._set_lighting_uniforms(prog)
             prog["tint"] = (0.0, 0.0, 0.0, 0.0)
             prog["opacity"] = 1.0
-        self.airplane["shine"] = 0.35
-        self.ground.use()
-        level = np.array(L.sky_ambient) + np.array(L.sun_color) * max(L.sun_dir[2], 0.0)
-        self.ground["lit"] = tuple(level)
-        self.ground["average_color"] = tuple(float(c) for c in self.ground_average)
-        self.decal.use()
-        self.decal["image"] = 0
-        self.shadow.use()
-        self.shadow["sun_dir"] = tuple(L.sun_dir)
-        self.shadow.stop()
+            prog["shine"] = 0.35
+            locations = tuple(gl.glGetUniformLocation(prog.id, name) for name in (b"model", b"parts", b"tint",
+                                                                                  b"opacity"))
+            self._variants[key] = (prog, locations)
+        return self._variants[key]
 
-    @staticmethod
-    def _bind(unit, texture):
-        gl.glActiveTexture(gl.GL_TEXTURE0 + unit)
-        gl.glBindTexture(gl.GL_TEXTURE_2D, texture)
+    def _ground_program(self, grain):
+        key = ("ground", grain)
+        if key not in self._variants:
+            prog = self.ground if not grain else _program(shaders.GROUND_VERTEX, shaders.ground_fragment(True))
+            self._set_lighting_uniforms(prog)
+            self._variants[key] = prog
+        return self._variants[key]
+
+    def set_quality(self, quality: Quality):
+        """Draw with ``quality`` from the next frame on (programs are compiled when first needed)."""
+        self.quality = quality
+        self.airplane, self._airplane_locations = self._airplane_program(quality.airplane_per_pixel)
+        self.ground_program = self._ground_program(quality.grass_grain)
+        if self.sky_buffer is not None:
+            self.sky_buffer.delete()
+        self.sky_buffer = self._sky_dome(*quality.sky_segments)
+        gl.glBindTexture(gl.GL_TEXTURE_2D, self.tex_runway)
+        if pyglet.gl.gl_info.have_extension("GL_EXT_texture_filter_anisotropic"):
+            gl.glTexParameterf(gl.GL_TEXTURE_2D, _GL_TEXTURE_MAX_ANISOTROPY, max(quality.runway_anisotropy, 1.0))
+        gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
+        for prog in (self.static, self.runway, self.shadow, self.sky, self.ground):
+            self._set_lighting_uniforms(prog)
+        self.shadow_locations = tuple(gl.glGetUniformLocation(self.shadow.id, name)
+                                      for name in (b"model", b"parts", b"strength"))
+
+    def _set_lighting_uniforms(self, prog):
+        L = self.lighting
+        # The compiler drops uniforms a program does not need.
+        present = prog.uniforms
+        for name, value in (("sun_dir", tuple(L.sun_dir)), ("sun_color", L.sun_color),
+                            ("sky_ambient", L.sky_ambient), ("ground_ambient", L.ground_ambient),
+                            ("fog_color", L.horizon_color), ("fog_distance", L.fog_distance),
+                            ("zenith_color", L.zenith_color), ("horizon_color", L.horizon_color),
+                            ("lit", L.level_light), ("average_color", tuple(float(c) for c in self.ground_average)),
+                            ("image", 0)):
+            if name in present:
+                prog[name] = value
+
+    # ------------------------------------------------------------------ drawing
 
     def draw(self, view, viewport, airplane_position, airplane_rotation, part_matrices,
              show_airplane=True, hidden=(), ghost=None):
@@ -274,7 +430,7 @@ class SceneRenderer:
         width, height = max(int(viewport[0]), 1), max(int(viewport[1]), 1)
         gl.glViewport(0, 0, width, height)
         gl.glDisable(gl.GL_SCISSOR_TEST)
-        gl.glDisable(gl.GL_CULL_FACE)
+        gl.glDisable(gl.GL_BLEND)
         gl.glDepthMask(gl.GL_TRUE)
         gl.glStencilMask(0xFF)
         gl.glClearStencil(0)
@@ -282,72 +438,79 @@ class SceneRenderer:
         gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT | gl.GL_STENCIL_BUFFER_BIT)
         eye = np.asarray(view.eye, dtype=np.float64)
         view_proj = view.view_proj(width / height)
-        vp = gl_matrix(view_proj)
-        camera = tuple(float(c) for c in eye)
-
-        # Sky.
-        gl.glDisable(gl.GL_DEPTH_TEST)
-        gl.glDepthMask(gl.GL_FALSE)
-        gl.glDisable(gl.GL_BLEND)
-        self.sky.use()
-        self.sky["view_proj"] = vp
-        self.sky_list.draw(gl.GL_TRIANGLES)
-
-        # Ground and decals, flat on z = 0.
-        self.ground.use()
         ox, oy = ground.tile_origin(eye[0], eye[1])
-        self.ground["view_proj"] = vp
-        self.ground["offset"] = (float(ox - eye[0]), float(oy - eye[1]))
-        self.ground["tile_origin"] = (float(ox), float(oy))
-        self.ground["camera_z"] = float(eye[2])
-        self.ground["grain"] = 0.14 if eye[2] < 500.0 else 0.0
-        for vlist in self.ground_lists:
-            vlist.draw(gl.GL_TRIANGLES)
+        frame = self._frame
+        frame[:16] = view_proj.T.ravel()
+        frame[16:20] = eye[0], eye[1], eye[2], (0.14 if eye[2] < 500.0 else 0.0)
+        frame[20:24] = ox - eye[0], oy - eye[1], ox, oy
+        gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, self._frame_ubo)
+        gl.glBufferSubData(gl.GL_UNIFORM_BUFFER, 0, frame.nbytes, frame.ctypes.data_as(ctypes.c_void_p))
+        gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, 0)
+        gl.glBindBufferBase(gl.GL_UNIFORM_BUFFER, self._frame_binding, self._frame_ubo)
         planes = frustum_planes(view_proj)
-        tiles = self.tile_centers + [ox - eye[0], oy - eye[1], -eye[2]]
-        for vlist, visible in zip(self.tile_lists, spheres_visible(planes, tiles, self.tile_radius)):
-            if visible:
-                vlist.draw(gl.GL_TRIANGLES)
-        self.decal.use()
-        self.decal["view_proj"] = vp
-        self.decal["model"] = gl_matrix(_translate(-eye))
-        self.decal["textured"] = 0.0
-        self.decal_list.draw(gl.GL_TRIANGLES)
-        self._bind(0, self.tex_runway)
-        self.decal["textured"] = 1.0
-        self.runway_list.draw(gl.GL_TRIANGLES)
 
-        plane_gl, parts = _airplane_uniforms(airplane_position, airplane_rotation, part_matrices, hidden, eye)
-        if show_airplane:
-            self._draw_shadow(plane_gl, parts, vp, camera, float(airplane_position[2]))
-
-        # Lit objects with depth.
         gl.glEnable(gl.GL_DEPTH_TEST)
         gl.glDepthFunc(gl.GL_LESS)
-        gl.glDepthMask(gl.GL_TRUE)
-        self.lit.use()
-        self.lit["view_proj"] = vp
-        self.lit["model"] = gl_matrix(_translate(-eye))
-        self.lit["shine"] = 0.0
-        visible = spheres_visible(planes, self.object_centers - eye, self.object_radii)
-        for vlist, show in zip(self.object_lists, visible):
-            if show:
-                vlist.draw(gl.GL_TRIANGLES)
+        # 1. The airplane, nearest.
+        plane = self._plane.fill(airplane_position, airplane_rotation, part_matrices, hidden, eye)
         if show_airplane:
-            self.airplane.use()
-            self.airplane["view_proj"] = vp
-            self.airplane["model"] = plane_gl
-            self.airplane["parts"] = parts
-            gl.glEnable(gl.GL_CULL_FACE)          # closed, outward-facing meshes; the cockpit sees no insides
-            gl.glCullFace(gl.GL_BACK)
-            self.airplane_list.draw(gl.GL_TRIANGLES)
-            gl.glDisable(gl.GL_CULL_FACE)
+            self._draw_airplane(plane)
+        # 2. Landmarks and hills in view.
+        self.static.use()
+        self.scenery_buffer.bind()
+        visible = spheres_visible(planes, self.object_centers - eye, self.object_radii)
+        self.scenery_buffer.draw_ranges(self.object_ranges, visible)
+        # 3. Ground, decals, runway: on z = 0, tested against the above but not written.
+        gl.glDepthMask(gl.GL_FALSE)
+        self.ground_program.use()
+        self.ground_buffer.bind()
+        self.ground_buffer.draw(*self.ground_always)
+        tiles = self.tile_centers + [ox - eye[0], oy - eye[1], -eye[2]]
+        self.ground_buffer.draw_ranges(self.tile_ranges, spheres_visible(planes, tiles, self.tile_radius))
+        self.static.use()
+        self.scenery_buffer.bind()
+        self.scenery_buffer.draw(*self.decal_range)
+        self.runway.use()
+        gl.glActiveTexture(gl.GL_TEXTURE0)
+        gl.glBindTexture(gl.GL_TEXTURE_2D, self.tex_runway)
+        self.runway_buffer.bind()
+        self.runway_buffer.draw()
+        # 4. The shadow on the ground.
+        if show_airplane:
+            self._draw_shadow(plane, float(airplane_position[2]))
+        # 5. The sky where nothing else is (at the far plane).
+        gl.glDepthFunc(gl.GL_LEQUAL)
+        self.sky.use()
+        self.sky_buffer.bind()
+        self.sky_buffer.draw()
+        gl.glDepthFunc(gl.GL_LESS)
+        gl.glDepthMask(gl.GL_TRUE)
+        # 6. The translucent ghost.
         if ghost is not None and not (show_airplane and self._ghost_coincides(
                 ghost, airplane_position, airplane_rotation, part_matrices, hidden)):
-            self._draw_ghost(ghost, vp, planes, eye)
-        self.lit.stop()
+            self._draw_ghost(ghost, planes, eye)
+        gl.glBindVertexArray(0)
+        self.static.stop()
         gl.glDisable(gl.GL_DEPTH_TEST)
-        gl.glActiveTexture(gl.GL_TEXTURE0)
+
+    def _draw_airplane(self, uniforms, tint=None, opacity=1.0):
+        prog = self.airplane
+        loc_model, loc_parts, loc_tint, loc_opacity = self._airplane_locations
+        prog.use()
+        gl.glUniformMatrix4fv(loc_model, 1, gl.GL_FALSE, uniforms.model.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
+        gl.glUniformMatrix4fv(loc_parts, shaders.MAX_PARTS, gl.GL_FALSE,
+                              uniforms.parts.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
+        if tint is not None:
+            gl.glUniform4f(loc_tint, *tint)
+            gl.glUniform1f(loc_opacity, opacity)
+        gl.glEnable(gl.GL_CULL_FACE)          # closed, outward-facing meshes; the cockpit sees no insides
+        gl.glCullFace(gl.GL_BACK)
+        self.airplane_buffer.bind()
+        self.airplane_buffer.draw()
+        gl.glDisable(gl.GL_CULL_FACE)
+        if tint is not None:
+            gl.glUniform4f(loc_tint, 0.0, 0.0, 0.0, 0.0)
+            gl.glUniform1f(loc_opacity, 1.0)
 
     def _ghost_coincides(self, ghost, position, rotation, part_matrices, hidden):
         """The ghost is where the airplane is, to within :data:`GHOST_SAME_FT` at any vertex."""
@@ -358,64 +521,41 @@ class SceneRenderer:
         turn = np.abs(np.asarray(ghost.rotation, dtype=np.float64) - rotation).max()
         return bool(offset + 3.0 * reach * turn < GHOST_SAME_FT)
 
-    def _draw_ghost(self, ghost, vp, planes, eye):
+    def _draw_ghost(self, ghost, planes, eye):
         """The ghost: the airplane's mesh and program, tinted and blended, tested against depth but not
         writing it (after everything opaque, so it never hides what is behind it)."""
         position = np.asarray(ghost.position, dtype=np.float64)
         if not spheres_visible(planes, position - eye, self.model.radius)[0]:
             return
-        plane_gl, parts = _airplane_uniforms(position, ghost.rotation, ghost.part_matrices, ghost.hidden, eye)
+        uniforms = self._ghost.fill(position, ghost.rotation, ghost.part_matrices, ghost.hidden, eye)
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-        gl.glEnable(gl.GL_DEPTH_TEST)
         gl.glDepthFunc(gl.GL_LESS)           # where it coincides with the airplane, the airplane wins
         gl.glDepthMask(gl.GL_FALSE)
-        gl.glEnable(gl.GL_CULL_FACE)
-        gl.glCullFace(gl.GL_BACK)
-        prog = self.airplane
-        prog.use()
-        prog["view_proj"] = vp
-        prog["model"] = plane_gl
-        prog["parts"] = parts
-        prog["tint"] = GHOST_TINT
-        prog["opacity"] = GHOST_OPACITY
-        self.airplane_list.draw(gl.GL_TRIANGLES)
-        prog["tint"] = (0.0, 0.0, 0.0, 0.0)
-        prog["opacity"] = 1.0
-        gl.glDisable(gl.GL_CULL_FACE)
+        self._draw_airplane(uniforms, GHOST_TINT, GHOST_OPACITY)
         gl.glDepthMask(gl.GL_TRUE)
         gl.glDisable(gl.GL_BLEND)
 
-    def _draw_shadow(self, plane_gl, parts, vp, camera, altitude):
+    def _draw_shadow(self, uniforms, altitude):
         """The airplane flattened onto the ground along the sun's rays."""
         strength = 0.5 * (1.0 - min(max(altitude, 0.0) / 600.0, 1.0))
         if strength <= 0.01:
             return
+        loc_model, loc_parts, loc_strength = self.shadow_locations
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         gl.glEnable(gl.GL_STENCIL_TEST)
         gl.glStencilFunc(gl.GL_EQUAL, 0, 0xFF)
         gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_INCR)
         self.shadow.use()
-        self.shadow["view_proj"] = vp
-        self.shadow["camera"] = camera
-        self.shadow["strength"] = strength
-        self.shadow["model"] = plane_gl
-        self.shadow["parts"] = parts
-        self.shadow_list.draw(gl.GL_TRIANGLES)
+        gl.glUniformMatrix4fv(loc_model, 1, gl.GL_FALSE, uniforms.model.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
+        gl.glUniformMatrix4fv(loc_parts, shaders.MAX_PARTS, gl.GL_FALSE,
+                              uniforms.parts.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
+        gl.glUniform1f(loc_strength, strength)
+        self.airplane_buffer.bind()
+        self.airplane_buffer.draw()
         gl.glDisable(gl.GL_STENCIL_TEST)
         gl.glDisable(gl.GL_BLEND)
-
-
-def _airplane_uniforms(position, rotation, part_matrices, hidden, eye):
-    """The ``model`` matrix (relative to the eye) and the ``parts`` array of an airplane, as GL floats."""
-    plane = _translate(np.asarray(position, dtype=np.float64) - eye)
-    plane[:3, :3] = rotation
-    parts = [tuple(gl_matrix(m)) for m in part_matrices]
-    for k in hidden:
-        parts[k] = _COLLAPSED
-    parts += [_COLLAPSED] * (shaders.MAX_PARTS - len(parts))
-    return gl_matrix(plane), parts
 
 
 def _bounds(mesh_list):
@@ -426,12 +566,6 @@ def _bounds(mesh_list):
         centers.append(0.5 * (lo + hi))
         radii.append(0.5 * float(np.linalg.norm(hi - lo)))
     return np.array(centers), np.array(radii)
-
-
-def _translate(offset) -> np.ndarray:
-    m = np.eye(4)
-    m[:3, 3] = offset
-    return m
 
 
 def read_pixels(width, height) -> np.ndarray:

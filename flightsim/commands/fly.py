@@ -25,6 +25,7 @@ EXIT_USAGE = 2
 DEFAULT_SIZE = "1280x720"
 CAPTURE_FRAMES = 60
 CAMERAS = ("chase", "cockpit", "orbit", "tower")
+QUALITIES = ("auto", "low", "medium", "high")     # as flightsim.app.quality.QUALITY_CHOICES (no GUI at parse time)
 MAX_GHOST_SUBSTEPS = 64          # as flightsim.app.app.MAX_GHOST_SUBSTEPS (not imported: no GUI at parse time)
 
 
@@ -46,6 +47,9 @@ def add_window_arguments(parser: argparse.ArgumentParser) -> None:
                         help="render off-screen with EGL (no X display needed); implies --frames")
     parser.add_argument("--msaa", type=number(int, minimum=0, maximum=16), default=0, metavar="SAMPLES",
                         help="multisample anti-aliasing samples, 0..16 (0 = off; costly on software renderers)")
+    parser.add_argument("--quality", choices=QUALITIES, default="auto",
+                        help="graphics quality: low, medium, high, or auto (the default: from the OpenGL renderer "
+                             "and the frame time of the first seconds; software rendering gets low)")
     parser.add_argument("--no-gamepad", action="store_true", help="ignore game controllers")
     parser.add_argument("--dynamics", action="store_true",
                         help="open the Dynamics panel (the modes and the integrator's stability region; key M)")
@@ -142,7 +146,7 @@ def open_app(args, sim, keymap, size, frames, caption, **app_options):
     from flightsim.app.app import FlightApp
 
     app = FlightApp(window, sim, keymap, INTEGRATORS, TIME_SCALES, use_gamepads=not args.no_gamepad,
-                    dynamics=args.dynamics, **app_options)
+                    dynamics=args.dynamics, quality=args.quality, **app_options)
     saved = None
     try:
         app.cameras.set_mode(args.camera)
