@@ -57,6 +57,8 @@ from flightsim.app.gui import ImguiLayer
 from flightsim.app.history import History
 from flightsim.app.hud import Hud
 from flightsim.app.hud_view import CameraReadout, HudCommands, HudView, PlaybackReadout, RecorderReadout
+from flightsim.app.instruments import cockpit_shapes
+from flightsim.app.panels import BACKDROP_RGB, BACKDROP_WINDOWS
 from flightsim.app.pilot import Gamepads, Pilot
 from flightsim.app.quality import AutoQuality, Quality, quality_level
 from flightsim.app.recorder import Recorder, stamped_path
@@ -163,6 +165,7 @@ class FlightApp:
         self.history = History(span=30.0, rate=5.0)     # 150 points a chart line
         self.stats = FrameStats()
         self.hud = Hud(integrators, time_scales)
+        self.hud.backdrops = self.quality.backdrops
         self.hud_commands = self._hud_commands()
         self.closed = False
         self.prop_angle = 0.0
@@ -467,7 +470,8 @@ class FlightApp:
         pos, rot = self.pose
         view = self.cameras.view(pos, rot, dt)
         hidden = self._fuselage if self.cameras.mode == "cockpit" else ()
-        self.scene.draw(view, self.window.get_framebuffer_size(), pos, rot, matrices, hidden=hidden, ghost=ghost)
+        self.scene.draw(view, self.window.get_framebuffer_size(), pos, rot, matrices, hidden=hidden, ghost=ghost,
+                        backdrops=self._backdrops() if self.hud.backdrops else None)
         t2 = time.perf_counter()
 
         self.gui.frame(dt, lambda: self.hud.draw(self.hud_view(), self.hud_commands))
@@ -484,12 +488,29 @@ class FlightApp:
             if level is not None:
                 self.set_quality(level)
 
+    def _backdrops(self):
+        """What the scene draws opaque in front (``low`` quality): last frame's side panels, then the cockpit
+        frame while the pilot looks ahead, as ``(window size, [(polygon, rgb), ...])``."""
+        shapes = []
+        for name in BACKDROP_WINDOWS:
+            box = self.hud.hit_boxes.get(name)
+            if box is not None:
+                x0, y0, x1, y1 = box
+                shapes.append((((x0, y0), (x1, y0), (x1, y1), (x0, y1)), BACKDROP_RGB))
+        size = self.window.get_size()
+        if self.cameras.mode == "cockpit":
+            fade, frame = cockpit_shapes(size[0], size[1], self.cameras.head_yaw, self.cameras.head_pitch)
+            if fade >= 1.0:
+                shapes += frame
+        return size, shapes
+
     def set_quality(self, quality):
         """Draw with ``quality`` (a :class:`~flightsim.app.quality.Quality` or its name) from the next frame."""
         self.quality = quality if isinstance(quality, Quality) else quality_level(quality)
         self.window.switch_to()
         self.scene.set_quality(self.quality)
         self.gui.set_antialias(self.quality.hud_antialias)
+        self.hud.backdrops = self.quality.backdrops
 
     def capture(self) -> np.ndarray:
         """The current back buffer as (height, width, 3) uint8, row 0 at the top."""

@@ -59,6 +59,12 @@ class Hud:
         The λ·dt plot area's size in the last frame (its fit keeps equal units per pixel).
     dynamics_zoom : bool
         The λ·dt plot fits the modes (else the stability regions too).
+    backdrops : bool
+        The scene draws the side panels' backgrounds (opaque, where last
+        frame's windows were: :data:`~flightsim.app.panels.BACKDROP_WINDOWS`)
+        and the cockpit frame, before anything else, so nothing behind them
+        is shaded; the panels then draw no background of their own (``low``
+        quality: on a software rasteriser every blended pixel costs).
     """
 
     def __init__(self, integrators, time_scales, panels=PANELS):
@@ -76,6 +82,7 @@ class Hud:
         self.dynamics_refits = 0
         self.dynamics_plot_pixels = None
         self.dynamics_zoom = False
+        self.backdrops = False
 
     def notify(self, text, seconds=3.0):
         """Show ``text`` for a few seconds."""

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from imgui_bundle import imgui, implot
 
 __all__ = ["CHART_FLAGS", "FT_S_TO_KT", "X_FLAGS", "attitude_indicator", "bar", "chart_limits", "cockpit_frame",
+           "cockpit_shapes",
            "heading_tape", "plain_lines", "vec2"]
 
 FT_S_TO_KT = 0.592484
@@ -49,29 +50,64 @@ def plain_lines():
         dl.pop_draw_flag()
 
 
-def cockpit_frame(width, height, head_yaw, head_pitch):
-    """The cockpit around the view: a glare shield across the bottom and the windscreen posts.
+def cockpit_shapes(width, height, head_yaw, head_pitch):
+    """The cockpit around the view as convex polygons: a glare shield across the bottom, its lit edge,
+    the windscreen posts and the roof bar.
 
-    Drawn behind the HUD windows; it fades out as the pilot turns the head
-    (the overlay is fixed to the screen).
+    The overlay is fixed to the screen, so it fades out as the pilot turns
+    the head.  Used by :func:`cockpit_frame` (drawn by imgui) and by the
+    scene renderer, which draws it opaque before the scene when ``fade`` is
+    1 so that the scene behind it is never shaded.
+
+    Parameters
+    ----------
+    width, height : float
+        Screen size, pixels.
+    head_yaw, head_pitch : float
+        The pilot's head turn, degrees.
+
+    Returns
+    -------
+    fade : float
+        0 (not drawn) .. 1 (opaque).
+    shapes : list of (list of (float, float), (int, int, int))
+        Polygons in pixels from the top left, and their RGB colours.
     """
     fade = max(0.0, 1.0 - max(abs(head_yaw) / 25.0, abs(head_pitch) / 20.0))
     if fade <= 0.0 or width < 40 or height < 40:
-        return
-    a = int(255 * fade)
-    dl = imgui.get_background_draw_list()
+        return 0.0, []
     top_mid, top_side = height * 0.80, height * 0.86
     n = 24
-    edge = [vec2(width * i / n, top_side - (top_side - top_mid) * math.sin(math.pi * i / n)) for i in range(n + 1)]
-    dl.add_convex_poly_filled([*edge, vec2(width, height), vec2(0, height)], imgui.IM_COL32(38, 41, 48, a))
-    for p, q in zip(edge[:-1], edge[1:]):
-        dl.add_line(p, q, imgui.IM_COL32(78, 84, 96, a), 3.0)
-    post = imgui.IM_COL32(30, 32, 38, a)
+    edge = [(width * i / n, top_side - (top_side - top_mid) * math.sin(math.pi * i / n)) for i in range(n + 1)]
+    shapes = [([*edge, (width, height), (0.0, height)], (38, 41, 48))]
+    shapes += [(_thick_line(p, q, 3.0), (78, 84, 96)) for p, q in zip(edge[:-1], edge[1:])]
+    post = (30, 32, 38)
     for side in (0, 1):
         x0 = width * (0.06 if side == 0 else 0.94)
         x1 = width * (0.16 if side == 0 else 0.84)
-        dl.add_line(vec2(x0, top_side), vec2(x1, 0), post, max(6.0, width * 0.012))
-    dl.add_rect_filled(vec2(0, 0), vec2(width, max(4.0, height * 0.012)), post)
+        shapes.append((_thick_line((x0, top_side), (x1, 0.0), max(6.0, width * 0.012)), post))
+    bar_h = max(4.0, height * 0.012)
+    shapes.append(([(0.0, 0.0), (width, 0.0), (width, bar_h), (0.0, bar_h)], post))
+    return fade, shapes
+
+
+def _thick_line(p, q, thickness):
+    """The quad of a line from ``p`` to ``q`` ``thickness`` pixels wide."""
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    length = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / length * thickness * 0.5, dx / length * thickness * 0.5
+    return [(p[0] + nx, p[1] + ny), (q[0] + nx, q[1] + ny), (q[0] - nx, q[1] - ny), (p[0] - nx, p[1] - ny)]
+
+
+def cockpit_frame(width, height, head_yaw, head_pitch):
+    """The cockpit around the view (:func:`cockpit_shapes`), drawn behind the HUD windows."""
+    fade, shapes = cockpit_shapes(width, height, head_yaw, head_pitch)
+    if not shapes:
+        return
+    a = int(255 * fade)
+    dl = imgui.get_background_draw_list()
+    for points, (r, g, b) in shapes:
+        dl.add_convex_poly_filled([vec2(x, y) for x, y in points], imgui.IM_COL32(r, g, b, a))
 
 
 def chart_limits(ys, limits):

@@ -46,12 +46,21 @@ from imgui_bundle import imgui, implot
 
 from flightsim.app.camera import CAMERA_MODES
 from flightsim.app.instruments import (CHART_FLAGS, FT_S_TO_KT, X_FLAGS, attitude_indicator, bar, chart_limits,
-                                       cockpit_frame, heading_tape, plain_lines, vec2, wind_arrow, wind_relative)
+                                       cockpit_frame, cockpit_shapes, heading_tape, plain_lines, vec2, wind_arrow,
+                                       wind_relative)
 from flightsim.app.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_HELD
 
 __all__ = ["NUMERICS_SECTIONS", "PANELS", "camera_section", "charts_section", "clock_section", "cockpit_overlay",
            "dynamics_panel", "dynamics_section", "flight_panel", "gear_panel", "ghost_section", "integrator_section", "key_help",
            "numerics_panel", "recording_section", "run_section", "status_banner", "timing_section", "wind_section"]
+
+PANEL_ALPHA = 0.62
+"""Opacity of the side panels' background (the scene shows through)."""
+BACKDROP_WINDOWS = ("flight:window", "ground:window", "numerics:window")
+"""The windows (:attr:`~flightsim.app.hud.Hud.hit_boxes`) whose background the scene draws when
+:attr:`~flightsim.app.hud.Hud.backdrops` is on."""
+BACKDROP_RGB = (51, 56, 64)
+"""Their opaque background then (about what the see-through one looks like over the landscape)."""
 
 NUMERICS_WIDTH = 330.0
 """Width of the Numerics window, imgui pixels."""
@@ -97,10 +106,20 @@ def _panels_fit(hud):
 
 
 def cockpit_overlay(view, do, hud):
-    """From the cockpit: the glare shield and windscreen posts, behind the panels."""
+    """From the cockpit: the glare shield and windscreen posts, behind the panels.
+
+    With :attr:`~flightsim.app.hud.Hud.backdrops` on, the scene draws them while they are opaque.
+    """
     if view.camera.mode == "cockpit":
         size = imgui.get_io().display_size
+        if hud.backdrops and cockpit_shapes(size.x, size.y, view.camera.head_yaw, view.camera.head_pitch)[0] >= 1.0:
+            return
         cockpit_frame(size.x, size.y, view.camera.head_yaw, view.camera.head_pitch)
+
+
+def _panel_background(hud):
+    """The next window's background: see-through, or none where the scene draws it (backdrops)."""
+    imgui.set_next_window_bg_alpha(0.0 if hud.backdrops else PANEL_ALPHA)
 
 
 def status_banner(view, do, hud):
@@ -174,7 +193,7 @@ def flight_panel(view, do, hud):
         return
     t, c = view.telemetry, view.controls
     imgui.set_next_window_pos(vec2(8, 8), imgui.Cond_.always)
-    imgui.set_next_window_bg_alpha(0.62)
+    _panel_background(hud)
     imgui.begin("Flight", None, _PANEL_FLAGS | imgui.WindowFlags_.no_move)
     size = 184.0
     attitude_indicator(t.roll, t.pitch, size)
@@ -249,8 +268,9 @@ def gear_panel(view, do, hud):
     t, c = view.telemetry, view.controls
     size = imgui.get_io().display_size
     imgui.set_next_window_pos(vec2(8, size.y - 8), imgui.Cond_.always, vec2(0.0, 1.0))
-    imgui.set_next_window_bg_alpha(0.62)
+    _panel_background(hud)
     imgui.begin("Ground", None, _PANEL_FLAGS | imgui.WindowFlags_.no_move)
+    _remember_window(hud, "ground:window")
     imgui.text(f"Gnd speed {t.groundspeed * FT_S_TO_KT:5.1f} kt  ({t.groundspeed:5.1f} ft/s)")
     brake = c.brake if np.isfinite(c.brake) else 0.0
     bar("Brakes", brake, 0.0, 1.0, f"{brake * 100:3.0f}%  ({view.keymap.describe('brake')})")
@@ -284,7 +304,7 @@ def numerics_panel(view, do, hud):
     width = imgui.get_io().display_size.x
     imgui.set_next_window_pos(vec2(width - NUMERICS_WIDTH - 8, 8), imgui.Cond_.always)
     imgui.set_next_window_size(vec2(NUMERICS_WIDTH, 0), imgui.Cond_.always)
-    imgui.set_next_window_bg_alpha(0.62)
+    _panel_background(hud)
     imgui.begin("Numerics", None, _PANEL_FLAGS | imgui.WindowFlags_.no_move)
     for section in NUMERICS_SECTIONS:
         section(view, do, hud)

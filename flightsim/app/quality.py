@@ -40,6 +40,11 @@ class Quality:
         Anisotropic filtering of the runway texture (1: none).
     hud_antialias : bool
         Anti-aliased lines and shapes in the HUD (imgui).
+    backdrops : bool
+        The side panels' backgrounds and the cockpit frame are opaque and
+        drawn by the scene before anything else, so the scene behind them is
+        never shaded and imgui blends no background (else the panels are
+        see-through; see :attr:`flightsim.app.hud.Hud.backdrops`).
     """
 
     name: str
@@ -48,15 +53,16 @@ class Quality:
     sky_segments: tuple
     runway_anisotropy: float
     hud_antialias: bool
+    backdrops: bool
 
 
 LEVELS = {
     "low": Quality("low", airplane_per_pixel=False, grass_grain=False, sky_segments=(24, 7),
-                   runway_anisotropy=1.0, hud_antialias=False),
+                   runway_anisotropy=1.0, hud_antialias=False, backdrops=True),
     "medium": Quality("medium", airplane_per_pixel=False, grass_grain=True, sky_segments=(32, 10),
-                      runway_anisotropy=4.0, hud_antialias=True),
+                      runway_anisotropy=4.0, hud_antialias=True, backdrops=False),
     "high": Quality("high", airplane_per_pixel=True, grass_grain=True, sky_segments=(48, 14),
-                    runway_anisotropy=8.0, hud_antialias=True),
+                    runway_anisotropy=8.0, hud_antialias=True, backdrops=False),
 }
 """The levels by name, cheapest first."""
 

@@ -3,6 +3,9 @@
 Draw order each frame, opaque first and roughly front to back so that a
 software rasteriser shades as few hidden pixels as it can:
 
+0. opaque screen-space backdrops, if given (the HUD panels' backgrounds
+   and the cockpit frame at ``low`` quality), in front of everything, so
+   nothing behind them is shaded;
 1. the airplane (lit, depth written);
 2. the lit 3D landmarks and the hills (depth written), only the clusters
    inside the view;
@@ -280,6 +283,8 @@ class SceneRenderer:
         self.shadow = _program(shaders.SHADOW_VERTEX, shaders.SHADOW_FRAGMENT)
         self.sky = _program(shaders.SKY_VERTEX, shaders.SKY_FRAGMENT)
         self.ground = _program(shaders.GROUND_VERTEX, shaders.ground_fragment(False))
+        self.backdrop = _program(shaders.BACKDROP_VERTEX, shaders.BACKDROP_FRAGMENT)
+        self._backdrop_buffer = None
         self._variants = {}                                # (kind, flag) -> program, built when first needed
         self._frame = np.zeros(24, np.float32)             # the Frame block: view_proj, eye, tile
         self._frame_ubo = gl.GLuint()
@@ -387,6 +392,7 @@ class SceneRenderer:
         gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
         for prog in (self.static, self.runway, self.shadow, self.sky, self.ground):
             self._set_lighting_uniforms(prog)
+        self._backdrop_screen = gl.glGetUniformLocation(self.backdrop.id, b"screen")
         self.shadow_locations = tuple(gl.glGetUniformLocation(self.shadow.id, name)
                                       for name in (b"model", b"parts", b"strength"))
 
@@ -406,7 +412,7 @@ class SceneRenderer:
     # ------------------------------------------------------------------ drawing
 
     def draw(self, view, viewport, airplane_position, airplane_rotation, part_matrices,
-             show_airplane=True, hidden=(), ghost=None):
+             show_airplane=True, hidden=(), ghost=None, backdrops=None):
         """Draw one frame of the 3D scene into the current framebuffer.
 
         Parameters
@@ -426,6 +432,10 @@ class SceneRenderer:
             Indices of parts not to draw (the cabin, seen from the cockpit).
         ghost : GhostPose, optional
             A second airplane, drawn translucent over everything else.
+        backdrops : (screen, shapes), optional
+            Opaque shapes in front of the scene: ``screen`` the window size
+            (the shapes' units, pixels from the top left), ``shapes`` a list
+            of (convex polygon [(x, y), ...], (r, g, b) 0..255).
         """
         width, height = max(int(viewport[0]), 1), max(int(viewport[1]), 1)
         gl.glViewport(0, 0, width, height)
@@ -451,6 +461,9 @@ class SceneRenderer:
 
         gl.glEnable(gl.GL_DEPTH_TEST)
         gl.glDepthFunc(gl.GL_LESS)
+        # 0. Opaque backdrops in front of everything.
+        if backdrops is not None and backdrops[1]:
+            self._draw_backdrops(*backdrops)
         # 1. The airplane, nearest.
         plane = self._plane.fill(airplane_position, airplane_rotation, part_matrices, hidden, eye)
         if show_airplane:
@@ -492,6 +505,46 @@ class SceneRenderer:
         gl.glBindVertexArray(0)
         self.static.stop()
         gl.glDisable(gl.GL_DEPTH_TEST)
+
+    def _draw_backdrops(self, screen, shapes):
+        """Opaque shapes at depth 0 (fans of convex polygons) from a small buffer refilled each frame."""
+        points = []
+        colors = []
+        for polygon, rgb in shapes:
+            for k in range(1, len(polygon) - 1):
+                points += (polygon[0], polygon[k], polygon[k + 1])
+            colors += [rgb] * (3 * (len(polygon) - 2))
+        n = len(points)
+        if n == 0:
+            return
+        data = np.empty((n, 6), np.float32)
+        data[:, :2] = points
+        data[:, 2:5] = np.asarray(colors, np.float32) / 255.0
+        data[:, 5] = 1.0
+        if self._backdrop_buffer is None or self._backdrop_buffer[1] < n:
+            if self._backdrop_buffer is not None:
+                gl.glDeleteBuffers(1, ctypes.byref(self._backdrop_buffer[2]))
+                gl.glDeleteVertexArrays(1, ctypes.byref(self._backdrop_buffer[0]))
+            vao, vbo = gl.GLuint(), gl.GLuint()
+            capacity = max(256, 2 * n)
+            gl.glGenVertexArrays(1, ctypes.byref(vao))
+            gl.glBindVertexArray(vao)
+            gl.glGenBuffers(1, ctypes.byref(vbo))
+            gl.glBindBuffer(gl.GL_ARRAY_BUFFER, vbo)
+            gl.glBufferData(gl.GL_ARRAY_BUFFER, capacity * 24, None, gl.GL_DYNAMIC_DRAW)
+            for name, size, offset in (("position", 2, 0), ("color", 4, 8)):
+                location = shaders.LOCATIONS[name]
+                gl.glEnableVertexAttribArray(location)
+                gl.glVertexAttribPointer(location, size, gl.GL_FLOAT, gl.GL_FALSE, 24, ctypes.c_void_p(offset))
+            self._backdrop_buffer = (vao, capacity, vbo)
+        vao, _, vbo = self._backdrop_buffer
+        gl.glBindVertexArray(vao)
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, vbo)
+        gl.glBufferSubData(gl.GL_ARRAY_BUFFER, 0, data.nbytes, data.ctypes.data_as(ctypes.c_void_p))
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, 0)
+        self.backdrop.use()
+        gl.glUniform2f(self._backdrop_screen, float(max(screen[0], 1)), float(max(screen[1], 1)))
+        gl.glDrawArrays(gl.GL_TRIANGLES, 0, n)
 
     def _draw_airplane(self, uniforms, tint=None, opacity=1.0):
         prog = self.airplane

@@ -18,7 +18,7 @@ costs.  The airplane is lit per fragment (``high`` quality, with a specular
 highlight) or per vertex (:func:`airplane_vertex` / :func:`airplane_fragment`).
 """
 
-__all__ = ["COMMON", "FRAME_BLOCK", "LOCATIONS", "MAX_PARTS", "airplane_fragment", "airplane_vertex",
+__all__ = ["BACKDROP_FRAGMENT", "BACKDROP_VERTEX", "COMMON", "FRAME_BLOCK", "LOCATIONS", "MAX_PARTS", "airplane_fragment", "airplane_vertex",
            "ground_fragment", "GROUND_VERTEX", "RUNWAY_FRAGMENT", "RUNWAY_VERTEX", "SHADOW_FRAGMENT",
            "SHADOW_VERTEX", "SKY_FRAGMENT", "SKY_VERTEX", "STATIC_FRAGMENT", "STATIC_VERTEX"]
 
@@ -274,3 +274,17 @@ void main() {
 """)
 
 SKY_FRAGMENT = STATIC_FRAGMENT
+
+BACKDROP_VERTEX = _source("""
+layout(location = 0) in vec2 position;     // pixels from the top left of the window
+layout(location = 2) in vec4 color;
+uniform vec2 screen;                       // window size, pixels
+out vec3 v_color;
+void main() {
+    v_color = color.rgb;
+    gl_Position = vec4(position.x / screen.x * 2.0 - 1.0, 1.0 - position.y / screen.y * 2.0, -1.0, 1.0);
+}
+""")
+"""Opaque screen-space shapes in front of everything (depth 0): the panels' backdrops, the cockpit frame."""
+
+BACKDROP_FRAGMENT = STATIC_FRAGMENT

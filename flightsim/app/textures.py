@@ -41,7 +41,7 @@ def _interp_matrix(size, cells):
     i0 = np.floor(coords).astype(int)
     f = coords - i0
     f = f * f * (3 - 2 * f)
-    w = np.zeros((size, cells))
+    w = np.zeros((size, cells), np.float32)
     rows = np.arange(size)
     w[rows, i0 % cells] += 1.0 - f
     w[rows, (i0 + 1) % cells] += f
@@ -51,8 +51,8 @@ def _interp_matrix(size, cells):
 def _value_noise(shape, cells, rng):
     """Tileable smooth value noise in 0..1 of ``shape`` (rows, cols) with ``cells`` lattice cells a side."""
     rows, cols = shape
-    lattice = rng.random((cells, cells))
-    return _interp_matrix(rows, cells) @ lattice @ _interp_matrix(cols, cells).T
+    lattice = rng.random((cells, cells)).astype(np.float32)
+    return _interp_matrix(rows, cells) @ (lattice @ _interp_matrix(cols, cells).T)
 
 
 def _to_rgba(rgb, alpha=255):
@@ -78,7 +78,7 @@ def runway_texture(width_px=128, length_px=RUNWAY_LENGTH_PX, width_ft=75.0, leng
     ft_v = length_px / length_ft
     base = 0.24 + 0.05 * _value_noise((length_px, width_px), 64, rng)
     streaks = 0.04 * _value_noise((length_px, width_px), 16, rng)
-    img = np.repeat((base - streaks)[..., None], 3, axis=2)
+    img = np.repeat((base - streaks).astype(np.float32)[..., None], 3, axis=2)
     paint = np.zeros((length_px, width_px), bool)
 
     def rect(v0, v1, u0, u1):
@@ -120,5 +120,5 @@ def runway_texture(width_px=128, length_px=RUNWAY_LENGTH_PX, width_ft=75.0, leng
                         local[int(vv * ft_v):int((vv + glyph_h / 7) * ft_v) + 1,
                               int(uu * ft_u):int((uu + glyph_scale_u) * ft_u)] = True
         paint |= local if end == 0 else local[::-1, ::-1]
-    img[paint] = 0.92 - 0.06 * rng.random((int(paint.sum()), 1))
+    img[paint] = 0.92 - 0.06 * rng.random((int(paint.sum()), 1), dtype=np.float32)
     return _to_rgba(img)

@@ -3,15 +3,12 @@
 import sys
 import time
 
-import numpy as np
-
 from flightsim.commands.options import number, output_file, seconds, write_error
-from flightsim.simulation import trace
-from flightsim.simulation.controls import ControlSchedule
-from flightsim.physics.integrators import INTEGRATORS
 from flightsim.commands.trim import add_start_arguments, start_from_args
 from flightsim.commands.wind import add_wind_arguments, wind_from_args
-from flightsim.simulation.flight import DEFAULT_DT, Simulation, resolve_aircraft
+
+# The simulation (numba, scipy) is imported when the command runs, not when the parser is built.
+DEFAULT_DT = 1.0 / 120.0      # as flightsim.simulation.flight.DEFAULT_DT (tests/test_app_quality.py checks they agree)
 
 #: Runs at least this long (steps) on a terminal get a progress bar.
 PROGRESS_MIN_STEPS = 20_000
@@ -21,7 +18,8 @@ def add_arguments(p):
     """Options of ``flightsim simulate`` (numbers parsed by :mod:`flightsim.commands.options`)."""
     p.add_argument("--aircraft", metavar="PATH", help="aircraft TOML file (default: the book's airplane)")
     p.add_argument(
-        "--integrator", default="euler", metavar="NAME", help=f"one of: {', '.join(INTEGRATORS)} (default: euler)"
+        "--integrator", default="euler", metavar="NAME",
+        help="an integrator listed by `flightsim integrators` (default: euler)"
     )
     p.add_argument("--dt", type=seconds, default=DEFAULT_DT, metavar="SECONDS",
                    help="physics step, e.g. 0.01 or 1/30 (default: 1/120 s)")
@@ -47,6 +45,8 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
 
     Stops early when the simulation stops (crash, non-finite state).
     """
+    from flightsim.simulation import trace
+
     rows_t, rows_y, rows_u = [sim.t], [sim.vector], [sim.controls.clamped().as_array()]
     rows_g, rows_w = [sim.on_ground], [sim.wind[:3]]
     bar = None
@@ -74,6 +74,10 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
 
 def run(args):
     """Run ``flightsim simulate``; return the exit code (0, or 1 if the state went non-finite)."""
+    from flightsim.simulation import trace
+    from flightsim.simulation.controls import ControlSchedule
+    from flightsim.simulation.flight import Simulation, resolve_aircraft
+
     out = output_file("--out", args.out) if args.out else None
     aircraft = resolve_aircraft(args.aircraft)
     wind = wind_from_args(args, aircraft)
@@ -98,6 +102,8 @@ def run(args):
 
 
 def _summary(sim, table, wall, out):
+    import numpy as np
+
     # A flight that diverged keeps its last finite state, which may be huge: no numpy warnings on the way.
     with np.errstate(all="ignore"):
         lines = _summary_lines(sim, table, wall)
@@ -109,6 +115,10 @@ def _summary(sim, table, wall, out):
 
 
 def _summary_lines(sim, table, wall):
+    import numpy as np
+
+    from flightsim.simulation import trace
+
     col = {name: table[:, i] for i, name in enumerate(trace.COLUMNS)}
     t = sim.telemetry()
     return [

@@ -4,10 +4,10 @@ import json
 
 from flightsim.commands.options import number
 from flightsim.errors import InputError
-from flightsim.physics import modes as modes_module
-from flightsim.physics.aircraft import load_aircraft
-from flightsim.physics.trim import AirplaneModel, TrimError, trim
-from flightsim.simulation.starts import START_KINDS, make_start
+
+#: As :data:`flightsim.simulation.starts.START_KINDS` (not imported: the parser must not load numba and scipy;
+#: tests/test_app_quality.py checks they agree).
+START_KINDS = ("runway", "approach", "air", "file")
 
 #: Option types: an airspeed, an altitude, an angle, a flap setting.
 airspeed = number(float, minimum=0.0, exclusive=True)
@@ -55,6 +55,9 @@ def start_from_args(args, aircraft, atmosphere="constant", wind=None):
     ``wind`` (:class:`~flightsim.physics.wind.WindSpec`, optional): a trimmed
     start is trimmed relative to the air and carried along with the steady wind.
     """
+    from flightsim.physics.trim import TrimError
+    from flightsim.simulation.starts import make_start
+
     kind = "trim" if args.trim is not None else args.start
     if kind in ("file", "runway", "approach") and (args.altitude is not None or args.climb_angle):
         option = "--altitude" if args.altitude is not None else "--climb-angle"
@@ -70,6 +73,9 @@ def start_from_args(args, aircraft, atmosphere="constant", wind=None):
 
 def solve(args):
     """The aircraft, its model and the trim the options ask for; errors name the option."""
+    from flightsim.physics.aircraft import load_aircraft
+    from flightsim.physics.trim import AirplaneModel, TrimError, trim
+
     aircraft = load_aircraft(args.aircraft)
     model = AirplaneModel(aircraft, args.atmosphere)
     try:
@@ -114,6 +120,8 @@ def run_trim(args):
 def run_modes(args):
     """Print the modes of the linearised airplane about the trim."""
     aircraft, model, point = solve(args)
+    from flightsim.physics import modes as modes_module
+
     linear = modes_module.linearize(point, aircraft, model=model)
     named = modes_module.dynamic_modes(linear)
     if args.json:

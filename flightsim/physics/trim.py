@@ -32,7 +32,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import least_squares
 
 from flightsim.math import quat
 from flightsim.physics import aero, integrators
@@ -280,7 +279,7 @@ def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=
     best = None
     for alpha0 in (2.0, 8.0, -2.0, 14.0)[: 4 if report_range else 2]:
         x0 = np.array([alpha0, 0.0, 0.5, 0.0, 0.0, 0.0])
-        sol = least_squares(residual, x0, bounds=(lower, upper), x_scale=[5.0, 5.0, 0.3, 0.3, 0.3, 0.3],
+        sol = _least_squares()(residual, x0, bounds=(lower, upper), x_scale=[5.0, 5.0, 0.3, 0.3, 0.3, 0.3],
                             diff_step=1e-7, xtol=1e-15, ftol=1e-15, gtol=1e-15, max_nfev=200)
         # polish with plain Newton steps from the least-squares answer (central differences)
         x = _newton(residual, sol.x, lower, upper)
@@ -391,3 +390,11 @@ def trimmable_speeds(aircraft, altitude, climb_angle=0.0, flaps=0.0, heading=0.0
             inside, outside = (mid, outside) if ok(mid) else (inside, mid)
         ends.append(inside)
     return float(ends[0]), float(ends[1])
+
+
+def _least_squares():
+    """``scipy.optimize.least_squares``, imported when a trim is first solved (the import takes about half a
+    second, which a flight from the file's start or ``flightsim --version`` should not pay)."""
+    from scipy.optimize import least_squares
+
+    return least_squares
