@@ -32,11 +32,13 @@ class History:
         self._data = np.full((self.capacity, 1 + len(self.names)), np.nan)
         self._next = 0
         self._count = 0
+        self._series = {}              # name -> (times, values), until the next sample or clear
 
     def clear(self):
         """Forget everything (after a reset the clock starts again)."""
         self._next = 0
         self._count = 0
+        self._series = {}
 
     def __len__(self):
         return self._count
@@ -55,13 +57,22 @@ class History:
         self._data[self._next] = row
         self._next = (self._next + 1) % self.capacity
         self._count = min(self._count + 1, self.capacity)
+        self._series = {}
 
     def series(self, name):
         """(times, values) in time order for ``name`` (one of the recorded series).
 
         Heading values get NaN where they wrap through North, so a chart
-        shows a gap instead of a vertical line.
+        shows a gap instead of a vertical line.  The arrays are computed once
+        per sample (samples come a few times a second, charts are drawn every
+        frame); callers must not change them.
         """
+        cached = self._series.get(name)
+        if cached is None:
+            cached = self._series[name] = self._compute(name)
+        return cached
+
+    def _compute(self, name):
         if self._count == 0:
             empty = np.zeros(0)
             return empty, empty
