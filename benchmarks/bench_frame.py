@@ -31,6 +31,8 @@ Usage::
     python benchmarks/bench_frame.py --headless      # EGL instead of Xvfb
 
 With no display and no ``--headless`` it re-runs itself under ``xvfb-run``.
+``FLIGHTSIM_CHECKOUT=/path/to/other/checkout`` measures that checkout's app
+instead (an older one without ``--quality`` too), for a before / after.
 ``--json`` keeps the app's figures of the first configuration (``--camera``,
 default chase; ghost off unless ``--ghost``) under the top-level keys
 (``median_ms``, ``p99_ms``, ``first_frame_s``, ...), the floor's under
@@ -40,9 +42,8 @@ default chase; ghost off unless ``--ghost``) under the top-level keys
 
 import time
 
-T_START = time.perf_counter()
-
 import argparse  # noqa: E402
+import inspect  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import shutil  # noqa: E402
@@ -52,9 +53,9 @@ import sys  # noqa: E402
 TARGETS = {"median_ratio": 1.5, "p99_ratio": 2.0, "ghost_median_ratio": 1.7, "first_frame_s": 1.5,
            "physics_hud_ms": 3.0}
 CAMERAS = ("chase", "cockpit", "orbit")
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, REPO)          # measure this checkout's flightsim
+REPO = os.environ.get("FLIGHTSIM_CHECKOUT") or os.path.dirname(HERE)
+sys.path.insert(0, REPO)          # measure this checkout's flightsim (or FLIGHTSIM_CHECKOUT's, to compare)
 sys.path.insert(0, HERE)
 
 
@@ -114,9 +115,16 @@ def make_app(args, window):
     from flightsim.simulation.flight import TIME_SCALES, Simulation
 
     sim = Simulation(integrator=args.integrator)
-    return FlightApp(window, sim, load_keymap(), INTEGRATORS, TIME_SCALES, use_gamepads=False,
-                     ghost_integrator=args.ghost_integrator, ghost_substeps=args.ghost_substeps,
-                     quality=args.quality)
+    options = dict(ghost_integrator=args.ghost_integrator, ghost_substeps=args.ghost_substeps)
+    if "quality" in inspect.signature(FlightApp).parameters:       # an older checkout has no quality setting
+        options["quality"] = args.quality
+    return FlightApp(window, sim, load_keymap(), INTEGRATORS, TIME_SCALES, use_gamepads=False, **options)
+
+
+def quality_name(app):
+    """The quality the app draws with (``-`` for a checkout without the setting)."""
+    quality = getattr(app, "quality", None)
+    return quality.name if quality is not None else "-"
 
 
 def first_frame_child(args):
@@ -134,7 +142,7 @@ def first_frame_child(args):
     app.frame(1.0 / 60.0)
     window.flip()
     shown = time.time()
-    print(json.dumps({"shown": shown, "quality": app.quality.name}))
+    print(json.dumps({"shown": shown, "quality": quality_name(app)}))
     app.close()
     return 0
 
@@ -244,8 +252,8 @@ def main(argv=None):
     for camera in cameras:
         for ghost in ghosts:
             floor_ms, app_ms, split = run_pair(app, window, floor, floor_window, camera, ghost, args.seconds)
-            configs.append(summarise(camera, ghost, floor_ms, app_ms, split, app.quality.name))
-    quality = app.quality.name
+            configs.append(summarise(camera, ghost, floor_ms, app_ms, split, quality_name(app)))
+    quality = quality_name(app)
     app.close()
     floor.close()
     floor_window.close()
