@@ -64,3 +64,21 @@ def test_bench_step_without_jsbsim():
     out = run("-c", code)
     assert "jsbsim package is not installed" in out
     assert "flightsim euler" in out and "Ratios: n/a (JSBSim missing)" in out
+
+
+def test_bench_frame_quick_prints_ratios_to_the_floor(tmp_path):
+    # Headless (EGL): the floor's window and the app's in one process, one camera, a second of flight.
+    out = tmp_path / "frame.json"
+    text = run("--camera", "chase", "--no-ghost", "--seconds", "1", "--starts", "1", "--headless",
+               "--json", str(out), script="bench_frame.py")
+    assert "floor: pyglet GL 3.3 window" in text and "median ratio" in text
+    assert "chase: median / floor = " in text and "(target <= 1.5:" in text
+    assert "start to first frame = " in text and "physics + HUD (Python)" in text
+    import json
+
+    figures = json.loads(out.read_text())
+    for key in ("median_ms", "p99_ms", "first_frame_s", "physics_hud_ms", "drawing_median_ms"):
+        assert figures[key] > 0, key
+    assert figures["floor"]["median_ms"] > 0 and figures["floor"]["first_frame_s"] > 0
+    assert abs(figures["ratios"]["median"] - figures["median_ms"] / figures["floor"]["median_ms"]) < 1e-9
+    assert figures["quality"] == "auto -> low" and figures["configs"][0]["camera"] == "chase"
