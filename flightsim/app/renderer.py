@@ -304,6 +304,8 @@ class SceneRenderer:
         if len(model.parts) > shaders.MAX_PARTS:
             raise ValueError(f"the airplane has {len(model.parts)} parts; at most {shaders.MAX_PARTS} can be drawn")
         self.airplane_buffer = _airplane_buffer([p.mesh for p in model.parts])
+        self.part_ranges = _ranges([p.mesh.indices.size for p in model.parts])
+        self._part_shown = [True] * len(model.parts)
         self.sky_buffer = None
         self.set_quality(self.quality)
 
@@ -467,7 +469,7 @@ class SceneRenderer:
         # 1. The airplane, nearest.
         plane = self._plane.fill(airplane_position, airplane_rotation, part_matrices, hidden, eye)
         if show_airplane:
-            self._draw_airplane(plane)
+            self._draw_airplane(plane, hidden)
         # 2. Landmarks and hills in view.
         self.static.use()
         self.scenery_buffer.bind()
@@ -546,7 +548,7 @@ class SceneRenderer:
         gl.glUniform2f(self._backdrop_screen, float(max(screen[0], 1)), float(max(screen[1], 1)))
         gl.glDrawArrays(gl.GL_TRIANGLES, 0, n)
 
-    def _draw_airplane(self, uniforms, tint=None, opacity=1.0):
+    def _draw_airplane(self, uniforms, hidden=(), tint=None, opacity=1.0):
         prog = self.airplane
         loc_model, loc_parts, loc_tint, loc_opacity = self._airplane_locations
         prog.use()
@@ -559,7 +561,14 @@ class SceneRenderer:
         gl.glEnable(gl.GL_CULL_FACE)          # closed, outward-facing meshes; the cockpit sees no insides
         gl.glCullFace(gl.GL_BACK)
         self.airplane_buffer.bind()
-        self.airplane_buffer.draw()
+        if hidden:                            # skip the hidden parts' vertices altogether
+            shown = self._part_shown
+            shown[:] = [True] * len(shown)
+            for k in hidden:
+                shown[k] = False
+            self.airplane_buffer.draw_ranges(self.part_ranges, shown)
+        else:
+            self.airplane_buffer.draw()
         gl.glDisable(gl.GL_CULL_FACE)
         if tint is not None:
             gl.glUniform4f(loc_tint, 0.0, 0.0, 0.0, 0.0)
@@ -585,7 +594,7 @@ class SceneRenderer:
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         gl.glDepthFunc(gl.GL_LESS)           # where it coincides with the airplane, the airplane wins
         gl.glDepthMask(gl.GL_FALSE)
-        self._draw_airplane(uniforms, GHOST_TINT, GHOST_OPACITY)
+        self._draw_airplane(uniforms, ghost.hidden, GHOST_TINT, GHOST_OPACITY)
         gl.glDepthMask(gl.GL_TRUE)
         gl.glDisable(gl.GL_BLEND)
 
