@@ -11,6 +11,7 @@ Modules, roughly in dependency order:
   every physics step to a trace CSV;
 * ``window`` - pyglet configuration (X or EGL headless) and an OpenGL 3.3
   core window, with one-line errors when that is impossible;
+* ``quality`` - the graphics quality levels (``--quality``) and ``auto``'s choice;
 * ``shaders``, ``renderer`` - GLSL and the scene renderer (pyglet shader API);
 * ``frame_stats``, ``ghost_companion`` - frame timings; the ghost airplane
   beside a live flight, its settings and its difference chart;
