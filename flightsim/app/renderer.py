@@ -282,7 +282,7 @@ class SceneRenderer:
         self.runway = _program(shaders.RUNWAY_VERTEX, shaders.RUNWAY_FRAGMENT)
         self.shadow = _program(shaders.SHADOW_VERTEX, shaders.SHADOW_FRAGMENT)
         self.sky = _program(shaders.SKY_VERTEX, shaders.SKY_FRAGMENT)
-        self.ground = _program(shaders.GROUND_VERTEX, shaders.ground_fragment(False))
+        self.ground = _program(shaders.ground_vertex(False), shaders.ground_fragment(False))
         self.backdrop = _program(shaders.BACKDROP_VERTEX, shaders.BACKDROP_FRAGMENT)
         self._backdrop_buffer = None
         self._variants = {}                                # (kind, flag) -> program, built when first needed
@@ -375,7 +375,7 @@ class SceneRenderer:
     def _ground_program(self, grain):
         key = ("ground", grain)
         if key not in self._variants:
-            prog = self.ground if not grain else _program(shaders.GROUND_VERTEX, shaders.ground_fragment(True))
+            prog = self.ground if not grain else _program(shaders.ground_vertex(True), shaders.ground_fragment(True))
             self._set_lighting_uniforms(prog)
             self._variants[key] = prog
         return self._variants[key]

@@ -19,7 +19,7 @@ highlight) or per vertex (:func:`airplane_vertex` / :func:`airplane_fragment`).
 """
 
 __all__ = ["BACKDROP_FRAGMENT", "BACKDROP_VERTEX", "COMMON", "FRAME_BLOCK", "LOCATIONS", "MAX_PARTS", "airplane_fragment", "airplane_vertex",
-           "ground_fragment", "GROUND_VERTEX", "RUNWAY_FRAGMENT", "RUNWAY_VERTEX", "SHADOW_FRAGMENT",
+           "ground_fragment", "ground_vertex", "RUNWAY_FRAGMENT", "RUNWAY_VERTEX", "SHADOW_FRAGMENT",
            "SHADOW_VERTEX", "SKY_FRAGMENT", "SKY_VERTEX", "STATIC_FRAGMENT", "STATIC_VERTEX"]
 
 LOCATIONS = {"position": 0, "normal": 1, "color": 2, "part": 3, "uv": 4}
@@ -183,7 +183,7 @@ def airplane_fragment(per_pixel: bool) -> str:
     return _source(_AIRPLANE_FRAGMENT, ["PER_PIXEL"] if per_pixel else [])
 
 
-GROUND_VERTEX = _source(FRAME_BLOCK + """
+_GROUND_VERTEX = FRAME_BLOCK + """
 layout(location = 0) in vec2 position;     // ft, relative to the camera tile's origin
 layout(location = 2) in vec4 color;
 uniform vec3 lit;              // light on a level surface: ambient + sun * sun_dir.z
@@ -191,24 +191,36 @@ uniform vec3 average_color;
 uniform vec3 fog_color;
 uniform float fog_distance;
 out vec3 v_color;
+#ifdef GRAIN
 out vec3 v_rel;
 out vec2 v_world;
+#endif
 void main() {
     vec3 rel = vec3(position + tile.xy, -eye.z);
     float d = length(rel);
     vec3 c = mix(color.rgb, average_color, smoothstep(25000.0, 62000.0, length(rel.xy)));
     float f = 1.0 - exp(-(d * d) / (fog_distance * fog_distance));
     v_color = mix(c * lit, fog_color, clamp(f, 0.0, 1.0));
+#ifdef GRAIN
     v_rel = rel;
     v_world = position + tile.zw;
+#endif
     gl_Position = view_proj * vec4(rel, 1.0);
 }
-""")
+"""
+
+
+def ground_vertex(grain: bool) -> str:
+    """The ground's vertex shader; the grain needs the position (relative and on the earth) per fragment."""
+    return _source(_GROUND_VERTEX, ["GRAIN"] if grain else [])
+
 
 _GROUND_FRAGMENT = FRAME_BLOCK + """
 in vec3 v_color;
+#ifdef GRAIN
 in vec3 v_rel;
 in vec2 v_world;
+#endif
 out vec4 frag_color;
 void main() {
     vec3 c = v_color;
