@@ -61,6 +61,7 @@ from flightsim.app.pilot import Gamepads, Pilot
 from flightsim.app.recorder import Recorder, stamped_path
 from flightsim.app.renderer import GhostPose, SceneRenderer, read_pixels, save_png
 from flightsim.app.scenery import build_scenery
+from flightsim.app.windsock import sock_wind
 from flightsim.simulation.ghost import DEFAULT_INTEGRATOR, DEFAULT_SUBSTEPS
 
 __all__ = ["FlightApp", "FrameStats", "GHOST_SERIES", "GhostSample", "MAX_GHOST_SUBSTEPS"]
@@ -450,7 +451,9 @@ class FlightApp:
         pos, rot = self.pose
         view = self.cameras.view(pos, rot, dt)
         hidden = self._fuselage if self.cameras.mode == "cockpit" else ()
-        self.scene.draw(view, self.window.get_framebuffer_size(), pos, rot, matrices, hidden=hidden, ghost=ghost)
+        wind = sock_wind(self.telemetry.wind, pos[2], sim.wind_spec)
+        self.scene.draw(view, self.window.get_framebuffer_size(), pos, rot, matrices, hidden=hidden, ghost=ghost,
+                        wind=wind)
         t2 = time.perf_counter()
 
         self.gui.frame(dt, lambda: self.hud.draw(self.hud_view(), self.hud_commands))

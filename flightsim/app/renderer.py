@@ -23,7 +23,7 @@ import pyglet
 from pyglet import gl
 from pyglet.graphics.shader import Shader, ShaderProgram
 
-from flightsim.app import ground, shaders, textures
+from flightsim.app import ground, shaders, textures, windsock
 from flightsim.app.camera import frustum_planes, spheres_visible
 from flightsim.app.meshes import Mesh
 from flightsim.files import atomic_write
@@ -185,6 +185,8 @@ class SceneRenderer:
         self.runway_list = _decal_list(self.decal, quad_pos, quad_uv, np.ones((4, 4)), [0, 1, 2, 0, 2, 3],
                                        self._batch)
         self.object_lists = [_lit_list(self.lit, m, self._batch) for m in scenery.objects]
+        self.windsock_mount = scenery.windsock_mount
+        self.windsock_list = _lit_list(self.lit, windsock.windsock_mesh(), self._batch)
         self.object_centers, self.object_radii = _bounds(scenery.objects)
         if len(model.parts) > shaders.MAX_PARTS:
             raise ValueError(f"the airplane has {len(model.parts)} parts; at most {shaders.MAX_PARTS} can be drawn")
@@ -250,7 +252,7 @@ class SceneRenderer:
         gl.glBindTexture(gl.GL_TEXTURE_2D, texture)
 
     def draw(self, view, viewport, airplane_position, airplane_rotation, part_matrices,
-             show_airplane=True, hidden=(), ghost=None):
+             show_airplane=True, hidden=(), ghost=None, wind=(0.0, 0.0, 0.0)):
         """Draw one frame of the 3D scene into the current framebuffer.
 
         Parameters
@@ -270,6 +272,8 @@ class SceneRenderer:
             Indices of parts not to draw (the cabin, seen from the cockpit).
         ghost : GhostPose, optional
             A second airplane, drawn translucent over everything else.
+        wind : array_like, shape (3,)
+            The wind at the windsock, earth frame, ft/s (:func:`flightsim.app.windsock.sock_wind`).
         """
         width, height = max(int(viewport[0]), 1), max(int(viewport[1]), 1)
         gl.glViewport(0, 0, width, height)
@@ -333,6 +337,9 @@ class SceneRenderer:
         for vlist, show in zip(self.object_lists, visible):
             if show:
                 vlist.draw(gl.GL_TRIANGLES)
+        if spheres_visible(planes, (self.windsock_mount - eye)[None, :], windsock.SOCK_LENGTH)[0]:
+            self.lit["model"] = gl_matrix(_translate(-eye) @ windsock.windsock_matrix(self.windsock_mount, wind))
+            self.windsock_list.draw(gl.GL_TRIANGLES)
         if show_airplane:
             self.airplane.use()
             self.airplane["view_proj"] = vp

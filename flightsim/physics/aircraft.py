@@ -29,6 +29,7 @@ import numpy as np
 from flightsim.errors import InputError
 from flightsim.resources import data_file
 from flightsim.schema import Checker, Number, Numbers, Text, join, read_toml, type_name
+from flightsim.physics.wind import WindSpec, load_wind_section
 
 __all__ = [
     "CONFIG_DIR",
@@ -311,6 +312,10 @@ class Aircraft:
         Inertia tensor about the CG, body frame, slug*ft^2, shape (3, 3).
     inertia_inv : numpy.ndarray
         Its inverse, shape (3, 3).
+    wind : flightsim.physics.wind.WindSpec or None
+        The file's optional ``[wind]`` section (see
+        :func:`~flightsim.physics.wind.load_wind_section`); the command line's
+        wind options win over it.
     """
 
     name: str
@@ -334,6 +339,7 @@ class Aircraft:
     cg: np.ndarray
     inertia: np.ndarray
     inertia_inv: np.ndarray
+    wind: WindSpec | None = None
 
 
 # ---------------------------------------------------------------------------
@@ -746,7 +752,7 @@ def load_aircraft(path=None):
     path = DEFAULT_AIRCRAFT if path is None else Path(path)
     data = read_toml(path)
     check = Checker(path)
-    check.table(data, "", _TOP_KEYS)
+    check.table(data, "", _TOP_KEYS, ("wind",))
     name = check.string(data["name"], "name")
     _check_units(check, data)
     sections = _load_sections(check, data)
@@ -764,4 +770,5 @@ def load_aircraft(path=None):
         name=name, source=path, elements=elements, tables=tables, **sections,
         gear=gear, contact_height=_contact_height(gear),
         mass=mass, cg=cg, inertia=_readonly(inertia),
-        inertia_inv=_readonly(np.linalg.inv(inertia)))
+        inertia_inv=_readonly(np.linalg.inv(inertia)),
+        wind=load_wind_section(check, data["wind"]) if "wind" in data else None)

@@ -56,6 +56,7 @@ class Replay:
         self.status = None
         #: a replay takes no physics steps: these never run (``capabilities.can_record`` is false)
         self.followers = []
+        self.wind_spec = None          # a trace holds the wind met, not the wind's make-up
         self.reset()
 
     @property
