@@ -35,6 +35,8 @@ DTS = (1 / 60, 1 / 120, 1 / 240, 1 / 480, 1 / 960)
 QUICK_DTS = (1 / 120, 1 / 240, 1 / 480)
 #: Errors below this are rounding, not truncation, and are left out of order fits.
 ROUNDING = 1e-11
+#: Attitude errors (rad) above this are left out of the free bodies' order fits: not asymptotic yet.
+ASYMPTOTIC = 0.1
 
 
 @dataclass(frozen=True)
@@ -96,9 +98,9 @@ def fly_manoeuvre(integrator, dt):
     return sim.state, 1e6 * (time.perf_counter() - start) / steps
 
 
-def fitted_order(dts, errors):
-    """log-log slope between the two smallest steps whose errors are finite and above rounding."""
-    pts = [(d, e) for d, e in zip(dts, errors) if math.isfinite(e) and ROUNDING < e < 1.0]
+def fitted_order(dts, errors, largest=1.0):
+    """log-log slope between the two smallest steps whose errors are finite, above rounding and below ``largest``."""
+    pts = [(d, e) for d, e in zip(dts, errors) if math.isfinite(e) and ROUNDING < e < largest]
     if len(pts) < 2:
         return math.nan
     (d1, e1), (d2, e2) = sorted(pts)[:2]
@@ -167,7 +169,9 @@ def measure(name, dts, references, airplane_reference, progress=None, cruise=Non
             if progress:
                 progress()
         res.body_errors[body.name] = errs
-        res.body_orders[body.name] = fitted_order(dts, np.radians(errs))
+        # attitude errors past 0.1 rad are not in the asymptotic range yet (Jolt's clamped step sits at
+        # 0.7 rad on the JSBSim body at both 1/480 and 1/960 s: a slope there means nothing)
+        res.body_orders[body.name] = fitted_order(dts, np.radians(errs), largest=ASYMPTOTIC)
     body = BODIES[1]  # the gentle brick: every integrator converges on it, so drift is comparable
     inertia = np.diag(body.inertia)
     steps = int(round(LONG_RUN * 120))
@@ -337,6 +341,8 @@ SPIN_BODIES = {b.name: b for b in (
              _diag(*BODIES[0].inertia), BODIES[0].omega0, "any"),
 )}
 
+#: The integrators for spinning bodies (drawn bold in the energy plot).
+SPINNING_INTEGRATORS = ("gyro-implicit", "gyro-clamped", "splitting", "midpoint")
 #: The long run: 10⁵ steps at 60 Hz on the fast JSBSim body (|ω| ≈ 15 rad/s, a quarter radian a step).
 LONG_STEPS = 100_000
 LONG_DT = 1 / 60
@@ -385,8 +391,8 @@ def behaviour(times, errors):
     """How a relative error behaves over a run.
 
     ``"exact"`` (below 1e-11 throughout), ``"damped"`` (more than 1 % lost and staying lost over the
-    second half), ``"bounded"`` (an oscillation: the second half no larger than the first tenth),
-    ``"secular"`` (growing: more than 3× larger) or ``"diverged at N s"``.
+    second half of the time), ``"bounded"`` (an oscillation: no larger in the second half of the time
+    than in the first tenth), ``"secular"`` (growing: more than 3× larger) or ``"diverged at N s"``.
     """
     signed = np.asarray(errors)
     errors = np.abs(signed)
@@ -394,10 +400,11 @@ def behaviour(times, errors):
         return f"diverged at {times[-1]:.0f} s" if len(times) else "diverged"
     if errors.max() < 1e-11:
         return "exact"
-    n = len(errors)
-    if np.all(signed[n // 2:] < -0.01):
+    times = np.asarray(times)
+    first, second = times <= 0.1 * times[-1], times >= 0.5 * times[-1]
+    if np.all(signed[second] < -0.01):
         return "damped"
-    early, late = errors[: max(1, n // 10)].max(), errors[n // 2:].max()
+    early, late = errors[first].max(initial=0.0), errors[second].max()
     return "secular" if late > 3.0 * early else "bounded"
 
 
@@ -417,11 +424,12 @@ def spin_run(name, inertia, omega0, dt, steps, samples=500):
     y[integrators.W] = w0
     e0, l0 = 0.5 * w0 @ I @ w0, np.linalg.norm(I @ w0)
     method = INTEGRATORS[name]
-    chunk = max(1, steps // samples)
+    # samples spaced geometrically in time: the early divergence and the long-run trend both show
+    marks = np.unique(np.geomspace(1, steps, samples).astype(np.int64)) if steps > 0 else np.zeros(0, np.int64)
     times, energy, momentum = [], [], []
     done = 0
-    while done < steps:
-        n = min(chunk, steps - done)
+    for mark in marks:
+        n = int(mark) - done
         try:
             worst = method.run(y, done * dt, dt, n, rigidbody.FREE_BODY, I, Iinv, True)
         except ZeroDivisionError:        # compiled arithmetic on infinities
@@ -516,28 +524,28 @@ def energy_plot(runs, out_dir):
         import matplotlib.pyplot as plt
     except ImportError:
         return None
-    fig, axes = plt.subplots(1, 2, figsize=(14.0, 5.2), dpi=100, sharey=True)
-    colors = plt.cm.tab20(np.linspace(0.0, 1.0, 20))
+    fig, axes = plt.subplots(1, 2, figsize=(16.0, 5.4), dpi=100, sharey=True)
+    own = dict(zip(SPINNING_INTEGRATORS, ("tab:purple", "tab:orange", "tab:green", "black")))
     for ax, field, title in ((axes[0], "energy", "energy E"), (axes[1], "momentum", "|L|")):
-        for k, r in enumerate(runs):
+        for r in runs:
             err = np.abs(getattr(r, field))
             ok = np.isfinite(err)
-            err = np.maximum(err[ok], 1e-17)
-            style = "-" if INTEGRATORS[r.name].order > 1 or r.name.startswith("gyro") else "--"
-            ax.semilogy(r.times[ok], err, style, color=colors[(2 * k) % 20 + (2 * k) // 20], lw=1.2,
-                        label=f"{r.name} ({r.energy_kind})" if field == "energy" else r.name)
+            new = r.name in own
+            color = own.get(r.name, "tab:blue" if INTEGRATORS[r.name].order > 1 else "tab:red")
+            ax.loglog(r.times[ok], np.maximum(err[ok], 1e-17), "-" if new else "--", color=color,
+                      lw=2.0 if new else 1.0, label=f"{r.name} ({r.energy_kind})" if field == "energy" else r.name)
             if not ok.all():
-                ax.plot(r.times[ok][-1:] if ok.any() else [r.times[0]], [1.0], "x",
-                        color=colors[(2 * k) % 20 + (2 * k) // 20])
-        ax.set_xlabel("time (s)")
+                ax.plot(r.times[-1:], [1.0], "x", color=color)
+        ax.set_xlabel("time (s); red: the first-order family, blue: the RK4 family (each one line: the same ω)")
         ax.set_ylabel(f"relative error of {title}")
         ax.set_ylim(1e-17, 10.0)
         ax.grid(True, which="both", alpha=0.3)
         body = SPIN_BODIES[LONG_BODY]
-        ax.set_title(f"{title}: {body.source}, I = diag(10, 20, 26), ω0 = (1, 15, 1) rad/s, dt = 1/60 s"
-                     "\n(x: diverged)", fontsize=9)
-    axes[0].legend(fontsize=7, loc="lower right", ncol=2)
-    fig.tight_layout()
+        ax.set_title(f"{title}: {body.source}\nI = diag(10, 20, 26), ω0 = (1, 15, 1) rad/s, dt = 1/60 s "
+                     "(x: diverged)", fontsize=9)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=8, loc="center right", title="integrator (energy)")
+    fig.tight_layout(rect=(0.0, 0.0, 0.80, 1.0))
     path = out_dir / "energy_vs_time.png"
     fig.savefig(path)
     plt.close(fig)
