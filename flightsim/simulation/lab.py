@@ -240,6 +240,7 @@ def plots(results, dts, out_dir):
         return []
     paths = []
     styles = ["o-", "s-", "^-", "v-", "D-", "x-", "+-", "*-", "p-", "h-", "<-", ">-", "1-", "2-", "3-", "4-"]
+    styles += [s.replace("-", "--") for s in styles]          # more integrators than marker styles
     for kind in ("dt", "cost"):
         fig, axes = plt.subplots(1, len(BODIES), figsize=(14.0, 5.2), dpi=100)
         colors = plt.cm.tab20(np.linspace(0.0, 1.0, 20))[::1]
