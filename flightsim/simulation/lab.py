@@ -290,7 +290,7 @@ def run(out_dir, quick=False, progress=False, names=None):
         bar.close()
     table = markdown(results, dts)
     runs = [long_run(n, quick) for n in names]
-    long_table = long_run_markdown(runs)
+    long_table = long_run_markdown(runs, LONG_STEPS // 5 if quick else LONG_STEPS)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "integrators.md").write_text(table)
     (out_dir / "long_runs.md").write_text(long_table)
@@ -500,14 +500,13 @@ def _dt(dt):
     return _fmt(dt, ".3f")
 
 
-def long_run_markdown(runs):
-    """The long runs as a Markdown table (one row an integrator)."""
+def long_run_markdown(runs, steps=LONG_STEPS):
+    """The long runs (of ``steps`` steps each) as a Markdown table (one row an integrator)."""
     body, stable = SPIN_BODIES[LONG_BODY], SPIN_BODIES[STABLE_BODY]
-    steps = int(round(runs[0].times[-1] / LONG_DT)) if runs and all(np.isfinite(runs[0].energy)) else LONG_STEPS
     head = (
         f"| integrator | energy drift, {steps:.0e} steps at 60 Hz, {body.name} body (max) | energy | "
-        f"|L| drift (max) | |L| | largest stable dt, {stable.name} near its intermediate axis (s) | "
-        "largest dt keeping E and |L| within 10 % (s) |"
+        f"\\|L\\| drift (max) | \\|L\\| | largest stable dt, {stable.name} near its intermediate axis (s) | "
+        "largest dt keeping E and \\|L\\| within 10 % (s) |"
     ).replace("e+0", "e")
     lines = [head, "|---|---|---|---|---|---|---|"]
     for r in runs:
