@@ -177,14 +177,17 @@ def measure(name, dts, references, airplane_reference, progress=None, cruise=Non
     steps = int(round(LONG_RUN * 120))
     w0 = np.asarray(body.omega0)
     e0, h0 = 0.5 * w0 @ inertia @ w0, inertia @ w0
-    start = time.perf_counter()
-    try:
-        q, w = rigidbody.propagate([1.0, 0, 0, 0], body.omega0, inertia, 1 / 120, steps, name)
-        res.energy_drift = float(abs(0.5 * w @ inertia @ w - e0) / e0)
-        res.momentum_drift = float(np.linalg.norm(quat.rotate(q, inertia @ w) - h0) / np.linalg.norm(h0))
-    except FloatingPointError:
-        res.energy_drift = res.momentum_drift = math.inf
-    res.body_us = 1e6 * (time.perf_counter() - start) / steps
+    times = []
+    for repeat in range(3):       # the cost: the quickest of three runs (the machine is shared)
+        start = time.perf_counter()
+        try:
+            q, w = rigidbody.propagate([1.0, 0, 0, 0], body.omega0, inertia, 1 / 120, steps, name)
+            res.energy_drift = float(abs(0.5 * w @ inertia @ w - e0) / e0)
+            res.momentum_drift = float(np.linalg.norm(quat.rotate(q, inertia @ w) - h0) / np.linalg.norm(h0))
+        except FloatingPointError:
+            res.energy_drift = res.momentum_drift = math.inf
+        times.append(time.perf_counter() - start)
+    res.body_us = 1e6 * min(times) / steps
     ref_state = airplane_reference
     costs = []
     for dt in dts:
