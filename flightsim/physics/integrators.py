@@ -563,7 +563,9 @@ def step_midpoint(y, t, h, params, inertia, inertia_inv, renorm, kind):
     For the free body, energy ½ω·Iω and |Iω| are quadratic invariants and
     are kept exactly (Hairer, Lubich & Wanner, Geometric Numerical
     Integration, IV.2 and VII.5; Austin, Krishnaprasad & Wang 1993).
-    Second order, A-stable.
+    Second order, A-stable.  Where :data:`MIDPOINT_ITERATIONS` iterations do not
+    converge (a step far beyond the fixed-point iteration's reach on the
+    loads), the last iterate is taken.
     """
     x0, x1, x2 = y[0], y[1], y[2]
     v0, v1, v2 = y[3], y[4], y[5]
