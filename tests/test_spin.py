@@ -137,3 +137,21 @@ def test_splitting_keeps_the_earth_frame_momentum_exactly_with_products_of_inert
     top = FreeTop(SKEW, Q0, [3.0, -2.0, 4.0])
     q, w = rigidbody.propagate(Q0, [3.0, -2.0, 4.0], SKEW, 1 / 30, 3000, "splitting")
     assert np.allclose(quat.rotate(q, SKEW @ w), top.momentum, rtol=0, atol=1e-11 * np.linalg.norm(top.momentum))
+
+
+def test_long_runs_tell_bounded_from_secular_from_diverged():
+    # what `flightsim bench` reports in long_runs.md (quick: 2·10⁴ steps, a coarser dt scan)
+    from flightsim.simulation import lab
+
+    runs = {n: lab.long_run(n, quick=True) for n in ("euler", "rk4", "gyro-implicit", "splitting", "midpoint")}
+    kinds = {n: (r.energy_kind, r.momentum_kind) for n, r in runs.items()}
+    assert kinds["euler"][0].startswith("diverged at") and kinds["rk4"] == ("secular", "secular")
+    assert kinds["gyro-implicit"] == ("damped", "damped")
+    assert kinds["splitting"] == ("bounded", "exact") and kinds["midpoint"] == ("exact", "exact")
+    # on the T-handle near its intermediate axis: Euler fails at once, the geometric ones last longest
+    assert runs["euler"].stable_dt == 0.0 and runs["gyro-implicit"].faithful_dt == 0.0
+    assert runs["splitting"].faithful_dt > 2 * runs["rk4"].faithful_dt > 0.0
+    assert runs["midpoint"].faithful_dt > 2 * runs["rk4"].faithful_dt
+    table = lab.long_run_markdown(list(runs.values()), lab.LONG_STEPS // 5)
+    assert "2e4 steps" in table and "\\|L\\| drift" in table
+    assert table.count("\n") == 2 + len(runs) and "| `midpoint` | " in table
