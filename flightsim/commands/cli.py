@@ -60,6 +60,8 @@ COMMANDS = (
     ("wind", "write the Dryden turbulence met flying straight and level North (CSV)", "wind", "add_arguments",
      "run"),
     ("bench", "measure every integrator's accuracy and cost; write a table and plots", "bench", "add_arguments", "run"),
+    ("spin", "a torque-free body tumbling in space (T-handle, racket, ...) beside its exact ghost", "spin",
+     "add_arguments", "run"),
 )
 
 
