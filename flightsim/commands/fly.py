@@ -14,7 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from flightsim.commands.options import number, output_file, output_folder, seconds, window_size, write_error
+from flightsim.commands.options import (add_aircraft_argument, number, output_file, output_folder, seconds, window_size,
+                                       write_error)
 from flightsim.commands.trim import add_start_arguments, start_from_args
 from flightsim.commands.wind import add_wind_arguments, wind_from_args
 from flightsim.errors import InputError
@@ -53,8 +54,7 @@ def add_window_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``fly`` options to ``parser``."""
-    parser.add_argument("--aircraft", metavar="FILE",
-                        help="aircraft TOML (default: the book's airplane, configs/bourg.toml)")
+    add_aircraft_argument(parser)
     parser.add_argument("--integrator", default="euler", metavar="NAME",
                         help="orientation integrator to start with (see `flightsim integrators`; "
                              "switch live in the HUD); default euler, the book's")

@@ -27,8 +27,8 @@ from pathlib import Path
 import numpy as np
 
 from flightsim.errors import InputError
-from flightsim.resources import data_file
-from flightsim.schema import Checker, Number, Numbers, Text, did_you_mean, join, read_toml, type_name
+from flightsim.resources import aircraft_path, data_file, shipped_aircraft
+from flightsim.schema import Checker, Number, Numbers, Text, join, read_toml, type_name
 
 __all__ = [
     "CONFIG_DIR",
@@ -896,31 +896,6 @@ def _model_path(check, value, path):
     if shipped.is_file():
         return shipped
     check.fail("model", f"no model file {name!r} beside the aircraft file or in the shipped assets/models")
-
-
-def shipped_aircraft():
-    """The aircraft files shipped in ``configs/``: ``{name: path}``, the name being the file's stem (``c172``)."""
-    return {p.stem: p for p in sorted(CONFIG_DIR.glob("*.toml")) if p.stem != "keymap"}
-
-
-def aircraft_path(text):
-    """The aircraft file that ``text`` names: a shipped aircraft by name (``"c172"``), or a path.
-
-    Raises
-    ------
-    flightsim.errors.InputError
-        ``text`` is neither an existing file nor a shipped aircraft's name; the
-        message lists the shipped names.
-    """
-    text = str(text)
-    names = shipped_aircraft()
-    if text in names:
-        return names[text]
-    path = Path(text).expanduser()
-    if path.exists() or path.suffix or "/" in text or "\\" in text:
-        return path
-    raise InputError(text, "", f"no such aircraft: not a file, nor a shipped aircraft (shipped: {', '.join(names)})"
-                     + did_you_mean(text, names))
 
 
 def load_aircraft(path=None):

@@ -159,6 +159,8 @@ class Telemetry:
     beta: float = 0.0
     #: Each contact point of the aircraft file, in its order (:class:`GearLeg`).
     gear: tuple = ()
+    #: Engine speed, rev/min (0 for an airplane with a constant thrust, the book's).
+    rpm: float = 0.0
 
 
 def gear_legs(aircraft, params):
@@ -639,6 +641,7 @@ class Simulation:
             step_us=1e6 * self._step_seconds,
             throttle=float(self._controls_array[aero.C_THROTTLE]),
             thrust=float(self._diag[aero.D_THRUST]),
+            rpm=float(self._diag[aero.D_RPM]),
             on_ground=self.on_ground,
             integrator=self.integrator,
             groundspeed=float(math.hypot(y[3], y[4])),
