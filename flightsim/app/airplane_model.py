@@ -34,7 +34,7 @@ from flightsim.resources import data_file
 from flightsim.schema import Checker, Number, Numbers, did_you_mean, join, read_toml, show, type_name
 
 __all__ = ["ASSETS_DIR", "DEFAULT_MODEL", "AirplaneModel", "ModelPart", "airfoil",
-           "build_airplane", "load_model_spec"]
+           "build_airplane", "load_model_spec", "model_spec_for"]
 
 ASSETS_DIR = data_file("assets")
 """The shipped ``assets`` folder (see :mod:`flightsim.resources`)."""
@@ -218,6 +218,12 @@ def load_model_spec(path=None) -> dict:
     spec["gear"] = check.fields(data["gear"], "gear", _gear_rules(colour))
     spec["palette"] = palette
     return spec
+
+
+def model_spec_for(aircraft, path=None):
+    """The model description to draw ``aircraft`` with: ``path`` if given, else the one its file names
+    (``model = ...``, :attr:`~flightsim.physics.aircraft.Aircraft.model`), else :data:`DEFAULT_MODEL`."""
+    return load_model_spec(path if path is not None else getattr(aircraft, "model", None))
 
 
 _SURFACE_PARTS = ("wing", "tailplane", "fin")

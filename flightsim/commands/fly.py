@@ -38,7 +38,8 @@ def add_window_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keymap", metavar="FILE",
                         help="keyboard map TOML merged over configs/keymap.toml")
     parser.add_argument("--model", metavar="FILE",
-                        help="how to draw the airplane: a model TOML (default: assets/models/bourg_airplane.toml)")
+                        help="how to draw the airplane: a model TOML (default: the one the aircraft file names, "
+                             "else assets/models/bourg_airplane.toml)")
     parser.add_argument("--screenshot", metavar="PATH",
                         help=f"save the last frame as PNG and exit (after --frames, default {CAPTURE_FRAMES})")
     parser.add_argument("--frames", type=number(int, minimum=1), metavar="N",
@@ -106,17 +107,17 @@ def run(args) -> int:
     """Fly (or capture frames); return the exit code. Bad input raises InputError, which the CLI prints as one line (exit 2)."""
     size, frames = check_window_args(args)
     record_dir = _check_lab_args(args)
-    from flightsim.app.airplane_model import load_model_spec
+    from flightsim.app.airplane_model import model_spec_for
     from flightsim.app.window import configure_pyglet
+    from flightsim.simulation.flight import DEFAULT_DT, Simulation, resolve_aircraft
 
-    model = load_model_spec(args.model)
+    aircraft = resolve_aircraft(args.aircraft)
+    model = model_spec_for(aircraft, args.model)
     configure_pyglet(headless=args.headless)
     from flightsim.app.keymap import load_keymap
     from flightsim.simulation.controls import ControlSchedule
-    from flightsim.simulation.flight import DEFAULT_DT, Simulation, resolve_aircraft
 
     keymap = load_keymap(args.keymap)
-    aircraft = resolve_aircraft(args.aircraft)
     wind = wind_from_args(args, aircraft)
     sim = Simulation(aircraft=aircraft, integrator=args.integrator, dt=DEFAULT_DT if args.dt is None else args.dt,
                      start=start_from_args(args, aircraft, wind=wind), wind=wind)

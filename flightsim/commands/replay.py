@@ -33,10 +33,10 @@ def run(args) -> int:
     from flightsim.simulation.replay import Replay
 
     replay = Replay(args.trace, aircraft=args.aircraft)
-    from flightsim.app.airplane_model import load_model_spec
+    from flightsim.app.airplane_model import model_spec_for
     from flightsim.app.window import configure_pyglet
 
-    model = load_model_spec(args.model)
+    model = model_spec_for(replay.aircraft, args.model)
     configure_pyglet(headless=args.headless)
     from flightsim.app.keymap import load_keymap
 
