@@ -196,6 +196,31 @@ class Pilot:
         c.throttle = clip(c.throttle, 0.0, 1.0)
 
 
+def plot(trace, title, path):
+    """The circuit's ground track, height above the ground and airspeed (kt) against time, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    t, x, y, z = (np.array([row[k] for row in trace]) for k in range(4))
+    airspeed = np.array([row[10] for row in trace])
+    fig, (track, height, speed) = plt.subplots(1, 3, figsize=(13, 4.2))
+    track.plot(-y, x, lw=1.2)
+    x0, y0 = RUNWAY.threshold()[:2]
+    track.plot([-y0, -y0], [x0, x0 + RUNWAY.length], color="k", lw=3, label="runway 36")
+    track.set_aspect("equal")
+    track.set(xlabel="East (ft)", ylabel="North (ft)", title="ground track")
+    track.legend(loc="center left", fontsize=8)
+    height.plot(t, z - z[0])
+    height.set(xlabel="t (s)", ylabel="height of the CG above its rest height (ft)", title="height")
+    speed.plot(t, airspeed / KT)
+    speed.set(xlabel="t (s)", ylabel="airspeed (kt)", title="airspeed")
+    fig.suptitle(f"{title}: one left-hand circuit of runway 36 (docs/fly_circuit.py)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--aircraft", default="bourg", choices=tuple(PROFILES), help="which airplane flies it")
@@ -203,6 +228,7 @@ def main():
                                                 "docs/c172-circuit-controls.csv for the 172)")
     ap.add_argument("--trace", default=None, help="also write a simple trace of the flight here (CSV)")
     ap.add_argument("--limit", type=float, default=600.0, help="give up after this many seconds")
+    ap.add_argument("--plot", default=None, help="also draw the ground track, height and airspeed here (PNG)")
     args = ap.parse_args()
 
     if args.out is None:
@@ -239,6 +265,8 @@ def main():
             for row in trace:
                 f.write(",".join(f"{v:.6f}" if not isinstance(v, str) else v for v in row) + "\n")
 
+    if args.plot:
+        plot(trace, aircraft.name, args.plot)
     for t, leg in legs:
         print(f"t = {t:7.2f} s  {leg}")
     print(f"status: {sim.status or 'running'}; t = {sim.t:.2f} s; steps: {len(rows)}")
