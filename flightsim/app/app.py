@@ -167,6 +167,11 @@ class FlightApp:
         if ghost:
             self.set_ghost(True)
 
+    def _schedule_follower(self):
+        """After a physics step: the control schedule's controls for the next one (a frame holds many steps)."""
+        if self.schedule is not None and self.sim.capabilities.can_fly:
+            _set_controls(self.sim.controls, self.schedule.at(self.sim.t))
+
     def _cockpit_hidden(self):
         """Seen from the cockpit the glare shield (a HUD overlay) replaces the nose, gear and propeller."""
         return [i for i, p in enumerate(self.model.parts)
@@ -493,6 +498,11 @@ class FlightApp:
         if sim.capabilities.can_fly:
             if self.schedule is not None:
                 _set_controls(sim.controls, self.schedule.at(sim.t))
+                # and after every step of the frame, the next step's (as flightsim simulate does), last of
+                # the followers so the recorder and the ghost see the controls the step flew
+                if self._schedule_follower in sim.followers:
+                    sim.followers.remove(self._schedule_follower)
+                sim.followers.append(self._schedule_follower)
             else:
                 self.pilot.update(dt, sim.controls, pad)
         if self.ghost is not None:
