@@ -47,6 +47,41 @@ def steepest(airspeed, lo, hi, full_throttle):
     return 0.5 * (lo + hi)
 
 
+def power_off_stall(flaps, speeds_kt):
+    """The slowest speed (kt, to 0.5 kt) with a steady glide at idle: the power-off stall.
+
+    Uses flightsim's trim directly (a bisection on the glide angle at each speed, many trims):
+    at each speed the glide angle where the throttle the trim needs falls to idle; below the
+    stall there is none (the wing stalls first).
+    """
+    from flightsim.physics.aircraft import load_aircraft
+    from flightsim.physics.trim import AirplaneModel, TrimError
+    from flightsim.physics.trim import trim as solve
+
+    aircraft = load_aircraft("c172")
+    model = AirplaneModel(aircraft)
+
+    def glides(v):
+        lo, hi = -20.0, 0.0
+        for _ in range(30):
+            mid = 0.5 * (lo + hi)
+            try:
+                solve(aircraft, v * KT, 1000.0, mid, flaps, model=model, report_range=False)
+                hi = mid
+            except TrimError as exc:
+                if exc.limit != "idle":
+                    return False
+                lo = mid
+        return True
+
+    slowest = None
+    for v in speeds_kt:
+        if not glides(v):
+            break
+        slowest = v
+    return slowest
+
+
 def main():
     up_low, up_high, _ = stall(0.0)
     down_low, _, _ = stall(1.0)
@@ -55,10 +90,13 @@ def main():
     roc = vy * math.sin(math.radians(gamma)) * 60.0
     vg = 65.0 * KT
     glide = steepest(vg, -15.0, 0.0, full_throttle=False)
+    off_up = power_off_stall(0.0, [55.0 - 0.5 * k for k in range(20)])
+    off_down = power_off_stall(1.0, [51.0 - 0.5 * k for k in range(20)])
     rows = [
-        ("stall, flaps up (power off), KCAS", 51, f"{up_low:.0f} (level-flight trim's slowest speed)",
+        ("stall, flaps up (power off), KCAS", 51, f"{up_low:.1f} (level-flight trim's slowest speed); {off_up:.1f} "
+         f"gliding at idle",
          "flightsim trim --aircraft c172 --altitude 1000 --airspeed 30"),
-        ("stall, flaps 30°, KCAS", 47, f"{down_low:.0f}", "... --flaps 1"),
+        ("stall, flaps 30°, KCAS", 47, f"{down_low:.1f}; {off_down:.1f} gliding at idle", "... --flaps 1"),
         ("maximum level speed at sea level, full throttle, kt", 123, f"{up_high:.0f}", "(the same error's range)"),
         ("rate of climb at sea level, 79 KIAS, full throttle, ft/min", 720, f"{roc:.0f} (climb angle {gamma:.2f}°)",
          "flightsim trim --aircraft c172 --altitude 1000 --airspeed 133.3 --climb-angle G (steepest G)"),
