@@ -188,11 +188,20 @@ class SceneRenderer:
         self.windsock_mount = scenery.windsock_mount
         self.windsock_list = _lit_list(self.lit, windsock.windsock_mesh(), self._batch)
         self.object_centers, self.object_radii = _bounds(scenery.objects)
+        self.airplane_list = self.shadow_list = None
+        self.set_airplane(model)
+        self._set_lighting_uniforms()
+
+    def set_airplane(self, model):
+        """Draw ``model`` (an :class:`~flightsim.app.airplane_model.AirplaneModel`) from now on (another aircraft)."""
         if len(model.parts) > shaders.MAX_PARTS:
             raise ValueError(f"the airplane has {len(model.parts)} parts; at most {shaders.MAX_PARTS} can be drawn")
+        for old in (self.airplane_list, self.shadow_list):
+            if old is not None:
+                old.delete()
+        self.model = model
         self.airplane_list = _airplane_list(self.airplane, [p.mesh for p in model.parts], self._batch)
         self.shadow_list = _airplane_list(self.shadow, [p.mesh for p in model.parts], self._batch)
-        self._set_lighting_uniforms()
 
     def _sky_dome(self, n_az=48, n_el=14):
         """Unit directions from just below the horizon to the zenith, as triangles.

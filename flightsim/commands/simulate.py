@@ -5,7 +5,7 @@ import time
 
 import numpy as np
 
-from flightsim.commands.options import number, output_file, seconds, write_error
+from flightsim.commands.options import add_aircraft_argument, number, output_file, seconds, write_error
 from flightsim.simulation import trace
 from flightsim.simulation.controls import ControlSchedule
 from flightsim.physics.integrators import INTEGRATORS
@@ -19,7 +19,7 @@ PROGRESS_MIN_STEPS = 20_000
 
 def add_arguments(p):
     """Options of ``flightsim simulate`` (numbers parsed by :mod:`flightsim.commands.options`)."""
-    p.add_argument("--aircraft", metavar="PATH", help="aircraft TOML file (default: the book's airplane)")
+    add_aircraft_argument(p)
     p.add_argument(
         "--integrator", default="euler", metavar="NAME", help=f"one of: {', '.join(INTEGRATORS)} (default: euler)"
     )

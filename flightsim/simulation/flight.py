@@ -159,6 +159,11 @@ class Telemetry:
     beta: float = 0.0
     #: Each contact point of the aircraft file, in its order (:class:`GearLeg`).
     gear: tuple = ()
+    #: Engine speed, rev/min (0 for an airplane with a constant thrust, the book's).
+    rpm: float = 0.0
+    #: Indicated airspeed, ft/s: the airspeed times sqrt(density / standard sea-level density) (the
+    #: equivalent airspeed; no instrument or position error).  Equal to ``airspeed`` at sea level.
+    indicated_airspeed: float = 0.0
 
 
 def gear_legs(aircraft, params):
@@ -212,6 +217,15 @@ def deflections(params, controls):
     """
     elem, elem_i = params.elements, params.element_refs
     return np.array([aero.element_deflections(elem, elem_i, controls, k) for k in range(elem.shape[0])]).reshape(-1, 2)
+
+
+def indicated(airspeed, density):
+    """Indicated airspeed (ft/s) from the true ``airspeed`` (ft/s) and the air's ``density`` (slug/ft³).
+
+    The equivalent airspeed ``V sqrt(ρ / ρ_SL)`` (ρ_SL the standard sea level's), what a pitot-static
+    airspeed indicator shows with no instrument and position error at low Mach numbers.
+    """
+    return float(airspeed * math.sqrt(max(density, 0.0) / aero.RHO_SL))
 
 
 def resolve_aircraft(aircraft):
@@ -294,6 +308,28 @@ class Simulation:
         )
 
     # ------------------------------------------------------------------ state
+
+    def with_aircraft(self, aircraft):
+        """A new flight of ``aircraft`` (an :class:`Aircraft`, a name or a path) started as this one was.
+
+        Same integrator, step, atmosphere, renormalisation and wind; the same
+        kind of start (``runway``, ``approach``, ``file``; a trimmed start
+        becomes the new aircraft's ``air`` start, level at its cruise speed).
+
+        Raises
+        ------
+        ValueError
+            The new aircraft cannot start so (no cruise speed, no trim).
+        flightsim.errors.InputError
+            A bad aircraft file.
+        """
+        from flightsim.simulation.starts import make_start
+
+        aircraft = resolve_aircraft(aircraft)
+        kind = self.start.kind if self.start.kind in ("runway", "approach", "file") else "air"
+        start = make_start(aircraft, kind, atmosphere=self.atmosphere, wind=self.wind_spec)
+        return Simulation(aircraft, self.integrator, self.dt, self.atmosphere, self.renormalize, start=start,
+                          wind=self.wind_spec)
 
     def reset(self, state=None):
         """Back to the start (or to ``state``) with the start's controls, clock at 0.
@@ -639,6 +675,8 @@ class Simulation:
             step_us=1e6 * self._step_seconds,
             throttle=float(self._controls_array[aero.C_THROTTLE]),
             thrust=float(self._diag[aero.D_THRUST]),
+            rpm=float(self._diag[aero.D_RPM]),
+            indicated_airspeed=indicated(airspeed, float(self._diag[aero.D_RHO])),
             on_ground=self.on_ground,
             integrator=self.integrator,
             groundspeed=float(math.hypot(y[3], y[4])),
