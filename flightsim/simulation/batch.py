@@ -55,6 +55,8 @@ from flightsim.simulation.starts import file_start
 PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor")
 #: ``status`` codes: flying, stopped by a non-finite state, crashed.
 RUNNING, NONFINITE, CRASHED = 0, 1, 2
+#: ``status`` of an airplane held out of a call to :meth:`BatchSimulation.step`.
+HELD = -1
 
 parallel_jit = njit(cache=True, fastmath=False, parallel=True)
 
@@ -261,8 +263,7 @@ class BatchSimulation:
         self.renormalize = bool(renormalize)
         params = aero.pack(self.aircraft, atmosphere)
         self._fields = tuple(params)
-        self._own = tuple(np.ascontiguousarray(np.broadcast_to(getattr(params, name), (n,) + getattr(params, name).shape))
-                          for name in PER_AIRPLANE)
+        self._own = tuple(np.repeat(getattr(params, name)[None], n, axis=0) for name in PER_AIRPLANE)
         self.controls = self._own[PER_AIRPLANE.index("controls")]
         self._wind = self._own[PER_AIRPLANE.index("wind")]
         self._anchors = self._own[PER_AIRPLANE.index("gear_anchor")]
@@ -383,8 +384,10 @@ class BatchSimulation:
 
     # ------------------------------------------------------------------ stepping
 
-    def step(self, steps=1):
+    def step(self, steps=1, hold=None):
         """Advance every running airplane by ``steps`` physics steps; return the airplanes that stopped now.
+
+        ``hold`` (a bool mask or numbers, optional): airplanes that sit this call out, clocks included.
 
         With a wind that changes (turbulence, shear, gusts) each step is one
         compiled call followed by the vectorised wind sample; in still air
@@ -396,6 +399,11 @@ class BatchSimulation:
             Numbers of the airplanes stopped during these steps (see :attr:`messages`).
         """
         was = self.status == RUNNING
+        held = np.zeros(self.n, dtype=bool)
+        if hold is not None:
+            held[self._index(hold)] = True
+            held &= was
+            self.status[held] = HELD
         it = self._integrator
         per_call = int(steps) if self._wind_model is None or self._wind_model.steady else 1
         done = 0
@@ -408,6 +416,7 @@ class BatchSimulation:
             if per_call == 1 and self._wind_model is not None:
                 running = np.flatnonzero(self.status == RUNNING)
                 self._wind_model.sample(running, self.times, self.states, self.dt, self._wind)
+        self.status[held] = RUNNING
         self.steps += int(steps)
         stopped = np.flatnonzero(was & (self.status != RUNNING))
         for a in stopped:
