@@ -55,6 +55,8 @@ from flightsim.simulation.starts import file_start
 PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor")
 #: ``status`` codes: flying, stopped by a non-finite state, crashed.
 RUNNING, NONFINITE, CRASHED = 0, 1, 2
+#: From this many airplanes on, a call steps them on all of numba's threads (fewer: on the calling thread).
+PARALLEL_MIN = 64
 #: ``status`` of an airplane held out of a call to :meth:`BatchSimulation.step`.
 HELD = -1
 
@@ -166,6 +168,8 @@ def batch_steps(number, Y, P, T, h, steps, fields, own, inertia, inertia_inv, re
 _SINK_CRASH = CRASHED + 1
 
 batch_steps = _compile_here(_KERNEL, parallel_jit)
+#: The same kernel run on the calling thread: for few airplanes, where starting the threads costs more than it saves.
+batch_steps_serial = _compile_here(_KERNEL, jit)
 
 _CONTACT = f'''
 def batch_contact(Y, T, fields, own, travel, index, wheels_down, on_ground):
@@ -407,8 +411,9 @@ class BatchSimulation:
         it = self._integrator
         per_call = int(steps) if self._wind_model is None or self._wind_model.steady else 1
         done = 0
+        kernel = batch_steps if self.n >= PARALLEL_MIN else batch_steps_serial
         while done < steps:
-            batch_steps(it.number, self.states, self.previous, self.times, self.dt, per_call, self._fields,
+            kernel(it.number, self.states, self.previous, self.times, self.dt, per_call, self._fields,
                         self._own, self._inertia, self._inertia_inv, self.renormalize, it.kind, self.status,
                         self.qnorm_error, self._wheels_down, self.on_ground, self._travel, self._wheels_only,
                         self.aircraft.crash_sink_rate)
