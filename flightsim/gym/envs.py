@@ -82,10 +82,11 @@ class FlightEnv(gymnasium.Env):
     def step(self, action):
         self.task.act(np.asarray(action)[None, :])
         stopped = self.task.advance()
-        reward, terminated, truncated = self.task.evaluate(stopped)
+        f = self.task.flight()
+        reward, terminated, truncated = self.task.evaluate(stopped, f)
         if self.render_mode == "human":
             self.render()
-        return self.task.observe()[0], float(reward[0]), bool(terminated[0]), bool(truncated[0]), self._info()
+        return self.task.observe(f)[0], float(reward[0]), bool(terminated[0]), bool(truncated[0]), self._info()
 
     def _info(self):
         b = self.task.batch
@@ -144,9 +145,16 @@ class FlightVectorEnv(VectorEnv):
         self._view = None
 
     def reset(self, *, seed=None, options=None):
+        """Reset every sub-environment, or those in ``options["reset_mask"]`` (a bool array), as Gymnasium's own.
+
+        Observations of all the sub-environments are returned either way.
+        """
+        options = dict(options or {})
+        mask = options.pop("reset_mask", None)
         super().reset(seed=seed)
-        self.task.reset(np.arange(self.num_envs), self.np_random, options)
-        self._autoreset[:] = False
+        index = np.arange(self.num_envs) if mask is None else np.flatnonzero(np.asarray(mask, dtype=bool))
+        self.task.reset(index, self.np_random, options)
+        self._autoreset[index] = False
         return self.task.observe(), {}
 
     def step(self, actions):
@@ -160,7 +168,8 @@ class FlightVectorEnv(VectorEnv):
         else:
             task.act(actions)
         stopped = task.advance(hold=again)
-        reward, terminated, truncated = task.evaluate(stopped)
+        f = task.flight()
+        reward, terminated, truncated = task.evaluate(stopped, f)
         reward[again] = 0.0
         terminated[again] = False
         truncated[again] = False
@@ -169,7 +178,7 @@ class FlightVectorEnv(VectorEnv):
         if np.any(self._autoreset):
             infos["status"] = np.array(task.batch.messages, dtype=object)
             infos["_status"] = terminated.copy()
-        return task.observe(), reward.astype(np.float64), terminated, truncated, infos
+        return task.observe(f), reward.astype(np.float64), terminated, truncated, infos
 
     def render(self):
         """The frame of sub-environment 0 (``rgb_array``), or None."""

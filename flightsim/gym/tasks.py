@@ -173,9 +173,12 @@ class Task:
                     p=y[:, 10], q=-y[:, 11], r=-y[:, 12], altitude=y[:, 2] - self.aircraft.contact_height,
                     vertical_speed=y[:, 5])
 
-    def observe(self):
-        """``(N, len(OBSERVATION))`` float32: each entry divided by its scale, clipped to ±:data:`OBS_LIMIT`."""
-        f = self.flight()
+    def observe(self, f=None):
+        """``(N, len(OBSERVATION))`` float32: each entry divided by its scale, clipped to ±:data:`OBS_LIMIT`.
+
+        ``f``: :meth:`flight` of the current states, if the caller has it.
+        """
+        f = self.flight() if f is None else f
         raw = np.stack([self.quantity(name, f) for name, _, _ in self.OBSERVATION], axis=1)
         return np.clip(raw / self.scale, -OBS_LIMIT, OBS_LIMIT).astype(np.float32)
 
@@ -183,8 +186,11 @@ class Task:
         """One observation entry, in its unit, for every airplane."""
         return f[name]
 
-    def evaluate(self, stopped):
-        """``(reward, terminated, truncated)`` arrays after a decision; ``stopped`` the airplanes stopped in it."""
+    def evaluate(self, stopped, f):
+        """``(reward, terminated, truncated)`` arrays after a decision.
+
+        ``stopped``: the airplanes stopped in it; ``f``: :meth:`flight` of the current states.
+        """
         raise NotImplementedError
 
     def crashed(self):
@@ -268,8 +274,7 @@ class HeadingHold(Task):
             return self.batch.controls[:, 0]
         return f[name]
 
-    def evaluate(self, stopped):
-        f = self.flight()
+    def evaluate(self, stopped, f):
         dpsi = np.abs(wrap180(self.target_heading - f["heading"]))
         dh = np.abs(self.target_altitude - f["altitude"])
         reward = 1.0 - np.minimum(dpsi / 90.0, 1.0) - np.minimum(dh / 500.0, 1.0)
@@ -359,7 +364,7 @@ class Landing(Task):
             return self.batch.on_ground.astype(np.float64)
         return f[name]
 
-    def evaluate(self, stopped):
+    def evaluate(self, stopped, f):
         distance, offset = self.runway_frame()
         glide = self.quantity("glide_error", None)
         reward = -0.01 * (np.abs(offset) / 100.0 + np.abs(glide) / 50.0)
