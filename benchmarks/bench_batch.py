@@ -63,14 +63,16 @@ class BatchCandidate:
         self.batch.step(2)                    # warm-up: numba compile or cache load
         self.warmup = time.perf_counter() - t0
         self.stops = 0
+        self.cpu = []
 
     def rate(self):
         """Airplane-steps per second of one timed ``step(k)`` call."""
         b = self.batch
         b.reset()
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         b.step(self.steps)
         elapsed = time.perf_counter() - t0
+        self.cpu.append((time.process_time() - c0) / (self.n * self.steps))
         self.stops += int(np.count_nonzero(~b.running))
         return self.n * self.steps / elapsed
 
@@ -94,14 +96,18 @@ class VectorCandidate:
         self.envs.step(self.actions)
         self.warmup = time.perf_counter() - t0
         self.resets = 0
+        self.cpu = []
 
     def rate(self):
         step = self.envs.step
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         for _ in range(self.decisions):
             _, _, terminated, truncated, _ = step(self.actions)
             self.resets += int(np.count_nonzero(terminated | truncated))
-        return self.n * self.substeps * self.decisions / (time.perf_counter() - t0)
+        elapsed = time.perf_counter() - t0
+        work = self.n * self.substeps * self.decisions
+        self.cpu.append((time.process_time() - c0) / work)
+        return work / elapsed
 
 
 class JSBSimRate:
@@ -113,9 +119,13 @@ class JSBSimRate:
         self.jsb = JSBSimCandidate(jsbsim)
         self.warmup = self.jsb.warmup
         self.steps = steps
+        self.cpu = []
 
     def rate(self):
-        return 1.0 / self.jsb.batch(self.steps)
+        c0 = time.process_time()
+        wall = self.jsb.batch(self.steps)
+        self.cpu.append((time.process_time() - c0) / self.steps)
+        return 1.0 / wall
 
 
 def main(argv=None):
@@ -159,13 +169,15 @@ def main(argv=None):
 
     print()
     width = max(len(c.label) for c in cands)
-    header = f"{'candidate':<{width}} {'airplane-steps/s':>17} {'best':>12} {'/ JSBSim':>9} {'warm-up s':>10}"
+    header = (f"{'candidate':<{width}} {'airplane-steps/s':>17} {'best':>12} {'/ JSBSim':>9} "
+              f"{'CPU µs/airplane-step':>21} {'warm-up s':>10}")
     print(header)
     print("-" * len(header))
+    cpu = {c.label: 1e6 * statistics.median(c.cpu) for c in cands}
     for c in cands:
         ratio = f"{med[c.label] / med[jsb.label]:.1f}" if jsb else "n/a"
         print(f"{c.label:<{width}} {med[c.label]:>17,.0f} {max(samples[c.label]):>12,.0f} {ratio:>9} "
-              f"{c.warmup:>10.2f}")
+              f"{cpu[c.label]:>21.2f} {c.warmup:>10.2f}")
     stops = [f"{c.label}: {c.stops}" for c in cands if isinstance(c, BatchCandidate) and c.stops]
     print(f"\n  vector env: {vector.resets} autoresets during the timed steps; "
           f"{vector.substeps} physics steps per decision, "
@@ -190,6 +202,15 @@ def main(argv=None):
         print(f"  {name} N={n} / JSBSim = {r:.1f}  (target ≥ {target:g}: {'met' if r >= target else 'MISSED'})")
     best = max((c for c in cands if isinstance(c, BatchCandidate)), key=lambda c: med[c.label])
     print(f"  fastest: {best.label} = {med[best.label] / med[jsb.label]:.1f}× JSBSim")
+    # On a shared machine the wall-clock ratios depend on the CPU time each process gets; the CPU time per
+    # step does not (much): what the same code would do with all the cores to itself.
+    cores = min(numba.get_num_threads(), os.cpu_count() or 1)
+    print(f"CPU time per step (process time; the batch's summed over its threads), and what it gives with "
+          f"{cores} idle cores:")
+    for name in TARGETS:
+        per = cpu[f"batch {name} N={n}"]
+        print(f"  {name} N={n}: {per:.2f} µs/airplane-step, JSBSim {cpu[jsb.label]:.2f} µs/step: "
+              f"{cores} cores would give {cores * cpu[jsb.label] / per:.1f}× JSBSim on one")
     return 0
 
 
