@@ -159,3 +159,25 @@ def test_importing_the_environments_loads_no_drawing_library():
             "assert not [m for m in sys.modules if m.split('.')[0] in ('pyglet', 'OpenGL', 'imgui_bundle')], 'drawing'")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_reset_mask_resets_only_those_sub_environments():
+    envs = gymnasium.make_vec("flightsim/HeadingHold-v0", num_envs=3, vectorization_mode="vector_entry_point")
+    batch = envs.unwrapped.task.batch
+    first, _ = envs.reset(seed=1)
+    envs.step(np.zeros((3, 4), dtype=np.float32))
+    flown = batch.states.copy()
+    obs, _ = envs.reset(options={"reset_mask": np.array([False, True, False])})
+    assert list(batch.times) == [pytest.approx(0.1), 0.0, pytest.approx(0.1)]
+    np.testing.assert_array_equal(batch.states[[0, 2]], flown[[0, 2]])
+    assert obs.shape == first.shape and not np.array_equal(obs[1], first[1])   # a new random start and target
+
+
+def test_human_mode_opens_the_window(xvfb_run):
+    code = ("import gymnasium, numpy as np, flightsim.gym; "
+            "env = gymnasium.make('flightsim/HeadingHold-v0', render_mode='human'); env.reset(seed=0); "
+            "env.step(np.zeros(4, dtype=np.float32)); "
+            "view = env.unwrapped.view; assert view is not None and not view.headless and view.app.window.visible; "
+            "env.close(); print('window ok')")
+    proc = subprocess.run([xvfb_run, "-a", sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and "window ok" in proc.stdout, proc.stderr

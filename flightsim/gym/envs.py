@@ -95,6 +95,11 @@ class FlightEnv(gymnasium.Env):
             info["status"] = b.messages[0]
         return info
 
+    @property
+    def view(self):
+        """The :class:`flightsim.gym.render.View` drawing this environment (None until the first frame)."""
+        return self._view
+
     def render(self):
         """``rgb_array``: the frame, (height, width, 3) uint8, drawn by flightsim's renderer off-screen (EGL);
         ``human``: draws into a window.  None without a render mode."""

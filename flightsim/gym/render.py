@@ -5,7 +5,8 @@ off-screen through EGL (``rgb_array``, as ``flightsim fly --headless``) or on
 the screen (``human``).  The app is shown a :class:`Mirror`: a
 :class:`~flightsim.simulation.flight.Simulation` that the environment moves
 (it never steps by itself), loaded with one airplane of the batch before
-each frame.
+each frame.  Off-screen frames show the scene without the HUD's side
+panels; the window shows them (H hides them, as in ``flightsim fly``).
 """
 
 import numpy as np
@@ -67,6 +68,9 @@ class View:
         self.app = FlightApp(window, self.sim, load_keymap(), INTEGRATORS, TIME_SCALES, use_gamepads=False,
                              schedule=self.schedule)
         self.headless = headless
+        self.drawn = False
+        if headless:
+            self.app.press("hud")      # frames for videos and agents: the scene without the side panels
 
     def draw(self, index):
         """Draw airplane ``index`` as it is now; return the frame, (height, width, 3) uint8."""
@@ -76,12 +80,15 @@ class View:
                            status=b.messages[index])
         self.sim.hold_wind(b.wind[index])
         app = self.app
-        app.window.switch_to()
-        app.gui.activate()
-        app.window.dispatch_events()
-        app.frame(self.dt)
-        pixels = np.array(app.capture())
-        app.window.flip()
+        # imgui lays its windows out in their first frame and shows them from the second
+        for _ in range(1 if self.drawn else 2):
+            app.window.switch_to()
+            app.gui.activate()
+            app.window.dispatch_events()
+            app.frame(self.dt)
+            pixels = np.array(app.capture())
+            app.window.flip()
+        self.drawn = True
         return pixels
 
     def close(self):
