@@ -16,7 +16,7 @@ from flightsim.gym.tasks import HeadingHold, Landing
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 sys.path.insert(0, str(EXAMPLES))
-from pd_autopilot import PDAutopilot, fly, readings  # noqa: E402
+from pd_autopilot import fly, readings  # noqa: E402
 
 
 @pytest.mark.parametrize("env_id", flightsim.gym.ENV_IDS)

@@ -161,7 +161,8 @@ class Task:
     # ------------------------------------------------------------------ what the agent sees
 
     def flight(self):
-        """Per airplane: roll, pitch, heading (deg), airspeed (ft/s), alpha, beta (deg), p, q, r (rad/s), altitude (ft)."""
+        """Per airplane, by name: roll, pitch, heading, alpha, beta (deg), airspeed, vertical_speed (ft/s),
+        p, q, r (rad/s), altitude (ft above the ground)."""
         y = self.batch.states
         q = y[:, 6:10]
         roll, pitch, heading = quat.aviation_angles(q).T
@@ -326,7 +327,8 @@ class Landing(Task):
         self._threshold = RUNWAY.threshold()
         # the glide path through the wheels' aim point, as the CG flies it at the start
         distance, _ = RUNWAY.local(*self.start.state[0:2])
-        self._cg_above_path = float(self.start.state[2]) - (AIM_DISTANCE - distance) * math.tan(math.radians(-GLIDE_ANGLE))
+        slope = math.tan(math.radians(-GLIDE_ANGLE))
+        self._cg_above_path = float(self.start.state[2]) - (AIM_DISTANCE - distance) * slope
 
     def make_start(self):
         return make_start(self.aircraft, "approach")

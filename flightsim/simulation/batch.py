@@ -43,7 +43,8 @@ from numba import njit, prange
 
 from flightsim.math.kernels import jit, matrix_entries
 from flightsim.physics import aero, integrators
-from flightsim.physics.aero import LoadParams, airplane_loads, ground_contact, hold_brakes
+# LoadParams and airplane_loads are used by the kernels generated below
+from flightsim.physics.aero import LoadParams, airplane_loads, ground_contact  # noqa: F401
 from flightsim.physics.batch_wind import BatchWind
 from flightsim.physics.rigidbody import check_dt
 from flightsim.physics.wind import wingspan_of
