@@ -1,5 +1,6 @@
 """Many airplanes at once: each airplane of a BatchSimulation flies the single Simulation's flight."""
 
+import numba
 import numpy as np
 import pytest
 
@@ -135,12 +136,18 @@ def test_same_seeds_same_flights_bit_for_bit_on_the_threads(air):
     n = PARALLEL_MIN
     wind = WindSpec(90.0, 10.0, "light", seed=3)
     runs = []
-    for _ in range(2):
-        b = BatchSimulation(n, AIRCRAFT, "euler", start=air, wind=wind)
-        b.set_controls(np.tile([0.6, 0.05, 0.1, 0.0, 0.0, 0.0, 0.0], (n, 1)))
-        b.step(60)
+    threads = numba.get_num_threads()
+    for count in (threads, 1, threads):
+        numba.set_num_threads(count)
+        try:
+            b = BatchSimulation(n, AIRCRAFT, "euler", start=air, wind=wind)
+            b.set_controls(np.tile([0.6, 0.05, 0.1, 0.0, 0.0, 0.0, 0.0], (n, 1)))
+            b.step(60)
+        finally:
+            numba.set_num_threads(threads)
         runs.append(b.states.copy())
     np.testing.assert_array_equal(runs[0], runs[1])
+    np.testing.assert_array_equal(runs[0], runs[2])
     assert np.ptp(runs[0][:, 0]) > 0.0      # the seeds differ per airplane, so the flights do
 
 

@@ -123,8 +123,9 @@ class Task:
         """The trimmed :class:`~flightsim.simulation.starts.Start` episodes are drawn around (in still air)."""
         raise NotImplementedError
 
-    def draw(self, rng, m, options):
-        """``m`` start states ``(m, 13)`` in still air, and the task's per-episode values, from ``rng``."""
+    def draw(self, rng, m, options, index):
+        """``m`` start states ``(m, 13)`` in still air drawn from ``rng`` (the task's per-episode values of the
+        airplanes ``index`` set too); ``options`` may fix them (see the task)."""
         raise NotImplementedError
 
     def reset(self, index, rng, options=None):
