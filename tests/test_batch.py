@@ -7,7 +7,7 @@ import pytest
 from flightsim.physics import aero
 from flightsim.physics.aircraft import load_aircraft
 from flightsim.physics.integrators import INTEGRATORS
-from flightsim.physics.wind import WindSpec
+from flightsim.physics.wind import Gust, Shear, WindSpec
 from flightsim.simulation.batch import (
     CRASHED, NONFINITE, PARALLEL_MIN, PER_AIRPLANE, RUNNING, BatchSimulation,
 )
@@ -79,13 +79,17 @@ def test_the_batch_flies_the_landing_and_the_rollout_as_the_single_simulation():
     assert np.all(b.on_ground) and np.all(b.status == RUNNING)
 
 
-def test_the_batch_flies_the_wind_and_turbulence_of_each_seed(air):
-    wind = WindSpec(250.0, 20.0, "moderate", seed=0)
+@pytest.mark.parametrize("layer", ["log", "power"])
+def test_the_batch_flies_the_wind_and_turbulence_of_each_seed(air, layer):
+    # turbulence, a boundary layer up to 3000 ft (the start is at 2000 ft) and a gust
+    shear, gusts = Shear(layer, 3000.0), (Gust(1.0, 1.5, (0.0, 15.0, -8.0)),)
+    wind = WindSpec(250.0, 20.0, "moderate", seed=0, shear=shear, gusts=gusts)
     seeds = [11, 5, 11]
     b = BatchSimulation(3, AIRCRAFT, "euler", start=air, wind=wind, seeds=seeds)
     b.step(360)
     for k, seed in enumerate(seeds):
-        sim = Simulation(AIRCRAFT, "euler", start=air, wind=WindSpec(250.0, 20.0, "moderate", seed=seed))
+        sim = Simulation(AIRCRAFT, "euler", start=air,
+                         wind=WindSpec(250.0, 20.0, "moderate", seed=seed, shear=shear, gusts=gusts))
         for _ in range(360):
             sim.step()
         np.testing.assert_allclose(b.states[k], sim.vector, rtol=1e-9, atol=1e-7)

@@ -45,7 +45,7 @@ from flightsim.math.kernels import jit, matrix_entries
 from flightsim.physics import aero, integrators
 # LoadParams and airplane_loads are used by the kernels generated below
 from flightsim.physics.aero import LoadParams, airplane_loads, ground_contact  # noqa: F401
-from flightsim.physics.batch_wind import BatchWind
+from flightsim.physics.batch_wind import BLOCK, STATE_WIDTH, BatchWind, sample_one  # noqa: F401 (the kernel samples)
 from flightsim.physics.rigidbody import check_dt
 from flightsim.physics.wind import wingspan_of
 from flightsim.simulation.flight import DEFAULT_DT, crash, resolve_aircraft
@@ -58,6 +58,9 @@ PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor")
 RUNNING, NONFINITE, CRASHED = 0, 1, 2
 #: From this many airplanes on, a call steps them on all of numba's threads (fewer: on the calling thread).
 PARALLEL_MIN = 64
+#: The wind arrays passed when no wind is sampled in flight (never read; the types of :attr:`BatchWind.arrays`).
+_NO_WIND = (np.zeros(10), np.zeros(12), np.zeros(12), np.zeros((0, 5)), np.zeros((1, STATE_WIDTH)),
+            np.zeros((1, 1, 6)), np.zeros(1, dtype=np.int64))
 #: ``status`` of an airplane held out of a call to :meth:`BatchSimulation.step`.
 HELD = -1
 
@@ -143,8 +146,13 @@ def ground_after_step(y, prev, t, params, wheels_down, on_ground, a, travel, whe
 
 _KERNEL = f'''
 def batch_steps(number, Y, P, T, h, steps, fields, own, inertia, inertia_inv, renorm, kind,
-                status, qerr, wheels_down, on_ground, travel, wheels_only, sink_rate):
-    """``steps`` physics steps of every running airplane (``status == RUNNING``), in parallel over airplanes."""
+                status, qerr, wheels_down, on_ground, travel, wheels_only, sink_rate,
+                wind_on, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn):
+    """``steps`` physics steps of every running airplane (``status == RUNNING``), in parallel over airplanes.
+
+    After each step the airplane's wind for the next one is sampled when ``wind_on``
+    (:func:`flightsim.physics.batch_wind.sample_one`).
+    """
     for a in prange(Y.shape[0]):
         if status[a] != RUNNING:
             continue
@@ -164,6 +172,8 @@ def batch_steps(number, Y, P, T, h, steps, fields, own, inertia, inertia_inv, re
             if code != 0:
                 status[a] = CRASHED + code - 1
                 break
+            if wind_on:
+                sample_one(a, T[a], y, h, params.wind, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn)
 '''
 #: Status of an airplane that crashed on touching down too fast (``CRASHED + 1``), before it is reported.
 _SINK_CRASH = CRASHED + 1
@@ -394,9 +404,9 @@ class BatchSimulation:
 
         ``hold`` (a bool mask or numbers, optional): airplanes that sit this call out, clocks included.
 
-        With a wind that changes (turbulence, shear, gusts) each step is one
-        compiled call followed by the vectorised wind sample; in still air
-        or a steady uniform wind all ``steps`` are one compiled call.
+        All ``steps`` are one compiled call (with turbulence, one per
+        :data:`flightsim.physics.batch_wind.BLOCK` steps), each airplane's wind
+        sampled inside it after every step.
 
         Returns
         -------
@@ -410,18 +420,22 @@ class BatchSimulation:
             held &= was
             self.status[held] = HELD
         it = self._integrator
-        per_call = int(steps) if self._wind_model is None or self._wind_model.steady else 1
+        model = self._wind_model
+        wind_on = model is not None and not model.steady
+        arrays = model.arrays if wind_on else _NO_WIND
+        # turbulence: at most the deviates drawn ahead per call
+        per_call = min(int(steps), BLOCK) if wind_on and model.turbulent else int(steps)
         done = 0
         kernel = batch_steps if self.n >= PARALLEL_MIN else batch_steps_serial
         while done < steps:
-            kernel(it.number, self.states, self.previous, self.times, self.dt, per_call, self._fields,
-                        self._own, self._inertia, self._inertia_inv, self.renormalize, it.kind, self.status,
-                        self.qnorm_error, self._wheels_down, self.on_ground, self._travel, self._wheels_only,
-                        self.aircraft.crash_sink_rate)
-            done += per_call
-            if per_call == 1 and self._wind_model is not None:
-                running = np.flatnonzero(self.status == RUNNING)
-                self._wind_model.sample(running, self.times, self.states, self.dt, self._wind)
+            now = min(per_call, int(steps) - done)
+            if wind_on:
+                model.ahead(now, self.status == RUNNING)
+            kernel(it.number, self.states, self.previous, self.times, self.dt, now, self._fields,
+                   self._own, self._inertia, self._inertia_inv, self.renormalize, it.kind, self.status,
+                   self.qnorm_error, self._wheels_down, self.on_ground, self._travel, self._wheels_only,
+                   self.aircraft.crash_sink_rate, wind_on, *arrays)
+            done += now
         self.status[held] = RUNNING
         self.steps += int(steps)
         stopped = np.flatnonzero(was & (self.status != RUNNING))
