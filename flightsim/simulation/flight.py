@@ -566,55 +566,15 @@ class Simulation:
             return
         self._wheels_down, self.on_ground = touching, loaded
 
-    def _state_at(self, s):
-        """The state a fraction ``s`` of the last step after the previous one (lerp; q by nlerp)."""
-        y = self._prev + s * (self._y - self._prev)
-        y[6:10] = quat.nlerp(self._prev[6:10], self._y[6:10], s)
-        return y
-
     def _first_contact(self, limits):
-        """Fraction of the last step at which some contact point first went deeper than its limit (bisection)."""
-        ac = self.aircraft
-
-        def over(s):
-            return float(np.max(contact_depths(ac, self._state_at(s)) - limits))
-
-        lo, hi = 0.0, 1.0
-        if over(lo) >= 0.0:
-            return 0.0
-        for _ in range(48):
-            mid = 0.5 * (lo + hi)
-            if over(mid) >= 0.0:
-                hi = mid
-            else:
-                lo = mid
-        return lo
+        """Fraction of the last step at which some contact point first went deeper than its limit."""
+        return first_contact(self.aircraft, self._prev, self._y, limits)
 
     def _crash(self, limits, sink_crash):
         """Stop the flight: the airplane put at rest where the contact happened, the status saying what happened."""
-        s = self._first_contact(limits)
-        y = self._state_at(s)
-        velocity = y[3:6].copy()
-        k = int(np.argmax(contact_depths(self.aircraft, y) - limits))
-        contact = self.aircraft.gear[k]
-        roll, pitch, _ = quat.aviation_angles(y[6:10])
-        sink = -float(velocity[2])
-        when = f"crashed at t = {self.t - (1.0 - s) * self.dt:.2f} s"
-        if sink_crash and contact.is_wheel:
-            reason = f"touched down with sink rate {sink:.1f} ft/s (more than {self.aircraft.crash_sink_rate:g})"
-        elif contact.is_wheel:
-            reason = (f"the {contact.name}'s leg compressed past its {contact.max_compression:g} ft travel "
-                      f"(sink rate {sink:.1f} ft/s, bank {roll:.0f}°, pitch {pitch:+.0f}°)")
-        else:
-            reason = (f"the {contact.name} hit the ground at {float(np.linalg.norm(velocity)):.0f} ft/s "
-                      f"(sink rate {sink:.1f} ft/s, bank {roll:.0f}°, pitch {pitch:+.0f}°)")
-        y[3:6] = 0.0
-        y[10:13] = 0.0
-        # Already too deep before the step (a state loaded in the ground): lift it to the limit.
-        y[2] += max(float(np.max(contact_depths(self.aircraft, y) - limits)), 0.0)
+        y, self.status = crash(self.aircraft, self._prev, self._y, self.t, self.dt, limits, sink_crash)
         self._y[:] = y
         self._prev[:] = y
-        self.status = f"{when}: {reason}"
         self._contact_now()
 
     # ------------------------------------------------------------------ trim
@@ -720,6 +680,69 @@ class Simulation:
         """
         self._load_controls()
         return np.array(aero.airplane_loads(self.t, self._y, self._params))
+
+
+def state_between(prev, y, s):
+    """The state a fraction ``s`` of a step after ``prev`` on the way to ``y`` (lerp; q by nlerp)."""
+    out = prev + s * (y - prev)
+    out[6:10] = quat.nlerp(prev[6:10], y[6:10], s)
+    return out
+
+
+def first_contact(aircraft, prev, y, limits):
+    """Fraction of the step ``prev`` → ``y`` at which some contact point first went deeper than its limit (bisection)."""
+
+    def over(s):
+        return float(np.max(contact_depths(aircraft, state_between(prev, y, s)) - limits))
+
+    lo, hi = 0.0, 1.0
+    if over(lo) >= 0.0:
+        return 0.0
+    for _ in range(48):
+        mid = 0.5 * (lo + hi)
+        if over(mid) >= 0.0:
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
+def crash(aircraft, prev, y, t, dt, limits, sink_crash):
+    """Where and why a step ``prev`` → ``y`` ending at time ``t`` crashed.
+
+    Parameters
+    ----------
+    limits : numpy.ndarray
+        How deep each contact point may go, ft.
+    sink_crash : bool
+        The wheels touched down too fast (else a hard point or a leg's travel).
+
+    Returns
+    -------
+    (numpy.ndarray, str)
+        The airplane at rest where the contact happened, and the status message.
+    """
+    s = first_contact(aircraft, prev, y, limits)
+    y = state_between(prev, y, s)
+    velocity = y[3:6].copy()
+    k = int(np.argmax(contact_depths(aircraft, y) - limits))
+    contact = aircraft.gear[k]
+    roll, pitch, _ = quat.aviation_angles(y[6:10])
+    sink = -float(velocity[2])
+    when = f"crashed at t = {t - (1.0 - s) * dt:.2f} s"
+    if sink_crash and contact.is_wheel:
+        reason = f"touched down with sink rate {sink:.1f} ft/s (more than {aircraft.crash_sink_rate:g})"
+    elif contact.is_wheel:
+        reason = (f"the {contact.name}'s leg compressed past its {contact.max_compression:g} ft travel "
+                  f"(sink rate {sink:.1f} ft/s, bank {roll:.0f}°, pitch {pitch:+.0f}°)")
+    else:
+        reason = (f"the {contact.name} hit the ground at {float(np.linalg.norm(velocity)):.0f} ft/s "
+                  f"(sink rate {sink:.1f} ft/s, bank {roll:.0f}°, pitch {pitch:+.0f}°)")
+    y[3:6] = 0.0
+    y[10:13] = 0.0
+    # Already too deep before the step (a state loaded in the ground): lift it to the limit.
+    y[2] += max(float(np.max(contact_depths(aircraft, y) - limits)), 0.0)
+    return y, f"{when}: {reason}"
 
 
 def _state_vector(state):
