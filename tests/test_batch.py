@@ -64,6 +64,27 @@ def test_each_airplane_of_the_batch_flies_the_single_simulation(air, name):
     assert np.linalg.norm(b.states[1, 0:3] - b.states[2, 0:3]) > 10.0
 
 
+@pytest.mark.parametrize("name", ["euler", "rk4"])
+def test_the_batch_flies_the_propeller_airplane_as_the_single_simulation(name):
+    # the 172: thrust and rpm from the engine and propeller (LoadParams' propeller fields, diag's rpm)
+    c172 = load_aircraft("c172")
+    start = make_start(c172, "air")
+    pilots = (None, dict(throttle=1.0, elevator=0.1), dict(throttle=0.0))
+    b = BatchSimulation(len(pilots), c172, name, start=start)
+    for k, pilot in enumerate(pilots):
+        c = controls_of(start, pilot).as_array()
+        c[1] += controls_of(start, pilot).elevator_trim
+        b.set_controls(c[None, :], [k])
+    b.step(240)
+    for k, pilot in enumerate(pilots):
+        sim = Simulation(c172, name, start=start)
+        sim.controls = controls_of(start, pilot)
+        for _ in range(240):
+            sim.step()
+        np.testing.assert_allclose(b.states[k], sim.vector, rtol=1e-12, atol=1e-9)
+    assert np.linalg.norm(b.states[1, 3:6] - b.states[2, 3:6]) > 1.0     # full throttle and idle differ
+
+
 def test_the_batch_flies_the_landing_and_the_rollout_as_the_single_simulation():
     # the approach start touches down about 60 s later: gear contact, brakes anchors, on_ground
     start = make_start(AIRCRAFT, "approach")
