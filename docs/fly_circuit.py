@@ -221,6 +221,19 @@ def plot(trace, title, path):
     fig.savefig(path, dpi=80)
 
 
+def write_csvs(args, rows, trace_header, trace):
+    """The controls flown (``args.out``: ``flightsim simulate --controls`` reads it) and, if asked, a trace."""
+    with open(args.out, "w") as f:
+        f.write("t," + ",".join(CONTROL_NAMES) + "\n")
+        for row in rows:
+            f.write(repr(row[0]) + "," + ",".join(f"{v:.17g}" for v in row[1:]) + "\n")
+    if args.trace:
+        with open(args.trace, "w") as f:
+            f.write(trace_header + "\n")
+            for row in trace:
+                f.write(",".join(f"{v:.6f}" if not isinstance(v, str) else v for v in row) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--aircraft", default="bourg", choices=tuple(PROFILES), help="which airplane flies it")
@@ -255,15 +268,7 @@ def main():
         if stop_at is not None and sim.t > stop_at + 2.0:
             break
 
-    with open(args.out, "w") as f:
-        f.write("t," + ",".join(CONTROL_NAMES) + "\n")
-        for row in rows:
-            f.write(repr(row[0]) + "," + ",".join(f"{v:.17g}" for v in row[1:]) + "\n")
-    if args.trace:
-        with open(args.trace, "w") as f:
-            f.write("t,x,y,z,vx,vy,vz,roll,pitch,heading,airspeed,on_ground,leg\n")
-            for row in trace:
-                f.write(",".join(f"{v:.6f}" if not isinstance(v, str) else v for v in row) + "\n")
+    write_csvs(args, rows, "t,x,y,z,vx,vy,vz,roll,pitch,heading,airspeed,on_ground,leg", trace)
 
     if args.plot:
         plot(trace, aircraft.name, args.plot)

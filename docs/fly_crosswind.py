@@ -29,10 +29,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from fly_circuit import Pilot, clip, wrap  # noqa: E402  (the circuit's inner loops)
+from fly_circuit import Pilot, clip, wrap, write_csvs  # noqa: E402  (the circuit's inner loops)
 
 from flightsim.physics.wind import KNOT, WindSpec  # noqa: E402
-from flightsim.simulation.controls import CONTROL_NAMES  # noqa: E402
 from flightsim.simulation.flight import Simulation, instruments, resolve_aircraft, sideslip  # noqa: E402
 from flightsim.simulation.starts import make_start  # noqa: E402
 
@@ -167,15 +166,7 @@ def main():
                       float(sim.on_ground), pilot.leg))
 
     sim, pilot, rows = fly(wind, on_step=record if args.trace else None)
-    with open(args.out, "w") as f:
-        f.write("t," + ",".join(CONTROL_NAMES) + "\n")
-        for row in rows:
-            f.write(repr(row[0]) + "," + ",".join(f"{v:.17g}" for v in row[1:]) + "\n")
-    if args.trace:
-        with open(args.trace, "w") as f:
-            f.write("t,x,y,z,vx,vy,vz,roll,pitch,heading,airspeed,beta,on_ground,leg\n")
-            for row in trace:
-                f.write(",".join(f"{v:.6f}" if not isinstance(v, str) else v for v in row) + "\n")
+    write_csvs(args, rows, "t,x,y,z,vx,vy,vz,roll,pitch,heading,airspeed,beta,on_ground,leg", trace)
     print(f"wind {wind.describe()}; status: {sim.status or 'running'}; t = {sim.t:.2f} s; final crab "
           f"{pilot.crab:.1f}°; leg {pilot.leg}")
     if pilot.touchdown:

@@ -76,6 +76,18 @@ def substeps_of(dt, agent_hz):
     return steps
 
 
+#: The airplane's attitude, rates and angles to the air: (name, scale, meaning) rows both tasks observe.
+ATTITUDE = (
+    ("roll", 180.0, "deg, + right wing down"),
+    ("pitch", 90.0, "deg, + nose up"),
+    ("p", 1.0, "roll rate, rad/s, + rolling right"),
+    ("q", 1.0, "pitch rate, rad/s, + nose up"),
+    ("r", 1.0, "yaw rate, rad/s, + nose right"),
+    ("alpha", 20.0, "angle of attack, deg"),
+    ("beta", 20.0, "sideslip, deg, + air from the right"),
+)
+
+
 class Task:
     """N airplanes flying one task.
 
@@ -223,13 +235,7 @@ class HeadingHold(Task):
         ("altitude_error", 1000.0, "target − altitude, ft"),
         ("airspeed_error", 100.0, "airspeed through the air − cruise speed, ft/s"),
         ("vertical_speed", 50.0, "ft/s, + up"),
-        ("roll", 180.0, "deg, + right wing down"),
-        ("pitch", 90.0, "deg, + nose up"),
-        ("p", 1.0, "roll rate, rad/s, + rolling right"),
-        ("q", 1.0, "pitch rate, rad/s, + nose up"),
-        ("r", 1.0, "yaw rate, rad/s, + nose right"),
-        ("alpha", 20.0, "angle of attack, deg"),
-        ("beta", 20.0, "sideslip, deg, + air from the right"),
+        *ATTITUDE,
         ("throttle", 1.0, "throttle in force, 0..1"),
     )
     max_turn = 90.0
@@ -307,13 +313,7 @@ class Landing(Task):
         ("airspeed_error", 50.0, "airspeed through the air − approach speed, ft/s"),
         ("vertical_speed", 20.0, "ft/s, + up"),
         ("heading_error", 180.0, "heading − runway heading, deg, folded into ±180"),
-        ("roll", 180.0, "deg, + right wing down"),
-        ("pitch", 90.0, "deg, + nose up"),
-        ("p", 1.0, "roll rate, rad/s, + rolling right"),
-        ("q", 1.0, "pitch rate, rad/s, + nose up"),
-        ("r", 1.0, "yaw rate, rad/s, + nose right"),
-        ("alpha", 20.0, "angle of attack, deg"),
-        ("beta", 20.0, "sideslip, deg, + air from the right"),
+        *ATTITUDE,
         ("on_ground", 1.0, "1 when a wheel carries load"),
     )
     default_seconds = 120.0
