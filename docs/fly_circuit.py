@@ -11,7 +11,12 @@ It writes the controls it used at every physics step to ``docs/circuit-controls.
 (one row per step, so ``flightsim simulate --start runway --controls
 docs/circuit-controls.csv`` flies the same flight, bit for bit) and prints a summary.
 
-    python docs/fly_circuit.py [--out docs/circuit-controls.csv] [--trace /tmp/circuit-trace.csv]
+    python docs/fly_circuit.py [--aircraft bourg|c172] [--out docs/circuit-controls.csv] [--trace /tmp/circuit-trace.csv]
+
+``--aircraft c172`` flies the Cessna 172R the way its handbook does: a short-field
+take-off (flaps 10°, full power against the brakes, rotate at 47 kt to 12° of pitch),
+the circuit at 90 kt, a 65 kt final with flaps 30°, the throttle closed in the flare and
+full braking after touchdown; it prints the take-off and landing ground rolls.
 """
 
 import argparse
@@ -34,6 +39,20 @@ AIM = 400.0                # ft past the threshold: the glide path's aim point
 GLIDE = math.radians(3.0)
 CLIMB_SPEED, CRUISE_SPEED, APPROACH_SPEED = 130.0, 130.0, 114.0
 REST_HEIGHT = 2.43         # CG height at rest on the gear, ft
+KT = 1.68781               # ft/s per knot
+
+#: How each airplane is flown (the book's: the values above).  takeoff_flaps, landing_flaps: 0..1;
+#: rotate: airspeed (ft/s) from which the pilot pitches up to rotate_pitch (deg); run_up: seconds at
+#: full power against the brakes before releasing them; idle_flare: close the throttle in the flare;
+#: brake_delay: seconds from touchdown to full braking.
+PROFILES = {
+    "bourg": dict(climb=CLIMB_SPEED, cruise=CRUISE_SPEED, approach=APPROACH_SPEED, rest=REST_HEIGHT,
+                  takeoff_flaps=0.0, landing_flaps=1.0, rotate=95.0, rotate_pitch=7.0, run_up=0.0,
+                  idle_flare=False, brake_delay=1.0, max_elevator=0.8),
+    "c172": dict(climb=79.0 * KT, cruise=90.0 * KT, approach=65.0 * KT, rest=4.65,
+                 takeoff_flaps=1.0 / 3.0, landing_flaps=1.0, rotate=47.0 * KT, rotate_pitch=12.0, run_up=3.0,
+                 idle_flare=True, brake_delay=0.5, max_elevator=1.0),
+}
 
 
 def clip(v, lo, hi):
@@ -46,8 +65,9 @@ def wrap(a):
 
 
 class Pilot:
-    def __init__(self, sim):
+    def __init__(self, sim, profile=None):
         self.sim = sim
+        self.prof = profile or PROFILES["bourg"]
         self.leg = "takeoff"
         self.e_int = 0.0          # elevator integrator (the trim it finds)
         self.t_int = 0.3          # throttle integrator
@@ -57,11 +77,13 @@ class Pilot:
         self.touchdown = None
         self.flare_pitch = None
         self.log = []
+        self.released = None      # (t, x) where the brakes were released
+        self.liftoff = None       # (t, x, airspeed) where the wheels left the ground
 
     # --- inner loops -------------------------------------------------------------------------
     def elevator_for_pitch(self, pitch_cmd, pitch, q, dt, ki=0.6):
         err = pitch_cmd - pitch                                   # deg
-        self.e_int = clip(self.e_int + ki * math.radians(err) * dt, -0.6, 0.8)
+        self.e_int = clip(self.e_int + ki * math.radians(err) * dt, -0.6, self.prof["max_elevator"])
         return clip(self.e_int + 2.0 * math.radians(err) + 0.6 * q, -1.0, 1.0)   # body q > 0: nose down
 
     def aileron_for_roll(self, roll_cmd, roll, p):
@@ -89,18 +111,23 @@ class Pilot:
         vx, vy, vz = y[3], y[4], y[5]
         p, q, r = y[10], y[11], y[12]
         c = sim.controls
-        c.parking_brake = 0.0
+        prof = self.prof
+        c.parking_brake = 1.0 if sim.t < prof["run_up"] else 0.0
+        if self.released is None and c.parking_brake == 0.0:
+            self.released = (sim.t, x)
         c.elevator_trim = 0.0
         off = yy - self.centre_y            # + left (West) of the centre line
 
         if self.leg == "takeoff":
-            c.throttle, c.flaps, c.brake = 1.0, 0.0, 0.0
+            c.throttle, c.flaps, c.brake = 1.0, prof["takeoff_flaps"], 0.0
             c.rudder = clip(0.05 * wrap(0.0 - heading) + 0.01 * off + 0.05 * vy + 0.5 * r, -1, 1)   # body r > 0: nose left
             c.aileron = self.aileron_for_roll(0.0, roll, p)
-            if airspeed < 95.0:
+            if airspeed < prof["rotate"]:
                 c.elevator = self.elevator_for_pitch(0.0, pitch, q, dt, ki=0.0)
             else:
-                c.elevator = self.elevator_for_pitch(7.0, pitch, q, dt)
+                c.elevator = self.elevator_for_pitch(prof["rotate_pitch"], pitch, q, dt)
+            if self.liftoff is None and self.released is not None and not sim.on_ground:
+                self.liftoff = (sim.t, x, airspeed)
             if not sim.on_ground and h > 15.0:
                 self.leg = "climb"
         elif self.leg in ("climb", "crosswind", "downwind", "base", "final"):
@@ -129,13 +156,13 @@ class Pilot:
             c.rudder = clip(0.05 * beta, -1, 1)
             # vertical and speed
             if self.leg in ("climb", "crosswind", "downwind"):
-                h_cmd, v_cmd, c.flaps = PATTERN_ALT, CRUISE_SPEED, 0.0
+                h_cmd, v_cmd, c.flaps = PATTERN_ALT, prof["climb"] if self.leg == "climb" else prof["cruise"], 0.0
                 gmax = 8.0
             else:
                 dist = (self.aim_x - x) + max(off, 0.0)
-                h_cmd = min(PATTERN_ALT, REST_HEIGHT + math.tan(GLIDE) * dist)
-                v_cmd, gmax = APPROACH_SPEED, 3.0
-                c.flaps = min(1.0, c.flaps + 0.25 * dt)
+                h_cmd = min(PATTERN_ALT, prof["rest"] + math.tan(GLIDE) * dist)
+                v_cmd, gmax = prof["approach"], 3.0
+                c.flaps = min(prof["landing_flaps"], c.flaps + 0.25 * dt)
             pitch_cmd = self.pitch_for_height(h_cmd, h, vz, alpha, gmax=gmax)
             c.elevator = self.elevator_for_pitch(clip(pitch_cmd, -10, 12), pitch, q, dt)
             c.throttle = self.throttle_for_speed(v_cmd, airspeed, dt)
@@ -143,12 +170,13 @@ class Pilot:
                 self.leg = "flare"
                 self.flare_pitch = pitch
         elif self.leg == "flare":
-            c.throttle = self.throttle_for_speed(APPROACH_SPEED - 10.0, airspeed, dt)   # a power-on flare
+            c.throttle = (0.0 if prof["idle_flare"]
+                          else self.throttle_for_speed(prof["approach"] - 10.0, airspeed, dt))   # a power-on flare
             hdg_cmd = clip(0.06 * off + 0.6 * vy, -10, 10)
             roll_cmd = clip(1.2 * wrap(hdg_cmd - heading), -5, 5)
             c.aileron = self.aileron_for_roll(roll_cmd, roll, p)
             c.rudder = clip(0.05 * beta, -1, 1)
-            vz_cmd = -clip(0.15 * (h - REST_HEIGHT) + 1.0, 1.0, 6.0)
+            vz_cmd = -clip(0.15 * (h - prof["rest"]) + 1.0, 1.0, 6.0)
             pitch_cmd = clip(pitch + 3.0 * (vz_cmd - vz), -2.0, 8.0)
             c.elevator = self.elevator_for_pitch(pitch_cmd, pitch, q, dt)
             if sim.on_ground:
@@ -159,7 +187,7 @@ class Pilot:
             c.aileron = self.aileron_for_roll(0.0, roll, p)
             c.elevator = clip(c.elevator - 0.5 * dt, 0.0, 1.0)  # ease the nose down
             c.rudder = clip(0.05 * wrap(0.0 - heading) + 0.01 * off + 0.05 * vy + 0.5 * r, -1, 1)
-            if sim.t > self.touchdown[0] + 1.0:
+            if sim.t > self.touchdown[0] + prof["brake_delay"]:
                 c.brake = 1.0
             if math.hypot(vx, vy) < 0.05:
                 self.leg = "stopped"
@@ -168,16 +196,60 @@ class Pilot:
         c.throttle = clip(c.throttle, 0.0, 1.0)
 
 
+def plot(trace, title, path):
+    """The circuit's ground track, height above the ground and airspeed (kt) against time, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    t, x, y, z = (np.array([row[k] for row in trace]) for k in range(4))
+    airspeed = np.array([row[10] for row in trace])
+    fig, (track, height, speed) = plt.subplots(1, 3, figsize=(13, 4.2))
+    track.plot(-y, x, lw=1.2)
+    x0, y0 = RUNWAY.threshold()[:2]
+    track.plot([-y0, -y0], [x0, x0 + RUNWAY.length], color="k", lw=3, label="runway 36")
+    track.set_aspect("equal")
+    track.set(xlabel="East (ft)", ylabel="North (ft)", title="ground track")
+    track.legend(loc="center left", fontsize=8)
+    height.plot(t, z - z[0])
+    height.set(xlabel="t (s)", ylabel="height of the CG above its rest height (ft)", title="height")
+    speed.plot(t, airspeed / KT)
+    speed.set(xlabel="t (s)", ylabel="airspeed (kt)", title="airspeed")
+    fig.suptitle(f"{title}: one left-hand circuit of runway 36 (docs/fly_circuit.py)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+
+
+def write_csvs(args, rows, trace_header, trace):
+    """The controls flown (``args.out``: ``flightsim simulate --controls`` reads it) and, if asked, a trace."""
+    with open(args.out, "w") as f:
+        f.write("t," + ",".join(CONTROL_NAMES) + "\n")
+        for row in rows:
+            f.write(repr(row[0]) + "," + ",".join(f"{v:.17g}" for v in row[1:]) + "\n")
+    if args.trace:
+        with open(args.trace, "w") as f:
+            f.write(trace_header + "\n")
+            for row in trace:
+                f.write(",".join(f"{v:.6f}" if not isinstance(v, str) else v for v in row) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=str(Path(__file__).with_name("circuit-controls.csv")))
+    ap.add_argument("--aircraft", default="bourg", choices=tuple(PROFILES), help="which airplane flies it")
+    ap.add_argument("--out", default=None, help="the controls CSV (default docs/circuit-controls.csv, "
+                                                "docs/c172-circuit-controls.csv for the 172)")
     ap.add_argument("--trace", default=None, help="also write a simple trace of the flight here (CSV)")
     ap.add_argument("--limit", type=float, default=600.0, help="give up after this many seconds")
+    ap.add_argument("--plot", default=None, help="also draw the ground track, height and airspeed here (PNG)")
     args = ap.parse_args()
 
-    aircraft = resolve_aircraft(None)
+    if args.out is None:
+        name = "circuit-controls.csv" if args.aircraft == "bourg" else f"{args.aircraft}-circuit-controls.csv"
+        args.out = str(Path(__file__).with_name(name))
+    aircraft = resolve_aircraft(None if args.aircraft == "bourg" else args.aircraft)
     sim = Simulation(aircraft, start=make_start(aircraft, "runway"))
-    pilot = Pilot(sim)
+    pilot = Pilot(sim, PROFILES[args.aircraft])
     rows, trace = [], []
     legs = []
     stop_at = None
@@ -196,19 +268,17 @@ def main():
         if stop_at is not None and sim.t > stop_at + 2.0:
             break
 
-    with open(args.out, "w") as f:
-        f.write("t," + ",".join(CONTROL_NAMES) + "\n")
-        for row in rows:
-            f.write(repr(row[0]) + "," + ",".join(f"{v:.17g}" for v in row[1:]) + "\n")
-    if args.trace:
-        with open(args.trace, "w") as f:
-            f.write("t,x,y,z,vx,vy,vz,roll,pitch,heading,airspeed,on_ground,leg\n")
-            for row in trace:
-                f.write(",".join(f"{v:.6f}" if not isinstance(v, str) else v for v in row) + "\n")
+    write_csvs(args, rows, "t,x,y,z,vx,vy,vz,roll,pitch,heading,airspeed,on_ground,leg", trace)
 
+    if args.plot:
+        plot(trace, aircraft.name, args.plot)
     for t, leg in legs:
         print(f"t = {t:7.2f} s  {leg}")
     print(f"status: {sim.status or 'running'}; t = {sim.t:.2f} s; steps: {len(rows)}")
+    if pilot.liftoff and pilot.released:
+        t1, x1, v1 = pilot.liftoff
+        print(f"take-off ground roll {x1 - pilot.released[1]:.0f} ft in {t1 - pilot.released[0]:.1f} s from brake "
+              f"release, lift-off at {v1 / KT:.1f} kt")
     if pilot.touchdown:
         t0, x0, y0, vz0 = pilot.touchdown
         d0 = x0 - pilot.threshold[0]
@@ -217,6 +287,7 @@ def main():
               f"centre line, sink {-vz0:.2f} ft/s")
         print(f"stopped at x = {y[0]:.0f} ft ({y[0] - pilot.threshold[0]:.0f} ft past the threshold, "
               f"roll-out {y[0] - x0:.0f} ft), y = {y[1]:+.1f} ft, speed {np.linalg.norm(y[3:6]):.2f} ft/s")
+        print(f"landing ground roll {y[0] - x0:.0f} ft")
     print(f"controls: {args.out} ({len(rows)} rows)")
     return 0 if sim.status is None and pilot.leg == "stopped" else 1
 

@@ -9,6 +9,9 @@ them through the import system wherever it is run from.
 import importlib.util
 from pathlib import Path
 
+from flightsim.errors import InputError
+from flightsim.schema import did_you_mean
+
 
 def data_file(folder, *parts):
     """Path of a shipped file, e.g. ``data_file("configs", "bourg.toml")``.
@@ -30,3 +33,31 @@ def data_file(folder, *parts):
     else:  # a source tree run in place (or installed in editable mode): the folder beside the package
         root = Path(__file__).resolve().parent.parent / folder
     return root.joinpath(*parts)
+
+
+def shipped_aircraft():
+    """The aircraft files shipped in ``configs/``: ``{name: path}``, the name being the file's stem (``c172``)."""
+    return {p.stem: p for p in sorted(data_file("configs").glob("*.toml")) if p.stem != "keymap"}
+
+
+def aircraft_path(text):
+    """The aircraft file that ``text`` names: a shipped aircraft by name (``"c172"``), or a path.
+
+    A name is a word with no folder and no suffix; anything else is a path
+    (checked when it is read).
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        ``text`` is neither an existing file nor a shipped aircraft's name; the
+        message lists the shipped names.
+    """
+    text = str(text)
+    names = shipped_aircraft()
+    if text in names:
+        return names[text]
+    path = Path(text).expanduser()
+    if path.exists() or path.suffix or "/" in text or "\\" in text:
+        return path
+    raise InputError(text, "", f"no such aircraft: not a file, nor a shipped aircraft (shipped: {', '.join(names)})"
+                     + did_you_mean(text, names))

@@ -66,6 +66,15 @@ def test_bench_step_without_jsbsim():
     assert "flightsim euler" in out and "Ratios: n/a (JSBSim missing)" in out
 
 
+def test_bench_batch_quick():
+    out = run("--quick", script="bench_batch.py")
+    assert "airplane-steps/s" in out and "batch euler N=1024" in out and "batch rk4 N=64" in out
+    assert "vector env N=64, agent_hz 10" in out and "JSBSim c172p" in out
+    assert "vector env N=64 / bare batch euler N=64 = " in out and "(target ≤ 30 %:" in out
+    assert "euler N=1024 / JSBSim = " in out and "(target ≥ 18:" in out
+    assert "rk4 N=1024 / JSBSim = " in out and "(target ≥ 5:" in out
+
+
 def test_bench_frame_quick_prints_ratios_to_the_floor(tmp_path):
     # Headless (EGL): the floor's window and the app's in one process, one camera, a second of flight.
     out = tmp_path / "frame.json"

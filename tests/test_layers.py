@@ -17,6 +17,8 @@ ALLOWED = {
     "simulation": {"math", "physics", "simulation"},
     "app": {"math", "physics", "simulation", "app"},
     "commands": {"math", "physics", "simulation", "app", "commands"},
+    # the Gymnasium environments: the app only to draw frames, imported lazily (tests/test_gym.py checks it)
+    "gym": {"math", "physics", "simulation", "app", "gym"},
 }
 DRAWING = ("pyglet", "OpenGL", "imgui_bundle", "pyrr")
 
@@ -51,6 +53,8 @@ def test_imports_point_one_way(layer, path):
         parts = name.split(".")
         if parts[0] in DRAWING:
             assert layer in ("app", "commands"), f"{path.name} ({layer}) imports {name}"
+        if layer == "gym" and path.name != "render.py":
+            assert parts[:2] != ["flightsim", "app"], f"{path.name} imports the app (only gym/render.py may)"
         if parts[0] != "flightsim" or name in SHARED:
             continue
         target = parts[1]

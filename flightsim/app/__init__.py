@@ -22,7 +22,10 @@ Modules, roughly in dependency order:
   in ``panels.PANELS``), and the HUD's own state that runs them;
 * ``app`` - the frame loop over a flight source (a live simulation or the
   replay of a trace, told apart by their capabilities), with the ghost
-  airplane and recording.
+  airplane and recording;
+* ``spin_scene``, ``spin_app`` - ``flightsim spin``: a torque-free body, its
+  ghost and their angular momenta drawn in space (the lit shader and meshes
+  above), and its frame loop and Numerics panel.
 
 Nothing here is imported by the physics packages.
 """

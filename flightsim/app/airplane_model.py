@@ -34,7 +34,7 @@ from flightsim.resources import data_file
 from flightsim.schema import Checker, Number, Numbers, did_you_mean, join, read_toml, show, type_name
 
 __all__ = ["ASSETS_DIR", "DEFAULT_MODEL", "AirplaneModel", "ModelPart", "airfoil",
-           "build_airplane", "load_model_spec"]
+           "build_airplane", "load_model_spec", "model_spec_for"]
 
 ASSETS_DIR = data_file("assets")
 """The shipped ``assets`` folder (see :mod:`flightsim.resources`)."""
@@ -188,7 +188,7 @@ def load_model_spec(path=None) -> dict:
     path = Path(path) if path is not None else DEFAULT_MODEL
     check = Checker(path)
     data = read_toml(path)
-    check.table(data, "", _SPEC_SECTIONS, ("name",))
+    check.table(data, "", _SPEC_SECTIONS, ("name", "strut"))
     if "name" in data:
         check.string(data["name"], "name")
     colors = data["colors"]
@@ -215,9 +215,18 @@ def load_model_spec(path=None) -> dict:
                                               optional={"tip_color": colour})
     spec["fuselage"] = check.fields(data["fuselage"], "fuselage", _fuselage_rules(colour))
     spec["propeller"] = check.fields(data["propeller"], "propeller", _propeller_rules(colour))
-    spec["gear"] = check.fields(data["gear"], "gear", _gear_rules(colour))
+    spec["gear"] = check.fields(data["gear"], "gear", _gear_rules(colour),
+                                optional={"leg_top_y": Number(ge=0.0, le=100.0, unit="ft")})
+    if "strut" in data:
+        spec["strut"] = check.fields(data["strut"], "strut", _strut_rules(colour))
     spec["palette"] = palette
     return spec
+
+
+def model_spec_for(aircraft, path=None):
+    """The model description to draw ``aircraft`` with: ``path`` if given, else the one its file names
+    (``model = ...``, :attr:`~flightsim.physics.aircraft.Aircraft.model`), else :data:`DEFAULT_MODEL`."""
+    return load_model_spec(path if path is not None else getattr(aircraft, "model", None))
 
 
 _SURFACE_PARTS = ("wing", "tailplane", "fin")
@@ -274,6 +283,17 @@ def _gear_rules(colour):
         "wheel_width": Number(gt=0.0, le=20.0, unit="ft"),
         "strut_color": colour,
         "tyre_color": colour,
+    }
+
+
+def _strut_rules(colour):
+    """The optional ``[strut]``: a high wing's brace, one each side, from the wing down to the fuselage."""
+    return {
+        "wing_y": Number(gt=0.0, le=1000.0, unit="ft"),
+        "fuselage_y": Number(ge=0.0, le=100.0, unit="ft"),
+        "fuselage_z": Number(ge=-100.0, le=100.0, unit="ft"),
+        "radius": Number(gt=0.0, le=10.0, unit="ft"),
+        "color": colour,
     }
 
 
@@ -575,10 +595,16 @@ def _gear(spec, aircraft, fus_dims, cg):
         axle = z + r
         piston_bottom = axle + 0.55 * r
         sleeve_bottom = axle + r + 0.12
-        top = max(attach_z(x, y), sleeve_bottom + 0.2)
         travel = max(contact.max_compression, 0.05)
-        sleeves.append(meshes.box([x, y, 0.5 * (sleeve_bottom + top)], [0.3, 0.2, top - sleeve_bottom],
-                                  gear["strut_color"]))
+        if "leg_top_y" in gear and abs(y) > gear["leg_top_y"]:
+            # a spring-steel leg slanting out from the fuselage's bottom (a Cessna's main gear)
+            y_top = math.copysign(gear["leg_top_y"], y)
+            z_top = float(np.interp(x + cg[0], x_profile[order], z_bottom[order])) - cg[2] + 0.3
+            sleeves.append(_rod([x, y, sleeve_bottom], [x, y_top, z_top], 0.11, gear["strut_color"]))
+        else:
+            top = max(attach_z(x, y), sleeve_bottom + 0.2)
+            sleeves.append(meshes.box([x, y, 0.5 * (sleeve_bottom + top)], [0.3, 0.2, top - sleeve_bottom],
+                                      gear["strut_color"]))
         # In the leg's own frame (origin on the leg's axis at the axle), so it can steer about its axis.
         # 20 segments: a vertex right at the bottom, on the contact point
         tyre = meshes.cylinder(r, w, gear["tyre_color"], segments=20).transformed(
@@ -594,6 +620,44 @@ def _gear(spec, aircraft, fus_dims, cg):
         wheels.append(ModelPart(f"wheel:{contact.name}", mesh, "wheel", contact=k,
                                 pre=translation([x, y, axle]), post=np.eye(4)))
     return (Mesh.merge(sleeves) if sleeves else None), wheels
+
+
+def _rod(a, b, radius, color):
+    """A round rod (a cylinder) from point ``a`` to point ``b``."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    d = b - a
+    length = float(np.linalg.norm(d))
+    x = d / length
+    helper = np.array([0.0, 0.0, 1.0]) if abs(x[2]) < 0.9 else np.array([1.0, 0.0, 0.0])
+    y = np.cross(helper, x)
+    y /= np.linalg.norm(y)
+    frame = np.eye(4)
+    frame[:3, 0], frame[:3, 1], frame[:3, 2] = x, y, np.cross(x, y)
+    return meshes.cylinder(radius, length, color, segments=8).transformed(translation(a) @ frame)
+
+
+def _struts(spec, aircraft, fus_dims, cg):
+    """The wing struts of ``spec["strut"]`` (body coordinates): from under the wing at ``wing_y`` to the
+    fuselage's bottom (plus ``fuselage_z``) at ``fuselage_y`` each side, in the wing's quarter-chord plane."""
+    strut = spec["strut"]
+    chord = spec["surfaces"].get("wing", {}).get("chord", 1.0)
+    thickness = spec["surfaces"].get("wing", {}).get("thickness", 0.1)
+    x_profile, z_bottom, _ = fus_dims["profile"]
+    order = np.argsort(x_profile)
+    rods = []
+    for side in (1.0, -1.0):
+        wings = [e for e in aircraft.elements if e.part == "wing" and side * e.position[1] > 0.0]
+        if not wings:
+            continue
+        e = min(wings, key=lambda w: abs(abs(w.position[1]) - strut["wing_y"]))
+        along = side * strut["wing_y"] - e.position[1]           # along the span from the element's centre
+        # the panel rises outboard by its dihedral (this format's sign: a left wing's tip-up dihedral is negative)
+        z_wing = e.position[2] - along * math.tan(math.radians(e.dihedral_deg)) - 0.5 * thickness * chord
+        x = float(e.position[0])
+        z_fus = float(np.interp(x + cg[0], x_profile[order], z_bottom[order])) - cg[2] + strut["fuselage_z"]
+        rods.append(_rod([x, side * strut["fuselage_y"], z_fus], [x, side * strut["wing_y"], z_wing],
+                         strut["radius"], strut["color"]))
+    return Mesh.merge(rods) if rods else None
 
 
 def build_airplane(aircraft, spec=None) -> AirplaneModel:
@@ -644,6 +708,10 @@ def build_airplane(aircraft, spec=None) -> AirplaneModel:
               * spec["surfaces"][e.part]["chord"] for e in tails if e.part in spec["surfaces"]]
         x_tail = (min(te) if te else fuselage_el.design_position[0] - 10.0) - spec["fuselage"]["tail_clearance"]
         nose_mesh, cabin_mesh, dims = _fuselage(fuselage_el, spec, x_tail, cg)
+        if "strut" in spec:
+            struts = _struts(spec, aircraft, dims, cg)
+            if struts is not None:
+                static.append(ModelPart("struts", struts))
         sleeves, wheels = _gear(spec, aircraft, dims, cg)
         gear = [ModelPart("gear", sleeves)] if sleeves is not None else []
         movable[0:0] = [ModelPart("nose", nose_mesh), ModelPart("cabin", cabin_mesh), *gear, *wheels]

@@ -49,7 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from flightsim.math import quat
-from flightsim.app.airplane_model import build_airplane
+from flightsim.app.airplane_model import build_airplane, model_spec_for
 from flightsim.app.camera import CameraRig
 from flightsim.app.dynamics_companion import DynamicsCompanion
 from flightsim.app.frame_stats import FrameStats
@@ -57,7 +57,8 @@ from flightsim.app.ghost_companion import GHOST_SERIES, MAX_GHOST_SUBSTEPS, Ghos
 from flightsim.app.gui import ImguiLayer
 from flightsim.app.history import History
 from flightsim.app.hud import Hud
-from flightsim.app.hud_view import CameraReadout, HudCommands, HudView, PlaybackReadout, RecorderReadout
+from flightsim.app.hud_view import (AircraftReadout, CameraReadout, HudCommands, HudView, PlaybackReadout,
+                                    RecorderReadout)
 from flightsim.app.instruments import cockpit_shapes
 from flightsim.app.panels import BACKDROP_RGB, BACKDROP_WINDOWS
 from flightsim.app.pilot import Gamepads, Pilot
@@ -65,7 +66,13 @@ from flightsim.app.quality import AutoQuality, Quality, quality_level
 from flightsim.app.recorder import Recorder, stamped_path
 from flightsim.app.renderer import GhostPose, SceneRenderer, read_pixels, save_png
 from flightsim.app.scenery import build_scenery
+from flightsim.app.windsock import sock_wind
+from flightsim.errors import InputError
+from flightsim.resources import shipped_aircraft
 from flightsim.simulation.ghost import DEFAULT_INTEGRATOR, DEFAULT_SUBSTEPS
+
+#: The drawn propeller turns at 1 rad/s per this many engine rpm.
+PROP_RPM_PER_RAD_S = 30.0
 
 __all__ = ["FlightApp", "FrameStats", "GHOST_SERIES", "GhostSample", "MAX_GHOST_SUBSTEPS"]
 
@@ -156,7 +163,7 @@ class FlightApp:
             self.quality = self.auto_quality.level
         else:
             self.quality = quality_level(quality)
-        self.model = build_airplane(sim.aircraft, model_spec)
+        self.model = build_airplane(sim.aircraft, model_spec if model_spec is not None else model_spec_for(sim.aircraft))
         self.scenery = build_scenery()
         self.scene = SceneRenderer(self.model, self.scenery, self.quality)
         self.cameras = CameraRig(self.model.cockpit_eye, self.model.radius, tower=self.scenery.tower_eye)
@@ -172,9 +179,7 @@ class FlightApp:
         self.prop_angle = 0.0
         self.last_pixels = None
         self._screenshot_requested = False
-        # Seen from the cockpit the glare shield (a HUD overlay) replaces the nose, gear and propeller.
-        self._fuselage = [i for i, p in enumerate(self.model.parts)
-                          if p.name in ("nose", "cabin", "gear", "propeller") or p.kind == "wheel"]
+        self._fuselage = self._cockpit_hidden()
         window.push_handlers(self.on_key_press, self.on_key_release, self.on_mouse_drag, self.on_mouse_scroll,
                              self.on_deactivate, self.on_close)
         self.gui = ImguiLayer(window, antialias=self.quality.hud_antialias)   # pushed last: imgui sees events first
@@ -187,6 +192,16 @@ class FlightApp:
         # pauses otherwise land in single frames (the p99).
         gc.collect()
         gc.freeze()
+
+    def _schedule_follower(self):
+        """After a physics step: the control schedule's controls for the next one (a frame holds many steps)."""
+        if self.schedule is not None and self.sim.capabilities.can_fly:
+            _set_controls(self.sim.controls, self.schedule.at(self.sim.t))
+
+    def _cockpit_hidden(self):
+        """Seen from the cockpit the glare shield (a HUD overlay) replaces the nose, gear and propeller."""
+        return [i for i, p in enumerate(self.model.parts)
+                if p.name in ("nose", "cabin", "gear", "propeller") or p.kind == "wheel"]
 
     @property
     def capabilities(self):
@@ -316,6 +331,58 @@ class FlightApp:
         self.telemetry = self.sim.telemetry()
         self.pose = self._finite_pose(None)
 
+    # ------------------------------------------------------------------ aircraft
+
+    def set_aircraft(self, name):
+        """Fly another aircraft (a shipped name or a path), started as this flight was; the flight starts again.
+
+        The airplane is drawn with its own model; a recording is saved first,
+        the ghost stops, the charts clear.  Where that cannot be (a replay, a
+        bad file, no such start for it) the HUD says why and nothing changes.
+
+        Returns
+        -------
+        bool
+            Whether the aircraft changed.
+        """
+        why = None
+        if not self.capabilities.can_fly:
+            why = "a replay shows the recorded airplane"
+        else:
+            try:
+                sim = self.sim.with_aircraft(name)
+                model = build_airplane(sim.aircraft, model_spec_for(sim.aircraft))
+            except (InputError, ValueError) as exc:
+                why = " ".join(str(exc).split())
+        if why is not None:
+            self.hud.notify(f"Aircraft: {why}", 6.0)
+            return False
+        if self.recorder.recording:
+            self._stop_recording()
+        self.ghosts.stop()
+        sim.paused, sim.time_scale = self.sim.paused, self.sim.time_scale
+        self.sim = sim
+        self.model = model
+        self.scene.set_airplane(model)
+        mode = self.cameras.mode
+        self.cameras = CameraRig(model.cockpit_eye, model.radius, tower=self.scenery.tower_eye)
+        self.cameras.set_mode(mode)
+        self._fuselage = self._cockpit_hidden()
+        self.dynamics = DynamicsCompanion(sim.aircraft, sim.atmosphere, getattr(sim.start, "trim", None),
+                                          show=self.dynamics.show)
+        self.prop_angle = 0.0
+        self.gear = None
+        self.reset()
+        self.window.set_caption(f"flightsim - {sim.aircraft.name}")
+        self.hud.notify(f"aircraft: {sim.aircraft.name}", 3.0)
+        return True
+
+    def _aircraft_readout(self):
+        a = self.sim.aircraft
+        names = shipped_aircraft()
+        name = next((n for n, p in names.items() if p == a.source), Path(a.source).stem)
+        return AircraftReadout(name, a.name, tuple(names), a.airspeed_unit, a.propeller is not None)
+
     # ------------------------------------------------------------------ trim and dynamics
 
     def trim_now(self):
@@ -386,6 +453,7 @@ class FlightApp:
             trim_now=self.trim_now,
             set_dynamics=self.set_dynamics,
             relinearise=self.relinearise,
+            set_aircraft=self.set_aircraft,
         )
 
     def hud_view(self):
@@ -413,6 +481,7 @@ class FlightApp:
             keymap=self.keymap,
             dynamics=self.dynamics.readout(sim, None if self.ghost is None
                                            else (self.ghost.integrator, self.ghost.sim.dt)),
+            aircraft=self._aircraft_readout(),
         )
 
     # ------------------------------------------------------------------ frame
@@ -455,6 +524,11 @@ class FlightApp:
         if sim.capabilities.can_fly:
             if self.schedule is not None:
                 _set_controls(sim.controls, self.schedule.at(sim.t))
+                # and after every step of the frame, the next step's (as flightsim simulate does), last of
+                # the followers so the recorder and the ghost see the controls the step flew
+                if self._schedule_follower in sim.followers:
+                    sim.followers.remove(self._schedule_follower)
+                sim.followers.append(self._schedule_follower)
             else:
                 self.pilot.update(dt, sim.controls, pad)
         if self.ghost is not None:
@@ -465,7 +539,11 @@ class FlightApp:
         self.pose = self._finite_pose(self.pose)
         deflections = np.nan_to_num(sim.surface_deflections())
         if not sim.paused and sim.status is None:
-            spin = 25.0 + 55.0 * min(max(sim.controls.throttle, 0.0), 1.0)
+            rpm = self.telemetry.rpm
+            # drawn in proportion to the engine's speed, 2400 rpm as 80 rad/s (the true 250 rad/s would
+            # alias to a crawl at 60 frames a second); with no engine, from the throttle
+            spin = (rpm / PROP_RPM_PER_RAD_S if rpm > 0.0
+                    else 25.0 + 55.0 * min(max(sim.controls.throttle, 0.0), 1.0))   # rad/s
             self.prop_angle = (self.prop_angle + spin * dt * sim.time_scale) % (2.0 * math.pi)
         self.gear = gear_pose(sim.aircraft, [g.compression for g in self.telemetry.gear], sim.controls)
         matrices = self.model.part_matrices(deflections, self.prop_angle, self.gear)
@@ -475,8 +553,9 @@ class FlightApp:
         pos, rot = self.pose
         view = self.cameras.view(pos, rot, dt)
         hidden = self._fuselage if self.cameras.mode == "cockpit" else ()
+        wind = sock_wind(self.telemetry.wind, pos[2], sim.wind_spec)
         self.scene.draw(view, self.window.get_framebuffer_size(), pos, rot, matrices, hidden=hidden, ghost=ghost,
-                        backdrops=self._backdrops() if self.hud.backdrops else None)
+                        wind=wind, backdrops=self._backdrops() if self.hud.backdrops else None)
         t2 = time.perf_counter()
 
         self.gui.frame(dt, lambda: self.hud.draw(self.hud_view(), self.hud_commands))

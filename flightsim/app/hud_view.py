@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from flightsim.simulation.flight import Telemetry
     from flightsim.simulation.source import Capabilities
 
-__all__ = ["CameraReadout", "DynamicsReadout", "GhostReadout", "HudCommands", "HudView", "PlaybackReadout",
+__all__ = ["AircraftReadout", "CameraReadout", "DynamicsReadout", "GhostReadout", "HudCommands", "HudView",
+           "PlaybackReadout",
            "RecorderReadout", "StepReadout"]
 
 
@@ -33,6 +34,19 @@ class CameraReadout:
     mode: str
     head_yaw: float = 0.0
     head_pitch: float = 0.0
+
+
+@dataclass(frozen=True)
+class AircraftReadout:
+    """The airplane flown: its shipped name (``"c172"``; its file's stem for another file), its title,
+    the shipped names the Aircraft combo offers, what the airspeed indicator reads (``"kt"``: indicated
+    knots; ``"ft/s"``: true airspeed) and whether it has an engine with a propeller (an RPM gauge)."""
+
+    name: str
+    title: str
+    choices: tuple = ()
+    airspeed_unit: str = "ft/s"
+    propeller: bool = False
 
 
 @dataclass(frozen=True)
@@ -188,6 +202,8 @@ class HudView:
     ghost : GhostReadout
     keymap : Keymap
         ``describe(action)`` gives the key of an action.
+    aircraft : AircraftReadout or None
+        The airplane and the other shipped ones.
     dynamics : DynamicsReadout or None
         The Dynamics panel's numbers while it is shown; None while it is
         hidden (then nothing is computed).
@@ -212,6 +228,7 @@ class HudView:
     ghost: GhostReadout
     keymap: Keymap
     dynamics: Optional[DynamicsReadout] = None
+    aircraft: Optional[AircraftReadout] = None
 
 
 @dataclass(frozen=True)
@@ -246,6 +263,9 @@ class HudCommands:
     relinearise : callable ()
         The Dynamics panel's modes about level flight at the current
         airspeed, altitude and heading (the flight itself is left alone).
+    set_aircraft : callable (str)
+        Fly another shipped aircraft (by name), started as the flight was:
+        the flight starts again (where ``capabilities.can_fly``).
     """
 
     toggle_pause: Callable[[], None]
@@ -263,3 +283,4 @@ class HudCommands:
     trim_now: Callable[[], None]
     set_dynamics: Callable[[bool], None]
     relinearise: Callable[[], None]
+    set_aircraft: Callable[[str], None] = lambda name: None

@@ -50,7 +50,7 @@ from flightsim.app.instruments import (CHART_FLAGS, FT_S_TO_KT, X_FLAGS, attitud
                                        wind_relative)
 from flightsim.app.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_HELD
 
-__all__ = ["NUMERICS_SECTIONS", "PANELS", "camera_section", "charts_section", "clock_section", "cockpit_overlay",
+__all__ = ["NUMERICS_SECTIONS", "PANELS", "aircraft_section", "camera_section", "charts_section", "clock_section", "cockpit_overlay",
            "dynamics_panel", "dynamics_section", "flight_panel", "gear_panel", "ghost_section", "integrator_section", "key_help",
            "numerics_panel", "recording_section", "run_section", "status_banner", "timing_section", "wind_section"]
 
@@ -199,7 +199,12 @@ def flight_panel(view, do, hud):
     attitude_indicator(t.roll, t.pitch, size)
     heading_tape(t.heading, size)
     kt = t.airspeed * FT_S_TO_KT
-    imgui.text(f"Airspeed {kt:6.1f} kt  ({t.airspeed:5.1f} ft/s)  GS {t.groundspeed * FT_S_TO_KT:5.1f} kt")
+    aircraft = view.aircraft
+    if aircraft is not None and aircraft.airspeed_unit == "kt":      # the airspeed indicator of a light airplane
+        imgui.text(f"IAS {t.indicated_airspeed * FT_S_TO_KT:5.1f} kt  TAS {kt:5.1f} kt  "
+                   f"GS {t.groundspeed * FT_S_TO_KT:5.1f} kt")
+    else:
+        imgui.text(f"Airspeed {kt:6.1f} kt  ({t.airspeed:5.1f} ft/s)  GS {t.groundspeed * FT_S_TO_KT:5.1f} kt")
     imgui.text(f"Altitude {t.altitude:7.0f} ft")
     imgui.text(f"Vert spd {t.vertical_speed * 60.0:+7.0f} ft/min")
     imgui.text(f"AoA      {t.alpha:+6.1f} deg")
@@ -214,6 +219,9 @@ def flight_panel(view, do, hud):
     wind_section(view, do, hud)
     imgui.separator()
     bar("Throttle", c.throttle, 0.0, 1.0, f"{c.throttle * 100:3.0f}%  {t.thrust:4.0f} lbf")
+    if aircraft is not None and aircraft.propeller:
+        bar("RPM", t.rpm, 0.0, RPM_GAUGE_MAX, f"{t.rpm:4.0f} rpm")
+        hud.remember("rpm")
     bar("Flaps", c.flaps, 0.0, 1.0, f"{c.flaps * 100:3.0f}%")
     bar("Elevator", c.elevator, -1.0, 1.0, f"{c.elevator:+.2f}")
     if view.capabilities.can_fly:      # a recording holds the elevator flown (stick + trim) as its elevator
@@ -310,6 +318,32 @@ def numerics_panel(view, do, hud):
         section(view, do, hud)
     _remember_window(hud, "numerics:window")
     imgui.end()
+
+
+#: Full scale of the RPM gauge (a light airplane's tachometer reads to about 3000 rpm).
+RPM_GAUGE_MAX = 3000.0
+
+
+def aircraft_section(view, do, hud):
+    """The Aircraft combo: fly another shipped airplane (the flight starts again); a replay's is disabled."""
+    a = view.aircraft
+    if a is None:
+        return
+    can = view.capabilities.can_fly
+    imgui.begin_disabled(not can)
+    imgui.set_next_item_width(-1.0)
+    opened = imgui.begin_combo("##aircraft", f"aircraft: {a.name} ({a.title})")
+    hud.remember("aircraft")
+    if imgui.is_item_hovered(imgui.HoveredFlags_.allow_when_disabled) and not opened:
+        imgui.set_tooltip("fly another airplane: the flight starts again" if can
+                          else "a replay shows the recorded airplane")
+    if opened:
+        for name in a.choices:
+            if imgui.selectable(name, name == a.name)[0] and name != a.name:
+                do.set_aircraft(name)
+            hud.remember(f"aircraft:{name}")
+        imgui.end_combo()
+    imgui.end_disabled()
 
 
 def integrator_section(view, do, hud):
@@ -711,7 +745,7 @@ def _z_plot(d, hud):
 
 # ------------------------------------------------------------------ the registry
 
-NUMERICS_SECTIONS = (integrator_section, timing_section, clock_section, run_section, camera_section,
+NUMERICS_SECTIONS = (aircraft_section, integrator_section, timing_section, clock_section, run_section, camera_section,
                      recording_section, dynamics_section, ghost_section, charts_section)
 """The Numerics window's sections, top to bottom; each ``section(view, do, hud)``."""
 

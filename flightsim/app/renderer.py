@@ -42,7 +42,7 @@ import pyglet
 from pyglet import gl
 from pyglet.graphics.shader import Shader, ShaderProgram
 
-from flightsim.app import ground, shaders, textures
+from flightsim.app import ground, shaders, textures, windsock
 from flightsim.app.camera import frustum_planes, spheres_visible
 from flightsim.app.meshes import Mesh
 from flightsim.app.quality import LEVELS, Quality
@@ -301,15 +301,29 @@ class SceneRenderer:
         self.tex_runway = _make_texture(self._runway_image, repeat=False, anisotropy=self.quality.runway_anisotropy)
         self._build_scenery(scenery)
         self._build_ground()
-        if len(model.parts) > shaders.MAX_PARTS:
-            raise ValueError(f"the airplane has {len(model.parts)} parts; at most {shaders.MAX_PARTS} can be drawn")
-        self.airplane_buffer = _airplane_buffer([p.mesh for p in model.parts])
-        self.part_ranges = _ranges([p.mesh.indices.size for p in model.parts])
-        self._part_shown = [True] * len(model.parts)
+        self.airplane_buffer = None
+        self.set_airplane(model)
+        # The windsock swings with the wind: one mesh of its own, drawn with the airplane's program.
+        self.windsock_mount = np.asarray(scenery.windsock_mount, dtype=np.float64)
+        sock = windsock.windsock_mesh()
+        self.windsock_buffer = GeometryBuffer(dict(position=sock.positions, normal=sock.normals, color=sock.colors,
+                                                   part=np.zeros(sock.vertex_count, np.float32)), sock.indices)
+        self._sock = _AirplaneUniforms()
         self.sky_buffer = None
         self.set_quality(self.quality)
 
     # ------------------------------------------------------------------ building
+
+    def set_airplane(self, model):
+        """Draw ``model`` (an :class:`~flightsim.app.airplane_model.AirplaneModel`) from now on (another aircraft)."""
+        if len(model.parts) > shaders.MAX_PARTS:
+            raise ValueError(f"the airplane has {len(model.parts)} parts; at most {shaders.MAX_PARTS} can be drawn")
+        if self.airplane_buffer is not None:
+            self.airplane_buffer.delete()
+        self.model = model
+        self.airplane_buffer = _airplane_buffer([p.mesh for p in model.parts])
+        self.part_ranges = _ranges([p.mesh.indices.size for p in model.parts])
+        self._part_shown = [True] * len(model.parts)
 
     def _build_scenery(self, scenery):
         """The lit landmarks (one cluster a mesh) and the flat decals in one buffer; the runway quad apart."""
@@ -414,7 +428,7 @@ class SceneRenderer:
     # ------------------------------------------------------------------ drawing
 
     def draw(self, view, viewport, airplane_position, airplane_rotation, part_matrices,
-             show_airplane=True, hidden=(), ghost=None, backdrops=None):
+             show_airplane=True, hidden=(), ghost=None, wind=(0.0, 0.0, 0.0), backdrops=None):
         """Draw one frame of the 3D scene into the current framebuffer.
 
         Parameters
@@ -434,6 +448,8 @@ class SceneRenderer:
             Indices of parts not to draw (the cabin, seen from the cockpit).
         ghost : GhostPose, optional
             A second airplane, drawn translucent over everything else.
+        wind : array_like, shape (3,)
+            The wind at the windsock, earth frame, ft/s (:func:`flightsim.app.windsock.sock_wind`).
         backdrops : (screen, shapes), optional
             Opaque shapes in front of the scene: ``screen`` the window size
             (the shapes' units, pixels from the top left), ``shapes`` a list
@@ -475,6 +491,8 @@ class SceneRenderer:
         self.scenery_buffer.bind()
         visible = spheres_visible(planes, self.object_centers - eye, self.object_radii)
         self.scenery_buffer.draw_ranges(self.object_ranges, visible)
+        if spheres_visible(planes, (self.windsock_mount - eye)[None, :], windsock.SOCK_LENGTH)[0]:
+            self._draw_windsock(wind, eye)
         # 3. Ground, decals, runway: on z = 0, tested against the above but not written.
         gl.glDepthMask(gl.GL_FALSE)
         self.ground_program.use()
@@ -507,6 +525,22 @@ class SceneRenderer:
         gl.glBindVertexArray(0)
         self.static.stop()
         gl.glDisable(gl.GL_DEPTH_TEST)
+
+    def _draw_windsock(self, wind, eye):
+        """The windsock at its mount, swung by ``wind``: lit per pixel at every quality (it is a few pixels,
+        and its colour must read as the orange of a windsock in the shade too), no highlight."""
+        m = windsock.windsock_matrix(self.windsock_mount, wind)
+        sock = self._sock.fill(m[:3, 3], m[:3, :3], (np.eye(4),), (), eye)
+        prog, (loc_model, loc_parts, _, _) = self._airplane_program(True)
+        prog.use()
+        shine = gl.glGetUniformLocation(prog.id, b"shine")
+        gl.glUniform1f(shine, 0.0)
+        gl.glUniformMatrix4fv(loc_model, 1, gl.GL_FALSE, sock.model.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
+        gl.glUniformMatrix4fv(loc_parts, shaders.MAX_PARTS, gl.GL_FALSE,
+                              sock.parts.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
+        self.windsock_buffer.bind()
+        self.windsock_buffer.draw()
+        gl.glUniform1f(shine, 0.35)
 
     def _draw_backdrops(self, screen, shapes):
         """Opaque shapes at depth 0 (fans of convex polygons) from a small buffer refilled each frame."""

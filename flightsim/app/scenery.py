@@ -41,6 +41,9 @@ class Scenery:
         (positions (4, 3), uv (4, 2)) of the runway rectangle.
     tower_eye : numpy.ndarray, shape (3,)
         On the control tower's roof, for the tower camera, ft.
+    windsock_mount : numpy.ndarray, shape (3,)
+        Where the windsock hangs, at the top of its pole, ft (the sock itself moves with the wind:
+        :mod:`flightsim.app.windsock`).
     """
 
     objects: list
@@ -48,6 +51,7 @@ class Scenery:
     runway: Runway
     runway_quad: tuple
     tower_eye: np.ndarray
+    windsock_mount: np.ndarray
 
 
 def decal_quad(center, along, length, width, color) -> Mesh:
@@ -144,6 +148,13 @@ def _tower_position(rw):
     return np.asarray(rw.center, dtype=np.float64) - left * (260.0 + 200.0 + 120.0) + along * 320.0
 
 
+def _windsock_mount(rw):
+    """Earth position of the windsock's mouth, at the top of its pole, ft."""
+    along, left = rw.axes()
+    w = np.asarray(rw.center, dtype=np.float64) - along * (0.5 * rw.length - 250.0) + left * 120.0
+    return np.array([w[0], w[1], 20.0])
+
+
 def _airfield(rw):
     """Taxiway, apron, hangars, tower, windsock and approach lights around the runway."""
     along, left = rw.axes()
@@ -167,13 +178,9 @@ def _airfield(rw):
     objects.append(meshes.box([t[0], t[1], 30.0], [18.0, 18.0, 60.0], "#d9d6cc"))
     objects.append(meshes.box([t[0], t[1], 67.0], [26.0, 26.0, 14.0], "#2c4660"))
     objects.append(meshes.box([t[0], t[1], 75.0], [30.0, 30.0, 2.0], "#d9d6cc"))
-    # Windsock near the first threshold, on the left.
-    w = c - along * (0.5 * rw.length - 250.0) + left * 120.0
-    objects.append(meshes.box([w[0], w[1], 12.0], [0.8, 0.8, 24.0], "#dddddd"))
-    sock = meshes.cone(2.2, 14.0, "#f26b1d", segments=10, base=True)
-    sock = sock.transformed(translation([w[0], w[1], 23.0]) @ rotation_z(math.radians(-30.0))
-                            @ _rot_y(math.radians(95.0)))
-    objects.append(sock)
+    # Windsock pole near the first threshold, on the left (the sock swings: flightsim.app.windsock).
+    w = _windsock_mount(rw)
+    objects.append(meshes.box([w[0], w[1], 0.5 * w[2] + 0.5], [0.8, 0.8, w[2] + 1.0], "#dddddd"))
     # Approach lights: bars before each threshold.
     for end in (-1, 1):
         for k in range(1, 9):
@@ -325,4 +332,4 @@ def build_scenery(runway: Runway = RUNWAY, seed=2024) -> Scenery:
     quad_uv = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
     tower = _tower_position(runway)                        # on the roof, above the cab
     return Scenery(clusters, Mesh.merge(decals), runway, (quad_pos, quad_uv),
-                   np.array([tower[0], tower[1], 82.0]))
+                   np.array([tower[0], tower[1], 82.0]), _windsock_mount(runway))

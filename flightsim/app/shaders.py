@@ -18,7 +18,7 @@ costs.  The airplane is lit per fragment (``high`` quality, with a specular
 highlight) or per vertex (:func:`airplane_vertex` / :func:`airplane_fragment`).
 """
 
-__all__ = ["BACKDROP_FRAGMENT", "BACKDROP_VERTEX", "COMMON", "FRAME_BLOCK", "LOCATIONS", "MAX_PARTS", "airplane_fragment", "airplane_vertex",
+__all__ = ["BACKDROP_FRAGMENT", "BACKDROP_VERTEX", "COMMON", "LIT_FRAGMENT", "LIT_VERTEX", "FRAME_BLOCK", "LOCATIONS", "MAX_PARTS", "airplane_fragment", "airplane_vertex",
            "ground_fragment", "ground_vertex", "RUNWAY_FRAGMENT", "RUNWAY_VERTEX", "SHADOW_FRAGMENT",
            "SHADOW_VERTEX", "SKY_FRAGMENT", "SKY_VERTEX", "STATIC_FRAGMENT", "STATIC_VERTEX"]
 
@@ -284,6 +284,48 @@ void main() {
     gl_Position = (view_proj * vec4(position * 1000.0, 1.0)).xyww;     // at the far plane
 }
 """)
+
+
+# A general lit mesh with its own model and view_proj uniforms (no Frame block), lit per fragment: for
+# other scenes that reuse the lighting (flightsim.app.spin_scene).
+LIT_VERTEX = """
+#version 330 core
+in vec3 position;
+in vec3 normal;
+in vec4 color;
+uniform mat4 model;        // object -> camera-relative earth frame
+uniform mat4 view_proj;    // camera-relative earth frame -> clip
+out vec3 v_rel;
+out vec3 v_normal;
+out vec4 v_color;
+void main() {
+    vec4 rel = model * vec4(position, 1.0);
+    v_rel = rel.xyz;
+    v_normal = mat3(model) * normal;
+    v_color = color;
+    gl_Position = view_proj * rel;
+}
+"""
+
+LIT_FRAGMENT = """
+#version 330 core
+in vec3 v_rel;
+in vec3 v_normal;
+in vec4 v_color;
+uniform float shine;
+uniform vec4 tint;             // rgb, and a: how much of it replaces the vertex colour (the ghost)
+uniform float opacity;         // alpha multiplier: 1 opaque, less for the translucent ghost
+out vec4 frag_color;
+""" + COMMON + """
+void main() {
+    vec3 n = normalize(v_normal);
+    if (!gl_FrontFacing) n = -n;
+    vec3 to_eye = normalize(-v_rel);
+    vec3 c = light(mix(v_color.rgb, tint.rgb, tint.a), n, to_eye, shine);
+    frag_color = vec4(fog(c, length(v_rel)), v_color.a * opacity);
+}
+"""
+
 
 SKY_FRAGMENT = STATIC_FRAGMENT
 

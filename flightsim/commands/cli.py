@@ -50,6 +50,7 @@ def _no_arguments(parser):
 COMMANDS = (
     ("fly", "open the window and fly (the default)", "fly", "add_arguments", "run"),
     ("replay", "play a trace CSV back in the window (HUD and cameras as in flight)", "replay", "add_arguments", "run"),
+    ("aircraft", "list the shipped airplanes (the names --aircraft takes)", "aircraft", "add_arguments", "run"),
     ("integrators", "list the orientation integrators (name, order, description)", None, _no_arguments,
      _cmd_integrators),
     ("simulate", "run a flight with no window; write a trace CSV", "simulate", "add_arguments", "run"),
@@ -60,6 +61,8 @@ COMMANDS = (
     ("wind", "write the Dryden turbulence met flying straight and level North (CSV)", "wind", "add_arguments",
      "run"),
     ("bench", "measure every integrator's accuracy and cost; write a table and plots", "bench", "add_arguments", "run"),
+    ("spin", "a torque-free body tumbling in space (T-handle, racket, ...) beside its exact ghost", "spin",
+     "add_arguments", "run"),
 )
 
 
@@ -69,7 +72,7 @@ def build_parser():
 
     parser = OneLineParser(
         prog="flightsim",
-        description="Fly Bourg's airplane and see the numerics of its quaternion integrators.",
+        description="Fly Bourg's airplane (or a Cessna 172R) and see the numerics of its quaternion integrators.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {flightsim.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -14,7 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from flightsim.commands.options import number, output_file, output_folder, seconds, window_size, write_error
+from flightsim.commands.options import (add_aircraft_argument, number, output_file, output_folder, seconds, window_size,
+                                       write_error)
 from flightsim.commands.trim import add_start_arguments, start_from_args
 from flightsim.commands.wind import add_wind_arguments, wind_from_args
 from flightsim.errors import InputError
@@ -38,7 +39,8 @@ def add_window_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keymap", metavar="FILE",
                         help="keyboard map TOML merged over configs/keymap.toml")
     parser.add_argument("--model", metavar="FILE",
-                        help="how to draw the airplane: a model TOML (default: assets/models/bourg_airplane.toml)")
+                        help="how to draw the airplane: a model TOML (default: the one the aircraft file names, "
+                             "else assets/models/bourg_airplane.toml)")
     parser.add_argument("--screenshot", metavar="PATH",
                         help=f"save the last frame as PNG and exit (after --frames, default {CAPTURE_FRAMES})")
     parser.add_argument("--frames", type=number(int, minimum=1), metavar="N",
@@ -57,8 +59,7 @@ def add_window_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``fly`` options to ``parser``."""
-    parser.add_argument("--aircraft", metavar="FILE",
-                        help="aircraft TOML (default: the book's airplane, configs/bourg.toml)")
+    add_aircraft_argument(parser)
     parser.add_argument("--integrator", default="euler", metavar="NAME",
                         help="orientation integrator to start with (see `flightsim integrators`; "
                              "switch live in the HUD); default euler, the book's")
@@ -110,17 +111,17 @@ def run(args) -> int:
     """Fly (or capture frames); return the exit code. Bad input raises InputError, which the CLI prints as one line (exit 2)."""
     size, frames = check_window_args(args)
     record_dir = _check_lab_args(args)
-    from flightsim.app.airplane_model import load_model_spec
+    from flightsim.app.airplane_model import model_spec_for
     from flightsim.app.window import configure_pyglet
+    from flightsim.simulation.flight import DEFAULT_DT, Simulation, resolve_aircraft
 
-    model = load_model_spec(args.model)
+    aircraft = resolve_aircraft(args.aircraft)
+    model = model_spec_for(aircraft, args.model)
     configure_pyglet(headless=args.headless)
     from flightsim.app.keymap import load_keymap
     from flightsim.simulation.controls import ControlSchedule
-    from flightsim.simulation.flight import DEFAULT_DT, Simulation, resolve_aircraft
 
     keymap = load_keymap(args.keymap)
-    aircraft = resolve_aircraft(args.aircraft)
     wind = wind_from_args(args, aircraft)
     sim = Simulation(aircraft=aircraft, integrator=args.integrator, dt=DEFAULT_DT if args.dt is None else args.dt,
                      start=start_from_args(args, aircraft, wind=wind), wind=wind)

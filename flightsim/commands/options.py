@@ -24,8 +24,9 @@ from pathlib import Path
 
 from flightsim.errors import InputError
 from flightsim.files import check_writable_folder
+from flightsim.resources import aircraft_path, shipped_aircraft
 
-__all__ = ["FLAGS", "OneLineParser", "number", "option_error", "output_file", "output_folder", "seconds",
+__all__ = ["FLAGS", "OneLineParser", "add_aircraft_argument", "aircraft", "number", "option_error", "output_file", "output_folder", "seconds",
            "window_size", "write_error"]
 
 EXIT_USAGE = 2
@@ -126,6 +127,21 @@ def _parse_number(text, kind, fraction):
     except (ValueError, ZeroDivisionError, OverflowError):
         example = " such as 0.01 or 1/30" if fraction else ""
         raise argparse.ArgumentTypeError(f"must be a number{example}, got {text!r}") from None
+
+
+def aircraft(text):
+    """An argparse ``type=`` for ``--aircraft``: a shipped aircraft's name (``c172``) or a path; returns the path."""
+    try:
+        return str(aircraft_path(text))
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r}: {exc.reason}") from None
+
+
+def add_aircraft_argument(parser, what="the aircraft"):
+    """``--aircraft NAME|PATH``, the same in every command that takes it."""
+    parser.add_argument("--aircraft", type=aircraft, metavar="NAME|PATH",
+                        help=f"{what}: a shipped one by name ({', '.join(shipped_aircraft())}; see `flightsim "
+                             f"aircraft`) or an aircraft TOML file (default: bourg, the book's airplane)")
 
 
 seconds = number(float, minimum=0.0, exclusive=True, fraction=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 
 from flightsim.commands.fly import add_window_arguments, check_window_args, open_app
+from flightsim.commands.options import add_aircraft_argument
 
 __all__ = ["add_arguments", "run"]
 
@@ -22,8 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``replay`` arguments to ``parser``."""
     parser.add_argument("trace", metavar="TRACE.csv",
                         help="a trace CSV (flightsim simulate --out, or recorded in the app)")
-    parser.add_argument("--aircraft", metavar="FILE",
-                        help="aircraft TOML to draw (default: the book's airplane, configs/bourg.toml)")
+    add_aircraft_argument(parser, "the aircraft to draw")
     add_window_arguments(parser)
 
 
@@ -33,10 +33,10 @@ def run(args) -> int:
     from flightsim.simulation.replay import Replay
 
     replay = Replay(args.trace, aircraft=args.aircraft)
-    from flightsim.app.airplane_model import load_model_spec
+    from flightsim.app.airplane_model import model_spec_for
     from flightsim.app.window import configure_pyglet
 
-    model = load_model_spec(args.model)
+    model = model_spec_for(replay.aircraft, args.model)
     configure_pyglet(headless=args.headless)
     from flightsim.app.keymap import load_keymap
 

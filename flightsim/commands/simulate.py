@@ -3,7 +3,7 @@
 import sys
 import time
 
-from flightsim.commands.options import number, output_file, seconds, write_error
+from flightsim.commands.options import add_aircraft_argument, number, output_file, seconds, write_error
 from flightsim.commands.trim import add_start_arguments, start_from_args
 from flightsim.commands.wind import add_wind_arguments, wind_from_args
 
@@ -16,7 +16,7 @@ PROGRESS_MIN_STEPS = 20_000
 
 def add_arguments(p):
     """Options of ``flightsim simulate`` (numbers parsed by :mod:`flightsim.commands.options`)."""
-    p.add_argument("--aircraft", metavar="PATH", help="aircraft TOML file (default: the book's airplane)")
+    add_aircraft_argument(p)
     p.add_argument(
         "--integrator", default="euler", metavar="NAME",
         help="an integrator listed by `flightsim integrators` (default: euler)"

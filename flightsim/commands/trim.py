@@ -2,7 +2,7 @@
 
 import json
 
-from flightsim.commands.options import number
+from flightsim.commands.options import add_aircraft_argument, number
 from flightsim.errors import InputError
 
 #: As :data:`flightsim.simulation.starts.START_KINDS` (not imported: the parser must not load numba and scipy;
@@ -24,7 +24,7 @@ def add_condition_arguments(p):
     p.add_argument("--flaps", type=flaps, default=0.0, metavar="F", help="flap setting 0..1 (default 0)")
     p.add_argument("--bank", type=bank, default=0.0, metavar="DEG",
                    help="bank of a steady coordinated turn, deg, right + (default 0: straight)")
-    p.add_argument("--aircraft", metavar="PATH", help="aircraft TOML file (default: the book's airplane)")
+    add_aircraft_argument(p)
     p.add_argument("--atmosphere", default="constant", choices=("constant", "isa"),
                    help="air density: the book's constant, or the standard atmosphere")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
@@ -97,18 +97,28 @@ def trim_dict(point):
     }
 
 
+def engine_at(model, point):
+    """``(thrust lbf, engine rev/min or 0)`` of the trim, from the loads it was solved with."""
+    from flightsim.physics import aero
+
+    model.derivative(point.state, list(point.controls.values()))
+    diag = model.params.diag
+    return float(diag[aero.D_THRUST]), float(diag[aero.D_RPM])
+
+
 def run_trim(args):
     """Print the trim."""
-    aircraft, _, point = solve(args)
+    aircraft, model, point = solve(args)
+    thrust, rpm = engine_at(model, point)
     if args.json:
-        print(json.dumps(trim_dict(point)))
+        print(json.dumps({**trim_dict(point), "thrust_lbf": thrust, "rpm": rpm}))
         return 0
     turn = f", banked {point.bank:g}° turning {point.turn_rate:.2f}°/s" if point.bank else ""
     print(f"{aircraft.name}: steady flight at {point.airspeed:g} ft/s, altitude {point.altitude:g} ft, "
           f"climb angle {point.climb_angle:g}°, flaps {point.flaps:g}{turn}")
     rows = (("angle of attack α", f"{point.alpha:9.4f} °"), ("sideslip β", f"{point.beta:9.4f} °"),
             ("pitch", f"{point.pitch:9.4f} °"), ("roll", f"{point.roll:9.4f} °"),
-            ("throttle", f"{point.throttle:9.4f}   ({point.throttle * aircraft.max_thrust:.0f} lbf)"),
+            ("throttle", f"{point.throttle:9.4f}   ({thrust:.0f} lbf" + (f", {rpm:.0f} rpm)" if rpm else ")")),
             ("elevator", f"{point.elevator:9.4f}   (+1 nose up)"), ("aileron", f"{point.aileron:9.4f}"),
             ("rudder", f"{point.rudder:9.4f}"),
             ("residual", f"{point.residual:9.1e} g, {point.residual_angular:.1e} rad/s²"))

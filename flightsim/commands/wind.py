@@ -2,10 +2,12 @@
 
 ``--wind DEG@KNOTS`` (the direction it blows *from*, degrees true, and its
 speed: ``270@15`` is from the West at 15 kt), ``--turbulence
-none|light|moderate|severe``, ``--seed N`` and ``--wind-shear power|log``
-(with ``--wind-shear-height FT``).  Options given on the command line win
-over the aircraft file's optional ``[wind]`` section.  Knots only here, at
-the user's boundary; ft/s inside.
+none|light|moderate|severe``, ``--seed N``, ``--wind-shear power|log``
+(with ``--wind-shear-height FT``), ``--gust START:SECONDS:DEG@KNOTS[:UP_KNOTS]``
+(repeatable) and ``--scenario FILE`` (a scenario file's ``[wind]``).  Options
+given on the command line win over the scenario's wind, which replaces the
+aircraft file's optional ``[wind]`` section.  Knots only here, at the
+user's boundary; ft/s inside.
 
 No physics imported at parse time beyond :mod:`flightsim.physics.wind`'s constants.
 """
@@ -53,6 +55,35 @@ def turbulence_option(text):
 turbulence_option.__name__ = "turbulence"
 
 
+def gust_option(text):
+    """An argparse ``type=`` for ``START:SECONDS:DEG@KNOTS[:UP_KNOTS]``: a (1 − cos) gust.
+
+    ``20:3:270@12`` peaks at 12 kt from the West 1.5 s after t = 20 s and is over at 23 s;
+    ``40:2:0@0:-10`` is a 2 s downdraft of 10 kt.  Returns a :class:`~flightsim.physics.wind.Gust`.
+    """
+    from flightsim.physics.wind import gust_from
+
+    parts = str(text).strip().split(":")
+    if len(parts) not in (3, 4):
+        raise argparse.ArgumentTypeError(f"expected START:SECONDS:DEG@KNOTS[:UP_KNOTS], e.g. 20:3:270@12, got {text!r}")
+    try:
+        start, duration = float(parts[0]), float(parts[1])
+        up = float(parts[3]) if len(parts) == 4 else 0.0
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers START:SECONDS:DEG@KNOTS[:UP_KNOTS], got {text!r}") from None
+    if not (math.isfinite(start) and start >= 0.0):
+        raise argparse.ArgumentTypeError(f"start must be >= 0 s, got {parts[0].strip()}")
+    if not (math.isfinite(duration) and duration > 0.0):
+        raise argparse.ArgumentTypeError(f"duration must be > 0 s, got {parts[1].strip()}")
+    if not (math.isfinite(up) and abs(up) <= 200.0):
+        raise argparse.ArgumentTypeError(f"vertical speed must be -200..200 kt, got {parts[3].strip()}")
+    direction, knots = wind_option(parts[2])
+    return gust_from(start, duration, direction, knots, up)
+
+
+gust_option.__name__ = "gust"
+
+
 def add_wind_arguments(p):
     """``--wind``, ``--turbulence``, ``--seed``, ``--wind-shear``, ``--wind-shear-height``."""
     g = p.add_argument_group("wind")
@@ -65,6 +96,12 @@ def add_wind_arguments(p):
                    help="the wind weakens below --wind-shear-height: power law (1/7) or logarithmic boundary layer")
     g.add_argument("--wind-shear-height", type=number(float, minimum=1.0), metavar="FT",
                    help="height at and above which the wind is --wind (default 1000 ft)")
+    g.add_argument("--gust", type=gust_option, action="append", metavar="START:SECONDS:DEG@KNOTS[:UP_KNOTS]",
+                   help="a discrete (1 - cos) gust: starts at START s, lasts SECONDS, peaks at KNOTS from DEG "
+                        "(and UP_KNOTS up, - for a downdraft); repeat for more, e.g. --gust 20:3:270@12")
+    g.add_argument("--scenario", metavar="FILE",
+                   help="a scenario file (TOML) with a [wind] section, or a shipped scenario's name "
+                        "(crosswind, gusty); the options above win over it")
 
 
 def wind_from_args(args, aircraft=None):
@@ -76,8 +113,11 @@ def wind_from_args(args, aircraft=None):
 
     from flightsim.physics.wind import Shear, WindSpec
 
-    base = getattr(aircraft, "wind", None) or WindSpec()
-    spec = base
+    spec = getattr(aircraft, "wind", None) or WindSpec()
+    if getattr(args, "scenario", None) is not None:
+        from flightsim.simulation.scenario import load_scenario
+
+        spec = load_scenario(args.scenario).wind or WindSpec()
     if args.wind is not None:
         spec = replace(spec, from_deg=args.wind[0], speed=args.wind[1] * KNOT)
     if args.turbulence is not None:
@@ -92,6 +132,8 @@ def wind_from_args(args, aircraft=None):
         except ValueError as exc:
             raise InputError("--wind-shear-height", "", str(exc).partition(": ")[2]) from None
         spec = replace(spec, shear=shear)
+    if getattr(args, "gust", None):
+        spec = replace(spec, gusts=tuple(args.gust))
     return None if spec.calm else spec
 
 

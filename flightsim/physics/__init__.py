@@ -6,5 +6,7 @@
   for a free or torqued body;
 * :mod:`~flightsim.physics.aircraft` - the airplane as validated TOML data with
   its mass properties;
-* :mod:`~flightsim.physics.aero` - body-frame loads of the aerodynamic elements.
+* :mod:`~flightsim.physics.aero` - body-frame loads of the aerodynamic elements;
+* :mod:`~flightsim.physics.top` - the torque-free rigid body in closed form
+  (:class:`~flightsim.physics.top.FreeTop`), the exact reference for spinning bodies.
 """

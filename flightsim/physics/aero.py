@@ -21,7 +21,9 @@ Per element, in the body frame (x forward, y left, z up), as the book does:
    :func:`coefficients`), force ``(lift CL + drag CD) ½ ρ |v|² S``, moment
    ``r × force``.
 
-Thrust acts along body +x.  The total force is rotated body → earth with
+Thrust acts along body +x: ``throttle × max_thrust`` for an airplane with a
+constant thrust (the book's), or a propeller's thrust (:func:`propeller`),
+which falls with airspeed and with the air's density.  The total force is rotated body → earth with
 QVRotate (``q ⊗ F ⊗ q*``) and gravity added; the moment stays in the body
 frame.  Units are the aircraft file's (ft, slug, lbf).
 
@@ -56,7 +58,7 @@ E_INCIDENCE, E_DIHEDRAL, E_AREA, E_FLAP_GAIN, E_INC_GAIN = range(5)
 #: Columns of the integer element array ``elem_i``.
 I_TABLE, I_FLAP_INPUT, I_INC_INPUT, I_IS_WING = range(4)
 #: Entries of the diagnostics array written by each loads evaluation.
-D_STALL, D_RHO, D_THRUST = range(3)
+D_STALL, D_RHO, D_THRUST, D_RPM = range(4)
 #: Below this local airspeed (ft/s) an element makes no load (the book does not update its drag direction).
 MIN_SPEED = 1.0
 #: Columns of the gear array ``gear``: spring (lbf/ft), damper (lbf·s/ft), friction coefficients (static,
@@ -81,6 +83,17 @@ SLIP_TAN = math.tan(math.radians(6.0))
 HOLD_DISTANCE = 0.05
 #: Columns of ``gear_anchor``: the anchor's earth x, y (ft), and 1 while a braked wheel holds to it.
 A_X, A_Y, A_ON = range(3)
+#: Entries of the engine array ``engine``: power at the rated speed, full throttle, sea level (ft·lbf/s), rated
+#: speed (rev/s), propeller diameter (ft), idle power (fraction of full), sea-level density of the lapse (slug/ft³),
+#: largest power coefficient of the table, advance ratio where the power coefficient is half its static value.
+P_POWER, P_RATED, P_DIAMETER, P_IDLE, P_RHO0, P_CP_MAX, P_J_HALF = range(7)
+#: Rows of ``prop_table``: advance ratio J = V/(nD), thrust coefficient C_T = T/(ρn²D⁴), power coefficient
+#: C_P = P/(ρn³D⁵).
+PT_J, PT_CT, PT_CP = range(3)
+#: Bisection steps solving for the propeller's speed (each halves the bracket; 2⁻⁴⁴ ≈ 6e-14 of it remains).
+PROP_ITERATIONS = 44
+#: Standard sea-level density (slug/ft³, ISA), the reference of the engine's power lapse.
+RHO_SL = 0.0023769
 
 
 class LoadParams(NamedTuple):
@@ -143,6 +156,12 @@ class LoadParams(NamedTuple):
     gear_diag: np.ndarray
     #: (m, 3) float: where each braked wheel holds (``A_*``); written between steps by :func:`hold_brakes`.
     gear_anchor: np.ndarray
+    #: Thrust from an engine and a propeller (:func:`propeller`) instead of ``throttle × max_thrust``.
+    propeller: bool
+    #: (7,) float: the engine and propeller's scalars, ``P_*`` (zeros without a propeller).
+    engine: np.ndarray
+    #: (3, k) float: the propeller's table, rows ``PT_*`` (J, C_T, C_P) at k advance ratios (k ≥ 2).
+    prop_table: np.ndarray
 
 
 def pack_gear(gear):
@@ -167,6 +186,28 @@ def pack_gear(gear):
     reach = float(np.max(np.linalg.norm(positions, axis=1))) if m else 0.0
     return dict(gear_positions=positions, gear=table, gear_refs=refs, gear_reach=reach, gear_diag=np.zeros((m, 3)),
                 gear_anchor=np.zeros((m, 3)))
+
+
+def pack_propeller(prop):
+    """The propeller fields of :class:`LoadParams` for a :class:`~flightsim.physics.aircraft.Propeller` or None.
+
+    Returns
+    -------
+    dict
+        ``propeller``, ``engine``, ``prop_table``.
+    """
+    if prop is None:
+        return dict(propeller=False, engine=np.zeros(7), prop_table=np.zeros((3, 2)))
+    engine = np.zeros(7)
+    engine[P_POWER] = prop.max_power
+    engine[P_RATED] = prop.rated_rpm / 60.0
+    engine[P_DIAMETER] = prop.diameter
+    engine[P_IDLE] = prop.idle_power
+    engine[P_RHO0] = RHO_SL
+    engine[P_CP_MAX] = float(np.max(prop.power_coefficient))
+    engine[P_J_HALF] = prop.j_half
+    table = np.array([prop.advance_ratio, prop.thrust_coefficient, prop.power_coefficient], dtype=np.float64)
+    return dict(propeller=True, engine=engine, prop_table=table)
 
 
 def pack(aircraft, atmosphere="constant"):
@@ -232,7 +273,8 @@ def pack(aircraft, atmosphere="constant"):
         table_alpha=tab_alpha, table_values=tab_vals, table_size=tab_n, table_kind=tab_kind, table_outside=tab_out,
         air_density=float(aircraft.air_density), gravity=float(aircraft.gravity), mass=float(aircraft.mass),
         max_thrust=float(aircraft.max_thrust), isa=atmosphere == "isa",
-        controls=np.zeros(len(INPUTS)), diag=np.zeros(3), wind=np.zeros(6), **pack_gear(aircraft.gear),
+        controls=np.zeros(len(INPUTS)), diag=np.zeros(4), wind=np.zeros(6), **pack_gear(aircraft.gear),
+        **pack_propeller(aircraft.propeller),
     )
 
 
@@ -246,7 +288,8 @@ def free_body(mass=1.0):
         table_alpha=np.zeros((0, 1)), table_values=np.zeros((0, 6, 1)), table_size=np.zeros(0, dtype=np.int64),
         table_kind=np.zeros(0, dtype=np.int64), table_outside=np.zeros((0, 2)),
         air_density=0.0, gravity=0.0, mass=float(mass), max_thrust=0.0, isa=False,
-        controls=np.zeros(len(INPUTS)), diag=np.zeros(3), wind=np.zeros(6), **pack_gear(()),
+        controls=np.zeros(len(INPUTS)), diag=np.zeros(4), wind=np.zeros(6), **pack_gear(()),
+        **pack_propeller(None),
     )
 
 
@@ -258,6 +301,71 @@ def isa_density(rho0, altitude_ft):
     if altitude_ft > 36089.0:
         ratio *= math.exp(-(altitude_ft - 36089.0) / 20806.0)
     return rho0 * ratio
+
+
+@jit
+def propeller(throttle, v_axial, rho, engine, table):
+    """Thrust (lbf) and speed (rev/min) of an engine turning a fixed-pitch propeller.
+
+    The engine gives ``P = P_max σ' (idle + (1 − idle) throttle) n / n_rated``
+    (ft·lbf/s): a piston engine's power grows with its speed at a given
+    manifold pressure, and falls with the density as a normally aspirated
+    engine's does, ``σ' = 1.132 σ − 0.132`` with ``σ = ρ / ρ_SL`` (Gagg and
+    Ferrar, 1934; Gudmundsson, *General Aviation Aircraft Design*, eq.
+    7-16).  The propeller absorbs ``C_P(J) ρ n³ D⁵`` at advance ratio ``J =
+    V / (n D)``; the speed ``n`` where the two are equal (unique: the engine's
+    power per ``ρ n³ D⁵`` falls with ``n`` while ``C_P`` rises as ``J``
+    falls) is found by bisection, and the thrust is ``C_T(J) ρ n² D⁴`` — the
+    static thrust at ``V = 0``, falling with airspeed as ``C_T`` does, and
+    with altitude as the power and the density do.  ``C_T``, ``C_P`` are
+    held at the table's last value beyond its last advance ratio (a
+    windmilling propeller).
+
+    Parameters
+    ----------
+    throttle : float
+        0..1 (clipped).
+    v_axial : float
+        Airspeed along the propeller's axis (body x), ft/s; negative counts as 0.
+    rho : float
+        Air density, slug/ft³.
+    engine, table : numpy.ndarray
+        The :class:`LoadParams` fields ``engine`` (``P_*``) and ``prop_table`` (``PT_*``).
+
+    Returns
+    -------
+    (float, float)
+        Thrust along the axis (lbf) and the propeller's speed (rev/min).
+    """
+    thr = min(max(throttle, 0.0), 1.0)
+    v = max(v_axial, 0.0)
+    d = engine[P_DIAMETER]
+    sigma = rho / engine[P_RHO0]
+    lapse = max(1.132 * sigma - 0.132, 0.0)
+    power = engine[P_POWER] * lapse * (engine[P_IDLE] + (1.0 - engine[P_IDLE]) * thr)   # at the rated speed
+    if power <= 0.0 or rho <= 0.0:
+        return 0.0, 0.0
+    d5 = d * d * d * d * d
+    a = power / (engine[P_RATED] * rho * d5)          # the engine's power per ρ n³ D⁵ is a / n²
+    k = table.shape[1]
+    xs, cts, cps = table[PT_J], table[PT_CT], table[PT_CP]
+    lo = math.sqrt(a / engine[P_CP_MAX])              # here a / n² ≥ every C_P: the engine wins
+    hi = max(math.sqrt(2.0 * a / cps[0]), v / (engine[P_J_HALF] * d))   # here the propeller wins
+    f_lo = f_hi = 0.0                                 # h(lo) ≥ 0 ≥ h(hi) until evaluated
+    for _ in range(PROP_ITERATIONS):
+        mid = 0.5 * (lo + hi)
+        j = v / (mid * d)
+        cp = interpolate(j, xs, cps, k) if j < xs[k - 1] else cps[k - 1]
+        f = a / (mid * mid) - cp
+        if f > 0.0:
+            lo, f_lo = mid, f
+        else:
+            hi, f_hi = mid, f
+    # one secant step inside the last bracket (the speed is then smooth in the inputs to rounding)
+    n = lo + (hi - lo) * f_lo / (f_lo - f_hi) if f_lo > 0.0 > f_hi else 0.5 * (lo + hi)
+    j = v / (n * d)
+    ct = interpolate(j, xs, cts, k) if j < xs[k - 1] else cts[k - 1]
+    return ct * rho * n * n * d * d * d * d, 60.0 * n
 
 
 @jit
@@ -549,11 +657,15 @@ def airplane_loads(t, y, params):
         mx += ry * ez - rz * ey
         my += rz * ex - rx * ez
         mz += rx * ey - ry * ex
-    thrust = controls[C_THROTTLE] * params.max_thrust
+    if params.propeller:
+        thrust, rpm = propeller(controls[C_THROTTLE], vbx, rho, params.engine, params.prop_table)
+    else:
+        thrust, rpm = controls[C_THROTTLE] * params.max_thrust, 0.0
     fx += thrust
     diag[D_STALL] = stall
     diag[D_RHO] = rho
     diag[D_THRUST] = thrust
+    diag[D_RPM] = rpm
     ex, ey, ez = qv_rotate(qw, qx, qy, qz, fx, fy, fz)
     m = params.mass
     gx, gy, gz, gmx, gmy, gmz, touching = gear_loads(y, params, qw, qx, qy, qz, inv)

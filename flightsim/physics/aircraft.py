@@ -27,8 +27,9 @@ from pathlib import Path
 import numpy as np
 
 from flightsim.errors import InputError
-from flightsim.resources import data_file
+from flightsim.resources import aircraft_path, data_file, shipped_aircraft
 from flightsim.schema import Checker, Number, Numbers, Text, join, read_toml, type_name
+from flightsim.physics.wind import WindSpec, load_wind_section
 
 __all__ = [
     "CONFIG_DIR",
@@ -42,9 +43,13 @@ __all__ = [
     "Contact",
     "ControlLink",
     "Element",
+    "Mass",
+    "Propeller",
     "Table",
+    "aircraft_path",
     "load_aircraft",
     "mass_properties",
+    "shipped_aircraft",
 ]
 
 CONFIG_DIR = data_file("configs")
@@ -72,6 +77,13 @@ _LIFTING_COLUMNS = ("cl", "cl_te_down", "cl_te_up", "cd", "cd_te_down", "cd_te_u
 _SYMMETRIC_COLUMNS = ("cl", "cd")
 _ALL_TABLE_KEYS = ("alpha", *_LIFTING_COLUMNS, "outside_cl", "outside_cd")
 _TOP_KEYS = ("name", "units", "environment", "propulsion", "initial", "ground", "gear", "tables", "elements")
+_TOP_OPTIONAL = ("masses", "model", "instruments", "wind")
+PROPULSION_KINDS = ("thrust", "propeller")
+"""``[propulsion] kind``: a constant thrust per throttle (the book's), or an engine turning a propeller."""
+AIRSPEED_UNITS = {"ft/s": 1.0, "kt": 3600.0 / 6076.12}
+"""``[instruments] airspeed``: the unit the airspeed indicator reads, and ft/s → that unit."""
+HP = 550.0
+"""ft·lbf/s per horsepower."""
 _ELEMENT_OPTIONAL = ("flap", "incidence_control")
 _SINGULAR_RTOL = 1e-10
 
@@ -254,6 +266,69 @@ class Contact:
 
 
 @dataclass(frozen=True, eq=False)
+class Mass:
+    """A mass that is not an aerodynamic element: an engine, fuel, people, baggage (``[[masses]]``).
+
+    Parameters
+    ----------
+    name : str
+        Unique among the masses.
+    mass : float
+        slug.
+    design_position : numpy.ndarray
+        Design coordinates of its centre, ft (as the elements').
+    local_inertia : numpy.ndarray
+        (Ixx, Iyy, Izz) about its own centre, body axes, slug*ft^2.
+    """
+
+    name: str
+    mass: float
+    design_position: np.ndarray
+    local_inertia: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class Propeller:
+    """An engine turning a fixed-pitch propeller (``[propulsion] kind = "propeller"``).
+
+    See :func:`flightsim.physics.aero.propeller` for how thrust and speed follow.
+
+    Parameters
+    ----------
+    max_power : float
+        Engine power at ``rated_rpm``, full throttle, standard sea level, ft·lbf/s
+        (the file gives hp).
+    rated_rpm : float
+        The engine speed of ``max_power``, rev/min.
+    idle_power : float
+        Power at idle (throttle 0) as a fraction of full power at the same speed.
+    diameter : float
+        Propeller diameter, ft.
+    advance_ratio, thrust_coefficient, power_coefficient : numpy.ndarray
+        The propeller's table: J = V/(nD) from 0, strictly increasing; C_T =
+        T/(ρ n² D⁴); C_P = P/(ρ n³ D⁵), positive at J = 0 and not rising with J.
+    j_half : float
+        Advance ratio where C_P has fallen to half its static value (the
+        last J if it never does); derived.
+    static_thrust : float
+        Thrust at full throttle, at rest, standard sea level, lbf; derived.
+    static_rpm : float
+        The engine's speed then, rev/min; derived.
+    """
+
+    max_power: float
+    rated_rpm: float
+    idle_power: float
+    diameter: float
+    advance_ratio: np.ndarray
+    thrust_coefficient: np.ndarray
+    power_coefficient: np.ndarray
+    j_half: float
+    static_thrust: float
+    static_rpm: float
+
+
+@dataclass(frozen=True, eq=False)
 class Aircraft:
     """A validated airplane with its mass properties (Bourg ch. 7 and 15).
 
@@ -275,7 +350,9 @@ class Aircraft:
         Magnitude of the gravitational acceleration, ft/s^2 (> 0; it acts
         along earth -z).
     max_thrust : float
-        lbf; thrust = throttle * max_thrust along body +x.
+        lbf; thrust = throttle * max_thrust along body +x.  With a
+        propeller: its static thrust at full throttle, standard sea level
+        (thrust then falls with airspeed and altitude).
     initial_throttle : float
         0..1.
     initial_position : numpy.ndarray
@@ -311,6 +388,22 @@ class Aircraft:
         Inertia tensor about the CG, body frame, slug*ft^2, shape (3, 3).
     inertia_inv : numpy.ndarray
         Its inverse, shape (3, 3).
+    propeller : Propeller or None
+        The engine and propeller; None for a constant thrust (the book's).
+    masses : tuple of Mass
+        The masses besides the elements (``[[masses]]``; included in
+        :attr:`mass`, :attr:`cg` and :attr:`inertia`).
+    model : pathlib.Path or None
+        The airplane model file (how the app draws it), from the file's
+        ``model`` key: a file name in the shipped ``assets/models`` or a path
+        relative to the aircraft file; None: the default model.
+    airspeed_unit : str
+        What the airspeed indicator reads (:data:`AIRSPEED_UNITS`):
+        ``"ft/s"`` (true airspeed, the default) or ``"kt"`` (indicated).
+    wind : flightsim.physics.wind.WindSpec or None
+        The file's optional ``[wind]`` section (see
+        :func:`~flightsim.physics.wind.load_wind_section`); the command line's
+        wind options win over it.
     """
 
     name: str
@@ -334,6 +427,11 @@ class Aircraft:
     cg: np.ndarray
     inertia: np.ndarray
     inertia_inv: np.ndarray
+    propeller: Propeller | None = None
+    masses: tuple[Mass, ...] = ()
+    model: Path | None = None
+    airspeed_unit: str = "ft/s"
+    wind: WindSpec | None = None
 
 
 # ---------------------------------------------------------------------------
@@ -455,10 +553,6 @@ _SECTIONS = {
         "air_density": Number(gt=0.0, le=1.0, unit="slug/ft^3"),
         "gravity": Number(gt=0.0, le=1000.0, unit="ft/s^2"),
     },
-    "propulsion": {
-        "max_thrust": Number(ge=0.0, le=1e6, unit="lbf"),
-        "initial_throttle": Number(ge=0.0, le=1.0),
-    },
     "initial": {
         "position": Numbers(Number(ge=-1e6, le=1e6, unit="ft"), length=3),
         "velocity": Numbers(Number(ge=-1e4, le=1e4, unit="ft/s"), length=3),
@@ -471,6 +565,32 @@ _SECTIONS = {
 }
 """The scalar sections: each key's rule, with the accepted range and unit."""
 
+_THRUST = {
+    "max_thrust": Number(ge=0.0, le=1e6, unit="lbf"),
+    "initial_throttle": Number(ge=0.0, le=1.0),
+}
+"""``[propulsion]`` of a constant thrust (``kind = "thrust"``, the default)."""
+
+_PROPELLER = {
+    "initial_throttle": Number(ge=0.0, le=1.0),
+    "max_power": Number(gt=0.0, le=1e5, unit="hp"),
+    "rated_rpm": Number(gt=0.0, le=1e5, unit="rev/min"),
+    "idle_power": Number(gt=0.0, lt=1.0),
+    "diameter": Number(gt=0.0, le=100.0, unit="ft"),
+    "advance_ratio": Numbers(Number(ge=0.0, le=10.0), min_length=2, increasing="advance ratios"),
+    "thrust_coefficient": Numbers(Number(ge=-1.0, le=1.0)),
+    "power_coefficient": Numbers(Number(ge=-1.0, le=1.0)),
+}
+"""``[propulsion]`` of an engine and a propeller (``kind = "propeller"``)."""
+
+_MASS = {
+    "name": Text(),
+    "mass": Number(gt=0.0, le=1e6, unit="slug"),
+    "position": Numbers(Number(ge=-1e4, le=1e4, unit="ft"), length=3),
+    "inertia": Numbers(Number(ge=0.0, le=1e10, unit="slug*ft^2"), length=3),
+}
+"""A ``[[masses]]`` entry."""
+
 _OPTIONAL = {
     "initial": {"cruise_speed": Number(gt=0.0, le=3000.0, unit="ft/s"),
                 "approach_speed": Number(gt=0.0, le=3000.0, unit="ft/s")},
@@ -480,8 +600,6 @@ _OPTIONAL = {
 _SECTION_FIELDS = {  # Aircraft field: (section, key)
     "air_density": ("environment", "air_density"),
     "gravity": ("environment", "gravity"),
-    "max_thrust": ("propulsion", "max_thrust"),
-    "initial_throttle": ("propulsion", "initial_throttle"),
     "initial_position": ("initial", "position"),
     "initial_velocity": ("initial", "velocity"),
     "initial_attitude_deg": ("initial", "attitude"),
@@ -714,13 +832,86 @@ def _load_sections(check, data):
     return out
 
 
+def _load_propulsion(check, value):
+    """``[propulsion]``: ``max_thrust``, ``initial_throttle`` and the :class:`Propeller` (or None)."""
+    if not isinstance(value, dict):
+        check.fail("propulsion", f"must be a table, got {type_name(value)}")
+    kind = check.string(value["kind"], join("propulsion", "kind"), PROPULSION_KINDS) if "kind" in value else "thrust"
+    rules = _THRUST if kind == "thrust" else _PROPELLER
+    fields = check.fields(value, "propulsion", rules, optional={"kind": Text(PROPULSION_KINDS)})
+    if kind == "thrust":
+        return dict(max_thrust=fields["max_thrust"], initial_throttle=fields["initial_throttle"], propeller=None)
+    j = np.array(fields["advance_ratio"])
+    if j[0] != 0.0:
+        check.fail(join("propulsion", "advance_ratio"), f"must start at 0 (the propeller at rest), got {j[0]!r}")
+    columns = {}
+    for key in ("thrust_coefficient", "power_coefficient"):
+        if len(fields[key]) != len(j):
+            check.fail(join("propulsion", key), f"has {len(fields[key])} values but advance_ratio has {len(j)}")
+        columns[key] = np.array(fields[key])
+    cp, ct = columns["power_coefficient"], columns["thrust_coefficient"]
+    if not cp[0] > 0.0 or not ct[0] > 0.0:
+        check.fail(join("propulsion", "power_coefficient" if not cp[0] > 0.0 else "thrust_coefficient"),
+                   "must be > 0 at advance ratio 0 (a propeller at rest absorbs power and pulls)")
+    if np.any(np.diff(cp) > 0.0):
+        check.fail(join("propulsion", "power_coefficient"),
+                   "must not rise with the advance ratio (the engine's speed would not be unique)")
+    half = np.flatnonzero(cp <= 0.5 * cp[0])
+    if len(half):
+        k = int(half[0])
+        j_half = float(j[k - 1] + (0.5 * cp[0] - cp[k - 1]) / (cp[k] - cp[k - 1]) * (j[k] - j[k - 1]))
+    else:
+        j_half = float(j[-1])
+    power = fields["max_power"] * HP
+    d = fields["diameter"]
+    # at rest, full throttle, standard sea level: power / (ρ n³ D⁵) = C_P(0), power ∝ n
+    n = math.sqrt(power / (fields["rated_rpm"] / 60.0) / (_RHO_SL * d**5 * cp[0]))
+    prop = Propeller(
+        max_power=power, rated_rpm=fields["rated_rpm"], idle_power=fields["idle_power"], diameter=d,
+        advance_ratio=_readonly(j), thrust_coefficient=_readonly(ct), power_coefficient=_readonly(cp),
+        j_half=j_half, static_thrust=float(ct[0] * _RHO_SL * n * n * d**4), static_rpm=60.0 * n)
+    return dict(max_thrust=prop.static_thrust, initial_throttle=fields["initial_throttle"], propeller=prop)
+
+
+_RHO_SL = 0.0023769
+"""Standard sea-level density, slug/ft^3 (ISA)."""
+
+
+def _load_masses(check, value):
+    """The optional ``[[masses]]`` entries."""
+    if not isinstance(value, list):
+        check.fail("masses", f"must be an array of tables ([[masses]]), got {type_name(value)}")
+    out, seen = [], {}
+    for i, item in enumerate(value):
+        where = f"masses[{i}]"
+        fields = check.fields(item, where, _MASS)
+        if fields["name"] in seen:
+            check.fail(join(where, "name"), f"duplicate name {fields['name']!r} (also masses[{seen[fields['name']]}])")
+        seen[fields["name"]] = i
+        out.append(Mass(fields["name"], fields["mass"], _readonly(fields["position"]), _readonly(fields["inertia"])))
+    return tuple(out)
+
+
+def _model_path(check, value, path):
+    """The ``model`` key: a shipped model's file name, or a path relative to the aircraft file."""
+    name = check.string(value, "model")
+    local = path.parent / name
+    if local.is_file():
+        return local
+    shipped = data_file("assets", "models", name)
+    if shipped.is_file():
+        return shipped
+    check.fail("model", f"no model file {name!r} beside the aircraft file or in the shipped assets/models")
+
+
 def load_aircraft(path=None):
     """Load, validate and complete an aircraft file.
 
     Parameters
     ----------
     path : str or os.PathLike, optional
-        A TOML aircraft file; ``None`` loads :data:`DEFAULT_AIRCRAFT` (the
+        A TOML aircraft file, or a shipped aircraft's name (``"c172"``, see
+        :func:`shipped_aircraft`); ``None`` loads :data:`DEFAULT_AIRCRAFT` (the
         airplane of Bourg, *Physics for Game Developers*, ch. 15).
 
     Returns
@@ -743,25 +934,34 @@ def load_aircraft(path=None):
         ``"bourg.toml: propulsion.max_thrust: must be <= 1e+06, got 1e+300
         (accepted range 0..1e+06 lbf)"``.
     """
-    path = DEFAULT_AIRCRAFT if path is None else Path(path)
+    path = DEFAULT_AIRCRAFT if path is None else aircraft_path(path)
     data = read_toml(path)
     check = Checker(path)
-    check.table(data, "", _TOP_KEYS)
+    check.table(data, "", _TOP_KEYS, _TOP_OPTIONAL)
     name = check.string(data["name"], "name")
     _check_units(check, data)
     sections = _load_sections(check, data)
+    sections.update(_load_propulsion(check, data["propulsion"]))
     tables = _load_tables(check, data["tables"])
     specs = _load_elements(check, data["elements"], tables)
     gear_specs = _load_gear(check, data["gear"])
+    masses = _load_masses(check, data["masses"]) if "masses" in data else ()
+    if "model" in data:
+        sections["model"] = _model_path(check, data["model"], path)
+    if "instruments" in data:
+        instruments = check.fields(data["instruments"], "instruments", {"airspeed": Text(tuple(AIRSPEED_UNITS))})
+        sections["airspeed_unit"] = instruments["airspeed"]
     mass, cg, inertia = mass_properties(
-        [s["mass"] for s in specs], [s["design_position"] for s in specs],
-        [s["local_inertia"] for s in specs], source=str(path))
+        [s["mass"] for s in specs] + [m.mass for m in masses],
+        [s["design_position"] for s in specs] + [m.design_position for m in masses],
+        [s["local_inertia"] for s in specs] + [m.local_inertia for m in masses], source=str(path))
     _check_gear_reach(check, gear_specs, specs)
     cg = _readonly(cg)
     elements = tuple(Element(**s, position=_readonly(s["design_position"] - cg)) for s in specs)
     gear = tuple(Contact(**s, position=_readonly(s["design_position"] - cg)) for s in gear_specs)
     return Aircraft(
         name=name, source=path, elements=elements, tables=tables, **sections,
-        gear=gear, contact_height=_contact_height(gear),
+        gear=gear, contact_height=_contact_height(gear), masses=masses,
         mass=mass, cg=cg, inertia=_readonly(inertia),
-        inertia_inv=_readonly(np.linalg.inv(inertia)))
+        inertia_inv=_readonly(np.linalg.inv(inertia)),
+        wind=load_wind_section(check, data["wind"]) if "wind" in data else None)

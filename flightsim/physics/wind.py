@@ -69,6 +69,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from flightsim.math import quat
+from flightsim.schema import Number, Text, join
 
 #: ft/s per knot.
 KNOT = 1.68781
@@ -550,3 +551,76 @@ def turbulence_series(level, altitude, airspeed, seed=0, duration=60.0, dt=1.0 /
         out[k, 0] = k * dt
         out[k, 1:] = d.step(dt, airspeed, altitude)
     return out
+
+
+# ---------------------------------------------------------------------------
+# The [wind] section of an aircraft or scenario file
+# ---------------------------------------------------------------------------
+
+_WIND_RULES = {
+    "from_deg": Number(ge=0.0, le=360.0, unit="deg"),
+    "speed_kt": Number(ge=0.0, le=500.0, unit="kt"),
+    "turbulence": Text(LEVELS),
+    "seed": Number(ge=0, le=2 ** 63 - 1, integer=True),
+}
+_SHEAR_RULES = {"kind": Text(("power", "log"))}
+_SHEAR_OPTIONAL = {"height_ft": Number(gt=0.1, le=60000.0, unit="ft"),
+                   "exponent": Number(gt=0.0, le=1.0),
+                   "roughness_ft": Number(gt=0.0, le=100.0, unit="ft")}
+_GUST_RULES = {"start_s": Number(ge=0.0, le=1e6, unit="s"),
+               "duration_s": Number(gt=0.0, le=3600.0, unit="s"),
+               "from_deg": Number(ge=0.0, le=360.0, unit="deg"),
+               "speed_kt": Number(ge=0.0, le=500.0, unit="kt")}
+_GUST_OPTIONAL = {"up_kt": Number(ge=-200.0, le=200.0, unit="kt")}
+
+
+def gust_from(start, duration, from_deg, knots, up_knots=0.0):
+    """A :class:`Gust` given as a person writes it: horizontal from ``from_deg`` (deg true) at ``knots`` peak, ``up_knots`` up."""
+    v = wind_vector(from_deg, knots * KNOT)
+    return Gust(start=float(start), duration=float(duration),
+                velocity=(float(v[0]), float(v[1]), float(up_knots) * KNOT))
+
+
+def load_wind_section(check, value, where="wind"):
+    """The :class:`WindSpec` of a ``[wind]`` table (aircraft or scenario file), checked field by field.
+
+    Units are in the keys: ``from_deg`` (the direction it blows from, degrees true), ``speed_kt``,
+    ``turbulence`` (``none``, ``light``, ``moderate``, ``severe``), ``seed``, an optional
+    ``shear = {kind = "power"|"log", height_ft = 1000}`` and ``[[wind.gusts]]`` tables with
+    ``start_s``, ``duration_s``, ``from_deg``, ``speed_kt`` and optional ``up_kt``.  Every key is optional.
+
+    Parameters
+    ----------
+    check : flightsim.schema.Checker
+        The file's checker: problems raise its one-line ``InputError``.
+    value : dict
+        The parsed table.
+    """
+    fields = _wind_fields(check, value, where)
+    shear = None
+    if "shear" in value:
+        s = check.fields(value["shear"], join(where, "shear"), _SHEAR_RULES, _SHEAR_OPTIONAL)
+        defaults = Shear()
+        shear = Shear(kind=s["kind"], height=s.get("height_ft", defaults.height),
+                      exponent=s.get("exponent", defaults.exponent),
+                      roughness=s.get("roughness_ft", defaults.roughness))
+        if not shear.height > shear.roughness:
+            check.fail(join(where, "shear.height_ft"), f"must be above roughness_ft ({shear.roughness:g} ft), "
+                       f"got {shear.height:g}")
+    gusts = ()
+    if "gusts" in value:
+        items = value["gusts"]
+        if not isinstance(items, list):
+            check.fail(join(where, "gusts"), "must be an array of tables ([[wind.gusts]])")
+        gusts = tuple(
+            gust_from(g["start_s"], g["duration_s"], g["from_deg"], g["speed_kt"], g.get("up_kt", 0.0))
+            for g in (check.fields(item, f"{join(where, 'gusts')}[{i}]", _GUST_RULES, _GUST_OPTIONAL)
+                      for i, item in enumerate(items)))
+    return WindSpec(from_deg=fields.get("from_deg", 0.0), speed=fields.get("speed_kt", 0.0) * KNOT,
+                    turbulence=fields.get("turbulence", "none"), seed=fields.get("seed", 0),
+                    shear=shear, gusts=gusts)
+
+
+def _wind_fields(check, value, where):
+    check.table(value, where, (), (*_WIND_RULES, "shear", "gusts"))
+    return {key: rule(check, value[key], join(where, key)) for key, rule in _WIND_RULES.items() if key in value}

@@ -13,7 +13,9 @@
 * :mod:`~flightsim.simulation.ghost` - a second airplane flying the same inputs
   with another integrator;
 * :mod:`~flightsim.simulation.replay` - a recorded trace played back as a flight;
-* :mod:`~flightsim.simulation.lab` - the integrator lab's reference solutions and measurements.
+* :mod:`~flightsim.simulation.lab` - the integrator lab's reference solutions and measurements,
+  the spinning bodies and their long runs;
+* :mod:`~flightsim.simulation.spin` - the torque-free body of ``flightsim spin`` with its ghost.
 
 ``from flightsim.simulation import Simulation`` is the public way in; the
 names below are re-exported from :mod:`~flightsim.simulation.flight` and

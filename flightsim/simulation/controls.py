@@ -6,7 +6,7 @@ elements follow them):
 =========  ========  ==============================================
 name       range     meaning
 =========  ========  ==============================================
-throttle   0 .. 1    thrust = throttle * max_thrust (body +x)
+throttle   0 .. 1    thrust = throttle * max_thrust (body +x), or a propeller's at that throttle
 elevator   -1 .. 1   +1 pulls the nose up
 aileron    -1 .. 1   +1 rolls right (right wing down)
 rudder     -1 .. 1   +1 yaws the nose right
@@ -70,7 +70,7 @@ class Controls:
     Parameters
     ----------
     throttle : float
-        0..1; thrust = throttle * max_thrust.
+        0..1; thrust = throttle * max_thrust (or, with a propeller, its thrust at that throttle).
     elevator : float
         -1..1; +1 nose up.
     aileron : float

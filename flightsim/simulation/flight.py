@@ -159,6 +159,11 @@ class Telemetry:
     beta: float = 0.0
     #: Each contact point of the aircraft file, in its order (:class:`GearLeg`).
     gear: tuple = ()
+    #: Engine speed, rev/min (0 for an airplane with a constant thrust, the book's).
+    rpm: float = 0.0
+    #: Indicated airspeed, ft/s: the airspeed times sqrt(density / standard sea-level density) (the
+    #: equivalent airspeed; no instrument or position error).  Equal to ``airspeed`` at sea level.
+    indicated_airspeed: float = 0.0
 
 
 def gear_legs(aircraft, params):
@@ -212,6 +217,15 @@ def deflections(params, controls):
     """
     elem, elem_i = params.elements, params.element_refs
     return np.array([aero.element_deflections(elem, elem_i, controls, k) for k in range(elem.shape[0])]).reshape(-1, 2)
+
+
+def indicated(airspeed, density):
+    """Indicated airspeed (ft/s) from the true ``airspeed`` (ft/s) and the air's ``density`` (slug/ft³).
+
+    The equivalent airspeed ``V sqrt(ρ / ρ_SL)`` (ρ_SL the standard sea level's), what a pitot-static
+    airspeed indicator shows with no instrument and position error at low Mach numbers.
+    """
+    return float(airspeed * math.sqrt(max(density, 0.0) / aero.RHO_SL))
 
 
 def resolve_aircraft(aircraft):
@@ -294,6 +308,28 @@ class Simulation:
         )
 
     # ------------------------------------------------------------------ state
+
+    def with_aircraft(self, aircraft):
+        """A new flight of ``aircraft`` (an :class:`Aircraft`, a name or a path) started as this one was.
+
+        Same integrator, step, atmosphere, renormalisation and wind; the same
+        kind of start (``runway``, ``approach``, ``file``; a trimmed start
+        becomes the new aircraft's ``air`` start, level at its cruise speed).
+
+        Raises
+        ------
+        ValueError
+            The new aircraft cannot start so (no cruise speed, no trim).
+        flightsim.errors.InputError
+            A bad aircraft file.
+        """
+        from flightsim.simulation.starts import make_start
+
+        aircraft = resolve_aircraft(aircraft)
+        kind = self.start.kind if self.start.kind in ("runway", "approach", "file") else "air"
+        start = make_start(aircraft, kind, atmosphere=self.atmosphere, wind=self.wind_spec)
+        return Simulation(aircraft, self.integrator, self.dt, self.atmosphere, self.renormalize, start=start,
+                          wind=self.wind_spec)
 
     def reset(self, state=None):
         """Back to the start (or to ``state``) with the start's controls, clock at 0.
@@ -530,55 +566,15 @@ class Simulation:
             return
         self._wheels_down, self.on_ground = touching, loaded
 
-    def _state_at(self, s):
-        """The state a fraction ``s`` of the last step after the previous one (lerp; q by nlerp)."""
-        y = self._prev + s * (self._y - self._prev)
-        y[6:10] = quat.nlerp(self._prev[6:10], self._y[6:10], s)
-        return y
-
     def _first_contact(self, limits):
-        """Fraction of the last step at which some contact point first went deeper than its limit (bisection)."""
-        ac = self.aircraft
-
-        def over(s):
-            return float(np.max(contact_depths(ac, self._state_at(s)) - limits))
-
-        lo, hi = 0.0, 1.0
-        if over(lo) >= 0.0:
-            return 0.0
-        for _ in range(48):
-            mid = 0.5 * (lo + hi)
-            if over(mid) >= 0.0:
-                hi = mid
-            else:
-                lo = mid
-        return lo
+        """Fraction of the last step at which some contact point first went deeper than its limit."""
+        return first_contact(self.aircraft, self._prev, self._y, limits)
 
     def _crash(self, limits, sink_crash):
         """Stop the flight: the airplane put at rest where the contact happened, the status saying what happened."""
-        s = self._first_contact(limits)
-        y = self._state_at(s)
-        velocity = y[3:6].copy()
-        k = int(np.argmax(contact_depths(self.aircraft, y) - limits))
-        contact = self.aircraft.gear[k]
-        roll, pitch, _ = quat.aviation_angles(y[6:10])
-        sink = -float(velocity[2])
-        when = f"crashed at t = {self.t - (1.0 - s) * self.dt:.2f} s"
-        if sink_crash and contact.is_wheel:
-            reason = f"touched down with sink rate {sink:.1f} ft/s (more than {self.aircraft.crash_sink_rate:g})"
-        elif contact.is_wheel:
-            reason = (f"the {contact.name}'s leg compressed past its {contact.max_compression:g} ft travel "
-                      f"(sink rate {sink:.1f} ft/s, bank {roll:.0f}°, pitch {pitch:+.0f}°)")
-        else:
-            reason = (f"the {contact.name} hit the ground at {float(np.linalg.norm(velocity)):.0f} ft/s "
-                      f"(sink rate {sink:.1f} ft/s, bank {roll:.0f}°, pitch {pitch:+.0f}°)")
-        y[3:6] = 0.0
-        y[10:13] = 0.0
-        # Already too deep before the step (a state loaded in the ground): lift it to the limit.
-        y[2] += max(float(np.max(contact_depths(self.aircraft, y) - limits)), 0.0)
+        y, self.status = crash(self.aircraft, self._prev, self._y, self.t, self.dt, limits, sink_crash)
         self._y[:] = y
         self._prev[:] = y
-        self.status = f"{when}: {reason}"
         self._contact_now()
 
     # ------------------------------------------------------------------ trim
@@ -639,6 +635,8 @@ class Simulation:
             step_us=1e6 * self._step_seconds,
             throttle=float(self._controls_array[aero.C_THROTTLE]),
             thrust=float(self._diag[aero.D_THRUST]),
+            rpm=float(self._diag[aero.D_RPM]),
+            indicated_airspeed=indicated(airspeed, float(self._diag[aero.D_RHO])),
             on_ground=self.on_ground,
             integrator=self.integrator,
             groundspeed=float(math.hypot(y[3], y[4])),
@@ -682,6 +680,69 @@ class Simulation:
         """
         self._load_controls()
         return np.array(aero.airplane_loads(self.t, self._y, self._params))
+
+
+def state_between(prev, y, s):
+    """The state a fraction ``s`` of a step after ``prev`` on the way to ``y`` (lerp; q by nlerp)."""
+    out = prev + s * (y - prev)
+    out[6:10] = quat.nlerp(prev[6:10], y[6:10], s)
+    return out
+
+
+def first_contact(aircraft, prev, y, limits):
+    """Fraction of the step ``prev`` → ``y`` at which some contact point first went deeper than its limit (bisection)."""
+
+    def over(s):
+        return float(np.max(contact_depths(aircraft, state_between(prev, y, s)) - limits))
+
+    lo, hi = 0.0, 1.0
+    if over(lo) >= 0.0:
+        return 0.0
+    for _ in range(48):
+        mid = 0.5 * (lo + hi)
+        if over(mid) >= 0.0:
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
+def crash(aircraft, prev, y, t, dt, limits, sink_crash):
+    """Where and why a step ``prev`` → ``y`` ending at time ``t`` crashed.
+
+    Parameters
+    ----------
+    limits : numpy.ndarray
+        How deep each contact point may go, ft.
+    sink_crash : bool
+        The wheels touched down too fast (else a hard point or a leg's travel).
+
+    Returns
+    -------
+    (numpy.ndarray, str)
+        The airplane at rest where the contact happened, and the status message.
+    """
+    s = first_contact(aircraft, prev, y, limits)
+    y = state_between(prev, y, s)
+    velocity = y[3:6].copy()
+    k = int(np.argmax(contact_depths(aircraft, y) - limits))
+    contact = aircraft.gear[k]
+    roll, pitch, _ = quat.aviation_angles(y[6:10])
+    sink = -float(velocity[2])
+    when = f"crashed at t = {t - (1.0 - s) * dt:.2f} s"
+    if sink_crash and contact.is_wheel:
+        reason = f"touched down with sink rate {sink:.1f} ft/s (more than {aircraft.crash_sink_rate:g})"
+    elif contact.is_wheel:
+        reason = (f"the {contact.name}'s leg compressed past its {contact.max_compression:g} ft travel "
+                  f"(sink rate {sink:.1f} ft/s, bank {roll:.0f}°, pitch {pitch:+.0f}°)")
+    else:
+        reason = (f"the {contact.name} hit the ground at {float(np.linalg.norm(velocity)):.0f} ft/s "
+                  f"(sink rate {sink:.1f} ft/s, bank {roll:.0f}°, pitch {pitch:+.0f}°)")
+    y[3:6] = 0.0
+    y[10:13] = 0.0
+    # Already too deep before the step (a state loaded in the ground): lift it to the limit.
+    y[2] += max(float(np.max(contact_depths(aircraft, y) - limits)), 0.0)
+    return y, f"{when}: {reason}"
 
 
 def _state_vector(state):

@@ -20,7 +20,7 @@ from flightsim.math import quat
 from flightsim.simulation import trace
 from flightsim.simulation.controls import Controls
 from flightsim.simulation.flight import (MAX_FRAME, FlightState, Telemetry, deflections, gear_legs, instruments,
-                                         resolve_aircraft, sideslip)
+                                         indicated, resolve_aircraft, sideslip)
 from flightsim.simulation.source import PLAYBACK
 
 
@@ -56,6 +56,7 @@ class Replay:
         self.status = None
         #: a replay takes no physics steps: these never run (``capabilities.can_record`` is false)
         self.followers = []
+        self.wind_spec = None          # a trace holds the wind met, not the wind's make-up
         self.reset()
 
     @property
@@ -166,7 +167,8 @@ class Replay:
             t=self.t, roll=roll, pitch=pitch, heading=heading, airspeed=airspeed,
             altitude=float(y[2] - self.aircraft.contact_height), vertical_speed=float(y[5]), alpha=alpha,
             stall=False, qnorm_error=0.0, step_us=0.0, throttle=float(u[0]),
-            thrust=float(u[0] * self.aircraft.max_thrust), on_ground=any(g.wheel and g.load > 0.0 for g in gear),
+            thrust=float(self._params.diag[aero.D_THRUST]), rpm=float(self._params.diag[aero.D_RPM]),
+            indicated_airspeed=indicated(airspeed, float(self._params.diag[aero.D_RHO])), on_ground=any(g.wheel and g.load > 0.0 for g in gear),
             integrator=self.integrator, gear=gear,
             groundspeed=float(math.hypot(y[3], y[4])), wind=tuple(float(w) for w in wind),
             beta=sideslip(y, wind),

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from flightsim.physics.aircraft import Aircraft
+    from flightsim.physics.wind import WindSpec
     from flightsim.simulation.controls import Controls
     from flightsim.simulation.flight import FlightState, Telemetry
 
@@ -91,6 +92,10 @@ class FlightSource(Protocol):
     followers : list of callable
         Run after every completed physics step (a recorder, a ghost); a
         playback takes no steps and never runs them.
+    wind_spec : flightsim.physics.wind.WindSpec or None
+        The flight's wind (steady wind, shear, turbulence, gusts); None in
+        still air, or where only the wind met is known (a replay: see the
+        telemetry's ``wind``).
     """
 
     capabilities: Capabilities
@@ -100,6 +105,7 @@ class FlightSource(Protocol):
     time_scale: float
     renormalize: bool
     followers: list[Callable[[], None]]
+    wind_spec: Optional[WindSpec]
 
     @property
     def t(self) -> float:

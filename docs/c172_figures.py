@@ -1,0 +1,115 @@
+"""Measure the Cessna 172R's handbook figures with flightsim's own commands; print the README's table.
+
+Not part of the package: a script that runs ``flightsim trim`` (in a subprocess, as a user
+would) and reads its JSON or its one-line error, for standard sea level (the constant density
+of the aircraft file at 1000 ft, clear of the ground).  The take-off and landing rolls come from
+``python docs/fly_circuit.py --aircraft c172`` (it prints them).
+
+    python docs/c172_figures.py
+"""
+
+import json
+import math
+import re
+import shutil
+import subprocess
+import sys
+
+KT = 1.68781                  # ft/s per knot
+FLIGHTSIM = [shutil.which("flightsim") or sys.executable, *([] if shutil.which("flightsim") else ["-m", "flightsim"])]
+BASE = ["trim", "--aircraft", "c172", "--altitude", "1000"]
+
+
+def trim(airspeed, climb_angle=0.0, flaps=0.0):
+    """``flightsim trim --json`` at a condition: its dict, or the one-line error's text."""
+    r = subprocess.run([*FLIGHTSIM, *BASE, "--airspeed", f"{airspeed:.6f}", "--climb-angle", f"{climb_angle:.6f}",
+                        "--flaps", f"{flaps:g}", "--json"], capture_output=True, text=True)
+    return json.loads(r.stdout) if r.returncode == 0 else r.stderr.strip()
+
+
+def stall(flaps):
+    """The slowest trimmable speed (kt) as ``flightsim trim`` reports it (the range in its error)."""
+    error = trim(30.0, flaps=flaps)
+    low, high = re.search(r"trimmable from (\d+) to (\d+) ft/s", error).groups()
+    return int(low) / KT, int(high) / KT, error
+
+
+def steepest(airspeed, lo, hi, full_throttle):
+    """The climb angle (deg) where the trim's throttle reaches 1 (full_throttle) or 0 (idle), by bisection."""
+    for _ in range(18):
+        mid = 0.5 * (lo + hi)
+        r = trim(airspeed, mid)
+        ok = isinstance(r, dict)
+        if full_throttle:
+            lo, hi = (mid, hi) if ok else (lo, mid)
+        else:
+            lo, hi = (lo, mid) if ok else (mid, hi)
+    return 0.5 * (lo + hi)
+
+
+def power_off_stall(flaps, speeds_kt):
+    """The slowest speed (kt, to 0.5 kt) with a steady glide at idle: the power-off stall.
+
+    Uses flightsim's trim directly (a bisection on the glide angle at each speed, many trims):
+    at each speed the glide angle where the throttle the trim needs falls to idle; below the
+    stall there is none (the wing stalls first).
+    """
+    from flightsim.physics.aircraft import load_aircraft
+    from flightsim.physics.trim import AirplaneModel, TrimError
+    from flightsim.physics.trim import trim as solve
+
+    aircraft = load_aircraft("c172")
+    model = AirplaneModel(aircraft)
+
+    def glides(v):
+        lo, hi = -20.0, 0.0
+        for _ in range(30):
+            mid = 0.5 * (lo + hi)
+            try:
+                solve(aircraft, v * KT, 1000.0, mid, flaps, model=model, report_range=False)
+                hi = mid
+            except TrimError as exc:
+                if exc.limit != "idle":
+                    return False
+                lo = mid
+        return True
+
+    slowest = None
+    for v in speeds_kt:
+        if not glides(v):
+            break
+        slowest = v
+    return slowest
+
+
+def main():
+    up_low, up_high, _ = stall(0.0)
+    down_low, _, _ = stall(1.0)
+    vy = 79.0 * KT
+    gamma = steepest(vy, 0.0, 15.0, full_throttle=True)
+    roc = vy * math.sin(math.radians(gamma)) * 60.0
+    vg = 65.0 * KT
+    glide = steepest(vg, -15.0, 0.0, full_throttle=False)
+    off_up = power_off_stall(0.0, [55.0 - 0.5 * k for k in range(20)])
+    off_down = power_off_stall(1.0, [51.0 - 0.5 * k for k in range(20)])
+    rows = [
+        ("stall, flaps up (power off), KCAS", 51, f"{up_low:.1f} (level-flight trim's slowest speed); {off_up:.1f} "
+         f"gliding at idle",
+         "flightsim trim --aircraft c172 --altitude 1000 --airspeed 30"),
+        ("stall, flaps 30°, KCAS", 47, f"{down_low:.1f}; {off_down:.1f} gliding at idle", "... --flaps 1"),
+        ("maximum level speed at sea level, full throttle, kt", 123, f"{up_high:.0f}", "(the same error's range)"),
+        ("rate of climb at sea level, 79 KIAS, full throttle, ft/min", 720, f"{roc:.0f} (climb angle {gamma:.2f}°)",
+         "flightsim trim --aircraft c172 --altitude 1000 --airspeed 133.3 --climb-angle G (steepest G)"),
+        ("best glide at 65 KIAS, idle, ratio", "about 9:1", f"{1.0 / math.tan(math.radians(-glide)):.1f}:1 "
+         f"(glide angle {-glide:.2f}°)",
+         "flightsim trim --aircraft c172 --altitude 1000 --airspeed 109.7 --climb-angle G (steepest G at idle)"),
+    ]
+    print("| figure | handbook | flightsim | command |")
+    print("|---|---|---|---|")
+    for name, book, ours, command in rows:
+        print(f"| {name} | {book} | {ours} | `{command}` |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

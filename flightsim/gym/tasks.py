@@ -1,0 +1,382 @@
+"""The tasks behind the Gymnasium environments, for N airplanes at once (one :class:`BatchSimulation`).
+
+A task owns a :class:`~flightsim.simulation.batch.BatchSimulation` and says
+where an episode starts, what an agent sees (:meth:`Task.observe`), how an
+action becomes the controls (:meth:`Task.act`) and what each decision earns
+(:meth:`Task.evaluate`).  The single environment is a task of one airplane,
+the vector environment a task of ``num_envs``: the same code either way.
+
+Frames and units: earth x North, y West, z up (ft); angles in degrees with
+aviation signs (roll + right wing down, pitch + nose up, heading clockwise
+from North); rates p, q, r in rad/s with aviation signs (p + rolling right,
+q + pitching up, r + yawing right).
+
+Actions, four numbers in [−1, 1]: elevator (+ nose up, added to the start's
+elevator trim), aileron (+ roll right), rudder (+ nose right), throttle
+(−1 idle … +1 full; thrust ∝ (a + 1)/2).
+"""
+
+import math
+
+import numpy as np
+
+from flightsim.math import quat
+from flightsim.physics.wind import KNOT, WindSpec
+from flightsim.simulation.airfield import RUNWAY
+from flightsim.simulation.batch import BatchSimulation, CRASHED, NONFINITE
+from flightsim.simulation.flight import DEFAULT_DT, resolve_aircraft
+from flightsim.simulation.starts import AIM_DISTANCE, GLIDE_ANGLE, make_start
+
+#: Observations are clipped to ±this (their scales put ordinary flight well inside ±1).
+OBS_LIMIT = 10.0
+#: Names of the four action entries.
+ACTIONS = ("elevator", "aileron", "rudder", "throttle")
+
+
+def wrap180(deg):
+    """Angles folded into [−180, 180) degrees."""
+    return (np.asarray(deg) + 180.0) % 360.0 - 180.0
+
+
+def wind_spec(wind, turbulence, seed=0):
+    """A :class:`~flightsim.physics.wind.WindSpec` from the environments' ``wind`` and ``turbulence`` arguments.
+
+    ``wind``: None (calm), a ``WindSpec`` (its turbulence replaced by ``turbulence``
+    unless that is ``"none"``), ``"DEG@KNOTS"`` (blowing from DEG true at KNOTS) or
+    ``(deg, knots)``.  Raises ``ValueError("wind: …")`` for anything else.
+    """
+    if isinstance(wind, WindSpec):
+        if turbulence != "none":
+            return WindSpec(wind.from_deg, wind.speed, turbulence, wind.seed, wind.shear, wind.gusts)
+        return wind
+    if wind is None:
+        deg, knots = 0.0, 0.0
+    elif isinstance(wind, str):
+        try:
+            deg, knots = (float(part) for part in wind.split("@"))
+        except ValueError:
+            raise ValueError(f"wind: expected DEG@KNOTS (e.g. 270@15), got {wind!r}") from None
+    else:
+        try:
+            deg, knots = (float(part) for part in wind)
+        except (TypeError, ValueError):
+            raise ValueError(f"wind: expected None, a WindSpec, 'DEG@KNOTS' or (deg, knots), got {wind!r}") from None
+    return WindSpec(deg % 360.0 if deg != 360.0 else deg, knots * KNOT, turbulence, seed)
+
+
+def substeps_of(dt, agent_hz):
+    """Physics steps per decision, ``1/(dt·agent_hz)``; ``ValueError`` unless it is a whole number ≥ 1."""
+    if not (math.isfinite(agent_hz) and agent_hz > 0.0):
+        raise ValueError(f"agent_hz: must be > 0, got {agent_hz!r}")
+    ratio = 1.0 / (dt * agent_hz)
+    steps = round(ratio)
+    if steps < 1 or abs(ratio - steps) > 1e-6 * ratio:
+        raise ValueError(f"agent_hz: 1/(dt·agent_hz) must be a whole number of physics steps, got {ratio:g} "
+                         f"(dt = {dt:g} s, agent_hz = {agent_hz:g})")
+    return steps
+
+
+#: The airplane's attitude, rates and angles to the air: (name, scale, meaning) rows both tasks observe.
+ATTITUDE = (
+    ("roll", 180.0, "deg, + right wing down"),
+    ("pitch", 90.0, "deg, + nose up"),
+    ("p", 1.0, "roll rate, rad/s, + rolling right"),
+    ("q", 1.0, "pitch rate, rad/s, + nose up"),
+    ("r", 1.0, "yaw rate, rad/s, + nose right"),
+    ("alpha", 20.0, "angle of attack, deg"),
+    ("beta", 20.0, "sideslip, deg, + air from the right"),
+)
+
+
+class Task:
+    """N airplanes flying one task.
+
+    Parameters
+    ----------
+    n : int
+        Airplanes.
+    aircraft : None, str, Path or Aircraft
+        None: the book's airplane.
+    integrator : str
+        Any name in :data:`flightsim.physics.integrators.INTEGRATORS`.
+    dt : float
+        Physics step, s.
+    agent_hz : float
+        Decisions per second; ``1/(dt·agent_hz)`` physics steps per decision.
+    wind, turbulence
+        See :func:`wind_spec`; the turbulence seed of each episode is drawn
+        from the environment's random generator.
+    episode_seconds : float
+        Simulated time after which an episode is truncated.
+    """
+
+    #: Entries of the observation, with their scales (a person reads ``obs * scale`` in the units named).
+    OBSERVATION = ()
+    default_seconds = 60.0
+
+    def __init__(self, n, aircraft=None, integrator="euler", dt=DEFAULT_DT, agent_hz=10.0, wind=None,
+                 turbulence="none", episode_seconds=None):
+        self.aircraft = resolve_aircraft(aircraft)
+        self.wind = wind_spec(wind, turbulence)
+        self.substeps = substeps_of(dt, agent_hz)
+        self.agent_hz = float(agent_hz)
+        self.episode_seconds = float(episode_seconds or self.default_seconds)
+        self.start = self.make_start()
+        self.batch = BatchSimulation(n, self.aircraft, integrator, dt, start=self.start,
+                                     wind=None if self.wind.calm else self.wind)
+        self.n = n
+        self.trim_elevator = np.zeros(n)
+        self.flaps = np.zeros(n)
+        self.scale = np.array([s for _, s, _ in self.OBSERVATION])
+
+    # ------------------------------------------------------------------ episodes
+
+    def make_start(self):
+        """The trimmed :class:`~flightsim.simulation.starts.Start` episodes are drawn around (in still air)."""
+        raise NotImplementedError
+
+    def draw(self, rng, m, options, index):
+        """``m`` start states ``(m, 13)`` in still air drawn from ``rng`` (the task's per-episode values of the
+        airplanes ``index`` set too); ``options`` may fix them (see the task)."""
+        raise NotImplementedError
+
+    def reset(self, index, rng, options=None):
+        """Start new episodes for the airplanes ``index``, drawn from ``rng`` (a numpy Generator)."""
+        options = options or {}
+        m = index.shape[0]
+        states = self.draw(rng, m, options, index)
+        if not self.wind.calm:
+            states[:, 3:6] += np.stack([self.wind.steady(float(h)) for h in states[:, 2]])
+        seeds = rng.integers(0, 2 ** 31 - 1, size=m)
+        c = self.start.controls
+        controls = np.tile(np.array([c.throttle, c.elevator + c.elevator_trim, c.aileron, c.rudder, c.flaps, 0.0, 0.0]),
+                           (m, 1))
+        self.trim_elevator[index] = c.elevator_trim
+        self.flaps[index] = c.flaps
+        self.batch.reset(index, states, controls, seeds)
+
+    def act(self, actions, index=None):
+        """Set the controls of the airplanes ``index`` (default all) from ``(m, 4)`` actions in [−1, 1]."""
+        index = np.arange(self.n) if index is None else index
+        a = np.clip(np.asarray(actions, dtype=np.float64).reshape(index.shape[0], 4), -1.0, 1.0)
+        u = np.zeros((index.shape[0], 7))
+        u[:, 0] = 0.5 * (a[:, 3] + 1.0)
+        u[:, 1] = a[:, 0] + self.trim_elevator[index]
+        u[:, 2] = a[:, 1]
+        u[:, 3] = a[:, 2]
+        u[:, 4] = self.flaps[index]
+        self.batch.set_controls(u, index)
+
+    def advance(self, hold=None):
+        """One decision's physics steps for every running airplane not in ``hold``; returns those stopped now."""
+        return self.batch.step(self.substeps, hold=hold)
+
+    # ------------------------------------------------------------------ what the agent sees
+
+    def flight(self):
+        """Per airplane, by name: roll, pitch, heading, alpha, beta (deg), airspeed, vertical_speed (ft/s),
+        p, q, r (rad/s), altitude (ft above the ground)."""
+        y = self.batch.states
+        q = y[:, 6:10]
+        roll, pitch, heading = quat.aviation_angles(q).T
+        vb = quat.rotate(quat.conj(q), y[:, 3:6] - self.batch.wind[:, :3])
+        airspeed = np.linalg.norm(vb, axis=1)
+        alpha = np.degrees(np.arctan2(-vb[:, 2], vb[:, 0]))
+        beta = np.degrees(np.arcsin(np.clip(-vb[:, 1] / np.maximum(airspeed, 1e-9), -1.0, 1.0)))
+        return dict(roll=roll, pitch=pitch, heading=heading, airspeed=airspeed, alpha=alpha, beta=beta,
+                    p=y[:, 10], q=-y[:, 11], r=-y[:, 12], altitude=y[:, 2] - self.aircraft.contact_height,
+                    vertical_speed=y[:, 5])
+
+    def observe(self, f=None):
+        """``(N, len(OBSERVATION))`` float32: each entry divided by its scale, clipped to ±:data:`OBS_LIMIT`.
+
+        ``f``: :meth:`flight` of the current states, if the caller has it.
+        """
+        f = self.flight() if f is None else f
+        raw = np.stack([self.quantity(name, f) for name, _, _ in self.OBSERVATION], axis=1)
+        return np.clip(raw / self.scale, -OBS_LIMIT, OBS_LIMIT).astype(np.float32)
+
+    def quantity(self, name, f):
+        """One observation entry, in its unit, for every airplane."""
+        return f[name]
+
+    def evaluate(self, stopped, f):
+        """``(reward, terminated, truncated)`` arrays after a decision.
+
+        ``stopped``: the airplanes stopped in it; ``f``: :meth:`flight` of the current states.
+        """
+        raise NotImplementedError
+
+    def crashed(self):
+        """``(N,)`` bool: stopped by a crash or a non-finite state."""
+        return (self.batch.status == CRASHED) | (self.batch.status == NONFINITE)
+
+    def timed_out(self):
+        """``(N,)`` bool: the episode's time is up."""
+        return self.batch.times >= self.episode_seconds - 0.5 * self.batch.dt
+
+
+class HeadingHold(Task):
+    """Hold a target heading and altitude, from a random trimmed state and a random target.
+
+    Start: level flight trimmed at the aircraft's cruise speed (solved once),
+    turned to a heading drawn uniformly in [0, 360)° at an altitude drawn
+    uniformly in [1500, 4000] ft; target heading the start's ± up to
+    :attr:`max_turn` degrees, target altitude the start's ± up to
+    :attr:`max_climb` ft (``options``: ``heading``, ``altitude``,
+    ``target_heading``, ``target_altitude`` fix them).
+
+    Reward per decision: ``1 − |Δψ|/90° − |Δh|/500 ft`` with each error
+    term capped at 1 (so in [−1, 1]); a crash ends the episode with −100.
+    """
+
+    OBSERVATION = (
+        ("heading_error", 180.0, "target − heading, deg, folded into ±180"),
+        ("altitude_error", 1000.0, "target − altitude, ft"),
+        ("airspeed_error", 100.0, "airspeed through the air − cruise speed, ft/s"),
+        ("vertical_speed", 50.0, "ft/s, + up"),
+        *ATTITUDE,
+        ("throttle", 1.0, "throttle in force, 0..1"),
+    )
+    max_turn = 90.0
+    max_climb = 500.0
+    altitudes = (1500.0, 4000.0)
+
+    def __init__(self, n, **kwargs):
+        self.target_heading = np.zeros(n)
+        self.target_altitude = np.zeros(n)
+        super().__init__(n, **kwargs)
+        self.cruise = float(self.start.trim.airspeed)
+
+    def make_start(self):
+        return make_start(self.aircraft, "air")
+
+    def draw(self, rng, m, options, index):
+        heading = rng.uniform(0.0, 360.0, m)
+        altitude = rng.uniform(*self.altitudes, m)
+        turn = rng.uniform(-self.max_turn, self.max_turn, m)
+        climb = rng.uniform(-self.max_climb, self.max_climb, m)
+        heading = np.full(m, float(options.get("heading", 0.0))) if "heading" in options else heading
+        altitude = np.full(m, float(options.get("altitude"))) if "altitude" in options else altitude
+        target_h = np.full(m, float(options["target_heading"])) if "target_heading" in options else heading + turn
+        target_a = np.full(m, float(options["target_altitude"])) if "target_altitude" in options else altitude + climb
+        self.target_heading[index] = np.mod(target_h, 360.0)
+        self.target_altitude[index] = target_a
+        y0 = self.start.state
+        start_heading = float(quat.aviation_angles(y0[6:10])[2])
+        turn_q = quat.from_aviation_angles(np.zeros(m), np.zeros(m), heading - start_heading)
+        states = np.tile(y0, (m, 1))
+        states[:, 3:6] = quat.rotate(turn_q, np.tile(y0[3:6], (m, 1)))
+        states[:, 6:10] = quat.normalize(quat.mul(turn_q, np.tile(y0[6:10], (m, 1))))
+        states[:, 2] = altitude + self.aircraft.contact_height
+        return states
+
+    def quantity(self, name, f):
+        if name == "heading_error":
+            return wrap180(self.target_heading - f["heading"])
+        if name == "altitude_error":
+            return self.target_altitude - f["altitude"]
+        if name == "airspeed_error":
+            return f["airspeed"] - self.cruise
+        if name == "throttle":
+            return self.batch.controls[:, 0]
+        return f[name]
+
+    def evaluate(self, stopped, f):
+        dpsi = np.abs(wrap180(self.target_heading - f["heading"]))
+        dh = np.abs(self.target_altitude - f["altitude"])
+        reward = 1.0 - np.minimum(dpsi / 90.0, 1.0) - np.minimum(dh / 500.0, 1.0)
+        terminated = self.crashed()
+        reward = np.where(terminated, -100.0, reward)
+        return reward, terminated, self.timed_out() & ~terminated
+
+
+class Landing(Task):
+    """From the approach start (3° glide path to runway 36, flaps down) to a touchdown on the runway.
+
+    Start: :func:`flightsim.simulation.starts.approach_start`, moved by up to
+    ±100 ft across the centre line and ±30 ft in height (``options``:
+    ``offset``, ``height`` fix them).  Success: a wheel carries load on the
+    runway's rectangle without a crash.
+
+    Reward per decision: ``−0.01 (|y|/100 ft + |Δh_glide|/50 ft)`` (y the
+    distance from the centre line, Δh_glide the height above the glide
+    path); the episode ends with ``+100 − 5·sink rate (ft/s) − |y|/5 ft``
+    on a touchdown on the runway, −50 on a touchdown off it, −100 on a crash.
+    """
+
+    OBSERVATION = (
+        ("distance_to_aim", 5000.0, "ground distance to the aim point along the runway, ft"),
+        ("offset", 500.0, "distance left of the centre line, ft"),
+        ("glide_error", 100.0, "height above the 3° glide path, ft"),
+        ("altitude", 1000.0, "ft above the ground"),
+        ("airspeed_error", 50.0, "airspeed through the air − approach speed, ft/s"),
+        ("vertical_speed", 20.0, "ft/s, + up"),
+        ("heading_error", 180.0, "heading − runway heading, deg, folded into ±180"),
+        *ATTITUDE,
+        ("on_ground", 1.0, "1 when a wheel carries load"),
+    )
+    default_seconds = 120.0
+    max_offset = 100.0
+    max_height = 30.0
+
+    def __init__(self, n, **kwargs):
+        super().__init__(n, **kwargs)
+        self.approach_speed = float(self.start.trim.airspeed)
+        along, left = RUNWAY.axes()
+        self._along, self._left = along, left
+        self._threshold = RUNWAY.threshold()
+        # the glide path through the wheels' aim point, as the CG flies it at the start
+        distance, _ = RUNWAY.local(*self.start.state[0:2])
+        slope = math.tan(math.radians(-GLIDE_ANGLE))
+        self._cg_above_path = float(self.start.state[2]) - (AIM_DISTANCE - distance) * slope
+
+    def make_start(self):
+        return make_start(self.aircraft, "approach")
+
+    def draw(self, rng, m, options, index):
+        offset = (np.full(m, float(options["offset"])) if "offset" in options
+                  else rng.uniform(-self.max_offset, self.max_offset, m))
+        height = (np.full(m, float(options["height"])) if "height" in options
+                  else rng.uniform(-self.max_height, self.max_height, m))
+        states = np.tile(self.start.state, (m, 1))
+        states[:, 0] += offset * self._left[0]
+        states[:, 1] += offset * self._left[1]
+        states[:, 2] += height
+        return states
+
+    def runway_frame(self):
+        """Per airplane ``(distance past the threshold, offset left of the centre line)``, ft."""
+        d = self.batch.states[:, 0:2] - self._threshold
+        return d @ self._along, d @ self._left
+
+    def quantity(self, name, f):
+        distance, offset = self.runway_frame()
+        if name == "distance_to_aim":
+            return AIM_DISTANCE - distance
+        if name == "offset":
+            return offset
+        if name == "glide_error":
+            path = (AIM_DISTANCE - distance) * math.tan(math.radians(-GLIDE_ANGLE)) + self._cg_above_path
+            return self.batch.states[:, 2] - path
+        if name == "airspeed_error":
+            return f["airspeed"] - self.approach_speed
+        if name == "heading_error":
+            return wrap180(f["heading"] - RUNWAY.heading_deg)
+        if name == "on_ground":
+            return self.batch.on_ground.astype(np.float64)
+        return f[name]
+
+    def evaluate(self, stopped, f):
+        distance, offset = self.runway_frame()
+        glide = self.quantity("glide_error", None)
+        reward = -0.01 * (np.abs(offset) / 100.0 + np.abs(glide) / 50.0)
+        crashed = self.crashed()
+        down = self.batch.on_ground & ~crashed
+        on_runway = (distance >= 0.0) & (distance <= RUNWAY.length) & (np.abs(offset) <= 0.5 * RUNWAY.width)
+        sink = np.maximum(-self.batch.states[:, 5], 0.0)
+        reward = np.where(down & on_runway, 100.0 - 5.0 * sink - np.abs(offset) / 5.0, reward)
+        reward = np.where(down & ~on_runway, -50.0, reward)
+        reward = np.where(crashed, -100.0, reward)
+        terminated = crashed | down
+        return reward, terminated, self.timed_out() & ~terminated

@@ -1,0 +1,465 @@
+"""Many airplanes at once: N airplanes of one aircraft file stepped together in one compiled call.
+
+:class:`BatchSimulation` holds N states ``[x, v, q, ω]`` (an ``(N, 13)``
+array), N sets of controls and N winds, and advances all of them with one
+compiled call per physics step (or per run of steps): a numba ``prange``
+over the airplanes, each airplane running exactly the step of
+:class:`~flightsim.simulation.flight.Simulation` — the integrator chosen
+by name from :data:`flightsim.physics.integrators.INTEGRATORS` (through its
+compiled dispatch, so every registered integrator is available), the same
+loads (:func:`flightsim.physics.aero.airplane_loads`, gear included), the
+same ground and crash checks, the same wind and Dryden turbulence
+(:class:`flightsim.physics.batch_wind.BatchWind`, one seed per airplane).
+
+Per airplane, as one :class:`Simulation` does:
+
+1. the integrator advances the state by ``dt`` with the airplane's controls
+   and wind;
+2. a non-finite state stops that airplane (its last finite state kept);
+3. the ground: which wheels carry load, and a crash (touchdown faster than
+   the file's ``crash_sink_rate``, a hard point, a leg past its travel),
+   which stops it, put at rest where the contact happened
+   (:func:`flightsim.simulation.flight.crash`);
+4. its wind is sampled for the next step.
+
+A stopped airplane stays stopped (``status`` says why, as
+:attr:`Simulation.status` would) until it is reset; the others go on.  One
+airplane of the batch flies the single :class:`Simulation`'s flight to
+rounding (``tests/test_batch.py``).
+
+The loads' parameters (:class:`flightsim.physics.aero.LoadParams`) are
+shared by all the airplanes except the fields written during a flight
+(:data:`PER_AIRPLANE`: controls, wind, the loads' diagnostics, the brakes'
+anchors), which get one row per airplane.  The compiled kernel builds each
+airplane's ``LoadParams`` from the named tuple's own field list, so fields
+added to it later (a propeller's tables) are shared with no change here.
+"""
+
+import math
+import sys
+
+import numpy as np
+from numba import njit, prange
+
+from flightsim.math.kernels import jit, matrix_entries
+from flightsim.physics import aero, integrators
+# LoadParams and airplane_loads are used by the kernels generated below
+from flightsim.physics.aero import LoadParams, airplane_loads, ground_contact  # noqa: F401
+from flightsim.physics.batch_wind import BLOCK, STATE_WIDTH, BatchWind, sample_one  # noqa: F401 (the kernel samples)
+from flightsim.physics.rigidbody import check_dt
+from flightsim.physics.wind import wingspan_of
+from flightsim.simulation.flight import DEFAULT_DT, crash, resolve_aircraft
+from flightsim.simulation.starts import file_start
+
+#: The :class:`~flightsim.physics.aero.LoadParams` fields written during a flight: one row per airplane.
+#: Every other field is read only and shared.
+PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor")
+#: ``status`` codes: flying, stopped by a non-finite state, crashed.
+RUNNING, NONFINITE, CRASHED = 0, 1, 2
+#: From this many airplanes on, a call steps them on all of numba's threads (fewer: on the calling thread).
+PARALLEL_MIN = 64
+#: The wind arrays passed when no wind is sampled in flight (never read; the types of :attr:`BatchWind.arrays`).
+_NO_WIND = (np.zeros(10), np.zeros(12), np.zeros(12), np.zeros((0, 5)), np.zeros((1, STATE_WIDTH)),
+            np.zeros((1, 1, 6)), np.zeros(1, dtype=np.int64))
+#: ``status`` of an airplane held out of a call to :meth:`BatchSimulation.step`.
+HELD = -1
+
+parallel_jit = njit(cache=True, fastmath=False, parallel=True)
+
+
+def _fields_expression(fields, own, index):
+    """Source of ``LoadParams(...)`` with each shared field from ``fields[i]`` and each own one from ``own[j][index]``."""
+    args = []
+    for i, name in enumerate(LoadParams._fields):
+        if name in PER_AIRPLANE:
+            args.append(f"{own}[{PER_AIRPLANE.index(name)}][{index}]")
+        else:
+            args.append(f"{fields}[{i}]")
+    return f"LoadParams({', '.join(args)})"
+
+
+def _compile_here(source, decorator):
+    """Compile ``source`` (one function) as if written at the caller's line of this file, so numba caches it."""
+    caller = sys._getframe(1)
+    namespace = {}
+    exec(compile("\n" * (caller.f_lineno - 1) + source, __file__, "exec"), globals(), namespace)
+    (function,) = namespace.values()
+    function.__source__ = source
+    return decorator(function)
+
+
+@jit
+def first_contact(prev, y, r, limits):
+    """Fraction of the step ``prev`` → ``y`` at which a contact point at body ``r`` (m, 3) first went past ``limits``.
+
+    The compiled twin of :func:`flightsim.simulation.flight.first_contact` (bisection on the
+    lerped position and the nlerped orientation), for the touchdown's sink rate.
+    """
+    sign = 1.0
+    if prev[6] * y[6] + prev[7] * y[7] + prev[8] * y[8] + prev[9] * y[9] < 0.0:
+        sign = -1.0
+    lo, hi = 0.0, 1.0
+    for it in range(49):
+        s = 0.0 if it == 0 else 0.5 * (lo + hi)
+        z = prev[2] + s * (y[2] - prev[2])
+        qw = (1.0 - s) * prev[6] + s * sign * y[6]
+        qx = (1.0 - s) * prev[7] + s * sign * y[7]
+        qy = (1.0 - s) * prev[8] + s * sign * y[8]
+        qz = (1.0 - s) * prev[9] + s * sign * y[9]
+        _, _, _, _, _, _, r20, r21, r22 = matrix_entries(qw, qx, qy, qz, 1.0 / (qw * qw + qx * qx + qy * qy + qz * qz))
+        over = -math.inf
+        for k in range(r.shape[0]):
+            over = max(over, -(z + r20 * r[k, 0] + r21 * r[k, 1] + r22 * r[k, 2]) - limits[k])
+        if it == 0:
+            if over >= 0.0:
+                return 0.0
+        elif over >= 0.0:
+            hi = s
+        else:
+            lo = s
+    return lo
+
+
+@jit
+def ground_after_step(y, prev, t, params, wheels_down, on_ground, a, travel, wheels_only, sink_rate):
+    """The ground after a step of airplane ``a`` (as ``Simulation._ground``); returns 0, or 1 crash, 2 crash on touchdown.
+
+    Updates ``wheels_down[a]`` and ``on_ground[a]`` when it did not crash.
+    """
+    if y[2] > params.gear_reach:
+        if wheels_down[a]:
+            params.gear_anchor[:] = 0.0
+        wheels_down[a] = False
+        on_ground[a] = False
+        return 0
+    touching, loaded, excess = ground_contact(t, y, params, travel)
+    if touching and not wheels_down[a]:
+        s = first_contact(prev, y, params.gear_positions, wheels_only)
+        if -(prev[5] + s * (y[5] - prev[5])) > sink_rate:
+            return 2
+    if excess > 0.0:
+        return 1
+    wheels_down[a] = touching
+    on_ground[a] = loaded
+    return 0
+
+
+_KERNEL = f'''
+def batch_steps(number, Y, P, T, h, steps, fields, own, inertia, inertia_inv, renorm, kind,
+                status, qerr, wheels_down, on_ground, travel, wheels_only, sink_rate,
+                wind_on, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn):
+    """``steps`` physics steps of every running airplane (``status == RUNNING``), in parallel over airplanes.
+
+    After each step the airplane's wind for the next one is sampled when ``wind_on``
+    (:func:`flightsim.physics.batch_wind.sample_one`).
+    """
+    for a in prange(Y.shape[0]):
+        if status[a] != RUNNING:
+            continue
+        params = {_fields_expression("fields", "own", "a")}
+        y = Y[a]
+        prev = P[a]
+        for k in range(steps):
+            prev[:] = y
+            err = integrators.step_by_number(number, y, T[a], h, params, inertia, inertia_inv, renorm, kind)
+            if not math.isfinite(err):
+                y[:] = prev
+                status[a] = NONFINITE
+                break
+            T[a] += h
+            qerr[a] = err
+            code = ground_after_step(y, prev, T[a], params, wheels_down, on_ground, a, travel, wheels_only, sink_rate)
+            if code != 0:
+                status[a] = CRASHED + code - 1
+                break
+            if wind_on:
+                sample_one(a, T[a], y, h, params.wind, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn)
+'''
+#: Status of an airplane that crashed on touching down too fast (``CRASHED + 1``), before it is reported.
+_SINK_CRASH = CRASHED + 1
+
+batch_steps = _compile_here(_KERNEL, parallel_jit)
+#: The same kernel run on the calling thread: for few airplanes, where starting the threads costs more than it saves.
+batch_steps_serial = _compile_here(_KERNEL, jit)
+
+_CONTACT = f'''
+def batch_contact(Y, T, fields, own, travel, index, wheels_down, on_ground):
+    """The ground contact of the airplanes ``index`` at their states (their anchors reset): no crash check."""
+    for i in range(index.shape[0]):
+        a = index[i]
+        params = {_fields_expression("fields", "own", "a")}
+        params.gear_anchor[:] = 0.0
+        touching, loaded, _ = ground_contact(T[a], Y[a], params, travel)
+        wheels_down[a] = touching
+        on_ground[a] = loaded
+'''
+batch_contact = _compile_here(_CONTACT, jit)
+
+_LOADS = f'''
+def batch_loads(Y, T, fields, own, out):
+    """The loads ``(ax, ay, az, mx, my, mz)`` of every airplane at its state into ``out`` (N, 6)."""
+    for a in prange(Y.shape[0]):
+        params = {_fields_expression("fields", "own", "a")}
+        out[a, 0], out[a, 1], out[a, 2], out[a, 3], out[a, 4], out[a, 5] = airplane_loads(T[a], Y[a], params)
+'''
+batch_loads = _compile_here(_LOADS, parallel_jit)
+
+
+def clip_controls(values):
+    """Controls ``(N, 7)`` in :data:`flightsim.physics.aero.INPUTS` order clipped to their ranges (as ``Simulation``).
+
+    Throttle, flaps and brake 0..1; elevator, aileron, rudder −1..1; the parking brake set from ½ up.
+    """
+    u = np.array(values, dtype=np.float64, copy=True)
+    u[:, [0, 4, 5]] = np.clip(u[:, [0, 4, 5]], 0.0, 1.0)
+    u[:, 1:4] = np.clip(u[:, 1:4], -1.0, 1.0)
+    u[:, 6] = np.where(u[:, 6] >= 0.5, 1.0, 0.0)
+    return u
+
+
+def _controls_row(controls):
+    """A :class:`~flightsim.simulation.controls.Controls` as the loads' controls row (elevator trim added, clipped)."""
+    c = controls.as_array()
+    c[1] += min(max(controls.elevator_trim, -1.0), 1.0)
+    return clip_controls(c[None, :])[0]
+
+
+class BatchSimulation:
+    """N airplanes of one aircraft file, each with its own state, controls, wind and status.
+
+    Parameters
+    ----------
+    n : int
+        Number of airplanes (≥ 1).
+    aircraft : None, str, Path or Aircraft
+        None: the book's airplane.
+    integrator : str
+        A name in :data:`flightsim.physics.integrators.INTEGRATORS` (all airplanes).
+    dt : float
+        Physics step, s.
+    atmosphere : {"constant", "isa"}
+    renormalize : bool
+        Renormalise q after every step.
+    start : flightsim.simulation.starts.Start, optional
+        Where every airplane starts (default: the file's initial state); any
+        airplane may be put elsewhere with :meth:`set_states`.
+    wind : flightsim.physics.wind.WindSpec, optional
+        The wind of every airplane; its turbulence runs with one seed per
+        airplane (``seeds``).
+    seeds : sequence of int, optional
+        The turbulence seed of each airplane (default ``wind.seed + k``).
+
+    Attributes
+    ----------
+    states : numpy.ndarray
+        ``(N, 13)``: ``[x, v, q, ω]`` per airplane (earth ft, ft/s; q body → earth; body rad/s).
+        Read it; change it with :meth:`set_states`.
+    controls : numpy.ndarray
+        ``(N, 7)`` in :data:`flightsim.physics.aero.INPUTS` order, as the loads read them (write
+        with :meth:`set_controls`, which clips).
+    times : numpy.ndarray
+        ``(N,)`` each airplane's clock, s.
+    status : numpy.ndarray
+        ``(N,)`` :data:`RUNNING`, :data:`NONFINITE` or :data:`CRASHED`; :attr:`messages` says why.
+    on_ground : numpy.ndarray
+        ``(N,)`` bool: a wheel carries load.
+    """
+
+    def __init__(self, n, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere="constant",
+                 renormalize=True, start=None, wind=None, seeds=None):
+        n = int(n)
+        if n < 1:
+            raise ValueError(f"n: must be ≥ 1 airplane, got {n}")
+        self.n = n
+        self.aircraft = resolve_aircraft(aircraft)
+        self.start = file_start(self.aircraft) if start is None else start
+        self.dt = check_dt(dt)
+        self.atmosphere = atmosphere
+        self.renormalize = bool(renormalize)
+        params = aero.pack(self.aircraft, atmosphere)
+        self._fields = tuple(params)
+        self._own = tuple(np.repeat(getattr(params, name)[None], n, axis=0) for name in PER_AIRPLANE)
+        self.controls = self._own[PER_AIRPLANE.index("controls")]
+        self._wind = self._own[PER_AIRPLANE.index("wind")]
+        self._anchors = self._own[PER_AIRPLANE.index("gear_anchor")]
+        self._inertia = np.ascontiguousarray(self.aircraft.inertia, dtype=np.float64)
+        self._inertia_inv = np.ascontiguousarray(self.aircraft.inertia_inv, dtype=np.float64)
+        gear = self.aircraft.gear
+        is_wheel = np.array([c.is_wheel for c in gear], dtype=bool)
+        self._travel = np.array([c.max_compression if c.is_wheel else 0.0 for c in gear])
+        self._wheels_only = np.where(is_wheel, 0.0, np.inf)
+        self._sink_limits = np.where(is_wheel, 0.0, self._travel)
+        self.wind_spec = None if wind is None or wind.calm else wind
+        seeds = (np.arange(n) + (wind.seed if wind is not None else 0)) if seeds is None else np.asarray(seeds)
+        if seeds.shape != (n,):
+            raise ValueError(f"seeds: need one per airplane ({n}), got shape {seeds.shape}")
+        self._wind_model = None if self.wind_spec is None else BatchWind(self.wind_spec, seeds, wingspan_of(params))
+        self.states = np.zeros((n, integrators.STATE_SIZE))
+        self.previous = np.zeros((n, integrators.STATE_SIZE))
+        self.times = np.zeros(n)
+        self.status = np.zeros(n, dtype=np.int64)
+        self.qnorm_error = np.zeros(n)
+        self._wheels_down = np.zeros(n, dtype=np.bool_)
+        self.on_ground = np.zeros(n, dtype=np.bool_)
+        self.messages = [None] * n
+        self.steps = 0
+        self.set_integrator(integrator)
+        self.reset()
+
+    # ------------------------------------------------------------------ integrator
+
+    @property
+    def integrator(self):
+        """Name of the integrator every airplane flies."""
+        return self._integrator.name
+
+    def set_integrator(self, name):
+        """Switch every airplane's integrator between two steps (``ValueError`` naming the valid ones)."""
+        self._integrator = integrators.get(name)
+
+    # ------------------------------------------------------------------ state
+
+    def reset(self, index=None, states=None, controls=None, seeds=None):
+        """Put airplanes (all, or those in ``index``) back at the start, or at ``states``, clocks at 0.
+
+        Parameters
+        ----------
+        index : array_like of int or bool mask, optional
+            Which airplanes (default: all).
+        states : numpy.ndarray, optional
+            ``(len(index), 13)`` states to start from instead of the start's.
+        controls : numpy.ndarray, optional
+            ``(len(index), 7)`` controls rows (default: the start's controls, trim included).
+        seeds : array_like of int, optional
+            New turbulence seeds for these airplanes (default: their own again).
+        """
+        index = self._index(index)
+        m = index.shape[0]
+        y = np.broadcast_to(self.start.state, (m, 13)) if states is None else np.asarray(states, dtype=np.float64)
+        if y.shape != (m, 13) or not np.all(np.isfinite(y)):
+            raise ValueError(f"states: need ({m}, 13) finite numbers, got shape {y.shape}")
+        self.states[index] = y
+        q = self.states[index, 6:10]
+        self.states[index, 6:10] = q / np.linalg.norm(q, axis=1)[:, None]
+        self.previous[index] = self.states[index]
+        self.times[index] = 0.0
+        self.status[index] = RUNNING
+        self.qnorm_error[index] = 0.0
+        for a in index:
+            self.messages[a] = None
+        self.controls[index] = _controls_row(self.start.controls) if controls is None else clip_controls(controls)
+        self._contact(index)
+        if self._wind_model is not None:
+            self._wind_model.reset(index, seeds)
+            self._wind_model.sample(index, self.times, self.states, 0.0, self._wind)
+
+    def set_states(self, index, states):
+        """Load whole states of the airplanes ``index`` as they are (q not renormalised), running again, clocks kept."""
+        index = self._index(index)
+        y = np.asarray(states, dtype=np.float64).reshape(index.shape[0], 13)
+        if not np.all(np.isfinite(y)):
+            raise ValueError("states: not finite")
+        self.states[index] = y
+        self.previous[index] = y
+        self.status[index] = RUNNING
+        for a in index:
+            self.messages[a] = None
+        self._contact(index)
+        if self._wind_model is not None:
+            self._wind_model.sample(index, self.times, self.states, 0.0, self._wind)
+
+    def set_controls(self, controls, index=None):
+        """Set the controls rows ``(len(index), 7)`` (:data:`flightsim.physics.aero.INPUTS` order), clipped."""
+        index = self._index(index)
+        self.controls[index] = clip_controls(np.asarray(controls, dtype=np.float64).reshape(index.shape[0], 7))
+
+    def _index(self, index):
+        """Airplane numbers as an int64 array (all for None; a bool mask or a list of numbers)."""
+        if index is None:
+            return np.arange(self.n)
+        index = np.asarray(index)
+        if index.dtype == bool:
+            return np.flatnonzero(index)
+        return index.astype(np.int64).reshape(-1)
+
+    def _contact(self, index):
+        """Ground contact of the airplanes just loaded (no touchdown, no crash check); their brakes hold anew."""
+        batch_contact(self.states, self.times, self._fields, self._own, self._travel, index,
+                      self._wheels_down, self.on_ground)
+
+    @property
+    def running(self):
+        """``(N,)`` bool: airplanes not stopped."""
+        return self.status == RUNNING
+
+    @property
+    def wind(self):
+        """``(N, 6)``: the wind each airplane's next step holds (earth ft/s, body rad/s), a copy."""
+        return self._wind.copy()
+
+    # ------------------------------------------------------------------ stepping
+
+    def step(self, steps=1, hold=None):
+        """Advance every running airplane by ``steps`` physics steps; return the airplanes that stopped now.
+
+        ``hold`` (a bool mask or numbers, optional): airplanes that sit this call out, clocks included.
+
+        All ``steps`` are one compiled call (with turbulence, one per
+        :data:`flightsim.physics.batch_wind.BLOCK` steps), each airplane's wind
+        sampled inside it after every step.
+
+        Returns
+        -------
+        numpy.ndarray
+            Numbers of the airplanes stopped during these steps (see :attr:`messages`).
+        """
+        was = self.status == RUNNING
+        held = np.zeros(self.n, dtype=bool)
+        if hold is not None:
+            held[self._index(hold)] = True
+            held &= was
+            self.status[held] = HELD
+        it = self._integrator
+        model = self._wind_model
+        wind_on = model is not None and not model.steady
+        arrays = model.arrays if wind_on else _NO_WIND
+        # turbulence: at most the deviates drawn ahead per call
+        per_call = min(int(steps), BLOCK) if wind_on and model.turbulent else int(steps)
+        done = 0
+        kernel = batch_steps if self.n >= PARALLEL_MIN else batch_steps_serial
+        while done < steps:
+            now = min(per_call, int(steps) - done)
+            if wind_on:
+                model.ahead(now, self.status == RUNNING)
+            kernel(it.number, self.states, self.previous, self.times, self.dt, now, self._fields,
+                   self._own, self._inertia, self._inertia_inv, self.renormalize, it.kind, self.status,
+                   self.qnorm_error, self._wheels_down, self.on_ground, self._travel, self._wheels_only,
+                   self.aircraft.crash_sink_rate, wind_on, *arrays)
+            done += now
+        self.status[held] = RUNNING
+        self.steps += int(steps)
+        stopped = np.flatnonzero(was & (self.status != RUNNING))
+        for a in stopped:
+            self._report(a)
+        return stopped
+
+    def _report(self, a):
+        """Finish a stop found by the compiled step: the message, and a crashed airplane put at rest."""
+        if self.status[a] == NONFINITE:
+            self.messages[a] = (f"stopped at t = {self.times[a]:.3f} s: the state became non-finite with integrator "
+                                f"'{self.integrator}' at dt = {self.dt:g} s")
+            return
+        sink_crash = self.status[a] == _SINK_CRASH
+        limits = self._sink_limits if sink_crash else self._travel
+        y, self.messages[a] = crash(self.aircraft, self.previous[a], self.states[a], self.times[a], self.dt, limits,
+                                    sink_crash)
+        self.status[a] = CRASHED
+        self.states[a] = y
+        self.previous[a] = y
+        self._contact(np.array([a]))
+
+    def loads(self):
+        """``(N, 6)``: each airplane's ``[ax, ay, az]`` earth ft/s² and ``[mx, my, mz]`` body ft·lbf now."""
+        out = np.empty((self.n, 6))
+        batch_loads(self.states, self.times, self._fields, self._own, out)
+        return out

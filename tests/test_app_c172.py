@@ -1,0 +1,51 @@
+"""The Aircraft combo on real GL (EGL in-process): switching to the Cessna 172R and back."""
+
+import numpy as np
+
+from flightsim.app.renderer import read_pixels
+from test_app_input import centre, imgui_click
+
+
+def frame_pixels(app, run_frames):
+    """The airplane's part of the screen (the chase camera keeps it in the middle) after one frame."""
+    app.hud.show = False
+    run_frames(app, 1)
+    w, h = app.window.get_framebuffer_size()
+    pixels = read_pixels(w, h)
+    app.hud.show = True
+    run_frames(app, 1)
+    return pixels[h // 4: 3 * h // 4, w // 4: 3 * w // 4].astype(np.int32)
+
+
+def switch(app, run_frames, name):
+    imgui_click(app, run_frames, *centre(app.hud.hit_boxes["aircraft"]))
+    assert f"aircraft:{name}" in app.hud.hit_boxes, "the combo did not open"
+    imgui_click(app, run_frames, *centre(app.hud.hit_boxes[f"aircraft:{name}"]))
+
+
+def test_the_aircraft_combo_switches_to_the_172_and_back_starting_the_flight_again(new_app, run_frames):
+    app = new_app(size=(1280, 720))
+    app.hud.show = True
+    run_frames(app, 60)
+    assert app.sim.aircraft.name == "Bourg's airplane" and app.sim.t > 0.5
+    assert "rpm" not in app.hud.hit_boxes                     # a constant thrust: no RPM gauge
+    bourg_parts = [p.name for p in app.model.parts]
+    bourg_pixels = frame_pixels(app, run_frames)
+
+    switch(app, run_frames, "c172")
+    sim = app.sim
+    assert sim.aircraft.name == "Cessna 172R Skyhawk"
+    assert sim.t < 0.2                                          # the flight started again
+    assert sim.start.kind == "file" and sim.integrator == "euler"
+    assert app.scene.model is app.model and app.model.radius != 0.0
+    assert app.dynamics.aircraft is sim.aircraft
+    run_frames(app, 30)
+    assert app.telemetry.rpm > 1500.0 and "rpm" in app.hud.hit_boxes
+    assert "aircraft:c172" not in app.hud.hit_boxes, "the combo closed"
+    c172_pixels = frame_pixels(app, run_frames)
+    # a different airplane on the screen: many pixels changed (a high wing with struts, not the book's)
+    assert np.mean(np.abs(c172_pixels - bourg_pixels).sum(axis=2) > 60) > 0.01
+
+    switch(app, run_frames, "bourg")
+    assert app.sim.aircraft.name == "Bourg's airplane" and app.sim.t < 0.2
+    assert [p.name for p in app.model.parts] == bourg_parts

@@ -1,0 +1,194 @@
+"""Many airplanes at once: each airplane of a BatchSimulation flies the single Simulation's flight."""
+
+import numba
+import numpy as np
+import pytest
+
+from flightsim.physics import aero
+from flightsim.physics.aircraft import load_aircraft
+from flightsim.physics.integrators import INTEGRATORS
+from flightsim.physics.wind import Gust, Shear, WindSpec
+from flightsim.simulation.batch import (
+    CRASHED, NONFINITE, PARALLEL_MIN, PER_AIRPLANE, RUNNING, BatchSimulation,
+)
+from flightsim.simulation.controls import Controls
+from flightsim.simulation.flight import Simulation
+from flightsim.simulation.starts import make_start
+
+AIRCRAFT = load_aircraft()
+#: Three pilots: the trim (the start's controls), a gentle right turn, a climb at full throttle.
+PILOTS = (None, dict(aileron=0.2, rudder=0.1), dict(elevator=0.2, throttle=1.0))
+
+
+@pytest.fixture(scope="module")
+def air():
+    return make_start(AIRCRAFT, "air")
+
+
+def controls_of(start, pilot):
+    """The Controls a pilot flies from ``start`` (the start's, with the pilot's changes)."""
+    c = start.controls
+    values = dict(throttle=c.throttle, aileron=c.aileron, rudder=c.rudder, flaps=c.flaps, elevator_trim=c.elevator_trim)
+    values.update(pilot or {})
+    return Controls(**values)
+
+
+def single(start, pilot, steps, integrator="euler", **kwargs):
+    sim = Simulation(AIRCRAFT, integrator, start=start, **kwargs)
+    sim.controls = controls_of(start, pilot)
+    for _ in range(steps):
+        sim.step()
+    return sim
+
+
+def batch_of(start, pilots, integrator="euler", **kwargs):
+    b = BatchSimulation(len(pilots), AIRCRAFT, integrator, start=start, **kwargs)
+    for k, pilot in enumerate(pilots):
+        c = controls_of(start, pilot).as_array()
+        c[1] += controls_of(start, pilot).elevator_trim
+        b.set_controls(c[None, :], [k])
+    return b
+
+
+@pytest.mark.parametrize("name", list(INTEGRATORS))
+def test_each_airplane_of_the_batch_flies_the_single_simulation(air, name):
+    b = batch_of(air, PILOTS, name)
+    b.step(240)
+    for k, pilot in enumerate(PILOTS):
+        sim = single(air, pilot, 240, name)
+        np.testing.assert_allclose(b.states[k], sim.vector, rtol=1e-12, atol=1e-9)
+        assert b.times[k] == pytest.approx(sim.t)
+        assert b.qnorm_error[k] == pytest.approx(sim.qnorm_error, abs=1e-15)
+    assert np.all(b.status == RUNNING)
+    # the pilots did fly different flights
+    assert np.linalg.norm(b.states[1, 0:3] - b.states[2, 0:3]) > 10.0
+
+
+@pytest.mark.parametrize("name", ["euler", "rk4"])
+def test_the_batch_flies_the_propeller_airplane_as_the_single_simulation(name):
+    # the 172: thrust and rpm from the engine and propeller (LoadParams' propeller fields, diag's rpm)
+    c172 = load_aircraft("c172")
+    start = make_start(c172, "air")
+    pilots = (None, dict(throttle=1.0, elevator=0.1), dict(throttle=0.0))
+    b = BatchSimulation(len(pilots), c172, name, start=start)
+    for k, pilot in enumerate(pilots):
+        c = controls_of(start, pilot).as_array()
+        c[1] += controls_of(start, pilot).elevator_trim
+        b.set_controls(c[None, :], [k])
+    b.step(240)
+    for k, pilot in enumerate(pilots):
+        sim = Simulation(c172, name, start=start)
+        sim.controls = controls_of(start, pilot)
+        for _ in range(240):
+            sim.step()
+        np.testing.assert_allclose(b.states[k], sim.vector, rtol=1e-12, atol=1e-9)
+    assert np.linalg.norm(b.states[1, 3:6] - b.states[2, 3:6]) > 1.0     # full throttle and idle differ
+
+
+def test_the_batch_flies_the_landing_and_the_rollout_as_the_single_simulation():
+    # the approach start touches down about 60 s later: gear contact, brakes anchors, on_ground
+    start = make_start(AIRCRAFT, "approach")
+    pilots = (None, dict(brake=1.0))
+    b = batch_of(start, pilots, "rk4")
+    steps = 75 * 120
+    b.step(steps)
+    for k, pilot in enumerate(pilots):
+        sim = single(start, pilot, steps, "rk4")
+        assert sim.on_ground and sim.running
+        np.testing.assert_allclose(b.states[k], sim.vector, rtol=1e-9, atol=1e-7)
+        assert bool(b.on_ground[k]) == sim.on_ground
+    assert np.all(b.on_ground) and np.all(b.status == RUNNING)
+
+
+@pytest.mark.parametrize("layer", ["log", "power"])
+def test_the_batch_flies_the_wind_and_turbulence_of_each_seed(air, layer):
+    # turbulence, a boundary layer up to 3000 ft (the start is at 2000 ft) and a gust
+    shear, gusts = Shear(layer, 3000.0), (Gust(1.0, 1.5, (0.0, 15.0, -8.0)),)
+    wind = WindSpec(250.0, 20.0, "moderate", seed=0, shear=shear, gusts=gusts)
+    seeds = [11, 5, 11]
+    b = BatchSimulation(3, AIRCRAFT, "euler", start=air, wind=wind, seeds=seeds)
+    b.step(360)
+    for k, seed in enumerate(seeds):
+        sim = Simulation(AIRCRAFT, "euler", start=air,
+                         wind=WindSpec(250.0, 20.0, "moderate", seed=seed, shear=shear, gusts=gusts))
+        for _ in range(360):
+            sim.step()
+        np.testing.assert_allclose(b.states[k], sim.vector, rtol=1e-9, atol=1e-7)
+        np.testing.assert_allclose(b.wind[k], sim.wind, rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(b.states[0], b.states[2])      # same seed, same flight
+    assert np.linalg.norm(b.wind[0] - b.wind[1]) > 1e-3            # another seed, other gusts
+
+
+def test_a_crash_stops_one_airplane_and_leaves_the_others_untouched(air):
+    pilots = (None, dict(elevator=-1.0, throttle=1.0), dict(aileron=0.2, rudder=0.1))
+    b = batch_of(air, pilots)
+    steps = 15 * 120
+    stopped = b.step(steps)
+    assert list(stopped) == [1]
+    assert b.status[1] == CRASHED and b.messages[1].startswith("crashed at t = ")
+    assert list(b.running) == [True, False, True]
+    sim = single(air, pilots[1], steps)
+    assert b.messages[1] == sim.status
+    np.testing.assert_allclose(b.states[1], sim.vector, rtol=1e-9, atol=1e-7)
+    for k in (0, 2):
+        np.testing.assert_allclose(b.states[k], single(air, pilots[k], steps).vector, rtol=1e-12, atol=1e-9)
+    # a stopped airplane stays stopped, at rest where it hit; the others fly on
+    resting, t = b.states[1].copy(), b.times.copy()
+    assert len(b.step(10)) == 0
+    np.testing.assert_array_equal(b.states[1], resting)
+    assert b.times[1] == t[1] and b.times[0] == pytest.approx(t[0] + 10 * b.dt)
+    # until it is reset
+    b.reset([1])
+    assert b.status[1] == RUNNING and b.times[1] == 0.0 and b.messages[1] is None
+    np.testing.assert_array_equal(b.states[1], air.state)
+
+
+def test_a_non_finite_state_stops_that_airplane_with_its_last_finite_state(air):
+    b = BatchSimulation(3, AIRCRAFT, "rk4", start=air)
+    wild = air.state.copy()
+    wild[10:13] = 1e300                       # ω that overflows within a step
+    b.set_states([2], wild[None, :])
+    stopped = b.step(5)
+    assert list(stopped) == [2] and b.status[2] == NONFINITE
+    assert "non-finite with integrator 'rk4'" in b.messages[2]
+    assert np.all(np.isfinite(b.states))
+    np.testing.assert_array_equal(b.states[2], wild)
+    assert np.all(b.status[:2] == RUNNING) and b.times[0] == pytest.approx(5 * b.dt)
+
+
+def test_same_seeds_same_flights_bit_for_bit_on_the_threads(air):
+    # enough airplanes to run on numba's threads; turbulence drawn per airplane
+    n = PARALLEL_MIN
+    wind = WindSpec(90.0, 10.0, "light", seed=3)
+    runs = []
+    threads = numba.get_num_threads()
+    for count in (threads, 1, threads):
+        numba.set_num_threads(count)
+        try:
+            b = BatchSimulation(n, AIRCRAFT, "euler", start=air, wind=wind)
+            b.set_controls(np.tile([0.6, 0.05, 0.1, 0.0, 0.0, 0.0, 0.0], (n, 1)))
+            b.step(60)
+        finally:
+            numba.set_num_threads(threads)
+        runs.append(b.states.copy())
+    np.testing.assert_array_equal(runs[0], runs[1])
+    np.testing.assert_array_equal(runs[0], runs[2])
+    assert np.ptp(runs[0][:, 0]) > 0.0      # the seeds differ per airplane, so the flights do
+
+
+def test_only_the_fields_written_in_flight_are_per_airplane():
+    params = aero.pack(AIRCRAFT)
+    assert set(PER_AIRPLANE) <= set(params._fields)
+    b = BatchSimulation(4, AIRCRAFT)
+    assert b.controls.shape == (4, len(aero.INPUTS)) and b.wind.shape == (4, 6)
+
+
+def test_bad_arguments_say_which():
+    with pytest.raises(ValueError, match="^n: "):
+        BatchSimulation(0, AIRCRAFT)
+    with pytest.raises(ValueError, match="^integrator: unknown name 'nope'"):
+        BatchSimulation(2, AIRCRAFT, "nope")
+    with pytest.raises(ValueError, match="^dt: "):
+        BatchSimulation(2, AIRCRAFT, dt=0.0)
+    with pytest.raises(ValueError, match="^seeds: "):
+        BatchSimulation(2, AIRCRAFT, wind=WindSpec(turbulence="light"), seeds=[1, 2, 3])
