@@ -193,6 +193,17 @@ class FlightApp:
         gc.collect()
         gc.freeze()
 
+    @property
+    def schedule(self):
+        """The control schedule flown instead of the keys and the gamepad (None: the pilot's hands)."""
+        return self._schedule
+
+    @schedule.setter
+    def schedule(self, schedule):
+        self._schedule = schedule
+        if schedule is None and self._schedule_follower in self.sim.followers:
+            self.sim.followers.remove(self._schedule_follower)
+
     def _schedule_follower(self):
         """After a physics step: the control schedule's controls for the next one (a frame holds many steps)."""
         if self.schedule is not None and self.sim.capabilities.can_fly:
