@@ -40,7 +40,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from flightsim.math.kernels import jit, matrix_entries, qv_rotate
+from flightsim.math.kernels import borrowing_jit as jit, matrix_entries, qv_rotate
 
 KIND_LIFTING, KIND_SYMMETRIC, KIND_DRAG = 0, 1, 2
 KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG}
