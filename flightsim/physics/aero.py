@@ -33,6 +33,11 @@ spring and damper and rubs along the ground with its friction, so every
 integrator, at every Runge–Kutta stage, sees the ground as it sees the air.
 Above the ground it adds nothing, and the loads are bit for bit those
 without a gear.
+
+Every compiled function here only reads and writes the arrays it is given:
+they are compiled with :data:`~flightsim.math.kernels.borrowing_jit`
+(imported as ``jit``), without numba's reference counting of the
+parameters' arrays.
 """
 
 import math
