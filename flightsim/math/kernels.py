@@ -39,10 +39,20 @@ BULLET_ANGULAR_MOTION_THRESHOLD = 0.25 * math.pi
 #: Bullet's default fixed step, used by the batch ``bullet`` kernel when no dt is given.
 BULLET_DEFAULT_DT = 1.0 / 60.0
 
-jit = njit(cache=True, fastmath=False)
+#: The runtime (NRT) is asked for explicitly: a function that does not say inherits its first caller's
+#: choice, and one first compiled from a :data:`borrowing_jit` caller could then not allocate.
+jit = njit(cache=True, fastmath=False, _nrt=True)
+#: For compiled functions that only *borrow* arrays (read and write arrays their caller owns, allocate
+#: none): compiled without numba's runtime (NRT), so numba does not update the reference count of every
+#: array argument atomically on entering and leaving each such function.  For the airplane's loads,
+#: whose parameters (:class:`flightsim.physics.aero.LoadParams`) hold some twenty arrays and pass
+#: through several functions per evaluation, those atomic updates were half the step's time.  An
+#: allocation (``np.empty``, an array expression, a slice copy ``a[:] = b``) in such a function fails
+#: to compile ("NRT required but not enabled"); it may still call :data:`jit` functions that allocate.
+borrowing_jit = njit(cache=True, fastmath=False, _nrt=False)
 
 
-def compiled_dispatch(name, selector, arguments, functions, doc):
+def compiled_dispatch(name, selector, arguments, functions, doc, decorator=jit):
     """Compile ``name(selector, *arguments)``, which returns ``functions[selector](*arguments)``.
 
     Compiled code takes no function arguments, so a choice made at run time
@@ -69,6 +79,8 @@ def compiled_dispatch(name, selector, arguments, functions, doc):
         Numbered 0, 1, … in this order.
     doc : str
         Docstring of the dispatch function.
+    decorator : callable
+        How to compile it: :data:`jit`, or :data:`borrowing_jit` (the dispatch itself allocates nothing).
 
     Raises
     ------
@@ -102,7 +114,7 @@ def compiled_dispatch(name, selector, arguments, functions, doc):
     exec(compile("\n" * (lineno - 1) + source, module_globals["__file__"], "exec"), module_globals, namespace)
     py_func = namespace[name]
     py_func.__source__ = source
-    return jit(py_func)
+    return decorator(py_func)
 
 
 @jit

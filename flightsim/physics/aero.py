@@ -33,6 +33,11 @@ spring and damper and rubs along the ground with its friction, so every
 integrator, at every Runge–Kutta stage, sees the ground as it sees the air.
 Above the ground it adds nothing, and the loads are bit for bit those
 without a gear.
+
+Every compiled function here only reads and writes the arrays it is given:
+they are compiled with :data:`~flightsim.math.kernels.borrowing_jit`
+(imported as ``jit``), without numba's reference counting of the
+parameters' arrays.
 """
 
 import math
@@ -40,7 +45,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from flightsim.math.kernels import jit, matrix_entries, qv_rotate
+from flightsim.math.kernels import borrowing_jit as jit, matrix_entries, qv_rotate
 
 KIND_LIFTING, KIND_SYMMETRIC, KIND_DRAG = 0, 1, 2
 KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG}
@@ -116,6 +121,9 @@ class LoadParams(NamedTuple):
     elements: np.ndarray
     #: (n, 4) int: per element table number, flap input, incidence input (−1: none), is-wing flag: ``I_*``.
     element_refs: np.ndarray
+    #: (n, 3) float: each element's normal at its fixed incidence, body frame (:func:`element_normal`); the loads
+    #: use it for the elements without an incidence control.
+    normals: np.ndarray
     #: (nt, w) float: each table's angle-of-attack breakpoints (deg).
     table_alpha: np.ndarray
     #: (nt, 6, w) float: CL, CL flap down, CL flap up, CD, CD flap down, CD flap up at the breakpoints.
@@ -268,8 +276,10 @@ def pack(aircraft, atmosphere="constant"):
         columns = (t.cl, t.cl_te_down, t.cl_te_up, t.cd, t.cd_te_down, t.cd_te_up)
         for j, (col, fallback) in enumerate(zip(columns, neutral)):
             tab_vals[k, j, :m] = fallback if col is None else col
+    normals = np.array([element_normal(elem[k, E_INCIDENCE] + 0.0, elem[k, E_DIHEDRAL]) for k in range(n)],
+                       dtype=np.float64).reshape(n, 3)
     return LoadParams(
-        positions=r, elements=elem, element_refs=elem_i,
+        positions=r, elements=elem, element_refs=elem_i, normals=normals,
         table_alpha=tab_alpha, table_values=tab_vals, table_size=tab_n, table_kind=tab_kind, table_outside=tab_out,
         air_density=float(aircraft.air_density), gravity=float(aircraft.gravity), mass=float(aircraft.mass),
         max_thrust=float(aircraft.max_thrust), isa=atmosphere == "isa",
@@ -285,6 +295,7 @@ def free_body(mass=1.0):
     """
     return LoadParams(
         positions=np.zeros((0, 3)), elements=np.zeros((0, 5)), element_refs=np.zeros((0, 4), dtype=np.int64),
+        normals=np.zeros((0, 3)),
         table_alpha=np.zeros((0, 1)), table_values=np.zeros((0, 6, 1)), table_size=np.zeros(0, dtype=np.int64),
         table_kind=np.zeros(0, dtype=np.int64), table_outside=np.zeros((0, 2)),
         air_density=0.0, gravity=0.0, mass=float(mass), max_thrust=0.0, isa=False,
@@ -371,11 +382,29 @@ def propeller(throttle, v_axial, rho, engine, table):
 @jit
 def interpolate(alpha, xs, ys, n):
     """Linear interpolation of ``ys[:n]`` at ``alpha`` over breakpoints ``xs[:n]`` (inside the range)."""
+    k, f = segment(alpha, xs, n)
+    return interpolate_at(ys, k, f, n)
+
+
+@jit
+def segment(alpha, xs, n):
+    """Where ``alpha`` lies among the breakpoints ``xs[:n]``: ``(k, f)``, ``alpha`` at the fraction ``f`` of ``xs[k−1] … xs[k]``.
+
+    ``k`` is the first breakpoint with ``alpha <= xs[k]`` (``k = n``: past the last), so a search serves every
+    column of a table (:func:`interpolate_at`).
+    """
     for k in range(1, n):
         if alpha <= xs[k]:
-            f = (alpha - xs[k - 1]) / (xs[k] - xs[k - 1])
-            return ys[k - 1] + f * (ys[k] - ys[k - 1])
-    return ys[n - 1]
+            return k, (alpha - xs[k - 1]) / (xs[k] - xs[k - 1])
+    return n, 0.0
+
+
+@jit
+def interpolate_at(ys, k, f, n):
+    """``ys`` at the :func:`segment` ``(k, f)``: linear between ``ys[k−1]`` and ``ys[k]``; ``ys[n−1]`` past the last."""
+    if k >= n:
+        return ys[n - 1]
+    return ys[k - 1] + f * (ys[k] - ys[k - 1])
 
 
 @jit
@@ -392,17 +421,26 @@ def coefficients(alpha, flap, kind, xs, vals, n, out_cl, out_cd):
     a = abs(alpha) if kind == KIND_SYMMETRIC else alpha
     if a < xs[0] or a > xs[n - 1]:
         return out_cl, out_cd, False
-    cl = interpolate(a, xs, vals[0], n)
-    cd = interpolate(a, xs, vals[3], n)
+    k, f = segment(a, xs, n)
+    cl = interpolate_at(vals[0], k, f, n)
+    cd = interpolate_at(vals[3], k, f, n)
     if flap > 0.0:
-        cl += flap * (interpolate(a, xs, vals[2], n) - cl)
-        cd += flap * (interpolate(a, xs, vals[5], n) - cd)
+        cl += flap * (interpolate_at(vals[2], k, f, n) - cl)
+        cd += flap * (interpolate_at(vals[5], k, f, n) - cd)
     elif flap < 0.0:
-        cl -= flap * (interpolate(a, xs, vals[1], n) - cl)
-        cd -= flap * (interpolate(a, xs, vals[4], n) - cd)
+        cl -= flap * (interpolate_at(vals[1], k, f, n) - cl)
+        cd -= flap * (interpolate_at(vals[4], k, f, n) - cd)
     if kind == KIND_SYMMETRIC and alpha < 0.0:
         cl = -cl
     return cl, cd, True
+
+
+@jit
+def element_normal(incidence_deg, dihedral_deg):
+    """An element's normal ``(sin i, cos i sin d, cos i cos d)``, body frame, for incidence i and dihedral d (deg)."""
+    inc = math.radians(incidence_deg)
+    dih = math.radians(dihedral_deg)
+    return math.sin(inc), math.cos(inc) * math.sin(dih), math.cos(inc) * math.cos(dih)
 
 
 @jit
@@ -595,7 +633,7 @@ def airplane_loads(t, y, params):
         ``(ax, ay, az)`` earth-frame acceleration of the CG (ft/s², gravity
         included) and ``(mx, my, mz)`` body-frame moment about the CG (ft·lbf).
     """
-    r, elem, elem_i = params.positions, params.elements, params.element_refs
+    r, elem, elem_i, normals = params.positions, params.elements, params.element_refs, params.normals
     tab_alpha, tab_vals, tab_n, tab_kind, tab_out = (
         params.table_alpha, params.table_values, params.table_size, params.table_kind, params.table_outside
     )
@@ -627,11 +665,10 @@ def airplane_loads(t, y, params):
         speed = math.sqrt(speed2)
         dx, dy, dz = -lx / speed, -ly / speed, -lz / speed
         flap, dinc = element_deflections(elem, elem_i, controls, k)
-        inc = math.radians(elem[k, E_INCIDENCE] + dinc)
-        dih = math.radians(elem[k, E_DIHEDRAL])
-        nx = math.sin(inc)
-        ny = math.cos(inc) * math.sin(dih)
-        nz = math.cos(inc) * math.cos(dih)
+        if elem_i[k, I_INC_INPUT] >= 0:
+            nx, ny, nz = element_normal(elem[k, E_INCIDENCE] + dinc, elem[k, E_DIHEDRAL])
+        else:                                         # fixed: the normal packed with the same function
+            nx, ny, nz = normals[k, 0], normals[k, 1], normals[k, 2]
         # lift direction (drag × n) × drag
         cx, cy, cz = dy * nz - dz * ny, dz * nx - dx * nz, dx * ny - dy * nx
         ux, uy, uz = cy * dz - cz * dy, cz * dx - cx * dz, cx * dy - cy * dx

@@ -51,12 +51,14 @@ X, V, Q, W = slice(0, 3), slice(3, 6), slice(6, 10), slice(10, 13)
 STATE_SIZE = 13
 
 jit = kernels.jit
+#: For the functions that allocate no array (see :data:`flightsim.math.kernels.borrowing_jit`).
+borrow = kernels.borrowing_jit
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-@jit
+@borrow
 def omega_dot(wx, wy, wz, mx, my, mz, inertia, inertia_inv):
     """Euler's equations, body frame: ``dω/dt = I⁻¹ (M − ω × Iω)`` (rad/s²)."""
     hx = inertia[0, 0] * wx + inertia[0, 1] * wy + inertia[0, 2] * wz
@@ -72,7 +74,7 @@ def omega_dot(wx, wy, wz, mx, my, mz, inertia, inertia_inv):
     )
 
 
-@jit
+@borrow
 def store_q(y, qw, qx, qy, qz, renorm):
     """Write q into the state, renormalised if asked; return ``|q| − 1`` before that.
 
@@ -97,13 +99,13 @@ def store_q(y, qw, qx, qy, qz, renorm):
     return n - 1.0
 
 
-@jit
+@borrow
 def cross(ax, ay, az, bx, by, bz):
     """Vector product ``a × b``."""
     return ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
 
 
-@jit
+@borrow
 def group_turn(kind, qw, qx, qy, qz, px, py, pz, h):
     """``q ⊗ Δq(φ)`` with the increment numbered ``kind``, or the exact exponential when ``kind < 0``."""
     if kind < 0:
@@ -112,7 +114,7 @@ def group_turn(kind, qw, qx, qy, qz, px, py, pz, h):
     return turn(qw, qx, qy, qz, ca, sa, px, py, pz)
 
 
-@jit
+@borrow
 def exp_turn(qw, qx, qy, qz, px, py, pz):
     """``q ⊗ Exp(φ)``: turn by the body-frame rotation vector φ exactly."""
     ca, sa = kernels.dq_exact(px, py, pz, 1.0)
@@ -127,7 +129,7 @@ def exp_turn(qw, qx, qy, qz, px, py, pz):
 # here and named by an ``Integrator`` entry in INTEGRATORS below; nothing else lists it.
 
 
-@jit
+@borrow
 def euler_kick(y, h, ax, ay, az, dx, dy, dz):
     """Bourg's order for the rest of the state: v += a h, then x += v h with the new v, ω += α h."""
     y[3] += ax * h
@@ -141,7 +143,7 @@ def euler_kick(y, h, ax, ay, az, dx, dy, dz):
     y[12] += dz * h
 
 
-@jit
+@borrow
 def step_semi_implicit(y, t, h, params, inertia, inertia_inv, renorm, kind):
     """Bourg's StepSimulation order with the orientation update ``q ⊗ Δq(ω_new h)``.
 
@@ -196,7 +198,7 @@ def step_matrix(y, t, h, params, inertia, inertia_inv, renorm, kind):
     return store_q(y, qw, qx, qy, qz, False)
 
 
-@jit
+@borrow
 def step_buss2(y, t, h, params, inertia, inertia_inv, renorm, kind):
     """Buss's augmented second-order attitude step (Buss 2000; JSBSim ``eBuss2``).
 
@@ -217,37 +219,45 @@ def step_buss2(y, t, h, params, inertia, inertia_inv, renorm, kind):
     return store_q(y, qw, qx, qy, qz, renorm)
 
 
-@jit
-def rk4_deriv(t, y, params, inertia, inertia_inv, out):
-    """``out = dy/dt``: [v, a, ½ q ⊗ (0, ω), I⁻¹(M − ω × Iω)]."""
+@borrow
+def derivative(t, y, params, inertia, inertia_inv):
+    """``dy/dt`` as a 13-tuple: [v, a, ½ q ⊗ (0, ω), I⁻¹(M − ω × Iω)]."""
     ax, ay, az, mx, my, mz = loads(t, y, params)
-    out[0:3] = y[3:6]
-    out[3] = ax
-    out[4] = ay
-    out[5] = az
-    qw, qx, qy, qz = turn(y[6], y[7], y[8], y[9], 0.0, 0.5, y[10], y[11], y[12])
-    out[6] = qw  # turn() with ca = 0, sa = ½ is ½ q ⊗ (0, ω)
-    out[7] = qx
-    out[8] = qy
-    out[9] = qz
-    out[10], out[11], out[12] = omega_dot(y[10], y[11], y[12], mx, my, mz, inertia, inertia_inv)
+    qw, qx, qy, qz = turn(y[6], y[7], y[8], y[9], 0.0, 0.5, y[10], y[11], y[12])  # ca = 0, sa = ½: ½ q ⊗ (0, ω)
+    dx, dy, dz = omega_dot(y[10], y[11], y[12], mx, my, mz, inertia, inertia_inv)
+    return y[3], y[4], y[5], ax, ay, az, qw, qx, qy, qz, dx, dy, dz
 
 
-@jit
+@borrow
+def rk4_deriv(t, y, params, inertia, inertia_inv, out):
+    """``out = dy/dt`` (:func:`derivative` into an array)."""
+    k = derivative(t, y, params, inertia, inertia_inv)
+    for i in range(STATE_SIZE):
+        out[i] = k[i]
+
+
+@borrow
 def step_rk4(y, t, h, params, inertia, inertia_inv, renorm, kind):
     """Classical Runge–Kutta 4 on the whole state with ``dq/dt = ½ q ⊗ (0, ω)``.
 
-    Four load evaluations per step; q renormalised at the end.
+    Four load evaluations per step; q renormalised at the end.  The stages
+    are evaluated in ``y`` itself, the start state and the slopes held as
+    tuples (no array is allocated); each number is the same expression as
+    ``y + ½h k1`` … ``y + (h/6)(k1 + 2 k2 + 2 k3 + k4)`` on arrays.
     """
-    k1 = np.empty(13)
-    k2 = np.empty(13)
-    k3 = np.empty(13)
-    k4 = np.empty(13)
-    rk4_deriv(t, y, params, inertia, inertia_inv, k1)
-    rk4_deriv(t + 0.5 * h, y + 0.5 * h * k1, params, inertia, inertia_inv, k2)
-    rk4_deriv(t + 0.5 * h, y + 0.5 * h * k2, params, inertia, inertia_inv, k3)
-    rk4_deriv(t + h, y + h * k3, params, inertia, inertia_inv, k4)
-    y += (h / 6.0) * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+    y0 = (y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], y[8], y[9], y[10], y[11], y[12])
+    k1 = derivative(t, y, params, inertia, inertia_inv)
+    for i in range(STATE_SIZE):
+        y[i] = y0[i] + 0.5 * h * k1[i]
+    k2 = derivative(t + 0.5 * h, y, params, inertia, inertia_inv)
+    for i in range(STATE_SIZE):
+        y[i] = y0[i] + 0.5 * h * k2[i]
+    k3 = derivative(t + 0.5 * h, y, params, inertia, inertia_inv)
+    for i in range(STATE_SIZE):
+        y[i] = y0[i] + h * k3[i]
+    k4 = derivative(t + h, y, params, inertia, inertia_inv)
+    for i in range(STATE_SIZE):
+        y[i] = y0[i] + (h / 6.0) * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i])
     return store_q(y, y[6], y[7], y[8], y[9], renorm)
 
 
@@ -314,7 +324,7 @@ def step_rkmk4(y, t, h, params, inertia, inertia_inv, renorm, kind):
 # asymmetric body: implicit or clamped gyroscopic terms, a symplectic splitting, implicit midpoint.
 
 
-@jit
+@borrow
 def mat_vec(A, x, y, z):
     """``A (x, y, z)`` for a 3×3 array ``A``."""
     return (A[0, 0] * x + A[0, 1] * y + A[0, 2] * z,
@@ -322,7 +332,7 @@ def mat_vec(A, x, y, z):
             A[2, 0] * x + A[2, 1] * y + A[2, 2] * z)
 
 
-@jit
+@borrow
 def solve33(J, bx, by, bz):
     """``J⁻¹ b`` for a 3×3 array ``J`` by Cramer's rule (as Bullet's ``btMatrix3x3::solve33``)."""
     c0x = J[1, 1] * J[2, 2] - J[1, 2] * J[2, 1]
@@ -337,7 +347,7 @@ def solve33(J, bx, by, bz):
     return x, y, z
 
 
-@jit
+@borrow
 def gyro_jacobian(wx, wy, wz, inertia, c, J):
     """``J = I + c (ω̃ I − (Iω)~)``: the Jacobian of ``I ω + c ω × Iω`` in ω (Bullet's ``evalEulerEqnDeriv``)."""
     hx, hy, hz = mat_vec(inertia, wx, wy, wz)
@@ -354,7 +364,7 @@ def gyro_jacobian(wx, wy, wz, inertia, c, J):
         J[2, j] = inertia[2, j] + c * (cz - dz)
 
 
-@jit
+@borrow
 def translate(y, h, ax, ay, az):
     """Bourg's order for the centre of mass: v += a h, then x += v h with the new v."""
     y[3] += ax * h
@@ -393,7 +403,7 @@ def step_gyro_implicit(y, t, h, params, inertia, inertia_inv, renorm, kind):
     return store_q(y, qw, qx, qy, qz, renorm)
 
 
-@jit
+@borrow
 def step_gyro_clamped(y, t, h, params, inertia, inertia_inv, renorm, kind):
     """Jolt's explicit gyroscopic step with the angular momentum's magnitude kept (``ApplyGyroscopicForce``).
 
@@ -455,7 +465,7 @@ def principal_axes(inertia, axes, moments):
         moments[i] = A[i, i]
 
 
-@jit
+@borrow
 def free_rotor(qw, qx, qy, qz, L, ux, uy, uz, moment, tau):
     """Exact flow for ``tau`` of the free rotor ``H = (u·L)²/(2 I_u)`` about the principal axis u.
 
@@ -878,11 +888,12 @@ STEPS = tuple(_steps)
 step_by_number = kernels.compiled_dispatch(
     "step_by_number", "number", STEP_ARGS, STEPS,
     "Run the step numbered ``number`` in STEPS (generated from the INTEGRATORS registry).",
+    decorator=borrow,
 )
 _dispatch_compiled = True
 
 
-@jit
+@borrow
 def step_fields(number, y, t, h, fields, inertia, inertia_inv, renorm, kind):
     """:func:`step_by_number` for a call from Python, given ``fields = tuple(params)``.
 
@@ -897,7 +908,7 @@ def step_fields(number, y, t, h, fields, inertia, inertia_inv, renorm, kind):
     return step_by_number(number, y, t, h, LoadParams(*fields), inertia, inertia_inv, renorm, kind)
 
 
-@jit
+@borrow
 def run_steps(number, y, t0, h, steps, params, inertia, inertia_inv, renorm, kind):
     """``steps`` steps in one compiled loop; returns the largest ``||q| − 1|`` seen (NaN if it blew up)."""
     worst = 0.0

@@ -41,7 +41,7 @@ import sys
 import numpy as np
 from numba import njit, prange
 
-from flightsim.math.kernels import jit, matrix_entries
+from flightsim.math.kernels import borrowing_jit, jit, matrix_entries
 from flightsim.physics import aero, integrators
 # LoadParams and airplane_loads are used by the kernels generated below
 from flightsim.physics.aero import LoadParams, airplane_loads, ground_contact  # noqa: F401
@@ -88,7 +88,7 @@ def _compile_here(source, decorator):
     return decorator(function)
 
 
-@jit
+@borrowing_jit
 def first_contact(prev, y, r, limits):
     """Fraction of the step ``prev`` → ``y`` at which a contact point at body ``r`` (m, 3) first went past ``limits``.
 
@@ -120,7 +120,7 @@ def first_contact(prev, y, r, limits):
     return lo
 
 
-@jit
+@borrowing_jit
 def ground_after_step(y, prev, t, params, wheels_down, on_ground, a, travel, wheels_only, sink_rate):
     """The ground after a step of airplane ``a`` (as ``Simulation._ground``); returns 0, or 1 crash, 2 crash on touchdown.
 
