@@ -52,6 +52,7 @@ from flightsim.math import quat
 from flightsim.app.airplane_model import build_airplane, model_spec_for
 from flightsim.app.camera import CameraRig
 from flightsim.app.dynamics_companion import DynamicsCompanion
+from flightsim.app.frame_loop import run_frames
 from flightsim.app.frame_stats import FrameStats
 from flightsim.app.ghost_companion import GHOST_SERIES, MAX_GHOST_SUBSTEPS, GhostCompanion, GhostSample
 from flightsim.app.gui import ImguiLayer
@@ -643,32 +644,7 @@ class FlightApp:
         int
             Frames drawn.
         """
-        import pyglet
-
-        window = self.window
-        platform_loop = pyglet.app.platform_event_loop
-        last = time.perf_counter()
-        drawn = 0
-        min_frame = 1.0 / fps_cap if fps_cap else 0.0
-        while not self.closed and (frames is None or drawn < frames):
-            now = time.perf_counter()
-            if now - last < min_frame:
-                time.sleep(min_frame - (now - last))
-                now = time.perf_counter()
-            dt, last = now - last, now
-            window.switch_to()
-            self.gui.activate()
-            window.dispatch_events()
-            _poll_devices(platform_loop)
-            pyglet.clock.tick()
-            if self.closed or window.has_exit:
-                break
-            self.frame(dt if drawn else 1.0 / 60.0)
-            drawn += 1
-            if screenshot is not None and frames is not None and drawn == frames:
-                self.save_screenshot(screenshot)
-            window.flip()
-        return drawn
+        return run_frames(self, frames, screenshot, fps_cap, devices=True)
 
     def close(self):
         """Write a trace still being recorded, free the GUI and close the window.
@@ -711,14 +687,6 @@ def _set_controls(controls, values):
     controls.throttle, controls.elevator, controls.aileron = values.throttle, values.elevator, values.aileron
     controls.rudder, controls.flaps, controls.elevator_trim = values.rudder, values.flaps, values.elevator_trim
     controls.brake, controls.parking_brake = values.brake, values.parking_brake
-
-
-def _poll_devices(platform_loop):
-    """Let pyglet read input devices (gamepads, hot-plug) without blocking."""
-    try:
-        platform_loop.step(0.0)
-    except Exception:  # a device vanished mid-read: pyglet closes it; keep flying
-        pass
 
 
 def _escape():

@@ -15,12 +15,12 @@ Keys: P pause, R reset, B resync the ghost, F12 screenshot, Esc quit.
 from __future__ import annotations
 
 import math
-import time
 from pathlib import Path
 
 import numpy as np
 from imgui_bundle import imgui, implot
 
+from flightsim.app.frame_loop import run_frames
 from flightsim.app.gui import ImguiLayer
 from flightsim.app.history import History
 from flightsim.app.instruments import CHART_FLAGS, X_FLAGS, plain_lines, vec2
@@ -143,30 +143,7 @@ class SpinApp:
 
     def run(self, frames=None, screenshot=None, fps_cap=None):
         """The frame loop, until the window closes or for ``frames`` frames (then ``screenshot``)."""
-        import pyglet
-
-        window = self.window
-        last = time.perf_counter()
-        drawn = 0
-        min_frame = 1.0 / fps_cap if fps_cap else 0.0
-        while not self.closed and (frames is None or drawn < frames):
-            now = time.perf_counter()
-            if now - last < min_frame:
-                time.sleep(min_frame - (now - last))
-                now = time.perf_counter()
-            dt, last = now - last, now
-            window.switch_to()
-            self.gui.activate()
-            window.dispatch_events()
-            pyglet.clock.tick()
-            if self.closed or window.has_exit:
-                break
-            self.frame(dt if drawn else 1.0 / 60.0)
-            drawn += 1
-            if screenshot is not None and frames is not None and drawn == frames:
-                self.save_screenshot(screenshot)
-            window.flip()
-        return drawn
+        return run_frames(self, frames, screenshot, fps_cap)
 
     def close(self):
         """Free the GUI and the scene, close the window."""
