@@ -101,6 +101,16 @@ class Pilot:
         gamma = math.degrees(math.asin(clip(vz / v, -1.0, 1.0)))
         return gamma_cmd + alpha + 0.5 * (gamma_cmd - gamma)
 
+    def steer_and_brake(self, heading, off, vx, vy, r, brake_from):
+        """The roll-out: rudder and nose wheel keep the centre line, full brakes from ``brake_from`` (s);
+        the leg is ``stopped`` once the airplane is."""
+        c = self.sim.controls
+        c.rudder = clip(0.05 * wrap(0.0 - heading) + 0.01 * off + 0.05 * vy + 0.5 * r, -1, 1)
+        if self.sim.t > brake_from:
+            c.brake = 1.0
+        if math.hypot(vx, vy) < 0.05:
+            self.leg = "stopped"
+
     # --- the legs -----------------------------------------------------------------------------
     def fly(self):
         sim = self.sim
@@ -186,11 +196,7 @@ class Pilot:
             c.throttle = 0.0
             c.aileron = self.aileron_for_roll(0.0, roll, p)
             c.elevator = clip(c.elevator - 0.5 * dt, 0.0, 1.0)  # ease the nose down
-            c.rudder = clip(0.05 * wrap(0.0 - heading) + 0.01 * off + 0.05 * vy + 0.5 * r, -1, 1)
-            if sim.t > self.touchdown[0] + prof["brake_delay"]:
-                c.brake = 1.0
-            if math.hypot(vx, vy) < 0.05:
-                self.leg = "stopped"
+            self.steer_and_brake(heading, off, vx, vy, r, brake_from=self.touchdown[0] + prof["brake_delay"])
         else:
             c.throttle, c.brake = 0.0, 1.0
         c.throttle = clip(c.throttle, 0.0, 1.0)

@@ -118,11 +118,7 @@ class CrosswindPilot(Pilot):
                 c.elevator = self.elevator_for_pitch(clip(pitch + 3.0 * (-1.0 - vz), -2.0, 8.0), pitch, q, dt)
             else:
                 c.elevator = clip(c.elevator - 0.5 * dt, 0.0, 1.0)
-            c.rudder = clip(0.05 * wrap(0.0 - heading) + 0.01 * off + 0.05 * vy + 0.5 * r, -1, 1)
-            if sim.t > self.touchdown["t"] + 1.0:
-                c.brake = 1.0
-            if math.hypot(vx, vy) < 0.05:
-                self.leg = "stopped"
+            self.steer_and_brake(heading, off, vx, vy, r, brake_from=self.touchdown["t"] + 1.0)
         else:
             c.throttle, c.brake = 0.0, 1.0
         c.throttle = clip(c.throttle, 0.0, 1.0)

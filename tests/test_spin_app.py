@@ -14,6 +14,8 @@ from flightsim.physics.integrators import INTEGRATORS
 from flightsim.simulation.lab import SPIN_BODIES
 from flightsim.simulation.spin import EXACT, SpinSimulation, load_spin_body
 
+from conftest import _run_frames
+
 FLIGHTSIM = shutil.which("flightsim") or pytest.fail("the flightsim console script is not installed")
 
 
@@ -32,13 +34,7 @@ def spin_app(headless_gl):
     app.close()
 
 
-def frames(app, n, dt=1 / 60):
-    for _ in range(n):
-        app.window.switch_to()
-        app.gui.activate()
-        app.window.dispatch_events()
-        app.frame(dt)
-        app.window.flip()
+frames = _run_frames          # dispatch the window's events and run n frames (conftest)
 
 
 def drawn(pixels, x0, x1):

@@ -20,7 +20,7 @@ from flightsim.commands.trim import add_start_arguments, start_from_args
 from flightsim.commands.wind import add_wind_arguments, wind_from_args
 from flightsim.errors import InputError
 
-__all__ = ["add_arguments", "add_window_arguments", "check_window_args", "open_app", "run"]
+__all__ = ["add_arguments", "add_capture_arguments", "add_window_arguments", "check_window_args", "open_app", "run"]
 
 EXIT_USAGE = 2
 DEFAULT_SIZE = "1280x720"
@@ -30,17 +30,12 @@ QUALITIES = ("auto", "low", "medium", "high")     # as flightsim.app.quality.QUA
 MAX_GHOST_SUBSTEPS = 64          # as flightsim.app.app.MAX_GHOST_SUBSTEPS (not imported: no GUI at parse time)
 
 
-def add_window_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of the window and its capture (shared by ``fly`` and ``replay``)."""
+def add_capture_arguments(parser: argparse.ArgumentParser) -> None:
+    """The window's size and its capture: ``--size --fullscreen --screenshot --frames --headless --msaa``
+    (every command that opens a window; :func:`check_window_args` checks them)."""
     parser.add_argument("--size", type=window_size, default=DEFAULT_SIZE, metavar="WxH",
                         help=f"window size in pixels (default {DEFAULT_SIZE})")
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen")
-    parser.add_argument("--camera", choices=CAMERAS, default="chase", help="starting camera (default chase)")
-    parser.add_argument("--keymap", metavar="FILE",
-                        help="keyboard map TOML merged over configs/keymap.toml")
-    parser.add_argument("--model", metavar="FILE",
-                        help="how to draw the airplane: a model TOML (default: the one the aircraft file names, "
-                             "else assets/models/bourg_airplane.toml)")
     parser.add_argument("--screenshot", metavar="PATH",
                         help=f"save the last frame as PNG and exit (after --frames, default {CAPTURE_FRAMES})")
     parser.add_argument("--frames", type=number(int, minimum=1), metavar="N",
@@ -49,6 +44,17 @@ def add_window_arguments(parser: argparse.ArgumentParser) -> None:
                         help="render off-screen with EGL (no X display needed); implies --frames")
     parser.add_argument("--msaa", type=number(int, minimum=0, maximum=16), default=0, metavar="SAMPLES",
                         help="multisample anti-aliasing samples, 0..16 (0 = off; costly on software renderers)")
+
+
+def add_window_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of the flight's window and its capture (shared by ``fly`` and ``replay``)."""
+    add_capture_arguments(parser)
+    parser.add_argument("--camera", choices=CAMERAS, default="chase", help="starting camera (default chase)")
+    parser.add_argument("--keymap", metavar="FILE",
+                        help="keyboard map TOML merged over configs/keymap.toml")
+    parser.add_argument("--model", metavar="FILE",
+                        help="how to draw the airplane: a model TOML (default: the one the aircraft file names, "
+                             "else assets/models/bourg_airplane.toml)")
     parser.add_argument("--quality", choices=QUALITIES, default="auto",
                         help="graphics quality: low, medium, high, or auto (the default: from the OpenGL renderer "
                              "and the frame time of the first seconds; software rendering gets low)")

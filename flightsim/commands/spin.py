@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sys
 
-from flightsim.commands.fly import check_window_args
-from flightsim.commands.options import number, seconds, window_size, write_error
+from flightsim.commands.fly import add_capture_arguments, check_window_args
+from flightsim.commands.options import seconds, write_error
 from flightsim.errors import InputError
 
 EXIT_USAGE = 2
@@ -29,16 +29,7 @@ def add_arguments(parser):
                         help="the ghost beside it: exact (the closed-form solution, default), an integrator, or none")
     parser.add_argument("--dt", type=seconds, default=1 / 60, metavar="SECONDS",
                         help="physics step, e.g. 1/60 (default) or 1/30")
-    parser.add_argument("--size", type=window_size, default="1280x720", metavar="WxH",
-                        help="window size in pixels (default 1280x720)")
-    parser.add_argument("--fullscreen", action="store_true", help="fill the screen")
-    parser.add_argument("--screenshot", metavar="PATH", help="save the last frame as PNG and exit (after --frames)")
-    parser.add_argument("--frames", type=number(int, minimum=1), metavar="N",
-                        help="run N frames (paced at 60 per second, the simulation in real time) and exit")
-    parser.add_argument("--headless", action="store_true",
-                        help="render off-screen with EGL (no X display needed); implies --frames")
-    parser.add_argument("--msaa", type=number(int, minimum=0, maximum=16), default=0, metavar="SAMPLES",
-                        help="multisample anti-aliasing samples, 0..16 (0 = off)")
+    add_capture_arguments(parser)
 
 
 def _simulation(args):

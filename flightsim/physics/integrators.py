@@ -130,14 +130,20 @@ def exp_turn(qw, qx, qy, qz, px, py, pz):
 
 
 @borrow
-def euler_kick(y, h, ax, ay, az, dx, dy, dz):
-    """Bourg's order for the rest of the state: v += a h, then x += v h with the new v, ω += α h."""
+def translate(y, h, ax, ay, az):
+    """Bourg's order for the centre of mass: v += a h, then x += v h with the new v."""
     y[3] += ax * h
     y[4] += ay * h
     y[5] += az * h
     y[0] += y[3] * h
     y[1] += y[4] * h
     y[2] += y[5] * h
+
+
+@borrow
+def euler_kick(y, h, ax, ay, az, dx, dy, dz):
+    """Bourg's order for the rest of the state: v += a h, then x += v h with the new v, ω += α h."""
+    translate(y, h, ax, ay, az)
     y[10] += dx * h
     y[11] += dy * h
     y[12] += dz * h
@@ -362,17 +368,6 @@ def gyro_jacobian(wx, wy, wz, inertia, c, J):
         J[0, j] = inertia[0, j] + c * (cx - dx)
         J[1, j] = inertia[1, j] + c * (cy - dy)
         J[2, j] = inertia[2, j] + c * (cz - dz)
-
-
-@borrow
-def translate(y, h, ax, ay, az):
-    """Bourg's order for the centre of mass: v += a h, then x += v h with the new v."""
-    y[3] += ax * h
-    y[4] += ay * h
-    y[5] += az * h
-    y[0] += y[3] * h
-    y[1] += y[4] * h
-    y[2] += y[5] * h
 
 
 @jit
