@@ -67,11 +67,17 @@ def _make_app(size=(960, 540), **sim_kwargs):
 
 
 def _run_frames(app, n, dt=1.0 / 60.0):
-    """Dispatch queued window events and run ``n`` frames of ``dt`` seconds each."""
+    """Dispatch queued window events and run ``n`` frames of ``dt`` seconds each.
+
+    A HUD cached in a texture (``low`` quality) is redrawn every frame, as
+    after an input event, so a test that changes what it shows sees it in
+    the next frame (``tests/test_app_hud_cache.py`` tests the timing).
+    """
     for _ in range(n):
         app.window.switch_to()
         app.gui.activate()
         app.window.dispatch_events()
+        app.gui.invalidate()
         app.frame(dt)
         app.window.flip()
 

@@ -180,6 +180,7 @@ class FlightApp:
         self.prop_angle = 0.0
         self.last_pixels = None
         self._screenshot_requested = False
+        self._aircraft_seen = None
         self._fuselage = self._cockpit_hidden()
         window.push_handlers(self.on_key_press, self.on_key_release, self.on_mouse_drag, self.on_mouse_scroll,
                              self.on_deactivate, self.on_close)
@@ -301,6 +302,7 @@ class FlightApp:
 
     def press(self, action):
         """Perform ``action`` (from a key or a gamepad button)."""
+        self.gui.invalidate()                 # a cached HUD shows the outcome in the next frame
         if action == "pause":
             self.sim.paused = not self.sim.paused
         elif action == "reset":
@@ -391,9 +393,12 @@ class FlightApp:
 
     def _aircraft_readout(self):
         a = self.sim.aircraft
-        names = shipped_aircraft()
-        name = next((n for n, p in names.items() if p == a.source), Path(a.source).stem)
-        return AircraftReadout(name, a.name, tuple(names), a.airspeed_unit, a.propeller is not None)
+        if self._aircraft_seen is None or self._aircraft_seen[0] is not a:     # (the files are not read per frame)
+            names = shipped_aircraft()
+            name = next((n for n, p in names.items() if p == a.source), Path(a.source).stem)
+            self._aircraft_seen = (a, AircraftReadout(name, a.name, tuple(names), a.airspeed_unit,
+                                                      a.propeller is not None))
+        return self._aircraft_seen[1]
 
     # ------------------------------------------------------------------ trim and dynamics
 
@@ -566,33 +571,62 @@ class FlightApp:
         view = self.cameras.view(pos, rot, dt)
         hidden = self._fuselage if self.cameras.mode == "cockpit" else ()
         wind = sock_wind(self.telemetry.wind, pos[2], sim.wind_spec)
-        self.scene.draw(view, self.window.get_framebuffer_size(), pos, rot, matrices, hidden=hidden, ghost=ghost,
-                        wind=wind, backdrops=self._backdrops() if self.hud.backdrops else None)
-        t2 = time.perf_counter()
-
-        self.gui.frame(dt, lambda: self.hud.draw(self.hud_view(), self.hud_commands))
+        draw_seconds, hud_seconds = self._draw(view, pos, rot, matrices, hidden, ghost, wind, dt)
         if self._screenshot_requested:
             self._screenshot_requested = False
             try:
                 self.save_screenshot(stamped_path(self.screenshot_dir, ".png"))
             except OSError as exc:
                 self.hud.notify(f"screenshot not saved: {exc.strerror or exc}", 6.0)
-        t3 = time.perf_counter()
-        self.stats.record(dt, t3 - t0, t1 - t0, t2 - t1, t3 - t2, steps)
+        self.stats.record(dt, time.perf_counter() - t0, t1 - t0, draw_seconds, hud_seconds, steps)
         if self.auto_quality is not None and not self.auto_quality.settled:
             level = self.auto_quality.observe(dt)
             if level is not None:
                 self.set_quality(level)
 
-    def _backdrops(self):
-        """What the scene draws opaque in front (``low`` quality): last frame's side panels, then the cockpit
-        frame while the pilot looks ahead, as ``(window size, [(polygon, rgb), ...])``."""
+    def _draw(self, view, pos, rot, matrices, hidden, ghost, wind, dt):
+        """Draw the scene and the HUD; return the seconds spent on each."""
+        size = self.window.get_framebuffer_size()
+        build = lambda: self.hud.draw(self.hud_view(), self.hud_commands)   # noqa: E731
+        t0 = time.perf_counter()
+        if self.quality.hud_hz <= 0.0:
+            self.scene.draw(view, size, pos, rot, matrices, hidden=hidden, ghost=ghost, wind=wind,
+                            backdrops=self._backdrops() if self.hud.backdrops else None)
+            t1 = time.perf_counter()
+            self.gui.frame(dt, build)
+            return t1 - t0, time.perf_counter() - t1
+        # The HUD from its texture: redrawn before the scene when it must show something at once, else
+        # built after the scene when due and drawn by the next frames (ImguiLayer.hud_image).
+        if self._screenshot_requested:
+            self.gui.invalidate()
+        image = self.gui.hud_image(dt, build, self._panel_underlay)
+        t1 = time.perf_counter()
+        self.scene.draw(view, size, pos, rot, matrices, hidden=hidden, ghost=ghost, wind=wind,
+                        backdrops=self._backdrops(panels=False), hud=image)
+        t2 = time.perf_counter()
+        self.gui.refresh_due(build, self.quality.hud_hz)
+        return t2 - t1, (t1 - t0) + (time.perf_counter() - t2)
+
+    def _panel_backdrops(self):
+        """The side panels' opaque backgrounds where the HUD last drew them: ``[(polygon, rgb), ...]``."""
         shapes = []
         for name in BACKDROP_WINDOWS:
             box = self.hud.hit_boxes.get(name)
             if box is not None:
                 x0, y0, x1, y1 = box
                 shapes.append((((x0, y0), (x1, y0), (x1, y1), (x0, y1)), BACKDROP_RGB))
+        return shapes
+
+    def _panel_underlay(self):
+        """Under the cached HUD (in its texture): the panels' backgrounds; their rectangles are opaque."""
+        shapes = self._panel_backdrops()
+        self.scene.draw_backdrops(self.window.get_size(), shapes)
+        return [(p[0][0], p[0][1], p[2][0], p[2][1]) for p, _ in shapes]
+
+    def _backdrops(self, panels=True):
+        """What the scene draws opaque in front (``low`` quality): last frame's side panels (``panels``), then
+        the cockpit frame while the pilot looks ahead, as ``(window size, [(polygon, rgb), ...])``."""
+        shapes = self._panel_backdrops() if panels else []
         size = self.window.get_size()
         if self.cameras.mode == "cockpit":
             fade, frame = cockpit_shapes(size[0], size[1], self.cameras.head_yaw, self.cameras.head_pitch)
@@ -606,6 +640,7 @@ class FlightApp:
         self.window.switch_to()
         self.scene.set_quality(self.quality)
         self.gui.set_antialias(self.quality.hud_antialias)
+        self.gui.invalidate()
         self.hud.backdrops = self.quality.backdrops
 
     def capture(self) -> np.ndarray:

@@ -53,19 +53,30 @@ class GroundMeshes:
     ----------
     near : list of tuple
         3 x 3 detailed tiles around the camera's tile, each ``(mesh, (i, j))``
-        with ``(i, j)`` its position in tiles from the camera's tile.
+        with ``(i, j)`` its position in tiles from the camera's tile.  A
+        tile's quads come in this order: its fields, block by block
+        (``block_fields[b]`` quads for block ``b``), then one quad per
+        block in the block's mean colour (drawn instead of its fields far
+        from the eye), then the roads (``roads`` quads), drawn last.
     far : tuple
         The surrounding ring of tiles, one colour per road block.
     skirt : tuple
         Plain ground from the far ring out to ``extent``.
     average : numpy.ndarray, shape (3,)
         Mean ground colour (the far distance fades to it).
+    block_fields : numpy.ndarray, shape (BLOCKS * BLOCKS,)
+        Fields in each road block of a tile (block ``i * BLOCKS + j`` spans
+        ``[i, i + 1] x [j, j + 1]`` times ``TILE_FT / BLOCKS``).
+    roads : int
+        Road quads in a tile.
     """
 
     near: tuple
     far: tuple
     skirt: tuple
     average: np.ndarray
+    block_fields: np.ndarray
+    roads: int
 
 
 def _split(rect, depth, rng, out):
@@ -156,21 +167,26 @@ def build_ground(extent=160000.0, seed=3) -> GroundMeshes:
     area = np.array([(f[2] - f[0]) * (f[3] - f[1]) for f in fields])
     colors = np.array([f[4] for f in fields])
     average = (colors * area[:, None]).sum(axis=0) / area.sum()
-    near = []
-    for i in (-1, 0, 1):
-        for j in (-1, 0, 1):
-            offset = [(i * TILE_FT, j * TILE_FT)]
-            near.append((_merge(_quads(fields, offset), _quads(roads, offset)), (i, j)))
 
-    # One colour per road block for the far ring.
+    # One colour per road block: the far ring, and the near tiles' blocks far from the eye.
     step = TILE_FT / BLOCKS
-    blocks = []
+    blocks, block_fields = [], []
     for i in range(BLOCKS):
         for j in range(BLOCKS):
             inside = [(f, a) for f, a in zip(fields, area)
                       if i * step <= f[0] < (i + 1) * step and j * step <= f[1] < (j + 1) * step]
             c = sum(f[4] * a for f, a in inside) / sum(a for _, a in inside)
             blocks.append((i * step, j * step, (i + 1) * step, (j + 1) * step, c))
+            block_fields.append(len(inside))
+    if sum(block_fields) != len(fields) or [f[:2] for f in fields] != sorted(
+            (f[:2] for f in fields), key=lambda xy: (int(xy[0] // step), int(xy[1] // step))):
+        raise AssertionError("field_rects must list the fields block by block")
+
+    near = []
+    for i in (-1, 0, 1):
+        for j in (-1, 0, 1):
+            offset = [(i * TILE_FT, j * TILE_FT)]
+            near.append((_merge(_quads(fields, offset), _quads(blocks, offset), _quads(roads, offset)), (i, j)))
     ring = 2                      # beyond, the fields have faded into the haze: one colour
     far_offsets = [(i * TILE_FT, j * TILE_FT) for i in range(-ring, ring + 1) for j in range(-ring, ring + 1)
                    if max(abs(i), abs(j)) > 1]
@@ -182,7 +198,7 @@ def build_ground(extent=160000.0, seed=3) -> GroundMeshes:
     skirt_rects = [(e_lo, e_lo, e_hi, lo, average), (e_lo, hi, e_hi, e_hi, average),
                    (e_lo, lo, lo, hi, average), (hi, lo, e_hi, hi, average)]
     skirt = _quads(skirt_rects, [(0.0, 0.0)])
-    return GroundMeshes(near, far, skirt, average.astype(np.float32))
+    return GroundMeshes(near, far, skirt, average.astype(np.float32), np.array(block_fields), len(roads))
 
 
 def tile_origin(x, y):

@@ -2,7 +2,8 @@
 
 A :class:`Quality` says what the renderer and the HUD may spend: per-pixel
 or per-vertex lighting of the airplane, the close-up grass grain, the sky
-dome's detail, the runway's anisotropic filtering, anti-aliased HUD lines.
+dome's detail, the runway's anisotropic filtering, anti-aliased HUD lines,
+how often the HUD is redrawn.
 Every level draws the same world (sky, fields, airfield, town, woods, hills,
 airplane, shadow, ghost); ``low`` only draws it more cheaply.
 
@@ -15,6 +16,7 @@ than :data:`AUTO_SLOW_MS`.  No OpenGL here.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,6 +47,14 @@ class Quality:
         drawn by the scene before anything else, so the scene behind them is
         never shaded and imgui blends no background (else the panels are
         see-through; see :attr:`flightsim.app.hud.Hud.backdrops`).
+    ground_detail_ft : float
+        Draw the ground's fields one by one within this distance of the eye
+        (ft); beyond, each road block of fields in its mean colour (as the
+        far ring always is).
+    hud_hz : float
+        Redraw the HUD at most this many times a second (and at once after
+        any input), copying the last picture in between
+        (:meth:`flightsim.app.gui.ImguiLayer.hud_image`); 0: every frame.
     """
 
     name: str
@@ -54,11 +64,14 @@ class Quality:
     runway_anisotropy: float
     hud_antialias: bool
     backdrops: bool
+    ground_detail_ft: float = math.inf
+    hud_hz: float = 0.0
 
 
 LEVELS = {
     "low": Quality("low", airplane_per_pixel=False, grass_grain=False, sky_segments=(24, 7),
-                   runway_anisotropy=1.0, hud_antialias=False, backdrops=True),
+                   runway_anisotropy=1.0, hud_antialias=False, backdrops=True,
+                   ground_detail_ft=12000.0, hud_hz=20.0),
     "medium": Quality("medium", airplane_per_pixel=False, grass_grain=True, sky_segments=(32, 10),
                       runway_anisotropy=4.0, hud_antialias=True, backdrops=False),
     "high": Quality("high", airplane_per_pixel=True, grass_grain=True, sky_segments=(48, 14),

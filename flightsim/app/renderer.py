@@ -4,8 +4,9 @@ Draw order each frame, opaque first and roughly front to back so that a
 software rasteriser shades as few hidden pixels as it can:
 
 0. opaque screen-space backdrops, if given (the HUD panels' backgrounds
-   and the cockpit frame at ``low`` quality), in front of everything, so
-   nothing behind them is shaded;
+   and the cockpit frame at ``low`` quality), and the opaque part of a
+   cached HUD image (:class:`flightsim.app.gui.HudImage`), in front of
+   everything, so nothing behind them is shaded;
 1. the airplane (lit, depth written);
 2. the lit 3D landmarks and the hills (depth written), only the clusters
    inside the view;
@@ -17,8 +18,9 @@ software rasteriser shades as few hidden pixels as it can:
 4. the airplane's shadow (stencilled so overlapping parts do not darken twice);
 5. the sky dome, at the far plane, only where nothing else was drawn (the
    clear colour, the horizon haze, fills any gap at the horizon);
-6. last, a translucent ghost airplane if asked (the same mesh, tinted,
-   blended, without depth writes).
+6. a translucent ghost airplane if asked (the same mesh, tinted,
+   blended, without depth writes);
+7. last, the rest of a cached HUD image, blended over the scene.
 
 All the static geometry lives in three vertex arrays (scenery, ground, sky)
 uploaded once; the per-frame values (view-projection, eye, ground tile) are
@@ -124,6 +126,70 @@ def _make_texture(image, repeat=True, anisotropy=0.0) -> int:
         gl.glTexParameterf(gl.GL_TEXTURE_2D, _GL_TEXTURE_MAX_ANISOTROPY, anisotropy)
     gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
     return tex.value
+
+
+class StreamBuffer:
+    """A small vertex array of float32 vertices refilled from the CPU (backdrops, HUD quads).
+
+    Parameters
+    ----------
+    layout : sequence of (str, int)
+        Attribute name (a :data:`flightsim.app.shaders.LOCATIONS` key) and
+        component count, interleaved in this order.
+    """
+
+    def __init__(self, layout):
+        self.layout = tuple(layout)
+        self.stride = 4 * sum(size for _, size in self.layout)
+        self.vao, self.vbo = gl.GLuint(), gl.GLuint()
+        self.capacity = 0
+        self.count = 0
+
+    def upload(self, data):
+        """Replace the vertices with ``data`` (n, components) float32; grows the buffer when needed."""
+        data = np.ascontiguousarray(data, dtype=np.float32)
+        n = len(data)
+        if n > self.capacity:
+            self.delete()
+            self.capacity = max(256, 2 * n)
+            gl.glGenVertexArrays(1, ctypes.byref(self.vao))
+            gl.glBindVertexArray(self.vao)
+            gl.glGenBuffers(1, ctypes.byref(self.vbo))
+            gl.glBindBuffer(gl.GL_ARRAY_BUFFER, self.vbo)
+            gl.glBufferData(gl.GL_ARRAY_BUFFER, self.capacity * self.stride, None, gl.GL_DYNAMIC_DRAW)
+            offset = 0
+            for name, size in self.layout:
+                location = shaders.LOCATIONS[name]
+                gl.glEnableVertexAttribArray(location)
+                gl.glVertexAttribPointer(location, size, gl.GL_FLOAT, gl.GL_FALSE, self.stride,
+                                         ctypes.c_void_p(offset))
+                offset += 4 * size
+        gl.glBindVertexArray(self.vao)
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, self.vbo)
+        if n:
+            gl.glBufferSubData(gl.GL_ARRAY_BUFFER, 0, data.nbytes, data.ctypes.data_as(ctypes.c_void_p))
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, 0)
+        self.count = n
+
+    def draw(self, first=0, count=None):
+        """Draw triangles from vertex ``first`` (binds the vertex array)."""
+        gl.glBindVertexArray(self.vao)
+        gl.glDrawArrays(gl.GL_TRIANGLES, first, self.count - first if count is None else count)
+
+    def delete(self):
+        """Free the GL objects."""
+        if self.capacity:
+            gl.glDeleteBuffers(1, ctypes.byref(self.vbo))
+            gl.glDeleteVertexArrays(1, ctypes.byref(self.vao))
+            self.capacity = 0
+
+
+def rect_triangles(rects) -> np.ndarray:
+    """Rectangles ``(x0, y0, x1, y1)`` as two triangles each: (6 n, 2) corner points."""
+    r = np.asarray(rects, dtype=np.float32).reshape(-1, 4)
+    x0, y0, x1, y1 = r[:, 0], r[:, 1], r[:, 2], r[:, 3]
+    return np.stack([np.stack(c, axis=-1) for c in ((x0, y0), (x1, y0), (x1, y1), (x0, y0), (x1, y1), (x0, y1))],
+                    axis=1).reshape(-1, 2)
 
 
 class GeometryBuffer:
@@ -284,7 +350,12 @@ class SceneRenderer:
         self.sky = _program(shaders.SKY_VERTEX, shaders.SKY_FRAGMENT)
         self.ground = _program(shaders.ground_vertex(False), shaders.ground_fragment(False))
         self.backdrop = _program(shaders.BACKDROP_VERTEX, shaders.BACKDROP_FRAGMENT)
-        self._backdrop_buffer = None
+        self._backdrop_buffer = StreamBuffer((("position", 2), ("color", 4)))
+        self.hud_program = _program(shaders.HUD_VERTEX, shaders.HUD_FRAGMENT)
+        self.hud_program["image"] = 0
+        self._hud_screen = gl.glGetUniformLocation(self.hud_program.id, b"screen")
+        self._hud_buffer = StreamBuffer((("position", 2),))
+        self._hud_drawn = None                             # (generation, opaque vertices) of the quads in it
         self._variants = {}                                # (kind, flag) -> program, built when first needed
         self._frame = np.zeros(24, np.float32)             # the Frame block: view_proj, eye, tile
         self._frame_ubo = gl.GLuint()
@@ -352,10 +423,20 @@ class SceneRenderer:
         self.ground_buffer = GeometryBuffer(dict(position=positions, color=colors), indices)
         ranges = _ranges([len(p[2]) for p in parts])
         self.ground_always = (ranges[0][0], ranges[0][1] + ranges[1][1])     # skirt and far ring
-        self.tile_ranges = ranges[2:]
-        self.tile_centers = np.array([[(i + 0.5) * ground.TILE_FT, (j + 0.5) * ground.TILE_FT, 0.0]
-                                      for _, (i, j) in meshes2d.near])
-        self.tile_radius = ground.TILE_FT * math.sqrt(0.5)
+        # The near tiles' road blocks: index ranges of each block's fields and of its one-colour quad, and
+        # of each tile's roads (see GroundMeshes.near), for the tiles in the order of meshes2d.near.
+        per_block = meshes2d.block_fields
+        n_fields, n_blocks = int(per_block.sum()), len(per_block)
+        tile_first = np.array([first for first, _ in ranges[2:]])[:, None]
+        self._block_fields = ((tile_first + 6 * np.concatenate([[0], np.cumsum(per_block)[:-1]])).ravel(),
+                              np.tile(6 * per_block, len(tile_first)))
+        self._block_quads = (tile_first + 6 * (n_fields + np.arange(n_blocks))).ravel()
+        self._tile_roads = (tile_first[:, 0] + 6 * (n_fields + n_blocks), 6 * meshes2d.roads)
+        step = ground.TILE_FT / ground.BLOCKS
+        corner = np.array([[i * ground.TILE_FT + bi * step, j * ground.TILE_FT + bj * step]
+                           for _, (i, j) in meshes2d.near for bi in range(ground.BLOCKS) for bj in range(ground.BLOCKS)])
+        self._block_centers = corner + 0.5 * step
+        self._block_half = 0.5 * step
 
     def _sky_dome(self, n_az, n_el):
         """Unit directions from the horizon to the zenith, as triangles (drawn at the far plane).
@@ -428,7 +509,7 @@ class SceneRenderer:
     # ------------------------------------------------------------------ drawing
 
     def draw(self, view, viewport, airplane_position, airplane_rotation, part_matrices,
-             show_airplane=True, hidden=(), ghost=None, wind=(0.0, 0.0, 0.0), backdrops=None):
+             show_airplane=True, hidden=(), ghost=None, wind=(0.0, 0.0, 0.0), backdrops=None, hud=None):
         """Draw one frame of the 3D scene into the current framebuffer.
 
         Parameters
@@ -454,6 +535,9 @@ class SceneRenderer:
             Opaque shapes in front of the scene: ``screen`` the window size
             (the shapes' units, pixels from the top left), ``shapes`` a list
             of (convex polygon [(x, y), ...], (r, g, b) 0..255).
+        hud : flightsim.app.gui.HudImage, optional
+            A cached HUD to copy: its opaque rectangles first (like the
+            backdrops), the rest blended over the finished scene.
         """
         width, height = max(int(viewport[0]), 1), max(int(viewport[1]), 1)
         gl.glViewport(0, 0, width, height)
@@ -481,7 +565,9 @@ class SceneRenderer:
         gl.glDepthFunc(gl.GL_LESS)
         # 0. Opaque backdrops in front of everything.
         if backdrops is not None and backdrops[1]:
-            self._draw_backdrops(*backdrops)
+            self.draw_backdrops(*backdrops)
+        if hud is not None:
+            self._draw_hud(hud, opaque=True)
         # 1. The airplane, nearest.
         plane = self._plane.fill(airplane_position, airplane_rotation, part_matrices, hidden, eye)
         if show_airplane:
@@ -498,8 +584,7 @@ class SceneRenderer:
         self.ground_program.use()
         self.ground_buffer.bind()
         self.ground_buffer.draw(*self.ground_always)
-        tiles = self.tile_centers + [ox - eye[0], oy - eye[1], -eye[2]]
-        self.ground_buffer.draw_ranges(self.tile_ranges, spheres_visible(planes, tiles, self.tile_radius))
+        self._draw_near_ground(planes, ox - eye[0], oy - eye[1], float(eye[2]))
         self.static.use()
         self.scenery_buffer.bind()
         self.scenery_buffer.draw(*self.decal_range)
@@ -522,9 +607,64 @@ class SceneRenderer:
         if ghost is not None and not (show_airplane and self._ghost_coincides(
                 ghost, airplane_position, airplane_rotation, part_matrices, hidden)):
             self._draw_ghost(ghost, planes, eye)
+        gl.glDisable(gl.GL_DEPTH_TEST)
+        # 7. The cached HUD's see-through part.
+        if hud is not None:
+            self._draw_hud(hud, opaque=False)
         gl.glBindVertexArray(0)
         self.static.stop()
-        gl.glDisable(gl.GL_DEPTH_TEST)
+
+    def _draw_hud(self, hud, opaque):
+        """Copy a :class:`~flightsim.app.gui.HudImage`'s opaque rectangles (depth written at the near plane) or
+        its overlay (premultiplied alpha over the scene) pixel for pixel."""
+        if self._hud_drawn is None or self._hud_drawn[0] != hud.generation:
+            self._hud_buffer.upload(rect_triangles(hud.opaque + hud.overlay))
+            self._hud_drawn = (hud.generation, 6 * len(hud.opaque))
+        first, count = (0, self._hud_drawn[1]) if opaque else (self._hud_drawn[1], None)
+        if count == 0 or first >= self._hud_buffer.count:
+            return
+        self.hud_program.use()
+        gl.glUniform2f(self._hud_screen, float(hud.size[0]), float(hud.size[1]))
+        gl.glActiveTexture(gl.GL_TEXTURE0)
+        gl.glBindTexture(gl.GL_TEXTURE_2D, hud.texture)
+        if not opaque:
+            gl.glEnable(gl.GL_BLEND)
+            gl.glBlendFunc(gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA)
+        self._hud_buffer.draw(first, count)
+        if not opaque:
+            gl.glDisable(gl.GL_BLEND)
+
+    def _draw_near_ground(self, planes, dx, dy, height):
+        """The 3 x 3 near tiles' road blocks in view: each block's fields within the quality's
+        ``ground_detail_ft`` of the eye, one quad of its mean colour beyond; then the roads.
+
+        ``(dx, dy)`` is the camera tile's origin relative to the eye, ``height`` the eye's, ft.  One
+        ``glMultiDrawElements`` call (neighbouring ranges merged).
+        """
+        rel = self._block_centers + (dx, dy)
+        centers = np.empty((len(rel), 3))
+        centers[:, :2] = rel
+        centers[:, 2] = -height
+        half = self._block_half
+        visible = spheres_visible(planes, centers, half * math.sqrt(2.0))
+        gap = np.maximum(np.abs(rel) - half, 0.0)
+        detail = self.quality.ground_detail_ft
+        near = (gap * gap).sum(axis=1) + height * height < detail * detail
+        field_first, field_count = self._block_fields
+        first = np.where(near, field_first, self._block_quads)[visible]
+        count = np.where(near, field_count, 6)[visible]
+        roads = visible.reshape(len(self._tile_roads[0]), -1).any(axis=1)
+        first = np.concatenate([first, self._tile_roads[0][roads]])
+        count = np.concatenate([count, np.full(int(roads.sum()), self._tile_roads[1])])
+        if first.size == 0:
+            return
+        order = np.argsort(first, kind="stable")
+        first, count = first[order], count[order]
+        starts = np.flatnonzero(np.concatenate([[True], first[1:] != first[:-1] + count[:-1]]))
+        counts = np.add.reduceat(count, starts).astype(np.int32)
+        offsets = (4 * first[starts]).astype(np.intp)
+        gl.glMultiDrawElements(gl.GL_TRIANGLES, counts.ctypes.data_as(ctypes.POINTER(gl.GLsizei)),
+                               gl.GL_UNSIGNED_INT, offsets.ctypes.data_as(ctypes.POINTER(gl.GLvoid)), len(starts))
 
     def _draw_windsock(self, wind, eye):
         """The windsock at its mount, swung by ``wind``: lit per pixel at every quality (it is a few pixels,
@@ -542,8 +682,12 @@ class SceneRenderer:
         self.windsock_buffer.draw()
         gl.glUniform1f(shine, 0.35)
 
-    def _draw_backdrops(self, screen, shapes):
-        """Opaque shapes at depth 0 (fans of convex polygons) from a small buffer refilled each frame."""
+    def draw_backdrops(self, screen, shapes):
+        """Opaque shapes at depth 0 (fans of convex polygons) into the current framebuffer.
+
+        ``screen`` is the window size (the shapes' units: pixels from the top
+        left); ``shapes`` a list of (convex polygon [(x, y), ...], (r, g, b) 0..255).
+        """
         points = []
         colors = []
         for polygon, rgb in shapes:
@@ -557,30 +701,10 @@ class SceneRenderer:
         data[:, :2] = points
         data[:, 2:5] = np.asarray(colors, np.float32) / 255.0
         data[:, 5] = 1.0
-        if self._backdrop_buffer is None or self._backdrop_buffer[1] < n:
-            if self._backdrop_buffer is not None:
-                gl.glDeleteBuffers(1, ctypes.byref(self._backdrop_buffer[2]))
-                gl.glDeleteVertexArrays(1, ctypes.byref(self._backdrop_buffer[0]))
-            vao, vbo = gl.GLuint(), gl.GLuint()
-            capacity = max(256, 2 * n)
-            gl.glGenVertexArrays(1, ctypes.byref(vao))
-            gl.glBindVertexArray(vao)
-            gl.glGenBuffers(1, ctypes.byref(vbo))
-            gl.glBindBuffer(gl.GL_ARRAY_BUFFER, vbo)
-            gl.glBufferData(gl.GL_ARRAY_BUFFER, capacity * 24, None, gl.GL_DYNAMIC_DRAW)
-            for name, size, offset in (("position", 2, 0), ("color", 4, 8)):
-                location = shaders.LOCATIONS[name]
-                gl.glEnableVertexAttribArray(location)
-                gl.glVertexAttribPointer(location, size, gl.GL_FLOAT, gl.GL_FALSE, 24, ctypes.c_void_p(offset))
-            self._backdrop_buffer = (vao, capacity, vbo)
-        vao, _, vbo = self._backdrop_buffer
-        gl.glBindVertexArray(vao)
-        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, vbo)
-        gl.glBufferSubData(gl.GL_ARRAY_BUFFER, 0, data.nbytes, data.ctypes.data_as(ctypes.c_void_p))
-        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, 0)
+        self._backdrop_buffer.upload(data)
         self.backdrop.use()
         gl.glUniform2f(self._backdrop_screen, float(max(screen[0], 1)), float(max(screen[1], 1)))
-        gl.glDrawArrays(gl.GL_TRIANGLES, 0, n)
+        self._backdrop_buffer.draw()
 
     def _draw_airplane(self, uniforms, hidden=(), tint=None, opacity=1.0):
         prog = self.airplane

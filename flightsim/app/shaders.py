@@ -18,7 +18,7 @@ costs.  The airplane is lit per fragment (``high`` quality, with a specular
 highlight) or per vertex (:func:`airplane_vertex` / :func:`airplane_fragment`).
 """
 
-__all__ = ["BACKDROP_FRAGMENT", "BACKDROP_VERTEX", "COMMON", "LIT_FRAGMENT", "LIT_VERTEX", "FRAME_BLOCK", "LOCATIONS", "MAX_PARTS", "airplane_fragment", "airplane_vertex",
+__all__ = ["BACKDROP_FRAGMENT", "BACKDROP_VERTEX", "COMMON", "HUD_FRAGMENT", "HUD_VERTEX", "LIT_FRAGMENT", "LIT_VERTEX", "FRAME_BLOCK", "LOCATIONS", "MAX_PARTS", "airplane_fragment", "airplane_vertex",
            "ground_fragment", "ground_vertex", "RUNWAY_FRAGMENT", "RUNWAY_VERTEX", "SHADOW_FRAGMENT",
            "SHADOW_VERTEX", "SKY_FRAGMENT", "SKY_VERTEX", "STATIC_FRAGMENT", "STATIC_VERTEX"]
 
@@ -342,3 +342,20 @@ void main() {
 """Opaque screen-space shapes in front of everything (depth 0): the panels' backdrops, the cockpit frame."""
 
 BACKDROP_FRAGMENT = STATIC_FRAGMENT
+
+HUD_VERTEX = _source("""
+layout(location = 0) in vec2 position;     // framebuffer pixels from the top left
+uniform vec2 screen;                       // framebuffer size, pixels
+void main() {
+    gl_Position = vec4(position.x / screen.x * 2.0 - 1.0, 1.0 - position.y / screen.y * 2.0, -1.0, 1.0);
+}
+""")
+"""A cached HUD image's rectangles (:class:`flightsim.app.gui.HudImage`), at depth 0."""
+
+HUD_FRAGMENT = _source("""
+uniform sampler2D image;                   // the HUD, the framebuffer's size: copied pixel for pixel
+out vec4 frag_color;
+void main() {
+    frag_color = texelFetch(image, ivec2(gl_FragCoord.xy), 0);
+}
+""")
