@@ -462,7 +462,7 @@ def _panel_parts(index, element, surface, outermost, fuselage_z):
 _TRIM = rgba("#c8372d")
 
 
-def _fuselage(element, spec, x_tail_design, cg):
+def _fuselage(element, spec, x_tail_design, cg, detail=1.0):
     """The lofted fuselage mesh (body coordinates) and its derived dimensions."""
     fus = spec["fuselage"]
     st = np.asarray(fus["stations"], dtype=np.float64)
@@ -475,10 +475,10 @@ def _fuselage(element, spec, x_tail_design, cg):
     big_h = element.area / (length * a1)
     x_nose = x_tail_design + length
 
-    rings = 64
+    rings = max(8, round(64 * detail))
     ss = 0.5 - 0.5 * np.cos(np.linspace(0.0, np.pi, rings))     # denser at nose and tail
     t_i, b_i, w_i = (np.interp(ss, s, col) for col in (top, bottom, hw))
-    seg = int(fus["segments"])
+    seg = max(8, round(int(fus["segments"]) * detail))
     ang = np.linspace(0.0, 2 * np.pi, seg, endpoint=False)
     ca, sa = np.cos(ang), np.sin(ang)
     e = 2.0 / 2.6                                                # superellipse exponent: a rounded box
@@ -660,7 +660,7 @@ def _struts(spec, aircraft, fus_dims, cg):
     return Mesh.merge(rods) if rods else None
 
 
-def build_airplane(aircraft, spec=None) -> AirplaneModel:
+def build_airplane(aircraft, spec=None, detail=1.0) -> AirplaneModel:
     """Build the airplane model from an aircraft's elements.
 
     Parameters
@@ -669,6 +669,10 @@ def build_airplane(aircraft, spec=None) -> AirplaneModel:
     spec : dict, optional
         A model description from :func:`load_model_spec` (default: the
         bundled one).
+    detail : float
+        Fraction of the fuselage's rings (64) and segments (the spec's) to
+        build: less for a quality level that draws fewer triangles; the
+        parts, their order and the model's dimensions are the same.
 
     Returns
     -------
@@ -707,7 +711,7 @@ def build_airplane(aircraft, spec=None) -> AirplaneModel:
         te = [e.design_position[0] - (1.0 - spec["surfaces"][e.part]["reference_chord"])
               * spec["surfaces"][e.part]["chord"] for e in tails if e.part in spec["surfaces"]]
         x_tail = (min(te) if te else fuselage_el.design_position[0] - 10.0) - spec["fuselage"]["tail_clearance"]
-        nose_mesh, cabin_mesh, dims = _fuselage(fuselage_el, spec, x_tail, cg)
+        nose_mesh, cabin_mesh, dims = _fuselage(fuselage_el, spec, x_tail, cg, detail)
         if "strut" in spec:
             struts = _struts(spec, aircraft, dims, cg)
             if struts is not None:

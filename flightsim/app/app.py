@@ -164,9 +164,11 @@ class FlightApp:
             self.quality = self.auto_quality.level
         else:
             self.quality = quality_level(quality)
-        self.model = build_airplane(sim.aircraft, model_spec if model_spec is not None else model_spec_for(sim.aircraft))
+        self._spec = model_spec if model_spec is not None else model_spec_for(sim.aircraft)
+        self.model = build_airplane(sim.aircraft, self._spec)
+        self._coarse = None
         self.scenery = build_scenery()
-        self.scene = SceneRenderer(self.model, self.scenery, self.quality)
+        self.scene = SceneRenderer(self._scene_model(), self.scenery, self.quality)
         self.cameras = CameraRig(self.model.cockpit_eye, self.model.radius, tower=self.scenery.tower_eye)
         self.pilot = Pilot(keymap)
         self.pilot.reset(sim.controls)
@@ -365,7 +367,8 @@ class FlightApp:
         else:
             try:
                 sim = self.sim.with_aircraft(name)
-                model = build_airplane(sim.aircraft, model_spec_for(sim.aircraft))
+                spec = model_spec_for(sim.aircraft)
+                model = build_airplane(sim.aircraft, spec)
             except (InputError, ValueError) as exc:
                 why = " ".join(str(exc).split())
         if why is not None:
@@ -376,8 +379,8 @@ class FlightApp:
         self.ghosts.stop()
         sim.paused, sim.time_scale = self.sim.paused, self.sim.time_scale
         self.sim = sim
-        self.model = model
-        self.scene.set_airplane(model)
+        self.model, self._spec = model, spec
+        self.scene.set_airplane(self._scene_model())
         mode = self.cameras.mode
         self.cameras = CameraRig(model.cockpit_eye, model.radius, tower=self.scenery.tower_eye)
         self.cameras.set_mode(mode)
@@ -390,6 +393,16 @@ class FlightApp:
         self.window.set_caption(f"flightsim - {sim.aircraft.name}")
         self.hud.notify(f"aircraft: {sim.aircraft.name}", 3.0)
         return True
+
+    def _scene_model(self):
+        """The model the scene draws: the airplane's own, or at a quality with less detail a coarser copy (the
+        same parts in the same order, so :attr:`model`'s part matrices move it)."""
+        detail = self.quality.airplane_detail
+        if detail >= 1.0:
+            return self.model
+        if self._coarse is None or self._coarse[0] is not self.model or self._coarse[1] != detail:
+            self._coarse = (self.model, detail, build_airplane(self.sim.aircraft, self._spec, detail=detail))
+        return self._coarse[2]
 
     def _aircraft_readout(self):
         a = self.sim.aircraft
@@ -639,6 +652,8 @@ class FlightApp:
         self.quality = quality if isinstance(quality, Quality) else quality_level(quality)
         self.window.switch_to()
         self.scene.set_quality(self.quality)
+        if self.scene.model is not self._scene_model():
+            self.scene.set_airplane(self._scene_model())
         self.gui.set_antialias(self.quality.hud_antialias)
         self.gui.invalidate()
         self.hud.backdrops = self.quality.backdrops

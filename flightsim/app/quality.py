@@ -47,6 +47,9 @@ class Quality:
         drawn by the scene before anything else, so the scene behind them is
         never shaded and imgui blends no background (else the panels are
         see-through; see :attr:`flightsim.app.hud.Hud.backdrops`).
+    airplane_detail : float
+        Fraction of the fuselage's rings and segments drawn (the
+        ``detail`` of :func:`flightsim.app.airplane_model.build_airplane`).
     ground_detail_ft : float
         Draw the ground's fields one by one within this distance of the eye
         (ft); beyond, each road block of fields in its mean colour (as the
@@ -64,6 +67,7 @@ class Quality:
     runway_anisotropy: float
     hud_antialias: bool
     backdrops: bool
+    airplane_detail: float = 1.0
     ground_detail_ft: float = math.inf
     hud_hz: float = 0.0
 
@@ -71,7 +75,7 @@ class Quality:
 LEVELS = {
     "low": Quality("low", airplane_per_pixel=False, grass_grain=False, sky_segments=(24, 7),
                    runway_anisotropy=1.0, hud_antialias=False, backdrops=True,
-                   ground_detail_ft=12000.0, hud_hz=20.0),
+                   airplane_detail=0.5, ground_detail_ft=12000.0, hud_hz=20.0),
     "medium": Quality("medium", airplane_per_pixel=False, grass_grain=True, sky_segments=(32, 10),
                       runway_anisotropy=4.0, hud_antialias=True, backdrops=False),
     "high": Quality("high", airplane_per_pixel=True, grass_grain=True, sky_segments=(48, 14),
