@@ -380,6 +380,7 @@ class SceneRenderer:
         self.windsock_buffer = GeometryBuffer(dict(position=sock.positions, normal=sock.normals, color=sock.colors,
                                                    part=np.zeros(sock.vertex_count, np.float32)), sock.indices)
         self._sock = _AirplaneUniforms()
+        self._sock_shine = gl.glGetUniformLocation(self._airplane_program(True)[0].id, b"shine")
         self.sky_buffer = None
         self.set_quality(self.quality)
 
@@ -673,7 +674,7 @@ class SceneRenderer:
         sock = self._sock.fill(m[:3, 3], m[:3, :3], (np.eye(4),), (), eye)
         prog, (loc_model, loc_parts, _, _) = self._airplane_program(True)
         prog.use()
-        shine = gl.glGetUniformLocation(prog.id, b"shine")
+        shine = self._sock_shine
         gl.glUniform1f(shine, 0.0)
         gl.glUniformMatrix4fv(loc_model, 1, gl.GL_FALSE, sock.model.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
         gl.glUniformMatrix4fv(loc_parts, shaders.MAX_PARTS, gl.GL_FALSE,

@@ -346,16 +346,20 @@ BACKDROP_FRAGMENT = STATIC_FRAGMENT
 HUD_VERTEX = _source("""
 layout(location = 0) in vec2 position;     // framebuffer pixels from the top left
 uniform vec2 screen;                       // framebuffer size, pixels
+out vec2 v_uv;
 void main() {
-    gl_Position = vec4(position.x / screen.x * 2.0 - 1.0, 1.0 - position.y / screen.y * 2.0, -1.0, 1.0);
+    v_uv = vec2(position.x / screen.x, 1.0 - position.y / screen.y);
+    gl_Position = vec4(v_uv * 2.0 - 1.0, -1.0, 1.0);
 }
 """)
 """A cached HUD image's rectangles (:class:`flightsim.app.gui.HudImage`), at depth 0."""
 
 HUD_FRAGMENT = _source("""
-uniform sampler2D image;                   // the HUD, the framebuffer's size: copied pixel for pixel
+in vec2 v_uv;
+uniform sampler2D image;                   // the HUD, the framebuffer's size, sampled nearest: pixel for pixel
 out vec4 frag_color;
 void main() {
-    frag_color = texelFetch(image, ivec2(gl_FragCoord.xy), 0);
+    frag_color = texture(image, v_uv);     // (llvmpipe samples this faster than a texelFetch at gl_FragCoord)
 }
 """)
+
