@@ -7,6 +7,7 @@ every frame; these tests drive the frames themselves where the timing matters.
 import dataclasses
 
 import numpy as np
+import pytest
 from pyglet.window import mouse
 
 from flightsim.app.quality import LEVELS
@@ -26,9 +27,11 @@ def test_low_quality_caches_the_hud_and_the_others_draw_it_every_frame():
     assert LEVELS["medium"].hud_hz == 0.0 and LEVELS["high"].hud_hz == 0.0
 
 
-def test_the_cached_hud_shows_the_same_pixels_as_the_hud_drawn_directly(new_app, run_frames):
+@pytest.mark.parametrize("camera", ["chase", "cockpit"])
+def test_the_cached_hud_shows_the_same_pixels_as_the_hud_drawn_directly(new_app, run_frames, camera):
     app = new_app(size=(960, 540))
     app.set_quality("low")
+    app.cameras.set_mode(camera)          # (from the cockpit, the panels are in front of its frame)
     app.sim.paused = True                 # a still scene: only the frame-time readouts change
     app.hud.show_help = True              # a see-through window over the scene: the blended part
     run_frames(app, 4)

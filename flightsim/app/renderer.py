@@ -565,10 +565,10 @@ class SceneRenderer:
         gl.glEnable(gl.GL_DEPTH_TEST)
         gl.glDepthFunc(gl.GL_LESS)
         # 0. Opaque backdrops in front of everything.
+        if hud is not None:                  # (first: the panels are in front of the cockpit frame)
+            self._draw_hud(hud, opaque=True)
         if backdrops is not None and backdrops[1]:
             self.draw_backdrops(*backdrops)
-        if hud is not None:
-            self._draw_hud(hud, opaque=True)
         # 1. The airplane, nearest.
         plane = self._plane.fill(airplane_position, airplane_rotation, part_matrices, hidden, eye)
         if show_airplane:
