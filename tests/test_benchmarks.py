@@ -91,3 +91,12 @@ def test_bench_frame_quick_prints_ratios_to_the_floor(tmp_path):
     assert figures["floor"]["median_ms"] > 0 and figures["floor"]["first_frame_s"] > 0
     assert abs(figures["ratios"]["median"] - figures["median_ms"] / figures["floor"]["median_ms"]) < 1e-9
     assert figures["quality"] == "auto -> low" and figures["configs"][0]["camera"] == "chase"
+
+
+def test_fill_rate_quick_prints_each_variant_against_the_clear():
+    text = run("--quick", "--headless", script="fill_rate.py")
+    assert "# One screen of pixels (1280x720)" in text and "+ ms a screen" in text
+    rows = {line[:40].strip(): line[40:].split() for line in text.splitlines()[2:] if line.strip()}
+    assert set(rows) >= {"clear and flip only", "constant colour", "texture copy, depth tested",
+                         "hidden by depth (rejected)"}
+    assert all(float(v[0]) > 0 for v in rows.values())
