@@ -81,8 +81,9 @@ def _pyglet_renderer_class():
 
         The library's ``render`` makes three PyOpenGL calls per draw command and
         saves and restores some twenty GL states around them; through pyglet's
-        ctypes functions, without the save and restore, imgui's frame costs a
-        fifth of the Python.  It leaves blending, the scissor, the program and
+        ctypes functions, without the save and restore, the whole HUD's draw
+        takes 0.56 ms of Python instead of 0.87 (llvmpipe, one process,
+        alternate frames).  It leaves blending, the scissor, the program and
         the vertex array off (every flightsim pass sets the state it needs).
         ``over_alpha`` accumulates alpha "over" (``glBlendFuncSeparate(...,
         ONE, ONE_MINUS_SRC_ALPHA)``), so a texture drawn into from transparent
