@@ -137,12 +137,15 @@ class AirplaneModel:
         Propeller hub, body frame, ft.
     radius : float
         Radius of a sphere about the CG enclosing the airplane, ft.
+    detail : float
+        The fuselage's detail it was built with (:func:`build_airplane`).
     """
 
     parts: list
     cockpit_eye: np.ndarray
     nose: np.ndarray
     radius: float
+    detail: float = 1.0
 
     def part_matrices(self, deflections, prop_angle=0.0, gear=None):
         """Body matrices of all parts, in :attr:`parts` order (``gear``: see :meth:`ModelPart.matrix`)."""
@@ -734,7 +737,7 @@ def build_airplane(aircraft, spec=None, detail=1.0) -> AirplaneModel:
     movable.append(prop_part)
 
     body = ModelPart("body", Mesh.merge([p.mesh for p in static]))
-    return AirplaneModel([body, *movable], eye, nose, float(max(extents)))
+    return AirplaneModel([body, *movable], eye, nose, float(max(extents)), float(detail))
 
 
 def _centre_sections(panels, cg):

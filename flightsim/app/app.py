@@ -165,10 +165,9 @@ class FlightApp:
         else:
             self.quality = quality_level(quality)
         self._spec = model_spec if model_spec is not None else model_spec_for(sim.aircraft)
-        self.model = build_airplane(sim.aircraft, self._spec)
-        self._coarse = None
+        self.model = build_airplane(sim.aircraft, self._spec, detail=self.quality.airplane_detail)
         self.scenery = build_scenery()
-        self.scene = SceneRenderer(self._scene_model(), self.scenery, self.quality)
+        self.scene = SceneRenderer(self.model, self.scenery, self.quality)
         self.cameras = CameraRig(self.model.cockpit_eye, self.model.radius, tower=self.scenery.tower_eye)
         self.pilot = Pilot(keymap)
         self.pilot.reset(sim.controls)
@@ -368,7 +367,7 @@ class FlightApp:
             try:
                 sim = self.sim.with_aircraft(name)
                 spec = model_spec_for(sim.aircraft)
-                model = build_airplane(sim.aircraft, spec)
+                model = build_airplane(sim.aircraft, spec, detail=self.quality.airplane_detail)
             except (InputError, ValueError) as exc:
                 why = " ".join(str(exc).split())
         if why is not None:
@@ -380,7 +379,7 @@ class FlightApp:
         sim.paused, sim.time_scale = self.sim.paused, self.sim.time_scale
         self.sim = sim
         self.model, self._spec = model, spec
-        self.scene.set_airplane(self._scene_model())
+        self.scene.set_airplane(model)
         mode = self.cameras.mode
         self.cameras = CameraRig(model.cockpit_eye, model.radius, tower=self.scenery.tower_eye)
         self.cameras.set_mode(mode)
@@ -393,16 +392,6 @@ class FlightApp:
         self.window.set_caption(f"flightsim - {sim.aircraft.name}")
         self.hud.notify(f"aircraft: {sim.aircraft.name}", 3.0)
         return True
-
-    def _scene_model(self):
-        """The model the scene draws: the airplane's own, or at a quality with less detail a coarser copy (the
-        same parts in the same order, so :attr:`model`'s part matrices move it)."""
-        detail = self.quality.airplane_detail
-        if detail >= 1.0:
-            return self.model
-        if self._coarse is None or self._coarse[0] is not self.model or self._coarse[1] != detail:
-            self._coarse = (self.model, detail, build_airplane(self.sim.aircraft, self._spec, detail=detail))
-        return self._coarse[2]
 
     def _aircraft_readout(self):
         a = self.sim.aircraft
@@ -652,8 +641,9 @@ class FlightApp:
         self.quality = quality if isinstance(quality, Quality) else quality_level(quality)
         self.window.switch_to()
         self.scene.set_quality(self.quality)
-        if self.scene.model is not self._scene_model():
-            self.scene.set_airplane(self._scene_model())
+        if self.model.detail != self.quality.airplane_detail:     # the same parts, more or fewer triangles
+            self.model = build_airplane(self.sim.aircraft, self._spec, detail=self.quality.airplane_detail)
+            self.scene.set_airplane(self.model)
         self.gui.set_antialias(self.quality.hud_antialias)
         self.gui.invalidate()
         self.hud.backdrops = self.quality.backdrops
