@@ -12,10 +12,11 @@ imgui is using them.
 :meth:`ImguiLayer.frame` builds and draws the windows every frame.
 :meth:`ImguiLayer.hud_image` and :meth:`ImguiLayer.refresh_due` (``low``
 quality) draw them into a texture at most ``hz`` times a second, and at
-once after any click, key or scroll, as a :class:`HudImage` that the scene
-renderer copies onto every frame: on a software rasteriser imgui's thousands of small glyph triangles
-cost more than the rest of the HUD, and instruments read at 30 Hz as they
-do at 150 (flight simulators' "instrument refresh rate" setting).
+once after a click, a key press or a scroll, as a :class:`HudImage` that
+the scene renderer copies onto every frame: on a software rasteriser
+imgui's thousands of small glyph triangles cost more than the rest of the
+HUD, and the readouts read at 20 Hz as they do at 100 (flight simulators
+offer the same trade as an "instrument refresh rate" setting).
 """
 
 from __future__ import annotations
@@ -199,9 +200,9 @@ class ImguiLayer:
         self._since = 0.0
         self._dirty = True
         self._generation = 0
+        # (not key releases or typed text: a held flight key repeats its text, and releases show nothing)
         window.push_handlers(on_mouse_press=self._input, on_mouse_release=self._input,
-                             on_mouse_scroll=self._input, on_key_press=self._input, on_key_release=self._input,
-                             on_text=self._input, on_resize=self._input)
+                             on_mouse_scroll=self._input, on_key_press=self._input, on_resize=self._input)
 
     def _input(self, *args):
         self._dirty = True                    # and let the event go on to the other handlers

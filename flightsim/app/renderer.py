@@ -3,10 +3,10 @@
 Draw order each frame, opaque first and roughly front to back so that a
 software rasteriser shades as few hidden pixels as it can:
 
-0. opaque screen-space backdrops, if given (the HUD panels' backgrounds
-   and the cockpit frame at ``low`` quality), and the opaque part of a
-   cached HUD image (:class:`flightsim.app.gui.HudImage`), in front of
-   everything, so nothing behind them is shaded;
+0. the opaque part of a cached HUD image (:class:`flightsim.app.gui.HudImage`:
+   the side panels at ``low`` quality), then opaque screen-space backdrops
+   if given (the panels' backgrounds when the HUD is drawn every frame, the
+   cockpit frame), in front of everything, so nothing behind them is shaded;
 1. the airplane (lit, depth written);
 2. the lit 3D landmarks and the hills (depth written), only the clusters
    inside the view;
