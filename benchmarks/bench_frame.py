@@ -141,6 +141,10 @@ def first_frame_child(args):
     app = make_app(args, window)
     app.frame(1.0 / 60.0)
     window.flip()
+    if args.headless:                 # off-screen the flip does not wait for the drawing
+        from pyglet import gl
+
+        gl.glFinish()
     shown = time.time()
     print(json.dumps({"shown": shown, "quality": quality_name(app)}))
     app.close()
@@ -167,9 +171,15 @@ def time_starts(args):
     return {k: float(np.median(v)) for k, v in times.items()}, times
 
 
-def run_pair(app, window, floor, floor_window, camera, ghost, seconds):
-    """Alternate floor and app frames for ``seconds`` of flight; return their frame times and the app's split."""
+def run_pair(app, window, floor, floor_window, camera, ghost, seconds, finish=False):
+    """Alternate floor and app frames for ``seconds`` of flight; return their frame times and the app's split.
+
+    ``finish``: wait for the drawing after each flip (``glFinish``): off-screen (EGL) the flip does not.
+    """
     import pyglet
+    from pyglet import gl
+
+    wait = gl.glFinish if finish else (lambda: None)
 
     sim = app.sim
     app.reset()
@@ -184,6 +194,7 @@ def run_pair(app, window, floor, floor_window, camera, ghost, seconds):
         floor_window.dispatch_events()
         floor.frame(fdt)
         floor_window.flip()
+        wait()
         t1 = time.perf_counter()
         window.switch_to()
         app.gui.activate()
@@ -193,6 +204,7 @@ def run_pair(app, window, floor, floor_window, camera, ghost, seconds):
         app.frame(adt)
         t_flip = time.perf_counter()
         window.flip()
+        wait()
         t2 = time.perf_counter()
         fdt, adt = t1 - t0, t2 - t1
         floor_ms.append(fdt * 1e3)
@@ -255,7 +267,8 @@ def main(argv=None):
     configs = []
     for camera in cameras:
         for ghost in ghosts:
-            floor_ms, app_ms, split = run_pair(app, window, floor, floor_window, camera, ghost, args.seconds)
+            floor_ms, app_ms, split = run_pair(app, window, floor, floor_window, camera, ghost, args.seconds,
+                                               finish=args.headless)
             configs.append(summarise(camera, ghost, floor_ms, app_ms, split, quality_name(app)))
     quality = quality_name(app)
     app.close()

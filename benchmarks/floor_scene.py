@@ -181,6 +181,8 @@ def first_frame(width, height, headless):
     scene = FloorScene(window)
     scene.frame(1.0 / 60.0)
     window.flip()
+    if headless:                      # off-screen the flip does not wait for the drawing
+        scene.gl.glFinish()
     done = time.time()
     scene.close()
     window.close()
