@@ -283,6 +283,10 @@ def test_a_trimmed_start_shows_its_trim_and_trim_now_relinearises(new_app, run_f
     assert cruise_app.hud_view().dynamics.header.startswith(f"about level flight at {speed:.0f} ft/s")
     short = cruise_app.hud_view().dynamics.modes[0]
     assert short.name == "short period" and short.real > -1.9        # slower: a less damped short period
+    # Reset flies the start again: the panel shows the start's modes again.
+    tap(cruise_app, key.R, run_frames)
+    assert cruise_app.dynamics.trim is cruise_app.sim.start.trim
+    assert cruise_app.hud_view().dynamics.header == "about level flight at 160 ft/s, 2000 ft"
 
 
 def test_relinearise_here_and_its_failure(flight_app, run_frames):

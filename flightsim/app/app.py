@@ -151,9 +151,7 @@ class FlightApp:
         self.ghosts = GhostCompanion(ghost_integrator, ghost_substeps)
         self.ghost_pose = None
         self.recorder = Recorder(record_dir)
-        # A live flight's start may be a trim (a playback's ``start`` is a time and has none).
-        start_trim = getattr(getattr(sim, "start", None), "trim", None) if sim.capabilities.can_fly else None
-        self.dynamics = DynamicsCompanion(sim.aircraft, getattr(sim, "atmosphere", "constant"), start_trim,
+        self.dynamics = DynamicsCompanion(sim.aircraft, getattr(sim, "atmosphere", "constant"), start_trim(sim),
                                           show=dynamics)
         window.switch_to()
         self.auto_quality = None
@@ -334,10 +332,14 @@ class FlightApp:
             self.pilot.press(action)
 
     def reset(self):
-        """Start the flight again from the initial state (a recording is saved first; the ghost resyncs)."""
+        """Start the flight again from the initial state (a recording is saved first; the ghost resyncs; the
+        Dynamics panel goes back to a trimmed start's modes)."""
         if self.recorder.recording:
             self._stop_recording()
         self.sim.reset()
+        trim = start_trim(self.sim)
+        if trim is not None and self.dynamics.trim is not trim:
+            self.dynamics.use_trim(trim)
         self.pilot.reset(self.sim.controls)
         self.cameras.reset()
         self.history.clear()
@@ -384,7 +386,7 @@ class FlightApp:
         self.cameras = CameraRig(model.cockpit_eye, model.radius, tower=self.scenery.tower_eye)
         self.cameras.set_mode(mode)
         self._fuselage = self._cockpit_hidden()
-        self.dynamics = DynamicsCompanion(sim.aircraft, sim.atmosphere, getattr(sim.start, "trim", None),
+        self.dynamics = DynamicsCompanion(sim.aircraft, sim.atmosphere, start_trim(sim),
                                           show=self.dynamics.show)
         self.prop_angle = 0.0
         self.gear = None
@@ -703,6 +705,12 @@ class FlightApp:
         finally:
             self.window.close()
         return saved
+
+
+def start_trim(source):
+    """The trim a live flight started from (a :class:`~flightsim.physics.trim.TrimPoint`), else None (an untrimmed
+    start, or a playback, whose ``start`` is a time)."""
+    return getattr(getattr(source, "start", None), "trim", None) if source.capabilities.can_fly else None
 
 
 def gear_pose(aircraft, compressions, controls):
