@@ -200,9 +200,10 @@ class ImguiLayer:
         self._since = 0.0
         self._dirty = True
         self._generation = 0
-        # (not key releases or typed text: a held flight key repeats its text, and releases show nothing)
+        # (not key releases or typed text: a held flight key repeats its text, and releases show nothing;
+        # a new window size is seen from the framebuffer's in hud_image)
         window.push_handlers(on_mouse_press=self._input, on_mouse_release=self._input,
-                             on_mouse_scroll=self._input, on_key_press=self._input, on_resize=self._input)
+                             on_mouse_scroll=self._input, on_key_press=self._input)
 
     def _input(self, *args):
         self._dirty = True                    # and let the event go on to the other handlers
