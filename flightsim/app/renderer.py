@@ -108,15 +108,16 @@ def _program(vertex, fragment) -> ShaderProgram:
 
 def _make_texture(image, repeat=True, anisotropy=0.0) -> int:
     """Upload an RGBA uint8 image (row 0 = t 0) with mipmaps; return the GL texture id."""
-    img = np.ascontiguousarray(image, dtype=np.uint8)
-    h, w = img.shape[:2]
     tex = gl.GLuint()
     gl.glGenTextures(1, ctypes.byref(tex))
     gl.glBindTexture(gl.GL_TEXTURE_2D, tex.value)
     gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 1)
-    gl.glTexImage2D(gl.GL_TEXTURE_2D, 0, gl.GL_RGBA8, w, h, 0, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE,
-                    img.ctypes.data_as(ctypes.POINTER(gl.GLubyte)))
-    gl.glGenerateMipmap(gl.GL_TEXTURE_2D)
+    levels = textures.mip_chain(image)
+    for level, img in enumerate(levels):
+        h, w = img.shape[:2]
+        gl.glTexImage2D(gl.GL_TEXTURE_2D, level, gl.GL_RGBA8, w, h, 0, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE,
+                        img.ctypes.data_as(ctypes.POINTER(gl.GLubyte)))
+    gl.glTexParameteri(gl.GL_TEXTURE_2D, gl.GL_TEXTURE_MAX_LEVEL, len(levels) - 1)
     wrap = gl.GL_REPEAT if repeat else gl.GL_CLAMP_TO_EDGE
     gl.glTexParameteri(gl.GL_TEXTURE_2D, gl.GL_TEXTURE_WRAP_S, wrap)
     gl.glTexParameteri(gl.GL_TEXTURE_2D, gl.GL_TEXTURE_WRAP_T, wrap)

@@ -1,4 +1,4 @@
-"""Procedural textures (numpy RGBA images): the runway.
+"""Procedural textures (numpy RGBA images): the runway, and mipmap chains.
 
 Generated at start-up from fixed seeds, so the scene is the same every run
 and no binary image files are needed.  Arrays are ``uint8`` of shape
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["RUNWAY_LENGTH_PX", "runway_texture", "glyph"]
+__all__ = ["RUNWAY_LENGTH_PX", "runway_texture", "glyph", "mip_chain"]
 
 RUNWAY_LENGTH_PX = 4096
 """Texels along the runway texture."""
@@ -33,6 +33,31 @@ _DIGITS = {
 def glyph(char) -> np.ndarray:
     """A digit as a boolean (7, 5) bitmap, row 0 at the top."""
     return np.array([[c == "1" for c in row] for row in _DIGITS[char]], dtype=bool)
+
+
+def mip_chain(image) -> list[np.ndarray]:
+    """An RGBA image and its mipmap levels down to 1 x 1, each a 2 x 2 box average of the last.
+
+    What ``glGenerateMipmap`` makes, computed here because Mesa's llvmpipe
+    compiles shaders for its first ``glGenerateMipmap`` (about 0.1 s of
+    start-up); numpy takes a few milliseconds.  An odd size drops its last
+    row or column, as OpenGL's level sizes (``floor(size / 2)``) do.
+    """
+    levels = [np.ascontiguousarray(image, dtype=np.uint8)]
+    while max(levels[-1].shape[:2]) > 1:
+        level = levels[-1].astype(np.uint16)
+        if level.shape[0] > 1:
+            rows = level.shape[0] // 2 * 2
+            level = level[0:rows:2] + level[1:rows:2]
+        else:
+            level = level * 2
+        if level.shape[1] > 1:
+            cols = level.shape[1] // 2 * 2
+            level = level[:, 0:cols:2] + level[:, 1:cols:2]
+        else:
+            level = level * 2
+        levels.append(((level + 2) // 4).astype(np.uint8))
+    return levels
 
 
 def _interp_matrix(size, cells):
