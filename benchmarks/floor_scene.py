@@ -161,9 +161,9 @@ def open_plain_window(width, height, headless, configure=True):
 
     import pyglet
 
+    if headless:
+        os.environ["PYOPENGL_PLATFORM"] = "egl"       # imgui-bundle's pyglet backend draws through PyOpenGL
     if configure:
-        if headless:
-            os.environ["PYOPENGL_PLATFORM"] = "egl"
         pyglet.options["shadow_window"] = False
         pyglet.options["headless"] = bool(headless)
         pyglet.options["vsync"] = False

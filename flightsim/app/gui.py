@@ -1,13 +1,9 @@
 """imgui and implot on a pyglet window: contexts, font, style, the GL renderer.
 
-Uses imgui-bundle's pyglet backend for input, textures and its shader, and
-draws its frames through pyglet's ctypes GL (the backend's own ``render``
-goes through PyOpenGL, several times slower per call); PyOpenGL's per-call
-error checking is switched off before it is first imported (the backend
-still uses it for textures).  The backend
-listens to the window's input events and feeds imgui before the flight
-controls see them; ``want_keyboard`` / ``want_mouse`` tell the app when
-imgui is using them.
+The renderer (:mod:`flightsim.app.imgui_renderer`: imgui-bundle's pyglet
+backend, drawn through pyglet's GL) listens to the window's input events
+and feeds imgui before the flight controls see them; ``want_keyboard`` /
+``want_mouse`` tell the app when imgui is using them.
 
 :meth:`ImguiLayer.frame` builds and draws the windows every frame.
 :meth:`ImguiLayer.hud_image` and :meth:`ImguiLayer.refresh_due` (``low``
@@ -71,80 +67,6 @@ def _halves(draw_lists):
     return [draw_lists[:k], draw_lists[k:]]
 
 
-def _pyglet_renderer_class():
-    """imgui-bundle's pyglet renderer, drawing through pyglet's ctypes GL (see :class:`_Renderer`)."""
-    from imgui_bundle import imgui
-    from imgui_bundle.python_backends.pyglet_backend import PygletProgrammablePipelineRenderer
-    from pyglet import gl
-
-    class _Renderer(PygletProgrammablePipelineRenderer):
-        """imgui-bundle's pyglet renderer (its input, textures, shader and buffers) with a leaner draw.
-
-        The library's ``render`` makes three PyOpenGL calls per draw command and
-        saves and restores some twenty GL states around them; through pyglet's
-        ctypes functions, without the save and restore, the whole HUD's draw
-        takes 0.56 ms of Python instead of 0.87 (llvmpipe, one process,
-        alternate frames).  It leaves blending, the scissor, the program and
-        the vertex array off (every flightsim pass sets the state it needs).
-        ``over_alpha`` accumulates alpha "over" (``glBlendFuncSeparate(...,
-        ONE, ONE_MINUS_SRC_ALPHA)``), so a texture drawn into from transparent
-        holds premultiplied colour with the true coverage.
-        """
-
-        def render(self, draw_data, over_alpha=False):
-            io = self.io
-            width, height = io.display_size
-            scale = io.display_framebuffer_scale
-            fb_width, fb_height = int(width * scale[0]), int(height * scale[1])
-            self._update_textures()
-            if fb_width <= 0 or fb_height <= 0:
-                return
-            draw_data.scale_clip_rects(scale)
-            gl.glEnable(gl.GL_BLEND)
-            gl.glBlendEquation(gl.GL_FUNC_ADD)
-            if over_alpha:
-                gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA)
-            else:
-                gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-            gl.glDisable(gl.GL_CULL_FACE)
-            gl.glDisable(gl.GL_DEPTH_TEST)
-            gl.glEnable(gl.GL_SCISSOR_TEST)
-            gl.glActiveTexture(gl.GL_TEXTURE0)
-            gl.glViewport(0, 0, fb_width, fb_height)
-            projection = (gl.GLfloat * 16)(2.0 / width, 0.0, 0.0, 0.0, 0.0, -2.0 / height, 0.0, 0.0,
-                                           0.0, 0.0, -1.0, 0.0, -1.0, 1.0, 0.0, 1.0)
-            gl.glUseProgram(self._shader_handle)
-            gl.glUniform1i(self._attrib_location_tex, 0)
-            gl.glUniformMatrix4fv(self._attrib_proj_mtx, 1, gl.GL_FALSE, projection)
-            gl.glBindVertexArray(self._vao_handle)
-            index_type = gl.GL_UNSIGNED_SHORT if imgui.INDEX_SIZE == 2 else gl.GL_UNSIGNED_INT
-            bound = None
-            for commands in draw_data.cmd_lists:
-                gl.glBindBuffer(gl.GL_ARRAY_BUFFER, self._vbo_handle)
-                gl.glBufferData(gl.GL_ARRAY_BUFFER, commands.vtx_buffer.size() * imgui.VERTEX_SIZE,
-                                commands.vtx_buffer.data_address(), gl.GL_STREAM_DRAW)
-                gl.glBindBuffer(gl.GL_ELEMENT_ARRAY_BUFFER, self._elements_handle)
-                gl.glBufferData(gl.GL_ELEMENT_ARRAY_BUFFER, commands.idx_buffer.size() * imgui.INDEX_SIZE,
-                                commands.idx_buffer.data_address(), gl.GL_STREAM_DRAW)
-                for command in commands.cmd_buffer:
-                    texture = command.tex_ref.get_tex_id()
-                    if texture != bound:
-                        gl.glBindTexture(gl.GL_TEXTURE_2D, texture)
-                        bound = texture
-                    x0, y0, x1, y1 = command.clip_rect
-                    gl.glScissor(int(x0), int(fb_height - y1), int(x1 - x0), int(y1 - y0))
-                    gl.glDrawElementsBaseVertex(gl.GL_TRIANGLES, command.elem_count, index_type,
-                                                command.idx_offset * imgui.INDEX_SIZE, command.vtx_offset)
-            gl.glBindVertexArray(0)
-            gl.glUseProgram(0)
-            gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
-            gl.glDisable(gl.GL_SCISSOR_TEST)
-            gl.glDisable(gl.GL_BLEND)
-            self._handle_mouse_cursor()
-
-    return _Renderer
-
-
 def _font_path():
     """Roboto from imgui-bundle's assets, or None (imgui's built-in font is used)."""
     import imgui_bundle
@@ -166,11 +88,9 @@ class ImguiLayer:
     """
 
     def __init__(self, window, antialias=True):
-        import OpenGL
-
-        OpenGL.ERROR_CHECKING = False
-        OpenGL.ERROR_LOGGING = False
         from imgui_bundle import imgui, implot
+
+        from flightsim.app.imgui_renderer import PygletImguiRenderer
 
         self._imgui = imgui
         self._implot = implot
@@ -189,8 +109,7 @@ class ImguiLayer:
         style.item_spacing = imgui.ImVec2(6.0, 3.0)
         implot.get_style().plot_padding = imgui.ImVec2(4.0, 4.0)
         self.set_antialias(antialias)
-        self.renderer = _pyglet_renderer_class()(window)
-        self._nearest = set()
+        self.renderer = PygletImguiRenderer(window)
         self.window = window
         self._targets = []                    # two (framebuffer, texture, size): shown, and drawn into
         self._image = None                    # the HudImage copied now
@@ -257,7 +176,6 @@ class ImguiLayer:
         finally:
             imgui.render()
         self.renderer.render(imgui.get_draw_data())
-        self._sample_nearest()
 
     def hud_image(self, dt, build, underlay=None) -> HudImage | None:
         """Before the scene: the cached HUD to copy this frame (cached mode, ``low`` quality).
@@ -345,7 +263,6 @@ class ImguiLayer:
             self.renderer.render(part, over_alpha=True)
             if not everything:
                 break
-        self._sample_nearest()
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
         if self._chunks:
             return None
@@ -436,25 +353,6 @@ class ImguiLayer:
                 gl.glDeleteTextures(1, ctypes.byref(tex))
         self._targets = []
         self._image = self._next = None
-
-    def _sample_nearest(self):
-        """Sample imgui's textures (the font atlas) without filtering.
-
-        imgui draws glyphs pixel-aligned at their rasterised size, so the
-        picture is the same, and a software renderer fills the panels about
-        twice as fast as with bilinear filtering.  New or re-created
-        textures are caught on the frame after they appear.
-        """
-        from pyglet import gl
-
-        for tex in self._imgui.get_platform_io().textures:
-            tex_id = int(tex.tex_id)
-            if tex_id and tex_id not in self._nearest:
-                gl.glBindTexture(gl.GL_TEXTURE_2D, tex_id)
-                gl.glTexParameteri(gl.GL_TEXTURE_2D, gl.GL_TEXTURE_MIN_FILTER, gl.GL_NEAREST)
-                gl.glTexParameteri(gl.GL_TEXTURE_2D, gl.GL_TEXTURE_MAG_FILTER, gl.GL_NEAREST)
-                gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
-                self._nearest.add(tex_id)
 
     def shutdown(self):
         """Free the GL objects and the contexts."""

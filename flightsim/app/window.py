@@ -1,9 +1,8 @@
 """Opening an OpenGL 3.3 core window with pyglet, on a screen or headless (EGL).
 
-:func:`configure_pyglet` must run before anything imports ``pyglet.window``
-or PyOpenGL: it chooses between an X display and EGL headless rendering and
-sets the matching ``PYOPENGL_PLATFORM`` (imgui's renderer draws through
-PyOpenGL).  :func:`open_window` then creates the window and checks the
+:func:`configure_pyglet` must run before anything imports ``pyglet.window``:
+it chooses between an X display and EGL headless rendering.
+:func:`open_window` then creates the window and checks the
 context, raising :class:`DisplayUnavailable` with a one-line explanation
 and remedy when there is no display or no OpenGL 3.3.
 """
@@ -25,7 +24,7 @@ class DisplayUnavailable(RuntimeError):
 
 
 def configure_pyglet(headless: bool) -> None:
-    """Set pyglet's and PyOpenGL's platform options, once per process.
+    """Set pyglet's platform options, once per process.
 
     Parameters
     ----------
@@ -46,10 +45,6 @@ def configure_pyglet(headless: bool) -> None:
         if _configured != headless:
             raise DisplayUnavailable("cannot switch between headless and windowed mode in one process")
         return
-    if headless:
-        os.environ["PYOPENGL_PLATFORM"] = "egl"
-    elif os.environ.get("PYOPENGL_PLATFORM") == "egl":
-        del os.environ["PYOPENGL_PLATFORM"]
     import pyglet
 
     pyglet.options["shadow_window"] = False
