@@ -15,7 +15,8 @@ Modules, roughly in dependency order:
 * ``shaders``, ``renderer`` - GLSL and the scene renderer (pyglet shader API);
 * ``frame_stats``, ``ghost_companion`` - frame timings; the ghost airplane
   beside a live flight, its settings and its difference chart;
-* ``gui`` - the imgui/implot layer;
+* ``imgui_renderer``, ``gui`` - imgui's pyglet backend drawn through pyglet's
+  GL (input, textures, its shader); the imgui/implot layer over it;
 * ``hud_view``, ``instruments``, ``panels``, ``hud`` - the head-up display:
   the frame's read-only view of the flight and the commands a panel may
   issue, the drawn instruments, the panels (one function each, registered
