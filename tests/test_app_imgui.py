@@ -4,6 +4,9 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
+import pytest
+
 
 def test_key_map_is_imgui_bundles_pyglet_key_map(headless_gl):
     """The keys imgui hears are the ones imgui-bundle's own pyglet backend maps, no more, no fewer."""
@@ -51,3 +54,21 @@ def test_the_app_draws_its_hud_without_pyopengl():
     difference, pyopengl = r.stdout.split()
     assert pyopengl == "False"
     assert int(difference) > 30, difference
+
+
+@pytest.mark.parametrize("quality", ["low", "high"])      # the HUD from its texture, and drawn every frame
+def test_the_first_frame_shows_the_whole_hud(new_app, quality):
+    """imgui sizes a new window over its first frames: the app settles them before the first one is drawn,
+    so ``flightsim fly --frames 1 --screenshot`` shows the panels with their contents, not empty stubs."""
+    app = new_app()
+    app.set_quality(quality)
+    app.frame(1.0 / 60.0)
+    first = app.capture()
+    for _ in range(4):
+        app.gui.invalidate()
+        app.frame(1.0 / 60.0)
+    later = app.capture()
+    x0, y0, x1, y1 = (int(v) for v in app.hud.hit_boxes["flight:window"])
+    assert (x1 - x0) > 200 and (y1 - y0) > 300, (x0, y0, x1, y1)     # the panel, not a stub
+    panel = (slice(y0, y1), slice(x0, x1))
+    assert np.abs(first[panel].astype(int) - later[panel].astype(int)).mean() < 3.0

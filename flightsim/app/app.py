@@ -189,6 +189,7 @@ class FlightApp:
         self.gear = None
         if ghost:
             self.set_ghost(True)
+        self.gui.settle(self._build_hud)
         # What start-up built lives as long as the app: keep it out of the collector's full passes, whose
         # pauses otherwise land in single frames (the p99).  No gc.collect() first: it takes ~75 ms of
         # start-up to find ~270 small objects (ctypes types, tuples), which freezing merely keeps.
@@ -591,7 +592,7 @@ class FlightApp:
     def _draw(self, view, pos, rot, matrices, hidden, ghost, wind, dt):
         """Draw the scene and the HUD; return the seconds spent on each."""
         size = self.window.get_framebuffer_size()
-        build = lambda: self.hud.draw(self.hud_view(), self.hud_commands)   # noqa: E731
+        build = self._build_hud
         t0 = time.perf_counter()
         if self.quality.hud_hz <= 0.0:
             self.scene.draw(view, size, pos, rot, matrices, hidden=hidden, ghost=ghost, wind=wind,
@@ -610,6 +611,10 @@ class FlightApp:
         t2 = time.perf_counter()
         self.gui.refresh_due(build, self.quality.hud_hz)
         return t2 - t1, (t1 - t0) + (time.perf_counter() - t2)
+
+    def _build_hud(self):
+        """Add the HUD's windows to the current imgui frame."""
+        self.hud.draw(self.hud_view(), self.hud_commands)
 
     def _panel_backdrops(self):
         """The side panels' opaque backgrounds where the HUD last drew them: ``[(polygon, rgb), ...]``."""

@@ -158,6 +158,23 @@ class ImguiLayer:
         """The mouse is over an imgui window or dragging one of its widgets."""
         return bool(self._imgui.get_io().want_capture_mouse)
 
+    def settle(self, build, frames=2):
+        """Run ``frames`` imgui frames of ``build()`` without drawing them (at start-up).
+
+        A new window sizes itself to its contents over its first frames and
+        shows an empty stub until then: settled first, the first frame drawn
+        (``flightsim fly --frames 1 --screenshot``) shows the whole HUD.
+        """
+        imgui = self._imgui
+        self.activate()
+        imgui.get_io().delta_time = 1.0 / 60.0
+        for _ in range(frames):
+            imgui.new_frame()
+            try:
+                build()
+            finally:
+                imgui.render()
+
     def frame(self, dt, build):
         """Run one imgui frame: ``build()`` adds the windows, then it is drawn.
 

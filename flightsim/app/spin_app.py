@@ -79,6 +79,7 @@ class SpinApp:
         self._screenshot_requested = False
         window.push_handlers(self.on_key_press, self.on_close)
         self.gui = ImguiLayer(window)
+        self.gui.settle(self._panel)
 
     # ------------------------------------------------------------------ input
 
