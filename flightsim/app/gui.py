@@ -165,15 +165,8 @@ class ImguiLayer:
         shows an empty stub until then: settled first, the first frame drawn
         (``flightsim fly --frames 1 --screenshot``) shows the whole HUD.
         """
-        imgui = self._imgui
-        self.activate()
-        imgui.get_io().delta_time = 1.0 / 60.0
         for _ in range(frames):
-            imgui.new_frame()
-            try:
-                build()
-            finally:
-                imgui.render()
+            self._run(1.0 / 60.0, build)
 
     def frame(self, dt, build):
         """Run one imgui frame: ``build()`` adds the windows, then it is drawn.
@@ -184,6 +177,10 @@ class ImguiLayer:
             Seconds since the last frame (the backend's own clock is not used).
         build : callable
         """
+        self.renderer.render(self._run(dt, build))
+
+    def _run(self, dt, build):
+        """One imgui frame of ``dt`` seconds in this layer's contexts: ``build()``; return its draw data."""
         imgui = self._imgui
         self.activate()
         imgui.get_io().delta_time = min(max(float(dt), 1e-4), 0.5)
@@ -192,7 +189,7 @@ class ImguiLayer:
             build()
         finally:
             imgui.render()
-        self.renderer.render(imgui.get_draw_data())
+        return imgui.get_draw_data()
 
     def hud_image(self, dt, build, underlay=None) -> HudImage | None:
         """Before the scene: the cached HUD to copy this frame (cached mode, ``low`` quality).
@@ -243,17 +240,8 @@ class ImguiLayer:
 
     def _build(self, build):
         """Run an imgui frame (its draw data waits for :meth:`_draw_texture`)."""
-        imgui = self._imgui
-        self.activate()
-        imgui.get_io().delta_time = min(max(float(self._since), 1e-4), 0.5)
-        self._since = 0.0
-        self._dirty = False
-        imgui.new_frame()
-        try:
-            build()
-        finally:
-            imgui.render()
-        self._chunks = _halves(list(imgui.get_draw_data().cmd_lists))
+        since, self._since, self._dirty = self._since, 0.0, False
+        self._chunks = _halves(list(self._run(since, build).cmd_lists))
         self._opaque = None
 
     def _draw_texture(self, underlay, width, height, everything=False) -> HudImage | None:

@@ -335,7 +335,7 @@ class PygletImguiRenderer:
 
     def on_resize(self, width, height):
         window = self._window
-        self.io.display_size = window.get_size()
-        fb_width, fb_height = window.get_framebuffer_size()
         w, h = window.get_size()
+        fb_width, fb_height = window.get_framebuffer_size()
+        self.io.display_size = (w, h)
         self.io.display_framebuffer_scale = (fb_width / w, fb_height / h) if w and h else (1.0, 1.0)
