@@ -4,13 +4,29 @@ In-process GL tests render off-screen through EGL with Mesa (pyglet's
 headless mode, no X server needed); the CLI tests start the real
 ``flightsim`` command under ``xvfb-run``.  Nothing here is mocked: the
 fixtures open real OpenGL 3.3 core contexts and read back real pixels.
+
+Mesa's llvmpipe is a software renderer, so the apps here run what a user on
+software OpenGL gets by default: ``--quality auto`` resolves to ``low``,
+whose HUD is drawn into a texture and copied, redrawn at once after input
+and otherwise at :attr:`~flightsim.app.quality.Quality.hud_hz` (the cached
+HUD, :meth:`flightsim.app.gui.ImguiLayer.hud_image`).  :func:`_run_frames`
+runs frames as the app's own loop does; a test that needs the HUD redrawn in
+every frame says so (``run_frames(..., redraw_hud=True)``, with its reason).
+
+What the suite needs outside Python - the ``flightsim`` console script and
+Xvfb - is checked once at session start (:func:`pytest_sessionstart`): when
+something is missing the session stops with one message saying what and how
+to install it, instead of every module that uses it failing on its own.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import sys
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,6 +36,38 @@ REPO = Path(__file__).resolve().parents[1]
 whichever checkout the editable install happens to point at."""
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
+
+FLIGHTSIM = shutil.which("flightsim")
+"""The ``flightsim`` console script (checked at session start; modules use this, not their own look-up)."""
+XVFB_RUN = shutil.which("xvfb-run")
+"""``xvfb-run``, which starts Xvfb for the tests that run the CLI with a display (checked at session start)."""
+
+INSTALL_PACKAGE = "pip install -e '.[test]'"
+INSTALL_XVFB = "apt-get install -y xvfb xauth libgl1 libglx-mesa0 libgl1-mesa-dri libegl1 libegl-mesa0"
+
+
+def missing_requirements(which=shutil.which):
+    """What the suite needs and cannot find, as ``[(what is missing, the command that installs it)]``."""
+    missing = []
+    if which("flightsim") is None:
+        missing.append(("the `flightsim` console script is not on PATH (flightsim is not installed)",
+                        INSTALL_PACKAGE))
+    lacking = [name for name in ("xvfb-run", "Xvfb") if which(name) is None]
+    if lacking:
+        missing.append((f"{' and '.join(lacking)} not found (the CLI tests run the app under Xvfb)", INSTALL_XVFB))
+    return missing
+
+
+def requirements_message(missing):
+    """One line for :func:`missing_requirements`' list: what is missing and the command that installs it."""
+    return "flightsim tests cannot run: " + "; ".join(f"{what} - install: {fix}" for what, fix in missing)
+
+
+def pytest_sessionstart(session):
+    """Stop at once, with one message, if the console script or Xvfb is missing (not an error per module)."""
+    missing = missing_requirements()
+    if missing:
+        pytest.exit(requirements_message(missing), returncode=pytest.ExitCode.USAGE_ERROR)
 
 
 def pytest_configure(config):
@@ -47,14 +95,16 @@ def headless_gl():
 
 @pytest.fixture(scope="session")
 def xvfb_run():
-    """Path of ``xvfb-run``; the CLI tests need it (install: apt-get install xvfb xauth)."""
-    path = shutil.which("xvfb-run")
-    assert path, "xvfb-run not found: apt-get install -y xvfb xauth libgl1-mesa-dri"
-    return path
+    """Path of ``xvfb-run`` (its absence stops the session at start: :func:`pytest_sessionstart`)."""
+    assert XVFB_RUN, requirements_message(missing_requirements())
+    return XVFB_RUN
 
 
 def _make_app(size=(960, 540), **sim_kwargs):
-    """A FlightApp on a new headless window with the book's airplane (caller closes it)."""
+    """A FlightApp on a new headless window with the book's airplane (caller closes it).
+
+    Its quality is the default, ``auto``: on Mesa's llvmpipe that is ``low``, with the cached HUD.
+    """
     from flightsim.app.app import FlightApp
     from flightsim.app.keymap import load_keymap
     from flightsim.app.window import open_window
@@ -66,25 +116,46 @@ def _make_app(size=(960, 540), **sim_kwargs):
     return FlightApp(window, sim, load_keymap(), INTEGRATORS, TIME_SCALES, use_gamepads=False)
 
 
-def _run_frames(app, n, dt=1.0 / 60.0):
-    """Dispatch queued window events and run ``n`` frames of ``dt`` seconds each.
+def _run_frames(app, n, dt=1.0 / 60.0, redraw_hud=False):
+    """Dispatch queued window events and run ``n`` frames of ``dt`` seconds each, as the app's loop does.
 
-    A HUD cached in a texture (``low`` quality) is redrawn every frame, as
-    after an input event, so a test that changes what it shows sees it in
-    the next frame (``tests/test_app_hud_cache.py`` tests the timing).
+    A HUD cached in a texture (``low`` quality, the default here) is redrawn
+    at once after input (a key, a click, :meth:`~flightsim.app.app.FlightApp.press`)
+    and otherwise at its rate: a change made behind the app's back shows
+    within :func:`hud_latency` frames.  ``redraw_hud=True`` redraws it in
+    every frame instead - for a test that needs that, saying why.
     """
     for _ in range(n):
         app.window.switch_to()
         app.gui.activate()
         app.window.dispatch_events()
-        app.gui.invalidate()
+        if redraw_hud:
+            app.gui.invalidate()
         app.frame(dt)
         app.window.flip()
 
 
+def hud_latency(app, dt=1.0 / 60.0):
+    """Frames of ``dt`` after which a cached HUD shows a change made without input, a new window included.
+
+    A redraw comes due ``1 / hud_hz`` seconds after the last one began (and
+    no sooner than the last one is shown); it is built after that frame's
+    scene, drawn in halves before the next two frames' scenes and copied by
+    the third (:meth:`flightsim.app.gui.ImguiLayer.hud_image`).  A window
+    new to imgui (a popup, the Dynamics panel) is sized in its first redraw
+    and drawn from its second: two redraws.  (2 frames when the HUD is drawn
+    every frame, for the same reason.)
+    """
+    hz = app.quality.hud_hz
+    if hz <= 0.0:
+        return 2
+    period = max(math.ceil(1.0 / (hz * dt) - 1e-9), 3)
+    return 2 * period + 3
+
+
 @pytest.fixture(scope="session")
 def run_frames():
-    """``run_frames(app, n, dt=1/60)``: dispatch queued window events and run ``n`` frames."""
+    """``run_frames(app, n, dt=1/60, redraw_hud=False)``: dispatch queued window events and run ``n`` frames."""
     return _run_frames
 
 
@@ -103,9 +174,144 @@ def new_app(headless_gl):
         app.close()
 
 
+# ------------------------------------------------------------------ an app shared by a module's tests
+
+
+@dataclass(frozen=True)
+class AppBaseline:
+    """What a shared app is put back to after each test (:func:`restore_app`)."""
+
+    quality: object
+    panels: tuple
+    aircraft_source: str
+    integrator: str
+    renormalize: bool
+    ghost_integrator: str
+    ghost_substeps: int
+    screenshot_dir: Path
+    record_dir: Path
+
+    @classmethod
+    def of(cls, app):
+        return cls(app.quality, tuple(app.hud.panels), str(app.sim.aircraft.source), app.sim.integrator,
+                   app.sim.renormalize, app.ghosts.integrator, app.ghosts.substeps, app.screenshot_dir,
+                   app.recorder.directory)
+
+
+def _make_shared_app(**sim_kwargs):
+    """An app for a module's tests to share; :func:`restoring` puts it back after each one."""
+    app = _make_app(**sim_kwargs)
+    app.test_baseline = AppBaseline.of(app)
+    return app
+
+
+def restore_app(app, base):
+    """Put a shared app back to ``base`` whatever the last test did or left half done.
+
+    Every step runs even if one before it fails; the first failure is raised
+    at the end (a teardown error of the test that broke the app).
+    """
+    from imgui_bundle import imgui
+
+    def release_mouse():
+        app.gui.activate()
+        io = imgui.get_io()
+        for button in range(3):
+            io.add_mouse_button_event(button, False)
+        io.add_mouse_pos_event(-1.0, -1.0)         # nowhere: no widget stays hovered
+
+    def recording():
+        if app.recorder.recording:
+            app.recorder.stop()
+
+    def gamepad():
+        if app.gamepads.controller is not None:
+            app.gamepads.disconnect(app.gamepads.controller)
+
+    def aircraft():
+        if str(app.sim.aircraft.source) != base.aircraft_source:
+            app.set_aircraft(base.aircraft_source)
+
+    def flight():
+        sim = app.sim
+        sim.paused, sim.time_scale, sim.renormalize = False, 1.0, base.renormalize
+        if sim.integrator != base.integrator:
+            sim.set_integrator(base.integrator)
+
+    def ghost():
+        app.set_ghost(False)
+        app.configure_ghost(base.ghost_integrator, base.ghost_substeps)
+
+    def hud():
+        h = app.hud
+        h.panels[:] = base.panels
+        h.show, h.show_help, h.message, h.message_until, h.dynamics_zoom = True, False, "", 0.0, False
+
+    def dynamics():
+        from flightsim.app.app import start_trim
+        from flightsim.app.dynamics_companion import DynamicsCompanion
+
+        sim = app.sim
+        app.dynamics = DynamicsCompanion(sim.aircraft, getattr(sim, "atmosphere", "constant"), start_trim(sim))
+
+    def quality():
+        if app.quality != base.quality:
+            app.set_quality(base.quality)
+
+    def places():
+        app.screenshot_dir, app.recorder.directory = base.screenshot_dir, base.record_dir
+
+    def camera():
+        app.cameras.set_mode("chase")
+
+    def start_again():
+        app.reset()
+        app.gui.invalidate()
+        _run_frames(app, 2)                         # imgui takes the mouse release; the HUD shows the reset
+
+    steps = (app.pilot.release_all, release_mouse, recording, gamepad, lambda: setattr(app, "schedule", None),
+             aircraft, flight, ghost, hud, dynamics, quality, places, camera, start_again)
+    failure = None
+    for step in steps:
+        try:
+            step()
+        except Exception as exc:  # noqa: BLE001 - the other steps must still run
+            failure = failure or exc
+    if failure is not None:
+        raise failure
+
+
+@contextmanager
+def restoring(app):
+    """Lend a shared app to one test and put it back afterwards (:func:`restore_app`), pass or fail."""
+    try:
+        yield app
+    finally:
+        restore_app(app, app.test_baseline)
+
+
 @pytest.fixture(scope="module")
-def flight_app(headless_gl):
-    """One app shared by a test module (start-up costs about a second); tests reset it as needed."""
-    app = _make_app()
-    yield app
-    app.close()
+def _shared_flight_app(headless_gl):
+    app = _make_shared_app()
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+@pytest.fixture
+def flight_app(_shared_flight_app):
+    """One app shared by a test module (start-up costs about a second), put back after each test, pass or fail."""
+    with restoring(_shared_flight_app) as app:
+        yield app
+
+
+def non_physical(node, where=""):
+    """Where ``node`` (parsed TOML) holds NaN, an infinity or an absurd magnitude (|x| >= 1e300)."""
+    if isinstance(node, dict):
+        return [p for key, value in node.items() for p in non_physical(value, f"{where}.{key}" if where else key)]
+    if isinstance(node, list):
+        return [p for i, value in enumerate(node) for p in non_physical(value, f"{where}[{i}]")]
+    if isinstance(node, float) and not (math.isfinite(node) and abs(node) < 1e300):
+        return [where]
+    return []

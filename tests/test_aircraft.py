@@ -21,6 +21,7 @@ from flightsim.physics.aircraft import (
 )
 from flightsim.simulation.controls import CONTROL_NAMES
 from flightsim.errors import InputError
+from conftest import non_physical
 
 # The book's table (reference doc), typed in again so the tests do not read it
 # back from the file under test: mass, design position, local inertia.
@@ -741,10 +742,40 @@ def test_random_damage_raises_only_input_error(tmp_path, book_data):
             except (KeyError, IndexError, TypeError):
                 pass   # an earlier mutation removed or replaced the parent
         path = write(tmp_path, data)
+        planted = non_physical(data)
         try:
             load_aircraft(path)
+            assert not planted, f"loaded a file with non-physical values: {planted}"
             outcomes.add("ok")
         except InputError as exc:
-            assert str(exc).startswith(str(path))
-            outcomes.add("error")
-    assert outcomes == {"ok", "error"}
+            assert str(exc).startswith(f"{path}: ") and "\n" not in str(exc), str(exc)
+            outcomes.add("refused non-physical" if planted else "error")
+    assert outcomes == {"ok", "error", "refused non-physical"}
+
+
+NON_PHYSICAL = (math.nan, math.inf, -math.inf, 1e308, -1e308)
+"""Numbers no field of a file may hold; each is refused with one line naming the file and the field."""
+
+
+@pytest.mark.parametrize("name", ["bourg.toml", "c172.toml"])
+def test_every_number_refuses_nan_infinities_and_absurd_magnitudes_naming_the_field(tmp_path, name):
+    with open(CONFIG_DIR / name, "rb") as f:
+        book = tomllib.load(f)
+    checked = 0
+    for path in leaf_paths(book):
+        value = parent_of(book, path)[path[-1]]
+        while isinstance(value, list) and value:          # an array: its first number stands for the others
+            path, value = (*path, 0), value[0]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        for bad in NON_PHYSICAL:
+            data = copy.deepcopy(book)
+            set_at(data, path, bad)
+            file = write(tmp_path, data)
+            error = load_error(file)
+            assert error.where == dotted(path), (path, bad, str(error))
+            reason = "must be finite, got " if not math.isfinite(bad) else f"got {bad!r} (accepted range "
+            assert reason in error.reason, (path, bad, error.reason)
+            assert str(error) == f"{file}: {dotted(path)}: {error.reason}" and "\n" not in str(error)
+            checked += 1
+    assert checked > 100 * len(NON_PHYSICAL)

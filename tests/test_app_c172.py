@@ -3,17 +3,19 @@
 import numpy as np
 
 from flightsim.app.renderer import read_pixels
+
+from conftest import hud_latency
 from test_app_input import centre, imgui_click
 
 
 def frame_pixels(app, run_frames):
-    """The airplane's part of the screen (the chase camera keeps it in the middle) after one frame."""
+    """The airplane's part of the screen (the chase camera keeps it in the middle), the panels hidden."""
     app.hud.show = False
-    run_frames(app, 1)
+    run_frames(app, hud_latency(app))              # until the cached HUD shows the change
     w, h = app.window.get_framebuffer_size()
     pixels = read_pixels(w, h)
     app.hud.show = True
-    run_frames(app, 1)
+    run_frames(app, hud_latency(app))
     return pixels[h // 4: 3 * h // 4, w // 4: 3 * w // 4].astype(np.int32)
 
 

@@ -1,7 +1,6 @@
 """``flightsim fly`` as a user runs it: the console script in a subprocess, under Xvfb or EGL."""
 
 import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -12,8 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import FLIGHTSIM  # (checked once at session start)
+
 REPO = Path(__file__).resolve().parents[1]
-FLIGHTSIM = shutil.which("flightsim") or pytest.fail("the flightsim console script is not installed")
 XVFB_SCREEN = ["-s", "-screen 0 1280x720x24"]
 
 
@@ -173,6 +173,44 @@ def test_bad_keymap_names_the_field(tmp_path):
     keymap.write_text('[keys]\npitch_up = ["DOWN", "FOO"]\n')
     line = one_line_error(run(["fly", "--keymap", str(keymap)], env=env_without("DISPLAY", "PYOPENGL_PLATFORM")))
     assert line == f"flightsim: error: {keymap}: keys.pitch_up: unknown key name 'FOO'"
+
+
+@pytest.mark.parametrize("option, text, expected", [
+    ("--keymap", "[gamepad]\ndead_zone = nan\n", "gamepad.dead_zone: must be finite, got nan"),
+    ("--keymap", "[rates]\ntrim = 1e308\n", "rates.trim: must be <= 10, got 1e+308 (accepted range 0.01..10 per s)"),
+    ("--model", None, "surfaces.wing.chord: must be finite, got inf"),
+])
+def test_non_physical_numbers_in_the_app_files_are_one_line_and_exit_2(tmp_path, option, text, expected):
+    from flightsim.app.airplane_model import DEFAULT_MODEL
+
+    path = tmp_path / "file.toml"
+    path.write_text(text if text is not None else DEFAULT_MODEL.read_text().replace("chord = 5.2 ", "chord = inf ", 1))
+    line = one_line_error(run(["fly", "--headless", option, str(path)],
+                              env=env_without("DISPLAY", "PYOPENGL_PLATFORM")))
+    assert line == f"flightsim: error: {path}: {expected}"
+
+
+@pytest.mark.parametrize("present, missing, fix", [
+    ((), ("`flightsim` console script", "xvfb-run and Xvfb"), ("pip install -e '.[test]'", "apt-get install -y xvfb")),
+    (("xvfb-run", "Xvfb"), ("`flightsim` console script",), ("pip install -e '.[test]'",)),
+    (("flightsim", "xvfb-run"), ("Xvfb not found",), ("apt-get install -y xvfb",)),
+])
+def test_a_missing_console_script_or_xvfb_stops_the_session_with_one_message(tmp_path, present, missing, fix):
+    """Checked once at session start (the conftest): one message and a non-zero exit, not an error per module."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in present:
+        (bin_dir / name).symlink_to(FLIGHTSIM if name == "flightsim" else "/bin/true")
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(REPO / "tests" / "test_files.py")]
+    r = subprocess.run(command, capture_output=True, text=True, cwd=REPO, env=env_without(PATH=str(bin_dir)),
+                       timeout=120)
+    assert r.returncode == pytest.ExitCode.USAGE_ERROR, r.stdout + r.stderr
+    messages = {line.removeprefix("Exit: ") for line in r.stderr.splitlines() if "cannot run" in line}
+    assert len(messages) == 1, r.stderr
+    (message,) = messages
+    assert message.startswith("flightsim tests cannot run: ")
+    assert all(m in message for m in missing) and all(f in message for f in fix), message
+    assert "passed" not in r.stdout and "error" not in r.stdout.lower(), r.stdout
 
 
 def test_fly_command_imports_no_gui_until_it_runs():

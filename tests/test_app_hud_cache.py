@@ -1,7 +1,8 @@
 """The HUD cached in a texture (``low`` quality): the same pixels as drawn directly, redrawn on time and on input.
 
-Real GL (EGL in-process).  The conftest's frame runner redraws the cached HUD
-every frame; these tests drive the frames themselves where the timing matters.
+Real GL (EGL in-process).  The conftest's frame runner runs frames as the
+app's loop does (the cached HUD is what every app test sees on Mesa's
+llvmpipe); these tests look at its timing frame by frame.
 """
 
 import dataclasses
@@ -11,6 +12,8 @@ import pytest
 from pyglet.window import mouse
 
 from flightsim.app.quality import LEVELS
+
+from conftest import hud_latency
 
 
 def frame(app, dt):
@@ -34,7 +37,7 @@ def test_the_cached_hud_shows_the_same_pixels_as_the_hud_drawn_directly(new_app,
     app.cameras.set_mode(camera)          # (from the cockpit, the panels are in front of its frame)
     app.sim.paused = True                 # a still scene: only the frame-time readouts change
     app.hud.show_help = True              # a see-through window over the scene: the blended part
-    run_frames(app, 4)
+    run_frames(app, hud_latency(app))     # (set behind the app's back: shown at the HUD's rate)
     assert app.gui.image is not None and app.gui.image.overlay, "the help window is not blended over the scene"
     cached = app.capture().astype(int)
     boxes = dict(app.hud.hit_boxes)
@@ -94,3 +97,20 @@ def test_the_cached_hud_is_redrawn_at_its_rate_and_at_once_after_input(new_app):
 def _generation(app):
     """How many times the cached HUD has been drawn (its image's counter)."""
     return app.gui.image.generation
+
+
+def test_a_hud_that_draws_nothing_is_redrawn_empty_on_time(new_app, run_frames):
+    """Panels hidden and the last message run out: the redraw on time is an empty picture, not the last one kept."""
+    app = new_app(size=(960, 540))
+    app.set_quality("low")
+    app.press("hud")                      # the panels hidden (a key: redrawn at once)
+    app.hud.notify("a short message", 0.5)
+    run_frames(app, hud_latency(app))     # (the banner is a new window: sized in one redraw, drawn in the next)
+    assert app.hud.message_shown and app.gui.image.overlay and app.gui.image.opaque == ()
+    top = app.capture()[:60, 300:660].astype(int)
+    assert (top.min(axis=2) > 200).sum() > 50, "no message text"
+    run_frames(app, 30 + hud_latency(app))  # half a second of frames, then a redraw on time
+    assert not app.hud.message_shown
+    assert app.gui.image.overlay == () and app.gui.image.opaque == (), "the last picture is kept"
+    top = app.capture()[:60, 300:660].astype(int)
+    assert (top.min(axis=2) > 200).sum() == 0, "the message is still drawn"

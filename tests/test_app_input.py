@@ -8,6 +8,8 @@ from pyglet.window import key, mouse
 
 from flightsim.app.pilot import Gamepads
 
+from conftest import hud_latency
+
 
 def press(app, symbol):
     app.window.dispatch_event("on_key_press", symbol, 0)
@@ -104,14 +106,15 @@ def test_pause_reset_camera_and_help_keys(flight_app, run_frames):
 
 
 def imgui_click(app, run_frames, x, y):
-    """A left click at imgui coordinates (x, y from the top left), as pyglet events."""
+    """A left click at imgui coordinates (x, y from the top left), as pyglet events, then the frames a
+    cached HUD takes to show what it did (a popup it opened is sized in one redraw, drawn in the next)."""
     h = app.window.get_size()[1]
     app.window.dispatch_event("on_mouse_motion", x, h - y, 0, 0)
     run_frames(app, 1)
     app.window.dispatch_event("on_mouse_press", x, h - y, mouse.LEFT, 0)
     run_frames(app, 1)
     app.window.dispatch_event("on_mouse_release", x, h - y, mouse.LEFT, 0)
-    run_frames(app, 2)
+    run_frames(app, hud_latency(app))
 
 
 def centre(box):
@@ -151,14 +154,15 @@ def test_mouse_goes_to_imgui_first(flight_app, run_frames):
     w, h = flight_app.window.get_size()
     yaw = flight_app.cameras.orbit_yaw
     x, y = 120, 300                                              # over the Flight panel's text
+    # (a motion alone does not redraw a cached HUD: imgui sees where the mouse is at its next redraw)
     flight_app.window.dispatch_event("on_mouse_motion", x, h - y, 0, 0)
-    run_frames(flight_app, 2)
+    run_frames(flight_app, hud_latency(flight_app))
     flight_app.window.dispatch_event("on_mouse_drag", x + 20, h - y, 20, 0, mouse.LEFT, 0)
     run_frames(flight_app, 2)
     assert flight_app.cameras.orbit_yaw == yaw, "a drag over the HUD turned the camera"
     flight_app.window.dispatch_event("on_mouse_release", x + 20, h - y, mouse.LEFT, 0)
     flight_app.window.dispatch_event("on_mouse_motion", w // 2, h // 2, 0, 0)
-    run_frames(flight_app, 2)
+    run_frames(flight_app, hud_latency(flight_app))
     flight_app.window.dispatch_event("on_mouse_drag", w // 2 + 40, h // 2, 40, 0, mouse.LEFT, 0)
     run_frames(flight_app, 1)
     assert flight_app.cameras.orbit_yaw != yaw, "a drag over the 3D view did not turn the camera"

@@ -70,6 +70,22 @@ def test_bad_keymaps_name_the_field(tmp_path, text, where, reason):
     assert str(err.value).startswith(f"{path}: ")
 
 
+NON_PHYSICAL = [("nan", "must be finite, got nan"), ("inf", "must be finite, got inf"),
+                ("-inf", "must be finite, got -inf"), ("1e308", "got 1e+308 (accepted range "),
+                ("-1e308", "got -1e+308 (accepted range ")]
+
+
+@pytest.mark.parametrize("section, field", [("rates", "deflect"), ("rates", "center"), ("rates", "throttle"),
+                                            ("rates", "flaps"), ("rates", "trim"), ("gamepad", "dead_zone")])
+@pytest.mark.parametrize("value, reason", NON_PHYSICAL, ids=[v for v, _ in NON_PHYSICAL])
+def test_every_number_refuses_nan_infinities_and_absurd_magnitudes(tmp_path, section, field, value, reason):
+    path = write(tmp_path, f"[{section}]\n{field} = {value}\n")
+    with pytest.raises(InputError) as err:
+        load_keymap(path)
+    assert err.value.where == f"{section}.{field}" and reason in err.value.reason
+    assert str(err.value) == f"{path}: {section}.{field}: {err.value.reason}" and "\n" not in str(err.value)
+
+
 def test_missing_keymap_file(tmp_path):
     with pytest.raises(InputError, match="file not found"):
         load_keymap(tmp_path / "nope.toml")

@@ -14,7 +14,8 @@ from flightsim.simulation.controls import ControlSchedule, Controls
 from flightsim.simulation.flight import FlightState
 from flightsim.simulation.source import PLAYBACK
 
-from test_app_cli import FLIGHTSIM, XVFB_SCREEN, env_without, load_png, one_line_error
+from conftest import FLIGHTSIM, hud_latency, restoring
+from test_app_cli import XVFB_SCREEN, env_without, load_png, one_line_error
 from test_app_input import centre, imgui_click
 
 #: Set FLIGHTSIM_TEST_SHOTS=DIR to keep some of the rendered images for a look.
@@ -40,13 +41,21 @@ def fly(app, run_frames, frames, dt=1.0 / 60.0):
 
 
 @pytest.fixture(scope="module")
-def coarse_app(headless_gl):
-    """An app flying Euler at a coarse 1/30 s, so a ghost parts from it quickly."""
-    from conftest import _make_app
+def _shared_coarse_app(headless_gl):
+    from conftest import _make_shared_app
 
-    app = _make_app(dt=1.0 / 30.0)
-    yield app
-    app.close()
+    app = _make_shared_app(dt=1.0 / 30.0)
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+@pytest.fixture
+def coarse_app(_shared_coarse_app):
+    """An app flying Euler at a coarse 1/30 s, so a ghost parts from it quickly (shared; put back after each test)."""
+    with restoring(_shared_coarse_app) as app:
+        yield app
 
 
 def fresh(app, run_frames, ghost=None, substeps=8):
@@ -104,11 +113,11 @@ def test_the_ghost_is_drawn_translucent_beside_the_airplane(coarse_app, run_fram
     app.hud.show = False
     app.cameras.set_mode("orbit")
     app.cameras.orbit_yaw, app.cameras.orbit_pitch = 90.0, 20.0
-    run_frames(app, 3)
+    run_frames(app, hud_latency(app))                      # the cached HUD: panels gone, PAUSED shown
     with_ghost = app.capture().astype(int)
     ghost_position = app.ghost_pose.position
     app.set_ghost(False)
-    run_frames(app, 1)
+    run_frames(app, hud_latency(app))
     without = app.capture().astype(int)
     if SHOTS:
         from flightsim.app.renderer import save_png

@@ -16,6 +16,7 @@ from flightsim.app.camera import CameraRig, frustum_planes, spheres_visible
 from flightsim.app.history import History
 from flightsim.app.scenery import RUNWAY, build_scenery
 from flightsim.errors import InputError
+from conftest import non_physical
 
 
 @pytest.fixture(scope="module")
@@ -326,11 +327,44 @@ def test_random_damage_to_the_model_file_raises_only_input_error(tmp_path, aircr
             else:
                 node[leaf[-1]] = rng.choice(junk)
         path.write_text(dump_toml(data))
+        planted = non_physical(data)
         try:
             model = build_airplane(aircraft, load_model_spec(path))
+            assert not planted, f"built a model from non-physical values: {planted}"
             assert all(np.all(np.isfinite(p.mesh.positions)) for p in model.parts)
             outcomes.add("ok")
         except InputError as exc:
-            assert str(exc).startswith(f"{path}: ")
-            outcomes.add("error")
-    assert outcomes == {"ok", "error"}
+            assert str(exc).startswith(f"{path}: ") and "\n" not in str(exc), str(exc)
+            outcomes.add("refused non-physical" if planted else "error")
+    assert outcomes == {"ok", "error", "refused non-physical"}
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, 1e308, -1e308])
+def test_every_number_of_the_model_file_refuses_non_physical_values(tmp_path, aircraft, bad):
+    """NaN, infinities and absurd magnitudes are refused in every numeric field, naming it, never drawn."""
+    from test_aircraft import dump_toml, leaf_paths, set_at
+
+    with open(DEFAULT_MODEL, "rb") as f:
+        book = tomllib.load(f)
+    path = tmp_path / "model.toml"
+    checked = 0
+    for leaf in leaf_paths(book):
+        value = book
+        for key in leaf:
+            value = value[key]
+        while isinstance(value, list) and value:
+            leaf, value = (*leaf, 0), value[0]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        data = copy.deepcopy(book)
+        set_at(data, leaf, bad)
+        path.write_text(dump_toml(data))
+        with pytest.raises(InputError) as err:
+            build_airplane(aircraft, load_model_spec(path))
+        where = "".join(f"[{k}]" if isinstance(k, int) else (f".{k}" if i else k) for i, k in enumerate(leaf))
+        assert err.value.where.startswith(where), (leaf, bad, str(err.value))
+        assert str(err.value).startswith(f"{path}: ") and "\n" not in str(err.value)
+        checked += 1
+    assert checked > 20
+
+

@@ -9,6 +9,8 @@ import pytest
 
 from flightsim.physics.aircraft import DEFAULT_AIRCRAFT
 
+from conftest import hud_latency
+
 #: Set FLIGHTSIM_TEST_SHOTS=DIR to keep some of the rendered images for a look.
 SHOTS = Path(os.environ["FLIGHTSIM_TEST_SHOTS"]) if os.environ.get("FLIGHTSIM_TEST_SHOTS") else None
 
@@ -34,7 +36,7 @@ def start_scene(app, run_frames, hud=True):
     app.cameras.set_mode("chase")
     app.hud.show = hud
     app.hud.show_help = False
-    run_frames(app, 8)
+    run_frames(app, max(8, hud_latency(app)))     # (the cached HUD shows the panels shown or hidden)
     return app.capture()
 
 
@@ -80,7 +82,7 @@ def test_every_camera_draws_something_different(flight_app, run_frames):
         flight_app.reset()
         flight_app.hud.show = False
         flight_app.cameras.set_mode(mode)
-        run_frames(flight_app, 4)
+        run_frames(flight_app, hud_latency(flight_app))         # (until the cached HUD is hidden too)
         shots[mode] = flight_app.capture().astype(int)
         sky = region(shots[mode], 0.4, 0.6, 0.0, 0.08).mean(axis=0)
         assert sky[2] > sky[0] + 30, mode
@@ -98,7 +100,7 @@ def test_control_surfaces_visibly_deflect(flight_app, run_frames):
     flight_app.sim.paused = True
     flight_app.cameras.set_mode("orbit")
     flight_app.cameras.orbit_yaw, flight_app.cameras.orbit_pitch = 25.0, 30.0
-    run_frames(flight_app, 2)
+    run_frames(flight_app, hud_latency(flight_app))         # (the cached HUD hidden, PAUSED shown)
     neutral = flight_app.capture().astype(int)
     c = flight_app.sim.controls
     c.elevator, c.aileron, c.rudder = 1.0, 1.0, 1.0

@@ -10,6 +10,7 @@ from flightsim.simulation.controls import ControlSchedule, Controls
 from flightsim.simulation.flight import FlightState, Simulation
 from flightsim.simulation.starts import make_start
 
+from conftest import hud_latency
 from test_app_input import FakePad, centre, imgui_click
 
 FRAME = 1.0 / 60.0
@@ -42,14 +43,24 @@ def fresh(app, run_frames):
 
 
 @pytest.fixture(scope="module")
-def cruise_app(headless_gl):
-    """An app flying from the trimmed cruise start (``flightsim fly``'s default)."""
-    from conftest import _make_app
+def _shared_cruise_app(headless_gl):
+    from conftest import _make_shared_app
     from flightsim.simulation.flight import resolve_aircraft
 
-    app = _make_app(start=make_start(resolve_aircraft(None), "air"))
-    yield app
-    app.close()
+    app = _make_shared_app(start=make_start(resolve_aircraft(None), "air"))
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+@pytest.fixture
+def cruise_app(_shared_cruise_app):
+    """An app flying from the trimmed cruise start (``flightsim fly``'s default; shared, put back after each test)."""
+    from conftest import restoring
+
+    with restoring(_shared_cruise_app) as app:
+        yield app
 
 
 # ------------------------------------------------------------------ the trim keys
@@ -212,7 +223,7 @@ def test_the_dynamics_key_opens_the_panel_with_the_five_modes(new_app, run_frame
     run_frames(flight_app, 1)
     assert flight_app.hud_view().dynamics is None, "nothing is computed while the panel is hidden"
     tap(flight_app, key.M, run_frames)
-    run_frames(flight_app, 1)
+    run_frames(flight_app, hud_latency(flight_app))          # a new window: sized in one redraw, drawn in the next
     boxes = flight_app.hud.hit_boxes
     assert sorted(k.split(":")[2] for k in boxes if k.startswith("dynamics:mode:")) == sorted(MODE_NAMES)
     assert "dynamics:plot" in boxes and diverging(flight_app) == []
@@ -234,7 +245,7 @@ def test_euler_at_half_a_second_is_marked_diverging_on_the_roll_mode(new_app, ru
     app = new_app(dt=0.5)
     app.sim.paused = True
     tap(app, key.M, run_frames)
-    run_frames(app, 1)
+    run_frames(app, hud_latency(app))
     assert diverging(app) == ["dynamics:diverges:flight:roll"]
     (step,) = app.hud_view().dynamics.steps
     assert step.diverging == ("roll",) and len(step.unstable_points[0]) == 1
@@ -244,7 +255,7 @@ def test_euler_at_half_a_second_is_marked_diverging_on_the_roll_mode(new_app, ru
     assert "dynamics:footnote" in app.hud.hit_boxes
     # Switching the integrator re-reads the panel: RK4 keeps every mode at 0.5 s, as its region says.
     app.hud_commands.set_integrator("rk4")
-    run_frames(app, 1)
+    run_frames(app, hud_latency(app))
     step = app.hud_view().dynamics.steps[0]
     assert diverging(app) == [] and step.integrator == "rk4" and step.beyond_region == ()
     assert "dynamics:footnote" not in app.hud.hit_boxes
@@ -256,13 +267,13 @@ def test_the_ghosts_integrator_is_drawn_too(new_app, run_frames):
     app.configure_ghost("euler", 1)
     app.set_ghost(True)
     app.set_dynamics(True)
-    run_frames(app, 2)
+    run_frames(app, hud_latency(app))
     flight, ghost = app.hud_view().dynamics.steps
     assert (ghost.role, ghost.integrator, ghost.dt) == ("ghost", "euler", 0.5)
     assert diverging(app) == ["dynamics:diverges:flight:roll"]           # the table: the flight's integrator
     assert "dynamics:diverging:ghost" in app.hud.hit_boxes
     app.configure_ghost("euler", 4)                                         # 0.125 s steps: all bounded
-    run_frames(app, 1)
+    run_frames(app, hud_latency(app))
     ghost = app.hud_view().dynamics.steps[1]
     assert ghost.dt == 0.125 and ghost.diverging == () and "dynamics:diverging:ghost" not in app.hud.hit_boxes
 
@@ -292,7 +303,7 @@ def test_a_trimmed_start_shows_its_trim_and_trim_now_relinearises(new_app, run_f
 def test_relinearise_here_and_its_failure(flight_app, run_frames):
     fresh(flight_app, run_frames)
     flight_app.set_dynamics(True)
-    run_frames(flight_app, 2)
+    run_frames(flight_app, hud_latency(flight_app))
     before = flight_app.hud_view().dynamics
     assert before.header.startswith("about level flight at") and len(before.modes) == 5
     imgui_click(flight_app, run_frames, *centre(flight_app.hud.hit_boxes["relinearise"]))

@@ -7,8 +7,6 @@ Iyy 1346, Izz 1967 slug·ft².
 """
 
 import importlib.util
-import math
-import shutil
 import subprocess
 import tomllib
 
@@ -24,7 +22,7 @@ from flightsim.simulation.flight import Simulation
 from flightsim.simulation.starts import make_start
 
 KT = 1.68781          # ft/s per knot
-FLIGHTSIM = shutil.which("flightsim") or pytest.fail("the flightsim console script is not installed")
+from conftest import FLIGHTSIM  # found (or the session stopped) at session start
 REPO_DOCS = __import__("pathlib").Path(__file__).resolve().parents[1] / "docs"
 
 

@@ -2,7 +2,6 @@
 
 import csv
 import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -13,7 +12,7 @@ import pytest
 from flightsim.physics.integrators import INTEGRATORS
 from flightsim.simulation.trace import COLUMNS
 
-FLIGHTSIM = shutil.which("flightsim") or pytest.fail("the flightsim console script is not installed")
+from conftest import FLIGHTSIM  # found (or the session stopped) at session start
 
 
 def run(*args, cwd=None):

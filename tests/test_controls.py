@@ -7,7 +7,8 @@ import random
 import numpy as np
 import pytest
 
-from flightsim.simulation.controls import CONTROL_NAMES, CONTROL_RANGES, Controls, ControlSchedule
+from flightsim.simulation.controls import (CONTROL_NAMES, CONTROL_RANGES, Controls, ControlSchedule, flown, flown_row,
+                                          refuse_nonfinite)
 from flightsim.errors import InputError
 
 
@@ -66,10 +67,28 @@ def test_clamped_clips_each_control_to_its_range():
     assert clipped is not c
 
 
-def test_clamped_nan_becomes_zero_and_inf_clips():
-    c = Controls(throttle=math.nan, elevator=math.inf, aileron=-math.inf, rudder=math.nan,
-                 flaps=math.inf)
-    assert c.clamped() == Controls(throttle=0.0, elevator=1.0, aileron=-1.0, rudder=0.0, flaps=1.0)
+@pytest.mark.parametrize("name", [*CONTROL_NAMES, "elevator_trim"])
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_the_controls_boundary_refuses_nan_and_infinity_naming_the_control(name, bad):
+    c = Controls(**{name: bad})
+    with pytest.raises(ValueError, match=rf"{name}.*not a finite number"):
+        c.clamped()
+    with pytest.raises(ValueError, match=rf"{name}.*not a finite number"):
+        flown_row(c)
+
+
+def test_flown_names_the_row_and_entry_and_reads_the_parking_brake_as_set_or_released():
+    rows = np.zeros((3, 7))
+    rows[2, CONTROL_NAMES.index("rudder")] = math.nan
+    with pytest.raises(ValueError, match=r"^controls\[2\]\[3\] \(rudder\): nan is not a finite number$"):
+        flown(rows)
+    with pytest.raises(ValueError, match=r"^action\[1\] \(aileron\)"):
+        refuse_nonfinite([0.0, math.inf, 0.0, 0.0], "action", ("elevator", "aileron", "rudder", "throttle"))
+    u = flown([[2.0, -3.0, 0.5, 9.0, -1.0, 0.4, 0.3], [0.5, 0.0, 0.0, 0.0, 0.5, 0.0, 0.7]])
+    np.testing.assert_array_equal(u, [[1.0, -1.0, 0.5, 1.0, 0.0, 0.4, 0.0], [0.5, 0.0, 0.0, 0.0, 0.5, 0.0, 1.0]])
+    # what a Controls flies is the same row, its trim added first
+    assert flown_row(Controls(parking_brake=0.6, elevator=0.9, elevator_trim=0.3)).tolist() == \
+        [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]
 
 
 def test_controls_is_mutable():
@@ -243,4 +262,3 @@ def test_elevator_trim_offsets_the_elevator_and_clamps():
     assert c.clamped().elevator == pytest.approx(0.2) and c.clamped().elevator_trim == 0.0
     assert Controls(elevator=0.8, elevator_trim=0.5).clamped().elevator == 1.0
     assert Controls(elevator=-0.2, elevator_trim=-3.0).clamped().elevator == pytest.approx(-1.0)
-    assert Controls(elevator_trim=float("nan")).clamped().elevator == 0.0

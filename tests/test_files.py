@@ -86,6 +86,30 @@ def test_checker_fields_report_path_type_range_and_misspelling():
         assert str(err.value) == message
 
 
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_checker_refuses_nan_and_infinities_bounds_or_not(value):
+    check = Checker("f.toml")
+    for rule in (Number(), Number(ge=0.0), Number(gt=0.0, le=100.0, unit="ft")):
+        with pytest.raises(InputError) as err:
+            check.fields({"x": value}, "s", {"x": rule})
+        assert str(err.value) == f"f.toml: s.x: must be finite, got {value!r}"
+    with pytest.raises(InputError, match=r"^f.toml: s.x\[1\]: must be finite, got nan$"):
+        check.fields({"x": [1.0, float("nan")]}, "s", {"x": Numbers()})
+    with pytest.raises(InputError, match=r"^f.toml: s.n: must be a whole number, got "):
+        check.fields({"n": value}, "s", {"n": Number(ge=0, le=10, integer=True)})
+
+
+@pytest.mark.parametrize("value", [1e308, -1e308])
+def test_checker_refuses_absurd_magnitudes_with_the_accepted_range(value):
+    check = Checker("f.toml")
+    with pytest.raises(InputError) as err:
+        check.fields({"x": value}, "s", {"x": Number(ge=-1e6, le=1e6, unit="ft")})
+    op, bound = (">=", "-1e+06") if value < 0 else ("<=", "1e+06")
+    assert str(err.value) == f"f.toml: s.x: must be {op} {bound}, got {value!r} (accepted range -1e+06..1e+06 ft)"
+    with pytest.raises(InputError, match=r"^f.toml: n: must be finite, got an integer too large for a float$"):
+        check.number(10 ** 400, "n")
+
+
 def test_checker_integers_and_choices():
     check = Checker("f.toml")
     assert check.integer(3, "n", ge=1, le=12) == 3

@@ -2,7 +2,6 @@
 
 import csv
 import re
-import shutil
 import subprocess
 
 import numpy as np
@@ -13,7 +12,7 @@ from flightsim.simulation import trace
 from flightsim.simulation.airfield import RUNWAY
 from flightsim.simulation.trace import COLUMNS
 
-FLIGHTSIM = shutil.which("flightsim") or pytest.fail("the flightsim console script is not installed")
+from conftest import FLIGHTSIM  # found (or the session stopped) at session start
 
 
 def run(*args, cwd=None):

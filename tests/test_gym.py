@@ -181,3 +181,26 @@ def test_human_mode_opens_the_window(xvfb_run):
             "env.close(); print('window ok')")
     proc = subprocess.run([xvfb_run, "-a", sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and "window ok" in proc.stdout, proc.stderr
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_a_nan_action_is_refused_naming_its_index_and_nothing_is_flown(bad):
+    env = HeadingHoldEnv()
+    env.reset(seed=0)
+    batch = env.unwrapped.task.batch
+    before, t = batch.controls.copy(), batch.times.copy()
+    action = np.zeros(4, dtype=np.float32)
+    action[1] = bad
+    with pytest.raises(ValueError, match=r"^action\[1\] \(aileron\): (nan|inf) is not a finite number$"):
+        env.step(action)
+    np.testing.assert_array_equal(batch.controls, before)
+    np.testing.assert_array_equal(batch.times, t)
+    assert batch.running.all()
+
+    envs = gymnasium.make_vec("flightsim/HeadingHold-v0", num_envs=3, vectorization_mode="vector_entry_point")
+    envs.reset(seed=0)
+    actions = np.zeros((3, 4), dtype=np.float32)
+    actions[2, 3] = bad
+    with pytest.raises(ValueError, match=r"^action\[2\]\[3\] \(throttle\)"):
+        envs.step(actions)
+    envs.close()

@@ -10,7 +10,6 @@ import os
 import runpy
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -422,6 +421,61 @@ def test_a_step_outside_the_registry_is_refused_loudly():
     assert variant.number == INTEGRATORS["rkmk4"].number and variant.kind == kernels.INCREMENT_IDS["bullet"]
 
 
+def test_registration_refuses_an_increment_missing_unknown_or_ignored():
+    semi, rk4 = integrators.step_semi_implicit, integrators.step_rk4
+    with pytest.raises(ValueError, match="step_semi_implicit needs an increment, one of euler, exact"):
+        integrators.Integrator("semi", "Semi", 1, "no increment", semi)
+    with pytest.raises(ValueError, match="unknown increment 'bulet'; valid: euler, exact"):
+        integrators.Integrator("semi", "Semi", 1, "a typo", semi, increment="bulet")
+    with pytest.raises(ValueError, match="step_rk4 applies no increment, so increment='bullet' would be ignored"):
+        integrators.Integrator("rk4-bullet", "RK4", 4, "ignored", rk4, increment="bullet")
+    # rkmk4 without one uses the exact exponential
+    assert integrators.Integrator("rkmk4-exp", "RKMK4", 4, "exact", integrators.step_rkmk4).kind == -1
+
+
+@pytest.mark.parametrize("number, kind", [(len(integrators.STEPS), 0), (-1, 0), (0, -1),
+                                          (0, len(kernels.INCREMENTS)), (INTEGRATORS["rkmk4"].number, -2)])
+def test_a_selector_outside_the_registry_runs_nothing_and_is_named(number, kind):
+    y = np.zeros(integrators.STATE_SIZE)
+    y[integrators.Q] = (1.0, 0.0, 0.0, 0.0)
+    y[integrators.W] = (0.1, 0.2, 0.3)
+    before = y.copy()
+    args = (y, 0.0, 0.01, tuple(rigidbody.FREE_BODY), np.eye(3), np.eye(3), True, kind)
+    # the compiled dispatch returns a status no step returns (|q| − 1 ≥ −1), not the last function's answer
+    assert integrators.step_fields(number, *args) == integrators.UNKNOWN_SELECTOR
+    np.testing.assert_array_equal(y, before)
+    it = integrators.Integrator("probe", "Probe", 1, "numbers set by hand", integrators.step_rk4)
+    it.number, it.kind = number, kind
+    with pytest.raises(LookupError, match=r"integrator 'probe': (step|increment) number -?\d+ is not in the registry"):
+        it.step(y, 0.0, 0.01, rigidbody.FREE_BODY, np.eye(3), np.eye(3))
+    with pytest.raises(LookupError, match="is not in the registry"):
+        it.run(y, 0.0, 0.01, 3, rigidbody.FREE_BODY, np.eye(3), np.eye(3))
+    np.testing.assert_array_equal(y, before)
+
+
+def test_the_increment_dispatch_answers_nan_for_an_unknown_kind():
+    assert all(math.isnan(v) for v in kernels.increment(len(kernels.INCREMENTS), 0.1, 0.2, 0.3, 0.01))
+    assert all(math.isnan(v) for v in kernels.increment(-1, 0.1, 0.2, 0.3, 0.01))
+
+
+def test_a_flight_and_a_batch_refuse_an_integrator_whose_numbers_were_broken(monkeypatch):
+    from flightsim.simulation.batch import BatchSimulation
+    from flightsim.simulation.flight import Simulation
+
+    broken = integrators.Integrator("broken", "Broken", 1, "kind lost", integrators.step_semi_implicit,
+                                    increment="euler")
+    broken.kind = -1      # what an Integrator registered without an increment used to get: Bullet's update ran
+    monkeypatch.setitem(INTEGRATORS, "broken", broken)
+    sim = Simulation(integrator="broken")
+    y = sim.vector
+    with pytest.raises(LookupError, match="integrator 'broken': increment number -1 is not in the registry"):
+        sim.step()
+    np.testing.assert_array_equal(sim.vector, y)
+    batch = BatchSimulation(2, integrator="broken")
+    with pytest.raises(LookupError, match="integrator 'broken': increment number -1"):
+        batch.step(1)
+
+
 def test_integrator_has_no_dead_loads_per_step():
     assert not hasattr(INTEGRATORS["rk4"], "loads_per_step")
 
@@ -445,7 +499,7 @@ def add(x, y):
     return x + y
 
 
-pick = compiled_dispatch("pick", "number", ("x",), {functions}, "demo")
+pick = compiled_dispatch("pick", "number", ("x",), {functions}, "demo", unknown="-1.0")
 """
 
 
@@ -456,8 +510,8 @@ def test_generated_dispatch_is_cached_on_disk(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(__file__).resolve().parents[1])])}
     runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
                            cwd=tmp_path).stdout.split() for _ in range(2)]
-    assert runs[0] == ["6.0", "9.0", "9.0", "0"]  # compiled (a selector past the end runs the last)
-    assert runs[1] == ["6.0", "9.0", "9.0", "1"]  # loaded from the disk cache
+    assert runs[0] == ["6.0", "9.0", "-1.0", "0"]  # compiled (a selector past the end runs none: unknown)
+    assert runs[1] == ["6.0", "9.0", "-1.0", "1"]  # loaded from the disk cache
 
 
 @pytest.mark.parametrize("functions, message", [

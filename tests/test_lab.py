@@ -1,6 +1,5 @@
 """Integrator lab: the ghost airplane, `flightsim bench`, and replaying traces."""
 
-import shutil
 import subprocess
 
 import numpy as np
@@ -14,7 +13,7 @@ from flightsim.physics.integrators import INTEGRATORS
 from flightsim.simulation.replay import Replay
 from flightsim.simulation.flight import Simulation
 
-FLIGHTSIM = shutil.which("flightsim")
+from conftest import FLIGHTSIM  # found (or the session stopped) at session start
 
 
 def fly_with_ghost(dt, integrator="euler", ghost="rk4", substeps=8, seconds=8.0):

@@ -21,6 +21,8 @@ ALLOWED = {
     "gym": {"math", "physics", "simulation", "app", "gym"},
 }
 DRAWING = ("pyglet", "OpenGL", "imgui_bundle", "pyrr")
+#: Plotting is report writing (``flightsim bench``'s plots): beside the commands, never in the core.
+PLOTTING = ("matplotlib",)
 
 
 def _imports(path):
@@ -53,6 +55,8 @@ def test_imports_point_one_way(layer, path):
         parts = name.split(".")
         if parts[0] in DRAWING:
             assert layer in ("app", "commands"), f"{path.name} ({layer}) imports {name}"
+        if parts[0] in PLOTTING:
+            assert layer not in ("math", "physics", "simulation"), f"{path.name} ({layer}) imports {name}"
         if layer == "gym" and path.name != "render.py":
             assert parts[:2] != ["flightsim", "app"], f"{path.name} imports the app (only gym/render.py may)"
         if parts[0] != "flightsim" or name in SHARED:

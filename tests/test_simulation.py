@@ -335,3 +335,41 @@ def test_physics_never_imports_a_drawing_library():
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_the_recorder_writes_exactly_the_controls_flown(tmp_path):
+    from flightsim.app.recorder import Recorder
+    from flightsim.simulation import trace
+
+    sim = Simulation(start=None)
+    rec = Recorder(tmp_path)
+    rec.start(sim)
+    c = sim.controls
+    c.throttle, c.elevator, c.elevator_trim, c.rudder, c.parking_brake = 1.7, 0.9, 0.5, -0.25, 0.3
+    for _ in range(3):
+        sim.step()
+    flown = sim.flown_controls
+    # the loads flew: throttle clipped, trim added then clipped, parking brake under ½ released
+    assert flown.tolist() == [1.0, 1.0, 0.0, -0.25, 0.0, 0.0, 0.0]
+    # the loads read that row: the same loads as a Simulation whose controls are already the flown ones
+    twin = Simulation(start=None)
+    twin.controls = Controls.from_array(flown)
+    twin.set_state(sim.state)
+    np.testing.assert_array_equal(twin.loads(), sim.loads())
+    path = rec.stop()
+    rows = trace.read_csv(path)
+    last = [rows[-1, trace.COLUMNS.index(name)] for name in ("throttle", "elevator", "rudder", "parking_brake")]
+    assert last == [1.0, 1.0, -0.25, 0.0]
+
+
+def test_a_nan_control_is_refused_before_the_step_and_the_flight_is_unchanged():
+    sim = Simulation()
+    sim.step()
+    y, t = sim.vector, sim.t
+    sim.controls.aileron = math.nan
+    with pytest.raises(ValueError, match=r"controls\[2\] \(aileron\): nan is not a finite number"):
+        sim.step()
+    np.testing.assert_array_equal(sim.vector, y)
+    assert sim.t == t and sim.running
+    sim.controls.aileron = 0.0
+    assert sim.step()

@@ -1,6 +1,5 @@
 """Trim, linearisation, modes and integrator stability on the book's airplane."""
 
-import json
 import math
 
 import numpy as np

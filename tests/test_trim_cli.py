@@ -1,12 +1,11 @@
 """``flightsim trim``, ``flightsim modes`` and the trimmed starts, run as a user runs them."""
 
 import json
-import shutil
 import subprocess
 
 import pytest
 
-FLIGHTSIM = shutil.which("flightsim") or pytest.fail("the flightsim console script is not installed")
+from conftest import FLIGHTSIM  # found (or the session stopped) at session start
 
 
 def run(*args, cwd=None):

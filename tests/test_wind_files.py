@@ -1,6 +1,5 @@
 """The wind kept as data: an aircraft file's [wind], scenario files, and --gust / --scenario on the command line."""
 
-import math
 import subprocess
 import sys
 
@@ -61,6 +60,44 @@ def test_a_bad_wind_section_is_one_line_naming_the_file_and_field(tmp_path, caps
     assert len(err) == 1 and message in err[0] and "windy.toml" in err[0], err
 
 
+NON_PHYSICAL = [("nan", "must be finite, got nan"), ("inf", "must be finite, got inf"),
+                ("-inf", "must be finite, got -inf"), ("1e308", "got 1e+308 (accepted range "),
+                ("-1e308", "got -1e+308 (accepted range ")]
+WIND_NUMBERS = ["from_deg", "speed_kt", "shear.height_ft", "shear.exponent", "shear.roughness_ft",
+                "gusts[0].start_s", "gusts[0].duration_s", "gusts[0].from_deg", "gusts[0].speed_kt", "gusts[0].up_kt"]
+
+
+def wind_with(field, value):
+    """The ``[wind]`` section of :data:`WIND` (plus shear exponent and roughness) with ``field = value``."""
+    table = {"from_deg": "90", "speed_kt": "15", "turbulence": '"light"', "seed": "4"}
+    shear = {"kind": '"log"', "height_ft": "500", "exponent": "0.2", "roughness_ft": "0.1"}
+    gust = {"start_s": "0.5", "duration_s": "1.0", "from_deg": "180", "speed_kt": "10", "up_kt": "-4"}
+    part, _, key = field.rpartition(".")
+    {"": table, "shear": shear, "gusts[0]": gust}[part][key] = value
+    inline = ", ".join(f"{k} = {v}" for k, v in shear.items())
+    return ("\n[wind]\n" + "".join(f"{k} = {v}\n" for k, v in table.items()) + f"shear = {{ {inline} }}\n"
+            + "[[wind.gusts]]\n" + "".join(f"{k} = {v}\n" for k, v in gust.items()))
+
+
+@pytest.mark.parametrize("field", WIND_NUMBERS)
+@pytest.mark.parametrize("value, reason", NON_PHYSICAL, ids=[v for v, _ in NON_PHYSICAL])
+def test_non_physical_wind_numbers_are_one_line_exit_2(tmp_path, capsys, field, value, reason):
+    """NaN, infinities and absurd magnitudes in the [wind] of an aircraft file: refused, naming the file and field."""
+    path = aircraft_with(tmp_path, wind_with(field, value))
+    assert main(["simulate", "--steps", "1", "--aircraft", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"flightsim: error: {path}: wind.{field}: "), err
+    assert reason in err[0], err
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "1e308"])
+def test_non_physical_seeds_are_refused(tmp_path, capsys, value):
+    path = aircraft_with(tmp_path, wind_with("seed", value))
+    assert main(["simulate", "--steps", "1", "--aircraft", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{path}: wind.seed: must be a whole number, got " in err[0], err
+
+
 def test_the_shipped_scenarios_load():
     assert {"crosswind", "gusty"} <= set(shipped_scenarios())
     s = load_scenario("crosswind")
@@ -114,8 +151,14 @@ def test_bad_gusts_are_one_line_exit_2(capsys, args, message):
 def test_bad_scenarios_are_one_line_exit_2(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("[wind]\nturbulence = \"gale\"\n")
+    nan = tmp_path / "nan.toml"
+    nan.write_text("[wind]\nspeed_kt = nan\n")
+    huge = tmp_path / "huge.toml"
+    huge.write_text("[[wind.gusts]]\nstart_s = 1e308\nduration_s = 1\nfrom_deg = 0\nspeed_kt = 5\n")
     for arg, message in (("nope", "no such file, nor a shipped scenario (shipped: crosswind, gusty"),
                          (str(bad), "bad.toml: wind.turbulence: unknown value 'gale'"),
+                         (str(nan), "nan.toml: wind.speed_kt: must be finite, got nan"),
+                         (str(huge), "huge.toml: wind.gusts[0].start_s: must be <= 1e+06, got 1e+308"),
                          (str(tmp_path / "missing.toml"), "missing.toml: file not found")):
         run = subprocess.run([sys.executable, "-m", "flightsim", "simulate", "--steps", "1", "--scenario", arg],
                              capture_output=True, text=True)

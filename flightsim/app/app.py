@@ -539,8 +539,13 @@ class FlightApp:
         return GhostPose(pose[0], pose[1], matrices, hidden)
 
     def frame(self, dt):
-        """Advance and draw one frame of ``dt`` seconds (the back buffer is not swapped)."""
+        """Advance and draw one frame of ``dt`` seconds (the back buffer is not swapped).
+
+        ``dt`` also advances the HUD's clock (:attr:`~flightsim.app.hud.Hud.clock`): its messages and
+        the stall warning's blink run on the frame time, as everything else in the frame does.
+        """
         t0 = time.perf_counter()
+        self.hud.tick(dt)
         sim = self.sim
         pad = self.gamepads.poll()
         if sim.capabilities.can_fly:

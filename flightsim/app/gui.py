@@ -115,6 +115,7 @@ class ImguiLayer:
         self._image = None                    # the HudImage copied now
         self._next = None                     # drawn, copied from the next frame on
         self._chunks = []                     # the built imgui frame's draw lists not drawn yet, in parts
+        self._pending = False                 # a built imgui frame is not drawn into a texture yet
         self._opaque = None
         self._since = 0.0
         self._dirty = True
@@ -228,13 +229,13 @@ class ImguiLayer:
             self._image, self._next = self._draw_texture(underlay, width, height, everything=True), None
         elif self._next is not None:
             self._image, self._next = self._next, None
-        elif self._chunks:
+        elif self._pending:                   # (an empty frame too: a HUD that shows nothing now is drawn so)
             self._next = self._draw_texture(underlay, width, height)
         return self._image
 
     def refresh_due(self, build, hz):
         """After the scene: build the windows for the next redraw if ``1 / hz`` seconds have passed."""
-        idle = self._image is not None and not self._chunks and self._next is None
+        idle = self._image is not None and not self._pending and self._next is None
         if idle and self._since >= 1.0 / hz - 1e-9:        # (a sum of frame times may fall short by a rounding)
             self._build(build)
 
@@ -242,6 +243,7 @@ class ImguiLayer:
         """Run an imgui frame (its draw data waits for :meth:`_draw_texture`)."""
         since, self._since, self._dirty = self._since, 0.0, False
         self._chunks = _halves(list(self._run(since, build).cmd_lists))
+        self._pending = True
         self._opaque = None
 
     def _draw_texture(self, underlay, width, height, everything=False) -> HudImage | None:
@@ -271,6 +273,7 @@ class ImguiLayer:
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
         if self._chunks:
             return None
+        self._pending = False
         opaque = self._opaque
         overlay = [r for r in self._list_extents(width, height)
                    if not any(o[0] <= r[0] and o[1] <= r[1] and r[2] <= o[2] and r[3] <= o[3] for o in opaque)]

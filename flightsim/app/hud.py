@@ -8,13 +8,17 @@ the panels read) and hands it, with its
 the HUD's own state: panels shown or hidden, the key help, a short message,
 the integrator menus and where the last frame's widgets were.
 
+The HUD's timers (how long a message shows, the stall warning's blink) run
+on the app's clock, :attr:`Hud.clock`: the sum of the frame times the frame
+loop has given the app (:meth:`Hud.tick`), the clock everything else in a
+frame runs on, so frames of a given length show the same HUD whatever the
+wall time.
+
 Roll, pitch and heading come from the simulation's telemetry, which converts
 the quaternion with the book's function and aviation signs.
 """
 
 from __future__ import annotations
-
-import time
 
 from imgui_bundle import imgui
 
@@ -49,8 +53,10 @@ class Hud:
         ``"integrator:rk4"``, ``"seek"``, ``"trim_now"``, ``"dynamics:mode:roll"``,
         ...): where a click lands; ``"flight:window"``, ``"numerics:window"`` and
         ``"dynamics:window"`` are the windows themselves.
+    clock : float
+        The app's clock, seconds: the sum of the frame times given to :meth:`tick` (the frame loop's).
     message : str
-        The last :meth:`notify` text (shown until ``message_until``, ``time.monotonic()`` seconds).
+        The last :meth:`notify` text (shown while :attr:`clock` < ``message_until``).
     dynamics_fitted : int or None
         The Dynamics readout's ``generation`` the λ·dt plot last fitted its axes to.
     dynamics_refits : int
@@ -76,6 +82,7 @@ class Hud:
         self.show = True
         self.show_help = False
         self.hit_boxes = {}
+        self.clock = 0.0
         self.message = ""
         self.message_until = 0.0
         self.dynamics_fitted = None
@@ -84,10 +91,19 @@ class Hud:
         self.dynamics_zoom = False
         self.backdrops = False
 
+    def tick(self, dt):
+        """Advance :attr:`clock` by a frame of ``dt`` seconds (the app calls it once a frame)."""
+        self.clock += float(dt)
+
     def notify(self, text, seconds=3.0):
-        """Show ``text`` for a few seconds."""
+        """Show ``text`` for ``seconds`` of the app's clock (:attr:`clock`)."""
         self.message = text
-        self.message_until = time.monotonic() + seconds
+        self.message_until = self.clock + seconds
+
+    @property
+    def message_shown(self) -> bool:
+        """The last message is still showing (its time on :attr:`clock` has not run out)."""
+        return bool(self.message) and self.clock < self.message_until
 
     def draw(self, view, do):
         """Build this frame's windows (between ``imgui.new_frame()`` and ``imgui.render()``).

@@ -11,12 +11,14 @@ from contextlib import contextmanager
 
 from imgui_bundle import imgui, implot
 
+from flightsim.physics.constants import KNOT
+
 __all__ = ["CHART_FLAGS", "FT_S_TO_KT", "X_FLAGS", "attitude_indicator", "bar", "chart_limits", "cockpit_frame",
            "cockpit_shapes",
            "heading_tape", "plain_lines", "vec2"]
 
-FT_S_TO_KT = 0.592484
-"""Knots per ft/s."""
+FT_S_TO_KT = 1.0 / KNOT
+"""Knots per ft/s (:data:`flightsim.physics.constants.KNOT`)."""
 
 _SKY = imgui.IM_COL32(64, 132, 214, 255)
 _GROUND = imgui.IM_COL32(142, 96, 52, 255)

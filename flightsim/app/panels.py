@@ -38,7 +38,6 @@ Panels, in drawing order:
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import numpy as np
@@ -50,9 +49,10 @@ from flightsim.app.instruments import (CHART_FLAGS, FT_S_TO_KT, X_FLAGS, attitud
                                        wind_relative)
 from flightsim.app.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_HELD
 
-__all__ = ["NUMERICS_SECTIONS", "PANELS", "aircraft_section", "camera_section", "charts_section", "clock_section", "cockpit_overlay",
-           "dynamics_panel", "dynamics_section", "flight_panel", "gear_panel", "ghost_section", "integrator_section", "key_help",
-           "numerics_panel", "recording_section", "run_section", "status_banner", "timing_section", "wind_section"]
+__all__ = ["NUMERICS_SECTIONS", "PANELS", "STALL_BLINK_HZ", "aircraft_section", "camera_section", "charts_section",
+           "clock_section", "cockpit_overlay", "dynamics_panel", "dynamics_section", "flight_panel", "gear_panel",
+           "ghost_section", "integrator_section", "key_help", "numerics_panel", "recording_section", "run_section",
+           "stall_flash", "status_banner", "timing_section", "wind_section"]
 
 PANEL_ALPHA = 0.62
 """Opacity of the side panels' background (the scene shows through)."""
@@ -84,6 +84,10 @@ _HELP_ACTIONS = (("pitch_up", "pitch up (stick back)"), ("pitch_down", "pitch do
                  ("brake", "wheel brakes (hold; with rudder: differential)"),
                  ("parking_brake", "parking brake set / release"), ("quit", "quit"))
 
+STALL_BLINK_HZ = 1.5
+"""The stall warning's blink, cycles a second of the app's clock (:attr:`~flightsim.app.hud.Hud.clock`):
+bright red for the first half of each cycle, orange for the second."""
+
 _RED = imgui.ImVec4(1.0, 0.35, 0.3, 1.0)
 _GHOST_BLUE = imgui.ImVec4(0.62, 0.84, 1.0, 1.0)
 _GREEN = imgui.ImVec4(0.45, 0.95, 0.45, 1.0)
@@ -94,6 +98,11 @@ def _remember_window(hud, name):
     """Record the current window's rectangle as ``hit_boxes[name]``."""
     pos, extent = imgui.get_window_pos(), imgui.get_window_size()
     hud.hit_boxes[name] = (pos.x, pos.y, pos.x + extent.x, pos.y + extent.y)
+
+
+def stall_flash(clock):
+    """The stall warning is in its bright half of the blink at ``clock`` seconds of the app's clock."""
+    return int(clock * 2.0 * STALL_BLINK_HZ) % 2 == 0
 
 
 def _panels_fit(hud):
@@ -133,7 +142,7 @@ def status_banner(view, do, hud):
         lines.append(("end", f"end of the trace: Reset ({view.keymap.describe('reset')}) plays it again"))
     if view.recorder.recording:
         lines.append(("rec", f"REC  {view.recorder.seconds:.1f} s"))
-    if hud.message and time.monotonic() < hud.message_until:
+    if hud.message_shown:
         lines.append(("message", hud.message))
     if not lines:
         return
@@ -210,8 +219,7 @@ def flight_panel(view, do, hud):
     imgui.text(f"AoA      {t.alpha:+6.1f} deg")
     imgui.text(f"Roll {t.roll:+6.1f}  Pitch {t.pitch:+5.1f}  Hdg {t.heading:05.1f}")
     if t.stall:
-        flash = int(time.monotonic() * 3.0) % 2 == 0
-        imgui.text_colored(imgui.ImVec4(1.0, 0.2 if flash else 0.5, 0.2, 1.0), "STALL")
+        imgui.text_colored(imgui.ImVec4(1.0, 0.2 if stall_flash(hud.clock) else 0.5, 0.2, 1.0), "STALL")
     elif t.on_ground:
         imgui.text_colored(imgui.ImVec4(0.6, 1.0, 0.6, 1.0), "on the ground")
     else:

@@ -82,7 +82,7 @@ class Recorder:
         sim = self.sim
         self._times.append(sim.t)
         self._states.append(sim.vector)
-        self._controls.append(sim.controls.clamped().as_array())
+        self._controls.append(sim.flown_controls)
         self._ground.append(sim.telemetry().on_ground)
         self._wind.append(sim.wind[:3])
 

@@ -15,10 +15,10 @@ import numpy as np
 
 from flightsim.app import meshes
 from flightsim.app.meshes import Mesh, rgba
+from flightsim.physics.constants import KNOT
 
 __all__ = ["FULL_KNOTS", "SOCK_LENGTH", "sock_wind", "windsock_matrix", "windsock_mesh"]
 
-KNOT = 1.68781
 FULL_KNOTS = 15.0
 """Wind speed at which the sock stands straight out, kt (FAA AC 150/5345-27)."""
 SOCK_LENGTH = 12.0

@@ -12,6 +12,7 @@ def add_arguments(parser):
 def run(args):
     """Print one line per shipped aircraft: name, title, weight, propulsion, file."""
     from flightsim.physics.aircraft import load_aircraft
+    from flightsim.physics.constants import HP
 
     rows = []
     for name, path in shipped_aircraft().items():
@@ -19,7 +20,7 @@ def run(args):
         weight = a.mass * a.gravity
         if a.propeller is not None:
             p = a.propeller
-            engine = (f"{p.max_power / 550.0:.0f} hp at {p.rated_rpm:.0f} rpm, {12 * p.diameter:.0f} in propeller "
+            engine = (f"{p.max_power / HP:.0f} hp at {p.rated_rpm:.0f} rpm, {12 * p.diameter:.0f} in propeller "
                       f"({a.max_thrust:.0f} lbf static)")
         else:
             engine = f"constant thrust, {a.max_thrust:.0f} lbf at full throttle"

@@ -16,7 +16,7 @@ def add_arguments(p):
 
 def run(args):
     """Run the measurements; print the table; return 0."""
-    from flightsim.simulation import lab
+    from flightsim.commands import lab_report
     from flightsim.physics.integrators import INTEGRATORS
 
     if importlib.util.find_spec("scipy") is None:  # the free-body reference needs it
@@ -29,7 +29,7 @@ def run(args):
             raise InputError("--integrators", "", f"unknown name {unknown[0]!r}; valid: {', '.join(INTEGRATORS)}")
     out = output_folder("--out", args.out, create=True)      # before the measurements, which take minutes
     try:
-        _, table, plots = lab.run(out, quick=args.quick, progress=sys.stderr.isatty(), names=names)
+        _, table, plots = lab_report.run(out, quick=args.quick, progress=sys.stderr.isatty(), names=names)
     except OSError as exc:
         raise write_error("--out", exc.filename or out, exc) from None
     print(table)

@@ -47,7 +47,7 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
     """
     from flightsim.simulation import trace
 
-    rows_t, rows_y, rows_u = [sim.t], [sim.vector], [sim.controls.clamped().as_array()]
+    rows_t, rows_y, rows_u = [sim.t], [sim.vector], [sim.flown_controls]
     rows_g, rows_w = [sim.on_ground], [sim.wind[:3]]
     bar = None
     if progress:
@@ -62,7 +62,7 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
         if k % every == 0:
             rows_t.append(sim.t)
             rows_y.append(sim.vector)
-            rows_u.append(sim.controls.clamped().as_array())
+            rows_u.append(sim.flown_controls)
             rows_g.append(sim.on_ground)
             rows_w.append(sim.wind[:3])
         if bar is not None and k % 1000 == 0:
@@ -98,7 +98,7 @@ def run(args):
         except OSError as exc:
             raise write_error("--out", out, exc) from None
     _summary(sim, table, wall, out)
-    return 1 if sim.status and "non-finite" in sim.status else 0
+    return 1 if sim.diverged else 0
 
 
 def _summary(sim, table, wall, out):

@@ -9,7 +9,7 @@ given on the command line win over the scenario's wind, which replaces the
 aircraft file's optional ``[wind]`` section.  Knots only here, at the
 user's boundary; ft/s inside.
 
-No physics imported at parse time beyond :mod:`flightsim.physics.wind`'s constants.
+No physics imported at parse time beyond :mod:`flightsim.physics.constants` (:data:`KNOT`).
 """
 
 import argparse
@@ -19,9 +19,9 @@ import math
 from flightsim.commands.options import number, output_file, seconds, write_error
 from flightsim.errors import InputError
 from flightsim.files import atomic_write
+from flightsim.physics.constants import KNOT
 
 LEVELS = ("none", "light", "moderate", "severe")
-KNOT = 1.68781
 
 
 def wind_option(text):

@@ -24,6 +24,8 @@ from flightsim.math import quat
 from flightsim.physics.wind import KNOT, WindSpec
 from flightsim.simulation.airfield import RUNWAY
 from flightsim.simulation.batch import BatchSimulation, CRASHED, NONFINITE
+from flightsim.simulation.controls import (AILERON, CONTROL_NAMES, ELEVATOR, FLAPS, RUDDER, THROTTLE,
+                                          refuse_nonfinite)
 from flightsim.simulation.flight import DEFAULT_DT, resolve_aircraft
 from flightsim.simulation.starts import AIM_DISTANCE, GLIDE_ANGLE, make_start
 
@@ -156,15 +158,26 @@ class Task:
         self.batch.reset(index, states, controls, seeds)
 
     def act(self, actions, index=None):
-        """Set the controls of the airplanes ``index`` (default all) from ``(m, 4)`` actions in [−1, 1]."""
+        """Set the controls of the airplanes ``index`` (default all) from ``(m, 4)`` actions in [−1, 1].
+
+        The actions are clipped to the action space; the controls they make go through the one controls
+        boundary (:meth:`BatchSimulation.set_controls <flightsim.simulation.batch.BatchSimulation.set_controls>`).
+
+        Raises
+        ------
+        ValueError
+            An action entry that is NaN or infinite, naming its index (``action[1] (aileron): nan is not a
+            finite number``); no controls change.
+        """
         index = np.arange(self.n) if index is None else index
-        a = np.clip(np.asarray(actions, dtype=np.float64).reshape(index.shape[0], 4), -1.0, 1.0)
-        u = np.zeros((index.shape[0], 7))
-        u[:, 0] = 0.5 * (a[:, 3] + 1.0)
-        u[:, 1] = a[:, 0] + self.trim_elevator[index]
-        u[:, 2] = a[:, 1]
-        u[:, 3] = a[:, 2]
-        u[:, 4] = self.flaps[index]
+        a = refuse_nonfinite(np.asarray(actions, dtype=np.float64).reshape(index.shape[0], 4), "action", ACTIONS)
+        a = np.clip(a, -1.0, 1.0)
+        u = np.zeros((index.shape[0], len(CONTROL_NAMES)))
+        u[:, THROTTLE] = 0.5 * (a[:, 3] + 1.0)
+        u[:, ELEVATOR] = a[:, 0] + self.trim_elevator[index]
+        u[:, AILERON] = a[:, 1]
+        u[:, RUDDER] = a[:, 2]
+        u[:, FLAPS] = self.flaps[index]
         self.batch.set_controls(u, index)
 
     def advance(self, hold=None):

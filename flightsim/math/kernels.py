@@ -39,9 +39,16 @@ BULLET_ANGULAR_MOTION_THRESHOLD = 0.25 * math.pi
 #: Bullet's default fixed step, used by the batch ``bullet`` kernel when no dt is given.
 BULLET_DEFAULT_DT = 1.0 / 60.0
 
+#: How compiled arithmetic fails: as IEEE (and numpy) do — a division by zero gives inf or NaN — never by
+#: raising.  numba's default, ``"python"``, raises ``ZeroDivisionError`` from compiled code (and from a
+#: parallel loop a ``SystemError``), a third way to diverge beside NaN and ``FloatingPointError``; with
+#: ``"numpy"`` a diverging step has one signal, the NaN its |q| − 1 becomes
+#: (:mod:`flightsim.physics.divergence`).  For a non-zero divisor the two models compute the same bits.
+ERROR_MODEL = "numpy"
+
 #: The runtime (NRT) is asked for explicitly: a function that does not say inherits its first caller's
 #: choice, and one first compiled from a :data:`borrowing_jit` caller could then not allocate.
-jit = njit(cache=True, fastmath=False, _nrt=True)
+jit = njit(cache=True, fastmath=False, error_model=ERROR_MODEL, _nrt=True)
 #: For compiled functions that only *borrow* arrays (read and write arrays their caller owns, allocate
 #: none): compiled without numba's runtime (NRT), so numba does not update the reference count of every
 #: array argument atomically on entering and leaving each such function.  For the airplane's loads,
@@ -49,10 +56,13 @@ jit = njit(cache=True, fastmath=False, _nrt=True)
 #: through several functions per evaluation, those atomic updates were half the step's time.  An
 #: allocation (``np.empty``, an array expression, a slice copy ``a[:] = b``) in such a function fails
 #: to compile ("NRT required but not enabled"); it may still call :data:`jit` functions that allocate.
-borrowing_jit = njit(cache=True, fastmath=False, _nrt=False)
+#:
+#: ``_nrt`` is an option numba does not document; ``tests/test_numba_contract.py`` fails, saying so, if it
+#: stops leaving the reference counting out.
+borrowing_jit = njit(cache=True, fastmath=False, error_model=ERROR_MODEL, _nrt=False)
 
 
-def compiled_dispatch(name, selector, arguments, functions, doc, decorator=jit):
+def compiled_dispatch(name, selector, arguments, functions, doc, unknown, decorator=jit):
     """Compile ``name(selector, *arguments)``, which returns ``functions[selector](*arguments)``.
 
     Compiled code takes no function arguments, so a choice made at run time
@@ -64,8 +74,14 @@ def compiled_dispatch(name, selector, arguments, functions, doc, decorator=jit):
     numba caches it on disk like the module's other functions (the cache is
     keyed to that file's contents).  Hence every function must be a compiled
     (:data:`jit`) global of that module, defined there, and registered there;
-    each must take exactly ``arguments``.  A selector past the end runs the
-    last function.  The generated source is kept as ``py_func.__source__``.
+    each must take exactly ``arguments``.  The generated source is kept as
+    ``py_func.__source__``.
+
+    A selector outside ``0 … len(functions) − 1`` runs none of them: the
+    dispatch returns ``unknown``, a status value its callers check and turn
+    into an error naming the selector.  (Compiled code cannot raise freely:
+    an exception raised in a parallel loop reaches Python as a
+    ``SystemError``.)
 
     Parameters
     ----------
@@ -79,6 +95,10 @@ def compiled_dispatch(name, selector, arguments, functions, doc, decorator=jit):
         Numbered 0, 1, … in this order.
     doc : str
         Docstring of the dispatch function.
+    unknown : str
+        Source of the value returned for a selector outside the registry (an
+        expression in the calling module's globals, of the functions' return
+        type): a value no function returns, so a caller can tell it apart.
     decorator : callable
         How to compile it: :data:`jit`, or :data:`borrowing_jit` (the dispatch itself allocates nothing).
 
@@ -106,9 +126,9 @@ def compiled_dispatch(name, selector, arguments, functions, doc, decorator=jit):
         names.append(fname)
     call = ", ".join(arguments)
     lines = [f"def {name}({selector}, {call}):", f"    {doc!r}"]
-    for k, fname in enumerate(names[:-1]):
+    for k, fname in enumerate(names):
         lines += [f"    if {selector} == {k}:", f"        return {fname}({call})"]
-    lines.append(f"    return {names[-1]}({call})")
+    lines.append(f"    return {unknown}")
     source = "\n".join(lines) + "\n"
     namespace = {}
     exec(compile("\n" * (lineno - 1) + source, module_globals["__file__"], "exec"), module_globals, namespace)
@@ -294,13 +314,19 @@ INCREMENT_IDS = {name: k for k, name in enumerate(INCREMENTS)}
 #: ``increment(kind, px, py, pz, h)``: ``(ca, sa)`` of the increment numbered ``kind`` in
 #: :data:`INCREMENT_IDS` (compiled code selects a formula by number rather than by passing a
 #: function), an if-chain written from :data:`INCREMENTS` and cached on disk like the rest.
+#: A ``kind`` outside :data:`INCREMENT_IDS` gives ``(nan, nan)``: no increment's answer, and a step
+#: fed it reports no turn (its callers check ``kind`` first: :data:`flightsim.physics.integrators.UNKNOWN_SELECTOR`).
 increment = compiled_dispatch(
     "increment", "kind", ("px", "py", "pz", "h"), tuple(INCREMENTS.values()),
-    "``(ca, sa)`` of the increment numbered ``kind`` in :data:`INCREMENT_IDS` (generated from :data:`INCREMENTS`).",
+    "``(ca, sa)`` of the increment numbered ``kind`` in :data:`INCREMENT_IDS` (generated from :data:`INCREMENTS`); "
+    "``(nan, nan)`` for a ``kind`` outside it.",
+    unknown="(math.nan, math.nan)",
 )
+#: How many increments :func:`increment` knows (``kind`` runs from 0 to this − 1).
+INCREMENT_COUNT = len(INCREMENTS)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, error_model=ERROR_MODEL)
 def batch_turn(q, phi, h, kind, out):
     """``out[i] = q[i] ⊗ Δq(φ[i])`` with the increment numbered ``kind``, rows shared among the cores."""
     for i in prange(q.shape[0]):

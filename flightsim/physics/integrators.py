@@ -49,6 +49,9 @@ from flightsim.math.kernels import matrix_to_quat, quat_to_matrix, turn
 #: Slices of the state vector.
 X, V, Q, W = slice(0, 3), slice(3, 6), slice(6, 10), slice(10, 13)
 STATE_SIZE = 13
+#: What a step returns for a step or increment number outside the registry, in place of ``|q| − 1``
+#: (which is never below −1): a status, not a result — :func:`check_selectors` turns it into an error.
+UNKNOWN_SELECTOR = -2.0
 
 jit = kernels.jit
 #: For the functions that allocate no array (see :data:`flightsim.math.kernels.borrowing_jit`).
@@ -155,8 +158,11 @@ def step_semi_implicit(y, t, h, params, inertia, inertia_inv, renorm, kind):
 
     Loads; v += a h; x += v h (new v); ω += α h; q ← q ⊗ Δq(ω h) with the
     new ω and the increment numbered ``kind`` (:data:`flightsim.kernels.INCREMENT_IDS`);
-    renormalise.  First order on the coupled state.
+    renormalise.  First order on the coupled state.  ``kind`` must name an
+    increment: any other returns :data:`UNKNOWN_SELECTOR`, the state untouched.
     """
+    if kind < 0 or kind >= kernels.INCREMENT_COUNT:
+        return UNKNOWN_SELECTOR
     ax, ay, az, mx, my, mz = loads(t, y, params)
     dx, dy, dz = omega_dot(y[10], y[11], y[12], mx, my, mz, inertia, inertia_inv)
     euler_kick(y, h, ax, ay, az, dx, dy, dz)
@@ -301,8 +307,12 @@ def step_rkmk4(y, t, h, params, inertia, inertia_inv, renorm, kind):
 
     With ``kind ≥ 0`` the group exponential is replaced by one of the seed's
     increments: ω is then no longer advanced by first-order Euler, so the
-    increment's own error is what separates the variants.
+    increment's own error is what separates the variants.  A ``kind`` that
+    names no increment (below −1, or past the last) returns
+    :data:`UNKNOWN_SELECTOR`, the state untouched.
     """
+    if kind < -1 or kind >= kernels.INCREMENT_COUNT:
+        return UNKNOWN_SELECTOR
     k1 = np.zeros(13)
     k2 = np.zeros(13)
     k3 = np.zeros(13)
@@ -658,6 +668,36 @@ def _step_number(step, name):
     return len(_steps) - 1
 
 
+#: The steps that apply one of the seed's increments (``kind``): whether each needs one (True) or falls
+#: back on the exact exponential without one (False).  Every other step ignores ``kind``.
+INCREMENT_STEPS = ((step_semi_implicit, True), (step_rkmk4, False))
+
+
+def _increment_use(step):
+    """True: ``step`` needs an increment; False: it may take one; None: it applies none."""
+    for known, needs in INCREMENT_STEPS:
+        if known is step:
+            return needs
+    return None
+
+
+def check_selectors(name, number, kind):
+    """Refuse a step number or increment number outside the registry: ``LookupError`` naming it.
+
+    Compiled code cannot raise freely, so the compiled dispatch returns
+    :data:`UNKNOWN_SELECTOR` for a number it does not know; this is the check
+    in Python, before the compiled call or on that status after it.
+    """
+    if not 0 <= number < len(_steps):
+        raise LookupError(f"integrator {name!r}: step number {number} is not in the registry "
+                          f"(0 to {len(_steps) - 1}: {', '.join(f.py_func.__name__ for f in _steps)})")
+    needs = _increment_use(_steps[number])
+    lowest = 0 if needs else -1
+    if needs is not None and not lowest <= kind < kernels.INCREMENT_COUNT:
+        raise LookupError(f"integrator {name!r}: increment number {kind} is not in the registry "
+                          f"({lowest} to {kernels.INCREMENT_COUNT - 1}: {', '.join(kernels.INCREMENT_IDS)})")
+
+
 def explicit_euler_stability(z):
     """``R(z) = 1 + z``: explicit Euler on ω (the Bourg-order steps, ``matrix``, ``buss2``)."""
     return 1.0 + z
@@ -713,6 +753,17 @@ class Integrator:
     """
 
     def __init__(self, name, label, order, description, step, increment=None, stability=None):
+        fname = getattr(getattr(step, "py_func", step), "__name__", repr(step))
+        needs = _increment_use(step)
+        if increment is not None and increment not in kernels.INCREMENT_IDS:
+            raise ValueError(f"integrator {name!r}: unknown increment {increment!r}; "
+                             f"valid: {', '.join(kernels.INCREMENT_IDS)}")
+        if increment is not None and needs is None:
+            raise ValueError(f"integrator {name!r}: {fname} applies no increment, so increment={increment!r} "
+                             f"would be ignored")
+        if increment is None and needs:
+            raise ValueError(f"integrator {name!r}: {fname} needs an increment, one of "
+                             f"{', '.join(kernels.INCREMENT_IDS)}")
         self.name = name
         self.stability = stability
         self.label = label
@@ -728,13 +779,20 @@ class Integrator:
 
         NaN when the state is no longer finite.  ``params`` is a
         :class:`~flightsim.physics.aero.LoadParams` from :func:`flightsim.physics.aero.pack`
-        (or :func:`flightsim.physics.aero.free_body`).
+        (or :func:`flightsim.physics.aero.free_body`).  ``LookupError`` if
+        :attr:`number` or :attr:`kind` was set to one the registry lacks.
         """
-        return step_fields(self.number, y, t, h, tuple(params), inertia, inertia_inv, renorm, self.kind)
+        err = step_fields(self.number, y, t, h, tuple(params), inertia, inertia_inv, renorm, self.kind)
+        if err == UNKNOWN_SELECTOR:
+            check_selectors(self.name, self.number, self.kind)
+        return err
 
     def run(self, y, t0, h, steps, params, inertia, inertia_inv, renorm=True):
-        """``steps`` compiled steps in one call; returns the largest ``||q| − 1|`` seen."""
-        return run_steps(self.number, y, t0, h, steps, params, inertia, inertia_inv, renorm, self.kind)
+        """``steps`` compiled steps in one call; returns the largest ``||q| − 1|`` seen (as :meth:`step`)."""
+        worst = run_steps(self.number, y, t0, h, steps, params, inertia, inertia_inv, renorm, self.kind)
+        if worst == UNKNOWN_SELECTOR:
+            check_selectors(self.name, self.number, self.kind)
+        return worst
 
     def python_step(self, python_loads):
         """The same step as plain Python, with a Python ``loads(t, y, params)`` callable.
@@ -742,10 +800,13 @@ class Integrator:
         Returns ``step(y, t, h, params, inertia, inertia_inv, renorm) -> |q| − 1``.
         """
         f = python_step(self.function, python_loads)
-        kind = self.kind
+        name, number, kind = self.name, self.number, self.kind
 
         def step(y, t, h, params, inertia, inertia_inv, renorm=True):
-            return f(y, t, h, params, inertia, inertia_inv, renorm, kind)
+            err = f(y, t, h, params, inertia, inertia_inv, renorm, kind)
+            if err == UNKNOWN_SELECTOR:
+                check_selectors(name, number, kind)
+            return err
 
         return step
 
@@ -882,8 +943,9 @@ STEPS = tuple(_steps)
 #: written from :data:`STEPS` by :func:`flightsim.kernels.compiled_dispatch`, cached on disk.
 step_by_number = kernels.compiled_dispatch(
     "step_by_number", "number", STEP_ARGS, STEPS,
-    "Run the step numbered ``number`` in STEPS (generated from the INTEGRATORS registry).",
-    decorator=borrow,
+    "Run the step numbered ``number`` in STEPS (generated from the INTEGRATORS registry); "
+    "UNKNOWN_SELECTOR for a number outside it.",
+    unknown="UNKNOWN_SELECTOR", decorator=borrow,
 )
 _dispatch_compiled = True
 
@@ -905,11 +967,12 @@ def step_fields(number, y, t, h, fields, inertia, inertia_inv, renorm, kind):
 
 @borrow
 def run_steps(number, y, t0, h, steps, params, inertia, inertia_inv, renorm, kind):
-    """``steps`` steps in one compiled loop; returns the largest ``||q| − 1|`` seen (NaN if it blew up)."""
+    """``steps`` steps in one compiled loop; returns the largest ``||q| − 1|`` seen (NaN if it blew up;
+    :data:`UNKNOWN_SELECTOR` for a number outside the registry)."""
     worst = 0.0
     for k in range(steps):
         e = step_by_number(number, y, t0 + k * h, h, params, inertia, inertia_inv, renorm, kind)
-        if not math.isfinite(e):
+        if not math.isfinite(e) or e == UNKNOWN_SELECTOR:
             return e
         worst = max(worst, abs(e))
     return worst

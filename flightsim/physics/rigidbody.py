@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from flightsim.physics import aero, integrators
+from flightsim.physics import aero, divergence, integrators
 from flightsim.math import quat
 from flightsim.physics.integrators import STATE_SIZE
 
@@ -92,7 +92,8 @@ def propagate(q0, omega0, inertia, dt, steps, integrator="euler", torque=None, r
     ValueError
         Bad input, naming the argument.
     FloatingPointError
-        The integration diverged (the state stopped being finite).
+        The integration diverged (the state stopped being finite, or q degenerated); the only exception a
+        diverging integration raises, worded as every flight's stop (:mod:`flightsim.physics.divergence`).
     """
     q = quat.normalize(quat.as_quat(q0, "q0"))
     if q.shape != (4,):
@@ -111,6 +112,7 @@ def propagate(q0, omega0, inertia, dt, steps, integrator="euler", torque=None, r
     y = np.zeros(STATE_SIZE)
     y[integrators.Q] = q
     y[integrators.W] = w
+    t = None
     if torque is None:
         worst = method.run(y, 0.0, h, int(steps), FREE_BODY, I, Iinv, bool(renormalize))
     else:
@@ -118,17 +120,18 @@ def propagate(q0, omega0, inertia, dt, steps, integrator="euler", torque=None, r
         def loads(t, y, params):
             m = np.asarray(torque(t, y[6:10].copy(), y[10:13].copy()), dtype=np.float64)
             if m.shape != (3,) or not np.all(np.isfinite(m)):
+                if not np.all(np.isfinite(y)):
+                    return math.nan, math.nan, math.nan, math.nan, math.nan, math.nan   # the state diverged
                 raise ValueError(f"torque: must return 3 finite numbers, got {m!r}")
             return 0.0, 0.0, 0.0, m[0], m[1], m[2]
 
         step = method.python_step(loads)
         worst = 0.0
         for k in range(int(steps)):
-            worst = step(y, k * h, h, FREE_BODY, I, Iinv, bool(renormalize))
-            if not math.isfinite(worst):
+            worst = divergence.python_step_result(step, y, k * h, h, FREE_BODY, I, Iinv, bool(renormalize))
+            if divergence.diverged(worst):
+                t = k * h
                 break
-    if not math.isfinite(worst):
-        raise FloatingPointError(
-            f"{method.name}: the state became non-finite (the integration diverged at dt = {h:g} s)"
-        )
+    if divergence.diverged(worst):
+        raise FloatingPointError(divergence.message(method.name, t, h, y))
     return y[integrators.Q].copy(), y[integrators.W].copy()

@@ -69,10 +69,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from flightsim.math import quat
+from flightsim.physics.constants import KNOT
 from flightsim.schema import Number, Text, join
 
-#: ft/s per knot.
-KNOT = 1.68781
 #: Turbulence levels, ``none`` first.
 LEVELS = ("none", "light", "moderate", "severe")
 #: Wind at 20 ft for the low-altitude model, kt (MIL-F-8785C §3.7.3).

@@ -4,11 +4,14 @@
   needs from a flight (live or played back), and its :class:`Capabilities`;
 * :mod:`~flightsim.simulation.flight` - :class:`Simulation`: one airplane,
   fixed step, accumulator and interpolated render pose, ground contact and
-  crashes, NaN stop;
+  crashes, the divergence stop;
+* :mod:`~flightsim.simulation.batch` - :class:`BatchSimulation`: many airplanes in one compiled call;
+* :mod:`~flightsim.simulation.clock` - the fixed-step accumulator every real-time loop shares;
 * :mod:`~flightsim.simulation.starts` - where a flight starts (runway,
   approach, trimmed in the air, the aircraft file's state);
 * :mod:`~flightsim.simulation.airfield` - the runway (the starts and the scene use it);
-* :mod:`~flightsim.simulation.controls` - pilot controls and control schedules (CSV);
+* :mod:`~flightsim.simulation.controls` - pilot controls, the one controls boundary
+  (:func:`~flightsim.simulation.controls.flown`) and control schedules (CSV);
 * :mod:`~flightsim.simulation.trace` - trace CSV files (write atomically, read, validate);
 * :mod:`~flightsim.simulation.ghost` - a second airplane flying the same inputs
   with another integrator;

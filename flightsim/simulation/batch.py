@@ -14,12 +14,15 @@ same ground and crash checks, the same wind and Dryden turbulence
 Per airplane, as one :class:`Simulation` does:
 
 1. the integrator advances the state by ``dt`` with the airplane's controls
+   (set through the one controls boundary, :func:`flightsim.simulation.controls.flown`)
    and wind;
-2. a non-finite state stops that airplane (its last finite state kept);
-3. the ground: which wheels carry load, and a crash (touchdown faster than
+2. a diverged state stops that airplane (its last finite state kept; the
+   message from :mod:`flightsim.physics.divergence`, as the single flight's);
+3. the ground (:func:`flightsim.physics.ground.ground_after_step`, the single
+   flight's very code): which wheels carry load, and a crash (touchdown faster than
    the file's ``crash_sink_rate``, a hard point, a leg past its travel),
    which stops it, put at rest where the contact happened
-   (:func:`flightsim.simulation.flight.crash`);
+   (:func:`flightsim.physics.ground.crash`);
 4. its wind is sampled for the next step.
 
 A stopped airplane stays stopped (``status`` says why, as
@@ -41,14 +44,18 @@ import sys
 import numpy as np
 from numba import njit, prange
 
-from flightsim.math.kernels import borrowing_jit, jit, matrix_entries
-from flightsim.physics import aero, integrators
-# LoadParams and airplane_loads are used by the kernels generated below
-from flightsim.physics.aero import LoadParams, airplane_loads, ground_contact  # noqa: F401
+from flightsim.math.kernels import ERROR_MODEL, jit
+from flightsim.physics import aero, divergence, integrators
+# LoadParams, airplane_loads, ground_contact and ground_after_step are used by the kernels generated below
+from flightsim.physics.aero import LoadParams, airplane_loads  # noqa: F401
 from flightsim.physics.batch_wind import BLOCK, STATE_WIDTH, BatchWind, sample_one  # noqa: F401 (the kernel samples)
+from flightsim.physics.ground import (  # noqa: F401
+    GROUND_CRASH, GROUND_SINK_CRASH, GearLimits, crash, ground_after_step, ground_contact,
+)
 from flightsim.physics.rigidbody import check_dt
 from flightsim.physics.wind import wingspan_of
-from flightsim.simulation.flight import DEFAULT_DT, crash, resolve_aircraft
+from flightsim.simulation.controls import CONTROL_NAMES, flown, flown_row
+from flightsim.simulation.flight import DEFAULT_DT, resolve_aircraft
 from flightsim.simulation.starts import file_start
 
 #: The :class:`~flightsim.physics.aero.LoadParams` fields written during a flight: one row per airplane.
@@ -64,7 +71,7 @@ _NO_WIND = (np.zeros(10), np.zeros(12), np.zeros(12), np.zeros((0, 5)), np.zeros
 #: ``status`` of an airplane held out of a call to :meth:`BatchSimulation.step`.
 HELD = -1
 
-parallel_jit = njit(cache=True, fastmath=False, parallel=True)
+parallel_jit = njit(cache=True, fastmath=False, parallel=True, error_model=ERROR_MODEL)
 
 
 def _fields_expression(fields, own, index):
@@ -88,70 +95,15 @@ def _compile_here(source, decorator):
     return decorator(function)
 
 
-@borrowing_jit
-def first_contact(prev, y, r, limits):
-    """Fraction of the step ``prev`` → ``y`` at which a contact point at body ``r`` (m, 3) first went past ``limits``.
-
-    The compiled twin of :func:`flightsim.simulation.flight.first_contact` (bisection on the
-    lerped position and the nlerped orientation), for the touchdown's sink rate.
-    """
-    sign = 1.0
-    if prev[6] * y[6] + prev[7] * y[7] + prev[8] * y[8] + prev[9] * y[9] < 0.0:
-        sign = -1.0
-    lo, hi = 0.0, 1.0
-    for it in range(49):
-        s = 0.0 if it == 0 else 0.5 * (lo + hi)
-        z = prev[2] + s * (y[2] - prev[2])
-        qw = (1.0 - s) * prev[6] + s * sign * y[6]
-        qx = (1.0 - s) * prev[7] + s * sign * y[7]
-        qy = (1.0 - s) * prev[8] + s * sign * y[8]
-        qz = (1.0 - s) * prev[9] + s * sign * y[9]
-        _, _, _, _, _, _, r20, r21, r22 = matrix_entries(qw, qx, qy, qz, 1.0 / (qw * qw + qx * qx + qy * qy + qz * qz))
-        over = -math.inf
-        for k in range(r.shape[0]):
-            over = max(over, -(z + r20 * r[k, 0] + r21 * r[k, 1] + r22 * r[k, 2]) - limits[k])
-        if it == 0:
-            if over >= 0.0:
-                return 0.0
-        elif over >= 0.0:
-            hi = s
-        else:
-            lo = s
-    return lo
-
-
-@borrowing_jit
-def ground_after_step(y, prev, t, params, wheels_down, on_ground, a, travel, wheels_only, sink_rate):
-    """The ground after a step of airplane ``a`` (as ``Simulation._ground``); returns 0, or 1 crash, 2 crash on touchdown.
-
-    Updates ``wheels_down[a]`` and ``on_ground[a]`` when it did not crash.
-    """
-    if y[2] > params.gear_reach:
-        if wheels_down[a]:
-            params.gear_anchor[:] = 0.0
-        wheels_down[a] = False
-        on_ground[a] = False
-        return 0
-    touching, loaded, excess = ground_contact(t, y, params, travel)
-    if touching and not wheels_down[a]:
-        s = first_contact(prev, y, params.gear_positions, wheels_only)
-        if -(prev[5] + s * (y[5] - prev[5])) > sink_rate:
-            return 2
-    if excess > 0.0:
-        return 1
-    wheels_down[a] = touching
-    on_ground[a] = loaded
-    return 0
-
-
 _KERNEL = f'''
-def batch_steps(number, Y, P, T, h, steps, fields, own, inertia, inertia_inv, renorm, kind,
+def batch_steps(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv, renorm, kind,
                 status, qerr, wheels_down, on_ground, travel, wheels_only, sink_rate,
                 wind_on, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn):
     """``steps`` physics steps of every running airplane (``status == RUNNING``), in parallel over airplanes.
 
     After each step the airplane's wind for the next one is sampled when ``wind_on``
-    (:func:`flightsim.physics.batch_wind.sample_one`).
+    (:func:`flightsim.physics.batch_wind.sample_one`).  A step that diverges leaves the state it made in
+    ``D[a]`` (for the message) and the airplane on its last finite state.
     """
     for a in prange(Y.shape[0]):
         if status[a] != RUNNING:
@@ -163,6 +115,7 @@ def batch_steps(number, Y, P, T, h, steps, fields, own, inertia, inertia_inv, re
             prev[:] = y
             err = integrators.step_by_number(number, y, T[a], h, params, inertia, inertia_inv, renorm, kind)
             if not math.isfinite(err):
+                D[a, :] = y
                 y[:] = prev
                 status[a] = NONFINITE
                 break
@@ -170,13 +123,13 @@ def batch_steps(number, Y, P, T, h, steps, fields, own, inertia, inertia_inv, re
             qerr[a] = err
             code = ground_after_step(y, prev, T[a], params, wheels_down, on_ground, a, travel, wheels_only, sink_rate)
             if code != 0:
-                status[a] = CRASHED + code - 1
+                status[a] = CRASHED + code - GROUND_CRASH
                 break
             if wind_on:
                 sample_one(a, T[a], y, h, params.wind, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn)
 '''
-#: Status of an airplane that crashed on touching down too fast (``CRASHED + 1``), before it is reported.
-_SINK_CRASH = CRASHED + 1
+#: Status of an airplane that crashed on touching down too fast, before it is reported.
+_SINK_CRASH = CRASHED + GROUND_SINK_CRASH - GROUND_CRASH
 
 batch_steps = _compile_here(_KERNEL, parallel_jit)
 #: The same kernel run on the calling thread: for few airplanes, where starting the threads costs more than it saves.
@@ -203,25 +156,6 @@ def batch_loads(Y, T, fields, own, out):
         out[a, 0], out[a, 1], out[a, 2], out[a, 3], out[a, 4], out[a, 5] = airplane_loads(T[a], Y[a], params)
 '''
 batch_loads = _compile_here(_LOADS, parallel_jit)
-
-
-def clip_controls(values):
-    """Controls ``(N, 7)`` in :data:`flightsim.physics.aero.INPUTS` order clipped to their ranges (as ``Simulation``).
-
-    Throttle, flaps and brake 0..1; elevator, aileron, rudder −1..1; the parking brake set from ½ up.
-    """
-    u = np.array(values, dtype=np.float64, copy=True)
-    u[:, [0, 4, 5]] = np.clip(u[:, [0, 4, 5]], 0.0, 1.0)
-    u[:, 1:4] = np.clip(u[:, 1:4], -1.0, 1.0)
-    u[:, 6] = np.where(u[:, 6] >= 0.5, 1.0, 0.0)
-    return u
-
-
-def _controls_row(controls):
-    """A :class:`~flightsim.simulation.controls.Controls` as the loads' controls row (elevator trim added, clipped)."""
-    c = controls.as_array()
-    c[1] += min(max(controls.elevator_trim, -1.0), 1.0)
-    return clip_controls(c[None, :])[0]
 
 
 class BatchSimulation:
@@ -255,7 +189,7 @@ class BatchSimulation:
         ``(N, 13)``: ``[x, v, q, ω]`` per airplane (earth ft, ft/s; q body → earth; body rad/s).
         Read it; change it with :meth:`set_states`.
     controls : numpy.ndarray
-        ``(N, 7)`` in :data:`flightsim.physics.aero.INPUTS` order, as the loads read them (write
+        ``(N, 7)`` in :data:`flightsim.physics.inputs.INPUTS` order, as the loads read them (write
         with :meth:`set_controls`, which clips).
     times : numpy.ndarray
         ``(N,)`` each airplane's clock, s.
@@ -284,11 +218,8 @@ class BatchSimulation:
         self._anchors = self._own[PER_AIRPLANE.index("gear_anchor")]
         self._inertia = np.ascontiguousarray(self.aircraft.inertia, dtype=np.float64)
         self._inertia_inv = np.ascontiguousarray(self.aircraft.inertia_inv, dtype=np.float64)
-        gear = self.aircraft.gear
-        is_wheel = np.array([c.is_wheel for c in gear], dtype=bool)
-        self._travel = np.array([c.max_compression if c.is_wheel else 0.0 for c in gear])
-        self._wheels_only = np.where(is_wheel, 0.0, np.inf)
-        self._sink_limits = np.where(is_wheel, 0.0, self._travel)
+        self._gear = GearLimits(self.aircraft)
+        self._travel = self._gear.travel
         self.wind_spec = None if wind is None or wind.calm else wind
         seeds = (np.arange(n) + (wind.seed if wind is not None else 0)) if seeds is None else np.asarray(seeds)
         if seeds.shape != (n,):
@@ -296,6 +227,8 @@ class BatchSimulation:
         self._wind_model = None if self.wind_spec is None else BatchWind(self.wind_spec, seeds, wingspan_of(params))
         self.states = np.zeros((n, integrators.STATE_SIZE))
         self.previous = np.zeros((n, integrators.STATE_SIZE))
+        #: the state a diverged step made, per airplane (for its message)
+        self._diverged = np.zeros((n, integrators.STATE_SIZE))
         self.times = np.zeros(n)
         self.status = np.zeros(n, dtype=np.int64)
         self.qnorm_error = np.zeros(n)
@@ -338,6 +271,7 @@ class BatchSimulation:
         y = np.broadcast_to(self.start.state, (m, 13)) if states is None else np.asarray(states, dtype=np.float64)
         if y.shape != (m, 13) or not np.all(np.isfinite(y)):
             raise ValueError(f"states: need ({m}, 13) finite numbers, got shape {y.shape}")
+        divergence.check_state(y, "states")
         self.states[index] = y
         q = self.states[index, 6:10]
         self.states[index, 6:10] = q / np.linalg.norm(q, axis=1)[:, None]
@@ -347,7 +281,8 @@ class BatchSimulation:
         self.qnorm_error[index] = 0.0
         for a in index:
             self.messages[a] = None
-        self.controls[index] = _controls_row(self.start.controls) if controls is None else clip_controls(controls)
+        self.controls[index] = (flown_row(self.start.controls) if controls is None
+                                else flown(np.asarray(controls, dtype=np.float64).reshape(m, len(CONTROL_NAMES))))
         self._contact(index)
         if self._wind_model is not None:
             self._wind_model.reset(index, seeds)
@@ -357,8 +292,7 @@ class BatchSimulation:
         """Load whole states of the airplanes ``index`` as they are (q not renormalised), running again, clocks kept."""
         index = self._index(index)
         y = np.asarray(states, dtype=np.float64).reshape(index.shape[0], 13)
-        if not np.all(np.isfinite(y)):
-            raise ValueError("states: not finite")
+        divergence.check_state(y, "states")
         self.states[index] = y
         self.previous[index] = y
         self.status[index] = RUNNING
@@ -369,9 +303,16 @@ class BatchSimulation:
             self._wind_model.sample(index, self.times, self.states, 0.0, self._wind)
 
     def set_controls(self, controls, index=None):
-        """Set the controls rows ``(len(index), 7)`` (:data:`flightsim.physics.aero.INPUTS` order), clipped."""
+        """Set the controls rows ``(len(index), 7)`` (:data:`~flightsim.simulation.controls.CONTROL_NAMES` order)
+        through the controls boundary (:func:`~flightsim.simulation.controls.flown`: clipped to their ranges).
+
+        Raises
+        ------
+        ValueError
+            A NaN or infinite value, naming its row and entry; no airplane's controls change.
+        """
         index = self._index(index)
-        self.controls[index] = clip_controls(np.asarray(controls, dtype=np.float64).reshape(index.shape[0], 7))
+        self.controls[index] = flown(np.asarray(controls, dtype=np.float64).reshape(index.shape[0], len(CONTROL_NAMES)))
 
     def _index(self, index):
         """Airplane numbers as an int64 array (all for None; a bool mask or a list of numbers)."""
@@ -420,6 +361,7 @@ class BatchSimulation:
             held &= was
             self.status[held] = HELD
         it = self._integrator
+        integrators.check_selectors(it.name, it.number, it.kind)   # the compiled dispatch cannot raise
         model = self._wind_model
         wind_on = model is not None and not model.steady
         arrays = model.arrays if wind_on else _NO_WIND
@@ -431,10 +373,10 @@ class BatchSimulation:
             now = min(per_call, int(steps) - done)
             if wind_on:
                 model.ahead(now, self.status == RUNNING)
-            kernel(it.number, self.states, self.previous, self.times, self.dt, now, self._fields,
+            kernel(it.number, self.states, self.previous, self._diverged, self.times, self.dt, now, self._fields,
                    self._own, self._inertia, self._inertia_inv, self.renormalize, it.kind, self.status,
-                   self.qnorm_error, self._wheels_down, self.on_ground, self._travel, self._wheels_only,
-                   self.aircraft.crash_sink_rate, wind_on, *arrays)
+                   self.qnorm_error, self._wheels_down, self.on_ground, self._travel, self._gear.wheels_only,
+                   self._gear.sink_rate, wind_on, *arrays)
             done += now
         self.status[held] = RUNNING
         self.steps += int(steps)
@@ -446,11 +388,10 @@ class BatchSimulation:
     def _report(self, a):
         """Finish a stop found by the compiled step: the message, and a crashed airplane put at rest."""
         if self.status[a] == NONFINITE:
-            self.messages[a] = (f"stopped at t = {self.times[a]:.3f} s: the state became non-finite with integrator "
-                                f"'{self.integrator}' at dt = {self.dt:g} s")
+            self.messages[a] = divergence.message(self.integrator, self.times[a], self.dt, self._diverged[a])
             return
         sink_crash = self.status[a] == _SINK_CRASH
-        limits = self._sink_limits if sink_crash else self._travel
+        limits = self._gear.sink_limits if sink_crash else self._travel
         y, self.messages[a] = crash(self.aircraft, self.previous[a], self.states[a], self.times[a], self.dt, limits,
                                     sink_crash)
         self.status[a] = CRASHED

@@ -42,11 +42,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from flightsim.errors import InputError
+from flightsim.physics.inputs import INPUTS
 
-__all__ = ["CONTROL_NAMES", "CONTROL_RANGES", "ControlSchedule", "Controls"]
+__all__ = ["CONTROL_NAMES", "CONTROL_RANGES", "ControlSchedule", "Controls", "flown", "flown_row", "refuse_nonfinite"]
 
-CONTROL_NAMES = ("throttle", "elevator", "aileron", "rudder", "flaps", "brake", "parking_brake")
-"""Control names, in the order of :meth:`Controls.as_array`."""
+CONTROL_NAMES = INPUTS
+"""Control names, in the order of :meth:`Controls.as_array` and of the loads' controls array
+(:data:`flightsim.physics.inputs.INPUTS`: one definition)."""
+#: Entries of each control in a controls row (:data:`CONTROL_NAMES` order).
+THROTTLE, ELEVATOR, AILERON, RUDDER, FLAPS, BRAKE, PARKING_BRAKE = (CONTROL_NAMES.index(n) for n in (
+    "throttle", "elevator", "aileron", "rudder", "flaps", "brake", "parking_brake"))
+#: The parking brake reads as set from this value up.
+PARKING_BRAKE_SET = 0.5
 
 CONTROL_RANGES = {
     "throttle": (0.0, 1.0),
@@ -61,6 +68,69 @@ CONTROL_RANGES = {
 
 _LOWS = np.array([CONTROL_RANGES[n][0] for n in CONTROL_NAMES])
 _HIGHS = np.array([CONTROL_RANGES[n][1] for n in CONTROL_NAMES])
+
+
+def refuse_nonfinite(values, what, names=CONTROL_NAMES):
+    """Raise ``ValueError`` naming the first entry of ``values`` (rows of ``len(names)``) that is NaN or infinite.
+
+    The message names the entry by its index and name: ``"action[1] (aileron): nan is not a finite number"``
+    (one row), ``"controls[3][1] (aileron): …"`` (row 3 of several).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``values`` as float64 rows ``(N, len(names))``.
+    """
+    rows = np.asarray(values, dtype=np.float64).reshape(-1, len(names))
+    bad = ~np.isfinite(rows)
+    if bad.any():
+        i, j = (int(k) for k in np.argwhere(bad)[0])
+        where = f"{what}[{j}]" if rows.shape[0] == 1 else f"{what}[{i}][{j}]"
+        raise ValueError(f"{where} ({names[j]}): {float(rows[i, j])!r} is not a finite number")
+    return rows
+
+
+def flown(values, what="controls"):
+    """The controls the airplane flies, from rows in :data:`CONTROL_NAMES` order: the one controls boundary.
+
+    Every path into the loads goes through here — :class:`~flightsim.simulation.flight.Simulation` (by
+    :func:`flown_row`), :class:`~flightsim.simulation.batch.BatchSimulation`, the Gymnasium tasks — and the
+    traces record what it returns.  NaN or infinite values are refused (``ValueError`` naming the entry, see
+    :func:`refuse_nonfinite`); the rest are clipped to :data:`CONTROL_RANGES`, and the parking brake reads as
+    set (1) from :data:`PARKING_BRAKE_SET` up, else released (0).
+
+    Parameters
+    ----------
+    values : array_like, shape (N, 7) or (7,)
+    what : str
+        What the values are called in an error message.
+
+    Returns
+    -------
+    numpy.ndarray
+        A new float64 array ``(N, 7)``.
+    """
+    u = refuse_nonfinite(values, what).copy()
+    np.clip(u, _LOWS, _HIGHS, out=u)
+    u[:, PARKING_BRAKE] = np.where(u[:, PARKING_BRAKE] >= PARKING_BRAKE_SET, 1.0, 0.0)
+    return u
+
+
+def flown_row(controls, what="controls"):
+    """The controls row ``(7,)`` a :class:`Controls` flies: the elevator trim (clipped to −1..1) added to the
+    elevator, then :func:`flown`.
+
+    Raises
+    ------
+    ValueError
+        A NaN or infinite control or trim, naming it.
+    """
+    trim = controls.elevator_trim
+    if not math.isfinite(trim):
+        raise ValueError(f"{what}: elevator_trim {trim!r} is not a finite number")
+    values = refuse_nonfinite(controls.as_array(), what)
+    values[0, ELEVATOR] += min(max(trim, -1.0), 1.0)
+    return flown(values, what)[0]
 
 
 @dataclass
@@ -124,19 +194,20 @@ class Controls:
         return cls(*(float(v) for v in values))
 
     def clamped(self) -> "Controls":
-        """The inputs the airplane flies: the trim added to the elevator, every value clipped to its range.
+        """The inputs the airplane flies (:func:`flown_row`): the trim added to the elevator, every value clipped
+        to its range, the parking brake set or released.
 
         Returns
         -------
         Controls
             A new object with ``elevator_trim = 0``; ``self`` is unchanged.
-            NaN reads as 0; +/-inf clip to the range ends.
+
+        Raises
+        ------
+        ValueError
+            A NaN or infinite value, naming it.
         """
-        values = self.as_array()
-        trim = self.elevator_trim if math.isfinite(self.elevator_trim) else 0.0
-        values[1] += min(max(trim, -1.0), 1.0)
-        values[np.isnan(values)] = 0.0
-        return Controls.from_array(np.clip(values, _LOWS, _HIGHS))
+        return Controls.from_array(flown_row(self))
 
 
 class ControlSchedule:

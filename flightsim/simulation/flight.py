@@ -7,22 +7,29 @@ One step, in this order (with ``euler`` exactly Bourg's StepSimulation):
    the loads (:func:`flightsim.physics.aero.airplane_loads`) as often as
    its method needs: the body-frame aerodynamic force rotated to the earth
    frame with QVRotate, gravity, and the landing gear's ground reaction
-   (:func:`flightsim.physics.aero.gear_loads`: springs, dampers and tyre
+   (:func:`flightsim.physics.gear.gear_loads`: springs, dampers and tyre
    friction of the contact points below the ground z = 0); ω goes through
    the inertia tensor;
-3. a non-finite state stops the simulation with a message (the last finite
-   state is kept, so NaN never reaches a renderer or a trace);
-4. the ground: which wheels carry load (:attr:`Simulation.on_ground`), and
+3. a diverged state (non-finite, or a degenerate quaternion) stops the
+   simulation with a message (:mod:`flightsim.physics.divergence`; the last
+   finite state is kept, so NaN never reaches a renderer or a trace; a step
+   never raises on divergence);
+4. the ground (:func:`flightsim.physics.ground.ground_after_step`, the batch's
+   very code): which wheels carry load (:attr:`Simulation.on_ground`), and
    a crash, which stops the flight with a message naming what happened: a
    touchdown sinking faster than the aircraft file's ``crash_sink_rate``, a
    hard point (wing tip, nose, tail) touching the ground, or a gear leg
    compressed past its travel.  The crashed airplane is put where the
    contact happened (between the last two states), at rest.
 
+The pilot's controls reach the loads through the one controls boundary,
+:func:`flightsim.simulation.controls.flown_row` (NaN refused, values clipped).
+
 Real-time driving follows Gaffer's "Fix Your Timestep": :meth:`Simulation.advance`
-adds the (clamped, time-scaled) frame time to an accumulator and steps while
-it holds a whole ``dt``; :meth:`Simulation.render_pose` interpolates between
-the previous and the current state.
+runs the shared accumulator (:class:`flightsim.simulation.clock.FixedStep`:
+clamped, time-scaled frame time, whole steps of ``dt``);
+:meth:`Simulation.render_pose` interpolates between the previous and the
+current state.
 
 :class:`Simulation` is a :class:`~flightsim.simulation.source.FlightSource`
 with the :data:`~flightsim.simulation.source.LIVE` capabilities: the app,
@@ -37,10 +44,16 @@ from pathlib import Path
 
 import numpy as np
 
-from flightsim.physics import aero, integrators
+from flightsim.physics import aero, divergence, gear, integrators
+from flightsim.physics.constants import RHO_SL
+from flightsim.physics.ground import (GROUND_OK, GROUND_SINK_CRASH, GearLimits, contact_depths, crash, ground_after_step_fields,
+                                      ground_contact, state_between)  # noqa: F401 (contact_depths, state_between: this module's API)
 from flightsim.physics.wind import WindModel, wingspan_of
 from flightsim.math import quat
-from flightsim.physics.aircraft import Aircraft, load_aircraft
+from flightsim.physics.aircraft import Aircraft
+from flightsim.physics.aircraft_file import load_aircraft
+from flightsim.simulation.clock import MAX_FRAME, FixedStep
+from flightsim.simulation.controls import flown_row
 from flightsim.simulation.starts import file_start
 from flightsim.simulation.source import LIVE
 from flightsim.physics.rigidbody import check_dt
@@ -48,8 +61,6 @@ from flightsim.physics.trim import TrimError, trim as solve_trim
 
 #: Default physics step, s (JSBSim's default rate, 120 Hz).
 DEFAULT_DT = 1.0 / 120.0
-#: Longest frame time the accumulator accepts, s (a stall in drawing must not make the physics spiral).
-MAX_FRAME = 0.25
 #: Time scales the app offers.
 TIME_SCALES = (0.25, 0.5, 1.0, 2.0, 4.0)
 
@@ -169,14 +180,8 @@ class Telemetry:
 def gear_legs(aircraft, params):
     """The :class:`GearLeg` of each contact point from the loads' last evaluation (``params.gear_diag``)."""
     diag = params.gear_diag
-    return tuple(GearLeg(c.name, c.is_wheel, float(diag[k, aero.GD_LOAD]), float(diag[k, aero.GD_DEPTH]),
+    return tuple(GearLeg(c.name, c.is_wheel, float(diag[k, gear.GD_LOAD]), float(diag[k, gear.GD_DEPTH]),
                          float(c.max_compression)) for k, c in enumerate(aircraft.gear))
-
-
-def contact_depths(aircraft, y):
-    """How far each contact point is below the ground (ft, negative: above it) with the airplane at state ``y``."""
-    r = np.array([c.position for c in aircraft.gear]).reshape(-1, 3)
-    return -(y[2] + quat.rotate(y[6:10] / np.linalg.norm(y[6:10]), r)[..., 2]).reshape(-1)
 
 
 def air_velocity_body(y, wind=None):
@@ -225,7 +230,7 @@ def indicated(airspeed, density):
     The equivalent airspeed ``V sqrt(ρ / ρ_SL)`` (ρ_SL the standard sea level's), what a pitot-static
     airspeed indicator shows with no instrument and position error at low Mach numbers.
     """
-    return float(airspeed * math.sqrt(max(density, 0.0) / aero.RHO_SL))
+    return float(airspeed * math.sqrt(max(density, 0.0) / RHO_SL))
 
 
 def resolve_aircraft(aircraft):
@@ -289,9 +294,15 @@ class Simulation:
         #: the wind (None: still air, nothing sampled)
         self.wind_spec = None if wind is None or wind.calm else wind
         self._wind_model = None if self.wind_spec is None else WindModel(self.wind_spec, wingspan_of(self._params))
-        #: per contact point: a wheel?, and how deep it may go (a wheel its leg travel, a hard point 0)
-        self._is_wheel = np.array([c.is_wheel for c in self.aircraft.gear], dtype=bool)
-        self._travel = np.array([c.max_compression if c.is_wheel else 0.0 for c in self.aircraft.gear])
+        #: the contact points as the ground check reads them (a wheel?, how deep each may go)
+        self._gear = GearLimits(self.aircraft)
+        self._travel = self._gear.travel
+        #: [a wheel touches the ground], [a wheel carries load]: arrays, as the compiled ground check writes them
+        self._wheels_down_flag = np.zeros(1, dtype=np.bool_)
+        self._on_ground_flag = np.zeros(1, dtype=np.bool_)
+        self._clock = FixedStep(self.dt)
+        #: the controls values last copied into the loads' controls array (skip the copy while they hold)
+        self._flown_key = None
         #: the parameters as a plain tuple for :func:`~flightsim.physics.integrators.step_fields` (cheaper per call)
         self._param_fields = tuple(self._params)
         self.renormalize = bool(renormalize)
@@ -357,9 +368,11 @@ class Simulation:
         self._t_prev = 0.0
         self.controls = replace(self.start.controls)
         self.status = None
+        #: True once a step diverged (:attr:`status` says how); a crash leaves it False
+        self.diverged = False
         self.qnorm_error = 0.0
         self.steps = 0
-        self._accumulator = 0.0
+        self._clock.reset()
         self._step_seconds = 0.0
         self._contact_now()
         if self._wind_model is not None:
@@ -393,6 +406,7 @@ class Simulation:
         self._prev[:] = prev
         self.t, self._t_prev = float(state.t), float(previous.t)
         self.status = status
+        self.diverged = False
         self._contact_now()
         if self._wind_model is not None:   # the wind where the airplane now is; the turbulence does not advance
             self._wind_model.sample(self.t, self._y, 0.0, self._wind)
@@ -414,8 +428,24 @@ class Simulation:
 
     @property
     def running(self):
-        """True until a crash or a non-finite state stops the flight."""
+        """True until a crash or a diverged state stops the flight."""
         return self.status is None
+
+    @property
+    def on_ground(self):
+        """A wheel carries load (after the last step, or the state just loaded)."""
+        return bool(self._on_ground_flag[0])
+
+    @property
+    def _wheels_down(self):
+        """A wheel touches the ground."""
+        return bool(self._wheels_down_flag[0])
+
+    @property
+    def flown_controls(self):
+        """The controls row the loads read in the last step (:data:`~flightsim.simulation.controls.CONTROL_NAMES`
+        order; the elevator trim added, every value within its range): what a trace records.  A copy."""
+        return self._controls_array.copy()
 
     # ------------------------------------------------------------------ integrator
 
@@ -439,7 +469,19 @@ class Simulation:
     # ------------------------------------------------------------------ stepping
 
     def step(self):
-        """Advance one fixed step (even when paused). Returns False once stopped."""
+        """Advance one fixed step (even when paused). Returns False once stopped.
+
+        Never raises on divergence: a diverged step stops the flight, keeps the
+        last finite state and says why in :attr:`status`.
+
+        Raises
+        ------
+        ValueError
+            A NaN or infinite control (naming it): refused before the step.
+        LookupError
+            The integrator's step or increment number is not in the registry
+            (:func:`~flightsim.physics.integrators.check_selectors`).
+        """
         if self.status is not None:
             return False
         self._load_controls()
@@ -451,15 +493,15 @@ class Simulation:
             self.renormalize, self._kind,
         )
         elapsed = time.perf_counter() - start
+        if err == integrators.UNKNOWN_SELECTOR:      # the state untouched: a step or increment number unknown
+            integrators.check_selectors(self.integrator, self._step_number, self._kind)
         # exponential average over ~100 steps, seeded by the first one
         self._step_seconds += (0.01 if self._step_seconds else 1.0) * (elapsed - self._step_seconds)
         self.steps += 1
-        if not math.isfinite(err):
+        if divergence.diverged(err):
+            self.status = divergence.message(self.integrator, self.t, self.dt, self._y)
+            self.diverged = True
             self._y[:] = self._prev
-            self.status = (
-                f"stopped at t = {self.t:.3f} s: the state became non-finite with integrator "
-                f"'{self.integrator}' at dt = {self.dt:g} s"
-            )
             return False
         self.t += self.dt
         self.qnorm_error = err
@@ -471,21 +513,17 @@ class Simulation:
         return self.status is None
 
     def _load_controls(self):
-        """Copy the pilot's controls, clipped to their ranges and the elevator trimmed, into the loads' parameters.
+        """Copy the pilot's controls through the controls boundary (:func:`~flightsim.simulation.controls.flown_row`:
+        NaN refused, the elevator trimmed, each value clipped to its range) into the loads' parameters.
 
-        The parking brake reads as set from ½ up (the loads turn brake,
-        parking brake and rudder into each wheel's braking:
-        :func:`flightsim.physics.aero.wheel_brake`).
+        Skipped while the controls hold the values last copied (a NaN never equals itself, so it is always
+        checked).
         """
         c = self.controls
-        u = self._controls_array
-        u[0] = min(max(c.throttle, 0.0), 1.0)
-        u[1] = min(max(c.elevator + min(max(c.elevator_trim, -1.0), 1.0), -1.0), 1.0)
-        u[2] = min(max(c.aileron, -1.0), 1.0)
-        u[3] = min(max(c.rudder, -1.0), 1.0)
-        u[4] = min(max(c.flaps, 0.0), 1.0)
-        u[5] = min(max(c.brake, 0.0), 1.0)
-        u[6] = 1.0 if c.parking_brake >= 0.5 else 0.0
+        key = (c.throttle, c.elevator, c.aileron, c.rudder, c.flaps, c.brake, c.parking_brake, c.elevator_trim)
+        if key != self._flown_key:
+            self._controls_array[:] = flown_row(c)
+            self._flown_key = key
 
     def advance(self, frame_seconds):
         """Run the steps a frame of ``frame_seconds`` of wall time calls for.
@@ -501,19 +539,12 @@ class Simulation:
         """
         if self.paused or self.status is not None:
             return 0
-        frame = min(max(float(frame_seconds), 0.0), MAX_FRAME) if math.isfinite(frame_seconds) else 0.0
-        self._accumulator += frame * self.time_scale
-        n = 0
-        # A hair of tolerance, so 0.25 s holds 25 steps of 0.01 s despite rounding.
-        while self._accumulator >= self.dt * (1.0 - 1e-9) and self.step():
-            self._accumulator -= self.dt
-            n += 1
-        return n
+        return self._clock.run(frame_seconds, self.time_scale, self.step)
 
     @property
     def alpha(self):
         """Fraction of a step left in the accumulator, in [0, 1): the render blend factor."""
-        return min(max(self._accumulator / self.dt, 0.0), 1.0)
+        return self._clock.alpha
 
     def render_pose(self):
         """Position and orientation to draw, between the previous and the current state.
@@ -531,10 +562,6 @@ class Simulation:
         self._load_controls()
         return aero.airplane_loads(self.t, self._y, self._params)
 
-    def _contact(self, limits):
-        """``(a wheel touches, a wheel carries load, largest depth beyond limits)`` at the current state."""
-        return aero.ground_contact(self.t, self._y, self._param_fields, limits)
-
     def _contact_now(self):
         """Ground contact of the state just loaded (a reset, a whole state): no touchdown, no crash check.
 
@@ -542,33 +569,23 @@ class Simulation:
         """
         self._load_controls()
         self._params.gear_anchor[:] = 0.0
-        self._wheels_down, self.on_ground, _ = self._contact(self._travel)
+        touching, loaded, _ = ground_contact(self.t, self._y, self._param_fields, self._travel)
+        self._wheels_down_flag[0], self._on_ground_flag[0] = touching, loaded
 
     def _ground(self):
-        """After a step: which wheels carry load, and a crash (touchdown too fast, a hard point, a leg's travel)."""
-        if self._y[2] > self._params.gear_reach:             # nothing can reach the ground
-            if self._wheels_down:
-                self._params.gear_anchor[:] = 0.0
-            self.on_ground = self._wheels_down = False
-            return
-        touching, loaded, excess = self._contact(self._travel)
-        sink_crash = False
-        limits = self._travel
-        if touching and not self._wheels_down:                # a touchdown: how fast was it sinking?
-            wheels_only = np.where(self._is_wheel, 0.0, np.inf)
-            s = self._first_contact(wheels_only)
-            sink = -float(self._prev[5] + s * (self._y[5] - self._prev[5]))
-            if sink > self.aircraft.crash_sink_rate:
-                sink_crash = True
-                limits = np.where(self._is_wheel, 0.0, self._travel)
-        if sink_crash or excess > 0.0:
-            self._crash(limits, sink_crash)
-            return
-        self._wheels_down, self.on_ground = touching, loaded
+        """After a step: which wheels carry load, and a crash (touchdown too fast, a hard point, a leg's travel).
 
-    def _first_contact(self, limits):
-        """Fraction of the last step at which some contact point first went deeper than its limit."""
-        return first_contact(self.aircraft, self._prev, self._y, limits)
+        The batch's compiled check (:func:`~flightsim.physics.ground.ground_after_step`); the height test
+        first, so a flight far above the ground does not pay for a call.
+        """
+        if self._y[2] > self._params.gear_reach and not self._wheels_down_flag[0]:
+            self._on_ground_flag[0] = False
+            return
+        g = self._gear
+        code = ground_after_step_fields(self._y, self._prev, self.t, self._param_fields, self._wheels_down_flag,
+                                        self._on_ground_flag, 0, g.travel, g.wheels_only, g.sink_rate)
+        if code != GROUND_OK:
+            self._crash(g.limits(code), code == GROUND_SINK_CRASH)
 
     def _crash(self, limits, sink_crash):
         """Stop the flight: the airplane put at rest where the contact happened, the status saying what happened."""
@@ -682,77 +699,13 @@ class Simulation:
         return np.array(aero.airplane_loads(self.t, self._y, self._params))
 
 
-def state_between(prev, y, s):
-    """The state a fraction ``s`` of a step after ``prev`` on the way to ``y`` (lerp; q by nlerp)."""
-    out = prev + s * (y - prev)
-    out[6:10] = quat.nlerp(prev[6:10], y[6:10], s)
-    return out
-
-
-def first_contact(aircraft, prev, y, limits):
-    """Fraction of the step ``prev`` → ``y`` at which some contact point first went deeper than its limit (bisection)."""
-
-    def over(s):
-        return float(np.max(contact_depths(aircraft, state_between(prev, y, s)) - limits))
-
-    lo, hi = 0.0, 1.0
-    if over(lo) >= 0.0:
-        return 0.0
-    for _ in range(48):
-        mid = 0.5 * (lo + hi)
-        if over(mid) >= 0.0:
-            hi = mid
-        else:
-            lo = mid
-    return lo
-
-
-def crash(aircraft, prev, y, t, dt, limits, sink_crash):
-    """Where and why a step ``prev`` → ``y`` ending at time ``t`` crashed.
-
-    Parameters
-    ----------
-    limits : numpy.ndarray
-        How deep each contact point may go, ft.
-    sink_crash : bool
-        The wheels touched down too fast (else a hard point or a leg's travel).
-
-    Returns
-    -------
-    (numpy.ndarray, str)
-        The airplane at rest where the contact happened, and the status message.
-    """
-    s = first_contact(aircraft, prev, y, limits)
-    y = state_between(prev, y, s)
-    velocity = y[3:6].copy()
-    k = int(np.argmax(contact_depths(aircraft, y) - limits))
-    contact = aircraft.gear[k]
-    roll, pitch, _ = quat.aviation_angles(y[6:10])
-    sink = -float(velocity[2])
-    when = f"crashed at t = {t - (1.0 - s) * dt:.2f} s"
-    if sink_crash and contact.is_wheel:
-        reason = f"touched down with sink rate {sink:.1f} ft/s (more than {aircraft.crash_sink_rate:g})"
-    elif contact.is_wheel:
-        reason = (f"the {contact.name}'s leg compressed past its {contact.max_compression:g} ft travel "
-                  f"(sink rate {sink:.1f} ft/s, bank {roll:.0f}°, pitch {pitch:+.0f}°)")
-    else:
-        reason = (f"the {contact.name} hit the ground at {float(np.linalg.norm(velocity)):.0f} ft/s "
-                  f"(sink rate {sink:.1f} ft/s, bank {roll:.0f}°, pitch {pitch:+.0f}°)")
-    y[3:6] = 0.0
-    y[10:13] = 0.0
-    # Already too deep before the step (a state loaded in the ground): lift it to the limit.
-    y[2] += max(float(np.max(contact_depths(aircraft, y) - limits)), 0.0)
-    return y, f"{when}: {reason}"
-
-
 def _state_vector(state):
     """The 13-number vector ``[x, v, q, ω]`` of a :class:`FlightState`, unchanged; ValueError if it cannot fly."""
     y = np.concatenate([np.asarray(state.position, dtype=np.float64).reshape(3),
                         np.asarray(state.velocity, dtype=np.float64).reshape(3),
                         np.asarray(state.q, dtype=np.float64).reshape(4),
                         np.asarray(state.omega, dtype=np.float64).reshape(3)])
-    if not (np.all(np.isfinite(y)) and math.isfinite(state.t)):
+    if not math.isfinite(state.t):
         raise ValueError(f"state at t = {state.t}: not finite")
-    if not np.any(y[6:10]):
-        raise ValueError(f"state at t = {state.t}: q is zero")
+    divergence.check_state(y, f"state at t = {state.t}")
     return y

@@ -11,12 +11,15 @@ Two kinds of test flight:
 
 For each: the error at several steps, the measured convergence order, µs per
 step, and for the free body the drift of energy and earth-frame angular
-momentum over a long run.  Then the long runs on a fast-spinning body
-(:data:`SPIN_BODIES`, :func:`long_run`): energy and |L| over 10⁵ steps at
-60 Hz, bounded or secular, and the largest stable dt on the T-handle spun
-near its intermediate axis.  :func:`run` writes two Markdown tables, two
-log-log plots (error against dt, error against cost) and the energy against
-time.  Needs matplotlib for the plots (``pip install -e '.[bench]'``).
+momentum over a long run (:func:`measure`, :func:`measure_all`).  Then the
+long runs on a fast-spinning body (:data:`SPIN_BODIES`, :func:`long_run`):
+energy and |L| over 10⁵ steps at 60 Hz, bounded or secular, and the largest
+stable dt on the T-handle spun near its intermediate axis.
+
+Units: steps and times in s, attitude errors in degrees, positions in ft,
+costs in µs of CPU per step, drifts relative.  This module only measures:
+the report (Markdown tables, plots) is :mod:`flightsim.commands.lab_report`,
+which ``flightsim bench`` runs.
 """
 
 import math
@@ -26,8 +29,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from flightsim.math import quat
-from flightsim.physics import integrators, rigidbody, stability
-from flightsim.physics.aircraft import load_aircraft
+from flightsim.physics import divergence, integrators, rigidbody, stability
+from flightsim.physics.aircraft_file import load_aircraft
 from flightsim.physics.integrators import INTEGRATORS
 from flightsim.physics.modes import dynamic_modes, linearize
 from flightsim.physics.top import FreeTop
@@ -87,7 +90,15 @@ def free_body_reference(body):
 
 
 def fly_manoeuvre(integrator, dt):
-    """Fly :data:`MANOEUVRE`; returns the final :class:`~flightsim.simulation.FlightState` and µs per step."""
+    """Fly :data:`MANOEUVRE`; returns the final :class:`~flightsim.simulation.FlightState` and µs per step.
+
+    Raises
+    ------
+    FloatingPointError
+        The flight diverged, with the flight's own message — as
+        :func:`~flightsim.physics.rigidbody.propagate` raises.  (A crash ends
+        the flight where it happened, and that state is returned.)
+    """
     sim = Simulation(integrator=integrator, dt=dt)
     k = 0
     steps = int(round(MANOEUVRE_SECONDS / dt))
@@ -98,6 +109,8 @@ def fly_manoeuvre(integrator, dt):
                 setattr(sim.controls, name, value)
             k += 1
         if not sim.step():
+            if sim.diverged:
+                raise FloatingPointError(sim.status)
             break
     return sim.state, 1e6 * (time.perf_counter() - start) / steps
 
@@ -195,115 +208,45 @@ def measure(name, dts, references, airplane_reference, progress=None, cruise=Non
     ref_state = airplane_reference
     costs = []
     for dt in dts:
-        state, us = fly_manoeuvre(name, dt)
-        costs.append(us)
-        res.airplane_errors.append(float(np.degrees(quat.angle_between(state.q, ref_state.q))))
-        res.airplane_position_errors.append(float(np.linalg.norm(state.position - ref_state.position)))
+        try:
+            state, us = fly_manoeuvre(name, dt)
+        except FloatingPointError:
+            costs.append(math.nan)
+            res.airplane_errors.append(math.inf)
+            res.airplane_position_errors.append(math.inf)
+        else:
+            costs.append(us)
+            res.airplane_errors.append(float(np.degrees(quat.angle_between(state.q, ref_state.q))))
+            res.airplane_position_errors.append(float(np.linalg.norm(state.position - ref_state.position)))
         if progress:
             progress()
-    res.airplane_us = float(np.median(costs))
+    flown = [c for c in costs if math.isfinite(c)]
+    res.airplane_us = float(np.median(flown)) if flown else math.nan
     res.airplane_order = fitted_order(dts, res.airplane_position_errors)
     return res
 
 
-def _fmt(x, spec=".1e"):
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "—"
-    if isinstance(x, float) and math.isinf(x):
-        return "diverged"
-    return format(x, spec)
+def measure_all(names=None, quick=False, progress=None):
+    """:func:`measure` every integrator of ``names`` (default: all) against the references.
 
-
-def markdown(results, dts):
-    """The results as a Markdown table (one row an integrator)."""
-    k120 = min(range(len(dts)), key=lambda i: abs(dts[i] - 1 / 120))
-    head = (
-        "| integrator | order (registry) | measured order, JSBSim body | measured order, NESC brick | "
-        f"attitude error JSBSim body at 1/{round(1 / dts[k120])} s (deg) | energy drift, brick, {LONG_RUN:g} s | "
-        f"momentum drift, brick, {LONG_RUN:g} s | µs/step free body | airplane attitude error at 1/{round(1 / dts[k120])} s "
-        "(deg) | airplane position error (ft) | µs/step airplane | largest stable dt, airplane at cruise (s) | "
-        "the same by its stability region (s) |"
-    )
-    lines = [head, "|" + "|".join(["---"] * 13) + "|"]
-    for r in results:
-        lines.append(
-            f"| `{r.name}` | {r.order} | {_fmt(r.body_orders['jsbsim'], '.2f')} | "
-            f"{_fmt(r.body_orders['nesc-brick'], '.2f')} | {_fmt(r.body_errors['jsbsim'][k120])} | "
-            f"{_fmt(r.energy_drift)} | {_fmt(r.momentum_drift)} | {_fmt(r.body_us, '.2f')} | "
-            f"{_fmt(r.airplane_errors[k120])} | {_fmt(r.airplane_position_errors[k120])} | "
-            f"{_fmt(r.airplane_us, '.1f')} | {_fmt(r.stable_dt, '.3f')} | {_fmt(r.region_dt, '.3f')} |"
-        )
-    return "\n".join(lines) + "\n"
-
-
-def plots(results, dts, out_dir):
-    """Write ``error_vs_dt.png`` and ``error_vs_cost.png``; returns their paths (none without matplotlib)."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return []
-    paths = []
-    styles = ["o-", "s-", "^-", "v-", "D-", "x-", "+-", "*-", "p-", "h-", "<-", ">-", "1-", "2-", "3-", "4-"]
-    styles += [s.replace("-", "--") for s in styles]          # more integrators than marker styles
-    for kind in ("dt", "cost"):
-        fig, axes = plt.subplots(1, len(BODIES), figsize=(14.0, 5.2), dpi=100)
-        colors = plt.cm.tab20(np.linspace(0.0, 1.0, 20))[::1]
-        for ax, body in zip(axes, BODIES):
-            for k, (r, style) in enumerate(zip(results, styles)):
-                err = np.array(r.body_errors[body.name], dtype=float)
-                x = np.array(dts) if kind == "dt" else r.body_us / np.array(dts)
-                ok = np.isfinite(err) & (err > 0)
-                ax.loglog(x[ok], err[ok], style, color=colors[(2 * k) % 20 + (2 * k) // 20],
-                          label=f"{r.name} ({r.order})", markersize=4)
-            ax.set_xlabel("dt (s)" if kind == "dt" else "cost: µs of CPU per simulated second")
-            ax.set_ylabel(f"attitude error after {body.duration:g} s (deg)")
-            ax.set_title(f"{body.source}\nI = diag{tuple(round(i, 6) for i in body.inertia)}", fontsize=9)
-            ax.grid(True, which="both", alpha=0.3)
-        handles, labels = axes[0].get_legend_handles_labels()
-        fig.legend(handles, labels, fontsize=8, loc="center right", title="integrator (order)")
-        fig.tight_layout(rect=(0.0, 0.0, 0.83, 1.0))
-        path = out_dir / f"error_vs_{kind}.png"
-        fig.savefig(path)
-        plt.close(fig)
-        paths.append(path)
-    return paths
-
-
-def run(out_dir, quick=False, progress=False, names=None):
-    """Measure every integrator, write ``integrators.md``, ``long_runs.md`` and the plots into ``out_dir``.
+    The references are computed once: the free bodies' closed form
+    (:func:`free_body_reference`), the airplane's manoeuvre flown with ``rk4``
+    at :data:`AIRPLANE_REFERENCE_DT` (four times that when ``quick``), and the
+    airplane trimmed at cruise (:class:`CruiseModes`).  ``progress`` is called
+    after each flight (``len(dts) × (len(BODIES) + 1)`` per integrator).
 
     Returns
     -------
-    (list of Result, str, list of Path)
-        The measurements, the two Markdown tables, the plot files.
+    (list of Result, tuple of float)
+        One :class:`Result` per integrator, and the steps measured (s):
+        :data:`QUICK_DTS` when ``quick``, else :data:`DTS`.
     """
     names = list(INTEGRATORS) if names is None else list(names)
     dts = QUICK_DTS if quick else DTS
     references = {b.name: free_body_reference(b) for b in BODIES}
     airplane_reference, _ = fly_manoeuvre("rk4", AIRPLANE_REFERENCE_DT * (4 if quick else 1))
-    bar = None
-    tick = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(names) * len(dts) * (len(BODIES) + 1), unit="run", leave=False)
-        tick = lambda: bar.update(1)  # noqa: E731
     cruise = CruiseModes.of()
-    results = [measure(n, dts, references, airplane_reference, tick, cruise) for n in names]
-    if bar is not None:
-        bar.close()
-    table = markdown(results, dts)
-    runs = [long_run(n, quick) for n in names]
-    long_table = long_run_markdown(runs, LONG_STEPS // 5 if quick else LONG_STEPS)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "integrators.md").write_text(table)
-    (out_dir / "long_runs.md").write_text(long_table)
-    written = plots(results, dts, out_dir)
-    energy = energy_plot(runs, out_dir)
-    return results, table + "\n" + long_table, written + ([energy] if energy else [])
+    return [measure(n, dts, references, airplane_reference, progress, cruise) for n in names], dts
 
 
 # --------------------------------------------------------------------------- spinning bodies: long runs
@@ -349,8 +292,6 @@ SPIN_BODIES = {b.name: b for b in (
              _diag(*BODIES[0].inertia), BODIES[0].omega0, "any"),
 )}
 
-#: The integrators for spinning bodies (drawn bold in the energy plot).
-SPINNING_INTEGRATORS = ("gyro-implicit", "gyro-clamped", "splitting", "midpoint")
 #: The long run: 10⁵ steps at 60 Hz on the fast JSBSim body (|ω| ≈ 15 rad/s, a quarter radian a step).
 LONG_STEPS = 100_000
 LONG_DT = 1 / 60
@@ -438,14 +379,11 @@ def spin_run(name, inertia, omega0, dt, steps, samples=500):
     done = 0
     for mark in marks:
         n = int(mark) - done
-        try:
-            worst = method.run(y, done * dt, dt, n, rigidbody.FREE_BODY, I, Iinv, True)
-        except ZeroDivisionError:        # compiled arithmetic on infinities
-            worst = math.nan
+        worst = method.run(y, done * dt, dt, n, rigidbody.FREE_BODY, I, Iinv, True)
         done += n
         times.append(done * dt)
         w = y[integrators.W]
-        if not (math.isfinite(worst) and np.all(np.isfinite(y))):
+        if divergence.diverged(worst):
             energy.append(math.inf)
             momentum.append(math.inf)
             break
@@ -497,63 +435,3 @@ def long_run(name, quick=False):
     result.stable_dt = largest_spinning_dt(name, **scan)
     result.faithful_dt = largest_spinning_dt(name, faithful=True, **scan)
     return result
-
-
-def _dt(dt):
-    if dt == 0.0:
-        return "< 0.004"
-    if dt >= STABLE_DT_MAX:
-        return f"≥ {STABLE_DT_MAX:g}"
-    return _fmt(dt, ".3f")
-
-
-def long_run_markdown(runs, steps=LONG_STEPS):
-    """The long runs (of ``steps`` steps each) as a Markdown table (one row an integrator)."""
-    body, stable = SPIN_BODIES[LONG_BODY], SPIN_BODIES[STABLE_BODY]
-    head = (
-        f"| integrator | energy drift, {steps:.0e} steps at 60 Hz, {body.name} body (max) | energy | "
-        f"\\|L\\| drift (max) | \\|L\\| | largest stable dt, {stable.name} near its intermediate axis (s) | "
-        "largest dt keeping E and \\|L\\| within 10 % (s) |"
-    ).replace("e+0", "e")
-    lines = [head, "|---|---|---|---|---|---|---|"]
-    for r in runs:
-        lines.append(f"| `{r.name}` | {_fmt(r.energy_drift)} | {r.energy_kind} | {_fmt(r.momentum_drift)} | "
-                     f"{r.momentum_kind} | {_dt(r.stable_dt)} | {_dt(r.faithful_dt)} |")
-    return "\n".join(lines) + "\n"
-
-
-def energy_plot(runs, out_dir):
-    """Write ``energy_vs_time.png`` (|ΔE/E| against time, log scale, every integrator); its path or None."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return None
-    fig, axes = plt.subplots(1, 2, figsize=(16.0, 5.4), dpi=100, sharey=True)
-    own = dict(zip(SPINNING_INTEGRATORS, ("tab:purple", "tab:orange", "tab:green", "black")))
-    for ax, field, title in ((axes[0], "energy", "energy E"), (axes[1], "momentum", "|L|")):
-        for r in runs:
-            err = np.abs(getattr(r, field))
-            ok = np.isfinite(err)
-            new = r.name in own
-            color = own.get(r.name, "tab:blue" if INTEGRATORS[r.name].order > 1 else "tab:red")
-            ax.loglog(r.times[ok], np.maximum(err[ok], 1e-17), "-" if new else "--", color=color,
-                      lw=2.0 if new else 1.0, label=f"{r.name} ({r.energy_kind})" if field == "energy" else r.name)
-            if not ok.all():
-                ax.plot(r.times[-1:], [1.0], "x", color=color)
-        ax.set_xlabel("time (s); red: the first-order family, blue: the RK4 family (each one line: the same ω)")
-        ax.set_ylabel(f"relative error of {title}")
-        ax.set_ylim(1e-17, 10.0)
-        ax.grid(True, which="both", alpha=0.3)
-        body = SPIN_BODIES[LONG_BODY]
-        ax.set_title(f"{title}: {body.source}\nI = diag(10, 20, 26), ω0 = (1, 15, 1) rad/s, dt = 1/60 s "
-                     "(x: diverged)", fontsize=9)
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, fontsize=8, loc="center right", title="integrator (energy)")
-    fig.tight_layout(rect=(0.0, 0.0, 0.80, 1.0))
-    path = out_dir / "energy_vs_time.png"
-    fig.savefig(path)
-    plt.close(fig)
-    return path

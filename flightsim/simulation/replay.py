@@ -19,7 +19,8 @@ from flightsim.physics import aero
 from flightsim.math import quat
 from flightsim.simulation import trace
 from flightsim.simulation.controls import Controls
-from flightsim.simulation.flight import (MAX_FRAME, FlightState, Telemetry, deflections, gear_legs, instruments,
+from flightsim.simulation.clock import clamp_frame
+from flightsim.simulation.flight import (FlightState, Telemetry, deflections, gear_legs, instruments,
                                          indicated, resolve_aircraft, sideslip)
 from flightsim.simulation.source import PLAYBACK
 
@@ -88,7 +89,7 @@ class Replay:
         """Move the clock by the clamped, scaled frame time; returns 1 if it moved, else 0."""
         if self.paused or not math.isfinite(frame_seconds) or self.t >= self.end:
             return 0
-        self.seek(self.t + min(max(frame_seconds, 0.0), MAX_FRAME) * self.time_scale)
+        self.seek(self.t + clamp_frame(frame_seconds) * self.time_scale)
         return 1
 
     def _row(self, t):

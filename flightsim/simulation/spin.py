@@ -25,20 +25,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from flightsim.math import quat
-from flightsim.physics import integrators, rigidbody
+from flightsim.physics import divergence, integrators, rigidbody
 from flightsim.physics.integrators import INTEGRATORS
 from flightsim.physics.top import FreeTop
 from flightsim.schema import Checker, read_toml
+from flightsim.simulation.clock import MAX_FRAME, FixedStep  # noqa: F401 (MAX_FRAME: this module's API)
 from flightsim.simulation.lab import SPIN_BODIES, SpinBody
 
 __all__ = ["EXACT", "SpinReadout", "SpinSimulation", "load_spin_body", "resolve_spin_body"]
 
 #: The ghost's name for the closed-form solution.
 EXACT = "exact-solution"
-#: At most this much simulated time is stepped per frame (a stalled frame does not spiral).
-MAX_FRAME = 0.25
 #: Fastest spin accepted from a file (rad/s): beyond it no step at game rates means anything.
 MAX_OMEGA = 1000.0
+#: Largest moment (or product) of inertia accepted from a file (kg·m²): ten times the ISS's, and far from
+#: where the exact solution's products (I ω², up to 1e15) could overflow.
+MAX_INERTIA = 1e9
 
 
 def load_spin_body(path):
@@ -51,9 +53,10 @@ def load_spin_body(path):
     if isinstance(raw, list) and raw and all(isinstance(row, list) for row in raw):
         if len(raw) != 3:
             check.fail("inertia", f"a tensor must have 3 rows, got {len(raw)}")
-        rows = [check.numbers(row, f"inertia[{i}]", length=3) for i, row in enumerate(raw)]
+        rows = [check.numbers(row, f"inertia[{i}]", length=3, ge=-MAX_INERTIA, le=MAX_INERTIA, unit="kg·m²")
+                for i, row in enumerate(raw)]
     else:
-        moments = check.numbers(raw, "inertia", length=3, gt=0.0, unit="kg·m²")
+        moments = check.numbers(raw, "inertia", length=3, gt=0.0, le=MAX_INERTIA, unit="kg·m²")
         rows = [[moments[0], 0.0, 0.0], [0.0, moments[1], 0.0], [0.0, 0.0, moments[2]]]
     try:
         rigidbody.check_inertia(rows)
@@ -116,6 +119,7 @@ class SpinSimulation:
         self.paused = False
         self.time_scale = 1.0
         self._timings = deque(maxlen=240)      # µs of the last steps (the median is shown)
+        self._clock = FixedStep(self.dt)
         self.reset()
 
     @staticmethod
@@ -127,7 +131,7 @@ class SpinSimulation:
     def reset(self):
         """Back to the start: identity attitude, the body's ω0; the ghost with it."""
         self.t = 0.0
-        self._accumulator = 0.0
+        self._clock.reset()
         self.y = np.zeros(integrators.STATE_SIZE)
         self.y[integrators.Q] = (1.0, 0.0, 0.0, 0.0)
         self.y[integrators.W] = self.body.omega0
@@ -140,7 +144,9 @@ class SpinSimulation:
         self.resync_ghost()
 
     def resync_ghost(self):
-        """Put the ghost on the body as it is now."""
+        """Put the ghost on the body as it is now (running again if it had diverged)."""
+        #: None while the ghost integrator runs; why it stopped once it diverged (it then keeps its last finite state)
+        self.ghost_status = None
         self.ghost_y = self.y.copy()
         self.ghost_previous = self.ghost_y.copy()
         self._top = FreeTop(self.inertia, self.y[integrators.Q], self.y[integrators.W]) \
@@ -161,7 +167,11 @@ class SpinSimulation:
         return self.status is None
 
     def step(self):
-        """One physics step of the body and of the ghost; False (and a status) once the body is not finite."""
+        """One physics step of the body and of the ghost; False (and a :attr:`status`) once the body diverged.
+
+        Divergence is found and worded as in every flight (:mod:`flightsim.physics.divergence`): the body
+        keeps its last finite state, and a diverged ghost stops on its own (:attr:`ghost_status`).
+        """
         if not self.running:
             return False
         self.previous = self.y.copy()
@@ -169,32 +179,27 @@ class SpinSimulation:
         start = time.perf_counter()
         err = method.step(self.y, self.t, self.dt, rigidbody.FREE_BODY, self.inertia, self.inertia_inv)
         self._timings.append(1e6 * (time.perf_counter() - start))
-        self.t += self.dt
-        if not math.isfinite(err) or not np.all(np.isfinite(self.y)):
+        if divergence.diverged(err):
+            self.status = divergence.message(self.integrator, self.t, self.dt, self.y)
             self.y = self.previous.copy()
-            self.status = f"{self.integrator} diverged at t = {self.t:.2f} s (dt = {self.dt:g} s): reset or switch"
             return False
+        self.t += self.dt
         self.qnorm_error = err
-        if self.ghost is not None and self.ghost != EXACT:
+        if self.ghost is not None and self.ghost != EXACT and self.ghost_status is None:
             self.ghost_previous = self.ghost_y.copy()
             ghost = INTEGRATORS[self.ghost]
-            try:
-                ghost.step(self.ghost_y, self.t, self.dt, rigidbody.FREE_BODY, self.inertia, self.inertia_inv)
-            except ZeroDivisionError:
-                self.ghost_y[:] = math.nan
+            if divergence.diverged(ghost.step(self.ghost_y, self.t - self.dt, self.dt, rigidbody.FREE_BODY,
+                                              self.inertia, self.inertia_inv)):
+                self.ghost_status = divergence.message(self.ghost, self.t - self.dt, self.dt, self.ghost_y)
+                self.ghost_y[:] = self.ghost_previous
         return True
 
     def advance(self, frame_seconds):
-        """Step as many fixed steps as the (scaled) frame time holds; return how many."""
+        """Step as many fixed steps as the (scaled) frame time holds (:class:`~flightsim.simulation.clock.FixedStep`);
+        return how many."""
         if self.paused or not self.running:
             return 0
-        self._accumulator += min(max(frame_seconds, 0.0), MAX_FRAME) * self.time_scale
-        n = 0
-        while self._accumulator >= self.dt and self.running:
-            self._accumulator -= self.dt
-            self.step()
-            n += 1
-        return n
+        return self._clock.run(frame_seconds, self.time_scale, self.step)
 
     def ghost_pose(self):
         """The ghost's attitude now (q, body → earth), or None (no ghost, or it diverged)."""
@@ -203,8 +208,9 @@ class SpinSimulation:
         if self.ghost == EXACT:
             q, _ = self._top.at(self.t - self._top_t0)
             return q
-        q = self.ghost_y[integrators.Q]
-        return quat.normalize(q) if np.all(np.isfinite(q)) and np.linalg.norm(q) > 0 else None
+        if self.ghost_status is not None:
+            return None
+        return quat.normalize(self.ghost_y[integrators.Q])
 
     def attitude(self):
         """The body's attitude q (body → earth) after the last step."""
@@ -220,8 +226,9 @@ class SpinSimulation:
             return None
         if self.ghost == EXACT:
             return self._top.momentum
-        return quat.rotate(quat.normalize(self.ghost_y[integrators.Q]), self.inertia @ self.ghost_y[integrators.W]) \
-            if np.all(np.isfinite(self.ghost_y)) else None
+        if self.ghost_status is not None:
+            return None
+        return quat.rotate(quat.normalize(self.ghost_y[integrators.Q]), self.inertia @ self.ghost_y[integrators.W])
 
     def readout(self):
         """:class:`SpinReadout` of the state now."""

@@ -1,0 +1,297 @@
+"""The landing gear's contact loads: wheels on sprung legs and hard points against the ground.
+
+Each contact point below the ground (the plane z = 0) pushes up with its
+spring and damper and rubs along the ground with its friction
+(:func:`contact_loads`); the loads (:func:`flightsim.physics.aero.airplane_loads`)
+add this in the same evaluation (:func:`gear_loads`), so every integrator, at
+every Runge–Kutta stage, sees the ground as it sees the air.  Above the
+ground it adds nothing, and the loads are bit for bit those without a gear.
+Between two steps :func:`hold_brakes` ties a braked wheel at rest to the
+ground.  The model follows JSBSim's FGLGear (spring-damper strut, rolling,
+braking and side friction coefficients) without its Lagrange-multiplier
+friction solve.
+
+:func:`pack_gear` turns an aircraft's :class:`~flightsim.physics.aircraft.Contact`
+points into the gear fields of :class:`flightsim.physics.aero.LoadParams`;
+the compiled functions read those fields by name (this module does not
+import :mod:`~flightsim.physics.aero`: the loads import the gear, never the
+other way).  The ground after a whole step — touchdown, first contact, the
+crash — is :mod:`flightsim.physics.ground`.
+
+Frames: earth x North, y West, z up (the ground at z = 0); body x forward,
+y left, z up.  Units are the aircraft file's: ft, slug, lbf, s.
+
+The compiled functions here only read and write the arrays they are given:
+they are compiled with :data:`~flightsim.math.kernels.borrowing_jit`
+(imported as ``jit``), without numba's reference counting of the
+parameters' arrays.
+"""
+
+import math
+
+import numpy as np
+
+from flightsim.math.kernels import borrowing_jit as jit, matrix_entries
+from flightsim.physics.inputs import C_BRAKE, C_PARKING_BRAKE, C_RUDDER
+
+#: Columns of the gear array ``gear``: spring (lbf/ft), damper (lbf·s/ft), friction coefficients (static,
+#: rolling, braked), largest steering angle (rad), leg travel (ft).
+G_STIFFNESS, G_DAMPING, G_STATIC, G_ROLLING, G_BRAKE, G_STEER, G_TRAVEL = range(7)
+#: Columns of the integer gear array ``gear_refs``: kind (``GEAR_WHEEL``, ``GEAR_HARD``), brake (``BRAKE_*``).
+R_KIND, R_BRAKE = range(2)
+GEAR_WHEEL, GEAR_HARD = 0, 1
+#: Which brake input a wheel feels: none, the left, the right, both (a wheel on the centre line).
+BRAKE_NONE, BRAKE_LEFT, BRAKE_RIGHT, BRAKE_BOTH = -1, 0, 1, 2
+#: Columns of ``gear_diag``, written per contact point by each loads evaluation: how far it is pressed into
+#: the ground (ft, 0 when clear of it), how fast (ft/s, + pressing in) and the normal force (lbf).
+GD_DEPTH, GD_RATE, GD_LOAD = range(3)
+#: Slip speed (ft/s) over which tyre and skid friction build up to their full value: friction is
+#: ``μ N tanh(v_slip / SLIP_SPEED)``, smooth through zero, so a wheel at rest does not chatter.
+SLIP_SPEED = 0.5
+#: Across its heading a rolling tyre's friction builds up over this slip angle's tangent times the rolling
+#: speed (a tyre's cornering, ~6°), or over :data:`SLIP_SPEED` when that is larger.
+SLIP_TAN = math.tan(math.radians(6.0))
+#: A braked wheel at rest holds: its contact patch is tied to an anchor on the ground (``gear_anchor``) and the
+#: braking force grows with the distance from it, reaching full braking ``μ N`` at this many ft (the tyre's give).
+HOLD_DISTANCE = 0.05
+#: Columns of ``gear_anchor``: the anchor's earth x, y (ft), and 1 while a braked wheel holds to it.
+A_X, A_Y, A_ON = range(3)
+
+
+def pack_gear(gear):
+    """The gear fields of :class:`~flightsim.physics.aero.LoadParams` for a tuple of
+    :class:`~flightsim.physics.aircraft.Contact` (its ``gear``).
+
+    Returns
+    -------
+    dict
+        ``gear_positions``, ``gear``, ``gear_refs``, ``gear_reach``, ``gear_diag``, ``gear_anchor``.
+    """
+    m = len(gear)
+    positions = np.array([c.position for c in gear], dtype=np.float64).reshape(m, 3)
+    table = np.zeros((m, 7))
+    refs = np.full((m, 2), BRAKE_NONE, dtype=np.int64)
+    for k, c in enumerate(gear):
+        table[k] = (c.stiffness, c.damping, c.static_friction, c.rolling_friction, c.brake_friction,
+                    math.radians(c.steering_deg), c.max_compression)
+        refs[k, R_KIND] = GEAR_WHEEL if c.is_wheel else GEAR_HARD
+        if c.is_wheel and c.brake_friction > 0.0:
+            y = float(c.position[1])
+            refs[k, R_BRAKE] = BRAKE_LEFT if y > 1e-9 else BRAKE_RIGHT if y < -1e-9 else BRAKE_BOTH
+    reach = float(np.max(np.linalg.norm(positions, axis=1))) if m else 0.0
+    return dict(gear_positions=positions, gear=table, gear_refs=refs, gear_reach=reach, gear_diag=np.zeros((m, 3)),
+                gear_anchor=np.zeros((m, 3)))
+
+
+@jit
+def wheel_brake(controls, side):
+    """How hard (0..1) a wheel braked on ``side`` (``BRAKE_*``) is braked by the controls array.
+
+    Full with the parking brake set (``parking_brake`` ≥ ½).  Otherwise
+    ``brake``, eased on the side away from the rudder: the left brake is
+    ``brake × min(1, 1 − rudder)``, the right ``brake × min(1, 1 + rudder)``
+    (rudder +1, nose right, leaves only the right brake: differential
+    braking with the pedals); a wheel on the centre line takes the mean.
+    """
+    if side == BRAKE_NONE:
+        return 0.0
+    if controls[C_PARKING_BRAKE] >= 0.5:
+        return 1.0
+    brake = min(max(controls[C_BRAKE], 0.0), 1.0)
+    rudder = min(max(controls[C_RUDDER], -1.0), 1.0)
+    left = brake * min(1.0 - rudder, 1.0)
+    right = brake * min(1.0 + rudder, 1.0)
+    if side == BRAKE_LEFT:
+        return left
+    if side == BRAKE_RIGHT:
+        return right
+    return 0.5 * (left + right)
+
+
+@jit
+def gear_loads(y, params, qw, qx, qy, qz, inv):
+    """:func:`contact_loads` of ``params``' gear (see there); zeros at once for an airplane with none."""
+    if params.gear_positions.shape[0] == 0:
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    return contact_loads(y, params.gear_positions, params.gear, params.gear_refs, params.gear_reach,
+                         params.gear_diag, params.gear_anchor, params.controls, qw, qx, qy, qz, inv)
+
+
+@jit
+def contact_loads(y, r, g, refs, reach, out, anchor, controls, qw, qx, qy, qz, inv):
+    """Ground reaction of the contact points (the ``gear*`` fields of
+    :class:`~flightsim.physics.aero.LoadParams`) at state ``y``.
+
+    The ground is the plane z = 0 (normal earth +z).  For each contact point
+    at body position r (relative to the CG) that lies below it:
+
+    1. depth ``c = −(z + (R r)_z)`` and its rate ``ċ = −v_z`` of the point
+       (``v + R(ω × r)``), taken where it meets the ground, ``r + c R⁻¹ẑ``;
+    2. normal force ``N = max(0, k c + b ċ)`` along earth +z (spring and
+       damper; the ground pushes, never pulls);
+    3. a wheel rubs in the ground plane along its heading (body x turned by
+       the steering angle ``−rudder × steering``, projected on the ground)
+       with ``μ_x = rolling + brake (braked − rolling)`` (brake from
+       :func:`wheel_brake`) and across it with
+       the static coefficient: ``F = −μ N tanh(v_slip / v₀)`` with
+       ``v₀ =`` :data:`SLIP_SPEED` along and ``max(SLIP_SPEED, |v_roll| SLIP_TAN)``
+       across (a tyre's slip angle), the sum kept inside the friction circle
+       ``max(μ) N``; a hard point rubs in every direction with its static
+       coefficient;
+    4. the force acts at the contact: its moment about the CG is
+       ``r × R⁻¹F`` (body frame).
+
+    Friction is a smooth function of the slip speed, linear through zero,
+    so a wheel at rest does not chatter from one step to the next; the model follows JSBSim's
+    FGLGear (spring-damper strut, rolling/braking/side coefficients) without
+    its Lagrange-multiplier friction solve.
+
+    Parameters
+    ----------
+    y : numpy.ndarray
+        The 13-number state.
+    r, g, refs, reach, out, anchor, controls
+        The :class:`~flightsim.physics.aero.LoadParams` fields ``gear_positions``, ``gear``,
+        ``gear_refs``, ``gear_reach``, ``gear_diag``, ``gear_anchor``,
+        ``controls`` (passed one by one: cheaper than the whole tuple).
+    qw, qx, qy, qz : float
+        ``y``'s quaternion (maybe not of unit length) and ``inv = 1 / |q|²``.
+
+    Returns
+    -------
+    tuple
+        ``(fx, fy, fz)`` earth-frame force (lbf), ``(mx, my, mz)`` body-frame
+        moment about the CG (ft·lbf), and whether any point touches.  Writes
+        ``gear_diag`` (``GD_*`` per point; zeros for those clear of the ground).
+    """
+    fx = fy = fz = 0.0
+    mx = my = mz = 0.0
+    n = r.shape[0]
+    for k in range(n):
+        out[k, GD_DEPTH] = 0.0
+        out[k, GD_RATE] = 0.0
+        out[k, GD_LOAD] = 0.0
+    if y[2] > reach:
+        return fx, fy, fz, mx, my, mz, False
+    # Rotation body → earth for a quaternion of any length.
+    r00, r01, r02, r10, r11, r12, r20, r21, r22 = matrix_entries(qw, qx, qy, qz, inv)
+    wx, wy, wz = y[10], y[11], y[12]
+    touching = False
+    for k in range(n):
+        depth = -(y[2] + r20 * r[k, 0] + r21 * r[k, 1] + r22 * r[k, 2])
+        if depth <= 0.0:
+            continue
+        touching = True
+        # Where the point meets the ground: moved up by the depth (earth +z, in body axes the third row of R).
+        rx = r[k, 0] + depth * r20
+        ry = r[k, 1] + depth * r21
+        rz = r[k, 2] + depth * r22
+        cx, cy, cz = wy * rz - wz * ry, wz * rx - wx * rz, wx * ry - wy * rx
+        vx = y[3] + r00 * cx + r01 * cy + r02 * cz
+        vy = y[4] + r10 * cx + r11 * cy + r12 * cz
+        vz = y[5] + r20 * cx + r21 * cy + r22 * cz
+        rate = -vz
+        normal = g[k, G_STIFFNESS] * depth + g[k, G_DAMPING] * rate
+        if normal < 0.0:
+            normal = 0.0
+        out[k, GD_DEPTH] = depth
+        out[k, GD_RATE] = rate
+        out[k, GD_LOAD] = normal
+        ex = ey = 0.0
+        if refs[k, R_KIND] == GEAR_WHEEL:
+            steer = -controls[C_RUDDER] * g[k, G_STEER]
+            cs, sn = math.cos(steer), math.sin(steer)
+            hx = r00 * cs + r01 * sn
+            hy = r10 * cs + r11 * sn
+            hl = math.sqrt(hx * hx + hy * hy)
+            if hl > 1e-9:
+                hx /= hl
+                hy /= hl
+                sx, sy = -hy, hx                      # left of the heading, in the ground plane
+                v_roll = vx * hx + vy * hy
+                v_side = vx * sx + vy * sy
+                brake = wheel_brake(controls, refs[k, R_BRAKE])
+                mu_roll = g[k, G_ROLLING] + brake * (g[k, G_BRAKE] - g[k, G_ROLLING])
+                mu_side = g[k, G_STATIC]
+                if anchor[k, A_ON] > 0.5 and brake > 0.0:
+                    # Held: a spring to the anchor (and the slip damper), up to full braking.
+                    px = y[0] + r00 * rx + r01 * ry + r02 * rz
+                    py = y[1] + r10 * rx + r11 * ry + r12 * rz
+                    give = ((px - anchor[k, A_X]) * hx + (py - anchor[k, A_Y]) * hy) / HOLD_DISTANCE
+                    f_roll = -mu_roll * normal * min(max(give + v_roll / SLIP_SPEED, -1.0), 1.0)
+                else:
+                    f_roll = -mu_roll * normal * math.tanh(v_roll / SLIP_SPEED)
+                f_side = -mu_side * normal * math.tanh(v_side / max(SLIP_SPEED, abs(v_roll) * SLIP_TAN))
+                limit = max(mu_roll, mu_side) * normal
+                total = math.sqrt(f_roll * f_roll + f_side * f_side)
+                if total > limit:
+                    f_roll *= limit / total
+                    f_side *= limit / total
+                ex = f_roll * hx + f_side * sx
+                ey = f_roll * hy + f_side * sy
+        else:
+            slip = math.sqrt(vx * vx + vy * vy)
+            if slip > 0.0:
+                f = -g[k, G_STATIC] * normal * math.tanh(slip / SLIP_SPEED) / slip
+                ex = f * vx
+                ey = f * vy
+        fx += ex
+        fy += ey
+        fz += normal
+        # The force in body axes (Rᵀ F) and its moment about the CG.
+        bx = r00 * ex + r10 * ey + r20 * normal
+        by = r01 * ex + r11 * ey + r21 * normal
+        bz = r02 * ex + r12 * ey + r22 * normal
+        mx += ry * bz - rz * by
+        my += rz * bx - rx * bz
+        mz += rx * by - ry * bx
+    return fx, fy, fz, mx, my, mz, touching
+
+
+
+@jit
+def hold_brakes(y, params):
+    """Between two steps: tie each braked wheel at rest to the ground, or let it slide on.
+
+    For each wheel with a brake that touches the ground (per the last loads
+    evaluation, ``gear_diag``) and is braked (:func:`wheel_brake` > 0): a
+    wheel not yet holding starts holding where it is if it rolls slower than
+    :data:`SLIP_SPEED`; a holding wheel dragged farther than
+    :data:`HOLD_DISTANCE` from its anchor moves the anchor along (it
+    slides at full braking).  A wheel that leaves the ground, or whose brake
+    is released, lets go.  Writes ``params.gear_anchor``.
+    """
+    r, refs, diag, anchor = params.gear_positions, params.gear_refs, params.gear_diag, params.gear_anchor
+    controls, g = params.controls, params.gear
+    qw, qx, qy, qz = y[6], y[7], y[8], y[9]
+    inv = 1.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
+    r00, r01, r02, r10, r11, r12, _, _, _ = matrix_entries(qw, qx, qy, qz, inv)
+    wx, wy, wz = y[10], y[11], y[12]
+    for k in range(r.shape[0]):
+        if refs[k, R_KIND] != GEAR_WHEEL or diag[k, GD_DEPTH] <= 0.0 or wheel_brake(controls, refs[k, R_BRAKE]) <= 0.0:
+            anchor[k, A_ON] = 0.0
+            continue
+        rx, ry, rz = r[k, 0], r[k, 1], r[k, 2]
+        px = y[0] + r00 * rx + r01 * ry + r02 * rz
+        py = y[1] + r10 * rx + r11 * ry + r12 * rz
+        steer = -controls[C_RUDDER] * g[k, G_STEER]
+        cs, sn = math.cos(steer), math.sin(steer)
+        hx = r00 * cs + r01 * sn
+        hy = r10 * cs + r11 * sn
+        hl = math.sqrt(hx * hx + hy * hy)
+        if hl <= 1e-9:
+            anchor[k, A_ON] = 0.0
+            continue
+        hx /= hl
+        hy /= hl
+        if anchor[k, A_ON] <= 0.5:
+            cx, cy = wy * rz - wz * ry, wz * rx - wx * rz
+            cz = wx * ry - wy * rx
+            v_roll = (y[3] + r00 * cx + r01 * cy + r02 * cz) * hx + (y[4] + r10 * cx + r11 * cy + r12 * cz) * hy
+            if abs(v_roll) < SLIP_SPEED:
+                anchor[k, A_X], anchor[k, A_Y], anchor[k, A_ON] = px, py, 1.0
+            continue
+        d = (px - anchor[k, A_X]) * hx + (py - anchor[k, A_Y]) * hy
+        d = min(max(d, -HOLD_DISTANCE), HOLD_DISTANCE)
+        anchor[k, A_X] = px - d * hx                   # kept on the wheel's line, at most the give away
+        anchor[k, A_Y] = py - d * hy

@@ -1,0 +1,18 @@
+"""The pilot inputs' layout in the loads' controls array: one definition for the loads and the gear.
+
+The loads (:mod:`flightsim.physics.aero`), the landing gear
+(:mod:`flightsim.physics.gear`) and the simulation's controls
+(:class:`flightsim.simulation.controls.Controls`) read the same float array,
+``LoadParams.controls``, by these indices.  Throttle, brakes 0..1; elevator,
+aileron, rudder, flaps −1..1; parking brake 0 or 1.
+"""
+
+#: Pilot inputs in the order of the controls array (the names and order of
+#: :class:`flightsim.simulation.controls.Controls`): the five the elements follow, then the wheel brakes
+#: (0..1) and the parking brake (0 or 1).
+INPUTS = ("throttle", "elevator", "aileron", "rudder", "flaps", "brake", "parking_brake")
+#: Entries of the throttle, rudder (nose-wheel steering, differential braking) and brakes in the controls array.
+C_THROTTLE = INPUTS.index("throttle")
+C_RUDDER = INPUTS.index("rudder")
+C_BRAKE = INPUTS.index("brake")
+C_PARKING_BRAKE = INPUTS.index("parking_brake")

@@ -1,0 +1,111 @@
+"""What flightsim's compiled physics asks of numba, checked on the numba installed.
+
+The loads and steps lean on three things numba does not promise in its public
+API (``flightsim.math.kernels``): the undocumented ``_nrt=False`` option of
+:data:`~flightsim.math.kernels.borrowing_jit` (no reference counting of the
+arrays a function borrows: half the step's time), source generated at run time
+and compiled under a module's file name so that numba's disk cache keys it to
+that file (:func:`~flightsim.math.kernels.compiled_dispatch`, the batch
+kernels), and ``error_model="numpy"`` (divergence as NaN, never an exception).
+``pyproject.toml`` pins numba to the releases these tests passed on; when a
+new release is tried, a failure here says which of these stopped holding,
+rather than a slow step, a cold start every run or an exception in flight.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+
+from flightsim.math import kernels
+from flightsim.physics import aero, integrators, rigidbody
+from flightsim.physics.aircraft import load_aircraft
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _llvm(dispatcher):
+    return "".join(dispatcher.inspect_llvm().values())
+
+
+def _contract(what):
+    return (f"numba {numba.__version__}: {what} — flightsim.math.kernels relies on it; keep numba within the "
+            f"range pinned in pyproject.toml or change kernels to what this numba does")
+
+
+def _fresh(dispatcher):
+    """``dispatcher``'s function compiled anew with its own options but no disk cache (numba shows no LLVM of
+    code loaded from the cache)."""
+    options = {k: v for k, v in dispatcher.targetoptions.items() if k != "nopython"}
+    return numba.njit(**{**options, "cache": False})(dispatcher.py_func)
+
+
+def test_borrowing_functions_are_compiled_without_reference_counting():
+    params = aero.pack(load_aircraft("c172"))
+    y = np.zeros(integrators.STATE_SIZE)
+    y[2], y[3], y[6] = 1000.0, 150.0, 1.0
+    loads = _fresh(aero.airplane_loads)
+    loads(0.0, y, params)
+    step = _fresh(integrators.step_semi_implicit)      # Bourg's step: the loads and the increment, all borrowed
+    step(y, 0.0, 0.01, params, np.eye(3), np.eye(3), True, 0)
+    for f in (loads, step):
+        ir = _llvm(f)
+        assert f.py_func.__name__ in ir
+        assert "NRT_decref" not in ir, _contract(f"_nrt=False no longer leaves reference counting out of "
+                                                 f"{f.py_func.__name__}")
+
+    # the control: the same function with the runtime counts references (so the check can fail)
+    counted = numba.njit(_nrt=True)(aero.airplane_loads.py_func)
+    counted(0.0, y, params)
+    assert "NRT_decref" in _llvm(counted)
+
+
+def test_a_borrowing_function_cannot_allocate():
+    def allocates(n):
+        return np.zeros(n)
+
+    with pytest.raises(numba.core.errors.NumbaError):
+        kernels.borrowing_jit(allocates)(3)
+
+
+def test_compiled_arithmetic_gives_inf_and_nan_instead_of_raising():
+    assert kernels.ERROR_MODEL == "numpy"
+    # |q|² = 0 in the loads' rotation (1/|q|²): inf and NaN, which the step reports as divergence
+    r = kernels.matrix_entries(0.0, 0.0, 0.0, 0.0, np.inf)
+    assert any(np.isnan(v) for v in r), _contract("error_model='numpy' no longer gives NaN")
+    y = np.zeros(integrators.STATE_SIZE)
+    y[6:10] = 1e-170                      # |q|² underflows to 0
+    y[10:13] = 0.1
+    for name, it in integrators.INTEGRATORS.items():
+        z = y.copy()
+        err = it.step(z, 0.0, 0.01, rigidbody.FREE_BODY, np.eye(3), np.eye(3))   # must not raise
+        assert not np.isfinite(err) or np.isfinite(z).all(), name
+
+
+def test_generated_kernels_load_from_the_disk_cache():
+    """The batch kernel and the integrator dispatch, generated from source at import, are cached on disk."""
+    code = (
+        "import numpy as np\n"
+        "from flightsim.math import kernels\n"
+        "from flightsim.physics import integrators, rigidbody\n"
+        "from flightsim.simulation import batch\n"
+        "b = batch.BatchSimulation(2, integrator='rk4'); b.step(2)\n"
+        "y = np.zeros(13); y[6] = 1.0; y[10:13] = 0.1\n"
+        "integrators.step_by_number(0, y, 0.0, 0.01, rigidbody.FREE_BODY, np.eye(3), np.eye(3), True, 0)\n"
+        "kernels.increment(0, 0.1, 0.2, 0.3, 0.01)\n"
+        "fs = (batch.batch_steps_serial, integrators.step_by_number, kernels.increment)\n"
+        "print(*(sum(f.stats.cache_hits.values()) for f in fs), *(sum(f.stats.cache_misses.values()) for f in fs))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600,
+                           cwd=ROOT) for _ in range(2)]
+    for r in runs:
+        assert r.returncode == 0, r.stderr
+    hits_and_misses = [int(v) for v in runs[1].stdout.split()]
+    assert hits_and_misses[3:] == [0, 0, 0] and all(h > 0 for h in hits_and_misses[:3]), _contract(
+        f"generated source compiled under a module's file name is no longer loaded from the disk cache "
+        f"(hits, misses of the batch kernel, step_by_number, increment: {hits_and_misses})")
