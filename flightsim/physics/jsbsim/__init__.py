@@ -1,0 +1,28 @@
+"""JSBSim's aircraft read from the ``jsbsim`` package's XML, computed by flightsim.
+
+JSBSim (Berndt 2004; https://jsbsim.sourceforge.net) keeps an aircraft as
+data: metrics, mass balance, a flight control system, propulsion and an
+aerodynamics block of ``<function>`` trees over named properties.  This
+package reads those files and compiles what they compute into flat arrays
+that one compiled interpreter evaluates — no code is generated per aircraft,
+so a new aircraft costs no compilation at start-up:
+
+* :mod:`~flightsim.physics.jsbsim.xmlfile` — where the package's aircraft
+  are, the XML read with JSBSim's ``file=`` includes and unit conversions;
+* :mod:`~flightsim.physics.jsbsim.program` — ``<function>`` and ``<table>``
+  elements compiled to a program of a small stack machine, and the compiled
+  machine (:func:`~flightsim.physics.jsbsim.program.run`);
+* :mod:`~flightsim.physics.jsbsim.aero` — the ``<aerodynamics>`` block: its
+  axes, the wind-to-body rotation and the moment transfer from the
+  aerodynamic reference point to the centre of gravity, as JSBSim's
+  ``FGAerodynamics::Run``;
+* :mod:`~flightsim.physics.jsbsim.mass` — ``<metrics>`` and
+  ``<mass_balance>``: the reference lengths and areas, the weight, the centre
+  of gravity (empty weight, point masses and tank contents) and the inertia.
+
+Frames and units are JSBSim's inside this package: body x forward, y right,
+z down; the structural frame x aft, y right, z up, in inches; feet, pounds,
+slugs, radians.  Anything the files ask for that is not implemented is an
+:class:`~flightsim.errors.InputError` naming the file, the element and what
+is missing — never a silent approximation.
+"""

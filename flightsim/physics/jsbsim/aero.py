@@ -1,0 +1,201 @@
+"""The ``<aerodynamics>`` block of a JSBSim aircraft: its functions per axis, summed into body loads.
+
+As JSBSim's ``FGAerodynamics`` (``Load``, ``DetermineAxisSystem``, ``Run``):
+
+1. the block's own ``<function>`` elements (outside any axis) and every
+   axis's functions are computed (one :class:`~flightsim.physics.jsbsim.program.Program`);
+2. each axis sums its functions in file order;
+3. forces given as ``DRAG``/``SIDE``/``LIFT`` (wind axes) have drag and lift
+   negated and are turned to the body frame by ``Tw2b(α, β)``; ``X``/``Y``/``Z``
+   are body axes already; ``AXIAL``/``SIDE``/``NORMAL`` have axial and normal negated;
+4. the moments (``ROLL``/``PITCH``/``YAW``, body axes, about the aerodynamic
+   reference point) are moved to the CG: ``M = M_rp + r × F`` with ``r`` the
+   reference point relative to the CG in the body frame.
+
+Body frame here is JSBSim's (x forward, y right, z down); forces lbf, moments lbf·ft.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from flightsim.errors import InputError
+from flightsim.math.kernels import borrowing_jit
+from flightsim.physics.jsbsim.program import ProgramBuilder, Properties
+
+__all__ = ["AXES", "Aerodynamics", "FORCE_AXES", "body_loads"]
+
+#: Axis name → (row of the load vector 0..5, the force system it belongs to or None for a moment).
+AXES = {"DRAG": (0, "wind"), "SIDE": (1, None), "LIFT": (2, "wind"), "X": (0, "body"), "Y": (1, "body"),
+        "Z": (2, "body"), "AXIAL": (0, "axial"), "NORMAL": (2, "axial"), "ROLL": (3, None), "PITCH": (4, None),
+        "YAW": (5, None)}
+#: The force systems, as numbered for :func:`body_loads`.
+FORCE_AXES = {"wind": 0, "body": 1, "axial": 2}
+
+
+class Aerodynamics:
+    """An aircraft's ``<aerodynamics>`` compiled.
+
+    Parameters
+    ----------
+    source : flightsim.physics.jsbsim.xmlfile.JSBSimFile
+    properties : Properties
+        Where the block's properties get their slots (shared with the FCS, the engines, ...).
+
+    Attributes
+    ----------
+    program : Program
+        Computes every function of the block (in an order where each follows those it reads).
+    axis_slots : numpy.ndarray
+        ``(6, n)`` int64: the property slots each load row sums (−1 pads).
+    force_axes : int
+        :data:`FORCE_AXES` of the block.
+    functions : list of str
+        The functions' property names, in the order they are computed.
+    defaults : dict
+        ``<property value="…">`` declarations: name → initial value.
+    """
+
+    def __init__(self, source, properties=None):
+        self.source = source
+        self.properties = Properties() if properties is None else properties
+        block = source.section("aerodynamics")
+        for tag in ("aero_ref_pt_shift_x",):
+            if block.find(tag) is not None:
+                raise InputError(source.path, f"aerodynamics/{tag}", "not supported (the reference point is fixed)")
+        self.defaults = {}
+        functions = []                          # (property name, element, where)
+        for child in block:
+            if child.tag == "function":
+                if (child.get("type") or "pre") != "pre":
+                    raise InputError(source.path, f"aerodynamics/{source.where(child)}",
+                                     f"function type {child.get('type')!r} is not supported")
+                functions.append(self._named(child, "aerodynamics"))
+            elif child.tag == "property":
+                self.defaults[(child.text or "").strip()] = source.parse_number(
+                    child.get("value", "0"), f"aerodynamics/property {(child.text or '').strip()!r} value")
+        rows = [[] for _ in range(6)]
+        systems = set()
+        for axis in block.findall("axis"):
+            name = axis.get("name", "")
+            if name not in AXES:
+                raise InputError(source.path, f"aerodynamics/axis name={name!r}",
+                                 f"unknown axis; JSBSim's are {', '.join(AXES)}")
+            frame = (axis.get("frame") or "BODY").upper()      # (JSBSim reads it on X, Y, Z and the moments only)
+            row, system = AXES[name]
+            if frame != "BODY" and name in ("X", "Y", "Z", "ROLL", "PITCH", "YAW"):
+                raise InputError(source.path, f"aerodynamics/axis name={name!r}",
+                                 f"frame {frame!r} is not supported (body axes only)")
+            if system:
+                systems.add(system)
+            for f in axis.findall("function"):
+                if f.get("apply_at_cg") == "true":
+                    raise InputError(source.path, f"aerodynamics/axis name={name!r}/{source.where(f)}",
+                                     "apply_at_cg is not supported")
+                entry = self._named(f, f"aerodynamics/axis name={name!r}")
+                functions.append(entry)
+                rows[row].append(entry[0])
+        if len(systems) > 1:
+            raise InputError(source.path, "aerodynamics/axis", f"mixed force axis systems: {', '.join(sorted(systems))}")
+        self.force_axes = FORCE_AXES[systems.pop() if systems else "wind"]
+        self.functions = self._ordered(functions)
+        builder = ProgramBuilder(source, self.properties)
+        for name, el, where in self.functions:
+            builder.function(el, where)
+            builder.store(name)
+        self.program = builder.build()
+        width = max((len(r) for r in rows), default=0)
+        self.axis_slots = np.full((6, max(width, 1)), -1, dtype=np.int64)
+        for k, row in enumerate(rows):
+            for j, name in enumerate(row):
+                self.axis_slots[k, j] = self.properties[name]
+
+    def _named(self, el, where):
+        name = (el.get("name") or "").strip()
+        if not name:
+            raise InputError(self.source.path, f"{where}/function", "a function needs a name")
+        return name, el, f"{where}/{self.source.where(el)}"
+
+    def _ordered(self, functions):
+        """The functions in an order where each comes after the functions it reads (a cycle is refused).
+
+        A function provides its own property and those of the named tables inside it.
+        """
+        provider = {}
+        for entry in functions:
+            name, el, where = entry
+            for provided in [name] + [(t.get("name") or "").strip() for t in el.iter("table") if t.get("name")]:
+                if provided in provider:
+                    raise InputError(self.source.path, where, f"{provided!r} is defined twice")
+                provider[provided] = entry
+        reads = {name: {(p.text or "").strip().lstrip("-") for p in el.iter() if p.tag in ("property", "p",
+                                                                                           "independentVar")}
+                 for name, el, _ in functions}
+        done, order, visiting = set(), [], set()
+
+        def visit(entry):
+            name = entry[0]
+            if name in done:
+                return
+            if name in visiting:
+                raise InputError(self.source.path, entry[2], "the functions read each other in a cycle")
+            visiting.add(name)
+            for dep in sorted(reads[name] & provider.keys()):
+                if provider[dep][0] != name:
+                    visit(provider[dep])
+            visiting.discard(name)
+            done.add(name)
+            order.append(entry)
+
+        for entry in functions:
+            visit(entry)
+        return order
+
+    @property
+    def inputs(self):
+        """The properties the block reads and does not compute (sorted)."""
+        computed = {name for name, _, _ in self.functions} | {
+            (t.get("name") or "").strip() for _, el, _ in self.functions for t in el.iter("table") if t.get("name")}
+        return sorted(n for n in self.properties.names if n not in computed)
+
+    def loads(self, props, alpha, beta, rp_body, out=None):
+        """Run the block on ``props`` (written in place) and return the body loads ``[X, Y, Z, L, M, N]``
+        about the CG (JSBSim's body frame; lbf, lbf·ft); see :func:`body_loads`."""
+        out = np.zeros(6) if out is None else out
+        self.program.run(props)
+        body_loads(props, self.axis_slots, self.force_axes, alpha, beta, np.asarray(rp_body, dtype=np.float64), out)
+        return out
+
+
+@borrowing_jit
+def body_loads(props, axis_slots, force_axes, alpha, beta, rp, out):
+    """The block's functions (already computed into ``props``) summed per axis into body loads about the CG.
+
+    ``force_axes`` is :data:`FORCE_AXES`' number; ``rp`` the aerodynamic reference point relative to the CG,
+    body frame, ft; ``out`` receives ``[X, Y, Z, L, M, N]`` (lbf, lbf·ft).  ``FGAerodynamics::Run``.
+    """
+    native = out                                  # the sums first, turned to body loads in place
+    for k in range(6):
+        acc = 0.0
+        for j in range(axis_slots.shape[1]):
+            s = axis_slots[k, j]
+            if s >= 0:
+                acc += props[s]
+        native[k] = acc
+    f0, f1, f2 = native[0], native[1], native[2]
+    if force_axes == 0:                           # wind: D, S, L → body with Tw2b(α, β), drag and lift negated
+        f0, f2 = -f0, -f2
+        ca, sa, cb, sb = math.cos(alpha), math.sin(alpha), math.cos(beta), math.sin(beta)
+        x = ca * cb * f0 - ca * sb * f1 - sa * f2
+        y = sb * f0 + cb * f1
+        z = sa * cb * f0 - sa * sb * f1 + ca * f2
+    elif force_axes == 2:                         # axial, side, normal: axial and normal negated
+        x, y, z = -f0, f1, -f2
+    else:
+        x, y, z = f0, f1, f2
+    out[0], out[1], out[2] = x, y, z
+    out[3] = native[3] + (rp[1] * z - rp[2] * y)
+    out[4] = native[4] + (rp[2] * x - rp[0] * z)
+    out[5] = native[5] + (rp[0] * y - rp[1] * x)

@@ -1,0 +1,160 @@
+"""``<metrics>`` and ``<mass_balance>`` of a JSBSim aircraft: reference geometry, weight, CG and inertia.
+
+As JSBSim's ``FGAircraft`` and ``FGMassBalance`` read them: the wing's area,
+span and chord are the aerodynamic references (``metrics/Sw-sqft``,
+``metrics/bw-ft``, ``metrics/cbarw-ft``); the centre of gravity is the
+weighted mean of the empty airplane's, the point masses' and the fuel
+tanks' (``FGMassBalance::Run``); the inertia given is the empty airplane's
+about its own CG, with JSBSim's sign of the products
+(``negated_crossproduct_inertia``, true by default: the file gives
+``∫xy dm`` and the tensor holds ``−ixy``).
+
+Locations are in the structural frame, inches (x aft, y right, z up);
+:meth:`MassBalance.structural_to_body` moves a point to the body frame
+about the CG, ft (x forward, y right, z down), as ``FGMassBalance::StructuralToBody``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from flightsim.errors import InputError
+
+__all__ = ["Metrics", "MassBalance", "INCH_TO_FT"]
+
+#: JSBSim's ``inchtoft`` (FGJSBBase): feet per inch, multiplied (not divided) as JSBSim does.
+INCH_TO_FT = 1.0 / 12.0
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """The ``<metrics>`` block: reference area, span and chord, tails, and the aerodynamic reference point.
+
+    Attributes
+    ----------
+    wing_area, wing_span, chord : float
+        ft², ft, ft.
+    htail_area, htail_arm, vtail_area, vtail_arm : float
+        ft², ft (0 where the file gives none).
+    wing_incidence : float
+        rad.
+    aero_rp : tuple
+        The aerodynamic reference point (``AERORP``), structural frame, in.
+    """
+
+    wing_area: float
+    wing_span: float
+    chord: float
+    htail_area: float
+    htail_arm: float
+    vtail_area: float
+    vtail_arm: float
+    wing_incidence: float
+    aero_rp: tuple
+
+    @classmethod
+    def read(cls, source):
+        """From the file's ``<metrics>`` (a :class:`~flightsim.physics.jsbsim.xmlfile.JSBSimFile`)."""
+        el = source.section("metrics")
+
+        def value(tag, unit, default=None):
+            return source.child_number(el, tag, unit, "metrics", default)
+
+        rp = next((loc for loc in el.findall("location") if loc.get("name") == "AERORP"), None)
+        return cls(value("wingarea", "FT2"), value("wingspan", "FT"), value("chord", "FT"),
+                   value("htailarea", "FT2", 0.0), value("htailarm", "FT", 0.0), value("vtailarea", "FT2", 0.0),
+                   value("vtailarm", "FT", 0.0), value("wing_incidence", "RAD", 0.0),
+                   source.location(rp, "metrics/location[AERORP]"))
+
+    def properties(self):
+        """The ``metrics/*`` properties the aerodynamics reads, by name."""
+        return {"metrics/Sw-sqft": self.wing_area, "metrics/bw-ft": self.wing_span, "metrics/cbarw-ft": self.chord,
+                "metrics/iw-rad": self.wing_incidence, "metrics/iw-deg": np.degrees(self.wing_incidence),
+                "metrics/Sh-sqft": self.htail_area, "metrics/lh-ft": self.htail_arm,
+                "metrics/Sv-sqft": self.vtail_area, "metrics/lv-ft": self.vtail_arm,
+                "metrics/lh-norm": self.htail_arm / self.chord if self.chord else 0.0,
+                "metrics/lv-norm": self.vtail_arm / self.wing_span if self.wing_span else 0.0,
+                "metrics/vbarh-norm": (self.htail_arm * self.htail_area / (self.chord * self.wing_area)
+                                       if self.chord * self.wing_area else 0.0),
+                "metrics/vbarv-norm": (self.vtail_arm * self.vtail_area / (self.wing_span * self.wing_area)
+                                       if self.wing_span * self.wing_area else 0.0)}
+
+
+@dataclass(frozen=True)
+class MassBalance:
+    """The airplane's masses as loaded: the empty airplane, its point masses and its fuel tanks.
+
+    Attributes
+    ----------
+    empty_weight : float
+        lb.
+    empty_cg : tuple
+        The empty airplane's CG, structural frame, in.
+    inertia : numpy.ndarray
+        The empty airplane's inertia tensor about its CG, body axes, slug·ft² (products negated as JSBSim's).
+    point_masses : tuple
+        ``(name, weight lb, (x, y, z) in)`` each.
+    tanks : tuple
+        ``(contents lb, (x, y, z) in)`` each fuel tank (its contents as the file gives them).
+    """
+
+    empty_weight: float
+    empty_cg: tuple
+    inertia: np.ndarray
+    point_masses: tuple
+    tanks: tuple
+
+    @classmethod
+    def read(cls, source):
+        """From ``<mass_balance>`` and the ``<tank>`` elements of ``<propulsion>``."""
+        el = source.section("mass_balance")
+        if source.root.find("buoyant_forces") is not None:
+            raise InputError(source.path, "buoyant_forces", "gas cells (airships, balloons) are not supported")
+        negated = (el.get("negated_crossproduct_inertia") or "true").strip().lower() != "false"
+
+        def value(tag, unit, default=None):
+            return source.child_number(el, tag, unit, "mass_balance", default)
+
+        ixx, iyy, izz = (value(k, "SLUG*FT2", 0.0) for k in ("ixx", "iyy", "izz"))
+        ixy, ixz, iyz = (value(k, "SLUG*FT2", 0.0) for k in ("ixy", "ixz", "iyz"))
+        s = -1.0 if negated else 1.0
+        inertia = np.array([[ixx, s * ixy, s * ixz], [s * ixy, iyy, s * iyz], [s * ixz, s * iyz, izz]])
+        cg = next((loc for loc in el.findall("location") if loc.get("name") == "CG"), None)
+        masses = []
+        for k, pm in enumerate(el.findall("pointmass")):
+            where = f"mass_balance/pointmass[{k}]"
+            masses.append((pm.get("name") or f"pointmass {k}", source.number(pm.find("weight"), f"{where}/weight",
+                                                                             "LBS"),
+                           source.location(pm.find("location"), f"{where}/location")))
+        tanks = []
+        propulsion = source.section("propulsion", required=False)
+        for k, tank in enumerate(() if propulsion is None else propulsion.findall("tank")):
+            where = f"propulsion/tank[{k}]"
+            contents = tank.find("contents")
+            tanks.append((0.0 if contents is None else source.number(contents, f"{where}/contents", "LBS"),
+                          source.location(tank.find("location"), f"{where}/location")))
+        return cls(value("emptywt", "LBS"), source.location(cg, "mass_balance/location[CG]"), inertia,
+                   tuple(masses), tuple(tanks))
+
+    @property
+    def weight(self):
+        """The airplane's weight as loaded (empty, point masses, fuel), lb."""
+        return self.empty_weight + sum(w for _, w, _ in self.point_masses) + sum(c for c, _ in self.tanks)
+
+    @property
+    def cg(self):
+        """The CG as loaded, structural frame, in: ``(W_e cg_e + Σ w r) / W`` (``FGMassBalance::Run``)."""
+        moment = self.empty_weight * np.asarray(self.empty_cg, dtype=np.float64)
+        for _, w, r in self.point_masses:
+            moment = moment + w * np.asarray(r)
+        tanks = np.zeros(3)
+        for c, r in self.tanks:
+            tanks = tanks + c * np.asarray(r)
+        return (moment + tanks) / self.weight
+
+    def structural_to_body(self, r, cg=None):
+        """Structural point ``r`` (in) relative to the CG in the body frame, ft (JSBSim's ``StructuralToBody``)."""
+        c = self.cg if cg is None else np.asarray(cg, dtype=np.float64)
+        return np.array([INCH_TO_FT * (c[0] - r[0]), INCH_TO_FT * (r[1] - c[1]), INCH_TO_FT * (c[2] - r[2])])

@@ -1,0 +1,556 @@
+"""JSBSim's ``<function>`` and ``<table>`` elements compiled for one compiled stack machine.
+
+JSBSim evaluates an aircraft's functions as trees of C++ objects
+(``FGFunction``, ``FGTable``, ``FGPropertyValue``).  Here the trees are
+compiled once, when the file is read, into a *program*: a flat list of
+instructions (an operation and its argument) over a value stack, with the
+numbers, the tables and the properties in arrays.  One compiled function,
+:func:`run`, executes any aircraft's program, so reading a new aircraft
+compiles nothing.
+
+Every property a program reads or writes has a slot in one float array
+(:class:`Properties`); a ``<function name="…">`` writes its value to the slot
+of its name, where later functions read it, as JSBSim's property tree does.
+Functions run in an order where each comes after the functions it reads
+(JSBSim computes them lazily, on first read; the values are the same).
+
+The arithmetic is JSBSim's, operation by operation (``FGFunction::Load``,
+``FGTable::GetValue`` of JSBSim 1.3): a product starts from 1 and multiplies
+in order, a quotient by zero is +inf, a table is interpolated linearly
+between breakpoints and clamped at its ends, a 2-D table's factors are
+constrained to [0, 1], a 3-D table interpolates between its 2-D tables.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from flightsim.errors import InputError
+from flightsim.math.kernels import borrowing_jit
+
+__all__ = ["OPERATIONS", "Program", "ProgramBuilder", "Properties", "run"]
+
+# ----------------------------------------------------------------------------- the instruction set
+
+(OP_CONST, OP_PROP, OP_STORE, OP_PRODUCT, OP_SUM, OP_DIFFERENCE, OP_QUOTIENT, OP_POW, OP_MIN, OP_MAX, OP_AVG,
+ OP_TABLE, OP_ABS, OP_SIN, OP_COS, OP_TAN, OP_ASIN, OP_ACOS, OP_ATAN, OP_ATAN2, OP_EXP, OP_SQRT, OP_LN, OP_LOG10,
+ OP_SIGN, OP_FLOOR, OP_CEIL, OP_TORADIANS, OP_TODEGREES, OP_INTEGER, OP_FRACTION, OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ,
+ OP_NQ, OP_NOT, OP_AND, OP_OR, OP_IFTHEN, OP_NEG, OP_DUP) = range(43)
+
+#: The ``<function>`` operations compiled here: element name → (opcode, least arguments, most arguments;
+#: None: any number).  Anything else in a function is refused, naming it.
+OPERATIONS = {
+    "product": (OP_PRODUCT, 1, None), "sum": (OP_SUM, 1, None), "difference": (OP_DIFFERENCE, 1, None),
+    "min": (OP_MIN, 1, None), "max": (OP_MAX, 1, None), "avg": (OP_AVG, 1, None),
+    "quotient": (OP_QUOTIENT, 2, 2), "pow": (OP_POW, 2, 2), "atan2": (OP_ATAN2, 2, 2),
+    "abs": (OP_ABS, 1, 1), "sin": (OP_SIN, 1, 1), "cos": (OP_COS, 1, 1), "tan": (OP_TAN, 1, 1),
+    "asin": (OP_ASIN, 1, 1), "acos": (OP_ACOS, 1, 1), "atan": (OP_ATAN, 1, 1), "exp": (OP_EXP, 1, 1),
+    "sqrt": (OP_SQRT, 1, 1), "ln": (OP_LN, 1, 1), "log10": (OP_LOG10, 1, 1), "sign": (OP_SIGN, 1, 1),
+    "floor": (OP_FLOOR, 1, 1), "ceil": (OP_CEIL, 1, 1), "toradians": (OP_TORADIANS, 1, 1),
+    "todegrees": (OP_TODEGREES, 1, 1), "integer": (OP_INTEGER, 1, 1), "fraction": (OP_FRACTION, 1, 1),
+    "lt": (OP_LT, 2, 2), "le": (OP_LE, 2, 2), "gt": (OP_GT, 2, 2), "ge": (OP_GE, 2, 2), "eq": (OP_EQ, 2, 2),
+    "nq": (OP_NQ, 2, 2), "not": (OP_NOT, 1, 1), "and": (OP_AND, 1, None), "or": (OP_OR, 1, None),
+    "ifthen": (OP_IFTHEN, 3, 3),
+}
+#: Operations whose argument count is part of the instruction (the others take a fixed number).
+_VARIADIC = {OP_PRODUCT, OP_SUM, OP_DIFFERENCE, OP_MIN, OP_MAX, OP_AVG, OP_AND, OP_OR}
+_ARITY = {op: lo for op, lo, hi in OPERATIONS.values() if op not in _VARIADIC}
+
+#: Columns of a table's row in :attr:`Program.tables`.
+(T_DIMS, T_ROWS, T_COLS, T_ROW_KEYS, T_COL_KEYS, T_VALUES, T_FIRST) = range(7)
+#: How many columns that row has.
+TABLE_FIELDS = 7
+
+
+class Properties:
+    """Named float slots: the properties a program reads and writes (JSBSim's property tree, flattened).
+
+    Attributes
+    ----------
+    names : list of str
+        Slot ``k``'s property name.
+    """
+
+    def __init__(self, names=()):
+        self.names = []
+        self._index = {}
+        for name in names:
+            self.slot(name)
+
+    def slot(self, name):
+        """The slot of property ``name``, made on first use."""
+        k = self._index.get(name)
+        if k is None:
+            k = self._index[name] = len(self.names)
+            self.names.append(name)
+        return k
+
+    def __contains__(self, name):
+        return name in self._index
+
+    def __getitem__(self, name):
+        return self._index[name]
+
+    def __len__(self):
+        return len(self.names)
+
+    def array(self, values=None):
+        """A float64 array with a slot for every property (0, or ``values[name]`` where given)."""
+        out = np.zeros(len(self.names))
+        for name, value in (values or {}).items():
+            out[self._index[name]] = value
+        return out
+
+
+@dataclass
+class Program:
+    """A compiled list of instructions and what they refer to (the arrays :func:`run` takes).
+
+    Attributes
+    ----------
+    code : numpy.ndarray
+        ``(n, 2)`` int64: each instruction's operation and argument.
+    constants : numpy.ndarray
+        The numbers ``OP_CONST`` pushes.
+    tables : numpy.ndarray
+        ``(m, TABLE_FIELDS)`` int64: each table's dimensions, sizes and offsets into ``table_data``.
+    table_data : numpy.ndarray
+        Every table's breakpoints and values.
+    stack_size : int
+        The deepest the stack gets.
+    """
+
+    code: np.ndarray
+    constants: np.ndarray
+    tables: np.ndarray
+    table_data: np.ndarray
+    stack_size: int
+
+    def stack(self):
+        """A stack for :func:`run`."""
+        return np.zeros(max(self.stack_size, 1))
+
+    def run(self, props, stack=None):
+        """Execute on the property array ``props`` (written in place); see :func:`run`."""
+        status = run(self.code, self.constants, self.tables, self.table_data, props,
+                     self.stack() if stack is None else stack)
+        if status != 0:
+            raise RuntimeError(f"the JSBSim function program stopped at instruction {status - 1}")
+
+
+@dataclass
+class ProgramBuilder:
+    """Compiles ``<function>`` elements into one :class:`Program` over :attr:`properties`.
+
+    Parameters
+    ----------
+    source : flightsim.physics.jsbsim.xmlfile.JSBSimFile
+        Where the elements come from (for error messages).
+    properties : Properties
+    """
+
+    source: object
+    properties: Properties
+    code: list = field(default_factory=list)
+    constants: list = field(default_factory=list)
+    tables: list = field(default_factory=list)
+    table_data: list = field(default_factory=list)
+    _depth: int = 0
+    _deepest: int = 0
+
+    # ------------------------------------------------------------------ emitting
+
+    def _emit(self, op, arg=0, pushes=0, pops=0):
+        self.code.append((op, arg))
+        self._depth += pushes - pops
+        self._deepest = max(self._deepest, self._depth)
+
+    def _constant(self, value):
+        self.constants.append(float(value))
+        self._emit(OP_CONST, len(self.constants) - 1, pushes=1)
+
+    def _property(self, text, where):
+        name = (text or "").strip()
+        if not name:
+            raise InputError(self.source.path, where, "empty property name")
+        if "#" in name:
+            raise InputError(self.source.path, where, f"property {name!r}: the engine index '#' is not supported here")
+        negate = name.startswith("-")
+        self._emit(OP_PROP, self.properties.slot(name.lstrip("-")), pushes=1)
+        if negate:
+            self._emit(OP_NEG)
+
+    def store(self, name):
+        """Pop the value on top of the stack into property ``name``."""
+        self._emit(OP_STORE, self.properties.slot(name), pops=1)
+
+    # ------------------------------------------------------------------ compiling
+
+    def function(self, el, where):
+        """Compile a ``<function>`` element (its one value-giving child); leaves its value on the stack."""
+        children = [c for c in el if c.tag != "description"]
+        if len(children) != 1:
+            raise InputError(self.source.path, where, f"a function needs exactly one operation, found {len(children)}")
+        self.value(children[0], where)
+
+    def value(self, el, where):
+        """Compile one value-giving element: a property, a number, a table or an operation."""
+        tag = el.tag
+        here = f"{where}/{tag}"
+        if tag in ("property", "p"):
+            if el.get("apply"):
+                raise InputError(self.source.path, here, "template functions (apply=) are not supported")
+            self._property(el.text, here)
+        elif tag in ("value", "v"):
+            self._constant(self.source.number(el, here))
+        elif tag == "pi":
+            self._constant(math.pi)
+        elif tag in ("table", "t"):
+            self.table(el, here)
+        elif tag in OPERATIONS:
+            op, lo, hi = OPERATIONS[tag]
+            args = [c for c in el if c.tag != "description"]
+            if len(args) < lo or (hi is not None and len(args) > hi):
+                wanted = f"{lo}" if lo == hi else f"at least {lo}" if hi is None else f"{lo} to {hi}"
+                raise InputError(self.source.path, here, f"takes {wanted} arguments, got {len(args)}")
+            for child in args:
+                self.value(child, here)
+            self._emit(op, len(args), pushes=1, pops=len(args))
+        else:
+            raise InputError(self.source.path, here, f"unsupported function element <{tag}> "
+                             f"(supported: property, value, pi, table, {', '.join(OPERATIONS)})")
+
+    def table(self, el, where):
+        """Compile a ``<table>``: push its lookup keys (row, column, table), then look it up."""
+        if el.get("type"):
+            raise InputError(self.source.path, where, f"table type {el.get('type')!r} is not supported")
+        axes = {}
+        for var in el.findall("independentVar"):
+            lookup = (var.get("lookup") or "row").strip()
+            axis = {"row": 0, "axis1": 0, "column": 1, "axis2": 1, "table": 2, "axis3": 2}.get(lookup)
+            if axis is None:
+                raise InputError(self.source.path, f"{where}/independentVar", f"unknown lookup {lookup!r}")
+            if axis in axes:
+                raise InputError(self.source.path, f"{where}/independentVar", f"two lookups on the {lookup} axis")
+            axes[axis] = var
+        index = self._table_data(el, where)
+        dims = self.tables[index][T_DIMS]
+        if sorted(axes) != list(range(dims)):
+            raise InputError(self.source.path, where, f"a {dims}-D table needs {dims} independentVar lookups "
+                             f"(row, column, table), found {len(axes)}")
+        for axis in range(dims):
+            self._property(axes[axis].text, f"{where}/independentVar")
+        self._emit(OP_TABLE, index, pushes=1, pops=dims)
+        if el.get("name"):                    # a named table is a property too (its value, readable elsewhere)
+            self._emit(OP_DUP, pushes=1)
+            self.store(el.get("name").strip())
+
+    def _rows(self, el, where):
+        text = "".join(el.itertext())
+        rows = []
+        for line in text.splitlines():
+            if line.strip():
+                try:
+                    rows.append([float(x) for x in line.split()])
+                except ValueError:
+                    raise InputError(self.source.path, where, f"not numbers: {line.strip()!r}") from None
+        if not rows:
+            raise InputError(self.source.path, where, "<tableData> is empty")
+        if not all(math.isfinite(x) for row in rows for x in row):
+            raise InputError(self.source.path, where, "<tableData> holds a non-finite number")
+        return rows
+
+    def _append(self, values):
+        start = len(self.table_data)
+        self.table_data.extend(float(v) for v in values)
+        return start
+
+    def _increasing(self, keys, where, what):
+        if any(b <= a for a, b in zip(keys, keys[1:])):
+            raise InputError(self.source.path, where, f"the {what} breakpoints must increase: {keys}")
+
+    def _leaf(self, data, where):
+        """A 1-D or 2-D table from one ``<tableData>``; returns its index in :attr:`tables`."""
+        rows = self._rows(data, where)
+        if len(rows) > 1 and len(rows[1]) == len(rows[0]) + 1:               # 2-D: first line the column keys
+            cols, body = rows[0], rows[1:]
+            if any(len(r) != len(cols) + 1 for r in body):
+                raise InputError(self.source.path, where, "2-D <tableData> rows of different lengths")
+            keys = [r[0] for r in body]
+            values = [v for r in body for v in r[1:]]
+            dims = 2
+        else:
+            if any(len(r) != 2 for r in rows):
+                raise InputError(self.source.path, where, "1-D <tableData> needs two numbers a line")
+            cols, keys, values, dims = [], [r[0] for r in rows], [r[1] for r in rows], 1
+        self._increasing(keys, where, "row")
+        self._increasing(cols, where, "column")
+        entry = [0] * TABLE_FIELDS
+        entry[T_DIMS], entry[T_ROWS], entry[T_COLS] = dims, len(keys), max(len(cols), 1)
+        entry[T_ROW_KEYS] = self._append(keys)
+        entry[T_COL_KEYS] = self._append(cols)
+        entry[T_VALUES] = self._append(values)
+        self.tables.append(entry)
+        return len(self.tables) - 1
+
+    def _table_data(self, el, where):
+        blocks = el.findall("tableData")
+        if not blocks:
+            raise InputError(self.source.path, where, "<tableData> is missing")
+        if len(blocks) == 1:
+            return self._leaf(blocks[0], f"{where}/tableData")
+        breakpoints = []
+        first = len(self.tables) + 1          # the 3-D table's entry comes first, its 2-D tables after it
+        entry = [0] * TABLE_FIELDS
+        self.tables.append(entry)
+        for block in blocks:
+            bp = block.get("breakPoint")
+            try:
+                breakpoints.append(float(bp))
+            except (TypeError, ValueError):
+                raise InputError(self.source.path, f"{where}/tableData", f"breakPoint {bp!r} is not a number") from None
+            sub = self._leaf(block, f"{where}/tableData[breakPoint={bp}]")
+            if self.tables[sub][T_DIMS] != 2:
+                raise InputError(self.source.path, f"{where}/tableData", "a 3-D table's blocks must be 2-D tables")
+        self._increasing(breakpoints, where, "breakPoint")
+        entry[T_DIMS], entry[T_ROWS], entry[T_COLS] = 3, len(blocks), 1
+        entry[T_ROW_KEYS] = self._append(breakpoints)
+        entry[T_FIRST] = first
+        return first - 1
+
+    def build(self):
+        """The :class:`Program` compiled so far."""
+        code = np.array(self.code, dtype=np.int64).reshape(-1, 2)
+        tables = np.array(self.tables, dtype=np.int64).reshape(-1, TABLE_FIELDS)
+        return Program(code, np.array(self.constants, dtype=np.float64), tables,
+                       np.array(self.table_data, dtype=np.float64), self._deepest)
+
+
+# ----------------------------------------------------------------------------- the machine
+
+
+@borrowing_jit
+def _lookup_1d(data, rk, v, n, key):
+    """FGTable::GetValue(key) of the keys at ``data[rk:rk + n]`` and values at ``data[v:v + n]``: linear between
+    breakpoints, the end values beyond them."""
+    if key <= data[rk]:
+        return data[v]
+    if key >= data[rk + n - 1]:
+        return data[v + n - 1]
+    r = 1
+    while data[rk + r] < key:
+        r += 1
+    x0 = data[rk + r - 1]
+    factor = (key - x0) / (data[rk + r] - x0)
+    y0 = data[v + r - 1]
+    return factor * (data[v + r] - y0) + y0
+
+
+@borrowing_jit
+def _constrain01(x):
+    return 0.0 if x < 0.0 else (1.0 if x > 1.0 else x)
+
+
+@borrowing_jit
+def _lookup_2d(tables, data, t, row_key, col_key):
+    """FGTable::GetValue(rowKey, colKey): bilinear, the factors constrained to [0, 1]."""
+    n_rows, n_cols = tables[t, T_ROWS], tables[t, T_COLS]
+    rk, ck, v = tables[t, T_ROW_KEYS], tables[t, T_COL_KEYS], tables[t, T_VALUES]
+    if n_cols == 1:
+        return _lookup_1d(data, rk, v, n_rows, row_key)
+    c = 1
+    while data[ck + c] < col_key and c < n_cols - 1:
+        c += 1
+    x0 = data[ck + c - 1]
+    c_factor = _constrain01((col_key - x0) / (data[ck + c] - x0))
+    if n_rows == 1:
+        y0 = data[v + c - 1]
+        return c_factor * (data[v + c] - y0) + y0
+    r = 1
+    while data[rk + r] < row_key and r < n_rows - 1:
+        r += 1
+    x0 = data[rk + r - 1]
+    r_factor = _constrain01((row_key - x0) / (data[rk + r] - x0))
+    lo, hi = v + (r - 1) * n_cols, v + r * n_cols
+    col1 = r_factor * data[hi + c - 1] + (1.0 - r_factor) * data[lo + c - 1]
+    col2 = r_factor * data[hi + c] + (1.0 - r_factor) * data[lo + c]
+    return c_factor * (col2 - col1) + col1
+
+
+@borrowing_jit
+def _lookup(tables, data, t, k0, k1, k2):
+    """Table ``t`` at keys (row, column, table)."""
+    dims = tables[t, T_DIMS]
+    if dims == 1:
+        return _lookup_1d(data, tables[t, T_ROW_KEYS], tables[t, T_VALUES], tables[t, T_ROWS], k0)
+    if dims == 2:
+        return _lookup_2d(tables, data, t, k0, k1)
+    n, bk, first = tables[t, T_ROWS], tables[t, T_ROW_KEYS], tables[t, T_FIRST]
+    if k2 <= data[bk]:
+        return _lookup_2d(tables, data, first, k0, k1)
+    if k2 >= data[bk + n - 1]:
+        return _lookup_2d(tables, data, first + n - 1, k0, k1)
+    r = 1
+    while data[bk + r] < k2:
+        r += 1
+    x0 = data[bk + r - 1]
+    factor = (k2 - x0) / (data[bk + r] - x0)
+    y0 = _lookup_2d(tables, data, first + r - 1, k0, k1)
+    return factor * (_lookup_2d(tables, data, first + r, k0, k1) - y0) + y0
+
+
+@borrowing_jit
+def _binary(x):
+    """JSBSim's GetBinary, leniently: true when ``x`` is not (near) 0."""
+    return abs(x) >= 1e-9
+
+
+@borrowing_jit
+def run(code, constants, tables, table_data, props, stack):
+    """Execute a :class:`Program` on the property array ``props`` (its STOREs write it).
+
+    Returns
+    -------
+    int
+        0; or 1 + the number of an instruction it does not know (a program built elsewhere).
+    """
+    sp = 0
+    for pc in range(code.shape[0]):
+        op = code[pc, 0]
+        arg = code[pc, 1]
+        if op == OP_PROP:
+            stack[sp] = props[arg]
+            sp += 1
+        elif op == OP_CONST:
+            stack[sp] = constants[arg]
+            sp += 1
+        elif op == OP_PRODUCT:
+            acc = 1.0
+            for k in range(sp - arg, sp):
+                acc *= stack[k]
+            sp -= arg
+            stack[sp] = acc
+            sp += 1
+        elif op == OP_STORE:
+            sp -= 1
+            props[arg] = stack[sp]
+        elif op == OP_TABLE:
+            dims = tables[arg, T_DIMS]
+            k0 = stack[sp - dims]
+            k1 = stack[sp - dims + 1] if dims > 1 else 0.0
+            k2 = stack[sp - 1] if dims > 2 else 0.0
+            sp -= dims
+            stack[sp] = _lookup(tables, table_data, arg, k0, k1, k2)
+            sp += 1
+        elif op == OP_SUM or op == OP_AVG:
+            acc = 0.0
+            for k in range(sp - arg, sp):
+                acc += stack[k]
+            sp -= arg
+            stack[sp] = acc / arg if op == OP_AVG else acc
+            sp += 1
+        elif op == OP_DIFFERENCE:
+            acc = stack[sp - arg]
+            for k in range(sp - arg + 1, sp):
+                acc -= stack[k]
+            sp -= arg
+            stack[sp] = acc
+            sp += 1
+        elif op == OP_MIN or op == OP_MAX:
+            acc = math.inf if op == OP_MIN else -math.inf
+            for k in range(sp - arg, sp):
+                x = stack[k]
+                if (op == OP_MIN and x < acc) or (op == OP_MAX and x > acc):
+                    acc = x
+            sp -= arg
+            stack[sp] = acc
+            sp += 1
+        elif op == OP_AND or op == OP_OR:
+            acc = 1.0 if op == OP_AND else 0.0
+            for k in range(sp - arg, sp):
+                if op == OP_AND and not _binary(stack[k]):
+                    acc = 0.0
+                if op == OP_OR and _binary(stack[k]):
+                    acc = 1.0
+            sp -= arg
+            stack[sp] = acc
+            sp += 1
+        elif op == OP_NEG:
+            stack[sp - 1] = -stack[sp - 1]
+        elif op == OP_DUP:
+            stack[sp] = stack[sp - 1]
+            sp += 1
+        elif op >= OP_QUOTIENT and op <= OP_POW or op == OP_ATAN2 or (op >= OP_LT and op <= OP_NQ):
+            a = stack[sp - 2]
+            b = stack[sp - 1]
+            if op == OP_QUOTIENT:
+                r = a / b if b != 0.0 else math.inf
+            elif op == OP_POW:
+                r = a ** b
+            elif op == OP_ATAN2:
+                r = math.atan2(a, b)
+            elif op == OP_LT:
+                r = 1.0 if a < b else 0.0
+            elif op == OP_LE:
+                r = 1.0 if a <= b else 0.0
+            elif op == OP_GT:
+                r = 1.0 if a > b else 0.0
+            elif op == OP_GE:
+                r = 1.0 if a >= b else 0.0
+            elif op == OP_EQ:
+                r = 1.0 if a == b else 0.0
+            else:
+                r = 1.0 if a != b else 0.0
+            sp -= 1
+            stack[sp - 1] = r
+        elif op == OP_IFTHEN:
+            sp -= 3
+            stack[sp] = stack[sp + 1] if _binary(stack[sp]) else stack[sp + 2]
+            sp += 1
+        elif op >= OP_ABS and op <= OP_FRACTION or op == OP_NOT:      # (atan2 was taken above)
+            x = stack[sp - 1]
+            if op == OP_ABS:
+                r = abs(x)
+            elif op == OP_SIN:
+                r = math.sin(x)
+            elif op == OP_COS:
+                r = math.cos(x)
+            elif op == OP_TAN:
+                r = math.tan(x)
+            elif op == OP_ASIN:
+                r = math.asin(x) if -1.0 <= x <= 1.0 else math.nan
+            elif op == OP_ACOS:
+                r = math.acos(x) if -1.0 <= x <= 1.0 else math.nan
+            elif op == OP_ATAN:
+                r = math.atan(x)
+            elif op == OP_EXP:
+                r = math.exp(x)
+            elif op == OP_SQRT:
+                r = math.sqrt(x) if x >= 0.0 else -math.inf
+            elif op == OP_LN:
+                r = math.log(x) if x > 0.0 else -math.inf
+            elif op == OP_LOG10:
+                r = math.log10(x) if x > 0.0 else -math.inf
+            elif op == OP_SIGN:
+                r = -1.0 if x < 0.0 else 1.0
+            elif op == OP_FLOOR:
+                r = math.floor(x)
+            elif op == OP_CEIL:
+                r = math.ceil(x)
+            elif op == OP_TORADIANS:
+                r = x * math.pi / 180.0
+            elif op == OP_TODEGREES:
+                r = x * 180.0 / math.pi
+            elif op == OP_INTEGER:
+                r = float(math.trunc(x))
+            elif op == OP_FRACTION:
+                r = x - math.trunc(x)
+            else:                                     # OP_NOT
+                r = 0.0 if _binary(x) else 1.0
+            stack[sp - 1] = r
+        else:
+            return pc + 1
+    return 0

@@ -1,0 +1,234 @@
+"""JSBSim's aircraft read from the jsbsim package: the aerodynamics, metrics and CG against JSBSim itself.
+
+The oracle is JSBSim flying the same aircraft (``flightsim.physics.jsbsim.oracle``, property replay):
+flightsim's compiled aerodynamics must give JSBSim's forces and moments to 1e-9 relative, frame after
+frame, with flightsim's own reference lengths and CG.  ``benchmarks/jsbsim_aero.py`` runs every aircraft
+of the package; here the issue's targets (a glider, a piston single, a turboprop-as-turbine trainer, a
+jet, an airliner).
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from flightsim.errors import InputError
+from flightsim.physics.jsbsim import program
+from flightsim.physics.jsbsim.aero import Aerodynamics
+from flightsim.physics.jsbsim.mass import MassBalance, Metrics
+from flightsim.physics.jsbsim.oracle import new_fdm, replay_aero
+from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_names, aircraft_path
+from flightsim.physics.jsbsim.program import ProgramBuilder, Properties
+
+TARGETS = ["SGS", "c172p", "t6texan2", "A4", "737"]
+
+
+@pytest.mark.parametrize("name", TARGETS)
+def test_the_aerodynamic_loads_are_jsbsims_frame_after_frame(name):
+    r = replay_aero(name, frames=360, every=9)
+    assert r.frames == 40 and r.largest_force > 100.0          # real loads were compared
+    assert r.force_error <= 1e-9, r
+    assert r.moment_error <= 1e-9, r
+    assert r.cg_error <= 1e-9, r                              # point masses and fuel included
+
+
+@pytest.mark.parametrize("name", TARGETS)
+def test_metrics_are_jsbsims(name):
+    source = JSBSimFile(aircraft_path(name))
+    fdm = new_fdm(name)
+    fdm.run_ic()
+    for key, value in Metrics.read(source).properties().items():
+        if key in ("metrics/Sw-sqft", "metrics/bw-ft", "metrics/cbarw-ft", "metrics/Sh-sqft", "metrics/lh-ft",
+                   "metrics/Sv-sqft", "metrics/lv-ft"):
+            assert value == pytest.approx(fdm[key], rel=1e-12), key
+    mass = MassBalance.read(source)
+    assert mass.weight == pytest.approx(fdm["inertia/weight-lbs"], rel=1e-12)
+
+
+def test_the_package_aircraft_are_found_by_name():
+    names = aircraft_names()
+    assert {"SGS", "c172p", "737", "f16"} <= set(names) and len(names) > 50
+    assert aircraft_path("jsbsim:737") == aircraft_path("737")
+    with pytest.raises(InputError, match=r"jsbsim:b737: no such JSBSim aircraft; the jsbsim package ships .*737"):
+        aircraft_path("jsbsim:b737")
+
+
+# ----------------------------------------------------------------------------- the stack machine
+
+
+def _compiled(tmp_path, xml):
+    """Compile ``<function name="out">…</function>`` from a file of its own; returns (program, properties)."""
+    path = tmp_path / "f.xml"
+    path.write_text(f'<fdm_config name="t">{xml}</fdm_config>')
+    source = JSBSimFile(path)
+    props = Properties()
+    builder = ProgramBuilder(source, props)
+    builder.function(source.root.find("function"), "function")
+    builder.store("out")
+    return builder.build(), props
+
+
+def _value(prog, props, **inputs):
+    values = props.array({k.replace("_", "/"): v for k, v in inputs.items()})
+    prog.run(values)
+    return values[props["out"]]
+
+
+TABLE_2D = """<table><independentVar lookup="row">a</independentVar><independentVar lookup="column">b</independentVar>
+<tableData>
+        0.0   10.0
+  -1.0  1.0    3.0
+   1.0  5.0   11.0
+</tableData></table>"""
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    (0.0, 0.0, 3.0), (0.0, 10.0, 7.0), (0.0, 5.0, 5.0),         # bilinear: (1+5)/2, (3+11)/2, their mean
+    (-7.0, 5.0, 2.0), (9.0, 5.0, 8.0),                          # the row factor clamped to [0, 1]
+    (0.5, -3.0, 4.0), (0.5, 99.0, 9.0),                         # the column factor clamped
+])
+def test_a_2d_table_interpolates_and_clamps_as_jsbsims(tmp_path, a, b, expected):
+    prog, props = _compiled(tmp_path, f'<function name="out">{TABLE_2D}</function>')
+    assert _value(prog, props, a=a, b=b) == pytest.approx(expected, abs=1e-15)
+
+
+def test_a_1d_table_holds_its_end_values_and_a_3d_table_blends_its_2d_tables(tmp_path):
+    one = """<function name="out"><table><independentVar>a</independentVar><tableData>
+        0 0
+        1 10
+        3 30 </tableData></table></function>"""
+    prog, props = _compiled(tmp_path, one)
+    assert [_value(prog, props, a=a) for a in (-5.0, 0.5, 2.0, 99.0)] == [0.0, 5.0, 20.0, 30.0]
+    three = f"""<function name="out"><table>
+        <independentVar lookup="row">a</independentVar><independentVar lookup="column">b</independentVar>
+        <independentVar lookup="table">c</independentVar>
+        <tableData breakPoint="0">   0 10
+                                  -1 1 3
+                                   1 5 11</tableData>
+        <tableData breakPoint="2">   0 10
+                                  -1 2 6
+                                   1 10 22</tableData></table></function>"""
+    prog, props = _compiled(tmp_path, three)
+    assert _value(prog, props, a=0.0, b=5.0, c=1.0) == pytest.approx(7.5)           # halfway between 5 and 10
+    assert _value(prog, props, a=0.0, b=5.0, c=-4.0) == pytest.approx(5.0)          # before the first
+    assert _value(prog, props, a=0.0, b=5.0, c=7.0) == pytest.approx(10.0)          # after the last
+
+
+@pytest.mark.parametrize("body, inputs, expected", [
+    ("<difference><p>a</p><p>b</p><v>1</v></difference>", dict(a=10.0, b=3.0), 6.0),
+    ("<quotient><p>a</p><p>b</p></quotient>", dict(a=1.0, b=0.0), math.inf),        # JSBSim's HUGE_VAL
+    ("<quotient><p>a</p><p>b</p></quotient>", dict(a=3.0, b=4.0), 0.75),
+    ("<product><p>-a</p><p>b</p><pi/></product>", dict(a=2.0, b=0.5), -math.pi),     # '-': the property negated
+    ("<max><p>a</p><p>b</p><v>-9</v></max>", dict(a=-2.0, b=-3.0), -2.0),
+    ("<min><p>a</p><p>b</p></min>", dict(a=-2.0, b=-3.0), -3.0),
+    ("<pow><p>a</p><v>0.5</v></pow>", dict(a=16.0), 4.0),
+    ("<atan2><p>a</p><p>b</p></atan2>", dict(a=1.0, b=-1.0), 0.75 * math.pi),
+    ("<ifthen><gt><p>a</p><v>0</v></gt><v>7</v><v>8</v></ifthen>", dict(a=-1.0), 8.0),
+    ("<sum><abs><p>a</p></abs><sqrt><v>-1</v></sqrt></sum>", dict(a=-2.0), -math.inf),
+    ("<todegrees><p>a</p></todegrees>", dict(a=math.pi), 180.0),
+])
+def test_each_operation_computes_as_jsbsims(tmp_path, body, inputs, expected):
+    prog, props = _compiled(tmp_path, f'<function name="out">{body}</function>')
+    assert _value(prog, props, **inputs) == pytest.approx(expected, abs=1e-15)
+
+
+#: Every operation the machine knows, with arguments and the value C's math library (JSBSim's) gives.
+EVERY_OPERATION = {
+    "product": ((2.0, 3.0, 0.5), 3.0), "sum": ((2.0, 3.0, 0.5), 5.5), "difference": ((2.0, 3.0, 0.5), -1.5),
+    "min": ((2.0, -3.0, 0.5), -3.0), "max": ((2.0, -3.0, 0.5), 2.0), "avg": ((2.0, 3.0, 1.0), 2.0),
+    "quotient": ((3.0, 4.0), 0.75), "pow": ((2.0, 10.0), 1024.0), "atan2": ((-1.0, -1.0), -0.75 * math.pi),
+    "abs": ((-2.5,), 2.5), "sin": ((0.5,), math.sin(0.5)), "cos": ((0.5,), math.cos(0.5)),
+    "tan": ((0.5,), math.tan(0.5)), "asin": ((0.5,), math.asin(0.5)), "acos": ((0.5,), math.acos(0.5)),
+    "atan": ((0.5,), math.atan(0.5)), "exp": ((0.5,), math.exp(0.5)), "sqrt": ((2.25,), 1.5),
+    "ln": ((math.e,), 1.0), "log10": ((1000.0,), 3.0), "sign": ((-0.0,), 1.0), "floor": ((-1.5,), -2.0),
+    "ceil": ((-1.5,), -1.0), "toradians": ((90.0,), 0.5 * math.pi), "todegrees": ((0.5 * math.pi,), 90.0),
+    "integer": ((-2.75,), -2.0), "fraction": ((-2.75,), -0.75), "lt": ((1.0, 2.0), 1.0), "le": ((2.0, 2.0), 1.0),
+    "gt": ((1.0, 2.0), 0.0), "ge": ((1.0, 2.0), 0.0), "eq": ((2.0, 2.0), 1.0), "nq": ((2.0, 2.0), 0.0),
+    "not": ((1.0,), 0.0), "and": ((1.0, 0.0), 0.0), "or": ((1.0, 0.0), 1.0), "ifthen": ((0.0, 7.0, 8.0), 8.0),
+}
+
+
+def test_every_operation_is_tested():
+    assert set(EVERY_OPERATION) == set(program.OPERATIONS)
+
+
+@pytest.mark.parametrize("name", sorted(EVERY_OPERATION))
+def test_every_operation_gives_the_math_librarys_value(tmp_path, name):
+    args, expected = EVERY_OPERATION[name]
+    names = [f"in{k}" for k in range(len(args))]
+    body = "".join(f"<p>{n}</p>" for n in names)
+    prog, props = _compiled(tmp_path, f'<function name="out"><{name}>{body}</{name}></function>')
+    assert _value(prog, props, **dict(zip(names, args))) == pytest.approx(expected, abs=1e-15)
+
+
+def test_a_function_that_reads_a_later_function_is_computed_after_it():
+    source = JSBSimFile(aircraft_path("SGS"))
+    aero = Aerodynamics(source)
+    order = [name for name, _, _ in aero.functions]
+    assert order.index("aero/function/kCLge") < order.index("aero/coefficient/CLwbh")
+    assert "aero/function/kCLge" not in aero.inputs and "aero/h_b-mac-ft" in aero.inputs
+
+
+# ----------------------------------------------------------------------------- what is not supported is said
+
+
+def _aircraft(tmp_path, aero, extra=""):
+    path = tmp_path / "plane.xml"
+    path.write_text(f"""<fdm_config name="plane">
+  <metrics><wingarea unit="FT2">100</wingarea><wingspan unit="FT">30</wingspan><chord unit="FT">4</chord>
+    <location name="AERORP" unit="IN"><x>10</x><y>0</y><z>0</z></location></metrics>
+  <mass_balance><emptywt unit="LBS">1000</emptywt><location name="CG" unit="IN"><x>12</x><y>0</y><z>0</z></location>
+  </mass_balance>{extra}
+  <aerodynamics>{aero}</aerodynamics></fdm_config>""")
+    return JSBSimFile(path)
+
+
+@pytest.mark.parametrize("aero, extra, message", [
+    ('<axis name="DRAG"><function name="a/b"><random/></function></axis>', "",
+     r"plane.xml: aerodynamics/axis name='DRAG'/<function name='a/b'>/random: unsupported function element <random>"),
+    ('<axis name="SIDEWAYS"><function name="a/b"><v>1</v></function></axis>', "",
+     r"plane.xml: aerodynamics/axis name='SIDEWAYS': unknown axis; JSBSim's are DRAG, SIDE, LIFT"),
+    ('<axis name="ROLL" frame="STABILITY"><function name="a/b"><v>1</v></function></axis>', "",
+     r"plane.xml: aerodynamics/axis name='ROLL': frame 'STABILITY' is not supported"),
+    ('<axis name="DRAG"><function name="a/b"><pow><v>1</v></pow></function></axis>', "",
+     r"plane.xml: aerodynamics/axis name='DRAG'/<function name='a/b'>/pow: takes 2 arguments, got 1"),
+    ('<axis name="DRAG"><function name="a/b"><table><independentVar>x</independentVar><tableData>0 1\n 0 2'
+     '</tableData></table></function></axis>', "", r"the row breakpoints must increase: \[0.0, 0.0\]"),
+    ('<function name="a/c"><p>a/b</p></function><axis name="DRAG"><function name="a/b"><p>a/c</p></function></axis>',
+     "", r"plane.xml: aerodynamics/<function name='a/c'>: the functions read each other in a cycle"),
+    ('<aero_ref_pt_shift_x><function><v>0</v></function></aero_ref_pt_shift_x>', "",
+     r"plane.xml: aerodynamics/aero_ref_pt_shift_x: not supported"),
+])
+def test_what_is_not_supported_is_one_line_naming_the_file_and_the_element(tmp_path, aero, extra, message):
+    with pytest.raises(InputError, match=message):
+        Aerodynamics(_aircraft(tmp_path, aero, extra))
+
+
+def test_gas_cells_and_units_that_do_not_convert_are_refused(tmp_path):
+    balloon = _aircraft(tmp_path, "", "<buoyant_forces><gas_cell/></buoyant_forces>")
+    with pytest.raises(InputError, match="plane.xml: buoyant_forces: gas cells .* are not supported"):
+        MassBalance.read(balloon)
+    bad = _aircraft(tmp_path, "").path
+    bad.write_text(bad.read_text().replace('<wingarea unit="FT2">', '<wingarea unit="DEG">'))
+    with pytest.raises(InputError, match="plane.xml: metrics/wingarea: unit 'DEG' cannot be converted to FT2"):
+        Metrics.read(JSBSimFile(bad))
+
+
+def test_a_hand_built_aircraft_gives_hand_computed_loads(tmp_path):
+    """Lift 1000 lbf in wind axes at α = 0.1, β = 0, the reference point 2 in aft of the CG: body forces are
+    the lift turned by α, the pitching moment the lift's arm (hand-derived)."""
+    source = _aircraft(tmp_path, '<axis name="LIFT"><function name="aero/L"><v>1000</v></function></axis>'
+                                 '<axis name="PITCH"><function name="aero/M"><v>50</v></function></axis>')
+    aero, mass, metrics = Aerodynamics(source), MassBalance.read(source), Metrics.read(source)
+    rp = mass.structural_to_body(metrics.aero_rp)
+    np.testing.assert_allclose(rp, [2.0 / 12.0, 0.0, 0.0])        # CG at 12 in, RP at 10 in (x aft): RP ahead
+    out = aero.loads(aero.properties.array(), 0.1, 0.0, rp)
+    x, z = 1000.0 * math.sin(0.1), -1000.0 * math.cos(0.1)        # lift: up (−z) and, at α > 0, forward
+    np.testing.assert_allclose(out, [x, 0.0, z, 0.0, 50.0 + (-rp[0] * z), 0.0], atol=1e-12)
+
+
+def test_an_unknown_instruction_stops_the_machine_with_its_number():
+    prog = program.Program(np.array([[program.OP_CONST, 0], [999, 0]], dtype=np.int64), np.array([1.0]),
+                           np.zeros((0, program.TABLE_FIELDS), dtype=np.int64), np.zeros(0), 2)
+    with pytest.raises(RuntimeError, match="stopped at instruction 1"):
+        prog.run(np.zeros(1))
