@@ -5,9 +5,13 @@ its own (a few package aircraft crash JSBSim itself):
 
 * what flightsim's reader says of it (loads, or the one line naming what is
   not supported);
-* the property replay of ``flightsim.physics.jsbsim.oracle.replay_aero``:
-  the largest force and moment difference from JSBSim's, relative to JSBSim's
-  force and moment, and the CG difference (in);
+* the property replay of ``flightsim.physics.jsbsim.oracle.replay_aero``, from
+  JSBSim's state and commands: the largest difference of what the flight
+  controls write (rad, deg or normalised; when flightsim reads them, else the
+  reason), of the auxiliary properties (relative), the largest force
+  and moment difference from JSBSim's, relative to JSBSim's force and moment,
+  and the CG difference (in); what the aerodynamics read that flightsim
+  does not compute yet, copied from JSBSim;
 * µs per evaluation of the aerodynamics block (the compiled program and the
   axis sums) against µs per JSBSim ``fdm.run()`` of the same aircraft (its
   whole frame), timed round-robin in the same process; their ratio.
@@ -36,6 +40,7 @@ def measure(name, frames):
 
     from flightsim.errors import InputError
     from flightsim.physics.jsbsim.aero import Aerodynamics
+    from flightsim.physics.jsbsim.fcs import FlightControls
     from flightsim.physics.jsbsim.mass import MassBalance, Metrics
     from flightsim.physics.jsbsim.oracle import new_fdm, replay_aero
     from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
@@ -46,7 +51,12 @@ def measure(name, frames):
     except InputError as exc:
         return {"name": name, "refused": str(exc).split(": ", 1)[1]}
     try:
-        r = replay_aero(name, frames=frames, every=3)
+        FlightControls(source)
+        fcs = None
+    except InputError as exc:
+        fcs = str(exc).split(": ", 1)[1]
+    try:
+        r = replay_aero(name, frames=frames, every=3, with_fcs=fcs is None)
     except KeyError as exc:
         return {"name": name, "refused": f"reads {exc} which JSBSim computes outside the aerodynamics "
                                          "(a system not read yet)"}
@@ -68,18 +78,23 @@ def measure(name, frames):
         ours.append((t1 - t0) / 200 * 1e6)
         theirs.append((t2 - t1) / 200 * 1e6)
     return {"name": name, "functions": len(aero.functions), "inputs": len(aero.inputs), "frames": r.frames,
-            "force": r.force_error, "moment": r.moment_error, "cg": r.cg_error,
+            "force": r.force_error, "moment": r.moment_error, "cg": r.cg_error, "fcs": r.fcs_error, "fcs_refused": fcs,
+            "aux": r.auxiliary_error, "copied": list(r.copied),
             "us_ours": float(np.median(ours)), "us_jsbsim": float(np.median(theirs))}
 
 
 def row(m):
     if "refused" in m:
-        return f"| {m['name']} | — | — | — | — | — | — | — | {m['refused']} |"
+        return f"| {m['name']} | — | — | — | — | — | — | — | — | — | — | {m['refused']} |"
     if "crashed" in m:
-        return f"| {m['name']} | — | — | — | — | — | — | — | JSBSim itself fails to run it ({m['crashed']}) |"
+        return (f"| {m['name']} | — | — | — | — | — | — | — | — | — | — | JSBSim itself fails to run it "
+                f"({m['crashed']}) |")
     ratio = m["us_ours"] / m["us_jsbsim"]
-    return (f"| {m['name']} | {m['functions']} | {m['inputs']} | {m['force']:.1e} | {m['moment']:.1e} | "
-            f"{m['cg']:.1e} | {m['us_ours']:.2f} | {m['us_jsbsim']:.1f} ({ratio:.3f}) | |")
+    fcs = "—" if m["fcs_refused"] else f"{m['fcs']:.1e}"
+    copied = ", ".join(f"`{n}`" for n in m["copied"]) if len(m["copied"]) <= 3 else f"{len(m['copied'])} properties"
+    return (f"| {m['name']} | {m['functions']} | {m['inputs']} | {fcs} | {m['aux']:.1e} | {m['force']:.1e} | "
+            f"{m['moment']:.1e} | {m['cg']:.1e} | {m['us_ours']:.2f} | {m['us_jsbsim']:.1f} ({ratio:.3f}) | "
+            f"{copied} | {'flight controls: ' + m['fcs_refused'] if m['fcs_refused'] else ''} |")
 
 
 def main(argv=None):
@@ -97,8 +112,9 @@ def main(argv=None):
 
     names = args.names or (list(QUICK) if args.quick else aircraft_names())
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
-    lines = ["| aircraft | functions | inputs | force error | moment error | CG error (in) | µs aero (flightsim) | "
-             "µs JSBSim run() (ratio) | not loaded because |", "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| aircraft | functions | inputs | flight controls error | auxiliary error | force error | moment error | "
+             "CG error (in) | µs aero (flightsim) | µs JSBSim run() (ratio) | copied from JSBSim | not read because |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     print("\n".join(lines))
     worst = 0.0
     for name in names:
@@ -110,7 +126,8 @@ def main(argv=None):
         except (IndexError, json.JSONDecodeError):
             m = {"name": name, "crashed": f"exit {proc.returncode}"}
         if "force" in m:
-            worst = max(worst, m["force"], m["moment"]) if math.isfinite(m["force"] + m["moment"]) else math.inf
+            errors = (m["force"], m["moment"], m["fcs"], m["aux"])
+            worst = max(worst, *errors) if all(math.isfinite(e) for e in errors) else math.inf
         lines.append(row(m))
         print(lines[-1], flush=True)
     print(f"largest relative difference from JSBSim over the aircraft compared: {worst:.1e} (target ≤ 1e-9)")

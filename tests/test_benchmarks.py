@@ -105,7 +105,7 @@ def test_fill_rate_quick_prints_each_variant_against_the_clear():
 def test_jsbsim_aero_quick(tmp_path):
     md = tmp_path / "aero.md"
     out = run("--quick", "--markdown", str(md), script="jsbsim_aero.py")
-    assert "| aircraft | functions | inputs | force error | moment error |" in out
+    assert "| aircraft | functions | inputs | flight controls error | auxiliary error | force error |" in out
     for name in ("SGS", "c172p", "737"):
         assert f"| {name} | " in out
     assert "largest relative difference from JSBSim over the aircraft compared: " in out and "(target ≤ 1e-9)" in out

@@ -106,6 +106,7 @@ class Aerodynamics:
             builder.function(el, where)
             builder.store(name)
         self.program = builder.build()
+        self._reads = builder.reads
         width = max((len(r) for r in rows), default=0)
         self.axis_slots = np.full((6, max(width, 1)), -1, dtype=np.int64)
         for k, row in enumerate(rows):
@@ -158,7 +159,7 @@ class Aerodynamics:
         """The properties the block reads and does not compute (sorted)."""
         computed = {name for name, _, _ in self.functions} | {
             (t.get("name") or "").strip() for _, el, _ in self.functions for t in el.iter("table") if t.get("name")}
-        return sorted(n for n in self.properties.names if n not in computed)
+        return sorted(n for n in self._reads if n not in computed)
 
     def loads(self, props, alpha, beta, rp_body, out=None):
         """Run the block on ``props`` (written in place) and return the body loads ``[X, Y, Z, L, M, N]``

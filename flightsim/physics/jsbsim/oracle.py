@@ -21,11 +21,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from flightsim.physics.jsbsim.aero import Aerodynamics
+from flightsim.physics.jsbsim.auxiliary import AUXILIARY, auxiliary, slots_of
+from flightsim.physics.jsbsim.fcs import BUILTIN, FlightControls
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics
+from flightsim.physics.jsbsim.program import Properties
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
 __all__ = ["LOADS", "Replay", "new_fdm", "replay_aero"]
 
+#: Properties JSBSim's FGPropagate writes: it runs first in a frame, so the FCS reads this frame's values of
+#: these, and the last frame's of what FGAuxiliary computes (α, β, q̄, the air-relative rates, ...).
+PROPAGATED = ("attitude/", "position/", "velocities/p-rad_sec", "velocities/q-rad_sec", "velocities/r-rad_sec",
+              "velocities/u-fps", "velocities/v-fps", "velocities/w-fps", "velocities/h-dot-fps")
 #: JSBSim's aerodynamic loads in the body frame about the CG (lbf, lbf·ft).
 LOADS = ("forces/fbx-aero-lbs", "forces/fby-aero-lbs", "forces/fbz-aero-lbs",
          "moments/l-aero-lbsft", "moments/m-aero-lbsft", "moments/n-aero-lbsft")
@@ -66,60 +73,125 @@ class Replay:
         norm of JSBSim's force (moment) vector in that frame.
     cg_error : float
         The largest difference of flightsim's CG from JSBSim's (``inertia/cg-[xyz]-in``), in.
+    fcs_error : float
+        The largest difference of a property the flight controls write from JSBSim's, over all frames
+        (in the property's unit: rad, deg or normalised).
+    auxiliary_error : float
+        The largest relative difference of an auxiliary property (α, q̄, Mach, ...; those JSBSim has).
     frames : int
         Frames compared.
     largest_force : float
         The largest aerodynamic force JSBSim gave, lbf (a replay of zeros would compare nothing).
+    copied : tuple
+        The properties the aerodynamics read that were copied from JSBSim (what flightsim does not compute
+        yet: the engines', the last frame's lift, the stall latch, ...).
     """
 
     force_error: float
     moment_error: float
     cg_error: float
+    fcs_error: float
+    auxiliary_error: float
     frames: int
     largest_force: float
+    copied: tuple
 
 
-def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.0):
-    """Fly ``name`` in JSBSim with a stick programme and compare its aerodynamic loads with flightsim's.
+def _state(fdm):
+    """JSBSim's body-frame state now: ``(u, v, w, p, q, r, φ, θ, h above sea level, h above ground)``."""
+    return tuple(fdm[k] for k in ("velocities/u-fps", "velocities/v-fps", "velocities/w-fps", "velocities/p-rad_sec",
+                                  "velocities/q-rad_sec", "velocities/r-rad_sec", "attitude/phi-rad",
+                                  "attitude/theta-rad", "position/h-sl-ft", "position/h-agl-ft"))
+
+
+def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.0, dt=1.0 / 120.0, with_fcs=True):
+    """Fly ``name`` in JSBSim with a stick programme; compare flightsim's flight controls, auxiliary properties
+    and aerodynamic loads, computed from JSBSim's state and commands, with JSBSim's.
 
     Elevator, aileron and rudder move sinusoidally (±0.3 to ±0.4), the throttle is at 0.7, the flaps go
-    down after 2 s; fuel is frozen.  Every ``every``-th of ``frames`` frames of 1/120 s is compared.
+    down after 2 s; fuel is frozen.  Each frame, in JSBSim's order (FGPropagate, the FCS, FGAuxiliary,
+    FGAerodynamics): flightsim's flight controls run on the commands, this frame's state and flightsim's own
+    auxiliary values of the frame before (their kinematics keep their own state); the auxiliary properties
+    are computed from the state (with the last frame's accelerations, as JSBSim's α̇); every ``every``-th
+    frame those and the loads are compared.  What the aerodynamics reads beyond them (see
+    :attr:`Replay.copied`) is copied from JSBSim.  ``with_fcs=False`` (an aircraft whose flight controls
+    flightsim does not read yet) copies the surfaces from JSBSim too and leaves ``fcs_error`` 0.
     """
     source = JSBSimFile(aircraft_path(name))
-    aero, metrics, mass = Aerodynamics(source), Metrics.read(source), MassBalance.read(source)
-    fdm = new_fdm(name)
+    properties = Properties()
+    aero = Aerodynamics(source, properties)
+    fcs = FlightControls(source, properties, dt) if with_fcs else None
+    metrics, mass = Metrics.read(source), MassBalance.read(source)
+    aux_slots = slots_of(properties)
+    fdm = new_fdm(name, dt)
     fdm["ic/h-sl-ft"] = altitude_ft
     fdm["ic/vc-kts"] = airspeed_kts
     fdm["propulsion/fuel_freeze"] = 1
     fdm.run_ic()
     cg = mass.cg
     cg_error = float(np.max(np.abs(cg - [fdm["inertia/cg-x-in"], fdm["inertia/cg-y-in"], fdm["inertia/cg-z-in"]])))
-    props = aero.properties.array(aero.defaults)
+    rp = mass.structural_to_body(metrics.aero_rp, cg)
+    props = properties.array({**aero.defaults, **(fcs.defaults if fcs else {})})
     own = metrics.properties()
     for k, v in own.items():
-        if k in aero.properties:
-            props[aero.properties[k]] = v
-    copied = [(aero.properties[n], n) for n in aero.inputs if n not in own]
-    rp = mass.structural_to_body(metrics.aero_rp, cg)
-    worst_f = worst_m = largest = 0.0
+        if k in properties:
+            props[properties[k]] = v
+    computed = set(own) | set(AUXILIARY) | (set(BUILTIN) if fcs else set())
+    written = set(fcs.outputs) if fcs else set()
+    for n in written:                     # the state after run_ic (the kinematics' positions)
+        props[properties[n]] = fdm[n]
+    # what the FCS reads: this frame's state (FGPropagate runs first), JSBSim's commands, and flightsim's own
+    # auxiliary values of the frame before (FGAuxiliary runs after the FCS)
+    fcs_state = [(properties[n], n) for n in fcs.inputs if n.startswith(PROPAGATED)] if fcs else []
+    fcs_commands = [(properties[n], n) for n in fcs.inputs
+                    if n not in computed and not n.startswith(PROPAGATED)] if fcs else []
+    copied = [(properties[n], n) for n in aero.inputs if n not in computed and n not in written]
+    checked = [(properties[n], n) for n in sorted(written) if fdm.get_property_manager().hasNode(n)]
+    checked_aux = [(aux_slots[k], n) for k, n in enumerate(AUXILIARY)
+                   if aux_slots[k] >= 0 and fdm.get_property_manager().hasNode(n)]
+
+    def compute_auxiliary(accelerations):
+        u, v, w, p, q, r, phi, theta, h, agl = _state(fdm)
+        down = -math.sin(theta) * rp[0] + math.sin(phi) * math.cos(theta) * rp[1] + \
+            math.cos(phi) * math.cos(theta) * rp[2]
+        auxiliary(props, aux_slots, u, v, w, *accelerations, p, q, r, h, agl, metrics.wing_span, metrics.chord,
+                  metrics.wing_area, down)
+
+    def accelerations():
+        return tuple(fdm[f"accelerations/{k}dot-ft_sec2"] for k in "uvw")
+
+    compute_auxiliary(accelerations())
+    worst_f = worst_m = worst_c = worst_a = largest = 0.0
     compared = 0
     out = np.zeros(6)
     for i in range(frames):
-        t = i / 120.0
+        t = i * dt
         fdm["fcs/elevator-cmd-norm"] = 0.3 * math.sin(1.3 * t)
         fdm["fcs/aileron-cmd-norm"] = 0.4 * math.sin(2.1 * t)
         fdm["fcs/rudder-cmd-norm"] = 0.3 * math.sin(0.7 * t)
         fdm["fcs/throttle-cmd-norm"] = 0.7
         fdm["fcs/flap-cmd-norm"] = 1.0 if t > 2.0 else 0.0
+        last = accelerations()            # what this frame's α̇ will use
+        for slot, n in fcs_commands:
+            props[slot] = fdm[n]
         fdm.run()
+        if fcs:
+            for slot, n in fcs_state:
+                props[slot] = fdm[n]
+            fcs.program.run(props)
+        compute_auxiliary(last)
         if i % every:
             continue
+        worst_c = max(worst_c, max((abs(props[slot] - fdm[n]) for slot, n in checked), default=0.0))
+        worst_a = max(worst_a, max((abs(props[slot] - fdm[n]) / max(abs(fdm[n]), 1.0) for slot, n in checked_aux),
+                                   default=0.0))
         for slot, n in copied:
             props[slot] = fdm[n]
-        aero.loads(props, fdm["aero/alpha-rad"], fdm["aero/beta-rad"], rp, out)
+        aero.loads(props, props[aux_slots[0]] if aux_slots[0] >= 0 else fdm["aero/alpha-rad"],
+                   props[aux_slots[1]] if aux_slots[1] >= 0 else fdm["aero/beta-rad"], rp, out)
         ref = np.array([fdm[k] for k in LOADS])
         worst_f = max(worst_f, float(np.max(np.abs(out[:3] - ref[:3]))) / max(float(np.linalg.norm(ref[:3])), 1e-300))
         worst_m = max(worst_m, float(np.max(np.abs(out[3:] - ref[3:]))) / max(float(np.linalg.norm(ref[3:])), 1e-300))
         largest = max(largest, float(np.linalg.norm(ref[:3])))
         compared += 1
-    return Replay(worst_f, worst_m, cg_error, compared, largest)
+    return Replay(worst_f, worst_m, cg_error, worst_c, worst_a, compared, largest, tuple(n for _, n in copied))

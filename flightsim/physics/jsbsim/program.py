@@ -38,7 +38,7 @@ __all__ = ["OPERATIONS", "Program", "ProgramBuilder", "Properties", "run"]
 (OP_CONST, OP_PROP, OP_STORE, OP_PRODUCT, OP_SUM, OP_DIFFERENCE, OP_QUOTIENT, OP_POW, OP_MIN, OP_MAX, OP_AVG,
  OP_TABLE, OP_ABS, OP_SIN, OP_COS, OP_TAN, OP_ASIN, OP_ACOS, OP_ATAN, OP_ATAN2, OP_EXP, OP_SQRT, OP_LN, OP_LOG10,
  OP_SIGN, OP_FLOOR, OP_CEIL, OP_TORADIANS, OP_TODEGREES, OP_INTEGER, OP_FRACTION, OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ,
- OP_NQ, OP_NOT, OP_AND, OP_OR, OP_IFTHEN, OP_NEG, OP_DUP) = range(43)
+ OP_NQ, OP_NOT, OP_AND, OP_OR, OP_IFTHEN, OP_NEG, OP_DUP, OP_CLIP, OP_CYCLIC_CLIP, OP_SCALE, OP_KINEMATIC) = range(47)
 
 #: The ``<function>`` operations compiled here: element name → (opcode, least arguments, most arguments;
 #: None: any number).  Anything else in a function is refused, naming it.
@@ -59,6 +59,9 @@ OPERATIONS = {
 _VARIADIC = {OP_PRODUCT, OP_SUM, OP_DIFFERENCE, OP_MIN, OP_MAX, OP_AVG, OP_AND, OP_OR}
 _ARITY = {op: lo for op, lo, hi in OPERATIONS.values() if op not in _VARIADIC}
 
+#: ``T_DIMS`` of a :attr:`Program.tables` row that holds a kinematic's detents (``T_ROW_KEYS``) and transition times
+#: (``T_VALUES``), ``T_ROWS`` of each, ``T_COLS`` 1 when the input is scaled by the last detent.
+KINEMATIC = -1
 #: Columns of a table's row in :attr:`Program.tables`.
 (T_DIMS, T_ROWS, T_COLS, T_ROW_KEYS, T_COL_KEYS, T_VALUES, T_FIRST) = range(7)
 #: How many columns that row has.
@@ -98,10 +101,12 @@ class Properties:
         return len(self.names)
 
     def array(self, values=None):
-        """A float64 array with a slot for every property (0, or ``values[name]`` where given)."""
+        """A float64 array with a slot for every property: 0, or ``values[name]`` where given (names of ``values``
+        that have no slot are left out: nothing reads them)."""
         out = np.zeros(len(self.names))
         for name, value in (values or {}).items():
-            out[self._index[name]] = value
+            if name in self._index:
+                out[self._index[name]] = value
         return out
 
 
@@ -155,6 +160,8 @@ class ProgramBuilder:
     source: object
     properties: Properties
     code: list = field(default_factory=list)
+    #: the properties the program reads (by name, a leading '-' removed)
+    reads: set = field(default_factory=set)
     constants: list = field(default_factory=list)
     tables: list = field(default_factory=list)
     table_data: list = field(default_factory=list)
@@ -163,29 +170,33 @@ class ProgramBuilder:
 
     # ------------------------------------------------------------------ emitting
 
-    def _emit(self, op, arg=0, pushes=0, pops=0):
+    def emit(self, op, arg=0, pops=0, pushes=0):
+        """Append instruction ``(op, arg)``, which pops ``pops`` values and pushes ``pushes``."""
         self.code.append((op, arg))
         self._depth += pushes - pops
         self._deepest = max(self._deepest, self._depth)
 
-    def _constant(self, value):
+    def push_constant(self, value):
+        """Push the number ``value``."""
         self.constants.append(float(value))
-        self._emit(OP_CONST, len(self.constants) - 1, pushes=1)
+        self.emit(OP_CONST, len(self.constants) - 1, pushes=1)
 
-    def _property(self, text, where):
+    def push_property(self, text, where):
+        """Push property ``text`` (a leading '-' negates it, as JSBSim's ``FGPropertyValue``)."""
         name = (text or "").strip()
         if not name:
             raise InputError(self.source.path, where, "empty property name")
         if "#" in name:
             raise InputError(self.source.path, where, f"property {name!r}: the engine index '#' is not supported here")
         negate = name.startswith("-")
-        self._emit(OP_PROP, self.properties.slot(name.lstrip("-")), pushes=1)
+        self.reads.add(name.lstrip("-"))
+        self.emit(OP_PROP, self.properties.slot(name.lstrip("-")), pushes=1)
         if negate:
-            self._emit(OP_NEG)
+            self.emit(OP_NEG)
 
     def store(self, name):
         """Pop the value on top of the stack into property ``name``."""
-        self._emit(OP_STORE, self.properties.slot(name), pops=1)
+        self.emit(OP_STORE, self.properties.slot(name), pops=1)
 
     # ------------------------------------------------------------------ compiling
 
@@ -203,11 +214,11 @@ class ProgramBuilder:
         if tag in ("property", "p"):
             if el.get("apply"):
                 raise InputError(self.source.path, here, "template functions (apply=) are not supported")
-            self._property(el.text, here)
+            self.push_property(el.text, here)
         elif tag in ("value", "v"):
-            self._constant(self.source.number(el, here))
+            self.push_constant(self.source.number(el, here))
         elif tag == "pi":
-            self._constant(math.pi)
+            self.push_constant(math.pi)
         elif tag in ("table", "t"):
             self.table(el, here)
         elif tag in OPERATIONS:
@@ -218,7 +229,7 @@ class ProgramBuilder:
                 raise InputError(self.source.path, here, f"takes {wanted} arguments, got {len(args)}")
             for child in args:
                 self.value(child, here)
-            self._emit(op, len(args), pushes=1, pops=len(args))
+            self.emit(op, len(args), pushes=1, pops=len(args))
         else:
             raise InputError(self.source.path, here, f"unsupported function element <{tag}> "
                              f"(supported: property, value, pi, table, {', '.join(OPERATIONS)})")
@@ -242,10 +253,10 @@ class ProgramBuilder:
             raise InputError(self.source.path, where, f"a {dims}-D table needs {dims} independentVar lookups "
                              f"(row, column, table), found {len(axes)}")
         for axis in range(dims):
-            self._property(axes[axis].text, f"{where}/independentVar")
-        self._emit(OP_TABLE, index, pushes=1, pops=dims)
+            self.push_property(axes[axis].text, f"{where}/independentVar")
+        self.emit(OP_TABLE, index, pushes=1, pops=dims)
         if el.get("name"):                    # a named table is a property too (its value, readable elsewhere)
-            self._emit(OP_DUP, pushes=1)
+            self.emit(OP_DUP, pushes=1)
             self.store(el.get("name").strip())
 
     def _rows(self, el, where):
@@ -320,6 +331,32 @@ class ProgramBuilder:
         entry[T_ROW_KEYS] = self._append(breakpoints)
         entry[T_FIRST] = first
         return first - 1
+
+    def parameter(self, el, where):
+        """Push a JSBSim *parameter* (``FGParameterValue``): the element's text as a number, or else a property
+        (a leading '-' negates it)."""
+        text = (el.text or "").strip()
+        try:
+            value = float(text)
+        except ValueError:
+            self.push_property(text, where)
+        else:
+            self.push_constant(value)
+
+    def constants_block(self, values):
+        """Store ``values`` in :attr:`constants` side by side; the index of the first."""
+        start = len(self.constants)
+        self.constants.extend(float(v) for v in values)
+        return start
+
+    def kinematic(self, detents, times, scale):
+        """A kinematic's detents and transition times as a :attr:`tables` row; its index."""
+        entry = [0] * TABLE_FIELDS
+        entry[T_DIMS], entry[T_ROWS], entry[T_COLS] = KINEMATIC, len(detents), int(bool(scale))
+        entry[T_ROW_KEYS] = self._append(detents)
+        entry[T_VALUES] = self._append(times)
+        self.tables.append(entry)
+        return len(self.tables) - 1
 
     def build(self):
         """The :class:`Program` compiled so far."""
@@ -403,6 +440,53 @@ def _lookup(tables, data, t, k0, k1, k2):
 
 
 @borrowing_jit
+def _aerosurface_scale(x, in_min, in_max, out_min, out_max, zero_centered):
+    """FGGain's aerosurface_scale before its gain: the domain mapped onto the range (each side of 0 on its own
+    when zero-centred)."""
+    if zero_centered:
+        if x == 0.0:
+            return 0.0
+        if x > 0.0:
+            return (x / in_max) * out_max
+        return (x / in_min) * out_min
+    return out_min + ((x - in_min) / (in_max - in_min)) * (out_max - out_min)
+
+
+@borrowing_jit
+def _kinematic(data, detents, times, n, scale, command, output, dt, settle):
+    """FGKinemat::Run: ``output`` moved toward ``command`` (times the last detent when ``scale``) through the
+    detents, each interval at its own rate (its travel over its time; time 0: at once), for ``dt`` seconds;
+    ``settle`` (JSBSim's trim status) reaches it in one step."""
+    target = command * data[detents + n - 1] if scale else command
+    lo, hi = data[detents], data[detents + n - 1]
+    target = lo if target < lo else (hi if target > hi else target)
+    if settle:
+        return target
+    left = dt
+    while left > 0.0 and not abs(target - output) <= 2.0 * 2.220446049250313e-16 * max(abs(target), abs(output)):
+        ind = 1
+        while ind < n - 1 and ((data[detents + ind] < output) if target < output else (data[detents + ind] <= output)):
+            ind += 1
+        if data[times + ind] <= 0.0:
+            output = target
+            break
+        rate = (data[detents + ind] - data[detents + ind - 1]) / data[times + ind]
+        a, b = data[detents + ind - 1], data[detents + ind]
+        here = a if target < a else (b if target > b else target)
+        step = abs((here - output) / rate)
+        if left < step:
+            step = left
+            if output < target:
+                output += step * rate
+            else:
+                output -= step * rate
+        else:
+            output = here
+        left -= step
+    return output
+
+
+@borrowing_jit
 def _binary(x):
     """JSBSim's GetBinary, leniently: true when ``x`` is not (near) 0."""
     return abs(x) >= 1e-9
@@ -483,6 +567,26 @@ def run(code, constants, tables, table_data, props, stack):
         elif op == OP_DUP:
             stack[sp] = stack[sp - 1]
             sp += 1
+        elif op == OP_CLIP or op == OP_CYCLIC_CLIP:
+            sp -= 2
+            x, lo, hi = stack[sp - 1], stack[sp], stack[sp + 1]
+            span = hi - lo
+            if span >= 0.0:                       # (JSBSim ignores a clip whose max is below its min)
+                if op == OP_CYCLIC_CLIP and span != 0.0:
+                    x = np.fmod(x - lo, span) + lo
+                    if x < lo:
+                        x += span
+                else:
+                    x = lo if x < lo else (hi if x > hi else x)
+            stack[sp - 1] = x
+        elif op == OP_SCALE:
+            stack[sp - 1] = _aerosurface_scale(stack[sp - 1], constants[arg], constants[arg + 1], constants[arg + 2],
+                                               constants[arg + 3], constants[arg + 4] != 0.0)
+        elif op == OP_KINEMATIC:
+            sp -= 3
+            stack[sp - 1] = _kinematic(table_data, tables[arg, T_ROW_KEYS], tables[arg, T_VALUES], tables[arg, T_ROWS],
+                                       tables[arg, T_COLS] != 0, stack[sp - 1], stack[sp], stack[sp + 1],
+                                       stack[sp + 2] != 0.0)
         elif op >= OP_QUOTIENT and op <= OP_POW or op == OP_ATAN2 or (op >= OP_LT and op <= OP_NQ):
             a = stack[sp - 2]
             b = stack[sp - 1]

@@ -1,0 +1,119 @@
+"""The properties JSBSim derives from the state before its aerodynamics runs (``FGAuxiliary::Run``).
+
+From the air-relative body velocity ``(u, v, w)`` (JSBSim's body frame: x
+forward, y right, z down; ft/s), its rate of change (the frame before's, as
+JSBSim uses it), the body rates, the altitude and the height above the
+ground, :func:`auxiliary` writes into a property array — each only where the
+aircraft reads it — the angle of attack and sideslip and their rates, the
+airspeed, dynamic pressure and Mach number, the equivalent airspeed, the
+Reynolds number, the standard atmosphere's values, and the ground-effect
+heights ``h/b``; then what ``FGAerodynamics::Run`` sets before its functions
+(``bi2vel``, ``ci2vel``, ``qbar-area``).  The formulas and their order are
+JSBSim 1.3's.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from flightsim.math.kernels import borrowing_jit
+from flightsim.physics.jsbsim.atmosphere import R_AIR, SEA_LEVEL_PRESSURE, standard_atmosphere
+
+__all__ = ["AUXILIARY", "auxiliary", "slots_of"]
+
+#: The properties :func:`auxiliary` computes, in the order of its slot array.
+AUXILIARY = (
+    "aero/alpha-rad", "aero/beta-rad", "aero/mag-beta-rad", "aero/alpha-deg", "aero/beta-deg",
+    "aero/alphadot-rad_sec", "aero/betadot-rad_sec", "velocities/vt-fps", "aero/qbar-psf", "velocities/mach",
+    "velocities/u-aero-fps", "velocities/v-aero-fps", "velocities/w-aero-fps", "velocities/p-aero-rad_sec",
+    "velocities/q-aero-rad_sec", "velocities/r-aero-rad_sec", "velocities/p-rad_sec", "velocities/q-rad_sec",
+    "velocities/r-rad_sec", "velocities/ve-kts", "velocities/ve-fps", "aero/Re", "atmosphere/T-R",
+    "atmosphere/P-psf", "atmosphere/rho-slugs_ft3", "atmosphere/a-fps", "aero/h_b-cg-ft", "aero/h_b-mac-ft",
+    "aero/bi2vel", "aero/ci2vel", "aero/qbar-area",
+)
+(A_ALPHA, A_BETA, A_MAG_BETA, A_ALPHA_DEG, A_BETA_DEG, A_ALPHADOT, A_BETADOT, A_VT, A_QBAR, A_MACH, A_U, A_V, A_W,
+ A_P_AERO, A_Q_AERO, A_R_AERO, A_P, A_Q, A_R, A_VE_KTS, A_VE_FPS, A_RE, A_T, A_P_ATM, A_RHO, A_SOUND, A_HB_CG,
+ A_HB_MAC, A_BI2VEL, A_CI2VEL, A_QBAR_AREA) = range(len(AUXILIARY))
+
+_RAD_TO_DEG = 180.0 / math.pi
+#: JSBSim's ft/s → knots (FGJSBBase fpstokts: 1 / (1852 / (3600 × 0.3048))).
+_FPS_TO_KTS = 1.0 / (1852.0 / (3600 * 0.3048))
+#: Standard sea-level density as JSBSim defines it for the equivalent airspeed (StdDaySLdensity).
+_SL_DENSITY = SEA_LEVEL_PRESSURE / (R_AIR * 518.67)
+#: Sutherland's law as JSBSim's FGAtmosphere: μ = β T^1.5 / (S + T), °R.
+_SUTHERLAND = 198.72
+_BETA_VISCOSITY = 2.269690e-08
+
+
+def slots_of(properties):
+    """The slot of each of :data:`AUXILIARY` in ``properties`` (−1 where the aircraft reads none)."""
+    return np.array([properties[name] if name in properties else -1 for name in AUXILIARY], dtype=np.int64)
+
+
+@borrowing_jit
+def _put(props, slots, k, value):
+    s = slots[k]
+    if s >= 0:
+        props[s] = value
+
+
+@borrowing_jit
+def auxiliary(props, slots, u, v, w, udot, vdot, wdot, p, q, r, altitude, agl, span, chord, area, mac_down):
+    """Write the auxiliary properties into ``props`` at ``slots`` (:func:`slots_of`).
+
+    ``(u, v, w)`` the air-relative velocity and ``(udot, vdot, wdot)`` its derivative, body frame (ft/s,
+    ft/s²); ``(p, q, r)`` the body rates (rad/s; no turbulence: the air-relative rates are the same);
+    ``altitude`` above sea level and ``agl`` above the ground (ft); ``span``, ``chord``, ``area`` the wing's
+    (ft, ft, ft²); ``mac_down`` the aerodynamic reference point's height below the CG in the local frame
+    (ft: JSBSim's ``(Tb2l · RPbody)_z``).
+    """
+    u2, v2, w2 = u * u, v * v, w * w
+    m_uw = u2 + w2
+    vt2 = m_uw + v2
+    vt = math.sqrt(vt2)
+    alpha = beta = adot = bdot = 0.0
+    if vt > 0.001:
+        beta = math.atan2(v, math.sqrt(m_uw))
+        if m_uw >= 1e-6:
+            alpha = math.atan2(w, u)
+            vtdot = (u * udot + v * vdot + w * wdot) / vt
+            adot = (u * wdot - w * udot) / m_uw
+            bdot = (vdot * vt - v * vtdot) / (vt * math.sqrt(m_uw))
+    t, pressure, rho, sound = standard_atmosphere(altitude)
+    qbar = 0.5 * rho * vt2
+    _put(props, slots, A_ALPHA, alpha)
+    _put(props, slots, A_BETA, beta)
+    _put(props, slots, A_MAG_BETA, abs(beta))
+    _put(props, slots, A_ALPHA_DEG, alpha * _RAD_TO_DEG)
+    _put(props, slots, A_BETA_DEG, beta * _RAD_TO_DEG)
+    _put(props, slots, A_ALPHADOT, adot)
+    _put(props, slots, A_BETADOT, bdot)
+    _put(props, slots, A_VT, vt)
+    _put(props, slots, A_QBAR, qbar)
+    _put(props, slots, A_MACH, vt / sound)
+    _put(props, slots, A_U, u)
+    _put(props, slots, A_V, v)
+    _put(props, slots, A_W, w)
+    _put(props, slots, A_P_AERO, p)
+    _put(props, slots, A_Q_AERO, q)
+    _put(props, slots, A_R_AERO, r)
+    _put(props, slots, A_P, p)
+    _put(props, slots, A_Q, q)
+    _put(props, slots, A_R, r)
+    veas = math.sqrt(2.0 * qbar / _SL_DENSITY) if vt / sound > 0.0 else 0.0
+    _put(props, slots, A_VE_FPS, veas)
+    _put(props, slots, A_VE_KTS, veas * _FPS_TO_KTS)
+    viscosity = _BETA_VISCOSITY * math.pow(t, 1.5) / (_SUTHERLAND + t)
+    _put(props, slots, A_RE, vt * chord / (viscosity / rho))
+    _put(props, slots, A_T, t)
+    _put(props, slots, A_P_ATM, pressure)
+    _put(props, slots, A_RHO, rho)
+    _put(props, slots, A_SOUND, sound)
+    _put(props, slots, A_HB_CG, agl / span)
+    _put(props, slots, A_HB_MAC, (agl - mac_down) / span)
+    if vt != 0.0:
+        _put(props, slots, A_BI2VEL, span / (2.0 * vt))
+        _put(props, slots, A_CI2VEL, chord / (2.0 * vt))
+    _put(props, slots, A_QBAR_AREA, area * qbar)
