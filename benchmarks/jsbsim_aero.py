@@ -12,6 +12,9 @@ its own (a few package aircraft crash JSBSim itself):
   and moment difference from JSBSim's, relative to JSBSim's force and moment,
   and the CG difference (in); what the aerodynamics read that flightsim
   does not compute yet, copied from JSBSim;
+* the engines' replay (``replay_propulsion``: the throttles stepped, the
+  spools and thrust flightsim's own): the largest thrust, force or moment
+  difference, relative (when flightsim reads the engines, else the reason);
 * µs per evaluation of the aerodynamics block (the compiled program and the
   axis sums) against µs per JSBSim ``fdm.run()`` of the same aircraft (its
   whole frame), timed round-robin in the same process; their ratio.
@@ -30,6 +33,9 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+import flightsim
 
 QUICK = ("SGS", "c172p", "737")
 
@@ -42,7 +48,8 @@ def measure(name, frames):
     from flightsim.physics.jsbsim.aero import Aerodynamics
     from flightsim.physics.jsbsim.fcs import FlightControls
     from flightsim.physics.jsbsim.mass import MassBalance, Metrics
-    from flightsim.physics.jsbsim.oracle import new_fdm, replay_aero
+    from flightsim.physics.jsbsim.oracle import new_fdm, replay_aero, replay_propulsion
+    from flightsim.physics.jsbsim.propulsion import Propulsion
     from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
     try:
@@ -55,6 +62,15 @@ def measure(name, frames):
         fcs = None
     except InputError as exc:
         fcs = str(exc).split(": ", 1)[1]
+    try:
+        count = Propulsion(source).engines.shape[0]
+        engines = None
+    except InputError as exc:
+        count, engines = 0, str(exc).split(": ", 1)[1]
+    thrust = None
+    if count:
+        pr = replay_propulsion(name, frames=frames, every=3)
+        thrust = max(pr.thrust_error, pr.force_error, pr.moment_error) if pr.largest_thrust > 0 else None
     try:
         r = replay_aero(name, frames=frames, every=3, with_fcs=fcs is None)
     except KeyError as exc:
@@ -79,22 +95,24 @@ def measure(name, frames):
         theirs.append((t2 - t1) / 200 * 1e6)
     return {"name": name, "functions": len(aero.functions), "inputs": len(aero.inputs), "frames": r.frames,
             "force": r.force_error, "moment": r.moment_error, "cg": r.cg_error, "fcs": r.fcs_error, "fcs_refused": fcs,
-            "aux": r.auxiliary_error, "copied": list(r.copied),
+            "aux": r.auxiliary_error, "copied": list(r.copied), "thrust": thrust, "engines_refused": engines,
             "us_ours": float(np.median(ours)), "us_jsbsim": float(np.median(theirs))}
 
 
 def row(m):
     if "refused" in m:
-        return f"| {m['name']} | — | — | — | — | — | — | — | — | — | — | {m['refused']} |"
+        return f"| {m['name']} | — | — | — | — | — | — | — | — | — | — | — | {m['refused']} |"
     if "crashed" in m:
-        return (f"| {m['name']} | — | — | — | — | — | — | — | — | — | — | JSBSim itself fails to run it "
-                f"({m['crashed']}) |")
+        return f"| {m['name']} | — | — | — | — | — | — | — | — | — | — | — | the run failed ({m['crashed']}) |"
     ratio = m["us_ours"] / m["us_jsbsim"]
     fcs = "—" if m["fcs_refused"] else f"{m['fcs']:.1e}"
     copied = ", ".join(f"`{n}`" for n in m["copied"]) if len(m["copied"]) <= 3 else f"{len(m['copied'])} properties"
+    thrust = "—" if m["thrust"] is None else f"{m['thrust']:.1e}"
+    why = [f"flight controls: {m['fcs_refused']}"] if m["fcs_refused"] else []
+    why += [f"engines: {m['engines_refused']}"] if m["engines_refused"] else []
     return (f"| {m['name']} | {m['functions']} | {m['inputs']} | {fcs} | {m['aux']:.1e} | {m['force']:.1e} | "
-            f"{m['moment']:.1e} | {m['cg']:.1e} | {m['us_ours']:.2f} | {m['us_jsbsim']:.1f} ({ratio:.3f}) | "
-            f"{copied} | {'flight controls: ' + m['fcs_refused'] if m['fcs_refused'] else ''} |")
+            f"{m['moment']:.1e} | {thrust} | {m['cg']:.1e} | {m['us_ours']:.2f} | {m['us_jsbsim']:.1f} ({ratio:.3f}) | "
+            f"{copied} | {'; '.join(why)} |")
 
 
 def main(argv=None):
@@ -113,20 +131,24 @@ def main(argv=None):
     names = args.names or (list(QUICK) if args.quick else aircraft_names())
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
     lines = ["| aircraft | functions | inputs | flight controls error | auxiliary error | force error | moment error | "
-             "CG error (in) | µs aero (flightsim) | µs JSBSim run() (ratio) | copied from JSBSim | not read because |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "engines error | CG error (in) | µs aero (flightsim) | µs JSBSim run() (ratio) | copied from JSBSim | "
+             "not read because |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     print("\n".join(lines))
     worst = 0.0
     for name in names:
         cmd = [sys.executable, __file__, "--one", name] + (["--quick"] if args.quick else [])
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        # the child imports the flightsim this process imported (not whichever one is installed)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            [str(Path(flightsim.__file__).resolve().parents[1])] + os.environ.get("PYTHONPATH", "").split(os.pathsep))}
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
         last = proc.stdout.strip().splitlines()[-1:] if proc.stdout.strip() else []
         try:
             m = json.loads(last[0])
         except (IndexError, json.JSONDecodeError):
-            m = {"name": name, "crashed": f"exit {proc.returncode}"}
+            said = [line.strip() for line in proc.stderr.splitlines() if line.strip()]
+            m = {"name": name, "crashed": f"exit {proc.returncode}: {said[-1] if said else 'no message'}"}
         if "force" in m:
-            errors = (m["force"], m["moment"], m["fcs"], m["aux"])
+            errors = (m["force"], m["moment"], m["fcs"], m["aux"], m["thrust"] or 0.0)
             worst = max(worst, *errors) if all(math.isfinite(e) for e in errors) else math.inf
         lines.append(row(m))
         print(lines[-1], flush=True)

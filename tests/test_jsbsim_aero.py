@@ -323,6 +323,15 @@ def test_flight_control_components_not_supported_are_named(tmp_path, channel, me
         _controls(tmp_path, channel)
 
 
+def test_each_engines_throttle_position_follows_its_command():
+    fcs = FlightControls(JSBSimFile(aircraft_path("737")))
+    props = fcs.properties.array(fcs.defaults)
+    p = fcs.properties
+    props[p["fcs/throttle-cmd-norm[0]"]], props[p["fcs/throttle-cmd-norm[1]"]] = 0.3, 0.8
+    fcs.program.run(props)
+    assert (props[p["fcs/throttle-pos-norm[0]"]], props[p["fcs/throttle-pos-norm[1]"]]) == (0.3, 0.8)
+
+
 def test_an_aircraft_with_systems_is_refused_by_name():
     with pytest.raises(InputError, match=r"f16.xml: system: <system> blocks are not supported yet"):
         FlightControls(JSBSimFile(aircraft_path("f16")))
@@ -364,3 +373,27 @@ def test_the_auxiliary_properties_follow_their_definitions():
     assert value["aero/bi2vel"] == pytest.approx(40.0 / (2 * vt)) and value["aero/ci2vel"] == pytest.approx(5.0 / (2 * vt))
     assert value["aero/h_b-mac-ft"] == pytest.approx((50.0 + 2.0) / 40.0)     # the reference point 2 ft above the CG
     assert value["velocities/mach"] == pytest.approx(vt / value["atmosphere/a-fps"])
+
+
+# ----------------------------------------------------------------------------- engines
+
+
+@pytest.mark.parametrize("name", ["t6texan2", "A4", "737"])
+def test_a_turbines_thrust_spools_and_loads_are_jsbsims_as_the_throttle_moves(name):
+    from flightsim.physics.jsbsim.oracle import replay_propulsion
+
+    r = replay_propulsion(name, frames=600, every=6)
+    assert r.frames == 100 and r.largest_thrust > 1000.0        # real thrust, the throttle stepped 0.7-1-0.2-0.6
+    assert r.thrust_error <= 1e-12 and r.spool_error <= 1e-10, r
+    assert r.force_error <= 1e-9 and r.moment_error <= 1e-9, r
+
+
+@pytest.mark.parametrize("name, message", [
+    ("c172p", r"c172p.xml: propulsion/engine\[0\]: <piston_engine> engines are not supported yet \(turbines only\)"),
+    ("f16", r"f16.xml: propulsion/engine\[0\]: augmentation and water injection are not supported yet"),
+])
+def test_engines_not_modelled_yet_are_refused_by_name(name, message):
+    from flightsim.physics.jsbsim.propulsion import Propulsion
+
+    with pytest.raises(InputError, match=message):
+        Propulsion(JSBSimFile(aircraft_path(name)))

@@ -21,7 +21,7 @@ import numpy as np
 
 from flightsim.math.kernels import borrowing_jit
 
-__all__ = ["R_AIR", "SEA_LEVEL_PRESSURE", "standard_atmosphere"]
+__all__ = ["R_AIR", "SEA_LEVEL_PRESSURE", "density_altitude", "standard_atmosphere"]
 
 _FT_TO_M = 0.3048
 _KG_TO_SLUG = 0.06852168
@@ -64,6 +64,8 @@ def _layers():
 
 
 _LAPSE, _BASE_PRESSURE = _layers()
+#: The standard density at each layer's base (CalculateStdDensityBreakpoints), slug/ft³.
+_BASE_DENSITY = _BASE_PRESSURE / (R_AIR * _TEMPERATURES)
 #: JSBSim caps pressure at 1e-15 Pa (in psf).
 _MIN_PRESSURE = 1e-15 / (4.4482216152605 / (_FT_TO_M * _FT_TO_M))
 
@@ -109,3 +111,22 @@ def standard_atmosphere(altitude):
         p = _BASE_PRESSURE[b] * math.exp(-G0 * dh / (R_AIR * tmb))
     p = max(p, _MIN_PRESSURE)
     return t, p, p / (R_AIR * t), math.sqrt(GAMMA * R_AIR * t)
+
+
+@borrowing_jit
+def density_altitude(density):
+    """The geometric altitude (ft) where the standard atmosphere has ``density`` (slug/ft³)
+    (``FGStandardAtmosphere::CalculateDensityAltitude``)."""
+    n = _BASE_DENSITY.shape[0]
+    b = 0
+    while b < n - 2:
+        if density >= _BASE_DENSITY[b + 1]:
+            break
+        b += 1
+    tmb, hb, lmb, pb = _TEMPERATURES[b], _ALTITUDES[b], _LAPSE[b], _BASE_DENSITY[b]
+    if lmb != 0.0:
+        exponent = -1.0 / (1.0 + G0 / (R_AIR * lmb))
+        h = hb + (tmb / lmb) * (math.pow(density / pb, exponent) - 1)
+    else:
+        h = hb + (-R_AIR * tmb / G0) * math.log(density / pb)
+    return (h * EARTH_RADIUS) / (EARTH_RADIUS - h)

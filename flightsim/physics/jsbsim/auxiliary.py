@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from flightsim.math.kernels import borrowing_jit
-from flightsim.physics.jsbsim.atmosphere import R_AIR, SEA_LEVEL_PRESSURE, standard_atmosphere
+from flightsim.physics.jsbsim.atmosphere import R_AIR, SEA_LEVEL_PRESSURE, density_altitude, standard_atmosphere
 
 __all__ = ["AUXILIARY", "auxiliary", "slots_of"]
 
@@ -31,11 +31,11 @@ AUXILIARY = (
     "velocities/q-aero-rad_sec", "velocities/r-aero-rad_sec", "velocities/p-rad_sec", "velocities/q-rad_sec",
     "velocities/r-rad_sec", "velocities/ve-kts", "velocities/ve-fps", "aero/Re", "atmosphere/T-R",
     "atmosphere/P-psf", "atmosphere/rho-slugs_ft3", "atmosphere/a-fps", "aero/h_b-cg-ft", "aero/h_b-mac-ft",
-    "aero/bi2vel", "aero/ci2vel", "aero/qbar-area",
+    "aero/bi2vel", "aero/ci2vel", "aero/qbar-area", "atmosphere/density-altitude", "atmosphere/sigma",
 )
 (A_ALPHA, A_BETA, A_MAG_BETA, A_ALPHA_DEG, A_BETA_DEG, A_ALPHADOT, A_BETADOT, A_VT, A_QBAR, A_MACH, A_U, A_V, A_W,
  A_P_AERO, A_Q_AERO, A_R_AERO, A_P, A_Q, A_R, A_VE_KTS, A_VE_FPS, A_RE, A_T, A_P_ATM, A_RHO, A_SOUND, A_HB_CG,
- A_HB_MAC, A_BI2VEL, A_CI2VEL, A_QBAR_AREA) = range(len(AUXILIARY))
+ A_HB_MAC, A_BI2VEL, A_CI2VEL, A_QBAR_AREA, A_DENSITY_ALTITUDE, A_SIGMA) = range(len(AUXILIARY))
 
 _RAD_TO_DEG = 180.0 / math.pi
 #: JSBSim's ft/s → knots (FGJSBBase fpstokts: 1 / (1852 / (3600 × 0.3048))).
@@ -117,3 +117,5 @@ def auxiliary(props, slots, u, v, w, udot, vdot, wdot, p, q, r, altitude, agl, s
         _put(props, slots, A_BI2VEL, span / (2.0 * vt))
         _put(props, slots, A_CI2VEL, chord / (2.0 * vt))
     _put(props, slots, A_QBAR_AREA, area * qbar)
+    _put(props, slots, A_DENSITY_ALTITUDE, density_altitude(rho))
+    _put(props, slots, A_SIGMA, rho / _SL_DENSITY)

@@ -16,7 +16,8 @@ dashes):
 
 each then clipped by its ``<clipto>`` (cyclic too).  Writing a surface's
 ``fcs/…-pos-rad`` (or ``-deg``) sets the other unit and ``fcs/mag-…-pos-rad``
-as ``FGFCS``'s tied properties do; ``gear/gear-pos-norm`` starts at 1 (gear down).
+as ``FGFCS``'s tied properties do; ``gear/gear-pos-norm`` starts at 1 (gear down);
+each engine's ``fcs/throttle-pos-norm[k]`` follows its command before the channels run.
 The step ``dt`` is fixed when the block is compiled, as JSBSim fixes it when
 the model loads.  Anything else — a dynamic component (filters, PID,
 actuators, sensors), a ``switch``, a channel with an ``execute`` condition,
@@ -87,6 +88,12 @@ class FlightControls:
         self.defaults = dict(DEFAULTS)
         self.outputs = []
         self._b = ProgramBuilder(source, self.properties)
+        propulsion = source.section("propulsion", required=False)
+        for k in range(0 if propulsion is None else len(propulsion.findall("engine"))):
+            # FGFCS::Run: each engine's throttle position follows its command before the channels run
+            self._b.push_property(f"fcs/throttle-cmd-norm[{k}]", "flight_control")
+            self._b.store(f"fcs/throttle-pos-norm[{k}]")
+            self.outputs.append(f"fcs/throttle-pos-norm[{k}]")
         block = source.section("flight_control", required=False)
         if source.root.find("system") is not None:
             raise InputError(source.path, "system", "<system> blocks are not supported yet")

@@ -25,9 +25,10 @@ from flightsim.physics.jsbsim.auxiliary import AUXILIARY, auxiliary, slots_of
 from flightsim.physics.jsbsim.fcs import BUILTIN, FlightControls
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics
 from flightsim.physics.jsbsim.program import Properties
+from flightsim.physics.jsbsim.propulsion import E_IDLE_N1, E_IDLE_N2, E_MAX_N1, E_MAX_N2, E_MIL, S_N1, S_N2, S_THROTTLE, S_THRUST, Propulsion
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
-__all__ = ["LOADS", "Replay", "new_fdm", "replay_aero"]
+__all__ = ["LOADS", "PROPULSION_LOADS", "PropulsionReplay", "Replay", "new_fdm", "replay_aero", "replay_propulsion"]
 
 #: Properties JSBSim's FGPropagate writes: it runs first in a frame, so the FCS reads this frame's values of
 #: these, and the last frame's of what FGAuxiliary computes (α, β, q̄, the air-relative rates, ...).
@@ -104,6 +105,19 @@ def _state(fdm):
                                   "attitude/theta-rad", "position/h-sl-ft", "position/h-agl-ft"))
 
 
+def _auxiliary_from(fdm, props, slots, metrics, rp, accelerations):
+    """flightsim's auxiliary properties from JSBSim's state now (``accelerations``: the last frame's u̇, v̇, ẇ)."""
+    u, v, w, p, q, r, phi, theta, h, agl = _state(fdm)
+    down = -math.sin(theta) * rp[0] + math.sin(phi) * math.cos(theta) * rp[1] + math.cos(phi) * math.cos(theta) * rp[2]
+    auxiliary(props, slots, u, v, w, *accelerations, p, q, r, h, agl, metrics.wing_span, metrics.chord,
+              metrics.wing_area, down)
+
+
+def _accelerations(fdm):
+    """JSBSim's body-frame u̇, v̇, ẇ now (ft/s²)."""
+    return tuple(fdm[f"accelerations/{c}dot-ft_sec2"] for c in "uvw")
+
+
 def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.0, dt=1.0 / 120.0, with_fcs=True):
     """Fly ``name`` in JSBSim with a stick programme; compare flightsim's flight controls, auxiliary properties
     and aerodynamic loads, computed from JSBSim's state and commands, with JSBSim's.
@@ -150,17 +164,7 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
     checked_aux = [(aux_slots[k], n) for k, n in enumerate(AUXILIARY)
                    if aux_slots[k] >= 0 and fdm.get_property_manager().hasNode(n)]
 
-    def compute_auxiliary(accelerations):
-        u, v, w, p, q, r, phi, theta, h, agl = _state(fdm)
-        down = -math.sin(theta) * rp[0] + math.sin(phi) * math.cos(theta) * rp[1] + \
-            math.cos(phi) * math.cos(theta) * rp[2]
-        auxiliary(props, aux_slots, u, v, w, *accelerations, p, q, r, h, agl, metrics.wing_span, metrics.chord,
-                  metrics.wing_area, down)
-
-    def accelerations():
-        return tuple(fdm[f"accelerations/{k}dot-ft_sec2"] for k in "uvw")
-
-    compute_auxiliary(accelerations())
+    _auxiliary_from(fdm, props, aux_slots, metrics, rp, _accelerations(fdm))
     worst_f = worst_m = worst_c = worst_a = largest = 0.0
     compared = 0
     out = np.zeros(6)
@@ -171,7 +175,7 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
         fdm["fcs/rudder-cmd-norm"] = 0.3 * math.sin(0.7 * t)
         fdm["fcs/throttle-cmd-norm"] = 0.7
         fdm["fcs/flap-cmd-norm"] = 1.0 if t > 2.0 else 0.0
-        last = accelerations()            # what this frame's α̇ will use
+        last = _accelerations(fdm)        # what this frame's α̇ will use
         for slot, n in fcs_commands:
             props[slot] = fdm[n]
         fdm.run()
@@ -179,7 +183,7 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
             for slot, n in fcs_state:
                 props[slot] = fdm[n]
             fcs.program.run(props)
-        compute_auxiliary(last)
+        _auxiliary_from(fdm, props, aux_slots, metrics, rp, last)
         if i % every:
             continue
         worst_c = max(worst_c, max((abs(props[slot] - fdm[n]) for slot, n in checked), default=0.0))
@@ -195,3 +199,94 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
         largest = max(largest, float(np.linalg.norm(ref[:3])))
         compared += 1
     return Replay(worst_f, worst_m, cg_error, worst_c, worst_a, compared, largest, tuple(n for _, n in copied))
+
+
+#: JSBSim's thrusters' loads in the body frame about the CG (lbf, lbf·ft).
+PROPULSION_LOADS = ("forces/fbx-prop-lbs", "forces/fby-prop-lbs", "forces/fbz-prop-lbs",
+                    "moments/l-prop-lbsft", "moments/m-prop-lbsft", "moments/n-prop-lbsft")
+
+
+@dataclass
+class PropulsionReplay:
+    """What :func:`replay_propulsion` measured: the largest differences over the frames compared.
+
+    Attributes
+    ----------
+    thrust_error : float
+        Of an engine's thrust, relative to its military thrust.
+    spool_error : float
+        Of an engine's N1 or N2, % of its maximum.
+    force_error, moment_error : float
+        Of the thrusters' body force (moment), relative to the norm of JSBSim's.
+    frames : int
+    largest_thrust : float
+        The largest thrust JSBSim gave, lbf.
+    """
+
+    thrust_error: float
+    spool_error: float
+    force_error: float
+    moment_error: float
+    frames: int
+    largest_thrust: float
+
+
+def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft=8000.0, dt=1.0 / 120.0):
+    """Fly ``name`` in JSBSim with its engines running and the throttles moving (0.7, then 1 at 1 s, 0.2 at
+    2.5 s, 0.6 at 4 s); run flightsim's engines on the same throttles, with their own spools from the
+    state JSBSim starts them in, and the auxiliary properties computed from JSBSim's state; compare thrust,
+    spools and the thrusters' loads."""
+    source = JSBSimFile(aircraft_path(name))
+    properties = Properties()
+    engines = Propulsion(source, properties)
+    metrics, mass = Metrics.read(source), MassBalance.read(source)
+    aux_slots = slots_of(properties)
+    if aux_slots[AUXILIARY.index("atmosphere/sigma")] < 0:
+        aux_slots[AUXILIARY.index("atmosphere/sigma")] = properties.slot("atmosphere/sigma")
+    props = properties.array()
+    fdm = new_fdm(name, dt)
+    fdm["ic/h-sl-ft"] = altitude_ft
+    fdm["ic/vc-kts"] = airspeed_kts
+    fdm["propulsion/fuel_freeze"] = 1
+    fdm["propulsion/set-running"] = -1
+    n = engines.engines.shape[0]
+
+    def throttle(t):
+        return 0.7 if t < 1.0 else 1.0 if t < 2.5 else 0.2 if t < 4.0 else 0.6
+
+    for k in range(n):
+        fdm[f"fcs/throttle-cmd-norm[{k}]"] = throttle(0.0)
+    fdm.run_ic()
+    cg = mass.cg
+    engines.locate(lambda r: mass.structural_to_body(r, cg))
+    rp = mass.structural_to_body(metrics.aero_rp, cg)
+    for k in range(n):                    # FGTurbine's first running frame: the spools at the throttle's speeds
+        row, s = engines.engines[k], engines.slots[k]
+        props[s[S_N2]] = row[E_IDLE_N2] + throttle(0.0) * (row[E_MAX_N2] - row[E_IDLE_N2])
+        props[s[S_N1]] = row[E_IDLE_N1] + throttle(0.0) * (row[E_MAX_N1] - row[E_IDLE_N1])
+    worst_t = worst_s = worst_f = worst_m = largest = 0.0
+    compared = 0
+    out = np.zeros(6)
+    for i in range(frames):
+        t = i * dt
+        for k in range(n):
+            fdm[f"fcs/throttle-cmd-norm[{k}]"] = throttle(t)
+            props[engines.slots[k, S_THROTTLE]] = throttle(t)      # FGFCS: the position follows the command
+        last = _accelerations(fdm)
+        fdm.run()
+        _auxiliary_from(fdm, props, aux_slots, metrics, rp, last)
+        engines.run(props, dt, props[aux_slots[AUXILIARY.index("atmosphere/sigma")]], out)
+        if i % every:
+            continue
+        for k in range(n):
+            row, s = engines.engines[k], engines.slots[k]
+            thrust = fdm[f"propulsion/engine[{k}]/thrust-lbs"]
+            largest = max(largest, abs(thrust))
+            worst_t = max(worst_t, abs(props[s[S_THRUST]] - thrust) / row[E_MIL])
+            worst_s = max(worst_s, abs(props[s[S_N1]] - fdm[f"propulsion/engine[{k}]/n1"]) / row[E_MAX_N1] * 100,
+                          abs(props[s[S_N2]] - fdm[f"propulsion/engine[{k}]/n2"]) / row[E_MAX_N2] * 100)
+        ref = np.array([fdm[key] for key in PROPULSION_LOADS])
+        worst_f = max(worst_f, float(np.max(np.abs(out[:3] - ref[:3]))) / max(float(np.linalg.norm(ref[:3])), 1e-300))
+        worst_m = max(worst_m, float(np.max(np.abs(out[3:] - ref[3:]))) / max(float(np.linalg.norm(ref[3:])), 1e-300))
+        compared += 1
+    return PropulsionReplay(worst_t, worst_s, worst_f, worst_m, compared, largest)

@@ -93,12 +93,13 @@ class JSBSimFile:
 
     def __init__(self, path):
         self.path = Path(path)
-        self.root = self._parse(self.path)
+        self.root = self.parse(self.path)
         if self.root.tag != "fdm_config":
             raise InputError(self.path, self.root.tag, "not a JSBSim aircraft file (its root is not <fdm_config>)")
 
     @staticmethod
-    def _parse(path):
+    def parse(path):
+        """The root element of the XML file ``path``; ``InputError`` naming it when it cannot be read."""
         try:
             return ET.parse(path).getroot()
         except ET.ParseError as exc:
@@ -119,7 +120,7 @@ class JSBSimFile:
         for folder in (self.path.parent, self.path.parent / "Systems", self.path.parent / "systems"):
             candidate = folder / (name if name.endswith(".xml") else name + ".xml")
             if candidate.is_file():
-                return self._parse(candidate)
+                return self.parse(candidate)
         raise InputError(self.path, f"{tag} file={name!r}", "the file it names is not found beside the aircraft")
 
     def where(self, el):
