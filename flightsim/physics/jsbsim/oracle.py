@@ -136,6 +136,7 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
     aero = Aerodynamics(source, properties)
     fcs = FlightControls(source, properties, dt) if with_fcs else None
     metrics, mass = Metrics.read(source), MassBalance.read(source)
+    alpha, beta = properties.slot("aero/alpha-rad"), properties.slot("aero/beta-rad")   # (the wind axes need them)
     aux_slots = slots_of(properties)
     fdm = new_fdm(name, dt)
     fdm["ic/h-sl-ft"] = altitude_ft
@@ -191,8 +192,7 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
                                    default=0.0))
         for slot, n in copied:
             props[slot] = fdm[n]
-        aero.loads(props, props[aux_slots[0]] if aux_slots[0] >= 0 else fdm["aero/alpha-rad"],
-                   props[aux_slots[1]] if aux_slots[1] >= 0 else fdm["aero/beta-rad"], rp, out)
+        aero.loads(props, props[alpha], props[beta], rp, out)
         ref = np.array([fdm[k] for k in LOADS])
         worst_f = max(worst_f, float(np.max(np.abs(out[:3] - ref[:3]))) / max(float(np.linalg.norm(ref[:3])), 1e-300))
         worst_m = max(worst_m, float(np.max(np.abs(out[3:] - ref[3:]))) / max(float(np.linalg.norm(ref[3:])), 1e-300))
@@ -240,9 +240,8 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     properties = Properties()
     engines = Propulsion(source, properties)
     metrics, mass = Metrics.read(source), MassBalance.read(source)
+    sigma = properties.slot("atmosphere/sigma")            # (the spools' rates read it)
     aux_slots = slots_of(properties)
-    if aux_slots[AUXILIARY.index("atmosphere/sigma")] < 0:
-        aux_slots[AUXILIARY.index("atmosphere/sigma")] = properties.slot("atmosphere/sigma")
     props = properties.array()
     fdm = new_fdm(name, dt)
     fdm["ic/h-sl-ft"] = altitude_ft
@@ -275,7 +274,7 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
         last = _accelerations(fdm)
         fdm.run()
         _auxiliary_from(fdm, props, aux_slots, metrics, rp, last)
-        engines.run(props, dt, props[aux_slots[AUXILIARY.index("atmosphere/sigma")]], out)
+        engines.run(props, dt, props[sigma], out)
         if i % every:
             continue
         for k in range(n):
