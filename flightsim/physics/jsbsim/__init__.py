@@ -16,6 +16,11 @@ so a new aircraft costs no compilation at start-up:
   axes, the wind-to-body rotation and the moment transfer from the
   aerodynamic reference point to the centre of gravity, as JSBSim's
   ``FGAerodynamics::Run``;
+* :mod:`~flightsim.physics.jsbsim.fcs` — ``<flight_control>``: the algebraic components, in the same machine;
+* :mod:`~flightsim.physics.jsbsim.atmosphere`, :mod:`~flightsim.physics.jsbsim.auxiliary` — JSBSim's
+  standard atmosphere and the properties it derives from the state (α, β, q̄, Mach, ...);
+* :mod:`~flightsim.physics.jsbsim.propulsion` — turbines with direct thrusters;
+* :mod:`~flightsim.physics.jsbsim.oracle` — JSBSim itself, flown beside flightsim's computation;
 * :mod:`~flightsim.physics.jsbsim.mass` — ``<metrics>`` and
   ``<mass_balance>``: the reference lengths and areas, the weight, the centre
   of gravity (empty weight, point masses and tank contents) and the inertia.

@@ -23,9 +23,18 @@ import numpy as np
 
 from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_jit
-from flightsim.physics.jsbsim.program import ProgramBuilder, Properties
+from flightsim.physics.jsbsim.program import ProgramBuilder, Properties, canonical
 
-__all__ = ["AXES", "Aerodynamics", "FORCE_AXES", "body_loads"]
+__all__ = ["AXES", "Aerodynamics", "CL_SQUARED", "FORCE_AXES", "LIFT", "STALL_LATCH", "body_loads", "frame_start"]
+
+#: The lift coefficient squared, from the last frame's lift.
+CL_SQUARED = "aero/cl-squared"
+#: The stall hysteresis latch (0 or 1).
+STALL_LATCH = "aero/stall-hyst-norm"
+#: Where the block keeps its last lift (wind axes, up positive, lbf) for :data:`CL_SQUARED`.
+LIFT = "forces/fwz-aero-lbs"
+#: The wing area property.
+AREA = "metrics/Sw-sqft"
 
 #: Axis name → (row of the load vector 0..5, the force system it belongs to or None for a moment).
 AXES = {"DRAG": (0, "wind"), "SIDE": (1, None), "LIFT": (2, "wind"), "X": (0, "body"), "Y": (1, "body"),
@@ -100,6 +109,15 @@ class Aerodynamics:
         if len(systems) > 1:
             raise InputError(source.path, "aerodynamics/axis", f"mixed force axis systems: {', '.join(sorted(systems))}")
         self.force_axes = FORCE_AXES[systems.pop() if systems else "wind"]
+        self.limits = np.zeros(2)           # the stall hysteresis's min and max (rad) for frame_start
+        hysteresis = block.find("hysteresis_limits")
+        if hysteresis is not None:
+            unit = (hysteresis.get("unit") or "RAD").upper()
+            scale = {"RAD": 1.0, "DEG": math.pi / 180.0}.get(unit)
+            if scale is None:
+                raise InputError(source.path, "aerodynamics/hysteresis_limits", f"unit {unit!r} is not an angle")
+            for k, tag in enumerate(("min", "max")):
+                self.limits[k] = source.number(hysteresis.find(tag), f"aerodynamics/hysteresis_limits/{tag}") * scale
         self.functions = self._ordered(functions)
         builder = ProgramBuilder(source, self.properties)
         for name, el, where in self.functions:
@@ -107,6 +125,12 @@ class Aerodynamics:
             builder.store(name)
         self.program = builder.build()
         self._reads = builder.reads
+        p = self.properties
+        #: cl², the stall latch (−1 where nothing reads them), the last lift, q̄, α, the wing area: for
+        #: :func:`frame_start` (the metrics fill the area's slot, the auxiliary properties q̄'s and α's)
+        self.state_slots = np.array([p[CL_SQUARED] if CL_SQUARED in p else -1,
+                                     p[STALL_LATCH] if STALL_LATCH in p else -1, p.slot(LIFT), p.slot("aero/qbar-psf"),
+                                     p.slot("aero/alpha-rad"), p.slot(AREA)], dtype=np.int64)
         width = max((len(r) for r in rows), default=0)
         self.axis_slots = np.full((6, max(width, 1)), -1, dtype=np.int64)
         for k, row in enumerate(rows):
@@ -114,7 +138,7 @@ class Aerodynamics:
                 self.axis_slots[k, j] = self.properties[name]
 
     def _named(self, el, where):
-        name = (el.get("name") or "").strip()
+        name = canonical((el.get("name") or "").strip())
         if not name:
             raise InputError(self.source.path, f"{where}/function", "a function needs a name")
         return name, el, f"{where}/{self.source.where(el)}"
@@ -127,12 +151,12 @@ class Aerodynamics:
         provider = {}
         for entry in functions:
             name, el, where = entry
-            for provided in [name] + [(t.get("name") or "").strip() for t in el.iter("table") if t.get("name")]:
+            for provided in [name] + [canonical(t.get("name").strip()) for t in el.iter("table") if t.get("name")]:
                 if provided in provider:
                     raise InputError(self.source.path, where, f"{provided!r} is defined twice")
                 provider[provided] = entry
-        reads = {name: {(p.text or "").strip().lstrip("-") for p in el.iter() if p.tag in ("property", "p",
-                                                                                           "independentVar")}
+        reads = {name: {canonical((p.text or "").strip().lstrip("-")) for p in el.iter()
+                        if p.tag in ("property", "p", "independentVar")}
                  for name, el, _ in functions}
         done, order, visiting = set(), [], set()
 
@@ -157,25 +181,50 @@ class Aerodynamics:
     @property
     def inputs(self):
         """The properties the block reads and does not compute (sorted)."""
-        computed = {name for name, _, _ in self.functions} | {
-            (t.get("name") or "").strip() for _, el, _ in self.functions for t in el.iter("table") if t.get("name")}
+        computed = {name for name, _, _ in self.functions} | {CL_SQUARED} | (
+            {STALL_LATCH} if self.limits[1] != 0.0 else set()) | {
+            canonical(t.get("name").strip()) for _, el, _ in self.functions for t in el.iter("table") if t.get("name")}
         return sorted(n for n in self._reads if n not in computed)
 
     def loads(self, props, alpha, beta, rp_body, out=None):
-        """Run the block on ``props`` (written in place) and return the body loads ``[X, Y, Z, L, M, N]``
-        about the CG (JSBSim's body frame; lbf, lbf·ft); see :func:`body_loads`."""
+        """One frame of the block on ``props`` (written in place): :func:`frame_start`, the functions, and the
+        body loads ``[X, Y, Z, L, M, N]`` about the CG returned (JSBSim's body frame; lbf, lbf·ft; see
+        :func:`body_loads`)."""
         out = np.zeros(6) if out is None else out
+        frame_start(props, self.state_slots, self.limits)
         self.program.run(props)
-        body_loads(props, self.axis_slots, self.force_axes, alpha, beta, np.asarray(rp_body, dtype=np.float64), out)
+        body_loads(props, self.axis_slots, self.force_axes, alpha, beta, np.asarray(rp_body, dtype=np.float64),
+                   self.state_slots[2], out)
         return out
 
 
+
 @borrowing_jit
-def body_loads(props, axis_slots, force_axes, alpha, beta, rp, out):
+def frame_start(props, state_slots, limits):
+    """What ``FGAerodynamics::Run`` updates before its functions, once a frame: ``aero/cl-squared`` from the
+    last frame's lift (when q̄ > 1 psf; else it keeps its value) and the stall latch ``aero/stall-hyst-norm``
+    (1 above the hysteresis maximum, 0 below its minimum, unchanged between).  ``state_slots`` as
+    :attr:`Aerodynamics.state_slots`, ``limits`` the hysteresis minimum and maximum (rad; both 0: none)."""
+    clsq, latch, lift, qbar, alpha, area = (state_slots[0], state_slots[1], state_slots[2], state_slots[3],
+                                            state_slots[4], state_slots[5])
+    q = props[qbar]
+    if clsq >= 0 and q > 1.0:
+        c = props[lift] / (props[area] * q)
+        props[clsq] = c * c
+    if latch >= 0 and limits[0] != 0.0 and limits[1] != 0.0:
+        if props[alpha] > limits[1]:
+            props[latch] = 1.0
+        elif props[alpha] < limits[0]:
+            props[latch] = 0.0
+
+
+@borrowing_jit
+def body_loads(props, axis_slots, force_axes, alpha, beta, rp, lift_slot, out):
     """The block's functions (already computed into ``props``) summed per axis into body loads about the CG.
 
     ``force_axes`` is :data:`FORCE_AXES`' number; ``rp`` the aerodynamic reference point relative to the CG,
-    body frame, ft; ``out`` receives ``[X, Y, Z, L, M, N]`` (lbf, lbf·ft).  ``FGAerodynamics::Run``.
+    body frame, ft; ``out`` receives ``[X, Y, Z, L, M, N]`` (lbf, lbf·ft), and ``props[lift_slot]`` the lift
+    (wind axes, up positive, lbf) for the next frame's cl².  ``FGAerodynamics::Run``.
     """
     native = out                                  # the sums first, turned to body loads in place
     for k in range(6):
@@ -200,3 +249,4 @@ def body_loads(props, axis_slots, force_axes, alpha, beta, rp, out):
     out[3] = native[3] + (rp[1] * z - rp[2] * y)
     out[4] = native[4] + (rp[2] * x - rp[0] * z)
     out[5] = native[5] + (rp[0] * y - rp[1] * x)
+    props[lift_slot] = math.sin(alpha) * x - math.cos(alpha) * z     # −(Tb2w · F)_z

@@ -30,7 +30,7 @@ import math
 
 from flightsim.errors import InputError
 from flightsim.physics.jsbsim import program as P
-from flightsim.physics.jsbsim.program import ProgramBuilder, Properties
+from flightsim.physics.jsbsim.program import ProgramBuilder, Properties, canonical
 
 __all__ = ["BUILTIN", "FlightControls", "SETTLE", "SURFACES", "property_name"]
 
@@ -93,7 +93,7 @@ class FlightControls:
             # FGFCS::Run: each engine's throttle position follows its command before the channels run
             self._b.push_property(f"fcs/throttle-cmd-norm[{k}]", "flight_control")
             self._b.store(f"fcs/throttle-pos-norm[{k}]")
-            self.outputs.append(f"fcs/throttle-pos-norm[{k}]")
+            self.outputs.append(canonical(f"fcs/throttle-pos-norm[{k}]"))
         block = source.section("flight_control", required=False)
         if source.root.find("system") is not None:
             raise InputError(source.path, "system", "<system> blocks are not supported yet")
@@ -227,8 +227,8 @@ class FlightControls:
             if k < len(names) - 1:
                 self._b.emit(P.OP_DUP, pushes=1)
             self._b.store(name)
-            self.outputs.append(name)
-            self._couple(name, where)
+            self.outputs.append(canonical(name))
+            self._couple(canonical(name), where)
 
     def _couple(self, name, where):
         """After a write to a surface's ``-pos-rad`` or ``-pos-deg``: its other unit and its ``mag-`` (FGFCS)."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flightsim.physics.jsbsim.aero import Aerodynamics
+from flightsim.physics.jsbsim.aero import LIFT, STALL_LATCH, Aerodynamics
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY, auxiliary, slots_of
 from flightsim.physics.jsbsim.fcs import BUILTIN, FlightControls
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics
@@ -153,8 +153,11 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
             props[properties[k]] = v
     computed = set(own) | set(AUXILIARY) | (set(BUILTIN) if fcs else set())
     written = set(fcs.outputs) if fcs else set()
-    for n in written:                     # the state after run_ic (the kinematics' positions)
+    for n in written:                     # the state after run_ic (the kinematics' positions) ...
         props[properties[n]] = fdm[n]
+    for n in (LIFT, STALL_LATCH):         # ... and the aerodynamics' own (the last lift, the stall latch)
+        if n in properties:
+            props[properties[n]] = fdm[n]
     # what the FCS reads: this frame's state (FGPropagate runs first), JSBSim's commands, and flightsim's own
     # auxiliary values of the frame before (FGAuxiliary runs after the FCS)
     fcs_state = [(properties[n], n) for n in fcs.inputs if n.startswith(PROPAGATED)] if fcs else []
@@ -185,14 +188,14 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
                 props[slot] = fdm[n]
             fcs.program.run(props)
         _auxiliary_from(fdm, props, aux_slots, metrics, rp, last)
+        for slot, n in copied:
+            props[slot] = fdm[n]
+        aero.loads(props, props[alpha], props[beta], rp, out)          # every frame: cl² needs the last lift
         if i % every:
             continue
         worst_c = max(worst_c, max((abs(props[slot] - fdm[n]) for slot, n in checked), default=0.0))
         worst_a = max(worst_a, max((abs(props[slot] - fdm[n]) / max(abs(fdm[n]), 1.0) for slot, n in checked_aux),
                                    default=0.0))
-        for slot, n in copied:
-            props[slot] = fdm[n]
-        aero.loads(props, props[alpha], props[beta], rp, out)
         ref = np.array([fdm[k] for k in LOADS])
         worst_f = max(worst_f, float(np.max(np.abs(out[:3] - ref[:3]))) / max(float(np.linalg.norm(ref[:3])), 1e-300))
         worst_m = max(worst_m, float(np.max(np.abs(out[3:] - ref[3:]))) / max(float(np.linalg.norm(ref[3:])), 1e-300))

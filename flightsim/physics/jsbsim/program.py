@@ -68,8 +68,16 @@ KINEMATIC = -1
 TABLE_FIELDS = 7
 
 
+def canonical(name):
+    """A property name as JSBSim's property tree resolves it: an index ``[0]`` is the node itself
+    (``fcs/throttle-cmd-norm[0]`` is ``fcs/throttle-cmd-norm``)."""
+    return name.replace("[0]", "")
+
+
 class Properties:
     """Named float slots: the properties a program reads and writes (JSBSim's property tree, flattened).
+
+    Names are kept :func:`canonical` (``engine[0]`` is ``engine``), and looked up so.
 
     Attributes
     ----------
@@ -85,6 +93,7 @@ class Properties:
 
     def slot(self, name):
         """The slot of property ``name``, made on first use."""
+        name = canonical(name)
         k = self._index.get(name)
         if k is None:
             k = self._index[name] = len(self.names)
@@ -92,10 +101,10 @@ class Properties:
         return k
 
     def __contains__(self, name):
-        return name in self._index
+        return canonical(name) in self._index
 
     def __getitem__(self, name):
-        return self._index[name]
+        return self._index[canonical(name)]
 
     def __len__(self):
         return len(self.names)
@@ -105,8 +114,8 @@ class Properties:
         that have no slot are left out: nothing reads them)."""
         out = np.zeros(len(self.names))
         for name, value in (values or {}).items():
-            if name in self._index:
-                out[self._index[name]] = value
+            if name in self:
+                out[self[name]] = value
         return out
 
 
@@ -189,7 +198,7 @@ class ProgramBuilder:
         if "#" in name:
             raise InputError(self.source.path, where, f"property {name!r}: the engine index '#' is not supported here")
         negate = name.startswith("-")
-        self.reads.add(name.lstrip("-"))
+        self.reads.add(canonical(name.lstrip("-")))
         self.emit(OP_PROP, self.properties.slot(name.lstrip("-")), pushes=1)
         if negate:
             self.emit(OP_NEG)
