@@ -108,7 +108,7 @@ def test_a_1d_table_holds_its_end_values_and_a_3d_table_blends_its_2d_tables(tmp
         3 30 </tableData></table></function>"""
     prog, props = _compiled(tmp_path, one)
     assert [_value(prog, props, a=a) for a in (-5.0, 0.5, 2.0, 99.0)] == [0.0, 5.0, 20.0, 30.0]
-    three = f"""<function name="out"><table>
+    three = """<function name="out"><table>
         <independentVar lookup="row">a</independentVar><independentVar lookup="column">b</independentVar>
         <independentVar lookup="table">c</independentVar>
         <tableData breakPoint="0">   0 10

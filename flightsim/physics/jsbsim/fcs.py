@@ -37,7 +37,7 @@ __all__ = ["BUILTIN", "FlightControls", "SETTLE", "SURFACES", "property_name"]
 #: JSBSim's radians → degrees and back (FGJSBBase: 180/π, π/180).
 RAD_TO_DEG = 180.0 / math.pi
 DEG_TO_RAD = math.pi / 180.0
-#: The surfaces whose ``fcs/NAME-pos-rad`` and ``-deg`` are one value, with ``fcs/mag-NAME-pos-rad`` (None: no mag).
+#: The surfaces whose ``fcs/NAME-pos-rad`` and ``-deg`` are one value; True: with ``fcs/mag-NAME-pos-rad``.
 SURFACES = {"elevator": True, "left-aileron": True, "right-aileron": True, "rudder": True, "flap": False,
             "speedbrake": True, "spoiler": True}
 #: Set to 1 to make kinematics reach their command at once (JSBSim's trim status); 0 in flight.

@@ -55,9 +55,6 @@ OPERATIONS = {
     "nq": (OP_NQ, 2, 2), "not": (OP_NOT, 1, 1), "and": (OP_AND, 1, None), "or": (OP_OR, 1, None),
     "ifthen": (OP_IFTHEN, 3, 3),
 }
-#: Operations whose argument count is part of the instruction (the others take a fixed number).
-_VARIADIC = {OP_PRODUCT, OP_SUM, OP_DIFFERENCE, OP_MIN, OP_MAX, OP_AVG, OP_AND, OP_OR}
-_ARITY = {op: lo for op, lo, hi in OPERATIONS.values() if op not in _VARIADIC}
 
 #: ``T_DIMS`` of a :attr:`Program.tables` row that holds a kinematic's detents (``T_ROW_KEYS``) and transition times
 #: (``T_VALUES``), ``T_ROWS`` of each, ``T_COLS`` 1 when the input is scaled by the last detent.
