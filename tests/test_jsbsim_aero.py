@@ -331,9 +331,31 @@ def test_each_engines_throttle_position_follows_its_command():
     assert (props[p["fcs/throttle-pos-norm[0]"]], props[p["fcs/throttle-pos-norm[1]"]]) == (0.3, 0.8)
 
 
-def test_an_aircraft_with_systems_is_refused_by_name():
-    with pytest.raises(InputError, match=r"f16.xml: system: <system> blocks are not supported yet"):
+def test_a_dynamic_component_in_a_system_is_refused_by_name():
+    with pytest.raises(InputError, match=r"f16.xml: system\[0\]/<channel name='Pushback'>/<pid name='systems/pushback"
+                                         r"/force'>: component <pid> is not supported"):
         FlightControls(JSBSimFile(aircraft_path("f16")))
+
+
+def test_a_switch_takes_its_first_test_that_holds_else_its_default(tmp_path):
+    channel = """<switch name="Mode"><default value="-fcs/fallback"/>
+        <test logic="AND" value="1">fcs/a gt 0.5
+                                    fcs/b == 2</test>
+        <test logic="OR" value="fcs/c">fcs/a lt -1
+            <test>fcs/b ge 10</test></test></switch>"""
+    fcs, props = _controls(tmp_path, channel)
+    p = fcs.properties
+
+    def mode(a, b, c=7.0):
+        props[p["fcs/a"]], props[p["fcs/b"]], props[p["fcs/c"]], props[p["fcs/fallback"]] = a, b, c, 3.0
+        fcs.program.run(props)
+        return props[p["fcs/mode"]]
+
+    assert mode(0.9, 2.0) == 1.0                    # both lines of the first test
+    assert mode(0.9, 3.0) == -3.0                   # the first fails (AND), the second too: the default, negated
+    assert mode(-2.0, 3.0) == 7.0                   # the second, by its first line (OR)
+    assert mode(0.0, 12.0) == 7.0                   # the second, by its nested test
+    assert mode(0.9, 12.0) == 7.0
 
 
 # ----------------------------------------------------------------------------- atmosphere and auxiliary properties

@@ -21,7 +21,7 @@ import numpy as np
 from flightsim.math.kernels import borrowing_jit
 from flightsim.physics.jsbsim.atmosphere import R_AIR, SEA_LEVEL_PRESSURE, density_altitude, standard_atmosphere
 
-__all__ = ["AUXILIARY", "auxiliary", "slots_of"]
+__all__ = ["AUXILIARY", "atmosphere_into", "auxiliary", "slots_of"]
 
 #: The properties :func:`auxiliary` computes, in the order of its slot array.
 AUXILIARY = (
@@ -32,10 +32,12 @@ AUXILIARY = (
     "velocities/r-rad_sec", "velocities/ve-kts", "velocities/ve-fps", "aero/Re", "atmosphere/T-R",
     "atmosphere/P-psf", "atmosphere/rho-slugs_ft3", "atmosphere/a-fps", "aero/h_b-cg-ft", "aero/h_b-mac-ft",
     "aero/bi2vel", "aero/ci2vel", "aero/qbar-area", "atmosphere/density-altitude", "atmosphere/sigma",
+    "velocities/u-fps", "velocities/v-fps", "velocities/w-fps",
 )
 (A_ALPHA, A_BETA, A_MAG_BETA, A_ALPHA_DEG, A_BETA_DEG, A_ALPHADOT, A_BETADOT, A_VT, A_QBAR, A_MACH, A_U, A_V, A_W,
  A_P_AERO, A_Q_AERO, A_R_AERO, A_P, A_Q, A_R, A_VE_KTS, A_VE_FPS, A_RE, A_T, A_P_ATM, A_RHO, A_SOUND, A_HB_CG,
- A_HB_MAC, A_BI2VEL, A_CI2VEL, A_QBAR_AREA, A_DENSITY_ALTITUDE, A_SIGMA) = range(len(AUXILIARY))
+ A_HB_MAC, A_BI2VEL, A_CI2VEL, A_QBAR_AREA, A_DENSITY_ALTITUDE, A_SIGMA, A_U_EARTH, A_V_EARTH,
+ A_W_EARTH) = range(len(AUXILIARY))
 
 _RAD_TO_DEG = 180.0 / math.pi
 #: JSBSim's ft/s → knots (FGJSBBase fpstokts: 1 / (1852 / (3600 × 0.3048))).
@@ -60,11 +62,25 @@ def _put(props, slots, k, value):
 
 
 @borrowing_jit
+def atmosphere_into(props, slots, altitude):
+    """Write the standard atmosphere's properties at ``altitude`` (ft) into ``props`` at ``slots``: temperature,
+    pressure, density, speed of sound, density altitude and σ.  JSBSim's FGAtmosphere runs before its FCS in a
+    frame (FGAuxiliary after it), so an FCS reads these for the state now; :func:`auxiliary` writes them too."""
+    t, pressure, rho, sound = standard_atmosphere(altitude)
+    _put(props, slots, A_T, t)
+    _put(props, slots, A_P_ATM, pressure)
+    _put(props, slots, A_RHO, rho)
+    _put(props, slots, A_SOUND, sound)
+    _put(props, slots, A_DENSITY_ALTITUDE, density_altitude(rho))
+    _put(props, slots, A_SIGMA, rho / _SL_DENSITY)
+
+
+@borrowing_jit
 def auxiliary(props, slots, u, v, w, udot, vdot, wdot, p, q, r, altitude, agl, span, chord, area, mac_down):
     """Write the auxiliary properties into ``props`` at ``slots`` (:func:`slots_of`).
 
-    ``(u, v, w)`` the air-relative velocity and ``(udot, vdot, wdot)`` its derivative, body frame (ft/s,
-    ft/s²); ``(p, q, r)`` the body rates (rad/s; no turbulence: the air-relative rates are the same);
+    ``(u, v, w)`` the air-relative velocity (in still air, as here, also the velocity over the ground) and
+    ``(udot, vdot, wdot)`` its derivative, body frame (ft/s, ft/s²); ``(p, q, r)`` the body rates (rad/s; no turbulence: the air-relative rates are the same);
     ``altitude`` above sea level and ``agl`` above the ground (ft); ``span``, ``chord``, ``area`` the wing's
     (ft, ft, ft²); ``mac_down`` the aerodynamic reference point's height below the CG in the local frame
     (ft: JSBSim's ``(Tb2l · RPbody)_z``).
@@ -107,15 +123,13 @@ def auxiliary(props, slots, u, v, w, udot, vdot, wdot, p, q, r, altitude, agl, s
     _put(props, slots, A_VE_KTS, veas * _FPS_TO_KTS)
     viscosity = _BETA_VISCOSITY * math.pow(t, 1.5) / (_SUTHERLAND + t)
     _put(props, slots, A_RE, vt * chord / (viscosity / rho))
-    _put(props, slots, A_T, t)
-    _put(props, slots, A_P_ATM, pressure)
-    _put(props, slots, A_RHO, rho)
-    _put(props, slots, A_SOUND, sound)
+    atmosphere_into(props, slots, altitude)
     _put(props, slots, A_HB_CG, agl / span)
     _put(props, slots, A_HB_MAC, (agl - mac_down) / span)
     if vt != 0.0:
         _put(props, slots, A_BI2VEL, span / (2.0 * vt))
         _put(props, slots, A_CI2VEL, chord / (2.0 * vt))
     _put(props, slots, A_QBAR_AREA, area * qbar)
-    _put(props, slots, A_DENSITY_ALTITUDE, density_altitude(rho))
-    _put(props, slots, A_SIGMA, rho / _SL_DENSITY)
+    _put(props, slots, A_U_EARTH, u)             # (still air: the velocity over the ground is the air-relative one)
+    _put(props, slots, A_V_EARTH, v)
+    _put(props, slots, A_W_EARTH, w)

@@ -13,15 +13,19 @@ dashes):
 * ``kinematic`` — the output moved toward the commanded detent at each
   interval's rate (``FGKinemat``), its own previous output the state;
 * ``fcs_function`` — a ``<function>``;
+* ``switch`` — the value of its first ``<test>`` whose condition (``property
+  comparison value`` lines and nested tests, AND or OR) holds, else its
+  ``<default>``;
 
 each then clipped by its ``<clipto>`` (cyclic too).  Writing a surface's
 ``fcs/…-pos-rad`` (or ``-deg``) sets the other unit and ``fcs/mag-…-pos-rad``
 as ``FGFCS``'s tied properties do; ``gear/gear-pos-norm`` starts at 1 (gear down);
 each engine's ``fcs/throttle-pos-norm[k]`` follows its command before the channels run.
 The step ``dt`` is fixed when the block is compiled, as JSBSim fixes it when
-the model loads.  Anything else — a dynamic component (filters, PID,
-actuators, sensors), a ``switch``, a channel with an ``execute`` condition,
-a component ``delay`` — is refused, naming it.
+the model loads.  ``<system>`` blocks run first, as JSBSim loads them before
+``<flight_control>``.  Anything else — a dynamic component (filters, PID,
+actuators, sensors), a channel with an ``execute`` condition, a component
+``delay``, the old ``<autopilot>`` block — is refused, naming it.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import math
 from flightsim.errors import InputError
 from flightsim.physics.jsbsim import program as P
 from flightsim.physics.jsbsim.program import ProgramBuilder, Properties, canonical
+from flightsim.physics.jsbsim.xmlfile import package_root
 
 __all__ = ["BUILTIN", "FlightControls", "SETTLE", "SURFACES", "property_name"]
 
@@ -50,7 +55,11 @@ BUILTIN = tuple(f"fcs/{surface}-pos-{unit}" for surface in SURFACES for unit in 
 #: Initial values of :data:`BUILTIN`.
 DEFAULTS = {**{name: 0.0 for name in BUILTIN}, "gear/gear-pos-norm": 1.0, "gear/gear-cmd-norm": 1.0}
 
-_COMPONENTS = ("summer", "pure_gain", "scheduled_gain", "aerosurface_scale", "kinematic", "fcs_function")
+_COMPONENTS = ("summer", "pure_gain", "scheduled_gain", "aerosurface_scale", "kinematic", "fcs_function", "switch")
+#: FGCondition's comparisons.
+_COMPARISONS = {"==": P.OP_EQ, "eq": P.OP_EQ, "EQ": P.OP_EQ, "!=": P.OP_NQ, "ne": P.OP_NQ, "NE": P.OP_NQ,
+                ">": P.OP_GT, "gt": P.OP_GT, "GT": P.OP_GT, ">=": P.OP_GE, "ge": P.OP_GE, "GE": P.OP_GE,
+                "<": P.OP_LT, "lt": P.OP_LT, "LT": P.OP_LT, "<=": P.OP_LE, "le": P.OP_LE, "LE": P.OP_LE}
 
 
 def property_name(name):
@@ -94,19 +103,39 @@ class FlightControls:
             self._b.push_property(f"fcs/throttle-cmd-norm[{k}]", "flight_control")
             self._b.store(f"fcs/throttle-pos-norm[{k}]")
             self.outputs.append(canonical(f"fcs/throttle-pos-norm[{k}]"))
+        if source.root.find("autopilot") is not None:
+            raise InputError(source.path, "autopilot", "the <autopilot> block is not supported")
+        # FGFDMExec loads the <system> blocks before <flight_control>: their channels run first
+        for k, system in enumerate(source.root.findall("system")):
+            self._block(self._system(system, k), f"system[{k}]")
         block = source.section("flight_control", required=False)
-        if source.root.find("system") is not None:
-            raise InputError(source.path, "system", "<system> blocks are not supported yet")
         if block is not None:
-            for child in block:
-                if child.tag == "channel":
-                    self._channel(child)
-                elif child.tag == "property":
-                    self.defaults[(child.text or "").strip()] = source.parse_number(
-                        child.get("value", "0"), f"flight_control/property {(child.text or '').strip()!r} value")
-                elif child.tag not in ("documentation", "description"):
-                    raise InputError(source.path, f"flight_control/<{child.tag}>", "not supported")
+            self._block(block, "flight_control")
         self.program = self._b.build()
+
+    def _system(self, el, k):
+        """A ``<system>``, read from the file it names (beside the aircraft, its ``Systems/``, the package's
+        ``systems/``) or inline."""
+        name = el.get("file")
+        if not name:
+            return el
+        folders = (self.source.path.parent, self.source.path.parent / "Systems", self.source.path.parent / "systems",
+                   package_root() / "systems")
+        for folder in folders:
+            path = folder / (name if name.endswith(".xml") else f"{name}.xml")
+            if path.is_file():
+                return self.source.parse(path)
+        raise InputError(self.source.path, f"system[{k}] file={name!r}", "no such system file")
+
+    def _block(self, block, where):
+        for child in block:
+            if child.tag == "channel":
+                self._channel(child, where)
+            elif child.tag == "property":
+                self.defaults[canonical((child.text or "").strip())] = self.source.parse_number(
+                    child.get("value", "0"), f"{where}/property {(child.text or '').strip()!r} value")
+            elif child.tag not in ("documentation", "description"):
+                raise InputError(self.source.path, f"{where}/<{child.tag}>", "not supported")
 
     @property
     def inputs(self):
@@ -114,8 +143,8 @@ class FlightControls:
         written = set(self.outputs)
         return sorted(n for n in self._b.reads if n not in written and n != SETTLE)
 
-    def _channel(self, channel):
-        where = f"flight_control/{self.source.where(channel)}"
+    def _channel(self, channel, block):
+        where = f"{block}/{self.source.where(channel)}"
         if channel.get("execute"):
             raise InputError(self.source.path, where, "a channel's execute condition is not supported")
         for comp in channel:
@@ -208,6 +237,54 @@ class FlightControls:
         if function is None:
             raise InputError(self.source.path, where, "an fcs_function needs a <function>")
         self._b.function(function, f"{where}/function")
+
+    def _switch(self, comp, where):
+        """FGSwitch: the value of the first ``<test>`` whose condition holds, else the ``<default>`` (else 0)."""
+        tests = comp.findall("test")
+        for k, test in enumerate(tests):
+            self._condition(test, f"{where}/test[{k}]")
+            self._value_text(test.get("value"), f"{where}/test[{k}] value")
+        default = comp.find("default")
+        self._value_text("0" if default is None else default.get("value"), f"{where}/default value")
+        for _ in tests:
+            self._b.emit(P.OP_IFTHEN, 3, pops=3, pushes=1)
+
+    def _value_text(self, text, where):
+        """Push a number, or a property (a leading '-' negates it): JSBSim's ``FGParameterValue`` from text."""
+        text = (text or "").strip()
+        if not text:
+            raise InputError(self.source.path, where, "a value is required")
+        try:
+            self._b.push_constant(float(text))
+        except ValueError:
+            self._b.push_property(text, where)
+
+    def _condition(self, el, where):
+        """FGCondition: each line ``property comparison value`` and each nested ``<test>``, joined by the
+        element's ``logic`` (AND by default, or OR); leaves 1 or 0."""
+        logic = el.get("logic") or "AND"
+        if logic not in ("AND", "OR"):
+            raise InputError(self.source.path, where, f"unknown logic {logic!r} (AND or OR)")
+        count = 0
+        for line in "".join(t for t in [el.text or ""] + [c.tail or "" for c in el]).splitlines():
+            words = line.split()
+            if not words:
+                continue
+            if len(words) != 3 or words[1] not in _COMPARISONS:
+                raise InputError(self.source.path, where, f"not a condition 'property comparison value': "
+                                 f"{line.strip()!r}")
+            self._b.push_property(words[0], where)
+            self._value_text(words[2], where)
+            self._b.emit(_COMPARISONS[words[1]], 2, pops=2, pushes=1)
+            count += 1
+        for k, child in enumerate(el):
+            if child.tag != el.tag:
+                raise InputError(self.source.path, f"{where}/<{child.tag}>", "not a condition")
+            self._condition(child, f"{where}/{child.tag}[{k}]")
+            count += 1
+        if not count:
+            raise InputError(self.source.path, where, "an empty condition")
+        self._b.emit(P.OP_AND if logic == "AND" else P.OP_OR, count, pops=count, pushes=1)
 
     def _clip(self, comp, where):
         clip = comp.find("clipto")

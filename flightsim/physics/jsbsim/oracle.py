@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from flightsim.physics.jsbsim.aero import LIFT, STALL_LATCH, Aerodynamics
-from flightsim.physics.jsbsim.auxiliary import AUXILIARY, auxiliary, slots_of
+from flightsim.physics.jsbsim.auxiliary import AUXILIARY, atmosphere_into, auxiliary, slots_of
 from flightsim.physics.jsbsim.fcs import BUILTIN, FlightControls
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics
 from flightsim.physics.jsbsim.program import Properties
@@ -123,9 +123,10 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
     and aerodynamic loads, computed from JSBSim's state and commands, with JSBSim's.
 
     Elevator, aileron and rudder move sinusoidally (±0.3 to ±0.4), the throttle is at 0.7, the flaps go
-    down after 2 s; fuel is frozen.  Each frame, in JSBSim's order (FGPropagate, the FCS, FGAuxiliary,
-    FGAerodynamics): flightsim's flight controls run on the commands, this frame's state and flightsim's own
-    auxiliary values of the frame before (their kinematics keep their own state); the auxiliary properties
+    down after 2 s; fuel is frozen.  Each frame, in JSBSim's order (FGPropagate, FGAtmosphere, the FCS,
+    FGAuxiliary, FGAerodynamics): flightsim's flight controls run on the commands, this frame's state and
+    atmosphere, and flightsim's own auxiliary values of the frame before (their kinematics keep their own
+    state); the auxiliary properties
     are computed from the state (with the last frame's accelerations, as JSBSim's α̇); every ``every``-th
     frame those and the loads are compared.  What the aerodynamics reads beyond them (see
     :attr:`Replay.copied`) is copied from JSBSim.  ``with_fcs=False`` (an aircraft whose flight controls
@@ -158,8 +159,8 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
     for n in (LIFT, STALL_LATCH):         # ... and the aerodynamics' own (the last lift, the stall latch)
         if n in properties:
             props[properties[n]] = fdm[n]
-    # what the FCS reads: this frame's state (FGPropagate runs first), JSBSim's commands, and flightsim's own
-    # auxiliary values of the frame before (FGAuxiliary runs after the FCS)
+    # what the FCS reads: this frame's state (FGPropagate runs first) and atmosphere (FGAtmosphere next),
+    # JSBSim's commands, and flightsim's own auxiliary values of the frame before (FGAuxiliary runs after it)
     fcs_state = [(properties[n], n) for n in fcs.inputs if n.startswith(PROPAGATED)] if fcs else []
     fcs_commands = [(properties[n], n) for n in fcs.inputs
                     if n not in computed and not n.startswith(PROPAGATED)] if fcs else []
@@ -186,6 +187,7 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
         if fcs:
             for slot, n in fcs_state:
                 props[slot] = fdm[n]
+            atmosphere_into(props, aux_slots, fdm["position/h-sl-ft"])   # FGAtmosphere runs before the FCS
             fcs.program.run(props)
         _auxiliary_from(fdm, props, aux_slots, metrics, rp, last)
         for slot, n in copied:
