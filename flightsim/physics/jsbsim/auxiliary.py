@@ -67,11 +67,17 @@ def atmosphere_into(props, slots, altitude):
     pressure, density, speed of sound, density altitude and σ.  JSBSim's FGAtmosphere runs before its FCS in a
     frame (FGAuxiliary after it), so an FCS reads these for the state now; :func:`auxiliary` writes them too."""
     t, pressure, rho, sound = standard_atmosphere(altitude)
+    _put_atmosphere(props, slots, t, pressure, rho, sound)
+
+
+@borrowing_jit
+def _put_atmosphere(props, slots, t, pressure, rho, sound):
     _put(props, slots, A_T, t)
     _put(props, slots, A_P_ATM, pressure)
     _put(props, slots, A_RHO, rho)
     _put(props, slots, A_SOUND, sound)
-    _put(props, slots, A_DENSITY_ALTITUDE, density_altitude(rho))
+    if slots[A_DENSITY_ALTITUDE] >= 0:            # (an inversion of the atmosphere: only where something reads it)
+        props[slots[A_DENSITY_ALTITUDE]] = density_altitude(rho)
     _put(props, slots, A_SIGMA, rho / _SL_DENSITY)
 
 
@@ -123,7 +129,7 @@ def auxiliary(props, slots, u, v, w, udot, vdot, wdot, p, q, r, altitude, agl, s
     _put(props, slots, A_VE_KTS, veas * _FPS_TO_KTS)
     viscosity = _BETA_VISCOSITY * math.pow(t, 1.5) / (_SUTHERLAND + t)
     _put(props, slots, A_RE, vt * chord / (viscosity / rho))
-    atmosphere_into(props, slots, altitude)
+    _put_atmosphere(props, slots, t, pressure, rho, sound)
     _put(props, slots, A_HB_CG, agl / span)
     _put(props, slots, A_HB_MAC, (agl - mac_down) / span)
     if vt != 0.0:

@@ -119,13 +119,9 @@ class FlightControls:
         name = el.get("file")
         if not name:
             return el
-        folders = (self.source.path.parent, self.source.path.parent / "Systems", self.source.path.parent / "systems",
-                   package_root() / "systems")
-        for folder in folders:
-            path = folder / (name if name.endswith(".xml") else f"{name}.xml")
-            if path.is_file():
-                return self.source.parse(path)
-        raise InputError(self.source.path, f"system[{k}] file={name!r}", "no such system file")
+        here = self.source.path.parent
+        return self.source.included(name, (here, here / "Systems", here / "systems", package_root() / "systems"),
+                                    f"system[{k}] file={name!r}", "no such system file")
 
     def _block(self, block, where):
         for child in block:
@@ -176,7 +172,7 @@ class FlightControls:
         if gain is None:
             self._b.push_constant(1.0)
         else:
-            self._b.parameter(gain, f"{where}/gain")
+            self._b.parameter(gain.text, f"{where}/gain")
 
     def _summer(self, comp, where):
         n = self._inputs(comp, where)
@@ -243,21 +239,11 @@ class FlightControls:
         tests = comp.findall("test")
         for k, test in enumerate(tests):
             self._condition(test, f"{where}/test[{k}]")
-            self._value_text(test.get("value"), f"{where}/test[{k}] value")
+            self._b.parameter(test.get("value"), f"{where}/test[{k}] value")
         default = comp.find("default")
-        self._value_text("0" if default is None else default.get("value"), f"{where}/default value")
+        self._b.parameter("0" if default is None else default.get("value"), f"{where}/default value")
         for _ in tests:
             self._b.emit(P.OP_IFTHEN, 3, pops=3, pushes=1)
-
-    def _value_text(self, text, where):
-        """Push a number, or a property (a leading '-' negates it): JSBSim's ``FGParameterValue`` from text."""
-        text = (text or "").strip()
-        if not text:
-            raise InputError(self.source.path, where, "a value is required")
-        try:
-            self._b.push_constant(float(text))
-        except ValueError:
-            self._b.push_property(text, where)
 
     def _condition(self, el, where):
         """FGCondition: each line ``property comparison value`` and each nested ``<test>``, joined by the
@@ -274,7 +260,7 @@ class FlightControls:
                 raise InputError(self.source.path, where, f"not a condition 'property comparison value': "
                                  f"{line.strip()!r}")
             self._b.push_property(words[0], where)
-            self._value_text(words[2], where)
+            self._b.parameter(words[2], where)
             self._b.emit(_COMPARISONS[words[1]], 2, pops=2, pushes=1)
             count += 1
         for k, child in enumerate(el):
@@ -292,8 +278,8 @@ class FlightControls:
             return
         if clip.find("min") is None or clip.find("max") is None:
             raise InputError(self.source.path, f"{where}/clipto", "needs <min> and <max>")
-        self._b.parameter(clip.find("min"), f"{where}/clipto/min")
-        self._b.parameter(clip.find("max"), f"{where}/clipto/max")
+        self._b.parameter(clip.find("min").text, f"{where}/clipto/min")
+        self._b.parameter(clip.find("max").text, f"{where}/clipto/max")
         self._b.emit(P.OP_CYCLIC_CLIP if clip.get("type") == "cyclic" else P.OP_CLIP, pops=2)
 
     def _outputs(self, comp, where):

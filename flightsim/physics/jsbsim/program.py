@@ -338,10 +338,12 @@ class ProgramBuilder:
         entry[T_FIRST] = first
         return first - 1
 
-    def parameter(self, el, where):
-        """Push a JSBSim *parameter* (``FGParameterValue``): the element's text as a number, or else a property
-        (a leading '-' negates it)."""
-        text = (el.text or "").strip()
+    def parameter(self, text, where):
+        """Push a JSBSim *parameter* (``FGParameterValue``) given as ``text``: a number, or else a property (a
+        leading '-' negates it)."""
+        text = (text or "").strip()
+        if not text:
+            raise InputError(self.source.path, where, "a value is required")
         try:
             value = float(text)
         except ValueError:

@@ -99,12 +99,9 @@ class Propulsion:
         name = el.get("file")
         if not name:
             raise InputError(self.source.path, where, "needs a file= attribute")
-        for folder in (self.source.path.parent / "Engines", self.source.path.parent / "engine",
-                       package_root() / "engine"):
-            path = folder / f"{name}.xml"
-            if path.is_file():
-                return self.source.parse(path)
-        raise InputError(self.source.path, f"{where} file={name!r}", f"no such {kind} file")
+        here = self.source.path.parent
+        return self.source.included(name, (here / "Engines", here / "engine", package_root() / "engine"),
+                                    f"{where} file={name!r}", f"no such {kind} file")
 
     def _turbine(self, root, k, where, builder, slots):
         def value(tag, default):

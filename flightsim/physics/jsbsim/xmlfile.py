@@ -117,11 +117,17 @@ class JSBSimFile:
         name = el.get("file")
         if not name:
             return el
-        for folder in (self.path.parent, self.path.parent / "Systems", self.path.parent / "systems"):
+        return self.included(name, (self.path.parent, self.path.parent / "Systems", self.path.parent / "systems"),
+                             f"{tag} file={name!r}", "the file it names is not found beside the aircraft")
+
+    def included(self, name, folders, where, missing):
+        """The root element of the file ``name`` (``.xml`` added when it has none) from the first of ``folders``
+        that holds it; ``InputError(where, missing)`` when none does."""
+        for folder in folders:
             candidate = folder / (name if name.endswith(".xml") else name + ".xml")
             if candidate.is_file():
                 return self.parse(candidate)
-        raise InputError(self.path, f"{tag} file={name!r}", "the file it names is not found beside the aircraft")
+        raise InputError(self.path, where, missing)
 
     def where(self, el):
         """A short name of element ``el`` for a message: its tag and its ``name`` attribute."""
