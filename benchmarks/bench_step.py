@@ -1,4 +1,5 @@
-"""Cost of one simulation step of the book's airplane, beside JSBSim's c172p, in the same run.
+"""Cost of one simulation step of the book's airplane, beside JSBSim's c172p, in the same run; and of JSBSim's
+own aircraft flown by flightsim, beside JSBSim flying them.
 
 What is measured
 ----------------
@@ -23,6 +24,13 @@ is the simulation's own meter (``telemetry().step_us``, an average over the
 last ~100 steps of the integrator call alone, without the Python around it;
 shown for batches of at least 1000 steps).
 
+JSBSim's aircraft (``--aircraft``, default 737, t6texan2 and A4): each is
+flown by flightsim (``Simulation("jsbsim:NAME", "euler")`` from its level
+trim at its cruise speed) and by JSBSim (the same aircraft trimmed at the same
+true airspeed and height, ``fdm.run()``), in the same round-robin.  The
+issue's target is on the compiled step: flightsim's ``euler`` step (its
+meter, the compiled call alone) ≤ 0.5 × JSBSim's ``run()``.
+
 If the ``jsbsim`` package is missing the script says so and reports the
 flightsim numbers alone (exit status 0).
 
@@ -46,6 +54,9 @@ from flightsim.simulation.flight import Simulation
 
 DT = 1.0 / 120.0
 TARGETS = {"euler": 1.0, "rk4": 2.0}
+#: JSBSim's aircraft timed by default, and the target on flightsim's compiled euler step ÷ JSBSim's run().
+AIRCRAFT = ("737", "t6texan2", "A4")
+AIRCRAFT_TARGET = 0.5
 
 
 @contextlib.contextmanager
@@ -67,11 +78,18 @@ def quiet_fds():
 
 
 class FlightsimCandidate:
-    def __init__(self, name):
-        self.label = f"flightsim {name}"
-        self.name = name
+    def __init__(self, name, aircraft=None):
+        self.label = f"flightsim {name}" if aircraft is None else f"flightsim {aircraft} {name}"
+        self.name = name if aircraft is None else f"{aircraft}:{name}"
         t0 = time.perf_counter()
-        self.sim = Simulation(integrator=name, dt=DT)
+        if aircraft is None:
+            self.sim = Simulation(integrator=name, dt=DT)
+        else:
+            from flightsim.physics.aircraft import load_aircraft
+            from flightsim.simulation.starts import make_start
+
+            plane = load_aircraft(aircraft)
+            self.sim = Simulation(plane, name, DT, start=make_start(plane, "air"))
         for _ in range(10):  # warm-up: numba compile or cache load
             self.sim.step()
         self.warmup = time.perf_counter() - t0
@@ -101,6 +119,36 @@ class FlightsimCandidate:
         if self.stops:
             note += f"; stopped early in {self.stops} batches ({self.sim.status})"
         return note
+
+
+class JSBSimAircraftCandidate:
+    """JSBSim flying one of its aircraft from its trim at flightsim's start (true airspeed, height)."""
+
+    def __init__(self, aircraft, start):
+        from flightsim.physics.jsbsim.flight_oracle import jsbsim_trim
+
+        bare = aircraft.split(":", 1)[1]
+        self.label = f"JSBSim {bare}"
+        self.name = f"jsbsim {aircraft}"
+        t0 = time.perf_counter()
+        with quiet_fds():
+            self.fdm = jsbsim_trim(bare, float(start.trim.airspeed), float(start.trim.altitude)).fdm
+        for _ in range(120):
+            self.fdm.run()
+        self.warmup = time.perf_counter() - t0
+        self.meter = []
+
+    def batch(self, steps):
+        run = self.fdm.run
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            run()
+        return (time.perf_counter() - t0) / steps
+
+    def notes(self):
+        f = self.fdm
+        return f"t = {f['simulation/sim-time-sec']:.0f} s, altitude {f['position/h-sl-ft']:.0f} ft, " \
+               f"{f['velocities/vt-fps']:.1f} ft/s"
 
 
 class JSBSimCandidate:
@@ -162,6 +210,8 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="smoke run: 3 batches of 200 steps")
     parser.add_argument("--batches", type=int, default=None, help="timed batches per candidate (default 15)")
     parser.add_argument("--steps", type=int, default=None, help="steps per batch (default 2000, at most 2000)")
+    parser.add_argument("--aircraft", default=",".join(AIRCRAFT), metavar="NAMES",
+                        help=f"JSBSim aircraft to time, comma-separated (default {','.join(AIRCRAFT)}; '' for none)")
     args = parser.parse_args(argv)
     batches = args.batches or (3 if args.quick else 15)
     steps = args.steps or (200 if args.quick else 2000)
@@ -184,6 +234,12 @@ def main(argv=None):
         jsb = JSBSimCandidate(jsbsim)
         print(f"# jsbsim {jsbsim.__version__}, data root {jsb.root}")
         cands.append(jsb)
+    pairs = []
+    for name in (n.strip() for n in args.aircraft.split(",") if n.strip()) if jsbsim is not None else ():
+        ours = FlightsimCandidate("euler", f"jsbsim:{name}")
+        theirs = JSBSimAircraftCandidate(f"jsbsim:{name}", ours.sim.start)
+        pairs.append((ours, theirs))
+        cands += [ours, theirs]
 
     samples = {c.name: [] for c in cands}
     t0 = time.perf_counter()
@@ -215,8 +271,17 @@ def main(argv=None):
     for name, target in TARGETS.items():
         r = med[name] / med["jsbsim"]
         print(f"  {name} / JSBSim = {r:.2f}  (target ≤ {target:g}: {'met' if r <= target else 'MISSED'})")
-    others = [c.name for c in cands if c.name not in TARGETS and c is not jsb]
+    others = [c.name for c in cands if c.name not in TARGETS and c is not jsb and c.name in INTEGRATORS]
     print("  others: " + ", ".join(f"{n} / JSBSim = {med[n] / med['jsbsim']:.2f}" for n in others))
+    if pairs:
+        print(f"\nJSBSim's aircraft: flightsim's compiled euler step ÷ JSBSim's run() of the same aircraft "
+              f"(target ≤ {AIRCRAFT_TARGET:g}); and flightsim's whole step() from Python ÷ run():")
+    for ours, theirs in pairs:
+        compiled = statistics.median(ours.meter) if ours.meter else med[ours.name]
+        r = compiled / med[theirs.name]
+        print(f"  {theirs.label[7:]:<10} {compiled:6.2f} µs / {med[theirs.name]:6.2f} µs = {r:.2f}  "
+              f"({'met' if r <= AIRCRAFT_TARGET else 'MISSED'}); step() from Python: "
+              f"{med[ours.name] / med[theirs.name]:.2f}")
     return 0
 
 

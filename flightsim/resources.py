@@ -41,10 +41,11 @@ def shipped_aircraft():
 
 
 def aircraft_path(text):
-    """The aircraft file that ``text`` names: a shipped aircraft by name (``"c172"``), or a path.
+    """The aircraft file that ``text`` names: a shipped aircraft by name (``"c172"``), one of the ``jsbsim``
+    package's by ``jsbsim:NAME`` (its ``.xml``), or a path.
 
     A name is a word with no folder and no suffix; anything else is a path
-    (checked when it is read).
+    (checked when it is read; a ``.xml`` is read as a JSBSim aircraft).
 
     Raises
     ------
@@ -53,6 +54,10 @@ def aircraft_path(text):
         message lists the shipped names.
     """
     text = str(text)
+    if text.startswith("jsbsim:"):
+        from flightsim.physics.jsbsim.xmlfile import aircraft_path as jsbsim_aircraft
+
+        return jsbsim_aircraft(text)
     names = shipped_aircraft()
     if text in names:
         return names[text]

@@ -1,4 +1,10 @@
-"""``flightsim aircraft``: the shipped airplanes, by the name ``--aircraft`` takes."""
+"""``flightsim aircraft``: the shipped airplanes and the ``jsbsim`` package's, by the name ``--aircraft`` takes.
+
+The JSBSim aircraft that load are listed with their weight and engines; each
+one that does not gets one line saying what flightsim does not read in it
+(the file's element and the reason, from the :class:`~flightsim.errors.InputError`
+its load raised).
+"""
 
 from flightsim.resources import shipped_aircraft
 
@@ -26,7 +32,40 @@ def run(args):
             engine = f"constant thrust, {a.max_thrust:.0f} lbf at full throttle"
         rows.append((name, a.name, f"{weight:.0f} lbf", engine, str(path)))
     print("--aircraft NAME (or a path to an aircraft TOML file):")
-    width = [max(len(r[k]) for r in rows) for k in range(4)]
+    _table(rows)
+    flown, refused = jsbsim_fleet()
+    print(f"\n--aircraft jsbsim:NAME (or a path to a JSBSim aircraft .xml): {len(flown)} of "
+          f"{len(flown) + len(refused)} in the jsbsim package load")
+    _table(flown)
+    print("\nnot yet (what each lacks):")
+    width = max((len(n) for n, _ in refused), default=0)
+    for name, reason in refused:
+        print(f"  jsbsim:{name:<{width}}  {reason}")
+    return 0
+
+
+def _table(rows):
+    width = [max(len(r[k]) for r in rows) for k in range(4)] if rows else [0] * 4
     for r in rows:
         print("  " + "  ".join(f"{r[k]:<{width[k]}}" for k in range(4)) + f"  {r[4]}")
-    return 0
+
+
+def jsbsim_fleet():
+    """The ``jsbsim`` package's aircraft: ``(rows, refused)``, a row ``(jsbsim:NAME, title, weight, engines,
+    file)`` per aircraft that loads and ``(NAME, why)`` per one that does not."""
+    from flightsim.errors import InputError
+    from flightsim.physics.jsbsim.model import load_jsbsim_aircraft
+    from flightsim.physics.jsbsim.xmlfile import aircraft_names
+
+    rows, refused = [], []
+    for name in aircraft_names():
+        try:
+            a = load_jsbsim_aircraft(f"jsbsim:{name}")
+        except InputError as exc:
+            refused.append((name, f"{exc.where}: {exc.reason}" if exc.where else exc.reason))
+            continue
+        model = a.jsbsim
+        engines = model.engine_count
+        kind = "glider" if not engines else f"{engines} turbine{'s' if engines > 1 else ''}"
+        rows.append((f"jsbsim:{name}", a.name, f"{a.mass * a.gravity:.0f} lbf", kind, str(a.source)))
+    return rows, refused

@@ -62,6 +62,7 @@ from flightsim.physics.gear import (  # noqa: F401
     R_KIND, SLIP_SPEED, SLIP_TAN, contact_loads, gear_loads, hold_brakes, pack_gear, wheel_brake,
 )
 from flightsim.physics.inputs import C_BRAKE, C_PARKING_BRAKE, C_RUDDER, C_THROTTLE, INPUTS  # noqa: F401
+from flightsim.physics.jsbsim.loads import COMMAND_FIELDS, LAST_FIELDS, SCALARS, jsbsim_loads, step_start as jsbsim_step_start
 
 KIND_LIFTING, KIND_SYMMETRIC, KIND_DRAG = 0, 1, 2
 KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG}
@@ -155,6 +156,50 @@ class LoadParams(NamedTuple):
     engine: np.ndarray
     #: (3, k) float: the propeller's table, rows ``PT_*`` (J, C_T, C_P) at k advance ratios (k ≥ 2).
     prop_table: np.ndarray
+    # A JSBSim aircraft (:mod:`flightsim.physics.jsbsim.loads`; :func:`no_jsbsim` for the others): its loads come
+    # from these and not from the elements.
+    #: The loads are a JSBSim aircraft's.
+    jsb_on: bool
+    #: (p,) float: the property array (written by every evaluation; one per airplane).
+    jsb_props: np.ndarray
+    #: float: the stack machine's stack (scratch; one per airplane).
+    jsb_stack: np.ndarray
+    #: (6,) float: the thrusters' body loads held through a step (JSBSim's body frame; one per airplane).
+    jsb_held: np.ndarray
+    #: float: the last step's body velocity and acceleration for α̇ (``loads.LAST_FIELDS``; one per airplane).
+    jsb_last: np.ndarray
+    #: float: ``loads.J_*`` scalars (reference lengths, the aerodynamic reference point, slots).
+    jsb_scalars: np.ndarray
+    #: (c, 5) float: the pilot's controls into JSBSim's commands (``loads.COMMAND_FIELDS``).
+    jsb_commands: np.ndarray
+    #: int: slots of ``loads.STATE``.
+    jsb_state_slots: np.ndarray
+    #: int: slots of the auxiliary properties (``auxiliary.AUXILIARY``).
+    jsb_aux_slots: np.ndarray
+    #: (6, n) int: the aerodynamics' functions summed per axis.
+    jsb_axis_slots: np.ndarray
+    #: int: the aerodynamics' frame-state slots (``Aerodynamics.state_slots``).
+    jsb_frame_slots: np.ndarray
+    #: (2,) float: the stall hysteresis limits (rad).
+    jsb_limits: np.ndarray
+    #: The flight controls' program (``Program`` arrays).
+    jsb_fcs_code: np.ndarray
+    jsb_fcs_constants: np.ndarray
+    jsb_fcs_tables: np.ndarray
+    jsb_fcs_data: np.ndarray
+    #: The aerodynamics' program.
+    jsb_aero_code: np.ndarray
+    jsb_aero_constants: np.ndarray
+    jsb_aero_tables: np.ndarray
+    jsb_aero_data: np.ndarray
+    #: The engines' program.
+    jsb_engine_code: np.ndarray
+    jsb_engine_constants: np.ndarray
+    jsb_engine_tables: np.ndarray
+    jsb_engine_data: np.ndarray
+    #: The turbines (``propulsion.E_*`` rows, ``S_*`` slots).
+    jsb_turbines: np.ndarray
+    jsb_turbine_slots: np.ndarray
 
 
 def pack_propeller(prop):
@@ -177,6 +222,26 @@ def pack_propeller(prop):
     engine[P_J_HALF] = prop.j_half
     table = np.array([prop.advance_ratio, prop.thrust_coefficient, prop.power_coefficient], dtype=np.float64)
     return dict(propeller=True, engine=engine, prop_table=table)
+
+
+def no_jsbsim():
+    """The ``jsb_*`` fields of :class:`LoadParams` for an aircraft that is not JSBSim's (empty, of the same types)."""
+    program = dict(code=np.zeros((0, 2), dtype=np.int64), constants=np.zeros(0),
+                   tables=np.zeros((0, 7), dtype=np.int64), data=np.zeros(0))
+    return dict(
+        jsb_on=False, jsb_props=np.zeros(0), jsb_stack=np.zeros(1), jsb_held=np.zeros(6),
+        jsb_last=np.zeros(LAST_FIELDS), jsb_scalars=np.zeros(SCALARS), jsb_commands=np.zeros((0, COMMAND_FIELDS)), jsb_state_slots=np.zeros(0, dtype=np.int64),
+        jsb_aux_slots=np.zeros(0, dtype=np.int64), jsb_axis_slots=np.zeros((6, 1), dtype=np.int64),
+        jsb_frame_slots=np.zeros(6, dtype=np.int64), jsb_limits=np.zeros(2),
+        **{f"jsb_{block}_{k}": np.array(v) for block in ("fcs", "aero", "engine") for k, v in program.items()},
+        jsb_turbines=np.zeros((0, 15)), jsb_turbine_slots=np.zeros((0, 11), dtype=np.int64),
+    )
+
+
+def pack_jsbsim(aircraft):
+    """The ``jsb_*`` fields for ``aircraft``: its JSBSim model's, or :func:`no_jsbsim`."""
+    model = getattr(aircraft, "jsbsim", None)
+    return no_jsbsim() if model is None else model.fields()
 
 
 def pack(aircraft, atmosphere="constant"):
@@ -245,7 +310,7 @@ def pack(aircraft, atmosphere="constant"):
         air_density=float(aircraft.air_density), gravity=float(aircraft.gravity), mass=float(aircraft.mass),
         max_thrust=float(aircraft.max_thrust), isa=atmosphere == "isa",
         controls=np.zeros(len(INPUTS)), diag=np.zeros(4), wind=np.zeros(6), **pack_gear(aircraft.gear),
-        **pack_propeller(aircraft.propeller),
+        **pack_propeller(aircraft.propeller), **pack_jsbsim(aircraft),
     )
 
 
@@ -261,7 +326,7 @@ def free_body(mass=1.0):
         table_kind=np.zeros(0, dtype=np.int64), table_outside=np.zeros((0, 2)),
         air_density=0.0, gravity=0.0, mass=float(mass), max_thrust=0.0, isa=False,
         controls=np.zeros(len(INPUTS)), diag=np.zeros(4), wind=np.zeros(6), **pack_gear(()),
-        **pack_propeller(None),
+        **pack_propeller(None), **no_jsbsim(),
     )
 
 
@@ -435,6 +500,8 @@ def airplane_loads(t, y, params):
         ``(ax, ay, az)`` earth-frame acceleration of the CG (ft/s², gravity
         included) and ``(mx, my, mz)`` body-frame moment about the CG (ft·lbf).
     """
+    if params.jsb_on:
+        return jsbsim_loads(t, y, params)
     r, elem, elem_i, normals = params.positions, params.elements, params.element_refs, params.normals
     tab_alpha, tab_vals, tab_n, tab_kind, tab_out = (
         params.table_alpha, params.table_values, params.table_size, params.table_kind, params.table_outside
@@ -512,6 +579,22 @@ def airplane_loads(t, y, params):
         return (ex * inv / m + gx / m, ey * inv / m + gy / m, ez * inv / m - params.gravity + gz / m,
                 mx + gmx, my + gmy, mz + gmz)
     return ex * inv / m, ey * inv / m, ez * inv / m - params.gravity, mx, my, mz
+
+
+@jit
+def step_start(t, y, h, params):
+    """What runs once per step before the integrator's (a JSBSim aircraft's flight controls and engines,
+    :func:`flightsim.physics.jsbsim.loads.step_start`); nothing for flightsim's own aircraft."""
+    if params.jsb_on:
+        jsbsim_step_start(t, y, h, params, False)
+
+
+@jit
+def settle(t, y, params):
+    """Put a JSBSim aircraft's flight controls and engines at their steady state for the controls and state
+    ``y`` (trim, a start); nothing for flightsim's own aircraft."""
+    if params.jsb_on:
+        jsbsim_step_start(t, y, 1.0 / 120.0, params, True)
 
 
 def __getattr__(name):

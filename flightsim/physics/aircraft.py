@@ -393,6 +393,12 @@ class Aircraft:
         The file's optional ``[wind]`` section (see
         :func:`~flightsim.physics.wind.load_wind_section`); the command line's
         wind options win over it.
+    jsbsim : flightsim.physics.jsbsim.model.JSBSimModel or None
+        A JSBSim aircraft's compiled blocks (its loads come from them, not from
+        :attr:`elements`); None for flightsim's own aircraft files.
+    shape : flightsim.physics.jsbsim.shape.Shape or None
+        How the app draws an aircraft that has no elements (a JSBSim
+        aircraft's metrics); None: drawn from its elements.
     """
 
     name: str
@@ -421,6 +427,8 @@ class Aircraft:
     model: Path | None = None
     airspeed_unit: str = "ft/s"
     wind: WindSpec | None = None
+    jsbsim: object | None = None
+    shape: object | None = None
 
 
 #: Names of :mod:`flightsim.physics.aircraft_file` (reading a file) importable from here.

@@ -549,6 +549,10 @@ def load_aircraft(path=None):
         (accepted range 0..1e+06 lbf)"``.
     """
     path = DEFAULT_AIRCRAFT if path is None else aircraft_path(path)
+    if path.suffix.lower() == ".xml":
+        from flightsim.physics.jsbsim.model import load_jsbsim_aircraft
+
+        return load_jsbsim_aircraft(path)
     data = read_toml(path)
     check = Checker(path)
     check.table(data, "", _TOP_KEYS, _TOP_OPTIONAL)

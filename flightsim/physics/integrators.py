@@ -43,7 +43,7 @@ from types import CodeType, FunctionType
 import numpy as np
 
 from flightsim.math import kernels
-from flightsim.physics.aero import LoadParams, airplane_loads as loads
+from flightsim.physics.aero import LoadParams, airplane_loads as loads, step_start
 from flightsim.math.kernels import matrix_to_quat, quat_to_matrix, turn
 
 #: Slices of the state vector.
@@ -962,7 +962,9 @@ def step_fields(number, y, t, h, fields, inertia, inertia_inv, renorm, kind):
     ``diag`` written in place still count), and the
     :class:`~flightsim.physics.aero.LoadParams` is rebuilt here at no cost.
     """
-    return step_by_number(number, y, t, h, LoadParams(*fields), inertia, inertia_inv, renorm, kind)
+    params = LoadParams(*fields)
+    step_start(t, y, h, params)
+    return step_by_number(number, y, t, h, params, inertia, inertia_inv, renorm, kind)
 
 
 @borrow
@@ -971,6 +973,7 @@ def run_steps(number, y, t0, h, steps, params, inertia, inertia_inv, renorm, kin
     :data:`UNKNOWN_SELECTOR` for a number outside the registry)."""
     worst = 0.0
     for k in range(steps):
+        step_start(t0 + k * h, y, h, params)
         e = step_by_number(number, y, t0 + k * h, h, params, inertia, inertia_inv, renorm, kind)
         if not math.isfinite(e) or e == UNKNOWN_SELECTOR:
             return e

@@ -161,8 +161,9 @@ class AirplaneModel:
         Returns a new array: ``[v, a (earth, ft/s², gravity included), dq/dt, dω/dt (body, rad/s²)]``.
         """
         self.set_controls(controls)
-        integrators.rk4_deriv(0.0, np.ascontiguousarray(y, dtype=np.float64), self.params, self.inertia,
-                              self.inertia_inv, self._out)
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        aero.settle(0.0, y, self.params)        # a JSBSim aircraft's controls and engines steady at this state
+        integrators.rk4_deriv(0.0, y, self.params, self.inertia, self.inertia_inv, self._out)
         return self._out.copy()
 
     def set_controls(self, controls):

@@ -60,7 +60,7 @@ from flightsim.simulation.starts import file_start
 
 #: The :class:`~flightsim.physics.aero.LoadParams` fields written during a flight: one row per airplane.
 #: Every other field is read only and shared.
-PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor")
+PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor", "jsb_props", "jsb_stack", "jsb_held", "jsb_last")
 #: ``status`` codes: flying, stopped by a non-finite state, crashed.
 RUNNING, NONFINITE, CRASHED = 0, 1, 2
 #: From this many airplanes on, a call steps them on all of numba's threads (fewer: on the calling thread).
@@ -113,6 +113,7 @@ def batch_steps(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv,
         prev = P[a]
         for k in range(steps):
             prev[:] = y
+            aero.step_start(T[a], y, h, params)
             err = integrators.step_by_number(number, y, T[a], h, params, inertia, inertia_inv, renorm, kind)
             if not math.isfinite(err):
                 D[a, :] = y
@@ -287,6 +288,19 @@ class BatchSimulation:
         if self._wind_model is not None:
             self._wind_model.reset(index, seeds)
             self._wind_model.sample(index, self.times, self.states, 0.0, self._wind)
+        self._settle(index)
+
+    def _settle(self, index):
+        """A JSBSim aircraft's flight controls and engines as loaded, then settled for each airplane's controls
+        and state (:func:`flightsim.physics.aero.settle`, as :class:`Simulation` does at a reset)."""
+        if self.aircraft.jsbsim is None:
+            return
+        props = self._own[PER_AIRPLANE.index("jsb_props")]
+        for a in index:
+            props[a] = self.aircraft.jsbsim.initial
+            fields = [self._own[PER_AIRPLANE.index(name)][a] if name in PER_AIRPLANE else self._fields[i]
+                      for i, name in enumerate(LoadParams._fields)]
+            aero.settle(float(self.times[a]), self.states[a], LoadParams(*fields))
 
     def set_states(self, index, states):
         """Load whole states of the airplanes ``index`` as they are (q not renormalised), running again, clocks kept."""

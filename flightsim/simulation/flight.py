@@ -289,6 +289,7 @@ class Simulation:
         self._inertia = np.ascontiguousarray(self.aircraft.inertia, dtype=np.float64)
         self._inertia_inv = np.ascontiguousarray(self.aircraft.inertia_inv, dtype=np.float64)
         self._controls_array = self._params.controls
+        self._surface_slots = None if self.aircraft.jsbsim is None else self.aircraft.jsbsim.surface_slots()
         self._diag = self._params.diag
         self._wind = self._params.wind
         #: the wind (None: still air, nothing sampled)
@@ -378,6 +379,16 @@ class Simulation:
         if self._wind_model is not None:
             self._wind_model.reset()
             self._wind_model.sample(self.t, self._y, 0.0, self._wind)
+        self._settle()
+
+    def _settle(self):
+        """A JSBSim aircraft's flight controls and engines as loaded, then settled for the controls and state
+        now (:func:`flightsim.physics.aero.settle`); nothing for flightsim's own aircraft."""
+        if self._params.jsb_on:
+            self._params.jsb_props[:] = self.aircraft.jsbsim.initial
+            self._flown_key = None
+            self._load_controls()
+            aero.settle(self.t, self._y, self._params)
 
     def set_state(self, state, previous=None, status=None):
         """Load a whole state, bit for bit: the flight goes on from ``state``.
@@ -681,7 +692,13 @@ class Simulation:
         return np.maximum(contact_depths(self.aircraft, self._y), 0.0)
 
     def surface_deflections(self):
-        """Per element: ``[flap setting −1..1 (+1 trailing edge up), incidence change deg]``."""
+        """Per element: ``[flap setting −1..1 (+1 trailing edge up), incidence change deg]``; for a JSBSim
+        aircraft per surface of :data:`flightsim.physics.jsbsim.model.SURFACES` ``[position deg (JSBSim's
+        signs), 0]``."""
+        if self._params.jsb_on:
+            out = np.zeros((len(self._surface_slots), 2))
+            out[:, 0] = self._params.jsb_props[self._surface_slots]
+            return out
         self._load_controls()
         return deflections(self._params, self._controls_array)
 

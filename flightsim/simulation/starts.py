@@ -36,6 +36,7 @@ import numpy as np
 
 from flightsim.math import quat
 from flightsim.physics import aero
+from flightsim.physics.ground import contact_depths
 from flightsim.physics.trim import trim as solve_trim, trimmable_speeds
 from flightsim.simulation.airfield import RUNWAY
 from flightsim.simulation.controls import Controls
@@ -172,24 +173,35 @@ def settle(aircraft, north, west, heading, controls=None, atmosphere="constant")
         return y
 
     def residual(x):
-        a = aero.airplane_loads(0.0, state(x), params)
+        y = state(x)
+        aero.settle(0.0, y, params)
+        a = aero.airplane_loads(0.0, y, params)
         return np.array([a[2], a[4] / inertia[1, 1]])
 
-    x = np.array([aircraft.contact_height, 0.0])
-    for _ in range(60):
-        f = residual(x)
-        if np.max(np.abs(f)) < 1e-10:
-            break
-        jac = np.empty((2, 2))
-        for j, h in enumerate((1e-6, 1e-5)):
-            step = np.zeros(2)
-            step[j] = h
-            jac[:, j] = (residual(x + step) - residual(x - step)) / (2.0 * h)
-        try:
-            dx = np.linalg.solve(jac, -f)
-        except np.linalg.LinAlgError:
-            dx = np.array([-0.05 * np.sign(f[0]), 0.0])     # in the air: nothing to solve yet, come down
-        x = x + np.clip(dx, [-0.2, -2.0], [0.2, 2.0])
+    def rest_from(x):
+        for _ in range(60):
+            f = residual(x)
+            if np.max(np.abs(f)) < 1e-10:
+                break
+            jac = np.empty((2, 2))
+            for j, h in enumerate((1e-6, 1e-5)):
+                step = np.zeros(2)
+                step[j] = h
+                jac[:, j] = (residual(x + step) - residual(x - step)) / (2.0 * h)
+            try:
+                dx = np.linalg.solve(jac, -f)
+            except np.linalg.LinAlgError:
+                dx = np.array([-0.05 * np.sign(f[0]), 0.0])     # in the air: nothing to solve yet, come down
+            x = x + np.clip(dx, [-0.2, -2.0], [0.2, 2.0])
+        return x
+
+    x = rest_from(np.array([aircraft.contact_height, 0.0]))
+    wheels = [k for k, c in enumerate(aircraft.gear) if c.is_wheel]
+    if wheels and np.min(contact_depths(aircraft, state(x))[wheels]) <= 0.0:
+        # a wheel in the air: Newton found the balance over the main wheels (nose high), not the rest; start
+        # again from the legs pressed by the weight shared evenly
+        stiffness = sum(aircraft.gear[k].stiffness for k in wheels)
+        x = rest_from(np.array([aircraft.contact_height - aircraft.mass * aircraft.gravity / stiffness, 0.0]))
     if np.max(np.abs(residual(x))) > 1e-6:
         raise ValueError(f"start: {aircraft.source}: the gear does not hold the airplane at rest")
     return state(x)

@@ -21,8 +21,8 @@ each then clipped by its ``<clipto>`` (cyclic too).  Writing a surface's
 ``fcs/…-pos-rad`` (or ``-deg``) sets the other unit and ``fcs/mag-…-pos-rad``
 as ``FGFCS``'s tied properties do; ``gear/gear-pos-norm`` starts at 1 (gear down);
 each engine's ``fcs/throttle-pos-norm[k]`` follows its command before the channels run.
-The step ``dt`` is fixed when the block is compiled, as JSBSim fixes it when
-the model loads.  ``<system>`` blocks run first, as JSBSim loads them before
+A kinematic moves for the step in ``simulation/dt`` (JSBSim copies its
+``dt`` when the model loads; here the simulation writes the step it flies).  ``<system>`` blocks run first, as JSBSim loads them before
 ``<flight_control>``.  Anything else — a dynamic component (filters, PID,
 actuators, sensors), a channel with an ``execute`` condition, a component
 ``delay``, the old ``<autopilot>`` block — is refused, naming it.
@@ -47,6 +47,8 @@ SURFACES = {"elevator": True, "left-aileron": True, "right-aileron": True, "rudd
             "speedbrake": True, "spoiler": True}
 #: Set to 1 to make kinematics reach their command at once (JSBSim's trim status); 0 in flight.
 SETTLE = "simulation/flightsim-settle"
+#: The step the kinematics move in, s (its default: the block's ``dt``).
+DT = "simulation/dt"
 #: FGFCS's own surface and gear properties (``FGFCS::bind``): they hold 0 (the gear 1: down) until a component
 #: writes them.
 BUILTIN = tuple(f"fcs/{surface}-pos-{unit}" for surface in SURFACES for unit in ("rad", "deg", "norm")) + tuple(
@@ -94,7 +96,7 @@ class FlightControls:
         self.source = source
         self.properties = Properties() if properties is None else properties
         self.dt = float(dt)
-        self.defaults = dict(DEFAULTS)
+        self.defaults = {**DEFAULTS, DT: self.dt}
         self.outputs = []
         self._b = ProgramBuilder(source, self.properties)
         propulsion = source.section("propulsion", required=False)
@@ -137,7 +139,7 @@ class FlightControls:
     def inputs(self):
         """The properties the block reads and does not write (sorted)."""
         written = set(self.outputs)
-        return sorted(n for n in self._b.reads if n not in written and n != SETTLE)
+        return sorted(n for n in self._b.reads if n not in written and n not in (SETTLE, DT))
 
     def _channel(self, channel, block):
         where = f"{block}/{self.source.where(channel)}"
@@ -224,7 +226,7 @@ class FlightControls:
         self._inputs(comp, where, 1)
         outputs = [(el.text or "").strip() for el in comp.findall("output")]
         self._b.push_property(outputs[0] if outputs else property_name(comp.get("name", "")), where)
-        self._b.push_constant(self.dt)
+        self._b.push_property(DT, where)
         self._b.push_property(SETTLE, where)
         self._b.emit(P.OP_KINEMATIC, index, pops=4, pushes=1)
 

@@ -93,7 +93,7 @@ class MassBalance:
     empty_cg : tuple
         The empty airplane's CG, structural frame, in.
     inertia : numpy.ndarray
-        The empty airplane's inertia tensor about its CG, body axes, slug·ft² (products negated as JSBSim's).
+        The empty airplane's inertia tensor about its CG, JSBSim's body axes, slug·ft² (``ReadInertiaMatrix``).
     point_masses : tuple
         ``(name, weight lb, (x, y, z) in)`` each.
     tanks : tuple
@@ -119,8 +119,10 @@ class MassBalance:
 
         ixx, iyy, izz = (value(k, "SLUG*FT2", 0.0) for k in ("ixx", "iyy", "izz"))
         ixy, ixz, iyz = (value(k, "SLUG*FT2", 0.0) for k in ("ixy", "ixz", "iyz"))
+        # the products turned from the structural frame to the body frame (x and z flip: xy and yz change
+        # sign, xz does not), as FGMassBalance's ReadInertiaMatrix
         s = -1.0 if negated else 1.0
-        inertia = np.array([[ixx, s * ixy, s * ixz], [s * ixy, iyy, s * iyz], [s * ixz, s * iyz, izz]])
+        inertia = np.array([[ixx, s * ixy, -s * ixz], [s * ixy, iyy, s * iyz], [-s * ixz, s * iyz, izz]])
         cg = next((loc for loc in el.findall("location") if loc.get("name") == "CG"), None)
         masses = []
         for k, pm in enumerate(el.findall("pointmass")):

@@ -1,0 +1,247 @@
+"""A JSBSim aircraft's loads inside flightsim's compiled step: once per step, and at every integrator stage.
+
+JSBSim runs its models once a frame, in one order (``FGFDMExec::Run``):
+FGPropagate, FGAtmosphere, the FCS, FGMassBalance, FGAuxiliary, FGPropulsion,
+FGAerodynamics.  flightsim integrates with several load evaluations per step
+(four for RK4), so the models are split by what they are:
+
+* **once per step** (:func:`step_start`, before the integrator's step): the
+  pilot's commands into JSBSim's ``fcs/*-cmd-norm``, the state the FCS reads
+  (attitude, rates, height), the atmosphere, the flight controls (their
+  kinematics move ``dt``), the auxiliary properties at the step's start, the
+  aerodynamics' own frame state (cl² from the last lift, the stall latch) and
+  the engines (spools, propeller speed: they integrate discretely, as in
+  JSBSim).  The thrusters' body loads are then held through the step
+  (zero-order hold, as the surfaces are);
+* **at every stage** (:func:`jsbsim_loads`, called by
+  :func:`flightsim.physics.aero.airplane_loads`): the auxiliary properties at
+  the stage's state (α, β, q̄, Mach, ...), the aerodynamics block and its
+  body loads, the held thrust, gravity and the landing gear.
+
+α̇ and β̇ use the air-relative body acceleration of the last step (JSBSim's
+uses the last frame's), from the change of the body velocity over it.
+
+Frames: flightsim's state (earth x North, y West, z up; body x forward, y
+left, z up) is turned into JSBSim's (local North-East-Down; body x forward,
+y right, z down) at the boundary: a body vector ``(x, y, z)`` is JSBSim's
+``(x, −y, −z)``, and back.  The earth is flat, the ground at z = 0 and the
+altitude above sea level the CG's z.
+"""
+
+from __future__ import annotations
+
+import math
+
+from flightsim.math.kernels import borrowing_jit, qv_rotate
+from flightsim.physics.gear import gear_loads
+from flightsim.physics.jsbsim.aero import frame_start
+from flightsim.physics.jsbsim.auxiliary import atmosphere_into, auxiliary
+from flightsim.physics.jsbsim.program import run
+from flightsim.physics.jsbsim.propulsion import turbines
+
+__all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPAN", "LAST_FIELDS", "STATE",
+           "jsbsim_loads", "step_start"]
+
+#: Entries of the scalars array ``jsb_scalars``: the force axes (``FORCE_AXES``), wing span, chord, area
+#: (ft, ft, ft²), the aerodynamic reference point relative to the CG in JSBSim's body frame (ft, 3),
+#: the slots of ``simulation/dt``, of the kinematics' settle switch, of α, β, the last lift, σ, the first engine's
+#: speed (−1: none) and the density.
+(J_FORCE_AXES, J_SPAN, J_CHORD, J_AREA, J_RP, _RP_Y, _RP_Z, J_DT_SLOT, J_SETTLE_SLOT, J_ALPHA_SLOT, J_BETA_SLOT,
+ J_LIFT_SLOT, J_SIGMA_SLOT, J_RPM_SLOT, J_RHO_SLOT) = range(15)
+#: How many entries ``jsb_scalars`` has.
+SCALARS = 15
+#: A step long enough for every spool to reach its target (the engines' steady state).
+_STEADY_DT = 1e9
+#: Columns of the commands array ``jsb_commands``: the property's slot, the pilot input (an index of
+#: :data:`flightsim.physics.inputs.INPUTS`, or −1 for a constant), the scale (the constant for −1), the
+#: lowest and highest value.
+COMMAND_FIELDS = 5
+#: The state JSBSim's FGPropagate gives the FCS, written once per step (slot −1 where nothing reads it).
+STATE = ("attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude/phi-deg", "attitude/theta-deg",
+         "attitude/psi-deg", "attitude/roll-rad", "attitude/pitch-rad", "attitude/heading-true-rad",
+         "position/h-sl-ft", "position/h-agl-ft", "velocities/h-dot-fps")
+(ST_PHI, ST_THETA, ST_PSI, ST_PHI_DEG, ST_THETA_DEG, ST_PSI_DEG, ST_ROLL, ST_PITCH, ST_HEADING, ST_H, ST_AGL,
+ ST_HDOT) = range(len(STATE))
+#: Entries of ``jsb_last``: the air-relative body velocity (JSBSim's axes) at the last step's start, its
+#: derivative over the last step, and 1 once a step has been taken (0: no derivative yet).
+LAST_FIELDS = 7
+
+
+@borrowing_jit
+def _put(props, slot, value):
+    if slot >= 0:
+        props[slot] = value
+
+
+@borrowing_jit
+def _body_air(y, wind):
+    """The air-relative velocity and rates in JSBSim's body frame: ``(u, v, w, p, q, r)`` and ``1/|q|²``."""
+    qw, qx, qy, qz = y[6], y[7], y[8], y[9]
+    inv = 1.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
+    bx, by, bz = qv_rotate(qw, -qx, -qy, -qz, y[3] - wind[0], y[4] - wind[1], y[5] - wind[2])
+    return (bx * inv, -by * inv, -bz * inv, y[10] - wind[3], -(y[11] - wind[4]), -(y[12] - wind[5]), inv)
+
+
+@borrowing_jit
+def _tb2l_row(y):
+    """Rows 0, 1 and 2 of JSBSim's body → local (NED) rotation, from flightsim's q (normalised on the fly)."""
+    w, x, yy, z = y[6], y[7], y[8], y[9]
+    n = w * w + x * x + yy * yy + z * z
+    s = 2.0 / n
+    r00 = 1.0 - s * (yy * yy + z * z)
+    r10 = s * (x * yy + w * z)
+    r20 = s * (x * z - w * yy)
+    r21 = s * (yy * z + w * x)
+    r22 = 1.0 - s * (x * x + yy * yy)
+    r01 = s * (x * yy - w * z)
+    r02 = s * (x * z + w * yy)
+    # T = D R D with D = diag(1, −1, −1): both frames flipped about x
+    return r00, -r01, -r02, -r10, -r20, r21, r22
+
+
+@borrowing_jit
+def _auxiliary_at(y, params, props):
+    """FGAuxiliary at state ``y`` (the last step's accelerations for α̇, β̇)."""
+    s, last = params.jsb_scalars, params.jsb_last
+    u, v, w, p, q, r, _ = _body_air(y, params.wind)
+    _, _, _, _, t20, t21, t22 = _tb2l_row(y)
+    rpx, rpy, rpz = s[J_RP], s[J_RP + 1], s[J_RP + 2]
+    mac_down = t20 * rpx + t21 * rpy + t22 * rpz
+    auxiliary(props, params.jsb_aux_slots, u, v, w, last[3], last[4], last[5], p, q, r, y[2], y[2],
+              s[J_SPAN], s[J_CHORD], s[J_AREA], mac_down)
+
+
+@borrowing_jit
+def _aero(props, params):
+    """The aerodynamics block on ``props`` (its functions, then the axes summed): JSBSim body loads about the CG."""
+    run(params.jsb_aero_code, params.jsb_aero_constants, params.jsb_aero_tables, params.jsb_aero_data, props,
+        params.jsb_stack)
+    s, slots = params.jsb_scalars, params.jsb_axis_slots
+    native0 = native1 = native2 = native3 = native4 = native5 = 0.0
+    for j in range(slots.shape[1]):
+        if slots[0, j] >= 0:
+            native0 += props[slots[0, j]]
+        if slots[1, j] >= 0:
+            native1 += props[slots[1, j]]
+        if slots[2, j] >= 0:
+            native2 += props[slots[2, j]]
+        if slots[3, j] >= 0:
+            native3 += props[slots[3, j]]
+        if slots[4, j] >= 0:
+            native4 += props[slots[4, j]]
+        if slots[5, j] >= 0:
+            native5 += props[slots[5, j]]
+    alpha, beta = props[int(s[J_ALPHA_SLOT])], props[int(s[J_BETA_SLOT])]
+    axes = int(s[J_FORCE_AXES])
+    if axes == 0:                                 # wind: D, S, L → body with Tw2b(α, β), drag and lift negated
+        f0, f1, f2 = -native0, native1, -native2
+        ca, sa, cb, sb = math.cos(alpha), math.sin(alpha), math.cos(beta), math.sin(beta)
+        x = ca * cb * f0 - ca * sb * f1 - sa * f2
+        y = sb * f0 + cb * f1
+        z = sa * cb * f0 - sa * sb * f1 + ca * f2
+    elif axes == 2:                               # axial, side, normal: axial and normal negated
+        x, y, z = -native0, native1, -native2
+    else:
+        x, y, z = native0, native1, native2
+    rpx, rpy, rpz = s[J_RP], s[J_RP + 1], s[J_RP + 2]
+    props[int(s[J_LIFT_SLOT])] = math.sin(alpha) * x - math.cos(alpha) * z     # −(Tb2w · F)_z, for cl²
+    return (x, y, z, native3 + (rpy * z - rpz * y), native4 + (rpz * x - rpx * z), native5 + (rpx * y - rpy * x))
+
+
+@borrowing_jit
+def jsbsim_loads(t, y, params):
+    """The loads of a JSBSim aircraft at state ``y`` (an integrator stage): as
+    :func:`flightsim.physics.aero.airplane_loads` returns them — earth-frame acceleration of the CG (ft/s²,
+    gravity and the gear included) and the body-frame moment about it (ft·lbf), in flightsim's frames.
+
+    The flight controls and the engines are those of :func:`step_start` (held through the step).
+    """
+    props = params.jsb_props
+    _auxiliary_at(y, params, props)
+    x, yy, z, l, m, n = _aero(props, params)
+    held = params.jsb_held
+    fx, fy, fz = x + held[0], -(yy + held[1]), -(z + held[2])          # JSBSim body → flightsim body
+    mx, my, mz = l + held[3], -(m + held[4]), -(n + held[5])
+    params.diag[1] = props[int(params.jsb_scalars[J_RHO_SLOT])]          # (aero.D_RHO: the air's density)
+    qw, qx, qy, qz = y[6], y[7], y[8], y[9]
+    inv = 1.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
+    ex, ey, ez = qv_rotate(qw, qx, qy, qz, fx, fy, fz)
+    mass = params.mass
+    gx, gy, gz, gmx, gmy, gmz, touching = gear_loads(y, params, qw, qx, qy, qz, inv)
+    if touching:
+        return ((ex * inv + gx) / mass, (ey * inv + gy) / mass, (ez * inv + gz) / mass - params.gravity,
+                mx + gmx, my + gmy, mz + gmz)
+    return ex * inv / mass, ey * inv / mass, ez * inv / mass - params.gravity, mx, my, mz
+
+
+@borrowing_jit
+def _commands(props, commands, controls):
+    """The pilot's controls into JSBSim's command properties (``jsb_commands`` rows, :data:`COMMAND_FIELDS`)."""
+    for k in range(commands.shape[0]):
+        source = int(commands[k, 1])
+        value = commands[k, 2] if source < 0 else commands[k, 2] * controls[source]
+        lo, hi = commands[k, 3], commands[k, 4]
+        props[int(commands[k, 0])] = lo if value < lo else (hi if value > hi else value)
+
+
+@borrowing_jit
+def _state_into(props, slots, y):
+    """What FGPropagate gives the FCS: Euler angles (JSBSim's: φ right wing down, θ nose up, ψ 0..2π from
+    North), height above sea level and ground, climb rate."""
+    t00, t01, t02, t10, t20, t21, t22 = _tb2l_row(y)
+    phi = math.atan2(t21, t22)
+    theta = -math.asin(min(max(t20, -1.0), 1.0))
+    psi = math.atan2(t10, t00)
+    if psi < 0.0:
+        psi += 2.0 * math.pi
+    _put(props, slots[ST_PHI], phi)
+    _put(props, slots[ST_THETA], theta)
+    _put(props, slots[ST_PSI], psi)
+    _put(props, slots[ST_PHI_DEG], math.degrees(phi))
+    _put(props, slots[ST_THETA_DEG], math.degrees(theta))
+    _put(props, slots[ST_PSI_DEG], math.degrees(psi))
+    _put(props, slots[ST_ROLL], phi)
+    _put(props, slots[ST_PITCH], theta)
+    _put(props, slots[ST_HEADING], psi)
+    _put(props, slots[ST_H], y[2])
+    _put(props, slots[ST_AGL], y[2])
+    _put(props, slots[ST_HDOT], y[5])
+
+
+@borrowing_jit
+def step_start(t, y, h, params, settle):
+    """Once per step, before the integrator's: commands, state, atmosphere, FCS, auxiliary properties, the
+    aerodynamics' frame state and the engines, in JSBSim's order; the engines' loads held in ``jsb_held``.
+
+    ``settle`` (trim, a start): the kinematics reach their commands at once, the engines their steady state,
+    and the last step's acceleration is taken as zero (steady flight).
+    """
+    props, s, last = params.jsb_props, params.jsb_scalars, params.jsb_last
+    u, v, w, _, _, _, _ = _body_air(y, params.wind)
+    if settle:
+        last[3] = last[4] = last[5] = 0.0
+        last[6] = 0.0
+    elif last[6] != 0.0:
+        last[3], last[4], last[5] = (u - last[0]) / h, (v - last[1]) / h, (w - last[2]) / h
+    last[0], last[1], last[2] = u, v, w
+    last[6] = 0.0 if settle else 1.0
+    props[int(s[J_DT_SLOT])] = h
+    props[int(s[J_SETTLE_SLOT])] = 1.0 if settle else 0.0
+    _commands(props, params.jsb_commands, params.controls)
+    _state_into(props, params.jsb_state_slots, y)
+    atmosphere_into(props, params.jsb_aux_slots, y[2])
+    run(params.jsb_fcs_code, params.jsb_fcs_constants, params.jsb_fcs_tables, params.jsb_fcs_data, props,
+        params.jsb_stack)
+    _auxiliary_at(y, params, props)
+    frame_start(props, params.jsb_frame_slots, params.jsb_limits)
+    run(params.jsb_engine_code, params.jsb_engine_constants, params.jsb_engine_tables, params.jsb_engine_data,
+        props, params.jsb_stack)
+    sigma = props[int(s[J_SIGMA_SLOT])] if s[J_SIGMA_SLOT] >= 0 else 1.0
+    turbines(props, params.jsb_turbines, params.jsb_turbine_slots, _STEADY_DT if settle else h, sigma,
+             params.jsb_held)
+    held = params.jsb_held
+    params.diag[2] = math.sqrt(held[0] * held[0] + held[1] * held[1] + held[2] * held[2])
+    params.diag[3] = props[int(s[J_RPM_SLOT])] if s[J_RPM_SLOT] >= 0 else 0.0
+    if settle:                                      # cl² from a lift of this state (JSBSim's trim iterates it)
+        _aero(props, params)
+        frame_start(props, params.jsb_frame_slots, params.jsb_limits)

@@ -1,0 +1,313 @@
+"""A JSBSim aircraft made a flightsim :class:`~flightsim.physics.aircraft.Aircraft`, and its loads' arrays.
+
+:func:`load_jsbsim_aircraft` reads a JSBSim aircraft file (``jsbsim:NAME``
+or a path to its ``.xml``) into an :class:`~flightsim.physics.aircraft.Aircraft`
+that every part of flightsim flies as it flies its own: the mass, CG and
+inertia tensor (``<mass_balance>``, point masses and tanks, as
+``FGMassBalance::Run``), the landing gear (``<ground_reactions>``, as
+flightsim's gear: :func:`contacts`), no aerodynamic elements, and a
+:class:`JSBSimModel` in ``Aircraft.jsbsim`` holding what the compiled loads
+(:mod:`flightsim.physics.jsbsim.loads`) read: the aerodynamics, the flight
+controls and the engines compiled for one stack machine over one property
+array, the pilot's commands in JSBSim's meaning (:data:`COMMANDS`) and the
+state the flight controls read.
+
+Every property the aircraft's functions read must be computed here; one
+that is not ends the load with an :class:`~flightsim.errors.InputError`
+naming the file, the block that reads it and the property.
+
+Frames: JSBSim's structural frame (x aft, y right, z up, in) becomes
+flightsim's design coordinates ``(−x, −y, z) / 12`` ft, so a point's
+position relative to the CG is flightsim's body frame (x forward, y left,
+z up); JSBSim's body-frame tensors turn with ``D = diag(1, −1, −1)``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from flightsim.errors import InputError
+from flightsim.physics.aircraft import Aircraft, Contact
+from flightsim.physics.constants import RHO_SL
+from flightsim.physics.inputs import INPUTS
+from flightsim.physics.jsbsim import loads as L
+from flightsim.physics.jsbsim.aero import CL_SQUARED, LIFT, STALL_LATCH, Aerodynamics
+from flightsim.physics.jsbsim.auxiliary import AUXILIARY, slots_of
+from flightsim.physics.jsbsim.fcs import BUILTIN, SETTLE, FlightControls
+from flightsim.physics.jsbsim.mass import INCH_TO_FT, MassBalance, Metrics
+from flightsim.physics.jsbsim.program import Properties
+from flightsim.physics.jsbsim.propulsion import Propulsion
+from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
+
+__all__ = ["COMMANDS", "GRAVITY", "JSBSimModel", "contacts", "inertia_about_cg", "load_jsbsim_aircraft"]
+
+#: JSBSim's slug ↔ pound (``FGJSBBase::slugtolb``), also the flat planet's gravity (ft/s²).
+GRAVITY = 32.174049
+#: The pilot's controls in JSBSim's commands: property → (flightsim input or None for a constant, scale, low,
+#: high).  Elevator and rudder change sign (flightsim: +1 nose up, nose right; JSBSim: +1 trailing edge down,
+#: trailing edge left); the flaps' −1..1 of flightsim's lever is 0..1 here; the trims are part of the elevator
+#: flightsim flies (the controls boundary adds them), so JSBSim's trims stay 0.
+COMMANDS = {
+    "fcs/elevator-cmd-norm": ("elevator", -1.0, -1.0, 1.0),
+    "fcs/aileron-cmd-norm": ("aileron", 1.0, -1.0, 1.0),
+    "fcs/rudder-cmd-norm": ("rudder", -1.0, -1.0, 1.0),
+    "fcs/flap-cmd-norm": ("flaps", 1.0, 0.0, 1.0),
+    "fcs/steer-cmd-norm": ("rudder", 1.0, -1.0, 1.0),
+    "fcs/left-brake-cmd-norm": ("brake", 1.0, 0.0, 1.0),
+    "fcs/right-brake-cmd-norm": ("brake", 1.0, 0.0, 1.0),
+    "fcs/center-brake-cmd-norm": ("brake", 1.0, 0.0, 1.0),
+    "fcs/pitch-trim-cmd-norm": (None, 0.0, -1.0, 1.0),
+    "fcs/roll-trim-cmd-norm": (None, 0.0, -1.0, 1.0),
+    "fcs/yaw-trim-cmd-norm": (None, 0.0, -1.0, 1.0),
+    "fcs/speedbrake-cmd-norm": (None, 0.0, 0.0, 1.0),
+    "fcs/spoiler-cmd-norm": (None, 0.0, 0.0, 1.0),
+}
+#: Per engine: its throttle (flightsim's one lever), its mixture (rich) and its magnetos (both).
+ENGINE_COMMANDS = {"fcs/throttle-cmd-norm[{k}]": ("throttle", 1.0, 0.0, 1.0),
+                   "fcs/mixture-cmd-norm[{k}]": (None, 1.0, 0.0, 1.0),
+                   "propulsion/magneto_cmd": (None, 3.0, 0.0, 3.0)}
+#: The surfaces the app draws, as :meth:`JSBSimModel.surface_slots` orders them.
+SURFACES = ("fcs/elevator-pos-deg", "fcs/left-aileron-pos-deg", "fcs/right-aileron-pos-deg", "fcs/rudder-pos-deg",
+            "fcs/flap-pos-deg")
+#: JSBSim's contact types: a wheel on a sprung leg, or a point of the structure.
+CONTACT_KINDS = {"BOGEY": "wheel", "STRUCTURE": "hard_point"}
+#: A leg's travel (crash beyond it) in multiples of its compression under the whole weight (at least 0.5 ft).
+TRAVEL_FACTOR = 3.0
+#: Touch-down sink rate above which a landing is a crash, ft/s (JSBSim's files give none).
+CRASH_SINK_RATE = 12.0
+#: The lift coefficient of :func:`cruise_speed`'s cruise, and the height of the default start (ft).
+CRUISE_CL, START_ALTITUDE = 0.4, 3000.0
+
+
+def design(r_in):
+    """A structural point (in: x aft, y right, z up) in flightsim's design coordinates, ft (x fwd, y left, z up)."""
+    r = np.asarray(r_in, dtype=np.float64)
+    return np.array([-r[0], -r[1], r[2]]) * INCH_TO_FT
+
+
+def _flip(tensor):
+    """A JSBSim body-frame tensor in flightsim's body axes (``D J D``, D = diag(1, −1, −1))."""
+    d = np.array([1.0, -1.0, -1.0])
+    return tensor * np.outer(d, d)
+
+
+def inertia_about_cg(mass):
+    """The inertia tensor about the CG as loaded, JSBSim's body frame, slug·ft² (``FGMassBalance::Run``): the
+    empty airplane's moved from its CG (parallel axes), plus each point mass and each tank's contents."""
+    cg = mass.cg
+
+    def point(weight, r):
+        v = mass.structural_to_body(r, cg)
+        m = weight / GRAVITY
+        return m * (np.dot(v, v) * np.eye(3) - np.outer(v, v))
+
+    j = np.array(mass.inertia, dtype=np.float64) + point(mass.empty_weight, mass.empty_cg)
+    for _, w, r in mass.point_masses:
+        j = j + point(w, r)
+    for c, r in mass.tanks:
+        j = j + point(c, r)
+    return j
+
+
+def contacts(source, weight, cg_design):
+    """``<ground_reactions>`` as flightsim's gear: each ``BOGEY`` a wheel, each ``STRUCTURE`` a hard point.
+
+    Wheels first, then hard points, each in file order (the model's wheels are numbered so).  Spring and
+    damper as the file gives them; static friction the file's; rolling friction the file's; a braked wheel
+    (``brake_group`` other than NONE) brakes with its static friction (``FGLGear``: the brake blends rolling into
+    static friction); steering the file's ``max_steer`` (castoring wheels, |max_steer| ≥ 360, do not steer);
+    travel :data:`TRAVEL_FACTOR` times the leg's compression under the whole weight.
+    """
+    block = source.section("ground_reactions", required=False)
+    found = {"wheel": [], "hard_point": []}
+    for k, el in enumerate(() if block is None else block.findall("contact")):
+        where = f"ground_reactions/contact[{k}]"
+        kind = CONTACT_KINDS.get((el.get("type") or "BOGEY").upper())
+        if kind is None:
+            raise InputError(source.path, f"{where} type", f"{el.get('type')!r} is not a contact type "
+                                                           f"({', '.join(CONTACT_KINDS)})")
+
+        def value(tag, unit=None, default=0.0):
+            return source.child_number(el, tag, unit, where, default)
+
+        stiffness = value("spring_coeff", "LBS/FT", None)
+        damping = value("damping_coeff", "LBS/FT/SEC", 0.0)
+        steer = math.degrees(value("max_steer", "RAD", 0.0))
+        braked = (el.findtext("brake_group") or "NONE").strip().upper() != "NONE"
+        found[kind].append(dict(
+            name=el.get("name") or f"contact {k}", kind=kind, design_position=design(source.location(
+                el.find("location"), f"{where}/location")),
+            stiffness=stiffness, damping=damping, static_friction=value("static_friction"),
+            rolling_friction=value("rolling_friction") if kind == "wheel" else 0.0,
+            brake_friction=value("static_friction") if kind == "wheel" and braked else 0.0,
+            steering_deg=abs(steer) if kind == "wheel" and abs(steer) < 360.0 else 0.0,
+            max_compression=max(0.5, TRAVEL_FACTOR * weight / stiffness) if kind == "wheel" else 0.0))
+    seen = set()
+    gear = []
+    for spec in found["wheel"] + found["hard_point"]:
+        name = spec["name"]
+        while name in seen:
+            name += "'"
+        seen.add(name)
+        spec["name"] = name
+        gear.append(Contact(**spec, position=spec["design_position"] - cg_design))
+    return tuple(gear)
+
+
+def cruise_speed(weight, area):
+    """A level cruise true airspeed, ft/s: where the wing's lift coefficient is :data:`CRUISE_CL` at the start's
+    height in the standard atmosphere."""
+    from flightsim.physics.jsbsim.atmosphere import standard_atmosphere
+
+    rho = standard_atmosphere(START_ALTITUDE)[2]
+    return math.sqrt(2.0 * weight / (rho * area * CRUISE_CL))
+
+
+@dataclass(frozen=True, eq=False)
+class JSBSimModel:
+    """An aircraft's compiled blocks over one property array, and the arrays the compiled loads read.
+
+    Attributes
+    ----------
+    properties : Properties
+    metrics, mass : Metrics, MassBalance
+    aero : Aerodynamics
+    fcs : FlightControls
+    propulsion : Propulsion
+    initial : numpy.ndarray
+        The property array as loaded (the declared values, the metrics, the built-in defaults).
+    """
+
+    source: JSBSimFile
+    properties: Properties
+    metrics: Metrics
+    mass: MassBalance
+    aero: Aerodynamics
+    fcs: FlightControls
+    propulsion: Propulsion
+    initial: np.ndarray
+    commands: np.ndarray
+    state_slots: np.ndarray
+    aux_slots: np.ndarray
+    scalars: np.ndarray
+
+    @classmethod
+    def read(cls, source):
+        props = Properties()
+        for name in ("aero/alpha-rad", "aero/beta-rad", "atmosphere/sigma", "atmosphere/rho-slugs_ft3",
+                     "simulation/dt", SETTLE, LIFT):
+            props.slot(name)
+        metrics, mass = Metrics.read(source), MassBalance.read(source)
+        fcs = FlightControls(source, props)
+        aero = Aerodynamics(source, props)
+        engines = Propulsion(source, props)
+        cg = mass.cg
+        engines.locate(lambda r: mass.structural_to_body(r, cg))
+        n_engines = engines.engines.shape[0]
+        rows, supplied = [], set(COMMANDS)
+        for name, (control, scale, lo, hi) in COMMANDS.items():
+            rows.append((props.slot(name), -1 if control is None else INPUTS.index(control), scale, lo, hi))
+        for k in range(n_engines):
+            for pattern, (control, scale, lo, hi) in ENGINE_COMMANDS.items():
+                supplied.add(pattern.format(k=k).replace("[0]", ""))
+                rows.append((props.slot(pattern.format(k=k)), -1 if control is None else INPUTS.index(control),
+                             scale, lo, hi))
+        state_slots = np.array([props.slot(n) for n in L.STATE], dtype=np.int64)
+        for n in SURFACES:
+            props.slot(n)
+        own = metrics.properties()
+        cls._check_inputs(source, props, aero, fcs, engines, set(own) | supplied)
+        aux_slots = slots_of(props)
+        initial = props.array({**aero.defaults, **fcs.defaults})
+        for k, v in own.items():
+            if k in props:
+                initial[props[k]] = v
+        rp = mass.structural_to_body(metrics.aero_rp, cg)
+        scalars = np.zeros(L.SCALARS)
+        scalars[L.J_FORCE_AXES] = aero.force_axes
+        scalars[L.J_SPAN], scalars[L.J_CHORD], scalars[L.J_AREA] = metrics.wing_span, metrics.chord, metrics.wing_area
+        scalars[L.J_RP:L.J_RP + 3] = rp
+        scalars[L.J_DT_SLOT], scalars[L.J_SETTLE_SLOT] = props["simulation/dt"], props[SETTLE]
+        scalars[L.J_ALPHA_SLOT], scalars[L.J_BETA_SLOT] = props["aero/alpha-rad"], props["aero/beta-rad"]
+        scalars[L.J_LIFT_SLOT], scalars[L.J_SIGMA_SLOT] = props[LIFT], props["atmosphere/sigma"]
+        scalars[L.J_RHO_SLOT] = props["atmosphere/rho-slugs_ft3"]
+        scalars[L.J_RPM_SLOT] = props.slot("propulsion/engine/engine-rpm") if "propulsion/engine/engine-rpm" in \
+            props else -1
+        return cls(source, props, metrics, mass, aero, fcs, engines, initial,
+                   np.array(rows, dtype=np.float64).reshape(-1, L.COMMAND_FIELDS), state_slots, aux_slots, scalars)
+
+    @staticmethod
+    def _check_inputs(source, props, aero, fcs, engines, supplied):
+        """Refuse an aircraft whose blocks read a property nothing computes (naming the block and the property)."""
+        computed = (supplied | set(AUXILIARY) | set(BUILTIN) | set(L.STATE) | set(fcs.outputs) | set(fcs.defaults)
+                    | set(aero.defaults) | {name for name, _, _ in aero.functions}
+                    | {CL_SQUARED, STALL_LATCH, LIFT, SETTLE, "simulation/dt"} | set(getattr(engines, "outputs", ())))
+        for block, reads in (("flight_control", fcs.inputs), ("aerodynamics", aero.inputs),
+                             ("propulsion", getattr(engines, "inputs", ()))):
+            missing = [n for n in reads if n not in computed]
+            if missing:
+                raise InputError(source.path, block, f"reads {missing[0]!r}, which flightsim does not compute"
+                                 + (f" (and {len(missing) - 1} more: {', '.join(missing[1:4])}…)"
+                                    if len(missing) > 1 else ""))
+
+    def fields(self):
+        """The ``jsb_*`` fields of :class:`~flightsim.physics.aero.LoadParams` (fresh state arrays)."""
+        fcs, aero, eng = self.fcs.program, self.aero.program, self.propulsion.program
+        return dict(
+            jsb_on=True, jsb_props=self.initial.copy(),
+            jsb_stack=np.zeros(max(fcs.stack_size, aero.stack_size, eng.stack_size, 1)),
+            jsb_held=np.zeros(6), jsb_last=np.zeros(L.LAST_FIELDS),
+            jsb_scalars=self.scalars, jsb_commands=self.commands, jsb_state_slots=self.state_slots,
+            jsb_aux_slots=self.aux_slots, jsb_axis_slots=self.aero.axis_slots,
+            jsb_frame_slots=self.aero.state_slots, jsb_limits=self.aero.limits,
+            jsb_fcs_code=fcs.code, jsb_fcs_constants=fcs.constants, jsb_fcs_tables=fcs.tables,
+            jsb_fcs_data=fcs.table_data,
+            jsb_aero_code=aero.code, jsb_aero_constants=aero.constants, jsb_aero_tables=aero.tables,
+            jsb_aero_data=aero.table_data,
+            jsb_engine_code=eng.code, jsb_engine_constants=eng.constants, jsb_engine_tables=eng.tables,
+            jsb_engine_data=eng.table_data,
+            jsb_turbines=self.propulsion.engines, jsb_turbine_slots=self.propulsion.slots,
+        )
+
+    def surface_slots(self):
+        """The slots of :data:`SURFACES` (deg, JSBSim's signs)."""
+        return np.array([self.properties[n] for n in SURFACES], dtype=np.int64)
+
+    @property
+    def engine_count(self):
+        return int(self.propulsion.engines.shape[0])
+
+
+def load_jsbsim_aircraft(name):
+    """Read a JSBSim aircraft (``"jsbsim:NAME"`` or a path to its ``.xml``) into an :class:`Aircraft`.
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        A file that cannot be read, or an element, component, function or property that flightsim does not
+        compute, named.
+    """
+    path = aircraft_path(name) if str(name).startswith("jsbsim:") else Path(name)
+    source = JSBSimFile(path)
+    model = JSBSimModel.read(source)
+    mass = model.mass
+    weight = mass.weight
+    cg = design(mass.cg)
+    inertia = _flip(inertia_about_cg(mass))
+    gear = contacts(source, weight, cg)
+    wheels = [c for c in gear if c.is_wheel] or list(gear)
+    speed = cruise_speed(weight, model.metrics.wing_area)
+    title = source.root.get("name") or path.stem
+    return Aircraft(
+        name=title, source=path, elements=(), tables={}, air_density=RHO_SL, gravity=GRAVITY,
+        max_thrust=float(np.sum(model.propulsion.engines[:, 0])) if model.engine_count else 0.0,
+        initial_throttle=0.0, initial_position=np.array([0.0, 0.0, START_ALTITUDE]),
+        initial_velocity=np.array([speed, 0.0, 0.0]), initial_attitude_deg=np.zeros(3), initial_omega=np.zeros(3),
+        cruise_speed=speed if model.engine_count else None, approach_speed=None, crash_sink_rate=CRASH_SINK_RATE,
+        gear=gear, contact_height=float(-min(c.position[2] for c in wheels)) if wheels else 0.0,
+        mass=weight / GRAVITY, cg=cg, inertia=inertia, inertia_inv=np.linalg.inv(inertia),
+        airspeed_unit="kt", jsbsim=model)

@@ -1,0 +1,127 @@
+"""flightsim flying a JSBSim aircraft beside JSBSim itself: the trim and a 30 s doublet, compared.
+
+The issue's targets, measured the same way by the tests and by
+``benchmarks/jsbsim_flight.py``:
+
+* **trim**: :func:`flightsim.physics.trim.trim` against JSBSim's own full trim
+  (:func:`flightsim.physics.jsbsim.flight_oracle.jsbsim_trim`) at the same true
+  airspeed and altitude, level flight: α and throttle;
+* **trajectory**: from each one's own trim, the same doublet programme
+  (:func:`~flightsim.physics.jsbsim.flight_oracle.doublet_controls`: aileron
+  then elevator, flightsim's signs) flown by flightsim (the integrator and step
+  given, RK4 at 1/120 s by default) and by JSBSim on its non-rotating flat
+  planet (:func:`~flightsim.physics.jsbsim.flight_oracle.jsbsim_doublet`); the
+  largest differences of airspeed, height change, roll, pitch and heading
+  change (:func:`~flightsim.physics.jsbsim.flight_oracle.compare_trajectories`).
+
+Needs the ``jsbsim`` package (a dependency).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from flightsim.math import quat
+from flightsim.physics import trim as trim_module
+from flightsim.physics.aircraft import load_aircraft
+from flightsim.physics.jsbsim import flight_oracle as oracle
+from flightsim.simulation.controls import Controls
+from flightsim.simulation.flight import Simulation
+from flightsim.simulation.starts import Start
+
+__all__ = ["FlightComparison", "compare_flight", "flightsim_doublet"]
+
+
+@dataclass(frozen=True)
+class FlightComparison:
+    """flightsim against JSBSim on one aircraft: the trims and the doublet.
+
+    Attributes
+    ----------
+    name : str
+        ``jsbsim:NAME``.
+    airspeed, altitude : float
+        The condition (true airspeed ft/s, ft).
+    alpha, throttle : tuple of float
+        (flightsim's, JSBSim's) trimmed α (deg) and throttle.
+    trajectory : TrajectoryDifference
+        The largest differences over the doublet.
+    tolerance : TrajectoryDifference
+        The issue's tolerance for this aircraft (``"jet"`` for turbines, ``"light"`` otherwise).
+    """
+
+    name: str
+    airspeed: float
+    altitude: float
+    alpha: tuple
+    throttle: tuple
+    trajectory: oracle.TrajectoryDifference
+    tolerance: oracle.TrajectoryDifference
+
+    @property
+    def trim_ok(self):
+        """α within 0.1° and throttle within 0.01."""
+        return abs(self.alpha[0] - self.alpha[1]) <= 0.1 and abs(self.throttle[0] - self.throttle[1]) <= 0.01
+
+    @property
+    def trajectory_ok(self):
+        return self.trajectory.within(self.tolerance)
+
+
+def flightsim_doublet(aircraft, point, duration=30.0, dt=1.0 / 120.0, integrator="rk4", elevator=0.1,
+                      aileron=0.1, schedule=oracle.doublet_controls, delay=None):
+    """Fly ``aircraft`` from the trim ``point`` (:class:`~flightsim.physics.trim.TrimPoint`) through
+    ``schedule`` in flightsim and record it as a :class:`~flightsim.physics.jsbsim.flight_oracle.Trajectory`.
+
+    Step ``i`` starts at ``t = i·dt`` with ``schedule(t − delay, point, elevator, aileron)``'s controls (the
+    trim's elevator flown as the elevator, the trim wheel at 0).  ``delay`` defaults to one step: JSBSim's
+    frame integrates first (FGPropagate) and computes the loads after, so a command written before its
+    ``run()`` at ``t`` moves the airplane from ``t + dt`` on; flightsim's step uses its controls at once.
+    The recorded controls are the schedule's at ``t`` (as JSBSim's trajectory records them).
+    """
+    delay = dt if delay is None else float(delay)
+    start = Start("trim", point.state.copy(), Controls(throttle=point.throttle, elevator=point.elevator,
+                                                        aileron=point.aileron, rudder=point.rudder,
+                                                        flaps=point.flaps), point)
+    sim = Simulation(aircraft, integrator, dt, atmosphere="isa", start=start)
+    frames = int(round(duration / dt))
+    rows = np.empty((frames + 1, 10))
+    controls = np.empty((frames + 1, 5))
+    y0 = sim.vector.copy()
+
+    def record(y):
+        roll, pitch, heading = quat.aviation_angles(y[6:10])
+        v_air = float(np.linalg.norm(y[3:6]))
+        return (v_air, y[2], roll, pitch, heading % 360.0, y[10], y[11], y[12], y[0] - y0[0], -(y[1] - y0[1]))
+
+    times = np.arange(frames + 1) * dt
+    rows[0] = record(sim.vector)
+    for i in range(frames + 1):
+        controls[i] = schedule(float(times[i]), point, elevator, aileron)
+        if i == frames:
+            break
+        throttle, de, da, dr, df = schedule(float(times[i]) - delay, point, elevator, aileron)
+        c = sim.controls
+        c.throttle, c.elevator, c.aileron, c.rudder, c.flaps = throttle, de, da, dr, df
+        if not sim.step():
+            raise RuntimeError(f"flightsim stopped {aircraft.name!r} at t = {times[i]:.3f} s: {sim.status}")
+        rows[i + 1] = record(sim.vector)
+    return oracle.Trajectory(times, *rows.T.copy(), *controls.T.copy())
+
+
+def compare_flight(name, airspeed, altitude, duration=30.0, dt=1.0 / 120.0, integrator="rk4", elevator=0.1,
+                   aileron=0.1):
+    """Trim ``name`` (``jsbsim:NAME``) in flightsim and in JSBSim at ``airspeed`` (true, ft/s) and
+    ``altitude`` (ft), fly the doublet in both, and compare (:class:`FlightComparison`)."""
+    aircraft = load_aircraft(name)
+    bare = name.split(":", 1)[-1]
+    point = trim_module.trim(aircraft, airspeed, altitude, heading=0.0, atmosphere="isa")
+    theirs = oracle.jsbsim_trim(bare, airspeed, altitude, dt=dt)
+    ours = flightsim_doublet(aircraft, point, duration, dt, integrator, elevator, aileron)
+    reference = oracle.jsbsim_doublet(bare, theirs, duration, dt, elevator, aileron)
+    kind = "jet" if aircraft.jsbsim.engine_count and aircraft.max_thrust > 0 else "light"
+    return FlightComparison(name, float(airspeed), float(altitude), (point.alpha, theirs.alpha),
+                            (point.throttle, theirs.throttle), oracle.compare_trajectories(reference, ours),
+                            oracle.TOLERANCES[kind])
