@@ -63,13 +63,13 @@ def measure(name, frames):
     except InputError as exc:
         fcs = str(exc).split(": ", 1)[1]
     try:
-        count = Propulsion(source).engines.shape[0]
-        engines = None
+        kinds = [kind for kind, _ in Propulsion(source).kinds]
+        count, engines = len(kinds), None
     except InputError as exc:
-        count, engines = 0, str(exc).split(": ", 1)[1]
+        kinds, count, engines = [], 0, str(exc).split(": ", 1)[1]
     thrust = None
     if count:
-        pr = replay_propulsion(name, frames=frames, every=3)
+        pr = replay_propulsion(name, frames=frames, every=3, airspeed_kts=100.0 if "piston" in kinds else 200.0)
         thrust = max(pr.thrust_error, pr.force_error, pr.moment_error) if pr.largest_thrust > 0 else None
     try:
         r = replay_aero(name, frames=frames, every=3, with_fcs=fcs is None)

@@ -20,7 +20,7 @@ from flightsim.simulation.jsbsim_check import compare_flight
 from flightsim.simulation.starts import make_start
 
 #: Aircraft flown in these tests: (name, true airspeed ft/s, altitude ft) where JSBSim trims them level.
-FLOWN = [("737", 420.0, 10000.0), ("t6texan2", 300.0, 8000.0)]
+FLOWN = [("737", 420.0, 10000.0), ("t6texan2", 300.0, 8000.0), ("c172p", 168.78, 4000.0), ("SGS", 81.0, 3000.0)]
 D = np.array([1.0, -1.0, -1.0])         # JSBSim's body axes ↔ flightsim's
 
 

@@ -680,7 +680,13 @@ def build_airplane(aircraft, spec=None, detail=1.0) -> AirplaneModel:
     Returns
     -------
     AirplaneModel
+        For an aircraft with a ``shape`` (a JSBSim aircraft: no element layout to draw), the model of
+        :func:`flightsim.app.shape_model.build_from_shape`.
     """
+    if getattr(aircraft, "shape", None) is not None:
+        from flightsim.app.shape_model import build_from_shape
+
+        return build_from_shape(aircraft.shape, spec, detail)
     spec = spec if spec is not None else load_model_spec()
     cg = np.asarray(aircraft.cg, dtype=np.float64)
     elements = list(aircraft.elements)

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import gc
 import math
+import threading
 import time
 from pathlib import Path
 
@@ -76,6 +77,26 @@ from flightsim.simulation.ghost import DEFAULT_INTEGRATOR, DEFAULT_SUBSTEPS
 PROP_RPM_PER_RAD_S = 30.0
 
 __all__ = ["FlightApp", "FrameStats", "GHOST_SERIES", "GhostSample", "MAX_GHOST_SUBSTEPS"]
+
+
+#: The jsbsim package's aircraft that fly (``jsbsim:NAME``), offered by the Aircraft combo: found once per process
+#: on a thread (about a second of XML), so no window waits for them; empty until then.
+_JSBSIM_CHOICES = [()]
+_JSBSIM_SEARCH = []
+
+
+def _find_jsbsim_aircraft():
+    """Start the search for :data:`_JSBSIM_CHOICES` (once per process)."""
+    if _JSBSIM_SEARCH:
+        return
+
+    def search():
+        from flightsim.physics.jsbsim.model import fleet
+
+        _JSBSIM_CHOICES[0] = tuple(f"jsbsim:{name}" for name, a in fleet() if not isinstance(a, InputError))
+
+    _JSBSIM_SEARCH.append(threading.Thread(target=search, name="jsbsim-aircraft", daemon=True))
+    _JSBSIM_SEARCH[0].start()
 
 
 class FlightApp:
@@ -180,6 +201,7 @@ class FlightApp:
         self.last_pixels = None
         self._screenshot_requested = False
         self._aircraft_seen = None
+        _find_jsbsim_aircraft()
         self._fuselage = self._cockpit_hidden()
         window.push_handlers(self.on_key_press, self.on_key_release, self.on_mouse_drag, self.on_mouse_scroll,
                              self.on_deactivate, self.on_close)
@@ -397,13 +419,16 @@ class FlightApp:
         return True
 
     def _aircraft_readout(self):
-        a = self.sim.aircraft
-        if self._aircraft_seen is None or self._aircraft_seen[0] is not a:     # (the files are not read per frame)
+        a, jsbsim = self.sim.aircraft, _JSBSIM_CHOICES[0]
+        # (the files are not read per frame: again only for another aircraft, or once the jsbsim ones are found)
+        if self._aircraft_seen is None or self._aircraft_seen[0] is not a or self._aircraft_seen[1] is not jsbsim:
             names = shipped_aircraft()
             name = next((n for n, p in names.items() if p == a.source), Path(a.source).stem)
-            self._aircraft_seen = (a, AircraftReadout(name, a.name, tuple(names), a.airspeed_unit,
-                                                      a.propeller is not None))
-        return self._aircraft_seen[1]
+            if a.jsbsim is not None:
+                name = f"jsbsim:{Path(a.source).stem}"
+            self._aircraft_seen = (a, jsbsim, AircraftReadout(name, a.name, tuple(names) + jsbsim, a.airspeed_unit,
+                                                              a.propeller is not None))
+        return self._aircraft_seen[2]
 
     # ------------------------------------------------------------------ trim and dynamics
 

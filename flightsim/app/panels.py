@@ -211,7 +211,7 @@ def flight_panel(view, do, hud):
     aircraft = view.aircraft
     if aircraft is not None and aircraft.airspeed_unit == "kt":      # the airspeed indicator of a light airplane
         imgui.text(f"IAS {t.indicated_airspeed * FT_S_TO_KT:5.1f} kt  TAS {kt:5.1f} kt  "
-                   f"GS {t.groundspeed * FT_S_TO_KT:5.1f} kt")
+                   f"GS {t.groundspeed * FT_S_TO_KT:5.1f} kt" + (f"  M {t.mach:.2f}" if t.mach >= 0.3 else ""))
     else:
         imgui.text(f"Airspeed {kt:6.1f} kt  ({t.airspeed:5.1f} ft/s)  GS {t.groundspeed * FT_S_TO_KT:5.1f} kt")
     imgui.text(f"Altitude {t.altitude:7.0f} ft")
@@ -230,6 +230,12 @@ def flight_panel(view, do, hud):
     if aircraft is not None and aircraft.propeller:
         bar("RPM", t.rpm, 0.0, RPM_GAUGE_MAX, f"{t.rpm:4.0f} rpm")
         hud.remember("rpm")
+    for k, gauge in enumerate(t.engines):        # a JSBSim aircraft's engines, each by its kind
+        label = f"Eng {k + 1}" if len(t.engines) > 1 else "Engine"
+        if gauge[0] == "turbine":
+            bar(f"{label} N1", gauge[1], 0.0, 110.0, f"N1 {gauge[1]:5.1f}%  N2 {gauge[2]:5.1f}%")
+        else:
+            bar(f"{label} RPM", gauge[1], 0.0, RPM_GAUGE_MAX, f"{gauge[1]:4.0f} rpm")
     bar("Flaps", c.flaps, 0.0, 1.0, f"{c.flaps * 100:3.0f}%")
     bar("Elevator", c.elevator, -1.0, 1.0, f"{c.elevator:+.2f}")
     if view.capabilities.can_fly:      # a recording holds the elevator flown (stick + trim) as its elevator

@@ -54,18 +54,14 @@ def jsbsim_fleet():
     """The ``jsbsim`` package's aircraft: ``(rows, refused)``, a row ``(jsbsim:NAME, title, weight, engines,
     file)`` per aircraft that loads and ``(NAME, why)`` per one that does not."""
     from flightsim.errors import InputError
-    from flightsim.physics.jsbsim.model import load_jsbsim_aircraft
-    from flightsim.physics.jsbsim.xmlfile import aircraft_names
+    from flightsim.physics.jsbsim.model import fleet
 
     rows, refused = [], []
-    for name in aircraft_names():
-        try:
-            a = load_jsbsim_aircraft(f"jsbsim:{name}")
-        except InputError as exc:
-            refused.append((name, f"{exc.where}: {exc.reason}" if exc.where else exc.reason))
+    for name, a in fleet():
+        if isinstance(a, InputError):
+            refused.append((name, f"{a.where}: {a.reason}" if a.where else a.reason))
             continue
-        model = a.jsbsim
-        engines = model.engine_count
-        kind = "glider" if not engines else f"{engines} turbine{'s' if engines > 1 else ''}"
-        rows.append((f"jsbsim:{name}", a.name, f"{a.mass * a.gravity:.0f} lbf", kind, str(a.source)))
+        kinds = [kind for kind, _ in a.jsbsim.propulsion.kinds]
+        engines = ", ".join(f"{kinds.count(k)} {k}{'s' if kinds.count(k) > 1 else ''}" for k in sorted(set(kinds)))
+        rows.append((f"jsbsim:{name}", a.name, f"{a.mass * a.gravity:.0f} lbf", engines or "glider", str(a.source)))
     return rows, refused

@@ -62,7 +62,9 @@ from flightsim.physics.gear import (  # noqa: F401
     R_KIND, SLIP_SPEED, SLIP_TAN, contact_loads, gear_loads, hold_brakes, pack_gear, wheel_brake,
 )
 from flightsim.physics.inputs import C_BRAKE, C_PARKING_BRAKE, C_RUDDER, C_THROTTLE, INPUTS  # noqa: F401
-from flightsim.physics.jsbsim.loads import COMMAND_FIELDS, LAST_FIELDS, SCALARS, jsbsim_loads, step_start as jsbsim_step_start
+from flightsim.physics.jsbsim.loads import COMMAND_FIELDS, LAST_FIELDS, SCALARS, jsbsim_loads
+from flightsim.physics.jsbsim.loads import step_start as jsbsim_step_start
+from flightsim.physics.jsbsim.propulsion import Propulsion
 
 KIND_LIFTING, KIND_SYMMETRIC, KIND_DRAG = 0, 1, 2
 KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG}
@@ -197,9 +199,15 @@ class LoadParams(NamedTuple):
     jsb_engine_constants: np.ndarray
     jsb_engine_tables: np.ndarray
     jsb_engine_data: np.ndarray
-    #: The turbines (``propulsion.E_*`` rows, ``S_*`` slots).
+    #: The engines: ``Propulsion.arrays`` (turbines, pistons, propellers, the propellers' tables).
     jsb_turbines: np.ndarray
     jsb_turbine_slots: np.ndarray
+    jsb_pistons: np.ndarray
+    jsb_piston_slots: np.ndarray
+    jsb_propellers: np.ndarray
+    jsb_propeller_slots: np.ndarray
+    jsb_engine_table_index: np.ndarray
+    jsb_engine_table_data: np.ndarray
 
 
 def pack_propeller(prop):
@@ -224,17 +232,23 @@ def pack_propeller(prop):
     return dict(propeller=True, engine=engine, prop_table=table)
 
 
+#: The :class:`LoadParams` fields of ``Propulsion.arrays``, in its order.
+ENGINE_FIELDS = ("jsb_turbines", "jsb_turbine_slots", "jsb_pistons", "jsb_piston_slots", "jsb_propellers",
+                 "jsb_propeller_slots", "jsb_engine_table_index", "jsb_engine_table_data")
+
+
 def no_jsbsim():
     """The ``jsb_*`` fields of :class:`LoadParams` for an aircraft that is not JSBSim's (empty, of the same types)."""
     program = dict(code=np.zeros((0, 2), dtype=np.int64), constants=np.zeros(0),
                    tables=np.zeros((0, 7), dtype=np.int64), data=np.zeros(0))
     return dict(
         jsb_on=False, jsb_props=np.zeros(0), jsb_stack=np.zeros(1), jsb_held=np.zeros(6),
-        jsb_last=np.zeros(LAST_FIELDS), jsb_scalars=np.zeros(SCALARS), jsb_commands=np.zeros((0, COMMAND_FIELDS)), jsb_state_slots=np.zeros(0, dtype=np.int64),
+        jsb_last=np.zeros(LAST_FIELDS), jsb_scalars=np.zeros(SCALARS), jsb_commands=np.zeros((0, COMMAND_FIELDS)),
+        jsb_state_slots=np.zeros(0, dtype=np.int64),
         jsb_aux_slots=np.zeros(0, dtype=np.int64), jsb_axis_slots=np.zeros((6, 1), dtype=np.int64),
         jsb_frame_slots=np.zeros(6, dtype=np.int64), jsb_limits=np.zeros(2),
         **{f"jsb_{block}_{k}": np.array(v) for block in ("fcs", "aero", "engine") for k, v in program.items()},
-        jsb_turbines=np.zeros((0, 15)), jsb_turbine_slots=np.zeros((0, 11), dtype=np.int64),
+        **dict(zip(ENGINE_FIELDS, Propulsion.shaped())),
     )
 
 

@@ -22,6 +22,9 @@ three linear accelerations (earth frame, ft/s²) less the centripetal one,
 and the three angular accelerations (body frame, rad/s²).  They are solved
 by bounded least squares (``scipy.optimize.least_squares``, controls kept in
 their ranges).  For a symmetric airplane β, aileron and rudder stay 0.
+An aircraft with no engine (a glider, :func:`makes_thrust`) has its
+flight-path angle as the unknown in place of the throttle: the trim finds its
+steady glide at the airspeed (the climb angle asked for is not used).
 
 Where no trim exists the error says which limit stops it — full throttle,
 idle, the elevator's stop, the wing's stall — and the speed range that can
@@ -41,6 +44,8 @@ from flightsim.physics import aero, integrators
 TOLERANCE = 1e-8
 #: Airspeeds (ft/s) tried, in this order, for a first trimmable one when a trim fails.
 SPEED_PROBES = (160.0, 120.0, 220.0, 90.0, 300.0, 70.0, 400.0, 50.0, 600.0, 35.0, 800.0, 25.0)
+#: The glide angle (deg) a glider's trim starts from (and its turn rate is reckoned at).
+GLIDE_GUESS = -3.0
 #: Bounds (ft/s) of the trimmable range search.
 SPEED_BOUNDS = (5.0, 1500.0)
 
@@ -178,6 +183,14 @@ class AirplaneModel:
         return bool(self.params.diag[aero.D_STALL])
 
 
+def makes_thrust(aircraft):
+    """Whether ``aircraft`` has an engine (a glider's trim solves for its glide angle instead of the throttle)."""
+    model = getattr(aircraft, "jsbsim", None)
+    if model is not None:
+        return model.engine_count > 0
+    return aircraft.max_thrust > 0.0 or aircraft.propeller is not None
+
+
 def flight_state(airspeed, altitude, climb_angle, heading, bank, alpha, beta, turn_rate=0.0):
     """The 13-number state for a flight condition (angles in degrees, see the module docstring).
 
@@ -263,11 +276,16 @@ def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=
     rate = coordinated_turn_rate(V, gamma, mu, g) if mu else 0.0
     omega_earth = np.array([0.0, 0.0, -math.radians(rate)])
 
+    # an aircraft with no engine glides: its third unknown is the flight-path angle, not the throttle
+    glider = not makes_thrust(aircraft)
+    if glider:
+        rate = coordinated_turn_rate(V, GLIDE_GUESS, mu, g) if mu else 0.0
+
     def state(x):
-        return flight_state(V, h, gamma, chi, mu, x[0], x[1], rate)
+        return flight_state(V, h, x[2] if glider else gamma, chi, mu, x[0], x[1], rate)
 
     def controls(x):
-        return np.array([x[2], x[3], x[4], x[5], fl])
+        return np.array([0.0 if glider else x[2], x[3], x[4], x[5], fl])
 
     def residual(x):
         y = state(x)
@@ -275,11 +293,11 @@ def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=
         centripetal = np.cross(omega_earth, y[3:6])
         return np.concatenate([(d[3:6] - centripetal) / g, d[10:13]])
 
-    lower = [-30.0, -30.0, 0.0, -1.0, -1.0, -1.0]
-    upper = [30.0, 30.0, 1.0, 1.0, 1.0, 1.0]
+    lower = [-30.0, -30.0, -30.0 if glider else 0.0, -1.0, -1.0, -1.0]
+    upper = [30.0, 30.0, 0.0 if glider else 1.0, 1.0, 1.0, 1.0]
     best = None
     for alpha0 in (2.0, 8.0, -2.0, 14.0)[: 4 if report_range else 2]:
-        x0 = np.array([alpha0, 0.0, 0.5, 0.0, 0.0, 0.0])
+        x0 = np.array([alpha0, 0.0, GLIDE_GUESS if glider else 0.5, 0.0, 0.0, 0.0])
         sol = _least_squares()(residual, x0, bounds=(lower, upper), x_scale=[5.0, 5.0, 0.3, 0.3, 0.3, 0.3],
                             diff_step=1e-7, xtol=1e-15, ftol=1e-15, gtol=1e-15, max_nfev=200)
         # polish with plain Newton steps from the least-squares answer (central differences)
@@ -297,8 +315,9 @@ def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=
         raise _failure(aircraft, x, lin, ang, stalled, V, h, gamma, fl, chi, mu, atmosphere, model, report_range)
     roll, pitch, _ = quat.aviation_angles(y[6:10])
     return TrimPoint(
-        airspeed=V, altitude=h, climb_angle=gamma, bank=mu, heading=chi, alpha=float(x[0]), beta=float(x[1]),
-        roll=float(roll), pitch=float(pitch), throttle=float(x[2]), elevator=float(x[3]), aileron=float(x[4]),
+        airspeed=V, altitude=h, climb_angle=float(x[2]) if glider else gamma, bank=mu, heading=chi,
+        alpha=float(x[0]), beta=float(x[1]), roll=float(roll), pitch=float(pitch),
+        throttle=0.0 if glider else float(x[2]), elevator=float(x[3]), aileron=float(x[4]),
         rudder=float(x[5]), flaps=fl, turn_rate=rate, residual=lin, residual_angular=ang, state=y,
     )
 

@@ -175,6 +175,10 @@ class Telemetry:
     #: Indicated airspeed, ft/s: the airspeed times sqrt(density / standard sea-level density) (the
     #: equivalent airspeed; no instrument or position error).  Equal to ``airspeed`` at sea level.
     indicated_airspeed: float = 0.0
+    #: Mach number (a JSBSim aircraft's; 0 for flightsim's own).
+    mach: float = 0.0
+    #: A JSBSim aircraft's engine gauges, per engine: ``("turbine", N1 %, N2 %)`` or ``("piston", rpm)``.
+    engines: tuple = ()
 
 
 def gear_legs(aircraft, params):
@@ -649,6 +653,8 @@ class Simulation:
         self._evaluate_loads()
         wind = self._wind[:3]
         roll, pitch, heading, airspeed, alpha = instruments(y, wind)
+        engines, mach = ((), 0.0) if self.aircraft.jsbsim is None else self.aircraft.jsbsim.gauges(
+            self._params.jsb_props)
         return Telemetry(
             t=self.t,
             roll=roll,
@@ -672,6 +678,8 @@ class Simulation:
             wind=tuple(float(w) for w in wind),
             turbulence="none" if self.wind_spec is None else self.wind_spec.turbulence,
             beta=sideslip(y, wind),
+            mach=mach,
+            engines=engines,
         )
 
     def hold_wind(self, wind):
@@ -696,8 +704,9 @@ class Simulation:
         aircraft per surface of :data:`flightsim.physics.jsbsim.model.SURFACES` ``[position deg (JSBSim's
         signs), 0]``."""
         if self._params.jsb_on:
-            out = np.zeros((len(self._surface_slots), 2))
-            out[:, 0] = self._params.jsb_props[self._surface_slots]
+            slots, scale = self._surface_slots
+            out = np.zeros((len(slots), 2))
+            out[:, 0] = self._params.jsb_props[slots] * scale
             return out
         self._load_controls()
         return deflections(self._params, self._controls_array)

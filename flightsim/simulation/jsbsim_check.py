@@ -5,7 +5,10 @@ The issue's targets, measured the same way by the tests and by
 
 * **trim**: :func:`flightsim.physics.trim.trim` against JSBSim's own full trim
   (:func:`flightsim.physics.jsbsim.flight_oracle.jsbsim_trim`) at the same true
-  airspeed and altitude, level flight: α and throttle;
+  airspeed and altitude, level flight: α and throttle (a glider, which JSBSim's
+  trim cannot trim, is set in JSBSim at flightsim's glide:
+  :func:`~flightsim.physics.jsbsim.flight_oracle.jsbsim_glide`; its trajectory
+  then shows whether JSBSim holds that glide);
 * **trajectory**: from each one's own trim, the same doublet programme
   (:func:`~flightsim.physics.jsbsim.flight_oracle.doublet_controls`: aileron
   then elevator, flightsim's signs) flown by flightsim (the integrator and step
@@ -118,7 +121,10 @@ def compare_flight(name, airspeed, altitude, duration=30.0, dt=1.0 / 120.0, inte
     aircraft = load_aircraft(name)
     bare = name.split(":", 1)[-1]
     point = trim_module.trim(aircraft, airspeed, altitude, heading=0.0, atmosphere="isa")
-    theirs = oracle.jsbsim_trim(bare, airspeed, altitude, dt=dt)
+    if aircraft.jsbsim.engine_count:
+        theirs = oracle.jsbsim_trim(bare, airspeed, altitude, dt=dt)
+    else:                           # a glider: JSBSim set at flightsim's glide (its trim needs an engine)
+        theirs = oracle.jsbsim_glide(bare, airspeed, altitude, point.alpha, point.climb_angle, point.elevator, dt=dt)
     ours = flightsim_doublet(aircraft, point, duration, dt, integrator, elevator, aileron)
     reference = oracle.jsbsim_doublet(bare, theirs, duration, dt, elevator, aileron)
     kind = "jet" if aircraft.jsbsim.engine_count and aircraft.max_thrust > 0 else "light"

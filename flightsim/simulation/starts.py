@@ -197,11 +197,16 @@ def settle(aircraft, north, west, heading, controls=None, atmosphere="constant")
 
     x = rest_from(np.array([aircraft.contact_height, 0.0]))
     wheels = [k for k, c in enumerate(aircraft.gear) if c.is_wheel]
-    if wheels and np.min(contact_depths(aircraft, state(x))[wheels]) <= 0.0:
-        # a wheel in the air: Newton found the balance over the main wheels (nose high), not the rest; start
-        # again from the legs pressed by the weight shared evenly
+    if wheels and (np.max(np.abs(residual(x))) > 1e-6 or np.min(contact_depths(aircraft, state(x))[wheels]) <= 0.0):
+        # no rest, or a wheel in the air (the balance over the main wheels, nose high): bounded least squares
+        # from the legs pressed by the weight shared evenly, polished by Newton
+        from scipy.optimize import least_squares
+
         stiffness = sum(aircraft.gear[k].stiffness for k in wheels)
-        x = rest_from(np.array([aircraft.contact_height - aircraft.mass * aircraft.gravity / stiffness, 0.0]))
+        x0 = [aircraft.contact_height - aircraft.mass * aircraft.gravity / stiffness, 0.0]
+        sol = least_squares(residual, x0, bounds=([x0[0] - 3.0, -20.0], [aircraft.contact_height + 1.0, 20.0]),
+                            x_scale=[0.1, 1.0], xtol=1e-15, ftol=1e-15, gtol=1e-15, max_nfev=200)
+        x = rest_from(sol.x)
     if np.max(np.abs(residual(x))) > 1e-6:
         raise ValueError(f"start: {aircraft.source}: the gear does not hold the airplane at rest")
     return state(x)

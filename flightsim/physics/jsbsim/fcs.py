@@ -20,9 +20,11 @@ dashes):
 each then clipped by its ``<clipto>`` (cyclic too).  Writing a surface's
 ``fcs/…-pos-rad`` (or ``-deg``) sets the other unit and ``fcs/mag-…-pos-rad``
 as ``FGFCS``'s tied properties do; ``gear/gear-pos-norm`` starts at 1 (gear down);
-each engine's ``fcs/throttle-pos-norm[k]`` follows its command before the channels run.
+each engine's ``fcs/throttle-pos-norm[k]`` and ``fcs/mixture-pos-norm[k]`` follow their commands before the
+channels run.
 A kinematic moves for the step in ``simulation/dt`` (JSBSim copies its
-``dt`` when the model loads; here the simulation writes the step it flies).  ``<system>`` blocks run first, as JSBSim loads them before
+``dt`` when the model loads; here the simulation writes the step it flies).
+``<system>`` blocks run first, as JSBSim loads them before
 ``<flight_control>``.  Anything else — a dynamic component (filters, PID,
 actuators, sensors), a channel with an ``execute`` condition, a component
 ``delay``, the old ``<autopilot>`` block — is refused, naming it.
@@ -101,10 +103,11 @@ class FlightControls:
         self._b = ProgramBuilder(source, self.properties)
         propulsion = source.section("propulsion", required=False)
         for k in range(0 if propulsion is None else len(propulsion.findall("engine"))):
-            # FGFCS::Run: each engine's throttle position follows its command before the channels run
-            self._b.push_property(f"fcs/throttle-cmd-norm[{k}]", "flight_control")
-            self._b.store(f"fcs/throttle-pos-norm[{k}]")
-            self.outputs.append(canonical(f"fcs/throttle-pos-norm[{k}]"))
+            # FGFCS::Run: each engine's throttle and mixture positions follow their commands before the channels run
+            for lever in ("throttle", "mixture"):
+                self._b.push_property(f"fcs/{lever}-cmd-norm[{k}]", "flight_control")
+                self._b.store(f"fcs/{lever}-pos-norm[{k}]")
+                self.outputs.append(canonical(f"fcs/{lever}-pos-norm[{k}]"))
         if source.root.find("autopilot") is not None:
             raise InputError(source.path, "autopilot", "the <autopilot> block is not supported")
         # FGFDMExec loads the <system> blocks before <flight_control>: their channels run first

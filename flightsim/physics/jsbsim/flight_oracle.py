@@ -188,6 +188,10 @@ class JSBSimTrim:
     engines: tuple
     u: float
     w: float
+    #: Flight-path angle, deg (0: level; a glider's glide).
+    gamma: float = 0.0
+    #: Set at flightsim's trimmed glide (:func:`jsbsim_glide`), not trimmed by JSBSim.
+    seeded: bool = False
 
 
 def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=1.0 / 120.0):
@@ -256,6 +260,39 @@ def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=
         elevator=0.0 - fdm["fcs/elevator-cmd-norm"], pitch_trim=0.0 - fdm["fcs/pitch-trim-cmd-norm"],
         aileron=fdm["fcs/aileron-cmd-norm"], rudder=0.0 - fdm["fcs/rudder-cmd-norm"],
         throttles=throttles, engines=engine_state(fdm), u=fdm["velocities/u-fps"], w=fdm["velocities/w-fps"])
+
+
+def jsbsim_glide(name, airspeed_fps, altitude_ft, alpha_deg, gamma_deg, elevator, heading_deg=0.0,
+                 dt=1.0 / 120.0):
+    """JSBSim's ``name``, an aircraft without an engine, set at a steady glide found by flightsim's trim.
+
+    JSBSim's full trim needs an engine (it trims u̇ with the throttle; its fallback to the flight-path angle
+    is not reachable from the Python API), so a glider is *seeded*: a :func:`flat_fdm` with ``ic/vt-fps``,
+    ``ic/alpha-deg``, ``ic/gamma-deg`` (wings level) and the elevator command (flightsim's ``elevator``,
+    sign changed) set, then ``run_ic()``.  The same model gives the same loads (the replays), so a glide
+    trimmed by flightsim holds in JSBSim too; :func:`jsbsim_doublet` flies from it as from a trim.
+
+    Returns
+    -------
+    JSBSimTrim
+        With ``seeded`` True and ``gamma`` the glide angle (deg).
+    """
+    fdm = flat_fdm(name, dt)
+    fdm["ic/lat-gc-deg"] = 0.0
+    fdm["ic/long-gc-deg"] = 0.0
+    fdm["ic/h-sl-ft"] = altitude_ft
+    fdm["ic/psi-true-deg"] = heading_deg
+    fdm["ic/vt-fps"] = airspeed_fps
+    fdm["ic/alpha-deg"] = alpha_deg
+    fdm["ic/gamma-deg"] = gamma_deg
+    fdm["fcs/elevator-cmd-norm"] = -elevator
+    fdm.run_ic()
+    return JSBSimTrim(
+        fdm=fdm, name=name, airspeed=float(airspeed_fps), altitude=float(altitude_ft), heading=float(heading_deg),
+        flaps=0.0, dt=float(dt), alpha=fdm["aero/alpha-deg"], pitch=fdm["attitude/theta-deg"],
+        roll=fdm["attitude/phi-deg"], throttle=0.0, elevator=float(elevator), pitch_trim=0.0, aileron=0.0,
+        rudder=0.0, throttles=(), engines=(), u=fdm["velocities/u-fps"], w=fdm["velocities/w-fps"],
+        gamma=float(gamma_deg), seeded=True)
 
 
 #: A little slack on the schedule's edges, s, so that ``i·dt`` rounding (120·(1/120) ≠ 1 in floating point
@@ -409,7 +446,11 @@ def jsbsim_doublet(name, trim, duration=30.0, dt=1.0 / 120.0, elevator=0.1, aile
     """
     if name != trim.name:
         raise ValueError(f"jsbsim_doublet: aircraft {name!r} but a trim of {trim.name!r}")
-    fresh = jsbsim_trim(name, trim.airspeed, trim.altitude, flaps=trim.flaps, heading_deg=trim.heading, dt=dt)
+    if trim.seeded:
+        fresh = jsbsim_glide(name, trim.airspeed, trim.altitude, trim.alpha, trim.gamma, trim.elevator,
+                             trim.heading, dt)
+    else:
+        fresh = jsbsim_trim(name, trim.airspeed, trim.altitude, flaps=trim.flaps, heading_deg=trim.heading, dt=dt)
     fdm = fresh.fdm
     frames = int(round(duration / dt))
     engines = len(fresh.throttles)

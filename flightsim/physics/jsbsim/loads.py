@@ -37,7 +37,7 @@ from flightsim.physics.gear import gear_loads
 from flightsim.physics.jsbsim.aero import frame_start
 from flightsim.physics.jsbsim.auxiliary import atmosphere_into, auxiliary
 from flightsim.physics.jsbsim.program import run
-from flightsim.physics.jsbsim.propulsion import turbines
+from flightsim.physics.jsbsim.propulsion import engines_frame, engines_steady
 
 __all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPAN", "LAST_FIELDS", "STATE",
            "jsbsim_loads", "step_start"]
@@ -50,8 +50,6 @@ __all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPA
  J_LIFT_SLOT, J_SIGMA_SLOT, J_RPM_SLOT, J_RHO_SLOT) = range(15)
 #: How many entries ``jsb_scalars`` has.
 SCALARS = 15
-#: A step long enough for every spool to reach its target (the engines' steady state).
-_STEADY_DT = 1e9
 #: Columns of the commands array ``jsb_commands``: the property's slot, the pilot input (an index of
 #: :data:`flightsim.physics.inputs.INPUTS`, or −1 for a constant), the scale (the constant for −1), the
 #: lowest and highest value.
@@ -59,9 +57,12 @@ COMMAND_FIELDS = 5
 #: The state JSBSim's FGPropagate gives the FCS, written once per step (slot −1 where nothing reads it).
 STATE = ("attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude/phi-deg", "attitude/theta-deg",
          "attitude/psi-deg", "attitude/roll-rad", "attitude/pitch-rad", "attitude/heading-true-rad",
-         "position/h-sl-ft", "position/h-agl-ft", "velocities/h-dot-fps")
+         "position/h-sl-ft", "position/h-agl-ft", "velocities/h-dot-fps", "velocities/pi-rad_sec",
+         "velocities/qi-rad_sec", "velocities/ri-rad_sec")
 (ST_PHI, ST_THETA, ST_PSI, ST_PHI_DEG, ST_THETA_DEG, ST_PSI_DEG, ST_ROLL, ST_PITCH, ST_HEADING, ST_H, ST_AGL,
- ST_HDOT) = range(len(STATE))
+ ST_HDOT, ST_PI, ST_QI, ST_RI) = range(len(STATE))
+#: Most passes :func:`step_start` makes settling cl² on its own lift (it converges in a few).
+SETTLE_ITERATIONS = 50
 #: Entries of ``jsb_last``: the air-relative body velocity (JSBSim's axes) at the last step's start, its
 #: derivative over the last step, and 1 once a step has been taken (0: no derivative yet).
 LAST_FIELDS = 7
@@ -206,6 +207,9 @@ def _state_into(props, slots, y):
     _put(props, slots[ST_H], y[2])
     _put(props, slots[ST_AGL], y[2])
     _put(props, slots[ST_HDOT], y[5])
+    _put(props, slots[ST_PI], y[10])             # the inertial body rates (the planet does not turn)
+    _put(props, slots[ST_QI], -y[11])
+    _put(props, slots[ST_RI], -y[12])
 
 
 @borrowing_jit
@@ -213,8 +217,9 @@ def step_start(t, y, h, params, settle):
     """Once per step, before the integrator's: commands, state, atmosphere, FCS, auxiliary properties, the
     aerodynamics' frame state and the engines, in JSBSim's order; the engines' loads held in ``jsb_held``.
 
-    ``settle`` (trim, a start): the kinematics reach their commands at once, the engines their steady state,
-    and the last step's acceleration is taken as zero (steady flight).
+    ``settle`` (trim, a start, a linearisation): the state is steady, so the last step's acceleration is zero
+    and the flight controls read this state's auxiliary values (not the last evaluation's); the kinematics
+    reach their commands at once, the engines their steady state.
     """
     props, s, last = params.jsb_props, params.jsb_scalars, params.jsb_last
     u, v, w, _, _, _, _ = _body_air(y, params.wind)
@@ -230,6 +235,8 @@ def step_start(t, y, h, params, settle):
     _commands(props, params.jsb_commands, params.controls)
     _state_into(props, params.jsb_state_slots, y)
     atmosphere_into(props, params.jsb_aux_slots, y[2])
+    if settle:                  # steady: the FCS's "last frame" auxiliary values are this state's
+        _auxiliary_at(y, params, props)
     run(params.jsb_fcs_code, params.jsb_fcs_constants, params.jsb_fcs_tables, params.jsb_fcs_data, props,
         params.jsb_stack)
     _auxiliary_at(y, params, props)
@@ -237,11 +244,24 @@ def step_start(t, y, h, params, settle):
     run(params.jsb_engine_code, params.jsb_engine_constants, params.jsb_engine_tables, params.jsb_engine_data,
         props, params.jsb_stack)
     sigma = props[int(s[J_SIGMA_SLOT])] if s[J_SIGMA_SLOT] >= 0 else 1.0
-    turbines(props, params.jsb_turbines, params.jsb_turbine_slots, _STEADY_DT if settle else h, sigma,
-             params.jsb_held)
+    if settle:
+        engines_steady(props, params.jsb_turbines, params.jsb_turbine_slots, params.jsb_pistons,
+                       params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,
+                       params.jsb_engine_table_index, params.jsb_engine_table_data, sigma, params.jsb_held)
+    else:
+        engines_frame(props, params.jsb_turbines, params.jsb_turbine_slots, params.jsb_pistons,
+                      params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,
+                      params.jsb_engine_table_index, params.jsb_engine_table_data, h, sigma, params.jsb_held)
     held = params.jsb_held
     params.diag[2] = math.sqrt(held[0] * held[0] + held[1] * held[1] + held[2] * held[2])
     params.diag[3] = props[int(s[J_RPM_SLOT])] if s[J_RPM_SLOT] >= 0 else 0.0
-    if settle:                                      # cl² from a lift of this state (JSBSim's trim iterates it)
-        _aero(props, params)
-        frame_start(props, params.jsb_frame_slots, params.jsb_limits)
+    if settle:
+        # steady: cl² from this state's own lift, a fixed point (the lift's drag part reads cl²), iterated until
+        # it holds, so a settled evaluation does not depend on the one before (a linearisation's differences)
+        slot = params.jsb_frame_slots[0]
+        for _ in range(SETTLE_ITERATIONS):
+            before = props[slot] if slot >= 0 else 0.0
+            _aero(props, params)
+            frame_start(props, params.jsb_frame_slots, params.jsb_limits)
+            if slot < 0 or props[slot] == before:
+                break

@@ -32,6 +32,7 @@ import numpy as np
 
 from flightsim.errors import InputError
 from flightsim.physics.aircraft import Aircraft, Contact
+from flightsim.physics.aero import ENGINE_FIELDS
 from flightsim.physics.constants import RHO_SL
 from flightsim.physics.inputs import INPUTS
 from flightsim.physics.jsbsim import loads as L
@@ -39,11 +40,13 @@ from flightsim.physics.jsbsim.aero import CL_SQUARED, LIFT, STALL_LATCH, Aerodyn
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY, slots_of
 from flightsim.physics.jsbsim.fcs import BUILTIN, SETTLE, FlightControls
 from flightsim.physics.jsbsim.mass import INCH_TO_FT, MassBalance, Metrics
-from flightsim.physics.jsbsim.program import Properties
-from flightsim.physics.jsbsim.propulsion import Propulsion
+from flightsim.physics.jsbsim.program import OP_STORE, Properties
+from flightsim.physics.jsbsim.propeller import RS_ENGINE_RPM
+from flightsim.physics.jsbsim.propulsion import E_MIL, S_N1, S_N2, Propulsion
+from flightsim.physics.jsbsim.shape import Shape
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
-__all__ = ["COMMANDS", "GRAVITY", "JSBSimModel", "contacts", "inertia_about_cg", "load_jsbsim_aircraft"]
+__all__ = ["COMMANDS", "GRAVITY", "JSBSimModel", "contacts", "fleet", "inertia_about_cg", "load_jsbsim_aircraft"]
 
 #: JSBSim's slug ↔ pound (``FGJSBBase::slugtolb``), also the flat planet's gravity (ft/s²).
 GRAVITY = 32.174049
@@ -73,14 +76,17 @@ ENGINE_COMMANDS = {"fcs/throttle-cmd-norm[{k}]": ("throttle", 1.0, 0.0, 1.0),
 #: The surfaces the app draws, as :meth:`JSBSimModel.surface_slots` orders them.
 SURFACES = ("fcs/elevator-pos-deg", "fcs/left-aileron-pos-deg", "fcs/right-aileron-pos-deg", "fcs/rudder-pos-deg",
             "fcs/flap-pos-deg")
+#: How far (deg) the app draws flaps that the flight controls give normalised only.
+FLAP_NORM_DEG = 40.0
 #: JSBSim's contact types: a wheel on a sprung leg, or a point of the structure.
 CONTACT_KINDS = {"BOGEY": "wheel", "STRUCTURE": "hard_point"}
 #: A leg's travel (crash beyond it) in multiples of its compression under the whole weight (at least 0.5 ft).
 TRAVEL_FACTOR = 3.0
 #: Touch-down sink rate above which a landing is a crash, ft/s (JSBSim's files give none).
 CRASH_SINK_RATE = 12.0
-#: The lift coefficient of :func:`cruise_speed`'s cruise, and the height of the default start (ft).
-CRUISE_CL, START_ALTITUDE = 0.4, 3000.0
+#: The lift coefficient of :func:`cruise_speed`'s cruise (a glider's glide), and the height of the default start
+#: (ft).
+CRUISE_CL, GLIDE_CL, START_ALTITUDE = 0.4, 0.7, 3000.0
 
 
 def design(r_in):
@@ -158,13 +164,22 @@ def contacts(source, weight, cg_design):
     return tuple(gear)
 
 
-def cruise_speed(weight, area):
-    """A level cruise true airspeed, ft/s: where the wing's lift coefficient is :data:`CRUISE_CL` at the start's
+def _engine_outputs(props, engines):
+    """The properties the engines write: their state and outputs (the slots of their rows) and their functions."""
+    program = engines.program
+    slots = {int(v) for table in (engines.slots, engines.piston_slots, engines.propeller_slots) for v in table.ravel()
+             if v >= 0}
+    slots |= {int(arg) for op, arg in program.code if op == OP_STORE}
+    return {props.names[k] for k in slots} | set(engines.defaults)
+
+
+def cruise_speed(weight, area, cl=CRUISE_CL):
+    """A cruise (or glide) true airspeed, ft/s: where the wing's lift coefficient is ``cl`` at the start's
     height in the standard atmosphere."""
     from flightsim.physics.jsbsim.atmosphere import standard_atmosphere
 
     rho = standard_atmosphere(START_ALTITUDE)[2]
-    return math.sqrt(2.0 * weight / (rho * area * CRUISE_CL))
+    return math.sqrt(2.0 * weight / (rho * area * cl))
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,7 +214,7 @@ class JSBSimModel:
     def read(cls, source):
         props = Properties()
         for name in ("aero/alpha-rad", "aero/beta-rad", "atmosphere/sigma", "atmosphere/rho-slugs_ft3",
-                     "simulation/dt", SETTLE, LIFT):
+                     "velocities/mach", "simulation/dt", SETTLE, LIFT):
             props.slot(name)
         metrics, mass = Metrics.read(source), MassBalance.read(source)
         fcs = FlightControls(source, props)
@@ -207,7 +222,7 @@ class JSBSimModel:
         engines = Propulsion(source, props)
         cg = mass.cg
         engines.locate(lambda r: mass.structural_to_body(r, cg))
-        n_engines = engines.engines.shape[0]
+        n_engines = len(engines.kinds)
         rows, supplied = [], set(COMMANDS)
         for name, (control, scale, lo, hi) in COMMANDS.items():
             rows.append((props.slot(name), -1 if control is None else INPUTS.index(control), scale, lo, hi))
@@ -222,7 +237,7 @@ class JSBSimModel:
         own = metrics.properties()
         cls._check_inputs(source, props, aero, fcs, engines, set(own) | supplied)
         aux_slots = slots_of(props)
-        initial = props.array({**aero.defaults, **fcs.defaults})
+        initial = props.array({**aero.defaults, **fcs.defaults, **engines.defaults})
         for k, v in own.items():
             if k in props:
                 initial[props[k]] = v
@@ -245,7 +260,7 @@ class JSBSimModel:
         """Refuse an aircraft whose blocks read a property nothing computes (naming the block and the property)."""
         computed = (supplied | set(AUXILIARY) | set(BUILTIN) | set(L.STATE) | set(fcs.outputs) | set(fcs.defaults)
                     | set(aero.defaults) | {name for name, _, _ in aero.functions}
-                    | {CL_SQUARED, STALL_LATCH, LIFT, SETTLE, "simulation/dt"} | set(getattr(engines, "outputs", ())))
+                    | {CL_SQUARED, STALL_LATCH, LIFT, SETTLE, "simulation/dt"} | _engine_outputs(props, engines))
         for block, reads in (("flight_control", fcs.inputs), ("aerodynamics", aero.inputs),
                              ("propulsion", getattr(engines, "inputs", ()))):
             missing = [n for n in reads if n not in computed]
@@ -270,15 +285,37 @@ class JSBSimModel:
             jsb_aero_data=aero.table_data,
             jsb_engine_code=eng.code, jsb_engine_constants=eng.constants, jsb_engine_tables=eng.tables,
             jsb_engine_data=eng.table_data,
-            jsb_turbines=self.propulsion.engines, jsb_turbine_slots=self.propulsion.slots,
+            **dict(zip(ENGINE_FIELDS, self.propulsion.arrays)),
         )
 
+    def gauges(self, props):
+        """What the engine instruments read, per engine in file order: ``("turbine", N1 %, N2 %)`` or
+        ``("piston", engine rpm)``; and the Mach number (the last auxiliary values in ``props``)."""
+        out = []
+        for kind, row in self.propulsion.kinds:
+            if kind == "turbine":
+                s = self.propulsion.slots[row]
+                out.append(("turbine", float(props[s[S_N1]]), float(props[s[S_N2]])))
+            else:
+                out.append(("piston", float(props[self.propulsion.propeller_slots[row, RS_ENGINE_RPM]])))
+        return tuple(out), float(props[self.properties["velocities/mach"]])
+
     def surface_slots(self):
-        """The slots of :data:`SURFACES` (deg, JSBSim's signs)."""
-        return np.array([self.properties[n] for n in SURFACES], dtype=np.int64)
+        """The slots of :data:`SURFACES` (deg, JSBSim's signs) and each one's scale to degrees: the flaps' from
+        ``fcs/flap-pos-norm`` (times :data:`FLAP_NORM_DEG`) where the flight controls write no degrees."""
+        slots = [self.properties[n] for n in SURFACES]
+        scale = np.ones(len(SURFACES))
+        if "fcs/flap-pos-deg" not in self.fcs.outputs and "fcs/flap-pos-norm" in self.fcs.outputs:
+            slots[-1], scale[-1] = self.properties["fcs/flap-pos-norm"], FLAP_NORM_DEG
+        return np.array(slots, dtype=np.int64), scale
 
     @property
     def engine_count(self):
+        """How many engines (of every kind)."""
+        return len(self.propulsion.kinds)
+
+    @property
+    def turbine_count(self):
         return int(self.propulsion.engines.shape[0])
 
 
@@ -300,14 +337,27 @@ def load_jsbsim_aircraft(name):
     inertia = _flip(inertia_about_cg(mass))
     gear = contacts(source, weight, cg)
     wheels = [c for c in gear if c.is_wheel] or list(gear)
-    speed = cruise_speed(weight, model.metrics.wing_area)
+    speed = cruise_speed(weight, model.metrics.wing_area, CRUISE_CL if model.engine_count else GLIDE_CL)
     title = source.root.get("name") or path.stem
     return Aircraft(
         name=title, source=path, elements=(), tables={}, air_density=RHO_SL, gravity=GRAVITY,
-        max_thrust=float(np.sum(model.propulsion.engines[:, 0])) if model.engine_count else 0.0,
+        max_thrust=float(np.sum(model.propulsion.engines[:, E_MIL])),
         initial_throttle=0.0, initial_position=np.array([0.0, 0.0, START_ALTITUDE]),
         initial_velocity=np.array([speed, 0.0, 0.0]), initial_attitude_deg=np.zeros(3), initial_omega=np.zeros(3),
-        cruise_speed=speed if model.engine_count else None, approach_speed=None, crash_sink_rate=CRASH_SINK_RATE,
+        cruise_speed=speed, approach_speed=None, crash_sink_rate=CRASH_SINK_RATE,
         gear=gear, contact_height=float(-min(c.position[2] for c in wheels)) if wheels else 0.0,
         mass=weight / GRAVITY, cg=cg, inertia=inertia, inertia_inv=np.linalg.inv(inertia),
-        airspeed_unit="kt", jsbsim=model)
+        airspeed_unit="kt", jsbsim=model, shape=Shape.read(source))
+
+
+def fleet():
+    """The ``jsbsim`` package's aircraft read: ``[(NAME, Aircraft or the InputError that refused it)]``, by name."""
+    from flightsim.physics.jsbsim.xmlfile import aircraft_names
+
+    out = []
+    for name in aircraft_names():
+        try:
+            out.append((name, load_jsbsim_aircraft(f"jsbsim:{name}")))
+        except InputError as exc:
+            out.append((name, exc))
+    return out

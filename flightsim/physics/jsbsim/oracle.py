@@ -25,10 +25,11 @@ from flightsim.physics.jsbsim.auxiliary import AUXILIARY, atmosphere_into, auxil
 from flightsim.physics.jsbsim.fcs import BUILTIN, FlightControls
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics
 from flightsim.physics.jsbsim.program import Properties
-from flightsim.physics.jsbsim.propulsion import E_IDLE_N1, E_IDLE_N2, E_MAX_N1, E_MAX_N2, E_MIL, S_N1, S_N2, S_THROTTLE, S_THRUST, Propulsion
+from flightsim.physics.jsbsim.propulsion import E_IDLE_N1, E_IDLE_N2, E_MAX_N1, E_MAX_N2, E_MIL, S_N1, S_N2, Propulsion
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
-__all__ = ["LOADS", "PROPULSION_LOADS", "PropulsionReplay", "Replay", "new_fdm", "replay_aero", "replay_propulsion"]
+__all__ = ["INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPULSION_LOADS", "PropulsionReplay", "Replay",
+           "engine_inputs_from", "new_fdm", "replay_aero", "replay_propulsion"]
 
 #: Properties JSBSim's FGPropagate writes: it runs first in a frame, so the FCS reads this frame's values of
 #: these, and the last frame's of what FGAuxiliary computes (α, β, q̄, the air-relative rates, ...).
@@ -218,14 +219,23 @@ class PropulsionReplay:
     Attributes
     ----------
     thrust_error : float
-        Of an engine's thrust, relative to its military thrust.
+        Of an engine's thrust: a turbine's relative to its military thrust, a piston's relative to the largest
+        thrust JSBSim gave it over the replay.
     spool_error : float
-        Of an engine's N1 or N2, % of its maximum.
+        Of a turbine's N1 or N2, % of its maximum.
     force_error, moment_error : float
         Of the thrusters' body force (moment), relative to the norm of JSBSim's.
     frames : int
     largest_thrust : float
         The largest thrust JSBSim gave, lbf.
+    rpm_error : float
+        Of a propeller's rpm, relative to JSBSim's.
+    map_error : float
+        Of a piston's manifold pressure, relative to JSBSim's.
+    induced_error : float
+        Of a propeller's induced velocity (which aerodynamics read), relative to the largest JSBSim gave it.
+    power_error : float
+        Of a piston's power, relative to the largest JSBSim gave it.
     """
 
     thrust_error: float
@@ -234,63 +244,163 @@ class PropulsionReplay:
     moment_error: float
     frames: int
     largest_thrust: float
+    rpm_error: float = 0.0
+    map_error: float = 0.0
+    induced_error: float = 0.0
+    power_error: float = 0.0
+
+
+#: A piston engine's state JSBSim keeps, copied into flightsim's properties once after ``run_ic`` (``{e}``:
+#: ``propulsion/engine[k]``): the manifold pressure, running, the last fuel flow, the propeller's rpm and the
+#: thrust's point of action (P-factor).
+PISTON_STATE = ("{e}/map-pa", "{e}/set-running", "{e}/fuel-flow-rate-pps", "{e}/propeller-rpm", "{e}/y-position",
+                "{e}/z-position")
+#: The body rates relative to inertial space (FGPropagate's PQRi: with the Earth's rotation), which the
+#: propeller's gyroscopic moment uses; copied from JSBSim each frame.
+INERTIAL_RATES = ("velocities/pi-rad_sec", "velocities/qi-rad_sec", "velocities/ri-rad_sec")
+
+
+def _throttle(t):
+    """The replay's throttle programme: 0.7, then 1 at 1 s, 0.2 at 2.5 s, 0.6 at 4 s."""
+    return 0.7 if t < 1.0 else 1.0 if t < 2.5 else 0.2 if t < 4.0 else 0.6
+
+
+def _mixture(t):
+    """The replay's mixture programme (pistons): 1 (as ``set-running`` leaves it), 0.85 from 2 s, cut off (0: the
+    engine stops and windmills) from 3.5 s, 1 again from 4.25 s (it starts again, windmilling)."""
+    return 1.0 if t < 2.0 else 0.85 if t < 3.5 else 0.0 if t < 4.25 else 1.0
+
+
+def _start_engines(fdm, engines, props):
+    """flightsim's engines in the state JSBSim starts them in after ``set-running`` and ``run_ic``: a turbine's
+    spools at the first throttle's speeds (FGTurbine's first running frame), a piston's state copied."""
+    names = engines.properties
+    for k, (kind, row) in enumerate(engines.kinds):
+        if kind == "turbine":
+            r, s = engines.engines[row], engines.slots[row]
+            props[s[S_N2]] = r[E_IDLE_N2] + _throttle(0.0) * (r[E_MAX_N2] - r[E_IDLE_N2])
+            props[s[S_N1]] = r[E_IDLE_N1] + _throttle(0.0) * (r[E_MAX_N1] - r[E_IDLE_N1])
+        else:
+            for name in PISTON_STATE:
+                name = name.format(e=f"propulsion/engine[{k}]")
+                props[names[name]] = fdm[name]
+
+
+def engine_inputs_from(fdm, props, aux_slots, inertial, metrics, rp, accelerations):
+    """What flightsim's engines read, from JSBSim's state now, into ``props``: the auxiliary properties (the
+    atmosphere, the air-relative velocity and rates, Mach; ``accelerations``: the last frame's u̇, v̇, ẇ) and the
+    inertial body rates (``inertial``: their ``(slot, name)`` pairs, :data:`INERTIAL_RATES`)."""
+    _auxiliary_from(fdm, props, aux_slots, metrics, rp, accelerations)
+    for slot, key in inertial:
+        props[slot] = fdm[key]
+
+
+class _Worst:
+    """The largest errors of :func:`replay_propulsion`, by name; for pistons also each measure's scale (the largest
+    magnitude JSBSim gave), divided out at the end."""
+
+    def __init__(self):
+        self.error, self.scale = {}, {}
+
+    def add(self, key, error):
+        self.error[key] = max(self.error.get(key, 0.0), error)
+
+    def scaled(self, key, engine, error, reference):
+        self.add((key, engine), error)
+        self.scale[(key, engine)] = max(self.scale.get((key, engine), 0.0), abs(reference))
+
+    def get(self, key):
+        values = [v / (self.scale[k] if self.scale[k] > 0.0 else 1.0) if k in self.scale else v
+                  for k, v in self.error.items() if k == key or (isinstance(k, tuple) and k[0] == key)]
+        return float(max(values, default=0.0))
+
+
+def _compare_engines(fdm, engines, props, worst):
+    """This frame's engine outputs against JSBSim's, into ``worst``; the largest |thrust| JSBSim gave."""
+    largest = 0.0
+    names = engines.properties
+    for k, (kind, row) in enumerate(engines.kinds):
+        e = f"propulsion/engine[{k}]"
+        thrust = fdm[f"{e}/thrust-lbs"]
+        largest = max(largest, abs(thrust))
+        ours = props[names[f"{e}/thrust-lbs"]]
+        if kind == "turbine":
+            r, s = engines.engines[row], engines.slots[row]
+            worst.add("thrust", abs(ours - thrust) / r[E_MIL])
+            worst.add("spool", max(abs(props[s[S_N1]] - fdm[f"{e}/n1"]) / r[E_MAX_N1] * 100,
+                                   abs(props[s[S_N2]] - fdm[f"{e}/n2"]) / r[E_MAX_N2] * 100))
+            continue
+        worst.scaled("thrust", k, abs(ours - thrust), thrust)
+        for key, name in (("induced", "prop-induced-velocity_fps"), ("power", "power-hp")):
+            worst.scaled(key, k, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]), fdm[f"{e}/{name}"])
+        for key, name in (("rpm", "propeller-rpm"), ("map", "map-pa")):
+            worst.add(key, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]) / abs(fdm[f"{e}/{name}"]))
+    return largest
 
 
 def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft=8000.0, dt=1.0 / 120.0):
     """Fly ``name`` in JSBSim with its engines running and the throttles moving (0.7, then 1 at 1 s, 0.2 at
-    2.5 s, 0.6 at 4 s); run flightsim's engines on the same throttles, with their own spools from the
-    state JSBSim starts them in, and the auxiliary properties computed from JSBSim's state; compare thrust,
-    spools and the thrusters' loads."""
+    2.5 s, 0.6 at 4 s; a piston's mixture 1, 0.85 at 2 s, cut off at 3.5 s, 1 at 4.25 s: the engine stops,
+    windmills and starts again); run flightsim's engines on the same commands
+    and JSBSim's state, frame by frame, and compare thrust, spools or rpm, manifold pressure, power, induced
+    velocity and the thrusters' loads.
+
+    JSBSim's engines are started as its ``propulsion/set-running = -1`` does, before ``run_ic``
+    (``FGPropulsion::InitRunning``: throttle and mixture 1; a piston's magnetos both on, the starter off,
+    running, its propeller at twice the idle rpm, then ``GetSteadyState``); fuel is frozen.  flightsim's engines
+    start from the state JSBSim has after ``run_ic``: a turbine's spools at the first throttle's speeds (its
+    first running frame), a piston's manifold pressure, running flag, last fuel flow, propeller rpm and point of
+    action copied (:data:`PISTON_STATE`).  Then each frame, after JSBSim's, flightsim's auxiliary properties are
+    computed from JSBSim's state (the atmosphere included), the inertial body rates (:data:`INERTIAL_RATES`)
+    copied, the throttle and mixture positions set as FGFCS sets them (equal to the commands), and flightsim's
+    engines run one frame on their own state.
+    """
     source = JSBSimFile(aircraft_path(name))
     properties = Properties()
     engines = Propulsion(source, properties)
     metrics, mass = Metrics.read(source), MassBalance.read(source)
     sigma = properties.slot("atmosphere/sigma")            # (the spools' rates read it)
     aux_slots = slots_of(properties)
-    props = properties.array()
+    props = properties.array(engines.defaults)
+    inertial = [(properties[n], n) for n in INERTIAL_RATES if n in properties]
     fdm = new_fdm(name, dt)
     fdm["ic/h-sl-ft"] = altitude_ft
     fdm["ic/vc-kts"] = airspeed_kts
     fdm["propulsion/fuel_freeze"] = 1
     fdm["propulsion/set-running"] = -1
-    n = engines.engines.shape[0]
+    n = len(engines.kinds)
+    pistons = [k for k, (kind, _) in enumerate(engines.kinds) if kind == "piston"]
 
-    def throttle(t):
-        return 0.7 if t < 1.0 else 1.0 if t < 2.5 else 0.2 if t < 4.0 else 0.6
+    def command(t):
+        for k in range(n):
+            fdm[f"fcs/throttle-cmd-norm[{k}]"] = _throttle(t)
+            props[properties[f"fcs/throttle-pos-norm[{k}]"]] = _throttle(t)   # FGFCS: the positions follow
+        for k in pistons:
+            fdm[f"fcs/mixture-cmd-norm[{k}]"] = _mixture(t)
+            props[properties[f"fcs/mixture-pos-norm[{k}]"]] = _mixture(t)
 
-    for k in range(n):
-        fdm[f"fcs/throttle-cmd-norm[{k}]"] = throttle(0.0)
+    command(0.0)
     fdm.run_ic()
     cg = mass.cg
     engines.locate(lambda r: mass.structural_to_body(r, cg))
     rp = mass.structural_to_body(metrics.aero_rp, cg)
-    for k in range(n):                    # FGTurbine's first running frame: the spools at the throttle's speeds
-        row, s = engines.engines[k], engines.slots[k]
-        props[s[S_N2]] = row[E_IDLE_N2] + throttle(0.0) * (row[E_MAX_N2] - row[E_IDLE_N2])
-        props[s[S_N1]] = row[E_IDLE_N1] + throttle(0.0) * (row[E_MAX_N1] - row[E_IDLE_N1])
-    worst_t = worst_s = worst_f = worst_m = largest = 0.0
+    _start_engines(fdm, engines, props)
+    worst = _Worst()
+    largest = 0.0
     compared = 0
     out = np.zeros(6)
     for i in range(frames):
-        t = i * dt
-        for k in range(n):
-            fdm[f"fcs/throttle-cmd-norm[{k}]"] = throttle(t)
-            props[engines.slots[k, S_THROTTLE]] = throttle(t)      # FGFCS: the position follows the command
+        command(i * dt)
         last = _accelerations(fdm)
         fdm.run()
-        _auxiliary_from(fdm, props, aux_slots, metrics, rp, last)
+        engine_inputs_from(fdm, props, aux_slots, inertial, metrics, rp, last)
         engines.run(props, dt, props[sigma], out)
         if i % every:
             continue
-        for k in range(n):
-            row, s = engines.engines[k], engines.slots[k]
-            thrust = fdm[f"propulsion/engine[{k}]/thrust-lbs"]
-            largest = max(largest, abs(thrust))
-            worst_t = max(worst_t, abs(props[s[S_THRUST]] - thrust) / row[E_MIL])
-            worst_s = max(worst_s, abs(props[s[S_N1]] - fdm[f"propulsion/engine[{k}]/n1"]) / row[E_MAX_N1] * 100,
-                          abs(props[s[S_N2]] - fdm[f"propulsion/engine[{k}]/n2"]) / row[E_MAX_N2] * 100)
+        largest = max(largest, _compare_engines(fdm, engines, props, worst))
         ref = np.array([fdm[key] for key in PROPULSION_LOADS])
-        worst_f = max(worst_f, float(np.max(np.abs(out[:3] - ref[:3]))) / max(float(np.linalg.norm(ref[:3])), 1e-300))
-        worst_m = max(worst_m, float(np.max(np.abs(out[3:] - ref[3:]))) / max(float(np.linalg.norm(ref[3:])), 1e-300))
+        worst.add("force", float(np.max(np.abs(out[:3] - ref[:3]))) / max(float(np.linalg.norm(ref[:3])), 1e-300))
+        worst.add("moment", float(np.max(np.abs(out[3:] - ref[3:]))) / max(float(np.linalg.norm(ref[3:])), 1e-300))
         compared += 1
-    return PropulsionReplay(worst_t, worst_s, worst_f, worst_m, compared, largest)
+    return PropulsionReplay(worst.get("thrust"), worst.get("spool"), worst.get("force"), worst.get("moment"), compared,
+                            largest, worst.get("rpm"), worst.get("map"), worst.get("induced"), worst.get("power"))

@@ -1,4 +1,4 @@
-"""The ``<propulsion>`` block of a JSBSim aircraft: turbine engines with direct thrusters (running).
+"""The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters, pistons with fixed-pitch propellers.
 
 As JSBSim's ``FGTurbine`` in its running phase (``FGTurbine::Run``) and
 ``FGThruster``/``FGForce`` for a ``direct`` thruster: each frame the engine's
@@ -10,14 +10,36 @@ air); the thrust is ``idle + (mil − idle) N2norm²`` from the engine file's
 bleed; it acts along the thruster's orientation (pitch, yaw) at its location,
 giving a force and a moment about the CG in the body frame.
 
+As JSBSim's ``FGPiston`` (running, both magnetos, no starter) driving an
+``FGPropeller`` of fixed pitch: :mod:`flightsim.physics.jsbsim.piston` and
+:mod:`flightsim.physics.jsbsim.propeller`.
+
 The engine's functions run in the same stack machine as the aerodynamics
 (:mod:`flightsim.physics.jsbsim.program`), their values at
-``propulsion/engine[k]/NAME`` as in JSBSim; the spools' state lives in the
-property array too (``propulsion/engine[k]/n1``, ``…/n2``), so a frame is one
-call of :func:`turbines`.  What is not modelled is refused by name: other
-engines and thrusters, augmentation (afterburners), water injection; the
-start, stall and windmilling phases are not modelled (engines run), nor is
-fuel burn.
+``propulsion/engine[k]/NAME`` as in JSBSim; the engines' state lives in the
+property array too (``propulsion/engine[k]/n1``, ``…/n2``; ``…/map-pa``,
+``…/propeller-rpm``, ...), so a frame is one call of :func:`engines_frame`,
+which other compiled code can call with :attr:`Propulsion.arrays`.  What is
+not modelled is refused by name: other engines and thrusters, augmentation
+(afterburners), water injection, boost, variable-pitch and constant-speed
+propellers; the start, stall and windmilling phases of a turbine are not
+modelled (engines run), nor is fuel burn.
+
+What the caller fills in ``props`` before a frame, in the order JSBSim's models compute it
+(``FGFDMExec``: Propagate, Atmosphere, FCS, MassBalance, Auxiliary, then Propulsion, then Aerodynamics):
+
+* FGPropagate: ``velocities/pi-rad_sec``, ``qi-``, ``ri-`` — the body rates relative to inertial space
+  (the propeller's gyroscopic moment; the body rates themselves on a non-rotating Earth);
+* FGAtmosphere: ``atmosphere/P-psf``, ``T-R``, ``rho-slugs_ft3``, ``a-fps`` (and σ, the ``density_ratio``
+  argument);
+* the FCS: ``fcs/throttle-pos-norm[k]`` and a piston's ``fcs/mixture-pos-norm[k]`` (JSBSim's FGFCS copies
+  each command to its position before the channels run);
+* FGAuxiliary: ``velocities/u-aero-fps``, ``v-``, ``w-``, ``velocities/p-aero-rad_sec``, ``q-``, ``r-``,
+  ``velocities/mach`` (and what a turbine's functions read, e.g. ``atmosphere/density-altitude``);
+* the thrusters' locations about the CG (:meth:`Propulsion.locate`) whenever the CG moves (FGMassBalance).
+
+The aerodynamics of some aircraft then read what the engines write in the same frame
+(``propulsion/engine[k]/prop-induced-velocity_fps``, ``…/thrust-coefficient``).
 
 JSBSim's body frame (x forward, y right, z down); lbf, lbf·ft, ft.
 """
@@ -30,10 +52,16 @@ import numpy as np
 
 from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_jit
-from flightsim.physics.jsbsim.program import ProgramBuilder, Properties
+from flightsim.physics.jsbsim import piston as _piston
+from flightsim.physics.jsbsim import propeller as _propeller
+from flightsim.physics.jsbsim.atmosphere import SEA_LEVEL_PRESSURE
+from flightsim.physics.jsbsim.piston import PISTON_SLOTS, PS_MAP, PS_MIXTURE, PS_RUNNING, piston_frame, piston_steady
+from flightsim.physics.jsbsim.program import ProgramBuilder, Properties, canonical
+from flightsim.physics.jsbsim.propeller import PR_LOC_Y, PR_LOC_Z, PR_X, PR_Z, PROPELLER_SLOTS, RS_ACTING_Y, \
+    RS_ACTING_Z, RS_ENGINE_RPM, RS_RPM, TABLE_FIELDS, Tables
 from flightsim.physics.jsbsim.xmlfile import package_root
 
-__all__ = ["Propulsion", "turbines"]
+__all__ = ["Propulsion", "engines_frame", "engines_steady", "turbines"]
 
 #: Columns of an engine's row in :attr:`Propulsion.engines`.
 (E_MIL, E_IDLE_N1, E_IDLE_N2, E_MAX_N1, E_MAX_N2, E_BLEED, E_N1_UP, E_N1_DOWN, E_N2_UP, E_N2_DOWN, E_X, E_Y, E_Z,
@@ -52,17 +80,37 @@ _KNOWN = {"milthrust", "maxthrust", "bypassratio", "tsfc", "atsfc", "bleed", "id
 class Propulsion:
     """An aircraft's engines and thrusters read and compiled.
 
+    Engine ``k`` of the file is a turbine (a row of :attr:`engines`) or a piston (a row of :attr:`pistons` and
+    the same row of :attr:`propellers`); :attr:`kinds` says which.
+
     Attributes
     ----------
     program : Program
         The engines' functions (``propulsion/engine[k]/IdleThrust``, ...).
     engines : numpy.ndarray
-        ``(m, 15)`` each engine's constants (the ``E_*`` columns; location in the body frame about the CG
+        ``(m, 15)`` each turbine's constants (the ``E_*`` columns; location in the body frame about the CG
         filled by :meth:`locate`).
     slots : numpy.ndarray
-        ``(m, 11)`` int64 property slots (the ``S_*`` columns).
+        ``(m, 11)`` int64 each turbine's property slots (the ``S_*`` columns).
+    pistons, piston_slots : numpy.ndarray
+        ``(p, piston.ROW_FIELDS)`` each piston's constants (``piston.PE_*``), ``(p, len(PISTON_SLOTS))`` int64 its
+        property slots (``piston.PS_*``).
+    propellers, propeller_slots : numpy.ndarray
+        The same for each piston's propeller (``propeller.PR_*``, location about the CG filled by :meth:`locate`;
+        ``propeller.RS_*``).
+    tables : numpy.ndarray
+        ``(p, TABLE_FIELDS)`` int64: each piston's MIXTURE and its propeller's C_THRUST, C_POWER, CT_MACH, CP_MACH
+        tables as ``(start, rows)`` in :attr:`table_data` (``propeller.TB_*``).
+    table_data : numpy.ndarray
+        Those tables' keys and values.
+    kinds : list of tuple
+        ``("turbine", row)`` or ``("piston", row)`` for each engine of the file.
     locations : list of tuple
-        Each thruster's location, structural frame, in.
+        Each engine's thruster location, structural frame, in.
+    defaults : dict
+        Initial values of the engines' properties: each piston as JSBSim's ``propulsion/set-running`` leaves it
+        before a frame (running, mixture 1, the propeller at twice the idle rpm, its thrust acting at the
+        thruster's location, the manifold at sea-level pressure); :meth:`steady` settles it.
     """
 
     def __init__(self, source, properties=None):
@@ -70,16 +118,25 @@ class Propulsion:
         self.properties = Properties() if properties is None else properties
         builder = ProgramBuilder(source, self.properties)
         block = source.section("propulsion", required=False)
-        rows, slots, self.locations = [], [], []
+        rows, slots, self.locations, self.kinds = [], [], [], []
+        pistons, piston_slots, propellers, propeller_slots, tables = [], [], [], [], []
+        store = Tables()
+        self.defaults = {}
         for k, engine in enumerate([] if block is None else block.findall("engine")):
             where = f"propulsion/engine[{k}]"
             root = self._file(engine, "engine", where)
+            if root.tag == "piston_engine":
+                self._piston(engine, root, k, where, store, (pistons, piston_slots, propellers, propeller_slots,
+                                                             tables))
+                continue
             if root.tag != "turbine_engine":
-                raise InputError(source.path, where, f"<{root.tag}> engines are not supported yet (turbines only)")
+                raise InputError(source.path, where, f"<{root.tag}> engines are not supported yet (turbines and "
+                                 "pistons only)")
             thruster = engine.find("thruster")
             if thruster is None or self._file(thruster, "thruster", f"{where}/thruster").tag != "direct":
                 raise InputError(source.path, f"{where}/thruster", "only direct thrusters are supported yet")
             rows.append(self._turbine(root, k, where, builder, slots))
+            self.kinds.append(("turbine", len(rows) - 1))
             self.locations.append(source.location(thruster.find("location"), f"{where}/thruster/location"))
             orient = thruster.find("orient")
             for j, axis in ((E_PITCH, "pitch"), (E_YAW, "yaw")):
@@ -91,8 +148,59 @@ class Propulsion:
                     source.number(orient.find("roll"), f"{where}/thruster/orient/roll") != 0.0:
                 raise InputError(source.path, f"{where}/thruster/orient/roll", "a rolled thruster is not supported")
         self.program = builder.build()
-        self.engines = np.array(rows, dtype=np.float64).reshape(-1, 15)
-        self.slots = np.array(slots, dtype=np.int64).reshape(-1, 11)
+        (self.engines, self.slots, self.pistons, self.piston_slots, self.propellers, self.propeller_slots,
+         self.tables, _) = self.shaped(rows, slots, pistons, piston_slots, propellers, propeller_slots, tables, [])
+        self.table_data = store.array()
+
+    @staticmethod
+    def shaped(engines=(), slots=(), pistons=(), piston_slots=(), propellers=(), propeller_slots=(), tables=(),
+               table_data=()):
+        """:attr:`arrays` from lists of rows (none: the arrays of an aircraft without engines, of the same types)."""
+        return (np.array(engines, dtype=np.float64).reshape(-1, 15),
+                np.array(slots, dtype=np.int64).reshape(-1, 11),
+                np.array(pistons, dtype=np.float64).reshape(-1, _piston.ROW_FIELDS),
+                np.array(piston_slots, dtype=np.int64).reshape(-1, len(PISTON_SLOTS)),
+                np.array(propellers, dtype=np.float64).reshape(-1, _propeller.ROW_FIELDS),
+                np.array(propeller_slots, dtype=np.int64).reshape(-1, len(PROPELLER_SLOTS)),
+                np.array(tables, dtype=np.int64).reshape(-1, TABLE_FIELDS),
+                np.array(table_data, dtype=np.float64))
+
+    @property
+    def arrays(self):
+        """What :func:`engines_frame` and :func:`engines_steady` take after ``props``, in order: ``(engines,
+        slots, pistons, piston_slots, propellers, propeller_slots, tables, table_data)``."""
+        return (self.engines, self.slots, self.pistons, self.piston_slots, self.propellers, self.propeller_slots,
+                self.tables, self.table_data)
+
+    def _piston(self, engine, root, k, where, store, out):
+        """Read piston engine ``k`` and its propeller; append their rows to the lists in ``out``."""
+        pistons, piston_slots, propellers, propeller_slots, tables = out
+        thruster = engine.find("thruster")
+        if thruster is None:
+            raise InputError(self.source.path, f"{where}/thruster", "required element is missing")
+        prop = self._file(thruster, "thruster", f"{where}/thruster")
+        if prop.tag != "propeller":
+            raise InputError(self.source.path, f"{where}/thruster", f"a piston engine drives a <propeller>, not a "
+                             f"<{prop.tag}>")
+        row, mixture = _piston.read_piston(self.source, root, where, store)
+        prop_row, table_row, location = _propeller.read_propeller(self.source, thruster, prop, f"{where}/thruster",
+                                                                  store)
+        table_row[_propeller.TB_MIXTURE:_propeller.TB_MIXTURE + 2] = mixture
+        names = {"e": f"propulsion/engine[{k}]", "k": k}
+        pistons.append(row)
+        piston_slots.append([self.properties.slot(n.format(**names)) for n in PISTON_SLOTS])
+        propellers.append(prop_row)
+        propeller_slots.append([self.properties.slot(n.format(**names)) for n in PROPELLER_SLOTS])
+        tables.append(table_row)
+        self.kinds.append(("piston", len(pistons) - 1))
+        self.locations.append(location)
+        s, ps = piston_slots[-1], propeller_slots[-1]
+        name = self.properties.names
+        self.defaults.update({name[s[PS_MIXTURE]]: 1.0, canonical(f"fcs/mixture-cmd-norm[{k}]"): 1.0,
+                              name[s[PS_RUNNING]]: 1.0, name[s[PS_MAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
+                              name[ps[RS_RPM]]: 2.0 * row[_piston.PE_IDLE_RPM] / prop_row[_propeller.PR_GEAR],
+                              name[ps[RS_ENGINE_RPM]]: 2.0 * row[_piston.PE_IDLE_RPM],
+                              name[ps[RS_ACTING_Y]]: prop_row[PR_LOC_Y], name[ps[RS_ACTING_Z]]: prop_row[PR_LOC_Z]})
 
     def _file(self, el, kind, where):
         """The element an ``<engine file=…>``/``<thruster file=…>`` names, from the package's ``engine/`` folder."""
@@ -141,16 +249,36 @@ class Propulsion:
         return row
 
     def locate(self, structural_to_body):
-        """Fill each engine's location about the CG (body frame, ft) from ``structural_to_body(r_in)``."""
-        for k, r in enumerate(self.locations):
-            self.engines[k, E_X:E_Z + 1] = structural_to_body(r)
+        """Fill each thruster's location about the CG (body frame, ft) from ``structural_to_body(r_in)``."""
+        for (kind, row), r in zip(self.kinds, self.locations):
+            if kind == "turbine":
+                self.engines[row, E_X:E_Z + 1] = structural_to_body(r)
+            else:
+                self.propellers[row, PR_X:PR_Z + 1] = structural_to_body(r)
 
     def run(self, props, dt, density_ratio, out=None):
-        """One frame: the engines' functions, their spools and thrust (written into ``props``); returns the
-        thrusters' body loads ``[X, Y, Z, L, M, N]`` about the CG."""
+        """One frame: the engines' functions, then :func:`engines_frame` (state and outputs written into
+        ``props``); returns the thrusters' body loads ``[X, Y, Z, L, M, N]`` about the CG (lbf, lbf·ft)."""
         out = np.zeros(6) if out is None else out
         self.program.run(props)
-        turbines(props, self.engines, self.slots, dt, density_ratio, out)
+        engines_frame(props, *self.arrays, dt, density_ratio, out)
+        return out
+
+    def steady(self, props, density_ratio, out=None):
+        """Every engine at its steady state for the throttles and the flight condition in ``props``
+        (:func:`engines_steady`), for a trimmed start; returns the thrusters' body loads there.
+
+        Raises
+        ------
+        RuntimeError
+            A piston engine has no running equilibrium there (it would stop).
+        """
+        out = np.zeros(6) if out is None else out
+        self.program.run(props)
+        failed = engines_steady(props, *self.arrays, density_ratio, out)
+        if failed:
+            raise RuntimeError(f"{self.source.path}: {failed} of its {self.pistons.shape[0]} piston engine(s) have "
+                               "no running steady state at this throttle and flight condition (they would stop)")
         return out
 
 
@@ -183,30 +311,90 @@ def turbines(props, engines, slots, dt, density_ratio, out):
     for k in range(6):
         out[k] = 0.0
     for e in range(engines.shape[0]):
+        _turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
+
+
+@borrowing_jit
+def _turbine_frame(props, row, s, dt, density_ratio, out):
+    """One frame of a running turbine (``FGTurbine::Run``, ``dt`` s); its direct thruster's body loads about the
+    CG added into ``out`` (``FGForce::GetBodyForces``: lbf, lbf·ft)."""
+    throttle = props[s[S_THROTTLE]]
+    mil = row[E_MIL]
+    idle_thrust = mil * props[s[S_IDLE]]
+    mil_thrust = (mil - idle_thrust) * props[s[S_MIL]]
+    n1_factor = row[E_MAX_N1] - row[E_IDLE_N1]
+    n2_factor = row[E_MAX_N2] - row[E_IDLE_N2]
+    n2norm = props[s[S_N2NORM]]
+    up2 = _spool_rate(props, s[S_N2_UP], row[E_N2_UP], n2norm, density_ratio)
+    down2 = _spool_rate(props, s[S_N2_DOWN], row[E_N2_DOWN], n2norm, density_ratio)
+    n2 = _seek(props[s[S_N2]], row[E_IDLE_N2] + throttle * n2_factor, up2, down2, dt)
+    up1 = _spool_rate(props, s[S_N1_UP], row[E_N1_UP], n2norm, density_ratio)
+    down1 = _spool_rate(props, s[S_N1_DOWN], row[E_N1_DOWN], n2norm, density_ratio)
+    n1 = _seek(props[s[S_N1]], row[E_IDLE_N1] + throttle * n1_factor, up1, down1, dt)
+    n2norm = (n2 - row[E_IDLE_N2]) / n2_factor
+    thrust = idle_thrust + (mil_thrust * n2norm * n2norm)
+    thrust = thrust * (1.0 - row[E_BLEED])
+    props[s[S_N1]], props[s[S_N2]], props[s[S_N2NORM]], props[s[S_THRUST]] = n1, n2, n2norm, thrust
+    cp, sp, cy, sy = math.cos(row[E_PITCH]), math.sin(row[E_PITCH]), math.cos(row[E_YAW]), math.sin(row[E_YAW])
+    fx, fy, fz = cp * cy * thrust, cp * sy * thrust, -sp * thrust
+    x, y, z = row[E_X], row[E_Y], row[E_Z]
+    out[0] += fx
+    out[1] += fy
+    out[2] += fz
+    out[3] += y * fz - z * fy
+    out[4] += z * fx - x * fz
+    out[5] += x * fy - y * fx
+
+
+@borrowing_jit
+def engines_frame(props, engines, slots, pistons, piston_slots, propellers, propeller_slots, tables, table_data, dt,
+                  density_ratio, out):
+    """One frame (``dt`` s) of every engine, as JSBSim's ``FGPropulsion::Run``: the turbines
+    (:func:`turbines`), then the pistons with their propellers (:func:`~flightsim.physics.jsbsim.piston.piston_frame`);
+    ``out`` is set to the sum of all thrusters' body loads about the CG ``[X, Y, Z, L, M, N]`` (JSBSim's body
+    frame, x forward, y right, z down; lbf, lbf·ft).
+
+    The arrays after ``props`` are :attr:`Propulsion.arrays`.  The engines' functions
+    (:attr:`Propulsion.program`) must have run on ``props`` first; ``density_ratio`` is σ (the turbines' spool
+    rates).  Everything else the engines read is in ``props``: the throttle (and mixture) positions, the
+    atmosphere, the air-relative and inertial body rates and velocities (see the module of each engine).
+    """
+    for k in range(6):
+        out[k] = 0.0
+    for e in range(engines.shape[0]):
+        _turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
+    for e in range(pistons.shape[0]):
+        piston_frame(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e], table_data,
+                     dt, out)
+
+
+@borrowing_jit
+def engines_steady(props, engines, slots, pistons, piston_slots, propellers, propeller_slots, tables, table_data,
+                   density_ratio, out):
+    """Every engine at its steady state for the throttles and flight condition in ``props`` (for a trimmed
+    start, as JSBSim's ``FGPropulsion::GetSteadyState``), then their outputs and loads computed once, with no
+    time passing, into ``props`` and ``out`` (as :func:`engines_frame`).
+
+    A turbine's spools are put at their targets ``idle + throttle (max − idle)``; a piston's manifold pressure at
+    its target and its propeller at the rpm where the engine's power is the propeller's
+    (:func:`~flightsim.physics.jsbsim.piston.piston_steady`).
+
+    Returns
+    -------
+    int
+        How many piston engines have no running equilibrium (left as they were, and their loads not added).
+    """
+    for k in range(6):
+        out[k] = 0.0
+    for e in range(engines.shape[0]):
         row, s = engines[e], slots[e]
         throttle = props[s[S_THROTTLE]]
-        mil = row[E_MIL]
-        idle_thrust = mil * props[s[S_IDLE]]
-        mil_thrust = (mil - idle_thrust) * props[s[S_MIL]]
-        n1_factor = row[E_MAX_N1] - row[E_IDLE_N1]
-        n2_factor = row[E_MAX_N2] - row[E_IDLE_N2]
-        n2norm = props[s[S_N2NORM]]
-        up2 = _spool_rate(props, s[S_N2_UP], row[E_N2_UP], n2norm, density_ratio)
-        down2 = _spool_rate(props, s[S_N2_DOWN], row[E_N2_DOWN], n2norm, density_ratio)
-        n2 = _seek(props[s[S_N2]], row[E_IDLE_N2] + throttle * n2_factor, up2, down2, dt)
-        up1 = _spool_rate(props, s[S_N1_UP], row[E_N1_UP], n2norm, density_ratio)
-        down1 = _spool_rate(props, s[S_N1_DOWN], row[E_N1_DOWN], n2norm, density_ratio)
-        n1 = _seek(props[s[S_N1]], row[E_IDLE_N1] + throttle * n1_factor, up1, down1, dt)
-        n2norm = (n2 - row[E_IDLE_N2]) / n2_factor
-        thrust = idle_thrust + (mil_thrust * n2norm * n2norm)
-        thrust = thrust * (1.0 - row[E_BLEED])
-        props[s[S_N1]], props[s[S_N2]], props[s[S_N2NORM]], props[s[S_THRUST]] = n1, n2, n2norm, thrust
-        cp, sp, cy, sy = math.cos(row[E_PITCH]), math.sin(row[E_PITCH]), math.cos(row[E_YAW]), math.sin(row[E_YAW])
-        fx, fy, fz = cp * cy * thrust, cp * sy * thrust, -sp * thrust
-        x, y, z = row[E_X], row[E_Y], row[E_Z]
-        out[0] += fx
-        out[1] += fy
-        out[2] += fz
-        out[3] += y * fz - z * fy
-        out[4] += z * fx - x * fz
-        out[5] += x * fy - y * fx
+        props[s[S_N2]] = row[E_IDLE_N2] + throttle * (row[E_MAX_N2] - row[E_IDLE_N2])
+        props[s[S_N1]] = row[E_IDLE_N1] + throttle * (row[E_MAX_N1] - row[E_IDLE_N1])
+        _turbine_frame(props, row, s, 0.0, density_ratio, out)
+    failed = 0
+    for e in range(pistons.shape[0]):
+        if not piston_steady(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
+                             table_data, out):
+            failed += 1
+    return failed

@@ -1,0 +1,375 @@
+"""JSBSim's piston engine (``FGPiston``) in its running phase, driving a fixed-pitch propeller.
+
+Each frame, as ``FGPiston::Calculate`` with both magnetos on, the starter off
+and fuel frozen (no fuel burnt):
+
+* the manifold pressure seeks ``p_ram · Ze / (Ze + Z_airbox + Z_throttle (1 −
+  throttle)²)``, the impedances of the engine (``Ze``: the peak over the mean
+  piston speed), the air box and the throttle, with a first-order lag of
+  ``man-press-lag`` seconds (``doMAP``); ``p_ram`` is the ambient pressure plus
+  ``ram-air-factor`` × the pitot's impact pressure;
+* the air flow is the swept volume × the volumetric efficiency (reduced by
+  the manifold-to-exhaust pressure ratio, Taylor eq. 6-10) × the manifold
+  density (``doAirFlow``); the fuel flow follows the mixture, ``1.3 ·
+  mixture`` the sea-level equivalence ratio (``doFuelFlow``);
+* the power is ``fuel flow / BSFC × mixture efficiency(fuel/air)`` less the
+  static friction, plus the pumping and friction losses ``(PMEP + FMEP) ·
+  displacement · RPM / (cycles · 22371)`` (``doEnginePower``); the BSFC, when
+  the file gives none, is JSBSim's estimate for its maximum power;
+* the engine stops below 80 % of its idle rpm, without fuel flow, or when its
+  indicated power falls under 0.125 hp, and starts again (windmilling) above
+  80 % of idle (``doEngineStartup``);
+* the power drives the propeller (:mod:`flightsim.physics.jsbsim.propeller`), whose rpm × its gear ratio
+  is the engine's.
+
+The engine's constants are a row of :data:`ROW_FIELDS` floats (``PE_*``), its
+properties a row of slots (``PS_*``, named in :data:`PISTON_SLOTS`); its state
+— the manifold pressure, running, the last fuel flow, the propeller's rpm and
+point of action — lives in the property array under JSBSim's names.
+
+Not modelled, and refused by name (:class:`~flightsim.errors.InputError`):
+superchargers and turbochargers (``numboostspeeds``), the engine's own
+``<function>`` elements, any element JSBSim's ``FGPiston`` does not read.
+Elements that only feed what is not computed here (cylinder head, oil and
+exhaust temperatures, the starter, a single magneto's spark drop) are read as
+accepted and have no effect.  Units: Pa, K, kg/s and hp inside the engine as
+JSBSim's, lb/s for the fuel flow, ft·lbf/s for the power handed to the
+propeller.
+"""
+
+from __future__ import annotations
+
+from flightsim.errors import InputError
+from flightsim.math.kernels import borrowing_jit
+from flightsim.physics.jsbsim.propeller import (PR_GEAR, RS_RPM, TB_MIXTURE, propeller_calculate,
+                                                propeller_power_required, table_value)
+
+__all__ = ["PISTON_SLOTS", "read_piston", "piston_frame", "piston_steady"]
+
+#: Columns of a piston engine's row: idle and maximum rpm, the stroke (in), the peak mean piston speed (ft/s),
+#: the air box's and the throttle's impedance, the manifold pressure's lag (s), the volumetric efficiency, the
+#: compression ratio, the displacement (m³), the brake specific fuel consumption (lb/hp/h), the static friction
+#: (hp), the dynamic (Pa per m/s) and static (Pa) friction mean effective pressure, the cycles per power stroke,
+#: the ram-air factor.
+(PE_IDLE_RPM, PE_MAX_RPM, PE_STROKE, PE_PEAK_MPS, PE_Z_AIRBOX, PE_Z_THROTTLE, PE_MAP_LAG, PE_VOL_EFF,
+ PE_COMPRESSION, PE_DISPLACEMENT, PE_ISFC, PE_STATIC_FRICTION, PE_FMEP_DYNAMIC, PE_FMEP_STATIC, PE_CYCLES,
+ PE_RAM_AIR) = range(16)
+#: How many columns a piston's row has.
+ROW_FIELDS = 16
+
+#: Columns of a piston's slot row, and the property each is, for engine ``k`` (``{e}``: ``propulsion/engine[k]``,
+#: ``{k}`` its index): what it reads from the flight controls, its state and outputs, the atmosphere it reads.
+PISTON_SLOTS = ("fcs/throttle-pos-norm[{k}]", "fcs/mixture-pos-norm[{k}]", "{e}/map-pa", "{e}/map-inhg",
+                "{e}/set-running", "{e}/fuel-flow-rate-pps", "{e}/power-hp", "atmosphere/P-psf", "atmosphere/T-R",
+                "velocities/mach")
+(PS_THROTTLE, PS_MIXTURE, PS_MAP, PS_MAP_INHG, PS_RUNNING, PS_FUEL_FLOW, PS_POWER_HP, PS_PRESSURE,
+ PS_TEMPERATURE, PS_MACH) = range(len(PISTON_SLOTS))
+
+# FGJSBBase's and FGPiston's constants, computed as JSBSim computes them.
+_FT_TO_M = 0.3048
+_INCH_TO_FT = 1.0 / 12.0
+_IN3_TO_M3 = _INCH_TO_FT * _INCH_TO_FT * _INCH_TO_FT / (1.0 / (_FT_TO_M * _FT_TO_M * _FT_TO_M))
+_INHG_TO_PA = 3386.38
+_PSF_TO_PA = 47.88
+_HP_TO_FTLBS = 550.0
+_R_AIR = 287.3                      # J/kg/K
+_STANDARD_PRESSURE = 101320.73      # Pa
+_SH_RATIO = 1.4                     # FGAtmosphere::SHRatio, for the pitot's total pressure
+_PITOT_A = (_SH_RATIO - 1.0) / 2.0
+_PITOT_B = _SH_RATIO / (_SH_RATIO - 1.0)
+_PITOT_C = 2.0 * _PITOT_B
+_PITOT_D = 1.0 / (_SH_RATIO - 1.0)
+_PITOT_COEFF = (0.5 * (_SH_RATIO + 1.0)) ** _PITOT_B * ((_SH_RATIO + 1.0) / (_SH_RATIO - 1.0)) ** _PITOT_D
+
+#: FGPiston's default mixture efficiency (fuel/air ratio → efficiency), when the file has no MIXTURE table.
+DEFAULT_MIXTURE = ((0.05000, 0.00000), (0.05137, 0.00862), (0.05179, 0.21552), (0.05430, 0.48276),
+                   (0.05842, 0.70690), (0.06312, 0.83621), (0.06942, 0.93103), (0.07786, 1.00000),
+                   (0.08845, 1.00000), (0.09270, 0.98276), (0.10120, 0.93103), (0.11455, 0.72414),
+                   (0.12158, 0.45690), (0.12435, 0.23276), (0.12500, 0.00000))
+
+#: Unit conversions FGXMLElement makes to the unit FGPiston asks for: target → {given: factor}.
+_UNITS = {
+    "INHG": {"INHG": 1.0, "PA": 1.0 / 3386.0, "PSI": 2.03625437, "ATM": 29.9246899, "PSF": 1.0 / 70.7180803},
+    "IN3": {"IN3": 1.0, "CC": 1.0 / 16.387064, "LTR": 61.0237441, "FT3": 1728.0},
+    "HP": {"HP": 1.0, "WATTS": 0.001341022},
+    "LBS/HP*HR": {"LBS/HP*HR": 1.0, "KG/KW*HR": 1.0 / 0.6083},
+    "IN": {"IN": 1.0, "FT": 12.0, "M": 3.2808399 * 12.0},
+    "PA": {"PA": 1.0, "INHG": 3386.0},
+}
+#: The elements FGPiston reads that this module computes with: tag → (FGPiston's default, unit).
+_USED = {"minmp": (6.5, "INHG"), "maxmp": (28.5, "INHG"), "man-press-lag": (1.0, None),
+         "displacement": (360.0, "IN3"), "maxhp": (200.0, "HP"), "static-friction": (1.5, "HP"),
+         "cycles": (4.0, None), "idlerpm": (600.0, None), "maxrpm": (2800.0, None), "bsfc": (-1.0, "LBS/HP*HR"),
+         "volumetric-efficiency": (0.85, None), "compression-ratio": (8.5, None), "stroke": (4.375, "IN"),
+         "air-intake-impedance-factor": (-999.0, None), "ram-air-factor": (1.0, None),
+         "dynamic-fmep": (18400.0, "PA"), "static-fmep": (46500.0, "PA"), "peak-piston-speed": (100.0, None)}
+#: Elements FGPiston reads only for what is not computed here (temperatures, oil, the starter, one magneto,
+#: the throttle's limits FGPiston does not use, boost settings it reads only with <numboostspeeds>).
+_ACCEPTED = {"sparkfaildrop", "maxthrottle", "minthrottle", "bore", "cylinders", "cylinder-head-mass",
+             "cooling-factor", "starter-rpm", "starter-torque", "oil-pressure-relief-valve-psi", "design-oil-temp-degK",
+             "oil-pressure-rpm-max", "oil-viscosity-index", "documentation", "description", "table", "numboostspeeds",
+             "injected",                                                  # (FGPiston does not read it)
+             "boostoverride", "boostmanual", "takeoffboost", "boost-loss-factor", "ratedboost1", "ratedboost2",
+             "ratedboost3", "ratedpower1", "ratedpower2", "ratedpower3", "ratedrpm1", "ratedrpm2", "ratedrpm3",
+             "ratedaltitude1", "ratedaltitude2", "ratedaltitude3"}
+
+
+def _number(source, root, tag, where):
+    """Element ``tag`` of the engine as ``FindElementValueAsNumberConvertTo`` gives it, or FGPiston's default."""
+    default, unit = _USED[tag]
+    el = root.find(tag)
+    if el is None:
+        return default
+    value = source.parse_number(el.text, f"{where}/{tag}")
+    given = el.get("unit")
+    if unit is None or given is None:
+        return value
+    factor = _UNITS[unit].get(given)
+    if factor is None:
+        raise InputError(source.path, f"{where}/{tag}", f"unit {given!r} cannot be converted to {unit}")
+    return value * factor
+
+
+def read_piston(source, root, where, tables):
+    """A ``<piston_engine>`` as FGPiston's constructor reads it (``root``: the engine file's root element).
+
+    Returns
+    -------
+    row : list of float
+        :data:`ROW_FIELDS` columns, derived as the constructor derives them (the BSFC estimate, the impedances).
+    mixture : tuple
+        The MIXTURE table's ``(start, rows)`` in ``tables`` (FGPiston's default when the file has none).
+    """
+    for child in root:
+        if child.tag == "function":
+            raise InputError(source.path, f"{where}/function", "an engine's own functions are not supported")
+        if child.tag not in _USED and child.tag not in _ACCEPTED:
+            raise InputError(source.path, f"{where}/{child.tag}", "not supported in a piston engine")
+    boost = root.find("numboostspeeds")
+    if boost is not None and source.parse_number(boost.text, f"{where}/numboostspeeds") > 0:
+        raise InputError(source.path, f"{where}/numboostspeeds", "superchargers and turbochargers (boost) are not "
+                         "supported")
+    v = {tag: _number(source, root, tag, where) for tag in _USED}
+    mixture = None
+    for el in root.findall("table"):
+        name = el.get("name", "")
+        if name == "MIXTURE":
+            mixture = tables.read(source, el, f"{where}/table name='MIXTURE'")
+        elif name != "COMBUSTION":                    # (COMBUSTION: the exhaust temperature only)
+            raise InputError(source.path, f"{where}/table name={name!r}", "unknown piston engine table "
+                             "(JSBSim's are MIXTURE and COMBUSTION)")
+    if mixture is None:
+        mixture = tables.add([k for k, _ in DEFAULT_MIXTURE], [e for _, e in DEFAULT_MIXTURE])
+    return _derived(v), mixture
+
+
+def _derived(v):
+    """The row from the file's values ``v`` (by tag), with what FGPiston's constructor derives from them."""
+    displacement_si = v["displacement"] * _IN3_TO_M3
+    stroke, max_rpm, vol_eff = v["stroke"], v["maxrpm"], v["volumetric-efficiency"]
+    rated_mps = (max_rpm * stroke) / 360
+    isfc = v["bsfc"]
+    max_mp = v["maxmp"]
+    if isfc < 0:                                       # FGPiston: the BSFC that makes maxhp at maxrpm and maxmp
+        pmep = 29.92 - max_mp
+        pmep *= _INHG_TO_PA * vol_eff
+        fmep = v["dynamic-fmep"] * rated_mps * _FT_TO_M + v["static-fmep"]
+        hp_loss = ((pmep + fmep) * displacement_si * max_rpm) / (v["cycles"] * 22371)
+        isfc = (1.1 * v["displacement"] * max_rpm * vol_eff * (max_mp / 29.92)) / \
+            (9411 * (v["maxhp"] + hp_loss - v["static-friction"]))
+    if max_mp > 29.9:                                  # (FGPiston: no boosting with a bogus number)
+        max_mp = 29.9
+    min_map, max_map = v["minmp"] * _INHG_TO_PA, max_mp * _INHG_TO_PA
+    peak = v["peak-piston-speed"]
+    z_airbox = v["air-intake-impedance-factor"]
+    if z_airbox < 0.0:
+        ze = peak / rated_mps
+        z_airbox = (_STANDARD_PRESSURE * ze / max_map) - ze
+    z_throttle = (peak / ((v["idlerpm"] * stroke) / 360)) * (_STANDARD_PRESSURE / min_map - 1) - z_airbox
+    row = [0.0] * ROW_FIELDS
+    row[PE_IDLE_RPM], row[PE_MAX_RPM], row[PE_STROKE], row[PE_PEAK_MPS] = v["idlerpm"], max_rpm, stroke, peak
+    row[PE_Z_AIRBOX], row[PE_Z_THROTTLE], row[PE_MAP_LAG] = z_airbox, z_throttle, v["man-press-lag"]
+    row[PE_VOL_EFF], row[PE_COMPRESSION], row[PE_DISPLACEMENT] = vol_eff, v["compression-ratio"], displacement_si
+    row[PE_ISFC], row[PE_STATIC_FRICTION] = isfc, v["static-friction"]
+    row[PE_FMEP_DYNAMIC], row[PE_FMEP_STATIC] = v["dynamic-fmep"], v["static-fmep"]
+    row[PE_CYCLES], row[PE_RAM_AIR] = v["cycles"], v["ram-air-factor"]
+    return row
+
+
+def ambient_map(pressure_psf):
+    """The manifold pressure of a stopped engine (``FGPiston::ResetToIC``): the ambient pressure, Pa."""
+    return pressure_psf * _PSF_TO_PA
+
+
+# ----------------------------------------------------------------------------- compiled
+
+
+@borrowing_jit
+def pitot_total_pressure(mach, pressure):
+    """``FGAuxiliary::PitotTotalPressure``: isentropic below Mach 1, Rayleigh's pitot formula above (same unit
+    as ``pressure``).  JSBSim's piston reads it as ``in.TotalPressure``."""
+    if mach < 0:
+        return pressure
+    if mach < 1:
+        return pressure * (1.0 + _PITOT_A * mach * mach) ** _PITOT_B
+    return pressure * _PITOT_COEFF * mach ** _PITOT_C / (_PITOT_C * mach * mach - 1.0) ** _PITOT_D
+
+
+@borrowing_jit
+def _ambient(props, s, row):
+    """``FGPiston::Calculate``'s inputs: the ambient and the ram pressure (Pa) and the temperature (K)."""
+    pressure = props[s[PS_PRESSURE]]
+    p_amb = pressure * _PSF_TO_PA
+    p = pitot_total_pressure(props[s[PS_MACH]], pressure) * _PSF_TO_PA
+    return p_amb, (p - p_amb) * row[PE_RAM_AIR] + p_amb, props[s[PS_TEMPERATURE]] / 1.8
+
+
+@borrowing_jit
+def _manifold_target(row, throttle, mps, p_ram):
+    """The manifold pressure ``doMAP`` seeks: ``p_ram Ze / (Ze + Z_airbox + Zt)``, Pa."""
+    zt = (1 - throttle) * (1 - throttle) * row[PE_Z_THROTTLE]
+    ze = row[PE_PEAK_MPS] / mps if mps > 0 else 999999
+    return p_ram * (ze / (ze + row[PE_Z_AIRBOX] + zt))
+
+
+@borrowing_jit
+def _running(running, fuel_flow, rpm, idle_rpm):
+    """``doEngineStartup`` with spark (both magnetos) and no starter: stops without fuel flow (the last frame's)
+    or below 80 % of idle, starts above it."""
+    if running:
+        return fuel_flow > 0.0 and not rpm < idle_rpm * 0.8
+    return fuel_flow > 0.0 and rpm > idle_rpm * 0.8
+
+
+@borrowing_jit
+def _horsepower(row, tb, data, running, rpm, mps, manifold, p_amb, t_amb, mixture):
+    """``doAirFlow``, ``doFuelFlow``, ``doEnginePower``: the brake power (hp), the indicated power (hp) and the
+    fuel flow (lb/s) at manifold pressure ``manifold`` (Pa) and engine ``rpm``."""
+    gamma = 1.3
+    cr = row[PE_COMPRESSION]
+    mratio = cr if manifold < 1. else p_amb / manifold
+    if mratio > cr:
+        mratio = cr
+    ve = ((gamma - 1) / gamma) + (cr - mratio) / (gamma * (cr - 1))
+    swept_volume = (row[PE_DISPLACEMENT] * (rpm / 60)) / 2
+    m_dot_air = swept_volume * (row[PE_VOL_EFF] * ve) * (manifold / (_R_AIR * t_amb))
+    equivalence_ratio = 1.3 * mixture * 101325.0 / p_amb
+    m_dot_fuel = (m_dot_air * equivalence_ratio) / 14.7
+    fuel_flow = m_dot_fuel * 2.2046
+    ihp = -row[PE_STATIC_FRICTION]
+    fmep = 0.0
+    if running:
+        efficiency = table_value(tb, data, TB_MIXTURE, m_dot_fuel / m_dot_air)
+        fmep = -row[PE_FMEP_DYNAMIC] * mps * _FT_TO_M - row[PE_FMEP_STATIC]
+        ihp = (fuel_flow * 3600 / row[PE_ISFC]) * efficiency * 1.0 - row[PE_STATIC_FRICTION]
+    pmep = (manifold - p_amb) * row[PE_VOL_EFF]
+    pumping_hp = ((pmep + fmep) * row[PE_DISPLACEMENT] * rpm) / (row[PE_CYCLES] * 22371)
+    return ihp + pumping_hp - 0.0, ihp, fuel_flow
+
+
+@borrowing_jit
+def _shaft_power(hp, rpm):
+    """The power handed to the propeller, ft·lbf/s: none negative while the engine stands (``Calculate``)."""
+    power = hp * _HP_TO_FTLBS
+    if rpm <= 0.1:
+        power = max(power, 0.0)
+    return power
+
+
+@borrowing_jit
+def piston_frame(props, row, s, pr, ps, tb, data, dt, out):
+    """One frame of a piston engine and its propeller (``FGPiston::Calculate``), ``dt`` s.
+
+    Reads the throttle and mixture positions, the atmosphere (pressure psf, temperature °R, Mach) and the
+    state (manifold pressure, running, the last fuel flow, the propeller's rpm) from ``props``; writes the new
+    state and the power (hp), then runs the propeller (:func:`~flightsim.physics.jsbsim.propeller.propeller_calculate`),
+    which adds its body loads about the CG into ``out`` (lbf, ft·lbf; x forward, y right, z down).
+    """
+    p_amb, p_ram, t_amb = _ambient(props, s, row)
+    rpm = props[ps[RS_RPM]] * pr[PR_GEAR]
+    mps = (rpm * row[PE_STROKE]) / 360
+    running = _running(props[s[PS_RUNNING]] != 0.0, props[s[PS_FUEL_FLOW]], rpm, row[PE_IDLE_RPM])
+    manifold = props[s[PS_MAP]]
+    step = manifold - _manifold_target(row, props[s[PS_THROTTLE]], mps, p_ram)
+    if row[PE_MAP_LAG] > dt:
+        step *= dt / row[PE_MAP_LAG]
+    manifold -= step
+    hp, ihp, fuel_flow = _horsepower(row, tb, data, running, rpm, mps, manifold, p_amb, t_amb,
+                                     props[s[PS_MIXTURE]])
+    if ihp < 0.1250:
+        running = False
+    props[s[PS_MAP]] = manifold
+    props[s[PS_MAP_INHG]] = manifold / _INHG_TO_PA
+    props[s[PS_RUNNING]] = 1.0 if running else 0.0
+    props[s[PS_FUEL_FLOW]] = fuel_flow
+    props[s[PS_POWER_HP]] = hp
+    propeller_calculate(props, pr, ps, tb, data, _shaft_power(hp, rpm), dt, out)
+
+
+@borrowing_jit
+def _excess_power(props, row, s, pr, ps, tb, data, prop_rpm):
+    """At propeller rpm ``prop_rpm`` with the manifold pressure settled and the engine running: the engine's
+    power less the propeller's (ft·lbf/s; the excess torque × ω), the indicated power (hp), the fuel flow (lb/s)
+    and the manifold pressure (Pa)."""
+    p_amb, p_ram, t_amb = _ambient(props, s, row)
+    rpm = prop_rpm * pr[PR_GEAR]
+    mps = (rpm * row[PE_STROKE]) / 360
+    manifold = _manifold_target(row, props[s[PS_THROTTLE]], mps, p_ram)
+    hp, ihp, fuel_flow = _horsepower(row, tb, data, True, rpm, mps, manifold, p_amb, t_amb, props[s[PS_MIXTURE]])
+    excess = _shaft_power(hp, rpm) - propeller_power_required(props, pr, ps, tb, data, prop_rpm)
+    return excess, ihp, fuel_flow, manifold
+
+
+@borrowing_jit
+def _equilibrium(props, row, s, pr, ps, tb, data):
+    """The highest propeller rpm at or above 80 % of idle where the engine's power is the propeller's and a
+    little more rpm leaves a deficit (a stable equilibrium): found by stepping down from above the maximum rpm
+    until the excess turns positive, then by bisection to the last bit.  −1 when there is none."""
+    lo = row[PE_IDLE_RPM] * 0.8 / pr[PR_GEAR] * (1.0 + 1e-12)
+    hi = 2.0 * max(row[PE_MAX_RPM], row[PE_IDLE_RPM]) / pr[PR_GEAR]
+    while _excess_power(props, row, s, pr, ps, tb, data, hi)[0] > 0.0:
+        hi *= 2.0
+        if hi > 1e7:
+            return -1.0
+    below, above = -1.0, hi
+    n = 256
+    for i in range(1, n + 1):
+        x = hi * (lo / hi) ** (i / n)
+        if _excess_power(props, row, s, pr, ps, tb, data, x)[0] > 0.0:
+            below = x
+            break
+        above = x
+    if below < 0.0:
+        return -1.0
+    for _ in range(200):
+        mid = 0.5 * (below + above)
+        if mid <= below or mid >= above:
+            break
+        if _excess_power(props, row, s, pr, ps, tb, data, mid)[0] > 0.0:
+            below = mid
+        else:
+            above = mid
+    f_below = _excess_power(props, row, s, pr, ps, tb, data, below)[0]
+    f_above = _excess_power(props, row, s, pr, ps, tb, data, above)[0]
+    return below if abs(f_below) <= abs(f_above) else above
+
+
+@borrowing_jit
+def piston_steady(props, row, s, pr, ps, tb, data, out):
+    """Put a piston engine and its propeller at their steady state for the throttle, mixture and flight
+    condition in ``props`` (the manifold pressure at its target, the propeller's rpm where the engine's power is
+    the propeller's, running), then compute the frame's outputs and loads (added into ``out``) once, with no
+    time passing.  False when the engine has no running equilibrium (it would stop: below 80 % of idle, or
+    under 0.125 indicated hp); the state is then left as it was."""
+    rpm = _equilibrium(props, row, s, pr, ps, tb, data)
+    if rpm < 0.0:
+        return False
+    _, ihp, fuel_flow, manifold = _excess_power(props, row, s, pr, ps, tb, data, rpm)
+    if ihp < 0.1250:
+        return False
+    props[ps[RS_RPM]] = rpm
+    props[s[PS_MAP]] = manifold
+    props[s[PS_RUNNING]] = 1.0
+    props[s[PS_FUEL_FLOW]] = fuel_flow
+    piston_frame(props, row, s, pr, ps, tb, data, 0.0, out)
+    return True
