@@ -168,3 +168,31 @@ def test_aircraft_lists_the_fleet():
     assert "jsbsim:X15" in refused and "autopilot" in refused
     loaded, shipped = map(int, re.search(r"(\d+) of (\d+) in the jsbsim package load", text).groups())
     assert loaded == text.split("not yet")[0].count("jsbsim:") - 1 and shipped == loaded + refused.count("jsbsim:")
+
+
+def test_gymnasium_flies_a_jsbsim_aircraft():
+    """The Gymnasium tasks take ``aircraft="jsbsim:NAME"`` as any other: the c172p holds its heading hands off."""
+    import gymnasium as gym
+
+    import flightsim.gym  # noqa: F401 (registers the environments)
+
+    env = gym.make("flightsim/HeadingHold-v0", aircraft="jsbsim:c172p")
+    obs, _ = env.reset(seed=0)
+    assert env.unwrapped.task.aircraft.jsbsim is not None
+    for _ in range(20):
+        obs, reward, terminated, truncated, _ = env.step(np.zeros(env.action_space.shape))
+    assert np.all(np.isfinite(obs)) and np.isfinite(reward) and not terminated
+    env.close()
+
+
+def test_a_glider_trims_in_its_glide():
+    """No engine: the trim solves the glide angle (SGS: a sink of a few ft/s at its glide speed), and the air
+    start glides there."""
+    sgs = load_aircraft("jsbsim:SGS")
+    start = make_start(sgs, "air")
+    assert start.trim.throttle == 0.0 and -5.0 < start.trim.climb_angle < -1.0
+    sim = Simulation(sgs, "rk4", start=start)
+    for _ in range(240):
+        sim.step()
+    sink = sim.vector[5]
+    assert sink == pytest.approx(start.state[5], abs=0.01) and sink < -1.0

@@ -42,6 +42,14 @@ and ``BRAKE_*`` constants) and the controls' layout (``INPUTS``, ``C_*``,
 :mod:`flightsim.physics.inputs`) are importable from here as before;
 ``ground_contact`` is :func:`flightsim.physics.ground.ground_contact`.
 
+A JSBSim aircraft (``Aircraft.jsbsim``, :mod:`flightsim.physics.jsbsim`) has no
+elements: its ``jsb_*`` fields hold its compiled blocks, and :func:`airplane_loads`
+hands it to :func:`flightsim.physics.jsbsim.loads.jsbsim_loads` (the aerodynamics at
+every stage); :func:`step_start` runs its flight controls and engines once per step,
+before the integrator, and :func:`settle` puts them at their steady state (trim, a
+start).  For flightsim's own aircraft both do nothing and the loads are bit for bit
+those before.
+
 Every compiled function here only reads and writes the arrays it is given:
 they are compiled with :data:`~flightsim.math.kernels.borrowing_jit`
 (imported as ``jit``), without numba's reference counting of the

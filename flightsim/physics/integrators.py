@@ -952,7 +952,8 @@ _dispatch_compiled = True
 
 @borrow
 def step_fields(number, y, t, h, fields, inertia, inertia_inv, renorm, kind):
-    """:func:`step_by_number` for a call from Python, given ``fields = tuple(params)``.
+    """:func:`step_by_number` for a call from Python, given ``fields = tuple(params)``, after what runs once per
+    step (:func:`flightsim.physics.aero.step_start`: a JSBSim aircraft's flight controls and engines).
 
     At every call from Python numba types the arguments, and for a named tuple
     it spells out the class and every field name: an airplane ``euler`` step
@@ -969,8 +970,8 @@ def step_fields(number, y, t, h, fields, inertia, inertia_inv, renorm, kind):
 
 @borrow
 def run_steps(number, y, t0, h, steps, params, inertia, inertia_inv, renorm, kind):
-    """``steps`` steps in one compiled loop; returns the largest ``||q| − 1|`` seen (NaN if it blew up;
-    :data:`UNKNOWN_SELECTOR` for a number outside the registry)."""
+    """``steps`` steps in one compiled loop, each after :func:`~flightsim.physics.aero.step_start`; returns the
+    largest ``||q| − 1|`` seen (NaN if it blew up; :data:`UNKNOWN_SELECTOR` for a number outside the registry)."""
     worst = 0.0
     for k in range(steps):
         step_start(t0 + k * h, y, h, params)

@@ -58,8 +58,8 @@ class TrimError(ValueError):
     limit : str
         What stops it: ``"throttle"`` (more than full throttle needed),
         ``"idle"`` (less than idle needed), ``"elevator"`` (beyond the
-        elevator's stop), ``"stall"`` (the wing beyond its table) or
-        ``"no solution"``.
+        elevator's stop), ``"stall"`` (the wing beyond its table), ``"glide"``
+        (a glider: no glide between level and 30° down) or ``"no solution"``.
     speed_range : tuple of float or None
         ``(slowest, fastest)`` trimmable airspeed (ft/s) at the same altitude,
         flight-path angle, flaps and bank, or None when none is.
@@ -347,13 +347,18 @@ def _newton(residual, x, lower, upper, steps=8):
     return x
 
 
-def _limit(x, stalled, near=1e-6):
-    """(limit, why) of a trim result ``x`` = [α, β, throttle, elevator, aileron, rudder] at or near a bound."""
+def _limit(x, stalled, near=1e-6, glider=False):
+    """(limit, why) of a trim result ``x`` = [α, β, throttle, elevator, aileron, rudder] at or near a bound
+    (a glider's: [α, β, glide angle, …])."""
     if stalled:
         return "stall", f"the wing stalls (α {x[0]:.1f}° is beyond its table)"
-    if x[2] >= 1.0 - near:
+    if glider and x[2] >= -near:
+        return "glide", "it would have to climb: no glide this slow without an engine"
+    if glider and x[2] <= -30.0 + near:
+        return "glide", "no glide shallower than 30° at this speed"
+    if not glider and x[2] >= 1.0 - near:
         return "throttle", "it needs more than full throttle"
-    if x[2] <= near:
+    if not glider and x[2] <= near:
         return "idle", "it needs less than idle thrust (too steep a descent)"
     if abs(x[3]) >= 1.0 - near:
         return "elevator", f"the elevator is at its {'nose-up' if x[3] > 0 else 'nose-down'} stop"
@@ -368,13 +373,15 @@ def _failure(aircraft, x, lin, ang, stalled, V, h, gamma, flaps, chi, mu, atmosp
         span = trimmable_speeds(aircraft, h, gamma, flaps, chi, mu, atmosphere, model)
         works = (f"; trimmable from {math.ceil(span[0])} to {math.floor(span[1])} ft/s here" if span
                  else "; no airspeed can be trimmed here")
-    found = _limit(x, stalled)
+    glider = not makes_thrust(aircraft)
+    found = _limit(x, stalled, glider=glider)
     if found is None and span is not None and not span[0] <= V <= span[1]:
         # the solver stopped short of a bound: what gives out is what holds at the nearest trimmable speed
         edge = trim(aircraft, span[0] if V < span[0] else span[1], h, gamma, flaps, chi, mu, atmosphere, model,
                     report_range=False)
-        edge_x = [edge.alpha, edge.beta, edge.throttle, edge.elevator, edge.aileron, edge.rudder]
-        found = _limit(edge_x, model.stalled(edge.state, list(edge.controls.values())), near=0.05)
+        edge_x = [edge.alpha, edge.beta, edge.climb_angle if glider else edge.throttle, edge.elevator,
+                  edge.aileron, edge.rudder]
+        found = _limit(edge_x, model.stalled(edge.state, list(edge.controls.values())), near=0.05, glider=glider)
     limit, why = found or ("no solution", f"no steady flight found (residual {lin:.1e} g, {ang:.1e} rad/s²)")
     return TrimError(f"cannot trim at {at}: {why}{works}", limit, span)
 

@@ -288,19 +288,23 @@ class BatchSimulation:
         if self._wind_model is not None:
             self._wind_model.reset(index, seeds)
             self._wind_model.sample(index, self.times, self.states, 0.0, self._wind)
-        self._settle(index)
+        self._settle(index, alike=states is None and controls is None)
 
-    def _settle(self, index):
+    def _settle(self, index, alike=False):
         """A JSBSim aircraft's flight controls and engines as loaded, then settled for each airplane's controls
-        and state (:func:`flightsim.physics.aero.settle`, as :class:`Simulation` does at a reset)."""
-        if self.aircraft.jsbsim is None:
+        and state (:func:`flightsim.physics.aero.settle`, as :class:`Simulation` does at a reset); ``alike``:
+        every airplane at the same start, so the first one's settled state is copied to the others."""
+        if self.aircraft.jsbsim is None or index.shape[0] == 0:
             return
-        props = self._own[PER_AIRPLANE.index("jsb_props")]
-        for a in index:
-            props[a] = self.aircraft.jsbsim.initial
-            fields = [self._own[PER_AIRPLANE.index(name)][a] if name in PER_AIRPLANE else self._fields[i]
+        own = {name: self._own[PER_AIRPLANE.index(name)] for name in PER_AIRPLANE}
+        for a in index[:1] if alike else index:
+            own["jsb_props"][a] = self.aircraft.jsbsim.initial
+            fields = [own[name][a] if name in PER_AIRPLANE else self._fields[i]
                       for i, name in enumerate(LoadParams._fields)]
             aero.settle(float(self.times[a]), self.states[a], LoadParams(*fields))
+        if alike:
+            for name in ("jsb_props", "jsb_held", "jsb_last"):
+                own[name][index] = own[name][index[0]]
 
     def set_states(self, index, states):
         """Load whole states of the airplanes ``index`` as they are (q not renormalised), running again, clocks kept."""

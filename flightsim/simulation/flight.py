@@ -219,11 +219,18 @@ def sideslip(y, wind=None):
     return math.degrees(math.asin(max(min(-vb[1] / speed, 1.0), -1.0))) if speed > 1e-9 else 0.0
 
 
-def deflections(params, controls):
-    """Per element ``[flap setting −1..1, incidence change deg]`` for a controls array.
+def deflections(params, controls, aircraft=None):
+    """Per element ``[flap setting −1..1, incidence change deg]`` for a controls array; for a JSBSim aircraft
+    (``aircraft.jsbsim``) per surface of :data:`flightsim.physics.jsbsim.model.SURFACES` ``[position deg
+    (JSBSim's signs), 0]`` as its flight controls hold them now in ``params``.
 
     ``params`` is the airplane's :class:`~flightsim.physics.aero.LoadParams`.
     """
+    if params.jsb_on:
+        slots, scale = aircraft.jsbsim.surface_slots()
+        out = np.zeros((len(slots), 2))
+        out[:, 0] = params.jsb_props[slots] * scale
+        return out
     elem, elem_i = params.elements, params.element_refs
     return np.array([aero.element_deflections(elem, elem_i, controls, k) for k in range(elem.shape[0])]).reshape(-1, 2)
 
@@ -293,7 +300,6 @@ class Simulation:
         self._inertia = np.ascontiguousarray(self.aircraft.inertia, dtype=np.float64)
         self._inertia_inv = np.ascontiguousarray(self.aircraft.inertia_inv, dtype=np.float64)
         self._controls_array = self._params.controls
-        self._surface_slots = None if self.aircraft.jsbsim is None else self.aircraft.jsbsim.surface_slots()
         self._diag = self._params.diag
         self._wind = self._params.wind
         #: the wind (None: still air, nothing sampled)
@@ -703,13 +709,8 @@ class Simulation:
         """Per element: ``[flap setting −1..1 (+1 trailing edge up), incidence change deg]``; for a JSBSim
         aircraft per surface of :data:`flightsim.physics.jsbsim.model.SURFACES` ``[position deg (JSBSim's
         signs), 0]``."""
-        if self._params.jsb_on:
-            slots, scale = self._surface_slots
-            out = np.zeros((len(slots), 2))
-            out[:, 0] = self._params.jsb_props[slots] * scale
-            return out
         self._load_controls()
-        return deflections(self._params, self._controls_array)
+        return deflections(self._params, self._controls_array, self.aircraft)
 
     def loads(self):
         """The loads on the airplane now, with the current controls.

@@ -176,8 +176,13 @@ class Replay:
         )
 
     def surface_deflections(self):
-        """The recorded controls' deflections at the clock, per element."""
-        return deflections(self._params, self._row(self.t)[1][:5])
+        """The recorded controls' deflections at the clock, per element (a JSBSim aircraft's surfaces: its flight
+        controls settled on the recorded controls at the recorded state)."""
+        y, u = self._row(self.t)
+        if self._params.jsb_on:
+            self._params.controls[:] = u
+            aero.settle(self.t, y, self._params)
+        return deflections(self._params, u[:5], self.aircraft)
 
     def set_integrator(self, name):
         """A replay has no integrator to switch (``capabilities.can_switch_integrator`` is false)."""

@@ -19,8 +19,14 @@ so a new aircraft costs no compilation at start-up:
 * :mod:`~flightsim.physics.jsbsim.fcs` — ``<flight_control>``: the algebraic components, in the same machine;
 * :mod:`~flightsim.physics.jsbsim.atmosphere`, :mod:`~flightsim.physics.jsbsim.auxiliary` — JSBSim's
   standard atmosphere and the properties it derives from the state (α, β, q̄, Mach, ...);
-* :mod:`~flightsim.physics.jsbsim.propulsion` — turbines with direct thrusters;
-* :mod:`~flightsim.physics.jsbsim.oracle` — JSBSim itself, flown beside flightsim's computation;
+* :mod:`~flightsim.physics.jsbsim.propulsion` — turbines with direct thrusters, and piston engines
+  (:mod:`~flightsim.physics.jsbsim.piston`) with fixed-pitch propellers (:mod:`~flightsim.physics.jsbsim.propeller`);
+* :mod:`~flightsim.physics.jsbsim.model` — an aircraft file made a flightsim ``Aircraft`` (mass, inertia, gear,
+  the compiled blocks over one property array) and :mod:`~flightsim.physics.jsbsim.loads`, its loads inside
+  flightsim's compiled step (once per step, and at every integrator stage);
+* :mod:`~flightsim.physics.jsbsim.shape` — how the app draws it, from its metrics;
+* :mod:`~flightsim.physics.jsbsim.oracle` — JSBSim itself, flown beside flightsim's computation (property
+  replays), and :mod:`~flightsim.physics.jsbsim.flight_oracle` — JSBSim trimmed and flown on a flat planet;
 * :mod:`~flightsim.physics.jsbsim.mass` — ``<metrics>`` and
   ``<mass_balance>``: the reference lengths and areas, the weight, the centre
   of gravity (empty weight, point masses and tank contents) and the inertia.

@@ -225,11 +225,10 @@ def step_start(t, y, h, params, settle):
     u, v, w, _, _, _, _ = _body_air(y, params.wind)
     if settle:
         last[3] = last[4] = last[5] = 0.0
-        last[6] = 0.0
     elif last[6] != 0.0:
         last[3], last[4], last[5] = (u - last[0]) / h, (v - last[1]) / h, (w - last[2]) / h
     last[0], last[1], last[2] = u, v, w
-    last[6] = 0.0 if settle else 1.0
+    last[6] = 0.0 if settle else 1.0            # (after a settle the next step has no derivative yet)
     props[int(s[J_DT_SLOT])] = h
     props[int(s[J_SETTLE_SLOT])] = 1.0 if settle else 0.0
     _commands(props, params.jsb_commands, params.controls)
@@ -252,7 +251,7 @@ def step_start(t, y, h, params, settle):
         engines_frame(props, params.jsb_turbines, params.jsb_turbine_slots, params.jsb_pistons,
                       params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,
                       params.jsb_engine_table_index, params.jsb_engine_table_data, h, sigma, params.jsb_held)
-    held = params.jsb_held
+    held = params.jsb_held                       # (diag: aero.D_THRUST, D_RPM)
     params.diag[2] = math.sqrt(held[0] * held[0] + held[1] * held[1] + held[2] * held[2])
     params.diag[3] = props[int(s[J_RPM_SLOT])] if s[J_RPM_SLOT] >= 0 else 0.0
     if settle:

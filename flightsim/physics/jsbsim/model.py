@@ -86,7 +86,7 @@ TRAVEL_FACTOR = 3.0
 CRASH_SINK_RATE = 12.0
 #: The lift coefficient of :func:`cruise_speed`'s cruise (a glider's glide), and the height of the default start
 #: (ft).
-CRUISE_CL, GLIDE_CL, START_ALTITUDE = 0.4, 0.7, 3000.0
+CRUISE_CL, GLIDE_CL, START_ALTITUDE = 0.4, 0.5, 3000.0
 
 
 def design(r_in):
