@@ -33,7 +33,8 @@ rounding (``tests/test_batch.py``).
 The loads' parameters (:class:`flightsim.physics.aero.LoadParams`) are
 shared by all the airplanes except the fields written during a flight
 (:data:`PER_AIRPLANE`: controls, wind, the loads' diagnostics, the brakes'
-anchors), which get one row per airplane.  The compiled kernel builds each
+anchors, a JSBSim aircraft's property array, stack and held thrust), which
+get one row per airplane.  The compiled kernel builds each
 airplane's ``LoadParams`` from the named tuple's own field list, so fields
 added to it later (a propeller's tables) are shared with no change here.
 """
@@ -60,7 +61,8 @@ from flightsim.simulation.starts import file_start
 
 #: The :class:`~flightsim.physics.aero.LoadParams` fields written during a flight: one row per airplane.
 #: Every other field is read only and shared.
-PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor", "jsb_props", "jsb_stack", "jsb_held", "jsb_last")
+PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor", "jsb_props", "jsb_stack", "jsb_held",
+                "jsb_last")
 #: ``status`` codes: flying, stopped by a non-finite state, crashed.
 RUNNING, NONFINITE, CRASHED = 0, 1, 2
 #: From this many airplanes on, a call steps them on all of numba's threads (fewer: on the calling thread).
