@@ -34,12 +34,11 @@ How to run
 """
 
 import argparse
-import contextlib
 import math
-import os
 import sys
 import time
 
+from bench_step import quiet_fds      # (this folder: JSBSim's C++ output silenced)
 from flightsim.commands.aircraft import jsbsim_fleet
 from flightsim.physics.aircraft import load_aircraft
 from flightsim.physics.jsbsim.model import START_ALTITUDE
@@ -53,37 +52,23 @@ CONDITIONS = {"737": (420.0, 10000.0), "t6texan2": (300.0, 8000.0), "c172p": (16
               "paraglider": (35.0, 1000.0)}
 
 
-@contextlib.contextmanager
-def quiet():
-    """Silence C-level stdout (JSBSim prints from C++)."""
-    sys.stdout.flush()
-    saved, devnull = os.dup(1), os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 1)
-        yield
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-        os.close(devnull)
-
-
 def measure(name):
     """One aircraft's row (a dict)."""
     aircraft = load_aircraft(f"jsbsim:{name}")
     row = {"name": name, "title": aircraft.name}
-    with quiet():
+    with quiet_fds():
         r = replay_aero(name, frames=600, every=3)
     row["loads"] = max(r.force_error, r.moment_error)
     row["copied"] = len(r.copied)
     if aircraft.jsbsim.engine_count:
         piston = any(kind == "piston" for kind, _ in aircraft.jsbsim.propulsion.kinds)
-        with quiet():
+        with quiet_fds():
             p = replay_propulsion(name, frames=600, every=3, airspeed_kts=100.0 if piston else 200.0)
         row["thrust"] = max(p.force_error, p.moment_error)
     speed, altitude = CONDITIONS.get(name, (round(aircraft.cruise_speed, 1), START_ALTITUDE))
     row["condition"] = (speed, altitude)
     try:
-        with quiet():
+        with quiet_fds():
             c = compare_flight(f"jsbsim:{name}", speed, altitude)
     except Exception as exc:                 # JSBSim's or flightsim's trim failing there: reported, not hidden
         row["note"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:90]}"

@@ -603,7 +603,7 @@ def _gear(spec, aircraft, fus_dims, cg):
             # a spring-steel leg slanting out from the fuselage's bottom (a Cessna's main gear)
             y_top = math.copysign(gear["leg_top_y"], y)
             z_top = float(np.interp(x + cg[0], x_profile[order], z_bottom[order])) - cg[2] + 0.3
-            sleeves.append(_rod([x, y, sleeve_bottom], [x, y_top, z_top], 0.11, gear["strut_color"]))
+            sleeves.append(meshes.rod([x, y, sleeve_bottom], [x, y_top, z_top], 0.11, gear["strut_color"]))
         else:
             top = max(attach_z(x, y), sleeve_bottom + 0.2)
             sleeves.append(meshes.box([x, y, 0.5 * (sleeve_bottom + top)], [0.3, 0.2, top - sleeve_bottom],
@@ -625,20 +625,6 @@ def _gear(spec, aircraft, fus_dims, cg):
     return (Mesh.merge(sleeves) if sleeves else None), wheels
 
 
-def _rod(a, b, radius, color):
-    """A round rod (a cylinder) from point ``a`` to point ``b``."""
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    d = b - a
-    length = float(np.linalg.norm(d))
-    x = d / length
-    helper = np.array([0.0, 0.0, 1.0]) if abs(x[2]) < 0.9 else np.array([1.0, 0.0, 0.0])
-    y = np.cross(helper, x)
-    y /= np.linalg.norm(y)
-    frame = np.eye(4)
-    frame[:3, 0], frame[:3, 1], frame[:3, 2] = x, y, np.cross(x, y)
-    return meshes.cylinder(radius, length, color, segments=8).transformed(translation(a) @ frame)
-
-
 def _struts(spec, aircraft, fus_dims, cg):
     """The wing struts of ``spec["strut"]`` (body coordinates): from under the wing at ``wing_y`` to the
     fuselage's bottom (plus ``fuselage_z``) at ``fuselage_y`` each side, in the wing's quarter-chord plane."""
@@ -658,7 +644,7 @@ def _struts(spec, aircraft, fus_dims, cg):
         z_wing = e.position[2] - along * math.tan(math.radians(e.dihedral_deg)) - 0.5 * thickness * chord
         x = float(e.position[0])
         z_fus = float(np.interp(x + cg[0], x_profile[order], z_bottom[order])) - cg[2] + strut["fuselage_z"]
-        rods.append(_rod([x, side * strut["fuselage_y"], z_fus], [x, side * strut["wing_y"], z_wing],
+        rods.append(meshes.rod([x, side * strut["fuselage_y"], z_fus], [x, side * strut["wing_y"], z_wing],
                          strut["radius"], strut["color"]))
     return Mesh.merge(rods) if rods else None
 

@@ -26,6 +26,7 @@ __all__ = [
     "rotation_y",
     "rotation_z",
     "rgba",
+    "rod",
     "smooth_normals",
     "translation",
 ]
@@ -267,6 +268,20 @@ def cylinder(radius, length, color, segments=16, caps=True) -> Mesh:
         parts.append(_fan(np.zeros(3), ring, [-1.0, 0.0, 0.0], rgba(color)))
         parts.append(_fan(np.array([length, 0.0, 0.0]), ring + [length, 0, 0], [1.0, 0.0, 0.0], rgba(color)))
     return Mesh.merge(parts)
+
+
+def rod(a, b, radius, color, segments=8) -> Mesh:
+    """A round rod (a :func:`cylinder`) from point ``a`` to point ``b``."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    d = b - a
+    length = float(np.linalg.norm(d))
+    x = d / length
+    helper = np.array([0.0, 0.0, 1.0]) if abs(x[2]) < 0.9 else np.array([1.0, 0.0, 0.0])
+    y = np.cross(helper, x)
+    y /= np.linalg.norm(y)
+    frame = np.eye(4)
+    frame[:3, 0], frame[:3, 1], frame[:3, 2] = x, y, np.cross(x, y)
+    return cylinder(radius, length, color, segments=segments).transformed(translation(a) @ frame)
 
 
 def cone(radius, height, color, segments=12, base=True) -> Mesh:

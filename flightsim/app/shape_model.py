@@ -258,7 +258,7 @@ class _Builder:
             z_low = self.fus.bottom_at(x) + 0.15 * s.fuselage.height
             a = [x, side * 0.42 * s.fuselage.width, z_low]
             b = [x, q[1], q[2] - 0.05 * w.chord(0.55)]
-            out.append(_rod(a, b, 0.05 + 0.01 * w.root_chord, self.c["body"]))
+            out.append(meshes.rod(a, b, 0.05 + 0.01 * w.root_chord, self.c["body"]))
         return out
 
     # ------------------------------------------------------------------ engines
@@ -377,7 +377,7 @@ class _Builder:
             top = [x, math.copysign(0.3 * f.width, y), self.fus.bottom_at(x) + 0.15 * f.height]
         if top[2] <= z + 0.05:
             top[2] = z + 0.3
-        return _rod(foot, top, radius, self.c["metal"])
+        return meshes.rod(foot, top, radius, self.c["metal"])
 
 
 class _Fuselage:
@@ -553,20 +553,6 @@ def _hinge_frame(p0, p1, vertical):
     m = np.eye(4)
     m[:3, 0], m[:3, 1], m[:3, 2], m[:3, 3] = x, y, np.cross(x, y), p0
     return m
-
-
-def _rod(a, b, radius, colour):
-    """A cylinder from ``a`` to ``b``."""
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    d = b - a
-    length = float(np.linalg.norm(d))
-    x = d / length
-    helper = np.array([0.0, 0.0, 1.0]) if abs(x[2]) < 0.9 else np.array([1.0, 0.0, 0.0])
-    y = np.cross(helper, x)
-    y /= np.linalg.norm(y)
-    frame = np.eye(4)
-    frame[:3, 0], frame[:3, 1], frame[:3, 2] = x, y, np.cross(x, y)
-    return meshes.cylinder(radius, length, colour, segments=8).transformed(translation(a) @ frame)
 
 
 def _nacelle(rear, length, radius, colour, intake, nose=0.12):

@@ -227,7 +227,7 @@ def deflections(params, controls, aircraft=None):
     ``params`` is the airplane's :class:`~flightsim.physics.aero.LoadParams`.
     """
     if params.jsb_on:
-        slots, scale = aircraft.jsbsim.surface_slots()
+        slots, scale = aircraft.jsbsim.surface_slots
         out = np.zeros((len(slots), 2))
         out[:, 0] = params.jsb_props[slots] * scale
         return out

@@ -25,7 +25,8 @@ from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_jit
 from flightsim.physics.jsbsim.program import ProgramBuilder, Properties, canonical
 
-__all__ = ["AXES", "Aerodynamics", "CL_SQUARED", "FORCE_AXES", "LIFT", "STALL_LATCH", "body_loads", "frame_start"]
+__all__ = ["AXES", "Aerodynamics", "CL_SQUARED", "FORCE_AXES", "LIFT", "STALL_LATCH", "axes_to_body", "body_loads",
+           "frame_start"]
 
 #: The lift coefficient squared, from the last frame's lift.
 CL_SQUARED = "aero/cl-squared"
@@ -224,29 +225,44 @@ def body_loads(props, axis_slots, force_axes, alpha, beta, rp, lift_slot, out):
 
     ``force_axes`` is :data:`FORCE_AXES`' number; ``rp`` the aerodynamic reference point relative to the CG,
     body frame, ft; ``out`` receives ``[X, Y, Z, L, M, N]`` (lbf, lbf·ft), and ``props[lift_slot]`` the lift
-    (wind axes, up positive, lbf) for the next frame's cl².  ``FGAerodynamics::Run``.
+    (wind axes, up positive, lbf) for the next frame's cl² (:func:`axes_to_body`).
     """
-    native = out                                  # the sums first, turned to body loads in place
+    loads = axes_to_body(props, axis_slots, force_axes, alpha, beta, rp[0], rp[1], rp[2], lift_slot)
     for k in range(6):
-        acc = 0.0
-        for j in range(axis_slots.shape[1]):
-            s = axis_slots[k, j]
-            if s >= 0:
-                acc += props[s]
-        native[k] = acc
-    f0, f1, f2 = native[0], native[1], native[2]
+        out[k] = loads[k]
+
+
+@borrowing_jit
+def axes_to_body(props, axis_slots, force_axes, alpha, beta, rpx, rpy, rpz, lift_slot):
+    """:func:`body_loads` as a tuple ``(X, Y, Z, L, M, N)`` (what the compiled loads call at every stage):
+    each axis's functions summed in file order; forces turned to the body frame (wind axes by ``Tw2b(α, β)``,
+    drag and lift negated; axial and normal negated); the moments moved from the reference point
+    ``(rpx, rpy, rpz)`` (body frame about the CG, ft) to the CG; the lift written to ``props[lift_slot]``.
+    ``FGAerodynamics::Run``.
+    """
+    native0 = native1 = native2 = native3 = native4 = native5 = 0.0
+    for j in range(axis_slots.shape[1]):
+        if axis_slots[0, j] >= 0:
+            native0 += props[axis_slots[0, j]]
+        if axis_slots[1, j] >= 0:
+            native1 += props[axis_slots[1, j]]
+        if axis_slots[2, j] >= 0:
+            native2 += props[axis_slots[2, j]]
+        if axis_slots[3, j] >= 0:
+            native3 += props[axis_slots[3, j]]
+        if axis_slots[4, j] >= 0:
+            native4 += props[axis_slots[4, j]]
+        if axis_slots[5, j] >= 0:
+            native5 += props[axis_slots[5, j]]
     if force_axes == 0:                           # wind: D, S, L → body with Tw2b(α, β), drag and lift negated
-        f0, f2 = -f0, -f2
+        f0, f1, f2 = -native0, native1, -native2
         ca, sa, cb, sb = math.cos(alpha), math.sin(alpha), math.cos(beta), math.sin(beta)
         x = ca * cb * f0 - ca * sb * f1 - sa * f2
         y = sb * f0 + cb * f1
         z = sa * cb * f0 - sa * sb * f1 + ca * f2
     elif force_axes == 2:                         # axial, side, normal: axial and normal negated
-        x, y, z = -f0, f1, -f2
+        x, y, z = -native0, native1, -native2
     else:
-        x, y, z = f0, f1, f2
-    out[0], out[1], out[2] = x, y, z
-    out[3] = native[3] + (rp[1] * z - rp[2] * y)
-    out[4] = native[4] + (rp[2] * x - rp[0] * z)
-    out[5] = native[5] + (rp[0] * y - rp[1] * x)
-    props[lift_slot] = math.sin(alpha) * x - math.cos(alpha) * z     # −(Tb2w · F)_z
+        x, y, z = native0, native1, native2
+    props[lift_slot] = math.sin(alpha) * x - math.cos(alpha) * z     # −(Tb2w · F)_z, for the next cl²
+    return (x, y, z, native3 + (rpy * z - rpz * y), native4 + (rpz * x - rpx * z), native5 + (rpx * y - rpy * x))

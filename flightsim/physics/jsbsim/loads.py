@@ -34,7 +34,7 @@ import math
 
 from flightsim.math.kernels import borrowing_jit, qv_rotate
 from flightsim.physics.gear import gear_loads
-from flightsim.physics.jsbsim.aero import frame_start
+from flightsim.physics.jsbsim.aero import axes_to_body, frame_start
 from flightsim.physics.jsbsim.auxiliary import atmosphere_into, auxiliary
 from flightsim.physics.jsbsim.program import run
 from flightsim.physics.jsbsim.propulsion import engines_frame, engines_steady
@@ -117,36 +117,9 @@ def _aero(props, params):
     """The aerodynamics block on ``props`` (its functions, then the axes summed): JSBSim body loads about the CG."""
     run(params.jsb_aero_code, params.jsb_aero_constants, params.jsb_aero_tables, params.jsb_aero_data, props,
         params.jsb_stack)
-    s, slots = params.jsb_scalars, params.jsb_axis_slots
-    native0 = native1 = native2 = native3 = native4 = native5 = 0.0
-    for j in range(slots.shape[1]):
-        if slots[0, j] >= 0:
-            native0 += props[slots[0, j]]
-        if slots[1, j] >= 0:
-            native1 += props[slots[1, j]]
-        if slots[2, j] >= 0:
-            native2 += props[slots[2, j]]
-        if slots[3, j] >= 0:
-            native3 += props[slots[3, j]]
-        if slots[4, j] >= 0:
-            native4 += props[slots[4, j]]
-        if slots[5, j] >= 0:
-            native5 += props[slots[5, j]]
-    alpha, beta = props[int(s[J_ALPHA_SLOT])], props[int(s[J_BETA_SLOT])]
-    axes = int(s[J_FORCE_AXES])
-    if axes == 0:                                 # wind: D, S, L → body with Tw2b(α, β), drag and lift negated
-        f0, f1, f2 = -native0, native1, -native2
-        ca, sa, cb, sb = math.cos(alpha), math.sin(alpha), math.cos(beta), math.sin(beta)
-        x = ca * cb * f0 - ca * sb * f1 - sa * f2
-        y = sb * f0 + cb * f1
-        z = sa * cb * f0 - sa * sb * f1 + ca * f2
-    elif axes == 2:                               # axial, side, normal: axial and normal negated
-        x, y, z = -native0, native1, -native2
-    else:
-        x, y, z = native0, native1, native2
-    rpx, rpy, rpz = s[J_RP], s[J_RP + 1], s[J_RP + 2]
-    props[int(s[J_LIFT_SLOT])] = math.sin(alpha) * x - math.cos(alpha) * z     # −(Tb2w · F)_z, for cl²
-    return (x, y, z, native3 + (rpy * z - rpz * y), native4 + (rpz * x - rpx * z), native5 + (rpx * y - rpy * x))
+    s = params.jsb_scalars
+    return axes_to_body(props, params.jsb_axis_slots, int(s[J_FORCE_AXES]), props[int(s[J_ALPHA_SLOT])],
+                        props[int(s[J_BETA_SLOT])], s[J_RP], s[J_RP + 1], s[J_RP + 2], int(s[J_LIFT_SLOT]))
 
 
 @borrowing_jit
@@ -238,11 +211,12 @@ def step_start(t, y, h, params, settle):
         _auxiliary_at(y, params, props)
     run(params.jsb_fcs_code, params.jsb_fcs_constants, params.jsb_fcs_tables, params.jsb_fcs_data, props,
         params.jsb_stack)
-    _auxiliary_at(y, params, props)
+    if not settle:              # (FGAuxiliary after the FCS; settled, they are already this state's)
+        _auxiliary_at(y, params, props)
     frame_start(props, params.jsb_frame_slots, params.jsb_limits)
     run(params.jsb_engine_code, params.jsb_engine_constants, params.jsb_engine_tables, params.jsb_engine_data,
         props, params.jsb_stack)
-    sigma = props[int(s[J_SIGMA_SLOT])] if s[J_SIGMA_SLOT] >= 0 else 1.0
+    sigma = props[int(s[J_SIGMA_SLOT])]
     if settle:
         engines_steady(props, params.jsb_turbines, params.jsb_turbine_slots, params.jsb_pistons,
                        params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,

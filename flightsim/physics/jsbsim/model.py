@@ -24,6 +24,7 @@ z up); JSBSim's body-frame tensors turn with ``D = diag(1, −1, −1)``.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,7 +41,7 @@ from flightsim.physics.jsbsim.aero import CL_SQUARED, LIFT, STALL_LATCH, Aerodyn
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY, slots_of
 from flightsim.physics.jsbsim.fcs import BUILTIN, SETTLE, FlightControls
 from flightsim.physics.jsbsim.mass import INCH_TO_FT, MassBalance, Metrics
-from flightsim.physics.jsbsim.program import OP_STORE, Properties
+from flightsim.physics.jsbsim.program import OP_STORE, Properties, canonical
 from flightsim.physics.jsbsim.propeller import RS_ENGINE_RPM
 from flightsim.physics.jsbsim.propulsion import E_MIL, S_N1, S_N2, Propulsion
 from flightsim.physics.jsbsim.shape import Shape
@@ -73,7 +74,9 @@ COMMANDS = {
 ENGINE_COMMANDS = {"fcs/throttle-cmd-norm[{k}]": ("throttle", 1.0, 0.0, 1.0),
                    "fcs/mixture-cmd-norm[{k}]": (None, 1.0, 0.0, 1.0),
                    "propulsion/magneto_cmd": (None, 3.0, 0.0, 3.0)}
-#: The surfaces the app draws, as :meth:`JSBSimModel.surface_slots` orders them.
+#: The first engine's speed (a piston's), the engine gauge of the loads' diagnostics.
+RPM = "propulsion/engine/engine-rpm"
+#: The surfaces the app draws, as :attr:`JSBSimModel.surface_slots` orders them.
 SURFACES = ("fcs/elevator-pos-deg", "fcs/left-aileron-pos-deg", "fcs/right-aileron-pos-deg", "fcs/rudder-pos-deg",
             "fcs/flap-pos-deg")
 #: How far (deg) the app draws flaps that the flight controls give normalised only.
@@ -222,20 +225,15 @@ class JSBSimModel:
         engines = Propulsion(source, props)
         cg = mass.cg
         engines.locate(lambda r: mass.structural_to_body(r, cg))
-        n_engines = len(engines.kinds)
-        rows, supplied = [], set(COMMANDS)
-        for name, (control, scale, lo, hi) in COMMANDS.items():
-            rows.append((props.slot(name), -1 if control is None else INPUTS.index(control), scale, lo, hi))
-        for k in range(n_engines):
-            for pattern, (control, scale, lo, hi) in ENGINE_COMMANDS.items():
-                supplied.add(pattern.format(k=k).replace("[0]", ""))
-                rows.append((props.slot(pattern.format(k=k)), -1 if control is None else INPUTS.index(control),
-                             scale, lo, hi))
+        commands = {**COMMANDS, **{canonical(pattern.format(k=k)): spec for k in range(len(engines.kinds))
+                                   for pattern, spec in ENGINE_COMMANDS.items()}}
+        rows = [(props.slot(name), -1 if control is None else INPUTS.index(control), scale, lo, hi)
+                for name, (control, scale, lo, hi) in commands.items()]
         state_slots = np.array([props.slot(n) for n in L.STATE], dtype=np.int64)
         for n in SURFACES:
             props.slot(n)
         own = metrics.properties()
-        cls._check_inputs(source, props, aero, fcs, engines, set(own) | supplied)
+        cls._check_inputs(source, props, aero, fcs, engines, set(own) | set(commands))
         aux_slots = slots_of(props)
         initial = props.array({**aero.defaults, **fcs.defaults, **engines.defaults})
         for k, v in own.items():
@@ -250,8 +248,7 @@ class JSBSimModel:
         scalars[L.J_ALPHA_SLOT], scalars[L.J_BETA_SLOT] = props["aero/alpha-rad"], props["aero/beta-rad"]
         scalars[L.J_LIFT_SLOT], scalars[L.J_SIGMA_SLOT] = props[LIFT], props["atmosphere/sigma"]
         scalars[L.J_RHO_SLOT] = props["atmosphere/rho-slugs_ft3"]
-        scalars[L.J_RPM_SLOT] = props.slot("propulsion/engine/engine-rpm") if "propulsion/engine/engine-rpm" in \
-            props else -1
+        scalars[L.J_RPM_SLOT] = props[RPM] if RPM in props else -1
         return cls(source, props, metrics, mass, aero, fcs, engines, initial,
                    np.array(rows, dtype=np.float64).reshape(-1, L.COMMAND_FIELDS), state_slots, aux_slots, scalars)
 
@@ -300,9 +297,11 @@ class JSBSimModel:
                 out.append(("piston", float(props[self.propulsion.propeller_slots[row, RS_ENGINE_RPM]])))
         return tuple(out), float(props[self.properties["velocities/mach"]])
 
+    @functools.cached_property
     def surface_slots(self):
         """The slots of :data:`SURFACES` (deg, JSBSim's signs) and each one's scale to degrees: the flaps' from
-        ``fcs/flap-pos-norm`` (times :data:`FLAP_NORM_DEG`) where the flight controls write no degrees."""
+        ``fcs/flap-pos-norm`` (times :data:`FLAP_NORM_DEG`) where the flight controls write no degrees (found
+        once: the app reads them every frame)."""
         slots = [self.properties[n] for n in SURFACES]
         scale = np.ones(len(SURFACES))
         if "fcs/flap-pos-deg" not in self.fcs.outputs and "fcs/flap-pos-norm" in self.fcs.outputs:
@@ -314,9 +313,6 @@ class JSBSimModel:
         """How many engines (of every kind)."""
         return len(self.propulsion.kinds)
 
-    @property
-    def turbine_count(self):
-        return int(self.propulsion.engines.shape[0])
 
 
 def load_jsbsim_aircraft(name):
