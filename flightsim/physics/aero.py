@@ -172,8 +172,6 @@ class LoadParams(NamedTuple):
     jsb_on: bool
     #: (p,) float: the property array (written by every evaluation; one per airplane).
     jsb_props: np.ndarray
-    #: float: the stack machine's stack (scratch; one per airplane).
-    jsb_stack: np.ndarray
     #: (6,) float: the thrusters' body loads held through a step (JSBSim's body frame; one per airplane).
     jsb_held: np.ndarray
     #: float: the last step's body velocity and acceleration for α̇ (``loads.LAST_FIELDS``; one per airplane).
@@ -192,18 +190,18 @@ class LoadParams(NamedTuple):
     jsb_frame_slots: np.ndarray
     #: (2,) float: the stall hysteresis limits (rad).
     jsb_limits: np.ndarray
-    #: The flight controls' program (``Program`` arrays).
-    jsb_fcs_code: np.ndarray
+    #: (3,) int: the addresses of the compiled flight controls, aerodynamics and engines' programs
+    #: (:mod:`flightsim.physics.jsbsim.native`, ``BLOCKS`` order), each called on the block's arrays below.
+    jsb_native: np.ndarray
+    #: The flight controls' program's numbers, tables and table data (``Program`` arrays).
     jsb_fcs_constants: np.ndarray
     jsb_fcs_tables: np.ndarray
     jsb_fcs_data: np.ndarray
-    #: The aerodynamics' program.
-    jsb_aero_code: np.ndarray
+    #: The aerodynamics' program's.
     jsb_aero_constants: np.ndarray
     jsb_aero_tables: np.ndarray
     jsb_aero_data: np.ndarray
-    #: The engines' program.
-    jsb_engine_code: np.ndarray
+    #: The engines' program's.
     jsb_engine_constants: np.ndarray
     jsb_engine_tables: np.ndarray
     jsb_engine_data: np.ndarray
@@ -216,7 +214,6 @@ class LoadParams(NamedTuple):
     jsb_propeller_slots: np.ndarray
     jsb_engine_table_index: np.ndarray
     jsb_engine_table_data: np.ndarray
-
 
 def pack_propeller(prop):
     """The propeller fields of :class:`LoadParams` for a :class:`~flightsim.physics.aircraft.Propeller` or None.
@@ -247,18 +244,16 @@ ENGINE_FIELDS = ("jsb_turbines", "jsb_turbine_slots", "jsb_pistons", "jsb_piston
 
 def no_jsbsim():
     """The ``jsb_*`` fields of :class:`LoadParams` for an aircraft that is not JSBSim's (empty, of the same types)."""
-    program = dict(code=np.zeros((0, 2), dtype=np.int64), constants=np.zeros(0),
-                   tables=np.zeros((0, 7), dtype=np.int64), data=np.zeros(0))
+    program = dict(constants=np.zeros(0), tables=np.zeros((0, 7), dtype=np.int64), data=np.zeros(0))
     return dict(
-        jsb_on=False, jsb_props=np.zeros(0), jsb_stack=np.zeros(1), jsb_held=np.zeros(6),
+        jsb_on=False, jsb_props=np.zeros(0), jsb_held=np.zeros(6),
         jsb_last=np.zeros(LAST_FIELDS), jsb_scalars=np.zeros(SCALARS), jsb_commands=np.zeros((0, COMMAND_FIELDS)),
         jsb_state_slots=np.zeros(0, dtype=np.int64),
         jsb_aux_slots=np.zeros(0, dtype=np.int64), jsb_axis_slots=np.zeros((6, 1), dtype=np.int64),
-        jsb_frame_slots=np.zeros(6, dtype=np.int64), jsb_limits=np.zeros(2),
+        jsb_frame_slots=np.zeros(6, dtype=np.int64), jsb_limits=np.zeros(2), jsb_native=np.zeros(3, dtype=np.int64),
         **{f"jsb_{block}_{k}": np.array(v) for block in ("fcs", "aero", "engine") for k, v in program.items()},
         **dict(zip(ENGINE_FIELDS, Propulsion.shaped())),
     )
-
 
 def pack_jsbsim(aircraft):
     """The ``jsb_*`` fields for ``aircraft``: its JSBSim model's, or :func:`no_jsbsim`."""

@@ -61,8 +61,7 @@ from flightsim.simulation.starts import file_start
 
 #: The :class:`~flightsim.physics.aero.LoadParams` fields written during a flight: one row per airplane.
 #: Every other field is read only and shared.
-PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor", "jsb_props", "jsb_stack", "jsb_held",
-                "jsb_last")
+PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor", "jsb_props", "jsb_held", "jsb_last")
 #: ``status`` codes: flying, stopped by a non-finite state, crashed.
 RUNNING, NONFINITE, CRASHED = 0, 1, 2
 #: From this many airplanes on, a call steps them on all of numba's threads (fewer: on the calling thread).

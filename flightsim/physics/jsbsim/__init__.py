@@ -4,14 +4,17 @@ JSBSim (Berndt 2004; https://jsbsim.sourceforge.net) keeps an aircraft as
 data: metrics, mass balance, a flight control system, propulsion and an
 aerodynamics block of ``<function>`` trees over named properties.  This
 package reads those files and compiles what they compute into flat arrays
-that one compiled interpreter evaluates — no code is generated per aircraft,
-so a new aircraft costs no compilation at start-up:
+that one compiled interpreter evaluates (the reference checked against
+JSBSim), and, the first time an aircraft flies on a machine, into numba
+source compiled and cached per aircraft (what flies):
 
 * :mod:`~flightsim.physics.jsbsim.xmlfile` — where the package's aircraft
   are, the XML read with JSBSim's ``file=`` includes and unit conversions;
 * :mod:`~flightsim.physics.jsbsim.program` — ``<function>`` and ``<table>``
   elements compiled to a program of a small stack machine, and the compiled
   machine (:func:`~flightsim.physics.jsbsim.program.run`);
+* :mod:`~flightsim.physics.jsbsim.native` — the same programs as numba source, one compiled
+  function per block, called by address from the compiled loads;
 * :mod:`~flightsim.physics.jsbsim.aero` — the ``<aerodynamics>`` block: its
   axes, the wind-to-body rotation and the moment transfer from the
   aerodynamic reference point to the centre of gravity, as JSBSim's

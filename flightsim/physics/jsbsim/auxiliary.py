@@ -21,7 +21,7 @@ import numpy as np
 from flightsim.math.kernels import borrowing_jit
 from flightsim.physics.jsbsim.atmosphere import R_AIR, SEA_LEVEL_PRESSURE, density_altitude, standard_atmosphere
 
-__all__ = ["AUXILIARY", "atmosphere_into", "auxiliary", "slots_of"]
+__all__ = ["AUXILIARY", "atmosphere_into", "auxiliary", "auxiliary_in", "put_atmosphere", "slots_of"]
 
 #: The properties :func:`auxiliary` computes, in the order of its slot array.
 AUXILIARY = (
@@ -67,11 +67,11 @@ def atmosphere_into(props, slots, altitude):
     pressure, density, speed of sound, density altitude and σ.  JSBSim's FGAtmosphere runs before its FCS in a
     frame (FGAuxiliary after it), so an FCS reads these for the state now; :func:`auxiliary` writes them too."""
     t, pressure, rho, sound = standard_atmosphere(altitude)
-    _put_atmosphere(props, slots, t, pressure, rho, sound)
+    put_atmosphere(props, slots, t, pressure, rho, sound)
 
 
 @borrowing_jit
-def _put_atmosphere(props, slots, t, pressure, rho, sound):
+def put_atmosphere(props, slots, t, pressure, rho, sound):
     _put(props, slots, A_T, t)
     _put(props, slots, A_P_ATM, pressure)
     _put(props, slots, A_RHO, rho)
@@ -91,6 +91,16 @@ def auxiliary(props, slots, u, v, w, udot, vdot, wdot, p, q, r, altitude, agl, s
     (ft, ft, ft²); ``mac_down`` the aerodynamic reference point's height below the CG in the local frame
     (ft: JSBSim's ``(Tb2l · RPbody)_z``).
     """
+    t, pressure, rho, sound = standard_atmosphere(altitude)
+    auxiliary_in(props, slots, u, v, w, udot, vdot, wdot, p, q, r, agl, span, chord, area, mac_down, t, pressure,
+                 rho, sound)
+
+
+@borrowing_jit
+def auxiliary_in(props, slots, u, v, w, udot, vdot, wdot, p, q, r, agl, span, chord, area, mac_down, t, pressure,
+                 rho, sound):
+    """:func:`auxiliary` in the atmosphere ``(t, pressure, rho, sound)`` (:func:`standard_atmosphere`'s, given:
+    the compiled loads reuse it while the altitude holds)."""
     u2, v2, w2 = u * u, v * v, w * w
     m_uw = u2 + w2
     vt2 = m_uw + v2
@@ -103,7 +113,6 @@ def auxiliary(props, slots, u, v, w, udot, vdot, wdot, p, q, r, altitude, agl, s
             vtdot = (u * udot + v * vdot + w * wdot) / vt
             adot = (u * wdot - w * udot) / m_uw
             bdot = (vdot * vt - v * vtdot) / (vt * math.sqrt(m_uw))
-    t, pressure, rho, sound = standard_atmosphere(altitude)
     qbar = 0.5 * rho * vt2
     _put(props, slots, A_ALPHA, alpha)
     _put(props, slots, A_BETA, beta)
@@ -124,12 +133,14 @@ def auxiliary(props, slots, u, v, w, udot, vdot, wdot, p, q, r, altitude, agl, s
     _put(props, slots, A_P, p)
     _put(props, slots, A_Q, q)
     _put(props, slots, A_R, r)
-    veas = math.sqrt(2.0 * qbar / _SL_DENSITY) if vt / sound > 0.0 else 0.0
-    _put(props, slots, A_VE_FPS, veas)
-    _put(props, slots, A_VE_KTS, veas * _FPS_TO_KTS)
-    viscosity = _BETA_VISCOSITY * math.pow(t, 1.5) / (_SUTHERLAND + t)
-    _put(props, slots, A_RE, vt * chord / (viscosity / rho))
-    _put_atmosphere(props, slots, t, pressure, rho, sound)
+    if slots[A_VE_FPS] >= 0 or slots[A_VE_KTS] >= 0:
+        veas = math.sqrt(2.0 * qbar / _SL_DENSITY) if vt / sound > 0.0 else 0.0
+        _put(props, slots, A_VE_FPS, veas)
+        _put(props, slots, A_VE_KTS, veas * _FPS_TO_KTS)
+    if slots[A_RE] >= 0:
+        viscosity = _BETA_VISCOSITY * math.pow(t, 1.5) / (_SUTHERLAND + t)
+        props[slots[A_RE]] = vt * chord / (viscosity / rho)
+    put_atmosphere(props, slots, t, pressure, rho, sound)
     _put(props, slots, A_HB_CG, agl / span)
     _put(props, slots, A_HB_MAC, (agl - mac_down) / span)
     if vt != 0.0:

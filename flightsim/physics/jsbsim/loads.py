@@ -35,8 +35,9 @@ import math
 from flightsim.math.kernels import borrowing_jit, qv_rotate
 from flightsim.physics.gear import gear_loads
 from flightsim.physics.jsbsim.aero import axes_to_body, frame_start
-from flightsim.physics.jsbsim.auxiliary import atmosphere_into, auxiliary
-from flightsim.physics.jsbsim.program import run
+from flightsim.physics.jsbsim.atmosphere import standard_atmosphere
+from flightsim.physics.jsbsim.auxiliary import auxiliary_in, put_atmosphere
+from flightsim.physics.jsbsim.native import call_block
 from flightsim.physics.jsbsim.propulsion import engines_frame, engines_steady
 
 __all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPAN", "LAST_FIELDS", "STATE",
@@ -64,8 +65,11 @@ STATE = ("attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude
 #: Most passes :func:`step_start` makes settling cl² on its own lift (it converges in a few).
 SETTLE_ITERATIONS = 50
 #: Entries of ``jsb_last``: the air-relative body velocity (JSBSim's axes) at the last step's start, its
-#: derivative over the last step, and 1 once a step has been taken (0: no derivative yet).
-LAST_FIELDS = 7
+#: derivative over the last step, and 1 once a step has been taken (0: no derivative yet); then the standard
+#: atmosphere last computed (1 when there is one, its altitude, and its temperature, pressure, density and speed of
+#: sound, :data:`L_ATMOSPHERE`): a step's start and its stages at the same altitude compute it once.
+LAST_FIELDS = 13
+L_ATMOSPHERE = 7
 
 
 @borrowing_jit
@@ -108,15 +112,25 @@ def _auxiliary_at(y, params, props):
     _, _, _, _, t20, t21, t22 = _tb2l_row(y)
     rpx, rpy, rpz = s[J_RP], s[J_RP + 1], s[J_RP + 2]
     mac_down = t20 * rpx + t21 * rpy + t22 * rpz
-    auxiliary(props, params.jsb_aux_slots, u, v, w, last[3], last[4], last[5], p, q, r, y[2], y[2],
-              s[J_SPAN], s[J_CHORD], s[J_AREA], mac_down)
+    t, pressure, rho, sound = _atmosphere(last, y[2])
+    auxiliary_in(props, params.jsb_aux_slots, u, v, w, last[3], last[4], last[5], p, q, r, y[2],
+                 s[J_SPAN], s[J_CHORD], s[J_AREA], mac_down, t, pressure, rho, sound)
+
+
+@borrowing_jit
+def _atmosphere(last, altitude):
+    """The standard atmosphere at ``altitude`` (ft): the one kept in ``last`` when it is this altitude's."""
+    k = L_ATMOSPHERE
+    if last[k] == 0.0 or last[k + 1] != altitude:
+        last[k + 2], last[k + 3], last[k + 4], last[k + 5] = standard_atmosphere(altitude)
+        last[k], last[k + 1] = 1.0, altitude
+    return last[k + 2], last[k + 3], last[k + 4], last[k + 5]
 
 
 @borrowing_jit
 def _aero(props, params):
     """The aerodynamics block on ``props`` (its functions, then the axes summed): JSBSim body loads about the CG."""
-    run(params.jsb_aero_code, params.jsb_aero_constants, params.jsb_aero_tables, params.jsb_aero_data, props,
-        params.jsb_stack)
+    call_block(params.jsb_native[1], props, params.jsb_aero_constants, params.jsb_aero_tables, params.jsb_aero_data)
     s = params.jsb_scalars
     return axes_to_body(props, params.jsb_axis_slots, int(s[J_FORCE_AXES]), props[int(s[J_ALPHA_SLOT])],
                         props[int(s[J_BETA_SLOT])], s[J_RP], s[J_RP + 1], s[J_RP + 2], int(s[J_LIFT_SLOT]))
@@ -163,11 +177,15 @@ def _state_into(props, slots, y):
     """What FGPropagate gives the FCS: Euler angles (JSBSim's: φ right wing down, θ nose up, ψ 0..2π from
     North), height above sea level and ground, climb rate."""
     t00, t01, t02, t10, t20, t21, t22 = _tb2l_row(y)
-    phi = math.atan2(t21, t22)
-    theta = -math.asin(min(max(t20, -1.0), 1.0))
-    psi = math.atan2(t10, t00)
-    if psi < 0.0:
-        psi += 2.0 * math.pi
+    phi = theta = psi = 0.0             # (each angle computed only where the aircraft reads it)
+    if slots[ST_PHI] >= 0 or slots[ST_PHI_DEG] >= 0 or slots[ST_ROLL] >= 0:
+        phi = math.atan2(t21, t22)
+    if slots[ST_THETA] >= 0 or slots[ST_THETA_DEG] >= 0 or slots[ST_PITCH] >= 0:
+        theta = -math.asin(min(max(t20, -1.0), 1.0))
+    if slots[ST_PSI] >= 0 or slots[ST_PSI_DEG] >= 0 or slots[ST_HEADING] >= 0:
+        psi = math.atan2(t10, t00)
+        if psi < 0.0:
+            psi += 2.0 * math.pi
     _put(props, slots[ST_PHI], phi)
     _put(props, slots[ST_THETA], theta)
     _put(props, slots[ST_PSI], psi)
@@ -206,16 +224,15 @@ def step_start(t, y, h, params, settle):
     props[int(s[J_SETTLE_SLOT])] = 1.0 if settle else 0.0
     _commands(props, params.jsb_commands, params.controls)
     _state_into(props, params.jsb_state_slots, y)
-    atmosphere_into(props, params.jsb_aux_slots, y[2])
+    put_atmosphere(props, params.jsb_aux_slots, *_atmosphere(last, y[2]))
     if settle:                  # steady: the FCS's "last frame" auxiliary values are this state's
         _auxiliary_at(y, params, props)
-    run(params.jsb_fcs_code, params.jsb_fcs_constants, params.jsb_fcs_tables, params.jsb_fcs_data, props,
-        params.jsb_stack)
+    call_block(params.jsb_native[0], props, params.jsb_fcs_constants, params.jsb_fcs_tables, params.jsb_fcs_data)
     if not settle:              # (FGAuxiliary after the FCS; settled, they are already this state's)
         _auxiliary_at(y, params, props)
     frame_start(props, params.jsb_frame_slots, params.jsb_limits)
-    run(params.jsb_engine_code, params.jsb_engine_constants, params.jsb_engine_tables, params.jsb_engine_data,
-        props, params.jsb_stack)
+    call_block(params.jsb_native[2], props, params.jsb_engine_constants, params.jsb_engine_tables,
+               params.jsb_engine_data)
     sigma = props[int(s[J_SIGMA_SLOT])]
     if settle:
         engines_steady(props, params.jsb_turbines, params.jsb_turbine_slots, params.jsb_pistons,

@@ -9,7 +9,7 @@ flightsim's gear: :func:`contacts`), no aerodynamic elements, and a
 :class:`JSBSimModel` in ``Aircraft.jsbsim`` holding what the compiled loads
 (:mod:`flightsim.physics.jsbsim.loads`) read: the aerodynamics, the flight
 controls and the engines compiled for one stack machine over one property
-array, the pilot's commands in JSBSim's meaning (:data:`COMMANDS`) and the
+array (and from it to numba, :attr:`JSBSimModel.native`), the pilot's commands in JSBSim's meaning (:data:`COMMANDS`) and the
 state the flight controls read.
 
 Every property the aircraft's functions read must be computed here; one
@@ -41,6 +41,7 @@ from flightsim.physics.jsbsim.aero import CL_SQUARED, LIFT, STALL_LATCH, Aerodyn
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY, slots_of
 from flightsim.physics.jsbsim.fcs import BUILTIN, SETTLE, FlightControls
 from flightsim.physics.jsbsim.mass import INCH_TO_FT, MassBalance, Metrics
+from flightsim.physics.jsbsim.native import compile_blocks
 from flightsim.physics.jsbsim.program import OP_STORE, Properties, canonical
 from flightsim.physics.jsbsim.propeller import RS_ENGINE_RPM
 from flightsim.physics.jsbsim.propulsion import E_MIL, S_N1, S_N2, Propulsion
@@ -270,18 +271,14 @@ class JSBSimModel:
         """The ``jsb_*`` fields of :class:`~flightsim.physics.aero.LoadParams` (fresh state arrays)."""
         fcs, aero, eng = self.fcs.program, self.aero.program, self.propulsion.program
         return dict(
-            jsb_on=True, jsb_props=self.initial.copy(),
-            jsb_stack=np.zeros(max(fcs.stack_size, aero.stack_size, eng.stack_size, 1)),
+            jsb_on=True, jsb_props=self.initial.copy(), jsb_native=self.native.addresses,
             jsb_held=np.zeros(6), jsb_last=np.zeros(L.LAST_FIELDS),
             jsb_scalars=self.scalars, jsb_commands=self.commands, jsb_state_slots=self.state_slots,
             jsb_aux_slots=self.aux_slots, jsb_axis_slots=self.aero.axis_slots,
             jsb_frame_slots=self.aero.state_slots, jsb_limits=self.aero.limits,
-            jsb_fcs_code=fcs.code, jsb_fcs_constants=fcs.constants, jsb_fcs_tables=fcs.tables,
-            jsb_fcs_data=fcs.table_data,
-            jsb_aero_code=aero.code, jsb_aero_constants=aero.constants, jsb_aero_tables=aero.tables,
-            jsb_aero_data=aero.table_data,
-            jsb_engine_code=eng.code, jsb_engine_constants=eng.constants, jsb_engine_tables=eng.tables,
-            jsb_engine_data=eng.table_data,
+            jsb_fcs_constants=fcs.constants, jsb_fcs_tables=fcs.tables, jsb_fcs_data=fcs.table_data,
+            jsb_aero_constants=aero.constants, jsb_aero_tables=aero.tables, jsb_aero_data=aero.table_data,
+            jsb_engine_constants=eng.constants, jsb_engine_tables=eng.tables, jsb_engine_data=eng.table_data,
             **dict(zip(ENGINE_FIELDS, self.propulsion.arrays)),
         )
 
@@ -307,6 +304,13 @@ class JSBSimModel:
         if "fcs/flap-pos-deg" not in self.fcs.outputs and "fcs/flap-pos-norm" in self.fcs.outputs:
             slots[-1], scale[-1] = self.properties["fcs/flap-pos-norm"], FLAP_NORM_DEG
         return np.array(slots, dtype=np.int64), scale
+
+    @functools.cached_property
+    def native(self):
+        """The flight controls', aerodynamics' and engines' programs compiled (:mod:`~flightsim.physics.jsbsim.native`):
+        generated and compiled the first time the aircraft is flown on this machine, loaded from the cache after."""
+        programs = {"fcs": self.fcs.program, "aero": self.aero.program, "engine": self.propulsion.program}
+        return compile_blocks(programs, len(self.properties), Path(self.source.path).stem)
 
     @property
     def engine_count(self):

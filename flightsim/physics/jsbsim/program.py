@@ -5,8 +5,11 @@ JSBSim evaluates an aircraft's functions as trees of C++ objects
 compiled once, when the file is read, into a *program*: a flat list of
 instructions (an operation and its argument) over a value stack, with the
 numbers, the tables and the properties in arrays.  One compiled function,
-:func:`run`, executes any aircraft's program, so reading a new aircraft
-compiles nothing.
+:func:`run`, executes any aircraft's program: the reference the replays check
+against JSBSim.  The compiled loads run the same programs turned into numba
+source per aircraft (:mod:`flightsim.physics.jsbsim.native`), which calls
+this module's helpers (``_lookup``, ``_binary_op``, ``_kinematic`` …) as the
+interpreter does, so the two compute the same bits.
 
 Every property a program reads or writes has a slot in one float array
 (:class:`Properties`); a ``<function name="…">`` writes its value to the slot
@@ -501,6 +504,111 @@ def _binary(x):
 
 
 @borrowing_jit
+def _min_step(acc, x):
+    """One argument of ``<min>`` (FGFunction's loop: a smaller value replaces the minimum so far)."""
+    return x if x < acc else acc
+
+
+@borrowing_jit
+def _max_step(acc, x):
+    return x if x > acc else acc
+
+
+@borrowing_jit
+def _and_step(acc, x):
+    return acc if _binary(x) else 0.0
+
+
+@borrowing_jit
+def _or_step(acc, x):
+    return 1.0 if _binary(x) else acc
+
+
+@borrowing_jit
+def _ifthen(condition, then, otherwise):
+    return then if _binary(condition) else otherwise
+
+
+@borrowing_jit
+def _clip(x, lo, hi, cyclic):
+    """FGFCSComponent's clipto (``cyclic``: wrapped into [lo, hi)); ignored when ``hi < lo``, as JSBSim does."""
+    span = hi - lo
+    if span >= 0.0:
+        if cyclic and span != 0.0:
+            x = np.fmod(x - lo, span) + lo
+            if x < lo:
+                x += span
+        else:
+            x = lo if x < lo else (hi if x > hi else x)
+    return x
+
+
+@borrowing_jit
+def _binary_op(op, a, b):
+    """The two-argument operations: quotient (by zero: +inf), pow, atan2 and the comparisons (1 or 0)."""
+    if op == OP_QUOTIENT:
+        return a / b if b != 0.0 else math.inf
+    if op == OP_POW:
+        return a ** b
+    if op == OP_ATAN2:
+        return math.atan2(a, b)
+    if op == OP_LT:
+        return 1.0 if a < b else 0.0
+    if op == OP_LE:
+        return 1.0 if a <= b else 0.0
+    if op == OP_GT:
+        return 1.0 if a > b else 0.0
+    if op == OP_GE:
+        return 1.0 if a >= b else 0.0
+    if op == OP_EQ:
+        return 1.0 if a == b else 0.0
+    return 1.0 if a != b else 0.0
+
+
+@borrowing_jit
+def _unary_op(op, x):
+    """The one-argument operations (JSBSim's: asin and acos of |x| > 1 NaN, the square root of a negative
+    number and the logarithm of one ≤ 0 −inf, sign(0) = +1)."""
+    if op == OP_ABS:
+        return abs(x)
+    if op == OP_SIN:
+        return math.sin(x)
+    if op == OP_COS:
+        return math.cos(x)
+    if op == OP_TAN:
+        return math.tan(x)
+    if op == OP_ASIN:
+        return math.asin(x) if -1.0 <= x <= 1.0 else math.nan
+    if op == OP_ACOS:
+        return math.acos(x) if -1.0 <= x <= 1.0 else math.nan
+    if op == OP_ATAN:
+        return math.atan(x)
+    if op == OP_EXP:
+        return math.exp(x)
+    if op == OP_SQRT:
+        return math.sqrt(x) if x >= 0.0 else -math.inf
+    if op == OP_LN:
+        return math.log(x) if x > 0.0 else -math.inf
+    if op == OP_LOG10:
+        return math.log10(x) if x > 0.0 else -math.inf
+    if op == OP_SIGN:
+        return -1.0 if x < 0.0 else 1.0
+    if op == OP_FLOOR:
+        return math.floor(x)
+    if op == OP_CEIL:
+        return math.ceil(x)
+    if op == OP_TORADIANS:
+        return x * math.pi / 180.0
+    if op == OP_TODEGREES:
+        return x * 180.0 / math.pi
+    if op == OP_INTEGER:
+        return float(math.trunc(x))
+    if op == OP_FRACTION:
+        return x - math.trunc(x)
+    return 0.0 if _binary(x) else 1.0          # OP_NOT
+
+
+@borrowing_jit
 def run(code, constants, tables, table_data, props, stack):
     """Execute a :class:`Program` on the property array ``props`` (its STOREs write it).
 
@@ -554,19 +662,14 @@ def run(code, constants, tables, table_data, props, stack):
         elif op == OP_MIN or op == OP_MAX:
             acc = math.inf if op == OP_MIN else -math.inf
             for k in range(sp - arg, sp):
-                x = stack[k]
-                if (op == OP_MIN and x < acc) or (op == OP_MAX and x > acc):
-                    acc = x
+                acc = _min_step(acc, stack[k]) if op == OP_MIN else _max_step(acc, stack[k])
             sp -= arg
             stack[sp] = acc
             sp += 1
         elif op == OP_AND or op == OP_OR:
             acc = 1.0 if op == OP_AND else 0.0
             for k in range(sp - arg, sp):
-                if op == OP_AND and not _binary(stack[k]):
-                    acc = 0.0
-                if op == OP_OR and _binary(stack[k]):
-                    acc = 1.0
+                acc = _and_step(acc, stack[k]) if op == OP_AND else _or_step(acc, stack[k])
             sp -= arg
             stack[sp] = acc
             sp += 1
@@ -577,16 +680,7 @@ def run(code, constants, tables, table_data, props, stack):
             sp += 1
         elif op == OP_CLIP or op == OP_CYCLIC_CLIP:
             sp -= 2
-            x, lo, hi = stack[sp - 1], stack[sp], stack[sp + 1]
-            span = hi - lo
-            if span >= 0.0:                       # (JSBSim ignores a clip whose max is below its min)
-                if op == OP_CYCLIC_CLIP and span != 0.0:
-                    x = np.fmod(x - lo, span) + lo
-                    if x < lo:
-                        x += span
-                else:
-                    x = lo if x < lo else (hi if x > hi else x)
-            stack[sp - 1] = x
+            stack[sp - 1] = _clip(stack[sp - 1], stack[sp], stack[sp + 1], op == OP_CYCLIC_CLIP)
         elif op == OP_SCALE:
             stack[sp - 1] = _aerosurface_scale(stack[sp - 1], constants[arg], constants[arg + 1], constants[arg + 2],
                                                constants[arg + 3], constants[arg + 4] != 0.0)
@@ -596,73 +690,14 @@ def run(code, constants, tables, table_data, props, stack):
                                        tables[arg, T_COLS] != 0, stack[sp - 1], stack[sp], stack[sp + 1],
                                        stack[sp + 2] != 0.0)
         elif op >= OP_QUOTIENT and op <= OP_POW or op == OP_ATAN2 or (op >= OP_LT and op <= OP_NQ):
-            a = stack[sp - 2]
-            b = stack[sp - 1]
-            if op == OP_QUOTIENT:
-                r = a / b if b != 0.0 else math.inf
-            elif op == OP_POW:
-                r = a ** b
-            elif op == OP_ATAN2:
-                r = math.atan2(a, b)
-            elif op == OP_LT:
-                r = 1.0 if a < b else 0.0
-            elif op == OP_LE:
-                r = 1.0 if a <= b else 0.0
-            elif op == OP_GT:
-                r = 1.0 if a > b else 0.0
-            elif op == OP_GE:
-                r = 1.0 if a >= b else 0.0
-            elif op == OP_EQ:
-                r = 1.0 if a == b else 0.0
-            else:
-                r = 1.0 if a != b else 0.0
             sp -= 1
-            stack[sp - 1] = r
+            stack[sp - 1] = _binary_op(op, stack[sp - 1], stack[sp])
         elif op == OP_IFTHEN:
             sp -= 3
-            stack[sp] = stack[sp + 1] if _binary(stack[sp]) else stack[sp + 2]
+            stack[sp] = _ifthen(stack[sp], stack[sp + 1], stack[sp + 2])
             sp += 1
         elif op >= OP_ABS and op <= OP_FRACTION or op == OP_NOT:      # (atan2 was taken above)
-            x = stack[sp - 1]
-            if op == OP_ABS:
-                r = abs(x)
-            elif op == OP_SIN:
-                r = math.sin(x)
-            elif op == OP_COS:
-                r = math.cos(x)
-            elif op == OP_TAN:
-                r = math.tan(x)
-            elif op == OP_ASIN:
-                r = math.asin(x) if -1.0 <= x <= 1.0 else math.nan
-            elif op == OP_ACOS:
-                r = math.acos(x) if -1.0 <= x <= 1.0 else math.nan
-            elif op == OP_ATAN:
-                r = math.atan(x)
-            elif op == OP_EXP:
-                r = math.exp(x)
-            elif op == OP_SQRT:
-                r = math.sqrt(x) if x >= 0.0 else -math.inf
-            elif op == OP_LN:
-                r = math.log(x) if x > 0.0 else -math.inf
-            elif op == OP_LOG10:
-                r = math.log10(x) if x > 0.0 else -math.inf
-            elif op == OP_SIGN:
-                r = -1.0 if x < 0.0 else 1.0
-            elif op == OP_FLOOR:
-                r = math.floor(x)
-            elif op == OP_CEIL:
-                r = math.ceil(x)
-            elif op == OP_TORADIANS:
-                r = x * math.pi / 180.0
-            elif op == OP_TODEGREES:
-                r = x * 180.0 / math.pi
-            elif op == OP_INTEGER:
-                r = float(math.trunc(x))
-            elif op == OP_FRACTION:
-                r = x - math.trunc(x)
-            else:                                     # OP_NOT
-                r = 0.0 if _binary(x) else 1.0
-            stack[sp - 1] = r
+            stack[sp - 1] = _unary_op(op, stack[sp - 1])
         else:
             return pc + 1
     return 0
