@@ -138,7 +138,9 @@ def test_fly_options_parse_as_numbers():
 
 @pytest.mark.parametrize("args, message", [
     (["--dt", "1/0"], "--dt: must be a number such as 0.01 or 1/30, got '1/0'"),
-    (["--dt", "0"], "--dt: must be finite and > 0, got 0"),
+    (["--dt", "0"], "--dt: must be a step from 1e-05 to 1 s, got 0"),
+    (["--dt", "1e-300"], "--dt: must be a step from 1e-05 to 1 s, got 1e-300"),
+    (["--dt", "10"], "--dt: must be a step from 1e-05 to 1 s, got 10"),
     (["--ghost-substeps", "65"], "--ghost-substeps: must be 1..64, got 65"),
     (["--msaa", "17"], "--msaa: must be 0..16, got 17"),
     (["--screenshot", "/proc/x.png"], "--screenshot: cannot create a file in '/proc'"),

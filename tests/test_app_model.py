@@ -231,11 +231,12 @@ class _T:
 
 def test_history_keeps_30_seconds_and_breaks_the_heading_line_at_north():
     h = History(span=30.0, rate=60.0)
-    for k in range(60 * 40):
+    for k in range(60 * 70):
         h.append(_T(k / 60.0, (350.0 + k * 0.5) % 360.0))
     t, y = h.series("heading")
     assert t[-1] - t[0] == pytest.approx(30.0, abs=0.05)
     assert np.isnan(y).any()
+    assert len(h) == h.capacity and h._data.shape[0] == h.capacity     # a ring: 70 s seen, its fixed rows kept
     h.append(_T(0.0, 0.0))                       # the clock went back: a reset
     assert len(h) == 1
 

@@ -128,6 +128,18 @@ def test_reset_keeps_the_starts_trim(cruise_app, run_frames):
     assert cruise_app.sim.controls.elevator_trim == start_trim, "reset goes back to the start's trim"
 
 
+def test_reset_of_an_untrimmed_start_forgets_the_last_trim_now(new_app, run_frames):
+    app = new_app(size=(320, 200), aircraft="c172")      # from its file's state: no start trim
+    run_frames(app, 2)
+    point = app.trim_now()
+    assert point is not None and app.dynamics.trim is point
+    app.reset()
+    assert app.dynamics.trim is None, "the Dynamics panel no longer shows the modes about the last Trim now"
+    app.set_dynamics(True)
+    run_frames(app, 3)
+    assert app.dynamics.trim is not None and app.dynamics.trim is not point     # level flight where it is now
+
+
 def test_hands_off_from_the_trimmed_start_the_airplane_holds_its_altitude(cruise_app, run_frames):
     fresh(cruise_app, run_frames)
     start = cruise_app.telemetry

@@ -69,7 +69,8 @@ def test_simulate_summary_only_without_out(tmp_path):
     "args, files, message",
     [
         (["--integrator", "rk5"], {}, "--integrator: unknown name 'rk5'; valid: euler, exact"),
-        (["--dt", "0"], {}, "--dt: must be finite and > 0"),
+        (["--dt", "0"], {}, "--dt: must be a step from 1e-05 to 1 s"),
+        (["--dt", "10"], {}, "--dt: must be a step from 1e-05 to 1 s, got 10"),
         (["--dt", "abc"], {}, "--dt: must be a number"),
         (["--steps", "-3"], {}, "--steps: must be ≥ 0"),
         (["--every", "0"], {}, "--every: must be ≥ 1"),
@@ -172,7 +173,7 @@ def test_an_absurd_aircraft_is_rejected_with_the_accepted_range(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["simulate", "--dt", "1/0"], "--dt: must be a number such as 0.01 or 1/30, got '1/0'"),
-    (["simulate", "--dt", "inf"], "--dt: must be finite and > 0, got inf"),
+    (["simulate", "--dt", "inf"], "--dt: must be a step from 1e-05 to 1 s, got inf"),
     (["simulate", "--duration", "-1"], "--duration: must be finite and ≥ 0, got -1"),
     (["simulate", "--steps", "1.5"], "--steps: must be a whole number, got '1.5'"),
     (["simulate", "--atmosphere", "mars"], "--atmosphere: invalid choice: 'mars'"),

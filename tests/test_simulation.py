@@ -373,3 +373,22 @@ def test_a_nan_control_is_refused_before_the_step_and_the_flight_is_unchanged():
     assert sim.t == t and sim.running
     sim.controls.aileron = 0.0
     assert sim.step()
+
+
+def test_the_telemetry_says_when_midpoints_iteration_did_not_converge():
+    from flightsim.simulation.flight import FlightState, resolve_aircraft
+    from flightsim.simulation.starts import make_start
+
+    aircraft = resolve_aircraft("c172")
+    flags = []
+    for dt, speed, rate in ((1.0 / 120.0, 180.0, 0.0), (1.0, 600.0, 5.0)):
+        sim = Simulation(aircraft, integrator="midpoint", dt=dt, start=make_start(aircraft, "air"))
+        y = sim.vector.copy()
+        y[3], y[10:13] = speed, (rate, -rate, 0.5 * rate)
+        sim.set_state(FlightState.from_vector(0.0, y))
+        sim.step()
+        flags.append(sim.telemetry().unconverged)
+        sim.set_integrator("rk4")                     # only the implicit step says so
+        sim.step()
+        assert not sim.telemetry().unconverged
+    assert flags == [False, True]     # 1 s at 600 ft/s: the fixed point on the loads diverges, the last iterate taken

@@ -303,3 +303,16 @@ def test_closed_form_stability_functions_match_the_measured_steps():
         for z in zs:
             assert stability.measured_amplification(it.name, z) == pytest.approx(complex(it.stability(z)),
                                                                                  abs=1e-12), (it.name, z)
+
+
+def test_a_failure_reads_its_speed_and_altitude_rounded():
+    from flightsim.simulation.flight import FlightState, Simulation, resolve_aircraft
+    from flightsim.simulation.starts import make_start
+
+    aircraft = resolve_aircraft("c172")
+    sim = Simulation(aircraft, start=make_start(aircraft, "air"))
+    y = sim.vector.copy()
+    y[2], y[3] = 1523.456789, 61.2345678
+    sim.set_state(FlightState.from_vector(0.0, y))
+    with pytest.raises(ValueError, match=r"^cannot trim at 61\.2 ft/s, altitude 1523 ft, climb angle 0°, flaps 0: "):
+        sim.trim_now()

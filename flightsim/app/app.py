@@ -360,9 +360,7 @@ class FlightApp:
         if self.recorder.recording:
             self._stop_recording()
         self.sim.reset()
-        trim = start_trim(self.sim)
-        if trim is not None and self.dynamics.trim is not trim:
-            self.dynamics.use_trim(trim)
+        self.dynamics.start_over(start_trim(self.sim))
         self.pilot.reset(self.sim.controls)
         self.cameras.reset()
         self.history.clear()
@@ -529,6 +527,8 @@ class FlightApp:
             dynamics=self.dynamics.readout(sim, None if self.ghost is None
                                            else (self.ghost.integrator, self.ghost.sim.dt)),
             aircraft=self._aircraft_readout(),
+            **({"autopilot": sim.autopilot.modes, "autopilot_message": sim.autopilot.message}
+               if caps.can_fly else {}),
         )
 
     # ------------------------------------------------------------------ frame
@@ -582,7 +582,7 @@ class FlightApp:
                     sim.followers.remove(self._schedule_follower)
                 sim.followers.append(self._schedule_follower)
             else:
-                self.pilot.update(dt, sim.controls, pad)
+                self.pilot.update(dt, sim.controls, pad, hold=sim.autopilot.engaged)
         if self.ghost is not None:
             self.ghost.sim.renormalize = sim.renormalize      # the ghost differs by its integrator only
         steps = sim.advance(dt)

@@ -87,6 +87,18 @@ class DynamicsCompanion:
         self.error = None
         self._generation += 1
 
+    def start_over(self, trim):
+        """After a reset: the modes about the start's ``trim``; for an untrimmed start (None), about level flight
+        where the airplane is, found when the panel next shows (as for a new flight) — not the last Trim now's."""
+        if trim is not None:
+            if self.trim is not trim:
+                self.use_trim(trim)
+            return
+        self._pending = None
+        self._first_look_done = False
+        self.error = None
+        self._generation += 1
+
     def linearize_at(self, airspeed, altitude, flaps=0.0, heading=0.0):
         """Trim level flight at ``airspeed`` (ft/s), ``altitude`` (ft) and linearise about it.
 

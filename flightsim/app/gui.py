@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 
 import numpy as np
@@ -62,9 +63,24 @@ def _halves(draw_lists):
     """imgui's draw lists in two consecutive parts of about equal vertex counts (one part if only one list)."""
     if len(draw_lists) < 2:
         return [draw_lists] if draw_lists else []
-    runs = np.cumsum([d.vtx_buffer.size() for d in draw_lists])[:-1]
-    k = int(np.argmin(np.abs(2 * runs - (runs[-1] + draw_lists[-1].vtx_buffer.size())))) + 1
+    sizes = [d.vtx_buffer.size() for d in draw_lists]
+    runs = list(accumulate(sizes))[:-1]
+    k = min(range(len(runs)), key=lambda i: abs(2 * runs[i] - runs[-1] - sizes[-1])) + 1
     return [draw_lists[:k], draw_lists[k:]]
+
+
+class _Memory:
+    """``size`` bytes at ``address`` for numpy (``np.asarray``), read-only: no ctypes array type per size (ctypes
+    keeps every array type it makes, so a ``c_char * n`` for each new size of imgui's buffers grew the app by a
+    type of some 3 kB each time the HUD's vertex count was new)."""
+
+    def __init__(self, address, size):
+        self.__array_interface__ = {"data": (address, True), "shape": (size,), "typestr": "|u1", "version": 3}
+
+
+def _memory(address, size, dtype):
+    """The bytes at ``address`` seen as an array of ``dtype`` (a view, no copy)."""
+    return np.asarray(_Memory(address, size)).view(dtype)
 
 
 def _font_path():
@@ -300,10 +316,9 @@ class ImguiLayer:
                     if c.elem_count > 0]
             if n_vtx == 0 or n_idx == 0 or not cmds:
                 continue
-            pos = np.frombuffer((ctypes.c_char * (n_vtx * imgui.VERTEX_SIZE)).from_address(
-                commands.vtx_buffer.data_address()), dtype=np.float32).reshape(n_vtx, -1)[:, :2]
-            idx = np.frombuffer((ctypes.c_char * (n_idx * index.itemsize)).from_address(
-                commands.idx_buffer.data_address()), dtype=index)
+            pos = _memory(commands.vtx_buffer.data_address(), n_vtx * imgui.VERTEX_SIZE,
+                          np.float32).reshape(n_vtx, -1)[:, :2]
+            idx = _memory(commands.idx_buffer.data_address(), n_idx * index.itemsize, index)
             c = np.array(cmds)
             first, count = c[:, 0].astype(np.int64), c[:, 1].astype(np.int64)
             if np.any(first[1:] != first[:-1] + count[:-1]):      # not one run of indices (imgui's are)

@@ -229,6 +229,10 @@ class HudView:
     keymap: Keymap
     dynamics: Optional[DynamicsReadout] = None
     aircraft: Optional[AircraftReadout] = None
+    #: The autopilot's engaged modes (``HDG ALT SPD``), '' when it is off.
+    autopilot: str = ""
+    #: Why the autopilot last disconnected ('' while engaged or never engaged).
+    autopilot_message: str = ""
 
 
 @dataclass(frozen=True)

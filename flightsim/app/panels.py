@@ -224,6 +224,10 @@ def flight_panel(view, do, hud):
         imgui.text_colored(imgui.ImVec4(0.6, 1.0, 0.6, 1.0), "on the ground")
     else:
         imgui.text(" ")
+    if view.autopilot:
+        imgui.text_colored(imgui.ImVec4(0.4, 1.0, 0.4, 1.0), f"AP  {view.autopilot}")
+    elif view.autopilot_message:
+        imgui.text_colored(imgui.ImVec4(1.0, 0.75, 0.2, 1.0), view.autopilot_message)
     wind_section(view, do, hud)
     imgui.separator()
     bar("Throttle", c.throttle, 0.0, 1.0, f"{c.throttle * 100:3.0f}%  {t.thrust:4.0f} lbf")
@@ -372,6 +376,8 @@ def integrator_section(view, do, hud):
         if changed:
             do.set_renormalize(on)
         imgui.text(f"|q| - 1      {view.telemetry.qnorm_error:+.3e}")
+        if view.telemetry.unconverged:
+            imgui.text_colored(imgui.ImVec4(1.0, 0.75, 0.2, 1.0), "not converged: the last iterate was taken")
     else:
         _fixed_source(view, hud)
         imgui.text_disabled("|q| - 1      (q normalised on reading)")

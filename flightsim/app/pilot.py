@@ -113,7 +113,7 @@ class Pilot:
     def _keys(self, minus, plus):
         return (1.0 if plus in self.held else 0.0) - (1.0 if minus in self.held else 0.0)
 
-    def update(self, dt, controls, pad=None):
+    def update(self, dt, controls, pad=None, hold=False):
         """Move ``controls`` (a :class:`~flightsim.simulation.controls.Controls`, changed in place) for one frame.
 
         Parameters
@@ -128,6 +128,10 @@ class Pilot:
             -1 nose down) and ``brake`` (1 with the d-pad held left)), or None.
             The brake key held brakes fully (coming on in a quarter second);
             the parking brake key flips the parking brake.
+        hold : bool
+            The autopilot flies (:class:`~flightsim.simulation.autopilot.Autopilot`): a surface no key or stick
+            moves stays where it is (not centred), so only the pilot's own input moves it, and that input
+            disconnects the autopilot.
         """
         dt = min(max(float(dt), 0.0), 0.25) if math.isfinite(dt) else 0.0
         r = self.rates
@@ -142,7 +146,7 @@ class Pilot:
                 value = _approach(value, keys, r["deflect"], dt)
             elif stick != 0.0:
                 value = _approach(value, stick, _STICK_RATE, dt)
-            else:
+            elif not hold:
                 value = _approach(value, 0.0, r["center"], dt)
             setattr(controls, name, min(max(value, -1.0), 1.0))
         throttle = controls.throttle if math.isfinite(controls.throttle) else 0.0

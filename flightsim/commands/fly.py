@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from flightsim.commands.options import (add_aircraft_argument, number, output_file, output_folder, seconds, window_size,
-                                       write_error)
+from flightsim.commands.options import (add_aircraft_argument, autopilot_spec, number, output_file, output_folder,
+                                       seconds, window_size, write_error)
 from flightsim.commands.trim import add_start_arguments, start_from_args
 from flightsim.commands.wind import add_wind_arguments, wind_from_args
 from flightsim.errors import InputError
@@ -80,6 +80,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar="N", help=f"ghost steps per physics step, 1..{MAX_GHOST_SUBSTEPS} (default 8)")
     parser.add_argument("--record-dir", default=".", metavar="DIR",
                         help="where the record key writes traces (default: the current directory)")
+    parser.add_argument("--autopilot", type=autopilot_spec, metavar="SPEC",
+                        help="engage the autopilot at the start (as `flightsim simulate --autopilot`), e.g. "
+                             "hdg=270,alt=2500,ias=100 or app=36; a pilot's input disconnects it")
     parser.add_argument("--controls", metavar="CSV",
                         help="fly this control schedule (as `flightsim simulate --controls`) instead of the "
                              "keys and the gamepad")
@@ -132,6 +135,10 @@ def run(args) -> int:
     sim = Simulation(aircraft=aircraft, integrator=args.integrator, dt=DEFAULT_DT if args.dt is None else args.dt,
                      start=start_from_args(args, aircraft, wind=wind), wind=wind)
     schedule = ControlSchedule.from_csv(args.controls, sim.controls) if args.controls else None
+    if args.autopilot is not None:
+        from flightsim.commands.simulate import engage_autopilot
+
+        engage_autopilot(sim, args.autopilot, schedule)
     return open_app(args, sim, keymap, size, frames, caption=f"flightsim - {sim.aircraft.name}",
                     model_spec=model, ghost=args.ghost, ghost_integrator=args.ghost_integrator,
                     ghost_substeps=args.ghost_substeps, record_dir=record_dir, schedule=schedule)

@@ -26,7 +26,7 @@ from flightsim.errors import InputError
 from flightsim.files import check_writable_folder
 from flightsim.resources import aircraft_path, shipped_aircraft
 
-__all__ = ["FLAGS", "OneLineParser", "add_aircraft_argument", "aircraft", "number", "option_error", "output_file", "output_folder", "seconds",
+__all__ = ["FLAGS", "OneLineParser", "add_aircraft_argument", "aircraft", "autopilot_spec", "number", "option_error", "output_file", "output_folder", "seconds",
            "window_size", "write_error"]
 
 EXIT_USAGE = 2
@@ -63,6 +63,17 @@ class OneLineParser(argparse.ArgumentParser):
         if not named:
             line = f"{message} (see {self.prog} --help)"
         self.exit(EXIT_USAGE, f"flightsim: error: {line}\n")
+
+
+def autopilot_spec(text):
+    """``--autopilot SPEC``: comma-separated ``key=value`` of ``hdg``, ``alt``, ``vs``, ``ias`` and ``app=36``
+    (:func:`flightsim.simulation.autopilot.parse_spec`, imported only when the option is given)."""
+    from flightsim.simulation.autopilot import parse_spec
+
+    try:
+        return parse_spec(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def option_error(exc):
@@ -144,8 +155,18 @@ def add_aircraft_argument(parser, what="the aircraft"):
                              f"aircraft`) or an aircraft TOML file (default: bourg, the book's airplane)")
 
 
-seconds = number(float, minimum=0.0, exclusive=True, fraction=True)
-"""A physics step in seconds: finite, > 0, a decimal or a fraction (``0.01``, ``1/30``)."""
+#: The physics steps ``--dt`` accepts, s: a smaller one takes for ever (``1e-300`` never ends a second of flight),
+#: a larger one is no flight at all.
+MIN_STEP, MAX_STEP = 1e-5, 1.0
+
+
+def seconds(text):
+    """A physics step in seconds: a decimal or a fraction (``0.01``, ``1/30``) from :data:`MIN_STEP` to
+    :data:`MAX_STEP`."""
+    value = _parse_number(text, float, True)
+    if not (math.isfinite(value) and MIN_STEP <= value <= MAX_STEP):
+        raise argparse.ArgumentTypeError(f"must be a step from {MIN_STEP:g} to {MAX_STEP:g} s, got {text.strip()}")
+    return value
 
 
 def window_size(text):

@@ -3,7 +3,8 @@
 import sys
 import time
 
-from flightsim.commands.options import add_aircraft_argument, number, output_file, seconds, write_error
+from flightsim.commands.options import add_aircraft_argument, autopilot_spec, number, output_file, seconds, write_error
+from flightsim.errors import InputError
 from flightsim.commands.trim import add_start_arguments, start_from_args
 from flightsim.commands.wind import add_wind_arguments, wind_from_args
 
@@ -29,6 +30,9 @@ def add_arguments(p):
     length.add_argument("--steps", type=number(int, minimum=0), metavar="N", help="number of steps to fly")
     p.add_argument("--controls", metavar="CSV",
                    help="control schedule: t,throttle,elevator,aileron,rudder,flaps,brake,parking_brake")
+    p.add_argument("--autopilot", type=autopilot_spec, metavar="SPEC",
+                   help="engage the autopilot at the start: comma-separated key=value of hdg (deg), alt (ft), "
+                        "vs (ft/min), ias (kt), or app=36 (the coupled approach), e.g. hdg=270,alt=2500,ias=100")
     p.add_argument("--out", metavar="CSV", help="write a trace here (without it: summary only)")
     p.add_argument("--every", type=number(int, minimum=1), default=1, metavar="K",
                    help="write every K-th step (default: 1)")
@@ -48,7 +52,7 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
     from flightsim.simulation import trace
 
     rows_t, rows_y, rows_u = [sim.t], [sim.vector], [sim.flown_controls]
-    rows_g, rows_w = [sim.on_ground], [sim.wind[:3]]
+    rows_g, rows_w, rows_rpm, rows_ap = [sim.on_ground], [sim.wind[:3]], [sim.rpm], [sim.autopilot.code]
     bar = None
     if progress:
         from tqdm import tqdm
@@ -65,11 +69,13 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
             rows_u.append(sim.flown_controls)
             rows_g.append(sim.on_ground)
             rows_w.append(sim.wind[:3])
+            rows_rpm.append(sim.rpm)
+            rows_ap.append(sim.autopilot.code)
         if bar is not None and k % 1000 == 0:
             bar.update(1000)
     if bar is not None:
         bar.close()
-    return trace.table(rows_t, rows_y, rows_u, on_ground=rows_g, wind=rows_w)
+    return trace.table(rows_t, rows_y, rows_u, on_ground=rows_g, wind=rows_w, rpm=rows_rpm, ap_mode=rows_ap)
 
 
 def run(args):
@@ -88,6 +94,8 @@ def run(args):
     else:
         steps = int(round((60.0 if args.duration is None else args.duration) / sim.dt))
     schedule = ControlSchedule.from_csv(args.controls, sim.controls) if args.controls else None
+    if args.autopilot is not None:
+        engage_autopilot(sim, args.autopilot, schedule)
 
     start = time.perf_counter()
     table = fly(sim, steps, schedule, args.every, progress=sys.stderr.isatty() and steps >= PROGRESS_MIN_STEPS)
@@ -99,6 +107,18 @@ def run(args):
             raise write_error("--out", out, exc) from None
     _summary(sim, table, wall, out)
     return 1 if sim.diverged else 0
+
+
+def engage_autopilot(sim, selection, schedule=None):
+    """Engage ``sim``'s autopilot with ``selection`` (``--autopilot``); a one-line error (exit 2) where it cannot
+    fly: with a control schedule (which would fly the same controls), on the ground, or with no level flight."""
+    if schedule is not None:
+        raise InputError("--autopilot", "", "cannot fly with --controls: the schedule would move the controls "
+                         "the autopilot moves")
+    try:
+        sim.autopilot.engage(sim, selection)
+    except ValueError as exc:
+        raise InputError("--autopilot", "", str(exc).removeprefix("autopilot: ")) from None
 
 
 def _summary(sim, table, wall, out):
@@ -133,4 +153,4 @@ def _summary_lines(sim, table, wall):
         f"largest |q|-1   {np.max(np.abs(np.linalg.norm(table[:, 7:11], axis=1) - 1.0)):.3e} (renormalised: "
         f"{'yes' if sim.renormalize else 'no'}; last step before renormalising {sim.qnorm_error:.3e})",
         f"wall time       {wall:.3f} s, {sim.steps / wall if wall > 0 else float('inf'):,.0f} steps/s",
-    ]
+    ] + ([f"autopilot       {sim.autopilot.describe()}"] if sim.autopilot.used else [])

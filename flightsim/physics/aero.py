@@ -80,8 +80,10 @@ KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG
 E_INCIDENCE, E_DIHEDRAL, E_AREA, E_FLAP_GAIN, E_INC_GAIN = range(5)
 #: Columns of the integer element array ``elem_i``.
 I_TABLE, I_FLAP_INPUT, I_INC_INPUT, I_IS_WING = range(4)
-#: Entries of the diagnostics array written by each loads evaluation.
-D_STALL, D_RHO, D_THRUST, D_RPM = range(4)
+#: Entries of the diagnostics array written by each loads evaluation (and, ``D_UNCONVERGED``, by an implicit
+#: step: 1 when its iteration did not converge and it took the last iterate).
+D_STALL, D_RHO, D_THRUST, D_RPM, D_UNCONVERGED = range(5)
+DIAG_FIELDS = 5
 #: Below this local airspeed (ft/s) an element makes no load (the book does not update its drag direction).
 MIN_SPEED = 1.0
 #: Entries of the engine array ``engine``: power at the rated speed, full throttle, sea level (ft·lbf/s), rated
@@ -326,7 +328,7 @@ def pack(aircraft, atmosphere="constant"):
         table_alpha=tab_alpha, table_values=tab_vals, table_size=tab_n, table_kind=tab_kind, table_outside=tab_out,
         air_density=float(aircraft.air_density), gravity=float(aircraft.gravity), mass=float(aircraft.mass),
         max_thrust=float(aircraft.max_thrust), isa=atmosphere == "isa",
-        controls=np.zeros(len(INPUTS)), diag=np.zeros(4), wind=np.zeros(6), **pack_gear(aircraft.gear),
+        controls=np.zeros(len(INPUTS)), diag=np.zeros(DIAG_FIELDS), wind=np.zeros(6), **pack_gear(aircraft.gear),
         **pack_propeller(aircraft.propeller), **pack_jsbsim(aircraft),
     )
 
@@ -342,7 +344,7 @@ def free_body(mass=1.0):
         table_alpha=np.zeros((0, 1)), table_values=np.zeros((0, 6, 1)), table_size=np.zeros(0, dtype=np.int64),
         table_kind=np.zeros(0, dtype=np.int64), table_outside=np.zeros((0, 2)),
         air_density=0.0, gravity=0.0, mass=float(mass), max_thrust=0.0, isa=False,
-        controls=np.zeros(len(INPUTS)), diag=np.zeros(4), wind=np.zeros(6), **pack_gear(()),
+        controls=np.zeros(len(INPUTS)), diag=np.zeros(DIAG_FIELDS), wind=np.zeros(6), **pack_gear(()),
         **pack_propeller(None), **no_jsbsim(),
     )
 
@@ -596,6 +598,14 @@ def airplane_loads(t, y, params):
         return (ex * inv / m + gx / m, ey * inv / m + gy / m, ez * inv / m - params.gravity + gz / m,
                 mx + gmx, my + gmy, mz + gmz)
     return ex * inv / m, ey * inv / m, ez * inv / m - params.gravity, mx, my, mz
+
+
+@jit
+def loads_fields(t, y, fields):
+    """:func:`airplane_loads` for a call from Python, given ``fields = tuple(params)``: numba types a named tuple
+    at every call from Python (slowly, and keeping a cache of some 80 kB that fills over the first tens of
+    thousands of calls, which a long flight's instruments made look like a leak); a plain tuple it does not."""
+    return airplane_loads(t, y, LoadParams(*fields))
 
 
 @jit

@@ -43,7 +43,7 @@ from types import CodeType, FunctionType
 import numpy as np
 
 from flightsim.math import kernels
-from flightsim.physics.aero import LoadParams, airplane_loads as loads, step_start
+from flightsim.physics.aero import D_UNCONVERGED, LoadParams, airplane_loads as loads, step_start
 from flightsim.math.kernels import matrix_to_quat, quat_to_matrix, turn
 
 #: Slices of the state vector.
@@ -562,6 +562,9 @@ def step_splitting(y, t, h, params, inertia, inertia_inv, renorm, kind):
 #: Implicit midpoint: the iteration stops when a correction is below this, relative, or after MIDPOINT_ITERATIONS.
 MIDPOINT_TOLERANCE = 1e-14
 MIDPOINT_ITERATIONS = 40
+#: A correction that stops shrinking within this factor of the tolerance is rounding (converged); beyond it the
+#: iteration diverges (the step's loads change faster than a fixed point on them can follow).
+MIDPOINT_STALL = 1e4
 
 
 @jit
@@ -580,7 +583,8 @@ def step_midpoint(y, t, h, params, inertia, inertia_inv, renorm, kind):
     Integration, IV.2 and VII.5; Austin, Krishnaprasad & Wang 1993).
     Second order, A-stable.  Where :data:`MIDPOINT_ITERATIONS` iterations do not
     converge (a step far beyond the fixed-point iteration's reach on the
-    loads), the last iterate is taken.
+    loads), the last iterate is taken and ``params.diag[D_UNCONVERGED]`` says
+    so (1; 0 after a step that converged): the telemetry's ``unconverged``.
     """
     x0, x1, x2 = y[0], y[1], y[2]
     v0, v1, v2 = y[3], y[4], y[5]
@@ -604,6 +608,7 @@ def step_midpoint(y, t, h, params, inertia, inertia_inv, renorm, kind):
     wx, wy, wz = w0x, w0y, w0z
     pw, px, py, pz = q0w, q0x, q0y, q0z
     last = math.inf
+    converged = False
     for k in range(MIDPOINT_ITERATIONS):
         ax, ay, az, mx, my, mz = loads(tm, ys, params)
         # v̄, x̄ by fixed point on the loads
@@ -634,10 +639,15 @@ def step_midpoint(y, t, h, params, inertia, inertia_inv, renorm, kind):
         ys[6], ys[7], ys[8], ys[9] = pw / n, px / n, py / n, pz / n
         change = abs(dx) + abs(dy) + abs(dz) + dv
         scale = abs(wx) + abs(wy) + abs(wz) + abs(vx) + abs(vy) + abs(vz)
-        # converged, or down to rounding (the correction stopped shrinking)
-        if change <= MIDPOINT_TOLERANCE * scale or (k > 1 and change >= last):
+        if change <= MIDPOINT_TOLERANCE * scale:
+            converged = True
+            break
+        if k > 1 and change >= last:
+            # the correction stopped shrinking: down to rounding (converged), or an iteration that diverges
+            converged = change <= MIDPOINT_STALL * MIDPOINT_TOLERANCE * scale
             break
         last = change
+    params.diag[D_UNCONVERGED] = 0.0 if converged else 1.0
     y[0], y[1], y[2] = 2.0 * ys[0] - x0, 2.0 * ys[1] - x1, 2.0 * ys[2] - x2
     y[3], y[4], y[5] = 2.0 * ys[3] - v0, 2.0 * ys[4] - v1, 2.0 * ys[5] - v2
     y[10], y[11], y[12] = 2.0 * wx - w0x, 2.0 * wy - w0y, 2.0 * wz - w0z

@@ -365,9 +365,16 @@ def _limit(x, stalled, near=1e-6, glider=False):
     return None
 
 
+def _tenths(x):
+    """``x`` to a tenth, without a trailing ``.0`` (a failure's message reads ``61.2 ft/s``, not ``61.2346``)."""
+    text = f"{x:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
 def _failure(aircraft, x, lin, ang, stalled, V, h, gamma, flaps, chi, mu, atmosphere, model, scan):
     """The :class:`TrimError` for a failed trim: which limit stops it, and the speeds that work."""
-    at = f"{V:g} ft/s, altitude {h:g} ft, climb angle {gamma:g}°, flaps {flaps:g}" + (f", bank {mu:g}°" if mu else "")
+    at = (f"{_tenths(V)} ft/s, altitude {h:.0f} ft, climb angle {_tenths(gamma)}°, flaps {_tenths(flaps)}"
+          + (f", bank {_tenths(mu)}°" if mu else ""))
     span, works = None, ""
     if scan:
         span = trimmable_speeds(aircraft, h, gamma, flaps, chi, mu, atmosphere, model)

@@ -52,6 +52,7 @@ from flightsim.physics.wind import WindModel, wingspan_of
 from flightsim.math import quat
 from flightsim.physics.aircraft import Aircraft
 from flightsim.physics.aircraft_file import load_aircraft
+from flightsim.simulation.autopilot import Autopilot
 from flightsim.simulation.clock import MAX_FRAME, FixedStep
 from flightsim.simulation.controls import flown_row
 from flightsim.simulation.starts import file_start
@@ -179,6 +180,8 @@ class Telemetry:
     mach: float = 0.0
     #: A JSBSim aircraft's engine gauges, per engine: ``("turbine", N1 %, N2 %)`` or ``("piston", rpm)``.
     engines: tuple = ()
+    #: The last step was an implicit one (``midpoint``) whose iteration did not converge: it took its last iterate.
+    unconverged: bool = False
 
 
 def gear_legs(aircraft, params):
@@ -319,6 +322,9 @@ class Simulation:
         self.renormalize = bool(renormalize)
         #: callables run after every completed step (e.g. a ghost airplane keeping pace)
         self.followers = []
+        #: the autopilot (:class:`~flightsim.simulation.autopilot.Autopilot`): it sets the controls before each
+        #: step while engaged
+        self.autopilot = Autopilot()
         self.paused = False
         self.time_scale = 1.0
         self.set_integrator(integrator)
@@ -505,6 +511,8 @@ class Simulation:
         """
         if self.status is not None:
             return False
+        if self.autopilot.engaged:
+            self.autopilot.fly(self)
         self._load_controls()
         self._prev[:] = self._y
         self._t_prev = self.t
@@ -581,7 +589,7 @@ class Simulation:
     def _evaluate_loads(self):
         """Evaluate the loads at the current state (fills the loads' ``diag`` and ``gear_diag``); return them."""
         self._load_controls()
-        return aero.airplane_loads(self.t, self._y, self._params)
+        return aero.loads_fields(self.t, self._y, self._param_fields)
 
     def _contact_now(self):
         """Ground contact of the state just loaded (a reset, a whole state): no touchdown, no crash check.
@@ -686,7 +694,13 @@ class Simulation:
             beta=sideslip(y, wind),
             mach=mach,
             engines=engines,
+            unconverged=bool(self._diag[aero.D_UNCONVERGED]) and self.integrator == "midpoint",
         )
+
+    @property
+    def rpm(self):
+        """Engine speed at the last loads evaluation, rev/min (0 for an airplane with a constant thrust)."""
+        return float(self._diag[aero.D_RPM])
 
     def hold_wind(self, wind):
         """Hold ``wind`` (6 numbers, as :attr:`wind`) through the next steps: for a flight with no wind of its own.
@@ -723,7 +737,7 @@ class Simulation:
             CG (ft·lbf).
         """
         self._load_controls()
-        return np.array(aero.airplane_loads(self.t, self._y, self._params))
+        return np.array(aero.loads_fields(self.t, self._y, self._param_fields))
 
 
 def _state_vector(state):

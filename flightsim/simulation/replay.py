@@ -49,6 +49,7 @@ class Replay:
         self.table = trace.read_csv(path)
         self.aircraft = resolve_aircraft(aircraft)
         self._params = aero.pack(self.aircraft)
+        self._param_fields = tuple(self._params)
         times = self.table[:, 0]
         self.dt = float(np.median(np.diff(times))) if len(times) > 1 else 1.0 / 120.0
         self.paused = False
@@ -162,7 +163,7 @@ class Replay:
         wind = self._wind_at(self.t)
         roll, pitch, heading, airspeed, alpha = instruments(y, wind)
         self._params.controls[:] = u
-        aero.airplane_loads(self.t, y, self._params)
+        aero.loads_fields(self.t, y, self._param_fields)
         gear = gear_legs(self.aircraft, self._params)
         return Telemetry(
             t=self.t, roll=roll, pitch=pitch, heading=heading, airspeed=airspeed,

@@ -5,7 +5,7 @@ with aviation signs)::
 
     t, x, y, z, vx, vy, vz, qw, qx, qy, qz, p, q, r, roll, pitch, heading,
     airspeed, alpha, throttle, elevator, aileron, rudder, flaps, brake,
-    parking_brake, on_ground, wind_x, wind_y, wind_z, groundspeed
+    parking_brake, on_ground, wind_x, wind_y, wind_z, groundspeed, rpm, ap_mode
 
 ``x, y, z`` earth position (x North, y West, z up); ``vx, vy, vz`` earth
 velocity (over the ground); ``qw..qz`` orientation body → earth; ``p, q, r``
@@ -16,9 +16,13 @@ relative to the air; the controls (see :mod:`flightsim.simulation.controls`:
 brake 0..1, parking_brake 0 or 1); on_ground 1 while a wheel carries load,
 else 0; ``wind_x, wind_y, wind_z`` the wind at the airplane (earth frame,
 ft/s; steady wind, turbulence and gusts); ``groundspeed`` the horizontal
-speed over the ground.  Columns are only ever added at the end; a trace
-without the later ones reads the brakes and on_ground as 0 and the wind as
-still air.
+speed over the ground; ``rpm`` the engine's speed (rev/min; 0 for a
+constant thrust); ``ap_mode`` the autopilot's modes
+(:func:`flightsim.simulation.autopilot.mode_code`: units lateral ROL 1, HDG 2,
+LOC 3; tens vertical ALT 1, VS 2, GS 3; hundreds speed by throttle 1, by
+pitch 2; 0 disengaged).  Columns are only ever added at the end; a trace
+without the later ones reads the brakes, on_ground, rpm and ap_mode as 0 and
+the wind as still air.
 """
 
 import csv
@@ -34,14 +38,16 @@ DERIVED_COLUMNS = ("roll", "pitch", "heading", "airspeed", "alpha")
 CONTROL_COLUMNS = ("throttle", "elevator", "aileron", "rudder", "flaps", "brake", "parking_brake")
 GROUND_COLUMNS = ("on_ground",)
 WIND_COLUMNS = ("wind_x", "wind_y", "wind_z")
-COLUMNS = STATE_COLUMNS + DERIVED_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ("groundspeed",)
+ENGINE_COLUMNS = ("rpm", "ap_mode")
+COLUMNS = (STATE_COLUMNS + DERIVED_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ("groundspeed",)
+           + ENGINE_COLUMNS)
 #: Where the controls and the on_ground flag start in a trace table.
 CONTROLS_AT = len(STATE_COLUMNS) + len(DERIVED_COLUMNS)
 ON_GROUND_AT = CONTROLS_AT + len(CONTROL_COLUMNS)
 WIND_AT = ON_GROUND_AT + len(GROUND_COLUMNS)
 
 
-def table(times, states, controls, on_ground=None, wind=None):
+def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=None):
     """The trace as one float array, columns :data:`COLUMNS`.
 
     Parameters
@@ -58,6 +64,8 @@ def table(times, states, controls, on_ground=None, wind=None):
     wind : array_like, shape (N, 3), optional
         Earth-frame wind at each row (ft/s); default still air.  Airspeed and
         alpha are relative to the air.
+    rpm, ap_mode : array_like, shape (N,), optional
+        Engine speed (rev/min) and the autopilot's mode code at each row (default 0).
     """
     times = np.asarray(times, dtype=np.float64).reshape(-1, 1)
     states = np.asarray(states, dtype=np.float64).reshape(-1, 13)
@@ -67,6 +75,7 @@ def table(times, states, controls, on_ground=None, wind=None):
         controls = np.hstack([controls, np.zeros((n, len(CONTROL_COLUMNS) - controls.shape[1]))])
     ground = np.zeros((n, 1)) if on_ground is None else np.asarray(on_ground, dtype=np.float64).reshape(n, 1)
     wind = np.zeros((n, 3)) if wind is None else np.asarray(wind, dtype=np.float64).reshape(n, 3)
+    extra = [np.zeros((n, 1)) if v is None else np.asarray(v, dtype=np.float64).reshape(n, 1) for v in (rpm, ap_mode)]
     q = states[:, 6:10]
     with np.errstate(all="ignore"):   # the last states of a diverging flight may be huge: no warnings
         angles = quat.aviation_angles(q).reshape(-1, 3)
@@ -75,7 +84,7 @@ def table(times, states, controls, on_ground=None, wind=None):
         airspeed = np.linalg.norm(air, axis=1, keepdims=True)
         alpha = np.degrees(np.arctan2(-vb[:, 2], vb[:, 0])).reshape(-1, 1)
         groundspeed = np.hypot(states[:, 3], states[:, 4]).reshape(-1, 1)
-    return np.hstack([times, states, angles, airspeed, alpha, controls, ground, wind, groundspeed])
+    return np.hstack([times, states, angles, airspeed, alpha, controls, ground, wind, groundspeed, *extra])
 
 
 def write_csv(path, rows):
@@ -140,7 +149,7 @@ def read_csv(path):
         if len(cells) != len(header):
             raise InputError(path, f"line {number}", f"expected {len(header)} cells, got {len(cells)}")
         values = []
-        for name in STATE_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS:
+        for name in STATE_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ENGINE_COLUMNS:
             if name not in index:
                 values.append(0.0)
                 continue
@@ -164,4 +173,6 @@ def read_csv(path):
     states[:, 6:10] /= np.linalg.norm(states[:, 6:10], axis=1, keepdims=True)
     controls = data[:, 14:14 + len(CONTROL_COLUMNS)]
     at = 14 + len(CONTROL_COLUMNS)
-    return table(data[:, 0], states, controls, on_ground=data[:, at], wind=data[:, at + 1:at + 4])
+    extra = at + 1 + len(WIND_COLUMNS)
+    return table(data[:, 0], states, controls, on_ground=data[:, at], wind=data[:, at + 1:at + 4],
+                 rpm=data[:, extra], ap_mode=data[:, extra + 1])
