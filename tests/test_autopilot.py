@@ -107,7 +107,7 @@ def test_the_coupled_approach_hands_back_at_200_ft_on_the_centreline_and_the_pat
     handed = np.flatnonzero(col["ap_mode"] == 0)[0]
     assert np.all(col["ap_mode"][:handed] == ap.mode_code("LOC", "GS", "SPD"))
     along, offset = RUNWAY.local(col["x"][handed], col["y"][handed])
-    wheels = col["z"][handed] - ap.Autopilot._wheel_height(sim)
+    wheels = col["z"][handed] - ap.wheel_height(sim.aircraft)
     path = math.tan(math.radians(ap.GLIDE_SLOPE)) * (AIM_DISTANCE - along)
     assert abs(wheels - ap.APPROACH_MINIMUM) < 2.0
     assert abs(offset) < 20.0 and abs(wheels - path) < 15.0

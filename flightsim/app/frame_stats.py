@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 
 __all__ = ["FrameStats"]
 
-#: How many frames :attr:`FrameStats.log` keeps (ten seconds at 60 frames a second): a log of every frame grew the
-#: app by some 200 bytes a frame, 45 MB an hour.
-LOG_FRAMES = 600
+#: How many frames :attr:`FrameStats.log` keeps (five seconds at 60 frames a second): a log of every frame grew the
+#: app by about 160 bytes a frame, 35 MB an hour.
+LOG_FRAMES = 300
 
 
 @dataclass

@@ -46,16 +46,15 @@ ft/s inside, knots and ft/min in the selections (as a cockpit shows them).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
 from flightsim.math import quat
-from flightsim.physics.aero import D_RHO
 from flightsim.physics.constants import KNOT, RHO_SL
 from flightsim.simulation.airfield import RUNWAY
 
-__all__ = ["APPROACH_MINIMUM", "Autopilot", "Gains", "Selection", "mode_code", "parse_spec"]
+__all__ = ["APPROACH_MINIMUM", "Autopilot", "Gains", "Selection", "mode_code", "parse_spec", "wheel_height"]
 
 #: What a selection may hold: key → (low, high, unit, meaning).  ``app`` takes one runway, 36.
 SPEC_KEYS = {
@@ -326,7 +325,7 @@ class Autopilot:
 
     @staticmethod
     def _density(sim):
-        rho = float(sim._params.diag[D_RHO])           # the air's density at the last loads evaluation
+        rho = sim.air_density                            # at the last loads evaluation
         return rho if rho > 0.0 else RHO_SL
 
     def fly(self, sim):
@@ -342,7 +341,7 @@ class Autopilot:
                     return
         y = sim.vector
         dt = sim.dt
-        g = sim._params.gravity
+        g = sim.gravity
         roll, pitch, heading = (float(a) for a in quat.aviation_angles(y[6:10]))
         wind = sim.wind[:3]
         air = y[3:6] - wind
@@ -384,7 +383,7 @@ class Autopilot:
             along, _ = RUNWAY.local(y[0], y[1])
             from flightsim.simulation.starts import AIM_DISTANCE
 
-            height = y[2] - self._wheel_height(sim)
+            height = y[2] - wheel_height(sim.aircraft)
             if height < APPROACH_MINIMUM and along > -20000.0:
                 self.chime = True
                 self.disconnect(f"approach: {APPROACH_MINIMUM:.0f} ft above the runway - your airplane")
@@ -433,13 +432,10 @@ class Autopilot:
         c.throttle, c.elevator, c.aileron, c.rudder = new
         self._set = new
 
-    @staticmethod
-    def _wheel_height(sim):
-        """The CG's height above the lowest contact point at rest (ft): the glide path is the wheels'."""
-        r = np.array([g.position for g in sim.aircraft.gear]) if sim.aircraft.gear else np.zeros((1, 3))
-        return float(-np.min(r[:, 2]))
 
 
-def selection_with(selection, **changes):
-    """``selection`` with ``changes`` (the app's +/- and typed values)."""
-    return replace(selection, **changes)
+def wheel_height(aircraft):
+    """The CG's height above the aircraft's lowest contact point, level (ft): the glide path is the wheels'."""
+    r = np.array([g.position for g in aircraft.gear]) if aircraft.gear else np.zeros((1, 3))
+    return float(-np.min(r[:, 2]))
+

@@ -698,6 +698,16 @@ class Simulation:
         )
 
     @property
+    def air_density(self):
+        """The air's density at the last loads evaluation, slug/ft³."""
+        return float(self._diag[aero.D_RHO])
+
+    @property
+    def gravity(self):
+        """The aircraft's gravity, ft/s²."""
+        return float(self._params.gravity)
+
+    @property
     def rpm(self):
         """Engine speed at the last loads evaluation, rev/min (0 for an airplane with a constant thrust)."""
         return float(self._diag[aero.D_RPM])
