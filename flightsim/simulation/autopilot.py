@@ -51,8 +51,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from flightsim.math import quat
+from flightsim.physics.aero import isa_density
 from flightsim.physics.constants import KNOT, RHO_SL
+from flightsim.physics.modes import linearize
+from flightsim.physics.trim import AirplaneModel, TrimError, trim
 from flightsim.simulation.airfield import RUNWAY
+from flightsim.simulation.starts import AIM_DISTANCE
 
 __all__ = ["APPROACH_MINIMUM", "Autopilot", "Gains", "Selection", "mode_code", "parse_spec", "wheel_height"]
 
@@ -172,10 +176,6 @@ class Gains:
         flightsim.physics.trim.TrimError
             No level flight there (the message says what limits it).
         """
-        from flightsim.physics.aero import isa_density
-        from flightsim.physics.modes import linearize
-        from flightsim.physics.trim import AirplaneModel, trim
-
         model = AirplaneModel(aircraft, atmosphere)
         point = trim(aircraft, airspeed, altitude, flaps=flaps, atmosphere=atmosphere, model=model,
                      report_range=False)
@@ -279,8 +279,6 @@ class Autopilot:
         ValueError
             On the ground, or where the aircraft has no level flight to linearise about (the message says why).
         """
-        from flightsim.physics.trim import TrimError
-
         tm = sim.telemetry()
         if tm.on_ground:
             raise ValueError("autopilot: on the ground; engage it in flight")
@@ -381,8 +379,6 @@ class Autopilot:
         # vertical: a flight-path angle to fly
         if self.vertical == "GS":
             along, _ = RUNWAY.local(y[0], y[1])
-            from flightsim.simulation.starts import AIM_DISTANCE
-
             height = y[2] - wheel_height(sim.aircraft)
             if height < APPROACH_MINIMUM and along > -20000.0:
                 self.chime = True
