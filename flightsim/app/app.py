@@ -71,6 +71,7 @@ from flightsim.app.scenery import build_scenery
 from flightsim.app.windsock import sock_wind
 from flightsim.errors import InputError
 from flightsim.resources import shipped_aircraft
+from flightsim.simulation.autopilot import Selection
 from flightsim.simulation.ghost import DEFAULT_INTEGRATOR, DEFAULT_SUBSTEPS
 
 #: The drawn propeller turns at 1 rad/s per this many engine rpm.
@@ -351,8 +352,46 @@ class FlightApp:
             self.trim_now()
         elif action == "dynamics":
             self.set_dynamics(not self.dynamics.show)
+        elif action == "autopilot":
+            self.toggle_autopilot()
         elif self.capabilities.can_fly and self.schedule is None:
             self.pilot.press(action)
+
+    def toggle_autopilot(self):
+        """Engage the autopilot holding the heading (to a degree), the altitude and the speed as they are, or
+        disconnect it."""
+        if self.capabilities.can_fly and self.sim.autopilot.engaged:
+            return self.set_autopilot(None)
+        return self.set_autopilot(Selection(heading=float(round(self.telemetry.heading) % 360)))
+
+    def set_autopilot(self, selection):
+        """Fly ``selection`` (:class:`~flightsim.simulation.autopilot.Selection`) on the autopilot, or disconnect it
+        (None).  Where it cannot fly (a replay, a schedule, on the ground, no level flight) the HUD says why.
+
+        Returns
+        -------
+        bool
+            Engaged.
+        """
+        ap = getattr(self.sim, "autopilot", None)
+        why = None
+        if not self.capabilities.can_fly or ap is None:
+            why = "a replay shows the recorded controls"
+        elif self.schedule is not None:
+            why = "a control schedule flies the airplane"
+        elif selection is None:
+            ap.disconnect(f"autopilot off ({self.keymap.describe('autopilot')})")
+            return False
+        else:
+            try:
+                ap.select(self.sim, selection)
+            except ValueError as exc:
+                why = str(exc).removeprefix("autopilot: ")
+        if why is not None:
+            self.hud.notify(f"Autopilot: {why}", 5.0)
+            return False
+        self.pilot.release_all()
+        return True
 
     def reset(self):
         """Start the flight again from the initial state (a recording is saved first; the ghost resyncs; the
@@ -496,6 +535,7 @@ class FlightApp:
             set_ghost_integrator=lambda name: self.configure_ghost(integrator=name),
             set_ghost_substeps=lambda substeps: self.configure_ghost(substeps=substeps),
             trim_now=self.trim_now,
+            set_autopilot=self.set_autopilot,
             set_dynamics=self.set_dynamics,
             relinearise=self.relinearise,
             set_aircraft=self.set_aircraft,
@@ -527,7 +567,8 @@ class FlightApp:
             dynamics=self.dynamics.readout(sim, None if self.ghost is None
                                            else (self.ghost.integrator, self.ghost.sim.dt)),
             aircraft=self._aircraft_readout(),
-            **({"autopilot": sim.autopilot.modes, "autopilot_message": sim.autopilot.message}
+            **({"autopilot": sim.autopilot.modes, "autopilot_message": sim.autopilot.message,
+                "autopilot_selection": sim.autopilot.selection, "director": sim.autopilot.director}
                if caps.can_fly else {}),
         )
 
@@ -582,7 +623,9 @@ class FlightApp:
                     sim.followers.remove(self._schedule_follower)
                 sim.followers.append(self._schedule_follower)
             else:
-                self.pilot.update(dt, sim.controls, pad, hold=sim.autopilot.engaged)
+                moved = self.pilot.update(dt, sim.controls, pad, hold=sim.autopilot.engaged)
+                if moved and sim.autopilot.engaged:
+                    sim.autopilot.disconnect(f"autopilot disconnected: pilot input on the {moved[0]}")
         if self.ghost is not None:
             self.ghost.sim.renormalize = sim.renormalize      # the ghost differs by its integrator only
         steps = sim.advance(dt)

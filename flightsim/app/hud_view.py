@@ -233,6 +233,10 @@ class HudView:
     autopilot: str = ""
     #: Why the autopilot last disconnected ('' while engaged or never engaged).
     autopilot_message: str = ""
+    #: What the autopilot flies, or last flew (a :class:`~flightsim.simulation.autopilot.Selection`; None: no autopilot).
+    autopilot_selection: object = None
+    #: The flight director's command, (bank, pitch) in degrees, while the autopilot flies.
+    director: Optional[tuple] = None
 
 
 @dataclass(frozen=True)
@@ -262,6 +266,8 @@ class HudCommands:
     trim_now : callable ()
         Trim for level flight at the current airspeed and altitude (where
         ``capabilities.can_fly``); a failure is a HUD message.
+    set_autopilot : callable (Selection or None)
+        Fly a selection on the autopilot, or disconnect it (None); a failure is a HUD message.
     set_dynamics : callable (bool)
         Show or hide the Dynamics panel.
     relinearise : callable ()
@@ -288,3 +294,4 @@ class HudCommands:
     set_dynamics: Callable[[bool], None]
     relinearise: Callable[[], None]
     set_aircraft: Callable[[str], None] = lambda name: None
+    set_autopilot: Callable[[object], None] = lambda selection: None

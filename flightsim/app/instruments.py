@@ -24,6 +24,8 @@ _SKY = imgui.IM_COL32(64, 132, 214, 255)
 _GROUND = imgui.IM_COL32(142, 96, 52, 255)
 _WHITE = imgui.IM_COL32(255, 255, 255, 255)
 _YELLOW = imgui.IM_COL32(255, 214, 0, 255)
+#: The flight director's command bar (magenta, as flight directors draw it).
+_MAGENTA = imgui.IM_COL32(255, 40, 230, 255)
 _BLACK = imgui.IM_COL32(0, 0, 0, 200)
 _DIM = imgui.IM_COL32(255, 255, 255, 110)
 _BAR_BG = imgui.IM_COL32(40, 44, 52, 220)
@@ -141,11 +143,13 @@ def bar(label, value, lo, hi, text):
     imgui.text(text)
 
 
-def attitude_indicator(roll_deg, pitch_deg, size):
+def attitude_indicator(roll_deg, pitch_deg, size, director=None):
     """An artificial horizon: sky and ground turned by roll, shifted by pitch, with pitch ladder and bank scale.
 
     Positive roll (right wing down) turns the horizon anticlockwise; positive
-    pitch (nose up) moves it down.
+    pitch (nose up) moves it down.  ``director``: the flight director's command
+    ``(bank, pitch)`` in degrees, drawn as a magenta bar where the airplane symbol
+    would sit at that attitude (fly the symbol onto it).
     """
     dl = imgui.get_window_draw_list()
     p = imgui.get_cursor_screen_pos()
@@ -193,6 +197,13 @@ def attitude_indicator(roll_deg, pitch_deg, size):
         dl.add_line(vec2(x0, cy), vec2(x1, cy), _YELLOW, 3.0)
         dl.add_line(vec2(x0, cy), vec2(x0, cy + 8), _YELLOW, 3.0)
     dl.add_rect_filled(vec2(cx - 3, cy - 3), vec2(cx + 3, cy + 3), _YELLOW)
+    if director is not None and all(math.isfinite(v) for v in director):
+        # the command relative to the horizon: pitch above it along the sky's normal, bank turned from it
+        bank = math.radians(director[0])
+        bx, by = hx + nx * director[1] * k, hy + ny * director[1] * k
+        dx, dy = math.cos(roll - bank), -math.sin(roll - bank)
+        length = size * 0.3
+        dl.add_line(vec2(bx - dx * length, by - dy * length), vec2(bx + dx * length, by + dy * length), _MAGENTA, 3.0)
     dl.pop_clip_rect()
     dl.add_rect(p, vec2(p.x + size, p.y + size), _DIM, 4.0, 1.5)
     imgui.dummy(vec2(size, size))

@@ -35,6 +35,7 @@ PRESS_ACTIONS = ("flaps_down", "flaps_up", "pause", "reset", "camera", "screensh
                  "ghost", "ghost_resync", "record", "trim_now", "dynamics")
 """Actions that act once per key press."""
 PRESS_ACTIONS += ("parking_brake",)  # set / release the parking brake
+PRESS_ACTIONS += ("autopilot",)      # the autopilot on (heading and altitude held where they are) / off
 
 ACTIONS = HELD_ACTIONS + PRESS_ACTIONS
 """Every action a key can be bound to."""

@@ -38,6 +38,7 @@ Panels, in drawing order:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -48,8 +49,9 @@ from flightsim.app.instruments import (CHART_FLAGS, FT_S_TO_KT, X_FLAGS, attitud
                                        cockpit_frame, cockpit_shapes, heading_tape, plain_lines, vec2, wind_arrow,
                                        wind_relative)
 from flightsim.app.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_HELD
+from flightsim.simulation.autopilot import SPEC_KEYS, Selection
 
-__all__ = ["NUMERICS_SECTIONS", "PANELS", "STALL_BLINK_HZ", "aircraft_section", "camera_section", "charts_section",
+__all__ = ["NUMERICS_SECTIONS", "PANELS", "STALL_BLINK_HZ", "aircraft_section", "autopilot_section", "camera_section", "charts_section",
            "clock_section", "cockpit_overlay", "dynamics_panel", "dynamics_section", "flight_panel", "gear_panel",
            "ghost_section", "integrator_section", "key_help", "numerics_panel", "recording_section", "run_section",
            "stall_flash", "status_banner", "timing_section", "wind_section"]
@@ -90,6 +92,9 @@ bright red for the first half of each cycle, orange for the second."""
 
 _RED = imgui.ImVec4(1.0, 0.35, 0.3, 1.0)
 _GHOST_BLUE = imgui.ImVec4(0.62, 0.84, 1.0, 1.0)
+#: What the autopilot's fields accept (as ``--autopilot`` does): heading wraps, the others clip.
+AP_LIMITS = {name: SPEC_KEYS[key][:2] for name, key in (("heading", "hdg"), ("altitude", "alt"),
+                                                        ("vertical_speed", "vs"), ("airspeed", "ias"))}
 _GREEN = imgui.ImVec4(0.45, 0.95, 0.45, 1.0)
 _REGION = imgui.ImVec4(1.0, 0.84, 0.25, 1.0)
 
@@ -205,7 +210,7 @@ def flight_panel(view, do, hud):
     _panel_background(hud)
     imgui.begin("Flight", None, _PANEL_FLAGS | imgui.WindowFlags_.no_move)
     size = 184.0
-    attitude_indicator(t.roll, t.pitch, size)
+    attitude_indicator(t.roll, t.pitch, size, view.director)
     heading_tape(t.heading, size)
     kt = t.airspeed * FT_S_TO_KT
     aircraft = view.aircraft
@@ -225,9 +230,9 @@ def flight_panel(view, do, hud):
     else:
         imgui.text(" ")
     if view.autopilot:
-        imgui.text_colored(imgui.ImVec4(0.4, 1.0, 0.4, 1.0), f"AP  {view.autopilot}")
+        imgui.text_colored(_GREEN, f"AP  {view.autopilot}")
     elif view.autopilot_message:
-        imgui.text_colored(imgui.ImVec4(1.0, 0.75, 0.2, 1.0), view.autopilot_message)
+        imgui.text_colored(_AMBER, view.autopilot_message)
     wind_section(view, do, hud)
     imgui.separator()
     bar("Throttle", c.throttle, 0.0, 1.0, f"{c.throttle * 100:3.0f}%  {t.thrust:4.0f} lbf")
@@ -377,7 +382,7 @@ def integrator_section(view, do, hud):
             do.set_renormalize(on)
         imgui.text(f"|q| - 1      {view.telemetry.qnorm_error:+.3e}")
         if view.telemetry.unconverged:
-            imgui.text_colored(imgui.ImVec4(1.0, 0.75, 0.2, 1.0), "not converged: the last iterate was taken")
+            imgui.text_colored(_AMBER, "not converged: the last iterate was taken")
     else:
         _fixed_source(view, hud)
         imgui.text_disabled("|q| - 1      (q normalised on reading)")
@@ -476,6 +481,53 @@ def dynamics_section(view, do, hud):
     hud.remember("dynamics")
     if switched:
         do.set_dynamics(on)
+
+
+def autopilot_section(view, do, hud):
+    """The autopilot: engage / disconnect, what is engaged (or why it disconnected), the selected heading,
+    altitude, vertical speed and airspeed (+/- or typed: each change flies at once), the approach to runway 36."""
+    if not view.capabilities.can_fly or view.autopilot_selection is None:
+        return
+    with plain_lines():
+        _autopilot_section(view, do, hud)
+
+
+def _autopilot_section(view, do, hud):
+    on = bool(view.autopilot)
+    # open at first when it flies from the start (--autopilot); otherwise folded, to keep the charts in view
+    if not imgui.collapsing_header(f"autopilot ({view.keymap.describe('autopilot')})",
+                                   imgui.TreeNodeFlags_.default_open if on else 0):
+        return
+    t, sel = view.telemetry, view.autopilot_selection
+    switched, want = imgui.checkbox("engaged" if on else "engage: hold the heading and altitude", on)
+    hud.remember("autopilot")
+    if switched:
+        do.set_autopilot(Selection(heading=float(round(t.heading) % 360)) if want else None)
+    if on:
+        imgui.same_line()
+        imgui.text_colored(_GREEN, view.autopilot)
+    elif view.autopilot_message:
+        imgui.push_text_wrap_pos(imgui.get_cursor_pos_x() + PLOT_WIDTH)
+        imgui.text_colored(_AMBER, view.autopilot_message)
+        imgui.pop_text_wrap_pos()
+    if not on:
+        return
+    fields = (("heading", "HDG  deg", 1, 10, t.heading), ("altitude", "ALT  ft", 100, 1000, t.altitude),
+              ("vertical_speed", "VS   ft/min", 100, 500, t.vertical_speed * 60.0),
+              ("airspeed", "IAS  kt", 1, 10, t.indicated_airspeed * FT_S_TO_KT))
+    for name, label, step, fast, now in fields:
+        value = getattr(sel, name)
+        shown = int(round(now if value is None else value))
+        imgui.set_next_item_width(130.0)
+        changed, typed = imgui.input_int(label, shown, step, fast)
+        hud.remember(f"autopilot_{name}")
+        if changed:
+            low, high = AP_LIMITS[name]
+            typed = typed % 360 if name == "heading" else min(max(typed, low), high)
+            do.set_autopilot(replace(sel, approach=False, **{name: float(typed)}))
+    if imgui.button("Approach runway 36 (LOC, GS)", vec2(-1.0, 0)):
+        do.set_autopilot(Selection(airspeed=sel.airspeed, approach=True))
+    hud.remember("autopilot_approach")
 
 
 def ghost_section(view, do, hud):
@@ -766,7 +818,7 @@ def _z_plot(d, hud):
 # ------------------------------------------------------------------ the registry
 
 NUMERICS_SECTIONS = (aircraft_section, integrator_section, timing_section, clock_section, run_section, camera_section,
-                     recording_section, dynamics_section, ghost_section, charts_section)
+                     recording_section, dynamics_section, autopilot_section, ghost_section, charts_section)
 """The Numerics window's sections, top to bottom; each ``section(view, do, hud)``."""
 
 PANELS = (cockpit_overlay, flight_panel, gear_panel, numerics_panel, dynamics_panel, status_banner, key_help)

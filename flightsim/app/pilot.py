@@ -130,12 +130,18 @@ class Pilot:
             the parking brake key flips the parking brake.
         hold : bool
             The autopilot flies (:class:`~flightsim.simulation.autopilot.Autopilot`): a surface no key or stick
-            moves stays where it is (not centred), so only the pilot's own input moves it, and that input
-            disconnects the autopilot.
+            moves stays where it is (not centred), so only the pilot's own input moves it.
+
+        Returns
+        -------
+        tuple of str
+            The controls the pilot's keys or sticks moved in this frame (``elevator``, ``aileron``, ``rudder``,
+            ``throttle``): while the autopilot flies, such an input disconnects it.
         """
         dt = min(max(float(dt), 0.0), 0.25) if math.isfinite(dt) else 0.0
         r = self.rates
         pad = pad or {}
+        moved = []
         for name, minus, plus in (("elevator", "pitch_down", "pitch_up"), ("aileron", "roll_left", "roll_right"),
                                   ("rudder", "yaw_left", "yaw_right")):
             value = getattr(controls, name)
@@ -149,10 +155,14 @@ class Pilot:
             elif not hold:
                 value = _approach(value, 0.0, r["center"], dt)
             setattr(controls, name, min(max(value, -1.0), 1.0))
+            if keys != 0.0 or stick != 0.0:
+                moved.append(name)
         throttle = controls.throttle if math.isfinite(controls.throttle) else 0.0
         push = self._keys("throttle_down", "throttle_up")
         push += apply_dead_zone(pad.get("throttle_rate", 0.0), self.dead_zone)
         controls.throttle = min(max(throttle + push * r["throttle"] * dt, 0.0), 1.0)
+        if push != 0.0:
+            moved.append("throttle")
         flaps = controls.flaps if math.isfinite(controls.flaps) else 0.0
         controls.flaps = min(max(_approach(flaps, self.flap_target, r["flaps"], dt), 0.0), 1.0)
         wheel = self._keys("trim_nose_down", "trim_nose_up") + pad.get("trim", 0.0)
@@ -166,6 +176,7 @@ class Pilot:
         if self._toggle_parking_brake:
             self._toggle_parking_brake = False
             controls.parking_brake = 0.0 if controls.parking_brake >= 0.5 else 1.0
+        return tuple(moved)
 
 
 class Gamepads:

@@ -46,7 +46,7 @@ ft/s inside, knots and ft/min in the selections (as a cockpit shows them).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -231,6 +231,8 @@ class Autopilot:
         self.message = ""
         self.chime = False
         self.gains = None
+        #: the flight director's command: (bank, pitch) in degrees (aviation signs), None when disengaged
+        self.director = None
         self._set = None
         self._pitch_integral = 0.0
         self._roll_integral = 0.0
@@ -291,6 +293,26 @@ class Autopilot:
                                   atmosphere=sim.atmosphere)
         except TrimError as exc:
             raise ValueError(f"autopilot: no level flight to fly it about: {exc}") from None
+        self._select(sim, selection)
+        c = sim.controls           # the integrals start from the controls as they are: no jump when it engages
+        self._pitch_integral = c.elevator + c.elevator_trim
+        self._roll_integral = c.aileron
+        self._throttle_base, self._throttle_integral, self._speed_integral = c.throttle, 0.0, 0.0
+        self.engaged, self.message, self.chime = True, "", False
+        self._set = None
+        self.director = None
+        return self
+
+    def select(self, sim, selection):
+        """Fly ``selection`` now: engaged, the modes and targets change and the gains stay (a new heading or
+        altitude from the panel); disengaged, :meth:`engage`."""
+        if not self.engaged:
+            return self.engage(sim, selection)
+        self._select(sim, selection)
+        return self
+
+    def _select(self, sim, selection):
+        tm = sim.telemetry()
         self.selection = selection
         self.lateral = "LOC" if selection.approach else ("HDG" if selection.heading is not None else "ROL")
         if selection.approach:
@@ -302,22 +324,19 @@ class Autopilot:
         else:
             self.vertical = "ALT"
         self.speed = "SPD" if self.vertical is not None else "PIT"
-        self._held_altitude = selection.altitude if selection.altitude is not None else altitude
+        self._held_altitude = selection.altitude if selection.altitude is not None else float(sim.vector[2])
         self._held_airspeed = (selection.airspeed * KNOT if selection.airspeed is not None
                                else tm.indicated_airspeed)
-        c = sim.controls           # the integrals start from the controls as they are: no jump when it engages
-        self._pitch_integral = c.elevator + c.elevator_trim
-        self._roll_integral = c.aileron
-        self._throttle_base, self._throttle_integral, self._speed_integral = c.throttle, 0.0, 0.0
-        self.engaged, self.message, self.chime = True, "", False
-        self._set = None
-        return self
+        # what it holds, as selected values (a later change of one keeps the others)
+        self.selection = replace(selection, airspeed=self._held_airspeed / KNOT,
+                                 altitude=self._held_altitude if self.vertical == "ALT" else selection.altitude)
 
     def disconnect(self, why):
         """Disengage, saying ``why`` (:attr:`message`)."""
         if self.engaged:
             self.engaged, self.message = False, why
             self._set = None
+            self.director = None
 
     # ------------------------------------------------------------------ flying
 
@@ -403,6 +422,7 @@ class Autopilot:
         else:
             gamma_c = math.asin(_clip(vs_c / speed, -0.5, 0.5))
         theta_c = _clip(math.radians(pitch) + (gamma_c - gamma), -math.radians(MAX_PITCH), math.radians(MAX_PITCH))
+        self.director = (phi_c, math.degrees(theta_c))
         power = G.pitch_power * scale
         theta_error = theta_c - math.radians(pitch)
         self._pitch_integral = _clip(self._pitch_integral + 0.3 * PITCH_FREQUENCY ** 2 / power * theta_error * dt,
