@@ -39,6 +39,7 @@ def test_y_engages_it_the_panel_flies_a_new_heading_and_a_key_disconnects_it(new
     assert _magenta(app) > 40                           # the director's bar is drawn
     hold(app, key.LEFT, run_frames, 20)                 # the pilot rolls: it lets go and says why
     assert not ap.engaged and ap.message == "autopilot disconnected: pilot input on the aileron"
+    assert app.hud.message == ap.message                # said once on the HUD
     run_frames(app, 3, redraw_hud=True)
     assert app.hud_view().autopilot_message == ap.message and _magenta(app) == 0
     tap(app, key.Y, run_frames)                         # on again where it is now, and off
@@ -54,3 +55,16 @@ def test_on_the_ground_it_says_why_and_stays_off(new_app, run_frames):
     tap(app, key.Y, run_frames)
     assert not app.sim.autopilot.engaged
     assert app.hud.message == "Autopilot: on the ground; engage it in flight"
+
+
+def test_the_approach_hands_back_at_200_ft_with_a_chime_on_the_hud(new_app, run_frames):
+    aircraft = resolve_aircraft("c172")
+    app = new_app(aircraft=aircraft, start=make_start(aircraft, "approach"))
+    assert app.set_autopilot(Selection(approach=True))
+    assert app.sim.autopilot.modes == "LOC GS SPD"
+    for _ in range(40):                                 # 40 s at most: the start is 350 ft up, a minute out
+        run_frames(app, 15, dt=1.0 / 15.0)
+        if not app.sim.autopilot.engaged:
+            break
+    assert app.hud.message == "[chime] approach: 200 ft above the runway - your airplane"
+    assert app.hud_view().autopilot == "" and not app.sim.autopilot.chime

@@ -194,6 +194,7 @@ class FlightApp:
         self.gamepads = Gamepads(self.press, self.pilot.release, use_manager=use_gamepads)
         self.history = History(span=30.0, rate=5.0)     # 150 points a chart line
         self.stats = FrameStats()
+        self._autopilot_was_on = False
         self.hud = Hud(integrators, time_scales)
         self.hud.backdrops = self.quality.backdrops
         self.hud_commands = self._hud_commands()
@@ -604,6 +605,13 @@ class FlightApp:
             hidden = self._fuselage           # the pilot sits inside the ghost's cabin too
         return GhostPose(pose[0], pose[1], matrices, hidden)
 
+    def _autopilot_news(self, ap):
+        """Say on the HUD, once, that the autopilot disconnected and why; the approach's hand-back is its chime."""
+        if self._autopilot_was_on and not ap.engaged:
+            self.hud.notify(("[chime] " if ap.chime else "") + ap.message, 6.0)
+            ap.chime = False
+        self._autopilot_was_on = ap.engaged
+
     def frame(self, dt):
         """Advance and draw one frame of ``dt`` seconds (the back buffer is not swapped).
 
@@ -629,6 +637,8 @@ class FlightApp:
         if self.ghost is not None:
             self.ghost.sim.renormalize = sim.renormalize      # the ghost differs by its integrator only
         steps = sim.advance(dt)
+        if sim.capabilities.can_fly:
+            self._autopilot_news(sim.autopilot)
         self.telemetry = sim.telemetry()
         self.history.append(self.telemetry)
         self.pose = self._finite_pose(self.pose)
