@@ -111,9 +111,13 @@ def main(argv=None):
         growth = after[-1, 2] - after[0, 2]
         print(f"memory after the first minute: {after[0, 2]:.1f} → {after[-1, 2]:.1f} MB, growth {growth:+.1f} MB "
               f"(slope {slope:+.2f} MB/h; target < 5 MB: {'met' if growth < 5.0 else 'MISSED'})")
-        ratio = after[-1, 3] / after[0, 3]
-        print(f"frame time: {after[0, 3]:.2f} ms after the first minute, {after[-1, 3]:.2f} ms at the end "
-              f"({ratio:.2f}×; target within 10 %: {'met' if abs(ratio - 1.0) <= 0.10 else 'MISSED'})")
+        # a sample's median frame time moves ±15 % with the machine; compare the first and last sixth of the run
+        k = max(len(after) // 6, 1)
+        early, late = float(np.median(after[:k, 3])), float(np.median(after[-k:, 3]))
+        ratio = late / early
+        print(f"frame time: median {early:.2f} ms over the first sixth after the first minute, {late:.2f} ms over "
+              f"the last sixth ({ratio:.2f}×; target within 10 %: {'met' if abs(ratio - 1.0) <= 0.10 else 'MISSED'}; "
+              f"samples {after[:, 3].min():.2f}..{after[:, 3].max():.2f} ms)")
     hdg = (data[:, 6] - (selection.heading if selection.heading is not None else data[-1, 6]) + 180.0) % 360.0 - 180.0
     print(f"largest |q| − 1: {worst_q:.1e}; over the last half: altitude {data[len(data) // 2:, 5].min():.1f} .. "
           f"{data[len(data) // 2:, 5].max():.1f} ft, heading within {np.max(np.abs(hdg[len(hdg) // 2:])):.2f}° "
