@@ -102,14 +102,12 @@ def test_a_2d_table_interpolates_and_clamps_as_jsbsims(tmp_path, a, b, expected)
     assert _value(prog, props, a=a, b=b) == pytest.approx(expected, abs=1e-15)
 
 
-def test_a_1d_table_holds_its_end_values_and_a_3d_table_blends_its_2d_tables(tmp_path):
-    one = """<function name="out"><table><independentVar>a</independentVar><tableData>
+TABLE_1D = """<table><independentVar>a</independentVar><tableData>
         0 0
         1 10
-        3 30 </tableData></table></function>"""
-    prog, props = _compiled(tmp_path, one)
-    assert [_value(prog, props, a=a) for a in (-5.0, 0.5, 2.0, 99.0)] == [0.0, 5.0, 20.0, 30.0]
-    three = """<function name="out"><table>
+        3 30 </tableData></table>"""
+
+TABLE_3D = """<table>
         <independentVar lookup="row">a</independentVar><independentVar lookup="column">b</independentVar>
         <independentVar lookup="table">c</independentVar>
         <tableData breakPoint="0">   0 10
@@ -117,8 +115,13 @@ def test_a_1d_table_holds_its_end_values_and_a_3d_table_blends_its_2d_tables(tmp
                                    1 5 11</tableData>
         <tableData breakPoint="2">   0 10
                                   -1 2 6
-                                   1 10 22</tableData></table></function>"""
-    prog, props = _compiled(tmp_path, three)
+                                   1 10 22</tableData></table>"""
+
+
+def test_a_1d_table_holds_its_end_values_and_a_3d_table_blends_its_2d_tables(tmp_path):
+    prog, props = _compiled(tmp_path, f'<function name="out">{TABLE_1D}</function>')
+    assert [_value(prog, props, a=a) for a in (-5.0, 0.5, 2.0, 99.0)] == [0.0, 5.0, 20.0, 30.0]
+    prog, props = _compiled(tmp_path, f'<function name="out">{TABLE_3D}</function>')
     assert _value(prog, props, a=0.0, b=5.0, c=1.0) == pytest.approx(7.5)           # halfway between 5 and 10
     assert _value(prog, props, a=0.0, b=5.0, c=-4.0) == pytest.approx(5.0)          # before the first
     assert _value(prog, props, a=0.0, b=5.0, c=7.0) == pytest.approx(10.0)          # after the last

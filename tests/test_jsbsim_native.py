@@ -18,6 +18,8 @@ from flightsim.physics.jsbsim import native, program
 from flightsim.physics.jsbsim.model import load_jsbsim_aircraft
 from flightsim.physics.jsbsim.program import Program, ProgramBuilder, Properties, run
 
+from test_jsbsim_aero import TABLE_1D, TABLE_2D, TABLE_3D, _compiled
+
 TARGETS = ("SGS", "c172p", "t6texan2", "A4", "737")
 
 
@@ -118,44 +120,21 @@ def test_a_cache_folder_that_cannot_be_written_falls_back_to_the_temporary_folde
 
 
 def test_tables_of_one_two_and_three_dimensions_and_a_kinematic_compile_to_the_interpreters_numbers(tmp_path):
-    from flightsim.physics.jsbsim.xmlfile import JSBSimFile
-
-    path = tmp_path / "f.xml"
-    path.write_text("""<fdm_config name="t"><function name="out"><sum>
-        <table><independentVar>a</independentVar><tableData>
-            -1 3
-             0 0
-             1 10
-             3 30</tableData></table>
-        <table><independentVar lookup="row">a</independentVar><independentVar lookup="column">b</independentVar>
-          <tableData>     0.0  10.0
-                    -1.0  1.0   3.0
-                     1.0  5.0  11.0</tableData></table>
-        <table><independentVar lookup="row">a</independentVar><independentVar lookup="column">b</independentVar>
-          <independentVar lookup="table">c</independentVar>
-          <tableData breakPoint="0">   0 10
-                                    -1 1 3
-                                     1 5 11</tableData>
-          <tableData breakPoint="2">   0 10
-                                    -1 2 6
-                                     1 10 22</tableData></table></sum></function></fdm_config>""")
-    source = JSBSimFile(path)
-    props = Properties()
-    b = ProgramBuilder(source, props)
-    b.function(source.root.find("function"), "function")
-    b.store("out")
-    for name in ("command", "output", "dt", "settle"):          # and a kinematic through three detents
+    tables, props = _compiled(tmp_path, f'<function name="out"><sum>{TABLE_1D}{TABLE_2D}{TABLE_3D}</sum></function>')
+    b = ProgramBuilder(source=None, properties=props)          # a kinematic through three detents, same properties
+    for name in ("command", "output", "dt", "settle"):
         b.push_property(name, "kinematic")
     b.emit(program.OP_KINEMATIC, b.kinematic([0.0, 10.0, 30.0, 40.0], [0.0, 2.0, 4.0, 1.0], True), pops=3)
     b.store("output")
-    prog = b.build()
-    blocks = native.compile_blocks({"fcs": prog, "aero": prog, "engine": prog}, len(props), "tables")
+    kinematic = b.build()
+    blocks = native.compile_blocks({"fcs": kinematic, "aero": tables, "engine": tables}, len(props), "tables")
     rng = np.random.default_rng(5)
     for trial in range(400):
         values = props.array()
         values[:] = rng.uniform(-4.0, 5.0, len(props))
         values[props["dt"]], values[props["settle"]] = rng.uniform(0.0, 3.0), float(trial % 5 == 0)
-        interpreted, compiled = values.copy(), values.copy()
-        run(prog.code, prog.constants, prog.tables, prog.table_data, interpreted, prog.stack())
-        _call(blocks.addresses[1], compiled, prog.constants, prog.tables, prog.table_data)
-        np.testing.assert_array_equal(compiled, interpreted)
+        for k, prog in ((0, kinematic), (1, tables)):
+            interpreted, compiled = values.copy(), values.copy()
+            run(prog.code, prog.constants, prog.tables, prog.table_data, interpreted, prog.stack())
+            _call(blocks.addresses[k], compiled, prog.constants, prog.tables, prog.table_data)
+            np.testing.assert_array_equal(compiled, interpreted)

@@ -293,7 +293,7 @@ class Autopilot:
                                   atmosphere=sim.atmosphere)
         except TrimError as exc:
             raise ValueError(f"autopilot: no level flight to fly it about: {exc}") from None
-        self._select(sim, selection)
+        self._select(sim, selection, tm)
         c = sim.controls           # the integrals start from the controls as they are: no jump when it engages
         self._pitch_integral = c.elevator + c.elevator_trim
         self._roll_integral = c.aileron
@@ -308,11 +308,11 @@ class Autopilot:
         altitude from the panel); disengaged, :meth:`engage`."""
         if not self.engaged:
             return self.engage(sim, selection)
-        self._select(sim, selection)
+        self._select(sim, selection, sim.telemetry())
         return self
 
-    def _select(self, sim, selection):
-        tm = sim.telemetry()
+    def _select(self, sim, selection, tm):
+        """The modes and targets of ``selection`` for the flight now (``tm``: its telemetry)."""
         self.selection = selection
         self.lateral = "LOC" if selection.approach else ("HDG" if selection.heading is not None else "ROL")
         if selection.approach:

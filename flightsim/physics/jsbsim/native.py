@@ -22,6 +22,7 @@ an aircraft compiles for a few seconds, the next ones load it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import math
@@ -35,6 +36,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+from flightsim.files import atomic_write
 from flightsim.physics.jsbsim import program as _program
 from flightsim.physics.jsbsim.program import (
     KINEMATIC, OP_ABS, OP_AND, OP_ATAN2, OP_AVG, OP_CEIL, OP_CLIP, OP_CONST, OP_COS, OP_CYCLIC_CLIP, OP_DIFFERENCE,
@@ -148,6 +150,7 @@ def _block_source(program, name, n_props):
     return "\n".join(head + ["    " + line for line in body] + ["    return"])
 
 
+@functools.cache
 def _helpers_version():
     """A hash of the interpreter's helpers the compiled blocks call (a change to them makes new files)."""
     return hashlib.sha256(Path(_program.__file__).read_bytes() + Path(__file__).read_bytes()).hexdigest()[:16]
@@ -168,8 +171,8 @@ def source(programs, n_props):
 
 def cache_folder():
     """Where the generated sources (and numba's code for them) are kept: ``$FLIGHTSIM_CACHE``, else the user's
-    cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``, ``%LOCALAPPDATA%`` on Windows) under ``flightsim/jsbsim``;
-    the system's temporary folder where that cannot be written."""
+    cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``, ``%LOCALAPPDATA%`` on Windows) under ``flightsim/jsbsim``
+    (:func:`writable_cache_folder` falls back where it cannot be written)."""
     root = os.environ.get("FLIGHTSIM_CACHE")
     if root:
         return Path(root) / "jsbsim"
@@ -196,7 +199,7 @@ def writable_cache_folder():
         return folder
 
 
-#: Modules loaded in this process, by file name.
+#: Modules loaded in this process, by their file's stem.
 _LOADED = {}
 
 
@@ -239,9 +242,8 @@ def compile_blocks(programs, n_props, label="aircraft"):
     folder = writable_cache_folder()
     path = folder / f"{stem}.py"
     if not path.exists() or path.read_text() != text:
-        scratch = path.with_suffix(f".{os.getpid()}.tmp")
-        scratch.write_text(text)
-        os.replace(scratch, path)
+        with atomic_write(path) as f:
+            f.write(text)
     if not _numba_cached(folder, stem):
         print(f"flightsim: compiling {label}'s flight model for this machine (first flight only, a few seconds)",
               file=sys.stderr, flush=True)
