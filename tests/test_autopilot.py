@@ -18,6 +18,7 @@ from flightsim.physics.wind import WindSpec
 from flightsim.simulation import autopilot as ap
 from flightsim.simulation import trace
 from flightsim.simulation.airfield import RUNWAY
+from flightsim.simulation.batch import BatchSimulation
 from flightsim.simulation.flight import Simulation, resolve_aircraft
 from flightsim.simulation.starts import AIM_DISTANCE, make_start
 
@@ -154,3 +155,45 @@ def test_the_command_line_flies_it_and_traces_rpm_and_ap_mode(tmp_path):
     bad = subprocess.run([FLIGHTSIM, "simulate", "--autopilot", "alt=99999"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr == "flightsim: error: --autopilot: alt=99999: altitude must be 0 to 60000 ft\n"
+
+
+def test_each_airplane_of_a_batch_flies_the_single_simulations_autopilot():
+    aircraft = resolve_aircraft("c172")
+    start = make_start(aircraft, "air")
+    specs = ("hdg=270,alt=2500,ias=100", "hdg=90", "vs=-500,ias=90")
+    batch = BatchSimulation(len(specs), aircraft, "rk4", start=start)
+    for k, spec in enumerate(specs):
+        batch.autopilot.engage(ap.parse_spec(spec), [k])
+    batch.step(20 * 120)
+    for k, spec in enumerate(specs):
+        sim = Simulation(aircraft, "rk4", start=start)
+        sim.autopilot.engage(sim, ap.parse_spec(spec))
+        for _ in range(20 * 120):
+            sim.step()
+        np.testing.assert_allclose(batch.states[k], sim.vector, rtol=1e-10, atol=1e-8)
+        assert batch.autopilot.codes[k] == sim.autopilot.code
+    assert list(batch.autopilot.codes) == [112, 112, 121]
+    assert np.ptp(batch.states[:, 1]) > 1000.0                      # they flew different flights
+
+
+def test_the_batch_disconnects_each_airplane_on_its_own():
+    aircraft = resolve_aircraft("c172")
+    batch = BatchSimulation(3, aircraft, start=make_start(aircraft, "air"))
+    gains = batch.autopilot.engage(ap.parse_spec("hdg=90"))
+    assert gains == ap.Gains.at(aircraft, float(np.linalg.norm(batch.states[0, 3:6])), float(batch.states[0, 2]))
+    batch.step(10)
+    controls = batch.controls[1].copy()
+    controls[0] = 0.0                                                # a hand on airplane 1's throttle
+    batch.set_controls(controls[None], [1])
+    batch.step(1)
+    assert list(batch.autopilot.engaged) == [True, False, True]
+    assert batch.autopilot.loops.messages[1] == "autopilot disconnected: pilot input on the throttle"
+    batch.reset([2])                                                 # a new start forgets it, saying nothing
+    assert list(batch.autopilot.engaged) == [True, False, False] and batch.autopilot.loops.messages[2] == ""
+    batch.states[0, 3:6] = 0.0                                       # stalled still: no airspeed
+    batch.step(1)
+    assert not batch.autopilot.engaged[0]
+    assert batch.autopilot.loops.messages[0] == "autopilot disconnected: no airspeed"
+    runway = BatchSimulation(1, aircraft, start=make_start(aircraft, "runway"))
+    with pytest.raises(ValueError, match="airplane 0 is on the ground"):
+        runway.autopilot.engage(ap.parse_spec("hdg=90"))

@@ -11,6 +11,7 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import VectorEnv
 
 import flightsim.gym
+from flightsim.gym.autopilot import AutopilotAgent
 from flightsim.gym.envs import FlightVectorEnv, HeadingHoldEnv, LandingEnv
 from flightsim.gym.tasks import HeadingHold, Landing
 
@@ -204,3 +205,41 @@ def test_a_nan_action_is_refused_naming_its_index_and_nothing_is_flown(bad):
     with pytest.raises(ValueError, match=r"^action\[2\]\[3\] \(throttle\)"):
         envs.step(actions)
     envs.close()
+
+
+def test_flightsims_autopilot_flies_the_heading_hold_task_as_an_agent():
+    env = gymnasium.make("flightsim/HeadingHold-v0", episode_seconds=100.0)
+    agent = AutopilotAgent(env)
+    obs, _ = env.reset(seed=0, options=dict(heading=90.0, altitude=2500.0, target_heading=130.0,
+                                            target_altitude=2800.0))
+    rewards = []
+    while True:
+        obs, reward, terminated, truncated, info = env.step(agent.act())
+        rewards.append(reward)
+        if terminated or truncated:
+            break
+    o = readings(obs)
+    assert truncated and info["t"] == pytest.approx(100.0)
+    assert abs(o["heading_error"]) < 1.0 and abs(o["altitude_error"]) < 20.0
+    assert np.mean(rewards[-400:]) > 0.95
+    assert env.unwrapped.task.batch.autopilot.codes[0] == 112     # HDG ALT SPD all the way
+
+
+def test_the_autopilot_agent_engages_again_after_each_autoreset_and_flies_the_approach():
+    envs = gymnasium.make_vec("flightsim/HeadingHold-v0", num_envs=3, vectorization_mode="vector_entry_point",
+                              episode_seconds=5.0)
+    agent = AutopilotAgent(envs)
+    envs.reset(seed=2)
+    for _ in range(60):                                             # 6 s: an autoreset at 5 s
+        *_, truncated, _ = envs.step(agent.act())
+    batch = envs.unwrapped.task.batch
+    assert batch.autopilot.engaged.all() and np.all(batch.times < 2.0)
+    env = LandingEnv()
+    agent = AutopilotAgent(env)
+    env.reset(seed=0, options=dict(offset=60.0, height=20.0))
+    loops = env.task.batch.autopilot.loops
+    while loops.engaged[0] or not loops.messages[0]:
+        env.step(agent.act())
+    assert loops.chime[0] and loops.messages[0] == "approach: 200 ft above the runway - your airplane"
+    _, offset = env.task.runway_frame()
+    assert abs(offset[0]) < 20.0 and abs(env.task.quantity("glide_error", None)[0]) < 15.0

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from flightsim.math import quat
+from flightsim.math import kernels, quat
 
 RNG = np.random.default_rng(7)
 
@@ -94,6 +94,19 @@ def test_aviation_signs():
     assert np.allclose(quat.rotate(q, nose), [0.0, -1.0, 0.0], atol=1e-15)  # 90° clockwise = East = −y
     assert np.allclose(quat.aviation_angles(quat.from_aviation_angles(12.0, -5.0, 271.0)), [12.0, -5.0, 271.0])
     assert quat.aviation_angles(np.array([1.0, 0, 0, 0]))[2] == 0.0
+
+
+def test_the_compiled_aviation_angles_are_the_arrays_own():
+    # random attitudes, unnormalised, and pitch through ±90° (the gimbal-lock branch)
+    q = RNG.normal(size=(2000, 4))
+    lock = np.linspace(-1e-4, 1e-4, 11) + 0.5 * np.pi
+    q[:22] = np.concatenate([[[np.cos(0.5 * a), 0.0, s * np.sin(0.5 * a), 0.0] for a in lock] for s in (1.0, -1.0)])
+    expected = quat.aviation_angles(q)
+    got = np.array([kernels.aviation_angles_of(*row) for row in q])
+    difference = np.abs(got - expected)
+    difference[:, 2] = np.minimum(difference[:, 2], 360.0 - difference[:, 2])
+    assert np.max(difference) < 1e-9
+    assert np.all((got[:, 2] >= 0.0) & (got[:, 2] < 360.0))
 
 
 def test_rotation_vector_round_trip_and_small_angles():

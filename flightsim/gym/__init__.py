@@ -19,7 +19,8 @@ vectorization_mode="vector_entry_point")`` gives N airplanes stepped together
 
 The observation, action and reward are documented on the tasks
 (:mod:`flightsim.gym.tasks`); ``OBSERVATION`` lists each entry with its scale
-and unit.  Nothing here imports a drawing library until a frame is asked for.
+and unit.  :class:`flightsim.gym.autopilot.AutopilotAgent` flies either task with
+flightsim's own autopilot, a baseline for a learned policy.  Nothing here imports a drawing library until a frame is asked for.
 """
 
 from gymnasium.envs.registration import register, registry
@@ -27,9 +28,10 @@ from gymnasium.envs.registration import register, registry
 from flightsim.gym.envs import (
     FlightEnv, FlightVectorEnv, HeadingHoldEnv, HeadingHoldVectorEnv, LandingEnv, LandingVectorEnv,
 )
+from flightsim.gym.autopilot import AutopilotAgent
 from flightsim.gym.tasks import ACTIONS, HeadingHold, Landing
 
-__all__ = ["ACTIONS", "ENV_IDS", "FlightEnv", "FlightVectorEnv", "HeadingHold", "HeadingHoldEnv",
+__all__ = ["ACTIONS", "AutopilotAgent", "ENV_IDS", "FlightEnv", "FlightVectorEnv", "HeadingHold", "HeadingHoldEnv",
            "HeadingHoldVectorEnv", "Landing", "LandingEnv", "LandingVectorEnv"]
 
 #: The registered environment ids.

@@ -34,6 +34,8 @@ import sys
 import numpy as np
 from numba import njit, prange
 
+#: Beyond this |r31| the Euler angles take the book's gimbal-lock branch (pitch ±90°).
+GIMBAL_LOCK = 0.999999
 #: Bullet's ANGULAR_MOTION_THRESHOLD: at most a quarter turn of π per step.
 BULLET_ANGULAR_MOTION_THRESHOLD = 0.25 * math.pi
 #: Bullet's default fixed step, used by the batch ``bullet`` kernel when no dt is given.
@@ -227,6 +229,28 @@ def qv_rotate(qw, qx, qy, qz, vx, vy, vz):
         vy + qw * ty + (qz * tx - qx * tz),
         vz + qw * tz + (qx * ty - qy * tx),
     )
+
+
+@jit
+def aviation_angles_of(n, x, y, z):
+    """Roll, pitch, heading (deg, the signs a pilot reads) of the quaternion ``(n, x, y, z)`` (normalised first):
+    :func:`flightsim.math.quat.aviation_angles` for compiled code, gimbal-lock branch included."""
+    inv = 1.0 / (n * n + x * x + y * y + z * z)
+    r11 = (n * n + x * x - y * y - z * z) * inv
+    r21 = 2.0 * (x * y + z * n) * inv
+    r31 = 2.0 * (x * z - y * n) * inv
+    r32 = 2.0 * (y * z + x * n) * inv
+    r33 = (n * n - x * x - y * y + z * z) * inv
+    if abs(r31) > GIMBAL_LOCK:
+        roll = 0.0
+        pitch = -0.5 * math.pi * math.copysign(1.0, r31)
+        yaw = math.atan2(-2.0 * (x * y - z * n) * inv, -r31 * 2.0 * (x * z + y * n) * inv)
+    else:
+        roll = math.atan2(r32, r33)
+        pitch = math.asin(min(max(-r31, -1.0), 1.0))
+        yaw = math.atan2(r21, r11)
+    heading = (-math.degrees(yaw)) % 360.0
+    return math.degrees(roll), -math.degrees(pitch) + 0.0, 0.0 if heading >= 360.0 else heading
 
 
 @jit

@@ -20,7 +20,7 @@ import numpy as np
 from flightsim.math import kernels
 
 #: |r31| above which :func:`to_euler` takes the book's gimbal-lock branch.
-GIMBAL_LOCK = 0.999999
+GIMBAL_LOCK = kernels.GIMBAL_LOCK
 
 
 def _array(value, name, width):

@@ -41,24 +41,32 @@ scaled with the dynamic pressure as the speed changes.  No table per airplane:
 The surfaces move at most :data:`SURFACE_RATE` of their travel a second, the throttle
 :data:`THROTTLE_RATE`.  Angles in radians inside, degrees in the selections; speeds in
 ft/s inside, knots and ft/min in the selections (as a cockpit shows them).
+
+The law is written once, compiled (:func:`_command`, one airplane after another), over the
+arrays of :class:`Loops`: :class:`Autopilot` flies one
+:class:`~flightsim.simulation.flight.Simulation` with it, :class:`BatchAutopilot` the airplanes
+of a :class:`~flightsim.simulation.batch.BatchSimulation` (and through it the Gymnasium
+tasks' :class:`flightsim.gym.autopilot.AutopilotAgent`).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import astuple, dataclass, replace
 
 import numpy as np
 
-from flightsim.math import quat
+from flightsim.math.kernels import aviation_angles_of, jit
 from flightsim.physics.aero import isa_density
 from flightsim.physics.constants import KNOT, RHO_SL
 from flightsim.physics.modes import linearize
 from flightsim.physics.trim import AirplaneModel, TrimError, trim
 from flightsim.simulation.airfield import RUNWAY
+from flightsim.simulation.controls import AILERON, ELEVATOR, FLAPS, RUDDER, THROTTLE
 from flightsim.simulation.starts import AIM_DISTANCE
 
-__all__ = ["APPROACH_MINIMUM", "Autopilot", "Gains", "Selection", "mode_code", "parse_spec", "wheel_height"]
+__all__ = ["APPROACH_MINIMUM", "Autopilot", "BatchAutopilot", "Gains", "Loops", "Selection", "mode_code", "modes_of",
+           "parse_spec", "wheel_height"]
 
 #: What a selection may hold: key → (low, high, unit, meaning).  ``app`` takes one runway, 36.
 SPEC_KEYS = {
@@ -195,16 +203,288 @@ def mode_code(lateral, vertical, speed):
     return LATERAL[lateral] + 10 * VERTICAL[vertical] + 100 * SPEED[speed]
 
 
-def _wrap180(deg):
-    return (deg + 180.0) % 360.0 - 180.0
+#: The controls the autopilot moves, in the order of its commands (and of the disconnect check).
+MOVED = ("throttle", "elevator", "aileron", "rudder")
+_NAMES = {v: k for k, v in LATERAL.items()}, {v: k for k, v in VERTICAL.items()}, {v: k for k, v in SPEED.items()}
+_ROL, _HDG, _LOC = LATERAL["ROL"], LATERAL["HDG"], LATERAL["LOC"]
+_GS, _VS = VERTICAL["GS"], VERTICAL["VS"]
+_SPD = SPEED["SPD"]
 
 
+@jit
 def _toward(value, target, step):
     return value + min(max(target - value, -step), step)
 
 
-def _clip(x, low, high):
-    return min(max(x, low), high)
+def modes_of(selection):
+    """The modes ``(lateral, vertical, speed)`` that fly ``selection`` (see the module docstring)."""
+    lateral = "LOC" if selection.approach else ("HDG" if selection.heading is not None else "ROL")
+    if selection.approach:
+        vertical = "GS"
+    elif selection.vertical_speed is not None and selection.altitude is None:
+        vertical = "VS"
+    elif selection.airspeed is not None and selection.altitude is None:
+        vertical = None                         # the speed by the pitch
+    else:
+        vertical = "ALT"
+    return lateral, vertical, "SPD" if vertical is not None else "PIT"
+
+
+class Loops:
+    """The autopilot's loops for ``n`` airplanes at once: what each has engaged, its targets, gains and integrals
+    (arrays over the airplanes), and :meth:`command`, the control law of the module docstring written once over
+    arrays.  :class:`Autopilot` flies one :class:`~flightsim.simulation.flight.Simulation` with ``n = 1``,
+    :class:`BatchAutopilot` a :class:`~flightsim.simulation.batch.BatchSimulation`.
+
+    Attributes (each ``(n,)`` unless said)
+    ----------------------------------------
+    engaged : bool
+    lateral, vertical, speed : int
+        Mode numbers (:data:`LATERAL`, :data:`VERTICAL`, :data:`SPEED`).
+    heading : float
+        The selected heading (deg).
+    altitude : float
+        The altitude held (ft).
+    vertical_speed : float
+        The selected vertical speed (ft/min), NaN where none is.
+    airspeed : float
+        The indicated airspeed held (ft/s).
+    gains : ``(n, 8)`` float
+        Each airplane's :class:`Gains` as a row.
+    director : ``(n, 2)`` float
+        The flight director's bank and pitch (deg, aviation signs), NaN where disengaged.
+    chime : bool
+        Set where the approach handed back.
+    messages : list of str
+        Why each last disconnected ('' while engaged or never engaged).
+    """
+
+    def __init__(self, n):
+        self.n = int(n)
+        self.engaged = np.zeros(n, dtype=bool)
+        self.lateral = np.zeros(n, dtype=np.int64)
+        self.vertical = np.zeros(n, dtype=np.int64)
+        self.speed = np.zeros(n, dtype=np.int64)
+        self.heading = np.zeros(n)
+        self.altitude = np.zeros(n)
+        self.vertical_speed = np.full(n, np.nan)
+        self.airspeed = np.zeros(n)
+        self.gains = np.zeros((n, len(Gains.__dataclass_fields__)))
+        self.director = np.full((n, 2), np.nan)
+        self.chime = np.zeros(n, dtype=bool)
+        self.messages = [""] * n
+        self._last = np.full((n, len(MOVED)), np.nan)     # what each set last (NaN: nothing yet)
+        self._integrals = np.zeros((n, 5))                 # pitch, roll, throttle, speed; the throttle at engaging
+
+    def codes(self):
+        """``(n,)`` :func:`mode_code` of each airplane's engaged modes (0 where disengaged)."""
+        return np.where(self.engaged, self.lateral + 10 * self.vertical + 100 * self.speed, 0)
+
+    def names(self, a):
+        """Airplane ``a``'s engaged modes as names ``(lateral, vertical, speed)`` (None for each when disengaged)."""
+        if not self.engaged[a]:
+            return None, None, None
+        return tuple(table[int(code[a])] for table, code in zip(_NAMES, (self.lateral, self.vertical, self.speed)))
+
+    def engage(self, index, selection, altitude, airspeed, controls=None, trim=None, gains=None):
+        """Fly ``selection`` on the airplanes ``index`` (int array) from now.
+
+        ``altitude`` and ``airspeed`` (ft and indicated ft/s, per airplane) are held where the selection has
+        none.  ``controls`` (``(m, 4)`` in :data:`MOVED` order, the elevator without ``trim``): given, the loops
+        start afresh from them (no jump in any control), with ``gains``; None, they keep their integrals and gains
+        (a new selection while engaged).
+        """
+        lateral, vertical, speed = modes_of(selection)
+        self.lateral[index], self.vertical[index], self.speed[index] = (
+            LATERAL[lateral], VERTICAL[vertical], SPEED[speed])
+        self.heading[index] = selection.heading if selection.heading is not None else 0.0
+        self.altitude[index] = selection.altitude if selection.altitude is not None else altitude
+        self.vertical_speed[index] = selection.vertical_speed if selection.vertical_speed is not None else np.nan
+        self.airspeed[index] = selection.airspeed * KNOT if selection.airspeed is not None else airspeed
+        if controls is None:
+            return
+        self.gains[index] = astuple(gains)
+        self._integrals[index] = 0.0
+        self._integrals[index, _PITCH_I] = controls[:, 1] + trim
+        self._integrals[index, _ROLL_I] = controls[:, 2]
+        self._integrals[index, _THROTTLE_BASE] = controls[:, 0]
+        self.engaged[index], self.chime[index] = True, False
+        self._last[index] = np.nan
+        self.director[index] = np.nan
+        for a in index:
+            self.messages[a] = ""
+
+    def disconnect(self, index, why):
+        """Disengage the airplanes ``index`` that are engaged, saying ``why``."""
+        index = np.asarray(index, dtype=np.int64)
+        index = index[self.engaged[index]]
+        self.engaged[index] = False
+        self._last[index] = np.nan
+        self.director[index] = np.nan
+        for a in index:
+            self.messages[a] = why
+
+    def command(self, index, y, controls, trim, wind, rho, gravity, dt, wheel_height):
+        """The controls the airplanes ``index`` fly next, moved from ``controls`` as a pilot would; those that
+        disconnect now (a pilot's input, no airspeed, the approach's minimum) are disengaged, saying why.
+
+        Parameters
+        ----------
+        index : numpy.ndarray
+            ``(m,)`` engaged airplanes.
+        y : numpy.ndarray
+            ``(m, 13)`` their states.
+        controls : numpy.ndarray
+            ``(m, 4)`` their controls now (:data:`MOVED` order; the elevator without ``trim``).
+        trim : numpy.ndarray
+            ``(m,)`` elevator trim, added to the elevator where the loads read it.
+        wind : numpy.ndarray
+            ``(m, 3)`` earth ft/s.
+        rho : numpy.ndarray
+            ``(m,)`` the air's density, slug/ft³.
+        gravity, dt, wheel_height : float
+            ft/s², s, ft (the CG above the lowest wheel, for the approach's height).
+
+        Returns
+        -------
+        new : numpy.ndarray
+            ``(m, 4)``: the controls to fly (the rows of airplanes that disconnected now hold their ``controls``).
+        """
+        new = np.empty((index.shape[0], len(MOVED)))
+        events = np.zeros(index.shape[0], dtype=np.int64)
+        threshold = RUNWAY.threshold()
+        along, left = RUNWAY.axes()
+        _command(index, y, controls, trim, wind, rho, gravity, dt, wheel_height, self.lateral, self.vertical,
+                 self.speed, self.heading, self.altitude, self.vertical_speed, self.airspeed, self.gains,
+                 self._integrals, self._last, self.director, np.array([threshold[0], threshold[1], along[0], along[1],
+                                                                       left[0], left[1], RUNWAY.heading_deg]),
+                 new, events)
+        for k in np.flatnonzero(events):
+            event = int(events[k])
+            if event == _APPROACH_MINIMUM:
+                self.chime[index[k]] = True
+                why = f"approach: {APPROACH_MINIMUM:.0f} ft above the runway - your airplane"
+            elif event == _NO_AIRSPEED:
+                why = "autopilot disconnected: no airspeed"
+            else:
+                why = f"autopilot disconnected: pilot input on the {MOVED[event - 1]}"
+            self.disconnect(index[k:k + 1], why)
+        return new
+
+
+#: What :func:`_command` reports of an airplane beside 1..4 (a pilot's input on that control of :data:`MOVED`).
+_NO_AIRSPEED, _APPROACH_MINIMUM = 5, 6
+#: Columns of :attr:`Loops._integrals`.
+_PITCH_I, _ROLL_I, _THROTTLE_I, _SPEED_I, _THROTTLE_BASE = range(5)
+
+
+@jit
+def _command(index, Y, controls, trim, wind, rho, g, dt, wheel_height, lateral, vertical, speed_mode, heading_sel,
+             altitude_sel, vs_sel, airspeed_sel, gains, integrals, last, director, runway, new, events):
+    """The control law of the module docstring, one airplane after another (compiled: it runs before every
+    physics step).  Writes ``new`` (the controls to fly), and ``events`` (0, or why the airplane disconnects:
+    1..4 a pilot's input on that control, :data:`_NO_AIRSPEED`, :data:`_APPROACH_MINIMUM`); for the airplanes
+    that fly on, their integrals, ``last`` and ``director``.  ``runway``: threshold x, y, the along and left unit
+    vectors, heading (deg)."""
+    for k in range(index.shape[0]):
+        a = index[k]
+        y = Y[k]
+        c = controls[k]
+        for j in range(4):
+            new[k, j] = c[j]
+        for j in range(4):                          # NaN (nothing set yet) compares False
+            if abs(c[j] - last[a, j]) > PILOT_THRESHOLD * (1.0 if j == 0 else 2.0):
+                events[k] = j + 1
+                break
+        if events[k] != 0:
+            continue
+        roll, pitch, heading = aviation_angles_of(y[6], y[7], y[8], y[9])
+        ax, ay, az = y[3] - wind[k, 0], y[4] - wind[k, 1], y[5] - wind[k, 2]
+        speed = math.sqrt(ax * ax + ay * ay + az * az)
+        if speed < 1.0:
+            events[k] = _NO_AIRSPEED
+            continue
+        ias = speed * math.sqrt(rho[k] / RHO_SL)
+        gamma = math.asin(min(max(az / speed, -1.0), 1.0))
+        p, q, r = y[10], -y[11], -y[12]                                   # aviation body rates
+        roll_power, pitch_power, yaw_power, thrust_power, roll_damping, pitch_damping, yaw_damping, qbar = gains[a]
+        scale = max(0.5 * rho[k] * speed * speed / qbar, 0.05)          # control power ∝ q̄
+        dx, dy = y[0] - runway[0], y[1] - runway[1]
+        along = dx * runway[2] + dy * runway[3]
+        off = dx * runway[4] + dy * runway[5]                           # ft left of the centreline
+
+        # lateral: a bank to fly
+        phi_max = min(MAX_BANK, math.degrees(math.atan(speed * math.radians(3.0) / g)) * 1.5)
+        if lateral[a] == _ROL:
+            phi_c = 0.0
+        else:
+            if lateral[a] == _HDG:
+                error = (heading_sel[a] - heading + 180.0) % 360.0 - 180.0
+            else:
+                track = math.degrees(math.atan2(-y[4], y[3])) % 360.0
+                wanted = runway[6] + min(max(LOC_GAIN * off, -LOC_MAX), LOC_MAX)
+                error = (wanted - track + 180.0) % 360.0 - 180.0
+            rate = math.radians(error) / HEADING_TIME
+            phi_c = min(max(math.degrees(math.atan(speed * rate / g)), -phi_max), phi_max)
+        p_c = math.radians(phi_c - roll) / BANK_TIME
+        roll_integral = min(max(integrals[a, _ROLL_I] + 0.2 * math.radians(phi_c - roll) * dt, -1.0), 1.0)
+        aileron = (ROLL_FREQUENCY * (p_c - p) - roll_damping * p_c) / (roll_power * scale) + roll_integral
+        r_c = g * math.sin(math.radians(roll)) / speed
+        rudder = (YAW_FREQUENCY * (r_c - r) - yaw_damping * r_c) / (yaw_power * scale)
+
+        # vertical: a flight-path angle to fly
+        target = airspeed_sel[a]
+        speed_integral = integrals[a, _SPEED_I]
+        if vertical[a] == _GS:
+            height = y[2] - wheel_height
+            if height < APPROACH_MINIMUM and along > -20000.0:
+                events[k] = _APPROACH_MINIMUM
+                continue
+            slope = math.tan(math.radians(GLIDE_SLOPE))
+            vs_c = -math.hypot(y[3], y[4]) * slope + (slope * (AIM_DISTANCE - along) - height) / PATH_TIME
+        elif vertical[a] == _VS:
+            vs_c = vs_sel[a] / 60.0
+        else:
+            limit = abs(DEFAULT_VS if math.isnan(vs_sel[a]) else vs_sel[a]) / 60.0
+            vs_c = min(max((altitude_sel[a] - y[2]) / ALTITUDE_TIME, -limit), limit)
+        if vertical[a] == 0:                     # the speed by the pitch: energy, and an integral for the path
+            bound = 0.25 * g * SPEED_TIME
+            speed_integral = min(max(speed_integral + (target - ias) * dt / SPEED_INTEGRAL_TIME, -bound), bound)
+            gamma_c = min(max(-(target - ias + speed_integral) / (g * SPEED_TIME), -0.25), 0.25)
+        else:
+            gamma_c = math.asin(min(max(vs_c / speed, -0.5), 0.5))
+        theta = math.radians(pitch)
+        theta_c = min(max(theta + (gamma_c - gamma), -math.radians(MAX_PITCH)), math.radians(MAX_PITCH))
+        power = pitch_power * scale
+        theta_error = theta_c - theta
+        pitch_integral = min(max(integrals[a, _PITCH_I] + 0.3 * PITCH_FREQUENCY ** 2 / power * theta_error * dt,
+                                 -1.0), 1.0)
+        elevator = (PITCH_FREQUENCY ** 2 * theta_error
+                    - max(2.0 * PITCH_DAMPING * PITCH_FREQUENCY + pitch_damping, 0.5 * PITCH_FREQUENCY) * q
+                    ) / power + pitch_integral
+
+        # speed by the throttle
+        throttle = c[0]
+        throttle_integral = integrals[a, _THROTTLE_I]
+        if speed_mode[a] == _SPD and thrust_power > 0.0:
+            gain = SPEED_FREQUENCY / thrust_power
+            throttle_integral = min(max(throttle_integral + 0.2 * gain * (target - ias) * dt, -1.0), 1.0)
+            throttle = integrals[a, _THROTTLE_BASE] + gain * (target - ias) + throttle_integral
+
+        # move the controls as a pilot would: within travel and rates
+        step = SURFACE_RATE * dt
+        new[k, 0] = _toward(c[0], min(max(throttle, 0.0), 1.0), THROTTLE_RATE * dt)
+        new[k, 1] = _toward(c[1], min(max(elevator - trim[k], -1.0), 1.0), step)
+        new[k, 2] = _toward(c[2], min(max(aileron, -1.0), 1.0), step)
+        new[k, 3] = _toward(c[3], min(max(rudder, -1.0), 1.0), step)
+        integrals[a, _ROLL_I] = roll_integral
+        integrals[a, _PITCH_I] = pitch_integral
+        integrals[a, _SPEED_I] = speed_integral
+        integrals[a, _THROTTLE_I] = throttle_integral
+        director[a, 0] = phi_c
+        director[a, 1] = math.degrees(theta_c)
+        for j in range(4):
+            last[a, j] = new[k, j]
 
 
 class Autopilot:
@@ -214,35 +494,54 @@ class Autopilot:
     Attributes
     ----------
     selection : Selection
-    lateral, vertical, speed : str or None
-        The engaged modes (see the module docstring).
-    engaged : bool
-    message : str
-        Why it last disconnected ('' while engaged or never engaged).
-    chime : bool
-        Set when the approach hands back (the HUD plays it and clears it).
+        What it flies, the values it holds filled in.
     gains : Gains
     """
 
     def __init__(self):
         self.selection = Selection()
-        self.lateral = self.vertical = self.speed = None
-        self.engaged = False
-        self.message = ""
-        self.chime = False
         self.gains = None
-        #: the flight director's command: (bank, pitch) in degrees (aviation signs), None when disengaged
-        self.director = None
-        self._set = None
-        self._pitch_integral = 0.0
-        self._roll_integral = 0.0
-        self._throttle_integral = 0.0
-        self._speed_integral = 0.0
-        self._throttle_base = 0.0
-        self._held_altitude = None
-        self._held_airspeed = None
+        self._loops = Loops(1)
 
-    # ------------------------------------------------------------------ engaging
+    # ------------------------------------------------------------------ what it is doing
+
+    @property
+    def engaged(self):
+        return bool(self._loops.engaged[0])
+
+    @property
+    def lateral(self):
+        """The engaged lateral mode (``ROL``, ``HDG``, ``LOC``; None when disengaged); :attr:`vertical`
+        (``ALT``, ``VS``, ``GS`` or None) and :attr:`speed` (``SPD``, ``PIT``) likewise."""
+        return self._loops.names(0)[0]
+
+    @property
+    def vertical(self):
+        return self._loops.names(0)[1]
+
+    @property
+    def speed(self):
+        return self._loops.names(0)[2]
+
+    @property
+    def message(self):
+        """Why it last disconnected ('' while engaged or never engaged)."""
+        return self._loops.messages[0]
+
+    @property
+    def chime(self):
+        """Set when the approach hands back (the HUD plays it and clears it)."""
+        return bool(self._loops.chime[0])
+
+    @chime.setter
+    def chime(self, value):
+        self._loops.chime[0] = bool(value)
+
+    @property
+    def director(self):
+        """The flight director's command: (bank, pitch) in degrees (aviation signs), None when disengaged."""
+        bank, pitch = self._loops.director[0]
+        return None if math.isnan(bank) else (float(bank), float(pitch))
 
     @property
     def used(self):
@@ -252,24 +551,26 @@ class Autopilot:
     @property
     def modes(self):
         """The engaged modes as a cockpit shows them, ``HDG ALT SPD`` ('' when disengaged)."""
-        return " ".join(m for m in (self.lateral, self.vertical, self.speed) if m) if self.engaged else ""
+        return " ".join(m for m in self._loops.names(0) if m)
 
     def describe(self):
         """One line: the modes engaged and what is selected, or why it disconnected."""
         if not self.engaged:
             return self.message or "off"
-        sel = self.selection
-        held = [f"heading {sel.heading:g}°" if self.lateral == "HDG" else None,
-                "runway 36" if self.lateral == "LOC" else None,
-                f"altitude {self._held_altitude:.0f} ft" if self.vertical == "ALT" else None,
-                f"vertical speed {sel.vertical_speed:g} ft/min" if self.vertical == "VS" else None,
-                f"{self._held_airspeed / KNOT:.0f} kt indicated"]
+        sel, lateral, vertical = self.selection, self.lateral, self.vertical
+        held = [f"heading {sel.heading:g}°" if lateral == "HDG" else None,
+                "runway 36" if lateral == "LOC" else None,
+                f"altitude {self._loops.altitude[0]:.0f} ft" if vertical == "ALT" else None,
+                f"vertical speed {sel.vertical_speed:g} ft/min" if vertical == "VS" else None,
+                f"{self._loops.airspeed[0] / KNOT:.0f} kt indicated"]
         return f"{self.modes} engaged: " + ", ".join(h for h in held if h)
 
     @property
     def code(self):
         """:func:`mode_code` of the engaged modes (0 when disengaged)."""
-        return mode_code(self.lateral, self.vertical, self.speed) if self.engaged else 0
+        return int(self._loops.codes()[0])
+
+    # ------------------------------------------------------------------ engaging
 
     def engage(self, sim, selection):
         """Engage on ``sim`` (a :class:`~flightsim.simulation.flight.Simulation` in flight) with ``selection``.
@@ -284,23 +585,11 @@ class Autopilot:
         tm = sim.telemetry()
         if tm.on_ground:
             raise ValueError("autopilot: on the ground; engage it in flight")
-        altitude = float(sim.vector[2])
-        speed = tm.airspeed
-        if selection.airspeed is not None:
-            speed = selection.airspeed * KNOT * math.sqrt(RHO_SL / self._density(sim))
-        try:
-            self.gains = Gains.at(sim.aircraft, speed, altitude, flaps=sim.controls.flaps,
-                                  atmosphere=sim.atmosphere)
-        except TrimError as exc:
-            raise ValueError(f"autopilot: no level flight to fly it about: {exc}") from None
-        self._select(sim, selection, tm)
-        c = sim.controls           # the integrals start from the controls as they are: no jump when it engages
-        self._pitch_integral = c.elevator + c.elevator_trim
-        self._roll_integral = c.aileron
-        self._throttle_base, self._throttle_integral, self._speed_integral = c.throttle, 0.0, 0.0
-        self.engaged, self.message, self.chime = True, "", False
-        self._set = None
-        self.director = None
+        self.gains = _gains(sim.aircraft, tm.airspeed, float(sim.vector[2]), selection, _density(sim.air_density),
+                            sim.controls.flaps, sim.atmosphere)
+        c = sim.controls
+        self._fly(sim, selection, tm, controls=np.array([[c.throttle, c.elevator, c.aileron, c.rudder]]),
+                  trim=c.elevator_trim, gains=self.gains)
         return self
 
     def select(self, sim, selection):
@@ -308,42 +597,21 @@ class Autopilot:
         altitude from the panel); disengaged, :meth:`engage`."""
         if not self.engaged:
             return self.engage(sim, selection)
-        self._select(sim, selection, sim.telemetry())
+        self._fly(sim, selection, sim.telemetry())
         return self
 
-    def _select(self, sim, selection, tm):
+    def _fly(self, sim, selection, tm, **fresh):
         """The modes and targets of ``selection`` for the flight now (``tm``: its telemetry)."""
-        self.selection = selection
-        self.lateral = "LOC" if selection.approach else ("HDG" if selection.heading is not None else "ROL")
-        if selection.approach:
-            self.vertical = "GS"
-        elif selection.vertical_speed is not None and selection.altitude is None:
-            self.vertical = "VS"
-        elif selection.airspeed is not None and selection.altitude is None:
-            self.vertical = None                # the speed by the pitch
-        else:
-            self.vertical = "ALT"
-        self.speed = "SPD" if self.vertical is not None else "PIT"
-        self._held_altitude = selection.altitude if selection.altitude is not None else float(sim.vector[2])
-        self._held_airspeed = (selection.airspeed * KNOT if selection.airspeed is not None
-                               else tm.indicated_airspeed)
-        # what it holds, as selected values (a later change of one keeps the others)
-        self.selection = replace(selection, airspeed=self._held_airspeed / KNOT,
-                                 altitude=self._held_altitude if self.vertical == "ALT" else selection.altitude)
+        loops = self._loops
+        loops.engage(np.array([0]), selection, float(sim.vector[2]), tm.indicated_airspeed, **fresh)
+        held_altitude = float(loops.altitude[0]) if self.vertical == "ALT" else selection.altitude
+        self.selection = replace(selection, airspeed=float(loops.airspeed[0]) / KNOT, altitude=held_altitude)
 
     def disconnect(self, why):
         """Disengage, saying ``why`` (:attr:`message`)."""
-        if self.engaged:
-            self.engaged, self.message = False, why
-            self._set = None
-            self.director = None
+        self._loops.disconnect([0], why)
 
     # ------------------------------------------------------------------ flying
-
-    @staticmethod
-    def _density(sim):
-        rho = sim.air_density                            # at the last loads evaluation
-        return rho if rho > 0.0 else RHO_SL
 
     def fly(self, sim):
         """Set ``sim.controls`` for the next step (nothing when disengaged); disconnect on a pilot's input, or at
@@ -351,103 +619,110 @@ class Autopilot:
         if not self.engaged:
             return
         c = sim.controls
-        if self._set is not None:
-            for name, value in zip(("throttle", "elevator", "aileron", "rudder"), self._set):
-                if abs(getattr(c, name) - value) > PILOT_THRESHOLD * (1.0 if name == "throttle" else 2.0):
-                    self.disconnect(f"autopilot disconnected: pilot input on the {name}")
-                    return
-        y = sim.vector
-        dt = sim.dt
-        g = sim.gravity
-        roll, pitch, heading = (float(a) for a in quat.aviation_angles(y[6:10]))
-        wind = sim.wind[:3]
-        air = y[3:6] - wind
-        speed = float(np.linalg.norm(air))
-        if speed < 1.0:
-            self.disconnect("autopilot disconnected: no airspeed")
+        new = self._loops.command(np.array([0]), sim.vector[None], np.array([[c.throttle, c.elevator, c.aileron,
+                                                                               c.rudder]]),
+                                  np.array([c.elevator_trim]), sim.wind[None, :3],
+                                  np.array([_density(sim.air_density)]), sim.gravity, sim.dt,
+                                  wheel_height(sim.aircraft))
+        if self.engaged:
+            c.throttle, c.elevator, c.aileron, c.rudder = (float(v) for v in new[0])
+
+
+class BatchAutopilot:
+    """The autopilot of every airplane of a :class:`~flightsim.simulation.batch.BatchSimulation`
+    (``batch.autopilot``): the same loops as :class:`Autopilot`, over arrays; the batch flies it before every
+    physics step of the airplanes engaged.
+
+    Attributes
+    ----------
+    loops : Loops
+        Per airplane: engaged, modes, targets, the flight director, and :attr:`Loops.messages` (why each
+        disconnected).
+    """
+
+    def __init__(self, batch):
+        self.batch = batch
+        self.loops = Loops(batch.n)
+        self._wheel_height = wheel_height(batch.aircraft)
+
+    @property
+    def engaged(self):
+        """``(N,)`` bool, a copy."""
+        return self.loops.engaged.copy()
+
+    @property
+    def codes(self):
+        """``(N,)`` :func:`mode_code` of each airplane's modes (0 where disengaged)."""
+        return self.loops.codes()
+
+    def engage(self, selection, index=None, gains=None):
+        """Fly ``selection`` on the airplanes ``index`` (default all), each holding its own altitude and speed
+        where the selection has none; returns the :class:`Gains` they fly with.
+
+        The gains come from one trim, at the airplanes' mean airspeed and altitude now (flaps as the first one
+        has them), scaled by each one's dynamic pressure as it flies; or they are ``gains`` (those an earlier
+        engage returned: no trim again).
+
+        Raises
+        ------
+        ValueError
+            An airplane on the ground or stopped (naming it), or no level flight to linearise about.
+        """
+        batch = self.batch
+        index = batch.airplanes(index)
+        for a in index:
+            if batch.on_ground[a] or not batch.running[a]:
+                raise ValueError(f"autopilot: airplane {a} is {'on the ground' if batch.on_ground[a] else 'stopped'};"
+                                 " engage it in flight")
+        batch.loads()                                   # the air's density at the state now
+        y, rho = batch.states[index], batch.air_density[index]
+        airspeed = np.linalg.norm(y[:, 3:6] - batch.wind[index, :3], axis=1)
+        controls = batch.controls[index]
+        if gains is None:
+            gains = _gains(batch.aircraft, float(np.mean(airspeed)), float(np.mean(y[:, 2])), selection,
+                           _density(float(np.mean(rho))), float(controls[0, FLAPS]), batch.atmosphere)
+        self.loops.engage(index, selection, y[:, 2], airspeed * np.sqrt(rho / RHO_SL),
+                          controls=controls[:, [THROTTLE, ELEVATOR, AILERON, RUDDER]], trim=np.zeros(len(index)),
+                          gains=gains)
+        return gains
+
+    def disconnect(self, why, index=None):
+        """Disengage the airplanes ``index`` (default all), saying ``why``."""
+        self.loops.disconnect(self.batch.airplanes(index), why)
+
+    def reset(self, index):
+        """Disengage the airplanes ``index`` (int array) with nothing to say: they start again."""
+        self.loops.disconnect(index, "")
+        for a in index:
+            self.loops.messages[a] = ""
+        self.loops.chime[index] = False
+
+    def fly(self, flying):
+        """Set the controls of the engaged airplanes among ``flying`` (a bool mask) for the next step."""
+        index = np.flatnonzero(flying & self.loops.engaged)
+        if index.shape[0] == 0:
             return
-        rho = self._density(sim)
-        ias = speed * math.sqrt(rho / RHO_SL)
-        gamma = math.asin(_clip(air[2] / speed, -1.0, 1.0))
-        p, q, r = float(y[10]), -float(y[11]), -float(y[12])            # aviation body rates
-        scale = max(0.5 * rho * speed * speed / self.gains.qbar, 0.05)   # control power ∝ q̄
-        G = self.gains
-        sel = self.selection
+        batch = self.batch
+        moved = [THROTTLE, ELEVATOR, AILERON, RUDDER]
+        batch.controls[np.ix_(index, moved)] = self.loops.command(
+            index, batch.states[index], batch.controls[np.ix_(index, moved)], np.zeros(index.shape[0]),
+            batch.wind[index, :3], np.array([_density(r) for r in batch.air_density[index]]),
+            float(batch.aircraft.gravity), batch.dt, self._wheel_height)
 
-        # lateral: a bank to fly
-        phi_max = min(MAX_BANK, math.degrees(math.atan(speed * math.radians(3.0) / g)) * 1.5)
-        if self.lateral == "ROL":
-            phi_c = 0.0
-        else:
-            if self.lateral == "HDG":
-                error = _wrap180(sel.heading - heading)
-            else:
-                along, off = RUNWAY.local(y[0], y[1])                       # off: ft left of the centreline
-                track = math.degrees(math.atan2(-y[4], y[3])) % 360.0
-                wanted = RUNWAY.heading_deg + _clip(LOC_GAIN * off, -LOC_MAX, LOC_MAX)
-                error = _wrap180(wanted - track)
-            rate = math.radians(error) / HEADING_TIME
-            phi_c = _clip(math.degrees(math.atan(speed * rate / g)), -phi_max, phi_max)
-        p_c = math.radians(phi_c - roll) / BANK_TIME
-        roll_power = G.roll_power * scale
-        self._roll_integral = _clip(self._roll_integral + 0.2 * math.radians(phi_c - roll) * dt, -1.0, 1.0)
-        aileron = (ROLL_FREQUENCY * (p_c - p) - G.roll_damping * p_c) / roll_power + self._roll_integral
-        r_c = g * math.sin(math.radians(roll)) / speed
-        rudder = (YAW_FREQUENCY * (r_c - r) - G.yaw_damping * r_c) / (G.yaw_power * scale)
 
-        # vertical: a flight-path angle to fly
-        if self.vertical == "GS":
-            along, _ = RUNWAY.local(y[0], y[1])
-            height = y[2] - wheel_height(sim.aircraft)
-            if height < APPROACH_MINIMUM and along > -20000.0:
-                self.chime = True
-                self.disconnect(f"approach: {APPROACH_MINIMUM:.0f} ft above the runway - your airplane")
-                return
-            path = math.tan(math.radians(GLIDE_SLOPE)) * (AIM_DISTANCE - along)
-            ground = math.hypot(y[3], y[4])
-            vs_c = -ground * math.tan(math.radians(GLIDE_SLOPE)) + (path - height) / PATH_TIME
-        elif self.vertical == "VS":
-            vs_c = sel.vertical_speed / 60.0
-        elif self.vertical == "ALT":
-            error = self._held_altitude - y[2]
-            limit = abs(sel.vertical_speed if sel.vertical_speed is not None else DEFAULT_VS) / 60.0
-            vs_c = _clip(error / ALTITUDE_TIME, -limit, limit)
-        else:
-            vs_c = None
-        target = self._held_airspeed
-        if vs_c is None:                        # the speed by the pitch: energy, and an integral for the path it needs
-            self._speed_integral = _clip(self._speed_integral + (target - ias) * dt / SPEED_INTEGRAL_TIME,
-                                         -0.25 * g * SPEED_TIME, 0.25 * g * SPEED_TIME)
-            gamma_c = _clip(-(target - ias + self._speed_integral) / (g * SPEED_TIME), -0.25, 0.25)
-        else:
-            gamma_c = math.asin(_clip(vs_c / speed, -0.5, 0.5))
-        theta_c = _clip(math.radians(pitch) + (gamma_c - gamma), -math.radians(MAX_PITCH), math.radians(MAX_PITCH))
-        self.director = (phi_c, math.degrees(theta_c))
-        power = G.pitch_power * scale
-        theta_error = theta_c - math.radians(pitch)
-        self._pitch_integral = _clip(self._pitch_integral + 0.3 * PITCH_FREQUENCY ** 2 / power * theta_error * dt,
-                                     -1.0, 1.0)
-        elevator = (PITCH_FREQUENCY ** 2 * theta_error
-                    - max(2.0 * PITCH_DAMPING * PITCH_FREQUENCY + G.pitch_damping, 0.5 * PITCH_FREQUENCY) * q) / power
-        elevator += self._pitch_integral
+def _density(rho):
+    """The air's density as the loads last saw it (sea level's before any evaluation), slug/ft³."""
+    return rho if rho > 0.0 else RHO_SL
 
-        # speed by the throttle
-        throttle = c.throttle
-        if self.speed == "SPD" and G.thrust_power > 0.0:
-            k = SPEED_FREQUENCY / G.thrust_power
-            self._throttle_integral = _clip(self._throttle_integral + 0.2 * k * (target - ias) * dt, -1.0, 1.0)
-            throttle = self._throttle_base + k * (target - ias) + self._throttle_integral
 
-        # move the controls as a pilot would: within travel and rates
-        step = SURFACE_RATE * dt
-        trim = c.elevator_trim
-        new = (_toward(c.throttle, _clip(throttle, 0.0, 1.0), THROTTLE_RATE * dt),
-               _toward(c.elevator, _clip(elevator - trim, -1.0, 1.0), step),
-               _toward(c.aileron, _clip(aileron, -1.0, 1.0), step),
-               _toward(c.rudder, _clip(rudder, -1.0, 1.0), step))
-        c.throttle, c.elevator, c.aileron, c.rudder = new
-        self._set = new
-
+def _gains(aircraft, airspeed, altitude, selection, rho, flaps, atmosphere):
+    """:meth:`Gains.at` the selected indicated airspeed (or ``airspeed``, ft/s true) at ``altitude``."""
+    if selection.airspeed is not None:
+        airspeed = selection.airspeed * KNOT * math.sqrt(RHO_SL / rho)
+    try:
+        return Gains.at(aircraft, airspeed, altitude, flaps=flaps, atmosphere=atmosphere)
+    except TrimError as exc:
+        raise ValueError(f"autopilot: no level flight to fly it about: {exc}") from None
 
 
 def wheel_height(aircraft):

@@ -25,6 +25,10 @@ Per airplane, as one :class:`Simulation` does:
    (:func:`flightsim.physics.ground.crash`);
 4. its wind is sampled for the next step.
 
+Airplanes engaged on the autopilot (:attr:`BatchSimulation.autopilot`, a
+:class:`~flightsim.simulation.autopilot.BatchAutopilot`) have their controls
+set by it before every physics step, as :class:`Simulation` does.
+
 A stopped airplane stays stopped (``status`` says why, as
 :attr:`Simulation.status` would) until it is reset; the others go on.  One
 airplane of the batch flies the single :class:`Simulation`'s flight to
@@ -55,6 +59,7 @@ from flightsim.physics.ground import (  # noqa: F401
 )
 from flightsim.physics.rigidbody import check_dt
 from flightsim.physics.wind import wingspan_of
+from flightsim.simulation.autopilot import BatchAutopilot
 from flightsim.simulation.controls import CONTROL_NAMES, flown, flown_row
 from flightsim.simulation.flight import DEFAULT_DT, resolve_aircraft
 from flightsim.simulation.starts import file_start
@@ -199,6 +204,9 @@ class BatchSimulation:
         ``(N,)`` :data:`RUNNING`, :data:`NONFINITE` or :data:`CRASHED`; :attr:`messages` says why.
     on_ground : numpy.ndarray
         ``(N,)`` bool: a wheel carries load.
+    autopilot : flightsim.simulation.autopilot.BatchAutopilot
+        Engage it on any airplanes (``batch.autopilot.engage(selection, index)``): it sets their controls
+        before every physics step.
     """
 
     def __init__(self, n, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere="constant",
@@ -239,6 +247,7 @@ class BatchSimulation:
         self.messages = [None] * n
         self.steps = 0
         self.set_integrator(integrator)
+        self.autopilot = BatchAutopilot(self)
         self.reset()
 
     # ------------------------------------------------------------------ integrator
@@ -268,8 +277,9 @@ class BatchSimulation:
         seeds : array_like of int, optional
             New turbulence seeds for these airplanes (default: their own again).
         """
-        index = self._index(index)
+        index = self.airplanes(index)
         m = index.shape[0]
+        self.autopilot.reset(index)
         y = np.broadcast_to(self.start.state, (m, 13)) if states is None else np.asarray(states, dtype=np.float64)
         if y.shape != (m, 13) or not np.all(np.isfinite(y)):
             raise ValueError(f"states: need ({m}, 13) finite numbers, got shape {y.shape}")
@@ -309,7 +319,7 @@ class BatchSimulation:
 
     def set_states(self, index, states):
         """Load whole states of the airplanes ``index`` as they are (q not renormalised), running again, clocks kept."""
-        index = self._index(index)
+        index = self.airplanes(index)
         y = np.asarray(states, dtype=np.float64).reshape(index.shape[0], 13)
         divergence.check_state(y, "states")
         self.states[index] = y
@@ -330,10 +340,10 @@ class BatchSimulation:
         ValueError
             A NaN or infinite value, naming its row and entry; no airplane's controls change.
         """
-        index = self._index(index)
+        index = self.airplanes(index)
         self.controls[index] = flown(np.asarray(controls, dtype=np.float64).reshape(index.shape[0], len(CONTROL_NAMES)))
 
-    def _index(self, index):
+    def airplanes(self, index):
         """Airplane numbers as an int64 array (all for None; a bool mask or a list of numbers)."""
         if index is None:
             return np.arange(self.n)
@@ -353,6 +363,11 @@ class BatchSimulation:
         return self.status == RUNNING
 
     @property
+    def air_density(self):
+        """``(N,)``: the air's density each airplane's loads last saw, slug/ft³ (0 before any evaluation), a copy."""
+        return self._own[PER_AIRPLANE.index("diag")][:, aero.D_RHO].copy()
+
+    @property
     def wind(self):
         """``(N, 6)``: the wind each airplane's next step holds (earth ft/s, body rad/s), a copy."""
         return self._wind.copy()
@@ -366,7 +381,8 @@ class BatchSimulation:
 
         All ``steps`` are one compiled call (with turbulence, one per
         :data:`flightsim.physics.batch_wind.BLOCK` steps), each airplane's wind
-        sampled inside it after every step.
+        sampled inside it after every step; while any airplane is on the
+        autopilot, one call per step, the autopilot setting the controls before each.
 
         Returns
         -------
@@ -376,7 +392,7 @@ class BatchSimulation:
         was = self.status == RUNNING
         held = np.zeros(self.n, dtype=bool)
         if hold is not None:
-            held[self._index(hold)] = True
+            held[self.airplanes(hold)] = True
             held &= was
             self.status[held] = HELD
         it = self._integrator
@@ -386,12 +402,17 @@ class BatchSimulation:
         arrays = model.arrays if wind_on else _NO_WIND
         # turbulence: at most the deviates drawn ahead per call
         per_call = min(int(steps), BLOCK) if wind_on and model.turbulent else int(steps)
+        autopilot = self.autopilot.loops.engaged.any()
+        if autopilot:
+            per_call = 1
         done = 0
         kernel = batch_steps if self.n >= PARALLEL_MIN else batch_steps_serial
         while done < steps:
             now = min(per_call, int(steps) - done)
             if wind_on:
                 model.ahead(now, self.status == RUNNING)
+            if autopilot:
+                self.autopilot.fly(self.status == RUNNING)
             kernel(it.number, self.states, self.previous, self._diverged, self.times, self.dt, now, self._fields,
                    self._own, self._inertia, self._inertia_inv, self.renormalize, it.kind, self.status,
                    self.qnorm_error, self._wheels_down, self.on_ground, self._travel, self._gear.wheels_only,
@@ -408,7 +429,9 @@ class BatchSimulation:
         """Finish a stop found by the compiled step: the message, and a crashed airplane put at rest."""
         if self.status[a] == NONFINITE:
             self.messages[a] = divergence.message(self.integrator, self.times[a], self.dt, self._diverged[a])
+            self.autopilot.disconnect("autopilot disconnected: the airplane stopped", [a])
             return
+        self.autopilot.disconnect("autopilot disconnected: the airplane stopped", [a])
         sink_crash = self.status[a] == _SINK_CRASH
         limits = self._gear.sink_limits if sink_crash else self._travel
         y, self.messages[a] = crash(self.aircraft, self.previous[a], self.states[a], self.times[a], self.dt, limits,
