@@ -2,7 +2,8 @@
 
 Not part of the package: a script that runs ``flightsim trim`` (in a subprocess, as a user
 would) and reads its JSON or its one-line error, for standard sea level (the constant density
-of the aircraft file at 1000 ft, clear of the ground).  The take-off and landing rolls come from
+of the aircraft file at 1000 ft, clear of the ground); the glides with ``--engine idle`` and
+``--engine off``.  The take-off and landing rolls come from
 ``python docs/fly_circuit.py --aircraft c172`` (it prints them).
 
     python docs/c172_figures.py
@@ -20,16 +21,18 @@ FLIGHTSIM = [shutil.which("flightsim") or sys.executable, *([] if shutil.which("
 BASE = ["trim", "--aircraft", "c172", "--altitude", "1000"]
 
 
-def trim(airspeed, climb_angle=0.0, flaps=0.0):
-    """``flightsim trim --json`` at a condition: its dict, or the one-line error's text."""
+def trim(airspeed, climb_angle=0.0, flaps=0.0, engine=None):
+    """``flightsim trim --json`` at a condition (``engine``: "idle" or "off" glides): its dict, or the one-line
+    error's text."""
     r = subprocess.run([*FLIGHTSIM, *BASE, "--airspeed", f"{airspeed:.6f}", "--climb-angle", f"{climb_angle:.6f}",
-                        "--flaps", f"{flaps:g}", "--json"], capture_output=True, text=True)
+                        "--flaps", f"{flaps:g}", "--json", *(["--engine", engine] if engine else [])],
+                       capture_output=True, text=True)
     return json.loads(r.stdout) if r.returncode == 0 else r.stderr.strip()
 
 
-def stall(flaps):
+def stall(flaps, engine=None):
     """The slowest trimmable speed (kt) as ``flightsim trim`` reports it (the range in its error)."""
-    error = trim(30.0, flaps=flaps)
+    error = trim(30.0, flaps=flaps, engine=engine)
     low, high = re.search(r"trimmable from (\d+) to (\d+) ft/s", error).groups()
     return int(low) / KT, int(high) / KT, error
 
@@ -47,39 +50,10 @@ def steepest(airspeed, lo, hi, full_throttle):
     return 0.5 * (lo + hi)
 
 
-def power_off_stall(flaps, speeds_kt):
-    """The slowest speed (kt, to 0.5 kt) with a steady glide at idle: the power-off stall.
-
-    Uses flightsim's trim directly (a bisection on the glide angle at each speed, many trims):
-    at each speed the glide angle where the throttle the trim needs falls to idle; below the
-    stall there is none (the wing stalls first).
-    """
-    from flightsim.physics.aircraft import load_aircraft
-    from flightsim.physics.trim import AirplaneModel, TrimError
-    from flightsim.physics.trim import trim as solve
-
-    aircraft = load_aircraft("c172")
-    model = AirplaneModel(aircraft)
-
-    def glides(v):
-        lo, hi = -20.0, 0.0
-        for _ in range(30):
-            mid = 0.5 * (lo + hi)
-            try:
-                solve(aircraft, v * KT, 1000.0, mid, flaps, model=model, report_range=False)
-                hi = mid
-            except TrimError as exc:
-                if exc.limit != "idle":
-                    return False
-                lo = mid
-        return True
-
-    slowest = None
-    for v in speeds_kt:
-        if not glides(v):
-            break
-        slowest = v
-    return slowest
+def glide_ratio(engine):
+    """The glide ratio at 65 KIAS with the engine idling or off (``flightsim trim --engine``), and its angle."""
+    point = trim(65.0 * KT, engine=engine)
+    return 1.0 / math.tan(math.radians(-point["climb_angle_deg"])), -point["climb_angle_deg"], point
 
 
 def main():
@@ -88,21 +62,22 @@ def main():
     vy = 79.0 * KT
     gamma = steepest(vy, 0.0, 15.0, full_throttle=True)
     roc = vy * math.sin(math.radians(gamma)) * 60.0
-    vg = 65.0 * KT
-    glide = steepest(vg, -15.0, 0.0, full_throttle=False)
-    off_up = power_off_stall(0.0, [55.0 - 0.5 * k for k in range(20)])
-    off_down = power_off_stall(1.0, [51.0 - 0.5 * k for k in range(20)])
+    off_up = stall(0.0, engine="idle")[0]
+    off_down = stall(1.0, engine="idle")[0]
+    idle, idle_angle, _ = glide_ratio("idle")
+    off, off_angle, _ = glide_ratio("off")
     rows = [
         ("stall, flaps up (power off), KCAS", 51, f"{up_low:.1f} (level-flight trim's slowest speed); {off_up:.1f} "
          f"gliding at idle",
-         "flightsim trim --aircraft c172 --altitude 1000 --airspeed 30"),
+         "flightsim trim --aircraft c172 --altitude 1000 --airspeed 30 (and --engine idle)"),
         ("stall, flaps 30°, KCAS", 47, f"{down_low:.1f}; {off_down:.1f} gliding at idle", "... --flaps 1"),
         ("maximum level speed at sea level, full throttle, kt", 123, f"{up_high:.0f}", "(the same error's range)"),
         ("rate of climb at sea level, 79 KIAS, full throttle, ft/min", 720, f"{roc:.0f} (climb angle {gamma:.2f}°)",
          "flightsim trim --aircraft c172 --altitude 1000 --airspeed 133.3 --climb-angle G (steepest G)"),
-        ("best glide at 65 KIAS, idle, ratio", "about 9:1", f"{1.0 / math.tan(math.radians(-glide)):.1f}:1 "
-         f"(glide angle {-glide:.2f}°)",
-         "flightsim trim --aircraft c172 --altitude 1000 --airspeed 109.7 --climb-angle G (steepest G at idle)"),
+        ("best glide at 65 KIAS, engine off, ratio", "about 9:1", f"{off:.2f}:1 (glide angle {off_angle:.2f}°)",
+         "flightsim trim --aircraft c172 --altitude 1000 --airspeed 109.7 --engine off"),
+        ("glide at 65 KIAS, idle, ratio", "—", f"{idle:.2f}:1 (glide angle {idle_angle:.2f}°)",
+         "... --engine idle"),
     ]
     print("| figure | handbook | flightsim | command |")
     print("|---|---|---|---|")

@@ -51,3 +51,36 @@ def test_the_aircraft_combo_switches_to_the_172_and_back_starting_the_flight_aga
     switch(app, run_frames, "bourg")
     assert app.sim.aircraft.name == "Bourg's airplane" and app.sim.t < 0.2
     assert [p.name for p in app.model.parts] == bourg_parts
+
+
+def test_the_engine_key_stops_and_restarts_the_engine_and_the_flight_panel_says_so(new_app, run_frames):
+    from pyglet.window import key
+
+    from flightsim.physics.aircraft import load_aircraft
+    from flightsim.simulation.starts import make_start
+
+    c172 = load_aircraft("c172")
+    app = new_app(size=(1280, 720), aircraft=c172, start=make_start(c172, "air"))
+    app.hud.show = True
+    run_frames(app, 30)
+    running_rpm = app.telemetry.rpm
+    assert app.sim.controls.engine == 1.0 and running_rpm > 2000.0
+    run_frames(app, 2, redraw_hud=True)
+    before = _amber_left(app)
+    app.window.dispatch_event("on_key_press", key.O, 0)
+    app.window.dispatch_event("on_key_release", key.O, 0)
+    run_frames(app, 60, redraw_hud=True)
+    assert app.sim.controls.engine == 0.0 and app.sim.flown_controls[-1] == 0.0
+    assert app.telemetry.thrust < 0.0 and 0.0 < app.telemetry.rpm < 0.7 * running_rpm   # windmilling
+    assert _amber_left(app) > before + 50               # "ENGINE OFF - windmilling" under the RPM gauge
+    app.window.dispatch_event("on_key_press", key.O, 0)
+    app.window.dispatch_event("on_key_release", key.O, 0)
+    run_frames(app, 60)
+    assert app.sim.controls.engine == 1.0 and app.telemetry.thrust > 0.0
+
+
+def _amber_left(app):
+    """Amber pixels (the HUD's warnings) in the flight panel's line below the RPM gauge, left of the gauges."""
+    x0, _, _, y1 = (int(v) for v in app.hud.hit_boxes["rpm"])
+    line = app.capture()[y1 + 1: y1 + 20, 8: x0].astype(np.int32)
+    return int(((line[..., 0] > 200) & (line[..., 1] > 140) & (line[..., 1] < 215) & (line[..., 2] < 110)).sum())

@@ -166,7 +166,7 @@ def test_same_seeds_same_flights_bit_for_bit_on_the_threads(air):
         numba.set_num_threads(count)
         try:
             b = BatchSimulation(n, AIRCRAFT, "euler", start=air, wind=wind)
-            b.set_controls(np.tile([0.6, 0.05, 0.1, 0.0, 0.0, 0.0, 0.0], (n, 1)))
+            b.set_controls(np.tile([0.6, 0.05, 0.1, 0.0, 0.0, 0.0, 0.0, 1.0], (n, 1)))
             b.step(60)
         finally:
             numba.set_num_threads(threads)

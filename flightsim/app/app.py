@@ -41,6 +41,7 @@ their stability regions; it computes nothing while it is hidden.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import math
 import threading
@@ -820,9 +821,8 @@ def _set_controls(controls, values):
 
     A schedule's elevator is the whole elevator (its trim is 0), as in ``flightsim simulate``.
     """
-    controls.throttle, controls.elevator, controls.aileron = values.throttle, values.elevator, values.aileron
-    controls.rudder, controls.flaps, controls.elevator_trim = values.rudder, values.flaps, values.elevator_trim
-    controls.brake, controls.parking_brake = values.brake, values.parking_brake
+    for field in dataclasses.fields(values):
+        setattr(controls, field.name, getattr(values, field.name))
 
 
 def _escape():

@@ -84,7 +84,8 @@ _HELP_ACTIONS = (("pitch_up", "pitch up (stick back)"), ("pitch_down", "pitch do
                  ("ghost_resync", "resync the ghost"), ("record", "record a trace (start / stop)"),
                  ("dynamics", "Dynamics panel: modes and stability"),
                  ("brake", "wheel brakes (hold; with rudder: differential)"),
-                 ("parking_brake", "parking brake set / release"), ("quit", "quit"))
+                 ("parking_brake", "parking brake set / release"), ("autopilot", "autopilot on / off"),
+                 ("engine", "engine off (mixture cut) / running"), ("quit", "quit"))
 
 STALL_BLINK_HZ = 1.5
 """The stall warning's blink, cycles a second of the app's clock (:attr:`~flightsim.app.hud.Hud.clock`):
@@ -239,6 +240,8 @@ def flight_panel(view, do, hud):
     if aircraft is not None and aircraft.propeller:
         bar("RPM", t.rpm, 0.0, RPM_GAUGE_MAX, f"{t.rpm:4.0f} rpm")
         hud.remember("rpm")
+        if c.engine < 0.5:
+            imgui.text_colored(_AMBER, "ENGINE OFF" + (" - propeller stopped" if t.rpm <= 0.0 else " - windmilling"))
     for k, gauge in enumerate(t.engines):        # a JSBSim aircraft's engines, each by its kind
         label = f"Eng {k + 1}" if len(t.engines) > 1 else "Engine"
         if gauge[0] == "turbine":

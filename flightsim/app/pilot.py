@@ -83,6 +83,7 @@ class Pilot:
         self.held = set()
         self.flap_target = 0.0
         self._toggle_parking_brake = False
+        self._toggle_engine = False
 
     def press(self, action):
         """A key or button for ``action`` went down."""
@@ -93,6 +94,8 @@ class Pilot:
                                     FLAP_NOTCHES[0])
         elif action == "parking_brake":
             self._toggle_parking_brake = not self._toggle_parking_brake   # flipped at the next update
+        elif action == "engine":
+            self._toggle_engine = not self._toggle_engine
         else:
             self.held.add(action)
 
@@ -109,6 +112,7 @@ class Pilot:
         self.held.clear()
         self.flap_target = min(FLAP_NOTCHES, key=lambda n: abs(n - controls.flaps))
         self._toggle_parking_brake = False
+        self._toggle_engine = False
 
     def _keys(self, minus, plus):
         return (1.0 if plus in self.held else 0.0) - (1.0 if minus in self.held else 0.0)
@@ -127,7 +131,7 @@ class Pilot:
             ``throttle_rate`` in -1..1, ``trim`` (the d-pad up/down: +1 nose up,
             -1 nose down) and ``brake`` (1 with the d-pad held left)), or None.
             The brake key held brakes fully (coming on in a quarter second);
-            the parking brake key flips the parking brake.
+            the parking brake key flips the parking brake, the engine key the engine (running / off).
         hold : bool
             The autopilot flies (:class:`~flightsim.simulation.autopilot.Autopilot`): a surface no key or stick
             moves stays where it is (not centred), so only the pilot's own input moves it.
@@ -176,6 +180,9 @@ class Pilot:
         if self._toggle_parking_brake:
             self._toggle_parking_brake = False
             controls.parking_brake = 0.0 if controls.parking_brake >= 0.5 else 1.0
+        if self._toggle_engine:
+            self._toggle_engine = False
+            controls.engine = 0.0 if controls.engine >= 0.5 else 1.0
         return tuple(moved)
 
 

@@ -1,6 +1,7 @@
 """``flightsim trim`` and ``flightsim modes``: steady flight, and the airplane's dynamic modes about it."""
 
 import json
+import math
 
 from flightsim.commands.options import add_aircraft_argument, number
 from flightsim.errors import InputError
@@ -24,6 +25,9 @@ def add_condition_arguments(p):
     p.add_argument("--flaps", type=flaps, default=0.0, metavar="F", help="flap setting 0..1 (default 0)")
     p.add_argument("--bank", type=bank, default=0.0, metavar="DEG",
                    help="bank of a steady coordinated turn, deg, right + (default 0: straight)")
+    p.add_argument("--engine", choices=("idle", "off"),
+                   help="glide with the throttle closed, the engine idling or off (mixture cut: the propeller "
+                        "windmills), solving for the glide angle instead of the throttle (--climb-angle unused)")
     add_aircraft_argument(p)
     p.add_argument("--atmosphere", default="constant", choices=("constant", "isa"),
                    help="air density: the book's constant, or the standard atmosphere")
@@ -80,9 +84,10 @@ def solve(args):
     model = AirplaneModel(aircraft, args.atmosphere)
     try:
         point = trim(aircraft, args.airspeed, args.altitude, args.climb_angle, args.flaps, bank=args.bank,
-                     model=model)
+                     model=model, engine=args.engine)
     except TrimError as exc:
         raise InputError("--airspeed", "", str(exc)) from None
+    model.engine = point.engine                  # the engine as trimmed, for what is evaluated at the trim next
     return aircraft, model, point
 
 
@@ -93,7 +98,7 @@ def trim_dict(point):
         "bank_deg": point.bank, "heading_deg": point.heading, "alpha_deg": point.alpha, "beta_deg": point.beta,
         "pitch_deg": point.pitch, "roll_deg": point.roll, "throttle": point.throttle, "elevator": point.elevator,
         "aileron": point.aileron, "rudder": point.rudder, "flaps": point.flaps, "turn_rate_deg_s": point.turn_rate,
-        "residual": point.residual, "residual_angular": point.residual_angular,
+        "residual": point.residual, "residual_angular": point.residual_angular, "engine": point.engine,
     }
 
 
@@ -114,13 +119,16 @@ def run_trim(args):
         print(json.dumps({**trim_dict(point), "thrust_lbf": thrust, "rpm": rpm}))
         return 0
     turn = f", banked {point.bank:g}° turning {point.turn_rate:.2f}°/s" if point.bank else ""
+    engine = {None: "", "idle": ", engine idling", "off": ", engine off"}[args.engine]
     print(f"{aircraft.name}: steady flight at {point.airspeed:g} ft/s, altitude {point.altitude:g} ft, "
-          f"climb angle {point.climb_angle:g}°, flaps {point.flaps:g}{turn}")
+          f"climb angle {point.climb_angle:g}°, flaps {point.flaps:g}{turn}{engine}")
     rows = (("angle of attack α", f"{point.alpha:9.4f} °"), ("sideslip β", f"{point.beta:9.4f} °"),
             ("pitch", f"{point.pitch:9.4f} °"), ("roll", f"{point.roll:9.4f} °"),
             ("throttle", f"{point.throttle:9.4f}   ({thrust:.0f} lbf" + (f", {rpm:.0f} rpm)" if rpm else ")")),
             ("elevator", f"{point.elevator:9.4f}   (+1 nose up)"), ("aileron", f"{point.aileron:9.4f}"),
             ("rudder", f"{point.rudder:9.4f}"),
+            *([("glide ratio", f"{-1.0 / math.tan(math.radians(point.climb_angle)):9.2f} : 1")]
+              if point.climb_angle < 0.0 else []),
             ("residual", f"{point.residual:9.1e} g, {point.residual_angular:.1e} rad/s²"))
     for name, value in rows:
         print(f"  {name:<18} {value}")

@@ -32,8 +32,7 @@ class _Controls:
 
     def at(self, t):
         u = self.batch.controls[self.index]
-        return Controls(throttle=u[0], elevator=u[1], aileron=u[2], rudder=u[3], flaps=u[4], brake=u[5],
-                        parking_brake=u[6])
+        return Controls.from_array(u)
 
 
 class View:

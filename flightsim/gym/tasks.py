@@ -24,8 +24,8 @@ from flightsim.math import quat
 from flightsim.physics.wind import KNOT, WindSpec
 from flightsim.simulation.airfield import RUNWAY
 from flightsim.simulation.batch import BatchSimulation, CRASHED, NONFINITE
-from flightsim.simulation.controls import (AILERON, CONTROL_NAMES, ELEVATOR, FLAPS, RUDDER, THROTTLE,
-                                          refuse_nonfinite)
+from flightsim.simulation.controls import (AILERON, CONTROL_NAMES, ELEVATOR, ENGINE, FLAPS, RUDDER, THROTTLE,
+                                          flown_row, refuse_nonfinite)
 from flightsim.simulation.flight import DEFAULT_DT, resolve_aircraft
 from flightsim.simulation.starts import AIM_DISTANCE, GLIDE_ANGLE, make_start
 
@@ -151,8 +151,7 @@ class Task:
             states[:, 3:6] += np.stack([self.wind.steady(float(h)) for h in states[:, 2]])
         seeds = rng.integers(0, 2 ** 31 - 1, size=m)
         c = self.start.controls
-        controls = np.tile(np.array([c.throttle, c.elevator + c.elevator_trim, c.aileron, c.rudder, c.flaps, 0.0, 0.0]),
-                           (m, 1))
+        controls = np.tile(flown_row(c), (m, 1))
         self.trim_elevator[index] = c.elevator_trim
         self.flaps[index] = c.flaps
         self.batch.reset(index, states, controls, seeds)
@@ -173,6 +172,7 @@ class Task:
         a = refuse_nonfinite(np.asarray(actions, dtype=np.float64).reshape(index.shape[0], 4), "action", ACTIONS)
         a = np.clip(a, -1.0, 1.0)
         u = np.zeros((index.shape[0], len(CONTROL_NAMES)))
+        u[:, ENGINE] = 1.0
         u[:, THROTTLE] = 0.5 * (a[:, 3] + 1.0)
         u[:, ELEVATOR] = a[:, 0] + self.trim_elevator[index]
         u[:, AILERON] = a[:, 1]

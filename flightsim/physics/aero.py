@@ -62,14 +62,16 @@ from typing import NamedTuple
 import numpy as np
 
 from flightsim.math.kernels import borrowing_jit as jit, qv_rotate
-from flightsim.physics.constants import ISA_DENSITY_EXPONENT, ISA_LAPSE, ISA_SCALE_HEIGHT, ISA_TROPOPAUSE, RHO_SL
+from flightsim.physics.constants import (
+    ISA_DENSITY_EXPONENT, ISA_LAPSE, ISA_SCALE_HEIGHT, ISA_TROPOPAUSE, P_SL, PASCAL, RHO_SL,
+)
 # the gear's names and the controls' layout, re-exported: ``aero.gear_loads``, ``aero.INPUTS``… as before
 from flightsim.physics.gear import (  # noqa: F401
     A_ON, A_X, A_Y, BRAKE_BOTH, BRAKE_LEFT, BRAKE_NONE, BRAKE_RIGHT, G_BRAKE, G_DAMPING, G_ROLLING, G_STATIC,
     G_STEER, G_STIFFNESS, G_TRAVEL, GD_DEPTH, GD_LOAD, GD_RATE, GEAR_HARD, GEAR_WHEEL, HOLD_DISTANCE, R_BRAKE,
     R_KIND, SLIP_SPEED, SLIP_TAN, contact_loads, gear_loads, hold_brakes, pack_gear, wheel_brake,
 )
-from flightsim.physics.inputs import C_BRAKE, C_PARKING_BRAKE, C_RUDDER, C_THROTTLE, INPUTS  # noqa: F401
+from flightsim.physics.inputs import C_BRAKE, C_ENGINE, C_PARKING_BRAKE, C_RUDDER, C_THROTTLE, INPUTS  # noqa: F401
 from flightsim.physics.jsbsim.loads import COMMAND_FIELDS, LAST_FIELDS, SCALARS, jsbsim_loads
 from flightsim.physics.jsbsim.loads import step_start as jsbsim_step_start
 from flightsim.physics.jsbsim.propulsion import Propulsion
@@ -79,17 +81,31 @@ KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG
 #: Columns of the element array ``elem``.
 E_INCIDENCE, E_DIHEDRAL, E_AREA, E_FLAP_GAIN, E_INC_GAIN = range(5)
 #: Columns of the integer element array ``elem_i``.
-I_TABLE, I_FLAP_INPUT, I_INC_INPUT, I_IS_WING = range(4)
+I_TABLE, I_FLAP_INPUT, I_INC_INPUT, I_IS_WING, I_GROUND_EFFECT = range(5)
+#: Entries of ``ground_effect`` (:func:`pack_ground_effect`): the wing's span (ft; 0: no ground effect), its
+#: induced-drag factor ``1 / (π e A)``, and ``a₀ (1 + τ) / (π A)`` (the induced angle per unit of section lift).
+GE_SPAN, GE_INDUCED, GE_COUPLING = range(3)
 #: Entries of the diagnostics array written by each loads evaluation (and, ``D_UNCONVERGED``, by an implicit
 #: step: 1 when its iteration did not converge and it took the last iterate).
 D_STALL, D_RHO, D_THRUST, D_RPM, D_UNCONVERGED = range(5)
 DIAG_FIELDS = 5
 #: Below this local airspeed (ft/s) an element makes no load (the book does not update its drag direction).
 MIN_SPEED = 1.0
-#: Entries of the engine array ``engine``: power at the rated speed, full throttle, sea level (ft·lbf/s), rated
-#: speed (rev/s), propeller diameter (ft), idle power (fraction of full), sea-level density of the lapse (slug/ft³),
-#: largest power coefficient of the table, advance ratio where the power coefficient is half its static value.
-P_POWER, P_RATED, P_DIAMETER, P_IDLE, P_RHO0, P_CP_MAX, P_J_HALF = range(7)
+#: Entries of the engine array ``engine`` (:func:`propeller`): brake power at the rated speed, full throttle, sea
+#: level (ft·lbf/s), rated speed (rev/s), propeller diameter (ft), the throttle's flow at idle (a fraction of the
+#: rated-speed flow), sea-level density of the lapse (slug/ft³), indicated power per unit flow (ft·lbf/s),
+#: friction work per revolution at rest and its growth with speed, linear and quadratic (ft·lbf, per rev/s, per
+#: (rev/s)²), pumping work per revolution at a full vacuum, sea level (ft·lbf).
+P_POWER, P_RATED, P_DIAMETER, P_IDLE, P_RHO0, P_INDICATED, P_FRICTION0, P_FRICTION1, P_FRICTION2, P_PUMP = range(10)
+#: Friction mean effective pressure of a spark-ignition engine, ``FMEP = a + b N + c N²`` with N in thousands of
+#: rev/min (Pa): Heywood, *Internal Combustion Engine Fundamentals* (1988), eq. 13.19 (Barnes-Moss: motored
+#: engines, the throttle wide open).  The volumetric efficiency of the pumping loss (JSBSim's ``FGPiston``'s).
+FMEP = (0.97e5, 0.15e5, 0.05e5)
+VOLUMETRIC_EFFICIENCY = 0.85
+#: The open throttle passes this multiple of the engine's rated-speed flow; ``K`` of the blend of the throttle's
+#: flow and the cylinders' (:func:`propeller`).
+THROTTLE_OPEN = 1.5
+THROTTLE_SHARPNESS = 6.0
 #: Rows of ``prop_table``: advance ratio J = V/(nD), thrust coefficient C_T = T/(ρn²D⁴), power coefficient
 #: C_P = P/(ρn³D⁵).
 PT_J, PT_CT, PT_CP = range(3)
@@ -116,7 +132,8 @@ class LoadParams(NamedTuple):
     positions: np.ndarray
     #: (n, 5) float: per element incidence (deg), dihedral (deg), area (ft²), flap gain, incidence gain: ``E_*``.
     elements: np.ndarray
-    #: (n, 4) int: per element table number, flap input, incidence input (−1: none), is-wing flag: ``I_*``.
+    #: (n, 5) int: per element table number, flap input, incidence input (−1: none), is-wing flag, feels the
+    #: ground: ``I_*``.
     element_refs: np.ndarray
     #: (n, 3) float: each element's normal at its fixed incidence, body frame (:func:`element_normal`); the loads
     #: use it for the elements without an incidence control.
@@ -141,7 +158,7 @@ class LoadParams(NamedTuple):
     max_thrust: float
     #: Density from the standard atmosphere at the airplane's altitude instead of the constant.
     isa: bool
-    #: (7,) float: pilot inputs in :data:`INPUTS` order; written by the simulation before each step.
+    #: (8,) float: pilot inputs in :data:`INPUTS` order; written by the simulation before each step.
     controls: np.ndarray
     #: (3,) float: written by each loads evaluation: ``D_*``.
     diag: np.ndarray
@@ -164,10 +181,12 @@ class LoadParams(NamedTuple):
     gear_anchor: np.ndarray
     #: Thrust from an engine and a propeller (:func:`propeller`) instead of ``throttle × max_thrust``.
     propeller: bool
-    #: (7,) float: the engine and propeller's scalars, ``P_*`` (zeros without a propeller).
+    #: (10,) float: the engine and propeller's scalars, ``P_*`` (zeros without a propeller).
     engine: np.ndarray
     #: (3, k) float: the propeller's table, rows ``PT_*`` (J, C_T, C_P) at k advance ratios (k ≥ 2).
     prop_table: np.ndarray
+    #: (3,) float: the wing's ground effect, ``GE_*`` (zeros: none; :class:`flightsim.physics.aircraft.GroundEffect`).
+    ground_effect: np.ndarray
     # A JSBSim aircraft (:mod:`flightsim.physics.jsbsim.loads`; :func:`no_jsbsim` for the others): its loads come
     # from these and not from the elements.
     #: The loads are a JSBSim aircraft's.
@@ -220,23 +239,52 @@ class LoadParams(NamedTuple):
 def pack_propeller(prop):
     """The propeller fields of :class:`LoadParams` for a :class:`~flightsim.physics.aircraft.Propeller` or None.
 
+    The indicated power per unit flow is what gives the file's brake power at the rated speed, full throttle,
+    sea level, after the friction and the pumping there.
+
     Returns
     -------
     dict
         ``propeller``, ``engine``, ``prop_table``.
     """
     if prop is None:
-        return dict(propeller=False, engine=np.zeros(7), prop_table=np.zeros((3, 2)))
-    engine = np.zeros(7)
+        return dict(propeller=False, engine=np.zeros(10), prop_table=np.zeros((3, 2)))
+    engine = np.zeros(10)
+    n = prop.rated_rpm / 60.0
     engine[P_POWER] = prop.max_power
-    engine[P_RATED] = prop.rated_rpm / 60.0
+    engine[P_RATED] = n
     engine[P_DIAMETER] = prop.diameter
     engine[P_IDLE] = prop.idle_power
     engine[P_RHO0] = RHO_SL
-    engine[P_CP_MAX] = float(np.max(prop.power_coefficient))
-    engine[P_J_HALF] = prop.j_half
+    per_rev = PASCAL * prop.displacement / 2.0              # a 4-stroke engine: one cycle per 2 revolutions
+    engine[P_FRICTION0] = FMEP[0] * per_rev
+    engine[P_FRICTION1] = FMEP[1] * 0.06 * per_rev         # N / 1000 = 0.06 n (n rev/s)
+    engine[P_FRICTION2] = FMEP[2] * 0.06 * 0.06 * per_rev
+    engine[P_PUMP] = P_SL * prop.displacement / 2.0 * VOLUMETRIC_EFFICIENCY
+    flow = (THROTTLE_OPEN ** -THROTTLE_SHARPNESS + 1.0) ** (-1.0 / THROTTLE_SHARPNESS)   # full throttle, rated
+    losses = (engine[P_FRICTION0] + (engine[P_FRICTION1] + engine[P_FRICTION2] * n) * n) * n \
+        + engine[P_PUMP] * (1.0 - flow) * n
+    engine[P_INDICATED] = (prop.max_power + losses) / flow
     table = np.array([prop.advance_ratio, prop.thrust_coefficient, prop.power_coefficient], dtype=np.float64)
     return dict(propeller=True, engine=engine, prop_table=table)
+
+
+def pack_ground_effect(ground):
+    """The ``ground_effect`` field of :class:`LoadParams` (``GE_*``) for a
+    :class:`~flightsim.physics.aircraft.GroundEffect` or None (zeros: the elements never feel the ground)."""
+    out = np.zeros(3)
+    if ground is not None:
+        out[GE_SPAN] = ground.span
+        out[GE_INDUCED] = 1.0 / (math.pi * ground.span_efficiency * ground.aspect_ratio)
+        out[GE_COUPLING] = math.degrees(ground.lift_slope) * (1.0 + ground.tau) / (math.pi * ground.aspect_ratio)
+    return out
+
+
+def static_propeller(prop):
+    """``(thrust lbf, rpm)`` of ``prop`` at full throttle, at rest, standard sea level."""
+    fields = pack_propeller(prop)
+    thrust, rpm = propeller(1.0, True, 0.0, RHO_SL, fields["engine"], fields["prop_table"])
+    return float(thrust), float(rpm)
 
 
 #: The :class:`LoadParams` fields of ``Propulsion.arrays``, in its order.
@@ -287,13 +335,15 @@ def pack(aircraft, atmosphere="constant"):
     n = len(aircraft.elements)
     r = np.array([e.position for e in aircraft.elements], dtype=np.float64).reshape(n, 3)
     elem = np.zeros((n, 5))
-    elem_i = np.full((n, 4), -1, dtype=np.int64)
+    elem_i = np.full((n, 5), -1, dtype=np.int64)
+    ground = aircraft.ground_effect
     for k, e in enumerate(aircraft.elements):
         elem[k, E_INCIDENCE] = e.incidence_deg
         elem[k, E_DIHEDRAL] = e.dihedral_deg
         elem[k, E_AREA] = e.area
         elem_i[k, I_TABLE] = names.index(e.table)
         elem_i[k, I_IS_WING] = 1 if e.part == "wing" else 0
+        elem_i[k, I_GROUND_EFFECT] = 1 if ground is not None and k in ground.elements else 0
         if e.flap is not None:
             elem[k, E_FLAP_GAIN] = e.flap.gain
             elem_i[k, I_FLAP_INPUT] = INPUTS.index(e.flap.input)
@@ -328,9 +378,17 @@ def pack(aircraft, atmosphere="constant"):
         table_alpha=tab_alpha, table_values=tab_vals, table_size=tab_n, table_kind=tab_kind, table_outside=tab_out,
         air_density=float(aircraft.air_density), gravity=float(aircraft.gravity), mass=float(aircraft.mass),
         max_thrust=float(aircraft.max_thrust), isa=atmosphere == "isa",
-        controls=np.zeros(len(INPUTS)), diag=np.zeros(DIAG_FIELDS), wind=np.zeros(6), **pack_gear(aircraft.gear),
-        **pack_propeller(aircraft.propeller), **pack_jsbsim(aircraft),
+        controls=resting_controls(), diag=np.zeros(DIAG_FIELDS), wind=np.zeros(6), **pack_gear(aircraft.gear),
+        **pack_propeller(aircraft.propeller), ground_effect=pack_ground_effect(aircraft.ground_effect),
+        **pack_jsbsim(aircraft),
     )
+
+
+def resting_controls():
+    """A controls array (:data:`INPUTS` order) with every control at 0 but the engine, running."""
+    u = np.zeros(len(INPUTS))
+    u[C_ENGINE] = 1.0
+    return u
 
 
 def free_body(mass=1.0):
@@ -339,13 +397,13 @@ def free_body(mass=1.0):
     Same field types as :func:`pack`, so the same compiled steps serve both.
     """
     return LoadParams(
-        positions=np.zeros((0, 3)), elements=np.zeros((0, 5)), element_refs=np.zeros((0, 4), dtype=np.int64),
+        positions=np.zeros((0, 3)), elements=np.zeros((0, 5)), element_refs=np.zeros((0, 5), dtype=np.int64),
         normals=np.zeros((0, 3)),
         table_alpha=np.zeros((0, 1)), table_values=np.zeros((0, 6, 1)), table_size=np.zeros(0, dtype=np.int64),
         table_kind=np.zeros(0, dtype=np.int64), table_outside=np.zeros((0, 2)),
         air_density=0.0, gravity=0.0, mass=float(mass), max_thrust=0.0, isa=False,
-        controls=np.zeros(len(INPUTS)), diag=np.zeros(DIAG_FIELDS), wind=np.zeros(6), **pack_gear(()),
-        **pack_propeller(None), **no_jsbsim(),
+        controls=resting_controls(), diag=np.zeros(DIAG_FIELDS), wind=np.zeros(6), **pack_gear(()),
+        **pack_propeller(None), ground_effect=pack_ground_effect(None), **no_jsbsim(),
     )
 
 
@@ -365,27 +423,37 @@ def isa_density(rho0, altitude_ft):
 
 
 @jit
-def propeller(throttle, v_axial, rho, engine, table):
-    """Thrust (lbf) and speed (rev/min) of an engine turning a fixed-pitch propeller.
+def propeller(throttle, running, v_axial, rho, engine, table):
+    """Thrust (lbf) and speed (rev/min) of a piston engine turning a fixed-pitch propeller: running, idling,
+    windmilling, or stopped.
 
-    The engine gives ``P = P_max σ' (idle + (1 − idle) throttle) n / n_rated``
-    (ft·lbf/s): a piston engine's power grows with its speed at a given
-    manifold pressure, and falls with the density as a normally aspirated
-    engine's does, ``σ' = 1.132 σ − 0.132`` with ``σ = ρ / ρ_SL`` (Gagg and
-    Ferrar, 1934; Gudmundsson, *General Aviation Aircraft Design*, eq.
-    7-16).  The propeller absorbs ``C_P(J) ρ n³ D⁵`` at advance ratio ``J =
-    V / (n D)``; the speed ``n`` where the two are equal (unique: the engine's
-    power per ``ρ n³ D⁵`` falls with ``n`` while ``C_P`` rises as ``J``
-    falls) is found by bisection, and the thrust is ``C_T(J) ρ n² D⁴`` — the
-    static thrust at ``V = 0``, falling with airspeed as ``C_T`` does, and
-    with altitude as the power and the density do.  ``C_T``, ``C_P`` are
-    held at the table's last value beyond its last advance ratio (a
-    windmilling propeller).
+    The speed ``n`` (rev/s) is where the engine's torque and the propeller's balance (quasi-steady: no
+    rotor inertia).  The engine's brake power is ``P = P_i − P_f − P_p``:
+
+    - indicated ``P_i = P_ind σ' m`` while it runs (0 off), ``m`` the air it breathes as a fraction of
+      its rated-speed flow at ambient pressure: the smaller of what the throttle passes (``A = idle +
+      (OPEN − idle) throttle``, choked: the same at any speed) and what the cylinders pump (``r = n /
+      n_rated``), blended as ``m = (A⁻ᴷ + r⁻ᴷ)^(−1/K)``; so an open throttle's power grows with the
+      speed as a piston engine's does, and a closed one's hardly does.  ``σ' = 1.132 σ − 0.132`` the
+      density lapse of a normally aspirated engine (Gagg and Ferrar, NACA TN 504; Gudmundsson eq. 7-16);
+    - friction ``P_f = FMEP V_d n / 2``, :data:`FMEP` growing with the speed (Heywood's correlation for
+      motored engines), running or not;
+    - pumping ``P_p = (1 − μ) p V_d η_v n / 2`` across a manifold pressure ``μ = m / r`` of the ambient
+      (a closed throttle's vacuum), ``p`` the ambient pressure taken as ``σ p_SL``.
+
+    The propeller absorbs ``C_P(J) ρ n³ D⁵`` and gives ``C_T(J) ρ n² D⁴`` at ``J = V / (nD)``.  Beyond
+    the table's last advance ratio ``C_T / J²`` and ``C_P / J²`` hold (the stopped propeller's limit:
+    its drag and the air's torque on it grow as ``V²``).  Engine off, the air turns the propeller
+    (negative ``C_P``) against the friction and the pumping; where the air's torque on the stopped
+    propeller is less than the engine's friction at rest, it stays stopped (``n = 0``) and drags
+    ``(C_T / J²) ρ V² D²``.  The torque surplus falls with ``n``, so the speed is unique: bisection.
 
     Parameters
     ----------
     throttle : float
         0..1 (clipped).
+    running : bool
+        The engine runs (False: mixture cut, magnetos off).
     v_axial : float
         Airspeed along the propeller's axis (body x), ft/s; negative counts as 0.
     rho : float
@@ -396,37 +464,78 @@ def propeller(throttle, v_axial, rho, engine, table):
     Returns
     -------
     (float, float)
-        Thrust along the axis (lbf) and the propeller's speed (rev/min).
+        Thrust along the axis (lbf; negative: drag) and the propeller's speed (rev/min).
     """
     thr = min(max(throttle, 0.0), 1.0)
     v = max(v_axial, 0.0)
     d = engine[P_DIAMETER]
-    sigma = rho / engine[P_RHO0]
-    lapse = max(1.132 * sigma - 0.132, 0.0)
-    power = engine[P_POWER] * lapse * (engine[P_IDLE] + (1.0 - engine[P_IDLE]) * thr)   # at the rated speed
-    if power <= 0.0 or rho <= 0.0:
+    if rho <= 0.0:
         return 0.0, 0.0
-    d5 = d * d * d * d * d
-    a = power / (engine[P_RATED] * rho * d5)          # the engine's power per ρ n³ D⁵ is a / n²
+    sigma = rho / engine[P_RHO0]
+    lapse = max(1.132 * sigma - 0.132, 0.0) if running else 0.0
     k = table.shape[1]
     xs, cts, cps = table[PT_J], table[PT_CT], table[PT_CP]
-    lo = math.sqrt(a / engine[P_CP_MAX])              # here a / n² ≥ every C_P: the engine wins
-    hi = max(math.sqrt(2.0 * a / cps[0]), v / (engine[P_J_HALF] * d))   # here the propeller wins
-    f_lo = f_hi = 0.0                                 # h(lo) ≥ 0 ≥ h(hi) until evaluated
+    opening = engine[P_IDLE] + (THROTTLE_OPEN - engine[P_IDLE]) * thr
+    # the power surplus per revolution (ft·lbf, 2π × the torque) as n → 0: the engine's, and the air's on the
+    # stopped propeller
+    surplus0 = (engine[P_INDICATED] * lapse / engine[P_RATED] - engine[P_FRICTION0]
+                - _beyond(cps, xs, k) * rho * v * v * d * d * d)
+    if surplus0 <= 0.0:                                  # stopped: the air cannot turn it against the friction
+        return _beyond(cts, xs, k) * rho * v * v * d * d, 0.0
+    lo, hi = 0.0, max(3.0 * engine[P_RATED], 10.0 * v / d)
+    f_lo = surplus0
+    f_hi = _surplus(hi, opening, lapse, sigma, v, rho, d, engine, xs, cps, k)
     for _ in range(PROP_ITERATIONS):
         mid = 0.5 * (lo + hi)
-        j = v / (mid * d)
-        cp = interpolate(j, xs, cps, k) if j < xs[k - 1] else cps[k - 1]
-        f = a / (mid * mid) - cp
+        f = _surplus(mid, opening, lapse, sigma, v, rho, d, engine, xs, cps, k)
         if f > 0.0:
             lo, f_lo = mid, f
         else:
             hi, f_hi = mid, f
     # one secant step inside the last bracket (the speed is then smooth in the inputs to rounding)
     n = lo + (hi - lo) * f_lo / (f_lo - f_hi) if f_lo > 0.0 > f_hi else 0.5 * (lo + hi)
-    j = v / (n * d)
-    ct = interpolate(j, xs, cts, k) if j < xs[k - 1] else cts[k - 1]
-    return ct * rho * n * n * d * d * d * d, 60.0 * n
+    return _coefficient(v / (n * d), xs, cts, k) * rho * n * n * d * d * d * d, 60.0 * n
+
+
+@jit
+def _surplus(n, opening, lapse, sigma, v, rho, d, engine, xs, cps, k):
+    """The engine's brake power less the propeller's, over ``n`` (ft·lbf per revolution) at ``n`` rev/s > 0."""
+    r = n / engine[P_RATED]
+    m = (opening ** -THROTTLE_SHARPNESS + r ** -THROTTLE_SHARPNESS) ** (-1.0 / THROTTLE_SHARPNESS)
+    engine_power = (engine[P_INDICATED] * lapse * m / n - engine[P_FRICTION0]
+                    - (engine[P_FRICTION1] + engine[P_FRICTION2] * n) * n - engine[P_PUMP] * sigma * (1.0 - m / r))
+    return engine_power - _coefficient(v / (n * d), xs, cps, k) * rho * n * n * d * d * d * d * d
+
+
+@jit
+def _coefficient(j, xs, ys, k):
+    """A propeller coefficient at advance ratio ``j``: the table's, and beyond its last row ``y / J²`` held."""
+    if j < xs[k - 1]:
+        return interpolate(j, xs, ys, k)
+    return _beyond(ys, xs, k) * j * j
+
+
+@jit
+def _beyond(ys, xs, k):
+    """``y / J²`` at the table's last row: the stopped propeller's coefficient per ``(V / nD)²``."""
+    return ys[k - 1] / (xs[k - 1] * xs[k - 1])
+
+
+@jit
+def in_ground_effect(cl, cd, height, ground):
+    """A wing element's ``(C_L, C_D)`` at ``height`` ft above the ground, from its free-air table values.
+
+    McCormick's factor ``φ = (16 h/b)² / (1 + (16 h/b)²)`` scales the induced angle and the induced drag
+    (:class:`flightsim.physics.aircraft.GroundEffect`): the lift grows by ``(1 + c) / (1 + φ c)`` (``c =
+    a₀ (1 + τ) / (π A)``, attached flow) and the table's induced drag ``k C_L²`` becomes ``φ k C_L'²``.
+    Below the ground (a crash under way) it is as at the ground.
+    """
+    x = 16.0 * max(height, 0.0) / ground[GE_SPAN]
+    phi = x * x / (1.0 + x * x)
+    coupling = ground[GE_COUPLING]
+    near = cl * (1.0 + coupling) / (1.0 + phi * coupling)
+    k = ground[GE_INDUCED]
+    return near, cd - k * cl * cl + phi * k * near * near
 
 
 @jit
@@ -539,6 +648,8 @@ def airplane_loads(t, y, params):
     rho = params.air_density
     if params.isa:
         rho = isa_density(rho, y[2])
+    # earth z of the body axes (the third row of the rotation, times |q|²): an element's height above the ground
+    up_x, up_y, up_z = 2.0 * (qx * qz - qw * qy), 2.0 * (qy * qz + qw * qx), qw * qw - qx * qx - qy * qy + qz * qz
     fx = fy = fz = 0.0
     mx = my = mz = 0.0
     stall = 0.0
@@ -570,6 +681,9 @@ def airplane_loads(t, y, params):
         cl, cd, inside = coefficients(
             alpha, flap, tab_kind[tb], tab_alpha[tb], tab_vals[tb], tab_n[tb], tab_out[tb, 0], tab_out[tb, 1]
         )
+        if elem_i[k, I_GROUND_EFFECT] == 1 and inside:
+            height = y[2] + (up_x * rx + up_y * ry + up_z * rz) * inv
+            cl, cd = in_ground_effect(cl, cd, height, params.ground_effect)
         if not inside and elem_i[k, I_IS_WING] == 1:
             stall = 1.0
         q_s = 0.5 * rho * speed2 * elem[k, E_AREA]
@@ -583,7 +697,8 @@ def airplane_loads(t, y, params):
         my += rz * ex - rx * ez
         mz += rx * ey - ry * ex
     if params.propeller:
-        thrust, rpm = propeller(controls[C_THROTTLE], vbx, rho, params.engine, params.prop_table)
+        thrust, rpm = propeller(controls[C_THROTTLE], controls[C_ENGINE] >= 0.5, vbx, rho, params.engine,
+                                params.prop_table)
     else:
         thrust, rpm = controls[C_THROTTLE] * params.max_thrust, 0.0
     fx += thrust

@@ -46,6 +46,7 @@ __all__ = [
     "Contact",
     "ControlLink",
     "Element",
+    "GroundEffect",
     "Mass",
     "Propeller",
     "Table",
@@ -290,15 +291,16 @@ class Propeller:
     rated_rpm : float
         The engine speed of ``max_power``, rev/min.
     idle_power : float
-        Power at idle (throttle 0) as a fraction of full power at the same speed.
+        The throttle's air flow at idle (closed), a fraction of the engine's rated-speed flow (see
+        :func:`flightsim.physics.aero.propeller`).
     diameter : float
         Propeller diameter, ft.
     advance_ratio, thrust_coefficient, power_coefficient : numpy.ndarray
         The propeller's table: J = V/(nD) from 0, strictly increasing; C_T =
-        T/(ρ n² D⁴); C_P = P/(ρ n³ D⁵), positive at J = 0 and not rising with J.
-    j_half : float
-        Advance ratio where C_P has fallen to half its static value (the
-        last J if it never does); derived.
+        T/(ρ n² D⁴); C_P = P/(ρ n³ D⁵), positive at J = 0 and not rising with J
+        (negative where the air drives the propeller: windmilling).
+    displacement : float
+        The engine's swept volume, ft³ (the file gives in³); 0: no friction or pumping loss.
     static_thrust : float
         Thrust at full throttle, at rest, standard sea level, lbf; derived.
     static_rpm : float
@@ -312,9 +314,40 @@ class Propeller:
     advance_ratio: np.ndarray
     thrust_coefficient: np.ndarray
     power_coefficient: np.ndarray
-    j_half: float
+    displacement: float
     static_thrust: float
     static_rpm: float
+
+
+@dataclass(frozen=True)
+class GroundEffect:
+    """How the ground changes a wing's lift and induced drag near it (``[ground_effect]``), after McCormick,
+    *Aerodynamics, Aeronautics and Flight Mechanics* (1979), ch. 4: the induced drag is multiplied by
+    ``φ = (16 h/b)² / (1 + (16 h/b)²)`` (h the element's height above the ground, b the span) and the lift
+    slope grows as the induced angle shrinks by the same factor, ``a = a₀ / (1 + φ a₀ (1 + τ) / (π A))``.
+
+    Parameters
+    ----------
+    span : float
+        The wing's span b, ft.
+    aspect_ratio : float
+        A = b² / S.
+    span_efficiency : float
+        e of the induced drag ``C_L² / (π e A)`` the elements' tables hold.
+    lift_slope : float
+        The section's lift slope a₀, per degree.
+    tau : float
+        Helmbold/Glauert's τ of the finite wing's lift slope.
+    elements : tuple of int
+        The elements (their indices in :attr:`Aircraft.elements`) that feel it: the wing's.
+    """
+
+    span: float
+    aspect_ratio: float
+    span_efficiency: float
+    lift_slope: float
+    tau: float
+    elements: tuple
 
 
 @dataclass(frozen=True, eq=False)
@@ -393,6 +426,8 @@ class Aircraft:
         The file's optional ``[wind]`` section (see
         :func:`~flightsim.physics.wind.load_wind_section`); the command line's
         wind options win over it.
+    ground_effect : GroundEffect or None
+        The file's optional ``[ground_effect]``: which elements feel the ground, and the wing they belong to.
     jsbsim : flightsim.physics.jsbsim.model.JSBSimModel or None
         A JSBSim aircraft's compiled blocks (its loads come from them, not from
         :attr:`elements`); None for flightsim's own aircraft files.
@@ -427,6 +462,7 @@ class Aircraft:
     model: Path | None = None
     airspeed_unit: str = "ft/s"
     wind: WindSpec | None = None
+    ground_effect: GroundEffect | None = None
     jsbsim: object | None = None
     shape: object | None = None
 

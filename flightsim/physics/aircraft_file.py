@@ -22,15 +22,16 @@ here are importable from :mod:`flightsim.physics.aircraft` as well.
 """
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
 from flightsim.errors import InputError
 from flightsim.physics.aircraft import (
     AIRSPEED_UNITS, GEAR_KINDS, LINK_INPUTS, PARTS, PROPULSION_KINDS, TABLE_KINDS, UNITS, Aircraft, Contact,
-    ControlLink, Element, Mass, Propeller, Table,
+    ControlLink, Element, GroundEffect, Mass, Propeller, Table,
 )
-from flightsim.physics.constants import HP, RHO_SL
+from flightsim.physics.constants import HP
 from flightsim.physics.wind import load_wind_section
 from flightsim.resources import aircraft_path, data_file, shipped_aircraft  # noqa: F401 (shipped_aircraft: API)
 from flightsim.schema import Checker, Number, Numbers, Text, join, read_toml, type_name
@@ -47,7 +48,7 @@ _LIFTING_COLUMNS = ("cl", "cl_te_down", "cl_te_up", "cd", "cd_te_down", "cd_te_u
 _SYMMETRIC_COLUMNS = ("cl", "cd")
 _ALL_TABLE_KEYS = ("alpha", *_LIFTING_COLUMNS, "outside_cl", "outside_cd")
 _TOP_KEYS = ("name", "units", "environment", "propulsion", "initial", "ground", "gear", "tables", "elements")
-_TOP_OPTIONAL = ("masses", "model", "instruments", "wind")
+_TOP_OPTIONAL = ("masses", "model", "instruments", "wind", "ground_effect")
 _ELEMENT_OPTIONAL = ("flap", "incidence_control")
 _SINGULAR_RTOL = 1e-10
 
@@ -200,6 +201,10 @@ _PROPELLER = {
     "power_coefficient": Numbers(Number(ge=-1.0, le=1.0)),
 }
 """``[propulsion]`` of an engine and a propeller (``kind = "propeller"``)."""
+_ENGINE_GEOMETRY = {
+    "displacement": Number(gt=0.0, le=1e5, unit="in^3"),
+}
+"""Optional in a propeller's ``[propulsion]``: the engine's swept volume (its friction and pumping losses)."""
 
 _MASS = {
     "name": Text(),
@@ -456,7 +461,8 @@ def _load_propulsion(check, value):
         check.fail("propulsion", f"must be a table, got {type_name(value)}")
     kind = check.string(value["kind"], join("propulsion", "kind"), PROPULSION_KINDS) if "kind" in value else "thrust"
     rules = _THRUST if kind == "thrust" else _PROPELLER
-    fields = check.fields(value, "propulsion", rules, optional={"kind": Text(PROPULSION_KINDS)})
+    optional = {"kind": Text(PROPULSION_KINDS), **({} if kind == "thrust" else _ENGINE_GEOMETRY)}
+    fields = check.fields(value, "propulsion", rules, optional=optional)
     if kind == "thrust":
         return dict(max_thrust=fields["max_thrust"], initial_throttle=fields["initial_throttle"], propeller=None)
     j = np.array(fields["advance_ratio"])
@@ -474,21 +480,52 @@ def _load_propulsion(check, value):
     if np.any(np.diff(cp) > 0.0):
         check.fail(join("propulsion", "power_coefficient"),
                    "must not rise with the advance ratio (the engine's speed would not be unique)")
-    half = np.flatnonzero(cp <= 0.5 * cp[0])
-    if len(half):
-        k = int(half[0])
-        j_half = float(j[k - 1] + (0.5 * cp[0] - cp[k - 1]) / (cp[k] - cp[k - 1]) * (j[k] - j[k - 1]))
-    else:
-        j_half = float(j[-1])
-    power = fields["max_power"] * HP
-    d = fields["diameter"]
-    # at rest, full throttle, standard sea level: power / (ρ n³ D⁵) = C_P(0), power ∝ n
-    n = math.sqrt(power / (fields["rated_rpm"] / 60.0) / (RHO_SL * d**5 * cp[0]))
+    windmill = np.flatnonzero(cp < 0.0)
+    if len(windmill) > 1 and np.any(np.diff(cp[windmill] / j[windmill] ** 2) > 0.0):
+        check.fail(join("propulsion", "power_coefficient"),
+                   "where negative (windmilling), C_P / J^2 must not rise with the advance ratio (the "
+                   "windmilling speed would not be unique)")
     prop = Propeller(
-        max_power=power, rated_rpm=fields["rated_rpm"], idle_power=fields["idle_power"], diameter=d,
-        advance_ratio=_readonly(j), thrust_coefficient=_readonly(ct), power_coefficient=_readonly(cp),
-        j_half=j_half, static_thrust=float(ct[0] * RHO_SL * n * n * d**4), static_rpm=60.0 * n)
+        max_power=fields["max_power"] * HP, rated_rpm=fields["rated_rpm"], idle_power=fields["idle_power"],
+        diameter=fields["diameter"], advance_ratio=_readonly(j), thrust_coefficient=_readonly(ct),
+        power_coefficient=_readonly(cp), displacement=fields.get("displacement", 0.0) / 1728.0,
+        static_thrust=0.0, static_rpm=0.0)
+    from flightsim.physics import aero         # (the loads import the aircraft's types: imported here, not above)
+
+    static_thrust, static_rpm = aero.static_propeller(prop)
+    prop = replace(prop, static_thrust=static_thrust, static_rpm=static_rpm)
     return dict(max_thrust=prop.static_thrust, initial_throttle=fields["initial_throttle"], propeller=prop)
+
+
+_GROUND_EFFECT = {
+    "span": Number(gt=0.0, le=1000.0, unit="ft"),
+    "aspect_ratio": Number(gt=0.5, le=50.0),
+    "span_efficiency": Number(gt=0.3, le=1.0),
+    "lift_slope": Number(gt=0.0, le=0.2, unit="/deg"),
+    "tau": Number(ge=0.0, le=0.5),
+}
+"""``[ground_effect]``'s numbers (beside ``elements``, the names of the wing's elements)."""
+
+
+def _load_ground_effect(check, value, specs):
+    """The optional ``[ground_effect]``: a :class:`GroundEffect` naming its elements by their indices."""
+    if not isinstance(value, dict):
+        check.fail("ground_effect", f"must be a table, got {type_name(value)}")
+    check.table(value, "ground_effect", (*_GROUND_EFFECT, "elements"))
+    fields = check.fields({k: value[k] for k in _GROUND_EFFECT}, "ground_effect", _GROUND_EFFECT)
+    names = value["elements"]
+    if not isinstance(names, list) or not names:
+        check.fail(join("ground_effect", "elements"), f"must be a non-empty array of element names, got "
+                   f"{type_name(names)}")
+    index = {spec["name"]: k for k, spec in enumerate(specs)}
+    chosen = []
+    for i, name in enumerate(names):
+        where = f"ground_effect.elements[{i}]"
+        check.choice(check.string(name, where), where, index, noun="element", label="elements")
+        if index[name] in chosen:
+            check.fail(where, f"{name!r} named twice")
+        chosen.append(index[name])
+    return GroundEffect(elements=tuple(chosen), **fields)
 
 
 def _load_masses(check, value):
@@ -569,6 +606,8 @@ def load_aircraft(path=None):
     if "instruments" in data:
         instruments = check.fields(data["instruments"], "instruments", {"airspeed": Text(tuple(AIRSPEED_UNITS))})
         sections["airspeed_unit"] = instruments["airspeed"]
+    if "ground_effect" in data:
+        sections["ground_effect"] = _load_ground_effect(check, data["ground_effect"], specs)
     mass, cg, inertia = mass_properties(
         [s["mass"] for s in specs] + [m.mass for m in masses],
         [s["design_position"] for s in specs] + [m.design_position for m in masses],

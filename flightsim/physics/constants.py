@@ -48,3 +48,9 @@ ISA_TROPOPAUSE = 36089.0
 #: = 287.053 × 216.65 / 9.80665 m = 6341.6 m, so ``ρ ∝ exp(−(h − h₁₁) / ISA_SCALE_HEIGHT)``
 #: there (U.S. Standard Atmosphere 1976).
 ISA_SCALE_HEIGHT = 20806.0
+
+#: Standard sea-level pressure (lbf/ft²): 101 325 Pa (U.S. Standard Atmosphere 1976).
+P_SL = 2116.22
+
+#: Pounds (force) per square foot in a pascal (lbf/ft² per N/m²): 1 / 47.880 26.
+PASCAL = 0.0208854

@@ -4,15 +4,16 @@ The loads (:mod:`flightsim.physics.aero`), the landing gear
 (:mod:`flightsim.physics.gear`) and the simulation's controls
 (:class:`flightsim.simulation.controls.Controls`) read the same float array,
 ``LoadParams.controls``, by these indices.  Throttle, brakes 0..1; elevator,
-aileron, rudder, flaps −1..1; parking brake 0 or 1.
+aileron, rudder, flaps −1..1; parking brake and engine 0 or 1.
 """
 
 #: Pilot inputs in the order of the controls array (the names and order of
 #: :class:`flightsim.simulation.controls.Controls`): the five the elements follow, then the wheel brakes
-#: (0..1) and the parking brake (0 or 1).
-INPUTS = ("throttle", "elevator", "aileron", "rudder", "flaps", "brake", "parking_brake")
+#: (0..1), the parking brake (0 or 1) and the engine (1 running, 0 off: mixture cut, magnetos off).
+INPUTS = ("throttle", "elevator", "aileron", "rudder", "flaps", "brake", "parking_brake", "engine")
 #: Entries of the throttle, rudder (nose-wheel steering, differential braking) and brakes in the controls array.
 C_THROTTLE = INPUTS.index("throttle")
 C_RUDDER = INPUTS.index("rudder")
 C_BRAKE = INPUTS.index("brake")
 C_PARKING_BRAKE = INPUTS.index("parking_brake")
+C_ENGINE = INPUTS.index("engine")

@@ -24,7 +24,9 @@ by bounded least squares (``scipy.optimize.least_squares``, controls kept in
 their ranges).  For a symmetric airplane β, aileron and rudder stay 0.
 An aircraft with no engine (a glider, :func:`makes_thrust`) has its
 flight-path angle as the unknown in place of the throttle: the trim finds its
-steady glide at the airspeed (the climb angle asked for is not used).
+steady glide at the airspeed (the climb angle asked for is not used).  So does
+an engine held at idle or switched off (``engine="idle"`` or ``"off"``): the
+glide with the throttle closed, or with the propeller windmilling.
 
 Where no trim exists the error says which limit stops it — full throttle,
 idle, the elevator's stop, the wing's stall — and the speed range that can
@@ -38,6 +40,7 @@ import numpy as np
 
 from flightsim.math import quat
 from flightsim.physics import aero, integrators
+from flightsim.physics.inputs import C_ENGINE
 
 #: A trim is accepted when every linear acceleration is below this fraction of g
 #: and every angular acceleration below this many rad/s².
@@ -48,6 +51,9 @@ SPEED_PROBES = (160.0, 120.0, 220.0, 90.0, 300.0, 70.0, 400.0, 50.0, 600.0, 35.0
 GLIDE_GUESS = -3.0
 #: Bounds (ft/s) of the trimmable range search.
 SPEED_BOUNDS = (5.0, 1500.0)
+#: ``engine`` of :func:`trim`: None solves for the throttle; these glide with the throttle closed, the engine
+#: running (idle) or off.
+ENGINE_STATES = ("idle", "off")
 
 
 class TrimError(ValueError):
@@ -90,6 +96,8 @@ class TrimPoint:
         Angle of attack, sideslip (air from the right +), body roll and pitch (deg).
     throttle, elevator, aileron, rudder, flaps : float
         Controls.
+    engine : float
+        1 running, 0 off (a controls CSV's ``engine``).
     turn_rate : float
         Rate of change of heading, deg/s (0 in straight flight).
     residual : float
@@ -118,6 +126,7 @@ class TrimPoint:
     residual: float
     residual_angular: float
     state: np.ndarray
+    engine: float = 1.0
 
     def describe(self):
         """The condition in a few words: ``level flight at 160 ft/s, 2000 ft`` (or a climb, a glide, a turn)."""
@@ -152,6 +161,8 @@ class AirplaneModel:
     """
 
     def __init__(self, aircraft, atmosphere="constant"):
+        #: the engine input the loads see (1 running, 0 off)
+        self.engine = 1.0
         self.aircraft = aircraft
         self.atmosphere = atmosphere
         self.params = aero.pack(aircraft, atmosphere)
@@ -172,9 +183,11 @@ class AirplaneModel:
         return self._out.copy()
 
     def set_controls(self, controls):
-        """Load (throttle, elevator, aileron, rudder, flaps) into the loads' parameters (brakes off)."""
+        """Load (throttle, elevator, aileron, rudder, flaps) into the loads' parameters (brakes off; the engine
+        as :attr:`engine` says)."""
         u = self.params.controls
         u[:] = 0.0
+        u[C_ENGINE] = self.engine
         u[:len(controls)] = controls
 
     def stalled(self, y, controls):
@@ -227,7 +240,7 @@ def _check(name, value, low=None, high=None, unit=""):
 
 
 def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=None, bank=0.0,
-         atmosphere="constant", model=None, report_range=True):
+         atmosphere="constant", model=None, report_range=True, engine=None):
     """Find the steady flight at the given condition.
 
     Parameters
@@ -251,6 +264,9 @@ def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=
         Reuse one (saves packing the aircraft again).
     report_range : bool
         On failure, search the trimmable speed range for the message (a few seconds).
+    engine : {None, "idle", "off"}
+        None: the throttle holds the climb angle.  ``"idle"`` or ``"off"``: the throttle closed, the engine
+        running or off, and the trim finds the glide angle (as a glider's).
 
     Returns
     -------
@@ -271,13 +287,25 @@ def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=
     fl = _check("flaps", flaps, 0.0, 1.0)
     chi = float(aircraft.initial_attitude_deg[2]) if heading is None else _check("heading", heading) % 360.0
     mu = _check("bank", bank, -75.0, 75.0, " deg")
+    if engine not in (None, *ENGINE_STATES):
+        raise ValueError(f"engine: must be one of {', '.join(ENGINE_STATES)} or None, got {engine!r}")
     model = model or AirplaneModel(aircraft, atmosphere)
+    held = model.engine
+    model.engine = 0.0 if engine == "off" else 1.0
+    try:
+        return _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, engine)
+    finally:
+        model.engine = held
+
+
+def _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, engine):
     g = model.gravity
     rate = coordinated_turn_rate(V, gamma, mu, g) if mu else 0.0
     omega_earth = np.array([0.0, 0.0, -math.radians(rate)])
 
-    # an aircraft with no engine glides: its third unknown is the flight-path angle, not the throttle
-    glider = not makes_thrust(aircraft)
+    # an aircraft with no engine glides (or one whose engine idles or is off): its third unknown is the
+    # flight-path angle, not the throttle
+    glider = not makes_thrust(aircraft) or engine is not None
     if glider:
         rate = coordinated_turn_rate(V, GLIDE_GUESS, mu, g) if mu else 0.0
 
@@ -312,13 +340,15 @@ def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=
     lin, ang = float(np.max(np.abs(r[:3]))), float(np.max(np.abs(r[3:])))
     stalled = model.stalled(y, controls(x))
     if lin >= TOLERANCE or ang >= TOLERANCE or stalled:
-        raise _failure(aircraft, x, lin, ang, stalled, V, h, gamma, fl, chi, mu, atmosphere, model, report_range)
+        raise _failure(aircraft, x, lin, ang, stalled, V, h, gamma, fl, chi, mu, atmosphere, model, report_range,
+                       engine)
     roll, pitch, _ = quat.aviation_angles(y[6:10])
     return TrimPoint(
         airspeed=V, altitude=h, climb_angle=float(x[2]) if glider else gamma, bank=mu, heading=chi,
         alpha=float(x[0]), beta=float(x[1]), roll=float(roll), pitch=float(pitch),
         throttle=0.0 if glider else float(x[2]), elevator=float(x[3]), aileron=float(x[4]),
         rudder=float(x[5]), flaps=fl, turn_rate=rate, residual=lin, residual_angular=ang, state=y,
+        engine=model.engine,
     )
 
 
@@ -371,21 +401,21 @@ def _tenths(x):
     return text[:-2] if text.endswith(".0") else text
 
 
-def _failure(aircraft, x, lin, ang, stalled, V, h, gamma, flaps, chi, mu, atmosphere, model, scan):
+def _failure(aircraft, x, lin, ang, stalled, V, h, gamma, flaps, chi, mu, atmosphere, model, scan, engine=None):
     """The :class:`TrimError` for a failed trim: which limit stops it, and the speeds that work."""
     at = (f"{_tenths(V)} ft/s, altitude {h:.0f} ft, climb angle {_tenths(gamma)}°, flaps {_tenths(flaps)}"
           + (f", bank {_tenths(mu)}°" if mu else ""))
     span, works = None, ""
     if scan:
-        span = trimmable_speeds(aircraft, h, gamma, flaps, chi, mu, atmosphere, model)
+        span = trimmable_speeds(aircraft, h, gamma, flaps, chi, mu, atmosphere, model, engine=engine)
         works = (f"; trimmable from {math.ceil(span[0])} to {math.floor(span[1])} ft/s here" if span
                  else "; no airspeed can be trimmed here")
-    glider = not makes_thrust(aircraft)
+    glider = not makes_thrust(aircraft) or engine is not None
     found = _limit(x, stalled, glider=glider)
     if found is None and span is not None and not span[0] <= V <= span[1]:
         # the solver stopped short of a bound: what gives out is what holds at the nearest trimmable speed
         edge = trim(aircraft, span[0] if V < span[0] else span[1], h, gamma, flaps, chi, mu, atmosphere, model,
-                    report_range=False)
+                    report_range=False, engine=engine)
         edge_x = [edge.alpha, edge.beta, edge.climb_angle if glider else edge.throttle, edge.elevator,
                   edge.aileron, edge.rudder]
         found = _limit(edge_x, model.stalled(edge.state, list(edge.controls.values())), near=0.05, glider=glider)
@@ -394,7 +424,7 @@ def _failure(aircraft, x, lin, ang, stalled, V, h, gamma, flaps, chi, mu, atmosp
 
 
 def trimmable_speeds(aircraft, altitude, climb_angle=0.0, flaps=0.0, heading=0.0, bank=0.0,
-                     atmosphere="constant", model=None, resolution=0.5):
+                     atmosphere="constant", model=None, resolution=0.5, engine=None):
     """``(slowest, fastest)`` airspeed (ft/s) that :func:`trim` can hold, or None.
 
     The first trimmable speed of :data:`SPEED_PROBES`, then bisection towards
@@ -405,7 +435,8 @@ def trimmable_speeds(aircraft, altitude, climb_angle=0.0, flaps=0.0, heading=0.0
 
     def ok(v):
         try:
-            trim(aircraft, v, altitude, climb_angle, flaps, heading, bank, atmosphere, model, report_range=False)
+            trim(aircraft, v, altitude, climb_angle, flaps, heading, bank, atmosphere, model, report_range=False,
+                 engine=engine)
             return True
         except TrimError:
             return False

@@ -15,6 +15,8 @@ brake      0 .. 1    wheel brakes (1 = full); with the rudder
                      deflected the brake on the other side eases off
 parking_   0 or 1    1 = the parking brake is set (every braked
 brake                wheel fully braked)
+engine     0 or 1    1 = running (the default), 0 = off: mixture cut,
+                     magnetos off (a propeller windmills or stops)
 =========  ========  ==============================================
 
 A schedule file is CSV whose header is ``t`` followed by any subset of the
@@ -50,9 +52,9 @@ CONTROL_NAMES = INPUTS
 """Control names, in the order of :meth:`Controls.as_array` and of the loads' controls array
 (:data:`flightsim.physics.inputs.INPUTS`: one definition)."""
 #: Entries of each control in a controls row (:data:`CONTROL_NAMES` order).
-THROTTLE, ELEVATOR, AILERON, RUDDER, FLAPS, BRAKE, PARKING_BRAKE = (CONTROL_NAMES.index(n) for n in (
-    "throttle", "elevator", "aileron", "rudder", "flaps", "brake", "parking_brake"))
-#: The parking brake reads as set from this value up.
+THROTTLE, ELEVATOR, AILERON, RUDDER, FLAPS, BRAKE, PARKING_BRAKE, ENGINE = (CONTROL_NAMES.index(n) for n in (
+    "throttle", "elevator", "aileron", "rudder", "flaps", "brake", "parking_brake", "engine"))
+#: The parking brake reads as set, and the engine as running, from this value up.
 PARKING_BRAKE_SET = 0.5
 
 CONTROL_RANGES = {
@@ -63,6 +65,7 @@ CONTROL_RANGES = {
     "flaps": (0.0, 1.0),
     "brake": (0.0, 1.0),
     "parking_brake": (0.0, 1.0),
+    "engine": (0.0, 1.0),
 }
 """Inclusive (low, high) range of each control."""
 
@@ -97,27 +100,28 @@ def flown(values, what="controls"):
     :func:`flown_row`), :class:`~flightsim.simulation.batch.BatchSimulation`, the Gymnasium tasks — and the
     traces record what it returns.  NaN or infinite values are refused (``ValueError`` naming the entry, see
     :func:`refuse_nonfinite`); the rest are clipped to :data:`CONTROL_RANGES`, and the parking brake reads as
-    set (1) from :data:`PARKING_BRAKE_SET` up, else released (0).
+    set (1) from :data:`PARKING_BRAKE_SET` up, else released (0); the engine likewise running (1) or off (0).
 
     Parameters
     ----------
-    values : array_like, shape (N, 7) or (7,)
+    values : array_like, shape (N, 8) or (8,)
     what : str
         What the values are called in an error message.
 
     Returns
     -------
     numpy.ndarray
-        A new float64 array ``(N, 7)``.
+        A new float64 array ``(N, 8)``.
     """
     u = refuse_nonfinite(values, what).copy()
     np.clip(u, _LOWS, _HIGHS, out=u)
     u[:, PARKING_BRAKE] = np.where(u[:, PARKING_BRAKE] >= PARKING_BRAKE_SET, 1.0, 0.0)
+    u[:, ENGINE] = np.where(u[:, ENGINE] >= PARKING_BRAKE_SET, 1.0, 0.0)
     return u
 
 
 def flown_row(controls, what="controls"):
-    """The controls row ``(7,)`` a :class:`Controls` flies: the elevator trim (clipped to −1..1) added to the
+    """The controls row ``(8,)`` a :class:`Controls` flies: the elevator trim (clipped to −1..1) added to the
     elevator, then :func:`flown`.
 
     Raises
@@ -156,6 +160,9 @@ class Controls:
     parking_brake : float
         0 or 1 (a schedule's values above 0.5 read as set): 1 = the parking
         brake is set, every braked wheel fully braked whatever ``brake`` says.
+    engine : float
+        1 running, 0 off (mixture cut, magnetos off: a propeller windmills, or stops; values from 0.5 up read
+        as running).  A constant thrust (the book's airplane) and JSBSim's engines do not read it.
     elevator_trim : float
         -1..1; the elevator's neutral, as set by a trim wheel: the elevator
         the airplane flies is ``elevator + elevator_trim`` clipped to -1..1
@@ -170,10 +177,11 @@ class Controls:
     flaps: float = 0.0
     brake: float = 0.0
     parking_brake: float = 0.0
+    engine: float = 1.0
     elevator_trim: float = 0.0
 
     def as_array(self) -> np.ndarray:
-        """The values as float64 ``[throttle, elevator, aileron, rudder, flaps, brake, parking_brake]``."""
+        """The values as float64 ``[throttle, elevator, aileron, rudder, flaps, brake, parking_brake, engine]``."""
         return np.array([getattr(self, n) for n in CONTROL_NAMES], dtype=np.float64)
 
     @classmethod
@@ -182,7 +190,7 @@ class Controls:
 
         Parameters
         ----------
-        values : array_like, shape (7,)
+        values : array_like, shape (8,)
 
         Returns
         -------
@@ -231,8 +239,9 @@ class ControlSchedule:
     ----------
     times : numpy.ndarray, shape (n,)
         Read-only float64.
-    rows : numpy.ndarray, shape (n, 7)
-        Read-only float64, complete rows (left-out columns filled in).
+    rows : numpy.ndarray, shape (n, 8)
+        Read-only float64, complete rows (left-out columns filled in; rows of the first 5 or 7 controls get the
+        brakes released and the engine running).
     initial : Controls
         The clamped copy of ``initial``.
     """
@@ -240,8 +249,8 @@ class ControlSchedule:
     def __init__(self, times, rows, initial: Controls):
         times = np.array(times, dtype=np.float64)
         rows = np.array(rows, dtype=np.float64)
-        if rows.ndim == 2 and rows.shape[1] == 5:           # throttle .. flaps: no brakes
-            rows = np.hstack([rows, np.zeros((rows.shape[0], len(CONTROL_NAMES) - 5))])
+        if rows.ndim == 2 and rows.shape[1] in (5, 7):      # throttle .. flaps (.. parking_brake): the defaults
+            rows = np.hstack([rows, np.tile(Controls().as_array()[rows.shape[1]:], (rows.shape[0], 1))])
         rows = rows.reshape(-1, len(CONTROL_NAMES))
         if times.ndim != 1 or rows.shape[0] != times.shape[0]:
             raise ValueError(f"need times (n,) and rows (n, {len(CONTROL_NAMES)}); got {times.shape}, {rows.shape}")
@@ -403,6 +412,8 @@ class _CsvReader:
                           f"{x!r} is out of range [{low:g}, {high:g}]")
             if name == "parking_brake" and x not in (0.0, 1.0):
                 self.fail(f"line {line}, column {name}", f"must be 0 (released) or 1 (set), got {x!r}")
+            if name == "engine" and x not in (0.0, 1.0):
+                self.fail(f"line {line}, column {name}", f"must be 0 (off) or 1 (running), got {x!r}")
             values[CONTROL_NAMES.index(name)] = x
         return t, values
 

@@ -94,11 +94,11 @@ class Replay:
         return 1
 
     def _row(self, t):
-        """The state vector (13) and controls (7) at time ``t``, interpolated between recorded rows."""
+        """The state vector (13) and controls (8) at time ``t``, interpolated between recorded rows."""
         times = self.table[:, 0]
         k = int(np.clip(np.searchsorted(times, t, side="right") - 1, 0, len(times) - 1))
         a = self.table[k]
-        controls = a[trace.CONTROLS_AT:trace.ON_GROUND_AT].copy()   # controls hold from their row, as in a schedule
+        controls = trace.controls_of(a)[0]          # controls hold from their row, as in a schedule
         if k + 1 >= len(times):
             return a[1:14].copy(), controls
         b = self.table[k + 1]

@@ -37,6 +37,7 @@ import numpy as np
 from flightsim.math import quat
 from flightsim.physics import aero
 from flightsim.physics.ground import contact_depths
+from flightsim.physics.inputs import C_ENGINE
 from flightsim.physics.trim import trim as solve_trim, trimmable_speeds
 from flightsim.simulation.airfield import RUNWAY
 from flightsim.simulation.controls import Controls
@@ -105,7 +106,7 @@ def file_start(aircraft):
 def trim_controls(point):
     """The pilot's controls that hold a trim: throttle, aileron, rudder, flaps, and the elevator as trim (stick centred)."""
     return Controls(throttle=point.throttle, aileron=point.aileron, rudder=point.rudder, flaps=point.flaps,
-                    elevator_trim=point.elevator)
+                    engine=point.engine, elevator_trim=point.elevator)
 
 
 def _in_the_wind(y, wind):
@@ -164,6 +165,7 @@ def settle(aircraft, north, west, heading, controls=None, atmosphere="constant")
     params = aero.pack(aircraft, atmosphere)
     u = (controls or Controls()).clamped()
     params.controls[:5] = [u.throttle, u.elevator, u.aileron, u.rudder, u.flaps]
+    params.controls[C_ENGINE] = u.engine
     inertia = np.asarray(aircraft.inertia)
 
     def state(x):

@@ -5,7 +5,8 @@ with aviation signs)::
 
     t, x, y, z, vx, vy, vz, qw, qx, qy, qz, p, q, r, roll, pitch, heading,
     airspeed, alpha, throttle, elevator, aileron, rudder, flaps, brake,
-    parking_brake, on_ground, wind_x, wind_y, wind_z, groundspeed, rpm, ap_mode
+    parking_brake, on_ground, wind_x, wind_y, wind_z, groundspeed, rpm, ap_mode,
+    engine
 
 ``x, y, z`` earth position (x North, y West, z up); ``vx, vy, vz`` earth
 velocity (over the ground); ``qw..qz`` orientation body → earth; ``p, q, r``
@@ -20,9 +21,10 @@ speed over the ground; ``rpm`` the engine's speed (rev/min; 0 for a
 constant thrust); ``ap_mode`` the autopilot's modes
 (:func:`flightsim.simulation.autopilot.mode_code`: units lateral ROL 1, HDG 2,
 LOC 3; tens vertical ALT 1, VS 2, GS 3; hundreds speed by throttle 1, by
-pitch 2; 0 disengaged).  Columns are only ever added at the end; a trace
-without the later ones reads the brakes, on_ground, rpm and ap_mode as 0 and
-the wind as still air.
+pitch 2; 0 disengaged); ``engine`` 1 running, 0 off (a control, after the
+others because it came later).  Columns are only ever added at the end; a
+trace without the later ones reads the brakes, on_ground, rpm and ap_mode as
+0, the wind as still air and the engine as running.
 """
 
 import csv
@@ -39,9 +41,13 @@ CONTROL_COLUMNS = ("throttle", "elevator", "aileron", "rudder", "flaps", "brake"
 GROUND_COLUMNS = ("on_ground",)
 WIND_COLUMNS = ("wind_x", "wind_y", "wind_z")
 ENGINE_COLUMNS = ("rpm", "ap_mode")
+#: Controls added after the columns above (a trace's controls are CONTROL_COLUMNS and these).
+LATER_CONTROL_COLUMNS = ("engine",)
 COLUMNS = (STATE_COLUMNS + DERIVED_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ("groundspeed",)
-           + ENGINE_COLUMNS)
-#: Where the controls and the on_ground flag start in a trace table.
+           + ENGINE_COLUMNS + LATER_CONTROL_COLUMNS)
+#: What a trace without a column reads in it: 0, but the engine runs.
+_ABSENT = {"engine": 1.0}
+#: Where the controls (but the later ones: :func:`controls_of`) and the on_ground flag start in a trace table.
 CONTROLS_AT = len(STATE_COLUMNS) + len(DERIVED_COLUMNS)
 ON_GROUND_AT = CONTROLS_AT + len(CONTROL_COLUMNS)
 WIND_AT = ON_GROUND_AT + len(GROUND_COLUMNS)
@@ -56,9 +62,9 @@ def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=
         s.
     states : array_like, shape (N, 13)
         ``[x, v, q, ω]`` rows (see :mod:`flightsim.integrators`).
-    controls : array_like, shape (N, 7) or (N, 5)
-        throttle, elevator, aileron, rudder, flaps, brake, parking_brake
-        (the first five alone: the brakes read 0).
+    controls : array_like, shape (N, 8), (N, 7) or (N, 5)
+        throttle, elevator, aileron, rudder, flaps, brake, parking_brake,
+        engine (the first seven or five alone: the brakes read 0, the engine 1).
     on_ground : array_like, shape (N,), optional
         1 while a wheel carries load, else 0 (default: all 0).
     wind : array_like, shape (N, 3), optional
@@ -71,8 +77,11 @@ def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=
     states = np.asarray(states, dtype=np.float64).reshape(-1, 13)
     n = states.shape[0]
     controls = np.asarray(controls, dtype=np.float64).reshape(n, -1)
-    if controls.shape[1] < len(CONTROL_COLUMNS):
-        controls = np.hstack([controls, np.zeros((n, len(CONTROL_COLUMNS) - controls.shape[1]))])
+    width = len(CONTROL_COLUMNS) + len(LATER_CONTROL_COLUMNS)
+    if controls.shape[1] < width:
+        defaults = [0.0] * len(CONTROL_COLUMNS) + [_ABSENT[c] for c in LATER_CONTROL_COLUMNS]
+        controls = np.hstack([controls, np.tile(defaults[controls.shape[1]:], (n, 1))])
+    controls, later = controls[:, :len(CONTROL_COLUMNS)], controls[:, len(CONTROL_COLUMNS):width]
     ground = np.zeros((n, 1)) if on_ground is None else np.asarray(on_ground, dtype=np.float64).reshape(n, 1)
     wind = np.zeros((n, 3)) if wind is None else np.asarray(wind, dtype=np.float64).reshape(n, 3)
     extra = [np.zeros((n, 1)) if v is None else np.asarray(v, dtype=np.float64).reshape(n, 1) for v in (rpm, ap_mode)]
@@ -84,7 +93,7 @@ def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=
         airspeed = np.linalg.norm(air, axis=1, keepdims=True)
         alpha = np.degrees(np.arctan2(-vb[:, 2], vb[:, 0])).reshape(-1, 1)
         groundspeed = np.hypot(states[:, 3], states[:, 4]).reshape(-1, 1)
-    return np.hstack([times, states, angles, airspeed, alpha, controls, ground, wind, groundspeed, *extra])
+    return np.hstack([times, states, angles, airspeed, alpha, controls, ground, wind, groundspeed, *extra, later])
 
 
 def write_csv(path, rows):
@@ -119,7 +128,7 @@ def read_csv(path):
         quaternion.  Columns beyond the state (angles, controls, on_ground,
         wind) are optional: derived ones are recomputed from the state (and
         the wind), missing controls, on_ground and wind read 0 (an older
-        trace: brakes off, still air).
+        trace: brakes off, still air) and a missing engine 1 (running).
     """
     from flightsim.errors import InputError
 
@@ -149,9 +158,9 @@ def read_csv(path):
         if len(cells) != len(header):
             raise InputError(path, f"line {number}", f"expected {len(header)} cells, got {len(cells)}")
         values = []
-        for name in STATE_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ENGINE_COLUMNS:
+        for name in STATE_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ENGINE_COLUMNS + LATER_CONTROL_COLUMNS:
             if name not in index:
-                values.append(0.0)
+                values.append(_ABSENT.get(name, 0.0))
                 continue
             text = cells[index[name]].strip()
             try:
@@ -171,8 +180,16 @@ def read_csv(path):
     data = np.array(rows)
     states = data[:, 1:14].copy()
     states[:, 6:10] /= np.linalg.norm(states[:, 6:10], axis=1, keepdims=True)
-    controls = data[:, 14:14 + len(CONTROL_COLUMNS)]
     at = 14 + len(CONTROL_COLUMNS)
     extra = at + 1 + len(WIND_COLUMNS)
+    later = extra + len(ENGINE_COLUMNS)
+    controls = np.hstack([data[:, 14:at], data[:, later:]])
     return table(data[:, 0], states, controls, on_ground=data[:, at], wind=data[:, at + 1:at + 4],
                  rpm=data[:, extra], ap_mode=data[:, extra + 1])
+
+
+def controls_of(rows):
+    """The controls of trace rows ``(N, len(COLUMNS))`` as rows in
+    :data:`~flightsim.simulation.controls.CONTROL_NAMES` order ``(N, 8)``."""
+    rows = np.asarray(rows, dtype=np.float64).reshape(-1, len(COLUMNS))
+    return np.hstack([rows[:, CONTROLS_AT:ON_GROUND_AT], rows[:, len(COLUMNS) - len(LATER_CONTROL_COLUMNS):]])
