@@ -14,7 +14,8 @@ def test_the_panels_are_registered_in_one_list():
                                             "dynamics_panel", "status_banner", "key_help"]
     assert [s.__name__ for s in NUMERICS_SECTIONS] == [
         "aircraft_section", "integrator_section", "timing_section", "clock_section", "run_section", "camera_section",
-        "recording_section", "dynamics_section", "autopilot_section", "ghost_section", "charts_section"]
+        "sound_section", "recording_section", "dynamics_section", "autopilot_section", "ghost_section",
+        "charts_section"]
 
 
 @pytest.fixture

@@ -83,6 +83,7 @@ def test_bench_frame_quick_prints_ratios_to_the_floor(tmp_path):
     assert "floor: pyglet GL 3.3 window" in text and "median ratio" in text
     assert "chase: median / floor = " in text and "(target <= 1.5:" in text
     assert "start to first frame = " in text and "physics + HUD (Python)" in text
+    assert "sound on (chase, " in text and "(target <= 1.05:" in text
     import json
 
     figures = json.loads(out.read_text())
@@ -91,6 +92,7 @@ def test_bench_frame_quick_prints_ratios_to_the_floor(tmp_path):
     assert figures["floor"]["median_ms"] > 0 and figures["floor"]["first_frame_s"] > 0
     assert abs(figures["ratios"]["median"] - figures["median_ms"] / figures["floor"]["median_ms"]) < 1e-9
     assert figures["quality"] == "auto -> low" and figures["configs"][0]["camera"] == "chase"
+    assert figures["sound"]["median_ms"] > 0 and figures["sound"]["ratio"] > 0
 
 
 def test_fill_rate_quick_prints_each_variant_against_the_clear():

@@ -21,7 +21,7 @@ import flightsim
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED = ("flightsim/configs/bourg.toml", "flightsim/configs/keymap.toml",
-           "flightsim/assets/models/bourg_airplane.toml")
+           "flightsim/assets/models/bourg_airplane.toml", "flightsim/app/audio/synth.py")
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +58,9 @@ def test_wheel_and_sdist_carry_the_data(installed):
     _, _, dist = installed
     names = set(zipfile.ZipFile(next(dist.glob("*.whl"))).namelist())
     assert set(SHIPPED) <= names
+    # every package of the source tree is in the wheel
+    source = {str(p.parent.relative_to(REPO)) for p in (REPO / "flightsim").rglob("__init__.py")}
+    assert {s for s in source if "__pycache__" not in s} <= {n.rsplit("/", 1)[0] for n in names}
     with tarfile.open(next(dist.glob("*.tar.gz"))) as sdist:
         members = {m.split("/", 1)[1] for m in sdist.getnames() if "/" in m}
     assert {"configs/bourg.toml", "configs/keymap.toml", "assets/models/bourg_airplane.toml"} <= members

@@ -73,6 +73,7 @@ from flightsim.app.windsock import sock_wind
 from flightsim.errors import InputError
 from flightsim.resources import shipped_aircraft
 from flightsim.simulation.autopilot import Selection
+from flightsim.simulation.clock import clamp_frame
 from flightsim.simulation.ghost import DEFAULT_INTEGRATOR, DEFAULT_SUBSTEPS
 
 #: The drawn propeller turns at 1 rad/s per this many engine rpm.
@@ -165,9 +166,11 @@ class FlightApp:
 
     def __init__(self, window, sim, keymap, integrators, time_scales, use_gamepads=True, screenshot_dir=".",
                  ghost=False, ghost_integrator=DEFAULT_INTEGRATOR, ghost_substeps=DEFAULT_SUBSTEPS,
-                 record_dir=".", schedule=None, model_spec=None, dynamics=False, quality="auto"):
+                 record_dir=".", schedule=None, model_spec=None, dynamics=False, quality="auto", sound=None):
         self.window = window
         self.sim = sim
+        #: the flight's sound (:class:`flightsim.app.audio.Sound`; closed with the app), or None
+        self.sound = sound
         self.keymap = keymap
         self.screenshot_dir = Path(screenshot_dir)
         self.schedule = schedule
@@ -356,8 +359,22 @@ class FlightApp:
             self.set_dynamics(not self.dynamics.show)
         elif action == "autopilot":
             self.toggle_autopilot()
+        elif action == "mute":
+            self.set_sound(not (self.sound is not None and self.sound.muted))
         elif self.capabilities.can_fly and self.schedule is None:
             self.pilot.press(action)
+
+    def set_sound(self, muted, volume=None):
+        """Mute the sound or not, and set its volume (0..1, None: as it is); the HUD says so."""
+        if self.sound is None or not self.sound.active:
+            self.hud.notify("no sound (--no-sound, or no audio device)", 2.0)
+            return
+        was = self.sound.muted
+        self.sound.muted = muted
+        if volume is not None:
+            self.sound.volume = volume
+        if was != self.sound.muted:
+            self.hud.notify("sound off" if muted else "sound on", 1.5)
 
     def toggle_autopilot(self):
         """Engage the autopilot holding the heading (to a degree), the altitude and the speed as they are, or
@@ -541,6 +558,7 @@ class FlightApp:
             set_dynamics=self.set_dynamics,
             relinearise=self.relinearise,
             set_aircraft=self.set_aircraft,
+            set_sound=self.set_sound,
         )
 
     def hud_view(self):
@@ -572,6 +590,7 @@ class FlightApp:
             **({"autopilot": sim.autopilot.modes, "autopilot_message": sim.autopilot.message,
                 "autopilot_selection": sim.autopilot.selection, "director": sim.autopilot.director}
                if caps.can_fly else {}),
+            sound=(self.sound.muted, self.sound.volume) if self.sound is not None and self.sound.active else None,
         )
 
     # ------------------------------------------------------------------ frame
@@ -641,6 +660,8 @@ class FlightApp:
         if sim.capabilities.can_fly:
             self._autopilot_news(sim.autopilot)
         self.telemetry = sim.telemetry()
+        if self.sound is not None:       # the frame's wall time as the simulation took it; rendered on its own thread
+            self.sound.listen(clamp_frame(dt), sim, self.telemetry)
         self.history.append(self.telemetry)
         self.pose = self._finite_pose(self.pose)
         deflections = np.nan_to_num(sim.surface_deflections())
@@ -792,7 +813,11 @@ class FlightApp:
             self.ghosts.stop()
             self.gui.shutdown()
         finally:
-            self.window.close()
+            try:
+                if self.sound is not None:
+                    self.sound.close()
+            finally:
+                self.window.close()
         return saved
 
 

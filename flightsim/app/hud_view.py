@@ -237,6 +237,8 @@ class HudView:
     autopilot_selection: object = None
     #: The flight director's command, (bank, pitch) in degrees, while the autopilot flies.
     director: Optional[tuple] = None
+    #: The sound: (muted, volume 0..1), or None where there is none (``--no-sound``, no audio device).
+    sound: Optional[tuple] = None
 
 
 @dataclass(frozen=True)
@@ -276,6 +278,8 @@ class HudCommands:
     set_aircraft : callable (str)
         Fly another shipped aircraft (by name), started as the flight was:
         the flight starts again (where ``capabilities.can_fly``).
+    set_sound : callable (bool, float)
+        Mute or not, and the volume (0..1).
     """
 
     toggle_pause: Callable[[], None]
@@ -295,3 +299,4 @@ class HudCommands:
     relinearise: Callable[[], None]
     set_aircraft: Callable[[str], None] = lambda name: None
     set_autopilot: Callable[[object], None] = lambda selection: None
+    set_sound: Callable[[bool, float], None] = lambda muted, volume: None

@@ -37,6 +37,7 @@ PRESS_ACTIONS = ("flaps_down", "flaps_up", "pause", "reset", "camera", "screensh
 PRESS_ACTIONS += ("parking_brake",)  # set / release the parking brake
 PRESS_ACTIONS += ("autopilot",)      # the autopilot on (heading and altitude held where they are) / off
 PRESS_ACTIONS += ("engine",)         # the engine off (mixture cut, magnetos off) / running again
+PRESS_ACTIONS += ("mute",)           # the sound off / on
 
 ACTIONS = HELD_ACTIONS + PRESS_ACTIONS
 """Every action a key can be bound to."""

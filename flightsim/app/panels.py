@@ -54,7 +54,7 @@ from flightsim.simulation.autopilot import SPEC_KEYS, Selection
 __all__ = ["NUMERICS_SECTIONS", "PANELS", "STALL_BLINK_HZ", "aircraft_section", "autopilot_section", "camera_section", "charts_section",
            "clock_section", "cockpit_overlay", "dynamics_panel", "dynamics_section", "flight_panel", "gear_panel",
            "ghost_section", "integrator_section", "key_help", "numerics_panel", "recording_section", "run_section",
-           "stall_flash", "status_banner", "timing_section", "wind_section"]
+           "sound_section", "stall_flash", "status_banner", "timing_section", "wind_section"]
 
 PANEL_ALPHA = 0.62
 """Opacity of the side panels' background (the scene shows through)."""
@@ -85,7 +85,7 @@ _HELP_ACTIONS = (("pitch_up", "pitch up (stick back)"), ("pitch_down", "pitch do
                  ("dynamics", "Dynamics panel: modes and stability"),
                  ("brake", "wheel brakes (hold; with rudder: differential)"),
                  ("parking_brake", "parking brake set / release"), ("autopilot", "autopilot on / off"),
-                 ("engine", "engine off (mixture cut) / running"), ("quit", "quit"))
+                 ("engine", "engine off (mixture cut) / running"), ("mute", "sound off / on"), ("quit", "quit"))
 
 STALL_BLINK_HZ = 1.5
 """The stall warning's blink, cycles a second of the app's clock (:attr:`~flightsim.app.hud.Hud.clock`):
@@ -457,6 +457,21 @@ def camera_section(view, do, hud):
             do.set_camera(mode)
 
 
+def sound_section(view, do, hud):
+    """Mute and the volume, where there is sound."""
+    if view.sound is None:
+        return
+    muted, volume = view.sound
+    changed, muted = imgui.checkbox(f"mute ({view.keymap.describe('mute')})", muted)
+    hud.remember("mute")
+    imgui.same_line()
+    imgui.set_next_item_width(-1.0)
+    moved, volume = imgui.slider_float("##volume", volume, 0.0, 1.0, "volume %.2f")
+    hud.remember("volume")
+    if changed or moved:
+        do.set_sound(muted, volume)
+
+
 def recording_section(view, do, hud):
     """Record / Stop a trace of every step, and what was recorded."""
     if not view.capabilities.can_record:
@@ -821,7 +836,8 @@ def _z_plot(d, hud):
 # ------------------------------------------------------------------ the registry
 
 NUMERICS_SECTIONS = (aircraft_section, integrator_section, timing_section, clock_section, run_section, camera_section,
-                     recording_section, dynamics_section, autopilot_section, ghost_section, charts_section)
+                     sound_section, recording_section, dynamics_section, autopilot_section, ghost_section,
+                     charts_section)
 """The Numerics window's sections, top to bottom; each ``section(view, do, hud)``."""
 
 PANELS = (cockpit_overlay, flight_panel, gear_panel, numerics_panel, dynamics_panel, status_banner, key_help)

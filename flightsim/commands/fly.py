@@ -86,6 +86,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--controls", metavar="CSV",
                         help="fly this control schedule (as `flightsim simulate --controls`) instead of the "
                              "keys and the gamepad")
+    parser.add_argument("--no-sound", action="store_true", help="fly without sound (key N mutes it in flight)")
+    parser.add_argument("--audio-out", metavar="FILE.wav",
+                        help="write the sound to this WAV file as the speakers would play it (headless too)")
     add_start_arguments(parser, default="air")
     add_wind_arguments(parser)
 
@@ -120,6 +123,8 @@ def run(args) -> int:
     """Fly (or capture frames); return the exit code. Bad input raises InputError, which the CLI prints as one line (exit 2)."""
     size, frames = check_window_args(args)
     record_dir = _check_lab_args(args)
+    if args.audio_out is not None:
+        output_file("--audio-out", args.audio_out)
     from flightsim.app.airplane_model import model_spec_for
     from flightsim.app.window import configure_pyglet
     from flightsim.simulation.flight import DEFAULT_DT, Simulation, resolve_aircraft
@@ -141,7 +146,19 @@ def run(args) -> int:
         engage_autopilot(sim, args.autopilot, schedule)
     return open_app(args, sim, keymap, size, frames, caption=f"flightsim - {sim.aircraft.name}",
                     model_spec=model, ghost=args.ghost, ghost_integrator=args.ghost_integrator,
-                    ghost_substeps=args.ghost_substeps, record_dir=record_dir, schedule=schedule)
+                    ghost_substeps=args.ghost_substeps, record_dir=record_dir, schedule=schedule,
+                    sound=_sound(args))
+
+
+def _sound(args):
+    """The flight's :class:`~flightsim.app.audio.Sound` as ``--no-sound`` and ``--audio-out`` ask (a headless
+    flight plays on no speakers)."""
+    from flightsim.app.audio import Sound
+
+    try:
+        return Sound(speakers=not (args.no_sound or args.headless), audio_out=args.audio_out)
+    except OSError as exc:
+        raise write_error("--audio-out", args.audio_out, exc) from None
 
 
 def open_app(args, sim, keymap, size, frames, caption, **app_options):
@@ -155,12 +172,20 @@ def open_app(args, sim, keymap, size, frames, caption, **app_options):
         window = open_window(*size, fullscreen=args.fullscreen, visible=not args.headless,
                              caption=caption, samples=args.msaa)
     except DisplayUnavailable as exc:
+        if app_options.get("sound") is not None:
+            app_options["sound"].close(keep=False)
         print(f"flightsim: {exc}", file=sys.stderr)
         return EXIT_USAGE
     from flightsim.app.app import FlightApp
 
-    app = FlightApp(window, sim, keymap, INTEGRATORS, TIME_SCALES, use_gamepads=not args.no_gamepad,
-                    dynamics=args.dynamics, quality=args.quality, **app_options)
+    try:
+        app = FlightApp(window, sim, keymap, INTEGRATORS, TIME_SCALES, use_gamepads=not args.no_gamepad,
+                        dynamics=args.dynamics, quality=args.quality, **app_options)
+    except BaseException:
+        if app_options.get("sound") is not None:
+            app_options["sound"].close(keep=False)      # no half-written --audio-out
+        window.close()
+        raise
     saved = None
     try:
         app.cameras.set_mode(args.camera)
