@@ -115,7 +115,7 @@ def percentile(values, q):
 def make_app(args, window):
     """The app as the benchmark flies it (the book's start, a scripted stick)."""
     from flightsim.app.app import FlightApp
-    from flightsim.app.keymap import load_keymap
+    from flightsim.app.input.keymap import load_keymap
     from flightsim.physics.integrators import INTEGRATORS
     from flightsim.simulation.flight import TIME_SCALES, Simulation
 

@@ -58,7 +58,7 @@ def main(argv=None):
 
     configure_pyglet(headless=True)
     from flightsim.app.app import FlightApp
-    from flightsim.app.keymap import load_keymap
+    from flightsim.app.input.keymap import load_keymap
     from flightsim.app.window import open_window
     from flightsim.physics.integrators import INTEGRATORS
     from flightsim.simulation.autopilot import parse_spec

@@ -19,7 +19,7 @@ from flightsim.app.window import configure_pyglet  # noqa: E402
 configure_pyglet(headless=True)
 
 from flightsim.app.app import FlightApp  # noqa: E402
-from flightsim.app.keymap import load_keymap  # noqa: E402
+from flightsim.app.input.keymap import load_keymap  # noqa: E402
 from flightsim.app.window import open_window  # noqa: E402
 from flightsim.physics.aircraft import load_aircraft  # noqa: E402
 from flightsim.physics.integrators import INTEGRATORS  # noqa: E402

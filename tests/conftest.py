@@ -8,8 +8,8 @@ fixtures open real OpenGL 3.3 core contexts and read back real pixels.
 Mesa's llvmpipe is a software renderer, so the apps here run what a user on
 software OpenGL gets by default: ``--quality auto`` resolves to ``low``,
 whose HUD is drawn into a texture and copied, redrawn at once after input
-and otherwise at :attr:`~flightsim.app.quality.Quality.hud_hz` (the cached
-HUD, :meth:`flightsim.app.gui.ImguiLayer.hud_image`).  :func:`_run_frames`
+and otherwise at :attr:`~flightsim.app.scene.quality.Quality.hud_hz` (the cached
+HUD, :meth:`flightsim.app.hud.gui.ImguiLayer.hud_image`).  :func:`_run_frames`
 runs frames as the app's own loop does; a test that needs the HUD redrawn in
 every frame says so (``run_frames(..., redraw_hud=True)``, with its reason).
 
@@ -106,7 +106,7 @@ def _make_app(size=(960, 540), **sim_kwargs):
     Its quality is the default, ``auto``: on Mesa's llvmpipe that is ``low``, with the cached HUD.
     """
     from flightsim.app.app import FlightApp
-    from flightsim.app.keymap import load_keymap
+    from flightsim.app.input.keymap import load_keymap
     from flightsim.app.window import open_window
     from flightsim.physics.integrators import INTEGRATORS
     from flightsim.simulation.flight import TIME_SCALES, Simulation
@@ -141,7 +141,7 @@ def hud_latency(app, dt=1.0 / 60.0):
     A redraw comes due ``1 / hud_hz`` seconds after the last one began (and
     no sooner than the last one is shown); it is built after that frame's
     scene, drawn in halves before the next two frames' scenes and copied by
-    the third (:meth:`flightsim.app.gui.ImguiLayer.hud_image`).  A window
+    the third (:meth:`flightsim.app.hud.gui.ImguiLayer.hud_image`).  A window
     new to imgui (a popup, the Dynamics panel) is sized in its first redraw
     and drawn from its second: two redraws.  (2 frames when the HUD is drawn
     every frame, for the same reason.)

@@ -5,7 +5,7 @@ why, a replay cannot engage it."""
 import numpy as np
 from pyglet.window import key
 
-from flightsim.app.renderer import read_pixels
+from flightsim.app.scene.renderer import read_pixels
 from flightsim.simulation.autopilot import Selection
 from flightsim.simulation.flight import resolve_aircraft
 from flightsim.simulation.starts import make_start

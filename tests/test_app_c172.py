@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from flightsim.app.renderer import read_pixels
+from flightsim.app.scene.renderer import read_pixels
 
 from conftest import hud_latency
 from test_app_input import centre, imgui_click

@@ -155,7 +155,7 @@ def test_bad_fly_options_are_one_line_naming_the_flag(args, message):
 
 @pytest.mark.parametrize("command", ["fly", "replay"])
 def test_a_broken_model_file_is_one_line_and_exit_2(tmp_path, command):
-    from flightsim.app.airplane_model import DEFAULT_MODEL
+    from flightsim.app.scene.airplane_model import DEFAULT_MODEL
 
     text = DEFAULT_MODEL.read_text()
     assert "chord = 5.2 " in text
@@ -183,7 +183,7 @@ def test_bad_keymap_names_the_field(tmp_path):
     ("--model", None, "surfaces.wing.chord: must be finite, got inf"),
 ])
 def test_non_physical_numbers_in_the_app_files_are_one_line_and_exit_2(tmp_path, option, text, expected):
-    from flightsim.app.airplane_model import DEFAULT_MODEL
+    from flightsim.app.scene.airplane_model import DEFAULT_MODEL
 
     path = tmp_path / "file.toml"
     path.write_text(text if text is not None else DEFAULT_MODEL.read_text().replace("chord = 5.2 ", "chord = inf ", 1))
@@ -228,7 +228,7 @@ RESIZE_SCRIPT = textwrap.dedent("""
     configure_pyglet(headless=False)
     from imgui_bundle import imgui
     from flightsim.app.app import FlightApp
-    from flightsim.app.keymap import load_keymap
+    from flightsim.app.input.keymap import load_keymap
     from flightsim.physics.integrators import INTEGRATORS
     from flightsim.simulation.flight import TIME_SCALES, Simulation
 

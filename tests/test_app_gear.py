@@ -89,7 +89,7 @@ def test_the_ground_panel_reads_the_gear_and_the_wheels_are_drawn_on_compressed_
 
 
 def test_the_gamepad_dpad_left_brakes_and_the_left_stick_click_sets_the_parking_brake(runway_app, run_frames):
-    from flightsim.app.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, Pilot
+    from flightsim.app.input.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, Pilot
 
     assert GAMEPAD_BUTTONS["leftstick"] == "parking_brake" and GAMEPAD_DPAD["dpleft"] == "brake"
     pilot = Pilot(runway_app.keymap)

@@ -2,8 +2,8 @@
 
 import pytest
 
-from flightsim.app.hud_view import HudCommands, HudView
-from flightsim.app.panels import NUMERICS_SECTIONS, PANELS
+from flightsim.app.hud.hud_view import HudCommands, HudView
+from flightsim.app.hud.panels import NUMERICS_SECTIONS, PANELS
 from flightsim.simulation.source import LIVE
 
 from conftest import hud_latency
@@ -72,7 +72,7 @@ def test_a_new_panel_is_one_function_over_the_view_and_the_commands(probed, run_
 
 
 def test_a_message_shows_for_its_seconds_of_the_apps_clock():
-    from flightsim.app.hud import Hud
+    from flightsim.app.hud.state import Hud
     from flightsim.physics.integrators import INTEGRATORS
 
     hud = Hud(INTEGRATORS, (1.0,))
@@ -115,7 +115,7 @@ def stall_colours(app):
 def test_the_stall_warning_blinks_at_its_rate_on_the_frame_clock(new_app, run_frames):
     import numpy as np
 
-    from flightsim.app.panels import STALL_BLINK_HZ, stall_flash
+    from flightsim.app.hud.panels import STALL_BLINK_HZ, stall_flash
     from flightsim.simulation.flight import FlightState
 
     assert STALL_BLINK_HZ == 1.5

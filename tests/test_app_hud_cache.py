@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from pyglet.window import mouse
 
-from flightsim.app.quality import LEVELS
+from flightsim.app.scene.quality import LEVELS
 
 from conftest import hud_latency
 

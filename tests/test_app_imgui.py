@@ -1,4 +1,4 @@
-"""imgui drawn through pyglet's GL (flightsim.app.imgui_renderer) instead of imgui-bundle's PyOpenGL backend."""
+"""imgui drawn through pyglet's GL (flightsim.app.hud.imgui_renderer) instead of imgui-bundle's PyOpenGL backend."""
 
 import subprocess
 import sys
@@ -13,7 +13,7 @@ def test_key_map_is_imgui_bundles_pyglet_key_map(headless_gl):
     from imgui_bundle import imgui
     from imgui_bundle.python_backends.pyglet_backend import PygletMixin
 
-    from flightsim.app.imgui_renderer import key_map
+    from flightsim.app.hud.imgui_renderer import key_map
 
     context = imgui.create_context()
     try:
@@ -33,7 +33,7 @@ def test_the_app_draws_its_hud_without_pyopengl():
         from flightsim.app.window import configure_pyglet, open_window
         configure_pyglet(headless=True)
         from flightsim.app.app import FlightApp
-        from flightsim.app.keymap import load_keymap
+        from flightsim.app.input.keymap import load_keymap
         from flightsim.physics.integrators import INTEGRATORS
         from flightsim.simulation.flight import TIME_SCALES, Simulation
         window = open_window(960, 540, visible=False)

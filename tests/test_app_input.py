@@ -6,7 +6,7 @@ from pyglet.input.base import AbsoluteAxis, Button, Controller, Device
 from pyglet.input.controller import Relation
 from pyglet.window import key, mouse
 
-from flightsim.app.pilot import Gamepads
+from flightsim.app.input.pilot import Gamepads
 
 from conftest import hud_latency
 

@@ -3,8 +3,8 @@
 import pytest
 from pyglet.window import key
 
-from flightsim.app.keymap import ACTIONS, DEFAULT_KEYMAP, load_keymap
-from flightsim.app.pilot import FLAP_NOTCHES, Pilot, apply_dead_zone
+from flightsim.app.input.keymap import ACTIONS, DEFAULT_KEYMAP, load_keymap
+from flightsim.app.input.pilot import FLAP_NOTCHES, Pilot, apply_dead_zone
 from flightsim.simulation.controls import Controls
 from flightsim.errors import InputError
 

@@ -120,7 +120,7 @@ def test_the_ghost_is_drawn_translucent_beside_the_airplane(coarse_app, run_fram
     run_frames(app, hud_latency(app))
     without = app.capture().astype(int)
     if SHOTS:
-        from flightsim.app.renderer import save_png
+        from flightsim.app.scene.renderer import save_png
 
         save_png(with_ghost.astype(np.uint8), os.path.join(SHOTS, "ghost-on.png"))
         save_png(without.astype(np.uint8), os.path.join(SHOTS, "ghost-off.png"))
@@ -237,7 +237,7 @@ def recorded(tmp_path_factory):
 @pytest.fixture
 def replay_app(headless_gl, recorded):
     from flightsim.app.app import FlightApp
-    from flightsim.app.keymap import load_keymap
+    from flightsim.app.input.keymap import load_keymap
     from flightsim.app.window import open_window
     from flightsim.physics.integrators import INTEGRATORS
     from flightsim.simulation.replay import Replay

@@ -10,11 +10,11 @@ import pytest
 
 from flightsim.math import quat
 from flightsim.physics.aircraft import load_aircraft
-from flightsim.app import ground, meshes
-from flightsim.app.airplane_model import DEFAULT_MODEL, build_airplane, load_model_spec
-from flightsim.app.camera import CameraRig, frustum_planes, spheres_visible
-from flightsim.app.history import History
-from flightsim.app.scenery import RUNWAY, build_scenery
+from flightsim.app.scene import ground, meshes
+from flightsim.app.scene.airplane_model import DEFAULT_MODEL, build_airplane, load_model_spec
+from flightsim.app.scene.camera import CameraRig, frustum_planes, spheres_visible
+from flightsim.app.hud.history import History
+from flightsim.app.scene.scenery import RUNWAY, build_scenery
 from flightsim.errors import InputError
 from conftest import non_physical
 

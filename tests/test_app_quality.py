@@ -41,7 +41,7 @@ def test_every_level_draws_sky_ground_airplane_and_panels(flight_app, run_frames
 
 
 def test_low_draws_opaque_panels_and_a_lit_airplane(flight_app, run_frames):
-    from flightsim.app.panels import BACKDROP_RGB
+    from flightsim.app.hud.panels import BACKDROP_RGB
 
     flight_app.set_quality("high")
     high = start_scene(flight_app, run_frames).astype(int)
@@ -84,7 +84,7 @@ def test_auto_resolves_to_a_level(new_app, run_frames):
 
 
 def test_auto_steps_down_on_slow_frames_and_keeps_fast_ones():
-    from flightsim.app.quality import AutoQuality, is_software
+    from flightsim.app.scene.quality import AutoQuality, is_software
 
     assert is_software("llvmpipe (LLVM 15.0.6, 256 bits)") and not is_software("NVIDIA GeForce RTX 3060/PCIe/SSE2")
     slow = AutoQuality("NVIDIA GeForce RTX 3060/PCIe/SSE2", sample_frames=10)
@@ -111,7 +111,7 @@ def test_the_flight_commands_parse_without_numba_or_scipy_and_their_copies_agree
             "print(sorted(m for m in ('numba', 'scipy', 'pyglet') if m in sys.modules))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env_without())
     assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
-    from flightsim.app.quality import QUALITY_CHOICES
+    from flightsim.app.scene.quality import QUALITY_CHOICES
     from flightsim.commands import fly, simulate, trim
     from flightsim.simulation import flight, starts
 

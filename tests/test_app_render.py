@@ -108,7 +108,7 @@ def test_control_surfaces_visibly_deflect(flight_app, run_frames):
     run_frames(flight_app, 2)
     deflected = flight_app.capture().astype(int)
     if SHOTS:
-        from flightsim.app.renderer import save_png
+        from flightsim.app.scene.renderer import save_png
 
         save_png(neutral.astype(np.uint8), SHOTS / "surfaces-neutral.png")
         save_png(deflected.astype(np.uint8), SHOTS / "surfaces-deflected.png")
@@ -182,7 +182,7 @@ def test_mip_chain_matches_gl_generate_mipmap(flight_app, shape):
 
     from pyglet import gl
 
-    from flightsim.app import textures
+    from flightsim.app.scene import textures
 
     rng = np.random.default_rng(3)
     image = textures.runway_texture() if shape == (4096, 128) else rng.integers(0, 256, (*shape, 4), dtype=np.uint8)

@@ -1,4 +1,4 @@
-"""JSBSim aircraft drawn from their XML: :mod:`flightsim.physics.jsbsim.shape` and :mod:`flightsim.app.shape_model`.
+"""JSBSim aircraft drawn from their XML: :mod:`flightsim.physics.jsbsim.shape` and :mod:`flightsim.app.scene.shape_model`.
 
 The numbers are checked against the files themselves (read here independently) and against what
 each aircraft is; the drawings are checked as geometry and, rendered for real (Mesa through EGL,
@@ -13,9 +13,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from flightsim.app.airplane_model import build_airplane
-from flightsim.app.shaders import MAX_PARTS
-from flightsim.app.shape_model import ELEVATOR, FLAP, LEFT_AILERON, RIGHT_AILERON, RUDDER, build_from_shape
+from flightsim.app.scene.airplane_model import build_airplane
+from flightsim.app.scene.shaders import MAX_PARTS
+from flightsim.app.scene.shape_model import ELEVATOR, FLAP, LEFT_AILERON, RIGHT_AILERON, RUDDER, build_from_shape
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics
 from flightsim.physics.jsbsim.shape import Shape
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path, package_root
@@ -351,9 +351,9 @@ def painter(headless_gl):
     """``paint(model, direction, up, show=True) -> (image, (view_proj, eye), airplane position)``: the model alone
     high over the field, seen from far along ``direction`` (a narrow field of view: nearly a parallel projection;
     propellers hidden)."""
-    from flightsim.app.camera import View, look_rotation
-    from flightsim.app.renderer import SceneRenderer, read_pixels
-    from flightsim.app.scenery import build_scenery
+    from flightsim.app.scene.camera import View, look_rotation
+    from flightsim.app.scene.renderer import SceneRenderer, read_pixels
+    from flightsim.app.scene.scenery import build_scenery
     from flightsim.app.window import open_window
 
     window = open_window(480, 480, visible=False)
@@ -415,7 +415,7 @@ def test_the_silhouettes_tell_a_glider_a_trainer_and_an_airliner_apart(painter, 
         ratio[name] = measured
         colour[name] = image[mask].mean(axis=0)
         if SHOTS:
-            from flightsim.app.renderer import save_png
+            from flightsim.app.scene.renderer import save_png
 
             save_png(image, SHOTS / f"{name}-top.png")
             three_quarter, _, _ = painter(model, [-0.75, -0.62, -0.42], [0.0, 0.0, 1.0], fov=30.0)
@@ -449,6 +449,6 @@ def test_seen_from_ahead_the_172s_wing_is_above_its_fuselage_and_the_737s_below(
         # more than 0.2 fuselage heights (0.4 half-heights) off the axis, the margin of the shape's own rule
         assert above > 0.4 if high else above < -0.4, (name, above)
         if SHOTS:
-            from flightsim.app.renderer import save_png
+            from flightsim.app.scene.renderer import save_png
 
             save_png(image, SHOTS / f"{name}-front.png")

@@ -12,7 +12,7 @@ import tracemalloc
 
 import numpy as np
 
-from flightsim.app.history import History
+from flightsim.app.hud.history import History
 from flightsim.simulation.autopilot import parse_spec
 from flightsim.simulation.starts import make_start
 

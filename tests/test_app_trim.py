@@ -333,7 +333,7 @@ def test_relinearise_here_and_its_failure(flight_app, run_frames):
 
 def test_a_replay_shows_the_modes_without_the_flying_buttons(headless_gl, run_frames, tmp_path):
     from flightsim.app.app import FlightApp
-    from flightsim.app.keymap import load_keymap
+    from flightsim.app.input.keymap import load_keymap
     from flightsim.app.window import open_window
     from flightsim.commands.simulate import fly
     from flightsim.physics.integrators import INTEGRATORS

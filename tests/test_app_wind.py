@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from flightsim.app.windsock import FULL_KNOTS, HANG_DEG, KNOT, sock_wind, windsock_matrix
+from flightsim.app.scene.windsock import FULL_KNOTS, HANG_DEG, KNOT, sock_wind, windsock_matrix
 from flightsim.physics.wind import Gust, WindSpec, wind_vector
 
 MOUNT = np.array([10.0, 20.0, 20.0])

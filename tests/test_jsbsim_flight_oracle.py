@@ -183,17 +183,18 @@ def test_tolerances():
 
 
 def test_a_flightsim_trace_of_the_same_flight_compares_equal():
-    """:meth:`Trajectory.from_trace` reads flightsim's trace columns (earth x North, y West, z up; body rates
+    """:func:`~flightsim.simulation.jsbsim_check.trajectory_of_trace` reads flightsim's trace columns (earth x North, y West, z up; body rates
     about x forward, y left, z up; aviation angles) as the JSBSim trajectory's."""
     from flightsim.math import quat
     from flightsim.simulation import trace
+    from flightsim.simulation.jsbsim_check import trajectory_of_trace
 
     a = jsbsim_doublet("c172p", jsbsim_trim("c172p", *CONDITIONS["c172p"]), duration=10.0)
     q = quat.from_aviation_angles(a.roll, a.pitch, a.heading)
     v = quat.rotate(q, np.stack([a.airspeed, 0 * a.t, 0 * a.t], axis=1))   # along the nose: |v| = airspeed
     states = np.column_stack([a.north + 100.0, -a.east - 50.0, a.altitude, v, q, a.p, a.q, a.r])
     controls = np.column_stack([a.throttle, a.elevator, a.aileron, a.rudder, a.flaps])
-    b = Trajectory.from_trace(trace.table(a.t, states, controls))
+    b = trajectory_of_trace(trace.table(a.t, states, controls))
     assert max(dataclasses.astuple(compare_trajectories(a, b))) < 1e-9
     for name in ("north", "east", "p", "q", "r", "elevator", "aileron"):
         np.testing.assert_allclose(getattr(b, name), getattr(a, name), atol=1e-9, err_msg=name)

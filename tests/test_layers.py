@@ -1,4 +1,6 @@
-"""The folders are the architecture: math → physics → simulation → app → commands, arrows one way.
+"""The folders are the architecture: math → physics → simulation → app → commands, arrows one way; inside the
+app, the world (``scene``), the panels (``hud``), the pilot's hands (``input``) and the sound (``audio``) under
+the apps themselves.
 
 Read from the source (AST), so a lazy import inside a function counts as well.
 """
@@ -20,6 +22,14 @@ ALLOWED = {
     # the Gymnasium environments: the app only to draw frames, imported lazily (tests/test_gym.py checks it)
     "gym": {"math", "physics", "simulation", "app", "gym"},
 }
+#: What each part of the app may import from the app (besides itself): the apps, the frame loop, the window and
+#: the flight app's companions (``flightsim/app/*.py``) may import every part.
+APP_PARTS = {
+    "scene": {"scene"},
+    "hud": {"hud", "input", "scene.camera"},       # the camera buttons' modes; the keymap and flap notches
+    "input": {"input"},
+    "audio": {"audio"},
+}
 DRAWING = ("pyglet", "OpenGL", "imgui_bundle", "pyrr")
 #: Plotting is report writing (``flightsim bench``'s plots): beside the commands, never in the core.
 PLOTTING = ("matplotlib",)
@@ -38,7 +48,7 @@ def _imports(path):
 
 def _layer_modules():
     for layer in ALLOWED:
-        for path in sorted((PACKAGE / layer).glob("*.py")):
+        for path in sorted((PACKAGE / layer).rglob("*.py")):
             yield layer, path
 
 
@@ -65,6 +75,28 @@ def test_imports_point_one_way(layer, path):
         # the public short names (flightsim.quat, …) are the math and physics layers
         target = {"quat": "math", "kernels": "math", "integrators": "physics", "rigidbody": "physics"}.get(target, target)
         assert target in ALLOWED[layer], f"{path.relative_to(PACKAGE)} ({layer}) imports {name}"
+
+
+def test_the_app_is_grouped_by_what_it_is():
+    app = PACKAGE / "app"
+    assert sorted(p.name for p in app.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(APP_PARTS)
+    assert sorted(p.name for p in app.glob("*.py")) == [
+        "__init__.py", "app.py", "dynamics_companion.py", "frame_loop.py", "ghost_companion.py", "recorder.py",
+        "spin_app.py", "window.py"]
+    for part in APP_PARTS:
+        doc = ast.get_docstring(ast.parse((app / part / "__init__.py").read_text()))
+        assert doc and "may import" in doc, f"app/{part}/__init__.py says what it owns and may import"
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "app").glob("*/*.py")), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_parts_of_the_app_import_one_way(path):
+    part = path.parent.name
+    for name in _imports(path):
+        if not name.startswith("flightsim.app"):
+            continue
+        inside = name.removeprefix("flightsim.app").lstrip(".")
+        assert any(inside == allowed or inside.startswith(allowed + ".") for allowed in APP_PARTS[part]), (
+            f"app/{part}/{path.name} imports {name}")
 
 
 def test_public_short_names_are_the_layer_modules():

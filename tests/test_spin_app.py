@@ -54,7 +54,7 @@ frames = _run_frames          # dispatch the window's events and run n frames (c
 
 def drawn(pixels, x0, x1):
     """Pixels in columns x0..x1 (fractions of the scene, left of the panel) that are not empty space."""
-    from flightsim.app.spin_scene import SPACE_COLOR
+    from flightsim.app.scene.spin_scene import SPACE_COLOR
 
     h, w, _ = pixels.shape
     scene = w - 380                       # the Numerics panel's columns are not the scene

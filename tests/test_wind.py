@@ -296,7 +296,7 @@ def test_wind_command_writes_the_series(tmp_path, capsys):
 
 
 def test_hud_reads_the_wind_relative_to_the_nose():
-    from flightsim.app.instruments import wind_relative
+    from flightsim.app.hud.instruments import wind_relative
 
     w = wind_vector(270.0, 15.0 * KNOT)
     assert wind_relative(w, 0.0) == pytest.approx((270.0, 15.0, 270.0), abs=1e-4)    # from the left flying North

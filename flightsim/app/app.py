@@ -8,9 +8,9 @@ Each frame (:meth:`FlightApp.frame`):
 2. **draw** - the camera follows the pose interpolated between the last two
    physics states (the source's ``render_pose``), and the scene is drawn;
 3. **HUD** - imgui builds and draws the registered panels
-   (:data:`flightsim.app.panels.PANELS`) over a
-   :class:`~flightsim.app.hud_view.HudView` of this frame, with the
-   :class:`~flightsim.app.hud_view.HudCommands` they may issue.
+   (:data:`flightsim.app.hud.panels.PANELS`) over a
+   :class:`~flightsim.app.hud.hud_view.HudView` of this frame, with the
+   :class:`~flightsim.app.hud.hud_view.HudCommands` they may issue.
 
 The three are timed separately (:class:`FrameStats`).  A non-finite pose
 never reaches the renderer: the last finite one is kept, and the HUD shows
@@ -51,25 +51,25 @@ from pathlib import Path
 import numpy as np
 
 from flightsim.math import quat
-from flightsim.app.airplane_model import build_airplane, model_spec_for
-from flightsim.app.camera import CameraRig
+from flightsim.app.scene.airplane_model import build_airplane, model_spec_for
+from flightsim.app.scene.camera import CameraRig
 from flightsim.app.dynamics_companion import DynamicsCompanion
 from flightsim.app.frame_loop import run_frames
-from flightsim.app.frame_stats import FrameStats
+from flightsim.app.hud.frame_stats import FrameStats
 from flightsim.app.ghost_companion import GHOST_SERIES, MAX_GHOST_SUBSTEPS, GhostCompanion, GhostSample
-from flightsim.app.gui import ImguiLayer
-from flightsim.app.history import History
-from flightsim.app.hud import Hud
-from flightsim.app.hud_view import (AircraftReadout, CameraReadout, HudCommands, HudView, PlaybackReadout,
+from flightsim.app.hud.gui import ImguiLayer
+from flightsim.app.hud.history import History
+from flightsim.app.hud.state import Hud
+from flightsim.app.hud.hud_view import (AircraftReadout, CameraReadout, HudCommands, HudView, PlaybackReadout,
                                     RecorderReadout)
-from flightsim.app.instruments import cockpit_shapes
-from flightsim.app.panels import BACKDROP_RGB, BACKDROP_WINDOWS
-from flightsim.app.pilot import Gamepads, Pilot
-from flightsim.app.quality import AutoQuality, Quality, quality_level
+from flightsim.app.hud.instruments import cockpit_shapes
+from flightsim.app.hud.panels import BACKDROP_RGB, BACKDROP_WINDOWS
+from flightsim.app.input.pilot import Gamepads, Pilot
+from flightsim.app.scene.quality import AutoQuality, Quality, quality_level
 from flightsim.app.recorder import Recorder, stamped_path
-from flightsim.app.renderer import GhostPose, SceneRenderer, read_pixels, save_png
-from flightsim.app.scenery import build_scenery
-from flightsim.app.windsock import sock_wind
+from flightsim.app.scene.renderer import GhostPose, SceneRenderer, read_pixels, save_png
+from flightsim.app.scene.scenery import build_scenery
+from flightsim.app.scene.windsock import sock_wind
 from flightsim.errors import InputError
 from flightsim.resources import shipped_aircraft
 from flightsim.simulation.autopilot import Selection
@@ -113,7 +113,7 @@ class FlightApp:
         The flight shown: a live :class:`~flightsim.simulation.Simulation`, or a
         :class:`~flightsim.simulation.replay.Replay` (then the flight controls,
         the ghost and recording are off, as its capabilities say).
-    keymap : flightsim.app.keymap.Keymap
+    keymap : flightsim.app.input.keymap.Keymap
     integrators : mapping
         Name -> integrator, for the HUD's combo.
     time_scales : sequence of float
@@ -133,14 +133,14 @@ class FlightApp:
     schedule : flightsim.simulation.controls.ControlSchedule, optional
         Fly these controls (by simulation time) instead of the pilot's.
     model_spec : dict, optional
-        How to draw the airplane (:func:`flightsim.app.airplane_model.load_model_spec`);
+        How to draw the airplane (:func:`flightsim.app.scene.airplane_model.load_model_spec`);
         default: the bundled model.
     dynamics : bool
         Show the Dynamics panel from the start.
-    quality : str or flightsim.app.quality.Quality
+    quality : str or flightsim.app.scene.quality.Quality
         Graphics quality: ``"low"``, ``"medium"``, ``"high"``, or ``"auto"``
         (from the OpenGL renderer, then the frame time of the first seconds;
-        see :mod:`flightsim.app.quality`).
+        see :mod:`flightsim.app.scene.quality`).
 
     Attributes
     ----------
@@ -158,9 +158,9 @@ class FlightApp:
     gear : numpy.ndarray or None
         The landing gear drawn in the last frame: per contact point of the
         aircraft, leg compression (ft) and steering (deg, + right) (:func:`gear_pose`).
-    quality : flightsim.app.quality.Quality
+    quality : flightsim.app.scene.quality.Quality
         The graphics quality drawn now.
-    auto_quality : flightsim.app.quality.AutoQuality or None
+    auto_quality : flightsim.app.scene.quality.AutoQuality or None
         With ``quality="auto"``: what chooses it.
     """
 
@@ -562,7 +562,7 @@ class FlightApp:
         )
 
     def hud_view(self):
-        """This frame's :class:`~flightsim.app.hud_view.HudView` of the flight and the app."""
+        """This frame's :class:`~flightsim.app.hud.hud_view.HudView` of the flight and the app."""
         sim, rec, cameras = self.sim, self.recorder, self.cameras
         caps = sim.capabilities
         return HudView(
@@ -635,7 +635,7 @@ class FlightApp:
     def frame(self, dt):
         """Advance and draw one frame of ``dt`` seconds (the back buffer is not swapped).
 
-        ``dt`` also advances the HUD's clock (:attr:`~flightsim.app.hud.Hud.clock`): its messages and
+        ``dt`` also advances the HUD's clock (:attr:`~flightsim.app.hud.state.Hud.clock`): its messages and
         the stall warning's blink run on the frame time, as everything else in the frame does.
         """
         t0 = time.perf_counter()
@@ -749,7 +749,7 @@ class FlightApp:
         return size, shapes
 
     def set_quality(self, quality):
-        """Draw with ``quality`` (a :class:`~flightsim.app.quality.Quality` or its name) from the next frame."""
+        """Draw with ``quality`` (a :class:`~flightsim.app.scene.quality.Quality` or its name) from the next frame."""
         self.quality = quality if isinstance(quality, Quality) else quality_level(quality)
         self.window.switch_to()
         self.scene.set_quality(self.quality)

@@ -2,7 +2,7 @@
 
 A :class:`DynamicsCompanion` keeps a :class:`flightsim.simulation.dynamics.Dynamics`
 (the airplane linearised about a trim) and, while the panel is shown, hands
-the app a :class:`~flightsim.app.hud_view.DynamicsReadout`: the modes, and
+the app a :class:`~flightsim.app.hud.hud_view.DynamicsReadout`: the modes, and
 for the flight's integrator at its dt (and the ghost's at its own) each
 mode's ``λ·dt``, its multiplier per step, whether the step keeps it bounded,
 the largest stable dt and the integrator's stability region.
@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from flightsim.app.hud_view import DynamicsReadout, StepReadout
+from flightsim.app.hud.hud_view import DynamicsReadout, StepReadout
 from flightsim.math import quat
 from flightsim.physics import stability
 from flightsim.simulation.dynamics import Dynamics, region
@@ -125,7 +125,7 @@ class DynamicsCompanion:
         return self.linearize_at(speed, float(state.position[2]), flaps, heading)
 
     def readout(self, source, ghost=None):
-        """The panel's :class:`~flightsim.app.hud_view.DynamicsReadout`, or None while it is hidden.
+        """The panel's :class:`~flightsim.app.hud.hud_view.DynamicsReadout`, or None while it is hidden.
 
         Parameters
         ----------
@@ -177,7 +177,7 @@ class DynamicsCompanion:
 
 
 def _step_readout(d, role, name, dt):
-    """One :class:`~flightsim.app.hud_view.StepReadout` (cached in ``d`` per integrator and dt)."""
+    """One :class:`~flightsim.app.hud.hud_view.StepReadout` (cached in ``d`` per integrator and dt)."""
     found = tuple(d.at(name, dt))
     points = {True: ([], []), False: ([], [])}
     for m in found:

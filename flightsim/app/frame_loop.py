@@ -1,7 +1,7 @@
 """The window's frame loop, shared by the flight app and the spin scene.
 
 An app given to :func:`run_frames` has a ``window`` (pyglet), a ``gui``
-(:class:`~flightsim.app.gui.ImguiLayer`), a ``closed`` flag, ``frame(dt)``
+(:class:`~flightsim.app.hud.gui.ImguiLayer`), a ``closed`` flag, ``frame(dt)``
 (advance and draw, back buffer not swapped) and ``save_screenshot(path)``.
 """
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from flightsim.app.history import History
-from flightsim.app.hud_view import GhostReadout
+from flightsim.app.hud.history import History
+from flightsim.app.hud.hud_view import GhostReadout
 from flightsim.simulation.ghost import DEFAULT_INTEGRATOR, DEFAULT_SUBSTEPS, Ghost
 
 __all__ = ["GHOST_SERIES", "GhostCompanion", "GhostSample", "MAX_GHOST_SUBSTEPS"]
@@ -103,7 +103,7 @@ class GhostCompanion:
             self.history.append(GhostSample(float(t), att, pos))
 
     def readout(self):
-        """A :class:`~flightsim.app.hud_view.GhostReadout` for the HUD."""
+        """A :class:`~flightsim.app.hud.hud_view.GhostReadout` for the HUD."""
         return GhostReadout(on=self.flight is not None, integrator=self.integrator, substeps=self.substeps,
                             status=None if self.flight is None else self.flight.sim.status,
                             difference=self.difference, history=self.history)

@@ -1,7 +1,7 @@
 """``flightsim spin``'s window: a torque-free body tumbling in space, its ghost, and the numerics.
 
 Each frame the :class:`~flightsim.simulation.spin.SpinSimulation` advances by
-the frame time at its fixed step, the :class:`~flightsim.app.spin_scene.SpinScene`
+the frame time at its fixed step, the :class:`~flightsim.app.scene.spin_scene.SpinScene`
 draws the body (left), its ghost (right, translucent: the closed-form
 solution or a second integrator) and their angular-momentum vectors, and
 one imgui window shows the numerics as ``flightsim fly`` does: the
@@ -21,12 +21,12 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from flightsim.app.frame_loop import run_frames
-from flightsim.app.gui import ImguiLayer
-from flightsim.app.history import History
-from flightsim.app.instruments import CHART_FLAGS, X_FLAGS, plain_lines, vec2
+from flightsim.app.hud.gui import ImguiLayer
+from flightsim.app.hud.history import History
+from flightsim.app.hud.instruments import CHART_FLAGS, X_FLAGS, plain_lines, vec2
 from flightsim.app.recorder import stamped_path
-from flightsim.app.renderer import read_pixels, save_png
-from flightsim.app.spin_scene import SpinScene
+from flightsim.app.scene.renderer import read_pixels, save_png
+from flightsim.app.scene.spin_scene import SpinScene
 from flightsim.simulation.flight import TIME_SCALES
 from flightsim.simulation.spin import EXACT
 

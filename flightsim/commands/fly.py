@@ -26,7 +26,7 @@ EXIT_USAGE = 2
 DEFAULT_SIZE = "1280x720"
 CAPTURE_FRAMES = 60
 CAMERAS = ("chase", "cockpit", "orbit", "tower")
-QUALITIES = ("auto", "low", "medium", "high")     # as flightsim.app.quality.QUALITY_CHOICES (no GUI at parse time)
+QUALITIES = ("auto", "low", "medium", "high")     # as flightsim.app.scene.quality.QUALITY_CHOICES (no GUI at parse time)
 MAX_GHOST_SUBSTEPS = 64          # as flightsim.app.app.MAX_GHOST_SUBSTEPS (not imported: no GUI at parse time)
 
 
@@ -125,14 +125,14 @@ def run(args) -> int:
     record_dir = _check_lab_args(args)
     if args.audio_out is not None:
         output_file("--audio-out", args.audio_out)
-    from flightsim.app.airplane_model import model_spec_for
+    from flightsim.app.scene.airplane_model import model_spec_for
     from flightsim.app.window import configure_pyglet
     from flightsim.simulation.flight import DEFAULT_DT, Simulation, resolve_aircraft
 
     aircraft = resolve_aircraft(args.aircraft)
     model = model_spec_for(aircraft, args.model)
     configure_pyglet(headless=args.headless)
-    from flightsim.app.keymap import load_keymap
+    from flightsim.app.input.keymap import load_keymap
     from flightsim.simulation.controls import ControlSchedule
 
     keymap = load_keymap(args.keymap)
@@ -147,7 +147,7 @@ def run(args) -> int:
     return open_app(args, sim, keymap, size, frames, caption=f"flightsim - {sim.aircraft.name}",
                     model_spec=model, ghost=args.ghost, ghost_integrator=args.ghost_integrator,
                     ghost_substeps=args.ghost_substeps, record_dir=record_dir, schedule=schedule,
-                    sound=_sound(args))
+                    make_sound=lambda: _sound(args))
 
 
 def _sound(args):
@@ -161,9 +161,10 @@ def _sound(args):
         raise write_error("--audio-out", args.audio_out, exc) from None
 
 
-def open_app(args, sim, keymap, size, frames, caption, **app_options):
+def open_app(args, sim, keymap, size, frames, caption, make_sound=None, **app_options):
     """Open the window, run a :class:`~flightsim.app.app.FlightApp` on ``sim`` and close it; return 0,
-    or 2 when there is no usable display (one line on stderr)."""
+    or 2 when there is no usable display (one line on stderr).  ``make_sound()``, once the window is open,
+    gives the flight's :class:`~flightsim.app.audio.Sound`."""
     from flightsim.app.window import DisplayUnavailable, open_window
     from flightsim.physics.integrators import INTEGRATORS
     from flightsim.simulation.flight import TIME_SCALES
@@ -172,18 +173,18 @@ def open_app(args, sim, keymap, size, frames, caption, **app_options):
         window = open_window(*size, fullscreen=args.fullscreen, visible=not args.headless,
                              caption=caption, samples=args.msaa)
     except DisplayUnavailable as exc:
-        if app_options.get("sound") is not None:
-            app_options["sound"].close(keep=False)
         print(f"flightsim: {exc}", file=sys.stderr)
         return EXIT_USAGE
     from flightsim.app.app import FlightApp
 
+    sound = None
     try:
+        sound = make_sound() if make_sound is not None else None
         app = FlightApp(window, sim, keymap, INTEGRATORS, TIME_SCALES, use_gamepads=not args.no_gamepad,
-                        dynamics=args.dynamics, quality=args.quality, **app_options)
+                        dynamics=args.dynamics, quality=args.quality, sound=sound, **app_options)
     except BaseException:
-        if app_options.get("sound") is not None:
-            app_options["sound"].close(keep=False)      # no half-written --audio-out
+        if sound is not None:
+            sound.close(keep=False)                    # no half-written --audio-out
         window.close()
         raise
     saved = None

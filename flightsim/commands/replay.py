@@ -33,12 +33,12 @@ def run(args) -> int:
     from flightsim.simulation.replay import Replay
 
     replay = Replay(args.trace, aircraft=args.aircraft)
-    from flightsim.app.airplane_model import model_spec_for
+    from flightsim.app.scene.airplane_model import model_spec_for
     from flightsim.app.window import configure_pyglet
 
     model = model_spec_for(replay.aircraft, args.model)
     configure_pyglet(headless=args.headless)
-    from flightsim.app.keymap import load_keymap
+    from flightsim.app.input.keymap import load_keymap
 
     keymap = load_keymap(args.keymap)
     return open_app(args, replay, keymap, size, frames, caption=f"flightsim replay - {replay.path}",

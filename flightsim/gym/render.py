@@ -55,7 +55,7 @@ class View:
     def __init__(self, task, headless, size):
         configure_pyglet(headless=headless)
         from flightsim.app.app import FlightApp
-        from flightsim.app.keymap import load_keymap
+        from flightsim.app.input.keymap import load_keymap
         from flightsim.physics.integrators import INTEGRATORS
 
         batch = task.batch

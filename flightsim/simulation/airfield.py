@@ -4,7 +4,7 @@ Earth frame as in the book: x North, y West, z up, feet; the ground is the
 plane z = 0.  The runway (36/18) lies along the x axis centred on the
 origin, 5000 ft ahead of the book's start position (-5000, 0, 2000) flying
 North, so a pilot can fly to it and land.  The scenery
-(:mod:`flightsim.app.scenery`) draws this runway; the ``runway`` and
+(:mod:`flightsim.app.scene.scenery`) draws this runway; the ``runway`` and
 ``approach`` starts (:mod:`flightsim.simulation.starts`) put the airplane on
 it or on its glide path.
 """

@@ -114,6 +114,20 @@ def flightsim_doublet(aircraft, point, duration=30.0, dt=1.0 / 120.0, integrator
     return oracle.Trajectory(times, *rows.T.copy(), *controls.T.copy())
 
 
+def trajectory_of_trace(table):
+    """A :class:`~flightsim.physics.jsbsim.flight_oracle.Trajectory` from a flightsim trace table
+    (:func:`flightsim.simulation.trace.table`; lengths in ft for JSBSim's aircraft): the altitude is the
+    trace's z, north and east its x and −y from the first row."""
+    from flightsim.simulation.trace import COLUMNS
+
+    table = np.asarray(table, dtype=np.float64)
+    c = {name: table[:, k] for k, name in enumerate(COLUMNS) if k < table.shape[1]}
+    return oracle.Trajectory(t=c["t"], airspeed=c["airspeed"], altitude=c["z"], roll=c["roll"], pitch=c["pitch"],
+                             heading=c["heading"], p=c["p"], q=c["q"], r=c["r"], north=c["x"] - c["x"][0],
+                             east=-(c["y"] - c["y"][0]), throttle=c["throttle"], elevator=c["elevator"],
+                             aileron=c["aileron"], rudder=c["rudder"], flaps=c["flaps"])
+
+
 def compare_flight(name, airspeed, altitude, duration=30.0, dt=1.0 / 120.0, integrator="rk4", elevator=0.1,
                    aileron=0.1):
     """Trim ``name`` (``jsbsim:NAME``) in flightsim and in JSBSim at ``airspeed`` (true, ft/s) and

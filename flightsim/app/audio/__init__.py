@@ -1,8 +1,8 @@
 """The app's sound: synthesised from the flight (:mod:`~flightsim.app.audio.synth`), played on the speakers
 and written to ``--audio-out`` (:mod:`~flightsim.app.audio.output`).
 
-It owns the sound and nothing else: it reads the simulation and its telemetry, never the scene, the HUD or
-the pilot's input.  :class:`Sound` is what the app holds: each frame it hears the flight
+It owns the sound and nothing else.  It may import the simulation (it reads the flight and its telemetry), numpy,
+scipy and pyglet's media; not the scene, the HUD or the pilot's input.  :class:`Sound` is what the app holds: each frame it hears the flight
 (:meth:`Sound.listen`) and a worker thread renders that frame's samples off the frame's critical path.
 """
 

@@ -378,20 +378,6 @@ class Trajectory:
     flaps: np.ndarray
     trim: object = field(default=None, repr=False)
 
-    @classmethod
-    def from_trace(cls, table):
-        """A trajectory from a flightsim trace table (:func:`flightsim.simulation.trace.table`: columns
-        :data:`flightsim.simulation.trace.COLUMNS`; lengths in ft for JSBSim's aircraft).  The altitude is
-        the trace's z, north and east its x and −y from the first row."""
-        from flightsim.simulation.trace import COLUMNS
-
-        table = np.asarray(table, dtype=np.float64)
-        c = {name: table[:, k] for k, name in enumerate(COLUMNS) if k < table.shape[1]}
-        return cls(t=c["t"], airspeed=c["airspeed"], altitude=c["z"], roll=c["roll"], pitch=c["pitch"],
-                   heading=c["heading"], p=c["p"], q=c["q"], r=c["r"], north=c["x"] - c["x"][0],
-                   east=-(c["y"] - c["y"][0]), throttle=c["throttle"], elevator=c["elevator"],
-                   aileron=c["aileron"], rudder=c["rudder"], flaps=c["flaps"])
-
 
 def _record(fdm, lat0, lon0, radius):
     """The recorded quantities now, in :class:`Trajectory`'s order from ``airspeed`` to ``east`` (north and

@@ -1,10 +1,10 @@
 """The imgui head-up display: the registered panels over a view of the flight.
 
-Each frame the app builds a :class:`~flightsim.app.hud_view.HudView` (what
+Each frame the app builds a :class:`~flightsim.app.hud.hud_view.HudView` (what
 the panels read) and hands it, with its
-:class:`~flightsim.app.hud_view.HudCommands` (what they may ask for), to
+:class:`~flightsim.app.hud.hud_view.HudCommands` (what they may ask for), to
 :meth:`Hud.draw`, which runs every panel of
-:data:`flightsim.app.panels.PANELS` in order.  The :class:`Hud` keeps only
+:data:`flightsim.app.hud.panels.PANELS` in order.  The :class:`Hud` keeps only
 the HUD's own state: panels shown or hidden, the key help, a short message,
 the integrator menus and where the last frame's widgets were.
 
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from imgui_bundle import imgui
 
-from flightsim.app.instruments import FT_S_TO_KT
-from flightsim.app.panels import PANELS
+from flightsim.app.hud.instruments import FT_S_TO_KT
+from flightsim.app.hud.panels import PANELS
 
 __all__ = ["Hud", "FT_S_TO_KT"]
 
@@ -39,7 +39,7 @@ class Hud:
     time_scales : sequence of float
         Time scales offered.
     panels : sequence of callable, optional
-        ``panel(view, do, hud)`` in drawing order (default :data:`~flightsim.app.panels.PANELS`).
+        ``panel(view, do, hud)`` in drawing order (default :data:`~flightsim.app.hud.panels.PANELS`).
 
     Attributes
     ----------
@@ -67,7 +67,7 @@ class Hud:
         The λ·dt plot fits the modes (else the stability regions too).
     backdrops : bool
         The scene draws the side panels' backgrounds (opaque, where last
-        frame's windows were: :data:`~flightsim.app.panels.BACKDROP_WINDOWS`)
+        frame's windows were: :data:`~flightsim.app.hud.panels.BACKDROP_WINDOWS`)
         and the cockpit frame, before anything else, so nothing behind them
         is shaded; the panels then draw no background of their own (``low``
         quality: on a software rasteriser every blended pixel costs).
@@ -110,9 +110,9 @@ class Hud:
 
         Parameters
         ----------
-        view : flightsim.app.hud_view.HudView
+        view : flightsim.app.hud.hud_view.HudView
             What the panels read.
-        do : flightsim.app.hud_view.HudCommands
+        do : flightsim.app.hud.hud_view.HudCommands
             What they may ask for.
         """
         self.hit_boxes = {}

@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from flightsim.app import meshes
-from flightsim.app.meshes import Mesh, rgba, rotation_x, rotation_y, rotation_z, translation
+from flightsim.app.scene import meshes
+from flightsim.app.scene.meshes import Mesh, rgba, rotation_x, rotation_y, rotation_z, translation
 from flightsim.resources import data_file
 from flightsim.schema import Checker, Number, Numbers, did_you_mean, join, read_toml, show, type_name
 
@@ -667,10 +667,10 @@ def build_airplane(aircraft, spec=None, detail=1.0) -> AirplaneModel:
     -------
     AirplaneModel
         For an aircraft with a ``shape`` (a JSBSim aircraft: no element layout to draw), the model of
-        :func:`flightsim.app.shape_model.build_from_shape`.
+        :func:`flightsim.app.scene.shape_model.build_from_shape`.
     """
     if getattr(aircraft, "shape", None) is not None:
-        from flightsim.app.shape_model import build_from_shape
+        from flightsim.app.scene.shape_model import build_from_shape
 
         return build_from_shape(aircraft.shape, spec, detail)
     spec = spec if spec is not None else load_model_spec()

@@ -287,7 +287,7 @@ void main() {
 
 
 # A general lit mesh with its own model and view_proj uniforms (no Frame block), lit per fragment: for
-# other scenes that reuse the lighting (flightsim.app.spin_scene).
+# other scenes that reuse the lighting (flightsim.app.scene.spin_scene).
 LIT_VERTEX = """
 #version 330 core
 in vec3 position;
@@ -352,7 +352,7 @@ void main() {
     gl_Position = vec4(v_uv * 2.0 - 1.0, -1.0, 1.0);
 }
 """)
-"""A cached HUD image's rectangles (:class:`flightsim.app.gui.HudImage`), at depth 0."""
+"""A cached HUD image's rectangles (:class:`flightsim.app.hud.gui.HudImage`), at depth 0."""
 
 HUD_FRAGMENT = _source("""
 in vec2 v_uv;

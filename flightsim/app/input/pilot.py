@@ -66,7 +66,7 @@ class Pilot:
 
     Parameters
     ----------
-    keymap : flightsim.app.keymap.Keymap
+    keymap : flightsim.app.input.keymap.Keymap
         For the rates and the dead zone.
 
     Attributes

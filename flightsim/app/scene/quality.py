@@ -46,10 +46,10 @@ class Quality:
         The side panels' backgrounds and the cockpit frame are opaque and
         drawn by the scene before anything else, so the scene behind them is
         never shaded and imgui blends no background (else the panels are
-        see-through; see :attr:`flightsim.app.hud.Hud.backdrops`).
+        see-through; see :attr:`flightsim.app.hud.state.Hud.backdrops`).
     airplane_detail : float
         Fraction of the fuselage's rings and segments drawn (the
-        ``detail`` of :func:`flightsim.app.airplane_model.build_airplane`).
+        ``detail`` of :func:`flightsim.app.scene.airplane_model.build_airplane`).
     ground_detail_ft : float
         Draw the ground's fields one by one within this distance of the eye
         (ft); beyond, each road block of fields in its mean colour (as the
@@ -57,7 +57,7 @@ class Quality:
     hud_hz : float
         Redraw the HUD at most this many times a second (and at once after
         any input), copying the last picture in between
-        (:meth:`flightsim.app.gui.ImguiLayer.hud_image`); 0: every frame.
+        (:meth:`flightsim.app.hud.gui.ImguiLayer.hud_image`); 0: every frame.
     """
 
     name: str

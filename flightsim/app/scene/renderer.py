@@ -3,14 +3,14 @@
 Draw order each frame, opaque first and roughly front to back so that a
 software rasteriser shades as few hidden pixels as it can:
 
-0. the opaque part of a cached HUD image (:class:`flightsim.app.gui.HudImage`:
+0. the opaque part of a cached HUD image (:class:`flightsim.app.hud.gui.HudImage`:
    the side panels at ``low`` quality), then opaque screen-space backdrops
    if given (the panels' backgrounds when the HUD is drawn every frame, the
    cockpit frame), in front of everything, so nothing behind them is shaded;
 1. the airplane (lit, depth written);
 2. the lit 3D landmarks and the hills (depth written), only the clusters
    inside the view;
-3. the ground (the field patchwork of :mod:`flightsim.app.ground`, following
+3. the ground (the field patchwork of :mod:`flightsim.app.scene.ground`, following
    the camera), then the flat decals (lake, roads, apron) and the runway:
    depth tested against what is already drawn but not written, as they all
    lie on z = 0 where nothing can be behind them (no z-fighting at any
@@ -24,13 +24,13 @@ software rasteriser shades as few hidden pixels as it can:
 
 All the static geometry lives in three vertex arrays (scenery, ground, sky)
 uploaded once; the per-frame values (view-projection, eye, ground tile) are
-one uniform block (``Frame``, :data:`flightsim.app.shaders.FRAME_BLOCK`)
+one uniform block (``Frame``, :data:`flightsim.app.scene.shaders.FRAME_BLOCK`)
 uploaded once a frame; only the airplane's matrices are set per draw.  The
 static scenery is lit at start-up (the sun does not move), so its fragments
 only write a colour.  How much is spent where depends on the
-:class:`~flightsim.app.quality.Quality`.
+:class:`~flightsim.app.scene.quality.Quality`.
 
-Everything is drawn relative to the camera eye (see :mod:`flightsim.app.shaders`).
+Everything is drawn relative to the camera eye (see :mod:`flightsim.app.scene.shaders`).
 Requires a current OpenGL 3.3 core context.
 """
 
@@ -44,10 +44,10 @@ import pyglet
 from pyglet import gl
 from pyglet.graphics.shader import Shader, ShaderProgram
 
-from flightsim.app import ground, shaders, textures, windsock
-from flightsim.app.camera import frustum_planes, spheres_visible
-from flightsim.app.meshes import Mesh
-from flightsim.app.quality import LEVELS, Quality
+from flightsim.app.scene import ground, shaders, textures, windsock
+from flightsim.app.scene.camera import frustum_planes, spheres_visible
+from flightsim.app.scene.meshes import Mesh
+from flightsim.app.scene.quality import LEVELS, Quality
 from flightsim.files import atomic_write
 
 __all__ = ["GHOST_OPACITY", "GHOST_SAME_FT", "GHOST_TINT", "GhostPose", "SceneRenderer", "Lighting", "gl_matrix",
@@ -86,7 +86,7 @@ class Lighting:
 
     def lit_colors(self, colors, normals) -> np.ndarray:
         """Vertex colours (n, 4) lit by the sun and the sky for their normals (n, 3): the diffuse part of
-        :data:`flightsim.app.shaders.COMMON`'s ``light``, baked once for geometry that never moves."""
+        :data:`flightsim.app.scene.shaders.COMMON`'s ``light``, baked once for geometry that never moves."""
         n = np.asarray(normals, dtype=np.float64)
         up = 0.5 + 0.5 * n[:, 2:3]
         ambient = np.asarray(self.ground_ambient) * (1.0 - up) + np.asarray(self.sky_ambient) * up
@@ -135,7 +135,7 @@ class StreamBuffer:
     Parameters
     ----------
     layout : sequence of (str, int)
-        Attribute name (a :data:`flightsim.app.shaders.LOCATIONS` key) and
+        Attribute name (a :data:`flightsim.app.scene.shaders.LOCATIONS` key) and
         component count, interleaved in this order.
     """
 
@@ -196,7 +196,7 @@ def rect_triangles(rects) -> np.ndarray:
 class GeometryBuffer:
     """One vertex array of static float32 attributes and uint32 triangle indices, drawn by index ranges.
 
-    Attributes go to the fixed locations of :data:`flightsim.app.shaders.LOCATIONS`, so any
+    Attributes go to the fixed locations of :data:`flightsim.app.scene.shaders.LOCATIONS`, so any
     program reading them can draw it.
 
     Parameters
@@ -333,11 +333,11 @@ class SceneRenderer:
 
     Parameters
     ----------
-    model : flightsim.app.airplane_model.AirplaneModel
-    scenery : flightsim.app.scenery.Scenery
+    model : flightsim.app.scene.airplane_model.AirplaneModel
+    scenery : flightsim.app.scene.scenery.Scenery
         Its ``objects`` (lit meshes in earth coordinates) are lit once and
         put in one buffer, each mesh a cluster the view may skip.
-    quality : flightsim.app.quality.Quality, optional
+    quality : flightsim.app.scene.quality.Quality, optional
         Default ``high``.  :meth:`set_quality` changes it later.
     """
 
@@ -388,7 +388,7 @@ class SceneRenderer:
     # ------------------------------------------------------------------ building
 
     def set_airplane(self, model):
-        """Draw ``model`` (an :class:`~flightsim.app.airplane_model.AirplaneModel`) from now on (another aircraft)."""
+        """Draw ``model`` (an :class:`~flightsim.app.scene.airplane_model.AirplaneModel`) from now on (another aircraft)."""
         if len(model.parts) > shaders.MAX_PARTS:
             raise ValueError(f"the airplane has {len(model.parts)} parts; at most {shaders.MAX_PARTS} can be drawn")
         if self.airplane_buffer is not None:
@@ -516,7 +516,7 @@ class SceneRenderer:
 
         Parameters
         ----------
-        view : flightsim.app.camera.View
+        view : flightsim.app.scene.camera.View
         viewport : tuple of int
             Framebuffer (width, height) in pixels.
         airplane_position : array_like, shape (3,)
@@ -532,12 +532,12 @@ class SceneRenderer:
         ghost : GhostPose, optional
             A second airplane, drawn translucent over everything else.
         wind : array_like, shape (3,)
-            The wind at the windsock, earth frame, ft/s (:func:`flightsim.app.windsock.sock_wind`).
+            The wind at the windsock, earth frame, ft/s (:func:`flightsim.app.scene.windsock.sock_wind`).
         backdrops : (screen, shapes), optional
             Opaque shapes in front of the scene: ``screen`` the window size
             (the shapes' units, pixels from the top left), ``shapes`` a list
             of (convex polygon [(x, y), ...], (r, g, b) 0..255).
-        hud : flightsim.app.gui.HudImage, optional
+        hud : flightsim.app.hud.gui.HudImage, optional
             A cached HUD to copy: its opaque rectangles first (like the
             backdrops), the rest blended over the finished scene.
         """
@@ -617,7 +617,7 @@ class SceneRenderer:
         self.static.stop()
 
     def _draw_hud(self, hud, opaque):
-        """Copy a :class:`~flightsim.app.gui.HudImage`'s opaque rectangles (depth written at the near plane) or
+        """Copy a :class:`~flightsim.app.hud.gui.HudImage`'s opaque rectangles (depth written at the near plane) or
         its overlay (premultiplied alpha over the scene) pixel for pixel."""
         if self._hud_drawn is None or self._hud_drawn[0] != hud.generation:
             self._hud_buffer.upload(rect_triangles(hud.opaque + hud.overlay))

@@ -1,8 +1,8 @@
 """The free-body scene of ``flightsim spin``: a tumbling body, its ghost and the angular momentum, in space.
 
-Reuses the scene's lit shader (:data:`flightsim.app.shaders.LIT_VERTEX`,
+Reuses the scene's lit shader (:data:`flightsim.app.scene.shaders.LIT_VERTEX`,
 ``LIT_FRAGMENT``: its ``tint`` and ``opacity`` draw the ghost translucent, as
-the airplane's ghost is drawn) and :mod:`flightsim.app.meshes`; a separate,
+the airplane's ghost is drawn) and :mod:`flightsim.app.scene.meshes`; a separate,
 small renderer because there is no ground, sky or airplane here.  The body is
 drawn left of the centre, the ghost right of it, each with its earth-frame
 angular momentum L as a gold arrow from its centre (an exact integrator
@@ -17,9 +17,9 @@ import numpy as np
 from pyglet import gl
 from pyglet.graphics.shader import Shader, ShaderProgram
 
-from flightsim.app import meshes, shaders
-from flightsim.app.camera import View, look_rotation
-from flightsim.app.renderer import GHOST_OPACITY, GHOST_TINT, Lighting, gl_matrix
+from flightsim.app.scene import meshes, shaders
+from flightsim.app.scene.camera import View, look_rotation
+from flightsim.app.scene.renderer import GHOST_OPACITY, GHOST_TINT, Lighting, gl_matrix
 from flightsim.math import quat
 
 __all__ = ["SPACE_COLOR", "SpinScene", "body_mesh"]

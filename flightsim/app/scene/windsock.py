@@ -13,8 +13,8 @@ import math
 
 import numpy as np
 
-from flightsim.app import meshes
-from flightsim.app.meshes import Mesh, rgba
+from flightsim.app.scene import meshes
+from flightsim.app.scene.meshes import Mesh, rgba
 from flightsim.physics.constants import KNOT
 
 __all__ = ["FULL_KNOTS", "SOCK_LENGTH", "sock_wind", "windsock_matrix", "windsock_mesh"]

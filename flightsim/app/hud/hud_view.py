@@ -3,7 +3,7 @@
 The app builds a :class:`HudView` every frame (a read-only snapshot of the
 flight and the app's own state) and one :class:`HudCommands` (the actions a
 panel may take).  A panel is a function of the two and the
-:class:`~flightsim.app.hud.Hud`'s own state; it never sees the app, the
+:class:`~flightsim.app.hud.state.Hud`'s own state; it never sees the app, the
 window or the flight source itself.  Nothing here imports imgui.
 """
 
@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Callable, Optional
 if TYPE_CHECKING:
     import numpy as np
 
-    from flightsim.app.history import History
-    from flightsim.app.keymap import Keymap
+    from flightsim.app.hud.history import History
+    from flightsim.app.input.keymap import Keymap
     from flightsim.simulation.controls import Controls
     from flightsim.simulation.flight import Telemetry
     from flightsim.simulation.source import Capabilities

@@ -1,7 +1,7 @@
 """A JSBSim aircraft drawn from its :class:`~flightsim.physics.jsbsim.shape.Shape`.
 
-:func:`build_from_shape` makes the same kind of :class:`~flightsim.app.airplane_model.AirplaneModel`
-as :func:`~flightsim.app.airplane_model.build_airplane` does for the book's aircraft, with the same
+:func:`build_from_shape` makes the same kind of :class:`~flightsim.app.scene.airplane_model.AirplaneModel`
+as :func:`~flightsim.app.scene.airplane_model.build_airplane` does for the book's aircraft, with the same
 part conventions, from the numbers :class:`~flightsim.physics.jsbsim.shape.Shape` reads or guesses
 from the XML: a trapezoidal wing (span, area and chord from ``<metrics>``), horizontal and vertical
 tails at their arms, a lofted fuselage, the wheels on the contact points, propellers and nacelles
@@ -12,7 +12,7 @@ Parts, in order: ``"body"`` (static: wings, tails, nacelles, struts), ``"nose"``
 fixed legs; none without wheels), ``"wheel:NAME"`` (kind ``"wheel"``, ``contact`` = the contact's
 :attr:`~flightsim.physics.jsbsim.shape.Contact.gear_index`, its place among the file's BOGEY
 contacts), the hinged control surfaces and the ``"propeller"`` parts (one per propeller engine).
-At most :data:`~flightsim.app.shaders.MAX_PARTS` parts are drawn: beyond that the last
+At most :data:`~flightsim.app.scene.shaders.MAX_PARTS` parts are drawn: beyond that the last
 propellers (all but one), then the flaps, are merged into the body at rest.
 
 What is drawn where: the wing and tails are lofted NACA sections (6 % thick for fighters, 11 %
@@ -46,10 +46,10 @@ import math
 
 import numpy as np
 
-from flightsim.app import meshes
-from flightsim.app.airplane_model import AirplaneModel, ModelPart, airfoil
-from flightsim.app.meshes import Mesh, rgba, rotation_x, rotation_y, rotation_z, translation
-from flightsim.app.shaders import MAX_PARTS
+from flightsim.app.scene import meshes
+from flightsim.app.scene.airplane_model import AirplaneModel, ModelPart, airfoil
+from flightsim.app.scene.meshes import Mesh, rgba, rotation_x, rotation_y, rotation_z, translation
+from flightsim.app.scene.shaders import MAX_PARTS
 
 __all__ = ["ELEVATOR", "FLAP", "LEFT_AILERON", "PALETTES", "RIGHT_AILERON", "RUDDER", "build_from_shape"]
 
@@ -89,7 +89,7 @@ def build_from_shape(shape, spec=None, detail=1.0) -> AirplaneModel:
     ----------
     shape : flightsim.physics.jsbsim.shape.Shape
     spec : dict, optional
-        A model description (:func:`~flightsim.app.airplane_model.load_model_spec`); only its
+        A model description (:func:`~flightsim.app.scene.airplane_model.load_model_spec`); only its
         ``glass``, ``tyre``, ``metal`` and ``prop`` colours are used, the rest comes from
         :data:`PALETTES` by the aircraft's role.
     detail : float

@@ -7,7 +7,7 @@ origin, 5000 ft ahead of the book's start position (-5000, 0, 2000) flying
 North, so a pilot can fly to it and land.
 
 :func:`build_scenery` returns plain numpy geometry (no OpenGL): lit 3D
-landmarks as one merged :class:`~flightsim.app.meshes.Mesh`, flat ground
+landmarks as one merged :class:`~flightsim.app.scene.meshes.Mesh`, flat ground
 decals (taxiways, apron, roads, lake) as another, and the runway rectangle.
 """
 
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flightsim.app import meshes
-from flightsim.app.meshes import Mesh, rgba, rotation_z, translation
+from flightsim.app.scene import meshes
+from flightsim.app.scene.meshes import Mesh, rgba, rotation_z, translation
 from flightsim.simulation.airfield import RUNWAY, Runway
 
 __all__ = ["RUNWAY", "Runway", "Scenery", "build_scenery", "decal_quad"]
@@ -43,7 +43,7 @@ class Scenery:
         On the control tower's roof, for the tower camera, ft.
     windsock_mount : numpy.ndarray, shape (3,)
         Where the windsock hangs, at the top of its pole, ft (the sock itself moves with the wind:
-        :mod:`flightsim.app.windsock`).
+        :mod:`flightsim.app.scene.windsock`).
     """
 
     objects: list
@@ -178,7 +178,7 @@ def _airfield(rw):
     objects.append(meshes.box([t[0], t[1], 30.0], [18.0, 18.0, 60.0], "#d9d6cc"))
     objects.append(meshes.box([t[0], t[1], 67.0], [26.0, 26.0, 14.0], "#2c4660"))
     objects.append(meshes.box([t[0], t[1], 75.0], [30.0, 30.0, 2.0], "#d9d6cc"))
-    # Windsock pole near the first threshold, on the left (the sock swings: flightsim.app.windsock).
+    # Windsock pole near the first threshold, on the left (the sock swings: flightsim.app.scene.windsock).
     w = _windsock_mount(rw)
     objects.append(meshes.box([w[0], w[1], 0.5 * w[2] + 0.5], [0.8, 0.8, w[2] + 1.0], "#dddddd"))
     # Approach lights: bars before each threshold.

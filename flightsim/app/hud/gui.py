@@ -1,6 +1,6 @@
 """imgui and implot on a pyglet window: contexts, font, style, the GL renderer.
 
-The renderer (:mod:`flightsim.app.imgui_renderer`: imgui-bundle's pyglet
+The renderer (:mod:`flightsim.app.hud.imgui_renderer`: imgui-bundle's pyglet
 backend, drawn through pyglet's GL) listens to the window's input events
 and feeds imgui before the flight controls see them; ``want_keyboard`` /
 ``want_mouse`` tell the app when imgui is using them.
@@ -106,7 +106,7 @@ class ImguiLayer:
     def __init__(self, window, antialias=True):
         from imgui_bundle import imgui, implot
 
-        from flightsim.app.imgui_renderer import PygletImguiRenderer
+        from flightsim.app.hud.imgui_renderer import PygletImguiRenderer
 
         self._imgui = imgui
         self._implot = implot

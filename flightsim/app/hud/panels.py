@@ -2,12 +2,12 @@
 
 Every panel has the same signature, ``panel(view, do, hud)``:
 
-* ``view`` - a :class:`~flightsim.app.hud_view.HudView`, what it may read;
-* ``do`` - a :class:`~flightsim.app.hud_view.HudCommands`, what it may ask
+* ``view`` - a :class:`~flightsim.app.hud.hud_view.HudView`, what it may read;
+* ``do`` - a :class:`~flightsim.app.hud.hud_view.HudCommands`, what it may ask
   for (pause, reset, set the integrator, seek, switch the ghost, ...);
-* ``hud`` - the :class:`~flightsim.app.hud.Hud`'s own state: whether panels
-  are shown, hit boxes (:meth:`~flightsim.app.hud.Hud.remember`), messages
-  (:meth:`~flightsim.app.hud.Hud.notify`) and the integrator menus.
+* ``hud`` - the :class:`~flightsim.app.hud.state.Hud`'s own state: whether panels
+  are shown, hit boxes (:meth:`~flightsim.app.hud.state.Hud.remember`), messages
+  (:meth:`~flightsim.app.hud.state.Hud.notify`) and the integrator menus.
 
 A panel decides for itself whether it shows, and reads the source's
 :class:`~flightsim.simulation.source.Capabilities` (not its type) to choose
@@ -44,11 +44,11 @@ from pathlib import Path
 import numpy as np
 from imgui_bundle import imgui, implot
 
-from flightsim.app.camera import CAMERA_MODES
-from flightsim.app.instruments import (CHART_FLAGS, FT_S_TO_KT, X_FLAGS, attitude_indicator, bar, chart_limits,
+from flightsim.app.scene.camera import CAMERA_MODES
+from flightsim.app.hud.instruments import (CHART_FLAGS, FT_S_TO_KT, X_FLAGS, attitude_indicator, bar, chart_limits,
                                        cockpit_frame, cockpit_shapes, heading_tape, plain_lines, vec2, wind_arrow,
                                        wind_relative)
-from flightsim.app.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_HELD
+from flightsim.app.input.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_HELD
 from flightsim.simulation.autopilot import SPEC_KEYS, Selection
 
 __all__ = ["NUMERICS_SECTIONS", "PANELS", "STALL_BLINK_HZ", "aircraft_section", "autopilot_section", "camera_section", "charts_section",
@@ -59,8 +59,8 @@ __all__ = ["NUMERICS_SECTIONS", "PANELS", "STALL_BLINK_HZ", "aircraft_section", 
 PANEL_ALPHA = 0.62
 """Opacity of the side panels' background (the scene shows through)."""
 BACKDROP_WINDOWS = ("flight:window", "ground:window", "numerics:window")
-"""The windows (:attr:`~flightsim.app.hud.Hud.hit_boxes`) whose background the scene draws when
-:attr:`~flightsim.app.hud.Hud.backdrops` is on."""
+"""The windows (:attr:`~flightsim.app.hud.state.Hud.hit_boxes`) whose background the scene draws when
+:attr:`~flightsim.app.hud.state.Hud.backdrops` is on."""
 BACKDROP_RGB = (51, 56, 64)
 """Their opaque background then (about what the see-through one looks like over the landscape)."""
 
@@ -88,7 +88,7 @@ _HELP_ACTIONS = (("pitch_up", "pitch up (stick back)"), ("pitch_down", "pitch do
                  ("engine", "engine off (mixture cut) / running"), ("mute", "sound off / on"), ("quit", "quit"))
 
 STALL_BLINK_HZ = 1.5
-"""The stall warning's blink, cycles a second of the app's clock (:attr:`~flightsim.app.hud.Hud.clock`):
+"""The stall warning's blink, cycles a second of the app's clock (:attr:`~flightsim.app.hud.state.Hud.clock`):
 bright red for the first half of each cycle, orange for the second."""
 
 _RED = imgui.ImVec4(1.0, 0.35, 0.3, 1.0)
@@ -123,7 +123,7 @@ def _panels_fit(hud):
 def cockpit_overlay(view, do, hud):
     """From the cockpit: the glare shield and windscreen posts, behind the panels.
 
-    With :attr:`~flightsim.app.hud.Hud.backdrops` on, the scene draws them while they are opaque.
+    With :attr:`~flightsim.app.hud.state.Hud.backdrops` on, the scene draws them while they are opaque.
     """
     if view.camera.mode == "cockpit":
         size = imgui.get_io().display_size
