@@ -37,16 +37,11 @@ def stall(flaps, engine=None):
     return int(low) / KT, int(high) / KT, error
 
 
-def steepest(airspeed, lo, hi, full_throttle):
-    """The climb angle (deg) where the trim's throttle reaches 1 (full_throttle) or 0 (idle), by bisection."""
+def steepest(airspeed, lo, hi):
+    """The steepest climb angle (deg) that trims, where the throttle reaches full, by bisection."""
     for _ in range(18):
         mid = 0.5 * (lo + hi)
-        r = trim(airspeed, mid)
-        ok = isinstance(r, dict)
-        if full_throttle:
-            lo, hi = (mid, hi) if ok else (lo, mid)
-        else:
-            lo, hi = (lo, mid) if ok else (mid, hi)
+        lo, hi = (mid, hi) if isinstance(trim(airspeed, mid), dict) else (lo, mid)
     return 0.5 * (lo + hi)
 
 
@@ -60,7 +55,7 @@ def main():
     up_low, up_high, _ = stall(0.0)
     down_low, _, _ = stall(1.0)
     vy = 79.0 * KT
-    gamma = steepest(vy, 0.0, 15.0, full_throttle=True)
+    gamma = steepest(vy, 0.0, 15.0)
     roc = vy * math.sin(math.radians(gamma)) * 60.0
     off_up = stall(0.0, engine="idle")[0]
     off_down = stall(1.0, engine="idle")[0]

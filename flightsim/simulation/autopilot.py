@@ -352,13 +352,9 @@ class Loops:
         """
         new = np.empty((index.shape[0], len(MOVED)))
         events = np.zeros(index.shape[0], dtype=np.int64)
-        threshold = RUNWAY.threshold()
-        along, left = RUNWAY.axes()
         _command(index, y, controls, trim, wind, rho, gravity, dt, wheel_height, self.lateral, self.vertical,
                  self.speed, self.heading, self.altitude, self.vertical_speed, self.airspeed, self.gains,
-                 self._integrals, self._last, self.director, np.array([threshold[0], threshold[1], along[0], along[1],
-                                                                       left[0], left[1], RUNWAY.heading_deg]),
-                 new, events)
+                 self._integrals, self._last, self.director, _RUNWAY, new, events)
         for k in np.flatnonzero(events):
             event = int(events[k])
             if event == _APPROACH_MINIMUM:
@@ -372,6 +368,8 @@ class Loops:
         return new
 
 
+#: Runway 36 as :func:`_command` reads it: threshold x, y, the along and left unit vectors, heading (deg).
+_RUNWAY = np.array([*RUNWAY.threshold(), *RUNWAY.axes()[0], *RUNWAY.axes()[1], RUNWAY.heading_deg])
 #: What :func:`_command` reports of an airplane beside 1..4 (a pilot's input on that control of :data:`MOVED`).
 _NO_AIRSPEED, _APPROACH_MINIMUM = 5, 6
 #: Columns of :attr:`Loops._integrals`.
@@ -622,7 +620,7 @@ class Autopilot:
         new = self._loops.command(np.array([0]), sim.vector[None], np.array([[c.throttle, c.elevator, c.aileron,
                                                                                c.rudder]]),
                                   np.array([c.elevator_trim]), sim.wind[None, :3],
-                                  np.array([_density(sim.air_density)]), sim.gravity, sim.dt,
+                                  _density(np.array([sim.air_density])), sim.gravity, sim.dt,
                                   wheel_height(sim.aircraft))
         if self.engaged:
             c.throttle, c.elevator, c.aileron, c.rudder = (float(v) for v in new[0])
@@ -706,13 +704,14 @@ class BatchAutopilot:
         moved = [THROTTLE, ELEVATOR, AILERON, RUDDER]
         batch.controls[np.ix_(index, moved)] = self.loops.command(
             index, batch.states[index], batch.controls[np.ix_(index, moved)], np.zeros(index.shape[0]),
-            batch.wind[index, :3], np.array([_density(r) for r in batch.air_density[index]]),
+            batch.wind[index, :3], _density(batch.air_density[index]),
             float(batch.aircraft.gravity), batch.dt, self._wheel_height)
 
 
 def _density(rho):
-    """The air's density as the loads last saw it (sea level's before any evaluation), slug/ft³."""
-    return rho if rho > 0.0 else RHO_SL
+    """The air's density as the loads last saw it (sea level's before any evaluation), slug/ft³, for a number or an
+    array of them."""
+    return np.where(np.asarray(rho) > 0.0, rho, RHO_SL)
 
 
 def _gains(aircraft, airspeed, altitude, selection, rho, flaps, atmosphere):

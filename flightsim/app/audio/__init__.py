@@ -118,7 +118,7 @@ class Sound:
         if telemetry.on_ground and self._was_on_ground is False:
             touchdown = max(-float(sim.vector[5]), 0.0)
         self._was_on_ground = bool(telemetry.on_ground)
-        crashed = sim.status is not None and "crash" in str(sim.status)
+        crashed = sim.status is not None and not sim.diverged       # stopped, and not by a diverging integrator
         crash, self._was_crashed = crashed and not self._was_crashed, crashed
         self.play(seconds, sounding_of(sim, telemetry, touchdown, crash))
 

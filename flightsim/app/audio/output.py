@@ -6,6 +6,7 @@ Both take the same blocks of 16-bit mono samples, so the file holds exactly what
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 import wave
 
@@ -94,6 +95,7 @@ class Speakers:
             self._player.delete()
 
 
+@functools.cache
 def _stream_class():
     """The class of :func:`Stream`, built on pyglet's ``StreamingSource`` (imported only when the sound is used)."""
     from pyglet.media.codecs.base import AudioData, AudioFormat, StreamingSource
@@ -135,10 +137,4 @@ def _stream_class():
 
 def Stream(rate):  # noqa: N802 (a class, built on first use)
     """A :mod:`pyglet.media` streaming source of the app's sound (see :func:`_stream_class`)."""
-    global _STREAM
-    if _STREAM is None:
-        _STREAM = _stream_class()
-    return _STREAM(rate)
-
-
-_STREAM = None
+    return _stream_class()(rate)
