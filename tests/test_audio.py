@@ -100,11 +100,23 @@ def test_the_wav_file_holds_every_sample_played_and_appears_only_when_finished(t
         assert w.getnframes() == SAMPLE_RATE                              # 60 frames of 1/60 s: one second
         x = np.frombuffer(w.readframes(w.getnframes()), "<i2") / 32767.0
     assert rms(x) > 0.05
+    # muted after its frames are heard but (very likely) before the worker renders them: they keep their sound
+    late = tmp_path / "late.wav"
+    sound = Sound(speakers=False, audio_out=late)
+    for _ in range(60):
+        sound.play(1.0 / 60.0, Sounding(rpm=2000.0, power=0.6, airspeed=150.0))
+    sound.muted = True
+    for _ in range(60):
+        sound.play(1.0 / 60.0, Sounding(rpm=2000.0, power=0.6, airspeed=150.0))
+    sound.close()
+    with wave.open(str(late)) as w:
+        x = np.frombuffer(w.readframes(w.getnframes()), "<i2") / 32767.0
+    assert rms(x[SAMPLE_RATE // 2:SAMPLE_RATE]) > 0.05 and rms(x[-SAMPLE_RATE // 2:]) < 1e-3
     dropped = tmp_path / "dropped.wav"
     sound = Sound(speakers=False, audio_out=dropped)
     sound.play(0.5, Sounding(rpm=2000.0))
     sound.close(keep=False)
-    assert list(tmp_path.iterdir()) == [path]                           # nothing left of the dropped one
+    assert sorted(tmp_path.iterdir()) == [path, late]                   # nothing left of the dropped one
 
 
 def test_no_audio_device_is_said_once_and_the_flight_goes_on_silent():

@@ -74,6 +74,9 @@ class Sound:
     def __init__(self, speakers=True, audio_out=None, rate=SAMPLE_RATE, say=None):
         self.rate = int(rate)
         self.synth = Synth(self.rate)
+        # what the frames ask for; each block carries them to the worker's synth, so a block sounds as its frames
+        # did however late it is rendered
+        self._muted, self._volume = self.synth.muted, self.synth.volume
         self.recorder = WavRecorder(audio_out, self.rate) if audio_out is not None else None
         self.speakers = Speakers.open(self.rate) if speakers else None
         if speakers and self.speakers is None:
@@ -95,20 +98,21 @@ class Sound:
 
     @property
     def muted(self):
-        return self.synth.muted
+        """Silent from the next frame heard (the frames already heard keep the sound they had)."""
+        return self._muted
 
     @muted.setter
     def muted(self, value):
-        self.synth.muted = bool(value)
+        self._muted = bool(value)
 
     @property
     def volume(self):
         """0..1."""
-        return self.synth.volume
+        return self._volume
 
     @volume.setter
     def volume(self, value):
-        self.synth.volume = min(max(float(value), 0.0), 1.0)
+        self._volume = min(max(float(value), 0.0), 1.0)
 
     def listen(self, seconds, sim, telemetry):
         """Sound ``seconds`` of wall time (this frame's) of the flight as it is now."""
@@ -144,14 +148,15 @@ class Sound:
             return
         n, touchdown, crash = self._held
         self._held = None
-        self._blocks.put((n, replace(self._sounding, touchdown=touchdown, crash=crash)))
+        self._blocks.put((n, replace(self._sounding, touchdown=touchdown, crash=crash), self._muted, self._volume))
 
     def _render(self):
         while True:
             item = self._blocks.get()
             if item is None:
                 return
-            pcm = to_pcm16(self.synth.render(*item))
+            n, sounding, self.synth.muted, self.synth.volume = item
+            pcm = to_pcm16(self.synth.render(n, sounding))
             if self.recorder is not None:
                 self.recorder.write(pcm)
             if self.speakers is not None:
