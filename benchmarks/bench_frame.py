@@ -202,7 +202,7 @@ def run_pair(app, window, floor, floor_window, camera, ghost, seconds, finish=Fa
 
     sim = app.sim
     app.reset()
-    app.set_ghost(ghost)
+    app.cockpit.set_ghost(ghost)
     app.cameras.set_mode(camera)
     app.stats.log.clear()
     floor_ms, app_ms, split = [], [], []

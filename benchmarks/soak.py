@@ -73,7 +73,7 @@ def main(argv=None):
     window = open_window(960, 540, visible=False)
     app = FlightApp(window, sim, load_keymap(), INTEGRATORS, TIME_SCALES, use_gamepads=False)
     if not args.no_ghost:
-        app.set_ghost(True)
+        app.cockpit.set_ghost(True)
     dt = 1.0 / 60.0
     frames_per_sample = max(int(round(args.every / dt)), 1)
     total = int(round(args.minutes * 60.0 / dt))

@@ -230,7 +230,7 @@ def restore_app(app, base):
 
     def aircraft():
         if str(app.sim.aircraft.source) != base.aircraft_source:
-            app.set_aircraft(base.aircraft_source)
+            app.cockpit.set_aircraft(base.aircraft_source)
 
     def flight():
         sim = app.sim
@@ -239,8 +239,8 @@ def restore_app(app, base):
             sim.set_integrator(base.integrator)
 
     def ghost():
-        app.set_ghost(False)
-        app.configure_ghost(base.ghost_integrator, base.ghost_substeps)
+        app.cockpit.set_ghost(False)
+        app.cockpit.configure_ghost(base.ghost_integrator, base.ghost_substeps)
 
     def hud():
         h = app.hud
@@ -248,7 +248,7 @@ def restore_app(app, base):
         h.show, h.show_help, h.message, h.message_until, h.dynamics_zoom = True, False, "", 0.0, False
 
     def dynamics():
-        from flightsim.app.app import start_trim
+        from flightsim.app.cockpit import start_trim
         from flightsim.app.dynamics_companion import DynamicsCompanion
 
         sim = app.sim

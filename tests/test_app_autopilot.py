@@ -32,7 +32,7 @@ def test_y_engages_it_the_panel_flies_a_new_heading_and_a_key_disconnects_it(new
     view = app.hud_view()
     assert view.autopilot == "HDG ALT SPD" and view.director is not None
     # the section's heading field, as a click on its + would: the autopilot turns right, the director banks
-    assert app.set_autopilot(Selection(heading=45.0, altitude=ap.selection.altitude, airspeed=ap.selection.airspeed))
+    assert app.cockpit.set_autopilot(Selection(heading=45.0, altitude=ap.selection.altitude, airspeed=ap.selection.airspeed))
     run_frames(app, 120, redraw_hud=True)
     bank, _ = app.sim.autopilot.director
     assert bank > 10.0 and app.telemetry.roll > 5.0 and ap.engaged
@@ -60,7 +60,7 @@ def test_on_the_ground_it_says_why_and_stays_off(new_app, run_frames):
 def test_the_approach_hands_back_at_200_ft_with_a_chime_on_the_hud(new_app, run_frames):
     aircraft = resolve_aircraft("c172")
     app = new_app(aircraft=aircraft, start=make_start(aircraft, "approach"))
-    assert app.set_autopilot(Selection(approach=True))
+    assert app.cockpit.set_autopilot(Selection(approach=True))
     assert app.sim.autopilot.modes == "LOC GS SPD"
     for _ in range(40):                                 # 40 s at most: the start is 350 ft up, a minute out
         run_frames(app, 15, dt=1.0 / 15.0)

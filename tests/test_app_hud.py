@@ -61,7 +61,7 @@ def test_a_new_panel_is_one_function_over_the_view_and_the_commands(probed, run_
     assert app.ghost.integrator == "rkmk4" and app.ghost.substeps == 64
     do.set_ghost(False)
     do.set_renormalize(True)
-    app.configure_ghost("rk4", 8)
+    app.cockpit.configure_ghost("rk4", 8)
     with pytest.raises(AttributeError):
         do.reset = None                                   # frozen: a panel cannot swap the app's commands
     with pytest.raises(AttributeError):
@@ -159,8 +159,8 @@ def test_a_shared_app_is_put_back_even_after_a_failing_test(_shared_flight_app):
             app.sim.paused, app.sim.time_scale = True, 4.0
             app.sim.set_integrator("rk4")
             app.cameras.set_mode("tower")
-            app.set_ghost(True)
-            app.set_dynamics(True)
+            app.cockpit.set_ghost(True)
+            app.cockpit.set_dynamics(True)
             app.pilot.press("pitch_up")
             app.schedule = object()
             raise RuntimeError("the test failed")

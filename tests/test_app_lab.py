@@ -59,14 +59,14 @@ def coarse_app(_shared_coarse_app):
 
 
 def fresh(app, run_frames, ghost=None, substeps=8):
-    app.set_ghost(False)
+    app.cockpit.set_ghost(False)
     app.reset()
     app.sim.paused = False
     app.hud.show = True
     app.cameras.set_mode("chase")
     if ghost is not None:
-        app.configure_ghost(ghost, substeps)
-        app.set_ghost(True)
+        app.cockpit.configure_ghost(ghost, substeps)
+        app.cockpit.set_ghost(True)
     run_frames(app, 1)
 
 
@@ -84,7 +84,7 @@ def test_a_ghost_with_the_same_integrator_is_drawn_exactly_on_the_airplane(fligh
     assert np.array_equal(drawn.position, flight_app.pose[0]) and np.array_equal(drawn.rotation, flight_app.pose[1])
     xs, att = flight_app.ghosts.history.series("attitude")
     assert len(xs) > 3 and not att.any() and not flight_app.ghosts.history.series("position")[1].any()
-    flight_app.set_ghost(False)
+    flight_app.cockpit.set_ghost(False)
     assert flight_app.ghost is None and not flight_app.sim.followers
 
 
@@ -116,7 +116,7 @@ def test_the_ghost_is_drawn_translucent_beside_the_airplane(coarse_app, run_fram
     run_frames(app, hud_latency(app))                      # the cached HUD: panels gone, PAUSED shown
     with_ghost = app.capture().astype(int)
     ghost_position = app.ghost_pose.position
-    app.set_ghost(False)
+    app.cockpit.set_ghost(False)
     run_frames(app, hud_latency(app))
     without = app.capture().astype(int)
     if SHOTS:
@@ -166,7 +166,7 @@ def test_clicking_resync_and_the_ghost_keys(coarse_app, run_frames):
     imgui_click(app, run_frames, *centre(app.hud.hit_boxes["ghost_integrator:rkmk4"]))
     assert app.ghost.integrator == "rkmk4" and app.ghosts.integrator == "rkmk4" and app.ghost.sim.t > before
     assert app.sim.integrator == "euler", "the airplane's integrator changed"
-    app.configure_ghost("rk4", 8)
+    app.cockpit.configure_ghost("rk4", 8)
     press(app, key.G, run_frames)                          # off
     assert app.ghost is None and not app.sim.followers
 
@@ -183,7 +183,7 @@ def test_a_ghost_blowing_up_stops_only_itself_and_reset_resyncs_it(coarse_app, r
     assert np.all(np.isfinite(app.ghost_pose.position)) and np.all(np.isfinite(app.ghosts.difference))
     app.reset()
     assert app.ghost.sim.status is None and app.ghost.sim.t == 0.0 and app.ghost.difference() == (0.0, 0.0)
-    app.set_ghost(False)
+    app.cockpit.set_ghost(False)
 
 
 # ------------------------------------------------------------------ recording

@@ -32,7 +32,7 @@ def test_frames_on_autopilot_with_the_ghost_and_the_charts_leave_no_memory_behin
     aircraft = resolve_aircraft("c172")
     app = new_app(aircraft=aircraft, integrator="rk4", start=make_start(aircraft, "air"))
     app.sim.autopilot.engage(app.sim, parse_spec("hdg=0,alt=1500"))          # as it was trimmed: no turn
-    app.set_ghost(True)
+    app.cockpit.set_ghost(True)
     # the strip charts' ring (30 s at 5 samples a second, twice over) fills in a minute of flight; a 2-s ring,
     # drawn the same way, fills in the warm-up (a ring of fixed rows:
     # test_app_model.py's history test)

@@ -31,10 +31,10 @@ def hold(app, symbol, run_frames, frames):
 
 
 def fresh(app, run_frames):
-    app.set_ghost(False)
+    app.cockpit.set_ghost(False)
     app.schedule = None
     app.reset()
-    app.set_dynamics(False)
+    app.cockpit.set_dynamics(False)
     app.hud.show = True
     app.hud.message = ""
     app.sim.paused = False
@@ -131,11 +131,11 @@ def test_reset_keeps_the_starts_trim(cruise_app, run_frames):
 def test_reset_of_an_untrimmed_start_forgets_the_last_trim_now(new_app, run_frames):
     app = new_app(size=(320, 200), aircraft="c172")      # from its file's state: no start trim
     run_frames(app, 2)
-    point = app.trim_now()
+    point = app.cockpit.trim_now()
     assert point is not None and app.dynamics.trim is point
     app.reset()
     assert app.dynamics.trim is None, "the Dynamics panel no longer shows the modes about the last Trim now"
-    app.set_dynamics(True)
+    app.cockpit.set_dynamics(True)
     run_frames(app, 3)
     assert app.dynamics.trim is not None and app.dynamics.trim is not point     # level flight where it is now
 
@@ -219,7 +219,7 @@ def test_trim_now_is_refused_on_a_stopped_flight(new_app, run_frames):
     run_frames(app, 24, 0.25)
     app.sim.set_state(app.sim.state, status="crashed (a test)")
     vector = app.sim.vector
-    app.trim_now()
+    app.cockpit.trim_now()
     assert "reset first" in app.hud.message and not app.sim.running and np.array_equal(app.sim.vector, vector)
 
 
@@ -266,7 +266,7 @@ def test_euler_at_half_a_second_is_marked_diverging_on_the_roll_mode(new_app, ru
     assert step.beyond_region == ("short period", "dutch roll") and step.inside_region == ()
     assert "dynamics:footnote" in app.hud.hit_boxes
     # Switching the integrator re-reads the panel: RK4 keeps every mode at 0.5 s, as its region says.
-    app.hud_commands.set_integrator("rk4")
+    app.hud_bridge.commands.set_integrator("rk4")
     run_frames(app, hud_latency(app))
     step = app.hud_view().dynamics.steps[0]
     assert diverging(app) == [] and step.integrator == "rk4" and step.beyond_region == ()
@@ -276,15 +276,15 @@ def test_euler_at_half_a_second_is_marked_diverging_on_the_roll_mode(new_app, ru
 def test_the_ghosts_integrator_is_drawn_too(new_app, run_frames):
     app = new_app(dt=0.5)
     app.sim.paused = True
-    app.configure_ghost("euler", 1)
-    app.set_ghost(True)
-    app.set_dynamics(True)
+    app.cockpit.configure_ghost("euler", 1)
+    app.cockpit.set_ghost(True)
+    app.cockpit.set_dynamics(True)
     run_frames(app, hud_latency(app))
     flight, ghost = app.hud_view().dynamics.steps
     assert (ghost.role, ghost.integrator, ghost.dt) == ("ghost", "euler", 0.5)
     assert diverging(app) == ["dynamics:diverges:flight:roll"]           # the table: the flight's integrator
     assert "dynamics:diverging:ghost" in app.hud.hit_boxes
-    app.configure_ghost("euler", 4)                                         # 0.125 s steps: all bounded
+    app.cockpit.configure_ghost("euler", 4)                                         # 0.125 s steps: all bounded
     run_frames(app, hud_latency(app))
     ghost = app.hud_view().dynamics.steps[1]
     assert ghost.dt == 0.125 and ghost.diverging == () and "dynamics:diverging:ghost" not in app.hud.hit_boxes
@@ -314,7 +314,7 @@ def test_a_trimmed_start_shows_its_trim_and_trim_now_relinearises(new_app, run_f
 
 def test_relinearise_here_and_its_failure(flight_app, run_frames):
     fresh(flight_app, run_frames)
-    flight_app.set_dynamics(True)
+    flight_app.cockpit.set_dynamics(True)
     run_frames(flight_app, hud_latency(flight_app))
     before = flight_app.hud_view().dynamics
     assert before.header.startswith("about level flight at") and len(before.modes) == 5
@@ -324,7 +324,7 @@ def test_relinearise_here_and_its_failure(flight_app, run_frames):
     assert d.error is not None and d.error in flight_app.hud.message
     assert (d.header, d.modes) == (before.header, before.modes), "the last modes stay"
     run_frames(flight_app, 20, 0.25)                         # dived to about 135 ft/s
-    flight_app.relinearise()
+    flight_app.cockpit.relinearise()
     d = flight_app.hud_view().dynamics
     speed = flight_app.dynamics.trim.airspeed
     assert d.error is None and 120.0 < speed < 150.0 and d.header.startswith(f"about level flight at {speed:.0f}")
@@ -352,7 +352,7 @@ def test_a_replay_shows_the_modes_without_the_flying_buttons(headless_gl, run_fr
         boxes = app.hud.hit_boxes
         assert "dynamics:mode:phugoid" in boxes and "dynamics:plot" not in boxes
         assert "trim_now" not in boxes and "relinearise" not in boxes and "trim" not in boxes
-        app.trim_now()
+        app.cockpit.trim_now()
         assert app.hud.message.startswith("Trim now: a replay")
     finally:
         app.close()

@@ -180,7 +180,7 @@ def test_in_the_app_the_frames_are_heard_and_the_mute_key_and_the_panel_control_
     app.window.dispatch_event("on_key_release", key.N, 0)
     run_frames(app, 30)
     assert app.sound.muted and app.hud.message == "sound off"
-    app.set_sound(False, 0.3)
+    app.cockpit.set_sound(False, 0.3)
     run_frames(app, 30)
     assert not app.sound.muted and app.sound.volume == 0.3
     app.sound.close()                                                  # (the app closes its sound; the fixture the app)

@@ -81,11 +81,19 @@ def test_the_app_is_grouped_by_what_it_is():
     app = PACKAGE / "app"
     assert sorted(p.name for p in app.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(APP_PARTS)
     assert sorted(p.name for p in app.glob("*.py")) == [
-        "__init__.py", "app.py", "dynamics_companion.py", "frame_loop.py", "ghost_companion.py", "recorder.py",
-        "spin_app.py", "window.py"]
+        "__init__.py", "app.py", "cockpit.py", "dynamics_companion.py", "frame_loop.py", "ghost_companion.py",
+        "hud_bridge.py", "poses.py", "recorder.py", "spin_app.py", "window.py"]
     for part in APP_PARTS:
         doc = ast.get_docstring(ast.parse((app / part / "__init__.py").read_text()))
         assert doc and "may import" in doc, f"app/{part}/__init__.py says what it owns and may import"
+
+
+def test_the_flight_app_class_reads_in_one_sitting():
+    """The flight app's class is the frame loop and what ties the parts together (under 400 lines); its switches,
+    its HUD bridge and its poses are modules of their own."""
+    (cls,) = [n for n in ast.parse((PACKAGE / "app" / "app.py").read_text()).body
+              if isinstance(n, ast.ClassDef) and n.name == "FlightApp"]
+    assert cls.end_lineno - cls.lineno + 1 < 400
 
 
 @pytest.mark.parametrize("path", sorted((PACKAGE / "app").glob("*/*.py")), ids=lambda p: f"{p.parent.name}/{p.name}")
