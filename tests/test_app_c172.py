@@ -41,6 +41,9 @@ def test_the_aircraft_combo_switches_to_the_172_and_back_starting_the_flight_aga
     assert sim.start.kind == "file" and sim.integrator == "euler"
     assert app.scene.model is app.model and app.model.radius != 0.0
     assert app.dynamics.aircraft is sim.aircraft
+    app.hud_bridge.commands.set_camera("tower")                # the camera buttons work the new airplane's cameras
+    assert app.cameras.mode == "tower"
+    app.hud_bridge.commands.set_camera("chase")
     run_frames(app, 30)
     assert app.telemetry.rpm > 1500.0 and "rpm" in app.hud.hit_boxes
     assert "aircraft:c172" not in app.hud.hit_boxes, "the combo closed"
