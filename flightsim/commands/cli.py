@@ -61,6 +61,8 @@ COMMANDS = (
     ("wind", "write the Dryden turbulence met flying straight and level North (CSV)", "wind", "add_arguments",
      "run"),
     ("bench", "measure every integrator's accuracy and cost; write a table and plots", "bench", "add_arguments", "run"),
+    ("warmup", "compile all of the physics ahead (a first start compiles only what it flies)", "warmup",
+     "add_arguments", "run"),
     ("spin", "a torque-free body tumbling in space (T-handle, racket, ...) beside its exact ghost", "spin",
      "add_arguments", "run"),
 )
@@ -102,7 +104,12 @@ def main(argv=None):
     parser = build_parser(only=argv[0] if argv[0] in names else "")
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        if args.command in ("aircraft", "integrators", "warmup"):        # nothing to compile, or says so itself
+            return int(args.func(args) or 0)
+        from flightsim.physics.compiling import MESSAGE, CompileWatch
+
+        with CompileWatch(on_first=lambda: print(f"flightsim: {MESSAGE}", file=sys.stderr, flush=True)):
+            return int(args.func(args) or 0)
     except InputError as exc:
         print(f"flightsim: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -137,17 +137,23 @@ def run(args) -> int:
 
     keymap = load_keymap(args.keymap)
     wind = wind_from_args(args, aircraft)
-    sim = Simulation(aircraft=aircraft, integrator=args.integrator, dt=DEFAULT_DT if args.dt is None else args.dt,
-                     start=start_from_args(args, aircraft, wind=wind), wind=wind)
-    schedule = ControlSchedule.from_csv(args.controls, sim.controls) if args.controls else None
-    if args.autopilot is not None:
-        from flightsim.commands.simulate import engage_autopilot
 
-        engage_autopilot(sim, args.autopilot, schedule)
-    return open_app(args, sim, keymap, size, frames, caption=f"flightsim - {sim.aircraft.name}",
+    def flight():
+        """The flight, built once the window is open: the first start on a machine compiles it (the splash)."""
+        sim = Simulation(aircraft=aircraft, integrator=args.integrator, dt=DEFAULT_DT if args.dt is None else args.dt,
+                         start=start_from_args(args, aircraft, wind=wind), wind=wind)
+        if args.ghost:
+            sim.warm_up(args.ghost_integrator)
+        schedule = ControlSchedule.from_csv(args.controls, sim.controls) if args.controls else None
+        if args.autopilot is not None:
+            from flightsim.commands.simulate import engage_autopilot
+
+            engage_autopilot(sim, args.autopilot, schedule)
+        return sim, {"schedule": schedule}
+
+    return open_app(args, flight, keymap, size, frames, caption=f"flightsim - {aircraft.name}",
                     model_spec=model, ghost=args.ghost, ghost_integrator=args.ghost_integrator,
-                    ghost_substeps=args.ghost_substeps, record_dir=record_dir, schedule=schedule,
-                    make_sound=lambda: _sound(args))
+                    ghost_substeps=args.ghost_substeps, record_dir=record_dir, make_sound=lambda: _sound(args))
 
 
 def _sound(args):
@@ -164,7 +170,10 @@ def _sound(args):
 def open_app(args, sim, keymap, size, frames, caption, make_sound=None, **app_options):
     """Open the window, run a :class:`~flightsim.app.app.FlightApp` on ``sim`` and close it; return 0,
     or 2 when there is no usable display (one line on stderr).  ``make_sound()``, once the window is open,
-    gives the flight's :class:`~flightsim.app.audio.Sound`."""
+    gives the flight's :class:`~flightsim.app.audio.Sound`.
+
+    ``sim`` is the flight source, or ``sim()`` makes it once the window is open, as ``(source, more app
+    options)``: then what it compiles (a first start) shows on a :class:`~flightsim.app.splash.Splash`."""
     from flightsim.app.window import DisplayUnavailable, open_window
     from flightsim.physics.integrators import INTEGRATORS
     from flightsim.simulation.flight import TIME_SCALES
@@ -179,6 +188,14 @@ def open_app(args, sim, keymap, size, frames, caption, make_sound=None, **app_op
 
     sound = None
     try:
+        if callable(sim):
+            from flightsim.app.splash import Splash
+            from flightsim.physics.compiling import CompileWatch
+
+            splash = Splash(window)
+            with CompileWatch(on_first=splash.first, on_progress=splash.show):
+                sim, more = sim()
+            app_options.update(more)
         sound = make_sound() if make_sound is not None else None
         app = FlightApp(window, sim, keymap, INTEGRATORS, TIME_SCALES, use_gamepads=not args.no_gamepad,
                         dynamics=args.dynamics, quality=args.quality, sound=sound, **app_options)

@@ -29,6 +29,7 @@ its number (:data:`INCREMENT_IDS`), the compiled :func:`increment` dispatch
 """
 
 import math
+import os
 import sys
 
 import numpy as np
@@ -131,12 +132,38 @@ def compiled_dispatch(name, selector, arguments, functions, doc, unknown, decora
     for k, fname in enumerate(names):
         lines += [f"    if {selector} == {k}:", f"        return {fname}({call})"]
     lines.append(f"    return {unknown}")
-    source = "\n".join(lines) + "\n"
+    return _compile_at(module_globals, lineno, name, "\n".join(lines) + "\n", decorator)
+
+
+def compile_source(name, source, decorator=jit):
+    """Compile the function ``name`` defined by ``source`` in the *calling* module's globals, cached on disk.
+
+    As :func:`compiled_dispatch` does with its if-chain: the source is
+    compiled under the calling module's file name and the line of this call,
+    so numba caches it beside the module's other functions (under its own
+    name; the cache is keyed to that file's contents).  The source is kept as
+    ``py_func.__source__``.
+    """
+    caller = sys._getframe(1)
+    return _compile_at(caller.f_globals, caller.f_lineno, name, source, decorator)
+
+
+def _compile_at(module_globals, lineno, name, source, decorator):
     namespace = {}
     exec(compile("\n" * (lineno - 1) + source, module_globals["__file__"], "exec"), module_globals, namespace)
     py_func = namespace[name]
     py_func.__source__ = source
     return decorator(py_func)
+
+
+def in_disk_cache(dispatcher):
+    """Whether numba's disk cache holds code for the compiled function ``dispatcher`` (for this version of its
+    source file): its index file exists where numba looks for it (``$NUMBA_CACHE_DIR``, beside the source, or
+    the user's cache folder when that is not writable).  A stale index (an edited file) still counts: numba then
+    compiles again, once."""
+    cache = getattr(dispatcher, "_cache", None)
+    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+    return index is not None and os.path.exists(index)
 
 
 @jit

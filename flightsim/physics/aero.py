@@ -60,6 +60,8 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from flightsim.math.kernels import borrowing_jit as jit, qv_rotate
 from flightsim.physics.constants import (
@@ -189,8 +191,9 @@ class LoadParams(NamedTuple):
     ground_effect: np.ndarray
     # A JSBSim aircraft (:mod:`flightsim.physics.jsbsim.loads`; :func:`no_jsbsim` for the others): its loads come
     # from these and not from the elements.
-    #: The loads are a JSBSim aircraft's.
-    jsb_on: bool
+    #: The loads are a JSBSim aircraft's: True; None for flightsim's own aircraft.  None, not False: the two are
+    #: then different types to numba, so each kind of aircraft compiles its own loads only (:func:`airplane_loads`).
+    jsb_on: object
     #: (p,) float: the property array (written by every evaluation; one per airplane).
     jsb_props: np.ndarray
     #: (6,) float: the thrusters' body loads held through a step (JSBSim's body frame; one per airplane).
@@ -296,7 +299,7 @@ def no_jsbsim():
     """The ``jsb_*`` fields of :class:`LoadParams` for an aircraft that is not JSBSim's (empty, of the same types)."""
     program = dict(constants=np.zeros(0), tables=np.zeros((0, 7), dtype=np.int64), data=np.zeros(0))
     return dict(
-        jsb_on=False, jsb_props=np.zeros(0), jsb_held=np.zeros(6),
+        jsb_on=None, jsb_props=np.zeros(0), jsb_held=np.zeros(6),
         jsb_last=np.zeros(LAST_FIELDS), jsb_scalars=np.zeros(SCALARS), jsb_commands=np.zeros((0, COMMAND_FIELDS)),
         jsb_state_slots=np.zeros(0, dtype=np.int64),
         jsb_aux_slots=np.zeros(0, dtype=np.int64), jsb_axis_slots=np.zeros((6, 1), dtype=np.int64),
@@ -614,13 +617,43 @@ def element_deflections(elem, elem_i, controls, k):
     return flap, dinc
 
 
+def own_aircraft(params_type):
+    """Whether the numba type of a :class:`LoadParams` is flightsim's own aircraft's (its ``jsb_on`` is None), not a
+    JSBSim aircraft's: decided when compiling, so each kind compiles the loads it flies and not the other's."""
+    return isinstance(params_type.types[params_type.fields.index("jsb_on")], types.NoneType)
+
+
+def kind_loads(t, y, params):
+    """The loads of the aircraft's kind: :func:`own_loads` or JSBSim's (Python; compiled, :func:`_kind_loads`)."""
+    return own_loads(t, y, params) if params.jsb_on is None else jsbsim_loads(t, y, params)
+
+
+@overload(kind_loads)
+def _kind_loads(t, y, params):
+    if own_aircraft(params):
+        return lambda t, y, params: own_loads(t, y, params)
+    return lambda t, y, params: jsbsim_loads(t, y, params)
+
+
+def kind_step_start(t, y, h, params, steady):
+    """What runs once per step for the aircraft's kind: JSBSim's flight controls and engines, or nothing."""
+    if params.jsb_on is not None:
+        jsbsim_step_start(t, y, h, params, steady)
+
+
+@overload(kind_step_start)
+def _kind_step_start(t, y, h, params, steady):
+    if own_aircraft(params):
+        return lambda t, y, h, params, steady: None
+    return lambda t, y, h, params, steady: jsbsim_step_start(t, y, h, params, steady)
+
+
 @jit
 def airplane_loads(t, y, params):
     """Loads of the packed airplane (:class:`LoadParams`) at state ``y`` (see :mod:`flightsim.integrators`).
 
-    Aerodynamics and thrust (the module docstring), gravity, and the ground
-    reaction of the gear (:func:`~flightsim.physics.gear.gear_loads`) where a contact point is below
-    the ground.
+    A JSBSim aircraft's come from :func:`flightsim.physics.jsbsim.loads.jsbsim_loads`, flightsim's own
+    aircraft's from :func:`own_loads`; which one is decided by the type of ``params`` when compiling.
 
     Returns
     -------
@@ -628,8 +661,14 @@ def airplane_loads(t, y, params):
         ``(ax, ay, az)`` earth-frame acceleration of the CG (ft/s², gravity
         included) and ``(mx, my, mz)`` body-frame moment about the CG (ft·lbf).
     """
-    if params.jsb_on:
-        return jsbsim_loads(t, y, params)
+    return kind_loads(t, y, params)
+
+
+@jit
+def own_loads(t, y, params):
+    """Loads of flightsim's own packed airplane: aerodynamics and thrust (the module docstring), gravity, and
+    the ground reaction of the gear (:func:`~flightsim.physics.gear.gear_loads`) where a contact point is below
+    the ground; as :func:`airplane_loads`."""
     r, elem, elem_i, normals = params.positions, params.elements, params.element_refs, params.normals
     tab_alpha, tab_vals, tab_n, tab_kind, tab_out = (
         params.table_alpha, params.table_values, params.table_size, params.table_kind, params.table_outside
@@ -727,16 +766,14 @@ def loads_fields(t, y, fields):
 def step_start(t, y, h, params):
     """What runs once per step before the integrator's (a JSBSim aircraft's flight controls and engines,
     :func:`flightsim.physics.jsbsim.loads.step_start`); nothing for flightsim's own aircraft."""
-    if params.jsb_on:
-        jsbsim_step_start(t, y, h, params, False)
+    kind_step_start(t, y, h, params, False)
 
 
 @jit
 def settle(t, y, params):
     """Put a JSBSim aircraft's flight controls and engines at their steady state for the controls and state
     ``y`` (trim, a start); nothing for flightsim's own aircraft."""
-    if params.jsb_on:
-        jsbsim_step_start(t, y, 1.0 / 120.0, params, True)
+    kind_step_start(t, y, 1.0 / 120.0, params, True)
 
 
 def __getattr__(name):

@@ -804,6 +804,11 @@ class Integrator:
             check_selectors(self.name, self.number, self.kind)
         return worst
 
+    @property
+    def entry(self):
+        """This integrator's compiled step alone (:func:`step_entry`), for a flight that steps from Python."""
+        return step_entry(self.function)
+
     def python_step(self, python_loads):
         """The same step as plain Python, with a Python ``loads(t, y, params)`` callable.
 
@@ -990,6 +995,49 @@ def run_steps(number, y, t0, h, steps, params, inertia, inertia_inv, renorm, kin
             return e
         worst = max(worst, abs(e))
     return worst
+
+
+_ENTRIES = {}
+
+
+def step_entry(step):
+    """:func:`step_fields` for one step function only: what a flight compiles, not every registered step.
+
+    :func:`step_fields` goes through :func:`step_by_number`, whose if-chain
+    names every step in :data:`STEPS`, so compiling it compiles them all (most
+    of a first start's ~20 s of numba).  The entry for ``step`` calls that one
+    step directly; it is written the first time it is asked for and compiled
+    (or loaded from numba's disk cache, under its own name
+    ``step_fields__<step>``) at its first call.
+
+    Parameters
+    ----------
+    step : numba dispatcher
+        A step function of :data:`STEPS`.
+
+    Returns
+    -------
+    numba dispatcher
+        ``entry(y, t, h, fields, inertia, inertia_inv, renorm, kind) -> |q| − 1`` (``fields = tuple(params)``).
+    """
+    fname = step.py_func.__name__
+    entry = _ENTRIES.get(fname)
+    if entry is None:
+        if globals().get(fname) is not step:
+            raise ValueError(f"{fname} is not a step function of {__name__}")
+        name = f"step_fields__{fname}"
+        source = (f"def {name}(y, t, h, fields, inertia, inertia_inv, renorm, kind):\n"
+                  f"    params = LoadParams(*fields)\n"
+                  f"    step_start(t, y, h, params)\n"
+                  f"    return {fname}(y, t, h, params, inertia, inertia_inv, renorm, kind)\n")
+        entry = _ENTRIES[fname] = kernels.compile_source(name, source, borrow)
+    return entry
+
+
+def entry_compiled(entry):
+    """Whether calling ``entry`` (a compiled function) now costs no compiling: compiled in this process, or
+    found in numba's disk cache for this source (:func:`flightsim.kernels.in_disk_cache`)."""
+    return bool(entry.signatures) or kernels.in_disk_cache(entry)
 
 
 def _names_used(code):

@@ -329,11 +329,7 @@ class Simulation:
         self.time_scale = 1.0
         self.set_integrator(integrator)
         self.reset()
-        # Load (or compile) the compiled step now, on a scratch copy, not during the first flying frame.
-        integrators.step_fields(
-            self._step_number, self._y.copy(), 0.0, self.dt, self._param_fields, self._inertia, self._inertia_inv,
-            True, self._kind,
-        )
+        self.warm_up()
 
     # ------------------------------------------------------------------ state
 
@@ -492,6 +488,19 @@ class Simulation:
         method = integrators.get(name)
         self._integrator = method
         self._step_number, self._kind = method.number, method.kind
+        self._step_entry = method.entry
+
+    @property
+    def compiled(self):
+        """Whether the integrator's step is compiled (or in numba's disk cache): the next step costs no compiling."""
+        return integrators.entry_compiled(self._step_entry)
+
+    def warm_up(self, integrator=None):
+        """Load (or compile, the first time on this machine) the step of ``integrator`` (default: the one flying)
+        now, on a scratch copy of the state, not during a flying frame (the flight is left as it is)."""
+        method = self._integrator if integrator is None else integrators.get(integrator)
+        method.entry(self._y.copy(), 0.0, self.dt, self._param_fields, self._inertia, self._inertia_inv, True,
+                     method.kind)
 
     # ------------------------------------------------------------------ stepping
 
@@ -517,10 +526,8 @@ class Simulation:
         self._prev[:] = self._y
         self._t_prev = self.t
         start = time.perf_counter()
-        err = integrators.step_fields(
-            self._step_number, self._y, self.t, self.dt, self._param_fields, self._inertia, self._inertia_inv,
-            self.renormalize, self._kind,
-        )
+        err = self._step_entry(self._y, self.t, self.dt, self._param_fields, self._inertia, self._inertia_inv,
+                               self.renormalize, self._kind)
         elapsed = time.perf_counter() - start
         if err == integrators.UNKNOWN_SELECTOR:      # the state untouched: a step or increment number unknown
             integrators.check_selectors(self.integrator, self._step_number, self._kind)

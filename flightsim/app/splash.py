@@ -1,0 +1,82 @@
+"""The window's first picture while the physics compiles (a first start on a machine): what it is doing, and how far.
+
+:class:`Splash` is given to a :class:`~flightsim.physics.compiling.CompileWatch`:
+nothing is drawn unless numba compiles; then the window shows the message and
+a bar of the functions compiled so far against a first start's count, redrawn
+at most ten times a second (each redraw also keeps the window answering its
+system's events).
+"""
+
+from __future__ import annotations
+
+import time
+
+from flightsim.physics.compiling import FIRST_START_COMPILES, MESSAGE
+
+__all__ = ["Splash"]
+
+BACKGROUND = (0.11, 0.13, 0.17, 1.0)
+BAR_RGB = (240, 170, 40)
+
+
+class Splash:
+    """A splash on ``window`` while numba compiles.
+
+    Parameters
+    ----------
+    window : pyglet.window.Window
+        With an OpenGL 3.3 core context (:func:`flightsim.app.window.open_window`).
+
+    Attributes
+    ----------
+    frames : int
+        Pictures drawn (0: nothing was compiled).
+    fraction : float
+        The bar's fill in the last picture (0..1).
+    """
+
+    def __init__(self, window):
+        self.window = window
+        self.frames = 0
+        self.fraction = 0.0
+        self._last = 0.0
+
+    def first(self):
+        """The first compile starts: show the message at once."""
+        self.show(0, 0.0, force=True)
+
+    def show(self, compiled, seconds, force=False):
+        """Draw the message and the bar: ``compiled`` functions in ``seconds``."""
+        now = time.perf_counter()
+        if not force and now - self._last < 0.1:
+            return
+        self._last = now
+        import pyglet
+        from pyglet import gl
+
+        window = self.window
+        window.switch_to()
+        window.dispatch_events()
+        width, height = window.get_size()
+        self.fraction = min(compiled / FIRST_START_COMPILES, 0.99)
+        batch = pyglet.graphics.Batch()
+        bar_w = int(width * 0.6)
+        x0, y0 = (width - bar_w) // 2, height // 2 - 30
+        keep = [
+            pyglet.text.Label("flightsim", font_size=28, x=width // 2, y=height // 2 + 70, anchor_x="center",
+                              color=(230, 230, 230, 255), batch=batch),
+            pyglet.text.Label(MESSAGE, font_size=14, x=width // 2, y=height // 2 + 20, anchor_x="center",
+                              color=(230, 230, 230, 255), batch=batch),
+            pyglet.shapes.Rectangle(x0, y0, bar_w, 14, color=(70, 75, 85), batch=batch),
+            pyglet.shapes.Rectangle(x0, y0, max(int(bar_w * self.fraction), 1), 14, color=BAR_RGB, batch=batch),
+            pyglet.text.Label(f"{compiled} functions compiled, {seconds:.0f} s", font_size=11, x=width // 2,
+                              y=y0 - 30, anchor_x="center", color=(180, 180, 180, 255), batch=batch),
+        ]
+        fb_w, fb_h = window.get_framebuffer_size()
+        gl.glViewport(0, 0, fb_w, fb_h)
+        gl.glClearColor(*BACKGROUND)
+        gl.glClear(gl.GL_COLOR_BUFFER_BIT)
+        batch.draw()
+        window.flip()
+        del keep
+        self.frames += 1
