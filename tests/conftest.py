@@ -239,6 +239,7 @@ def restore_app(app, base):
             sim.set_integrator(base.integrator)
 
     def ghost():
+        app.cockpit.pending = None
         app.cockpit.set_ghost(False)
         app.cockpit.configure_ghost(base.ghost_integrator, base.ghost_substeps)
 

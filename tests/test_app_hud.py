@@ -2,6 +2,7 @@
 
 import pytest
 
+from flightsim.app.cockpit import Cockpit
 from flightsim.app.hud.hud_view import HudCommands, HudView
 from flightsim.app.hud.panels import NUMERICS_SECTIONS, PANELS
 from flightsim.simulation.source import LIVE
@@ -58,6 +59,7 @@ def test_a_new_panel_is_one_function_over_the_view_and_the_commands(probed, run_
     assert app.sim.time_scale == 2.0 and not app.sim.renormalize and app.ghost is not None
     do.set_ghost_substeps(100)                            # clamped to what the app offers
     do.set_ghost_integrator("rkmk4")
+    run_frames(app, Cockpit.COMPILE_NOTICE_FRAMES)         # (its first use on this machine compiles it: frames later)
     assert app.ghost.integrator == "rkmk4" and app.ghost.substeps == 64
     do.set_ghost(False)
     do.set_renormalize(True)

@@ -122,6 +122,24 @@ def centre(box):
     return 0.5 * (x0 + x1), 0.5 * (y0 + y1)
 
 
+def test_an_integrator_flown_for_the_first_time_says_it_compiles_before_the_stall(flight_app, run_frames,
+                                                                                 monkeypatch):
+    from flightsim.app.cockpit import Cockpit
+    from flightsim.physics import integrators
+
+    fresh(flight_app, run_frames)
+    monkeypatch.setattr(integrators, "entry_compiled", lambda entry: False)     # as on a machine's first use
+    flight_app.hud_bridge.commands.set_integrator("rk4")
+    assert flight_app.sim.integrator == "euler"
+    assert flight_app.hud.message == "compiling rk4 for this machine (its first use only)..."
+    run_frames(flight_app, Cockpit.COMPILE_NOTICE_FRAMES - 1)                  # the HUD shows it first
+    assert flight_app.sim.integrator == "euler" and flight_app.cockpit.pending is not None
+    run_frames(flight_app, 1)
+    assert flight_app.sim.integrator == "rk4" and flight_app.cockpit.pending is None
+    with pytest.raises(ValueError, match="valid: euler"):
+        flight_app.hud_bridge.commands.set_integrator("nope")
+
+
 def test_clicking_the_integrator_combo_switches_the_running_simulation(flight_app, run_frames):
     fresh(flight_app, run_frames)
     run_frames(flight_app, 30)

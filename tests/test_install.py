@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import flightsim
+from flightsim.physics.compiling import MESSAGE
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED = ("flightsim/configs/bourg.toml", "flightsim/configs/keymap.toml",
@@ -86,3 +87,41 @@ def test_fly_headless_from_any_folder(installed):
     pixels = np.frombuffer(image.get_data("RGB", image.width * 3), np.uint8).reshape(image.height, image.width, 3)
     assert (image.width, image.height) == (320, 200)
     assert len(np.unique(pixels.reshape(-1, 3), axis=0)) > 50  # a scene, not a cleared buffer
+
+
+def test_a_read_only_install_compiles_into_the_users_cache_only_what_it_flies_and_says_so(installed, tmp_path):
+    """Last in this module: it takes the installed package's caches away (the tests above fill them).
+
+    Every ``__pycache__`` folder of the installed package becomes a file, so nothing can be written beside the
+    sources (as in a system install; a chmod would not stop root): numba's cache goes to the user's cache folder.
+    """
+    import shutil
+
+    script = installed[0]
+    package = Path(subprocess.run([str(script.parent / "python"), "-c", "import flightsim; print(flightsim.__file__)"],
+                                  cwd=installed[1], capture_output=True, text=True, env=clean_env(),
+                                  timeout=60).stdout.strip()).parent
+    assert script.parents[1] in package.parents, f"{package} is not the installed package"     # never the checkout
+    for folder in [package, *(p for p in package.rglob("*") if p.is_dir() and p.name != "__pycache__")]:
+        shutil.rmtree(folder / "__pycache__", ignore_errors=True)
+        (folder / "__pycache__").write_text("not a folder: this install is read-only\n")
+    env = {**clean_env("DISPLAY", "NUMBA_CACHE_DIR"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    command = [str(script), "simulate", "--duration", "0.5", "--integrator", "rk4", "--out", "trace.csv"]
+
+    def run():
+        return subprocess.run(command, cwd=installed[1], env=env, capture_output=True, text=True, timeout=600)
+
+    first = run()
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.splitlines()[0] == f"flightsim: {MESSAGE}"
+    assert MESSAGE.startswith("compiling the physics for this machine \N{EM DASH} first start only, about ")
+    compiled = {p.name.split("-")[0] for p in (tmp_path / "cache" / "numba").rglob("*.nbi")}
+    assert "integrators.step_fields__step_rk4" in compiled
+    # only the chosen integrator, not the others nor the dispatch over all of them; the book's airplane is
+    # flightsim's own, so none of JSBSim's loads either
+    assert not {n for n in compiled if n.startswith("integrators.step_")} - {"integrators.step_fields__step_rk4",
+                                                                              "integrators.step_rk4"}
+    assert not any(n.startswith(("loads.", "piston.", "propeller.", "propulsion.")) for n in compiled)
+    second = run()
+    assert second.returncode == 0 and second.stderr == "", second.stderr
+    assert "final" in second.stdout

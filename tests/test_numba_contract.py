@@ -48,7 +48,7 @@ def test_borrowing_functions_are_compiled_without_reference_counting():
     params = aero.pack(load_aircraft("c172"))
     y = np.zeros(integrators.STATE_SIZE)
     y[2], y[3], y[6] = 1000.0, 150.0, 1.0
-    loads = _fresh(aero.airplane_loads)
+    loads = _fresh(aero.own_loads)
     loads(0.0, y, params)
     step = _fresh(integrators.step_semi_implicit)      # Bourg's step: the loads and the increment, all borrowed
     step(y, 0.0, 0.01, params, np.eye(3), np.eye(3), True, 0)
@@ -59,7 +59,7 @@ def test_borrowing_functions_are_compiled_without_reference_counting():
                                                  f"{f.py_func.__name__}")
 
     # the control: the same function with the runtime counts references (so the check can fail)
-    counted = numba.njit(_nrt=True)(aero.airplane_loads.py_func)
+    counted = numba.njit(_nrt=True)(aero.own_loads.py_func)
     counted(0.0, y, params)
     assert "NRT_decref" in _llvm(counted)
 

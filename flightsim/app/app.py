@@ -314,6 +314,7 @@ class FlightApp:
         the stall warning's blink run on the frame time, as everything else in the frame does.
         """
         t0 = time.perf_counter()
+        self.cockpit.frame_start()
         self.hud.tick(dt)
         sim = self.sim
         pad = self.gamepads.poll()

@@ -13,6 +13,7 @@ from __future__ import annotations
 from flightsim.app.dynamics_companion import DynamicsCompanion
 from flightsim.app.scene.airplane_model import build_airplane, model_spec_for
 from flightsim.errors import InputError
+from flightsim.physics import integrators
 from flightsim.simulation.autopilot import Selection
 
 __all__ = ["Cockpit", "start_trim"]
@@ -32,9 +33,15 @@ class Cockpit:
     app : flightsim.app.app.FlightApp
     """
 
+    #: Frames between saying that an integrator compiles and compiling it: the HUD (cached in a texture, drawn
+    #: in halves) shows the message before the stall.
+    COMPILE_NOTICE_FRAMES = 4
+
     def __init__(self, app):
         self.app = app
         self._autopilot_was_on = False
+        #: ``[frames to wait, what to do]``: a switch waiting for its message to be seen (:meth:`after_compiling`)
+        self.pending = None
 
     def _refuse(self, what, why, seconds=6.0):
         self.app.hud.notify(f"{what}: {why}" if what else why, seconds)
@@ -47,6 +54,34 @@ class Cockpit:
         if app.schedule is not None:
             return "a control schedule flies the airplane"
         return None
+
+    # ------------------------------------------------------------------ integrators
+
+    def after_compiling(self, name, switch):
+        """Run ``switch()``, which flies the integrator ``name`` from the next step: at once if its step is
+        compiled (or in numba's disk cache); else, its first use on this machine, the HUD first says that it
+        compiles (a second or two), and ``switch`` runs a few frames later (:meth:`frame_start`), never as an
+        unexplained stall.  An unknown ``name`` raises ValueError listing the valid ones."""
+        method = integrators.get(name)
+        if integrators.entry_compiled(method.entry) or not self.app.capabilities.can_fly:
+            switch()
+            return
+        self.app.hud.notify(f"compiling {name} for this machine (its first use only)...", 4.0)
+        self.app.gui.invalidate()
+
+        def compile_and_switch():
+            switch()
+            self.app.sim.warm_up(name)       # now, between frames, not inside the next frame's physics
+
+        self.pending = [self.COMPILE_NOTICE_FRAMES, compile_and_switch]
+
+    def frame_start(self):
+        """At the start of each frame: a switch waiting for its message to be seen runs when its frames are up."""
+        if self.pending is not None:
+            self.pending[0] -= 1
+            if self.pending[0] <= 0:
+                switch, self.pending = self.pending[1], None
+                switch()
 
     # ------------------------------------------------------------------ ghost and recording
 
@@ -63,11 +98,19 @@ class Cockpit:
             app.ghosts.stop()
 
     def toggle_ghost(self):
-        """Switch the ghost on or off (the ``ghost`` key); the HUD says which."""
+        """Switch the ghost on or off (the ``ghost`` key); the HUD says which (and first, where the ghost's
+        integrator has never flown on this machine, that it compiles: :meth:`after_compiling`)."""
         app = self.app
-        self.set_ghost(app.ghost is None)
-        if app.capabilities.can_ghost:
-            app.hud.notify(f"ghost: {'on, ' + app.ghost.integrator if app.ghost else 'off'}", 1.5)
+
+        def switch():
+            self.set_ghost(app.ghost is None)
+            if app.capabilities.can_ghost:
+                app.hud.notify(f"ghost: {'on, ' + app.ghost.integrator if app.ghost else 'off'}", 1.5)
+
+        if app.ghost is None:
+            self.after_compiling(app.ghosts.integrator, switch)
+        else:
+            switch()
 
     def configure_ghost(self, integrator=None, substeps=None):
         """Change the ghost's integrator and/or sub-steps (kept for when it is switched on again).

@@ -623,37 +623,13 @@ def own_aircraft(params_type):
     return isinstance(params_type.types[params_type.fields.index("jsb_on")], types.NoneType)
 
 
-def kind_loads(t, y, params):
-    """The loads of the aircraft's kind: :func:`own_loads` or JSBSim's (Python; compiled, :func:`_kind_loads`)."""
-    return own_loads(t, y, params) if params.jsb_on is None else jsbsim_loads(t, y, params)
-
-
-@overload(kind_loads)
-def _kind_loads(t, y, params):
-    if own_aircraft(params):
-        return lambda t, y, params: own_loads(t, y, params)
-    return lambda t, y, params: jsbsim_loads(t, y, params)
-
-
-def kind_step_start(t, y, h, params, steady):
-    """What runs once per step for the aircraft's kind: JSBSim's flight controls and engines, or nothing."""
-    if params.jsb_on is not None:
-        jsbsim_step_start(t, y, h, params, steady)
-
-
-@overload(kind_step_start)
-def _kind_step_start(t, y, h, params, steady):
-    if own_aircraft(params):
-        return lambda t, y, h, params, steady: None
-    return lambda t, y, h, params, steady: jsbsim_step_start(t, y, h, params, steady)
-
-
-@jit
 def airplane_loads(t, y, params):
     """Loads of the packed airplane (:class:`LoadParams`) at state ``y`` (see :mod:`flightsim.integrators`).
 
     A JSBSim aircraft's come from :func:`flightsim.physics.jsbsim.loads.jsbsim_loads`, flightsim's own
-    aircraft's from :func:`own_loads`; which one is decided by the type of ``params`` when compiling.
+    aircraft's from :func:`own_loads`.  Compiled code calling it gets one of the two in its place, chosen by the
+    type of ``params`` when compiling (:func:`_airplane_loads`), so an aircraft compiles its own kind of loads
+    only, with no call between; from Python it calls the compiled one.
 
     Returns
     -------
@@ -661,7 +637,14 @@ def airplane_loads(t, y, params):
         ``(ax, ay, az)`` earth-frame acceleration of the CG (ft/s², gravity
         included) and ``(mx, my, mz)`` body-frame moment about the CG (ft·lbf).
     """
-    return kind_loads(t, y, params)
+    return own_loads(t, y, params) if params.jsb_on is None else jsbsim_loads(t, y, params)
+
+
+@overload(airplane_loads, inline="always")
+def _airplane_loads(t, y, params):
+    if own_aircraft(params):
+        return lambda t, y, params: own_loads(t, y, params)
+    return lambda t, y, params: jsbsim_loads(t, y, params)
 
 
 @jit
@@ -762,18 +745,26 @@ def loads_fields(t, y, fields):
     return airplane_loads(t, y, LoadParams(*fields))
 
 
-@jit
 def step_start(t, y, h, params):
-    """What runs once per step before the integrator's (a JSBSim aircraft's flight controls and engines,
-    :func:`flightsim.physics.jsbsim.loads.step_start`); nothing for flightsim's own aircraft."""
-    kind_step_start(t, y, h, params, False)
+    """What runs once per step before the integrator's: a JSBSim aircraft's flight controls and engines
+    (:func:`flightsim.physics.jsbsim.loads.step_start`); nothing for flightsim's own aircraft (compiled, nothing
+    at all: :func:`_step_start`)."""
+    if params.jsb_on is not None:
+        jsbsim_step_start(t, y, h, params, False)
 
 
-@jit
+@overload(step_start, inline="always")
+def _step_start(t, y, h, params):
+    if own_aircraft(params):
+        return lambda t, y, h, params: None
+    return lambda t, y, h, params: jsbsim_step_start(t, y, h, params, False)
+
+
 def settle(t, y, params):
     """Put a JSBSim aircraft's flight controls and engines at their steady state for the controls and state
-    ``y`` (trim, a start); nothing for flightsim's own aircraft."""
-    kind_step_start(t, y, 1.0 / 120.0, params, True)
+    ``y`` (trim, a start); nothing for flightsim's own aircraft (called from Python)."""
+    if params.jsb_on is not None:
+        jsbsim_step_start(t, y, 1.0 / 120.0, params, True)
 
 
 def __getattr__(name):

@@ -32,7 +32,10 @@ if-chain generated from :data:`STEPS`, see
 :func:`flightsim.kernels.compiled_dispatch`) and the Python re-make used for
 Python loads (:data:`LOADS_CALLERS`, found by walking the functions' code).
 Import fails, naming the function, if a step has the wrong parameters or never
-evaluates the loads.  A variant with another orientation increment reuses a
+evaluates the loads.  A flight (:class:`flightsim.simulation.Simulation`) compiles only
+its own integrator's step: :func:`step_entry` calls that one step and no other, so a
+first start does not compile all of them (the batch and :meth:`Integrator.run` keep
+the dispatch).  A variant with another orientation increment reuses a
 step: ``Integrator(..., step_rkmk4, increment="bullet")``.
 """
 
