@@ -44,12 +44,12 @@ def test_names_ranges_and_fields_agree():
 
 
 def test_defaults_and_as_array():
-    assert Controls().as_array().tolist() == [0.0] * 7 + [1.0]           # the engine runs
+    assert Controls().as_array().tolist() == [0.0] * 7 + [1.0, 0.0, 0.0]       # the engine runs
     a = Controls(throttle=0.5, elevator=-0.25, aileron=0.75, rudder=-1.0, flaps=1.0).as_array()
     assert a.dtype == np.float64
-    assert a.tolist() == [0.5, -0.25, 0.75, -1.0, 1.0, 0.0, 0.0, 1.0]
+    assert a.tolist() == [0.5, -0.25, 0.75, -1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
     b = Controls(brake=0.5, parking_brake=1.0, engine=0.0).as_array()
-    assert b.tolist() == [0.0, 0.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0]
+    assert b.tolist() == [0.0, 0.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0]
 
 
 def test_from_array_round_trip():
@@ -78,18 +78,18 @@ def test_the_controls_boundary_refuses_nan_and_infinity_naming_the_control(name,
 
 
 def test_flown_names_the_row_and_entry_and_reads_the_parking_brake_as_set_or_released():
-    rows = np.zeros((3, 8))
+    rows = np.zeros((3, 10))
     rows[2, CONTROL_NAMES.index("rudder")] = math.nan
     with pytest.raises(ValueError, match=r"^controls\[2\]\[3\] \(rudder\): nan is not a finite number$"):
         flown(rows)
     with pytest.raises(ValueError, match=r"^action\[1\] \(aileron\)"):
         refuse_nonfinite([0.0, math.inf, 0.0, 0.0], "action", ("elevator", "aileron", "rudder", "throttle"))
-    u = flown([[2.0, -3.0, 0.5, 9.0, -1.0, 0.4, 0.3, 0.7], [0.5, 0.0, 0.0, 0.0, 0.5, 0.0, 0.7, 0.2]])
-    np.testing.assert_array_equal(u, [[1.0, -1.0, 0.5, 1.0, 0.0, 0.4, 0.0, 1.0],
-                                      [0.5, 0.0, 0.0, 0.0, 0.5, 0.0, 1.0, 0.0]])
+    u = flown([[2.0, -3.0, 0.5, 9.0, -1.0, 0.4, 0.3, 0.7, 1.5, -0.2], [0.5, 0.0, 0.0, 0.0, 0.5, 0.0, 0.7, 0.2, 0.3, 0.6]])
+    np.testing.assert_array_equal(u, [[1.0, -1.0, 0.5, 1.0, 0.0, 0.4, 0.0, 1.0, 1.0, 0.0],
+                                      [0.5, 0.0, 0.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.3, 0.6]])
     # what a Controls flies is the same row, its trim added first
     assert flown_row(Controls(parking_brake=0.6, elevator=0.9, elevator_trim=0.3)).tolist() == \
-        [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0]
+        [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0]
 
 
 def test_controls_is_mutable():
@@ -119,9 +119,9 @@ def test_schedule_holds_each_row_until_the_next(tmp_path):
     assert s.at(2.0) == Controls(throttle=1.0, elevator=0.5, aileron=0.0, rudder=0.0, flaps=0.5)
     assert s.at(4.5) == Controls(throttle=0.0, elevator=-0.5, aileron=0.0, rudder=0.0, flaps=0.5)
     assert s.at(1e9) == s.at(4.5)
-    np.testing.assert_array_equal(s.rows, [[0.2, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0, 1.0],
-                                           [1.0, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0, 1.0],
-                                           [0.0, -0.5, 0.0, 0.0, 0.5, 0.0, 0.0, 1.0]])
+    np.testing.assert_array_equal(s.rows, [[0.2, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0],
+                                           [1.0, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0],
+                                           [0.0, -0.5, 0.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0]])
 
 
 def test_all_columns_any_order(tmp_path):
@@ -195,7 +195,8 @@ BROKEN = [
     ("time,elevator\n0,0\n", "line 1", "header must start with 't'"),
     ("t,elevtor\n0,0\n", "line 1",
      "unknown column 'elevtor'; did you mean 'elevator'? "
-     "(valid: t, throttle, elevator, aileron, rudder, flaps, brake, parking_brake, engine)"),
+     "(valid: t, throttle, elevator, aileron, rudder, flaps, brake, parking_brake, engine, brake_left, "
+     "brake_right)"),
     ("t,gear\n0,0\n", "line 1", "unknown column 'gear' (valid: t, throttle,"),
     ("t,elevator,elevator\n0,0,0\n", "line 1", "duplicate column 'elevator'"),
     ("t,t\n0,0\n", "line 1", "duplicate column 't'"),

@@ -11,6 +11,7 @@ from flightsim.physics import aero
 from flightsim.physics.aircraft import load_aircraft
 from flightsim.physics.integrators import INTEGRATORS
 from flightsim.simulation.airfield import RUNWAY
+from flightsim.simulation.controls import Controls
 from flightsim.simulation.flight import FlightState, Simulation
 from flightsim.simulation.starts import AIM_DISTANCE, APPROACH_SECONDS, RUNWAY_START_DISTANCE, make_start, settle
 
@@ -261,11 +262,27 @@ def test_braking_shortens_the_roll():
 
 def test_differential_braking_turns_towards_the_braked_side():
     sim = rolling(30.0, brake=1.0, rudder=0.6)     # rudder right eases the left brake: the right one pulls right
-    left_wheel = aero.wheel_brake(np.array([0, 0, 0, 0.6, 0, 1.0, 0]), aero.BRAKE_LEFT)
-    right_wheel = aero.wheel_brake(np.array([0, 0, 0, 0.6, 0, 1.0, 0]), aero.BRAKE_RIGHT)
+    controls = Controls(rudder=0.6, brake=1.0).as_array()
+    left_wheel = aero.wheel_brake(controls, aero.BRAKE_LEFT)
+    right_wheel = aero.wheel_brake(controls, aero.BRAKE_RIGHT)
     assert (left_wheel, right_wheel) == pytest.approx((0.4, 1.0))
     stopping(sim)
     assert heading_change(RUNWAY.heading_deg, sim.telemetry().heading) > 5.0
+
+
+@pytest.mark.parametrize("side,turn", [("brake_right", 1.0), ("brake_left", -1.0)])
+def test_a_toe_brake_alone_brakes_its_side_and_turns_the_airplane_that_way(side, turn):
+    """Rudder pedals' differential brakes: one toe brake, the rudder centred, the other brake off."""
+    controls = Controls(**{side: 0.7}).as_array()
+    wheels = (aero.wheel_brake(controls, aero.BRAKE_LEFT), aero.wheel_brake(controls, aero.BRAKE_RIGHT))
+    assert wheels == pytest.approx((0.7, 0.0) if side == "brake_left" else (0.0, 0.7))
+    # each side at least its own toe brake: the pedals pressed together brake as the brake key does
+    both = Controls(brake=0.5, rudder=-0.4, brake_left=0.2, brake_right=0.9).as_array()
+    assert (aero.wheel_brake(both, aero.BRAKE_LEFT), aero.wheel_brake(both, aero.BRAKE_RIGHT)) == pytest.approx(
+        (0.5, 0.9))
+    sim = rolling(30.0, **{side: 1.0})
+    stopping(sim)
+    assert turn * heading_change(RUNWAY.heading_deg, sim.telemetry().heading) > 5.0
 
 
 # --------------------------------------------------------------------------- every integrator
@@ -330,7 +347,7 @@ def test_above_the_ground_the_gear_adds_nothing():
     with_gear = aero.pack(AIRCRAFT)
     without = aero.pack(replace(AIRCRAFT, gear=()))
     for p in (with_gear, without):
-        p.controls[:] = (0.6, 0.2, -0.1, 0.3, 0.5, 1.0, 1.0, 1.0)
+        p.controls[:] = (0.6, 0.2, -0.1, 0.3, 0.5, 1.0, 1.0, 1.0, 0.0, 0.0)
     assert aero.airplane_loads(0.0, y, with_gear) == aero.airplane_loads(0.0, y, without)
     assert not np.any(with_gear.gear_diag)
     y[2] = AIRCRAFT.contact_height - 0.1                         # wheels pressed in: now it pushes up

@@ -59,6 +59,7 @@ from flightsim.app.hud.gui import ImguiLayer
 from flightsim.app.hud.history import History
 from flightsim.app.hud.state import Hud
 from flightsim.app.hud_bridge import HudBridge
+from flightsim.app.input.joystick import Joysticks, find_joysticks
 from flightsim.app.input.pilot import Gamepads, Pilot
 from flightsim.app.poses import START_POSE, cockpit_hidden, finite_pose, gear_pose, ghost_pose, propeller_spin
 from flightsim.app.recorder import Recorder, stamped_path
@@ -91,7 +92,7 @@ class FlightApp:
     time_scales : sequence of float
         For the HUD.
     use_gamepads : bool
-        Watch for game controllers (pyglet's ControllerManager).
+        Watch for game controllers (pyglet's ControllerManager) and joysticks (the keymap's ``[[joystick]]``).
     screenshot_dir : str or Path
         Where F12 saves screenshots.
     ghost : bool
@@ -173,6 +174,8 @@ class FlightApp:
         self.pilot = Pilot(keymap)
         self.pilot.reset(sim.controls)
         self.gamepads = Gamepads(self.press, self.pilot.release, use_manager=use_gamepads)
+        self.joysticks = Joysticks(keymap.joysticks, self.press, self.pilot.release,
+                                   find=find_joysticks if use_gamepads else tuple, skip=self.gamepads.device)
         self.history = History(span=30.0, rate=5.0)     # 150 points a chart line
         self.stats = FrameStats()
         self.hud = Hud(integrators, time_scales)
@@ -317,7 +320,7 @@ class FlightApp:
         self.cockpit.frame_start()
         self.hud.tick(dt)
         sim = self.sim
-        pad = self.gamepads.poll()
+        pad, sticks = self.gamepads.poll(), self.joysticks.poll(dt)
         if sim.capabilities.can_fly:
             if self.schedule is not None:
                 _set_controls(sim.controls, self.schedule.at(sim.t))
@@ -327,7 +330,7 @@ class FlightApp:
                     sim.followers.remove(self._schedule_follower)
                 sim.followers.append(self._schedule_follower)
             else:
-                moved = self.pilot.update(dt, sim.controls, pad, hold=sim.autopilot.engaged)
+                moved = self.pilot.update(dt, sim.controls, pad, hold=sim.autopilot.engaged, sticks=sticks)
                 if moved and sim.autopilot.engaged:
                     sim.autopilot.disconnect(f"autopilot disconnected: pilot input on the {moved[0]}")
         if self.ghost is not None:
@@ -457,6 +460,7 @@ class FlightApp:
             if self.recorder.recording:
                 saved = self.cockpit.stop_recording()
             self.ghosts.stop()
+            self.joysticks.close()
             self.gui.shutdown()
             self.hud_bridge.close()
         finally:

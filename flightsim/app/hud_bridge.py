@@ -113,7 +113,7 @@ class HudBridge:
             stats=app.stats,
             history=app.history,
             camera=CameraReadout(cameras.mode, cameras.head_yaw, cameras.head_pitch),
-            input_status=app.gamepads.status,
+            input_status=" | ".join(filter(None, (app.gamepads.status, app.joysticks.status))),
             recorder=RecorderReadout(rec.recording, rec.rows, rec.seconds, rec.last_path),
             ghost=app.ghosts.readout(),
             keymap=app.keymap,

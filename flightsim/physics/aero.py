@@ -160,7 +160,7 @@ class LoadParams(NamedTuple):
     max_thrust: float
     #: Density from the standard atmosphere at the airplane's altitude instead of the constant.
     isa: bool
-    #: (8,) float: pilot inputs in :data:`INPUTS` order; written by the simulation before each step.
+    #: (10,) float: pilot inputs in :data:`INPUTS` order; written by the simulation before each step.
     controls: np.ndarray
     #: (3,) float: written by each loads evaluation: ``D_*``.
     diag: np.ndarray

@@ -32,7 +32,7 @@ import math
 import numpy as np
 
 from flightsim.math.kernels import borrowing_jit as jit, matrix_entries
-from flightsim.physics.inputs import C_BRAKE, C_PARKING_BRAKE, C_RUDDER
+from flightsim.physics.inputs import C_BRAKE, C_BRAKE_LEFT, C_BRAKE_RIGHT, C_PARKING_BRAKE, C_RUDDER
 
 #: Columns of the gear array ``gear``: spring (lbf/ft), damper (lbf·s/ft), friction coefficients (static,
 #: rolling, braked), largest steering angle (rad), leg travel (ft).
@@ -91,7 +91,9 @@ def wheel_brake(controls, side):
     ``brake``, eased on the side away from the rudder: the left brake is
     ``brake × min(1, 1 − rudder)``, the right ``brake × min(1, 1 + rudder)``
     (rudder +1, nose right, leaves only the right brake: differential
-    braking with the pedals); a wheel on the centre line takes the mean.
+    braking with the pedals); and each side at least its own toe brake,
+    ``brake_left`` or ``brake_right`` (rudder pedals' differential brakes);
+    a wheel on the centre line takes the mean.
     """
     if side == BRAKE_NONE:
         return 0.0
@@ -99,8 +101,8 @@ def wheel_brake(controls, side):
         return 1.0
     brake = min(max(controls[C_BRAKE], 0.0), 1.0)
     rudder = min(max(controls[C_RUDDER], -1.0), 1.0)
-    left = brake * min(1.0 - rudder, 1.0)
-    right = brake * min(1.0 + rudder, 1.0)
+    left = max(brake * min(1.0 - rudder, 1.0), min(max(controls[C_BRAKE_LEFT], 0.0), 1.0))
+    right = max(brake * min(1.0 + rudder, 1.0), min(max(controls[C_BRAKE_RIGHT], 0.0), 1.0))
     if side == BRAKE_LEFT:
         return left
     if side == BRAKE_RIGHT:

@@ -17,6 +17,10 @@ parking_   0 or 1    1 = the parking brake is set (every braked
 brake                wheel fully braked)
 engine     0 or 1    1 = running (the default), 0 = off: mixture cut,
                      magnetos off (a propeller windmills or stops)
+brake_     0 .. 1    the left / right toe brake alone (rudder
+left,                pedals): each side brakes at least this much
+brake_
+right
 =========  ========  ==============================================
 
 A schedule file is CSV whose header is ``t`` followed by any subset of the
@@ -52,8 +56,9 @@ CONTROL_NAMES = INPUTS
 """Control names, in the order of :meth:`Controls.as_array` and of the loads' controls array
 (:data:`flightsim.physics.inputs.INPUTS`: one definition)."""
 #: Entries of each control in a controls row (:data:`CONTROL_NAMES` order).
-THROTTLE, ELEVATOR, AILERON, RUDDER, FLAPS, BRAKE, PARKING_BRAKE, ENGINE = (CONTROL_NAMES.index(n) for n in (
-    "throttle", "elevator", "aileron", "rudder", "flaps", "brake", "parking_brake", "engine"))
+THROTTLE, ELEVATOR, AILERON, RUDDER, FLAPS, BRAKE, PARKING_BRAKE, ENGINE, BRAKE_LEFT, BRAKE_RIGHT = (
+    CONTROL_NAMES.index(n) for n in ("throttle", "elevator", "aileron", "rudder", "flaps", "brake", "parking_brake",
+                                     "engine", "brake_left", "brake_right"))
 #: The parking brake reads as set, and the engine as running, from this value up.
 PARKING_BRAKE_SET = 0.5
 
@@ -66,6 +71,8 @@ CONTROL_RANGES = {
     "brake": (0.0, 1.0),
     "parking_brake": (0.0, 1.0),
     "engine": (0.0, 1.0),
+    "brake_left": (0.0, 1.0),
+    "brake_right": (0.0, 1.0),
 }
 """Inclusive (low, high) range of each control."""
 
@@ -104,14 +111,14 @@ def flown(values, what="controls"):
 
     Parameters
     ----------
-    values : array_like, shape (N, 8) or (8,)
+    values : array_like, shape (N, 10) or (10,)
     what : str
         What the values are called in an error message.
 
     Returns
     -------
     numpy.ndarray
-        A new float64 array ``(N, 8)``.
+        A new float64 array ``(N, 10)``.
     """
     u = refuse_nonfinite(values, what).copy()
     np.clip(u, _LOWS, _HIGHS, out=u)
@@ -121,7 +128,7 @@ def flown(values, what="controls"):
 
 
 def flown_row(controls, what="controls"):
-    """The controls row ``(8,)`` a :class:`Controls` flies: the elevator trim (clipped to −1..1) added to the
+    """The controls row ``(10,)`` a :class:`Controls` flies: the elevator trim (clipped to −1..1) added to the
     elevator, then :func:`flown`.
 
     Raises
@@ -163,6 +170,9 @@ class Controls:
     engine : float
         1 running, 0 off (mixture cut, magnetos off: a propeller windmills, or stops; values from 0.5 up read
         as running).  A constant thrust (the book's airplane) and JSBSim's engines do not read it.
+    brake_left, brake_right : float
+        0..1; the left and the right toe brake on their own (rudder pedals): each side's wheels brake at
+        least this much, whatever ``brake`` and the rudder say (steering on the ground with the brakes).
     elevator_trim : float
         -1..1; the elevator's neutral, as set by a trim wheel: the elevator
         the airplane flies is ``elevator + elevator_trim`` clipped to -1..1
@@ -178,10 +188,12 @@ class Controls:
     brake: float = 0.0
     parking_brake: float = 0.0
     engine: float = 1.0
+    brake_left: float = 0.0
+    brake_right: float = 0.0
     elevator_trim: float = 0.0
 
     def as_array(self) -> np.ndarray:
-        """The values as float64 ``[throttle, elevator, aileron, rudder, flaps, brake, parking_brake, engine]``."""
+        """The values as float64 in :data:`CONTROL_NAMES` order (``throttle`` … ``engine, brake_left, brake_right``)."""
         return np.array([getattr(self, n) for n in CONTROL_NAMES], dtype=np.float64)
 
     @classmethod
@@ -190,7 +202,7 @@ class Controls:
 
         Parameters
         ----------
-        values : array_like, shape (8,)
+        values : array_like, shape (10,)
 
         Returns
         -------
@@ -239,7 +251,7 @@ class ControlSchedule:
     ----------
     times : numpy.ndarray, shape (n,)
         Read-only float64.
-    rows : numpy.ndarray, shape (n, 8)
+    rows : numpy.ndarray, shape (n, 10)
         Read-only float64, complete rows (left-out columns filled in; rows of the first 5 or 7 controls get the
         brakes released and the engine running).
     initial : Controls
@@ -249,7 +261,7 @@ class ControlSchedule:
     def __init__(self, times, rows, initial: Controls):
         times = np.array(times, dtype=np.float64)
         rows = np.array(rows, dtype=np.float64)
-        if rows.ndim == 2 and rows.shape[1] in (5, 7):      # throttle .. flaps (.. parking_brake): the defaults
+        if rows.ndim == 2 and rows.shape[1] in (5, 7, 8):   # throttle .. flaps (.. parking_brake, .. engine): the defaults
             rows = np.hstack([rows, np.tile(Controls().as_array()[rows.shape[1]:], (rows.shape[0], 1))])
         rows = rows.reshape(-1, len(CONTROL_NAMES))
         if times.ndim != 1 or rows.shape[0] != times.shape[0]:

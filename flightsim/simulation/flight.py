@@ -557,7 +557,7 @@ class Simulation:
         """
         c = self.controls
         key = (c.throttle, c.elevator, c.aileron, c.rudder, c.flaps, c.brake, c.parking_brake, c.engine,
-               c.elevator_trim)
+               c.brake_left, c.brake_right, c.elevator_trim)
         if key != self._flown_key:
             self._controls_array[:] = flown_row(c)
             self._flown_key = key

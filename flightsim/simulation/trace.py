@@ -6,7 +6,7 @@ with aviation signs)::
     t, x, y, z, vx, vy, vz, qw, qx, qy, qz, p, q, r, roll, pitch, heading,
     airspeed, alpha, throttle, elevator, aileron, rudder, flaps, brake,
     parking_brake, on_ground, wind_x, wind_y, wind_z, groundspeed, rpm, ap_mode,
-    engine
+    engine, brake_left, brake_right
 
 ``x, y, z`` earth position (x North, y West, z up); ``vx, vy, vz`` earth
 velocity (over the ground); ``qw..qz`` orientation body → earth; ``p, q, r``
@@ -21,8 +21,9 @@ speed over the ground; ``rpm`` the engine's speed (rev/min; 0 for a
 constant thrust); ``ap_mode`` the autopilot's modes
 (:func:`flightsim.simulation.autopilot.mode_code`: units lateral ROL 1, HDG 2,
 LOC 3; tens vertical ALT 1, VS 2, GS 3; hundreds speed by throttle 1, by
-pitch 2; 0 disengaged); ``engine`` 1 running, 0 off (a control, after the
-others because it came later).  Columns are only ever added at the end; a
+pitch 2; 0 disengaged); ``engine`` 1 running, 0 off, and ``brake_left``,
+``brake_right`` the toe brakes on their own (controls, after the others
+because they came later).  Columns are only ever added at the end; a
 trace without the later ones reads the brakes, on_ground, rpm and ap_mode as
 0, the wind as still air and the engine as running.
 """
@@ -42,11 +43,11 @@ GROUND_COLUMNS = ("on_ground",)
 WIND_COLUMNS = ("wind_x", "wind_y", "wind_z")
 ENGINE_COLUMNS = ("rpm", "ap_mode")
 #: Controls added after the columns above (a trace's controls are CONTROL_COLUMNS and these).
-LATER_CONTROL_COLUMNS = ("engine",)
+LATER_CONTROL_COLUMNS = ("engine", "brake_left", "brake_right")
 COLUMNS = (STATE_COLUMNS + DERIVED_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ("groundspeed",)
            + ENGINE_COLUMNS + LATER_CONTROL_COLUMNS)
 #: What a trace without a column reads in it: 0, but the engine runs.
-_ABSENT = {"engine": 1.0}
+_ABSENT = {"engine": 1.0, "brake_left": 0.0, "brake_right": 0.0}
 #: Where the controls (but the later ones: :func:`controls_of`) and the on_ground flag start in a trace table.
 CONTROLS_AT = len(STATE_COLUMNS) + len(DERIVED_COLUMNS)
 ON_GROUND_AT = CONTROLS_AT + len(CONTROL_COLUMNS)
@@ -62,9 +63,9 @@ def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=
         s.
     states : array_like, shape (N, 13)
         ``[x, v, q, ω]`` rows (see :mod:`flightsim.integrators`).
-    controls : array_like, shape (N, 8), (N, 7) or (N, 5)
+    controls : array_like, shape (N, 10), (N, 8), (N, 7) or (N, 5)
         throttle, elevator, aileron, rudder, flaps, brake, parking_brake,
-        engine (the first seven or five alone: the brakes read 0, the engine 1).
+        engine, brake_left, brake_right (the first eight, seven or five alone: the brakes read 0, the engine 1).
     on_ground : array_like, shape (N,), optional
         1 while a wheel carries load, else 0 (default: all 0).
     wind : array_like, shape (N, 3), optional
@@ -190,6 +191,6 @@ def read_csv(path):
 
 def controls_of(rows):
     """The controls of trace rows ``(N, len(COLUMNS))`` as rows in
-    :data:`~flightsim.simulation.controls.CONTROL_NAMES` order ``(N, 8)``."""
+    :data:`~flightsim.simulation.controls.CONTROL_NAMES` order ``(N, 10)``."""
     rows = np.asarray(rows, dtype=np.float64).reshape(-1, len(COLUMNS))
     return np.hstack([rows[:, CONTROLS_AT:ON_GROUND_AT], rows[:, len(COLUMNS) - len(LATER_CONTROL_COLUMNS):]])

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from flightsim.app.input.joystick import AXES, AXIS_CONTROLS, AxisBinding, JoystickBinding
 from flightsim.errors import InputError
 from flightsim.resources import data_file
 from flightsim.schema import Checker, Number, did_you_mean, join, read_toml, type_name
@@ -46,7 +47,8 @@ _RATES = {"deflect": Number(ge=0.05, le=100.0, unit="per s"), "center": Number(g
           "throttle": Number(ge=0.01, le=10.0, unit="per s"), "flaps": Number(ge=0.01, le=10.0, unit="per s"),
           "trim": Number(ge=0.01, le=10.0, unit="per s")}
 _GAMEPAD = {"dead_zone": Number(ge=0.0, le=0.9)}
-_SECTIONS = ("keys", "rates", "gamepad")
+_SECTIONS = ("keys", "rates", "gamepad", "joystick")
+_AXIS = {"control": None, "invert": None, "deadzone": Number(ge=0.0, le=0.5), "curve": Number(ge=1.0, le=3.0)}
 
 _codes_cache = None
 
@@ -82,6 +84,8 @@ class Keymap:
         ``deflect``, ``center``, ``throttle``, ``flaps``, ``trim`` (per second).
     dead_zone : float
         Gamepad stick dead zone, 0..0.9.
+    joysticks : tuple of flightsim.app.input.joystick.JoystickBinding
+        The ``[[joystick]]`` tables: which device's axes and buttons do what.
     source : str
         Where it came from (for messages).
     """
@@ -89,6 +93,7 @@ class Keymap:
     keys: dict
     rates: dict
     dead_zone: float
+    joysticks: tuple = ()
     source: str = ""
     _by_code: dict = field(default_factory=dict, repr=False)
 
@@ -151,6 +156,52 @@ def _parse_numbers(check, section, table, rules):
     return check.fields(table, section, {}, optional=rules)
 
 
+def _parse_axis(check, value, where):
+    """An axis: a control's name, or a table ``{control = ..., invert = ..., deadzone = ..., curve = ...}``."""
+    if isinstance(value, str):
+        value = {"control": value}
+    if not isinstance(value, dict):
+        check.fail(where, f"must be a control name or a table with control, invert, deadzone, curve, got "
+                          f"{type_name(value)}")
+    check.table(value, where, ("control",), ("invert", "deadzone", "curve"))
+    control = check.choice(value["control"], join(where, "control"), AXIS_CONTROLS, noun="control",
+                           label="controls")
+    invert = check.boolean(value.get("invert", False), join(where, "invert"))
+    numbers = check.fields({k: v for k, v in value.items() if k in ("deadzone", "curve")}, where, {},
+                           optional={k: _AXIS[k] for k in ("deadzone", "curve")})
+    return AxisBinding(control, invert, numbers.get("deadzone", 0.0), numbers.get("curve", 1.0))
+
+
+def _parse_joysticks(check, tables):
+    """Validate the ``[[joystick]]`` array of tables; return a tuple of :class:`JoystickBinding`."""
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        check.fail("joystick", "must be an array of tables ([[joystick]])")
+    out = []
+    for k, table in enumerate(tables):
+        where = f"joystick[{k}]"
+        check.table(table, where, ("device",), ("axes", "buttons"))
+        device = check.string(table["device"], join(where, "device")).strip()
+        axes_table = table.get("axes", {})
+        if not isinstance(axes_table, dict):
+            check.fail(join(where, "axes"), f"must be a table of axis = control, got {type_name(axes_table)}")
+        axes = {}
+        for axis, value in axes_table.items():
+            here = join(join(where, "axes"), axis)
+            check.choice(axis, here, AXES, noun="axis", label="axes")
+            axes[axis] = _parse_axis(check, value, here)
+        buttons_table = table.get("buttons", {})
+        if not isinstance(buttons_table, dict):
+            check.fail(join(where, "buttons"), f"must be a table of button = action, got {type_name(buttons_table)}")
+        buttons = {}
+        for index, action in buttons_table.items():
+            here = join(join(where, "buttons"), index)
+            if not index.isdigit() or int(index) > 127:
+                check.fail(here, "a button is its number, 0..127")
+            buttons[int(index)] = check.choice(action, here, ACTIONS, noun="action", label="actions")
+        out.append(JoystickBinding(device, axes, buttons, where))
+    return tuple(out)
+
+
 def _parse(path):
     check = Checker(path)
     data = read_toml(path, empty_ok=True)
@@ -158,7 +209,8 @@ def _parse(path):
         check.choice(section, section, _SECTIONS, noun="section", label="sections")
     return (_parse_keys(check, data.get("keys", {})),
             _parse_numbers(check, "rates", data.get("rates", {}), _RATES),
-            _parse_numbers(check, "gamepad", data.get("gamepad", {}), _GAMEPAD))
+            _parse_numbers(check, "gamepad", data.get("gamepad", {}), _GAMEPAD),
+            _parse_joysticks(check, data.get("joystick", [])))
 
 
 def load_keymap(path=None) -> Keymap:
@@ -180,17 +232,18 @@ def load_keymap(path=None) -> Keymap:
         setting, a key bound to two actions in one file, a value of the
         wrong type or out of range.
     """
-    keys, rates, pad = _parse(DEFAULT_KEYMAP)
+    keys, rates, pad, joysticks = _parse(DEFAULT_KEYMAP)
     missing = [a for a in ACTIONS if a not in keys] + [r for r in _RATES if r not in rates]
     if missing or "dead_zone" not in pad:
         raise InputError(DEFAULT_KEYMAP, "", f"default keymap incomplete: {', '.join(missing) or 'dead_zone'}")
     source = str(DEFAULT_KEYMAP)
     if path is not None:
-        user_keys, user_rates, user_pad = _parse(Path(path))
+        user_keys, user_rates, user_pad, user_joysticks = _parse(Path(path))
         taken = {name for names in user_keys.values() for name in names}
         keys = {a: tuple(n for n in names if n not in taken) for a, names in keys.items()}
         keys.update(user_keys)
         rates.update(user_rates)
         pad.update(user_pad)
+        joysticks = user_joysticks + joysticks         # the user's first: a device takes the first that matches
         source = str(path)
-    return Keymap(keys, rates, pad["dead_zone"], source)
+    return Keymap(keys, rates, pad["dead_zone"], joysticks, source)

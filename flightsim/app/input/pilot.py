@@ -1,4 +1,4 @@
-"""The pilot's hands: keyboard and gamepad turned into smooth control positions.
+"""The pilot's hands: keyboard, gamepad and joysticks turned into smooth control positions.
 
 :class:`Pilot` keeps the state of the held keys and of a gamepad and, once
 per frame, moves the simulation's :class:`~flightsim.simulation.controls.Controls`
@@ -41,6 +41,9 @@ GAMEPAD_DPAD = {"dpup": "trim_nose_down", "dpdown": "trim_nose_up", "dpleft": "b
 
 _STICK_RATE = 8.0          # /s: how fast a surface follows a stick (essentially direct)
 _BRAKE_RATE = 4.0          # /s: how fast the brakes come on and off (a quarter second)
+#: A lever (throttle, flaps, trim axis) counts as moved by the pilot beyond this much: until then the keys and the
+#: autopilot may move its control, and a lever at rest does not fight them.
+LEVER_MOVE = 0.01
 
 
 def apply_dead_zone(value, dead_zone):
@@ -84,6 +87,8 @@ class Pilot:
         self.flap_target = 0.0
         self._toggle_parking_brake = False
         self._toggle_engine = False
+        self._levers = {}          # a joystick lever's last value, by control
+        self._keyed_brake = 0.0    # the brake key's (and the d-pad's) brake, beside a brake axis
 
     def press(self, action):
         """A key or button for ``action`` went down."""
@@ -113,11 +118,25 @@ class Pilot:
         self.flap_target = min(FLAP_NOTCHES, key=lambda n: abs(n - controls.flaps))
         self._toggle_parking_brake = False
         self._toggle_engine = False
+        self._levers = {}
+        self._keyed_brake = 0.0
 
     def _keys(self, minus, plus):
         return (1.0 if plus in self.held else 0.0) - (1.0 if minus in self.held else 0.0)
 
-    def update(self, dt, controls, pad=None, hold=False):
+    def _lever(self, control, sticks):
+        """A joystick lever's value if the pilot moved it since the last frame (or it is seen for the first time:
+        then ``(value, False)``), else None; as ``(value, moved)``."""
+        if control not in sticks:
+            self._levers.pop(control, None)
+            return None
+        value, last = sticks[control], self._levers.get(control)
+        if last is not None and abs(value - last) <= LEVER_MOVE:
+            return None
+        self._levers[control] = value
+        return value, last is not None
+
+    def update(self, dt, controls, pad=None, hold=False, sticks=None):
         """Move ``controls`` (a :class:`~flightsim.simulation.controls.Controls`, changed in place) for one frame.
 
         Parameters
@@ -135,6 +154,13 @@ class Pilot:
         hold : bool
             The autopilot flies (:class:`~flightsim.simulation.autopilot.Autopilot`): a surface no key or stick
             moves stays where it is (not centred), so only the pilot's own input moves it.
+        sticks : dict or None
+            Joystick axes from :meth:`flightsim.app.input.joystick.Joysticks.poll`, by control, their dead zone
+            and curve applied: ``aileron``, ``elevator``, ``rudder`` set the surfaces as a gamepad stick does
+            (the keys first, then a joystick, then a gamepad); the levers ``throttle``, ``flaps`` and
+            ``elevator_trim`` set their control when moved (by more than :data:`LEVER_MOVE`), so the keys and
+            the autopilot move it while the lever rests; ``brakes`` brakes at least that much, ``brake_left``
+            and ``brake_right`` are the toe brakes on their own.
 
         Returns
         -------
@@ -145,13 +171,14 @@ class Pilot:
         dt = min(max(float(dt), 0.0), 0.25) if math.isfinite(dt) else 0.0
         r = self.rates
         pad = pad or {}
+        sticks = sticks or {}
         moved = []
         for name, minus, plus in (("elevator", "pitch_down", "pitch_up"), ("aileron", "roll_left", "roll_right"),
                                   ("rudder", "yaw_left", "yaw_right")):
             value = getattr(controls, name)
             value = value if math.isfinite(value) else 0.0
             keys = self._keys(minus, plus)
-            stick = apply_dead_zone(pad.get(name, 0.0), self.dead_zone)
+            stick = sticks.get(name, 0.0) or apply_dead_zone(pad.get(name, 0.0), self.dead_zone)
             if keys != 0.0:
                 value = _approach(value, keys, r["deflect"], dt)
             elif stick != 0.0:
@@ -165,8 +192,14 @@ class Pilot:
         push = self._keys("throttle_down", "throttle_up")
         push += apply_dead_zone(pad.get("throttle_rate", 0.0), self.dead_zone)
         controls.throttle = min(max(throttle + push * r["throttle"] * dt, 0.0), 1.0)
-        if push != 0.0:
+        lever = self._lever("throttle", sticks)
+        if lever is not None:
+            controls.throttle = min(max(lever[0], 0.0), 1.0)
+        if push != 0.0 or (lever is not None and lever[1]):
             moved.append("throttle")
+        lever = self._lever("flaps", sticks)
+        if lever is not None:
+            self.flap_target = min(max(lever[0], 0.0), 1.0)
         flaps = controls.flaps if math.isfinite(controls.flaps) else 0.0
         controls.flaps = min(max(_approach(flaps, self.flap_target, r["flaps"], dt), 0.0), 1.0)
         wheel = self._keys("trim_nose_down", "trim_nose_up") + pad.get("trim", 0.0)
@@ -174,9 +207,19 @@ class Pilot:
             trim = controls.elevator_trim if math.isfinite(controls.elevator_trim) else 0.0
             wheel = min(max(wheel, -1.0), 1.0)
             controls.elevator_trim = min(max(trim + wheel * r["trim"] * dt, -1.0), 1.0)
-        brake = controls.brake if math.isfinite(controls.brake) else 0.0
-        pressed = "brake" in self.held or pad.get("brake", 0.0) > 0.5
-        controls.brake = min(max(_approach(brake, 1.0 if pressed else 0.0, _BRAKE_RATE, dt), 0.0), 1.0)
+        lever = self._lever("elevator_trim", sticks)
+        if lever is not None:
+            controls.elevator_trim = min(max(lever[0], -1.0), 1.0)
+        pressed = 1.0 if "brake" in self.held or pad.get("brake", 0.0) > 0.5 else 0.0
+        if "brakes" in sticks:
+            self._keyed_brake = _approach(self._keyed_brake, pressed, _BRAKE_RATE, dt)
+            controls.brake = min(max(self._keyed_brake, sticks["brakes"], 0.0), 1.0)
+        else:
+            brake = controls.brake if math.isfinite(controls.brake) else 0.0
+            controls.brake = min(max(_approach(brake, pressed, _BRAKE_RATE, dt), 0.0), 1.0)
+        for side in ("brake_left", "brake_right"):
+            if side in sticks:
+                setattr(controls, side, min(max(sticks[side], 0.0), 1.0))
         if self._toggle_parking_brake:
             self._toggle_parking_brake = False
             controls.parking_brake = 0.0 if controls.parking_brake >= 0.5 else 1.0
@@ -231,6 +274,10 @@ class Gamepads:
         manager.push_handlers(on_connect=self.connect, on_disconnect=self.disconnect)
         if found:
             self.connect(found[0])
+
+    def device(self):
+        """The pyglet device of the controller in use (None): a joystick on it is not read a second time."""
+        return getattr(self.controller, "device", None)
 
     def connect(self, controller):
         """Start using ``controller`` (if none is in use)."""
