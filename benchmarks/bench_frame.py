@@ -182,9 +182,11 @@ def time_starts(args):
     for _ in range(max(args.starts, 1)):
         for kind in ("floor", "app"):
             spawned = time.time()
-            r = subprocess.run([*base, "--first-frame", kind], capture_output=True, text=True, timeout=300)
+            # (-X faulthandler: a crash says where)
+            r = subprocess.run([base[0], "-X", "faulthandler", *base[1:], "--first-frame", kind], capture_output=True,
+                               text=True, timeout=300)
             if r.returncode != 0:
-                sys.exit(f"the {kind} start failed:\n{r.stderr[-3000:]}")
+                sys.exit(f"the {kind} start failed (exit {r.returncode}):\n{r.stderr[-3000:]}")
             shown = json.loads(r.stdout.strip().splitlines()[-1])["shown"]
             times[kind].append(shown - spawned)
     return {k: float(np.median(v)) for k, v in times.items()}, times

@@ -247,6 +247,7 @@ def restore_app(app, base):
         h = app.hud
         h.panels[:] = base.panels
         h.show, h.show_help, h.message, h.message_until, h.dynamics_zoom = True, False, "", 0.0, False
+        h.show_devices = False
 
     def dynamics():
         from flightsim.app.cockpit import start_trim

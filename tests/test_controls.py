@@ -264,3 +264,12 @@ def test_elevator_trim_offsets_the_elevator_and_clamps():
     assert c.clamped().elevator == pytest.approx(0.2) and c.clamped().elevator_trim == 0.0
     assert Controls(elevator=0.8, elevator_trim=0.5).clamped().elevator == 1.0
     assert Controls(elevator=-0.2, elevator_trim=-3.0).clamped().elevator == pytest.approx(-1.0)
+
+
+def test_rows_of_an_earlier_width_still_fly_with_the_later_controls_at_their_defaults():
+    """A script's 8-wide rows (before the toe brakes) or 5 and 7 (before the brakes and the engine) still fly."""
+    for row, full in (([0.5, 0.1, 0.0, 0.0, 0.0, 0.2, 0.0, 0.0], [0.5, 0.1, 0.0, 0.0, 0.0, 0.2, 0.0, 0.0, 0.0, 0.0]),
+                      ([0.5, 0.1, 0.0, 0.0, 0.0], [0.5, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0])):
+        assert flown([row]).tolist() == [full]
+    with pytest.raises(ValueError):
+        flown([[0.5, 0.1, 0.0]])                      # not a width controls ever had

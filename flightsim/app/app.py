@@ -174,7 +174,7 @@ class FlightApp:
         self.pilot = Pilot(keymap)
         self.pilot.reset(sim.controls)
         self.gamepads = Gamepads(self.press, self.pilot.release, use_manager=use_gamepads)
-        self.joysticks = Joysticks(keymap.joysticks, self.press, self.pilot.release,
+        self.joysticks = Joysticks(keymap.joysticks, self.press, self.pilot.release, calibration=keymap.calibration(),
                                    find=find_joysticks if use_gamepads else tuple, skip=self.gamepads.device)
         self.history = History(span=30.0, rate=5.0)     # 150 points a chart line
         self.stats = FrameStats()
@@ -481,6 +481,7 @@ _SWITCHES = {
     "dynamics": lambda app: app.cockpit.set_dynamics(not app.dynamics.show),
     "autopilot": lambda app: app.cockpit.toggle_autopilot(),
     "mute": lambda app: app.cockpit.set_sound(not (app.sound is not None and app.sound.muted)),
+    "devices": lambda app: setattr(app.hud, "show_devices", not app.hud.show_devices),
 }
 
 

@@ -202,6 +202,22 @@ class Cockpit:
             ap.chime = False
         self._autopilot_was_on = ap.engaged
 
+    def calibrate(self, name):
+        """Start measuring the axes of the joystick ``name`` (the user moves each through its travel), or stop and
+        save the ranges beside the keymap; the HUD says what happened."""
+        calibration = self.app.joysticks.calibration
+        if name not in calibration.recording:
+            calibration.start(name)
+            self.app.hud.notify(f"calibrating {name}: move every axis through its whole travel, then Done", 30.0)
+            return
+        try:
+            axes = calibration.finish(name)
+        except OSError as exc:
+            self._refuse("calibration not saved", exc.strerror or exc)
+            return
+        self.app.hud.notify(f"{name}: {', '.join(axes)} calibrated, saved to {calibration.path}" if axes
+                            else f"{name}: no axis moved far enough; nothing changed", 6.0)
+
     # ------------------------------------------------------------------ trim and dynamics
 
     def trim_now(self):

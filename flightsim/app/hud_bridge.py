@@ -27,6 +27,8 @@ __all__ = ["HudBridge"]
 #: on a thread (about a second of XML), so no window waits for them; empty until then.
 _JSBSIM_CHOICES = [()]
 _JSBSIM_SEARCH = []
+#: Seconds of the app's clock before that search starts.
+SEARCH_AFTER = 1.0
 
 
 def _find_jsbsim_aircraft():
@@ -60,7 +62,6 @@ class HudBridge:
         self.app = app
         self.commands = self._commands()
         self._aircraft_seen = None
-        _find_jsbsim_aircraft()
 
     def _commands(self):
         app, cockpit = self.app, self.app.cockpit
@@ -90,6 +91,8 @@ class HudBridge:
             relinearise=cockpit.relinearise,
             set_aircraft=cockpit.set_aircraft,
             set_sound=cockpit.set_sound,
+            set_devices=lambda on: setattr(app.hud, "show_devices", bool(on)),
+            calibrate=cockpit.calibrate,
         )
 
     def view(self):
@@ -123,15 +126,21 @@ class HudBridge:
                 "autopilot_selection": sim.autopilot.selection, "director": sim.autopilot.director}
                if caps.can_fly else {}),
             sound=(sound.muted, sound.volume) if sound is not None and sound.active else None,
+            devices=app.joysticks.readout() if app.hud.show_devices else None,
         )
 
     def close(self):
         """Wait (at most 10 s) for the search of the jsbsim package's aircraft to end: a daemon thread still inside
         it when the interpreter exits can crash it (``fly --frames 2`` did, with a segmentation fault)."""
-        _JSBSIM_SEARCH[0].join(10.0)
+        if _JSBSIM_SEARCH:
+            _JSBSIM_SEARCH[0].join(10.0)
 
     def build(self):
-        """Add the HUD's windows to the current imgui frame."""
+        """Add the HUD's windows to the current imgui frame.  After the first second of flight the search for the
+        jsbsim package's aircraft starts (not before: a short run, a screenshot or a first-frame timing, ends
+        without it)."""
+        if self.app.hud.clock > SEARCH_AFTER:
+            _find_jsbsim_aircraft()
         self.app.hud.draw(self.view(), self.commands)
 
     def _aircraft_readout(self):

@@ -61,6 +61,8 @@ COMMANDS = (
     ("wind", "write the Dryden turbulence met flying straight and level North (CSV)", "wind", "add_arguments",
      "run"),
     ("bench", "measure every integrator's accuracy and cost; write a table and plots", "bench", "add_arguments", "run"),
+    ("devices", "list the joysticks and game controllers plugged in, their axes and buttons (--watch: live)",
+     "devices", "add_arguments", "run"),
     ("warmup", "compile all of the physics ahead (a first start compiles only what it flies)", "warmup",
      "add_arguments", "run"),
     ("spin", "a torque-free body tumbling in space (T-handle, racket, ...) beside its exact ghost", "spin",
@@ -104,7 +106,7 @@ def main(argv=None):
     parser = build_parser(only=argv[0] if argv[0] in names else "")
     args = parser.parse_args(argv)
     try:
-        if args.command in ("aircraft", "integrators", "warmup"):        # nothing to compile, or says so itself
+        if args.command in ("aircraft", "integrators", "devices", "warmup"):        # nothing to compile, or says so itself
             return int(args.func(args) or 0)
         from flightsim.physics.compiling import MESSAGE, CompileWatch
 

@@ -165,6 +165,14 @@ def batch_loads(Y, T, fields, own, out):
 batch_loads = _compile_here(_LOADS, parallel_jit)
 
 
+def _rows(controls, m):
+    """``controls`` as ``m`` rows (of the full width, or an earlier one: :func:`~flightsim.simulation.controls.flown`
+    completes them)."""
+    if not m:
+        return np.zeros((0, len(CONTROL_NAMES)))
+    return np.asarray(controls, dtype=np.float64).reshape(m, -1)
+
+
 class BatchSimulation:
     """N airplanes of one aircraft file, each with its own state, controls, wind and status.
 
@@ -294,7 +302,7 @@ class BatchSimulation:
         for a in index:
             self.messages[a] = None
         self.controls[index] = (flown_row(self.start.controls) if controls is None
-                                else flown(np.asarray(controls, dtype=np.float64).reshape(m, len(CONTROL_NAMES))))
+                                else flown(_rows(controls, m)))
         self._contact(index)
         if self._wind_model is not None:
             self._wind_model.reset(index, seeds)
@@ -341,7 +349,7 @@ class BatchSimulation:
             A NaN or infinite value, naming its row and entry; no airplane's controls change.
         """
         index = self.airplanes(index)
-        self.controls[index] = flown(np.asarray(controls, dtype=np.float64).reshape(index.shape[0], len(CONTROL_NAMES)))
+        self.controls[index] = flown(_rows(controls, index.shape[0]))
 
     def airplanes(self, index):
         """Airplane numbers as an int64 array (all for None; a bool mask or a list of numbers)."""

@@ -100,6 +100,22 @@ def refuse_nonfinite(values, what, names=CONTROL_NAMES):
     return rows
 
 
+#: Row widths of the controls before the later ones came (throttle .. flaps, .. parking_brake, .. engine): such rows
+#: still fly, the controls they lack at their defaults (:func:`complete`).
+EARLIER_WIDTHS = (5, 7, 8)
+
+
+def complete(values):
+    """Rows of controls (the last axis) as wide as :data:`CONTROL_NAMES`: rows of an earlier width
+    (:data:`EARLIER_WIDTHS`) get the later controls' defaults (the brakes released, the engine running)."""
+    values = np.asarray(values, dtype=np.float64)
+    width = values.shape[-1] if values.ndim else 0
+    if width in EARLIER_WIDTHS:
+        rows = values.reshape(-1, width)
+        values = np.hstack([rows, np.tile(Controls().as_array()[width:], (rows.shape[0], 1))])
+    return values
+
+
 def flown(values, what="controls"):
     """The controls the airplane flies, from rows in :data:`CONTROL_NAMES` order: the one controls boundary.
 
@@ -112,6 +128,7 @@ def flown(values, what="controls"):
     Parameters
     ----------
     values : array_like, shape (N, 10) or (10,)
+        (or rows of an earlier width, :data:`EARLIER_WIDTHS`: the later controls at their defaults)
     what : str
         What the values are called in an error message.
 
@@ -120,7 +137,7 @@ def flown(values, what="controls"):
     numpy.ndarray
         A new float64 array ``(N, 10)``.
     """
-    u = refuse_nonfinite(values, what).copy()
+    u = refuse_nonfinite(complete(values), what).copy()
     np.clip(u, _LOWS, _HIGHS, out=u)
     u[:, PARKING_BRAKE] = np.where(u[:, PARKING_BRAKE] >= PARKING_BRAKE_SET, 1.0, 0.0)
     u[:, ENGINE] = np.where(u[:, ENGINE] >= PARKING_BRAKE_SET, 1.0, 0.0)
@@ -261,8 +278,8 @@ class ControlSchedule:
     def __init__(self, times, rows, initial: Controls):
         times = np.array(times, dtype=np.float64)
         rows = np.array(rows, dtype=np.float64)
-        if rows.ndim == 2 and rows.shape[1] in (5, 7, 8):   # throttle .. flaps (.. parking_brake, .. engine): the defaults
-            rows = np.hstack([rows, np.tile(Controls().as_array()[rows.shape[1]:], (rows.shape[0], 1))])
+        if rows.ndim == 2:
+            rows = complete(rows)
         rows = rows.reshape(-1, len(CONTROL_NAMES))
         if times.ndim != 1 or rows.shape[0] != times.shape[0]:
             raise ValueError(f"need times (n,) and rows (n, {len(CONTROL_NAMES)}); got {times.shape}, {rows.shape}")

@@ -239,6 +239,8 @@ class HudView:
     director: Optional[tuple] = None
     #: The sound: (muted, volume 0..1), or None where there is none (``--no-sound``, no audio device).
     sound: Optional[tuple] = None
+    #: The Input panel's joysticks (:class:`flightsim.app.input.joystick.DeviceReadout`), or None while it is hidden.
+    devices: Optional[tuple] = None
 
 
 @dataclass(frozen=True)
@@ -280,6 +282,10 @@ class HudCommands:
         the flight starts again (where ``capabilities.can_fly``).
     set_sound : callable (bool, float)
         Mute or not, and the volume (0..1).
+    set_devices : callable (bool)
+        Show or hide the Input panel.
+    calibrate : callable (str)
+        Start measuring the axes of the device of that name, or stop and save them.
     """
 
     toggle_pause: Callable[[], None]
@@ -300,3 +306,5 @@ class HudCommands:
     set_aircraft: Callable[[str], None] = lambda name: None
     set_autopilot: Callable[[object], None] = lambda selection: None
     set_sound: Callable[[bool, float], None] = lambda muted, volume: None
+    set_devices: Callable[[bool], None] = lambda on: None
+    calibrate: Callable[[str], None] = lambda name: None

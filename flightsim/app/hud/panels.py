@@ -48,6 +48,7 @@ from flightsim.app.scene.camera import CAMERA_MODES
 from flightsim.app.hud.instruments import (CHART_FLAGS, FT_S_TO_KT, X_FLAGS, attitude_indicator, bar, chart_limits,
                                        cockpit_frame, cockpit_shapes, heading_tape, plain_lines, vec2, wind_arrow,
                                        wind_relative)
+from flightsim.app.input.joystick import CENTRED
 from flightsim.app.input.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_HELD
 from flightsim.simulation.autopilot import SPEC_KEYS, Selection
 
@@ -85,7 +86,8 @@ _HELP_ACTIONS = (("pitch_up", "pitch up (stick back)"), ("pitch_down", "pitch do
                  ("dynamics", "Dynamics panel: modes and stability"),
                  ("brake", "wheel brakes (hold; with rudder: differential)"),
                  ("parking_brake", "parking brake set / release"), ("autopilot", "autopilot on / off"),
-                 ("engine", "engine off (mixture cut) / running"), ("mute", "sound off / on"), ("quit", "quit"))
+                 ("engine", "engine off (mixture cut) / running"), ("mute", "sound off / on"),
+                 ("devices", "Input panel: joysticks, their axes, calibration"), ("quit", "quit"))
 
 STALL_BLINK_HZ = 1.5
 """The stall warning's blink, cycles a second of the app's clock (:attr:`~flightsim.app.hud.state.Hud.clock`):
@@ -676,6 +678,45 @@ def dynamics_panel(view, do, hud):
         do.set_dynamics(False)
 
 
+def input_panel(view, do, hud):
+    """The joysticks read now (J opens and closes it): each bound axis's control and value as a bar, and a button
+    that measures each axis's travel (calibration)."""
+    if view.devices is None or not _panels_fit(hud):
+        return
+    size = imgui.get_io().display_size
+    left = hud.hit_boxes.get("flight:window", (0.0, 0.0, 0.0, 0.0))[2]
+    right = hud.hit_boxes.get("numerics:window", (size.x,) * 4)[0]
+    imgui.set_next_window_pos(vec2(0.5 * (left + right), 8), imgui.Cond_.always, vec2(0.5, 0.0))
+    imgui.set_next_window_bg_alpha(0.95)
+    _, keep = imgui.begin(f"Input ({view.keymap.describe('devices')})", True,
+                          _DYNAMICS_FLAGS | imgui.WindowFlags_.no_move)
+    _remember_window(hud, "input:window")
+    if not view.devices:
+        imgui.text("No joystick, yoke or pedals read: plug one in (looked for every 2 s),")
+        imgui.text("or see `flightsim devices` and the keymap's [[joystick]] tables.")
+    for k, device in enumerate(view.devices):
+        if k:
+            imgui.separator()
+        imgui.text(device.name)
+        imgui.same_line()
+        imgui.text_disabled(f"keymap {device.binding}")
+        for a in device.axes:
+            # a bound axis shows its control's value (dead zone, curve, inversion applied); the others the reading
+            centred = a.control in CENTRED or not a.control
+            shown = a.value if a.control else a.reading
+            bar(a.axis, shown, -1.0 if centred else 0.0, 1.0, f"{shown:+.2f}  {a.control or '(not bound)'}")
+            hud.remember(f"input:{device.name}:{a.axis}")
+        if imgui.button(("Done##" if device.calibrating else "Calibrate##") + device.name):
+            do.calibrate(device.name)
+        hud.remember(f"input:calibrate:{device.name}")
+        if device.calibrating:
+            imgui.same_line()
+            imgui.text_colored(_AMBER, "move every axis through its whole travel")
+    imgui.end()
+    if not keep:
+        do.set_devices(False)
+
+
 def _dynamics(view, d, do, hud):
     imgui.text(d.header)
     if view.capabilities.can_fly:
@@ -840,5 +881,6 @@ NUMERICS_SECTIONS = (aircraft_section, integrator_section, timing_section, clock
                      charts_section)
 """The Numerics window's sections, top to bottom; each ``section(view, do, hud)``."""
 
-PANELS = (cockpit_overlay, flight_panel, gear_panel, numerics_panel, dynamics_panel, status_banner, key_help)
+PANELS = (cockpit_overlay, flight_panel, gear_panel, numerics_panel, dynamics_panel, input_panel, status_banner,
+          key_help)
 """The HUD, in drawing order (later ones on top); each ``panel(view, do, hud)``."""

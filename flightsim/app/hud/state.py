@@ -81,6 +81,8 @@ class Hud:
         self.panels = list(panels)
         self.show = True
         self.show_help = False
+        #: the Input panel (joysticks) is shown
+        self.show_devices = False
         self.hit_boxes = {}
         self.clock = 0.0
         self.message = ""

@@ -24,10 +24,16 @@ a lever pushed forward.  ``invert`` turns an axis round first.
 from __future__ import annotations
 
 import math
+import os
+import tomllib
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 
-__all__ = ["AXES", "AXIS_CONTROLS", "CENTRED", "RESCAN_SECONDS", "AxisBinding", "JoystickBinding", "Joysticks",
+from flightsim.errors import InputError
+
+__all__ = ["AXES", "AXIS_CONTROLS", "CENTRED", "CALIBRATION_FILE", "RESCAN_SECONDS", "AxisBinding", "AxisReadout",
+           "Calibration", "DeviceReadout", "JoystickBinding", "Joysticks", "axis_readings", "calibration_path",
            "find_joysticks"]
 
 #: pyglet's joystick axes.
@@ -39,6 +45,10 @@ AXIS_CONTROLS = ("aileron", "elevator", "rudder", "throttle", "brake_left", "bra
 CENTRED = ("aileron", "elevator", "rudder", "elevator_trim")
 #: How often (s) the devices are looked for again, for the ones plugged in while flying.
 RESCAN_SECONDS = 2.0
+#: The calibration file's name, beside the keymap (:func:`calibration_path`).
+CALIBRATION_FILE = "joystick-calibration.toml"
+#: An axis moved through less than this (of −1..1) while calibrating keeps its full range.
+MIN_TRAVEL = 0.2
 
 
 @dataclass(frozen=True)
@@ -107,6 +117,130 @@ class JoystickBinding:
 _CANNOT_LOOK = []
 
 
+def calibration_path(keymap_source, shipped):
+    """Where the calibration is kept: beside the user's keymap file; with the shipped keymap (inside the installed
+    package, maybe read-only) in the user's configuration folder (``$XDG_CONFIG_HOME/flightsim``, else
+    ``~/.config/flightsim``)."""
+    if keymap_source and Path(keymap_source) != Path(shipped):
+        return Path(keymap_source).with_name(CALIBRATION_FILE)
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(config) / "flightsim" / CALIBRATION_FILE
+
+
+class Calibration:
+    """Each device's axis ranges, measured by moving the axes through their travel, kept in a TOML file.
+
+    The file has a table per device name, an axis's range as ``[low, high]`` in pyglet's −1..1::
+
+        ["Saitek Pro Flight Rudder Pedals"]
+        x = [-1.0, 0.62]
+
+    A calibrated axis reads −1 at ``low`` and +1 at ``high`` (clipped beyond): worn pedals that never reach
+    their end still brake fully.
+
+    Parameters
+    ----------
+    path : Path
+        The file (read if it exists: a bad one raises :class:`~flightsim.errors.InputError`, one line).
+    """
+
+    def __init__(self, path):
+        self.path = Path(path)
+        self.ranges = {}
+        self.recording = {}          # device name → {axis: [low, high]} while its axes are measured
+        if self.path.is_file():
+            self.ranges = self._read()
+
+    def _read(self):
+        try:
+            data = tomllib.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise InputError(self.path, "", f"cannot read: {exc}") from None
+        ranges = {}
+        for name, axes in data.items():
+            if not isinstance(axes, dict):
+                raise InputError(self.path, name, "must be a table of axis = [low, high]")
+            for axis, pair in axes.items():
+                if axis not in AXES:
+                    raise InputError(self.path, f"{name}.{axis}", f"unknown axis (axes: {', '.join(AXES)})")
+                ok = (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, (int, float))
+                      and not isinstance(v, bool) and -1.0 <= v <= 1.0 for v in pair) and pair[1] - pair[0] >= MIN_TRAVEL)
+                if not ok:
+                    raise InputError(self.path, f"{name}.{axis}", f"must be [low, high] within -1..1, high at least "
+                                                                  f"{MIN_TRAVEL} above low, got {pair!r}")
+                ranges.setdefault(name, {})[axis] = (float(pair[0]), float(pair[1]))
+        return ranges
+
+    def apply(self, name, axis, reading):
+        """``reading`` through the device's calibrated range of ``axis`` (as it is where there is none); while the
+        device is being calibrated, its range so far grows to take the reading in."""
+        measured = self.recording.get(name)
+        if measured is not None and math.isfinite(reading):
+            low, high = measured.setdefault(axis, [reading, reading])
+            measured[axis] = [min(low, reading), max(high, reading)]
+        low, high = self.ranges.get(name, {}).get(axis, (-1.0, 1.0))
+        if (low, high) == (-1.0, 1.0) or not math.isfinite(reading):
+            return reading
+        return min(max((reading - low) * 2.0 / (high - low) - 1.0, -1.0), 1.0)
+
+    def start(self, name):
+        """Measure the axes of the device ``name`` from now."""
+        self.recording[name] = {}
+
+    def finish(self, name):
+        """Stop measuring ``name``; keep the axes that travelled at least :data:`MIN_TRAVEL` and write the file.
+
+        Returns
+        -------
+        tuple of str
+            The axes calibrated.
+
+        Raises
+        ------
+        OSError
+            The file cannot be written (nothing is left behind; the ranges stay for this flight).
+        """
+        from flightsim.files import atomic_write
+
+        measured = self.recording.pop(name, {})
+        kept = {a: (lo, hi) for a, (lo, hi) in measured.items() if hi - lo >= MIN_TRAVEL}
+        if kept:
+            self.ranges.setdefault(name, {}).update(kept)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            lines = ["# flightsim joystick calibration: each axis's range, [low, high] of pyglet's -1..1, by device",
+                     "# (written by the Input panel's Calibrate button; delete a line to use the axis's full range)"]
+            for device, axes in sorted(self.ranges.items()):
+                lines.append(f"\n[{_toml_key(device)}]")
+                lines += [f"{axis} = [{lo:.4f}, {hi:.4f}]" for axis, (lo, hi) in sorted(axes.items())]
+            with atomic_write(self.path, "w") as f:
+                f.write("\n".join(lines) + "\n")
+        return tuple(sorted(kept))
+
+
+def _toml_key(name):
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+@dataclass(frozen=True)
+class AxisReadout:
+    """One bound axis as the Input panel shows it: pyglet's name, the control, the reading and the control's value."""
+
+    axis: str
+    control: str
+    reading: float
+    value: float
+
+
+@dataclass(frozen=True)
+class DeviceReadout:
+    """A device as the Input panel shows it."""
+
+    name: str
+    binding: str
+    axes: tuple
+    calibrating: bool
+
+
 def find_joysticks():
     """The joysticks pyglet finds (``pyglet.input.get_joysticks()``); none where it cannot look (no input devices,
     no permission, or no X display: on Linux pyglet's input module needs one), and then it does not try again."""
@@ -132,6 +266,11 @@ def _reading(joystick, axis):
         return float(getattr(joystick, axis))
     value = (control.value - control.min) * 2.0 / (control.max - control.min) - 1.0
     return -value if getattr(control, "inverted", False) else value
+
+
+def axis_readings(joystick):
+    """Every axis the device has, by pyglet name, with its reading −1..1."""
+    return {axis: _reading(joystick, axis) for axis in AXES if getattr(joystick, f"{axis}_control", None) is not None}
 
 
 def _name(joystick):
@@ -168,8 +307,10 @@ class Joysticks:
         The devices read now.
     """
 
-    def __init__(self, bindings, on_press, on_release, find=find_joysticks, skip=None):
+    def __init__(self, bindings, on_press, on_release, find=find_joysticks, skip=None, calibration=None):
         self.bindings = tuple(bindings)
+        #: each device's measured axis ranges (:class:`Calibration`), or None
+        self.calibration = calibration
         self.on_press = on_press
         self.on_release = on_release
         self.find = find
@@ -180,11 +321,13 @@ class Joysticks:
 
     @property
     def status(self):
-        """One line for the HUD: the devices read, or None."""
+        """A short line for the HUD: the device read, or how many (the Input panel lists them), or None."""
         if not self.open:
             return None
-        return "; ".join(f"{_name(js)} ({', '.join(f'{a} {b.control}' for a, b in binding.axes.items()) or 'buttons'})"
-                         for js, binding in self.open)
+        if len(self.open) == 1:
+            name = _name(self.open[0][0])
+            return f"joystick: {name if len(name) <= 32 else name[:31] + '…'}"
+        return f"{len(self.open)} joysticks"
 
     def scan(self):
         """Open the bound devices plugged in since the last look."""
@@ -224,6 +367,22 @@ class Joysticks:
         js.push_handlers(on_joybutton_press=press, on_joybutton_release=release)
         self.open.append((js, binding))
 
+    def readout(self):
+        """The Input panel's :class:`DeviceReadout` of each device read now."""
+        out = []
+        calibrating = self.calibration.recording if self.calibration is not None else {}
+        for js, binding in self.open:
+            name, axes = _name(js), []
+            for axis, reading in axis_readings(js).items():
+                if self.calibration is not None:
+                    reading = self.calibration.apply(name, axis, reading)
+                bound = binding.axes.get(axis)
+                axes.append(AxisReadout(axis, bound.control if bound else "", reading,
+                                        bound.value(reading) if bound else 0.0))
+            out.append(DeviceReadout(name, f"{binding.where} (device = {binding.device!r})", tuple(axes),
+                                     name in calibrating))
+        return tuple(out)
+
     def unplugged(self, js):
         """Stop reading ``js`` (it was unplugged): its held buttons are released."""
         self.open = [(j, b) for j, b in self.open if j is not js]
@@ -255,7 +414,10 @@ class Joysticks:
                 self.unplugged(js)
                 continue
             for axis, axis_binding in binding.axes.items():
-                value = axis_binding.value(readings[axis])
+                reading = readings[axis]
+                if self.calibration is not None:
+                    reading = self.calibration.apply(_name(js), axis, reading)
+                value = axis_binding.value(reading)
                 if abs(value) > abs(out.get(axis_binding.control, 0.0)):
                     out[axis_binding.control] = value
                 else:

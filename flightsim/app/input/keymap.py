@@ -1,9 +1,11 @@
-"""The keyboard map: which keys fly the airplane, read from TOML and validated.
+"""The keyboard map: which keys fly the airplane (and which joystick axes and buttons), read from TOML and validated.
 
 The defaults live in ``configs/keymap.toml`` (:data:`DEFAULT_KEYMAP`), which
 also documents the format.  A user file given with ``--keymap`` is merged
 over them: the actions it lists replace the default bindings, and a key it
-binds is taken away from any other default action.  Problems raise
+binds is taken away from any other default action; its ``[[joystick]]`` tables
+come before the shipped ones (a device takes the first that matches, see
+:mod:`flightsim.app.input.joystick`).  Problems raise
 :class:`flightsim.errors.InputError` naming the file, the field and the
 reason, e.g. ``keymap.toml: keys.pitch_up: unknown key name 'FOO'``.
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from flightsim.app.input.joystick import AXES, AXIS_CONTROLS, AxisBinding, JoystickBinding
+from flightsim.app.input.joystick import AXES, AXIS_CONTROLS, AxisBinding, Calibration, JoystickBinding, calibration_path
 from flightsim.errors import InputError
 from flightsim.resources import data_file
 from flightsim.schema import Checker, Number, did_you_mean, join, read_toml, type_name
@@ -39,6 +41,7 @@ PRESS_ACTIONS += ("parking_brake",)  # set / release the parking brake
 PRESS_ACTIONS += ("autopilot",)      # the autopilot on (heading and altitude held where they are) / off
 PRESS_ACTIONS += ("engine",)         # the engine off (mixture cut, magnetos off) / running again
 PRESS_ACTIONS += ("mute",)           # the sound off / on
+PRESS_ACTIONS += ("devices",)        # the Input panel (joysticks, their axes, calibration) on / off
 
 ACTIONS = HELD_ACTIONS + PRESS_ACTIONS
 """Every action a key can be bound to."""
@@ -100,6 +103,11 @@ class Keymap:
     def __post_init__(self):
         codes = key_codes()
         self._by_code = {codes[name]: action for action, names in self.keys.items() for name in names}
+
+    def calibration(self):
+        """The joysticks' :class:`~flightsim.app.input.joystick.Calibration`, kept beside this keymap (the shipped
+        one's in the user's configuration folder); raises InputError for a bad calibration file."""
+        return Calibration(calibration_path(self.source, DEFAULT_KEYMAP))
 
     def action(self, symbol):
         """The action bound to pyglet key ``symbol``, or None."""
