@@ -58,7 +58,7 @@ def add_window_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quality", choices=QUALITIES, default="auto",
                         help="graphics quality: low, medium, high, or auto (the default: from the OpenGL renderer "
                              "and the frame time of the first seconds; software rendering gets low)")
-    parser.add_argument("--no-gamepad", action="store_true", help="ignore game controllers")
+    parser.add_argument("--no-gamepad", action="store_true", help="ignore game controllers and joysticks")
     parser.add_argument("--dynamics", action="store_true",
                         help="open the Dynamics panel (the modes and the integrator's stability region; key M)")
 
