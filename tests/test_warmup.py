@@ -25,3 +25,22 @@ def test_warmup_compiles_every_integrator_and_the_rest_then_has_nothing_left():
     assert first.stdout.startswith(("compiled ", "already compiled"))
     second = warmup()
     assert second.returncode == 0 and second.stdout.startswith("already compiled: nothing to do (")
+
+
+def test_a_cold_cache_is_seen_without_importing_numba(tmp_path, monkeypatch):
+    """The first start's line comes before the imports: the cache is looked at where numba would look."""
+    import hashlib
+    from pathlib import Path
+
+    from flightsim.physics import compile_cache
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert compile_cache.cold()
+    physics = Path(compile_cache.__file__).resolve().parent
+    folder = tmp_path / f"physics_{hashlib.sha1(str(physics).encode()).hexdigest()}"
+    folder.mkdir()
+    (folder / "aero.own_loads-700.py311.nbi").write_bytes(b"")
+    assert not compile_cache.cold()
+    r = subprocess.run([sys.executable, "-X", "importtime", "-c", "import flightsim.physics.compile_cache"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "numba" not in r.stderr

@@ -108,9 +108,19 @@ def main(argv=None):
     try:
         if args.command in ("aircraft", "integrators", "devices", "warmup"):        # nothing to compile, or says so itself
             return int(args.func(args) or 0)
-        from flightsim.physics.compiling import MESSAGE, CompileWatch
+        from flightsim.physics.compile_cache import MESSAGE, cold
 
-        with CompileWatch(on_first=lambda: print(f"flightsim: {MESSAGE}", file=sys.stderr, flush=True)):
+        said = []
+
+        def say():
+            if not said:
+                said.append(print(f"flightsim: {MESSAGE}", file=sys.stderr, flush=True))
+
+        if cold():          # said before the imports (most of a second): the cache says it will compile
+            say()
+        from flightsim.physics.compiling import CompileWatch
+
+        with CompileWatch(on_first=say):
             return int(args.func(args) or 0)
     except InputError as exc:
         print(f"flightsim: error: {exc}", file=sys.stderr)
