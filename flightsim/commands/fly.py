@@ -133,10 +133,17 @@ def run(args) -> int:
     model = model_spec_for(aircraft, args.model)
     configure_pyglet(headless=args.headless)
     from flightsim.app.input.keymap import load_keymap
-    from flightsim.simulation.controls import ControlSchedule
+    from flightsim.simulation.controls import ControlSchedule, Controls
 
     keymap = load_keymap(args.keymap)
     wind = wind_from_args(args, aircraft)
+    # what can be refused is refused before a window opens (the flight itself is built once it is open)
+    if args.dt is not None:
+        from flightsim.physics.rigidbody import check_dt
+
+        check_dt(args.dt)
+    if args.controls:
+        ControlSchedule.from_csv(args.controls, Controls())
 
     def flight():
         """The flight, built once the window is open: the first start on a machine compiles it (the splash)."""
