@@ -273,3 +273,7 @@ def test_rows_of_an_earlier_width_still_fly_with_the_later_controls_at_their_def
         assert flown([row]).tolist() == [full]
     with pytest.raises(ValueError):
         flown([[0.5, 0.1, 0.0]])                      # not a width controls ever had
+    # a trace's controls are these, in this order (trace.table completes its rows with the same function)
+    from flightsim.simulation import trace
+
+    assert trace.CONTROL_COLUMNS + trace.LATER_CONTROL_COLUMNS == CONTROL_NAMES

@@ -114,7 +114,8 @@ def main(argv=None):
 
         def say():
             if not said:
-                said.append(print(f"flightsim: {MESSAGE}", file=sys.stderr, flush=True))
+                print(f"flightsim: {MESSAGE}", file=sys.stderr, flush=True)
+                said.append(True)
 
         if cold():          # said before the imports (most of a second): the cache says it will compile
             say()

@@ -50,7 +50,8 @@ import numpy as np
 from flightsim.errors import InputError
 from flightsim.physics.inputs import INPUTS
 
-__all__ = ["CONTROL_NAMES", "CONTROL_RANGES", "ControlSchedule", "Controls", "flown", "flown_row", "refuse_nonfinite"]
+__all__ = ["CONTROL_NAMES", "CONTROL_RANGES", "ControlSchedule", "Controls", "complete", "flown", "flown_row",
+           "refuse_nonfinite"]
 
 CONTROL_NAMES = INPUTS
 """Control names, in the order of :meth:`Controls.as_array` and of the loads' controls array

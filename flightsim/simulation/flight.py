@@ -38,8 +38,9 @@ to load a whole state), never the private attributes.
 """
 
 import math
+import operator
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -54,7 +55,7 @@ from flightsim.physics.aircraft import Aircraft
 from flightsim.physics.aircraft_file import load_aircraft
 from flightsim.simulation.autopilot import Autopilot
 from flightsim.simulation.clock import MAX_FRAME, FixedStep
-from flightsim.simulation.controls import flown_row
+from flightsim.simulation.controls import Controls, flown_row
 from flightsim.simulation.starts import file_start
 from flightsim.simulation.source import LIVE
 from flightsim.physics.rigidbody import check_dt
@@ -64,6 +65,9 @@ from flightsim.physics.trim import TrimError, trim as solve_trim
 DEFAULT_DT = 1.0 / 120.0
 #: Time scales the app offers.
 TIME_SCALES = (0.25, 0.5, 1.0, 2.0, 4.0)
+#: Every value of a :class:`Controls`, as a tuple (read in C): what the loads were last given, so a control added to
+#: the class is never left out of the comparison.
+_CONTROL_VALUES = operator.attrgetter(*(f.name for f in fields(Controls)))
 
 
 @dataclass(frozen=True)
@@ -490,11 +494,6 @@ class Simulation:
         self._step_number, self._kind = method.number, method.kind
         self._step_entry = method.entry
 
-    @property
-    def compiled(self):
-        """Whether the integrator's step is compiled (or in numba's disk cache): the next step costs no compiling."""
-        return integrators.entry_compiled(self._step_entry)
-
     def warm_up(self, integrator=None):
         """Load (or compile, the first time on this machine) the step of ``integrator`` (default: the one flying)
         now, on a scratch copy of the state, not during a flying frame (the flight is left as it is)."""
@@ -556,8 +555,7 @@ class Simulation:
         checked).
         """
         c = self.controls
-        key = (c.throttle, c.elevator, c.aileron, c.rudder, c.flaps, c.brake, c.parking_brake, c.engine,
-               c.brake_left, c.brake_right, c.elevator_trim)
+        key = _CONTROL_VALUES(c)
         if key != self._flown_key:
             self._controls_array[:] = flown_row(c)
             self._flown_key = key

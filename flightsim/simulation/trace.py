@@ -35,6 +35,7 @@ import numpy as np
 
 from flightsim.files import atomic_write
 from flightsim.math import quat
+from flightsim.simulation.controls import complete
 
 STATE_COLUMNS = ("t", "x", "y", "z", "vx", "vy", "vz", "qw", "qx", "qy", "qz", "p", "q", "r")
 DERIVED_COLUMNS = ("roll", "pitch", "heading", "airspeed", "alpha")
@@ -77,12 +78,8 @@ def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=
     times = np.asarray(times, dtype=np.float64).reshape(-1, 1)
     states = np.asarray(states, dtype=np.float64).reshape(-1, 13)
     n = states.shape[0]
-    controls = np.asarray(controls, dtype=np.float64).reshape(n, -1)
-    width = len(CONTROL_COLUMNS) + len(LATER_CONTROL_COLUMNS)
-    if controls.shape[1] < width:
-        defaults = [0.0] * len(CONTROL_COLUMNS) + [_ABSENT[c] for c in LATER_CONTROL_COLUMNS]
-        controls = np.hstack([controls, np.tile(defaults[controls.shape[1]:], (n, 1))])
-    controls, later = controls[:, :len(CONTROL_COLUMNS)], controls[:, len(CONTROL_COLUMNS):width]
+    controls = complete(np.asarray(controls, dtype=np.float64).reshape(n, -1))
+    controls, later = controls[:, :len(CONTROL_COLUMNS)], controls[:, len(CONTROL_COLUMNS):]
     ground = np.zeros((n, 1)) if on_ground is None else np.asarray(on_ground, dtype=np.float64).reshape(n, 1)
     wind = np.zeros((n, 3)) if wind is None else np.asarray(wind, dtype=np.float64).reshape(n, 3)
     extra = [np.zeros((n, 1)) if v is None else np.asarray(v, dtype=np.float64).reshape(n, 1) for v in (rpm, ap_mode)]

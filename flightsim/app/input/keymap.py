@@ -180,6 +180,14 @@ def _parse_axis(check, value, where):
     return AxisBinding(control, invert, numbers.get("deadzone", 0.0), numbers.get("curve", 1.0))
 
 
+def _table_of(check, table, where, key, entries):
+    """``table[key]`` (empty if absent), which must be a table of ``entries``."""
+    value = table.get(key, {})
+    if not isinstance(value, dict):
+        check.fail(join(where, key), f"must be a table of {entries}, got {type_name(value)}")
+    return value
+
+
 def _parse_joysticks(check, tables):
     """Validate the ``[[joystick]]`` array of tables; return a tuple of :class:`JoystickBinding`."""
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
@@ -189,19 +197,13 @@ def _parse_joysticks(check, tables):
         where = f"joystick[{k}]"
         check.table(table, where, ("device",), ("axes", "buttons"))
         device = check.string(table["device"], join(where, "device")).strip()
-        axes_table = table.get("axes", {})
-        if not isinstance(axes_table, dict):
-            check.fail(join(where, "axes"), f"must be a table of axis = control, got {type_name(axes_table)}")
         axes = {}
-        for axis, value in axes_table.items():
+        for axis, value in _table_of(check, table, where, "axes", "axis = control").items():
             here = join(join(where, "axes"), axis)
             check.choice(axis, here, AXES, noun="axis", label="axes")
             axes[axis] = _parse_axis(check, value, here)
-        buttons_table = table.get("buttons", {})
-        if not isinstance(buttons_table, dict):
-            check.fail(join(where, "buttons"), f"must be a table of button = action, got {type_name(buttons_table)}")
         buttons = {}
-        for index, action in buttons_table.items():
+        for index, action in _table_of(check, table, where, "buttons", "button = action").items():
             here = join(join(where, "buttons"), index)
             if not index.isdigit() or int(index) > 127:
                 check.fail(here, "a button is its number, 0..127")
