@@ -314,9 +314,15 @@ def test_gains_scales_sums_and_clips_compute_as_jsbsims(tmp_path):
 
 
 @pytest.mark.parametrize("channel, message", [
-    ('<pid name="P"><input>a</input></pid>', "fcs.xml: flight_control/<channel name='c'>/<pid name='P'>: "
-                                             "component <pid> is not supported"),
-    ('<summer name="S"><input>a</input><delay>2</delay></summer>', r"<summer name='S'>/delay: not supported"),
+    ('<gyro name="P"><input>a</input></gyro>', "fcs.xml: flight_control/<channel name='c'>/<gyro name='P'>: "
+                                               "component <gyro> is not supported"),
+    ('<summer name="S"><input>a</input><init>2</init></summer>', r"<summer name='S'>/init: not supported"),
+    ('<integrator name="I"><input>a</input></integrator>', r"<integrator name='I'>/c1: required element is missing"),
+    ('<actuator name="A"><input>a</input><fail_zero>1</fail_zero></actuator>',
+     r"<actuator name='A'>/fail_zero: actuator failures are not supported"),
+    ('<sensor name="S"><input>a</input><delay type="ticks">2</delay></sensor>',
+     r"<sensor name='S'>/delay: a delay of 2.0 'ticks': needs time or frames"),
+    ('<angle name="A"><source_angle>a</source_angle></angle>', r"<angle name='A'>/target_angle: required element"),
     ('<pure_gain name="G"><input>a</input><input>b</input></pure_gain>', r"<pure_gain name='G'>/input: needs 1 "),
     ('<kinematic name="K"><input>a</input><traverse><setting><position>0</position><time>0</time></setting>'
      '</traverse></kinematic>', r"<kinematic name='K'>/traverse: needs more than one <setting>"),
@@ -335,10 +341,11 @@ def test_each_engines_throttle_position_follows_its_command():
     assert (props[p["fcs/throttle-pos-norm[0]"]], props[p["fcs/throttle-pos-norm[1]"]]) == (0.3, 0.8)
 
 
-def test_a_dynamic_component_in_a_system_is_refused_by_name():
-    with pytest.raises(InputError, match=r"f16.xml: system\[0\]/<channel name='Pushback'>/<pid name='systems/pushback"
-                                         r"/force'>: component <pid> is not supported"):
-        FlightControls(JSBSimFile(aircraft_path("f16")))
+def test_a_component_in_a_system_is_refused_by_name():
+    with pytest.raises(InputError, match=r"c310.xml: system\[0\]/<channel name='Guidance Waypoint Heading Director'>"
+                                         r"/<waypoint_heading name='guidance/wp-heading-rad'>: component "
+                                         r"<waypoint_heading> is not supported"):
+        FlightControls(JSBSimFile(aircraft_path("c310")))
 
 
 def test_a_switch_takes_its_first_test_that_holds_else_its_default(tmp_path):

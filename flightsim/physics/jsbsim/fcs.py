@@ -1,33 +1,66 @@
-"""The ``<flight_control>`` block of a JSBSim aircraft: its channels' algebraic components, compiled.
+"""The flight controls of a JSBSim aircraft (``<system>``, ``<autopilot>``, ``<flight_control>``), compiled.
 
-As JSBSim's ``FGFCS`` and its components run them, once a frame, channel by
+As JSBSim's ``FGFCS`` and its components run them, once a frame, block by
+block (the ``<system>`` blocks, then ``<autopilot>``, then
+``<flight_control>``: the order ``FGFDMExec`` loads them in), channel by
 channel, component by component in file order, each writing its value to its
 ``<output>`` properties and to ``fcs/<its name>`` (lower case, spaces as
-dashes):
+dashes).  The algebraic components:
 
 * ``summer`` — the inputs summed, plus ``<bias>``;
 * ``pure_gain`` — ``gain × input``;
 * ``scheduled_gain`` — ``gain × table × input``;
 * ``aerosurface_scale`` — the input's ``<domain>`` mapped onto the ``<range>``
   (each side of zero on its own when zero-centred, the default), times ``gain``;
-* ``kinematic`` — the output moved toward the commanded detent at each
-  interval's rate (``FGKinemat``), its own previous output the state;
 * ``fcs_function`` — a ``<function>``;
 * ``switch`` — the value of its first ``<test>`` whose condition (``property
   comparison value`` lines and nested tests, AND or OR) holds, else its
   ``<default>``;
+* ``deadband`` — 0 within ``<width>``/2 of zero, else the input moved that
+  far toward zero, times ``<gain>``;
+* ``angle`` — the signed angle from ``<source_angle>`` to ``<target_angle>``.
 
-each then clipped by its ``<clipto>`` (cyclic too).  Writing a surface's
+The dynamic ones, with their discrete formulas (JSBSim 1.3's), their state in
+property slots of their own (``NAME/flightsim-state-K``) so that it travels
+with the property array — reset, trim, the batch and replays carry it:
+
+* ``kinematic`` — the output moved toward the commanded detent at each
+  interval's rate (``FGKinemat``), its own previous output the state;
+* ``lag_filter``, ``lead_lag_filter``, ``washout_filter``,
+  ``second_order_filter`` — ``FGFilter``'s Tustin forms of ``C1/(s + C1)``,
+  ``(C1 s + C2)/(C3 s + C4)``, ``s/(s + C1)`` and
+  ``(C1 s² + C2 s + C3)/(C4 s² + C5 s + C6)``; the first frame after a reset
+  outputs 0 without reading its input, as JSBSim's ``Initialize`` does;
+* ``pid`` and ``integrator`` (a PID whose ``ki`` is its ``c1``, trapezoidal by
+  default) — ``FGPID``: rectangular, trapezoidal, Adams-Bashforth 2 or 3
+  integration, ``<trigger>`` holding (≠ 0) or zeroing (< 0) the integral,
+  ``<pvdot>`` or the input's difference for the derivative;
+* ``actuator`` — ``FGActuator``: lag, rate limits (both or each ``sense``),
+  deadband, hysteresis, bias, delay (failures are not modelled);
+* ``sensor`` — ``FGSensor``: lag, drift, gain, bias, delay, quantization.  Its
+  ``<noise>`` is left out: JSBSim draws it from an unseeded generator, so no
+  two runs agree, and flightsim's traces stay reproducible;
+* ``<delay>`` (seconds, or ``type="frames"``) on a switch, an actuator or a
+  sensor, as ``FGFCSComponent::Delay``: a ring of that many frames, written
+  then read one place on, so a value comes back one frame sooner than the
+  length says; JSBSim ignores a delay on the other components, and so does
+  flightsim.
+
+Each is then clipped by its ``<clipto>`` (cyclic too).  Writing a surface's
 ``fcs/…-pos-rad`` (or ``-deg``) sets the other unit and ``fcs/mag-…-pos-rad``
-as ``FGFCS``'s tied properties do; ``gear/gear-pos-norm`` starts at 1 (gear down);
-each engine's ``fcs/throttle-pos-norm[k]`` and ``fcs/mixture-pos-norm[k]`` follow their commands before the
-channels run.
-A kinematic moves for the step in ``simulation/dt`` (JSBSim copies its
-``dt`` when the model loads; here the simulation writes the step it flies).
-``<system>`` blocks run first, as JSBSim loads them before
-``<flight_control>``.  Anything else — a dynamic component (filters, PID,
-actuators, sensors), a channel with an ``execute`` condition, a component
-``delay``, the old ``<autopilot>`` block — is refused, naming it.
+as ``FGFCS``'s tied properties do; ``gear/gear-pos-norm`` starts at 1 (gear
+down); each engine's ``fcs/throttle-pos-norm[k]`` and
+``fcs/mixture-pos-norm[k]`` follow their commands before the channels run.
+Dynamic components step ``simulation/dt`` (JSBSim copies its ``dt`` when the
+model loads; here the simulation writes the step it flies).  While
+``simulation/flightsim-settle`` is 1 (flightsim's trim, JSBSim's trim status)
+each settles at once: a kinematic at its command, a filter at its gain at zero
+frequency, an integral holds, an actuator passes its input through (as
+JSBSim's does), a delay fills with its input.
+
+Refused, naming it: a channel's ``execute`` condition or ``execrate``, a
+component's ``<init>``, waypoints, accelerometers, gyros, magnetometers,
+distributors and linear actuators.
 """
 
 from __future__ import annotations
@@ -59,7 +92,16 @@ BUILTIN = tuple(f"fcs/{surface}-pos-{unit}" for surface in SURFACES for unit in 
 #: Initial values of :data:`BUILTIN`.
 DEFAULTS = {**{name: 0.0 for name in BUILTIN}, "gear/gear-pos-norm": 1.0, "gear/gear-cmd-norm": 1.0}
 
-_COMPONENTS = ("summer", "pure_gain", "scheduled_gain", "aerosurface_scale", "kinematic", "fcs_function", "switch")
+_FILTERS = {"lag_filter": P.FILTER_LAG, "lead_lag_filter": P.FILTER_LEAD_LAG, "washout_filter": P.FILTER_WASHOUT,
+            "second_order_filter": P.FILTER_ORDER2}
+_COMPONENTS = ("summer", "pure_gain", "scheduled_gain", "aerosurface_scale", "kinematic", "fcs_function", "switch",
+               "deadband", "angle", *_FILTERS, "pid", "integrator", "actuator", "sensor")
+#: FGPID's integrations by ``<ki type="…">`` (anything else: Adams-Bashforth 2).
+_INTEGRATIONS = {"rect": P.INT_RECT, "trap": P.INT_TRAP, "ab2": P.INT_AB2, "ab3": P.INT_AB3}
+#: The smallest step a time ``<delay>`` keeps its whole length at (its ring has room for that many frames).
+DELAY_MIN_DT = 1.0 / 480.0
+#: FGAngles' and FGWaypoint's degree (as JSBSim writes it).
+ANGLE_DEG = 0.017453293
 #: FGCondition's comparisons.
 _COMPARISONS = {"==": P.OP_EQ, "eq": P.OP_EQ, "EQ": P.OP_EQ, "!=": P.OP_NQ, "ne": P.OP_NQ, "NE": P.OP_NQ,
                 ">": P.OP_GT, "gt": P.OP_GT, "GT": P.OP_GT, ">=": P.OP_GE, "ge": P.OP_GE, "GE": P.OP_GE,
@@ -108,23 +150,27 @@ class FlightControls:
                 self._b.push_property(f"fcs/{lever}-cmd-norm[{k}]", "flight_control")
                 self._b.store(f"fcs/{lever}-pos-norm[{k}]")
                 self.outputs.append(canonical(f"fcs/{lever}-pos-norm[{k}]"))
-        if source.root.find("autopilot") is not None:
-            raise InputError(source.path, "autopilot", "the <autopilot> block is not supported")
-        # FGFDMExec loads the <system> blocks before <flight_control>: their channels run first
+        # FGFDMExec loads the <system> blocks, then <autopilot>, then <flight_control>: their channels run so
         for k, system in enumerate(source.root.findall("system")):
             self._block(self._system(system, k), f"system[{k}]")
+        autopilot = source.root.find("autopilot")
+        if autopilot is not None:
+            self._block(self._system(autopilot, None), "autopilot")
         block = source.section("flight_control", required=False)
         if block is not None:
             self._block(block, "flight_control")
         self.program = self._b.build()
 
     def _system(self, el, k):
-        """A ``<system>``, read from the file it names (beside the aircraft, its ``Systems/``, the package's
-        ``systems/``) or inline."""
+        """A ``<system>`` (``k`` its number) or the ``<autopilot>`` (``k`` None), read from the file it names or
+        inline.  A system's file is looked for beside the aircraft, in its ``Systems/``, then in the package's
+        ``systems/``; the autopilot's beside the aircraft only (``FGFCS::FindFullPathName``)."""
         name = el.get("file")
         if not name:
             return el
         here = self.source.path.parent
+        if k is None:
+            return self.source.included(name, (here,), f"autopilot file={name!r}", "no such autopilot file")
         return self.source.included(name, (here, here / "Systems", here / "systems", package_root() / "systems"),
                                     f"system[{k}] file={name!r}", "no such system file")
 
@@ -146,8 +192,9 @@ class FlightControls:
 
     def _channel(self, channel, block):
         where = f"{block}/{self.source.where(channel)}"
-        if channel.get("execute"):
-            raise InputError(self.source.path, where, "a channel's execute condition is not supported")
+        for attribute in ("execute", "execrate"):
+            if channel.get(attribute):
+                raise InputError(self.source.path, where, f"a channel's {attribute} attribute is not supported")
         for comp in channel:
             if comp.tag in ("documentation", "description"):
                 continue
@@ -155,10 +202,9 @@ class FlightControls:
             if comp.tag not in _COMPONENTS:
                 raise InputError(self.source.path, here, f"component <{comp.tag}> is not supported "
                                  f"(supported: {', '.join(_COMPONENTS)})")
-            for tag in ("delay", "init"):
-                if comp.find(tag) is not None:
-                    raise InputError(self.source.path, f"{here}/{tag}", "not supported")
-            getattr(self, f"_{comp.tag}")(comp, here)
+            if comp.find("init") is not None:
+                raise InputError(self.source.path, f"{here}/init", "not supported")
+            getattr(self, "_filter" if comp.tag in _FILTERS else f"_{comp.tag}")(comp, here)
             self._clip(comp, here)
             self._outputs(comp, here)
 
@@ -249,6 +295,7 @@ class FlightControls:
         self._b.parameter("0" if default is None else default.get("value"), f"{where}/default value")
         for _ in tests:
             self._b.emit(P.OP_IFTHEN, 3, pops=3, pushes=1)
+        self._delay(comp, where)
 
     def _condition(self, el, where):
         """FGCondition: each line ``property comparison value`` and each nested ``<test>``, joined by the
@@ -276,6 +323,150 @@ class FlightControls:
         if not count:
             raise InputError(self.source.path, where, "an empty condition")
         self._b.emit(P.OP_AND if logic == "AND" else P.OP_OR, count, pops=count, pushes=1)
+
+    # ------------------------------------------------------------------ the dynamic components
+
+    def _name(self, comp):
+        return property_name(comp.get("name", ""))
+
+    def _optional(self, comp, tag, where, default):
+        """Push the parameter ``<tag>`` (a number or a property), or ``default`` when it is absent."""
+        el = comp.find(tag)
+        if el is None:
+            self._b.push_constant(default)
+        else:
+            self._b.parameter(el.text, f"{where}/{tag}")
+
+    def _number(self, comp, tag, where, default=0.0):
+        el = comp.find(tag)
+        return default if el is None else self.source.number(el, f"{where}/{tag}")
+
+    def _clock(self, where):
+        self._b.push_property(DT, where)
+        self._b.push_property(SETTLE, where)
+
+    def _filter(self, comp, where):
+        """FGFilter: the input, ``c1``…``c6`` (absent: 0), the step and the settle switch."""
+        self._b.push_constant(_FILTERS[comp.tag])
+        self._inputs(comp, where, 1)
+        for k in range(1, 7):
+            self._optional(comp, f"c{k}", where, 0.0)
+        self._clock(where)
+        self._b.dynamic(P.OP_FILTER, self._b.state(self._name(comp), P.STATE[P.OP_FILTER]), where)
+
+    def _integrator(self, comp, where):
+        """``<integrator>``: FGFCS loads it as a PID whose ``ki`` is its ``c1`` (trapezoidal unless it says)."""
+        if comp.find("c1") is None:
+            raise InputError(self.source.path, f"{where}/c1", "required element is missing")
+        self._pid(comp, where, gain="c1", integration="trap")
+
+    def _pid(self, comp, where, gain="ki", integration="ab2"):
+        ki = comp.find(gain)
+        kind = P.INT_NONE if ki is None else _INTEGRATIONS.get(ki.get("type") or integration, P.INT_AB2)
+        self._b.push_constant(kind)
+        self._b.push_constant(float(comp.get("type") == "standard"))
+        pvdot = comp.find("pvdot")
+        self._b.push_constant(float(pvdot is not None))
+        self._inputs(comp, where, 1)
+        for tag in ("kp", gain, "kd"):
+            self._optional(comp, tag, where, 0.0)
+        for tag in ("pvdot", "trigger"):
+            el = comp.find(tag)
+            if el is None:
+                self._b.push_constant(0.0)
+            else:
+                self._b.push_property(el.text, f"{where}/{tag}")
+        self._clock(where)
+        self._b.dynamic(P.OP_PID, self._b.state(self._name(comp), P.STATE[P.OP_PID]), where)
+
+    def _actuator(self, comp, where):
+        """FGActuator: lag, rate limits, deadband, hysteresis, bias, then its delay."""
+        for tag in ("fail_zero", "fail_hardover", "fail_stuck"):
+            if comp.find(tag) is not None:
+                raise InputError(self.source.path, f"{where}/{tag}", "actuator failures are not supported")
+        self._inputs(comp, where, 1)
+        self._optional(comp, "lag", where, math.nan)
+        rates = {}
+        for el in comp.findall("rate_limit"):
+            sense = (el.get("sense") or "")[:4]
+            for side in ("incr", "decr"):
+                if sense in ("", side):
+                    rates[side] = el
+        for side in ("incr", "decr"):
+            if side in rates:
+                self._b.parameter(rates[side].text, f"{where}/rate_limit")
+            else:
+                self._b.push_constant(math.nan)
+        for tag in ("deadband_width", "hysteresis_width", "bias"):
+            self._b.push_constant(self._number(comp, tag, where))
+        self._clock(where)
+        self._b.dynamic(P.OP_ACTUATOR, self._b.state(self._name(comp), P.STATE[P.OP_ACTUATOR]), where)
+        self._delay(comp, where)
+
+    def _sensor(self, comp, where):
+        """FGSensor without its noise: lag, drift, gain, bias, delay, quantization."""
+        self._inputs(comp, where, 1)
+        for tag in ("lag", "drift_rate", "gain", "bias"):
+            self._b.push_constant(self._number(comp, tag, where))
+        self._clock(where)
+        self._b.dynamic(P.OP_SENSOR, self._b.state(self._name(comp), P.STATE[P.OP_SENSOR]), where)
+        self._delay(comp, where)
+        quantization = comp.find("quantization")
+        if quantization is not None:
+            here = f"{where}/quantization"
+            bits = int(self._number(quantization, "bits", here))
+            if bits:
+                lo, hi = self._number(quantization, "min", here), self._number(quantization, "max", here)
+                for value in (lo, hi, (hi - lo) / (1 << bits)):
+                    self._b.push_constant(value)
+                self._b.dynamic(P.OP_QUANTIZE, 0, where)
+
+    def _delay(self, comp, where):
+        """FGFCSComponent::Delay, where the component has a ``<delay>``: seconds (frames at the step flown, for a
+        step down to :data:`DELAY_MIN_DT`) or ``type="frames"``."""
+        el = comp.find("delay")
+        if el is None:
+            return
+        here = f"{where}/delay"
+        length = self.source.number(el, here)
+        kind = el.get("type") or "time"
+        if kind not in ("time", "frames") or length < 0.0:
+            raise InputError(self.source.path, here, f"a delay of {length} {kind!r}: needs time or frames, ≥ 0")
+        if kind == "frames":
+            room = int(length)
+            self._b.push_constant(room)
+        else:
+            room = int(length / DELAY_MIN_DT) + 1
+            self._b.push_constant(length)
+            self._b.push_property(DT, here)
+            self._b.emit(P.OP_QUOTIENT, 2, pops=2, pushes=1)
+            self._b.push_constant(room)
+            self._b.emit(P.OP_MIN, 2, pops=2, pushes=1)
+        self._b.push_property(SETTLE, here)
+        self._b.dynamic(P.OP_DELAY, self._b.state(self._name(comp) + "/delay", room + 1), where)
+
+    def _deadband(self, comp, where):
+        self._inputs(comp, where, 1)
+        self._optional(comp, "width", where, 0.0)
+        self._b.push_constant(self._number(comp, "gain", where, 1.0))
+        self._b.dynamic(P.OP_DEADBAND, 0, where)
+
+    def _angle(self, comp, where):
+        """FGAngles: the signed angle from the source to the target angle (rad, or ``unit="DEG"``), output in
+        radians or ``unit="DEG"``."""
+        for tag in ("source_angle", "target_angle"):
+            el = comp.find(tag)
+            if el is None:
+                raise InputError(self.source.path, f"{where}/{tag}", "required element is missing")
+            self._b.push_property(el.text, f"{where}/{tag}")
+            if el.get("unit") == "DEG":
+                self._b.push_constant(ANGLE_DEG)
+                self._b.emit(P.OP_PRODUCT, 2, pops=2, pushes=1)
+        unit = comp.get("unit") or "RAD"
+        if unit not in ("DEG", "RAD"):
+            raise InputError(self.source.path, where, f"unknown unit {unit!r} (DEG or RAD)")
+        self._b.push_constant(180.0 / math.pi if unit == "DEG" else 1.0)
+        self._b.dynamic(P.OP_ANGLE, 0, where)
 
     def _clip(self, comp, where):
         clip = comp.find("clipto")

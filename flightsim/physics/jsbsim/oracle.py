@@ -28,8 +28,8 @@ from flightsim.physics.jsbsim.program import Properties
 from flightsim.physics.jsbsim.propulsion import E_IDLE_N1, E_IDLE_N2, E_MAX_N1, E_MAX_N2, E_MIL, S_N1, S_N2, Propulsion
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
-__all__ = ["INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPULSION_LOADS", "PropulsionReplay", "Replay",
-           "engine_inputs_from", "new_fdm", "replay_aero", "replay_propulsion"]
+__all__ = ["FcsReplay", "INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPULSION_LOADS", "PropulsionReplay", "Replay",
+           "engine_inputs_from", "new_fdm", "replay_aero", "replay_fcs", "replay_propulsion"]
 
 #: Properties JSBSim's FGPropagate writes: it runs first in a frame, so the FCS reads this frame's values of
 #: these, and the last frame's of what FGAuxiliary computes (α, β, q̄, the air-relative rates, ...).
@@ -45,15 +45,16 @@ LOADS = ("forces/fbx-aero-lbs", "forces/fby-aero-lbs", "forces/fbz-aero-lbs",
 _OUTPUT = None
 
 
-def new_fdm(name, dt=1.0 / 120.0):
+def new_fdm(name, dt=1.0 / 120.0, root=None):
     """A quiet ``jsbsim.FGFDMExec`` with aircraft ``name`` loaded at step ``dt`` (set before loading: JSBSim's
-    FCS copies dt when the model loads), its file output and input sockets off."""
+    FCS copies dt when the model loads), its file output and input sockets off; ``root``: a JSBSim root folder
+    (``aircraft/NAME/NAME.xml``) other than the package's."""
     global _OUTPUT
     import jsbsim
 
     if _OUTPUT is None:
         _OUTPUT = tempfile.TemporaryDirectory(prefix="flightsim-jsbsim-")
-    fdm = jsbsim.FGFDMExec(None)
+    fdm = jsbsim.FGFDMExec(None if root is None else str(root))
     fdm.set_debug_level(0)
     fdm.set_output_path(_OUTPUT.name)
     fdm.set_dt(dt)
@@ -205,6 +206,86 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
         largest = max(largest, float(np.linalg.norm(ref[:3])))
         compared += 1
     return Replay(worst_f, worst_m, cg_error, worst_c, worst_a, compared, largest, tuple(n for _, n in copied))
+
+
+@dataclass
+class FcsReplay:
+    """What :func:`replay_fcs` measured.
+
+    Attributes
+    ----------
+    error : float
+        The largest difference of a property the flight controls write from JSBSim's, over all frames, relative
+        to the larger of 1 and JSBSim's value.
+    worst : str
+        The property it was in.
+    frames : int
+    checked : tuple
+        The properties compared (those the flight controls write that JSBSim has).
+    moved : int
+        How many of them changed during the replay (a replay of constants would compare little).
+    """
+
+    error: float
+    worst: str
+    frames: int
+    checked: tuple
+    moved: int
+
+
+def replay_fcs(name, frames=600, airspeed_kts=250.0, altitude_ft=10000.0, dt=1.0 / 120.0, root=None,
+               commands=None):
+    """Fly ``name`` in JSBSim with a stick programme and run flightsim's flight controls beside it, on the
+    inputs JSBSim's FCS had; compare everything they write, every frame.
+
+    JSBSim's FCS runs after FGPropagate and FGAtmosphere and before the other models, so it reads this frame's
+    state and atmosphere and the last frame's auxiliary, engine and aerodynamic values: each frame the inputs
+    are read before ``run`` and the state's and the atmosphere's again after it.  The flight controls' own
+    state (filters, integrals, kinematics) is flightsim's own from the start: they run twice on the inputs after
+    ``run_ic``, as JSBSim's ran in it (``RunIC`` runs the models in ``Initialize`` and once more).  ``commands(t)`` gives the commands at time ``t`` (a dict; by default
+    elevator, aileron and rudder move sinusoidally, the throttle at 0.7, the flaps down after 2 s).
+    """
+    source = JSBSimFile(aircraft_path(name) if root is None else root / "aircraft" / name / f"{name}.xml")
+    fcs = FlightControls(source, Properties(), dt)
+    properties = fcs.properties
+    fdm = new_fdm(name, dt, root)
+    fdm["ic/h-sl-ft"], fdm["ic/vc-kts"] = altitude_ft, airspeed_kts
+    fdm["propulsion/fuel_freeze"] = 1
+    fdm.run_ic()
+    manager = fdm.get_property_manager()
+    props = properties.array({**fcs.defaults, "simulation/dt": dt})
+    inputs = [(properties[n], n) for n in fcs.inputs if manager.hasNode(n)]
+    now = [(slot, n) for slot, n in inputs if n.startswith(PROPAGATED + ("atmosphere/",))]
+    checked = [(properties[n], n) for n in sorted(set(fcs.outputs)) if manager.hasNode(n)]
+    commands = commands or (lambda t: {"fcs/elevator-cmd-norm": 0.3 * math.sin(1.3 * t),
+                                       "fcs/aileron-cmd-norm": 0.4 * math.sin(2.1 * t),
+                                       "fcs/rudder-cmd-norm": 0.3 * math.sin(0.7 * t),
+                                       "fcs/throttle-cmd-norm": 0.7, "fcs/flap-cmd-norm": float(t > 2.0)})
+    for slot, n in inputs:
+        props[slot] = fdm[n]
+    fcs.program.run(props)
+    fcs.program.run(props)
+    for slot, n in checked:              # what JSBSim's run_ic left (its kinematics moved for a step there too)
+        props[slot] = fdm[n]
+    first = {n: fdm[n] for _, n in checked}
+    worst, where, moved = 0.0, "", set()
+    for i in range(frames):
+        for k, v in commands(i * dt).items():
+            fdm[k] = v
+        for slot, n in inputs:
+            props[slot] = fdm[n]
+        fdm.run()
+        for slot, n in now:
+            props[slot] = fdm[n]
+        fcs.program.run(props)
+        for slot, n in checked:
+            ref = fdm[n]
+            error = abs(props[slot] - ref) / max(abs(ref), 1.0)
+            if error > worst:
+                worst, where = error, n
+            if ref != first[n]:
+                moved.add(n)
+    return FcsReplay(worst, where, frames, tuple(n for _, n in checked), len(moved))
 
 
 #: JSBSim's thrusters' loads in the body frame about the CG (lbf, lbf·ft).

@@ -41,7 +41,19 @@ __all__ = ["OPERATIONS", "Program", "ProgramBuilder", "Properties", "run"]
 (OP_CONST, OP_PROP, OP_STORE, OP_PRODUCT, OP_SUM, OP_DIFFERENCE, OP_QUOTIENT, OP_POW, OP_MIN, OP_MAX, OP_AVG,
  OP_TABLE, OP_ABS, OP_SIN, OP_COS, OP_TAN, OP_ASIN, OP_ACOS, OP_ATAN, OP_ATAN2, OP_EXP, OP_SQRT, OP_LN, OP_LOG10,
  OP_SIGN, OP_FLOOR, OP_CEIL, OP_TORADIANS, OP_TODEGREES, OP_INTEGER, OP_FRACTION, OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ,
- OP_NQ, OP_NOT, OP_AND, OP_OR, OP_IFTHEN, OP_NEG, OP_DUP, OP_CLIP, OP_CYCLIC_CLIP, OP_SCALE, OP_KINEMATIC) = range(47)
+ OP_NQ, OP_NOT, OP_AND, OP_OR, OP_IFTHEN, OP_NEG, OP_DUP, OP_CLIP, OP_CYCLIC_CLIP, OP_SCALE, OP_KINEMATIC,
+ OP_FILTER, OP_PID, OP_ACTUATOR, OP_DEADBAND, OP_SENSOR, OP_QUANTIZE, OP_DELAY, OP_ANGLE) = range(55)
+#: The dynamic components' operations keep their state in property slots from their argument on (see
+#: :meth:`ProgramBuilder.state`), so the state travels with the property array (reset, trim, batch, replay):
+#: how many slots each takes (a delay: 1 + its frames).
+STATE = {OP_FILTER: 5, OP_PID: 3, OP_ACTUATOR: 5, OP_SENSOR: 3}
+#: How many values each dynamic operation pops (it pushes one).
+DYNAMIC_POPS = {OP_FILTER: 10, OP_PID: 11, OP_ACTUATOR: 9, OP_DEADBAND: 3, OP_SENSOR: 7, OP_QUANTIZE: 4,
+                OP_DELAY: 3, OP_ANGLE: 3}
+#: Filter kinds (``OP_FILTER``'s first operand), as FGFilter's ``FilterType``.
+(FILTER_LAG, FILTER_LEAD_LAG, FILTER_ORDER2, FILTER_WASHOUT) = range(4)
+#: Integration kinds of a PID (``OP_PID``'s first operand), as FGPID's ``IntType``.
+(INT_NONE, INT_RECT, INT_TRAP, INT_AB2, INT_AB3) = range(5)
 
 #: The ``<function>`` operations compiled here: element name → (opcode, least arguments, most arguments;
 #: None: any number).  Anything else in a function is refused, naming it.
@@ -354,6 +366,20 @@ class ProgramBuilder:
         else:
             self.push_constant(value)
 
+    def state(self, name, n):
+        """``n`` new property slots in a row for the state of the dynamic component ``name`` (its output
+        property); the first's index.  They are named ``NAME/flightsim-state-K`` and start at 0."""
+        first = len(self.properties)
+        for k in range(n):
+            slot = self.properties.slot(f"{name}/flightsim-state-{k}")
+            if slot != first + k:
+                raise ValueError(f"the state of {name!r} is made twice")
+        return first
+
+    def dynamic(self, op, state, where):
+        """Emit dynamic operation ``op`` over its operands (pushed) and state slots from ``state`` on."""
+        self.emit(op, state, pops=DYNAMIC_POPS[op], pushes=1)
+
     def constants_block(self, values):
         """Store ``values`` in :attr:`constants` side by side; the index of the first."""
         start = len(self.constants)
@@ -608,6 +634,194 @@ def _unary_op(op, x):
     return 0.0 if _binary(x) else 1.0          # OP_NOT
 
 
+# ----------------------------------------------------------------------------- the dynamic components
+#
+# Each keeps its state in property slots (``ProgramBuilder.state``); ``settle`` is JSBSim's trim status: the
+# component settles at once to its steady state for the present input (a filter to its gain at zero frequency, an
+# integrator holds), as flightsim's trim needs.
+
+
+@borrowing_jit
+def _filter(props, s, kind, x, c1, c2, c3, c4, c5, c6, dt, settle):
+    """FGFilter::Run, its state at ``props[s:s + 5]``: initialised (0/1), the last two inputs, the last two
+    outputs (before the clip).  Not yet initialised it outputs its last input (0 after a reset) and reads nothing;
+    its coefficients come from ``dt`` and ``c1``…``c6`` every frame (``CalculateDynamicFilters``)."""
+    in1, in2, out1, out2 = props[s + 1], props[s + 2], props[s + 3], props[s + 4]
+    if settle:
+        if kind == FILTER_LAG:
+            y = x
+        elif kind == FILTER_WASHOUT:
+            y = 0.0
+        elif kind == FILTER_LEAD_LAG:
+            y = x * c2 / c4 if c4 != 0.0 else out1
+        else:
+            y = x * c3 / c6 if c6 != 0.0 else out1
+        in1 = in2 = x
+        out1 = out2 = y
+    elif props[s] == 0.0:
+        y = x = in1
+        in2 = out1 = out2 = y
+    elif kind == FILTER_LAG:
+        denom = 2.0 + dt * c1
+        y = (x + in1) * (dt * c1 / denom) + out1 * ((2.0 - dt * c1) / denom)
+    elif kind == FILTER_LEAD_LAG:
+        denom = 2.0 * c3 + dt * c4
+        y = x * ((2.0 * c1 + dt * c2) / denom) + in1 * ((dt * c2 - 2.0 * c1) / denom) \
+            + out1 * ((2.0 * c3 - dt * c4) / denom)
+    elif kind == FILTER_ORDER2:
+        denom = 4.0 * c4 + 2.0 * c5 * dt + c6 * dt * dt
+        y = x * ((4.0 * c1 + 2.0 * c2 * dt + c3 * dt * dt) / denom) + in1 * ((2.0 * c3 * dt * dt - 8.0 * c1) / denom) \
+            + in2 * ((4.0 * c1 - 2.0 * c2 * dt + c3 * dt * dt) / denom) \
+            - out1 * ((2.0 * c6 * dt * dt - 8.0 * c4) / denom) - out2 * ((4.0 * c4 - 2.0 * c5 * dt + c6 * dt * dt) / denom)
+    else:
+        denom = 2.0 + dt * c1
+        ca = 2.0 / denom
+        y = x * ca - in1 * ca + out1 * ((2.0 - dt * c1) / denom)
+    props[s] = 1.0
+    props[s + 2], props[s + 1] = in1, x
+    props[s + 4], props[s + 3] = out1, y
+    return y
+
+
+@borrowing_jit
+def _pid(props, s, int_type, standard, has_pvdot, x, kp, ki, kd, pvdot, trigger, dt, settle):
+    """FGPID::Run (``<integrator>`` is a PID with ``ki`` = its ``c1``), its state at ``props[s:s + 3]``: the last
+    two inputs and the integral.  A ``trigger`` not 0 holds the integral, a negative one zeroes it."""
+    in1, total = props[s], props[s + 2]
+    if settle:
+        dval = pvdot if has_pvdot else 0.0
+        props[s] = props[s + 1] = x
+    else:
+        dval = pvdot if has_pvdot else (x - in1) / dt
+        delta = 0.0
+        if abs(trigger) < 0.000001:
+            if int_type == INT_RECT:
+                delta = x
+            elif int_type == INT_TRAP:
+                delta = 0.5 * (x + in1)
+            elif int_type == INT_AB2:
+                delta = 1.5 * x - 0.5 * in1
+            elif int_type == INT_AB3:
+                delta = (23.0 * x - 16.0 * in1 + 5.0 * props[s + 1]) / 12.0
+        if trigger < 0.0:
+            total = 0.0
+        total += ki * dt * delta
+        props[s + 2] = total
+        props[s + 1] = 0.0 if trigger < 0.0 else in1
+        props[s] = x
+    if standard:
+        return kp * (x + total + kd * dval)
+    return kp * x + total + kd * dval
+
+
+@borrowing_jit
+def _actuator(props, s, x, lag, rate_up, rate_down, deadband, hysteresis, bias, dt, settle):
+    """FGActuator::Run without failures, before its delay and clip; its state at ``props[s:s + 5]``: initialised,
+    the hysteresis's and the rate limit's last outputs, the lag's last input and output.  A lag or a rate limit
+    that is NaN is absent.  Settling (JSBSim's trim status) passes the input through and restarts from it."""
+    live = props[s] != 0.0 and not settle
+    y = x
+    if not math.isnan(lag):
+        if live:
+            denom = 2.00 + dt * lag
+            y = (dt * lag / denom) * (x + props[s + 3]) + props[s + 4] * ((2.00 - dt * lag) / denom)
+        props[s + 3], props[s + 4] = x, y
+    if not (math.isnan(rate_up) and math.isnan(rate_down)):
+        if live:
+            last = props[s + 2]
+            delta = y - last
+            if not math.isnan(rate_up) and delta > dt * rate_up:
+                y = last + rate_up * dt
+            if not math.isnan(rate_down) and delta < dt * -rate_down:
+                y = last + -rate_down * dt
+        props[s + 2] = y
+    if deadband != 0.0:
+        y = _deadband(y, deadband, 1.0)
+    if hysteresis != 0.0:
+        if live:
+            last = props[s + 1]
+            if y > last:
+                y = max(last, y - 0.5 * hysteresis)
+            elif y < last:
+                y = min(last, y + 0.5 * hysteresis)
+        props[s + 1] = y
+    if bias != 0.0:
+        y += bias
+    props[s] = 1.0
+    return y
+
+
+@borrowing_jit
+def _deadband(x, width, gain):
+    """FGDeadBand (and an actuator's deadband, gain 1): 0 within ``width`` of zero, else ``x`` moved ``width``/2
+    toward zero, times ``gain``."""
+    half = 0.5 * width
+    if x < -half:
+        return (x + half) * gain
+    if x > half:
+        return (x - half) * gain
+    return 0.0
+
+
+@borrowing_jit
+def _sensor(props, s, x, lag, drift_rate, gain, bias, dt, settle):
+    """FGSensor's lag, drift, gain and bias (no noise: see the fcs module), before its delay, quantization and
+    clip; its state at ``props[s:s + 3]``: the lag's last input and output, the drift so far."""
+    y = x
+    if lag != 0.0:
+        if not settle:
+            denom = 2.00 + dt * lag
+            y = (dt * lag / denom) * (y + props[s]) + props[s + 1] * ((2.00 - dt * lag) / denom)
+        props[s + 1], props[s] = y, x
+    if drift_rate != 0.0:
+        if not settle:
+            props[s + 2] += drift_rate * dt
+        y += props[s + 2]
+    if gain != 0.0:
+        y *= gain
+    if bias != 0.0:
+        y += bias
+    return y
+
+
+@borrowing_jit
+def _quantize(x, lo, hi, granularity):
+    """FGSensor::Quantize: clamped to [lo, hi], then down to a whole number of steps above ``lo``."""
+    if x < lo:
+        x = lo
+    if x > hi:
+        x = hi
+    return float(int((x - lo) / granularity)) * granularity + lo
+
+
+@borrowing_jit
+def _delay(props, s, x, frames, settle):
+    """FGFCSComponent::Delay over ``frames`` frames (0: none), its ring at ``props[s + 1:]`` and its position at
+    ``props[s]``; settling fills the ring with ``x``."""
+    n = int(frames)
+    if n <= 0:
+        return x
+    if settle:
+        for k in range(n):
+            props[s + 1 + k] = x
+        return x
+    i = int(props[s]) % n
+    props[s + 1 + i] = x
+    i = 0 if i == n - 1 else i + 1
+    props[s] = i
+    return props[s + 1 + i]
+
+
+@borrowing_jit
+def _angle(source, target, unit):
+    """FGAngles: the signed angle from ``source`` to ``target`` (rad), times ``unit``."""
+    x1, y1 = math.cos(source), math.sin(source)
+    x2, y2 = math.cos(target), math.sin(target)
+    a = math.acos(max(-1.0, min(x1 * x2 + y1 * y2, 1.0)))
+    return a * unit if x1 * y2 >= x2 * y1 else -a * unit
+
+
+
 @borrowing_jit
 def run(code, constants, tables, table_data, props, stack):
     """Execute a :class:`Program` on the property array ``props`` (its STOREs write it).
@@ -689,6 +903,39 @@ def run(code, constants, tables, table_data, props, stack):
             stack[sp - 1] = _kinematic(table_data, tables[arg, T_ROW_KEYS], tables[arg, T_VALUES], tables[arg, T_ROWS],
                                        tables[arg, T_COLS] != 0, stack[sp - 1], stack[sp], stack[sp + 1],
                                        stack[sp + 2] != 0.0)
+        elif op == OP_FILTER:
+            sp -= 9
+            b = sp - 1
+            stack[b] = _filter(props, arg, stack[b], stack[b + 1], stack[b + 2], stack[b + 3], stack[b + 4],
+                               stack[b + 5], stack[b + 6], stack[b + 7], stack[b + 8], stack[b + 9] != 0.0)
+        elif op == OP_PID:
+            sp -= 10
+            b = sp - 1
+            stack[b] = _pid(props, arg, stack[b], stack[b + 1] != 0.0, stack[b + 2] != 0.0, stack[b + 3],
+                            stack[b + 4], stack[b + 5], stack[b + 6], stack[b + 7], stack[b + 8], stack[b + 9],
+                            stack[b + 10] != 0.0)
+        elif op == OP_ACTUATOR:
+            sp -= 8
+            b = sp - 1
+            stack[b] = _actuator(props, arg, stack[b], stack[b + 1], stack[b + 2], stack[b + 3], stack[b + 4],
+                                 stack[b + 5], stack[b + 6], stack[b + 7], stack[b + 8] != 0.0)
+        elif op == OP_DEADBAND:
+            sp -= 2
+            stack[sp - 1] = _deadband(stack[sp - 1], stack[sp], stack[sp + 1])
+        elif op == OP_SENSOR:
+            sp -= 6
+            b = sp - 1
+            stack[b] = _sensor(props, arg, stack[b], stack[b + 1], stack[b + 2], stack[b + 3], stack[b + 4],
+                               stack[b + 5], stack[b + 6] != 0.0)
+        elif op == OP_QUANTIZE:
+            sp -= 3
+            stack[sp - 1] = _quantize(stack[sp - 1], stack[sp], stack[sp + 1], stack[sp + 2])
+        elif op == OP_DELAY:
+            sp -= 2
+            stack[sp - 1] = _delay(props, arg, stack[sp - 1], stack[sp], stack[sp + 1] != 0.0)
+        elif op == OP_ANGLE:
+            sp -= 2
+            stack[sp - 1] = _angle(stack[sp - 1], stack[sp], stack[sp + 1])
         elif op >= OP_QUOTIENT and op <= OP_POW or op == OP_ATAN2 or (op >= OP_LT and op <= OP_NQ):
             sp -= 1
             stack[sp - 1] = _binary_op(op, stack[sp - 1], stack[sp])

@@ -1,0 +1,191 @@
+"""JSBSim's dynamic flight-control components (filters, PIDs, integrators, actuators, sensors, delays,
+deadbands, angles) computed by flightsim, against JSBSim itself and against hand-derived numbers.
+
+The oracle (``flightsim.physics.jsbsim.oracle.replay_fcs``) flies an aircraft in JSBSim with a stick programme
+and runs flightsim's flight controls beside it on the inputs JSBSim's FCS had, frame by frame, with their own
+state: every property they write must be JSBSim's.  The aircraft here is the package's SGS glider with one
+more ``<system>`` file that holds every dynamic component with most of its options, fed by the stick, the
+attitude and the rates.
+"""
+
+import math
+import shutil
+
+import jsbsim
+import numpy as np
+import pytest
+from numba import njit
+
+from flightsim.physics.jsbsim import native
+from flightsim.physics.jsbsim.fcs import SETTLE, FlightControls
+from flightsim.physics.jsbsim.oracle import replay_fcs
+from flightsim.physics.jsbsim.program import run
+from flightsim.physics.jsbsim.xmlfile import JSBSimFile
+
+SYSTEM = """<?xml version="1.0"?>
+<system name="every dynamic component">
+  <property value="0">test/trigger</property>
+  <property value="90">test/target-heading-deg</property>
+  <channel name="Filters">
+    <lag_filter name="Lag"><input>fcs/elevator-cmd-norm</input><c1>2.0</c1></lag_filter>
+    <lead_lag_filter name="test/lead-lag"><input>fcs/aileron-cmd-norm</input>
+      <c1>0.5</c1><c2>1.5</c2><c3>0.25</c3><c4>1.0</c4></lead_lag_filter>
+    <washout_filter name="Washout"><input>velocities/q-rad_sec</input><c1>0.7</c1></washout_filter>
+    <second_order_filter name="Second Order"><input>fcs/rudder-cmd-norm</input>
+      <c1>0.1</c1><c2>0.4</c2><c3>9.0</c3><c4>1.0</c4><c5>2.4</c5><c6>9.0</c6>
+      <clipto><min>-0.2</min><max>0.25</max></clipto></second_order_filter>
+  </channel>
+  <channel name="Integrators">
+    <switch name="test/trigger-switch"><default value="0"/>
+      <test value="1">fcs/aileron-cmd-norm gt 0.35</test>
+      <test value="-1">fcs/aileron-cmd-norm lt -0.38</test>
+      <delay type="frames">3</delay></switch>
+    <integrator name="Integral"><input>fcs/elevator-cmd-norm</input><c1>0.8</c1>
+      <trigger>test/trigger-switch</trigger></integrator>
+    <pid name="PID"><input>attitude/phi-rad</input><kp>1.2</kp><ki type="rect">0.3</ki><kd>0.05</kd>
+      <clipto><min>-0.5</min><max>0.5</max></clipto></pid>
+    <pid name="Standard PID" type="standard"><input>fcs/rudder-cmd-norm</input><kp>0.9</kp>
+      <ki type="ab3">0.4</ki><kd>0.02</kd><pvdot>velocities/r-rad_sec</pvdot></pid>
+    <pid name="AB2 PID"><input>fcs/elevator-cmd-norm</input><kp>fcs/lag</kp><ki>0.5</ki></pid>
+  </channel>
+  <channel name="Actuators and sensors">
+    <actuator name="Actuator"><input>fcs/aileron-cmd-norm</input><lag>15</lag>
+      <rate_limit sense="incr">0.8</rate_limit><rate_limit sense="decr">0.6</rate_limit>
+      <bias>0.01</bias><deadband_width>0.02</deadband_width><hysteresis_width>0.05</hysteresis_width>
+      <delay type="frames">2</delay>
+      <clipto><min>-0.3</min><max>0.3</max></clipto></actuator>
+    <actuator name="Plain Actuator"><input>fcs/elevator-cmd-norm</input><rate_limit>0.5</rate_limit></actuator>
+    <deadband name="Dead Band"><input>fcs/rudder-cmd-norm</input><width>0.1</width><gain>2</gain></deadband>
+    <sensor name="Sensor"><input>attitude/theta-rad</input><lag>3</lag><drift_rate>0.001</drift_rate>
+      <gain>1.1</gain><bias>0.002</bias><delay>0.05</delay>
+      <quantization name="test/quantized"><bits>10</bits><min>-1</min><max>1</max></quantization></sensor>
+    <angle name="Angle" unit="DEG"><source_angle>attitude/psi-rad</source_angle>
+      <target_angle unit="DEG">test/target-heading-deg</target_angle></angle>
+  </channel>
+</system>
+"""
+#: What SYSTEM's components write.
+COMPONENTS = ("fcs/lag", "test/lead-lag", "fcs/washout", "fcs/second-order", "test/trigger-switch", "fcs/integral",
+              "fcs/pid", "fcs/standard-pid", "fcs/ab2-pid", "fcs/actuator", "fcs/plain-actuator", "fcs/dead-band",
+              "fcs/sensor", "fcs/angle")
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory):
+    """A JSBSim root folder whose SGS glider includes :data:`SYSTEM` before its flight controls."""
+    root = tmp_path_factory.mktemp("jsbsim-root")
+    package = jsbsim.get_default_root_dir()
+    shutil.copytree(f"{package}/aircraft/SGS", root / "aircraft" / "SGS")
+    path = root / "aircraft" / "SGS" / "SGS.xml"
+    text = path.read_text()
+    at = text.index("<flight_control")
+    path.write_text(text[:at] + '<system file="test-system"/>\n' + text[at:])
+    (root / "aircraft" / "SGS" / "test-system.xml").write_text(SYSTEM)
+    return root
+
+
+def _stick(t):
+    """Elevator, aileron and rudder moving at several rates (the aileron crosses the trigger's thresholds; the
+    rudder's fast part drives the second-order filter into its clip), the target heading swinging round."""
+    return {"fcs/elevator-cmd-norm": 0.5 * math.sin(1.3 * t), "fcs/aileron-cmd-norm": 0.4 * math.sin(2.1 * t),
+            "fcs/rudder-cmd-norm": 0.3 * math.sin(0.7 * t) + 0.2 * math.sin(5.0 * t),
+            "test/target-heading-deg": 90.0 + 100.0 * math.sin(0.5 * t)}
+
+
+def test_every_dynamic_component_is_jsbsims_frame_by_frame(root):
+    r = replay_fcs("SGS", frames=1200, root=root, airspeed_kts=60.0, altitude_ft=3000.0, commands=_stick)
+    assert set(COMPONENTS) <= set(r.checked)
+    assert r.moved >= 25                      # nearly everything moved over the 10 s
+    assert r.error == 0.0, r                  # the same formulas in the same order: the same bits
+
+
+@pytest.mark.parametrize("name, kts, ft", [("Shuttle", 250.0, 20000.0)])
+def test_an_aircraft_with_dynamic_flight_controls_is_jsbsims(name, kts, ft):
+    r = replay_fcs(name, frames=600, airspeed_kts=kts, altitude_ft=ft)
+    assert r.moved >= 10 and r.error <= 1e-12, r
+
+
+def _controls(root):
+    fcs = FlightControls(JSBSimFile(root / "aircraft" / "SGS" / "SGS.xml"), dt=1.0 / 120.0)
+    return fcs, fcs.properties, fcs.properties.array({**fcs.defaults, "simulation/dt": 1.0 / 120.0})
+
+
+@njit(cache=True)
+def _call(address, props, constants, tables, data):
+    native.call_block(address, props, constants, tables, data)
+
+
+def test_the_compiled_components_compute_the_interpreters_numbers_to_the_bit(root):
+    fcs, p, props = _controls(root)
+    prog = fcs.program
+    blocks = native.compile_blocks({"fcs": prog, "aero": prog, "engine": prog}, len(p), "every_component")
+    interpreted, compiled = props.copy(), props.copy()
+    written = set()
+    rng = np.random.default_rng(11)
+    inputs = [p[n] for n in ("fcs/elevator-cmd-norm", "fcs/aileron-cmd-norm", "fcs/rudder-cmd-norm",
+                             "attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "velocities/q-rad_sec",
+                             "velocities/r-rad_sec", "test/target-heading-deg")]
+    for frame in range(600):
+        values = rng.normal(0.0, 0.4, len(inputs))
+        settle = float(frame % 97 == 0)               # now and then a trim's settled pass
+        for array in (interpreted, compiled):
+            array[inputs] = values
+            array[p[SETTLE]] = settle
+        assert run(prog.code, prog.constants, prog.tables, prog.table_data, interpreted, prog.stack()) == 0
+        _call(blocks.addresses[0], compiled, prog.constants, prog.tables, prog.table_data)
+        np.testing.assert_array_equal(compiled, interpreted, err_msg=f"frame {frame}")
+        written |= {n for n in COMPONENTS if interpreted[p[n]] != 0.0}
+    assert written == set(COMPONENTS)                 # every component wrote something (and both agreed)
+
+
+def test_a_lag_filter_starts_from_0_then_follows_tustins_formula(root):
+    fcs, p, props = _controls(root)
+    dt, c1 = 1.0 / 120.0, 2.0
+    props[p["fcs/elevator-cmd-norm"]] = 1.0
+    seen = []
+    for _ in range(4):
+        fcs.program.run(props)
+        seen.append(props[p["fcs/lag"]])
+    ca, cb = dt * c1 / (2.0 + dt * c1), (2.0 - dt * c1) / (2.0 + dt * c1)
+    expected = [0.0]                                  # the first frame: JSBSim's Initialize, the input not read
+    for k in range(3):
+        expected.append((1.0 + (0.0 if k == 0 else 1.0)) * ca + expected[-1] * cb)
+    assert seen == pytest.approx(expected, rel=1e-15)
+    assert 0.0 < seen[-1] < 1.0
+
+
+def test_settled_components_sit_at_their_steady_state_and_a_frame_leaves_them_there(root):
+    """Trim (the settle switch, JSBSim's trim status): each filter at its gain at zero frequency, the actuator
+    passing its input through (its deadband and bias still acting), the delays filled, the integral held."""
+    fcs, p, props = _controls(root)
+    props[p["fcs/elevator-cmd-norm"]] = 0.3
+    props[p["fcs/aileron-cmd-norm"]] = 0.2
+    props[p["fcs/rudder-cmd-norm"]] = 0.1
+    props[p[SETTLE]] = 1.0
+    fcs.program.run(props)
+    settled = {n: props[p[n]] for n in COMPONENTS}
+    assert settled["fcs/lag"] == 0.3                              # C1/(s + C1) at s = 0: 1
+    assert settled["test/lead-lag"] == pytest.approx(0.2 * 1.5 / 1.0)   # C2/C4
+    assert settled["fcs/washout"] == 0.0                          # s/(s + C1): 0
+    assert settled["fcs/second-order"] == pytest.approx(0.1)      # C3/C6 = 1
+    assert settled["fcs/actuator"] == pytest.approx(0.2 - 0.01 + 0.01)   # deadband 0.02 wide, bias 0.01
+    assert settled["fcs/plain-actuator"] == 0.3
+    assert settled["fcs/integral"] == 0.0                         # held (at its reset value)
+    assert settled["fcs/ab2-pid"] == pytest.approx(0.3 * 0.3)     # kp (the lag's output) × input, no integral yet
+    props[p[SETTLE]] = 0.0
+    fcs.program.run(props)                                        # flying on, the inputs unchanged
+    for n in ("fcs/lag", "test/lead-lag", "fcs/washout", "fcs/second-order", "fcs/actuator", "fcs/plain-actuator"):
+        assert props[p[n]] == pytest.approx(settled[n], abs=1e-12), n
+    assert props[p["fcs/integral"]] == pytest.approx(0.8 * 0.3 / 120.0)   # it integrates again: c1 × input × dt
+
+
+def test_a_delay_of_n_frames_gives_back_its_input_n_minus_1_frames_later_as_jsbsims_ring_does(root):
+    """FGFCSComponent::Delay writes the frame's value into its ring of n, steps on, and reads the oldest, which is
+    n − 1 frames old (the replay above holds this switch to JSBSim's bits)."""
+    fcs, p, props = _controls(root)
+    seen = []
+    for frame in range(8):                 # the switch: 1 while the aileron is past 0.35, a ring of 3 frames
+        props[p["fcs/aileron-cmd-norm"]] = 0.5 if frame == 1 else 0.0
+        fcs.program.run(props)
+        seen.append(props[p["test/trigger-switch"]])
+    assert seen == [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]
