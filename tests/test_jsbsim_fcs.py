@@ -189,3 +189,66 @@ def test_a_delay_of_n_frames_gives_back_its_input_n_minus_1_frames_later_as_jsbs
         fcs.program.run(props)
         seen.append(props[p["test/trigger-switch"]])
     assert seen == [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]
+
+
+# ----------------------------------------------------------------------------- external forces
+
+TOW = """<external_reactions>
+  <force name="tow" frame="BODY">
+    <location unit="IN"><x>20</x><y>-3</y><z>-10</z></location>
+    <direction><x>0.9</x><y>0.1</y><z>-0.3</z></direction>
+  </force>
+  <force name="hook" frame="BODY">
+    <location unit="FT"><x>15</x><y>0</y><z>1</z></location>
+    <direction><x>-1</x><y>0</y><z>0</z></direction>
+  </force>
+</external_reactions>
+"""
+
+
+def test_external_forces_are_jsbsims(tmp_path):
+    """A tow force and a hook (BODY frame) at magnitudes set as the flight controls would: the body force and
+    the moment about the CG that flightsim adds are JSBSim's ``forces/fb*-external-lbs`` and
+    ``moments/*-external-lbsft``."""
+    from flightsim.physics.jsbsim.external import ExternalForces, external_loads
+    from flightsim.physics.jsbsim.mass import MassBalance
+    from flightsim.physics.jsbsim.oracle import new_fdm
+    from flightsim.physics.jsbsim.program import Properties
+
+    package = jsbsim.get_default_root_dir()
+    shutil.copytree(f"{package}/aircraft/SGS", tmp_path / "aircraft" / "SGS")
+    path = tmp_path / "aircraft" / "SGS" / "SGS.xml"
+    text = path.read_text()
+    at = text.index("<flight_control")
+    path.write_text(text[:at] + TOW + text[at:])
+    source = JSBSimFile(path)
+    mass = MassBalance.read(source)
+    properties = Properties()
+    forces = ExternalForces(source, properties, lambda r: mass.structural_to_body(r, mass.cg))
+    assert forces.magnitudes == ("external_reactions/tow/magnitude", "external_reactions/hook/magnitude")
+    fdm = new_fdm("SGS", root=tmp_path)
+    fdm["ic/vc-kts"], fdm["ic/h-sl-ft"] = 60.0, 3000.0
+    fdm.run_ic()
+    props = properties.array()
+    for tow, hook in ((150.0, 0.0), (0.0, 900.0), (-40.0, 300.0)):
+        fdm["external_reactions/tow/magnitude"], fdm["external_reactions/hook/magnitude"] = tow, hook
+        fdm.run()
+        props[properties["external_reactions/tow/magnitude"]] = tow
+        props[properties["external_reactions/hook/magnitude"]] = hook
+        out = np.zeros(6)
+        external_loads(props, forces.rows, out)
+        ref = [fdm[f"forces/fb{a}-external-lbs"] for a in "xyz"] + [fdm[f"moments/{a}-external-lbsft"] for a in "lmn"]
+        np.testing.assert_allclose(out, ref, rtol=1e-12, atol=1e-9)
+        assert np.linalg.norm(out[:3]) > 30.0 and np.linalg.norm(out[3:]) > 30.0       # real loads compared
+
+
+def test_what_the_flight_controls_may_write_of_an_external_force(tmp_path):
+    from flightsim.errors import InputError
+
+    path = tmp_path / "fcs.xml"
+    path.write_text('<fdm_config name="t"><flight_control name="f"><channel name="c"><pure_gain name="G">'
+                    '<input>a</input><output>external_reactions/tow/x</output></pure_gain>'
+                    '</channel></flight_control></fdm_config>')
+    with pytest.raises(InputError, match=r"external_reactions/tow/x: only an external force's magnitude can be "
+                                         "written"):
+        FlightControls(JSBSimFile(path))

@@ -238,6 +238,8 @@ class LoadParams(NamedTuple):
     jsb_propeller_slots: np.ndarray
     jsb_engine_table_index: np.ndarray
     jsb_engine_table_data: np.ndarray
+    #: (n, 7) float: the external forces (``external.ExternalForces.rows``), held with the thrust.
+    jsb_external: np.ndarray
 
 def pack_propeller(prop):
     """The propeller fields of :class:`LoadParams` for a :class:`~flightsim.physics.aircraft.Propeller` or None.
@@ -305,7 +307,7 @@ def no_jsbsim():
         jsb_aux_slots=np.zeros(0, dtype=np.int64), jsb_axis_slots=np.zeros((6, 1), dtype=np.int64),
         jsb_frame_slots=np.zeros(6, dtype=np.int64), jsb_limits=np.zeros(2), jsb_native=np.zeros(3, dtype=np.int64),
         **{f"jsb_{block}_{k}": np.array(v) for block in ("fcs", "aero", "engine") for k, v in program.items()},
-        **dict(zip(ENGINE_FIELDS, Propulsion.shaped())),
+        **dict(zip(ENGINE_FIELDS, Propulsion.shaped())), jsb_external=np.zeros((0, 7)),
     )
 
 def pack_jsbsim(aircraft):

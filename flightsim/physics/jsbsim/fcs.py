@@ -152,9 +152,11 @@ class FlightControls:
                 self.outputs.append(canonical(f"fcs/{lever}-pos-norm[{k}]"))
         # FGFDMExec loads the <system> blocks, then <autopilot>, then <flight_control>: their channels run so
         for k, system in enumerate(source.root.findall("system")):
+            self._declare(system, f"system[{k}]")
             self._block(self._system(system, k), f"system[{k}]")
         autopilot = source.root.find("autopilot")
         if autopilot is not None:
+            self._declare(autopilot, "autopilot")
             self._block(self._system(autopilot, None), "autopilot")
         block = source.section("flight_control", required=False)
         if block is not None:
@@ -179,10 +181,20 @@ class FlightControls:
             if child.tag == "channel":
                 self._channel(child, where)
             elif child.tag == "property":
-                self.defaults[canonical((child.text or "").strip())] = self.source.parse_number(
-                    child.get("value", "0"), f"{where}/property {(child.text or '').strip()!r} value")
+                self._property(child, where)
             elif child.tag not in ("documentation", "description"):
                 raise InputError(self.source.path, f"{where}/<{child.tag}>", "not supported")
+
+    def _declare(self, el, where):
+        """The ``<property>`` declarations inside a ``<system file="…">`` element itself (FGModel::Upload reads
+        them beside the file's own)."""
+        if el.get("file"):
+            for child in el.findall("property"):
+                self._property(child, where)
+
+    def _property(self, el, where):
+        self.defaults[canonical((el.text or "").strip())] = self.source.parse_number(
+            el.get("value", "0"), f"{where}/property {(el.text or '').strip()!r} value")
 
     @property
     def inputs(self):
@@ -481,8 +493,9 @@ class FlightControls:
     def _outputs(self, comp, where):
         names = [(el.text or "").strip() for el in comp.findall("output")] + [property_name(comp.get("name", ""))]
         for k, name in enumerate(names):
-            if name.startswith("external_reactions/"):
-                raise InputError(self.source.path, f"{where}/output", f"{name}: external reactions are not supported")
+            if name.startswith("external_reactions/") and not name.endswith("/magnitude"):
+                raise InputError(self.source.path, f"{where}/output", f"{name}: only an external force's magnitude "
+                                 "can be written")
             if k < len(names) - 1:
                 self._b.emit(P.OP_DUP, pushes=1)
             self._b.store(name)

@@ -37,6 +37,7 @@ from flightsim.physics.gear import gear_loads
 from flightsim.physics.jsbsim.aero import axes_to_body, frame_start
 from flightsim.physics.jsbsim.atmosphere import standard_atmosphere
 from flightsim.physics.jsbsim.auxiliary import auxiliary_in, put_atmosphere
+from flightsim.physics.jsbsim.external import external_loads
 from flightsim.physics.jsbsim.native import call_block
 from flightsim.physics.jsbsim.propulsion import engines_frame, engines_steady
 
@@ -206,7 +207,8 @@ def _state_into(props, slots, y):
 @borrowing_jit
 def step_start(t, y, h, params, settle):
     """Once per step, before the integrator's: commands, state, atmosphere, FCS, auxiliary properties, the
-    aerodynamics' frame state and the engines, in JSBSim's order; the engines' loads held in ``jsb_held``.
+    aerodynamics' frame state and the engines, in JSBSim's order; the engines' loads and the external forces (a
+    pushback's, a hook's) held in ``jsb_held``.
 
     ``settle`` (trim, a start, a linearisation): the state is steady, so the last step's acceleration is zero
     and the flight controls read this state's auxiliary values (not the last evaluation's); the kinematics
@@ -242,8 +244,9 @@ def step_start(t, y, h, params, settle):
         engines_frame(props, params.jsb_turbines, params.jsb_turbine_slots, params.jsb_pistons,
                       params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,
                       params.jsb_engine_table_index, params.jsb_engine_table_data, h, sigma, params.jsb_held)
-    held = params.jsb_held                       # (diag: aero.D_THRUST, D_RPM)
+    held = params.jsb_held                       # (diag: aero.D_THRUST, D_RPM: the thrust alone)
     params.diag[2] = math.sqrt(held[0] * held[0] + held[1] * held[1] + held[2] * held[2])
+    external_loads(props, params.jsb_external, held)     # (FGExternalReactions: after the FCS and the engines)
     params.diag[3] = props[int(s[J_RPM_SLOT])] if s[J_RPM_SLOT] >= 0 else 0.0
     if settle:
         # steady: cl² from this state's own lift, a fixed point (the lift's drag part reads cl²), iterated until

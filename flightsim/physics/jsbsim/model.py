@@ -39,6 +39,7 @@ from flightsim.physics.inputs import INPUTS
 from flightsim.physics.jsbsim import loads as L
 from flightsim.physics.jsbsim.aero import CL_SQUARED, LIFT, STALL_LATCH, Aerodynamics
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY, slots_of
+from flightsim.physics.jsbsim.external import ExternalForces
 from flightsim.physics.jsbsim.fcs import BUILTIN, SETTLE, FlightControls
 from flightsim.physics.jsbsim.mass import INCH_TO_FT, MassBalance, Metrics
 from flightsim.physics.jsbsim.native import compile_blocks
@@ -213,6 +214,7 @@ class JSBSimModel:
     state_slots: np.ndarray
     aux_slots: np.ndarray
     scalars: np.ndarray
+    external: ExternalForces
 
     @classmethod
     def read(cls, source):
@@ -226,6 +228,11 @@ class JSBSimModel:
         engines = Propulsion(source, props)
         cg = mass.cg
         engines.locate(lambda r: mass.structural_to_body(r, cg))
+        external = ExternalForces(source, props, lambda r: mass.structural_to_body(r, cg))
+        for name in fcs.outputs:
+            if name.startswith("external_reactions/") and name not in external.magnitudes:
+                raise InputError(source.path, "flight_control", f"writes {name!r}, but <external_reactions> "
+                                 "has no such force")
         commands = {**COMMANDS, **{canonical(pattern.format(k=k)): spec for k in range(len(engines.kinds))
                                    for pattern, spec in ENGINE_COMMANDS.items()}}
         rows = [(props.slot(name), -1 if control is None else INPUTS.index(control), scale, lo, hi)
@@ -251,7 +258,8 @@ class JSBSimModel:
         scalars[L.J_RHO_SLOT] = props["atmosphere/rho-slugs_ft3"]
         scalars[L.J_RPM_SLOT] = props[RPM] if RPM in props else -1
         return cls(source, props, metrics, mass, aero, fcs, engines, initial,
-                   np.array(rows, dtype=np.float64).reshape(-1, L.COMMAND_FIELDS), state_slots, aux_slots, scalars)
+                   np.array(rows, dtype=np.float64).reshape(-1, L.COMMAND_FIELDS), state_slots, aux_slots, scalars,
+                   external)
 
     @staticmethod
     def _check_inputs(source, props, aero, fcs, engines, supplied):
@@ -262,6 +270,10 @@ class JSBSimModel:
         for block, reads in (("flight_control", fcs.inputs), ("aerodynamics", aero.inputs),
                              ("propulsion", getattr(engines, "inputs", ()))):
             missing = [n for n in reads if n not in computed]
+            undefined = [n for n in missing if n.startswith("/")]
+            if undefined:           # FlightGear's tree: JSBSim alone stops at run_ic on such a read, as here
+                raise InputError(source.path, block, f"reads {undefined[0]!r}, a FlightGear property nothing "
+                                 "defines without FlightGear (JSBSim itself cannot run this aircraft alone)")
             if missing:
                 raise InputError(source.path, block, f"reads {missing[0]!r}, which flightsim does not compute"
                                  + (f" (and {len(missing) - 1} more: {', '.join(missing[1:4])}…)"
@@ -279,7 +291,7 @@ class JSBSimModel:
             jsb_fcs_constants=fcs.constants, jsb_fcs_tables=fcs.tables, jsb_fcs_data=fcs.table_data,
             jsb_aero_constants=aero.constants, jsb_aero_tables=aero.tables, jsb_aero_data=aero.table_data,
             jsb_engine_constants=eng.constants, jsb_engine_tables=eng.tables, jsb_engine_data=eng.table_data,
-            **dict(zip(ENGINE_FIELDS, self.propulsion.arrays)),
+            **dict(zip(ENGINE_FIELDS, self.propulsion.arrays)), jsb_external=self.external.rows,
         )
 
     def gauges(self, props):
