@@ -153,7 +153,7 @@ def _block_source(program, name, n_props):
     if stack:
         raise ValueError(f"{name}: the program leaves {len(stack)} values on its stack")
     n_tables, n_data = tables.shape[0], program.table_data.shape[0]
-    head = [f"@cfunc(C_SIGNATURE, cache=True, error_model='numpy')",
+    head = ["@cfunc(C_SIGNATURE, cache=True, error_model='numpy')",
             f"def {name}(props_p, constants_p, tables_p, data_p):",
             f"    props = carray(props_p, ({n_props},))",
             f"    tables = carray(tables_p, ({n_tables}, {TABLE_FIELDS}))",
