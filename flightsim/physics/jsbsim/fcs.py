@@ -18,7 +18,11 @@ dashes).  The algebraic components:
   ``<default>``;
 * ``deadband`` — 0 within ``<width>``/2 of zero, else the input moved that
   far toward zero, times ``<gain>``;
-* ``angle`` — the signed angle from ``<source_angle>`` to ``<target_angle>``.
+* ``angle`` — the signed angle from ``<source_angle>`` to ``<target_angle>``;
+* ``waypoint_heading``, ``waypoint_distance`` — the initial heading and the
+  length of the geodesic from a source to a target latitude and longitude on
+  JSBSim's WGS84 planet (Vincenty's formula; JSBSim calls GeographicLib: the
+  two agree to 1e-8).
 
 The dynamic ones, with their discrete formulas (JSBSim 1.3's), their state in
 property slots of their own (``NAME/flightsim-state-K``) so that it travels
@@ -59,8 +63,8 @@ frequency, an integral holds, an actuator passes its input through (as
 JSBSim's does), a delay fills with its input.
 
 Refused, naming it: a channel's ``execute`` condition or ``execrate``, a
-component's ``<init>``, waypoints, accelerometers, gyros, magnetometers,
-distributors and linear actuators.
+component's ``<init>``, accelerometers, gyros, magnetometers, distributors
+and linear actuators.
 """
 
 from __future__ import annotations
@@ -95,13 +99,16 @@ DEFAULTS = {**{name: 0.0 for name in BUILTIN}, "gear/gear-pos-norm": 1.0, "gear/
 _FILTERS = {"lag_filter": P.FILTER_LAG, "lead_lag_filter": P.FILTER_LEAD_LAG, "washout_filter": P.FILTER_WASHOUT,
             "second_order_filter": P.FILTER_ORDER2}
 _COMPONENTS = ("summer", "pure_gain", "scheduled_gain", "aerosurface_scale", "kinematic", "fcs_function", "switch",
-               "deadband", "angle", *_FILTERS, "pid", "integrator", "actuator", "sensor")
+               "deadband", "angle", "waypoint_heading", "waypoint_distance", *_FILTERS, "pid", "integrator",
+               "actuator", "sensor")
 #: FGPID's integrations by ``<ki type="…">`` (anything else: Adams-Bashforth 2).
 _INTEGRATIONS = {"rect": P.INT_RECT, "trap": P.INT_TRAP, "ab2": P.INT_AB2, "ab3": P.INT_AB3}
 #: The smallest step a time ``<delay>`` keeps its whole length at (its ring has room for that many frames).
 DELAY_MIN_DT = 1.0 / 480.0
 #: FGAngles' and FGWaypoint's degree (as JSBSim writes it).
 ANGLE_DEG = 0.017453293
+#: JSBSim's planet (FGInertial's WGS84): semi-major and semi-minor axes, ft.
+PLANET_A, PLANET_B = 20925646.32546, 20855486.5951
 #: FGCondition's comparisons.
 _COMPARISONS = {"==": P.OP_EQ, "eq": P.OP_EQ, "EQ": P.OP_EQ, "!=": P.OP_NQ, "ne": P.OP_NQ, "NE": P.OP_NQ,
                 ">": P.OP_GT, "gt": P.OP_GT, "GT": P.OP_GT, ">=": P.OP_GE, "ge": P.OP_GE, "GE": P.OP_GE,
@@ -216,7 +223,9 @@ class FlightControls:
                                  f"(supported: {', '.join(_COMPONENTS)})")
             if comp.find("init") is not None:
                 raise InputError(self.source.path, f"{here}/init", "not supported")
-            getattr(self, "_filter" if comp.tag in _FILTERS else f"_{comp.tag}")(comp, here)
+            method = "_filter" if comp.tag in _FILTERS else "_waypoint" if comp.tag.startswith("waypoint") else \
+                f"_{comp.tag}"
+            getattr(self, method)(comp, here)
             self._clip(comp, here)
             self._outputs(comp, here)
 
@@ -463,17 +472,36 @@ class FlightControls:
         self._b.push_constant(self._number(comp, "gain", where, 1.0))
         self._b.dynamic(P.OP_DEADBAND, 0, where)
 
+    def _waypoint(self, comp, where):
+        """FGWaypoint: the heading (rad, or ``unit="DEG"``) or the distance (ft, or ``unit="M"``) from the source
+        to the target latitude and longitude, along the geodesic of JSBSim's WGS84 planet."""
+        distance = comp.tag == "waypoint_distance"
+        self._b.push_constant(float(distance))
+        for tag in ("source_latitude", "source_longitude", "target_latitude", "target_longitude"):
+            self._angle_input(comp, tag, where)
+        units = {"FT": 1.0, "M": 0.3048} if distance else {"RAD": 1.0, "DEG": 57.295779513082320876798154814105}
+        unit = comp.get("unit") or next(iter(units))
+        if unit not in units:
+            raise InputError(self.source.path, where, f"unknown unit {unit!r} ({' or '.join(units)})")
+        for value in (units[unit], PLANET_A, 1.0 - PLANET_B / PLANET_A):
+            self._b.push_constant(value)
+        self._b.dynamic(P.OP_WAYPOINT, 0, where)
+
+    def _angle_input(self, comp, tag, where):
+        """Push the property ``<tag>`` names, in radians (``unit="DEG"``: times FGAngles' degree)."""
+        el = comp.find(tag)
+        if el is None:
+            raise InputError(self.source.path, f"{where}/{tag}", "required element is missing")
+        self._b.push_property(el.text, f"{where}/{tag}")
+        if el.get("unit") == "DEG":
+            self._b.push_constant(ANGLE_DEG)
+            self._b.emit(P.OP_PRODUCT, 2, pops=2, pushes=1)
+
     def _angle(self, comp, where):
         """FGAngles: the signed angle from the source to the target angle (rad, or ``unit="DEG"``), output in
         radians or ``unit="DEG"``."""
         for tag in ("source_angle", "target_angle"):
-            el = comp.find(tag)
-            if el is None:
-                raise InputError(self.source.path, f"{where}/{tag}", "required element is missing")
-            self._b.push_property(el.text, f"{where}/{tag}")
-            if el.get("unit") == "DEG":
-                self._b.push_constant(ANGLE_DEG)
-                self._b.emit(P.OP_PRODUCT, 2, pops=2, pushes=1)
+            self._angle_input(comp, tag, where)
         unit = comp.get("unit") or "RAD"
         if unit not in ("DEG", "RAD"):
             raise InputError(self.source.path, where, f"unknown unit {unit!r} (DEG or RAD)")

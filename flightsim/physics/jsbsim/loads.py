@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 
 from flightsim.math.kernels import borrowing_jit, qv_rotate
-from flightsim.physics.gear import gear_loads
+from flightsim.physics.gear import GD_DEPTH, gear_loads
 from flightsim.physics.jsbsim.aero import axes_to_body, frame_start
 from flightsim.physics.jsbsim.atmosphere import standard_atmosphere
 from flightsim.physics.jsbsim.auxiliary import auxiliary_in, put_atmosphere
@@ -60,9 +60,15 @@ COMMAND_FIELDS = 5
 STATE = ("attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude/phi-deg", "attitude/theta-deg",
          "attitude/psi-deg", "attitude/roll-rad", "attitude/pitch-rad", "attitude/heading-true-rad",
          "position/h-sl-ft", "position/h-agl-ft", "velocities/h-dot-fps", "velocities/pi-rad_sec",
-         "velocities/qi-rad_sec", "velocities/ri-rad_sec")
+         "velocities/qi-rad_sec", "velocities/ri-rad_sec",
+         "position/lat-geod-rad", "position/lat-gc-rad", "position/long-gc-rad", "position/lat-geod-deg",
+         "position/lat-gc-deg", "position/long-gc-deg")
 (ST_PHI, ST_THETA, ST_PSI, ST_PHI_DEG, ST_THETA_DEG, ST_PSI_DEG, ST_ROLL, ST_PITCH, ST_HEADING, ST_H, ST_AGL,
- ST_HDOT, ST_PI, ST_QI, ST_RI) = range(len(STATE))
+ ST_HDOT, ST_PI, ST_QI, ST_RI, ST_LAT, ST_LAT_GC, ST_LON, ST_LAT_DEG, ST_LAT_GC_DEG, ST_LON_DEG) = range(len(STATE))
+#: The flat earth laid on JSBSim's WGS84 planet at 0°N 0°E: its radii of curvature there (meridian, prime
+#: vertical), ft, turning North and West distances into latitude and longitude.
+MERIDIAN_RADIUS = 20925646.32546 * (20855486.5951 / 20925646.32546) ** 2
+PRIME_VERTICAL_RADIUS = 20925646.32546
 #: Most passes :func:`step_start` makes settling cl² on its own lift (it converges in a few).
 SETTLE_ITERATIONS = 50
 #: Entries of ``jsb_last``: the air-relative body velocity (JSBSim's axes) at the last step's start, its
@@ -176,7 +182,8 @@ def _commands(props, commands, controls):
 @borrowing_jit
 def _state_into(props, slots, y):
     """What FGPropagate gives the FCS: Euler angles (JSBSim's: φ right wing down, θ nose up, ψ 0..2π from
-    North), height above sea level and ground, climb rate."""
+    North), height above sea level and ground, climb rate, latitude and longitude (the flat earth's North and
+    West distances over :data:`MERIDIAN_RADIUS` and :data:`PRIME_VERTICAL_RADIUS`)."""
     t00, t01, t02, t10, t20, t21, t22 = _tb2l_row(y)
     phi = theta = psi = 0.0             # (each angle computed only where the aircraft reads it)
     if slots[ST_PHI] >= 0 or slots[ST_PHI_DEG] >= 0 or slots[ST_ROLL] >= 0:
@@ -202,6 +209,13 @@ def _state_into(props, slots, y):
     _put(props, slots[ST_PI], y[10])             # the inertial body rates (the planet does not turn)
     _put(props, slots[ST_QI], -y[11])
     _put(props, slots[ST_RI], -y[12])
+    lat, lon = y[0] / MERIDIAN_RADIUS, -y[1] / PRIME_VERTICAL_RADIUS
+    _put(props, slots[ST_LAT], lat)
+    _put(props, slots[ST_LAT_GC], lat)          # (near the equator the two latitudes agree)
+    _put(props, slots[ST_LON], lon)
+    _put(props, slots[ST_LAT_DEG], math.degrees(lat))
+    _put(props, slots[ST_LAT_GC_DEG], math.degrees(lat))
+    _put(props, slots[ST_LON_DEG], math.degrees(lon))
 
 
 @borrowing_jit
@@ -226,6 +240,9 @@ def step_start(t, y, h, params, settle):
     props[int(s[J_SETTLE_SLOT])] = 1.0 if settle else 0.0
     _commands(props, params.jsb_commands, params.controls)
     _state_into(props, params.jsb_state_slots, y)
+    wow = params.jsb_wow                        # (FGGroundReactions ran last frame: the last evaluation's contacts)
+    for k in range(wow.shape[0]):
+        props[int(wow[k, 0])] = 1.0 if params.gear_diag[int(wow[k, 1]), GD_DEPTH] > 0.0 else 0.0
     put_atmosphere(props, params.jsb_aux_slots, *_atmosphere(last, y[2]))
     if settle:                  # steady: the FCS's "last frame" auxiliary values are this state's
         _auxiliary_at(y, params, props)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from flightsim.errors import InputError
+from flightsim.physics.jsbsim.program import canonical
 
 __all__ = ["Metrics", "MassBalance", "INCH_TO_FT"]
 
@@ -160,3 +161,29 @@ class MassBalance:
         """Structural point ``r`` (in) relative to the CG in the body frame, ft (JSBSim's ``StructuralToBody``)."""
         c = self.cg if cg is None else np.asarray(cg, dtype=np.float64)
         return np.array([INCH_TO_FT * (c[0] - r[0]), INCH_TO_FT * (r[1] - c[1]), INCH_TO_FT * (c[2] - r[2])])
+
+
+#: ``FGTank::ProcessFuelName``: a named fuel's density, lb/gal (anything else: 6.6).
+FUEL_DENSITY = {"AVGAS": 6.02, "JET-A": 6.74, "JET-A1": 6.74, "JET-B": 6.48, "JP-1": 6.76, "JP-2": 6.38,
+                "JP-3": 6.34, "JP-4": 6.48, "JP-5": 6.81, "JP-6": 6.55, "JP-7": 6.61, "JP-8": 6.66,
+                "JP-8+100": 6.66, "RP-1": 6.73, "T-1": 6.88, "ETHANOL": 6.58, "HYDRAZINE": 8.61, "F-34": 6.66,
+                "F-35": 6.74, "F-40": 6.48, "F-44": 6.81, "AVTAG": 6.48, "AVCAT": 6.81}
+
+
+def tank_properties(source):
+    """Each fuel tank's ``propulsion/tank[k]/contents-lbs`` and ``…/density-lbs_per_gal`` as ``FGTank`` gives them
+    (the contents as loaded: flightsim's fuel does not burn; the density the ``<density>``'s, or the named
+    ``<type>``'s, else 6.6 lb/gal)."""
+    out = {}
+    propulsion = source.section("propulsion", required=False)
+    for k, tank in enumerate(() if propulsion is None else propulsion.findall("tank")):
+        where = f"propulsion/tank[{k}]"
+        contents = tank.find("contents")
+        density = 6.6 if tank.find("density") is None else source.number(tank.find("density"), f"{where}/density")
+        fuel = (tank.findtext("type") or "").strip()
+        if fuel:
+            density = FUEL_DENSITY.get(fuel, 6.6)
+        base = canonical(f"propulsion/tank[{k}]")
+        out[f"{base}/contents-lbs"] = 0.0 if contents is None else source.number(contents, f"{where}/contents", "LBS")
+        out[f"{base}/density-lbs_per_gal"] = density
+    return out

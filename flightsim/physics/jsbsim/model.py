@@ -41,7 +41,7 @@ from flightsim.physics.jsbsim.aero import CL_SQUARED, LIFT, STALL_LATCH, Aerodyn
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY, slots_of
 from flightsim.physics.jsbsim.external import ExternalForces
 from flightsim.physics.jsbsim.fcs import BUILTIN, SETTLE, FlightControls
-from flightsim.physics.jsbsim.mass import INCH_TO_FT, MassBalance, Metrics
+from flightsim.physics.jsbsim.mass import INCH_TO_FT, MassBalance, Metrics, tank_properties
 from flightsim.physics.jsbsim.native import compile_blocks
 from flightsim.physics.jsbsim.program import OP_STORE, Properties, canonical
 from flightsim.physics.jsbsim.propeller import RS_ENGINE_RPM
@@ -142,6 +142,9 @@ def contacts(source, weight, cg_design):
             raise InputError(source.path, f"{where} type", f"{el.get('type')!r} is not a contact type "
                                                            f"({', '.join(CONTACT_KINDS)})")
 
+        if el.find("strut_force") is not None:
+            raise InputError(source.path, f"{where}/strut_force", "a strut force function is not supported")
+
         def value(tag, unit=None, default=0.0):
             return source.child_number(el, tag, unit, where, default)
 
@@ -215,6 +218,7 @@ class JSBSimModel:
     aux_slots: np.ndarray
     scalars: np.ndarray
     external: ExternalForces
+    wow: np.ndarray
 
     @classmethod
     def read(cls, source):
@@ -238,10 +242,12 @@ class JSBSimModel:
         rows = [(props.slot(name), -1 if control is None else INPUTS.index(control), scale, lo, hi)
                 for name, (control, scale, lo, hi) in commands.items()]
         state_slots = np.array([props.slot(n) for n in L.STATE], dtype=np.int64)
+        wow = cls._weight_on_wheels(source, props)
         for n in SURFACES:
             props.slot(n)
-        own = metrics.properties()
-        cls._check_inputs(source, props, aero, fcs, engines, set(own) | set(commands))
+        own = {**metrics.properties(), **tank_properties(source)}
+        cls._check_inputs(source, props, aero, fcs, engines, set(own) | set(commands)
+                          | {props.names[int(slot)] for slot, _ in wow})
         aux_slots = slots_of(props)
         initial = props.array({**aero.defaults, **fcs.defaults, **engines.defaults})
         for k, v in own.items():
@@ -259,7 +265,24 @@ class JSBSimModel:
         scalars[L.J_RPM_SLOT] = props[RPM] if RPM in props else -1
         return cls(source, props, metrics, mass, aero, fcs, engines, initial,
                    np.array(rows, dtype=np.float64).reshape(-1, L.COMMAND_FIELDS), state_slots, aux_slots, scalars,
-                   external)
+                   external, wow)
+
+    @staticmethod
+    def _weight_on_wheels(source, props):
+        """``(slot, gear row)`` of each contact's ``gear/unit[k]/WOW`` (a BOGEY's) or ``contact/unit[k]/WOW`` (a
+        STRUCTURE's) that a block reads, ``k`` its place in the file (FGLGear's ``GearNumber``), the row its
+        place in flightsim's gear (wheels first: :func:`contacts`)."""
+        block = source.section("ground_reactions", required=False)
+        kinds = [CONTACT_KINDS.get((el.get("type") or "BOGEY").upper())
+                 for el in (() if block is None else block.findall("contact"))]
+        wheels = [k for k, kind in enumerate(kinds) if kind == "wheel"]
+        points = [k for k, kind in enumerate(kinds) if kind == "hard_point"]
+        rows = []
+        for row, k in enumerate(wheels + points):
+            name = canonical(f"{'gear' if kinds[k] == 'wheel' else 'contact'}/unit[{k}]/WOW")
+            if name in props:
+                rows.append((props[name], row))
+        return np.array(rows, dtype=np.float64).reshape(-1, 2)
 
     @staticmethod
     def _check_inputs(source, props, aero, fcs, engines, supplied):
@@ -292,6 +315,7 @@ class JSBSimModel:
             jsb_aero_constants=aero.constants, jsb_aero_tables=aero.tables, jsb_aero_data=aero.table_data,
             jsb_engine_constants=eng.constants, jsb_engine_tables=eng.tables, jsb_engine_data=eng.table_data,
             **dict(zip(ENGINE_FIELDS, self.propulsion.arrays)), jsb_external=self.external.rows,
+            jsb_wow=self.wow,
         )
 
     def gauges(self, props):

@@ -44,7 +44,7 @@ from flightsim.physics.jsbsim.program import (
     OP_LOG10, OP_LT, OP_MAX, OP_MIN, OP_NEG, OP_NOT, OP_NQ, OP_OR, OP_POW, OP_PRODUCT, OP_PROP, OP_QUOTIENT,
     OP_SCALE, OP_SIGN, OP_SIN, OP_SQRT, OP_STORE, OP_SUM, OP_TABLE, OP_TAN, OP_TODEGREES, OP_TORADIANS, OP_ASIN,
     OP_ACOS, OP_ATAN, TABLE_FIELDS, T_COLS, T_DIMS, T_ROW_KEYS, T_ROWS, T_VALUES, OP_FILTER, OP_PID, OP_ACTUATOR,
-    OP_DEADBAND, OP_SENSOR, OP_QUANTIZE, OP_DELAY, OP_ANGLE, DYNAMIC_POPS,
+    OP_DEADBAND, OP_SENSOR, OP_QUANTIZE, OP_DELAY, OP_ANGLE, OP_WAYPOINT, DYNAMIC_POPS,
 )
 
 __all__ = ["BLOCKS", "NativeBlocks", "cache_folder", "call_block", "compile_blocks", "source",
@@ -60,7 +60,8 @@ _UNARY = (OP_ABS, OP_SIN, OP_COS, OP_TAN, OP_ASIN, OP_ACOS, OP_ATAN, OP_EXP, OP_
 _DYNAMIC = {OP_FILTER: ("_filter", True, (9,)), OP_PID: ("_pid", True, (1, 2, 10)),
             OP_ACTUATOR: ("_actuator", True, (8,)), OP_DEADBAND: ("_deadband", False, ()),
             OP_SENSOR: ("_sensor", True, (6,)), OP_QUANTIZE: ("_quantize", False, ()),
-            OP_DELAY: ("_delay", True, (2,)), OP_ANGLE: ("_angle", False, ())}
+            OP_DELAY: ("_delay", True, (2,)), OP_ANGLE: ("_angle", False, ()),
+            OP_WAYPOINT: ("_waypoint", False, (0,))}
 #: The C signature of a compiled block: pointers to props, constants, tables (int64, row after row) and table data.
 C_SIGNATURE = "void(CPointer(float64), CPointer(float64), CPointer(int64), CPointer(float64))"
 
@@ -174,7 +175,7 @@ def source(programs, n_props):
              "from flightsim.physics.jsbsim.native import C_SIGNATURE",
              "from flightsim.physics.jsbsim.program import (_actuator, _aerosurface_scale, _and_step, _angle, "
              "_binary_op, _clip, _deadband, _delay, _filter, _ifthen, _kinematic, _lookup, _lookup_1d, _max_step, "
-             "_min_step, _or_step, _pid, _quantize, _sensor, _unary_op)",
+             "_min_step, _or_step, _pid, _quantize, _sensor, _unary_op, _waypoint)",
              f"# helpers {_helpers_version()}"]
     for name in BLOCKS:
         parts.append("\n\n" + _block_source(programs[name], name, n_props))

@@ -42,14 +42,14 @@ __all__ = ["OPERATIONS", "Program", "ProgramBuilder", "Properties", "run"]
  OP_TABLE, OP_ABS, OP_SIN, OP_COS, OP_TAN, OP_ASIN, OP_ACOS, OP_ATAN, OP_ATAN2, OP_EXP, OP_SQRT, OP_LN, OP_LOG10,
  OP_SIGN, OP_FLOOR, OP_CEIL, OP_TORADIANS, OP_TODEGREES, OP_INTEGER, OP_FRACTION, OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ,
  OP_NQ, OP_NOT, OP_AND, OP_OR, OP_IFTHEN, OP_NEG, OP_DUP, OP_CLIP, OP_CYCLIC_CLIP, OP_SCALE, OP_KINEMATIC,
- OP_FILTER, OP_PID, OP_ACTUATOR, OP_DEADBAND, OP_SENSOR, OP_QUANTIZE, OP_DELAY, OP_ANGLE) = range(55)
+ OP_FILTER, OP_PID, OP_ACTUATOR, OP_DEADBAND, OP_SENSOR, OP_QUANTIZE, OP_DELAY, OP_ANGLE, OP_WAYPOINT) = range(56)
 #: The dynamic components' operations keep their state in property slots from their argument on (see
 #: :meth:`ProgramBuilder.state`), so the state travels with the property array (reset, trim, batch, replay):
 #: how many slots each takes (a delay: 1 + its frames).
 STATE = {OP_FILTER: 5, OP_PID: 3, OP_ACTUATOR: 5, OP_SENSOR: 3}
 #: How many values each dynamic operation pops (it pushes one).
 DYNAMIC_POPS = {OP_FILTER: 10, OP_PID: 11, OP_ACTUATOR: 9, OP_DEADBAND: 3, OP_SENSOR: 7, OP_QUANTIZE: 4,
-                OP_DELAY: 3, OP_ANGLE: 3}
+                OP_DELAY: 3, OP_ANGLE: 3, OP_WAYPOINT: 8}
 #: Filter kinds (``OP_FILTER``'s first operand), as FGFilter's ``FilterType``.
 (FILTER_LAG, FILTER_LEAD_LAG, FILTER_ORDER2, FILTER_WASHOUT) = range(4)
 #: Integration kinds of a PID (``OP_PID``'s first operand), as FGPID's ``IntType``.
@@ -823,6 +823,52 @@ def _angle(source, target, unit):
 
 
 @borrowing_jit
+def _geodesic(lat1, lon1, lat2, lon2, a, f):
+    """The geodesic from (lat1, lon1) to (lat2, lon2) (rad) on the ellipsoid of semi-major axis ``a`` and
+    flattening ``f``: its length (``a``'s unit) and its azimuth at the start (rad, clockwise from North, in
+    (−π, π]).  Vincenty's inverse formula (1975), iterated to 1e-13 rad: within 1e-8 of GeographicLib's (what
+    JSBSim's ``FGLocation::GetDistanceTo``/``GetHeadingTo`` call) over an aircraft's ranges; (0, 0) when the
+    points coincide."""
+    b = a * (1.0 - f)
+    u1 = math.atan((1.0 - f) * math.tan(lat1))
+    u2 = math.atan((1.0 - f) * math.tan(lat2))
+    su1, cu1, su2, cu2 = math.sin(u1), math.cos(u1), math.sin(u2), math.cos(u2)
+    big_l = lon2 - lon1
+    lam = big_l
+    sin_s = cos_s = sigma = cos2a = cos2sm = 0.0
+    for _ in range(200):
+        sl, cl = math.sin(lam), math.cos(lam)
+        sin_s = math.sqrt((cu2 * sl) ** 2 + (cu1 * su2 - su1 * cu2 * cl) ** 2)
+        if sin_s == 0.0:
+            return 0.0, 0.0
+        cos_s = su1 * su2 + cu1 * cu2 * cl
+        sigma = math.atan2(sin_s, cos_s)
+        sin_a = cu1 * cu2 * sl / sin_s
+        cos2a = 1.0 - sin_a * sin_a
+        cos2sm = cos_s - 2.0 * su1 * su2 / cos2a if cos2a != 0.0 else 0.0
+        c = f / 16.0 * cos2a * (4.0 + f * (4.0 - 3.0 * cos2a))
+        last = lam
+        lam = big_l + (1.0 - c) * f * sin_a * (sigma + c * sin_s * (cos2sm + c * cos_s * (-1.0 + 2.0 * cos2sm * cos2sm)))
+        if abs(lam - last) < 1e-13:
+            break
+    uu = cos2a * (a * a - b * b) / (b * b)
+    big_a = 1.0 + uu / 16384.0 * (4096.0 + uu * (-768.0 + uu * (320.0 - 175.0 * uu)))
+    big_b = uu / 1024.0 * (256.0 + uu * (-128.0 + uu * (74.0 - 47.0 * uu)))
+    d_sigma = big_b * sin_s * (cos2sm + big_b / 4.0 * (cos_s * (-1.0 + 2.0 * cos2sm * cos2sm) - big_b / 6.0 * cos2sm
+                                                      * (-3.0 + 4.0 * sin_s * sin_s) * (-3.0 + 4.0 * cos2sm * cos2sm)))
+    sl, cl = math.sin(lam), math.cos(lam)
+    return b * big_a * (sigma - d_sigma), math.atan2(cu2 * sl, cu1 * su2 - su1 * cu2 * cl)
+
+
+@borrowing_jit
+def _waypoint(distance, lat1, lon1, lat2, lon2, unit, a, f):
+    """FGWaypoint: the heading (``distance`` 0; rad, times ``unit``) or the distance (ft, times ``unit``) from
+    the source to the target, on the planet's ellipsoid."""
+    s, azimuth = _geodesic(lat1, lon1, lat2, lon2, a, f)
+    return (s if distance else azimuth) * unit
+
+
+@borrowing_jit
 def run(code, constants, tables, table_data, props, stack):
     """Execute a :class:`Program` on the property array ``props`` (its STOREs write it).
 
@@ -936,6 +982,11 @@ def run(code, constants, tables, table_data, props, stack):
         elif op == OP_ANGLE:
             sp -= 2
             stack[sp - 1] = _angle(stack[sp - 1], stack[sp], stack[sp + 1])
+        elif op == OP_WAYPOINT:
+            sp -= 7
+            b = sp - 1
+            stack[b] = _waypoint(stack[b] != 0.0, stack[b + 1], stack[b + 2], stack[b + 3], stack[b + 4],
+                                 stack[b + 5], stack[b + 6], stack[b + 7])
         elif op >= OP_QUOTIENT and op <= OP_POW or op == OP_ATAN2 or (op >= OP_LT and op <= OP_NQ):
             sp -= 1
             stack[sp - 1] = _binary_op(op, stack[sp - 1], stack[sp])
