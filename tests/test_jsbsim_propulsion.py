@@ -43,7 +43,7 @@ def test_a_pistons_rpm_power_thrust_and_loads_are_jsbsims_frame_by_frame(name):
 
 
 def _at_jsbsims_state(name, kts, ft, throttle, mixture=1.0):
-    """JSBSim with ``name`` running at ``throttle`` after ``run_ic``, and flightsim's engines and property array
+    """JSBSim with ``name`` running at ``throttle`` (every engine's command) after ``run_ic``, and flightsim's engines and property array
     with JSBSim's engine inputs then."""
     source = JSBSimFile(aircraft_path(name))
     properties = Properties()
@@ -54,7 +54,9 @@ def _at_jsbsims_state(name, kts, ft, throttle, mixture=1.0):
     fdm["ic/h-sl-ft"], fdm["ic/vc-kts"] = ft, kts
     fdm["propulsion/fuel_freeze"] = 1
     fdm["propulsion/set-running"] = -1
-    fdm["fcs/throttle-cmd-norm"] = throttle
+    n = len(engines.kinds)
+    for k in range(n):
+        fdm[f"fcs/throttle-cmd-norm[{k}]"] = throttle
     fdm.run_ic()
     cg = mass.cg
     engines.locate(lambda r: mass.structural_to_body(r, cg))
@@ -63,7 +65,8 @@ def _at_jsbsims_state(name, kts, ft, throttle, mixture=1.0):
     engine_inputs_from(fdm, props, slots_of(properties), inertial, metrics,
                        mass.structural_to_body(metrics.aero_rp, cg), tuple(fdm[f"accelerations/{c}dot-ft_sec2"]
                                                                            for c in "uvw"))
-    props[properties["fcs/throttle-pos-norm"]] = throttle
+    for k in range(n):                          # (the aircraft's flight controls may scale the command)
+        props[properties[f"fcs/throttle-pos-norm[{k}]"]] = fdm[f"fcs/throttle-pos-norm[{k}]"]
     if "fcs/mixture-pos-norm" in properties:
         props[properties["fcs/mixture-pos-norm"]] = mixture
     return fdm, engines, properties, props, props[sigma]
@@ -90,6 +93,51 @@ def test_a_turbines_steady_state_has_its_spools_at_their_targets_and_a_frame_lea
     spools = props[engines.slots[:, [S_N1, S_N2]]].copy()
     engines.run(props, 1.0 / 120.0, sigma)
     np.testing.assert_array_equal(props[engines.slots[:, [S_N1, S_N2]]], spools)
+
+
+# ----------------------------------------------------------------------------- turbines' afterburners
+
+
+def _f15_throttle(t):
+    """f15's throttle commands (its positions: no flight controls of its own): 0.7, the afterburner's range half
+    (1.5) at 1 s, beyond it (2.3: full) at 2 s, 0.2 at 2.5 s (out), 1.3 at 4 s (lit again)."""
+    return 0.7 if t < 1.0 else 1.5 if t < 2.0 else 2.3 if t < 2.5 else 0.2 if t < 4.0 else 1.3
+
+
+@pytest.mark.parametrize("name, throttle", [
+    ("T38", None),             # augmethod 2, bleed 0.03; its flight controls double the command: lit from the start
+    ("f15", _f15_throttle),    # augmethod 2, the positions the commands
+    ("XB-70", None),           # augmethod 1 (throttle above 0.99 and N2 above 97 %), six engines
+    ("B747", None),            # water-injected (not commanded), augmethod 1 without an afterburner
+])
+def test_an_afterburners_thrust_spools_and_loads_are_jsbsims_as_it_lights_and_goes_out(name, throttle):
+    r = replay_propulsion(name, frames=600, every=6, **({} if throttle is None else {"throttle": throttle}))
+    assert r.frames == 100 and 0 < r.augmented < r.frames, r          # lit and out, both compared
+    assert r.thrust_error <= 1e-12 and r.spool_error <= 1e-10, r
+    assert r.force_error <= 1e-9 and r.moment_error <= 1e-9, r
+
+
+@pytest.mark.parametrize("name, throttle", [("T38", 0.8), ("T38", 0.4), ("f15", 1.5), ("XB-70", 1.0),
+                                            ("XB-70", 0.98)])
+def test_a_turbines_steady_state_with_its_afterburner_is_jsbsims(name, throttle):
+    """T38 at 0.8 (position 1.6: the afterburner at 0.6, no bleed) and 0.4 (dry, bled); f15 at 1.5; XB-70 at 1
+    (lit: N2 settles at 106 %) and 0.98 (not)."""
+    from flightsim.physics.jsbsim.propulsion import S_AUGMENTATION, S_N2NORM, S_THRUST
+
+    fdm, engines, properties, props, sigma = _at_jsbsims_state(name, 300.0, 10000.0, throttle)
+    fdm.get_propulsion().get_steady_state()
+    out = engines.steady(props, sigma)
+    for k in range(len(engines.kinds)):
+        e = f"propulsion/engine[{k}]"
+        assert props[engines.slots[k, S_THRUST]] == pytest.approx(fdm[f"{e}/thrust-lbs"], rel=1e-12)
+        assert props[engines.slots[k, [S_N1, S_N2]]] == pytest.approx([fdm[f"{e}/n1"], fdm[f"{e}/n2"]], rel=1e-12)
+    assert props[engines.slots[0, S_AUGMENTATION]] == (throttle in (0.8, 1.5, 1.0))
+    ref = np.array([fdm[k] for k in PROPULSION_LOADS])
+    assert np.max(np.abs(out - ref)) <= 1e-9 * np.linalg.norm(ref[:3])
+    before = props.copy()
+    engines.run(props, 1.0 / 120.0, sigma)                  # and a frame leaves it there
+    state = engines.slots[:, [S_N1, S_N2, S_N2NORM, S_THRUST, S_AUGMENTATION]]
+    np.testing.assert_array_equal(props[state], before[state])
 
 
 def test_an_engine_without_fuel_has_no_steady_state_and_says_so():
@@ -142,6 +190,34 @@ def test_the_engines_frame_runs_from_compiled_code_as_from_python():
 def test_engines_and_propellers_not_modelled_are_refused_by_name(name, message):
     with pytest.raises(InputError, match=message):
         Propulsion(JSBSimFile(aircraft_path(name)))
+
+
+def _jet(tmp_path, engine):
+    """A one-turbine airplane whose engine file has the IdleThrust and MilThrust functions and ``engine``."""
+    (tmp_path / "engine").mkdir(exist_ok=True)
+    (tmp_path / "engine" / "jet.xml").write_text(
+        '<turbine_engine name="j"><milthrust>1000</milthrust><function name="IdleThrust"><v>0.05</v></function>'
+        f'<function name="MilThrust"><v>0.9</v></function>{engine}</turbine_engine>')
+    (tmp_path / "engine" / "nozzle.xml").write_text('<direct name="n"/>')
+    path = tmp_path / "jet.xml"
+    path.write_text('<fdm_config name="jet"><propulsion><engine file="jet"><thruster file="nozzle"><location '
+                    'unit="IN"><x>0</x><y>0</y><z>0</z></location></thruster></engine></propulsion></fdm_config>')
+    return JSBSimFile(path)
+
+
+@pytest.mark.parametrize("engine, message", [
+    ("<augmented>1</augmented>", r"jet.xml: propulsion/engine\[0\]: an augmented engine \(or <augmethod> 2\) needs "
+                                 r"its AugThrust function"),
+    ("<augmethod>2</augmethod>", r"jet.xml: propulsion/engine\[0\]: an augmented engine"),
+    ("<augmethod>3</augmethod>", r"jet.xml: propulsion/engine\[0\]/augmethod: must be 0, 1 or 2, not 3"),
+    ("<injected>1</injected><injection-time>20</injection-time>",
+     r"jet.xml: propulsion/engine\[0\]: a water-injected engine with an <injection-time> needs its Injection"),
+    ('<function name="EPR"><v>1</v></function>', r"jet.xml: propulsion/engine\[0\]/function name='EPR': not "
+                                                 r"supported in a turbine"),
+])
+def test_what_a_turbines_augmentation_or_injection_lacks_is_refused(tmp_path, engine, message):
+    with pytest.raises(InputError, match=message):
+        Propulsion(_jet(tmp_path, engine))
 
 
 PROPELLER = """<propeller name="p"><ixx>1.5</ixx><diameter unit="IN">72</diameter><minpitch>20</minpitch>

@@ -25,7 +25,8 @@ from flightsim.physics.jsbsim.auxiliary import AUXILIARY, atmosphere_into, auxil
 from flightsim.physics.jsbsim.fcs import BUILTIN, FlightControls
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics
 from flightsim.physics.jsbsim.program import Properties
-from flightsim.physics.jsbsim.propulsion import E_IDLE_N1, E_IDLE_N2, E_MAX_N1, E_MAX_N2, E_MIL, S_N1, S_N2, Propulsion
+from flightsim.physics.jsbsim.propulsion import E_AUGMETHOD, E_IDLE_N1, E_IDLE_N2, E_MAX_N1, E_MAX_N2, E_MIL, \
+    S_AUGMENTATION, S_N1, S_N2, Propulsion
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
 __all__ = ["INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPULSION_LOADS", "PropulsionReplay", "Replay",
@@ -236,6 +237,8 @@ class PropulsionReplay:
         Of a propeller's induced velocity (which aerodynamics read), relative to the largest JSBSim gave it.
     power_error : float
         Of a piston's power, relative to the largest JSBSim gave it.
+    augmented : int
+        Of the frames compared, those with a turbine's augmentation (afterburner) lit.
     """
 
     thrust_error: float
@@ -248,6 +251,7 @@ class PropulsionReplay:
     map_error: float = 0.0
     induced_error: float = 0.0
     power_error: float = 0.0
+    augmented: int = 0
 
 
 #: A piston engine's state JSBSim keeps, copied into flightsim's properties once after ``run_ic`` (``{e}``:
@@ -273,13 +277,20 @@ def _mixture(t):
 
 def _start_engines(fdm, engines, props):
     """flightsim's engines in the state JSBSim starts them in after ``set-running`` and ``run_ic``: a turbine's
-    spools at the first throttle's speeds (FGTurbine's first running frame), a piston's state copied."""
+    spools at the speeds of its first throttle position (JSBSim's FCS's, above 1 the afterburner's range: FGTurbine's
+    first running frame), its augmentation lit as ``run_ic``'s ``FGTurbine::Trim`` leaves it (augmethod 1: throttle
+    above 0.99 and N2's target above 97 %; otherwise out, as ``set-running``'s steady state at throttle 1 leaves
+    it); a piston's state copied."""
     names = engines.properties
     for k, (kind, row) in enumerate(engines.kinds):
         if kind == "turbine":
             r, s = engines.engines[row], engines.slots[row]
-            props[s[S_N2]] = r[E_IDLE_N2] + _throttle(0.0) * (r[E_MAX_N2] - r[E_IDLE_N2])
-            props[s[S_N1]] = r[E_IDLE_N1] + _throttle(0.0) * (r[E_MAX_N1] - r[E_IDLE_N1])
+            throttle = fdm[f"fcs/throttle-pos-norm[{k}]"]
+            if throttle > 1.0:
+                throttle -= throttle - 1.0          # (FGTurbine::Calculate's own arithmetic)
+            props[s[S_N2]] = r[E_IDLE_N2] + throttle * (r[E_MAX_N2] - r[E_IDLE_N2])
+            props[s[S_N1]] = r[E_IDLE_N1] + throttle * (r[E_MAX_N1] - r[E_IDLE_N1])
+            props[s[S_AUGMENTATION]] = float(r[E_AUGMETHOD] == 1.0 and throttle > 0.99 and props[s[S_N2]] > 97.0)
         else:
             for name in PISTON_STATE:
                 name = name.format(e=f"propulsion/engine[{k}]")
@@ -338,9 +349,10 @@ def _compare_engines(fdm, engines, props, worst):
     return largest
 
 
-def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft=8000.0, dt=1.0 / 120.0):
-    """Fly ``name`` in JSBSim with its engines running and the throttles moving (0.7, then 1 at 1 s, 0.2 at
-    2.5 s, 0.6 at 4 s; a piston's mixture 1, 0.85 at 2 s, cut off at 3.5 s, 1 at 4.25 s: the engine stops,
+def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft=8000.0, dt=1.0 / 120.0,
+                      throttle=_throttle):
+    """Fly ``name`` in JSBSim with its engines running and the throttles moving (``throttle(t)``, the commands: by
+    default 0.7, then 1 at 1 s, 0.2 at 2.5 s, 0.6 at 4 s; a piston's mixture 1, 0.85 at 2 s, cut off at 3.5 s, 1 at 4.25 s: the engine stops,
     windmills and starts again); run flightsim's engines on the same commands
     and JSBSim's state, frame by frame, and compare thrust, spools or rpm, manifold pressure, power, induced
     velocity and the thrusters' loads.
@@ -352,8 +364,9 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     first running frame), a piston's manifold pressure, running flag, last fuel flow, propeller rpm and point of
     action copied (:data:`PISTON_STATE`).  Then each frame, after JSBSim's, flightsim's auxiliary properties are
     computed from JSBSim's state (the atmosphere included), the inertial body rates (:data:`INERTIAL_RATES`)
-    copied, the throttle and mixture positions set as FGFCS sets them (equal to the commands), and flightsim's
-    engines run one frame on their own state.
+    copied, the throttle positions copied from JSBSim's FCS (equal to the commands unless the aircraft's flight
+    controls write them; above 1 an afterburner's range), the mixture positions set as FGFCS sets them (equal to
+    the commands), and flightsim's engines run one frame on their own state.
     """
     source = JSBSimFile(aircraft_path(name))
     properties = Properties()
@@ -373,8 +386,7 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
 
     def command(t):
         for k in range(n):
-            fdm[f"fcs/throttle-cmd-norm[{k}]"] = _throttle(t)
-            props[properties[f"fcs/throttle-pos-norm[{k}]"]] = _throttle(t)   # FGFCS: the positions follow
+            fdm[f"fcs/throttle-cmd-norm[{k}]"] = throttle(t)
         for k in pistons:
             fdm[f"fcs/mixture-cmd-norm[{k}]"] = _mixture(t)
             props[properties[f"fcs/mixture-pos-norm[{k}]"]] = _mixture(t)
@@ -387,20 +399,23 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     _start_engines(fdm, engines, props)
     worst = _Worst()
     largest = 0.0
-    compared = 0
+    compared = lit = 0
     out = np.zeros(6)
     for i in range(frames):
         command(i * dt)
         last = _accelerations(fdm)
         fdm.run()
         engine_inputs_from(fdm, props, aux_slots, inertial, metrics, rp, last)
+        for k in range(n):                  # what JSBSim's FCS made of the commands this frame
+            props[properties[f"fcs/throttle-pos-norm[{k}]"]] = fdm[f"fcs/throttle-pos-norm[{k}]"]
         engines.run(props, dt, props[sigma], out)
         if i % every:
             continue
         largest = max(largest, _compare_engines(fdm, engines, props, worst))
+        lit += bool(np.any(props[engines.slots[:, S_AUGMENTATION]]))
         ref = np.array([fdm[key] for key in PROPULSION_LOADS])
         worst.add("force", float(np.max(np.abs(out[:3] - ref[:3]))) / max(float(np.linalg.norm(ref[:3])), 1e-300))
         worst.add("moment", float(np.max(np.abs(out[3:] - ref[3:]))) / max(float(np.linalg.norm(ref[3:])), 1e-300))
         compared += 1
     return PropulsionReplay(worst.get("thrust"), worst.get("spool"), worst.get("force"), worst.get("moment"), compared,
-                            largest, worst.get("rpm"), worst.get("map"), worst.get("induced"), worst.get("power"))
+                            largest, worst.get("rpm"), worst.get("map"), worst.get("induced"), worst.get("power"), lit)
