@@ -11,6 +11,7 @@ c172p, c172r and J3Cub have a fixed-pitch propeller; c182's is constant-speed, a
 """
 
 from collections import namedtuple
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -114,6 +115,36 @@ def test_an_afterburners_thrust_spools_and_loads_are_jsbsims_as_it_lights_and_go
     r = replay_propulsion(name, frames=600, every=6, **({} if throttle is None else {"throttle": throttle}))
     assert r.frames == 100 and 0 < r.augmented < r.frames, r          # lit and out, both compared
     assert r.thrust_error <= 1e-12 and r.spool_error <= 1e-10, r
+    assert r.force_error <= 1e-9 and r.moment_error <= 1e-9, r
+
+
+def test_water_injection_is_jsbsims_as_it_runs_pauses_and_runs_out(tmp_path):
+    """No package engine injects water with an Injection function, so: T38 in a root folder of its own whose J85
+    injects for 1.5 s (N1 +2 %, N2 +3 %, thrust × 1.2 at Mach 0 to 1.1 at Mach 1); the injection commanded at
+    0.5 s, off at 1 s, on again at 1.25 s (the timer runs on from where it stopped) until the water is gone."""
+    import re
+    import shutil
+
+    import jsbsim
+
+    package = Path(jsbsim.get_default_root_dir())
+    folder = tmp_path / "aircraft" / "T38"
+    (folder / "Engines").mkdir(parents=True)
+    shutil.copy(package / "aircraft" / "T38" / "T38.xml", folder)
+    shutil.copy(package / "engine" / "direct.xml", folder / "Engines")
+    text = re.sub(r"<injected>\s*0\s*</injected>", "<injected>1</injected><injection-time>1.5</injection-time>"
+                  "<injection-N1-inc>2</injection-N1-inc><injection-N2-inc>3</injection-N2-inc>",
+                  (package / "engine" / "J85-GE-5.xml").read_text())
+    text = text.replace("</turbine_engine>", '<function name="Injection"><table><independentVar>velocities/mach'
+                        '</independentVar><tableData> 0 1.2\n 1 1.1</tableData></table></function></turbine_engine>')
+    (folder / "Engines" / "J85-GE-5.xml").write_text(text)
+
+    def injection(t):
+        return {"propulsion/engine/injection_cmd": 1.0 if 0.5 <= t < 1.0 or t >= 1.25 else 0.0}
+
+    r = replay_propulsion("T38", frames=360, every=2, root=tmp_path, extra=injection)
+    assert r.frames == 180 and r.largest_thrust > 2600.0          # (dry, lit, the T38 gives 2366 lbf at most)
+    assert r.injection_error == 0.0 and r.thrust_error <= 1e-12 and r.spool_error <= 1e-10, r
     assert r.force_error <= 1e-9 and r.moment_error <= 1e-9, r
 
 

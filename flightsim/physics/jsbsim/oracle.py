@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -26,7 +27,7 @@ from flightsim.physics.jsbsim.fcs import BUILTIN, FlightControls
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics
 from flightsim.physics.jsbsim.program import Properties
 from flightsim.physics.jsbsim.propulsion import E_AUGMETHOD, E_IDLE_N1, E_IDLE_N2, E_MAX_N1, E_MAX_N2, E_MIL, \
-    S_AUGMENTATION, S_N1, S_N2, Propulsion
+    S_AUGMENTATION, S_INJECTION, S_INJECTION_TIMER, S_N1, S_N2, S_WATER, Propulsion
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
 __all__ = ["INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPULSION_LOADS", "PropulsionReplay", "Replay",
@@ -46,15 +47,16 @@ LOADS = ("forces/fbx-aero-lbs", "forces/fby-aero-lbs", "forces/fbz-aero-lbs",
 _OUTPUT = None
 
 
-def new_fdm(name, dt=1.0 / 120.0):
+def new_fdm(name, dt=1.0 / 120.0, root=None):
     """A quiet ``jsbsim.FGFDMExec`` with aircraft ``name`` loaded at step ``dt`` (set before loading: JSBSim's
-    FCS copies dt when the model loads), its file output and input sockets off."""
+    FCS copies dt when the model loads), its file output and input sockets off; ``root``: JSBSim's root folder
+    (``aircraft/``, ``engine/``, ...), by default the package's."""
     global _OUTPUT
     import jsbsim
 
     if _OUTPUT is None:
         _OUTPUT = tempfile.TemporaryDirectory(prefix="flightsim-jsbsim-")
-    fdm = jsbsim.FGFDMExec(None)
+    fdm = jsbsim.FGFDMExec(None if root is None else str(root))
     fdm.set_debug_level(0)
     fdm.set_output_path(_OUTPUT.name)
     fdm.set_dt(dt)
@@ -239,6 +241,8 @@ class PropulsionReplay:
         Of a piston's power, relative to the largest JSBSim gave it.
     augmented : int
         Of the frames compared, those with a turbine's augmentation (afterburner) lit.
+    injection_error : float
+        Of a turbine's water-injection command, timer (s) or water left (normalised).
     """
 
     thrust_error: float
@@ -252,6 +256,7 @@ class PropulsionReplay:
     induced_error: float = 0.0
     power_error: float = 0.0
     augmented: int = 0
+    injection_error: float = 0.0
 
 
 #: A piston engine's state JSBSim keeps, copied into flightsim's properties once after ``run_ic`` (``{e}``:
@@ -340,6 +345,9 @@ def _compare_engines(fdm, engines, props, worst):
             worst.add("thrust", abs(ours - thrust) / r[E_MIL])
             worst.add("spool", max(abs(props[s[S_N1]] - fdm[f"{e}/n1"]) / r[E_MAX_N1] * 100,
                                    abs(props[s[S_N2]] - fdm[f"{e}/n2"]) / r[E_MAX_N2] * 100))
+            worst.add("injection", max(abs(props[s[S_INJECTION_TIMER]] - fdm[f"{e}/InjectionTimer"]),
+                                       abs(props[s[S_WATER]] - fdm[f"{e}/InjWaterNorm"]),
+                                       abs(props[s[S_INJECTION]] - fdm[f"{e}/injection_cmd"])))
             continue
         worst.scaled("thrust", k, abs(ours - thrust), thrust)
         for key, name in (("induced", "prop-induced-velocity_fps"), ("power", "power-hp")):
@@ -350,7 +358,7 @@ def _compare_engines(fdm, engines, props, worst):
 
 
 def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft=8000.0, dt=1.0 / 120.0,
-                      throttle=_throttle):
+                      throttle=_throttle, root=None, extra=None):
     """Fly ``name`` in JSBSim with its engines running and the throttles moving (``throttle(t)``, the commands: by
     default 0.7, then 1 at 1 s, 0.2 at 2.5 s, 0.6 at 4 s; a piston's mixture 1, 0.85 at 2 s, cut off at 3.5 s, 1 at 4.25 s: the engine stops,
     windmills and starts again); run flightsim's engines on the same commands
@@ -367,8 +375,12 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     copied, the throttle positions copied from JSBSim's FCS (equal to the commands unless the aircraft's flight
     controls write them; above 1 an afterburner's range), the mixture positions set as FGFCS sets them (equal to
     the commands), and flightsim's engines run one frame on their own state.
+
+    ``root``: JSBSim's root folder holding ``aircraft/NAME/NAME.xml`` (by default the package's); ``extra(t)``:
+    other commands, ``{property: value}``, set in JSBSim and in flightsim's properties before each frame (e.g. a
+    water-injection command).
     """
-    source = JSBSimFile(aircraft_path(name))
+    source = JSBSimFile(aircraft_path(name) if root is None else Path(root) / "aircraft" / name / f"{name}.xml")
     properties = Properties()
     engines = Propulsion(source, properties)
     metrics, mass = Metrics.read(source), MassBalance.read(source)
@@ -376,7 +388,7 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     aux_slots = slots_of(properties)
     props = properties.array(engines.defaults)
     inertial = [(properties[n], n) for n in INERTIAL_RATES if n in properties]
-    fdm = new_fdm(name, dt)
+    fdm = new_fdm(name, dt, root)
     fdm["ic/h-sl-ft"] = altitude_ft
     fdm["ic/vc-kts"] = airspeed_kts
     fdm["propulsion/fuel_freeze"] = 1
@@ -390,6 +402,9 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
         for k in pistons:
             fdm[f"fcs/mixture-cmd-norm[{k}]"] = _mixture(t)
             props[properties[f"fcs/mixture-pos-norm[{k}]"]] = _mixture(t)
+        for key, value in ({} if extra is None else extra(t)).items():
+            fdm[key] = value
+            props[properties[key]] = value
 
     command(0.0)
     fdm.run_ic()
@@ -418,4 +433,5 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
         worst.add("moment", float(np.max(np.abs(out[3:] - ref[3:]))) / max(float(np.linalg.norm(ref[3:])), 1e-300))
         compared += 1
     return PropulsionReplay(worst.get("thrust"), worst.get("spool"), worst.get("force"), worst.get("moment"), compared,
-                            largest, worst.get("rpm"), worst.get("map"), worst.get("induced"), worst.get("power"), lit)
+                            largest, worst.get("rpm"), worst.get("map"), worst.get("induced"), worst.get("power"), lit,
+                            worst.get("injection"))

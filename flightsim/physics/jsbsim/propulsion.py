@@ -1,14 +1,41 @@
 """The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters, pistons with fixed-pitch propellers.
 
-As JSBSim's ``FGTurbine`` in its running phase (``FGTurbine::Run``) and
-``FGThruster``/``FGForce`` for a ``direct`` thruster: each frame the engine's
-spools seek their commanded speeds, ``N = idle + throttle (max − idle)``, at
-the rates of its ``N1SpoolUp``/``Down``, ``N2SpoolUp``/``Down`` functions (by
-default ``FGSpoolUp``: ``k · 90 / (bypass + 3)`` slowed at low N2 and in thin
-air); the thrust is ``idle + (mil − idle) N2norm²`` from the engine file's
-``IdleThrust`` and ``MilThrust`` tables (Mach, density altitude), less the
-bleed; it acts along the thruster's orientation (pitch, yaw) at its location,
-giving a force and a moment about the CG in the body frame.
+As JSBSim's ``FGTurbine`` in its running phase (``FGTurbine::Calculate`` and
+``FGTurbine::Run``) and ``FGThruster``/``FGForce`` for a ``direct`` thruster:
+each frame the engine's spools seek their commanded speeds, ``N = idle +
+throttle (max − idle)``, at the rates of its ``N1SpoolUp``/``Down``,
+``N2SpoolUp``/``Down`` functions (by default ``FGSpoolUp``: ``k · 90 /
+(bypass + 3)`` slowed at low N2 and in thin air); the thrust is ``idle + (mil
+− idle) N2norm²`` from the engine file's ``IdleThrust`` and ``MilThrust``
+tables (Mach, density altitude), less the bleed; it acts along the
+thruster's orientation (pitch, yaw) at its location, giving a force and a
+moment about the CG in the body frame.
+
+Augmentation (afterburner, ``<augmented>`` 1), as ``FGTurbine::Run``: a
+throttle position above 1 is the afterburner's range (its excess the
+augmentation command, the spools' throttle 1) on every turbine.  By
+``<augmethod>``: 1, lit while the throttle is above 0.99 and N2 above 97 %,
+the thrust then ``maxthrust × AugThrust`` (the file's ``AugThrust`` function
+of Mach and density altitude); 2, lit while the augmentation command is
+above 0, the thrust then ``T + (maxthrust × AugThrust − T) min(cmd, 1)``; 0,
+lit while ``propulsion/engine[k]/augmentation`` is 1 — flightsim's name for
+``FGTurbine``'s flag, which JSBSim 1.3.3 binds to no property (only
+FlightGear's ``SetAugmentation`` sets it), so nothing lights it but a caller
+writing it.  The flag is state (``…/augmentation``, 0 or 1): the bleed is
+taken off the thrust only in a frame that starts unlit, as JSBSim does.
+Water injection (``<injected>`` 1), as ``FGTurbine::Run`` too: while
+``propulsion/engine[k]/injection_cmd`` is on and water is left
+(``…/InjWaterNorm`` > 0: 1 at load when the file gives ``<injection-time>``,
+else 0, so injection never acts unless a caller sets it), the spools' ranges
+grow by ``…/InjN1increment``/``InjN2increment`` (the file's
+``<injection-N1-inc>``/``<injection-N2-inc>``), the thrust is multiplied by
+the file's ``Injection`` function, and ``…/InjectionTimer`` runs until
+``<injection-time>`` (s), when the command and the water go to 0.  An
+injected engine without an ``Injection`` function (B747's) keeps its thrust
+while injecting (JSBSim would read a missing function); one with an
+``<injection-time>`` is refused without it, as is an augmented engine (or
+augmethod 2) without ``AugThrust``.  Fuel flow, nozzle, EPR and EGT are not
+modelled (fuel burn is frozen here).
 
 As JSBSim's ``FGPiston`` (running, both magnetos, no starter) driving an
 ``FGPropeller`` of fixed pitch: :mod:`flightsim.physics.jsbsim.piston` and
@@ -17,13 +44,14 @@ As JSBSim's ``FGPiston`` (running, both magnetos, no starter) driving an
 The engine's functions run in the same stack machine as the aerodynamics
 (:mod:`flightsim.physics.jsbsim.program`), their values at
 ``propulsion/engine[k]/NAME`` as in JSBSim; the engines' state lives in the
-property array too (``propulsion/engine[k]/n1``, ``…/n2``; ``…/map-pa``,
-``…/propeller-rpm``, ...), so a frame is one call of :func:`engines_frame`,
-which other compiled code can call with :attr:`Propulsion.arrays`.  What is
-not modelled is refused by name: other engines and thrusters, augmentation
-(afterburners), water injection, boost, variable-pitch and constant-speed
-propellers; the start, stall and windmilling phases of a turbine are not
-modelled (engines run), nor is fuel burn.
+property array too (``propulsion/engine[k]/n1``, ``…/n2``, ``…/augmentation``,
+the injection's (:data:`TURBINE_STATE`); ``…/map-pa``, ``…/propeller-rpm``,
+...), so a frame is one call of :func:`engines_frame`, which other compiled
+code can call with :attr:`Propulsion.arrays`, and a reset is the array's.
+What is not modelled is refused by name: other engines and thrusters, boost,
+variable-pitch and constant-speed propellers; the start, stall and
+windmilling phases of a turbine (and ``FGTurbine::Trim``, JSBSim's thrust at
+a zero time step) are not modelled (engines run), nor is fuel burn.
 
 What the caller fills in ``props`` before a frame, in the order JSBSim's models compute it
 (``FGFDMExec``: Propagate, Atmosphere, FCS, MassBalance, Auxiliary, then Propulsion, then Aerodynamics):
@@ -32,8 +60,10 @@ What the caller fills in ``props`` before a frame, in the order JSBSim's models 
   (the propeller's gyroscopic moment; the body rates themselves on a non-rotating Earth);
 * FGAtmosphere: ``atmosphere/P-psf``, ``T-R``, ``rho-slugs_ft3``, ``a-fps`` (and σ, the ``density_ratio``
   argument);
-* the FCS: ``fcs/throttle-pos-norm[k]`` and a piston's ``fcs/mixture-pos-norm[k]`` (JSBSim's FGFCS copies
-  each command to its position before the channels run);
+* the FCS: ``fcs/throttle-pos-norm[k]`` (above 1 a turbine's afterburner range) and a piston's
+  ``fcs/mixture-pos-norm[k]`` (JSBSim's FGFCS copies each command to its position before the channels run);
+  a turbine's ``propulsion/engine[k]/injection_cmd`` (and ``…/augmentation`` for augmethod 0) if water injection
+  (the afterburner) is wanted;
 * FGAuxiliary: ``velocities/u-aero-fps``, ``v-``, ``w-``, ``velocities/p-aero-rad_sec``, ``q-``, ``r-``,
   ``velocities/mach`` (and what a turbine's functions read, e.g. ``atmosphere/density-altitude``);
 * the thrusters' locations about the CG (:meth:`Propulsion.locate`) whenever the CG moves (FGMassBalance).
@@ -464,7 +494,12 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
     start, as JSBSim's ``FGPropulsion::GetSteadyState``), then their outputs and loads computed once, with no
     time passing, into ``props`` and ``out`` (as :func:`engines_frame`).
 
-    A turbine's spools are put at their targets ``idle + throttle (max − idle)``; a piston's manifold pressure at
+    A turbine's spools are put at their targets ``idle + throttle (max − idle)`` (with the water injection's
+    increments while it is on; its timer does not run), its augmentation lit or not as ``FGTurbine::Run`` settles
+    it at that throttle (augmethod 1: throttle above 0.99 and N2 above 97 %; 2: throttle above 1; 0: as it is),
+    so the thrust is the one ``GetSteadyState`` marches to (JSBSim's trim itself evaluates
+    ``FGTurbine::Trim``, which takes the bleed off before the afterburner's share even while it is lit); a
+    piston's manifold pressure at
     its target and its propeller at the rpm where the engine's power is the propeller's
     (:func:`~flightsim.physics.jsbsim.piston.piston_steady`).
 
