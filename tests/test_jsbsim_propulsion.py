@@ -23,7 +23,7 @@ from flightsim.physics.jsbsim.mass import MassBalance, Metrics
 from flightsim.physics.jsbsim.oracle import (INERTIAL_RATES, PROPULSION_LOADS, engine_inputs_from, new_fdm,
                                             replay_propulsion)
 from flightsim.physics.jsbsim.program import Properties
-from flightsim.physics.jsbsim.propulsion import S_N1, S_N2, Propulsion, engines_frame
+from flightsim.physics.jsbsim.propulsion import ENGINE_FIELDS, S_N1, S_N2, Propulsion, engines_frame
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
 #: The piston aircraft checked, at a cruise of theirs: (kts, ft).
@@ -288,7 +288,7 @@ def test_what_a_piston_or_propeller_file_has_that_is_not_modelled_is_refused(tmp
 
 def test_a_hand_built_piston_is_one_row_of_each_array(tmp_path):
     engines = Propulsion(_plane(tmp_path))
-    assert engines.kinds == [("piston", 0)] and engines.engines.shape == (0, 15)
+    assert engines.kinds == [("piston", 0)] and engines.engines.shape == (0, ENGINE_FIELDS)
     assert engines.pistons.shape[0] == engines.propellers.shape[0] == engines.tables.shape[0] == 1
     assert [a is b for a, b in zip(engines.arrays, (engines.engines, engines.slots, engines.pistons,
                                                      engines.piston_slots, engines.propellers,
