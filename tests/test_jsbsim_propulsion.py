@@ -11,6 +11,7 @@ c172p, c172r and J3Cub have a fixed-pitch propeller; c182's is constant-speed, a
 """
 
 from collections import namedtuple
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,7 +23,7 @@ from flightsim.physics.jsbsim.mass import MassBalance, Metrics
 from flightsim.physics.jsbsim.oracle import (INERTIAL_RATES, PROPULSION_LOADS, engine_inputs_from, new_fdm,
                                             replay_propulsion)
 from flightsim.physics.jsbsim.program import Properties
-from flightsim.physics.jsbsim.propulsion import S_N1, S_N2, Propulsion, engines_frame
+from flightsim.physics.jsbsim.propulsion import ENGINE_FIELDS, S_N1, S_N2, Propulsion, engines_frame
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
 #: The piston aircraft checked, at a cruise of theirs: (kts, ft).
@@ -43,7 +44,7 @@ def test_a_pistons_rpm_power_thrust_and_loads_are_jsbsims_frame_by_frame(name):
 
 
 def _at_jsbsims_state(name, kts, ft, throttle, mixture=1.0):
-    """JSBSim with ``name`` running at ``throttle`` after ``run_ic``, and flightsim's engines and property array
+    """JSBSim with ``name`` running at ``throttle`` (every engine's command) after ``run_ic``, and flightsim's engines and property array
     with JSBSim's engine inputs then."""
     source = JSBSimFile(aircraft_path(name))
     properties = Properties()
@@ -54,7 +55,9 @@ def _at_jsbsims_state(name, kts, ft, throttle, mixture=1.0):
     fdm["ic/h-sl-ft"], fdm["ic/vc-kts"] = ft, kts
     fdm["propulsion/fuel_freeze"] = 1
     fdm["propulsion/set-running"] = -1
-    fdm["fcs/throttle-cmd-norm"] = throttle
+    n = len(engines.kinds)
+    for k in range(n):
+        fdm[f"fcs/throttle-cmd-norm[{k}]"] = throttle
     fdm.run_ic()
     cg = mass.cg
     engines.locate(lambda r: mass.structural_to_body(r, cg))
@@ -63,7 +66,8 @@ def _at_jsbsims_state(name, kts, ft, throttle, mixture=1.0):
     engine_inputs_from(fdm, props, slots_of(properties), inertial, metrics,
                        mass.structural_to_body(metrics.aero_rp, cg), tuple(fdm[f"accelerations/{c}dot-ft_sec2"]
                                                                            for c in "uvw"))
-    props[properties["fcs/throttle-pos-norm"]] = throttle
+    for k in range(n):                          # (the aircraft's flight controls may scale the command)
+        props[properties[f"fcs/throttle-pos-norm[{k}]"]] = fdm[f"fcs/throttle-pos-norm[{k}]"]
     if "fcs/mixture-pos-norm" in properties:
         props[properties["fcs/mixture-pos-norm"]] = mixture
     return fdm, engines, properties, props, props[sigma]
@@ -90,6 +94,81 @@ def test_a_turbines_steady_state_has_its_spools_at_their_targets_and_a_frame_lea
     spools = props[engines.slots[:, [S_N1, S_N2]]].copy()
     engines.run(props, 1.0 / 120.0, sigma)
     np.testing.assert_array_equal(props[engines.slots[:, [S_N1, S_N2]]], spools)
+
+
+# ----------------------------------------------------------------------------- turbines' afterburners
+
+
+def _f15_throttle(t):
+    """f15's throttle commands (its positions: no flight controls of its own): 0.7, the afterburner's range half
+    (1.5) at 1 s, beyond it (2.3: full) at 2 s, 0.2 at 2.5 s (out), 1.3 at 4 s (lit again)."""
+    return 0.7 if t < 1.0 else 1.5 if t < 2.0 else 2.3 if t < 2.5 else 0.2 if t < 4.0 else 1.3
+
+
+@pytest.mark.parametrize("name, throttle", [
+    ("T38", None),             # augmethod 2, bleed 0.03; its flight controls double the command: lit from the start
+    ("f15", _f15_throttle),    # augmethod 2, the positions the commands
+    ("XB-70", None),           # augmethod 1 (throttle above 0.99 and N2 above 97 %), six engines
+    ("B747", None),            # water-injected (not commanded), augmethod 1 without an afterburner
+])
+def test_an_afterburners_thrust_spools_and_loads_are_jsbsims_as_it_lights_and_goes_out(name, throttle):
+    r = replay_propulsion(name, frames=600, every=6, **({} if throttle is None else {"throttle": throttle}))
+    assert r.frames == 100 and 0 < r.augmented < r.frames, r          # lit and out, both compared
+    assert r.thrust_error <= 1e-12 and r.spool_error <= 1e-10, r
+    assert r.force_error <= 1e-9 and r.moment_error <= 1e-9, r
+
+
+def test_water_injection_is_jsbsims_as_it_runs_pauses_and_runs_out(tmp_path):
+    """No package engine injects water with an Injection function, so: T38 in a root folder of its own whose J85
+    injects for 1.5 s (N1 +2 %, N2 +3 %, thrust × 1.2 at Mach 0 to 1.1 at Mach 1); the injection commanded at
+    0.5 s, off at 1 s, on again at 1.25 s (the timer runs on from where it stopped) until the water is gone."""
+    import re
+    import shutil
+
+    import jsbsim
+
+    package = Path(jsbsim.get_default_root_dir())
+    folder = tmp_path / "aircraft" / "T38"
+    (folder / "Engines").mkdir(parents=True)
+    shutil.copy(package / "aircraft" / "T38" / "T38.xml", folder)
+    shutil.copy(package / "engine" / "direct.xml", folder / "Engines")
+    text = re.sub(r"<injected>\s*0\s*</injected>", "<injected>1</injected><injection-time>1.5</injection-time>"
+                  "<injection-N1-inc>2</injection-N1-inc><injection-N2-inc>3</injection-N2-inc>",
+                  (package / "engine" / "J85-GE-5.xml").read_text())
+    text = text.replace("</turbine_engine>", '<function name="Injection"><table><independentVar>velocities/mach'
+                        '</independentVar><tableData> 0 1.2\n 1 1.1</tableData></table></function></turbine_engine>')
+    (folder / "Engines" / "J85-GE-5.xml").write_text(text)
+
+    def injection(t):
+        return {"propulsion/engine/injection_cmd": 1.0 if 0.5 <= t < 1.0 or t >= 1.25 else 0.0}
+
+    r = replay_propulsion("T38", frames=360, every=2, root=tmp_path, extra=injection)
+    assert r.frames == 180 and r.largest_thrust > 2600.0          # (dry, lit, the T38 gives 2366 lbf at most)
+    assert r.injection_error == 0.0 and r.thrust_error <= 1e-12 and r.spool_error <= 1e-10, r
+    assert r.force_error <= 1e-9 and r.moment_error <= 1e-9, r
+
+
+@pytest.mark.parametrize("name, throttle", [("T38", 0.8), ("T38", 0.4), ("f15", 1.5), ("XB-70", 1.0),
+                                            ("XB-70", 0.98)])
+def test_a_turbines_steady_state_with_its_afterburner_is_jsbsims(name, throttle):
+    """T38 at 0.8 (position 1.6: the afterburner at 0.6, no bleed) and 0.4 (dry, bled); f15 at 1.5; XB-70 at 1
+    (lit: N2 settles at 106 %) and 0.98 (not)."""
+    from flightsim.physics.jsbsim.propulsion import S_AUGMENTATION, S_N2NORM, S_THRUST
+
+    fdm, engines, properties, props, sigma = _at_jsbsims_state(name, 300.0, 10000.0, throttle)
+    fdm.get_propulsion().get_steady_state()
+    out = engines.steady(props, sigma)
+    for k in range(len(engines.kinds)):
+        e = f"propulsion/engine[{k}]"
+        assert props[engines.slots[k, S_THRUST]] == pytest.approx(fdm[f"{e}/thrust-lbs"], rel=1e-12)
+        assert props[engines.slots[k, [S_N1, S_N2]]] == pytest.approx([fdm[f"{e}/n1"], fdm[f"{e}/n2"]], rel=1e-12)
+    assert props[engines.slots[0, S_AUGMENTATION]] == (throttle in (0.8, 1.5, 1.0))
+    ref = np.array([fdm[k] for k in PROPULSION_LOADS])
+    assert np.max(np.abs(out - ref)) <= 1e-9 * np.linalg.norm(ref[:3])
+    before = props.copy()
+    engines.run(props, 1.0 / 120.0, sigma)                  # and a frame leaves it there
+    state = engines.slots[:, [S_N1, S_N2, S_N2NORM, S_THRUST, S_AUGMENTATION]]
+    np.testing.assert_array_equal(props[state], before[state])
 
 
 def test_an_engine_without_fuel_has_no_steady_state_and_says_so():
@@ -144,6 +223,34 @@ def test_engines_and_propellers_not_modelled_are_refused_by_name(name, message):
         Propulsion(JSBSimFile(aircraft_path(name)))
 
 
+def _jet(tmp_path, engine):
+    """A one-turbine airplane whose engine file has the IdleThrust and MilThrust functions and ``engine``."""
+    (tmp_path / "engine").mkdir(exist_ok=True)
+    (tmp_path / "engine" / "jet.xml").write_text(
+        '<turbine_engine name="j"><milthrust>1000</milthrust><function name="IdleThrust"><v>0.05</v></function>'
+        f'<function name="MilThrust"><v>0.9</v></function>{engine}</turbine_engine>')
+    (tmp_path / "engine" / "nozzle.xml").write_text('<direct name="n"/>')
+    path = tmp_path / "jet.xml"
+    path.write_text('<fdm_config name="jet"><propulsion><engine file="jet"><thruster file="nozzle"><location '
+                    'unit="IN"><x>0</x><y>0</y><z>0</z></location></thruster></engine></propulsion></fdm_config>')
+    return JSBSimFile(path)
+
+
+@pytest.mark.parametrize("engine, message", [
+    ("<augmented>1</augmented>", r"jet.xml: propulsion/engine\[0\]: an augmented engine \(or <augmethod> 2\) needs "
+                                 r"its AugThrust function"),
+    ("<augmethod>2</augmethod>", r"jet.xml: propulsion/engine\[0\]: an augmented engine"),
+    ("<augmethod>3</augmethod>", r"jet.xml: propulsion/engine\[0\]/augmethod: must be 0, 1 or 2, not 3"),
+    ("<injected>1</injected><injection-time>20</injection-time>",
+     r"jet.xml: propulsion/engine\[0\]: a water-injected engine with an <injection-time> needs its Injection"),
+    ('<function name="EPR"><v>1</v></function>', r"jet.xml: propulsion/engine\[0\]/function name='EPR': not "
+                                                 r"supported in a turbine"),
+])
+def test_what_a_turbines_augmentation_or_injection_lacks_is_refused(tmp_path, engine, message):
+    with pytest.raises(InputError, match=message):
+        Propulsion(_jet(tmp_path, engine))
+
+
 PROPELLER = """<propeller name="p"><ixx>1.5</ixx><diameter unit="IN">72</diameter><minpitch>20</minpitch>
   <maxpitch>20</maxpitch>{extra}
   <table name="C_THRUST" type="internal"><tableData> 0 0.07
@@ -181,7 +288,7 @@ def test_what_a_piston_or_propeller_file_has_that_is_not_modelled_is_refused(tmp
 
 def test_a_hand_built_piston_is_one_row_of_each_array(tmp_path):
     engines = Propulsion(_plane(tmp_path))
-    assert engines.kinds == [("piston", 0)] and engines.engines.shape == (0, 15)
+    assert engines.kinds == [("piston", 0)] and engines.engines.shape == (0, ENGINE_FIELDS)
     assert engines.pistons.shape[0] == engines.propellers.shape[0] == engines.tables.shape[0] == 1
     assert [a is b for a, b in zip(engines.arrays, (engines.engines, engines.slots, engines.pistons,
                                                      engines.piston_slots, engines.propellers,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -25,7 +26,8 @@ from flightsim.physics.jsbsim.auxiliary import AUXILIARY, atmosphere_into, auxil
 from flightsim.physics.jsbsim.fcs import BUILTIN, FlightControls
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics
 from flightsim.physics.jsbsim.program import Properties
-from flightsim.physics.jsbsim.propulsion import E_IDLE_N1, E_IDLE_N2, E_MAX_N1, E_MAX_N2, E_MIL, S_N1, S_N2, Propulsion
+from flightsim.physics.jsbsim.propulsion import E_AUGMETHOD, E_IDLE_N1, E_IDLE_N2, E_MAX_N1, E_MAX_N2, E_MIL, \
+    S_AUGMENTATION, S_INJECTION, S_INJECTION_TIMER, S_N1, S_N2, S_WATER, Propulsion
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
 __all__ = ["FcsReplay", "INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPULSION_LOADS", "PropulsionReplay", "Replay",
@@ -47,8 +49,8 @@ _OUTPUT = None
 
 def new_fdm(name, dt=1.0 / 120.0, root=None):
     """A quiet ``jsbsim.FGFDMExec`` with aircraft ``name`` loaded at step ``dt`` (set before loading: JSBSim's
-    FCS copies dt when the model loads), its file output and input sockets off; ``root``: a JSBSim root folder
-    (``aircraft/NAME/NAME.xml``) other than the package's."""
+    FCS copies dt when the model loads), its file output and input sockets off; ``root``: JSBSim's root folder
+    (``aircraft/NAME/NAME.xml``, ``engine/``, ...), by default the package's."""
     global _OUTPUT
     import jsbsim
 
@@ -317,6 +319,10 @@ class PropulsionReplay:
         Of a propeller's induced velocity (which aerodynamics read), relative to the largest JSBSim gave it.
     power_error : float
         Of a piston's power, relative to the largest JSBSim gave it.
+    augmented : int
+        Of the frames compared, those with a turbine's augmentation (afterburner) lit.
+    injection_error : float
+        Of a turbine's water-injection command, timer (s) or water left (normalised).
     """
 
     thrust_error: float
@@ -329,6 +335,8 @@ class PropulsionReplay:
     map_error: float = 0.0
     induced_error: float = 0.0
     power_error: float = 0.0
+    augmented: int = 0
+    injection_error: float = 0.0
 
 
 #: A piston engine's state JSBSim keeps, copied into flightsim's properties once after ``run_ic`` (``{e}``:
@@ -354,13 +362,20 @@ def _mixture(t):
 
 def _start_engines(fdm, engines, props):
     """flightsim's engines in the state JSBSim starts them in after ``set-running`` and ``run_ic``: a turbine's
-    spools at the first throttle's speeds (FGTurbine's first running frame), a piston's state copied."""
+    spools at the speeds of its first throttle position (JSBSim's FCS's, above 1 the afterburner's range: FGTurbine's
+    first running frame), its augmentation lit as ``run_ic``'s ``FGTurbine::Trim`` leaves it (augmethod 1: throttle
+    above 0.99 and N2's target above 97 %; otherwise out, as ``set-running``'s steady state at throttle 1 leaves
+    it); a piston's state copied."""
     names = engines.properties
     for k, (kind, row) in enumerate(engines.kinds):
         if kind == "turbine":
             r, s = engines.engines[row], engines.slots[row]
-            props[s[S_N2]] = r[E_IDLE_N2] + _throttle(0.0) * (r[E_MAX_N2] - r[E_IDLE_N2])
-            props[s[S_N1]] = r[E_IDLE_N1] + _throttle(0.0) * (r[E_MAX_N1] - r[E_IDLE_N1])
+            throttle = fdm[f"fcs/throttle-pos-norm[{k}]"]
+            if throttle > 1.0:
+                throttle -= throttle - 1.0          # (FGTurbine::Calculate's own arithmetic)
+            props[s[S_N2]] = r[E_IDLE_N2] + throttle * (r[E_MAX_N2] - r[E_IDLE_N2])
+            props[s[S_N1]] = r[E_IDLE_N1] + throttle * (r[E_MAX_N1] - r[E_IDLE_N1])
+            props[s[S_AUGMENTATION]] = float(r[E_AUGMETHOD] == 1.0 and throttle > 0.99 and props[s[S_N2]] > 97.0)
         else:
             for name in PISTON_STATE:
                 name = name.format(e=f"propulsion/engine[{k}]")
@@ -410,6 +425,9 @@ def _compare_engines(fdm, engines, props, worst):
             worst.add("thrust", abs(ours - thrust) / r[E_MIL])
             worst.add("spool", max(abs(props[s[S_N1]] - fdm[f"{e}/n1"]) / r[E_MAX_N1] * 100,
                                    abs(props[s[S_N2]] - fdm[f"{e}/n2"]) / r[E_MAX_N2] * 100))
+            worst.add("injection", max(abs(props[s[S_INJECTION_TIMER]] - fdm[f"{e}/InjectionTimer"]),
+                                       abs(props[s[S_WATER]] - fdm[f"{e}/InjWaterNorm"]),
+                                       abs(props[s[S_INJECTION]] - fdm[f"{e}/injection_cmd"])))
             continue
         worst.scaled("thrust", k, abs(ours - thrust), thrust)
         for key, name in (("induced", "prop-induced-velocity_fps"), ("power", "power-hp")):
@@ -419,9 +437,10 @@ def _compare_engines(fdm, engines, props, worst):
     return largest
 
 
-def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft=8000.0, dt=1.0 / 120.0):
-    """Fly ``name`` in JSBSim with its engines running and the throttles moving (0.7, then 1 at 1 s, 0.2 at
-    2.5 s, 0.6 at 4 s; a piston's mixture 1, 0.85 at 2 s, cut off at 3.5 s, 1 at 4.25 s: the engine stops,
+def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft=8000.0, dt=1.0 / 120.0,
+                      throttle=_throttle, root=None, extra=None):
+    """Fly ``name`` in JSBSim with its engines running and the throttles moving (``throttle(t)``, the commands: by
+    default 0.7, then 1 at 1 s, 0.2 at 2.5 s, 0.6 at 4 s; a piston's mixture 1, 0.85 at 2 s, cut off at 3.5 s, 1 at 4.25 s: the engine stops,
     windmills and starts again); run flightsim's engines on the same commands
     and JSBSim's state, frame by frame, and compare thrust, spools or rpm, manifold pressure, power, induced
     velocity and the thrusters' loads.
@@ -433,10 +452,15 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     first running frame), a piston's manifold pressure, running flag, last fuel flow, propeller rpm and point of
     action copied (:data:`PISTON_STATE`).  Then each frame, after JSBSim's, flightsim's auxiliary properties are
     computed from JSBSim's state (the atmosphere included), the inertial body rates (:data:`INERTIAL_RATES`)
-    copied, the throttle and mixture positions set as FGFCS sets them (equal to the commands), and flightsim's
-    engines run one frame on their own state.
+    copied, the throttle positions copied from JSBSim's FCS (equal to the commands unless the aircraft's flight
+    controls write them; above 1 an afterburner's range), the mixture positions set as FGFCS sets them (equal to
+    the commands), and flightsim's engines run one frame on their own state.
+
+    ``root``: JSBSim's root folder holding ``aircraft/NAME/NAME.xml`` (by default the package's); ``extra(t)``:
+    other commands, ``{property: value}``, set in JSBSim and in flightsim's properties before each frame (e.g. a
+    water-injection command).
     """
-    source = JSBSimFile(aircraft_path(name))
+    source = JSBSimFile(aircraft_path(name) if root is None else Path(root) / "aircraft" / name / f"{name}.xml")
     properties = Properties()
     engines = Propulsion(source, properties)
     metrics, mass = Metrics.read(source), MassBalance.read(source)
@@ -444,7 +468,7 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     aux_slots = slots_of(properties)
     props = properties.array(engines.defaults)
     inertial = [(properties[n], n) for n in INERTIAL_RATES if n in properties]
-    fdm = new_fdm(name, dt)
+    fdm = new_fdm(name, dt, root)
     fdm["ic/h-sl-ft"] = altitude_ft
     fdm["ic/vc-kts"] = airspeed_kts
     fdm["propulsion/fuel_freeze"] = 1
@@ -454,11 +478,13 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
 
     def command(t):
         for k in range(n):
-            fdm[f"fcs/throttle-cmd-norm[{k}]"] = _throttle(t)
-            props[properties[f"fcs/throttle-pos-norm[{k}]"]] = _throttle(t)   # FGFCS: the positions follow
+            fdm[f"fcs/throttle-cmd-norm[{k}]"] = throttle(t)
         for k in pistons:
             fdm[f"fcs/mixture-cmd-norm[{k}]"] = _mixture(t)
             props[properties[f"fcs/mixture-pos-norm[{k}]"]] = _mixture(t)
+        for key, value in ({} if extra is None else extra(t)).items():
+            fdm[key] = value
+            props[properties[key]] = value
 
     command(0.0)
     fdm.run_ic()
@@ -468,20 +494,24 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     _start_engines(fdm, engines, props)
     worst = _Worst()
     largest = 0.0
-    compared = 0
+    compared = lit = 0
     out = np.zeros(6)
     for i in range(frames):
         command(i * dt)
         last = _accelerations(fdm)
         fdm.run()
         engine_inputs_from(fdm, props, aux_slots, inertial, metrics, rp, last)
+        for k in range(n):                  # what JSBSim's FCS made of the commands this frame
+            props[properties[f"fcs/throttle-pos-norm[{k}]"]] = fdm[f"fcs/throttle-pos-norm[{k}]"]
         engines.run(props, dt, props[sigma], out)
         if i % every:
             continue
         largest = max(largest, _compare_engines(fdm, engines, props, worst))
+        lit += bool(np.any(props[engines.slots[:, S_AUGMENTATION]]))
         ref = np.array([fdm[key] for key in PROPULSION_LOADS])
         worst.add("force", float(np.max(np.abs(out[:3] - ref[:3]))) / max(float(np.linalg.norm(ref[:3])), 1e-300))
         worst.add("moment", float(np.max(np.abs(out[3:] - ref[3:]))) / max(float(np.linalg.norm(ref[3:])), 1e-300))
         compared += 1
     return PropulsionReplay(worst.get("thrust"), worst.get("spool"), worst.get("force"), worst.get("moment"), compared,
-                            largest, worst.get("rpm"), worst.get("map"), worst.get("induced"), worst.get("power"))
+                            largest, worst.get("rpm"), worst.get("map"), worst.get("induced"), worst.get("power"), lit,
+                            worst.get("injection"))

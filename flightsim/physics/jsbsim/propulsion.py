@@ -1,14 +1,41 @@
 """The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters, pistons with fixed-pitch propellers.
 
-As JSBSim's ``FGTurbine`` in its running phase (``FGTurbine::Run``) and
-``FGThruster``/``FGForce`` for a ``direct`` thruster: each frame the engine's
-spools seek their commanded speeds, ``N = idle + throttle (max − idle)``, at
-the rates of its ``N1SpoolUp``/``Down``, ``N2SpoolUp``/``Down`` functions (by
-default ``FGSpoolUp``: ``k · 90 / (bypass + 3)`` slowed at low N2 and in thin
-air); the thrust is ``idle + (mil − idle) N2norm²`` from the engine file's
-``IdleThrust`` and ``MilThrust`` tables (Mach, density altitude), less the
-bleed; it acts along the thruster's orientation (pitch, yaw) at its location,
-giving a force and a moment about the CG in the body frame.
+As JSBSim's ``FGTurbine`` in its running phase (``FGTurbine::Calculate`` and
+``FGTurbine::Run``) and ``FGThruster``/``FGForce`` for a ``direct`` thruster:
+each frame the engine's spools seek their commanded speeds, ``N = idle +
+throttle (max − idle)``, at the rates of its ``N1SpoolUp``/``Down``,
+``N2SpoolUp``/``Down`` functions (by default ``FGSpoolUp``: ``k · 90 /
+(bypass + 3)`` slowed at low N2 and in thin air); the thrust is ``idle + (mil
+− idle) N2norm²`` from the engine file's ``IdleThrust`` and ``MilThrust``
+tables (Mach, density altitude), less the bleed; it acts along the
+thruster's orientation (pitch, yaw) at its location, giving a force and a
+moment about the CG in the body frame.
+
+Augmentation (afterburner, ``<augmented>`` 1), as ``FGTurbine::Run``: a
+throttle position above 1 is the afterburner's range (its excess the
+augmentation command, the spools' throttle 1) on every turbine.  By
+``<augmethod>``: 1, lit while the throttle is above 0.99 and N2 above 97 %,
+the thrust then ``maxthrust × AugThrust`` (the file's ``AugThrust`` function
+of Mach and density altitude); 2, lit while the augmentation command is
+above 0, the thrust then ``T + (maxthrust × AugThrust − T) min(cmd, 1)``; 0,
+lit while ``propulsion/engine[k]/augmentation`` is 1 — flightsim's name for
+``FGTurbine``'s flag, which JSBSim 1.3.3 binds to no property (only
+FlightGear's ``SetAugmentation`` sets it), so nothing lights it but a caller
+writing it.  The flag is state (``…/augmentation``, 0 or 1): the bleed is
+taken off the thrust only in a frame that starts unlit, as JSBSim does.
+Water injection (``<injected>`` 1), as ``FGTurbine::Run`` too: while
+``propulsion/engine[k]/injection_cmd`` is on and water is left
+(``…/InjWaterNorm`` > 0: 1 at load when the file gives ``<injection-time>``,
+else 0, so injection never acts unless a caller sets it), the spools' ranges
+grow by ``…/InjN1increment``/``InjN2increment`` (the file's
+``<injection-N1-inc>``/``<injection-N2-inc>``), the thrust is multiplied by
+the file's ``Injection`` function, and ``…/InjectionTimer`` runs until
+``<injection-time>`` (s), when the command and the water go to 0.  An
+injected engine without an ``Injection`` function (B747's) keeps its thrust
+while injecting (JSBSim would read a missing function); one with an
+``<injection-time>`` is refused without it, as is an augmented engine (or
+augmethod 2) without ``AugThrust``.  Fuel flow, nozzle, EPR and EGT are not
+modelled (fuel burn is frozen here).
 
 As JSBSim's ``FGPiston`` (running, both magnetos, no starter) driving an
 ``FGPropeller`` of fixed pitch: :mod:`flightsim.physics.jsbsim.piston` and
@@ -17,13 +44,14 @@ As JSBSim's ``FGPiston`` (running, both magnetos, no starter) driving an
 The engine's functions run in the same stack machine as the aerodynamics
 (:mod:`flightsim.physics.jsbsim.program`), their values at
 ``propulsion/engine[k]/NAME`` as in JSBSim; the engines' state lives in the
-property array too (``propulsion/engine[k]/n1``, ``…/n2``; ``…/map-pa``,
-``…/propeller-rpm``, ...), so a frame is one call of :func:`engines_frame`,
-which other compiled code can call with :attr:`Propulsion.arrays`.  What is
-not modelled is refused by name: other engines and thrusters, augmentation
-(afterburners), water injection, boost, variable-pitch and constant-speed
-propellers; the start, stall and windmilling phases of a turbine are not
-modelled (engines run), nor is fuel burn.
+property array too (``propulsion/engine[k]/n1``, ``…/n2``, ``…/augmentation``,
+the injection's (:data:`TURBINE_STATE`); ``…/map-pa``, ``…/propeller-rpm``,
+...), so a frame is one call of :func:`engines_frame`, which other compiled
+code can call with :attr:`Propulsion.arrays`, and a reset is the array's.
+What is not modelled is refused by name: other engines and thrusters, boost,
+variable-pitch and constant-speed propellers; the start, stall and
+windmilling phases of a turbine (and ``FGTurbine::Trim``, JSBSim's thrust at
+a zero time step) are not modelled (engines run), nor is fuel burn.
 
 What the caller fills in ``props`` before a frame, in the order JSBSim's models compute it
 (``FGFDMExec``: Propagate, Atmosphere, FCS, MassBalance, Auxiliary, then Propulsion, then Aerodynamics):
@@ -32,8 +60,10 @@ What the caller fills in ``props`` before a frame, in the order JSBSim's models 
   (the propeller's gyroscopic moment; the body rates themselves on a non-rotating Earth);
 * FGAtmosphere: ``atmosphere/P-psf``, ``T-R``, ``rho-slugs_ft3``, ``a-fps`` (and σ, the ``density_ratio``
   argument);
-* the FCS: ``fcs/throttle-pos-norm[k]`` and a piston's ``fcs/mixture-pos-norm[k]`` (JSBSim's FGFCS copies
-  each command to its position before the channels run);
+* the FCS: ``fcs/throttle-pos-norm[k]`` (above 1 a turbine's afterburner range) and a piston's
+  ``fcs/mixture-pos-norm[k]`` (JSBSim's FGFCS copies each command to its position before the channels run);
+  a turbine's ``propulsion/engine[k]/injection_cmd`` (and ``…/augmentation`` for augmethod 0) if water injection
+  (the afterburner) is wanted;
 * FGAuxiliary: ``velocities/u-aero-fps``, ``v-``, ``w-``, ``velocities/p-aero-rad_sec``, ``q-``, ``r-``,
   ``velocities/mach`` (and what a turbine's functions read, e.g. ``atmosphere/density-altitude``);
 * the thrusters' locations about the CG (:meth:`Propulsion.locate`) whenever the CG moves (FGMassBalance).
@@ -63,18 +93,32 @@ from flightsim.physics.jsbsim.xmlfile import package_root
 
 __all__ = ["Propulsion", "engines_frame", "engines_steady", "turbines"]
 
-#: Columns of an engine's row in :attr:`Propulsion.engines`.
+#: Columns of an engine's row in :attr:`Propulsion.engines`: its constants (lbf; %; rad; the location about the
+#: CG, ft), then its augmentation (``<augmented>``, ``<augmethod>``, the augmented thrust ``<maxthrust>``) and
+#: water injection (``<injected>``, ``<injection-time>``, s).
 (E_MIL, E_IDLE_N1, E_IDLE_N2, E_MAX_N1, E_MAX_N2, E_BLEED, E_N1_UP, E_N1_DOWN, E_N2_UP, E_N2_DOWN, E_X, E_Y, E_Z,
- E_PITCH, E_YAW) = range(15)
+ E_PITCH, E_YAW, E_MAX_THRUST, E_AUGMENTED, E_AUGMETHOD, E_INJECTED, E_INJECTION_TIME) = range(20)
 #: Columns of an engine's row in :attr:`Propulsion.slots`: its throttle, its tables' and spool functions'
-#: values (−1: the default FGSpoolUp), its spools, its N2norm, its thrust.
-(S_THROTTLE, S_IDLE, S_MIL, S_N1_UP, S_N1_DOWN, S_N2_UP, S_N2_DOWN, S_N1, S_N2, S_N2NORM, S_THRUST) = range(11)
+#: values (−1: the default FGSpoolUp), its spools, its N2norm, its thrust; its ``AugThrust`` function (−1: none),
+#: the augmentation's state; its ``Injection`` function (−1: none), the injection command, timer, water left
+#: (normalised) and the injection's N1 and N2 increments.
+(S_THROTTLE, S_IDLE, S_MIL, S_N1_UP, S_N1_DOWN, S_N2_UP, S_N2_DOWN, S_N1, S_N2, S_N2NORM, S_THRUST, S_AUG,
+ S_AUGMENTATION, S_INJECTION_FN, S_INJECTION, S_INJECTION_TIMER, S_WATER, S_INJ_N1, S_INJ_N2) = range(19)
+#: The number of columns of :attr:`Propulsion.engines` and :attr:`Propulsion.slots`.
+ENGINE_FIELDS, SLOT_FIELDS = 20, 19
+#: The properties of a turbine's state, ``{e}`` its ``propulsion/engine[k]``: the spools, N2norm, thrust; the
+#: augmentation (1 lit: flightsim's name, JSBSim binds none), the water-injection command, timer and water left
+#: and the N1/N2 increments (JSBSim's names).
+TURBINE_STATE = ("{e}/n1", "{e}/n2", "{e}/n2norm", "{e}/thrust-lbs", "{e}/augmentation", "{e}/injection_cmd",
+                 "{e}/InjectionTimer", "{e}/InjWaterNorm", "{e}/InjN1increment", "{e}/InjN2increment")
 
 _SPOOL_FUNCTIONS = ("N1SpoolUp", "N1SpoolDown", "N2SpoolUp", "N2SpoolDown")
 _KNOWN = {"milthrust", "maxthrust", "bypassratio", "tsfc", "atsfc", "bleed", "idlen1", "idlen2", "maxn1", "maxn2",
           "augmented", "augmethod", "injected", "function", "ignitionn1", "ignitionn2", "n1spinup", "n2spinup",
           "n1startrate", "n2startrate", "n1spindown", "n2spindown", "disable-windmill", "documentation",
-          "description"}
+          "description", "injection-time", "injection-N1-inc", "injection-N2-inc"}
+#: A turbine's functions read (FGTurbine::Load's names).
+_FUNCTIONS = ("IdleThrust", "MilThrust", "AugThrust", "Injection") + _SPOOL_FUNCTIONS
 
 
 class Propulsion:
@@ -88,10 +132,10 @@ class Propulsion:
     program : Program
         The engines' functions (``propulsion/engine[k]/IdleThrust``, ...).
     engines : numpy.ndarray
-        ``(m, 15)`` each turbine's constants (the ``E_*`` columns; location in the body frame about the CG
+        ``(m, ENGINE_FIELDS)`` each turbine's constants (the ``E_*`` columns; location in the body frame about the CG
         filled by :meth:`locate`).
     slots : numpy.ndarray
-        ``(m, 11)`` int64 each turbine's property slots (the ``S_*`` columns).
+        ``(m, SLOT_FIELDS)`` int64 each turbine's property slots (the ``S_*`` columns).
     pistons, piston_slots : numpy.ndarray
         ``(p, piston.ROW_FIELDS)`` each piston's constants (``piston.PE_*``), ``(p, len(PISTON_SLOTS))`` int64 its
         property slots (``piston.PS_*``).
@@ -156,8 +200,8 @@ class Propulsion:
     def shaped(engines=(), slots=(), pistons=(), piston_slots=(), propellers=(), propeller_slots=(), tables=(),
                table_data=()):
         """:attr:`arrays` from lists of rows (none: the arrays of an aircraft without engines, of the same types)."""
-        return (np.array(engines, dtype=np.float64).reshape(-1, 15),
-                np.array(slots, dtype=np.int64).reshape(-1, 11),
+        return (np.array(engines, dtype=np.float64).reshape(-1, ENGINE_FIELDS),
+                np.array(slots, dtype=np.int64).reshape(-1, SLOT_FIELDS),
                 np.array(pistons, dtype=np.float64).reshape(-1, _piston.ROW_FIELDS),
                 np.array(piston_slots, dtype=np.int64).reshape(-1, len(PISTON_SLOTS)),
                 np.array(propellers, dtype=np.float64).reshape(-1, _propeller.ROW_FIELDS),
@@ -220,13 +264,11 @@ class Propulsion:
         for child in root:
             if child.tag not in _KNOWN:
                 raise InputError(self.source.path, f"{where}/{child.tag}", "not supported in a turbine")
-        if value("augmented", 0.0) or value("injected", 0.0):
-            raise InputError(self.source.path, where, "augmentation and water injection are not supported yet")
         prefix = f"propulsion/engine[{k}]"
         names = {}
         for function in root.findall("function"):
             name = function.get("name", "")
-            if name not in ("IdleThrust", "MilThrust") + _SPOOL_FUNCTIONS:
+            if name not in _FUNCTIONS:
                 raise InputError(self.source.path, f"{where}/function name={name!r}", "not supported in a turbine")
             builder.function(function, f"{where}/function name={name!r}")
             builder.store(f"{prefix}/{name}")
@@ -234,18 +276,36 @@ class Propulsion:
         for required in ("IdleThrust", "MilThrust"):
             if required not in names:
                 raise InputError(self.source.path, where, f"the {required} function is missing")
+        augmented, method, injected = (int(value(tag, 0.0)) for tag in ("augmented", "augmethod", "injected"))
+        if method not in (0, 1, 2):
+            raise InputError(self.source.path, f"{where}/augmethod", f"must be 0, 1 or 2, not {method}")
+        if (augmented == 1 or method == 2) and "AugThrust" not in names:
+            raise InputError(self.source.path, where, "an augmented engine (or <augmethod> 2) needs its AugThrust "
+                             "function")
+        timed = root.find("injection-time") is not None
+        if injected == 1 and timed and "Injection" not in names:
+            raise InputError(self.source.path, where, "a water-injected engine with an <injection-time> needs its "
+                             "Injection function")
         bypass = value("bypassratio", 0.0)
         delay = 90.0 / (bypass + 3.0)
-        row = [0.0] * 15
+        row = [0.0] * ENGINE_FIELDS
         row[E_MIL], row[E_BLEED] = value("milthrust", 10000.0), value("bleed", 0.0)
         row[E_IDLE_N1], row[E_IDLE_N2] = value("idlen1", 30.0), value("idlen2", 60.0)
         row[E_MAX_N1], row[E_MAX_N2] = value("maxn1", 100.0), value("maxn2", 100.0)
         row[E_N1_UP], row[E_N1_DOWN], row[E_N2_UP], row[E_N2_DOWN] = (1.0 * delay, 2.4 * delay, 1.0 * delay,
                                                                       3.0 * delay)
+        row[E_MAX_THRUST] = value("maxthrust", 10000.0)
+        row[E_AUGMENTED], row[E_AUGMETHOD], row[E_INJECTED] = augmented, method, injected
+        row[E_INJECTION_TIME] = value("injection-time", 30.0)
         own = [self.properties.slot(f"fcs/throttle-pos-norm[{k}]"), names["IdleThrust"], names["MilThrust"]]
         own += [names.get(n, -1) for n in _SPOOL_FUNCTIONS]
-        own += [self.properties.slot(f"{prefix}/{n}") for n in ("n1", "n2", "n2norm", "thrust-lbs")]
+        state = [self.properties.slot(n.format(e=prefix)) for n in TURBINE_STATE]
+        own += state[:4] + [names.get("AugThrust", -1), state[4], names.get("Injection", -1)] + state[5:]
         slots.append(own)
+        # FGTurbine::Load: the water left is 1 when the file gives an injection time, the increments the file's
+        self.defaults.update({self.properties.names[own[S_WATER]]: 1.0 if timed else 0.0,
+                              self.properties.names[own[S_INJ_N1]]: value("injection-N1-inc", 0.0),
+                              self.properties.names[own[S_INJ_N2]]: value("injection-N2-inc", 0.0)})
         return row
 
     def locate(self, structural_to_body):
@@ -316,14 +376,23 @@ def turbines(props, engines, slots, dt, density_ratio, out):
 
 @borrowing_jit
 def _turbine_frame(props, row, s, dt, density_ratio, out):
-    """One frame of a running turbine (``FGTurbine::Run``, ``dt`` s); its direct thruster's body loads about the
-    CG added into ``out`` (``FGForce::GetBodyForces``: lbf, lbf·ft)."""
+    """One frame of a running turbine (``FGTurbine::Calculate`` in its running phase, ``FGTurbine::Run``, ``dt``
+    s), augmentation and water injection included; its direct thruster's body loads about the CG added into
+    ``out`` (``FGForce::GetBodyForces``: lbf, lbf·ft)."""
     throttle = props[s[S_THROTTLE]]
+    augment_cmd = 0.0
+    if throttle > 1.0:                      # the range above 1 is the afterburner's (augmethod 2)
+        augment_cmd = throttle - 1.0
+        throttle -= augment_cmd
     mil = row[E_MIL]
     idle_thrust = mil * props[s[S_IDLE]]
     mil_thrust = (mil - idle_thrust) * props[s[S_MIL]]
     n1_factor = row[E_MAX_N1] - row[E_IDLE_N1]
     n2_factor = row[E_MAX_N2] - row[E_IDLE_N2]
+    injecting = row[E_INJECTED] == 1.0 and props[s[S_INJECTION]] != 0.0 and props[s[S_WATER]] > 0.0
+    if injecting:
+        n1_factor += props[s[S_INJ_N1]]
+        n2_factor += props[s[S_INJ_N2]]
     n2norm = props[s[S_N2NORM]]
     up2 = _spool_rate(props, s[S_N2_UP], row[E_N2_UP], n2norm, density_ratio)
     down2 = _spool_rate(props, s[S_N2_DOWN], row[E_N2_DOWN], n2norm, density_ratio)
@@ -333,8 +402,33 @@ def _turbine_frame(props, row, s, dt, density_ratio, out):
     n1 = _seek(props[s[S_N1]], row[E_IDLE_N1] + throttle * n1_factor, up1, down1, dt)
     n2norm = (n2 - row[E_IDLE_N2]) / n2_factor
     thrust = idle_thrust + (mil_thrust * n2norm * n2norm)
-    thrust = thrust * (1.0 - row[E_BLEED])
+    augmentation = props[s[S_AUGMENTATION]] != 0.0         # (the last frame's: it decides the bleed)
+    if not augmentation:
+        thrust = thrust * (1.0 - row[E_BLEED])
+    method = row[E_AUGMETHOD]
+    if method == 1.0:
+        augmentation = throttle > 0.99 and n2 > 97.0
+    if row[E_AUGMENTED] == 1.0 and augmentation and method < 2.0:
+        thrust = props[s[S_AUG]] * row[E_MAX_THRUST]
+    if method == 2.0:
+        if augment_cmd > 0.0:
+            augmentation = True
+            tdiff = (row[E_MAX_THRUST] * props[s[S_AUG]]) - thrust
+            thrust += (tdiff * min(augment_cmd, 1.0))
+        else:
+            augmentation = False
+    if injecting:
+        timer = props[s[S_INJECTION_TIMER]] + dt
+        props[s[S_INJECTION_TIMER]] = timer
+        if timer < row[E_INJECTION_TIME]:
+            if s[S_INJECTION_FN] >= 0:      # (none: JSBSim would read a missing function; no change here)
+                thrust = thrust * props[s[S_INJECTION_FN]]
+            props[s[S_WATER]] = 1.0 - (timer / row[E_INJECTION_TIME])
+        else:
+            props[s[S_INJECTION]] = 0.0
+            props[s[S_WATER]] = 0.0
     props[s[S_N1]], props[s[S_N2]], props[s[S_N2NORM]], props[s[S_THRUST]] = n1, n2, n2norm, thrust
+    props[s[S_AUGMENTATION]] = 1.0 if augmentation else 0.0
     cp, sp, cy, sy = math.cos(row[E_PITCH]), math.sin(row[E_PITCH]), math.cos(row[E_YAW]), math.sin(row[E_YAW])
     fx, fy, fz = cp * cy * thrust, cp * sy * thrust, -sp * thrust
     x, y, z = row[E_X], row[E_Y], row[E_Z]
@@ -344,6 +438,31 @@ def _turbine_frame(props, row, s, dt, density_ratio, out):
     out[3] += y * fz - z * fy
     out[4] += z * fx - x * fz
     out[5] += x * fy - y * fx
+
+
+@borrowing_jit
+def _turbine_steady(props, row, s, density_ratio, out):
+    """A running turbine at its steady state for its throttle (the fixed point ``FGPropulsion::GetSteadyState``
+    marches ``FGTurbine::Run`` to): the spools at their targets, the augmentation lit or not as it settles, then
+    one frame with no time passing (the injection's timer does not run); its loads added into ``out``."""
+    throttle = props[s[S_THROTTLE]]
+    augment_cmd = 0.0
+    if throttle > 1.0:
+        augment_cmd = throttle - 1.0
+        throttle -= augment_cmd
+    n1_factor = row[E_MAX_N1] - row[E_IDLE_N1]
+    n2_factor = row[E_MAX_N2] - row[E_IDLE_N2]
+    if row[E_INJECTED] == 1.0 and props[s[S_INJECTION]] != 0.0 and props[s[S_WATER]] > 0.0:
+        n1_factor += props[s[S_INJ_N1]]
+        n2_factor += props[s[S_INJ_N2]]
+    n2 = row[E_IDLE_N2] + throttle * n2_factor
+    props[s[S_N2]] = n2
+    props[s[S_N1]] = row[E_IDLE_N1] + throttle * n1_factor
+    if row[E_AUGMETHOD] == 1.0:
+        props[s[S_AUGMENTATION]] = 1.0 if throttle > 0.99 and n2 > 97.0 else 0.0
+    elif row[E_AUGMETHOD] == 2.0:
+        props[s[S_AUGMENTATION]] = 1.0 if augment_cmd > 0.0 else 0.0
+    _turbine_frame(props, row, s, 0.0, density_ratio, out)
 
 
 @borrowing_jit
@@ -375,7 +494,12 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
     start, as JSBSim's ``FGPropulsion::GetSteadyState``), then their outputs and loads computed once, with no
     time passing, into ``props`` and ``out`` (as :func:`engines_frame`).
 
-    A turbine's spools are put at their targets ``idle + throttle (max − idle)``; a piston's manifold pressure at
+    A turbine's spools are put at their targets ``idle + throttle (max − idle)`` (with the water injection's
+    increments while it is on; its timer does not run), its augmentation lit or not as ``FGTurbine::Run`` settles
+    it at that throttle (augmethod 1: throttle above 0.99 and N2 above 97 %; 2: throttle above 1; 0: as it is),
+    so the thrust is the one ``GetSteadyState`` marches to (JSBSim's trim itself evaluates
+    ``FGTurbine::Trim``, which takes the bleed off before the afterburner's share even while it is lit); a
+    piston's manifold pressure at
     its target and its propeller at the rpm where the engine's power is the propeller's
     (:func:`~flightsim.physics.jsbsim.piston.piston_steady`).
 
@@ -387,11 +511,7 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
     for k in range(6):
         out[k] = 0.0
     for e in range(engines.shape[0]):
-        row, s = engines[e], slots[e]
-        throttle = props[s[S_THROTTLE]]
-        props[s[S_N2]] = row[E_IDLE_N2] + throttle * (row[E_MAX_N2] - row[E_IDLE_N2])
-        props[s[S_N1]] = row[E_IDLE_N1] + throttle * (row[E_MAX_N1] - row[E_IDLE_N1])
-        _turbine_frame(props, row, s, 0.0, density_ratio, out)
+        _turbine_steady(props, engines[e], slots[e], density_ratio, out)
     failed = 0
     for e in range(pistons.shape[0]):
         if not piston_steady(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
