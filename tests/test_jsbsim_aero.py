@@ -341,11 +341,13 @@ def test_each_engines_throttle_position_follows_its_command():
     assert (props[p["fcs/throttle-pos-norm[0]"]], props[p["fcs/throttle-pos-norm[1]"]]) == (0.3, 0.8)
 
 
-def test_a_component_in_a_system_is_refused_by_name():
-    with pytest.raises(InputError, match=r"c310.xml: system\[0\]/<channel name='Guidance Waypoint Heading Director'>"
-                                         r"/<waypoint_heading name='guidance/wp-heading-rad'>: component "
-                                         r"<waypoint_heading> is not supported"):
-        FlightControls(JSBSimFile(aircraft_path("c310")))
+def test_a_component_in_a_system_is_refused_by_name(tmp_path):
+    path = tmp_path / "sys.xml"
+    path.write_text('<fdm_config name="t"><system name="s"><channel name="Sensors"><gyro name="Rate Gyro">'
+                    '<input>a</input></gyro></channel></system></fdm_config>')
+    with pytest.raises(InputError, match=r"sys.xml: system\[0\]/<channel name='Sensors'>/<gyro name='Rate Gyro'>: "
+                                         r"component <gyro> is not supported"):
+        FlightControls(JSBSimFile(path))
 
 
 def test_a_switch_takes_its_first_test_that_holds_else_its_default(tmp_path):
