@@ -236,6 +236,8 @@ class PropulsionReplay:
         Of a propeller's induced velocity (which aerodynamics read), relative to the largest JSBSim gave it.
     power_error : float
         Of a piston's power, relative to the largest JSBSim gave it.
+    pitch_error : float
+        Of a propeller's blade angle, deg.
     """
 
     thrust_error: float
@@ -248,13 +250,29 @@ class PropulsionReplay:
     map_error: float = 0.0
     induced_error: float = 0.0
     power_error: float = 0.0
+    pitch_error: float = 0.0
 
 
 #: A piston engine's state JSBSim keeps, copied into flightsim's properties once after ``run_ic`` (``{e}``:
-#: ``propulsion/engine[k]``): the manifold pressure, running, the last fuel flow, the propeller's rpm and the
-#: thrust's point of action (P-factor).
-PISTON_STATE = ("{e}/map-pa", "{e}/set-running", "{e}/fuel-flow-rate-pps", "{e}/propeller-rpm", "{e}/y-position",
-                "{e}/z-position")
+#: ``propulsion/engine[k]``): the manifold pressure, running, the last fuel flow, the boost speed, the propeller's
+#: rpm, blade angle and the thrust's point of action (P-factor).  FGPiston's ``TMAP`` (``{e}/tmap-pa``), which
+#: JSBSim does not show, is taken as the manifold pressure: exact without a supercharger or at 0 rpm.
+PISTON_STATE = ("{e}/map-pa", "{e}/set-running", "{e}/fuel-flow-rate-pps", "{e}/boost-speed", "{e}/propeller-rpm",
+                "{e}/blade-angle", "{e}/y-position", "{e}/z-position")
+def hidden_tmap(row, manifold, rpm, speed):
+    """FGPiston's ``TMAP`` (Pa) from the manifold pressure ``manifold`` it shows (Pa) at engine ``rpm`` and boost
+    speed ``speed``, computed in a frame at that rpm: ``MAP / (1 + (mul − 1) rpm / rated rpm)`` with a
+    supercharger, ``MAP`` without; refused when the MAP is clipped at the rated (or takeoff) MAP, which hides it."""
+    from flightsim.physics.jsbsim.piston import PE_BOOST_MUL, PE_BOOST_SPEEDS, PE_RATED_MAP, PE_RATED_RPM, \
+        PE_TAKEOFF_MAP
+
+    if row[PE_BOOST_SPEEDS] <= 0:
+        return manifold
+    if manifold in (row[PE_RATED_MAP + speed], row[PE_TAKEOFF_MAP + speed]):
+        raise ValueError("the manifold pressure is clipped at the supercharger's rated MAP: TMAP is hidden")
+    return manifold / (((row[PE_BOOST_MUL + speed] - 1) / row[PE_RATED_RPM + speed]) * rpm + 1)
+
+
 #: The body rates relative to inertial space (FGPropagate's PQRi: with the Earth's rotation), which the
 #: propeller's gyroscopic moment uses; copied from JSBSim each frame.
 INERTIAL_RATES = ("velocities/pi-rad_sec", "velocities/qi-rad_sec", "velocities/ri-rad_sec")
@@ -271,6 +289,24 @@ def _mixture(t):
     return 1.0 if t < 2.0 else 0.85 if t < 3.5 else 0.0 if t < 4.25 else 1.0
 
 
+def _advance(t):
+    """The replay's rpm command programme (``fcs/advance-cmd-norm[k]``, a governor's): 0 (JSBSim's default: its
+    steady-state march, at 0.5 s steps, stops some engines governed at higher rpm), 1 from 1.5 s, 0.6 from 3 s."""
+    return 0.0 if t < 1.5 else 1.0 if t < 3.0 else 0.6
+
+
+def start_pistons(fdm, pistons):
+    """Where JSBSim left piston ``k`` of ``pistons`` stopped after ``run_ic`` (it ignores ``set-running`` before
+    it for some aircraft), set it running now (``FGPropulsion::InitRunning``, its steady state) and run one frame
+    with no time passing, as ``run_ic`` does, so that every output is of the state it left."""
+    if all(fdm[f"propulsion/engine[{k}]/set-running"] for k in pistons):
+        return
+    fdm["propulsion/set-running"] = -1
+    fdm.suspend_integration()
+    fdm.run()
+    fdm.resume_integration()
+
+
 def _start_engines(fdm, engines, props):
     """flightsim's engines in the state JSBSim starts them in after ``set-running`` and ``run_ic``: a turbine's
     spools at the first throttle's speeds (FGTurbine's first running frame), a piston's state copied."""
@@ -283,7 +319,11 @@ def _start_engines(fdm, engines, props):
         else:
             for name in PISTON_STATE:
                 name = name.format(e=f"propulsion/engine[{k}]")
-                props[names[name]] = fdm[name]
+                if fdm.get_property_manager().hasNode(name):
+                    props[names[name]] = fdm[name]
+            e = f"propulsion/engine[{k}]"
+            props[names[f"{e}/tmap-pa"]] = hidden_tmap(engines.pistons[row], fdm[f"{e}/map-pa"],
+                                                      fdm[f"{e}/engine-rpm"], int(fdm[f"{e}/boost-speed"]))
 
 
 def engine_inputs_from(fdm, props, aux_slots, inertial, metrics, rp, accelerations):
@@ -334,7 +374,8 @@ def _compare_engines(fdm, engines, props, worst):
         for key, name in (("induced", "prop-induced-velocity_fps"), ("power", "power-hp")):
             worst.scaled(key, k, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]), fdm[f"{e}/{name}"])
         for key, name in (("rpm", "propeller-rpm"), ("map", "map-pa")):
-            worst.add(key, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]) / abs(fdm[f"{e}/{name}"]))
+            worst.add(key, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]) / max(abs(fdm[f"{e}/{name}"]), 1.0))
+        worst.add("pitch", abs(props[names[f"{e}/blade-angle"]] - fdm[f"{e}/blade-angle"]))
     return largest
 
 
@@ -343,7 +384,8 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     2.5 s, 0.6 at 4 s; a piston's mixture 1, 0.85 at 2 s, cut off at 3.5 s, 1 at 4.25 s: the engine stops,
     windmills and starts again); run flightsim's engines on the same commands
     and JSBSim's state, frame by frame, and compare thrust, spools or rpm, manifold pressure, power, induced
-    velocity and the thrusters' loads.
+    velocity, blade angle and the thrusters' loads.  A governor's rpm command (``fcs/advance-cmd-norm[k]``)
+    goes 0 → 1 at 1.5 s → 0.6 at 3 s (:func:`_advance`).
 
     JSBSim's engines are started as its ``propulsion/set-running = -1`` does, before ``run_ic``
     (``FGPropulsion::InitRunning``: throttle and mixture 1; a piston's magnetos both on, the starter off,
@@ -354,6 +396,11 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     computed from JSBSim's state (the atmosphere included), the inertial body rates (:data:`INERTIAL_RATES`)
     copied, the throttle and mixture positions set as FGFCS sets them (equal to the commands), and flightsim's
     engines run one frame on their own state.
+
+    Where ``set-running`` before ``run_ic`` leaves a piston stopped (c182, Boeing314: JSBSim ignores it there),
+    it is set again after ``run_ic``, and one frame with no time passing follows (as ``run_ic`` ends), so that
+    the manifold pressure JSBSim shows is its hidden ``TMAP`` boosted at the propeller's rpm now
+    (:func:`_start_engines` divides the boost out).
     """
     source = JSBSimFile(aircraft_path(name))
     properties = Properties()
@@ -378,9 +425,12 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
         for k in pistons:
             fdm[f"fcs/mixture-cmd-norm[{k}]"] = _mixture(t)
             props[properties[f"fcs/mixture-pos-norm[{k}]"]] = _mixture(t)
+            fdm[f"fcs/advance-cmd-norm[{k}]"] = _advance(t)
+            props[properties[f"fcs/advance-cmd-norm[{k}]"]] = _advance(t)
 
     command(0.0)
     fdm.run_ic()
+    start_pistons(fdm, pistons)
     cg = mass.cg
     engines.locate(lambda r: mass.structural_to_body(r, cg))
     rp = mass.structural_to_body(metrics.aero_rp, cg)
@@ -403,4 +453,5 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
         worst.add("moment", float(np.max(np.abs(out[3:] - ref[3:]))) / max(float(np.linalg.norm(ref[3:])), 1e-300))
         compared += 1
     return PropulsionReplay(worst.get("thrust"), worst.get("spool"), worst.get("force"), worst.get("moment"), compared,
-                            largest, worst.get("rpm"), worst.get("map"), worst.get("induced"), worst.get("power"))
+                            largest, worst.get("rpm"), worst.get("map"), worst.get("induced"), worst.get("power"),
+                            worst.get("pitch"))

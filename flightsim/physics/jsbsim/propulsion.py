@@ -183,9 +183,9 @@ class Propulsion:
             raise InputError(self.source.path, f"{where}/thruster", f"a piston engine drives a <propeller>, not a "
                              f"<{prop.tag}>")
         row, mixture = _piston.read_piston(self.source, root, where, store)
-        prop_row, table_row, location = _propeller.read_propeller(self.source, thruster, prop, f"{where}/thruster",
-                                                                  store)
-        table_row[_propeller.TB_MIXTURE:_propeller.TB_MIXTURE + 2] = mixture
+        prop_row, table_row, location, constant_speed = _propeller.read_propeller(self.source, thruster, prop,
+                                                                                  f"{where}/thruster", store)
+        table_row[_propeller.TB_MIXTURE:_propeller.TB_MIXTURE + 3] = mixture
         names = {"e": f"propulsion/engine[{k}]", "k": k}
         pistons.append(row)
         piston_slots.append([self.properties.slot(n.format(**names)) for n in PISTON_SLOTS])
@@ -198,6 +198,9 @@ class Propulsion:
         name = self.properties.names
         self.defaults.update({name[s[PS_MIXTURE]]: 1.0, canonical(f"fcs/mixture-cmd-norm[{k}]"): 1.0,
                               name[s[PS_RUNNING]]: 1.0, name[s[PS_MAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
+                              name[s[_piston.PS_TMAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
+                              name[ps[_propeller.RS_PITCH]]: prop_row[_propeller.PR_MIN_PITCH],
+                              name[ps[_propeller.RS_CONSTANT_SPEED]]: constant_speed,
                               name[ps[RS_RPM]]: 2.0 * row[_piston.PE_IDLE_RPM] / prop_row[_propeller.PR_GEAR],
                               name[ps[RS_ENGINE_RPM]]: 2.0 * row[_piston.PE_IDLE_RPM],
                               name[ps[RS_ACTING_Y]]: prop_row[PR_LOC_Y], name[ps[RS_ACTING_Z]]: prop_row[PR_LOC_Z]})
