@@ -1,4 +1,4 @@
-"""JSBSim's piston engine (``FGPiston``) in its running phase, driving a fixed-pitch propeller.
+"""JSBSim's piston engine (``FGPiston``) in its running phase, with its supercharger, driving a propeller.
 
 Each frame, as ``FGPiston::Calculate`` with both magnetos on, the starter off
 and fuel frozen (no fuel burnt):
@@ -6,8 +6,18 @@ and fuel frozen (no fuel burnt):
 * the manifold pressure seeks ``p_ram · Ze / (Ze + Z_airbox + Z_throttle (1 −
   throttle)²)``, the impedances of the engine (``Ze``: the peak over the mean
   piston speed), the air box and the throttle, with a first-order lag of
-  ``man-press-lag`` seconds (``doMAP``); ``p_ram`` is the ambient pressure plus
-  ``ram-air-factor`` × the pitot's impact pressure;
+  ``man-press-lag`` seconds (``doMAP``: FGPiston's ``TMAP``); ``p_ram`` is the
+  ambient pressure plus ``ram-air-factor`` × the pitot's impact pressure;
+* a supercharger (``numboostspeeds`` > 0) multiplies it by ``1 + (mul − 1) ·
+  rpm / ratedrpm`` of the boost speed in use, ``mul`` the rated MAP
+  (``standard pressure + ratedboost``) over the standard pressure at its
+  ``ratedaltitude``, and clips it at the rated MAP (at the ``takeoffboost``
+  MAP with the throttle above 0.98) unless ``boostoverride``; the speed
+  changes with the ambient pressure 1000 ft above each rated altitude
+  (± 1000 Pa), or, ``boostmanual``, is set from outside
+  (``propulsion/engine[k]/boost-speed``); the pumping loss uses ``TMAP``, the
+  air flow the boosted MAP (``doBoostControl``, ``doMAP``); ``ratedpower*`` is
+  only checked (> 0) as FGPiston checks it;
 * the air flow is the swept volume × the volumetric efficiency (reduced by
   the manifold-to-exhaust pressure ratio, Taylor eq. 6-10) × the manifold
   density (``doAirFlow``); the fuel flow follows the mixture, ``1.3 ·
@@ -24,12 +34,14 @@ and fuel frozen (no fuel burnt):
 
 The engine's constants are a row of :data:`ROW_FIELDS` floats (``PE_*``), its
 properties a row of slots (``PS_*``, named in :data:`PISTON_SLOTS`); its state
-— the manifold pressure, running, the last fuel flow, the propeller's rpm and
-point of action — lives in the property array under JSBSim's names.
+— ``TMAP`` (``tmap-pa``, flightsim's own name: JSBSim does not show it),
+running, the last fuel flow, the boost speed, the propeller's rpm, blade angle
+and point of action — lives in the property array under JSBSim's names.
 
 Not modelled, and refused by name (:class:`~flightsim.errors.InputError`):
-superchargers and turbochargers (``numboostspeeds``), the engine's own
-``<function>`` elements, any element JSBSim's ``FGPiston`` does not read.
+a supercharger's drive loss (``boost-loss-factor`` > 0: it needs the last
+frame's air flow), the engine's own ``<function>`` elements, any element
+JSBSim's ``FGPiston`` does not read.
 Elements that only feed what is not computed here (cylinder head, oil and
 exhaust temperatures, the starter, a single magneto's spark drop) are read as
 accepted and have no effect.  Units: Pa, K, kg/s and hp inside the engine as

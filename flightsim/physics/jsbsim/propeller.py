@@ -1,4 +1,5 @@
-"""JSBSim's fixed-pitch propeller (``FGPropeller``): read from its ``<propeller>`` file, computed once per frame.
+"""JSBSim's propeller (``FGPropeller``), fixed-pitch, variable-pitch or constant-speed: read from its
+``<propeller>`` file, computed once per frame.
 
 A propeller turns at its own RPM, a state integrated once per frame from the
 torque the engine's power leaves over, ``RPM += ExcessTorque / Ixx · dt``
@@ -10,6 +11,22 @@ number) give the thrust ``C_T ρ n² D⁴`` and the power it absorbs
 P-factor moves the thrust's point of action off the shaft; the engine's
 torque reacts on the airframe and the spinning propeller is a gyroscope.
 
+A variable-pitch propeller (``minpitch`` ≠ ``maxpitch``) reads its 2-D
+``C_THRUST``/``C_POWER`` tables at (J, blade angle); its blade angle
+(``propulsion/engine[k]/blade-angle``, deg, a state in the property array) is
+moved each frame, before C_P is looked up, by its governor when
+``constant-speed-mode`` is 1 (``<maxrpm>`` given, or ``<constspeed>``):
+``pitch −= (rpm commanded − rpm) · dt`` above 200 rpm, the rpm commanded
+``minrpm + (maxrpm − minrpm) · fcs/advance-pos-norm[k]``, within the pitch
+limits; feathered (``fcs/feather-pos-norm[k]`` ≠ 0) it goes 1/300 of the way to
+``maxpitch`` a frame; in manual mode it stays as set from outside (an FCS
+writing ``blade-angle``).  JSBSim's FGFCS copies ``fcs/advance-cmd-norm[k]`` and
+``fcs/feather-cmd-norm[k]`` to their positions at the start of its frame;
+flightsim's flight controls (``fcs.py``) copy only the throttle and mixture,
+so the propeller makes these two copies itself at the start of its frame (no
+FCS of JSBSim's aircraft reads or writes the positions in between).
+FGPiston never reverses its propeller, so ``reversepitch`` has no effect here.
+
 The thruster's constants are a row of :data:`ROW_FIELDS` floats (the ``PR_*``
 columns), its properties a row of slots (the ``RS_*`` columns), its tables
 spans of one flat array (:class:`Tables`, looked up as ``FGTable::GetValue``).
@@ -18,11 +35,11 @@ Frames: the thruster's own axes (x along the shaft, forward) are the body
 axes turned by its ``<orient>`` (JSBSim's ``FGForce`` transform ``mT``); the
 loads are summed in JSBSim's body frame (x forward, y right, z down) about the
 CG; locations in the structural frame are in inches (x aft, y right, z up).
-Units: ft, s, slug, lbf, ft·lbf/s, rpm.
+Units: ft, s, slug, lbf, ft·lbf/s, rpm, deg (the blade angle).
 
-Refused by name (:class:`~flightsim.errors.InputError`): variable-pitch and
-constant-speed propellers (``minpitch`` ≠ ``maxpitch``, ``maxrpm``,
-``constspeed``), a ``<pointing>`` thruster, unknown tables and 2-D tables.
+Refused by name (:class:`~flightsim.errors.InputError`): a ``<pointing>``
+thruster, unknown tables, a table of the wrong shape (C_THRUST and C_POWER are
+2-D for a variable-pitch propeller, 1-D otherwise).
 """
 
 from __future__ import annotations
@@ -406,14 +423,15 @@ def _add_loads(props, pr, ps, thrust, torque, momentum, out):
 
 @borrowing_jit
 def propeller_calculate(props, pr, ps, tb, data, engine_power, dt, out):
-    """One frame of a fixed-pitch propeller given the engine's power (ft·lbf/s): ``FGPropeller::Calculate``.
+    """One frame of a propeller given the engine's power (ft·lbf/s): ``FGPropeller::Calculate``.
 
-    Writes its thrust (lbf), induced velocity (ft/s), advance ratio, thrust coefficient, helical tip Mach,
+    Copies the rpm and feather commands to their positions (FGFCS's copies, see the module), moves a
+    variable-pitch propeller's blade angle (:func:`_governor`), then writes its thrust (lbf), induced velocity (ft/s), advance ratio, thrust coefficient, helical tip Mach,
     absorbed power (ft·lbf/s), torque (ft·lbf) and point of action into ``props``, adds its body loads about the
     CG into ``out`` (lbf, ft·lbf), then integrates its rpm once, ``RPM += 60 ExcessTorque / (2π Ixx) · dt`` (not
     below 0), and writes it with the engine's rpm (× the gear ratio).
     """
-    props[ps[RS_ADVANCE_POS]] = props[ps[RS_ADVANCE_CMD]]        # (FGFCS::Run's copies: see propulsion_inputs)
+    props[ps[RS_ADVANCE_POS]] = props[ps[RS_ADVANCE_CMD]]        # (FGFCS::Run's copies: see the module)
     props[ps[RS_FEATHER_POS]] = props[ps[RS_FEATHER_CMD]]
     vel, lv, lw = _local_air_velocity(props, pr, ps)
     rho = props[ps[RS_RHO]]

@@ -1,4 +1,4 @@
-"""The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters, pistons with fixed-pitch propellers.
+"""The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters, pistons with propellers.
 
 As JSBSim's ``FGTurbine`` in its running phase (``FGTurbine::Run``) and
 ``FGThruster``/``FGForce`` for a ``direct`` thruster: each frame the engine's
@@ -10,8 +10,9 @@ air); the thrust is ``idle + (mil − idle) N2norm²`` from the engine file's
 bleed; it acts along the thruster's orientation (pitch, yaw) at its location,
 giving a force and a moment about the CG in the body frame.
 
-As JSBSim's ``FGPiston`` (running, both magnetos, no starter) driving an
-``FGPropeller`` of fixed pitch: :mod:`flightsim.physics.jsbsim.piston` and
+As JSBSim's ``FGPiston`` (running, both magnetos, no starter; with its
+supercharger) driving an ``FGPropeller`` (fixed-pitch, variable-pitch or
+constant-speed): :mod:`flightsim.physics.jsbsim.piston` and
 :mod:`flightsim.physics.jsbsim.propeller`.
 
 The engine's functions run in the same stack machine as the aerodynamics
@@ -21,9 +22,9 @@ property array too (``propulsion/engine[k]/n1``, ``…/n2``; ``…/map-pa``,
 ``…/propeller-rpm``, ...), so a frame is one call of :func:`engines_frame`,
 which other compiled code can call with :attr:`Propulsion.arrays`.  What is
 not modelled is refused by name: other engines and thrusters, augmentation
-(afterburners), water injection, boost, variable-pitch and constant-speed
-propellers; the start, stall and windmilling phases of a turbine are not
-modelled (engines run), nor is fuel burn.
+(afterburners), water injection, a supercharger's drive loss; the start, stall
+and windmilling phases of a turbine are not modelled (engines run), nor is
+fuel burn.
 
 What the caller fills in ``props`` before a frame, in the order JSBSim's models compute it
 (``FGFDMExec``: Propagate, Atmosphere, FCS, MassBalance, Auxiliary, then Propulsion, then Aerodynamics):
@@ -33,7 +34,8 @@ What the caller fills in ``props`` before a frame, in the order JSBSim's models 
 * FGAtmosphere: ``atmosphere/P-psf``, ``T-R``, ``rho-slugs_ft3``, ``a-fps`` (and σ, the ``density_ratio``
   argument);
 * the FCS: ``fcs/throttle-pos-norm[k]`` and a piston's ``fcs/mixture-pos-norm[k]`` (JSBSim's FGFCS copies
-  each command to its position before the channels run);
+  each command to its position before the channels run), a propeller's ``fcs/advance-cmd-norm[k]`` and
+  ``fcs/feather-cmd-norm[k]`` (the propeller copies them to their positions itself);
 * FGAuxiliary: ``velocities/u-aero-fps``, ``v-``, ``w-``, ``velocities/p-aero-rad_sec``, ``q-``, ``r-``,
   ``velocities/mach`` (and what a turbine's functions read, e.g. ``atmosphere/density-altitude``);
 * the thrusters' locations about the CG (:meth:`Propulsion.locate`) whenever the CG moves (FGMassBalance).
