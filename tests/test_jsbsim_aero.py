@@ -423,7 +423,7 @@ def test_a_turbines_thrust_spools_and_loads_are_jsbsims_as_the_throttle_moves(na
 
 
 @pytest.mark.parametrize("name, message", [
-    ("c182", r"c182.xml: propulsion/engine\[0\]/thruster/propeller/maxrpm: a constant-speed propeller"),
+    ("ZLT-NT", r"ZLT-NT.xml: propulsion/engine\[3\]: <electric_engine> engines are not supported yet"),
     ("DHC6", r"DHC6.xml: propulsion/engine\[0\]: <turboprop_engine> engines are not supported yet"),
 ])
 def test_engines_not_modelled_yet_are_refused_by_name(name, message):

@@ -1,13 +1,16 @@
-"""JSBSim's piston engines and fixed-pitch propellers, computed by flightsim, against JSBSim itself.
+"""JSBSim's piston engines (with superchargers) and propellers (fixed-pitch and constant-speed), computed by
+flightsim, against JSBSim itself.
 
 The oracle is JSBSim flying the same aircraft (``flightsim.physics.jsbsim.oracle.replay_propulsion``): its
 engines started as ``propulsion/set-running`` starts them (both magnetos, no starter, fuel frozen), the
 throttle stepped 0.7 → 1 → 0.2 → 0.6 and the mixture 1 → 0.85 → cut off (the engine stops and windmills) → 1
 (it starts again) over 5 s at cruise; flightsim's engines run on their own state from JSBSim's commands and
 state, and every third frame their rpm, manifold pressure, power, thrust, induced velocity and the thrusters'
-body force and moment must be JSBSim's to 1e-9 relative.  The steady state (for a trimmed start) must be the
-one JSBSim's ``FGPropulsion::GetSteadyState`` marches to, and stay put for a frame.  Of the issue's aircraft,
-c172p, c172r and J3Cub have a fixed-pitch propeller; c182's is constant-speed, and is refused.
+body force and moment must be JSBSim's to 1e-9 relative.  The constant-speed propellers (pa28, c182, B17's
+geared ones, Boeing314's behind supercharged engines) are flown so too, their rpm command moving 0 → 1 → 0.6, and
+their blade angle compared as well.  The steady state (for a trimmed start) must be the one JSBSim's
+``FGPropulsion::GetSteadyState`` marches to, and stay put for a frame; where a governor holds the rpm between the
+pitch limits that march (0.5 s steps) does not settle, and the steady state is checked to hold the rpm commanded.
 """
 
 from collections import namedtuple
@@ -38,6 +41,40 @@ def test_a_pistons_rpm_power_thrust_and_loads_are_jsbsims_frame_by_frame(name):
     assert r.rpm_error <= 1e-9 and r.map_error <= 1e-9 and r.power_error <= 1e-9, r
     assert r.thrust_error <= 1e-9 and r.induced_error <= 1e-9, r
     assert r.force_error <= 1e-9 and r.moment_error <= 1e-9, r
+
+
+#: Aircraft with constant-speed propellers, at a cruise of theirs: (kts, ft).  B17's propellers are geared;
+#: Boeing314's engines are supercharged (two speeds, a takeoff boost: MAP clipped at full throttle).
+GOVERNED = {"pa28": (110.0, 4000.0), "c182": (130.0, 6000.0), "B17": (160.0, 8000.0), "Boeing314": (150.0, 6000.0)}
+
+
+@pytest.mark.parametrize("name", GOVERNED)
+def test_a_constant_speed_propellers_rpm_pitch_thrust_and_loads_are_jsbsims_frame_by_frame(name):
+    kts, ft = GOVERNED[name]
+    r = replay_propulsion(name, frames=600, every=3, airspeed_kts=kts, altitude_ft=ft)
+    assert r.frames == 200 and r.largest_thrust > 400.0
+    assert r.rpm_error <= 1e-9 and r.map_error <= 1e-9 and r.power_error <= 1e-9, r
+    assert r.thrust_error <= 1e-9 and r.induced_error <= 1e-9 and r.pitch_error <= 1e-9, r
+    assert r.force_error <= 1e-9 and r.moment_error <= 1e-9, r
+
+
+def test_a_supercharger_boosts_the_manifold_pressure_as_jsbsims_constructor_sets_it_up():
+    """WrightGR-2600 says two speeds but rates the first twice and the second not at all: JSBSim drops the second
+    (one speed, 7 psi rated at sea level, a 10 psi takeoff boost); p51d's Merlin has two, rated at 5000 and
+    16 000 ft, switching 1000 ft above the first."""
+    from flightsim.physics.jsbsim.piston import (PE_BOOST_MUL, PE_BOOST_SPEEDS, PE_HYSTERESIS, PE_RATED_MAP,
+                                                 PE_SWITCH_PRESSURE, PE_TAKEOFF_BOOST, PE_TAKEOFF_MAP,
+                                                 std_pressure_100k)
+
+    row = Propulsion(JSBSimFile(aircraft_path("Boeing314"))).pistons[0]
+    assert row[PE_BOOST_SPEEDS] == 1 and row[PE_TAKEOFF_BOOST] == 1.0
+    assert row[PE_RATED_MAP] == 101320.73 + 7 * 6895 and row[PE_TAKEOFF_MAP] == row[PE_RATED_MAP] + 3 * 6895
+    assert row[PE_BOOST_MUL] == row[PE_RATED_MAP] / (2116.217 * 47.88)
+    row = Propulsion(JSBSimFile(aircraft_path("p51d"))).pistons[0]
+    assert row[PE_BOOST_SPEEDS] == 2 and row[PE_HYSTERESIS] == 1000.0
+    assert row[PE_SWITCH_PRESSURE] == std_pressure_100k(6000.0) * 47.88
+    assert row[PE_RATED_MAP + 1] == 101320.73 + 51 / 2.03625437 * 6895
+    assert row[PE_BOOST_MUL + 1] == row[PE_RATED_MAP + 1] / (std_pressure_100k(16000.0) * 47.88)
 
 
 # ----------------------------------------------------------------------------- the steady state (trim)
@@ -86,6 +123,52 @@ def test_the_steady_state_is_jsbsims_and_a_frame_leaves_it_there(name, kts, ft, 
     engines.run(props, 1.0 / 120.0, sigma)
     assert abs(props[properties["propulsion/engine/propeller-rpm"]] - rpm) < 1e-6
     assert props[properties["propulsion/engine/set-running"]] == 1.0
+
+
+def _governed_state(name, kts, ft, throttle, advance):
+    """:func:`_at_jsbsims_state` with every engine at ``throttle`` and rpm command ``advance`` in both, JSBSim's
+    engines running."""
+    from flightsim.physics.jsbsim.oracle import start_pistons
+
+    fdm, engines, properties, props, sigma = _at_jsbsims_state(name, kts, ft, throttle)
+    for k in range(len(engines.kinds)):
+        fdm[f"fcs/throttle-cmd-norm[{k}]"] = props[properties[f"fcs/throttle-pos-norm[{k}]"]] = throttle
+        fdm[f"fcs/advance-cmd-norm[{k}]"] = props[properties[f"fcs/advance-cmd-norm[{k}]"]] = advance
+    start_pistons(fdm, range(len(engines.kinds)))
+    return fdm, engines, properties, props, sigma
+
+
+@pytest.mark.parametrize("name, kts, ft, throttle, advance", [("pa28", 110.0, 4000.0, 0.7, 0.0),
+                                                              ("c182", 130.0, 6000.0, 0.7, 0.5),
+                                                              ("Boeing314", 150.0, 6000.0, 0.6, 0.3)])
+def test_a_governors_steady_state_at_a_pitch_limit_is_jsbsims(name, kts, ft, throttle, advance):
+    """Where the governor drives the blades to their coarsest, JSBSim's march settles and must be ours."""
+    fdm, engines, properties, props, sigma = _governed_state(name, kts, ft, throttle, advance)
+    fdm.get_propulsion().get_steady_state()
+    out = engines.steady(props, sigma)
+    for key in ("propeller-rpm", "blade-angle", "map-pa", "thrust-lbs"):
+        assert props[properties[f"propulsion/engine/{key}"]] == pytest.approx(fdm[f"propulsion/engine/{key}"],
+                                                                              rel=1e-9), key
+    ref = np.array([fdm[k] for k in PROPULSION_LOADS])
+    assert np.max(np.abs(out - ref)) <= 1e-9 * np.linalg.norm(ref[:3])
+
+
+@pytest.mark.parametrize("name, kts, ft, throttle, advance, rpm", [("pa28", 110.0, 4000.0, 0.7, 0.5, 1700.0),
+                                                                   ("B17", 160.0, 8000.0, 0.7, 0.0, 1400.0)])
+def test_a_governed_steady_state_holds_the_rpm_commanded_and_a_frame_leaves_it_there(name, kts, ft, throttle,
+                                                                                      advance, rpm):
+    """Between the pitch limits JSBSim's march (0.5 s steps) overshoots and ends anywhere; flown, JSBSim's governor
+    holds the rpm commanded (``minrpm + (maxrpm − minrpm) · advance``), as the steady state does."""
+    _, engines, properties, props, sigma = _governed_state(name, kts, ft, throttle, advance)
+    engines.steady(props, sigma)
+    state = [properties[f"propulsion/engine/{key}"] for key in ("propeller-rpm", "blade-angle", "thrust-lbs")]
+    before = props[state].copy()
+    assert before[0] == rpm
+    pr = engines.propellers[0]
+    from flightsim.physics.jsbsim.propeller import PR_MAX_PITCH, PR_MIN_PITCH
+    assert pr[PR_MIN_PITCH] < before[1] < pr[PR_MAX_PITCH]
+    engines.run(props, 1.0 / 120.0, sigma)
+    np.testing.assert_allclose(props[state], before, rtol=1e-9)
 
 
 def test_a_turbines_steady_state_has_its_spools_at_their_targets_and_a_frame_leaves_them_there():
@@ -208,12 +291,7 @@ def test_the_engines_frame_runs_from_compiled_code_as_from_python():
 
 
 @pytest.mark.parametrize("name, message", [
-    ("c182", r"c182.xml: propulsion/engine\[0\]/thruster/propeller/maxrpm: a constant-speed propeller .* not "
-             r"supported"),
-    ("pa28", r"pa28.xml: propulsion/engine\[0\]/thruster/propeller/maxrpm: a constant-speed propeller"),
-    ("c310", r"c310.xml: propulsion/engine\[0\]/thruster/propeller/maxrpm: a constant-speed propeller"),
-    ("ZLT-NT", r"ZLT-NT.xml: propulsion/engine\[0\]/thruster/propeller/maxpitch: a variable-pitch propeller"),
-    ("p51d", r"p51d.xml: propulsion/engine\[0\]/numboostspeeds: superchargers and turbochargers \(boost\)"),
+    ("ZLT-NT", r"ZLT-NT.xml: propulsion/engine\[3\]: <electric_engine> engines are not supported yet"),
     ("Short_S23", r"Short_S23.xml: propulsion/engine\[0\]/function: an engine's own functions are not supported"),
     ("DHC6", r"DHC6.xml: propulsion/engine\[0\]: <turboprop_engine> engines are not supported yet"),
     ("C130", r"C130.xml: propulsion/engine\[0\]/thruster: only direct thrusters are supported yet"),
@@ -259,11 +337,12 @@ PROPELLER = """<propeller name="p"><ixx>1.5</ixx><diameter unit="IN">72</diamete
   2 0.04</tableData></table></propeller>"""
 
 
-def _plane(tmp_path, engine="", propeller="", thruster=""):
+def _plane(tmp_path, engine="", propeller="", thruster="", pitch=(20, 20)):
     (tmp_path / "engine").mkdir(exist_ok=True)
     (tmp_path / "engine" / "eng.xml").write_text(f'<piston_engine name="e"><maxhp>150</maxhp>{engine}'
                                                  '</piston_engine>')
-    (tmp_path / "engine" / "prop.xml").write_text(PROPELLER.format(extra=propeller))
+    text = PROPELLER.format(extra=propeller).replace("<minpitch>20", f"<minpitch>{pitch[0]}")
+    (tmp_path / "engine" / "prop.xml").write_text(text.replace("<maxpitch>20", f"<maxpitch>{pitch[1]}"))
     path = tmp_path / "plane.xml"
     path.write_text(f"""<fdm_config name="plane"><propulsion><engine file="eng"><thruster file="prop">
       <location unit="IN"><x>-40</x><y>0</y><z>20</z></location>{thruster}</thruster></engine></propulsion>
@@ -280,6 +359,12 @@ def _plane(tmp_path, engine="", propeller="", thruster=""):
     (dict(propeller="<governor>1</governor>"), r"thruster/propeller/governor: not supported in a propeller"),
     (dict(thruster="<pointing><x>1</x></pointing>"), r"thruster/pointing: a <pointing> thruster is not supported"),
     (dict(thruster="<p_factor>-1</p_factor>"), r"thruster/p_factor: must not be negative"),
+    (dict(engine="<numboostspeeds>1</numboostspeeds><boost-loss-factor>1.2</boost-loss-factor>"),
+     r"propulsion/engine\[0\]/boost-loss-factor: the supercharger's drive loss is not supported"),
+    (dict(engine='<numboostspeeds>1</numboostspeeds><ratedboost1 unit="PA">1</ratedboost1>'),
+     r"propulsion/engine\[0\]/ratedboost1: unit 'PA' cannot be converted to PSI"),
+    (dict(propeller="<maxrpm>2700</maxrpm>", pitch=(15, 25)),
+     r"thruster/propeller/table name='C_THRUST'/tableData: a 2-D table needs 3 numbers a line here: '2.0 -0.05'"),
 ])
 def test_what_a_piston_or_propeller_file_has_that_is_not_modelled_is_refused(tmp_path, parts, message):
     with pytest.raises(InputError, match=message):

@@ -194,7 +194,7 @@ class JSBSimTrim:
     seeded: bool = False
 
 
-def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=1.0 / 120.0):
+def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=1.0 / 120.0, advance=None):
     """Trim JSBSim's ``name`` in straight, level flight on the flat planet with JSBSim's own full trim.
 
     A :func:`flat_fdm` at latitude and longitude 0, ``ic/vt-fps`` = ``airspeed_fps`` (true airspeed),
@@ -223,6 +223,9 @@ def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=
         True heading, deg clockwise from North.
     dt : float, optional
         JSBSim's frame, s.
+    advance : float, optional
+        Every constant-speed propeller's rpm command (``fcs/advance-cmd-norm[k]``; flightsim's default is 1, the
+        highest rpm); None leaves JSBSim's, 0 (the lowest).
 
     Returns
     -------
@@ -243,6 +246,9 @@ def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=
     fdm["ic/gamma-deg"] = 0.0
     fdm["ic/vt-fps"] = airspeed_fps
     fdm["fcs/flap-cmd-norm"] = flaps
+    if advance is not None:
+        for k in range(fdm.get_propulsion().get_num_engines()):
+            fdm[f"fcs/advance-cmd-norm[{k}]"] = advance
     fdm["propulsion/set-running"] = -1
     fdm.run_ic()
     try:

@@ -72,9 +72,11 @@ COMMANDS = {
     "fcs/speedbrake-cmd-norm": (None, 0.0, 0.0, 1.0),
     "fcs/spoiler-cmd-norm": (None, 0.0, 0.0, 1.0),
 }
-#: Per engine: its throttle (flightsim's one lever), its mixture (rich) and its magnetos (both).
+#: Per engine: its throttle (flightsim's one lever), its mixture (rich), a constant-speed propeller's rpm command
+#: (the highest: a governor's takeoff and climb setting; JSBSim's default, 0, is its lowest) and its magnetos (both).
 ENGINE_COMMANDS = {"fcs/throttle-cmd-norm[{k}]": ("throttle", 1.0, 0.0, 1.0),
                    "fcs/mixture-cmd-norm[{k}]": (None, 1.0, 0.0, 1.0),
+                   "fcs/advance-cmd-norm[{k}]": (None, 1.0, 0.0, 1.0),
                    "propulsion/magneto_cmd": (None, 3.0, 0.0, 3.0)}
 #: The first engine's speed (a piston's), the engine gauge of the loads' diagnostics.
 RPM = "propulsion/engine/engine-rpm"

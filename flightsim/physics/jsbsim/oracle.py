@@ -323,6 +323,8 @@ class PropulsionReplay:
         Of the frames compared, those with a turbine's augmentation (afterburner) lit.
     injection_error : float
         Of a turbine's water-injection command, timer (s) or water left (normalised).
+    pitch_error : float
+        Of a propeller's blade angle, deg.
     """
 
     thrust_error: float
@@ -337,13 +339,29 @@ class PropulsionReplay:
     power_error: float = 0.0
     augmented: int = 0
     injection_error: float = 0.0
+    pitch_error: float = 0.0
 
 
 #: A piston engine's state JSBSim keeps, copied into flightsim's properties once after ``run_ic`` (``{e}``:
-#: ``propulsion/engine[k]``): the manifold pressure, running, the last fuel flow, the propeller's rpm and the
-#: thrust's point of action (P-factor).
-PISTON_STATE = ("{e}/map-pa", "{e}/set-running", "{e}/fuel-flow-rate-pps", "{e}/propeller-rpm", "{e}/y-position",
-                "{e}/z-position")
+#: ``propulsion/engine[k]``): the manifold pressure, running, the last fuel flow, the boost speed, the propeller's
+#: rpm, blade angle and the thrust's point of action (P-factor).  FGPiston's ``TMAP`` (``{e}/tmap-pa``), which
+#: JSBSim does not show, is taken as the manifold pressure: exact without a supercharger or at 0 rpm.
+PISTON_STATE = ("{e}/map-pa", "{e}/set-running", "{e}/fuel-flow-rate-pps", "{e}/boost-speed", "{e}/propeller-rpm",
+                "{e}/blade-angle", "{e}/y-position", "{e}/z-position")
+def hidden_tmap(row, manifold, rpm, speed):
+    """FGPiston's ``TMAP`` (Pa) from the manifold pressure ``manifold`` it shows (Pa) at engine ``rpm`` and boost
+    speed ``speed``, computed in a frame at that rpm: ``MAP / (1 + (mul − 1) rpm / rated rpm)`` with a
+    supercharger, ``MAP`` without; refused when the MAP is clipped at the rated (or takeoff) MAP, which hides it."""
+    from flightsim.physics.jsbsim.piston import PE_BOOST_MUL, PE_BOOST_SPEEDS, PE_RATED_MAP, PE_RATED_RPM, \
+        PE_TAKEOFF_MAP
+
+    if row[PE_BOOST_SPEEDS] <= 0:
+        return manifold
+    if manifold in (row[PE_RATED_MAP + speed], row[PE_TAKEOFF_MAP + speed]):
+        raise ValueError("the manifold pressure is clipped at the supercharger's rated MAP: TMAP is hidden")
+    return manifold / (((row[PE_BOOST_MUL + speed] - 1) / row[PE_RATED_RPM + speed]) * rpm + 1)
+
+
 #: The body rates relative to inertial space (FGPropagate's PQRi: with the Earth's rotation), which the
 #: propeller's gyroscopic moment uses; copied from JSBSim each frame.
 INERTIAL_RATES = ("velocities/pi-rad_sec", "velocities/qi-rad_sec", "velocities/ri-rad_sec")
@@ -358,6 +376,24 @@ def _mixture(t):
     """The replay's mixture programme (pistons): 1 (as ``set-running`` leaves it), 0.85 from 2 s, cut off (0: the
     engine stops and windmills) from 3.5 s, 1 again from 4.25 s (it starts again, windmilling)."""
     return 1.0 if t < 2.0 else 0.85 if t < 3.5 else 0.0 if t < 4.25 else 1.0
+
+
+def _advance(t):
+    """The replay's rpm command programme (``fcs/advance-cmd-norm[k]``, a governor's): 0 (JSBSim's default: its
+    steady-state march, at 0.5 s steps, stops some engines governed at higher rpm), 1 from 1.5 s, 0.6 from 3 s."""
+    return 0.0 if t < 1.5 else 1.0 if t < 3.0 else 0.6
+
+
+def start_pistons(fdm, pistons):
+    """Where JSBSim left piston ``k`` of ``pistons`` stopped after ``run_ic`` (it ignores ``set-running`` before
+    it for some aircraft), set it running now (``FGPropulsion::InitRunning``, its steady state) and run one frame
+    with no time passing, as ``run_ic`` does, so that every output is of the state it left."""
+    if all(fdm[f"propulsion/engine[{k}]/set-running"] for k in pistons):
+        return
+    fdm["propulsion/set-running"] = -1
+    fdm.suspend_integration()
+    fdm.run()
+    fdm.resume_integration()
 
 
 def _start_engines(fdm, engines, props):
@@ -379,7 +415,11 @@ def _start_engines(fdm, engines, props):
         else:
             for name in PISTON_STATE:
                 name = name.format(e=f"propulsion/engine[{k}]")
-                props[names[name]] = fdm[name]
+                if fdm.get_property_manager().hasNode(name):
+                    props[names[name]] = fdm[name]
+            e = f"propulsion/engine[{k}]"
+            props[names[f"{e}/tmap-pa"]] = hidden_tmap(engines.pistons[row], fdm[f"{e}/map-pa"],
+                                                      fdm[f"{e}/engine-rpm"], int(fdm[f"{e}/boost-speed"]))
 
 
 def engine_inputs_from(fdm, props, aux_slots, inertial, metrics, rp, accelerations):
@@ -433,17 +473,19 @@ def _compare_engines(fdm, engines, props, worst):
         for key, name in (("induced", "prop-induced-velocity_fps"), ("power", "power-hp")):
             worst.scaled(key, k, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]), fdm[f"{e}/{name}"])
         for key, name in (("rpm", "propeller-rpm"), ("map", "map-pa")):
-            worst.add(key, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]) / abs(fdm[f"{e}/{name}"]))
+            worst.add(key, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]) / max(abs(fdm[f"{e}/{name}"]), 1.0))
+        worst.add("pitch", abs(props[names[f"{e}/blade-angle"]] - fdm[f"{e}/blade-angle"]))
     return largest
 
 
 def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft=8000.0, dt=1.0 / 120.0,
                       throttle=_throttle, root=None, extra=None):
     """Fly ``name`` in JSBSim with its engines running and the throttles moving (``throttle(t)``, the commands: by
-    default 0.7, then 1 at 1 s, 0.2 at 2.5 s, 0.6 at 4 s; a piston's mixture 1, 0.85 at 2 s, cut off at 3.5 s, 1 at 4.25 s: the engine stops,
-    windmills and starts again); run flightsim's engines on the same commands
-    and JSBSim's state, frame by frame, and compare thrust, spools or rpm, manifold pressure, power, induced
-    velocity and the thrusters' loads.
+    default 0.7, then 1 at 1 s, 0.2 at 2.5 s, 0.6 at 4 s; a piston's mixture 1, 0.85 at 2 s, cut off at 3.5 s, 1 at
+    4.25 s: the engine stops, windmills and starts again); run flightsim's engines on the same commands and JSBSim's
+    state, frame by frame, and compare thrust, spools or rpm, manifold pressure, power, induced
+    velocity, blade angle and the thrusters' loads.  A governor's rpm command (``fcs/advance-cmd-norm[k]``)
+    goes 0 → 1 at 1.5 s → 0.6 at 3 s (:func:`_advance`).
 
     JSBSim's engines are started as its ``propulsion/set-running = -1`` does, before ``run_ic``
     (``FGPropulsion::InitRunning``: throttle and mixture 1; a piston's magnetos both on, the starter off,
@@ -455,6 +497,11 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     copied, the throttle positions copied from JSBSim's FCS (equal to the commands unless the aircraft's flight
     controls write them; above 1 an afterburner's range), the mixture positions set as FGFCS sets them (equal to
     the commands), and flightsim's engines run one frame on their own state.
+
+    Where ``set-running`` before ``run_ic`` leaves a piston stopped (c182, Boeing314: JSBSim ignores it there),
+    it is set again after ``run_ic``, and one frame with no time passing follows (as ``run_ic`` ends), so that
+    the manifold pressure JSBSim shows is its hidden ``TMAP`` boosted at the propeller's rpm now
+    (:func:`_start_engines` divides the boost out).
 
     ``root``: JSBSim's root folder holding ``aircraft/NAME/NAME.xml`` (by default the package's); ``extra(t)``:
     other commands, ``{property: value}``, set in JSBSim and in flightsim's properties before each frame (e.g. a
@@ -482,12 +529,15 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
         for k in pistons:
             fdm[f"fcs/mixture-cmd-norm[{k}]"] = _mixture(t)
             props[properties[f"fcs/mixture-pos-norm[{k}]"]] = _mixture(t)
+            fdm[f"fcs/advance-cmd-norm[{k}]"] = _advance(t)
+            props[properties[f"fcs/advance-cmd-norm[{k}]"]] = _advance(t)
         for key, value in ({} if extra is None else extra(t)).items():
             fdm[key] = value
             props[properties[key]] = value
 
     command(0.0)
     fdm.run_ic()
+    start_pistons(fdm, pistons)
     cg = mass.cg
     engines.locate(lambda r: mass.structural_to_body(r, cg))
     rp = mass.structural_to_body(metrics.aero_rp, cg)
@@ -514,4 +564,4 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
         compared += 1
     return PropulsionReplay(worst.get("thrust"), worst.get("spool"), worst.get("force"), worst.get("moment"), compared,
                             largest, worst.get("rpm"), worst.get("map"), worst.get("induced"), worst.get("power"), lit,
-                            worst.get("injection"))
+                            worst.get("injection"), worst.get("pitch"))

@@ -1,4 +1,4 @@
-"""JSBSim's piston engine (``FGPiston``) in its running phase, driving a fixed-pitch propeller.
+"""JSBSim's piston engine (``FGPiston``) in its running phase, with its supercharger, driving a propeller.
 
 Each frame, as ``FGPiston::Calculate`` with both magnetos on, the starter off
 and fuel frozen (no fuel burnt):
@@ -6,8 +6,18 @@ and fuel frozen (no fuel burnt):
 * the manifold pressure seeks ``p_ram · Ze / (Ze + Z_airbox + Z_throttle (1 −
   throttle)²)``, the impedances of the engine (``Ze``: the peak over the mean
   piston speed), the air box and the throttle, with a first-order lag of
-  ``man-press-lag`` seconds (``doMAP``); ``p_ram`` is the ambient pressure plus
-  ``ram-air-factor`` × the pitot's impact pressure;
+  ``man-press-lag`` seconds (``doMAP``: FGPiston's ``TMAP``); ``p_ram`` is the
+  ambient pressure plus ``ram-air-factor`` × the pitot's impact pressure;
+* a supercharger (``numboostspeeds`` > 0) multiplies it by ``1 + (mul − 1) ·
+  rpm / ratedrpm`` of the boost speed in use, ``mul`` the rated MAP
+  (``standard pressure + ratedboost``) over the standard pressure at its
+  ``ratedaltitude``, and clips it at the rated MAP (at the ``takeoffboost``
+  MAP with the throttle above 0.98) unless ``boostoverride``; the speed
+  changes with the ambient pressure 1000 ft above each rated altitude
+  (± 1000 Pa), or, ``boostmanual``, is set from outside
+  (``propulsion/engine[k]/boost-speed``); the pumping loss uses ``TMAP``, the
+  air flow the boosted MAP (``doBoostControl``, ``doMAP``); ``ratedpower*`` is
+  only checked (> 0) as FGPiston checks it;
 * the air flow is the swept volume × the volumetric efficiency (reduced by
   the manifold-to-exhaust pressure ratio, Taylor eq. 6-10) × the manifold
   density (``doAirFlow``); the fuel flow follows the mixture, ``1.3 ·
@@ -24,12 +34,14 @@ and fuel frozen (no fuel burnt):
 
 The engine's constants are a row of :data:`ROW_FIELDS` floats (``PE_*``), its
 properties a row of slots (``PS_*``, named in :data:`PISTON_SLOTS`); its state
-— the manifold pressure, running, the last fuel flow, the propeller's rpm and
-point of action — lives in the property array under JSBSim's names.
+— ``TMAP`` (``tmap-pa``, flightsim's own name: JSBSim does not show it),
+running, the last fuel flow, the boost speed, the propeller's rpm, blade angle
+and point of action — lives in the property array under JSBSim's names.
 
 Not modelled, and refused by name (:class:`~flightsim.errors.InputError`):
-superchargers and turbochargers (``numboostspeeds``), the engine's own
-``<function>`` elements, any element JSBSim's ``FGPiston`` does not read.
+a supercharger's drive loss (``boost-loss-factor`` > 0: it needs the last
+frame's air flow), the engine's own ``<function>`` elements, any element
+JSBSim's ``FGPiston`` does not read.
 Elements that only feed what is not computed here (cylinder head, oil and
 exhaust temperatures, the starter, a single magneto's spark drop) are read as
 accepted and have no effect.  Units: Pa, K, kg/s and hp inside the engine as
@@ -41,7 +53,9 @@ from __future__ import annotations
 
 from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_jit
-from flightsim.physics.jsbsim.propeller import (PR_GEAR, RS_RPM, TB_MIXTURE, propeller_calculate,
+from flightsim.physics.jsbsim.propeller import (PR_GEAR, PR_MAX_PITCH, PR_MAX_RPM, PR_MIN_PITCH, PR_MIN_RPM,
+                                                RS_ADVANCE_CMD, RS_ADVANCE_POS, RS_CONSTANT_SPEED, RS_FEATHER_CMD,
+                                                RS_FEATHER_POS, RS_PITCH, RS_RPM, TB_MIXTURE, propeller_calculate,
                                                 propeller_power_required, table_value)
 
 __all__ = ["PISTON_SLOTS", "read_piston", "piston_frame", "piston_steady"]
@@ -54,16 +68,26 @@ __all__ = ["PISTON_SLOTS", "read_piston", "piston_frame", "piston_steady"]
 (PE_IDLE_RPM, PE_MAX_RPM, PE_STROKE, PE_PEAK_MPS, PE_Z_AIRBOX, PE_Z_THROTTLE, PE_MAP_LAG, PE_VOL_EFF,
  PE_COMPRESSION, PE_DISPLACEMENT, PE_ISFC, PE_STATIC_FRICTION, PE_FMEP_DYNAMIC, PE_FMEP_STATIC, PE_CYCLES,
  PE_RAM_AIR) = range(16)
+#: Then the supercharger's, as FGPiston's constructor derives them: how many boost speeds (0: none), the boost
+#: override (no clipping to the rated MAP), manual boost-speed control, whether a takeoff boost is fitted, the
+#: switching hysteresis (Pa), the ambient pressures at which the speed changes (2, Pa), and per speed (3 each)
+#: the rated and takeoff manifold pressure (Pa), the boost multiplier and the rated rpm.
+(PE_BOOST_SPEEDS, PE_BOOST_OVERRIDE, PE_BOOST_MANUAL, PE_TAKEOFF_BOOST, PE_HYSTERESIS) = range(16, 21)
+PE_SWITCH_PRESSURE, PE_RATED_MAP, PE_TAKEOFF_MAP, PE_BOOST_MUL, PE_RATED_RPM = 21, 23, 26, 29, 32
 #: How many columns a piston's row has.
-ROW_FIELDS = 16
+ROW_FIELDS = 35
+#: FGPiston's ``FG_MAX_BOOST_SPEEDS``.
+MAX_BOOST_SPEEDS = 3
 
 #: Columns of a piston's slot row, and the property each is, for engine ``k`` (``{e}``: ``propulsion/engine[k]``,
 #: ``{k}`` its index): what it reads from the flight controls, its state and outputs, the atmosphere it reads.
+#: ``{e}/tmap-pa`` is flightsim's own: FGPiston's ``TMAP``, the lagged manifold pressure before the supercharger
+#: (JSBSim does not show it; ``map-pa`` is the boosted one, equal to it without boost or at 0 rpm).
 PISTON_SLOTS = ("fcs/throttle-pos-norm[{k}]", "fcs/mixture-pos-norm[{k}]", "{e}/map-pa", "{e}/map-inhg",
                 "{e}/set-running", "{e}/fuel-flow-rate-pps", "{e}/power-hp", "atmosphere/P-psf", "atmosphere/T-R",
-                "velocities/mach")
+                "velocities/mach", "{e}/boost-speed", "{e}/tmap-pa")
 (PS_THROTTLE, PS_MIXTURE, PS_MAP, PS_MAP_INHG, PS_RUNNING, PS_FUEL_FLOW, PS_POWER_HP, PS_PRESSURE,
- PS_TEMPERATURE, PS_MACH) = range(len(PISTON_SLOTS))
+ PS_TEMPERATURE, PS_MACH, PS_BOOST_SPEED, PS_TMAP) = range(len(PISTON_SLOTS))
 
 # FGJSBBase's and FGPiston's constants, computed as JSBSim computes them.
 _FT_TO_M = 0.3048
@@ -95,6 +119,8 @@ _UNITS = {
     "LBS/HP*HR": {"LBS/HP*HR": 1.0, "KG/KW*HR": 1.0 / 0.6083},
     "IN": {"IN": 1.0, "FT": 12.0, "M": 3.2808399 * 12.0},
     "PA": {"PA": 1.0, "INHG": 3386.0},
+    "PSI": {"PSI": 1.0, "INHG": 1.0 / 2.03625437},
+    "FT": {"FT": 1.0, "M": 3.2808399, "IN": 1.0 / 12.0},
 }
 #: The elements FGPiston reads that this module computes with: tag → (FGPiston's default, unit).
 _USED = {"minmp": (6.5, "INHG"), "maxmp": (28.5, "INHG"), "man-press-lag": (1.0, None),
@@ -103,20 +129,23 @@ _USED = {"minmp": (6.5, "INHG"), "maxmp": (28.5, "INHG"), "man-press-lag": (1.0,
          "volumetric-efficiency": (0.85, None), "compression-ratio": (8.5, None), "stroke": (4.375, "IN"),
          "air-intake-impedance-factor": (-999.0, None), "ram-air-factor": (1.0, None),
          "dynamic-fmep": (18400.0, "PA"), "static-fmep": (46500.0, "PA"), "peak-piston-speed": (100.0, None)}
+#: The supercharger's elements, which FGPiston reads only with ``<numboostspeeds>``: tag → (default, unit).
+_BOOST = {"numboostspeeds": (0.0, None), "boostoverride": (0.0, None), "boostmanual": (0.0, None),
+          "takeoffboost": (0.0, "PSI"), "boost-loss-factor": (0.0, None),
+          **{f"ratedboost{i}": (0.0, "PSI") for i in (1, 2, 3)}, **{f"ratedpower{i}": (0.0, "HP") for i in (1, 2, 3)},
+          **{f"ratedrpm{i}": (2500.0, None) for i in (1, 2, 3)},
+          **{f"ratedaltitude{i}": (0.0, "FT") for i in (1, 2, 3)}}
 #: Elements FGPiston reads only for what is not computed here (temperatures, oil, the starter, one magneto,
 #: the throttle's limits FGPiston does not use, boost settings it reads only with <numboostspeeds>).
 _ACCEPTED = {"sparkfaildrop", "maxthrottle", "minthrottle", "bore", "cylinders", "cylinder-head-mass",
              "cooling-factor", "starter-rpm", "starter-torque", "oil-pressure-relief-valve-psi", "design-oil-temp-degK",
-             "oil-pressure-rpm-max", "oil-viscosity-index", "documentation", "description", "table", "numboostspeeds",
-             "injected",                                                  # (FGPiston does not read it)
-             "boostoverride", "boostmanual", "takeoffboost", "boost-loss-factor", "ratedboost1", "ratedboost2",
-             "ratedboost3", "ratedpower1", "ratedpower2", "ratedpower3", "ratedrpm1", "ratedrpm2", "ratedrpm3",
-             "ratedaltitude1", "ratedaltitude2", "ratedaltitude3"}
+             "oil-pressure-rpm-max", "oil-viscosity-index", "documentation", "description", "table",
+             "injected"}                                                  # (FGPiston does not read it)
 
 
 def _number(source, root, tag, where):
     """Element ``tag`` of the engine as ``FindElementValueAsNumberConvertTo`` gives it, or FGPiston's default."""
-    default, unit = _USED[tag]
+    default, unit = _USED[tag] if tag in _USED else _BOOST[tag]
     el = root.find(tag)
     if el is None:
         return default
@@ -143,13 +172,14 @@ def read_piston(source, root, where, tables):
     for child in root:
         if child.tag == "function":
             raise InputError(source.path, f"{where}/function", "an engine's own functions are not supported")
-        if child.tag not in _USED and child.tag not in _ACCEPTED:
+        if child.tag not in _USED and child.tag not in _ACCEPTED and child.tag not in _BOOST:
             raise InputError(source.path, f"{where}/{child.tag}", "not supported in a piston engine")
-    boost = root.find("numboostspeeds")
-    if boost is not None and source.parse_number(boost.text, f"{where}/numboostspeeds") > 0:
-        raise InputError(source.path, f"{where}/numboostspeeds", "superchargers and turbochargers (boost) are not "
-                         "supported")
     v = {tag: _number(source, root, tag, where) for tag in _USED}
+    if root.find("numboostspeeds") is not None:          # (FGPiston reads the rest only with it)
+        v.update({tag: _number(source, root, tag, where) for tag in _BOOST})
+        if v["boost-loss-factor"] > 0.0:
+            raise InputError(source.path, f"{where}/boost-loss-factor", "the supercharger's drive loss is not "
+                             "supported (it needs FGPiston's last air flow)")
     mixture = None
     for el in root.findall("table"):
         name = el.get("name", "")
@@ -193,7 +223,59 @@ def _derived(v):
     row[PE_ISFC], row[PE_STATIC_FRICTION] = isfc, v["static-friction"]
     row[PE_FMEP_DYNAMIC], row[PE_FMEP_STATIC] = v["dynamic-fmep"], v["static-fmep"]
     row[PE_CYCLES], row[PE_RAM_AIR] = v["cycles"], v["ram-air-factor"]
+    _boost(v, row)
     return row
+
+
+def std_pressure_100k(altitude):
+    """``FGPiston::GetStdPressure100K``: the standard pressure (psf) at ``altitude`` ft (at most 100 000 ft), a
+    polynomial fit."""
+    altitude = min(altitude, 100000.0)
+    coef = (2116.217, -7.648932746E-2, 1.0925498604E-6, -7.1135726027E-12, 1.7470331356E-17)
+    alt = [1.0]
+    for _ in range(4):
+        alt.append(alt[-1] * altitude)
+    press = 0.0
+    for c, a in zip(coef, alt):
+        press += c * a
+    return press
+
+
+def _boost(v, row):
+    """The supercharger's columns of the row as FGPiston's constructor sets them up: each speed's rated MAP
+    (``standard_pressure + ratedboost · 6895``), takeoff MAP and multiplier ``rated MAP / p_std(rated altitude)``;
+    a speed with a bad rating (boost or power ≤ 0, altitude < 0 or below the last) ends the count, one less; the
+    switch-over pressure of each speed but the last at its rated altitude + 1000 ft, hysteresis 1000 Pa."""
+    speeds = int(v.get("numboostspeeds", 0.0))
+    rated_boost = [v.get(f"ratedboost{i + 1}", 0.0) for i in range(MAX_BOOST_SPEEDS)]
+    takeoff = v.get("takeoffboost", 0.0)
+    row[PE_TAKEOFF_BOOST] = 1.0 if takeoff > rated_boost[0] else 0.0
+    for i in range(MAX_BOOST_SPEEDS):
+        row[PE_BOOST_MUL + i], row[PE_RATED_MAP + i], row[PE_TAKEOFF_MAP + i] = 1.0, 100000.0, 100000.0
+        row[PE_RATED_RPM + i] = v.get(f"ratedrpm{i + 1}", 2500.0)
+    i = 0
+    while i < speeds:
+        altitude = v[f"ratedaltitude{i + 1}"]
+        if rated_boost[i] <= 0.0 or v[f"ratedpower{i + 1}"] <= 0.0 or altitude < 0.0 or \
+                (i > 0 and altitude < v[f"ratedaltitude{i}"]):
+            speeds -= 1
+            break
+        if i < speeds - 1:
+            switch = altitude + 1000 if altitude > 0.0 else 0.0   # (FGPiston: its BoostSwitchAltitude, 0, if below)
+            row[PE_SWITCH_PRESSURE + i] = std_pressure_100k(switch) * _PSF_TO_PA
+            row[PE_HYSTERESIS] = 1000.0
+        row[PE_RATED_MAP + i] = _STANDARD_PRESSURE + rated_boost[i] * 6895
+        if takeoff > rated_boost[0]:
+            row[PE_TAKEOFF_MAP + i] = row[PE_RATED_MAP + i] + ((takeoff - rated_boost[0]) * 6895)
+            row[PE_TAKEOFF_BOOST] = 1.0
+        else:
+            row[PE_TAKEOFF_MAP + i] = row[PE_RATED_MAP + i]
+            row[PE_TAKEOFF_BOOST] = 0.0
+        row[PE_BOOST_MUL + i] = row[PE_RATED_MAP + i] / (std_pressure_100k(altitude) * _PSF_TO_PA)
+        i += 1
+    row[PE_BOOST_SPEEDS] = max(speeds, 0)
+    row[PE_BOOST_OVERRIDE] = 1.0 if int(v.get("boostoverride", 0.0)) == 1 else 0.0
+    row[PE_BOOST_MANUAL] = 1.0 if int(v.get("boostmanual", 0.0)) == 1 else 0.0
 
 
 def ambient_map(pressure_psf):
@@ -242,9 +324,10 @@ def _running(running, fuel_flow, rpm, idle_rpm):
 
 
 @borrowing_jit
-def _horsepower(row, tb, data, running, rpm, mps, manifold, p_amb, t_amb, mixture):
+def _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb, mixture):
     """``doAirFlow``, ``doFuelFlow``, ``doEnginePower``: the brake power (hp), the indicated power (hp) and the
-    fuel flow (lb/s) at manifold pressure ``manifold`` (Pa) and engine ``rpm``."""
+    fuel flow (lb/s) at manifold pressure ``manifold`` (Pa; the supercharger's ``TMAP`` before it, ``tmap``, gives
+    the pumping loss) and engine ``rpm``."""
     gamma = 1.3
     cr = row[PE_COMPRESSION]
     mratio = cr if manifold < 1. else p_amb / manifold
@@ -262,7 +345,7 @@ def _horsepower(row, tb, data, running, rpm, mps, manifold, p_amb, t_amb, mixtur
         efficiency = table_value(tb, data, TB_MIXTURE, m_dot_fuel / m_dot_air)
         fmep = -row[PE_FMEP_DYNAMIC] * mps * _FT_TO_M - row[PE_FMEP_STATIC]
         ihp = (fuel_flow * 3600 / row[PE_ISFC]) * efficiency * 1.0 - row[PE_STATIC_FRICTION]
-    pmep = (manifold - p_amb) * row[PE_VOL_EFF]
+    pmep = (tmap - p_amb) * row[PE_VOL_EFF]
     pumping_hp = ((pmep + fmep) * row[PE_DISPLACEMENT] * rpm) / (row[PE_CYCLES] * 22371)
     return ihp + pumping_hp - 0.0, ihp, fuel_flow
 
@@ -277,27 +360,82 @@ def _shaft_power(hp, rpm):
 
 
 @borrowing_jit
+def _boost_control(row, speed, p_amb):
+    """``doBoostControl``: the boost speed (0, 1, 2) this frame from the last, ``speed``: manual, kept within the
+    speeds there are; automatic, one up below the switch-over pressure less the hysteresis, one down above the last
+    one's plus it."""
+    n = int(row[PE_BOOST_SPEEDS])
+    if row[PE_BOOST_MANUAL] != 0.0:
+        if speed > n - 1:
+            speed = n - 1
+        if speed < 0:
+            speed = 0
+    else:
+        if speed < n - 1:
+            if p_amb < row[PE_SWITCH_PRESSURE + speed] - row[PE_HYSTERESIS]:
+                speed += 1
+        if speed > 0:
+            if p_amb > row[PE_SWITCH_PRESSURE + speed - 1] + row[PE_HYSTERESIS]:
+                speed -= 1
+    return speed
+
+
+@borrowing_jit
+def _boosted(row, speed, tmap, rpm, throttle):
+    """``doMAP``'s supercharger: ``TMAP · (1 + (mul − 1) rpm / rated rpm)`` of boost speed ``speed``, clipped to
+    its rated MAP (its takeoff MAP with a takeoff boost fitted and the throttle above 0.98) unless overridden; Pa.
+    Without a supercharger, ``tmap``."""
+    if row[PE_BOOST_SPEEDS] <= 0:
+        return tmap
+    take_off = row[PE_TAKEOFF_BOOST] != 0.0 and throttle > 0.98
+    boost_factor = ((row[PE_BOOST_MUL + speed] - 1) / row[PE_RATED_RPM + speed]) * rpm + 1
+    manifold = tmap * boost_factor
+    if row[PE_BOOST_OVERRIDE] == 0.0:
+        if take_off:
+            if manifold > row[PE_TAKEOFF_MAP + speed]:
+                manifold = row[PE_TAKEOFF_MAP + speed]
+        elif manifold > row[PE_RATED_MAP + speed]:
+            manifold = row[PE_RATED_MAP + speed]
+    return manifold
+
+
+@borrowing_jit
+def _boost_speed(props, row, s, p_amb):
+    """This frame's boost speed (``doBoostControl`` on the ``boost-speed`` property, as an int), written back."""
+    if row[PE_BOOST_SPEEDS] <= 0:
+        return 0
+    speed = _boost_control(row, int(props[s[PS_BOOST_SPEED]]), p_amb)
+    props[s[PS_BOOST_SPEED]] = speed
+    return speed
+
+
+@borrowing_jit
 def piston_frame(props, row, s, pr, ps, tb, data, dt, out):
     """One frame of a piston engine and its propeller (``FGPiston::Calculate``), ``dt`` s.
 
     Reads the throttle and mixture positions, the atmosphere (pressure psf, temperature °R, Mach) and the
-    state (manifold pressure, running, the last fuel flow, the propeller's rpm) from ``props``; writes the new
-    state and the power (hp), then runs the propeller (:func:`~flightsim.physics.jsbsim.propeller.propeller_calculate`),
-    which adds its body loads about the CG into ``out`` (lbf, ft·lbf; x forward, y right, z down).
+    state (``TMAP``, running, the last fuel flow, the boost speed, the propeller's rpm and blade angle) from
+    ``props``; writes the new state, the manifold pressure and the power (hp), then runs the propeller
+    (:func:`~flightsim.physics.jsbsim.propeller.propeller_calculate`), which adds its body loads about the CG into
+    ``out`` (lbf, ft·lbf; x forward, y right, z down).
     """
     p_amb, p_ram, t_amb = _ambient(props, s, row)
     rpm = props[ps[RS_RPM]] * pr[PR_GEAR]
     mps = (rpm * row[PE_STROKE]) / 360
     running = _running(props[s[PS_RUNNING]] != 0.0, props[s[PS_FUEL_FLOW]], rpm, row[PE_IDLE_RPM])
-    manifold = props[s[PS_MAP]]
-    step = manifold - _manifold_target(row, props[s[PS_THROTTLE]], mps, p_ram)
+    speed = _boost_speed(props, row, s, p_amb)
+    throttle = props[s[PS_THROTTLE]]
+    tmap = props[s[PS_TMAP]]
+    step = tmap - _manifold_target(row, throttle, mps, p_ram)
     if row[PE_MAP_LAG] > dt:
         step *= dt / row[PE_MAP_LAG]
-    manifold -= step
-    hp, ihp, fuel_flow = _horsepower(row, tb, data, running, rpm, mps, manifold, p_amb, t_amb,
+    tmap -= step
+    manifold = _boosted(row, speed, tmap, rpm, throttle)
+    hp, ihp, fuel_flow = _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb,
                                      props[s[PS_MIXTURE]])
     if ihp < 0.1250:
         running = False
+    props[s[PS_TMAP]] = tmap
     props[s[PS_MAP]] = manifold
     props[s[PS_MAP_INHG]] = manifold / _INHG_TO_PA
     props[s[PS_RUNNING]] = 1.0 if running else 0.0
@@ -307,27 +445,42 @@ def piston_frame(props, row, s, pr, ps, tb, data, dt, out):
 
 
 @borrowing_jit
-def _excess_power(props, row, s, pr, ps, tb, data, prop_rpm):
-    """At propeller rpm ``prop_rpm`` with the manifold pressure settled and the engine running: the engine's
-    power less the propeller's (ft·lbf/s; the excess torque × ω), the indicated power (hp), the fuel flow (lb/s)
-    and the manifold pressure (Pa)."""
+def _excess_power(props, row, s, pr, ps, tb, data, prop_rpm, pitch):
+    """At propeller rpm ``prop_rpm`` and blade angle ``pitch`` with the manifold pressure settled and the engine
+    running: the engine's power less the propeller's (ft·lbf/s; the excess torque × ω), the indicated power (hp),
+    the fuel flow (lb/s) and ``TMAP`` (Pa)."""
     p_amb, p_ram, t_amb = _ambient(props, s, row)
     rpm = prop_rpm * pr[PR_GEAR]
     mps = (rpm * row[PE_STROKE]) / 360
-    manifold = _manifold_target(row, props[s[PS_THROTTLE]], mps, p_ram)
-    hp, ihp, fuel_flow = _horsepower(row, tb, data, True, rpm, mps, manifold, p_amb, t_amb, props[s[PS_MIXTURE]])
-    excess = _shaft_power(hp, rpm) - propeller_power_required(props, pr, ps, tb, data, prop_rpm)
-    return excess, ihp, fuel_flow, manifold
+    throttle = props[s[PS_THROTTLE]]
+    tmap = _manifold_target(row, throttle, mps, p_ram)
+    manifold = _boosted(row, _settled_boost_speed(props, row, s, p_amb), tmap, rpm, throttle)
+    hp, ihp, fuel_flow = _horsepower(row, tb, data, True, rpm, mps, manifold, tmap, p_amb, t_amb,
+                                     props[s[PS_MIXTURE]])
+    excess = _shaft_power(hp, rpm) - propeller_power_required(props, pr, ps, tb, data, prop_rpm, pitch)
+    return excess, ihp, fuel_flow, tmap
 
 
 @borrowing_jit
-def _equilibrium(props, row, s, pr, ps, tb, data):
-    """The highest propeller rpm at or above 80 % of idle where the engine's power is the propeller's and a
-    little more rpm leaves a deficit (a stable equilibrium): found by stepping down from above the maximum rpm
-    until the excess turns positive, then by bisection to the last bit.  −1 when there is none."""
+def _settled_boost_speed(props, row, s, p_amb):
+    """The boost speed ``doBoostControl`` settles on from the one in ``props`` (each frame moves it one step)."""
+    if row[PE_BOOST_SPEEDS] <= 0:
+        return 0
+    speed = int(props[s[PS_BOOST_SPEED]])
+    for _ in range(2 * MAX_BOOST_SPEEDS):
+        speed = _boost_control(row, speed, p_amb)
+    return speed
+
+
+@borrowing_jit
+def _equilibrium(props, row, s, pr, ps, tb, data, pitch):
+    """The highest propeller rpm at or above 80 % of idle where the engine's power is the propeller's at blade
+    angle ``pitch`` and a little more rpm leaves a deficit (a stable equilibrium): found by stepping down from
+    above the maximum rpm until the excess turns positive, then by bisection to the last bit.  −1 when there is
+    none."""
     lo = row[PE_IDLE_RPM] * 0.8 / pr[PR_GEAR] * (1.0 + 1e-12)
     hi = 2.0 * max(row[PE_MAX_RPM], row[PE_IDLE_RPM]) / pr[PR_GEAR]
-    while _excess_power(props, row, s, pr, ps, tb, data, hi)[0] > 0.0:
+    while _excess_power(props, row, s, pr, ps, tb, data, hi, pitch)[0] > 0.0:
         hi *= 2.0
         if hi > 1e7:
             return -1.0
@@ -335,7 +488,7 @@ def _equilibrium(props, row, s, pr, ps, tb, data):
     n = 256
     for i in range(1, n + 1):
         x = hi * (lo / hi) ** (i / n)
-        if _excess_power(props, row, s, pr, ps, tb, data, x)[0] > 0.0:
+        if _excess_power(props, row, s, pr, ps, tb, data, x, pitch)[0] > 0.0:
             below = x
             break
         above = x
@@ -345,30 +498,72 @@ def _equilibrium(props, row, s, pr, ps, tb, data):
         mid = 0.5 * (below + above)
         if mid <= below or mid >= above:
             break
-        if _excess_power(props, row, s, pr, ps, tb, data, mid)[0] > 0.0:
+        if _excess_power(props, row, s, pr, ps, tb, data, mid, pitch)[0] > 0.0:
             below = mid
         else:
             above = mid
-    f_below = _excess_power(props, row, s, pr, ps, tb, data, below)[0]
-    f_above = _excess_power(props, row, s, pr, ps, tb, data, above)[0]
+    f_below = _excess_power(props, row, s, pr, ps, tb, data, below, pitch)[0]
+    f_above = _excess_power(props, row, s, pr, ps, tb, data, above, pitch)[0]
     return below if abs(f_below) <= abs(f_above) else above
 
 
 @borrowing_jit
+def _governed(props, row, s, pr, ps, tb, data):
+    """A propeller's steady blade angle and rpm: a governor (constant-speed mode, not feathered) holds the rpm
+    commanded where a blade angle within the limits balances the engine's power there (found by bisection); else
+    the angle is pinned at the limit the governor drives it to (the finest when even that absorbs too much, the
+    coarsest when even that absorbs too little) and the rpm is where the power balances at it.  Feathered: the
+    coarsest; manual (or fixed pitch): the angle as set.  ``(pitch, rpm)``, rpm −1 when there is none."""
+    lo, hi = pr[PR_MIN_PITCH], pr[PR_MAX_PITCH]
+    if lo == hi:
+        return lo, _equilibrium(props, row, s, pr, ps, tb, data, lo)
+    if props[ps[RS_CONSTANT_SPEED]] == 0.0:
+        pitch = props[ps[RS_PITCH]]
+        return pitch, _equilibrium(props, row, s, pr, ps, tb, data, pitch)
+    if props[ps[RS_FEATHER_CMD]] != 0.0:
+        return hi, _equilibrium(props, row, s, pr, ps, tb, data, hi)
+    rpm = pr[PR_MIN_RPM] + (pr[PR_MAX_RPM] - pr[PR_MIN_RPM]) * props[ps[RS_ADVANCE_CMD]]
+    if rpm <= 200 or rpm * pr[PR_GEAR] < row[PE_IDLE_RPM] * 0.8:
+        return lo, _equilibrium(props, row, s, pr, ps, tb, data, lo)
+    if _excess_power(props, row, s, pr, ps, tb, data, rpm, lo)[0] <= 0.0:
+        return lo, _equilibrium(props, row, s, pr, ps, tb, data, lo)
+    if _excess_power(props, row, s, pr, ps, tb, data, rpm, hi)[0] >= 0.0:
+        return hi, _equilibrium(props, row, s, pr, ps, tb, data, hi)
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if mid <= lo or mid >= hi:
+            break
+        if _excess_power(props, row, s, pr, ps, tb, data, rpm, mid)[0] > 0.0:
+            lo = mid
+        else:
+            hi = mid
+    f_lo = _excess_power(props, row, s, pr, ps, tb, data, rpm, lo)[0]
+    f_hi = _excess_power(props, row, s, pr, ps, tb, data, rpm, hi)[0]
+    return (lo if abs(f_lo) <= abs(f_hi) else hi), rpm
+
+
+@borrowing_jit
 def piston_steady(props, row, s, pr, ps, tb, data, out):
-    """Put a piston engine and its propeller at their steady state for the throttle, mixture and flight
-    condition in ``props`` (the manifold pressure at its target, the propeller's rpm where the engine's power is
-    the propeller's, running), then compute the frame's outputs and loads (added into ``out``) once, with no
+    """Put a piston engine and its propeller at their steady state for the throttle, mixture, rpm command
+    (``fcs/advance-cmd-norm[k]``) and flight condition in ``props`` (the manifold pressure at its target, the boost
+    speed settled, the blade angle and rpm where the engine's power is the propeller's with the governor at rest,
+    :func:`_governed`; running), then compute the frame's outputs and loads (added into ``out``) once, with no
     time passing.  False when the engine has no running equilibrium (it would stop: below 80 % of idle, or
     under 0.125 indicated hp); the state is then left as it was."""
-    rpm = _equilibrium(props, row, s, pr, ps, tb, data)
+    props[ps[RS_ADVANCE_POS]] = props[ps[RS_ADVANCE_CMD]]
+    props[ps[RS_FEATHER_POS]] = props[ps[RS_FEATHER_CMD]]
+    pitch, rpm = _governed(props, row, s, pr, ps, tb, data)
     if rpm < 0.0:
         return False
-    _, ihp, fuel_flow, manifold = _excess_power(props, row, s, pr, ps, tb, data, rpm)
+    _, ihp, fuel_flow, tmap = _excess_power(props, row, s, pr, ps, tb, data, rpm, pitch)
     if ihp < 0.1250:
         return False
+    p_amb = _ambient(props, s, row)[0]
+    if row[PE_BOOST_SPEEDS] > 0:
+        props[s[PS_BOOST_SPEED]] = _settled_boost_speed(props, row, s, p_amb)
     props[ps[RS_RPM]] = rpm
-    props[s[PS_MAP]] = manifold
+    props[ps[RS_PITCH]] = pitch
+    props[s[PS_TMAP]] = tmap
     props[s[PS_RUNNING]] = 1.0
     props[s[PS_FUEL_FLOW]] = fuel_flow
     piston_frame(props, row, s, pr, ps, tb, data, 0.0, out)

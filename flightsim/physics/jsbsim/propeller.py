@@ -1,4 +1,5 @@
-"""JSBSim's fixed-pitch propeller (``FGPropeller``): read from its ``<propeller>`` file, computed once per frame.
+"""JSBSim's propeller (``FGPropeller``), fixed-pitch, variable-pitch or constant-speed: read from its
+``<propeller>`` file, computed once per frame.
 
 A propeller turns at its own RPM, a state integrated once per frame from the
 torque the engine's power leaves over, ``RPM += ExcessTorque / Ixx · dt``
@@ -10,6 +11,22 @@ number) give the thrust ``C_T ρ n² D⁴`` and the power it absorbs
 P-factor moves the thrust's point of action off the shaft; the engine's
 torque reacts on the airframe and the spinning propeller is a gyroscope.
 
+A variable-pitch propeller (``minpitch`` ≠ ``maxpitch``) reads its 2-D
+``C_THRUST``/``C_POWER`` tables at (J, blade angle); its blade angle
+(``propulsion/engine[k]/blade-angle``, deg, a state in the property array) is
+moved each frame, before C_P is looked up, by its governor when
+``constant-speed-mode`` is 1 (``<maxrpm>`` given, or ``<constspeed>``):
+``pitch −= (rpm commanded − rpm) · dt`` above 200 rpm, the rpm commanded
+``minrpm + (maxrpm − minrpm) · fcs/advance-pos-norm[k]``, within the pitch
+limits; feathered (``fcs/feather-pos-norm[k]`` ≠ 0) it goes 1/300 of the way to
+``maxpitch`` a frame; in manual mode it stays as set from outside (an FCS
+writing ``blade-angle``).  JSBSim's FGFCS copies ``fcs/advance-cmd-norm[k]`` and
+``fcs/feather-cmd-norm[k]`` to their positions at the start of its frame;
+flightsim's flight controls (``fcs.py``) copy only the throttle and mixture,
+so the propeller makes these two copies itself at the start of its frame (no
+FCS of JSBSim's aircraft reads or writes the positions in between).
+FGPiston never reverses its propeller, so ``reversepitch`` has no effect here.
+
 The thruster's constants are a row of :data:`ROW_FIELDS` floats (the ``PR_*``
 columns), its properties a row of slots (the ``RS_*`` columns), its tables
 spans of one flat array (:class:`Tables`, looked up as ``FGTable::GetValue``).
@@ -18,11 +35,11 @@ Frames: the thruster's own axes (x along the shaft, forward) are the body
 axes turned by its ``<orient>`` (JSBSim's ``FGForce`` transform ``mT``); the
 loads are summed in JSBSim's body frame (x forward, y right, z down) about the
 CG; locations in the structural frame are in inches (x aft, y right, z up).
-Units: ft, s, slug, lbf, ft·lbf/s, rpm.
+Units: ft, s, slug, lbf, ft·lbf/s, rpm, deg (the blade angle).
 
-Refused by name (:class:`~flightsim.errors.InputError`): variable-pitch and
-constant-speed propellers (``minpitch`` ≠ ``maxpitch``, ``maxrpm``,
-``constspeed``), a ``<pointing>`` thruster, unknown tables and 2-D tables.
+Refused by name (:class:`~flightsim.errors.InputError`): a ``<pointing>``
+thruster, unknown tables, a table of the wrong shape (C_THRUST and C_POWER are
+2-D for a variable-pitch propeller, 1-D otherwise).
 """
 
 from __future__ import annotations
@@ -45,8 +62,11 @@ __all__ = ["PROPELLER_SLOTS", "Tables", "read_propeller", "propeller_calculate",
 #: transform ``mT`` row by row (``T11 T12 T13 T21 … T33``).
 (PR_IXX, PR_DIAMETER, PR_D4, PR_D5, PR_GEAR, PR_CT_FACTOR, PR_CP_FACTOR, PR_P_FACTOR, PR_SENSE, PR_SENSE_MULT,
  PR_LOC_Y, PR_LOC_Z, PR_X, PR_Y, PR_Z, PR_T) = range(16)
+#: Then the pitch's limits (deg; equal: a fixed-pitch propeller), the governor's rpm range (propeller rpm: the
+#: rpm commanded is ``minrpm + (maxrpm − minrpm) · advance``).
+(PR_MIN_PITCH, PR_MAX_PITCH, PR_MIN_RPM, PR_MAX_RPM) = range(PR_T + 9, PR_T + 13)
 #: How many columns a propeller's row has.
-ROW_FIELDS = PR_T + 9
+ROW_FIELDS = PR_T + 13
 
 #: Columns of a propeller's slot row, and the property each one is, for engine ``k`` (``{e}`` is
 #: ``propulsion/engine[k]``).  What the propeller writes comes first, then what it reads.
@@ -58,15 +78,20 @@ PROPELLER_SLOTS = (
     "velocities/p-aero-rad_sec", "velocities/q-aero-rad_sec", "velocities/r-aero-rad_sec",
     "velocities/pi-rad_sec", "velocities/qi-rad_sec", "velocities/ri-rad_sec",
     "atmosphere/rho-slugs_ft3", "atmosphere/a-fps",
+    "{e}/blade-angle", "fcs/advance-pos-norm[{k}]", "fcs/feather-pos-norm[{k}]",
+    "fcs/advance-cmd-norm[{k}]", "fcs/feather-cmd-norm[{k}]", "{e}/constant-speed-mode",
 )
 (RS_RPM, RS_ENGINE_RPM, RS_THRUST, RS_INDUCED, RS_ADVANCE, RS_CT, RS_TIP_MACH, RS_POWER, RS_TORQUE, RS_ACTING_Y,
- RS_ACTING_Z, RS_U, RS_V, RS_W, RS_P, RS_Q, RS_R, RS_PI, RS_QI, RS_RI, RS_RHO, RS_SOUND) = range(len(PROPELLER_SLOTS))
+ RS_ACTING_Z, RS_U, RS_V, RS_W, RS_P, RS_Q, RS_R, RS_PI, RS_QI, RS_RI, RS_RHO, RS_SOUND,
+ RS_PITCH, RS_ADVANCE_POS, RS_FEATHER_POS, RS_ADVANCE_CMD, RS_FEATHER_CMD, RS_CONSTANT_SPEED) = \
+    range(len(PROPELLER_SLOTS))
 
-#: Each engine's tables: the ``(start, rows)`` pair of each in :attr:`Tables.data` (rows 0: none), by these
-#: columns: the piston's MIXTURE efficiency, the propeller's C_THRUST, C_POWER, CT_MACH, CP_MACH.
-(TB_MIXTURE, TB_CT, TB_CP, TB_CT_MACH, TB_CP_MACH) = (0, 2, 4, 6, 8)
+#: Each engine's tables: the ``(start, rows, columns)`` of each in :attr:`Tables.data` (rows 0: none; columns 1: a
+#: 1-D table), by these columns: the piston's MIXTURE efficiency, the propeller's C_THRUST, C_POWER (2-D, over J
+#: and the blade angle, for a variable-pitch propeller), CT_MACH, CP_MACH.
+(TB_MIXTURE, TB_CT, TB_CP, TB_CT_MACH, TB_CP_MACH) = (0, 3, 6, 9, 12)
 #: How many columns an engine's table row has.
-TABLE_FIELDS = 10
+TABLE_FIELDS = 15
 
 _PROPELLER_TABLES = {"C_THRUST": TB_CT, "C_POWER": TB_CP, "CT_MACH": TB_CT_MACH, "CP_MACH": TB_CP_MACH}
 _KNOWN = {"ixx", "diameter", "numblades", "gearratio", "minpitch", "maxpitch", "table", "ct_factor", "cp_factor",
@@ -76,45 +101,56 @@ _TWO_PI = 2.0 * math.pi
 
 
 class Tables:
-    """One-dimensional tables (JSBSim's ``FGTable`` of one key) stored end to end in one float array.
+    """JSBSim's ``FGTable``s of one or two keys stored end to end in one float array.
+
+    A 1-D table is its keys, then its values; a 2-D table its row keys, its column keys, then its values row by
+    row.  Each is known by its ``(start, rows, columns)`` (columns 1: a 1-D table).
 
     Attributes
     ----------
     data : list of float
-        Each table's keys, then its values.
     """
 
     def __init__(self):
         self.data = []
 
     def add(self, keys, values):
-        """Store a table; its ``(start, rows)``."""
+        """Store a 1-D table; its ``(start, rows, 1)``."""
         start = len(self.data)
         self.data.extend(float(k) for k in keys)
         self.data.extend(float(v) for v in values)
-        return start, len(keys)
+        return start, len(keys), 1
 
-    def read(self, source, el, where):
-        """Store the 1-D ``<table>`` ``el`` (its one ``<tableData>`` of ``key value`` lines, keys increasing);
-        its ``(start, rows)``."""
+    def read(self, source, el, where, two_d=False):
+        """Store the ``<table>`` ``el``, its one ``<tableData>`` of ``key value`` lines (1-D) or, with ``two_d``, a
+        line of column keys then lines of ``row-key value…`` (2-D); keys increasing.  Its ``(start, rows,
+        columns)``."""
         blocks = el.findall("tableData")
         if len(blocks) != 1:
-            raise InputError(source.path, where, "a 1-D table with one <tableData> is required here")
-        keys, values = [], []
-        for line in "".join(blocks[0].itertext()).splitlines():
-            if not line.strip():
-                continue
-            numbers = [source.parse_number(x, f"{where}/tableData") for x in line.split()]
-            if len(numbers) != 2:
-                raise InputError(source.path, f"{where}/tableData", f"a 1-D table needs two numbers a line: "
-                                 f"{line.strip()!r}")
-            keys.append(numbers[0])
-            values.append(numbers[1])
-        if not keys:
+            raise InputError(source.path, where, "a table with one <tableData> is required here")
+        lines = [[source.parse_number(x, f"{where}/tableData") for x in line.split()]
+                 for line in "".join(blocks[0].itertext()).splitlines() if line.strip()]
+        if not lines:
             raise InputError(source.path, f"{where}/tableData", "<tableData> is empty")
-        if any(b <= a for a, b in zip(keys, keys[1:])):
-            raise InputError(source.path, f"{where}/tableData", f"the row breakpoints must increase: {keys}")
-        return self.add(keys, values)
+        columns = lines.pop(0) if two_d else [0.0]
+        width = len(columns) + 1
+        for line in lines:
+            if len(line) != width:
+                raise InputError(source.path, f"{where}/tableData", f"{'a 2-D' if two_d else 'a 1-D'} table needs "
+                                 f"{width} numbers a line here: {' '.join(map(str, line))!r}")
+        keys = [line[0] for line in lines]
+        if not keys:
+            raise InputError(source.path, f"{where}/tableData", "<tableData> has no rows")
+        for what, k in (("row", keys), ("column", columns)):
+            if any(b <= a for a, b in zip(k, k[1:])):
+                raise InputError(source.path, f"{where}/tableData", f"the {what} breakpoints must increase: {k}")
+        start = len(self.data)
+        self.data.extend(keys)
+        if two_d:
+            self.data.extend(columns)
+        for line in lines:
+            self.data.extend(line[1:])
+        return start, len(keys), len(columns)
 
     def array(self):
         """:attr:`data` as a float64 array (one element at least, for the compiled code)."""
@@ -133,6 +169,9 @@ def read_propeller(source, thruster, prop, where, tables):
         The C_THRUST, C_POWER, CT_MACH, CP_MACH columns of the engine's table row (others 0).
     location : tuple
         The thruster's location, structural frame, in.
+    constant_speed : float
+        ``propulsion/engine[k]/constant-speed-mode``'s initial value: 1 with a governor (``<maxrpm>``, unless
+        ``<constspeed>`` says otherwise), else 0 (a variable-pitch propeller's blade angle then set from outside).
     """
     here = f"{where}/propeller"
     for child in prop:
@@ -147,8 +186,13 @@ def read_propeller(source, thruster, prop, where, tables):
             return default
         return source.number(el, f"{here}/{tag}", unit)
 
-    _refuse_variable_pitch(source, prop, here, value("minpitch", default=0.0), value("maxpitch", default=0.0))
     row = [0.0] * ROW_FIELDS
+    row[PR_MIN_PITCH], row[PR_MAX_PITCH] = value("minpitch", default=0.0), value("maxpitch", default=0.0)
+    row[PR_MIN_RPM], row[PR_MAX_RPM] = value("minrpm", default=0.0), value("maxrpm", default=0.0)
+    variable = row[PR_MIN_PITCH] != row[PR_MAX_PITCH]
+    constant_speed = 1.0 if prop.find("maxrpm") is not None else 0.0
+    if prop.find("constspeed") is not None:
+        constant_speed = float(int(value("constspeed")))
     row[PR_IXX] = max(value("ixx", "SLUG*FT2"), 1e-06)
     d = row[PR_DIAMETER] = max(value("diameter", "FT"), 0.001)
     row[PR_D4] = d * d * d * d
@@ -174,23 +218,12 @@ def read_propeller(source, thruster, prop, where, tables):
         if column is None:
             raise InputError(source.path, f"{here}/table name={name!r}", "unknown propeller table (JSBSim's are "
                              "C_THRUST, C_POWER, CT_MACH, CP_MACH)")
-        table_row[column:column + 2] = tables.read(source, el, f"{here}/table name={name!r}")
+        two_d = variable and column in (TB_CT, TB_CP)          # (FGPropeller: GetValue(J, Pitch))
+        table_row[column:column + 3] = tables.read(source, el, f"{here}/table name={name!r}", two_d)
     for name in ("C_THRUST", "C_POWER"):
         if table_row[_PROPELLER_TABLES[name] + 1] == 0:
             raise InputError(source.path, here, f"the {name} table is missing")
-    return row, table_row, location
-
-
-def _refuse_variable_pitch(source, prop, where, min_pitch, max_pitch):
-    """Only ``minpitch == maxpitch`` is a fixed-pitch propeller (``FGPropeller``: ``MaxPitch == MinPitch``)."""
-    if min_pitch == max_pitch:
-        return
-    governor = [tag for tag in ("maxrpm", "minrpm", "constspeed") if prop.find(tag) is not None]
-    if governor:
-        raise InputError(source.path, f"{where}/{governor[0]}", "a constant-speed propeller (governor: "
-                         f"{', '.join('<' + t + '>' for t in governor)}) is not supported; fixed pitch only")
-    raise InputError(source.path, f"{where}/maxpitch", f"a variable-pitch propeller (minpitch {min_pitch} ≠ maxpitch "
-                     f"{max_pitch}) is not supported; fixed pitch only")
+    return row, table_row, location, constant_speed
 
 
 def _orientation(source, thruster, where):
@@ -223,9 +256,42 @@ def _orientation(source, thruster, where):
 
 @borrowing_jit
 def table_value(tables, data, column, key):
-    """``FGTable::GetValue(key)`` of the engine's table in ``column`` of its table row ``tables``."""
+    """``FGTable::GetValue(key)`` of the engine's 1-D table in ``column`` of its table row ``tables``."""
     start, n = tables[column], tables[column + 1]
     return _lookup_1d(data, start, start + n, n, key)
+
+
+@borrowing_jit
+def _constrain01(x):
+    return 0.0 if x < 0.0 else (1.0 if x > 1.0 else x)
+
+
+@borrowing_jit
+def table_value_2d(tables, data, column, row_key, col_key):
+    """``FGTable::GetValue(rowKey, colKey)`` of the engine's 2-D table in ``column`` of its table row: bilinear,
+    the factors constrained to [0, 1] (the end values beyond the breakpoints)."""
+    rk, n_rows, n_cols = tables[column], tables[column + 1], tables[column + 2]
+    if n_cols == 1:
+        return _lookup_1d(data, rk, rk + n_rows, n_rows, row_key)
+    ck = rk + n_rows
+    v = ck + n_cols
+    c = 1
+    while data[ck + c] < col_key and c < n_cols - 1:
+        c += 1
+    x0 = data[ck + c - 1]
+    c_factor = _constrain01((col_key - x0) / (data[ck + c] - x0))
+    if n_rows == 1:
+        y0 = data[v + c - 1]
+        return c_factor * (data[v + c] - y0) + y0
+    r = 1
+    while data[rk + r] < row_key and r < n_rows - 1:
+        r += 1
+    x0 = data[rk + r - 1]
+    r_factor = _constrain01((row_key - x0) / (data[rk + r] - x0))
+    lo, hi = v + (r - 1) * n_cols, v + r * n_cols
+    col1 = r_factor * data[hi + c - 1] + (1.0 - r_factor) * data[lo + c - 1]
+    col2 = r_factor * data[hi + c] + (1.0 - r_factor) * data[lo + c]
+    return c_factor * (col2 - col1) + col1
 
 
 @borrowing_jit
@@ -254,25 +320,60 @@ def _advance(pr, vel, rps, sound):
 
 
 @borrowing_jit
-def _power_required(pr, tb, data, j, tip_mach, rps, rho):
-    """``FGPropeller::GetPowerRequired`` of a fixed-pitch propeller: ``C_P(J) · cp_factor · CP_MACH(M_tip) ·
-    n³ D⁵ ρ`` (n at least 0.01 rev/s), ft·lbf/s."""
-    cp = table_value(tb, data, TB_CP, j)
+def _governor(props, pr, ps, dt):
+    """The blade angle as ``FGPropeller::GetPowerRequired`` moves it before it looks C_P up (deg): a constant-speed
+    propeller's governor, above 200 rpm, turns it by ``(rpm − rpm commanded) · dt``, the rpm commanded
+    ``minrpm + (maxrpm − minrpm) · advance``, within ``[minpitch, maxpitch]``; feathered, it goes 1/300 of the
+    way to ``maxpitch`` each frame (whatever ``dt``); in manual mode (``constant-speed-mode`` 0) it is left as set
+    from outside.  (FGPiston never reverses its propeller: ``reversepitch`` is not used.)"""
+    pitch = props[ps[RS_PITCH]]
+    if props[ps[RS_CONSTANT_SPEED]] != 0.0:
+        if props[ps[RS_FEATHER_POS]] == 0.0:
+            rpm = props[ps[RS_RPM]]
+            rpm_req = pr[PR_MIN_RPM] + (pr[PR_MAX_RPM] - pr[PR_MIN_RPM]) * props[ps[RS_ADVANCE_POS]]
+            if rpm > 200:
+                pitch -= (rpm_req - rpm) * dt
+            if pitch < pr[PR_MIN_PITCH]:
+                pitch = pr[PR_MIN_PITCH]
+            elif pitch > pr[PR_MAX_PITCH]:
+                pitch = pr[PR_MAX_PITCH]
+        else:
+            pitch += (pr[PR_MAX_PITCH] - pitch) / 300
+    return pitch
+
+
+@borrowing_jit
+def _power_coefficient(pr, tb, data, j, pitch, tip_mach):
+    """C_P at advance ratio ``j`` and blade angle ``pitch`` (a fixed-pitch propeller's of J alone), × cp_factor ×
+    CP_MACH(M_tip)."""
+    if pr[PR_MAX_PITCH] == pr[PR_MIN_PITCH]:
+        cp = table_value(tb, data, TB_CP, j)
+    else:
+        cp = table_value_2d(tb, data, TB_CP, j, pitch)
     cp *= pr[PR_CP_FACTOR]
     if tb[TB_CP_MACH + 1] > 0:
         cp *= table_value(tb, data, TB_CP_MACH, tip_mach)
+    return cp
+
+
+@borrowing_jit
+def _power_required(pr, tb, data, j, pitch, tip_mach, rps, rho):
+    """``FGPropeller::GetPowerRequired`` after the governor: ``C_P · n³ D⁵ ρ`` (n at least 0.01 rev/s),
+    ft·lbf/s."""
+    cp = _power_coefficient(pr, tb, data, j, pitch, tip_mach)
     local = 0.01 if rps < 0.01 else rps
     return cp * local * local * local * pr[PR_D5] * rho
 
 
 @borrowing_jit
-def propeller_power_required(props, pr, ps, tb, data, rpm):
-    """The power the propeller absorbs at ``rpm`` (propeller rpm) in the flight condition in ``props``,
-    ft·lbf/s (``FGPropeller::GetPowerRequired``; for the steady state)."""
+def propeller_power_required(props, pr, ps, tb, data, rpm, pitch):
+    """The power the propeller absorbs at ``rpm`` (propeller rpm) and blade angle ``pitch`` (deg) in the flight
+    condition in ``props``, ft·lbf/s (``FGPropeller::GetPowerRequired`` with the governor still; for the steady
+    state)."""
     vel = _local_air_velocity(props, pr, ps)[0]
     rps = rpm / 60.0
     j, tip_mach = _advance(pr, vel, rps, props[ps[RS_SOUND]])
-    return _power_required(pr, tb, data, j, tip_mach, rps, props[ps[RS_RHO]])
+    return _power_required(pr, tb, data, j, pitch, tip_mach, rps, props[ps[RS_RHO]])
 
 
 @borrowing_jit
@@ -322,22 +423,32 @@ def _add_loads(props, pr, ps, thrust, torque, momentum, out):
 
 @borrowing_jit
 def propeller_calculate(props, pr, ps, tb, data, engine_power, dt, out):
-    """One frame of a fixed-pitch propeller given the engine's power (ft·lbf/s): ``FGPropeller::Calculate``.
+    """One frame of a propeller given the engine's power (ft·lbf/s): ``FGPropeller::Calculate``.
 
-    Writes its thrust (lbf), induced velocity (ft/s), advance ratio, thrust coefficient, helical tip Mach,
+    Copies the rpm and feather commands to their positions (FGFCS's copies, see the module), moves a
+    variable-pitch propeller's blade angle (:func:`_governor`), then writes its thrust (lbf), induced velocity (ft/s), advance ratio, thrust coefficient, helical tip Mach,
     absorbed power (ft·lbf/s), torque (ft·lbf) and point of action into ``props``, adds its body loads about the
     CG into ``out`` (lbf, ft·lbf), then integrates its rpm once, ``RPM += 60 ExcessTorque / (2π Ixx) · dt`` (not
     below 0), and writes it with the engine's rpm (× the gear ratio).
     """
+    props[ps[RS_ADVANCE_POS]] = props[ps[RS_ADVANCE_CMD]]        # (FGFCS::Run's copies: see the module)
+    props[ps[RS_FEATHER_POS]] = props[ps[RS_FEATHER_CMD]]
     vel, lv, lw = _local_air_velocity(props, pr, ps)
     rho = props[ps[RS_RHO]]
     rps = props[ps[RS_RPM]] / 60.0
     d = pr[PR_DIAMETER]
     area = 0.25 * d * d * math.pi
     j, tip_mach = _advance(pr, vel, rps, props[ps[RS_SOUND]])
-    power_required = _power_required(pr, tb, data, j, tip_mach, rps, rho)
+    pitch = pr[PR_MIN_PITCH]
+    if pr[PR_MAX_PITCH] != pr[PR_MIN_PITCH]:
+        pitch = _governor(props, pr, ps, dt)
+        props[ps[RS_PITCH]] = pitch
+    power_required = _power_required(pr, tb, data, j, pitch, tip_mach, rps, rho)
     power_available = engine_power - power_required
-    ct = table_value(tb, data, TB_CT, j)
+    if pr[PR_MAX_PITCH] == pr[PR_MIN_PITCH]:
+        ct = table_value(tb, data, TB_CT, j)
+    else:
+        ct = table_value_2d(tb, data, TB_CT, j, pitch)
     ct *= pr[PR_CT_FACTOR]
     if tb[TB_CT_MACH + 1] > 0:
         ct *= table_value(tb, data, TB_CT_MACH, tip_mach)

@@ -1,4 +1,4 @@
-"""The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters, pistons with fixed-pitch propellers.
+"""The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters, pistons with propellers.
 
 As JSBSim's ``FGTurbine`` in its running phase (``FGTurbine::Calculate`` and
 ``FGTurbine::Run``) and ``FGThruster``/``FGForce`` for a ``direct`` thruster:
@@ -37,8 +37,9 @@ while injecting (JSBSim would read a missing function); one with an
 augmethod 2) without ``AugThrust``.  Fuel flow, nozzle, EPR and EGT are not
 modelled (fuel burn is frozen here).
 
-As JSBSim's ``FGPiston`` (running, both magnetos, no starter) driving an
-``FGPropeller`` of fixed pitch: :mod:`flightsim.physics.jsbsim.piston` and
+As JSBSim's ``FGPiston`` (running, both magnetos, no starter; with its
+supercharger) driving an ``FGPropeller`` (fixed-pitch, variable-pitch or
+constant-speed): :mod:`flightsim.physics.jsbsim.piston` and
 :mod:`flightsim.physics.jsbsim.propeller`.
 
 The engine's functions run in the same stack machine as the aerodynamics
@@ -46,12 +47,12 @@ The engine's functions run in the same stack machine as the aerodynamics
 ``propulsion/engine[k]/NAME`` as in JSBSim; the engines' state lives in the
 property array too (``propulsion/engine[k]/n1``, ``…/n2``, ``…/augmentation``,
 the injection's (:data:`TURBINE_STATE`); ``…/map-pa``, ``…/propeller-rpm``,
-...), so a frame is one call of :func:`engines_frame`, which other compiled
-code can call with :attr:`Propulsion.arrays`, and a reset is the array's.
-What is not modelled is refused by name: other engines and thrusters, boost,
-variable-pitch and constant-speed propellers; the start, stall and
-windmilling phases of a turbine (and ``FGTurbine::Trim``, JSBSim's thrust at
-a zero time step) are not modelled (engines run), nor is fuel burn.
+``…/blade-angle``, ...), so a frame is one call of :func:`engines_frame`,
+which other compiled code can call with :attr:`Propulsion.arrays`, and a
+reset is the array's.  What is not modelled is refused by name: other engines
+and thrusters, a supercharger's drive loss; the start, stall and windmilling
+phases of a turbine (and ``FGTurbine::Trim``, JSBSim's thrust at a zero time
+step) are not modelled (engines run), nor is fuel burn.
 
 What the caller fills in ``props`` before a frame, in the order JSBSim's models compute it
 (``FGFDMExec``: Propagate, Atmosphere, FCS, MassBalance, Auxiliary, then Propulsion, then Aerodynamics):
@@ -63,7 +64,8 @@ What the caller fills in ``props`` before a frame, in the order JSBSim's models 
 * the FCS: ``fcs/throttle-pos-norm[k]`` (above 1 a turbine's afterburner range) and a piston's
   ``fcs/mixture-pos-norm[k]`` (JSBSim's FGFCS copies each command to its position before the channels run);
   a turbine's ``propulsion/engine[k]/injection_cmd`` (and ``…/augmentation`` for augmethod 0) if water injection
-  (the afterburner) is wanted;
+  (the afterburner) is wanted; a propeller's ``fcs/advance-cmd-norm[k]`` and ``fcs/feather-cmd-norm[k]`` (the
+  propeller copies them to their positions itself);
 * FGAuxiliary: ``velocities/u-aero-fps``, ``v-``, ``w-``, ``velocities/p-aero-rad_sec``, ``q-``, ``r-``,
   ``velocities/mach`` (and what a turbine's functions read, e.g. ``atmosphere/density-altitude``);
 * the thrusters' locations about the CG (:meth:`Propulsion.locate`) whenever the CG moves (FGMassBalance).
@@ -227,9 +229,9 @@ class Propulsion:
             raise InputError(self.source.path, f"{where}/thruster", f"a piston engine drives a <propeller>, not a "
                              f"<{prop.tag}>")
         row, mixture = _piston.read_piston(self.source, root, where, store)
-        prop_row, table_row, location = _propeller.read_propeller(self.source, thruster, prop, f"{where}/thruster",
-                                                                  store)
-        table_row[_propeller.TB_MIXTURE:_propeller.TB_MIXTURE + 2] = mixture
+        prop_row, table_row, location, constant_speed = _propeller.read_propeller(self.source, thruster, prop,
+                                                                                  f"{where}/thruster", store)
+        table_row[_propeller.TB_MIXTURE:_propeller.TB_MIXTURE + 3] = mixture
         names = {"e": f"propulsion/engine[{k}]", "k": k}
         pistons.append(row)
         piston_slots.append([self.properties.slot(n.format(**names)) for n in PISTON_SLOTS])
@@ -242,6 +244,9 @@ class Propulsion:
         name = self.properties.names
         self.defaults.update({name[s[PS_MIXTURE]]: 1.0, canonical(f"fcs/mixture-cmd-norm[{k}]"): 1.0,
                               name[s[PS_RUNNING]]: 1.0, name[s[PS_MAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
+                              name[s[_piston.PS_TMAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
+                              name[ps[_propeller.RS_PITCH]]: prop_row[_propeller.PR_MIN_PITCH],
+                              name[ps[_propeller.RS_CONSTANT_SPEED]]: constant_speed,
                               name[ps[RS_RPM]]: 2.0 * row[_piston.PE_IDLE_RPM] / prop_row[_propeller.PR_GEAR],
                               name[ps[RS_ENGINE_RPM]]: 2.0 * row[_piston.PE_IDLE_RPM],
                               name[ps[RS_ACTING_Y]]: prop_row[PR_LOC_Y], name[ps[RS_ACTING_Z]]: prop_row[PR_LOC_Z]})
