@@ -240,8 +240,8 @@ class LoadParams(NamedTuple):
     jsb_engine_table_data: np.ndarray
     #: (n, 7) float: the external forces (``external.ExternalForces.rows``), held with the thrust.
     jsb_external: np.ndarray
-    #: (n, 2) float: the weight-on-wheels properties the flight controls read and their contacts' gear rows.
-    jsb_wow: np.ndarray
+    #: (n, 3) float: the contacts' properties the flight controls read (``loads.C_*``).
+    jsb_contacts: np.ndarray
 
 def pack_propeller(prop):
     """The propeller fields of :class:`LoadParams` for a :class:`~flightsim.physics.aircraft.Propeller` or None.
@@ -310,7 +310,7 @@ def no_jsbsim():
         jsb_frame_slots=np.zeros(6, dtype=np.int64), jsb_limits=np.zeros(2), jsb_native=np.zeros(3, dtype=np.int64),
         **{f"jsb_{block}_{k}": np.array(v) for block in ("fcs", "aero", "engine") for k, v in program.items()},
         **dict(zip(ENGINE_FIELDS, Propulsion.shaped())), jsb_external=np.zeros((0, 7)),
-        jsb_wow=np.zeros((0, 2)),
+        jsb_contacts=np.zeros((0, 3)),
     )
 
 def pack_jsbsim(aircraft):

@@ -21,7 +21,7 @@ import numpy as np
 from flightsim.math.kernels import borrowing_jit
 from flightsim.physics.jsbsim.atmosphere import R_AIR, SEA_LEVEL_PRESSURE, density_altitude, standard_atmosphere
 
-__all__ = ["AUXILIARY", "atmosphere_into", "auxiliary", "auxiliary_in", "put_atmosphere", "slots_of"]
+__all__ = ["AUXILIARY", "atmosphere_into", "auxiliary", "auxiliary_in", "motion_in", "put_atmosphere", "slots_of"]
 
 #: The properties :func:`auxiliary` computes, in the order of its slot array.
 AUXILIARY = (
@@ -33,11 +33,14 @@ AUXILIARY = (
     "atmosphere/P-psf", "atmosphere/rho-slugs_ft3", "atmosphere/a-fps", "aero/h_b-cg-ft", "aero/h_b-mac-ft",
     "aero/bi2vel", "aero/ci2vel", "aero/qbar-area", "atmosphere/density-altitude", "atmosphere/sigma",
     "velocities/u-fps", "velocities/v-fps", "velocities/w-fps",
+    "velocities/vc-fps", "velocities/vc-kts", "velocities/vg-fps", "flight-path/gamma-rad", "flight-path/gamma-deg",
+    "accelerations/Nx", "accelerations/Ny", "accelerations/Nz", "accelerations/n-pilot-x-norm",
+    "accelerations/n-pilot-y-norm", "accelerations/n-pilot-z-norm",
 )
 (A_ALPHA, A_BETA, A_MAG_BETA, A_ALPHA_DEG, A_BETA_DEG, A_ALPHADOT, A_BETADOT, A_VT, A_QBAR, A_MACH, A_U, A_V, A_W,
  A_P_AERO, A_Q_AERO, A_R_AERO, A_P, A_Q, A_R, A_VE_KTS, A_VE_FPS, A_RE, A_T, A_P_ATM, A_RHO, A_SOUND, A_HB_CG,
  A_HB_MAC, A_BI2VEL, A_CI2VEL, A_QBAR_AREA, A_DENSITY_ALTITUDE, A_SIGMA, A_U_EARTH, A_V_EARTH,
- A_W_EARTH) = range(len(AUXILIARY))
+ A_W_EARTH, A_VC_FPS, A_VC_KTS, A_VG, A_GAMMA, A_GAMMA_DEG, A_NX, A_NY, A_NZ, A_NPX, A_NPY, A_NPZ) = range(len(AUXILIARY))
 
 _RAD_TO_DEG = 180.0 / math.pi
 #: JSBSim's ft/s → knots (FGJSBBase fpstokts: 1 / (1852 / (3600 × 0.3048))).
@@ -47,6 +50,12 @@ _SL_DENSITY = SEA_LEVEL_PRESSURE / (R_AIR * 518.67)
 #: Sutherland's law as JSBSim's FGAtmosphere: μ = β T^1.5 / (S + T), °R.
 _SUTHERLAND = 198.72
 _BETA_VISCOSITY = 2.269690e-08
+#: FGAtmosphere's ratio of specific heats, standard sea-level pressure (psf) and speed of sound (ft/s).
+_SH_RATIO = 1.4
+_SL_PRESSURE = 2116.228
+_SL_SOUND = math.sqrt(_SH_RATIO * R_AIR * 518.67)
+#: FGAuxiliary's standard gravity for the load factors (FGJSBBase: 9.80665 m/s² in ft/s²).
+_STANDARD_GRAVITY = 9.80665 / 0.3048
 
 
 def slots_of(properties):
@@ -150,3 +159,60 @@ def auxiliary_in(props, slots, u, v, w, udot, vdot, wdot, p, q, r, agl, span, ch
     _put(props, slots, A_U_EARTH, u)             # (still air: the velocity over the ground is the air-relative one)
     _put(props, slots, A_V_EARTH, v)
     _put(props, slots, A_W_EARTH, w)
+
+
+@borrowing_jit
+def _pitot_total_pressure(mach, pressure):
+    """FGAuxiliary::PitotTotalPressure: isentropic below Mach 1, Rayleigh's pitot formula above."""
+    a = (_SH_RATIO - 1.0) / 2.0
+    b = _SH_RATIO / (_SH_RATIO - 1.0)
+    c = 2.0 * b
+    d = 1.0 / (_SH_RATIO - 1.0)
+    coeff = math.pow(0.5 * (_SH_RATIO + 1.0), b) * math.pow((_SH_RATIO + 1.0) / (_SH_RATIO - 1.0), d)
+    if mach < 0.0:
+        return pressure
+    if mach < 1.0:
+        return pressure * math.pow(1.0 + a * mach * mach, b)
+    return pressure * coeff * math.pow(mach, c) / math.pow(c * mach * mach - 1.0, d)
+
+
+@borrowing_jit
+def _mach_from_impact_pressure(qc, pressure):
+    """FGAuxiliary::MachFromImpactPressure (AFFTC-TIH-99-01, 4.12 and 4.17)."""
+    a = 2.0 / (_SH_RATIO - 1.0)
+    b = (_SH_RATIO - 1.0) / _SH_RATIO
+    c = 2.0 / b
+    d = 0.5 * a
+    coeff = math.pow(0.5 * (_SH_RATIO + 1.0), -0.25 * c) * math.pow(0.5 * (_SH_RATIO + 1.0) / _SH_RATIO, -0.5 * d)
+    big_a = qc / pressure + 1.0
+    m = math.sqrt(a * (math.pow(big_a, b) - 1.0))
+    if m > 1.0:
+        for _ in range(10):
+            m = coeff * math.sqrt(big_a * math.pow(1.0 - 1.0 / (c * m * m), d))
+    return m
+
+
+@borrowing_jit
+def motion_in(props, slots, mach, pressure, vn, ve, vd, fx, fy, fz, pilot_x, pilot_y, pilot_z):
+    """The rest of FGAuxiliary: the calibrated airspeed from the Mach number and the static pressure (psf), the
+    speed over the ground and the flight-path angle from the velocity North, East, down (ft/s), the load factors
+    at the CG from the specific force ``(fx, fy, fz)`` and at the pilot's eye from ``pilot_*`` (JSBSim's body
+    frame, ft/s²: FGAccelerations' ``vBodyAccel``, the last frame's where JSBSim reads it so)."""
+    if slots[A_VC_FPS] >= 0 or slots[A_VC_KTS] >= 0:
+        vcas = 0.0
+        if abs(mach) > 0.0:
+            qc = _pitot_total_pressure(mach, pressure) - pressure
+            vcas = _SL_SOUND * _mach_from_impact_pressure(qc, _SL_PRESSURE)
+        _put(props, slots, A_VC_FPS, vcas)
+        _put(props, slots, A_VC_KTS, vcas * _FPS_TO_KTS)
+    ground = math.sqrt(vn * vn + ve * ve)
+    _put(props, slots, A_VG, ground)
+    gamma = math.atan2(-vd, ground)
+    _put(props, slots, A_GAMMA, gamma)
+    _put(props, slots, A_GAMMA_DEG, gamma * _RAD_TO_DEG)
+    _put(props, slots, A_NX, fx / _STANDARD_GRAVITY)
+    _put(props, slots, A_NY, fy / _STANDARD_GRAVITY)
+    _put(props, slots, A_NZ, -(fz / _STANDARD_GRAVITY))
+    _put(props, slots, A_NPX, pilot_x / _STANDARD_GRAVITY)
+    _put(props, slots, A_NPY, pilot_y / _STANDARD_GRAVITY)
+    _put(props, slots, A_NPZ, pilot_z / _STANDARD_GRAVITY)

@@ -12,7 +12,7 @@ dashes).  The algebraic components:
 * ``scheduled_gain`` — ``gain × table × input``;
 * ``aerosurface_scale`` — the input's ``<domain>`` mapped onto the ``<range>``
   (each side of zero on its own when zero-centred, the default), times ``gain``;
-* ``fcs_function`` — a ``<function>``;
+* ``fcs_function`` — a ``<function>`` (times its ``<input>`` when it has one);
 * ``switch`` — the value of its first ``<test>`` whose condition (``property
   comparison value`` lines and nested tests, AND or OR) holds, else its
   ``<default>``;
@@ -141,6 +141,8 @@ class FlightControls:
         Every property the block writes.
     defaults : dict
         Initial values: FGFCS's and the block's ``<property value="…">`` declarations.
+    integrals : list
+        ``(name, first state slot)`` of each PID and integrator (its state: the last two inputs, the integral).
     """
 
     def __init__(self, source, properties=None, dt=1.0 / 120.0):
@@ -149,6 +151,7 @@ class FlightControls:
         self.dt = float(dt)
         self.defaults = {**DEFAULTS, DT: self.dt}
         self.outputs = []
+        self.integrals = []
         self._b = ProgramBuilder(source, self.properties)
         propulsion = source.section("propulsion", required=False)
         for k in range(0 if propulsion is None else len(propulsion.findall("engine"))):
@@ -305,6 +308,9 @@ class FlightControls:
         if function is None:
             raise InputError(self.source.path, where, "an fcs_function needs a <function>")
         self._b.function(function, f"{where}/function")
+        if comp.find("input") is not None:          # FGFCSFunction: the value times its (first) input
+            self._b.push_property(comp.find("input").text, f"{where}/input")
+            self._b.emit(P.OP_PRODUCT, 2, pops=2, pushes=1)
 
     def _switch(self, comp, where):
         """FGSwitch: the value of the first ``<test>`` whose condition holds, else the ``<default>`` (else 0)."""
@@ -398,7 +404,9 @@ class FlightControls:
             else:
                 self._b.push_property(el.text, f"{where}/{tag}")
         self._clock(where)
-        self._b.dynamic(P.OP_PID, self._b.state(self._name(comp), P.STATE[P.OP_PID]), where)
+        state = self._b.state(self._name(comp), P.STATE[P.OP_PID])
+        self.integrals.append((self._name(comp), state))
+        self._b.dynamic(P.OP_PID, state, where)
 
     def _actuator(self, comp, where):
         """FGActuator: lag, rate limits, deadband, hysteresis, bias, then its delay."""

@@ -36,7 +36,7 @@ from flightsim.math.kernels import borrowing_jit, qv_rotate
 from flightsim.physics.gear import GD_DEPTH, gear_loads
 from flightsim.physics.jsbsim.aero import axes_to_body, frame_start
 from flightsim.physics.jsbsim.atmosphere import standard_atmosphere
-from flightsim.physics.jsbsim.auxiliary import auxiliary_in, put_atmosphere
+from flightsim.physics.jsbsim.auxiliary import auxiliary_in, motion_in, put_atmosphere
 from flightsim.physics.jsbsim.external import external_loads
 from flightsim.physics.jsbsim.native import call_block
 from flightsim.physics.jsbsim.propulsion import engines_frame, engines_steady
@@ -47,11 +47,22 @@ __all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPA
 #: Entries of the scalars array ``jsb_scalars``: the force axes (``FORCE_AXES``), wing span, chord, area
 #: (ft, ft, ft²), the aerodynamic reference point relative to the CG in JSBSim's body frame (ft, 3),
 #: the slots of ``simulation/dt``, of the kinematics' settle switch, of α, β, the last lift, σ, the first engine's
-#: speed (−1: none) and the density.
+#: speed (−1: none) and the density; the pilot's eye relative to the CG in JSBSim's body frame (ft, 3); the slots
+#: (−1: none reads it) of the thrusters' loads ``forces/fb[xyz]-prop-lbs``, ``moments/[lmn]-prop-lbsft`` (6), of
+#: ``simulation/sim-time-sec`` and of ``gear/wow``; how many wheels lead the gear rows.
 (J_FORCE_AXES, J_SPAN, J_CHORD, J_AREA, J_RP, _RP_Y, _RP_Z, J_DT_SLOT, J_SETTLE_SLOT, J_ALPHA_SLOT, J_BETA_SLOT,
- J_LIFT_SLOT, J_SIGMA_SLOT, J_RPM_SLOT, J_RHO_SLOT) = range(15)
+ J_LIFT_SLOT, J_SIGMA_SLOT, J_RPM_SLOT, J_RHO_SLOT, J_EYE, _EYE_Y, _EYE_Z, J_PROP_SLOTS, _P1, _P2, _P3, _P4, _P5,
+ J_TIME_SLOT, J_GEAR_WOW_SLOT, J_WHEELS) = range(27)
+#: The thrusters' loads properties, in ``J_PROP_SLOTS`` order.
+PROP_LOADS = ("forces/fbx-prop-lbs", "forces/fby-prop-lbs", "forces/fbz-prop-lbs", "moments/l-prop-lbsft",
+              "moments/m-prop-lbsft", "moments/n-prop-lbsft")
 #: How many entries ``jsb_scalars`` has.
-SCALARS = 15
+SCALARS = 27
+#: Columns of the contacts array ``jsb_contacts``: the slots of a contact's ``…/WOW`` and ``…/wheel-speed-fps``
+#: (−1: none reads it) and its row in flightsim's gear.
+(C_WOW_SLOT, C_WHEEL_SPEED_SLOT, C_GEAR_ROW) = range(3)
+#: FGLGear: an airborne wheel spins down at 13 ft/s².
+WHEEL_SPIN_DOWN = 13.0
 #: Columns of the commands array ``jsb_commands``: the property's slot, the pilot input (an index of
 #: :data:`flightsim.physics.inputs.INPUTS`, or −1 for a constant), the scale (the constant for −1), the
 #: lowest and highest value.
@@ -62,9 +73,11 @@ STATE = ("attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude
          "position/h-sl-ft", "position/h-agl-ft", "velocities/h-dot-fps", "velocities/pi-rad_sec",
          "velocities/qi-rad_sec", "velocities/ri-rad_sec",
          "position/lat-geod-rad", "position/lat-gc-rad", "position/long-gc-rad", "position/lat-geod-deg",
-         "position/lat-gc-deg", "position/long-gc-deg")
+         "position/lat-gc-deg", "position/long-gc-deg", "velocities/v-north-fps", "velocities/v-east-fps",
+         "velocities/v-down-fps")
 (ST_PHI, ST_THETA, ST_PSI, ST_PHI_DEG, ST_THETA_DEG, ST_PSI_DEG, ST_ROLL, ST_PITCH, ST_HEADING, ST_H, ST_AGL,
- ST_HDOT, ST_PI, ST_QI, ST_RI, ST_LAT, ST_LAT_GC, ST_LON, ST_LAT_DEG, ST_LAT_GC_DEG, ST_LON_DEG) = range(len(STATE))
+ ST_HDOT, ST_PI, ST_QI, ST_RI, ST_LAT, ST_LAT_GC, ST_LON, ST_LAT_DEG, ST_LAT_GC_DEG, ST_LON_DEG, ST_VN, ST_VE,
+ ST_VD) = range(len(STATE))
 #: The flat earth laid on JSBSim's WGS84 planet at 0°N 0°E: its radii of curvature there (meridian, prime
 #: vertical), ft, turning North and West distances into latitude and longitude.
 MERIDIAN_RADIUS = 20925646.32546 * (20855486.5951 / 20925646.32546) ** 2
@@ -74,9 +87,14 @@ SETTLE_ITERATIONS = 50
 #: Entries of ``jsb_last``: the air-relative body velocity (JSBSim's axes) at the last step's start, its
 #: derivative over the last step, and 1 once a step has been taken (0: no derivative yet); then the standard
 #: atmosphere last computed (1 when there is one, its altitude, and its temperature, pressure, density and speed of
-#: sound, :data:`L_ATMOSPHERE`): a step's start and its stages at the same altitude compute it once.
-LAST_FIELDS = 13
+#: sound, :data:`L_ATMOSPHERE`): a step's start and its stages at the same altitude compute it once; then the last
+#: evaluation's specific force (FGAccelerations' ``vBodyAccel``, ft/s², :data:`L_FORCE`), the body rates at the
+#: last step's start (:data:`L_RATES`) and their derivative over it (:data:`L_RATES_DOT`), JSBSim's axes.
+LAST_FIELDS = 22
 L_ATMOSPHERE = 7
+L_FORCE = 13
+L_RATES = 16
+L_RATES_DOT = 19
 
 
 @borrowing_jit
@@ -122,6 +140,17 @@ def _auxiliary_at(y, params, props):
     t, pressure, rho, sound = _atmosphere(last, y[2])
     auxiliary_in(props, params.jsb_aux_slots, u, v, w, last[3], last[4], last[5], p, q, r, y[2],
                  s[J_SPAN], s[J_CHORD], s[J_AREA], mac_down, t, pressure, rho, sound)
+    # the pilot's eye: the specific force plus ω̇ × r + ω × (ω × r) (FGAuxiliary, the planet not turning)
+    fx, fy, fz = last[L_FORCE], last[L_FORCE + 1], last[L_FORCE + 2]
+    wx, wy, wz = y[10], -y[11], -y[12]
+    ax, ay, az = last[L_RATES_DOT], last[L_RATES_DOT + 1], last[L_RATES_DOT + 2]
+    ex, ey, ez = s[J_EYE], s[J_EYE + 1], s[J_EYE + 2]
+    cx, cy, cz = wy * ez - wz * ey, wz * ex - wx * ez, wx * ey - wy * ex
+    px = fx + (ay * ez - az * ey) + (wy * cz - wz * cy)
+    py = fy + (az * ex - ax * ez) + (wz * cx - wx * cz)
+    pz = fz + (ax * ey - ay * ex) + (wx * cy - wy * cx)
+    motion_in(props, params.jsb_aux_slots, math.sqrt(u * u + v * v + w * w) / sound, pressure, y[3], -y[4], -y[5],
+              fx, fy, fz, px, py, pz)
 
 
 @borrowing_jit
@@ -163,6 +192,11 @@ def jsbsim_loads(t, y, params):
     ex, ey, ez = qv_rotate(qw, qx, qy, qz, fx, fy, fz)
     mass = params.mass
     gx, gy, gz, gmx, gmy, gmz, touching = gear_loads(y, params, qw, qx, qy, qz, inv)
+    last, sx, sy, sz = params.jsb_last, fx, fy, fz       # the specific force, for the load factors (JSBSim's axes)
+    if touching:
+        bx, by, bz = qv_rotate(qw, -qx, -qy, -qz, gx, gy, gz)
+        sx, sy, sz = sx + bx * inv, sy + by * inv, sz + bz * inv
+    last[L_FORCE], last[L_FORCE + 1], last[L_FORCE + 2] = sx / mass, -sy / mass, -sz / mass
     if touching:
         return ((ex * inv + gx) / mass, (ey * inv + gy) / mass, (ez * inv + gz) / mass - params.gravity,
                 mx + gmx, my + gmy, mz + gmz)
@@ -216,6 +250,28 @@ def _state_into(props, slots, y):
     _put(props, slots[ST_LAT_DEG], math.degrees(lat))
     _put(props, slots[ST_LAT_GC_DEG], math.degrees(lat))
     _put(props, slots[ST_LON_DEG], math.degrees(lon))
+    _put(props, slots[ST_VN], y[3])
+    _put(props, slots[ST_VE], -y[4])
+    _put(props, slots[ST_VD], -y[5])
+
+
+@borrowing_jit
+def _contacts(props, params, any_slot, wheels, u, h, settle):
+    """What FGGroundReactions gives the FCS (it ran last frame: the last evaluation's contacts): each contact's
+    weight on wheels, ``gear/wow`` (any wheel's), and a wheel's speed — the body's forward speed while it rolls
+    (flightsim's wheels have no speed of their own), spinning down at :data:`WHEEL_SPIN_DOWN` off the ground."""
+    rows, depth = params.jsb_contacts, params.gear_diag
+    anywhere = 0.0
+    for k in range(wheels):
+        if depth[k, GD_DEPTH] > 0.0:
+            anywhere = 1.0
+    _put(props, any_slot, anywhere)
+    for k in range(rows.shape[0]):
+        on = depth[int(rows[k, C_GEAR_ROW]), GD_DEPTH] > 0.0
+        _put(props, int(rows[k, C_WOW_SLOT]), 1.0 if on else 0.0)
+        slot = int(rows[k, C_WHEEL_SPEED_SLOT])
+        if slot >= 0:
+            props[slot] = u if on else (0.0 if settle else max(props[slot] - WHEEL_SPIN_DOWN * h, 0.0))
 
 
 @borrowing_jit
@@ -230,19 +286,23 @@ def step_start(t, y, h, params, settle):
     """
     props, s, last = params.jsb_props, params.jsb_scalars, params.jsb_last
     u, v, w, _, _, _, _ = _body_air(y, params.wind)
+    wx, wy, wz = y[10], -y[11], -y[12]
     if settle:
         last[3] = last[4] = last[5] = 0.0
+        last[L_RATES_DOT] = last[L_RATES_DOT + 1] = last[L_RATES_DOT + 2] = 0.0
     elif last[6] != 0.0:
         last[3], last[4], last[5] = (u - last[0]) / h, (v - last[1]) / h, (w - last[2]) / h
+        r = L_RATES
+        last[r + 3], last[r + 4], last[r + 5] = (wx - last[r]) / h, (wy - last[r + 1]) / h, (wz - last[r + 2]) / h
     last[0], last[1], last[2] = u, v, w
+    last[L_RATES], last[L_RATES + 1], last[L_RATES + 2] = wx, wy, wz
     last[6] = 0.0 if settle else 1.0            # (after a settle the next step has no derivative yet)
     props[int(s[J_DT_SLOT])] = h
     props[int(s[J_SETTLE_SLOT])] = 1.0 if settle else 0.0
     _commands(props, params.jsb_commands, params.controls)
     _state_into(props, params.jsb_state_slots, y)
-    wow = params.jsb_wow                        # (FGGroundReactions ran last frame: the last evaluation's contacts)
-    for k in range(wow.shape[0]):
-        props[int(wow[k, 0])] = 1.0 if params.gear_diag[int(wow[k, 1]), GD_DEPTH] > 0.0 else 0.0
+    _put(props, int(s[J_TIME_SLOT]), t)
+    _contacts(props, params, int(s[J_GEAR_WOW_SLOT]), int(s[J_WHEELS]), u, h, settle)
     put_atmosphere(props, params.jsb_aux_slots, *_atmosphere(last, y[2]))
     if settle:                  # steady: the FCS's "last frame" auxiliary values are this state's
         _auxiliary_at(y, params, props)
@@ -263,6 +323,8 @@ def step_start(t, y, h, params, settle):
                       params.jsb_engine_table_index, params.jsb_engine_table_data, h, sigma, params.jsb_held)
     held = params.jsb_held                       # (diag: aero.D_THRUST, D_RPM: the thrust alone)
     params.diag[2] = math.sqrt(held[0] * held[0] + held[1] * held[1] + held[2] * held[2])
+    for k in range(6):
+        _put(props, int(s[J_PROP_SLOTS + k]), held[k])
     external_loads(props, params.jsb_external, held)     # (FGExternalReactions: after the FCS and the engines)
     params.diag[3] = props[int(s[J_RPM_SLOT])] if s[J_RPM_SLOT] >= 0 else 0.0
     if settle:

@@ -43,6 +43,8 @@ class Metrics:
         rad.
     aero_rp : tuple
         The aerodynamic reference point (``AERORP``), structural frame, in.
+    eye_point : tuple
+        The pilot's eye (``EYEPOINT``), structural frame, in (JSBSim's default: the origin).
     """
 
     wing_area: float
@@ -54,6 +56,7 @@ class Metrics:
     vtail_arm: float
     wing_incidence: float
     aero_rp: tuple
+    eye_point: tuple = (0.0, 0.0, 0.0)
 
     @classmethod
     def read(cls, source):
@@ -64,10 +67,12 @@ class Metrics:
             return source.child_number(el, tag, unit, "metrics", default)
 
         rp = next((loc for loc in el.findall("location") if loc.get("name") == "AERORP"), None)
+        eye = next((loc for loc in el.findall("location") if loc.get("name") == "EYEPOINT"), None)
         return cls(value("wingarea", "FT2"), value("wingspan", "FT"), value("chord", "FT"),
                    value("htailarea", "FT2", 0.0), value("htailarm", "FT", 0.0), value("vtailarea", "FT2", 0.0),
                    value("vtailarm", "FT", 0.0), value("wing_incidence", "RAD", 0.0),
-                   source.location(rp, "metrics/location[AERORP]"))
+                   source.location(rp, "metrics/location[AERORP]"),
+                   (0.0, 0.0, 0.0) if eye is None else source.location(eye, "metrics/location[EYEPOINT]"))
 
     def properties(self):
         """The ``metrics/*`` properties the aerodynamics reads, by name."""

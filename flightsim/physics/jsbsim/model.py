@@ -220,7 +220,7 @@ class JSBSimModel:
     aux_slots: np.ndarray
     scalars: np.ndarray
     external: ExternalForces
-    wow: np.ndarray
+    contacts: np.ndarray
 
     @classmethod
     def read(cls, source):
@@ -244,12 +244,13 @@ class JSBSimModel:
         rows = [(props.slot(name), -1 if control is None else INPUTS.index(control), scale, lo, hi)
                 for name, (control, scale, lo, hi) in commands.items()]
         state_slots = np.array([props.slot(n) for n in L.STATE], dtype=np.int64)
-        wow = cls._weight_on_wheels(source, props)
+        contact_rows, wheels = cls._contacts(source, props)
         for n in SURFACES:
             props.slot(n)
-        own = {**metrics.properties(), **tank_properties(source)}
-        cls._check_inputs(source, props, aero, fcs, engines, set(own) | set(commands)
-                          | {props.names[int(slot)] for slot, _ in wow})
+        own = {**metrics.properties(), **tank_properties(source), "inertia/weight-lbs": mass.weight}
+        cls._check_inputs(source, props, aero, fcs, engines, set(own) | set(commands) | set(L.PROP_LOADS)
+                          | {props.names[int(slot)] for slot in contact_rows[:, :2].ravel() if slot >= 0}
+                          | {"simulation/sim-time-sec", "gear/wow"})
         aux_slots = slots_of(props)
         initial = props.array({**aero.defaults, **fcs.defaults, **engines.defaults})
         for k, v in own.items():
@@ -265,15 +266,22 @@ class JSBSimModel:
         scalars[L.J_LIFT_SLOT], scalars[L.J_SIGMA_SLOT] = props[LIFT], props["atmosphere/sigma"]
         scalars[L.J_RHO_SLOT] = props["atmosphere/rho-slugs_ft3"]
         scalars[L.J_RPM_SLOT] = props[RPM] if RPM in props else -1
+        scalars[L.J_EYE:L.J_EYE + 3] = mass.structural_to_body(metrics.eye_point, cg)
+        for k, name in enumerate(L.PROP_LOADS):
+            scalars[L.J_PROP_SLOTS + k] = props[name] if name in props else -1
+        scalars[L.J_TIME_SLOT] = props["simulation/sim-time-sec"] if "simulation/sim-time-sec" in props else -1
+        scalars[L.J_GEAR_WOW_SLOT] = props["gear/wow"] if "gear/wow" in props else -1
+        scalars[L.J_WHEELS] = wheels
         return cls(source, props, metrics, mass, aero, fcs, engines, initial,
                    np.array(rows, dtype=np.float64).reshape(-1, L.COMMAND_FIELDS), state_slots, aux_slots, scalars,
-                   external, wow)
+                   external, contact_rows)
 
     @staticmethod
-    def _weight_on_wheels(source, props):
-        """``(slot, gear row)`` of each contact's ``gear/unit[k]/WOW`` (a BOGEY's) or ``contact/unit[k]/WOW`` (a
-        STRUCTURE's) that a block reads, ``k`` its place in the file (FGLGear's ``GearNumber``), the row its
-        place in flightsim's gear (wheels first: :func:`contacts`)."""
+    def _contacts(source, props):
+        """The ``jsb_contacts`` rows (``loads.C_*``) of the contacts whose ``gear/unit[k]/WOW`` or
+        ``…/wheel-speed-fps`` (a BOGEY's; a STRUCTURE's ``contact/unit[k]/…``) a block reads, ``k`` its place in
+        the file (FGLGear's ``GearNumber``), its gear row its place in flightsim's gear (wheels first:
+        :func:`contacts`); and how many wheels there are."""
         block = source.section("ground_reactions", required=False)
         kinds = [CONTACT_KINDS.get((el.get("type") or "BOGEY").upper())
                  for el in (() if block is None else block.findall("contact"))]
@@ -281,10 +289,11 @@ class JSBSimModel:
         points = [k for k, kind in enumerate(kinds) if kind == "hard_point"]
         rows = []
         for row, k in enumerate(wheels + points):
-            name = canonical(f"{'gear' if kinds[k] == 'wheel' else 'contact'}/unit[{k}]/WOW")
-            if name in props:
-                rows.append((props[name], row))
-        return np.array(rows, dtype=np.float64).reshape(-1, 2)
+            base = canonical(f"{'gear' if kinds[k] == 'wheel' else 'contact'}/unit[{k}]")
+            slots = [props[n] if n in props else -1 for n in (f"{base}/WOW", f"{base}/wheel-speed-fps")]
+            if max(slots) >= 0:
+                rows.append((*slots, row))
+        return np.array(rows, dtype=np.float64).reshape(-1, 3), len(wheels)
 
     @staticmethod
     def _check_inputs(source, props, aero, fcs, engines, supplied):
@@ -317,7 +326,7 @@ class JSBSimModel:
             jsb_aero_constants=aero.constants, jsb_aero_tables=aero.tables, jsb_aero_data=aero.table_data,
             jsb_engine_constants=eng.constants, jsb_engine_tables=eng.tables, jsb_engine_data=eng.table_data,
             **dict(zip(ENGINE_FIELDS, self.propulsion.arrays)), jsb_external=self.external.rows,
-            jsb_wow=self.wow,
+            jsb_contacts=self.contacts,
         )
 
     def gauges(self, props):

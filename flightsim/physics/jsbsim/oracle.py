@@ -244,7 +244,8 @@ def replay_fcs(name, frames=600, airspeed_kts=250.0, altitude_ft=10000.0, dt=1.0
     state and atmosphere and the last frame's auxiliary, engine and aerodynamic values: each frame the inputs
     are read before ``run`` and the state's and the atmosphere's again after it.  The flight controls' own
     state (filters, integrals, kinematics) is flightsim's own from the start: they run twice on the inputs after
-    ``run_ic``, as JSBSim's ran in it (``RunIC`` runs the models in ``Initialize`` and once more).  ``commands(t)`` gives the commands at time ``t`` (a dict; by default
+    ``run_ic``, as JSBSim's ran in it (``RunIC`` runs the models in ``Initialize`` and once more), except the
+    PIDs' integrals, which JSBSim does not show: both sides' are set to 0 then.  ``commands(t)`` gives the commands at time ``t`` (a dict; by default
     elevator, aileron and rudder move sinusoidally, the throttle at 0.7, the flaps down after 2 s).
     """
     source = JSBSimFile(aircraft_path(name) if root is None else root / "aircraft" / name / f"{name}.xml")
@@ -269,6 +270,9 @@ def replay_fcs(name, frames=600, airspeed_kts=250.0, altitude_ft=10000.0, dt=1.0
     fcs.program.run(props)
     for slot, n in checked:              # what JSBSim's run_ic left (its kinematics moved for a step there too)
         props[slot] = fdm[n]
+    for n, state in fcs.integrals:       # a PID's integral is hidden: both start from 0 (FGPID::SetInitialOutput)
+        fdm[f"{n}/initial-integrator-value"] = 0.0
+        props[state:state + 3] = 0.0
     first = {n: fdm[n] for _, n in checked}
     worst, where, moved = 0.0, "", set()
     for i in range(frames):
