@@ -280,9 +280,10 @@ def step_start(t, y, h, params, settle):
     aerodynamics' frame state and the engines, in JSBSim's order; the engines' loads and the external forces (a
     pushback's, a hook's) held in ``jsb_held``.
 
-    ``settle`` (trim, a start, a linearisation): the state is steady, so the last step's acceleration is zero
-    and the flight controls read this state's auxiliary values (not the last evaluation's); the kinematics
-    reach their commands at once, the engines their steady state.
+    ``settle`` (trim, a start, a linearisation): the state is steady, so the last step's acceleration is zero,
+    the specific force the steady turn's less gravity, and the flight controls read this state's auxiliary
+    values (not the last evaluation's); the kinematics reach their commands at once, the engines their steady
+    state.
     """
     props, s, last = params.jsb_props, params.jsb_scalars, params.jsb_last
     u, v, w, _, _, _, _ = _body_air(y, params.wind)
@@ -290,6 +291,12 @@ def step_start(t, y, h, params, settle):
     if settle:
         last[3] = last[4] = last[5] = 0.0
         last[L_RATES_DOT] = last[L_RATES_DOT + 1] = last[L_RATES_DOT + 2] = 0.0
+        # steady: the specific force is the turn's ω × v less gravity, whatever the evaluation before gave
+        _, _, _, _, t20, t21, t22 = _tb2l_row(y)
+        g = params.gravity
+        last[L_FORCE] = wy * w - wz * v - g * t20
+        last[L_FORCE + 1] = wz * u - wx * w - g * t21
+        last[L_FORCE + 2] = wx * v - wy * u - g * t22
     elif last[6] != 0.0:
         last[3], last[4], last[5] = (u - last[0]) / h, (v - last[1]) / h, (w - last[2]) / h
         r = L_RATES
