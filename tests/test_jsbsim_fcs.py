@@ -252,3 +252,47 @@ def test_what_the_flight_controls_may_write_of_an_external_force(tmp_path):
     with pytest.raises(InputError, match=r"external_reactions/tow/x: only an external force's magnitude can be "
                                          "written"):
         FlightControls(JSBSimFile(path))
+
+
+# ----------------------------------------------------------------------------- what the flight controls read
+
+
+def test_load_factors_speeds_and_flight_path_are_jsbsims():
+    """FGAuxiliary's calibrated and ground speeds, flight-path angle, load factors at the CG and at the pilot's
+    eye and the lift's load factor, from JSBSim's state and its last frame's forces and angular acceleration
+    (as FGAuxiliary reads them), on the flat planet, through an F-16's stick-stirring: JSBSim's."""
+    from flightsim.physics.jsbsim.auxiliary import AUXILIARY, motion_in, slots_of
+    from flightsim.physics.jsbsim.flight_oracle import flat_fdm
+    from flightsim.physics.jsbsim.mass import MassBalance, Metrics
+    from flightsim.physics.jsbsim.program import Properties
+    from flightsim.physics.jsbsim.xmlfile import aircraft_path
+
+    source = JSBSimFile(aircraft_path("f16"))
+    metrics, mass = Metrics.read(source), MassBalance.read(source)
+    properties = Properties(AUXILIARY)
+    slots = slots_of(properties)
+    fdm = flat_fdm("f16")
+    fdm["ic/h-sl-ft"], fdm["ic/vc-kts"] = 15000.0, 350.0
+    fdm.run_ic()
+    names = ("velocities/vc-kts", "velocities/vg-fps", "flight-path/gamma-rad", "accelerations/Nx",
+             "accelerations/Ny", "accelerations/Nz", "accelerations/n-pilot-x-norm", "accelerations/n-pilot-y-norm",
+             "accelerations/n-pilot-z-norm", "forces/load-factor")
+    worst = dict.fromkeys(names, 0.0)
+    for i in range(360):
+        t = i / 120.0
+        fdm["fcs/aileron-cmd-norm"], fdm["fcs/elevator-cmd-norm"] = 0.6 * math.sin(2.0 * t), -0.3 * math.sin(1.1 * t)
+        m = fdm["inertia/mass-slugs"]
+        force = np.array([fdm[f"forces/fb{c}-total-lbs"] for c in "xyz"]) / m    # last frame's, as JSBSim reads
+        spin_up = np.array([fdm[f"accelerations/{c}dot-rad_sec2"] for c in "pqr"])
+        lift = fdm["forces/fwz-aero-lbs"]
+        fdm.run()
+        rates = np.array([fdm[f"velocities/{c}i-rad_sec"] for c in "pqr"])       # this frame's (FGPropagate)
+        eye = mass.structural_to_body(metrics.eye_point, [fdm[f"inertia/cg-{c}-in"] for c in "xyz"])
+        pilot = force + np.cross(spin_up, eye) + np.cross(rates, np.cross(rates, eye))
+        props = properties.array()
+        motion_in(props, slots, fdm["velocities/mach"], fdm["atmosphere/P-psf"], fdm["velocities/v-north-fps"],
+                  fdm["velocities/v-east-fps"], fdm["velocities/v-down-fps"], *force, *pilot, lift / (m * 32.174049))
+        for n in names:
+            worst[n] = max(worst[n], abs(props[properties[n]] - fdm[n]) / max(1.0, abs(fdm[n])))
+    assert max(worst.values()) <= 1e-12, worst
+    assert abs(fdm["accelerations/Nz"] - 1.0) > 0.2            # the stick moved the load factor (a real check)

@@ -35,12 +35,14 @@ AUXILIARY = (
     "velocities/u-fps", "velocities/v-fps", "velocities/w-fps",
     "velocities/vc-fps", "velocities/vc-kts", "velocities/vg-fps", "flight-path/gamma-rad", "flight-path/gamma-deg",
     "accelerations/Nx", "accelerations/Ny", "accelerations/Nz", "accelerations/n-pilot-x-norm",
-    "accelerations/n-pilot-y-norm", "accelerations/n-pilot-z-norm",
+    "accelerations/n-pilot-y-norm", "accelerations/n-pilot-z-norm", "forces/load-factor", "atmosphere/delta",
+    "atmosphere/theta",
 )
 (A_ALPHA, A_BETA, A_MAG_BETA, A_ALPHA_DEG, A_BETA_DEG, A_ALPHADOT, A_BETADOT, A_VT, A_QBAR, A_MACH, A_U, A_V, A_W,
  A_P_AERO, A_Q_AERO, A_R_AERO, A_P, A_Q, A_R, A_VE_KTS, A_VE_FPS, A_RE, A_T, A_P_ATM, A_RHO, A_SOUND, A_HB_CG,
  A_HB_MAC, A_BI2VEL, A_CI2VEL, A_QBAR_AREA, A_DENSITY_ALTITUDE, A_SIGMA, A_U_EARTH, A_V_EARTH,
- A_W_EARTH, A_VC_FPS, A_VC_KTS, A_VG, A_GAMMA, A_GAMMA_DEG, A_NX, A_NY, A_NZ, A_NPX, A_NPY, A_NPZ) = range(len(AUXILIARY))
+ A_W_EARTH, A_VC_FPS, A_VC_KTS, A_VG, A_GAMMA, A_GAMMA_DEG, A_NX, A_NY, A_NZ, A_NPX, A_NPY, A_NPZ, A_NLF, A_DELTA,
+ A_THETA) = range(len(AUXILIARY))
 
 _RAD_TO_DEG = 180.0 / math.pi
 #: JSBSim's ft/s → knots (FGJSBBase fpstokts: 1 / (1852 / (3600 × 0.3048))).
@@ -88,6 +90,8 @@ def put_atmosphere(props, slots, t, pressure, rho, sound):
     if slots[A_DENSITY_ALTITUDE] >= 0:            # (an inversion of the atmosphere: only where something reads it)
         props[slots[A_DENSITY_ALTITUDE]] = density_altitude(rho)
     _put(props, slots, A_SIGMA, rho / _SL_DENSITY)
+    _put(props, slots, A_DELTA, pressure / _SL_PRESSURE)
+    _put(props, slots, A_THETA, t / 518.67)
 
 
 @borrowing_jit
@@ -193,11 +197,12 @@ def _mach_from_impact_pressure(qc, pressure):
 
 
 @borrowing_jit
-def motion_in(props, slots, mach, pressure, vn, ve, vd, fx, fy, fz, pilot_x, pilot_y, pilot_z):
+def motion_in(props, slots, mach, pressure, vn, ve, vd, fx, fy, fz, pilot_x, pilot_y, pilot_z, lift_per_weight):
     """The rest of FGAuxiliary: the calibrated airspeed from the Mach number and the static pressure (psf), the
     speed over the ground and the flight-path angle from the velocity North, East, down (ft/s), the load factors
     at the CG from the specific force ``(fx, fy, fz)`` and at the pilot's eye from ``pilot_*`` (JSBSim's body
-    frame, ft/s²: FGAccelerations' ``vBodyAccel``, the last frame's where JSBSim reads it so)."""
+    frame, ft/s²: FGAccelerations' ``vBodyAccel``, the last frame's where JSBSim reads it so), and the lift's
+    (``GetNlf``: the wind-axis lift over the weight)."""
     if slots[A_VC_FPS] >= 0 or slots[A_VC_KTS] >= 0:
         vcas = 0.0
         if abs(mach) > 0.0:
@@ -216,3 +221,4 @@ def motion_in(props, slots, mach, pressure, vn, ve, vd, fx, fy, fz, pilot_x, pil
     _put(props, slots, A_NPX, pilot_x / _STANDARD_GRAVITY)
     _put(props, slots, A_NPY, pilot_y / _STANDARD_GRAVITY)
     _put(props, slots, A_NPZ, pilot_z / _STANDARD_GRAVITY)
+    _put(props, slots, A_NLF, lift_per_weight)

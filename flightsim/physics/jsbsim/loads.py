@@ -49,18 +49,23 @@ __all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPA
 #: the slots of ``simulation/dt``, of the kinematics' settle switch, of α, β, the last lift, σ, the first engine's
 #: speed (−1: none) and the density; the pilot's eye relative to the CG in JSBSim's body frame (ft, 3); the slots
 #: (−1: none reads it) of the thrusters' loads ``forces/fb[xyz]-prop-lbs``, ``moments/[lmn]-prop-lbsft`` (6), of
-#: ``simulation/sim-time-sec`` and of ``gear/wow``; how many wheels lead the gear rows.
+#: ``simulation/sim-time-sec`` and of ``gear/wow``; how many wheels lead the gear rows; the slots of the gear's
+#: force ``forces/fb[xyz]-gear-lbs`` (3).
 (J_FORCE_AXES, J_SPAN, J_CHORD, J_AREA, J_RP, _RP_Y, _RP_Z, J_DT_SLOT, J_SETTLE_SLOT, J_ALPHA_SLOT, J_BETA_SLOT,
  J_LIFT_SLOT, J_SIGMA_SLOT, J_RPM_SLOT, J_RHO_SLOT, J_EYE, _EYE_Y, _EYE_Z, J_PROP_SLOTS, _P1, _P2, _P3, _P4, _P5,
- J_TIME_SLOT, J_GEAR_WOW_SLOT, J_WHEELS) = range(27)
+ J_TIME_SLOT, J_GEAR_WOW_SLOT, J_WHEELS, J_GEAR_FORCE_SLOTS, _G1, _G2) = range(30)
 #: The thrusters' loads properties, in ``J_PROP_SLOTS`` order.
 PROP_LOADS = ("forces/fbx-prop-lbs", "forces/fby-prop-lbs", "forces/fbz-prop-lbs", "moments/l-prop-lbsft",
               "moments/m-prop-lbsft", "moments/n-prop-lbsft")
+#: The gear's force properties, in ``J_GEAR_FORCE_SLOTS`` order.
+GEAR_LOADS = ("forces/fbx-gear-lbs", "forces/fby-gear-lbs", "forces/fbz-gear-lbs")
 #: How many entries ``jsb_scalars`` has.
-SCALARS = 27
+SCALARS = 30
 #: Columns of the contacts array ``jsb_contacts``: the slots of a contact's ``…/WOW`` and ``…/wheel-speed-fps``
 #: (−1: none reads it) and its row in flightsim's gear.
 (C_WOW_SLOT, C_WHEEL_SPEED_SLOT, C_GEAR_ROW) = range(3)
+#: JSBSim's ``slugtolb``: a slug's weight in lbf at standard gravity.
+SLUG_TO_LB = 32.174049
 #: FGLGear: an airborne wheel spins down at 13 ft/s².
 WHEEL_SPIN_DOWN = 13.0
 #: Columns of the commands array ``jsb_commands``: the property's slot, the pilot input (an index of
@@ -74,10 +79,10 @@ STATE = ("attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude
          "velocities/qi-rad_sec", "velocities/ri-rad_sec",
          "position/lat-geod-rad", "position/lat-gc-rad", "position/long-gc-rad", "position/lat-geod-deg",
          "position/lat-gc-deg", "position/long-gc-deg", "velocities/v-north-fps", "velocities/v-east-fps",
-         "velocities/v-down-fps")
+         "velocities/v-down-fps", "atmosphere/pressure-altitude")
 (ST_PHI, ST_THETA, ST_PSI, ST_PHI_DEG, ST_THETA_DEG, ST_PSI_DEG, ST_ROLL, ST_PITCH, ST_HEADING, ST_H, ST_AGL,
  ST_HDOT, ST_PI, ST_QI, ST_RI, ST_LAT, ST_LAT_GC, ST_LON, ST_LAT_DEG, ST_LAT_GC_DEG, ST_LON_DEG, ST_VN, ST_VE,
- ST_VD) = range(len(STATE))
+ ST_VD, ST_PRESSURE_ALTITUDE) = range(len(STATE))
 #: The flat earth laid on JSBSim's WGS84 planet at 0°N 0°E: its radii of curvature there (meridian, prime
 #: vertical), ft, turning North and West distances into latitude and longitude.
 MERIDIAN_RADIUS = 20925646.32546 * (20855486.5951 / 20925646.32546) ** 2
@@ -89,12 +94,14 @@ SETTLE_ITERATIONS = 50
 #: atmosphere last computed (1 when there is one, its altitude, and its temperature, pressure, density and speed of
 #: sound, :data:`L_ATMOSPHERE`): a step's start and its stages at the same altitude compute it once; then the last
 #: evaluation's specific force (FGAccelerations' ``vBodyAccel``, ft/s², :data:`L_FORCE`), the body rates at the
-#: last step's start (:data:`L_RATES`) and their derivative over it (:data:`L_RATES_DOT`), JSBSim's axes.
-LAST_FIELDS = 22
+#: last step's start (:data:`L_RATES`) and their derivative over it (:data:`L_RATES_DOT`), the last
+#: evaluation's gear force (lbf, :data:`L_GEAR`), JSBSim's axes.
+LAST_FIELDS = 25
 L_ATMOSPHERE = 7
 L_FORCE = 13
 L_RATES = 16
 L_RATES_DOT = 19
+L_GEAR = 22
 
 
 @borrowing_jit
@@ -150,7 +157,7 @@ def _auxiliary_at(y, params, props):
     py = fy + (az * ex - ax * ez) + (wz * cx - wx * cz)
     pz = fz + (ax * ey - ay * ex) + (wx * cy - wy * cx)
     motion_in(props, params.jsb_aux_slots, math.sqrt(u * u + v * v + w * w) / sound, pressure, y[3], -y[4], -y[5],
-              fx, fy, fz, px, py, pz)
+              fx, fy, fz, px, py, pz, props[int(s[J_LIFT_SLOT])] / (params.mass * SLUG_TO_LB))
 
 
 @borrowing_jit
@@ -193,9 +200,12 @@ def jsbsim_loads(t, y, params):
     mass = params.mass
     gx, gy, gz, gmx, gmy, gmz, touching = gear_loads(y, params, qw, qx, qy, qz, inv)
     last, sx, sy, sz = params.jsb_last, fx, fy, fz       # the specific force, for the load factors (JSBSim's axes)
+    last[L_GEAR] = last[L_GEAR + 1] = last[L_GEAR + 2] = 0.0
     if touching:
         bx, by, bz = qv_rotate(qw, -qx, -qy, -qz, gx, gy, gz)
-        sx, sy, sz = sx + bx * inv, sy + by * inv, sz + bz * inv
+        bx, by, bz = bx * inv, by * inv, bz * inv
+        sx, sy, sz = sx + bx, sy + by, sz + bz
+        last[L_GEAR], last[L_GEAR + 1], last[L_GEAR + 2] = bx, -by, -bz
     last[L_FORCE], last[L_FORCE + 1], last[L_FORCE + 2] = sx / mass, -sy / mass, -sz / mass
     if touching:
         return ((ex * inv + gx) / mass, (ey * inv + gy) / mass, (ez * inv + gz) / mass - params.gravity,
@@ -253,6 +263,7 @@ def _state_into(props, slots, y):
     _put(props, slots[ST_VN], y[3])
     _put(props, slots[ST_VE], -y[4])
     _put(props, slots[ST_VD], -y[5])
+    _put(props, slots[ST_PRESSURE_ALTITUDE], y[2])      # (the standard atmosphere's: the altitude itself)
 
 
 @borrowing_jit
@@ -309,6 +320,8 @@ def step_start(t, y, h, params, settle):
     _commands(props, params.jsb_commands, params.controls)
     _state_into(props, params.jsb_state_slots, y)
     _put(props, int(s[J_TIME_SLOT]), t)
+    for k in range(3):          # (FGGroundReactions ran last frame: the last evaluation's)
+        _put(props, int(s[J_GEAR_FORCE_SLOTS + k]), last[L_GEAR + k])
     _contacts(props, params, int(s[J_GEAR_WOW_SLOT]), int(s[J_WHEELS]), u, h, settle)
     put_atmosphere(props, params.jsb_aux_slots, *_atmosphere(last, y[2]))
     if settle:                  # steady: the FCS's "last frame" auxiliary values are this state's

@@ -248,7 +248,9 @@ class JSBSimModel:
         for n in SURFACES:
             props.slot(n)
         own = {**metrics.properties(), **tank_properties(source), "inertia/weight-lbs": mass.weight}
+        own.update(cls._retracting(source))
         cls._check_inputs(source, props, aero, fcs, engines, set(own) | set(commands) | set(L.PROP_LOADS)
+                          | set(L.GEAR_LOADS)
                           | {props.names[int(slot)] for slot in contact_rows[:, :2].ravel() if slot >= 0}
                           | {"simulation/sim-time-sec", "gear/wow"})
         aux_slots = slots_of(props)
@@ -272,6 +274,8 @@ class JSBSimModel:
         scalars[L.J_TIME_SLOT] = props["simulation/sim-time-sec"] if "simulation/sim-time-sec" in props else -1
         scalars[L.J_GEAR_WOW_SLOT] = props["gear/wow"] if "gear/wow" in props else -1
         scalars[L.J_WHEELS] = wheels
+        for k, name in enumerate(L.GEAR_LOADS):
+            scalars[L.J_GEAR_FORCE_SLOTS + k] = props[name] if name in props else -1
         return cls(source, props, metrics, mass, aero, fcs, engines, initial,
                    np.array(rows, dtype=np.float64).reshape(-1, L.COMMAND_FIELDS), state_slots, aux_slots, scalars,
                    external, contact_rows)
@@ -294,6 +298,16 @@ class JSBSimModel:
             if max(slots) >= 0:
                 rows.append((*slots, row))
         return np.array(rows, dtype=np.float64).reshape(-1, 3), len(wheels)
+
+    @staticmethod
+    def _retracting(source):
+        """``gear/unit[k]/pos-norm`` of each retractable wheel: FGLGear's own ``GearPos``, 1 (down) unless
+        something writes it (its gear extends with ``gear/gear-pos-norm``, which flightsim's gear does not
+        read)."""
+        block = source.section("ground_reactions", required=False)
+        return {canonical(f"gear/unit[{k}]/pos-norm"): 1.0
+                for k, el in enumerate(() if block is None else block.findall("contact"))
+                if (el.findtext("retractable") or "0").strip() not in ("0", "")}
 
     @staticmethod
     def _check_inputs(source, props, aero, fcs, engines, supplied):
