@@ -498,8 +498,8 @@ class Simulation:
         """Load (or compile, the first time on this machine) the step of ``integrator`` (default: the one flying)
         now, on a scratch copy of the state, not during a flying frame (the flight is left as it is)."""
         method = self._integrator if integrator is None else integrators.get(integrator)
-        method.entry(self._y.copy(), 0.0, self.dt, self._param_fields, self._inertia, self._inertia_inv, True,
-                     method.kind)
+        scratch = tuple(f.copy() if isinstance(f, np.ndarray) else f for f in self._param_fields)   # (its state too)
+        method.entry(self._y.copy(), 0.0, self.dt, scratch, self._inertia, self._inertia_inv, True, method.kind)
 
     # ------------------------------------------------------------------ stepping
 

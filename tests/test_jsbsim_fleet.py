@@ -1,0 +1,126 @@
+"""The rest of JSBSim's fleet: the fly-by-wire F-16, autopilot systems, and the fleet's count.
+
+The F-16 is the integrators' proving ground: its fly-by-wire loop (PIDs, switches on the pilot's g) must
+trim and fly as JSBSim's does, and roll at JSBSim's rate; the roll study (``flightsim bench --manoeuvre roll``)
+must show what it claims.  The dynamic flight controls' state (integrals, filters) lives in the property
+array, so a reset, the batch and a repeat flight reproduce a flight bit for bit.
+"""
+
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from flightsim.math import quat
+from flightsim.physics import trim as trim_module
+from flightsim.physics.aircraft import load_aircraft
+from flightsim.physics.jsbsim import flight_oracle
+from flightsim.simulation.batch import BatchSimulation
+from flightsim.simulation.flight import Simulation
+from flightsim.simulation.jsbsim_check import compare_flight, flightsim_doublet
+from flightsim.simulation.starts import make_start
+
+#: 400 kt true, ft/s.
+KT400 = 400.0 * 1852.0 / (3600.0 * 0.3048)
+#: Aircraft of this issue flown against JSBSim: (name, true airspeed ft/s, altitude ft) where JSBSim trims them.
+FLOWN = [("f16", KT400, 15000.0), ("global5000", 500.0, 20000.0), ("Camel", 120.0, 2000.0)]
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+@pytest.fixture(scope="module")
+def f16():
+    return load_aircraft("jsbsim:f16")
+
+
+@pytest.mark.parametrize("name, airspeed, altitude", FLOWN)
+def test_trim_and_doublet_against_jsbsim(name, airspeed, altitude):
+    """Trim α within 0.1° and throttle within 0.01 of JSBSim's; the 30 s doublet within the tolerances (the F-16
+    through its fly-by-wire loop, the Global 5000 with its autopilot system idle, the Camel's rotary engine)."""
+    c = compare_flight(f"jsbsim:{name}", airspeed, altitude)
+    assert c.trim_ok, (c.alpha, c.throttle)
+    assert c.trajectory_ok, (c.trajectory, c.tolerance)
+    assert c.trajectory.roll > 1e-4
+
+
+def _full_aileron(t, trim, elevator, aileron):
+    t = t + 1e-9
+    return (trim.throttle, trim.elevator, 1.0 if 0.25 <= t < 2.25 else trim.aileron, trim.rudder, trim.flaps)
+
+
+def test_the_f16_rolls_at_jsbsims_rate_at_full_aileron(f16):
+    """From level flight at 400 kt, 15,000 ft, full right aileron for 2 s: the roll rate flightsim's F-16
+    reaches is JSBSim's within 5 % (the issue's target), and so is the roll angle turned through."""
+    theirs = flight_oracle.jsbsim_trim("f16", KT400, 15000.0)
+    reference = flight_oracle.jsbsim_doublet("f16", theirs, duration=2.25, schedule=_full_aileron)
+    point = trim_module.trim(f16, KT400, 15000.0, heading=0.0, atmosphere="isa")
+    ours = flightsim_doublet(f16, point, duration=2.25, schedule=_full_aileron)
+    peak_theirs, peak_ours = np.degrees(np.max(reference.p)), np.degrees(np.max(ours.p))
+    assert peak_theirs > 100.0                                  # it rolled hard (not a still comparison)
+    assert abs(peak_ours / peak_theirs - 1.0) < 0.05, (peak_ours, peak_theirs)
+    turned = [np.degrees(np.unwrap(np.radians(x.roll)))[-1] for x in (reference, ours)]
+    assert abs(turned[1] - turned[0]) < 0.05 * turned[0], turned
+
+
+def test_the_roll_study_ranks_the_integrators_and_writes_its_report(tmp_path):
+    """``flightsim bench --manoeuvre roll`` run as a user runs it: RK4 keeps the roll within a quarter degree
+    at 60 Hz while Euler is off by more than a degree, every error halves or better from 60 to 120 Hz, and the
+    table and the plot are written."""
+    out = tmp_path / "roll"
+    run = subprocess.run([sys.executable, "-m", "flightsim", "bench", "--aircraft", "jsbsim:f16", "--manoeuvre",
+                          "roll", "--integrators", "rk4,euler,splitting", "--out", str(out)],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    rows = {}
+    for line in (out / "roll.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells[0] in ("rk4", "euler", "splitting"):
+            rows[cells[0]] = (float(cells[1]), float(cells[4]))
+    assert set(rows) == {"rk4", "euler", "splitting"}
+    assert rows["rk4"][0] < 0.25 < 1.0 < rows["euler"][0], rows
+    assert all(at120 < 0.6 * at60 for at60, at120 in rows.values()), rows
+    assert (out / "roll_attitude_error.png").stat().st_size > 10_000
+    assert "peak roll rate" in run.stdout
+
+
+def test_bench_refuses_an_aircraft_without_a_manoeuvre():
+    run = subprocess.run([sys.executable, "-m", "flightsim", "bench", "--aircraft", "jsbsim:f16"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines()[-1].startswith("flightsim: error: --aircraft: only with --manoeuvre")
+
+
+def test_the_flight_controls_state_is_reset_batched_and_reproduced(f16):
+    """The F-16's PIDs integrate in the property array: flying a stick programme, resetting and flying it again
+    gives the same bits; a batch airplane flies it as the single simulation does."""
+    start = make_start(f16, "air")
+
+    def fly(sim):
+        out = []
+        for i in range(240):
+            sim.controls.aileron = 0.5 * math.sin(i / 30.0)
+            sim.step()
+            out.append(sim.vector.copy())
+        return np.array(out)
+
+    sim = Simulation(f16, "rk4", start=start)
+    first = fly(sim)
+    sim.reset()
+    np.testing.assert_array_equal(fly(sim), first)
+    assert abs(quat.aviation_angles(first[-1, 6:10])[0]) > 1.0       # the stick moved it
+    batch = BatchSimulation(2, f16, "rk4", start=start)
+    for i in range(240):
+        batch.controls[0, 2] = 0.5 * math.sin(i / 30.0)
+        batch.step()
+    np.testing.assert_allclose(batch.states[0], first[-1], rtol=1e-9, atol=1e-9)
+
+
+def test_the_readme_counts_the_fleet_as_flightsim_aircraft_does():
+    run = subprocess.run([sys.executable, "-m", "flightsim", "aircraft"], capture_output=True, text=True,
+                         timeout=300)
+    loaded, shipped = map(int, re.search(r"(\d+) of (\d+) in the jsbsim package load", run.stdout).groups())
+    assert loaded >= 34
+    assert f"{loaded} of the {shipped} aircraft" in README.read_text()
