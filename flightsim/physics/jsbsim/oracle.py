@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from flightsim.physics.jsbsim.aero import LIFT, STALL_LATCH, Aerodynamics
-from flightsim.physics.jsbsim.auxiliary import AUXILIARY, atmosphere_into, auxiliary, slots_of
+from flightsim.physics.jsbsim.auxiliary import AUXILIARY, atmosphere_into, auxiliary, motion_in, slots_of
 from flightsim.physics.jsbsim.fcs import BUILTIN, FlightControls
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics
 from flightsim.physics.jsbsim.program import Properties
@@ -109,17 +109,31 @@ def _state(fdm):
                                   "attitude/theta-rad", "position/h-sl-ft", "position/h-agl-ft"))
 
 
-def _auxiliary_from(fdm, props, slots, metrics, rp, accelerations):
-    """flightsim's auxiliary properties from JSBSim's state now (``accelerations``: the last frame's u̇, v̇, ẇ)."""
+def _auxiliary_from(fdm, props, slots, metrics, rp, accelerations, eye=(0.0, 0.0, 0.0)):
+    """flightsim's auxiliary properties from JSBSim's state now (``accelerations``: :func:`_accelerations` of the
+    last frame, what FGAuxiliary reads, or its u̇, v̇, ẇ alone; ``eye`` the pilot's eye about the CG, JSBSim's body
+    frame, ft)."""
     u, v, w, p, q, r, phi, theta, h, agl = _state(fdm)
     down = -math.sin(theta) * rp[0] + math.sin(phi) * math.cos(theta) * rp[1] + math.cos(phi) * math.cos(theta) * rp[2]
-    auxiliary(props, slots, u, v, w, *accelerations, p, q, r, h, agl, metrics.wing_span, metrics.chord,
+    auxiliary(props, slots, u, v, w, *accelerations[:3], p, q, r, h, agl, metrics.wing_span, metrics.chord,
               metrics.wing_area, down)
+    if len(accelerations) == 3:         # (u̇, v̇, ẇ alone: no load factors)
+        return
+    force, spin_up, lift_per_weight = np.array(accelerations[3:6]), np.array(accelerations[6:9]), accelerations[9]
+    rates = np.array([fdm[f"velocities/{c}i-rad_sec"] for c in "pqr"])       # this frame's (FGPropagate)
+    pilot = force + np.cross(spin_up, eye) + np.cross(rates, np.cross(rates, eye))
+    motion_in(props, slots, fdm["velocities/mach"], fdm["atmosphere/P-psf"], fdm["velocities/v-north-fps"],
+              fdm["velocities/v-east-fps"], fdm["velocities/v-down-fps"], *force, *pilot, lift_per_weight)
 
 
 def _accelerations(fdm):
-    """JSBSim's body-frame u̇, v̇, ẇ now (ft/s²)."""
-    return tuple(fdm[f"accelerations/{c}dot-ft_sec2"] for c in "uvw")
+    """What FGAuxiliary reads of JSBSim's frame now: the body-frame u̇, v̇, ẇ (ft/s²), the specific force (ft/s²),
+    the angular acceleration (rad/s²) and the lift over the weight."""
+    m = fdm["inertia/mass-slugs"]
+    return (tuple(fdm[f"accelerations/{c}dot-ft_sec2"] for c in "uvw")
+            + tuple(fdm[f"forces/fb{c}-total-lbs"] / m for c in "xyz")
+            + tuple(fdm[f"accelerations/{c}dot-rad_sec2"] for c in "pqr")
+            + (fdm["forces/fwz-aero-lbs"] / (m * 32.174049),))
 
 
 def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.0, dt=1.0 / 120.0, with_fcs=True):
@@ -151,6 +165,7 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
     cg = mass.cg
     cg_error = float(np.max(np.abs(cg - [fdm["inertia/cg-x-in"], fdm["inertia/cg-y-in"], fdm["inertia/cg-z-in"]])))
     rp = mass.structural_to_body(metrics.aero_rp, cg)
+    eye = mass.structural_to_body(metrics.eye_point, cg)
     props = properties.array({**aero.defaults, **(fcs.defaults if fcs else {})})
     own = metrics.properties()
     for k, v in own.items():
@@ -160,6 +175,9 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
     written = set(fcs.outputs) if fcs else set()
     for n in written:                     # the state after run_ic (the kinematics' positions) ...
         props[properties[n]] = fdm[n]
+    for n, state in fcs.integrals if fcs else ():     # (a PID's integral is hidden: both from 0)
+        fdm[f"{n}/initial-integrator-value"] = 0.0
+        props[state:state + 3] = 0.0
     for n in (LIFT, STALL_LATCH):         # ... and the aerodynamics' own (the last lift, the stall latch)
         if n in properties:
             props[properties[n]] = fdm[n]
@@ -173,7 +191,7 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
     checked_aux = [(aux_slots[k], n) for k, n in enumerate(AUXILIARY)
                    if aux_slots[k] >= 0 and fdm.get_property_manager().hasNode(n)]
 
-    _auxiliary_from(fdm, props, aux_slots, metrics, rp, _accelerations(fdm))
+    _auxiliary_from(fdm, props, aux_slots, metrics, rp, _accelerations(fdm), eye)
     worst_f = worst_m = worst_c = worst_a = largest = 0.0
     compared = 0
     out = np.zeros(6)
@@ -193,7 +211,7 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
                 props[slot] = fdm[n]
             atmosphere_into(props, aux_slots, fdm["position/h-sl-ft"])   # FGAtmosphere runs before the FCS
             fcs.program.run(props)
-        _auxiliary_from(fdm, props, aux_slots, metrics, rp, last)
+        _auxiliary_from(fdm, props, aux_slots, metrics, rp, last, eye)
         for slot, n in copied:
             props[slot] = fdm[n]
         aero.loads(props, props[alpha], props[beta], rp, out)          # every frame: cl² needs the last lift
