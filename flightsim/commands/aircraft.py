@@ -33,10 +33,14 @@ def run(args):
         rows.append((name, a.name, f"{weight:.0f} lbf", engine, str(path)))
     print("--aircraft NAME (or a path to an aircraft TOML file):")
     _table(rows)
-    flown, refused = jsbsim_fleet()
+    flown, refused, flightgear = jsbsim_fleet()
     print(f"\n--aircraft jsbsim:NAME (or a path to a JSBSim aircraft .xml): {len(flown)} of "
           f"{len(flown) + len(refused)} in the jsbsim package load")
     _table(flown)
+    for name, reads in flightgear:
+        more = f" and {len(reads) - 2} more" if len(reads) > 2 else ""
+        print(f"  {name} reads FlightGear's {', '.join(repr(n) for n in reads[:2])}{more}: each its declared value "
+              "here, as in JSBSim alone")
     print("\nnot yet (what each lacks):")
     width = max((len(n) for n, _ in refused), default=0)
     for name, reason in refused:
@@ -51,12 +55,13 @@ def _table(rows):
 
 
 def jsbsim_fleet():
-    """The ``jsbsim`` package's aircraft: ``(rows, refused)``, a row ``(jsbsim:NAME, title, weight, engines,
-    file)`` per aircraft that loads and ``(NAME, why)`` per one that does not."""
+    """The ``jsbsim`` package's aircraft: ``(rows, refused, flightgear)``, a row ``(jsbsim:NAME, title, weight,
+    engines, file)`` per aircraft that loads, ``(NAME, why)`` per one that does not, and ``(jsbsim:NAME, names)``
+    per loading one that reads FlightGear's properties."""
     from flightsim.errors import InputError
     from flightsim.physics.jsbsim.model import fleet
 
-    rows, refused = [], []
+    rows, refused, flightgear = [], [], []
     for name, a in fleet():
         if isinstance(a, InputError):
             refused.append((name, f"{a.where}: {a.reason}" if a.where else a.reason))
@@ -64,4 +69,6 @@ def jsbsim_fleet():
         kinds = [kind for kind, _ in a.jsbsim.propulsion.kinds]
         engines = ", ".join(f"{kinds.count(k)} {k}{'s' if kinds.count(k) > 1 else ''}" for k in sorted(set(kinds)))
         rows.append((f"jsbsim:{name}", a.name, f"{a.mass * a.gravity:.0f} lbf", engines or "glider", str(a.source)))
-    return rows, refused
+        if a.jsbsim.flightgear_reads:
+            flightgear.append((f"jsbsim:{name}", a.jsbsim.flightgear_reads))
+    return rows, refused, flightgear

@@ -221,6 +221,8 @@ class JSBSimModel:
     scalars: np.ndarray
     external: ExternalForces
     contacts: np.ndarray
+    #: FlightGear's properties the blocks read (declared in the file: their declared value here, as in JSBSim alone).
+    flightgear_reads: tuple = ()
 
     @classmethod
     def read(cls, source):
@@ -278,7 +280,9 @@ class JSBSimModel:
             scalars[L.J_GEAR_FORCE_SLOTS + k] = props[name] if name in props else -1
         return cls(source, props, metrics, mass, aero, fcs, engines, initial,
                    np.array(rows, dtype=np.float64).reshape(-1, L.COMMAND_FIELDS), state_slots, aux_slots, scalars,
-                   external, contact_rows)
+                   external, contact_rows,
+                   tuple(sorted({n for n in (*fcs.inputs, *aero.inputs, *getattr(engines, "inputs", ()))
+                                 if n.startswith("/")})))
 
     @staticmethod
     def _contacts(source, props):
