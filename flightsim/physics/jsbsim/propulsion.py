@@ -86,6 +86,7 @@ from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_jit
 from flightsim.physics.jsbsim import piston as _piston
 from flightsim.physics.jsbsim import propeller as _propeller
+from flightsim.physics.jsbsim import rocket as _rocket
 from flightsim.physics.jsbsim.atmosphere import SEA_LEVEL_PRESSURE
 from flightsim.physics.jsbsim.piston import PISTON_SLOTS, PS_MAP, PS_MIXTURE, PS_RUNNING, piston_frame, piston_steady
 from flightsim.physics.jsbsim.program import ProgramBuilder, Properties, canonical
@@ -100,6 +101,12 @@ __all__ = ["Propulsion", "engines_frame", "engines_steady", "turbines"]
 #: water injection (``<injected>``, ``<injection-time>``, s).
 (E_MIL, E_IDLE_N1, E_IDLE_N2, E_MAX_N1, E_MAX_N2, E_BLEED, E_N1_UP, E_N1_DOWN, E_N2_UP, E_N2_DOWN, E_X, E_Y, E_Z,
  E_PITCH, E_YAW, E_MAX_THRUST, E_AUGMENTED, E_AUGMETHOD, E_INJECTED, E_INJECTION_TIME) = range(20)
+#: The column of an engine's row in :attr:`Propulsion.engines` saying what the row is (``KIND_*``): a turbine, or
+#: a rocket or an electric engine with its thruster (whose rows reuse the columns as ``R_*``/``L_*`` say; the
+#: location and orientation columns ``E_X`` … ``E_YAW`` are every row's).
+E_KIND = 20
+#: :data:`E_KIND`'s values.
+KIND_TURBINE, KIND_ROCKET, KIND_ELECTRIC = 0.0, 1.0, 2.0
 #: Columns of an engine's row in :attr:`Propulsion.slots`: its throttle, its tables' and spool functions'
 #: values (−1: the default FGSpoolUp), its spools, its N2norm, its thrust; its ``AugThrust`` function (−1: none),
 #: the augmentation's state; its ``Injection`` function (−1: none), the injection command, timer, water left
@@ -107,7 +114,11 @@ __all__ = ["Propulsion", "engines_frame", "engines_steady", "turbines"]
 (S_THROTTLE, S_IDLE, S_MIL, S_N1_UP, S_N1_DOWN, S_N2_UP, S_N2_DOWN, S_N1, S_N2, S_N2NORM, S_THRUST, S_AUG,
  S_AUGMENTATION, S_INJECTION_FN, S_INJECTION, S_INJECTION_TIMER, S_WATER, S_INJ_N1, S_INJ_N2) = range(19)
 #: The number of columns of :attr:`Propulsion.engines` and :attr:`Propulsion.slots`.
-ENGINE_FIELDS, SLOT_FIELDS = 20, 19
+ENGINE_FIELDS, SLOT_FIELDS = 21, 19
+# (a rocket's or electric engine's row shares the thruster's, throttle's and thrust's columns)
+assert (E_X, E_Y, E_Z, E_PITCH, E_YAW, S_THROTTLE, S_THRUST) == (_rocket.T_X, _rocket.T_Y, _rocket.T_Z,
+                                                               _rocket.T_PITCH, _rocket.T_YAW, _rocket.K_THROTTLE,
+                                                               _rocket.K_THRUST)
 #: The properties of a turbine's state, ``{e}`` its ``propulsion/engine[k]``: the spools, N2norm, thrust; the
 #: augmentation (1 lit: flightsim's name, JSBSim binds none), the water-injection command, timer and water left
 #: and the N1/N2 increments (JSBSim's names).
@@ -175,9 +186,12 @@ class Propulsion:
                 self._piston(engine, root, k, where, store, (pistons, piston_slots, propellers, propeller_slots,
                                                              tables))
                 continue
+            if root.tag in ("rocket_engine", "electric_engine"):
+                rows.append(self._rocket_or_electric(engine, root, k, where, slots))
+                continue
             if root.tag != "turbine_engine":
-                raise InputError(source.path, where, f"<{root.tag}> engines are not supported yet (turbines and "
-                                 "pistons only)")
+                raise InputError(source.path, where, f"<{root.tag}> engines are not supported yet (turbines, "
+                                 "pistons, rockets and electric engines only)")
             thruster = engine.find("thruster")
             if thruster is None or self._file(thruster, "thruster", f"{where}/thruster").tag != "direct":
                 raise InputError(source.path, f"{where}/thruster", "only direct thrusters are supported yet")
@@ -251,6 +265,46 @@ class Propulsion:
                               name[ps[RS_ENGINE_RPM]]: 2.0 * row[_piston.PE_IDLE_RPM],
                               name[ps[RS_ACTING_Y]]: prop_row[PR_LOC_Y], name[ps[RS_ACTING_Z]]: prop_row[PR_LOC_Z]})
 
+    def _rocket_or_electric(self, engine, root, k, where, slots):
+        """Read rocket or electric engine ``k`` (:mod:`~flightsim.physics.jsbsim.rocket`) and its thruster: its row
+        of :attr:`engines` (returned) and of :attr:`slots` (appended), its location, kind and defaults."""
+        thruster = engine.find("thruster")
+        if thruster is None:
+            raise InputError(self.source.path, f"{where}/thruster", "required element is missing")
+        nozzle = self._file(thruster, "thruster", f"{where}/thruster")
+        row = [0.0] * ENGINE_FIELDS
+        e = f"propulsion/engine[{k}]"
+        own = [-1] * SLOT_FIELDS
+        own[S_THROTTLE] = self.properties.slot(f"fcs/throttle-pos-norm[{k}]")
+        own[S_THRUST] = self.properties.slot(f"{e}/thrust-lbs")
+        if root.tag == "rocket_engine":
+            defaults = _rocket.read_rocket(self.source, root, nozzle, where, row)
+            row[_rocket.R_STARVED] = float(_rocket.starved(self.source, engine, where, True))
+            row[E_KIND] = KIND_ROCKET
+            names = _rocket.ROCKET_STATE
+            self.defaults.update({canonical(f"{e}/{key}"): v for key, v in defaults.items()})
+        else:
+            _rocket.read_electric(self.source, root, nozzle, where, row)
+            row[E_KIND] = KIND_ELECTRIC
+            names = _rocket.ELECTRIC_STATE
+        for j, name in enumerate(names):
+            own[1 + j] = self.properties.slot(name.format(e=e))
+        slots.append(own)
+        self.kinds.append(("rocket" if row[E_KIND] == KIND_ROCKET else "electric", len(slots) - 1))
+        self.locations.append(self.source.location(thruster.find("location"), f"{where}/thruster/location"))
+        orient = thruster.find("orient")
+        for j, axis in ((E_PITCH, "pitch"), (E_YAW, "yaw")):
+            el = None if orient is None else orient.find(axis)
+            if el is not None:
+                scale = math.pi / 180.0 if (orient.get("unit") or "DEG").upper() == "DEG" else 1.0
+                row[j] = self.source.number(el, f"{where}/thruster/orient/{axis}") * scale
+        if orient is not None and orient.find("roll") is not None and \
+                self.source.number(orient.find("roll"), f"{where}/thruster/orient/roll") != 0.0:
+            raise InputError(self.source.path, f"{where}/thruster/orient/roll", "a rolled thruster is not supported")
+        if thruster.find("pointing") is not None:
+            raise InputError(self.source.path, f"{where}/thruster/pointing", "a <pointing> thruster is not supported")
+        return row
+
     def _file(self, el, kind, where):
         """The element an ``<engine file=…>``/``<thruster file=…>`` names, from the package's ``engine/`` folder."""
         name = el.get("file")
@@ -316,10 +370,10 @@ class Propulsion:
     def locate(self, structural_to_body):
         """Fill each thruster's location about the CG (body frame, ft) from ``structural_to_body(r_in)``."""
         for (kind, row), r in zip(self.kinds, self.locations):
-            if kind == "turbine":
-                self.engines[row, E_X:E_Z + 1] = structural_to_body(r)
-            else:
+            if kind == "piston":
                 self.propellers[row, PR_X:PR_Z + 1] = structural_to_body(r)
+            else:                               # (turbines, rockets and electric engines: rows of engines)
+                self.engines[row, E_X:E_Z + 1] = structural_to_body(r)
 
     def run(self, props, dt, density_ratio, out=None):
         """One frame: the engines' functions, then :func:`engines_frame` (state and outputs written into
@@ -372,11 +426,23 @@ def _spool_rate(props, slot, delay, n2norm, density_ratio):
 
 @borrowing_jit
 def turbines(props, engines, slots, dt, density_ratio, out):
-    """One frame of every running turbine (FGTurbine::Run) and the direct thrusters' loads into ``out``."""
+    """One frame of every running turbine (FGTurbine::Run) and the direct thrusters' loads into ``out`` (rows of
+    other kinds skipped)."""
     for k in range(6):
         out[k] = 0.0
     for e in range(engines.shape[0]):
-        _turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
+        if engines[e, E_KIND] == KIND_TURBINE:
+            _turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
+
+
+@borrowing_jit
+def _rocket_or_electric_frame(props, row, s, dt, out):
+    """One frame (``dt`` s) of a rocket or an electric engine (:mod:`~flightsim.physics.jsbsim.rocket`), by the
+    row's :data:`E_KIND`; its thruster's loads added into ``out``."""
+    if row[E_KIND] == KIND_ROCKET:
+        _rocket.rocket_frame(props, row, s, dt, out)
+    else:
+        _rocket.electric_frame(props, row, s, out)
 
 
 @borrowing_jit
@@ -486,7 +552,10 @@ def engines_frame(props, engines, slots, pistons, piston_slots, propellers, prop
     for k in range(6):
         out[k] = 0.0
     for e in range(engines.shape[0]):
-        _turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
+        if engines[e, E_KIND] == KIND_TURBINE:
+            _turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
+        else:
+            _rocket_or_electric_frame(props, engines[e], slots[e], dt, out)
     for e in range(pistons.shape[0]):
         piston_frame(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e], table_data,
                      dt, out)
@@ -516,7 +585,12 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
     for k in range(6):
         out[k] = 0.0
     for e in range(engines.shape[0]):
-        _turbine_steady(props, engines[e], slots[e], density_ratio, out)
+        if engines[e, E_KIND] == KIND_TURBINE:
+            _turbine_steady(props, engines[e], slots[e], density_ratio, out)
+        elif engines[e, E_KIND] == KIND_ROCKET:
+            _rocket.rocket_steady(props, engines[e], slots[e], out)
+        else:
+            _rocket.electric_frame(props, engines[e], slots[e], out)
     failed = 0
     for e in range(pistons.shape[0]):
         if not piston_steady(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
