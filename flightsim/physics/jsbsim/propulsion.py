@@ -1,4 +1,5 @@
-"""The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters, pistons with propellers.
+"""The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters, pistons with propellers,
+liquid rockets with nozzles, electric engines with direct thrusters.
 
 As JSBSim's ``FGTurbine`` in its running phase (``FGTurbine::Calculate`` and
 ``FGTurbine::Run``) and ``FGThruster``/``FGForce`` for a ``direct`` thruster:
@@ -42,6 +43,12 @@ supercharger) driving an ``FGPropeller`` (fixed-pitch, variable-pitch or
 constant-speed): :mod:`flightsim.physics.jsbsim.piston` and
 :mod:`flightsim.physics.jsbsim.propeller`.
 
+As JSBSim's ``FGRocket`` (liquid: Isp × the propellant flow, its nozzle's thrust less ambient pressure × exit
+area; burning as JSBSim does unfrozen, draining nothing) and ``FGElectric`` (power × throttle handed to a direct
+thruster): :mod:`flightsim.physics.jsbsim.rocket`.  Their rows are rows of :attr:`Propulsion.engines` (and
+:attr:`Propulsion.slots`) as a turbine's, told apart by the :data:`E_KIND` column; their state (a rocket's last
+propellant flows, ``…/fuel-flow-rate-pps``, ``…/oxi-flow-rate-pps``) lives in the property array too.
+
 The engine's functions run in the same stack machine as the aerodynamics
 (:mod:`flightsim.physics.jsbsim.program`), their values at
 ``propulsion/engine[k]/NAME`` as in JSBSim; the engines' state lives in the
@@ -50,7 +57,7 @@ the injection's (:data:`TURBINE_STATE`); ``…/map-pa``, ``…/propeller-rpm``,
 ``…/blade-angle``, ...), so a frame is one call of :func:`engines_frame`,
 which other compiled code can call with :attr:`Propulsion.arrays`, and a
 reset is the array's.  What is not modelled is refused by name: other engines
-and thrusters, a supercharger's drive loss; the start, stall and windmilling
+and thrusters (a solid rocket, an electric engine driving a propeller or rotor), a supercharger's drive loss; the start, stall and windmilling
 phases of a turbine (and ``FGTurbine::Trim``, JSBSim's thrust at a zero time
 step) are not modelled (engines run), nor is fuel burn.
 
@@ -59,8 +66,8 @@ What the caller fills in ``props`` before a frame, in the order JSBSim's models 
 
 * FGPropagate: ``velocities/pi-rad_sec``, ``qi-``, ``ri-`` — the body rates relative to inertial space
   (the propeller's gyroscopic moment; the body rates themselves on a non-rotating Earth);
-* FGAtmosphere: ``atmosphere/P-psf``, ``T-R``, ``rho-slugs_ft3``, ``a-fps`` (and σ, the ``density_ratio``
-  argument);
+* FGAtmosphere: ``atmosphere/P-psf`` (a rocket's nozzle), ``T-R``, ``rho-slugs_ft3``, ``a-fps`` (and σ, the
+  ``density_ratio`` argument);
 * the FCS: ``fcs/throttle-pos-norm[k]`` (above 1 a turbine's afterburner range) and a piston's
   ``fcs/mixture-pos-norm[k]`` (JSBSim's FGFCS copies each command to its position before the channels run);
   a turbine's ``propulsion/engine[k]/injection_cmd`` (and ``…/augmentation`` for augmethod 0) if water injection
@@ -137,8 +144,9 @@ _FUNCTIONS = ("IdleThrust", "MilThrust", "AugThrust", "Injection") + _SPOOL_FUNC
 class Propulsion:
     """An aircraft's engines and thrusters read and compiled.
 
-    Engine ``k`` of the file is a turbine (a row of :attr:`engines`) or a piston (a row of :attr:`pistons` and
-    the same row of :attr:`propellers`); :attr:`kinds` says which.
+    Engine ``k`` of the file is a turbine, a rocket or an electric engine (a row of :attr:`engines`, its
+    :data:`E_KIND` column saying which) or a piston (a row of :attr:`pistons` and the same row of
+    :attr:`propellers`); :attr:`kinds` says which.
 
     Attributes
     ----------
@@ -146,9 +154,11 @@ class Propulsion:
         The engines' functions (``propulsion/engine[k]/IdleThrust``, ...).
     engines : numpy.ndarray
         ``(m, ENGINE_FIELDS)`` each turbine's constants (the ``E_*`` columns; location in the body frame about the CG
-        filled by :meth:`locate`).
+        filled by :meth:`locate`), or a rocket's or electric engine's (``rocket.R_*``/``L_*``, the same location
+        and orientation columns; :data:`E_KIND` 1 or 2).
     slots : numpy.ndarray
-        ``(m, SLOT_FIELDS)`` int64 each turbine's property slots (the ``S_*`` columns).
+        ``(m, SLOT_FIELDS)`` int64 each turbine's property slots (the ``S_*`` columns); a rocket's or electric
+        engine's: its throttle and thrust at ``S_THROTTLE`` and ``S_THRUST``, the rest ``rocket.K_*`` (−1 unused).
     pistons, piston_slots : numpy.ndarray
         ``(p, piston.ROW_FIELDS)`` each piston's constants (``piston.PE_*``), ``(p, len(PISTON_SLOTS))`` int64 its
         property slots (``piston.PS_*``).
@@ -161,7 +171,8 @@ class Propulsion:
     table_data : numpy.ndarray
         Those tables' keys and values.
     kinds : list of tuple
-        ``("turbine", row)`` or ``("piston", row)`` for each engine of the file.
+        ``("turbine", row)``, ``("rocket", row)``, ``("electric", row)`` or ``("piston", row)`` for each engine of
+        the file.
     locations : list of tuple
         Each engine's thruster location, structural frame, in.
     defaults : dict
@@ -540,7 +551,8 @@ def _turbine_steady(props, row, s, density_ratio, out):
 def engines_frame(props, engines, slots, pistons, piston_slots, propellers, propeller_slots, tables, table_data, dt,
                   density_ratio, out):
     """One frame (``dt`` s) of every engine, as JSBSim's ``FGPropulsion::Run``: the turbines
-    (:func:`turbines`), then the pistons with their propellers (:func:`~flightsim.physics.jsbsim.piston.piston_frame`);
+    (:func:`turbines`), rockets and electric engines (:mod:`~flightsim.physics.jsbsim.rocket`) in their order, then
+    the pistons with their propellers (:func:`~flightsim.physics.jsbsim.piston.piston_frame`);
     ``out`` is set to the sum of all thrusters' body loads about the CG ``[X, Y, Z, L, M, N]`` (JSBSim's body
     frame, x forward, y right, z down; lbf, lbf·ft).
 
@@ -575,7 +587,9 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
     ``FGTurbine::Trim``, which takes the bleed off before the afterburner's share even while it is lit); a
     piston's manifold pressure at
     its target and its propeller at the rpm where the engine's power is the propeller's
-    (:func:`~flightsim.physics.jsbsim.piston.piston_steady`).
+    (:func:`~flightsim.physics.jsbsim.piston.piston_steady`); a rocket's flows at its throttle's and the thrust
+    they make (the fixed point of its frames burning: JSBSim's own trim burns nothing, so its rocket gives no
+    thrust there), an electric engine's power and thrust at its throttle.
 
     Returns
     -------
