@@ -423,14 +423,21 @@ def test_a_turbines_thrust_spools_and_loads_are_jsbsims_as_the_throttle_moves(na
 
 
 @pytest.mark.parametrize("name, message", [
-    ("ZLT-NT", r"ZLT-NT.xml: propulsion/engine\[3\]: <electric_engine> engines are not supported yet"),
+    ("ion", r"ion.xml: propulsion/engine\[0\]: <ion_engine> engines are not supported yet"),
     ("DHC6", r"DHC6.xml: propulsion/engine\[0\]: <turboprop_engine> engines are not supported yet"),
 ])
-def test_engines_not_modelled_yet_are_refused_by_name(name, message):
+def test_engines_not_modelled_yet_are_refused_by_name(tmp_path, name, message):
+    """A package aircraft's, or a hand-built one's (``ion``: an engine of a type JSBSim does not have either)."""
     from flightsim.physics.jsbsim.propulsion import Propulsion
 
+    path = aircraft_path(name) if name != "ion" else tmp_path / "ion.xml"
+    if name == "ion":
+        (tmp_path / "engine").mkdir()
+        (tmp_path / "engine" / "ion.xml").write_text('<ion_engine name="i"/>')
+        path.write_text('<fdm_config name="ion"><propulsion><engine file="ion"><thruster file="direct"><location '
+                        'unit="IN"><x>0</x><y>0</y><z>0</z></location></thruster></engine></propulsion></fdm_config>')
     with pytest.raises(InputError, match=message):
-        Propulsion(JSBSimFile(aircraft_path(name)))
+        Propulsion(JSBSimFile(path))
 
 
 def test_the_stall_latch_and_cl_squared_follow_the_last_frame(tmp_path):

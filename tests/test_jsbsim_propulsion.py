@@ -260,6 +260,98 @@ def test_an_engine_without_fuel_has_no_steady_state_and_says_so():
         engines.steady(props, sigma)
 
 
+# ----------------------------------------------------------------------------- rockets and electric engines
+
+
+def test_a_liquid_rockets_thrust_flows_and_loads_are_jsbsims_frame_by_frame_burning():
+    """x24b's XLR99 through its nozzle at 30 000 ft: throttle 0.7 → 1 → 0.2 (below its minimum 0.4: flame-out) →
+    0.6; JSBSim burns (its thrust is the propellant burned: none with the fuel frozen), its tanks refilled each
+    frame as flightsim's stay full."""
+    r = replay_propulsion("x24b", frames=600, every=3, airspeed_kts=300.0, altitude_ft=30000.0)
+    assert r.frames == 200 and r.largest_thrust > 45000.0
+    assert r.thrust_error <= 1e-12 and r.power_error <= 1e-12, r        # thrust; flows and vacuum thrust
+    assert r.force_error <= 1e-9 and r.moment_error <= 1e-9, r
+
+
+def test_a_rocket_gives_no_thrust_with_jsbsims_fuel_frozen_or_its_oxidizer_tank_empty():
+    """The evidence for :mod:`flightsim.physics.jsbsim.rocket`'s burn: JSBSim's x24b, fuel frozen, gives 0 lbf at
+    full throttle; X15's oxidizer tank is empty: starved, burning or not (flightsim's too)."""
+    fdm = new_fdm("x24b")
+    fdm["ic/h-sl-ft"], fdm["ic/vc-kts"] = 30000.0, 300.0
+    fdm["propulsion/fuel_freeze"] = 1
+    fdm["propulsion/set-running"] = -1
+    fdm["fcs/throttle-cmd-norm"] = 1.0
+    fdm.run_ic()
+    for _ in range(5):
+        fdm.run()
+    assert fdm["fcs/throttle-pos-norm"] == 1.0 and fdm["propulsion/engine/thrust-lbs"] == 0.0
+    r = replay_propulsion("X15", frames=60, every=3, airspeed_kts=300.0, altitude_ft=30000.0)
+    assert r.largest_thrust == 0.0 and r.thrust_error == 0.0 and r.force_error == 0.0, r
+    from flightsim.physics.jsbsim.rocket import R_STARVED
+    assert Propulsion(JSBSimFile(aircraft_path("X15"))).engines[0, R_STARVED] == 1.0
+
+
+def test_a_rockets_steady_state_is_the_thrust_jsbsim_settles_to_burning_and_a_frame_leaves_it_there():
+    from flightsim.physics.jsbsim.propulsion import S_THRUST
+
+    source = JSBSimFile(aircraft_path("x24b"))
+    properties = Properties()
+    engines = Propulsion(source, properties)
+    metrics, mass = Metrics.read(source), MassBalance.read(source)
+    fdm = new_fdm("x24b")
+    fdm["ic/h-sl-ft"], fdm["ic/vc-kts"] = 30000.0, 300.0
+    fdm["propulsion/set-running"] = -1
+    fdm["fcs/throttle-cmd-norm"] = 0.8
+    fdm.run_ic()
+    for _ in range(3):                               # (burning: the thrust is the last frame's propellant)
+        fdm["propulsion/tank/contents-lbs"], fdm["propulsion/tank[1]/contents-lbs"] = 2800.0, 2500.0
+        fdm.run()
+    cg = mass.cg
+    engines.locate(lambda r: mass.structural_to_body(r, cg))
+    props = properties.array(engines.defaults)
+    engine_inputs_from(fdm, props, slots_of(properties), [], metrics, mass.structural_to_body(metrics.aero_rp, cg),
+                       (0.0, 0.0, 0.0))
+    props[properties["fcs/throttle-pos-norm"]] = fdm["fcs/throttle-pos-norm"]
+    out = engines.steady(props, 1.0)
+    assert props[engines.slots[0, S_THRUST]] == pytest.approx(fdm["propulsion/engine/thrust-lbs"], rel=1e-12)
+    ref = np.array([fdm[k] for k in PROPULSION_LOADS])
+    assert np.max(np.abs(out - ref)) <= 1e-12 * np.linalg.norm(ref[:3])
+    before = props.copy()
+    engines.run(props, 1.0 / 120.0, 1.0)
+    assert props[engines.slots[0, S_THRUST]] == pytest.approx(before[engines.slots[0, S_THRUST]], rel=1e-15)
+
+
+def _pterosaur(tmp_path, power):
+    """Pterosaur in a root folder of its own: its electric engine given ``power`` (the package's has 0 W), its
+    wing-fold switch reading a property of its own rather than FlightGear's (JSBSim alone stops at run_ic on it)."""
+    import shutil
+
+    import jsbsim
+
+    package = Path(jsbsim.get_default_root_dir())
+    folder = tmp_path / "aircraft" / "Pterosaur"
+    shutil.copytree(package / "aircraft" / "Pterosaur", folder)
+    wing = folder / "Systems" / "Wing Motion.xml"
+    wing.write_text(wing.read_text().replace("/controls/flight/wing-fold", "fcs/wing-fold-request").replace(
+        '<property value="0">fcs/wing-pos-linear</property>',
+        '<property value="0">fcs/wing-pos-linear</property><property value="0">fcs/wing-fold-request</property>'))
+    (folder / "Engines").mkdir()
+    (folder / "Engines" / "dummy.xml").write_text(f'<electric_engine name="e">{power}</electric_engine>')
+    shutil.copy(package / "engine" / "direct.xml", folder / "Engines")
+
+
+def test_an_electric_engines_power_thrust_and_loads_are_jsbsims_frame_by_frame(tmp_path):
+    """Pterosaur's electric engine and direct thruster (the thrust the power in ft·lbf/s, as JSBSim's
+    ``FGElectric`` and ``FGThruster``), given 0.04 hp (the package's has 0 W: no thrust), the throttle moving."""
+    _pterosaur(tmp_path, '<power unit="HP">0.04</power>')
+    r = replay_propulsion("Pterosaur", frames=600, every=3, airspeed_kts=40.0, altitude_ft=2000.0, root=tmp_path)
+    assert r.frames == 200 and r.largest_thrust == pytest.approx(0.04 / 0.001341022 / 745.7 * 550.0)
+    assert r.thrust_error <= 1e-12 and r.power_error <= 1e-12, r
+    assert r.force_error <= 1e-9 and r.moment_error <= 1e-9, r
+    engines = Propulsion(JSBSimFile(aircraft_path("Pterosaur")))
+    assert engines.kinds == [("electric", 0)] and engines.engines[0, 0] == 0.0         # the package's: 0 W
+
+
 # ----------------------------------------------------------------------------- one compiled entry point
 
 Arrays = namedtuple("Arrays", "engines slots pistons piston_slots propellers propeller_slots tables table_data")
@@ -291,7 +383,10 @@ def test_the_engines_frame_runs_from_compiled_code_as_from_python():
 
 
 @pytest.mark.parametrize("name, message", [
-    ("ZLT-NT", r"ZLT-NT.xml: propulsion/engine\[3\]: <electric_engine> engines are not supported yet"),
+    ("ZLT-NT", r"ZLT-NT.xml: propulsion/engine\[3\]/thruster: an electric engine driving a <propeller> is not "
+               r"supported yet"),
+    ("J246", r"J246.xml: propulsion/engine\[0\]/thrust_table: a solid rocket \(its <thrust_table>\) is not "
+             r"supported yet"),
     ("Short_S23", r"Short_S23.xml: propulsion/engine\[0\]/function: an engine's own functions are not supported"),
     ("DHC6", r"DHC6.xml: propulsion/engine\[0\]: <turboprop_engine> engines are not supported yet"),
     ("C130", r"C130.xml: propulsion/engine\[0\]/thruster: only direct thrusters are supported yet"),
@@ -369,6 +464,50 @@ def _plane(tmp_path, engine="", propeller="", thruster="", pitch=(20, 20)):
 def test_what_a_piston_or_propeller_file_has_that_is_not_modelled_is_refused(tmp_path, parts, message):
     with pytest.raises(InputError, match=message):
         Propulsion(_plane(tmp_path, **parts))
+
+
+def _rocket(tmp_path, engine, nozzle='<nozzle name="n"><area>2</area></nozzle>', tanks=""):
+    """A one-rocket airplane: ``engine`` inside its ``<rocket_engine>``, ``nozzle`` its thruster's file."""
+    (tmp_path / "engine").mkdir(exist_ok=True)
+    (tmp_path / "engine" / "rk.xml").write_text(f'<rocket_engine name="r">{engine}</rocket_engine>')
+    (tmp_path / "engine" / "nz.xml").write_text(nozzle)
+    path = tmp_path / "rk.xml"
+    path.write_text('<fdm_config name="rk"><propulsion><engine file="rk"><feed>0</feed><thruster file="nz"><location '
+                    f'unit="IN"><x>0</x><y>0</y><z>0</z></location></thruster></engine>{tanks}</propulsion>'
+                    '</fdm_config>')
+    return JSBSimFile(path)
+
+
+@pytest.mark.parametrize("parts, message", [
+    (dict(engine="<minthrottle>0.4</minthrottle>"), r"rk.xml: propulsion/engine\[0\]/isp: required element is "
+                                                    r"missing \(a rocket's specific impulse\)"),
+    (dict(engine="<isp><function><v>300</v></function></isp>"), r"engine\[0\]/isp/function: an Isp function is not "
+                                                               r"supported"),
+    (dict(engine='<isp>300</isp><slfuelflowmax unit="KG/MIN">1</slfuelflowmax>'),
+     r"engine\[0\]/slfuelflowmax: unit 'KG/MIN' cannot be converted to LBS/SEC"),
+    (dict(engine="<isp>300</isp><chamber>1</chamber>"), r"engine\[0\]/chamber: not supported in a rocket engine"),
+    (dict(engine="<isp>300</isp>", nozzle='<nozzle name="n"><pe>10</pe></nozzle>'),
+     r"engine\[0\]/thruster/area: required element is missing \(the nozzle's exit area\)"),
+    (dict(engine="<isp>300</isp>", nozzle='<propeller name="p"/>'),
+     r"engine\[0\]/thruster: a rocket engine drives a <nozzle> or a <direct> thruster, not a <propeller>"),
+    (dict(engine="<isp>300</isp>"), r"engine\[0\]/feed: no tank 0 \(the file has 0\)"),
+])
+def test_what_a_rocket_has_that_is_not_modelled_is_refused(tmp_path, parts, message):
+    with pytest.raises(InputError, match=message):
+        Propulsion(_rocket(tmp_path, **parts))
+
+
+@pytest.mark.parametrize("tanks, starved", [
+    ('<tank type="FUEL"><contents>10</contents><capacity>20</capacity></tank>', False),
+    ('<tank type="FUEL"><contents>0</contents><capacity>20</capacity></tank>', True),
+    ('<tank type="FUEL"><contents>10</contents><capacity>20</capacity><priority>0</priority></tank>', True),
+    ('<tank type="OXIDIZER"><contents>10</contents><capacity>20</capacity></tank>', True),
+])
+def test_a_rocket_is_starved_as_jsbsims_consume_fuel_finds_its_tanks(tmp_path, tanks, starved):
+    from flightsim.physics.jsbsim.rocket import R_STARVED
+
+    engines = Propulsion(_rocket(tmp_path, "<isp>300</isp><propflowmax>10</propflowmax>", tanks=tanks))
+    assert engines.kinds == [("rocket", 0)] and engines.engines[0, R_STARVED] == float(starved)
 
 
 def test_a_hand_built_piston_is_one_row_of_each_array(tmp_path):

@@ -348,13 +348,15 @@ class JSBSimModel:
         )
 
     def gauges(self, props):
-        """What the engine instruments read, per engine in file order: ``("turbine", N1 %, N2 %)`` or
-        ``("piston", engine rpm)``; and the Mach number (the last auxiliary values in ``props``)."""
+        """What the engine instruments read, per engine in file order: ``("turbine", N1 %, N2 %)``,
+        ``("piston", engine rpm)`` or ``("rocket", 0)``/``("electric", 0)``; and the Mach number (the last auxiliary values in ``props``)."""
         out = []
         for kind, row in self.propulsion.kinds:
             if kind == "turbine":
                 s = self.propulsion.slots[row]
                 out.append(("turbine", float(props[s[S_N1]]), float(props[s[S_N2]])))
+            elif kind != "piston":              # (a rocket's, an electric engine's: no spool or propeller)
+                out.append((kind, 0.0))
             else:
                 out.append(("piston", float(props[self.propulsion.propeller_slots[row, RS_ENGINE_RPM]])))
         return tuple(out), float(props[self.properties["velocities/mach"]])

@@ -24,10 +24,10 @@ import numpy as np
 from flightsim.physics.jsbsim.aero import LIFT, STALL_LATCH, Aerodynamics
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY, atmosphere_into, auxiliary, motion_in, slots_of
 from flightsim.physics.jsbsim.fcs import BUILTIN, FlightControls
-from flightsim.physics.jsbsim.mass import MassBalance, Metrics
+from flightsim.physics.jsbsim.mass import MassBalance, Metrics, tank_properties
 from flightsim.physics.jsbsim.program import Properties
-from flightsim.physics.jsbsim.propulsion import E_AUGMETHOD, E_IDLE_N1, E_IDLE_N2, E_MAX_N1, E_MAX_N2, E_MIL, \
-    S_AUGMENTATION, S_INJECTION, S_INJECTION_TIMER, S_N1, S_N2, S_WATER, Propulsion
+from flightsim.physics.jsbsim.propulsion import E_AUGMETHOD, E_IDLE_N1, E_IDLE_N2, E_KIND, E_MAX_N1, E_MAX_N2, \
+    E_MIL, KIND_TURBINE, S_AUGMENTATION, S_INJECTION, S_INJECTION_TIMER, S_N1, S_N2, S_WATER, Propulsion
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
 __all__ = ["FcsReplay", "INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPULSION_LOADS", "PropulsionReplay", "Replay",
@@ -426,6 +426,8 @@ def _start_engines(fdm, engines, props):
     it); a piston's state copied."""
     names = engines.properties
     for k, (kind, row) in enumerate(engines.kinds):
+        if kind in ("rocket", "electric"):
+            continue                # (a rocket's flows start at 0: run_ic burned over a zero step; no state else)
         if kind == "turbine":
             r, s = engines.engines[row], engines.slots[row]
             throttle = fdm[f"fcs/throttle-pos-norm[{k}]"]
@@ -492,6 +494,11 @@ def _compare_engines(fdm, engines, props, worst):
                                        abs(props[s[S_INJECTION]] - fdm[f"{e}/injection_cmd"])))
             continue
         worst.scaled("thrust", k, abs(ours - thrust), thrust)
+        if kind in ("rocket", "electric"):
+            for name in (("fuel-flow-rate-pps", "oxi-flow-rate-pps", "vacuum-thrust_lbs") if kind == "rocket"
+                         else ("power-hp",)):
+                worst.scaled("power", k, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]), fdm[f"{e}/{name}"])
+            continue
         for key, name in (("induced", "prop-induced-velocity_fps"), ("power", "power-hp")):
             worst.scaled(key, k, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]), fdm[f"{e}/{name}"])
         for key, name in (("rpm", "propeller-rpm"), ("map", "map-pa")):
@@ -501,7 +508,7 @@ def _compare_engines(fdm, engines, props, worst):
 
 
 def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft=8000.0, dt=1.0 / 120.0,
-                      throttle=_throttle, root=None, extra=None):
+                      throttle=_throttle, root=None, extra=None, burn=None):
     """Fly ``name`` in JSBSim with its engines running and the throttles moving (``throttle(t)``, the commands: by
     default 0.7, then 1 at 1 s, 0.2 at 2.5 s, 0.6 at 4 s; a piston's mixture 1, 0.85 at 2 s, cut off at 3.5 s, 1 at
     4.25 s: the engine stops, windmills and starts again); run flightsim's engines on the same commands and JSBSim's
@@ -528,6 +535,12 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     ``root``: JSBSim's root folder holding ``aircraft/NAME/NAME.xml`` (by default the package's); ``extra(t)``:
     other commands, ``{property: value}``, set in JSBSim and in flightsim's properties before each frame (e.g. a
     water-injection command).
+
+    ``burn`` (by default: whether the aircraft has a rocket): JSBSim's fuel is not frozen but burns, and every
+    tank's contents are put back as the file gives them before each frame, so the mass and CG stay flightsim's
+    (a liquid rocket's thrust is the propellant it burned, none with the fuel frozen:
+    :mod:`~flightsim.physics.jsbsim.rocket`).  A rocket's and an electric engine's thrust, flows (power) and
+    vacuum thrust are compared relative to JSBSim's largest (``thrust_error``, ``power_error``).
     """
     source = JSBSimFile(aircraft_path(name) if root is None else Path(root) / "aircraft" / name / f"{name}.xml")
     properties = Properties()
@@ -540,10 +553,13 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     fdm = new_fdm(name, dt, root)
     fdm["ic/h-sl-ft"] = altitude_ft
     fdm["ic/vc-kts"] = airspeed_kts
-    fdm["propulsion/fuel_freeze"] = 1
+    if burn is None:
+        burn = any(kind == "rocket" for kind, _ in engines.kinds)
+    fdm["propulsion/fuel_freeze"] = 0 if burn else 1
     fdm["propulsion/set-running"] = -1
     n = len(engines.kinds)
     pistons = [k for k, (kind, _) in enumerate(engines.kinds) if kind == "piston"]
+    tanks = {k: v for k, v in tank_properties(source).items() if k.endswith("/contents-lbs")} if burn else {}
 
     def command(t):
         for k in range(n):
@@ -556,6 +572,8 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
         for key, value in ({} if extra is None else extra(t)).items():
             fdm[key] = value
             props[properties[key]] = value
+        for key, value in tanks.items():        # (burning: the tanks refilled)
+            fdm[key] = value
 
     command(0.0)
     fdm.run_ic()
@@ -579,7 +597,7 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
         if i % every:
             continue
         largest = max(largest, _compare_engines(fdm, engines, props, worst))
-        lit += bool(np.any(props[engines.slots[:, S_AUGMENTATION]]))
+        lit += bool(np.any(props[engines.slots[engines.engines[:, E_KIND] == KIND_TURBINE, S_AUGMENTATION]]))
         ref = np.array([fdm[key] for key in PROPULSION_LOADS])
         worst.add("force", float(np.max(np.abs(out[:3] - ref[:3]))) / max(float(np.linalg.norm(ref[:3])), 1e-300))
         worst.add("moment", float(np.max(np.abs(out[3:] - ref[3:]))) / max(float(np.linalg.norm(ref[3:])), 1e-300))

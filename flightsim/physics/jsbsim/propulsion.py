@@ -1,4 +1,5 @@
-"""The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters, pistons with propellers.
+"""The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters, pistons with propellers,
+liquid rockets with nozzles, electric engines with direct thrusters.
 
 As JSBSim's ``FGTurbine`` in its running phase (``FGTurbine::Calculate`` and
 ``FGTurbine::Run``) and ``FGThruster``/``FGForce`` for a ``direct`` thruster:
@@ -42,6 +43,12 @@ supercharger) driving an ``FGPropeller`` (fixed-pitch, variable-pitch or
 constant-speed): :mod:`flightsim.physics.jsbsim.piston` and
 :mod:`flightsim.physics.jsbsim.propeller`.
 
+As JSBSim's ``FGRocket`` (liquid: Isp × the propellant flow, its nozzle's thrust less ambient pressure × exit
+area; burning as JSBSim does unfrozen, draining nothing) and ``FGElectric`` (power × throttle handed to a direct
+thruster): :mod:`flightsim.physics.jsbsim.rocket`.  Their rows are rows of :attr:`Propulsion.engines` (and
+:attr:`Propulsion.slots`) as a turbine's, told apart by the :data:`E_KIND` column; their state (a rocket's last
+propellant flows, ``…/fuel-flow-rate-pps``, ``…/oxi-flow-rate-pps``) lives in the property array too.
+
 The engine's functions run in the same stack machine as the aerodynamics
 (:mod:`flightsim.physics.jsbsim.program`), their values at
 ``propulsion/engine[k]/NAME`` as in JSBSim; the engines' state lives in the
@@ -50,7 +57,7 @@ the injection's (:data:`TURBINE_STATE`); ``…/map-pa``, ``…/propeller-rpm``,
 ``…/blade-angle``, ...), so a frame is one call of :func:`engines_frame`,
 which other compiled code can call with :attr:`Propulsion.arrays`, and a
 reset is the array's.  What is not modelled is refused by name: other engines
-and thrusters, a supercharger's drive loss; the start, stall and windmilling
+and thrusters (a solid rocket, an electric engine driving a propeller or rotor), a supercharger's drive loss; the start, stall and windmilling
 phases of a turbine (and ``FGTurbine::Trim``, JSBSim's thrust at a zero time
 step) are not modelled (engines run), nor is fuel burn.
 
@@ -59,8 +66,8 @@ What the caller fills in ``props`` before a frame, in the order JSBSim's models 
 
 * FGPropagate: ``velocities/pi-rad_sec``, ``qi-``, ``ri-`` — the body rates relative to inertial space
   (the propeller's gyroscopic moment; the body rates themselves on a non-rotating Earth);
-* FGAtmosphere: ``atmosphere/P-psf``, ``T-R``, ``rho-slugs_ft3``, ``a-fps`` (and σ, the ``density_ratio``
-  argument);
+* FGAtmosphere: ``atmosphere/P-psf`` (a rocket's nozzle), ``T-R``, ``rho-slugs_ft3``, ``a-fps`` (and σ, the
+  ``density_ratio`` argument);
 * the FCS: ``fcs/throttle-pos-norm[k]`` (above 1 a turbine's afterburner range) and a piston's
   ``fcs/mixture-pos-norm[k]`` (JSBSim's FGFCS copies each command to its position before the channels run);
   a turbine's ``propulsion/engine[k]/injection_cmd`` (and ``…/augmentation`` for augmethod 0) if water injection
@@ -86,6 +93,7 @@ from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_jit
 from flightsim.physics.jsbsim import piston as _piston
 from flightsim.physics.jsbsim import propeller as _propeller
+from flightsim.physics.jsbsim import rocket as _rocket
 from flightsim.physics.jsbsim.atmosphere import SEA_LEVEL_PRESSURE
 from flightsim.physics.jsbsim.piston import PISTON_SLOTS, PS_MAP, PS_MIXTURE, PS_RUNNING, piston_frame, piston_steady
 from flightsim.physics.jsbsim.program import ProgramBuilder, Properties, canonical
@@ -100,6 +108,12 @@ __all__ = ["Propulsion", "engines_frame", "engines_steady", "turbines"]
 #: water injection (``<injected>``, ``<injection-time>``, s).
 (E_MIL, E_IDLE_N1, E_IDLE_N2, E_MAX_N1, E_MAX_N2, E_BLEED, E_N1_UP, E_N1_DOWN, E_N2_UP, E_N2_DOWN, E_X, E_Y, E_Z,
  E_PITCH, E_YAW, E_MAX_THRUST, E_AUGMENTED, E_AUGMETHOD, E_INJECTED, E_INJECTION_TIME) = range(20)
+#: The column of an engine's row in :attr:`Propulsion.engines` saying what the row is (``KIND_*``): a turbine, or
+#: a rocket or an electric engine with its thruster (whose rows reuse the columns as ``R_*``/``L_*`` say; the
+#: location and orientation columns ``E_X`` … ``E_YAW`` are every row's).
+E_KIND = 20
+#: :data:`E_KIND`'s values.
+KIND_TURBINE, KIND_ROCKET, KIND_ELECTRIC = 0.0, 1.0, 2.0
 #: Columns of an engine's row in :attr:`Propulsion.slots`: its throttle, its tables' and spool functions'
 #: values (−1: the default FGSpoolUp), its spools, its N2norm, its thrust; its ``AugThrust`` function (−1: none),
 #: the augmentation's state; its ``Injection`` function (−1: none), the injection command, timer, water left
@@ -107,7 +121,11 @@ __all__ = ["Propulsion", "engines_frame", "engines_steady", "turbines"]
 (S_THROTTLE, S_IDLE, S_MIL, S_N1_UP, S_N1_DOWN, S_N2_UP, S_N2_DOWN, S_N1, S_N2, S_N2NORM, S_THRUST, S_AUG,
  S_AUGMENTATION, S_INJECTION_FN, S_INJECTION, S_INJECTION_TIMER, S_WATER, S_INJ_N1, S_INJ_N2) = range(19)
 #: The number of columns of :attr:`Propulsion.engines` and :attr:`Propulsion.slots`.
-ENGINE_FIELDS, SLOT_FIELDS = 20, 19
+ENGINE_FIELDS, SLOT_FIELDS = 21, 19
+# (a rocket's or electric engine's row shares the thruster's, throttle's and thrust's columns)
+assert (E_X, E_Y, E_Z, E_PITCH, E_YAW, S_THROTTLE, S_THRUST) == (_rocket.T_X, _rocket.T_Y, _rocket.T_Z,
+                                                               _rocket.T_PITCH, _rocket.T_YAW, _rocket.K_THROTTLE,
+                                                               _rocket.K_THRUST)
 #: The properties of a turbine's state, ``{e}`` its ``propulsion/engine[k]``: the spools, N2norm, thrust; the
 #: augmentation (1 lit: flightsim's name, JSBSim binds none), the water-injection command, timer and water left
 #: and the N1/N2 increments (JSBSim's names).
@@ -126,8 +144,9 @@ _FUNCTIONS = ("IdleThrust", "MilThrust", "AugThrust", "Injection") + _SPOOL_FUNC
 class Propulsion:
     """An aircraft's engines and thrusters read and compiled.
 
-    Engine ``k`` of the file is a turbine (a row of :attr:`engines`) or a piston (a row of :attr:`pistons` and
-    the same row of :attr:`propellers`); :attr:`kinds` says which.
+    Engine ``k`` of the file is a turbine, a rocket or an electric engine (a row of :attr:`engines`, its
+    :data:`E_KIND` column saying which) or a piston (a row of :attr:`pistons` and the same row of
+    :attr:`propellers`); :attr:`kinds` says which.
 
     Attributes
     ----------
@@ -135,9 +154,11 @@ class Propulsion:
         The engines' functions (``propulsion/engine[k]/IdleThrust``, ...).
     engines : numpy.ndarray
         ``(m, ENGINE_FIELDS)`` each turbine's constants (the ``E_*`` columns; location in the body frame about the CG
-        filled by :meth:`locate`).
+        filled by :meth:`locate`), or a rocket's or electric engine's (``rocket.R_*``/``L_*``, the same location
+        and orientation columns; :data:`E_KIND` 1 or 2).
     slots : numpy.ndarray
-        ``(m, SLOT_FIELDS)`` int64 each turbine's property slots (the ``S_*`` columns).
+        ``(m, SLOT_FIELDS)`` int64 each turbine's property slots (the ``S_*`` columns); a rocket's or electric
+        engine's: its throttle and thrust at ``S_THROTTLE`` and ``S_THRUST``, the rest ``rocket.K_*`` (−1 unused).
     pistons, piston_slots : numpy.ndarray
         ``(p, piston.ROW_FIELDS)`` each piston's constants (``piston.PE_*``), ``(p, len(PISTON_SLOTS))`` int64 its
         property slots (``piston.PS_*``).
@@ -150,7 +171,8 @@ class Propulsion:
     table_data : numpy.ndarray
         Those tables' keys and values.
     kinds : list of tuple
-        ``("turbine", row)`` or ``("piston", row)`` for each engine of the file.
+        ``("turbine", row)``, ``("rocket", row)``, ``("electric", row)`` or ``("piston", row)`` for each engine of
+        the file.
     locations : list of tuple
         Each engine's thruster location, structural frame, in.
     defaults : dict
@@ -175,9 +197,12 @@ class Propulsion:
                 self._piston(engine, root, k, where, store, (pistons, piston_slots, propellers, propeller_slots,
                                                              tables))
                 continue
+            if root.tag in ("rocket_engine", "electric_engine"):
+                rows.append(self._rocket_or_electric(engine, root, k, where, slots))
+                continue
             if root.tag != "turbine_engine":
-                raise InputError(source.path, where, f"<{root.tag}> engines are not supported yet (turbines and "
-                                 "pistons only)")
+                raise InputError(source.path, where, f"<{root.tag}> engines are not supported yet (turbines, "
+                                 "pistons, rockets and electric engines only)")
             thruster = engine.find("thruster")
             if thruster is None or self._file(thruster, "thruster", f"{where}/thruster").tag != "direct":
                 raise InputError(source.path, f"{where}/thruster", "only direct thrusters are supported yet")
@@ -251,6 +276,46 @@ class Propulsion:
                               name[ps[RS_ENGINE_RPM]]: 2.0 * row[_piston.PE_IDLE_RPM],
                               name[ps[RS_ACTING_Y]]: prop_row[PR_LOC_Y], name[ps[RS_ACTING_Z]]: prop_row[PR_LOC_Z]})
 
+    def _rocket_or_electric(self, engine, root, k, where, slots):
+        """Read rocket or electric engine ``k`` (:mod:`~flightsim.physics.jsbsim.rocket`) and its thruster: its row
+        of :attr:`engines` (returned) and of :attr:`slots` (appended), its location, kind and defaults."""
+        thruster = engine.find("thruster")
+        if thruster is None:
+            raise InputError(self.source.path, f"{where}/thruster", "required element is missing")
+        nozzle = self._file(thruster, "thruster", f"{where}/thruster")
+        row = [0.0] * ENGINE_FIELDS
+        e = f"propulsion/engine[{k}]"
+        own = [-1] * SLOT_FIELDS
+        own[S_THROTTLE] = self.properties.slot(f"fcs/throttle-pos-norm[{k}]")
+        own[S_THRUST] = self.properties.slot(f"{e}/thrust-lbs")
+        if root.tag == "rocket_engine":
+            defaults = _rocket.read_rocket(self.source, root, nozzle, where, row)
+            row[_rocket.R_STARVED] = float(_rocket.starved(self.source, engine, where, True))
+            row[E_KIND] = KIND_ROCKET
+            names = _rocket.ROCKET_STATE
+            self.defaults.update({canonical(f"{e}/{key}"): v for key, v in defaults.items()})
+        else:
+            _rocket.read_electric(self.source, root, nozzle, where, row)
+            row[E_KIND] = KIND_ELECTRIC
+            names = _rocket.ELECTRIC_STATE
+        for j, name in enumerate(names):
+            own[1 + j] = self.properties.slot(name.format(e=e))
+        slots.append(own)
+        self.kinds.append(("rocket" if row[E_KIND] == KIND_ROCKET else "electric", len(slots) - 1))
+        self.locations.append(self.source.location(thruster.find("location"), f"{where}/thruster/location"))
+        orient = thruster.find("orient")
+        for j, axis in ((E_PITCH, "pitch"), (E_YAW, "yaw")):
+            el = None if orient is None else orient.find(axis)
+            if el is not None:
+                scale = math.pi / 180.0 if (orient.get("unit") or "DEG").upper() == "DEG" else 1.0
+                row[j] = self.source.number(el, f"{where}/thruster/orient/{axis}") * scale
+        if orient is not None and orient.find("roll") is not None and \
+                self.source.number(orient.find("roll"), f"{where}/thruster/orient/roll") != 0.0:
+            raise InputError(self.source.path, f"{where}/thruster/orient/roll", "a rolled thruster is not supported")
+        if thruster.find("pointing") is not None:
+            raise InputError(self.source.path, f"{where}/thruster/pointing", "a <pointing> thruster is not supported")
+        return row
+
     def _file(self, el, kind, where):
         """The element an ``<engine file=…>``/``<thruster file=…>`` names, from the package's ``engine/`` folder."""
         name = el.get("file")
@@ -316,10 +381,10 @@ class Propulsion:
     def locate(self, structural_to_body):
         """Fill each thruster's location about the CG (body frame, ft) from ``structural_to_body(r_in)``."""
         for (kind, row), r in zip(self.kinds, self.locations):
-            if kind == "turbine":
-                self.engines[row, E_X:E_Z + 1] = structural_to_body(r)
-            else:
+            if kind == "piston":
                 self.propellers[row, PR_X:PR_Z + 1] = structural_to_body(r)
+            else:                               # (turbines, rockets and electric engines: rows of engines)
+                self.engines[row, E_X:E_Z + 1] = structural_to_body(r)
 
     def run(self, props, dt, density_ratio, out=None):
         """One frame: the engines' functions, then :func:`engines_frame` (state and outputs written into
@@ -372,11 +437,23 @@ def _spool_rate(props, slot, delay, n2norm, density_ratio):
 
 @borrowing_jit
 def turbines(props, engines, slots, dt, density_ratio, out):
-    """One frame of every running turbine (FGTurbine::Run) and the direct thrusters' loads into ``out``."""
+    """One frame of every running turbine (FGTurbine::Run) and the direct thrusters' loads into ``out`` (rows of
+    other kinds skipped)."""
     for k in range(6):
         out[k] = 0.0
     for e in range(engines.shape[0]):
-        _turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
+        if engines[e, E_KIND] == KIND_TURBINE:
+            _turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
+
+
+@borrowing_jit
+def _rocket_or_electric_frame(props, row, s, dt, out):
+    """One frame (``dt`` s) of a rocket or an electric engine (:mod:`~flightsim.physics.jsbsim.rocket`), by the
+    row's :data:`E_KIND`; its thruster's loads added into ``out``."""
+    if row[E_KIND] == KIND_ROCKET:
+        _rocket.rocket_frame(props, row, s, dt, out)
+    else:
+        _rocket.electric_frame(props, row, s, out)
 
 
 @borrowing_jit
@@ -474,7 +551,8 @@ def _turbine_steady(props, row, s, density_ratio, out):
 def engines_frame(props, engines, slots, pistons, piston_slots, propellers, propeller_slots, tables, table_data, dt,
                   density_ratio, out):
     """One frame (``dt`` s) of every engine, as JSBSim's ``FGPropulsion::Run``: the turbines
-    (:func:`turbines`), then the pistons with their propellers (:func:`~flightsim.physics.jsbsim.piston.piston_frame`);
+    (:func:`turbines`), rockets and electric engines (:mod:`~flightsim.physics.jsbsim.rocket`) in their order, then
+    the pistons with their propellers (:func:`~flightsim.physics.jsbsim.piston.piston_frame`);
     ``out`` is set to the sum of all thrusters' body loads about the CG ``[X, Y, Z, L, M, N]`` (JSBSim's body
     frame, x forward, y right, z down; lbf, lbf·ft).
 
@@ -486,7 +564,10 @@ def engines_frame(props, engines, slots, pistons, piston_slots, propellers, prop
     for k in range(6):
         out[k] = 0.0
     for e in range(engines.shape[0]):
-        _turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
+        if engines[e, E_KIND] == KIND_TURBINE:
+            _turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
+        else:
+            _rocket_or_electric_frame(props, engines[e], slots[e], dt, out)
     for e in range(pistons.shape[0]):
         piston_frame(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e], table_data,
                      dt, out)
@@ -506,7 +587,9 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
     ``FGTurbine::Trim``, which takes the bleed off before the afterburner's share even while it is lit); a
     piston's manifold pressure at
     its target and its propeller at the rpm where the engine's power is the propeller's
-    (:func:`~flightsim.physics.jsbsim.piston.piston_steady`).
+    (:func:`~flightsim.physics.jsbsim.piston.piston_steady`); a rocket's flows at its throttle's and the thrust
+    they make (the fixed point of its frames burning: JSBSim's own trim burns nothing, so its rocket gives no
+    thrust there), an electric engine's power and thrust at its throttle.
 
     Returns
     -------
@@ -516,7 +599,12 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
     for k in range(6):
         out[k] = 0.0
     for e in range(engines.shape[0]):
-        _turbine_steady(props, engines[e], slots[e], density_ratio, out)
+        if engines[e, E_KIND] == KIND_TURBINE:
+            _turbine_steady(props, engines[e], slots[e], density_ratio, out)
+        elif engines[e, E_KIND] == KIND_ROCKET:
+            _rocket.rocket_steady(props, engines[e], slots[e], out)
+        else:
+            _rocket.electric_frame(props, engines[e], slots[e], out)
     failed = 0
     for e in range(pistons.shape[0]):
         if not piston_steady(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
