@@ -286,6 +286,24 @@ def _contacts(props, params, any_slot, wheels, u, h, settle):
 
 
 @borrowing_jit
+def _settled_fcs(props, params):
+    """The flight controls settled: run until no property changes (at most :data:`SETTLE_ITERATIONS` passes), so
+    that a loop through the channels (a gain scheduled on the surface it moves, read through a filter) sits at
+    its own steady state, not at one pass from whatever the evaluation before left."""
+    last_sum = last_moment = math.nan      # (a pass that changes nothing leaves both sums as they were)
+    for _ in range(SETTLE_ITERATIONS):
+        call_block(params.jsb_native[0], props, params.jsb_fcs_constants, params.jsb_fcs_tables,
+                   params.jsb_fcs_data)
+        total = moment = 0.0
+        for k in range(props.shape[0]):
+            total += props[k]
+            moment += (k + 1.0) * props[k]
+        if total == last_sum and moment == last_moment:
+            break
+        last_sum, last_moment = total, moment
+
+
+@borrowing_jit
 def step_start(t, y, h, params, settle):
     """Once per step, before the integrator's: commands, state, atmosphere, FCS, auxiliary properties, the
     aerodynamics' frame state and the engines, in JSBSim's order; the engines' loads and the external forces (a
@@ -326,7 +344,10 @@ def step_start(t, y, h, params, settle):
     put_atmosphere(props, params.jsb_aux_slots, *_atmosphere(last, y[2]))
     if settle:                  # steady: the FCS's "last frame" auxiliary values are this state's
         _auxiliary_at(y, params, props)
-    call_block(params.jsb_native[0], props, params.jsb_fcs_constants, params.jsb_fcs_tables, params.jsb_fcs_data)
+        _settled_fcs(props, params)
+    else:
+        call_block(params.jsb_native[0], props, params.jsb_fcs_constants, params.jsb_fcs_tables,
+                   params.jsb_fcs_data)
     if not settle:              # (FGAuxiliary after the FCS; settled, they are already this state's)
         _auxiliary_at(y, params, props)
     frame_start(props, params.jsb_frame_slots, params.jsb_limits)
