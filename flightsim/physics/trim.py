@@ -240,7 +240,7 @@ def _check(name, value, low=None, high=None, unit=""):
 
 
 def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=None, bank=0.0,
-         atmosphere="constant", model=None, report_range=True, engine=None):
+         atmosphere="constant", model=None, report_range=True, engine=None, lateral="wings-level"):
     """Find the steady flight at the given condition.
 
     Parameters
@@ -267,6 +267,10 @@ def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=
     engine : {None, "idle", "off"}
         None: the throttle holds the climb angle.  ``"idle"`` or ``"off"``: the throttle closed, the engine
         running or off, and the trim finds the glide angle (as a glider's).
+    lateral : {"wings-level", "no-sideslip"}
+        What straight flight balances the propeller's torque with: the wings level and the sideslip found
+        (the default), or no sideslip and the bank found (JSBSim's full trim: φ for v̇); a turn is always
+        coordinated.
 
     Returns
     -------
@@ -289,16 +293,19 @@ def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=
     mu = _check("bank", bank, -75.0, 75.0, " deg")
     if engine not in (None, *ENGINE_STATES):
         raise ValueError(f"engine: must be one of {', '.join(ENGINE_STATES)} or None, got {engine!r}")
+    if lateral not in ("wings-level", "no-sideslip"):
+        raise ValueError(f"lateral: must be wings-level or no-sideslip, got {lateral!r}")
     model = model or AirplaneModel(aircraft, atmosphere)
     held = model.engine
     model.engine = 0.0 if engine == "off" else 1.0
     try:
-        return _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, engine)
+        return _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, engine,
+                     lateral == "no-sideslip" and not mu)
     finally:
         model.engine = held
 
 
-def _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, engine):
+def _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, engine, banked=False):
     g = model.gravity
     rate = coordinated_turn_rate(V, gamma, mu, g) if mu else 0.0
     omega_earth = np.array([0.0, 0.0, -math.radians(rate)])
@@ -310,6 +317,8 @@ def _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, e
         rate = coordinated_turn_rate(V, GLIDE_GUESS, mu, g) if mu else 0.0
 
     def state(x):
+        if banked:              # x[1] is the bank, the sideslip 0
+            return flight_state(V, h, x[2] if glider else gamma, chi, x[1], x[0], 0.0, 0.0)
         return flight_state(V, h, x[2] if glider else gamma, chi, mu, x[0], x[1], rate)
 
     def controls(x):
@@ -345,7 +354,7 @@ def _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, e
     roll, pitch, _ = quat.aviation_angles(y[6:10])
     return TrimPoint(
         airspeed=V, altitude=h, climb_angle=float(x[2]) if glider else gamma, bank=mu, heading=chi,
-        alpha=float(x[0]), beta=float(x[1]), roll=float(roll), pitch=float(pitch),
+        alpha=float(x[0]), beta=0.0 if banked else float(x[1]), roll=float(roll), pitch=float(pitch),
         throttle=0.0 if glider else float(x[2]), elevator=float(x[3]), aileron=float(x[4]),
         rudder=float(x[5]), flaps=fl, turn_rate=rate, residual=lin, residual_angular=ang, state=y,
         engine=model.engine,

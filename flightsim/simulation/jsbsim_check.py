@@ -36,6 +36,10 @@ from flightsim.simulation.starts import Start
 
 __all__ = ["FlightComparison", "compare_flight", "flightsim_doublet"]
 
+#: The constant-speed propellers' rpm command flightsim flies with (``model.ENGINE_COMMANDS``: the highest rpm),
+#: given to JSBSim's trim too.
+ADVANCE = 1.0
+
 
 @dataclass(frozen=True)
 class FlightComparison:
@@ -134,9 +138,9 @@ def compare_flight(name, airspeed, altitude, duration=30.0, dt=1.0 / 120.0, inte
     ``altitude`` (ft), fly the doublet in both, and compare (:class:`FlightComparison`)."""
     aircraft = load_aircraft(name)
     bare = name.split(":", 1)[-1]
-    point = trim_module.trim(aircraft, airspeed, altitude, heading=0.0, atmosphere="isa")
+    point = trim_module.trim(aircraft, airspeed, altitude, heading=0.0, atmosphere="isa", lateral="no-sideslip")
     if aircraft.jsbsim.engine_count:
-        theirs = oracle.jsbsim_trim(bare, airspeed, altitude, dt=dt)
+        theirs = oracle.jsbsim_trim(bare, airspeed, altitude, dt=dt, advance=ADVANCE)
     else:                           # a glider: JSBSim set at flightsim's glide (its trim needs an engine)
         theirs = oracle.jsbsim_glide(bare, airspeed, altitude, point.alpha, point.climb_angle, point.elevator, dt=dt)
     ours = flightsim_doublet(aircraft, point, duration, dt, integrator, elevator, aileron)

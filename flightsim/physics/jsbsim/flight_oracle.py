@@ -192,6 +192,10 @@ class JSBSimTrim:
     gamma: float = 0.0
     #: Set at flightsim's trimmed glide (:func:`jsbsim_glide`), not trimmed by JSBSim.
     seeded: bool = False
+    #: The constant-speed propellers' rpm command (None: JSBSim's default), and, where a governor had to be
+    #: held (:func:`jsbsim_trim`), the blade angle found (deg).
+    advance: object = None
+    blade_angle: object = None
 
 
 def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=1.0 / 120.0, advance=None):
@@ -238,24 +242,36 @@ def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=
     """
     import jsbsim
 
-    fdm = flat_fdm(name, dt)
-    fdm["ic/lat-gc-deg"] = 0.0
-    fdm["ic/long-gc-deg"] = 0.0
-    fdm["ic/h-sl-ft"] = altitude_ft
-    fdm["ic/psi-true-deg"] = heading_deg
-    fdm["ic/gamma-deg"] = 0.0
-    fdm["ic/vt-fps"] = airspeed_fps
-    fdm["fcs/flap-cmd-norm"] = flaps
-    if advance is not None:
-        for k in range(fdm.get_propulsion().get_num_engines()):
-            fdm[f"fcs/advance-cmd-norm[{k}]"] = advance
-    fdm["propulsion/set-running"] = -1
-    fdm.run_ic()
-    try:
-        fdm.do_trim(1)
-    except jsbsim.TrimFailureError as e:
-        raise JSBSimTrimError(f"JSBSim's full trim failed for {name!r} at {airspeed_fps} ft/s true airspeed, "
-                              f"{altitude_ft} ft, flaps {flaps}: {e}") from e
+    def trimmed(blade_angle=None):
+        fdm = flat_fdm(name, dt)
+        fdm["ic/lat-gc-deg"] = 0.0
+        fdm["ic/long-gc-deg"] = 0.0
+        fdm["ic/h-sl-ft"] = altitude_ft
+        fdm["ic/psi-true-deg"] = heading_deg
+        fdm["ic/gamma-deg"] = 0.0
+        fdm["ic/vt-fps"] = airspeed_fps
+        fdm["fcs/flap-cmd-norm"] = flaps
+        if advance is not None:
+            for k in range(fdm.get_propulsion().get_num_engines()):
+                fdm[f"fcs/advance-cmd-norm[{k}]"] = advance
+        fdm["propulsion/set-running"] = -1
+        fdm.run_ic()
+        for k in governed if blade_angle is not None else ():     # the governor held off: manual pitch
+            fdm[f"propulsion/engine[{k}]/constant-speed-mode"] = 0
+            fdm[f"propulsion/engine[{k}]/blade-angle"] = blade_angle
+        try:
+            fdm.do_trim(1)
+        except jsbsim.TrimFailureError as e:
+            raise JSBSimTrimError(f"JSBSim's full trim failed for {name!r} at {airspeed_fps} ft/s true airspeed, "
+                                  f"{altitude_ft} ft, flaps {flaps}: {e}") from e
+        return fdm
+
+    governed = _governed(name, advance)
+    pitch = None
+    if governed:
+        fdm, pitch = _governed_trim(trimmed, governed, name, airspeed_fps, altitude_ft, flaps)
+    else:
+        fdm = trimmed()
     n = fdm.get_propulsion().get_num_engines()
     throttles = tuple(fdm[f"fcs/throttle-cmd-norm[{k}]"] for k in range(n))
     return JSBSimTrim(
@@ -265,7 +281,62 @@ def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=
         throttle=throttles[0] if throttles else 0.0,
         elevator=0.0 - fdm["fcs/elevator-cmd-norm"], pitch_trim=0.0 - fdm["fcs/pitch-trim-cmd-norm"],
         aileron=fdm["fcs/aileron-cmd-norm"], rudder=0.0 - fdm["fcs/rudder-cmd-norm"],
-        throttles=throttles, engines=engine_state(fdm), u=fdm["velocities/u-fps"], w=fdm["velocities/w-fps"])
+        throttles=throttles, engines=engine_state(fdm), u=fdm["velocities/u-fps"], w=fdm["velocities/w-fps"],
+        advance=advance, blade_angle=pitch)
+
+
+def _governed(name, advance):
+    """``{engine: (rpm its governor holds, lowest and highest blade angle)}`` for ``name``'s constant-speed
+    propellers at the rpm command ``advance`` (None: JSBSim's default, 0)."""
+    from flightsim.physics.jsbsim.model import load_jsbsim_aircraft
+    from flightsim.physics.jsbsim.propeller import PR_MAX_PITCH, PR_MAX_RPM, PR_MIN_PITCH, PR_MIN_RPM
+
+    engines = load_jsbsim_aircraft(f"jsbsim:{name}").jsbsim.propulsion
+    lever = 0.0 if advance is None else float(advance)
+    out = {}
+    for k, (kind, row) in enumerate(engines.kinds):
+        if kind != "piston":
+            continue
+        pr = engines.propellers[row]
+        if pr[PR_MIN_PITCH] != pr[PR_MAX_PITCH] and pr[PR_MAX_RPM] > 0.0:
+            out[k] = (pr[PR_MIN_RPM] + (pr[PR_MAX_RPM] - pr[PR_MIN_RPM]) * lever, pr[PR_MIN_PITCH], pr[PR_MAX_PITCH])
+    return out
+
+
+def _governed_trim(trimmed, governed, name, airspeed_fps, altitude_ft, flaps):
+    """JSBSim's trim of an aircraft whose propellers are governed.
+
+    ``FGPropulsion::GetSteadyState`` marches the engines in 0.5 s steps, through which a governor (its pitch
+    moving by the rpm error times the step) overshoots: JSBSim's own trim fails.  So the governors are held
+    off (``constant-speed-mode`` 0: manual pitch) at a blade angle, JSBSim trims, and the blade angle is
+    bisected until the trimmed propeller turns at the rpm its governor holds (a trim that fails counts as a
+    blade too coarse); then the governors are on again, with nothing left to correct.  Returns the fdm and
+    the blade angle (deg)."""
+    k = next(iter(governed))
+    target, lo, hi = governed[k]
+    best = None
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        try:
+            fdm = trimmed(mid)
+            rpm = fdm[f"propulsion/engine[{k}]/propeller-rpm"]
+        except JSBSimTrimError:
+            hi = mid
+            continue
+        best = (fdm, mid)
+        if rpm > target:
+            lo = mid
+        else:
+            hi = mid
+        if abs(rpm - target) < 1e-6 * target:
+            break
+    if best is None:
+        raise JSBSimTrimError(f"JSBSim's full trim failed for {name!r} at {airspeed_fps} ft/s true airspeed, "
+                              f"{altitude_ft} ft, flaps {flaps}: at every blade angle tried, its governor held off")
+    fdm, pitch = best
+    for e in governed:
+        fdm[f"propulsion/engine[{e}]/constant-speed-mode"] = 1
+    return fdm, pitch
 
 
 def jsbsim_glide(name, airspeed_fps, altitude_ft, alpha_deg, gamma_deg, elevator, heading_deg=0.0,
@@ -442,7 +513,8 @@ def jsbsim_doublet(name, trim, duration=30.0, dt=1.0 / 120.0, elevator=0.1, aile
         fresh = jsbsim_glide(name, trim.airspeed, trim.altitude, trim.alpha, trim.gamma, trim.elevator,
                              trim.heading, dt)
     else:
-        fresh = jsbsim_trim(name, trim.airspeed, trim.altitude, flaps=trim.flaps, heading_deg=trim.heading, dt=dt)
+        fresh = jsbsim_trim(name, trim.airspeed, trim.altitude, flaps=trim.flaps, heading_deg=trim.heading, dt=dt,
+                            advance=trim.advance)
     fdm = fresh.fdm
     frames = int(round(duration / dt))
     engines = len(fresh.throttles)
