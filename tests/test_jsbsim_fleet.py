@@ -27,7 +27,8 @@ from flightsim.simulation.starts import make_start
 #: 400 kt true, ft/s.
 KT400 = 400.0 * 1852.0 / (3600.0 * 0.3048)
 #: Aircraft of this issue flown against JSBSim: (name, true airspeed ft/s, altitude ft) where JSBSim trims them.
-FLOWN = [("f16", KT400, 15000.0), ("global5000", 500.0, 20000.0), ("Camel", 120.0, 2000.0)]
+FLOWN = [("f16", KT400, 15000.0), ("global5000", 500.0, 20000.0), ("Camel", 120.0, 2000.0), ("pa28", 185.0, 4000.0),
+         ("c182", 215.0, 6000.0), ("c310", 200.0, 5000.0)]
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
@@ -39,7 +40,9 @@ def f16():
 @pytest.mark.parametrize("name, airspeed, altitude", FLOWN)
 def test_trim_and_doublet_against_jsbsim(name, airspeed, altitude):
     """Trim α within 0.1° and throttle within 0.01 of JSBSim's; the 30 s doublet within the tolerances (the F-16
-    through its fly-by-wire loop, the Global 5000 with its autopilot system idle, the Camel's rotary engine)."""
+    through its fly-by-wire loop, the Global 5000 with its autopilot system idle, the Camel's rotary engine, the
+    governed propellers of the PA-28, the 182 and the 310 — JSBSim trimmed with its governors held, see
+    ``flight_oracle.jsbsim_trim``)."""
     c = compare_flight(f"jsbsim:{name}", airspeed, altitude)
     assert c.trim_ok, (c.alpha, c.throttle)
     assert c.trajectory_ok, (c.trajectory, c.tolerance)
