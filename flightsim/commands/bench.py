@@ -66,8 +66,8 @@ def _manoeuvre(args, names):
                                   progress=(lambda text: print(f"  {text}", file=sys.stderr))
                                   if sys.stderr.isatty() else None)
     table = roll_study.roll_table(study)
-    head = (f"{aircraft}: full right aileron for {study.roll_time:.2f} s (360° for RK4 at "
-            f"{roll_study.REFERENCE_HZ} Hz, peak roll rate {study.reference_peak_rate:.0f} °/s) from level flight "
+    head = (f"{aircraft}: full right aileron from {roll_study.LEAD:g} s to {study.roll_time:.2f} s (360° for RK4 "
+            f"at {roll_study.REFERENCE_HZ} Hz, peak roll rate {study.reference_peak_rate:.0f} °/s) from level flight "
             f"at {study.airspeed:.0f} ft/s, {study.altitude:.0f} ft")
     try:
         out.mkdir(parents=True, exist_ok=True)

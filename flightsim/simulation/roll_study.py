@@ -18,8 +18,9 @@ fine-stepped flight, the integrator's and the discrete control law's
 together.  The integrators' own share shows in their spread at one rate.
 
 Cost is measured in the same run: wall-clock microseconds per simulated step
-(the median of :data:`REPEATS` timed flights), and its ratio to RK4's at the
-same rate.
+of the programme flown in compiled steps (one airplane of a
+:class:`~flightsim.simulation.batch.BatchSimulation`; the median of
+:data:`REPEATS` timed flights), and its ratio to RK4's at the same rate.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ class RollFlight:
     peak_rate : float
         Its largest roll rate, deg/s.
     us_per_step : float
-        Median wall-clock time of a step, µs.
+        Median wall-clock time of a compiled step, µs.
     cost_vs_rk4 : float
         ``us_per_step`` over RK4's at the same rate (same run).
     """
@@ -110,29 +111,49 @@ class RollStudy:
     errors: dict
 
 
-def _fly(aircraft, point, integrator, hz, aileron_until, duration):
-    """Fly the programme; the states on the 60 Hz grid, the roll rates (deg/s) and µs per step (None if it
-    diverged)."""
+def _cost(aircraft, point, integrator, hz, aileron_until, duration):
+    """µs per step of the programme flown in compiled steps (one airplane of a
+    :class:`~flightsim.simulation.batch.BatchSimulation`: three calls, the stick over and back between them)."""
+    from flightsim.simulation.batch import BatchSimulation
+
     dt = 1.0 / hz
-    start = Start("trim", point.state.copy(), Controls(throttle=point.throttle, elevator=point.elevator,
-                                                        aileron=point.aileron, rudder=point.rudder,
-                                                        flaps=point.flaps), point)
-    sim = Simulation(aircraft, integrator, dt, atmosphere="isa", start=start)
+    batch = BatchSimulation(1, aircraft, integrator, dt, atmosphere="isa", start=_start(point))
+    lead, held = int(round(LEAD * hz)), int(round(aileron_until * hz))
+    steps = int(round(duration * hz))
+    batch.step(1)                                         # (loaded, the first call's costs paid)
+    batch.reset()
+    began = time.perf_counter()
+    batch.step(lead)
+    batch.controls[0, 2] = 1.0
+    batch.step(held - lead)
+    batch.controls[0, 2] = point.aileron
+    batch.step(steps - held)
+    return 1e6 * (time.perf_counter() - began) / steps
+
+
+def _start(point):
+    return Start("trim", point.state.copy(), Controls(throttle=point.throttle, elevator=point.elevator,
+                                                      aileron=point.aileron, rudder=point.rudder, flaps=point.flaps),
+                 point)
+
+
+def _fly(aircraft, point, integrator, hz, aileron_until, duration):
+    """Fly the programme; the states on the 60 Hz grid and the roll rates (deg/s) (None if it diverged)."""
+    dt = 1.0 / hz
+    sim = Simulation(aircraft, integrator, dt, atmosphere="isa", start=_start(point))
     steps = int(round(duration * hz))
     every = hz // GRID_HZ
     grid = [sim.vector.copy()]
     rates = [sim.vector[10]]
-    began = time.perf_counter()
     for i in range(steps):
         t = i * dt
         sim.controls.aileron = 1.0 if LEAD <= t + 1e-9 < aileron_until else point.aileron
         if not sim.step():
-            return None, None, None
+            return None, None
         rates.append(sim.vector[10])
         if (i + 1) % every == 0:
             grid.append(sim.vector.copy())
-    elapsed = time.perf_counter() - began
-    return np.array(grid), np.degrees(np.array(rates)), 1e6 * elapsed / steps
+    return np.array(grid), np.degrees(np.array(rates))
 
 
 def _unwrapped_roll(states):
@@ -157,7 +178,7 @@ def roll_study(aircraft="jsbsim:f16", airspeed=400.0 * KNOT, altitude=15000.0, r
     point = trim_module.trim(plane, airspeed, altitude, heading=0.0, atmosphere="isa")
     names = list(INTEGRATORS) if integrators is None else list(integrators)
     # the reference first, the stick held until it has rolled 360° (found on a long hold, then flown exactly)
-    probe, _, _ = _fly(plane, point, "rk4", REFERENCE_HZ, 10.0, LEAD + 4.0)
+    probe, _ = _fly(plane, point, "rk4", REFERENCE_HZ, 10.0, LEAD + 4.0)
     roll = _unwrapped_roll(probe)
     over = np.nonzero(roll >= roll[0] + 360.0)[0]
     if not len(over):
@@ -166,7 +187,7 @@ def roll_study(aircraft="jsbsim:f16", airspeed=400.0 * KNOT, altitude=15000.0, r
     t360 = (k - 1 + (roll[0] + 360.0 - roll[k - 1]) / (roll[k] - roll[k - 1])) / GRID_HZ
     until = round(t360 * GRID_HZ) / GRID_HZ        # on the grid: every rate lets go of the stick at once
     duration = math.ceil((until + SETTLE) * GRID_HZ) / GRID_HZ
-    reference, ref_rates, _ = _fly(plane, point, "rk4", REFERENCE_HZ, until, duration)
+    reference, ref_rates = _fly(plane, point, "rk4", REFERENCE_HZ, until, duration)
     end = int(round(until * GRID_HZ))
     ref_roll = _unwrapped_roll(reference)
     flights, errors = [], {}
@@ -175,17 +196,12 @@ def roll_study(aircraft="jsbsim:f16", airspeed=400.0 * KNOT, altitude=15000.0, r
         for name in (["rk4"] + [n for n in names if n != "rk4"]):
             if progress:
                 progress(f"{name} at {hz} Hz")
-            timings, states, peak = [], None, math.nan
-            for _ in range(REPEATS):
-                states, p, us = _fly(plane, point, name, hz, until, duration)
-                if states is None:
-                    break
-                timings.append(us)
-                peak = float(np.max(np.abs(p)))
+            states, p = _fly(plane, point, name, hz, until, duration)
             if states is None:
                 flights.append(RollFlight(name, hz, math.nan, math.nan, math.nan, math.nan, math.nan))
                 continue
-            us = float(np.median(timings))
+            peak = float(np.max(np.abs(p)))
+            us = float(np.median([_cost(plane, point, name, hz, until, duration) for _ in range(REPEATS)]))
             rk4_cost = us if name == "rk4" else rk4_cost
             error = _angle(states, reference)
             errors[(name, hz)] = (np.arange(len(error)) / GRID_HZ, error)
@@ -212,7 +228,7 @@ def roll_table(study):
             if f is None or math.isnan(f.attitude_error):
                 cells += ["diverged", "", ""]
             else:
-                cells += [f"{f.attitude_error:.3g}", f"{f.roll_error:+.3g}", f"{f.us_per_step:.0f} "
+                cells += [f"{f.attitude_error:.3g}", f"{f.roll_error:+.3g}", f"{f.us_per_step:.1f} "
                                                                              f"(×{f.cost_vs_rk4:.2f})"]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
