@@ -12,7 +12,8 @@ chosen with ``--start`` (and ``--trim`` for ``simulate``):
               down, at the aircraft file's ``approach_speed``, about a minute
               (:data:`APPROACH_SECONDS`) before the wheels touch at
               :data:`AIM_DISTANCE` past the threshold;
-``air``       level flight trimmed at the aircraft file's ``cruise_speed``, at its
+``air``       level flight trimmed at the aircraft file's ``cruise_speed`` (a JSBSim aircraft's, flightsim's
+              estimate: where that speed cannot be held level, the nearest that can), at its
               initial position, altitude and heading (``flightsim fly``'s default);
 ``trim``      steady flight trimmed at a given airspeed (altitude, flight-path
               angle and flaps may be given too);
@@ -38,7 +39,7 @@ from flightsim.math import quat
 from flightsim.physics import aero
 from flightsim.physics.ground import contact_depths
 from flightsim.physics.inputs import C_ENGINE
-from flightsim.physics.trim import trim as solve_trim, trimmable_speeds
+from flightsim.physics.trim import TrimError, trim as solve_trim, trimmable_speeds
 from flightsim.simulation.airfield import RUNWAY
 from flightsim.simulation.controls import Controls
 
@@ -272,7 +273,19 @@ def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0
         speed = getattr(aircraft, "cruise_speed", None)
         if speed is None:
             raise ValueError(f"start: {aircraft.source} has no [initial] cruise_speed; use --start file")
-        return trimmed_start(aircraft, speed, altitude, 0.0, 0.0, atmosphere, kind="air", wind=wind)
+        try:
+            return trimmed_start(aircraft, speed, altitude, 0.0, 0.0, atmosphere, kind="air", wind=wind)
+        except TrimError:
+            if getattr(aircraft, "jsbsim", None) is None:     # (a file's own cruise speed: its error stands)
+                raise
+            # a JSBSim aircraft's cruise speed is flightsim's estimate: the nearest speed it holds level instead
+            h = float(aircraft.initial_position[2]) if altitude is None else altitude
+            span = trimmable_speeds(aircraft, h, atmosphere=atmosphere)
+            if span is None:
+                raise
+            lo, hi = span
+            near = min(max(speed, lo + 0.05 * (hi - lo)), hi - 0.05 * (hi - lo))
+            return trimmed_start(aircraft, near, altitude, 0.0, 0.0, atmosphere, kind="air", wind=wind)
     if kind == "trim":
         return trimmed_start(aircraft, airspeed, altitude, climb_angle, flaps, atmosphere, wind=wind)
     raise ValueError(f"start: unknown kind {kind!r}; valid: {', '.join(START_KINDS)}")
