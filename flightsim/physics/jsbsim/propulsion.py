@@ -86,6 +86,7 @@ from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_jit
 from flightsim.physics.jsbsim import piston as _piston
 from flightsim.physics.jsbsim import propeller as _propeller
+from flightsim.physics.jsbsim import turboprop as _turboprop
 from flightsim.physics.jsbsim.atmosphere import SEA_LEVEL_PRESSURE
 from flightsim.physics.jsbsim.piston import PISTON_SLOTS, PS_MAP, PS_MIXTURE, PS_RUNNING, piston_frame, piston_steady
 from flightsim.physics.jsbsim.program import ProgramBuilder, Properties, canonical
@@ -100,6 +101,8 @@ __all__ = ["Propulsion", "engines_frame", "engines_steady", "turbines"]
 #: water injection (``<injected>``, ``<injection-time>``, s).
 (E_MIL, E_IDLE_N1, E_IDLE_N2, E_MAX_N1, E_MAX_N2, E_BLEED, E_N1_UP, E_N1_DOWN, E_N2_UP, E_N2_DOWN, E_X, E_Y, E_Z,
  E_PITCH, E_YAW, E_MAX_THRUST, E_AUGMENTED, E_AUGMETHOD, E_INJECTED, E_INJECTION_TIME) = range(20)
+#: Then 1 for a turbine that drives a propeller (its thrust is the propeller's power: no loads of its own), else 0.
+E_PROPELLER = 20
 #: Columns of an engine's row in :attr:`Propulsion.slots`: its throttle, its tables' and spool functions'
 #: values (−1: the default FGSpoolUp), its spools, its N2norm, its thrust; its ``AugThrust`` function (−1: none),
 #: the augmentation's state; its ``Injection`` function (−1: none), the injection command, timer, water left
@@ -107,7 +110,7 @@ __all__ = ["Propulsion", "engines_frame", "engines_steady", "turbines"]
 (S_THROTTLE, S_IDLE, S_MIL, S_N1_UP, S_N1_DOWN, S_N2_UP, S_N2_DOWN, S_N1, S_N2, S_N2NORM, S_THRUST, S_AUG,
  S_AUGMENTATION, S_INJECTION_FN, S_INJECTION, S_INJECTION_TIMER, S_WATER, S_INJ_N1, S_INJ_N2) = range(19)
 #: The number of columns of :attr:`Propulsion.engines` and :attr:`Propulsion.slots`.
-ENGINE_FIELDS, SLOT_FIELDS = 20, 19
+ENGINE_FIELDS, SLOT_FIELDS = 21, 19
 #: The properties of a turbine's state, ``{e}`` its ``propulsion/engine[k]``: the spools, N2norm, thrust; the
 #: augmentation (1 lit: flightsim's name, JSBSim binds none), the water-injection command, timer and water left
 #: and the N1/N2 increments (JSBSim's names).
@@ -165,6 +168,8 @@ class Propulsion:
         builder = ProgramBuilder(source, self.properties)
         block = source.section("propulsion", required=False)
         rows, slots, self.locations, self.kinds = [], [], [], []
+        #: engine index → its row of the propeller arrays, for a turbine that drives a propeller
+        self.turbine_propellers = {}
         pistons, piston_slots, propellers, propeller_slots, tables = [], [], [], [], []
         store = Tables()
         self.defaults = {}
@@ -175,12 +180,21 @@ class Propulsion:
                 self._piston(engine, root, k, where, store, (pistons, piston_slots, propellers, propeller_slots,
                                                              tables))
                 continue
+            powered = (pistons, piston_slots, propellers, propeller_slots, tables)
+            if root.tag == "turboprop_engine":
+                self._turboprop(engine, root, k, where, builder, store, powered)
+                continue
             if root.tag != "turbine_engine":
-                raise InputError(source.path, where, f"<{root.tag}> engines are not supported yet (turbines and "
-                                 "pistons only)")
+                raise InputError(source.path, where, f"<{root.tag}> engines are not supported yet (turbines, "
+                                 "turboprops and pistons only)")
             thruster = engine.find("thruster")
-            if thruster is None or self._file(thruster, "thruster", f"{where}/thruster").tag != "direct":
-                raise InputError(source.path, f"{where}/thruster", "only direct thrusters are supported yet")
+            kind = None if thruster is None else self._file(thruster, "thruster", f"{where}/thruster").tag
+            if kind == "propeller":
+                self._turbine_propeller(engine, root, k, where, builder, store, rows, slots, powered)
+                continue
+            if kind != "direct":
+                raise InputError(source.path, f"{where}/thruster", "a turbine drives a direct thruster or a "
+                                 "propeller only")
             rows.append(self._turbine(root, k, where, builder, slots))
             self.kinds.append(("turbine", len(rows) - 1))
             self.locations.append(source.location(thruster.find("location"), f"{where}/thruster/location"))
@@ -251,6 +265,70 @@ class Propulsion:
                               name[ps[RS_ENGINE_RPM]]: 2.0 * row[_piston.PE_IDLE_RPM],
                               name[ps[RS_ACTING_Y]]: prop_row[PR_LOC_Y], name[ps[RS_ACTING_Z]]: prop_row[PR_LOC_Z]})
 
+    # -- turboprops, and turbines driving propellers (flightsim.physics.jsbsim.turboprop)
+
+    def _powered(self, k, where, thruster, prop, store, out, row, table_row, own):
+        """Append an engine that drives a propeller (``row``, its tables ``table_row``, its slots ``own``) and its
+        propeller (read from ``thruster`` and ``prop``) to the lists in ``out``; its defaults: running, N1 at idle,
+        the propeller at its lowest governed rpm (1000 without a governor) and finest pitch."""
+        pistons, piston_slots, propellers, propeller_slots, tables = out
+        prop_row, prop_tables, location, constant_speed = _propeller.read_propeller(
+            self.source, thruster, prop, f"{where}/thruster", store)
+        for column in (_propeller.TB_CT, _propeller.TB_CP, _propeller.TB_CT_MACH, _propeller.TB_CP_MACH):
+            table_row[column:column + 3] = prop_tables[column:column + 3]
+        names = {"e": f"propulsion/engine[{k}]", "k": k}
+        pistons.append(row)
+        piston_slots.append(own + [-1] * (len(PISTON_SLOTS) - len(own)))
+        propellers.append(prop_row)
+        ps = [self.properties.slot(n.format(**names)) for n in PROPELLER_SLOTS]
+        if row[_piston.PE_KIND] == _turboprop.TURBINE_PROPELLER:      # (FGTurbine sets no rpm command nor feather)
+            advance, feather = (self.properties.slot(n.format(**names)) for n in _turboprop.TURBINE_PROPELLER_CONTROLS)
+            ps[_propeller.RS_ADVANCE_CMD] = ps[_propeller.RS_ADVANCE_POS] = advance
+            ps[_propeller.RS_FEATHER_CMD] = ps[_propeller.RS_FEATHER_POS] = feather
+        propeller_slots.append(ps)
+        tables.append(table_row)
+        self.locations.append(location)
+        name = self.properties.names
+        rpm = prop_row[_propeller.PR_MIN_RPM] if constant_speed and prop_row[_propeller.PR_MIN_RPM] > 0 else 1000.0
+        self.defaults.update({name[ps[_propeller.RS_PITCH]]: prop_row[_propeller.PR_MIN_PITCH],
+                              name[ps[_propeller.RS_CONSTANT_SPEED]]: constant_speed,
+                              name[ps[RS_RPM]]: rpm, name[ps[RS_ENGINE_RPM]]: rpm * prop_row[_propeller.PR_GEAR],
+                              name[ps[RS_ACTING_Y]]: prop_row[PR_LOC_Y], name[ps[RS_ACTING_Z]]: prop_row[PR_LOC_Z],
+                              canonical(f"{names['e']}/set-running"): 1.0})
+        return len(pistons) - 1
+
+    def _turboprop(self, engine, root, k, where, builder, store, out):
+        """Read turboprop engine ``k`` and its propeller (:func:`~flightsim.physics.jsbsim.turboprop.read_turboprop`)."""
+        thruster = engine.find("thruster")
+        if thruster is None:
+            raise InputError(self.source.path, f"{where}/thruster", "required element is missing")
+        prop = self._file(thruster, "thruster", f"{where}/thruster")
+        if prop.tag != "propeller":
+            raise InputError(self.source.path, f"{where}/thruster", f"a turboprop drives a <propeller>, not a "
+                             f"<{prop.tag}>")
+        prefix = f"propulsion/engine[{k}]"
+        row, table_row = _turboprop.read_turboprop(self.source, root, where, builder, store, prefix)
+        own = [self.properties.slot(n.format(e=prefix, k=k)) for n in _turboprop.TURBOPROP_SLOTS]
+        index = self._powered(k, where, thruster, prop, store, out, row, table_row, own)
+        self.kinds.append(("turboprop", index))
+        self.defaults[self.properties.names[own[_turboprop.TS_N1]]] = row[_turboprop.TP_IDLE_N1]
+
+    def _turbine_propeller(self, engine, root, k, where, builder, store, rows, slots, out):
+        """Read turbine engine ``k`` that drives a propeller: a turbine row (its thrust at
+        :data:`~flightsim.physics.jsbsim.turboprop.TURBINE_THRUST`, no loads of its own) and a
+        :data:`~flightsim.physics.jsbsim.turboprop.TURBINE_PROPELLER` row for its propeller."""
+        thruster = engine.find("thruster")
+        prefix = f"propulsion/engine[{k}]"
+        thrust = _turboprop.TURBINE_THRUST.format(e=prefix)
+        rows.append(self._turbine(root, k, where, builder, slots, thrust))
+        rows[-1][E_PROPELLER] = 1.0
+        self.kinds.append(("turbine", len(rows) - 1))
+        row = [0.0] * _piston.ROW_FIELDS
+        row[_piston.PE_KIND] = _turboprop.TURBINE_PROPELLER
+        prop = self._file(thruster, "thruster", f"{where}/thruster")
+        self.turbine_propellers[k] = self._powered(k, where, thruster, prop, store, out, row,
+                                                   [0] * _propeller.TABLE_FIELDS, [self.properties.slot(thrust)])
+
     def _file(self, el, kind, where):
         """The element an ``<engine file=…>``/``<thruster file=…>`` names, from the package's ``engine/`` folder."""
         name = el.get("file")
@@ -260,7 +338,7 @@ class Propulsion:
         return self.source.included(name, (here / "Engines", here / "engine", package_root() / "engine"),
                                     f"{where} file={name!r}", f"no such {kind} file")
 
-    def _turbine(self, root, k, where, builder, slots):
+    def _turbine(self, root, k, where, builder, slots, thrust=None):
         def value(tag, default):
             el = root.find(tag)
             return default if el is None else self.source.number(el, f"{where}/{tag}", "LBS" if "thrust" in tag
@@ -305,6 +383,8 @@ class Propulsion:
         own = [self.properties.slot(f"fcs/throttle-pos-norm[{k}]"), names["IdleThrust"], names["MilThrust"]]
         own += [names.get(n, -1) for n in _SPOOL_FUNCTIONS]
         state = [self.properties.slot(n.format(e=prefix)) for n in TURBINE_STATE]
+        if thrust is not None:              # (a turbine driving a propeller: its own thrust is not thrust-lbs)
+            state[TURBINE_STATE.index("{e}/thrust-lbs")] = self.properties.slot(thrust)
         own += state[:4] + [names.get("AugThrust", -1), state[4], names.get("Injection", -1)] + state[5:]
         slots.append(own)
         # FGTurbine::Load: the water left is 1 when the file gives an injection time, the increments the file's
@@ -315,8 +395,10 @@ class Propulsion:
 
     def locate(self, structural_to_body):
         """Fill each thruster's location about the CG (body frame, ft) from ``structural_to_body(r_in)``."""
-        for (kind, row), r in zip(self.kinds, self.locations):
-            if kind == "turbine":
+        for k, ((kind, row), r) in enumerate(zip(self.kinds, self.locations)):
+            if k in self.turbine_propellers:
+                self.propellers[self.turbine_propellers[k], PR_X:PR_Z + 1] = structural_to_body(r)
+            elif kind == "turbine":
                 self.engines[row, E_X:E_Z + 1] = structural_to_body(r)
             else:
                 self.propellers[row, PR_X:PR_Z + 1] = structural_to_body(r)
@@ -342,8 +424,10 @@ class Propulsion:
         self.program.run(props)
         failed = engines_steady(props, *self.arrays, density_ratio, out)
         if failed:
-            raise RuntimeError(f"{self.source.path}: {failed} of its {self.pistons.shape[0]} piston engine(s) have "
-                               "no running steady state at this throttle and flight condition (they would stop)")
+            kind = "piston" if not np.any(self.pistons[:, _piston.PE_KIND]) else "propeller-driving"
+            raise RuntimeError(f"{self.source.path}: {failed} of its {self.pistons.shape[0]} {kind} engine(s) have "
+                               "no running steady state at this throttle and flight condition (they would stop, or "
+                               "a turboprop's reverser is on)")
         return out
 
 
@@ -434,6 +518,8 @@ def _turbine_frame(props, row, s, dt, density_ratio, out):
             props[s[S_WATER]] = 0.0
     props[s[S_N1]], props[s[S_N2]], props[s[S_N2NORM]], props[s[S_THRUST]] = n1, n2, n2norm, thrust
     props[s[S_AUGMENTATION]] = 1.0 if augmentation else 0.0
+    if row[E_PROPELLER] != 0.0:             # (its thrust is its propeller's power: turboprop.powered_frame)
+        return
     cp, sp, cy, sy = math.cos(row[E_PITCH]), math.sin(row[E_PITCH]), math.cos(row[E_YAW]), math.sin(row[E_YAW])
     fx, fy, fz = cp * cy * thrust, cp * sy * thrust, -sp * thrust
     x, y, z = row[E_X], row[E_Y], row[E_Z]
@@ -488,6 +574,10 @@ def engines_frame(props, engines, slots, pistons, piston_slots, propellers, prop
     for e in range(engines.shape[0]):
         _turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
     for e in range(pistons.shape[0]):
+        if pistons[e, _piston.PE_KIND] != 0.0:
+            _turboprop.powered_frame(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
+                                     table_data, dt, out)
+            continue
         piston_frame(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e], table_data,
                      dt, out)
 
@@ -519,6 +609,11 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
         _turbine_steady(props, engines[e], slots[e], density_ratio, out)
     failed = 0
     for e in range(pistons.shape[0]):
+        if pistons[e, _piston.PE_KIND] != 0.0:
+            if not _turboprop.powered_steady(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e],
+                                             tables[e], table_data, out):
+                failed += 1
+            continue
         if not piston_steady(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
                              table_data, out):
             failed += 1
