@@ -424,13 +424,21 @@ def test_a_turbines_thrust_spools_and_loads_are_jsbsims_as_the_throttle_moves(na
 
 @pytest.mark.parametrize("name, message", [
     ("ZLT-NT", r"ZLT-NT.xml: propulsion/engine\[3\]: <electric_engine> engines are not supported yet"),
-    ("DHC6", r"DHC6.xml: propulsion/engine\[0\]: <turboprop_engine> engines are not supported yet"),
+    ("motor", r"motor.xml: propulsion/engine\[0\]: <brushless_dc_motor> engines are not supported yet"),
 ])
-def test_engines_not_modelled_yet_are_refused_by_name(name, message):
+def test_engines_not_modelled_yet_are_refused_by_name(tmp_path, name, message):
     from flightsim.physics.jsbsim.propulsion import Propulsion
 
+    if name == "motor":             # (a hand-built airplane with JSBSim's FGBrushLessDCMotor)
+        (tmp_path / "engine").mkdir()
+        (tmp_path / "engine" / "bldc.xml").write_text('<brushless_dc_motor name="m"/>')
+        path = tmp_path / "motor.xml"
+        path.write_text('<fdm_config name="motor"><propulsion><engine file="bldc"><thruster file="p"/></engine>'
+                        '</propulsion></fdm_config>')
+    else:
+        path = aircraft_path(name)
     with pytest.raises(InputError, match=message):
-        Propulsion(JSBSimFile(aircraft_path(name)))
+        Propulsion(JSBSimFile(path))
 
 
 def test_the_stall_latch_and_cl_squared_follow_the_last_frame(tmp_path):

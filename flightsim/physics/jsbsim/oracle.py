@@ -30,8 +30,9 @@ from flightsim.physics.jsbsim.propulsion import E_AUGMETHOD, E_IDLE_N1, E_IDLE_N
     S_AUGMENTATION, S_INJECTION, S_INJECTION_TIMER, S_N1, S_N2, S_WATER, Propulsion
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
-__all__ = ["FcsReplay", "INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPULSION_LOADS", "PropulsionReplay", "Replay",
-           "engine_inputs_from", "new_fdm", "replay_aero", "replay_fcs", "replay_propulsion"]
+__all__ = ["FcsReplay", "INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPELLER_STATE", "PROPULSION_LOADS",
+           "PropulsionReplay", "Replay", "TURBOPROP_STATE", "engine_inputs_from", "new_fdm", "replay_aero",
+           "replay_fcs", "replay_propulsion", "start_powered"]
 
 #: Properties JSBSim's FGPropagate writes: it runs first in a frame, so the FCS reads this frame's values of
 #: these, and the last frame's of what FGAuxiliary computes (α, β, q̄, the air-relative rates, ...).
@@ -568,6 +569,10 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     it is set again after ``run_ic``, and one frame with no time passing follows (as ``run_ic`` ends), so that
     the manifold pressure JSBSim shows is its hidden ``TMAP`` boosted at the propeller's rpm now
     (:func:`_start_engines` divides the boost out).
+
+    With turboprops or turbines driving propellers, JSBSim runs one frame after ``run_ic`` before flightsim's
+    engines start from its state (:func:`start_powered`: a turboprop's hidden IELU throttle is known then), and the
+    frames compared are the next ``frames``; a turboprop's rpm command moves as a piston's (:func:`_advance`).
 
     ``root``: JSBSim's root folder holding ``aircraft/NAME/NAME.xml`` (by default the package's); ``extra(t)``:
     other commands, ``{property: value}``, set in JSBSim and in flightsim's properties before each frame (e.g. a

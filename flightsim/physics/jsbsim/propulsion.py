@@ -1,4 +1,5 @@
-"""The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters, pistons with propellers.
+"""The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters or propellers, turboprops and
+pistons with propellers.
 
 As JSBSim's ``FGTurbine`` in its running phase (``FGTurbine::Calculate`` and
 ``FGTurbine::Run``) and ``FGThruster``/``FGForce`` for a ``direct`` thruster:
@@ -40,7 +41,12 @@ modelled (fuel burn is frozen here).
 As JSBSim's ``FGPiston`` (running, both magnetos, no starter; with its
 supercharger) driving an ``FGPropeller`` (fixed-pitch, variable-pitch or
 constant-speed): :mod:`flightsim.physics.jsbsim.piston` and
-:mod:`flightsim.physics.jsbsim.propeller`.
+:mod:`flightsim.physics.jsbsim.propeller`.  As ``FGTurboProp`` (running,
+its IELU and reverser) driving an ``FGPropeller``, and as JSBSim 1.3.3's
+``FGTurbine`` driving one (its thrust in lbf handed on as the power in
+ft·lbf/s; the turbine's row :data:`E_PROPELLER`, no loads of its own):
+:mod:`flightsim.physics.jsbsim.turboprop`.  Every engine that drives a
+propeller is a row of the piston arrays (``piston.PE_KIND`` says which).
 
 The engine's functions run in the same stack machine as the aerodynamics
 (:mod:`flightsim.physics.jsbsim.program`), their values at
@@ -51,8 +57,9 @@ the injection's (:data:`TURBINE_STATE`); ``…/map-pa``, ``…/propeller-rpm``,
 which other compiled code can call with :attr:`Propulsion.arrays`, and a
 reset is the array's.  What is not modelled is refused by name: other engines
 and thrusters, a supercharger's drive loss; the start, stall and windmilling
-phases of a turbine (and ``FGTurbine::Trim``, JSBSim's thrust at a zero time
-step) are not modelled (engines run), nor is fuel burn.
+phases of a turbine or turboprop (and ``FGTurbine::Trim``, JSBSim's thrust at a
+zero time step; FGTurboProp's no power then) are not modelled (engines run),
+nor is fuel burn.
 
 What the caller fills in ``props`` before a frame, in the order JSBSim's models compute it
 (``FGFDMExec``: Propagate, Atmosphere, FCS, MassBalance, Auxiliary, then Propulsion, then Aerodynamics):
@@ -65,7 +72,7 @@ What the caller fills in ``props`` before a frame, in the order JSBSim's models 
   ``fcs/mixture-pos-norm[k]`` (JSBSim's FGFCS copies each command to its position before the channels run);
   a turbine's ``propulsion/engine[k]/injection_cmd`` (and ``…/augmentation`` for augmethod 0) if water injection
   (the afterburner) is wanted; a propeller's ``fcs/advance-cmd-norm[k]`` and ``fcs/feather-cmd-norm[k]`` (the
-  propeller copies them to their positions itself);
+  propeller copies them to their positions itself); a turboprop's ``propulsion/engine[k]/reverser``;
 * FGAuxiliary: ``velocities/u-aero-fps``, ``v-``, ``w-``, ``velocities/p-aero-rad_sec``, ``q-``, ``r-``,
   ``velocities/mach`` (and what a turbine's functions read, e.g. ``atmosphere/density-altitude``);
 * the thrusters' locations about the CG (:meth:`Propulsion.locate`) whenever the CG moves (FGMassBalance).
@@ -129,8 +136,9 @@ _FUNCTIONS = ("IdleThrust", "MilThrust", "AugThrust", "Injection") + _SPOOL_FUNC
 class Propulsion:
     """An aircraft's engines and thrusters read and compiled.
 
-    Engine ``k`` of the file is a turbine (a row of :attr:`engines`) or a piston (a row of :attr:`pistons` and
-    the same row of :attr:`propellers`); :attr:`kinds` says which.
+    Engine ``k`` of the file is a turbine (a row of :attr:`engines`; one driving a propeller also a row of
+    :attr:`pistons` and :attr:`propellers`, :attr:`turbine_propellers`), a piston or a turboprop (a row of
+    :attr:`pistons` and the same row of :attr:`propellers`); :attr:`kinds` says which.
 
     Attributes
     ----------
@@ -153,7 +161,10 @@ class Propulsion:
     table_data : numpy.ndarray
         Those tables' keys and values.
     kinds : list of tuple
-        ``("turbine", row)`` or ``("piston", row)`` for each engine of the file.
+        ``("turbine", row)``, ``("piston", row)`` or ``("turboprop", row)`` for each engine of the file.
+    turbine_propellers : dict
+        Engine index → its propeller's row of :attr:`pistons`/:attr:`propellers`, for each turbine that drives a
+        propeller.
     locations : list of tuple
         Each engine's thruster location, structural frame, in.
     defaults : dict
