@@ -424,7 +424,6 @@ def test_a_turbines_thrust_spools_and_loads_are_jsbsims_as_the_throttle_moves(na
 
 @pytest.mark.parametrize("name, message", [
     ("ion", r"ion.xml: propulsion/engine\[0\]: <ion_engine> engines are not supported yet"),
-    ("DHC6", r"DHC6.xml: propulsion/engine\[0\]: <turboprop_engine> engines are not supported yet"),
 ])
 def test_engines_not_modelled_yet_are_refused_by_name(tmp_path, name, message):
     """A package aircraft's, or a hand-built one's (``ion``: an engine of a type JSBSim does not have either)."""

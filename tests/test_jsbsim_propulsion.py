@@ -11,6 +11,11 @@ geared ones, Boeing314's behind supercharged engines) are flown so too, their rp
 their blade angle compared as well.  The steady state (for a trimmed start) must be the one JSBSim's
 ``FGPropulsion::GetSteadyState`` marches to, and stay put for a frame; where a governor holds the rpm between the
 pitch limits that march (0.5 s steps) does not settle, and the steady state is checked to hold the rpm commanded.
+
+Turboprops (FGTurboProp: DHC6, pc7, L410, pogo-jsbsim) and C130's turbines driving propellers are replayed so
+too, the rpm command moving, a turboprop's IELU (torque limiter) and reverser acting; their steady state is
+JSBSim's where its march settles (DHC6; pc7's, pogo's, L410's and C130's light propellers make the 0.5 s march
+diverge to 0 rpm) and a fixed point of a frame everywhere.
 """
 
 from collections import namedtuple
@@ -350,6 +355,126 @@ def test_an_electric_engines_power_thrust_and_loads_are_jsbsims_frame_by_frame(t
     assert r.force_error <= 1e-9 and r.moment_error <= 1e-9, r
     engines = Propulsion(JSBSimFile(aircraft_path("Pterosaur")))
     assert engines.kinds == [("electric", 0)] and engines.engines[0, 0] == 0.0         # the package's: 0 W
+# ----------------------------------------------------------------------------- turboprops, turbines with propellers
+
+#: Turboprops and turbines driving propellers, at a cruise of theirs (kts, ft).  pc7's IELU limits its torque
+#: for half the replay; L410's 99 ft propeller (its file gives no unit) jumps between 0 and 750 rpm, an
+#: unphysical but deterministic course; C130's turbines hand their thrust (lbf) to their propellers as power
+#: (ft·lbf/s), as JSBSim 1.3.3 does: they windmill at ~20 lbf.
+POWERED = {"DHC6": (150.0, 8000.0), "pc7": (200.0, 8000.0), "L410": (180.0, 8000.0), "pogo-jsbsim": (150.0, 5000.0),
+           "C130": (250.0, 10000.0)}
+
+
+@pytest.mark.parametrize("name", POWERED)
+def test_a_turboprops_n1_power_rpm_pitch_thrust_and_loads_are_jsbsims_frame_by_frame(name):
+    kts, ft = POWERED[name]
+    r = replay_propulsion(name, frames=600, every=3, airspeed_kts=kts, altitude_ft=ft)
+    assert r.frames == 200 and r.largest_thrust > 20.0, r
+    assert r.rpm_error <= 1e-9 and r.power_error <= 1e-9 and r.spool_error <= 1e-9 and r.pitch_error <= 1e-9, r
+    assert r.thrust_error <= 1e-9 and r.induced_error <= 1e-9, r
+    assert r.force_error <= 1e-9 and r.moment_error <= 1e-9, r
+    assert (r.ielu > 50) == (name in ("pc7", "L410")), r
+
+
+def test_a_turboprops_reverser_is_jsbsims():
+    """DHC6's reversers on from 2 s to 4.5 s: the throttle's beta range idles the engines, the blades follow the
+    lever toward the reverse pitch (0 °: the file gives none), then come back to the governor."""
+    from flightsim.physics.jsbsim import oracle
+
+    pitches = []
+    compare = oracle._compare_engines
+
+    def spy(fdm, engines, props, worst):
+        pitches.append(fdm["propulsion/engine/blade-angle"])
+        return compare(fdm, engines, props, worst)
+
+    def reversed_(t):
+        on = 1.0 if 2.0 <= t < 4.5 else 0.0
+        return {"propulsion/engine[0]/reverser": on, "propulsion/engine[1]/reverser": on}
+
+    oracle._compare_engines = spy
+    try:
+        r = replay_propulsion("DHC6", frames=600, every=3, airspeed_kts=150.0, altitude_ft=6000.0, extra=reversed_)
+    finally:
+        oracle._compare_engines = compare
+    assert min(pitches) < 9.0 and pitches[-1] == 12.0         # (minpitch 12°)
+    assert r.rpm_error <= 1e-9 and r.power_error <= 1e-9 and r.pitch_error <= 1e-9, r
+    assert r.force_error <= 1e-9 and r.moment_error <= 1e-9, r
+
+
+@pytest.mark.parametrize("kts, ft, throttle, advance", [(150.0, 8000.0, 0.5, 0.0), (150.0, 8000.0, 0.3, 1.0),
+                                                        (120.0, 4000.0, 0.8, 0.5)])
+def test_a_turboprops_steady_state_is_jsbsims(kts, ft, throttle, advance):
+    """DHC6's heavy propellers (Ixx 25 slug·ft²) let JSBSim's march settle: blades at their finest, N1 at its
+    target, the rpm where the power balances."""
+    fdm, engines, properties, props, sigma = _governed_state("DHC6", kts, ft, throttle, advance)
+    fdm.get_propulsion().get_steady_state()
+    out = engines.steady(props, sigma)
+    for k in range(2):
+        for key in ("propeller-rpm", "blade-angle", "n1", "thrust-lbs", "power-hp", "ielu_intervent"):
+            name = f"propulsion/engine[{k}]/{key}"
+            assert props[properties[name]] == pytest.approx(fdm[name], rel=1e-12), name
+    ref = np.array([fdm[k] for k in PROPULSION_LOADS])
+    assert np.max(np.abs(out - ref)) <= 1e-12 * np.linalg.norm(ref[:3])
+
+
+@pytest.mark.parametrize("name, kts, ft, throttle, advance", [("pc7", 200.0, 8000.0, 0.5, 0.0),
+                                                              ("pogo-jsbsim", 150.0, 5000.0, 0.6, 0.0),
+                                                              ("C130", 250.0, 10000.0, 0.7, 0.0),
+                                                              ("DHC6", 150.0, 2000.0, 1.0, 1.0)])
+def test_a_turboprops_steady_state_is_a_fixed_point_of_a_frame(name, kts, ft, throttle, advance):
+    """Where JSBSim's march (0.5 s steps) diverges (light propellers) or hovers (DHC6 at full power: the IELU
+    holds the torque at its limit), a frame leaves flightsim's steady state where it is."""
+    _, engines, properties, props, sigma = _governed_state(name, kts, ft, throttle, advance)
+    engines.steady(props, sigma)
+    keys = [properties[f"propulsion/engine/{key}"] for key in ("propeller-rpm", "blade-angle", "thrust-lbs")]
+    before = props[keys].copy()
+    assert before[0] > 300.0
+    if name == "DHC6":
+        torque = props[properties["propulsion/engine/propeller-torque-ftlb"]]
+        assert props[properties["propulsion/engine/ielu_intervent"]] == 1.0 and abs(torque) == pytest.approx(1629.3)
+    engines.run(props, 1.0 / 120.0, sigma)
+    np.testing.assert_allclose(props[keys], before, rtol=1e-3 if name == "DHC6" else 1e-9)
+
+
+_TURBOPROP = """<turboprop_engine name="t"><maxpower>500</maxpower>{extra}
+  <function name="EnginePowerVC"><v>1</v></function>
+  <table name="EnginePowerRPM_N1" type="internal"><tableData> 0 100
+   0 0 10
+   2000 0 500</tableData></table>
+  <table name="ITT_N1" type="internal"><tableData> 0 1
+   0 0 0
+   100 400 900</tableData></table></turboprop_engine>"""
+
+
+@pytest.mark.parametrize("extra, thruster, message", [
+    ("<afterburner>1</afterburner>", "prop", r"propulsion/engine\[0\]/afterburner: not read by JSBSim's FGTurboProp"),
+    ('<function name="Torque"><v>1</v></function>', "prop", r"engine\[0\]/function name='Torque': not supported in a "
+                                                            r"turboprop"),
+    ('<table name="Fuel"><tableData>0 1</tableData></table>', "prop", r"table name='Fuel': unknown turboprop table"),
+    ("", "nozzle", r"propulsion/engine\[0\]/thruster: a turboprop drives a <propeller>, not a <direct>"),
+])
+def test_what_a_turboprop_file_has_that_is_not_modelled_is_refused(tmp_path, extra, thruster, message):
+    _plane(tmp_path)
+    (tmp_path / "engine" / "eng.xml").write_text(_TURBOPROP.format(extra=extra))
+    (tmp_path / "engine" / "nozzle.xml").write_text('<direct name="n"/>')
+    text = (tmp_path / "plane.xml").read_text().replace('thruster file="prop"', f'thruster file="{thruster}"')
+    (tmp_path / "plane.xml").write_text(text)
+    with pytest.raises(InputError, match=message):
+        Propulsion(JSBSimFile(tmp_path / "plane.xml"))
+
+
+def test_a_hand_built_turboprop_reads_its_tables_and_jsbsims_defaults(tmp_path):
+    from flightsim.physics.jsbsim.piston import PE_KIND
+    from flightsim.physics.jsbsim.turboprop import TP_BETA_END, TP_IDLE_N1, TP_IELU_TORQUE, TURBOPROP
+
+    _plane(tmp_path)
+    (tmp_path / "engine" / "eng.xml").write_text(_TURBOPROP.format(extra="<betarangeend>120</betarangeend>"))
+    engines = Propulsion(JSBSimFile(tmp_path / "plane.xml"))
+    assert engines.kinds == [("turboprop", 0)] and engines.pistons[0, PE_KIND] == TURBOPROP
+    row = engines.pistons[0]
+    assert row[TP_IDLE_N1] == 30.0 and row[TP_BETA_END] == 0.99999 and row[TP_IELU_TORQUE] == -1.0
+    assert "propulsion/engine/EnginePowerVC" in engines.properties
 
 
 # ----------------------------------------------------------------------------- one compiled entry point
@@ -388,8 +513,6 @@ def test_the_engines_frame_runs_from_compiled_code_as_from_python():
     ("J246", r"J246.xml: propulsion/engine\[0\]/thrust_table: a solid rocket \(its <thrust_table>\) is not "
              r"supported yet"),
     ("Short_S23", r"Short_S23.xml: propulsion/engine\[0\]/function: an engine's own functions are not supported"),
-    ("DHC6", r"DHC6.xml: propulsion/engine\[0\]: <turboprop_engine> engines are not supported yet"),
-    ("C130", r"C130.xml: propulsion/engine\[0\]/thruster: only direct thrusters are supported yet"),
 ])
 def test_engines_and_propellers_not_modelled_are_refused_by_name(name, message):
     with pytest.raises(InputError, match=message):

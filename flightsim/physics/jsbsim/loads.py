@@ -367,6 +367,9 @@ def step_start(t, y, h, params, settle):
     for k in range(6):
         _put(props, int(s[J_PROP_SLOTS + k]), held[k])
     external_loads(props, params.jsb_external, held)     # (FGExternalReactions: after the FCS and the engines)
+    if settle:      # steady: flight controls that read the engines' outputs (DHC6's thrust coefficient) read this
+        # state's, not the last evaluation's (settled again: a fixed point, so nothing else moves)
+        _settled_fcs(props, params)
     params.diag[3] = props[int(s[J_RPM_SLOT])] if s[J_RPM_SLOT] >= 0 else 0.0
     if settle:
         # steady: cl² from this state's own lift, a fixed point (the lift's drag part reads cl²), iterated until

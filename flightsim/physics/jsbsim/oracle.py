@@ -30,8 +30,9 @@ from flightsim.physics.jsbsim.propulsion import E_AUGMETHOD, E_IDLE_N1, E_IDLE_N
     E_MIL, KIND_TURBINE, S_AUGMENTATION, S_INJECTION, S_INJECTION_TIMER, S_N1, S_N2, S_WATER, Propulsion
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
-__all__ = ["FcsReplay", "INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPULSION_LOADS", "PropulsionReplay", "Replay",
-           "engine_inputs_from", "new_fdm", "replay_aero", "replay_fcs", "replay_propulsion"]
+__all__ = ["FcsReplay", "INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPELLER_STATE", "PROPULSION_LOADS",
+           "PropulsionReplay", "Replay", "TURBOPROP_STATE", "engine_inputs_from", "new_fdm", "replay_aero",
+           "replay_fcs", "replay_propulsion", "start_powered"]
 
 #: Properties JSBSim's FGPropagate writes: it runs first in a frame, so the FCS reads this frame's values of
 #: these, and the last frame's of what FGAuxiliary computes (α, β, q̄, the air-relative rates, ...).
@@ -324,10 +325,10 @@ class PropulsionReplay:
     Attributes
     ----------
     thrust_error : float
-        Of an engine's thrust: a turbine's relative to its military thrust, a piston's relative to the largest
-        thrust JSBSim gave it over the replay.
+        Of an engine's thrust: a turbine's (direct thruster) relative to its military thrust, a propeller's relative
+        to the largest thrust JSBSim gave it over the replay.
     spool_error : float
-        Of a turbine's N1 or N2, % of its maximum.
+        Of a turbine's or turboprop's N1 or N2, % of its maximum.
     force_error, moment_error : float
         Of the thrusters' body force (moment), relative to the norm of JSBSim's.
     frames : int
@@ -340,13 +341,15 @@ class PropulsionReplay:
     induced_error : float
         Of a propeller's induced velocity (which aerodynamics read), relative to the largest JSBSim gave it.
     power_error : float
-        Of a piston's power, relative to the largest JSBSim gave it.
+        Of a piston's or turboprop's power, relative to the largest JSBSim gave it.
     augmented : int
         Of the frames compared, those with a turbine's augmentation (afterburner) lit.
     injection_error : float
         Of a turbine's water-injection command, timer (s) or water left (normalised).
     pitch_error : float
         Of a propeller's blade angle, deg.
+    ielu : int
+        Of the frames compared, those with a turboprop's IELU (torque limiter) intervening.
     """
 
     thrust_error: float
@@ -362,6 +365,7 @@ class PropulsionReplay:
     augmented: int = 0
     injection_error: float = 0.0
     pitch_error: float = 0.0
+    ielu: int = 0
 
 
 #: A piston engine's state JSBSim keeps, copied into flightsim's properties once after ``run_ic`` (``{e}``:
@@ -436,7 +440,7 @@ def _start_engines(fdm, engines, props):
             props[s[S_N2]] = r[E_IDLE_N2] + throttle * (r[E_MAX_N2] - r[E_IDLE_N2])
             props[s[S_N1]] = r[E_IDLE_N1] + throttle * (r[E_MAX_N1] - r[E_IDLE_N1])
             props[s[S_AUGMENTATION]] = float(r[E_AUGMETHOD] == 1.0 and throttle > 0.99 and props[s[S_N2]] > 97.0)
-        else:
+        elif kind == "piston":
             for name in PISTON_STATE:
                 name = name.format(e=f"propulsion/engine[{k}]")
                 if fdm.get_property_manager().hasNode(name):
@@ -444,6 +448,41 @@ def _start_engines(fdm, engines, props):
             e = f"propulsion/engine[{k}]"
             props[names[f"{e}/tmap-pa"]] = hidden_tmap(engines.pistons[row], fdm[f"{e}/map-pa"],
                                                       fdm[f"{e}/engine-rpm"], int(fdm[f"{e}/boost-speed"]))
+
+
+#: A propeller's state JSBSim keeps (the rpm, blade angle, the thrust's point of action and the torque, which a
+#: turboprop's IELU reads the next frame), and a turboprop's (N1, ITT, engine temperature, the IELU's flag).
+PROPELLER_STATE = ("{e}/propeller-rpm", "{e}/blade-angle", "{e}/y-position", "{e}/z-position",
+                   "{e}/propeller-torque-ftlb")
+TURBOPROP_STATE = ("{e}/n1", "{e}/itt-c", "{e}/engtemp-c", "{e}/ielu_intervent")
+
+
+def start_powered(fdm, engines, props):
+    """flightsim's turboprops and turbines driving propellers in JSBSim's state after its first frame after
+    ``run_ic`` (which sets a turboprop's N1 to idle, then runs it): the propeller's and turboprop's state copied
+    (:data:`PROPELLER_STATE`, :data:`TURBOPROP_STATE`), a turbine's spools too; the IELU's last throttle, which
+    JSBSim does not show, is the frame's throttle position when the IELU did not intervene, else the throttle N1's
+    step from idle implies."""
+    from flightsim.physics.jsbsim.turboprop import TP_DELAY, TP_IDLE_N1, TP_MAX_N1, TS_IELU_THROTTLE
+
+    names = engines.properties
+    for k, (kind, row) in enumerate(engines.kinds):
+        e = f"propulsion/engine[{k}]"
+        if kind == "turbine" and k in engines.turbine_propellers:
+            s = engines.slots[row]
+            props[s[S_N1]], props[s[S_N2]] = fdm[f"{e}/n1"], fdm[f"{e}/n2"]
+        elif kind != "turboprop":
+            continue
+        for name in PROPELLER_STATE + (TURBOPROP_STATE if kind == "turboprop" else ()):
+            props[names[name.format(e=e)]] = fdm[name.format(e=e)]
+        if kind == "turboprop":
+            r = engines.pistons[row]
+            throttle = fdm[f"fcs/throttle-pos-norm[{k}]"]
+            if fdm[f"{e}/ielu_intervent"]:
+                idle, step = r[TP_IDLE_N1], fdm[f"{e}/n1"] - r[TP_IDLE_N1]
+                tau = r[TP_DELAY] * (1.0 if step >= 0.0 else 2.4)       # (ExpSeek's up and down)
+                throttle = step / (1.0 - math.exp(-fdm.get_delta_t() / tau)) / (r[TP_MAX_N1] - idle)
+            props[engines.piston_slots[row, TS_IELU_THROTTLE]] = throttle
 
 
 def engine_inputs_from(fdm, props, aux_slots, inertial, metrics, rp, accelerations):
@@ -484,6 +523,9 @@ def _compare_engines(fdm, engines, props, worst):
         thrust = fdm[f"{e}/thrust-lbs"]
         largest = max(largest, abs(thrust))
         ours = props[names[f"{e}/thrust-lbs"]]
+        if kind == "turboprop" or k in engines.turbine_propellers:
+            _compare_powered(fdm, engines, props, worst, k, kind, row)
+            continue
         if kind == "turbine":
             r, s = engines.engines[row], engines.slots[row]
             worst.add("thrust", abs(ours - thrust) / r[E_MIL])
@@ -505,6 +547,27 @@ def _compare_engines(fdm, engines, props, worst):
             worst.add(key, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]) / max(abs(fdm[f"{e}/{name}"]), 1.0))
         worst.add("pitch", abs(props[names[f"{e}/blade-angle"]] - fdm[f"{e}/blade-angle"]))
     return largest
+
+
+def _compare_powered(fdm, engines, props, worst, k, kind, row):
+    """A turboprop's or a propeller-driving turbine's outputs against JSBSim's, into ``worst``."""
+    names = engines.properties
+    e = f"propulsion/engine[{k}]"
+    worst.scaled("thrust", k, abs(props[names[f"{e}/thrust-lbs"]] - fdm[f"{e}/thrust-lbs"]), fdm[f"{e}/thrust-lbs"])
+    for key, name in (("induced", "prop-induced-velocity_fps"),) + ((("power", "power-hp"),) if kind == "turboprop"
+                                                                    else ()):
+        worst.scaled(key, k, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]), fdm[f"{e}/{name}"])
+    worst.add("rpm", abs(props[names[f"{e}/propeller-rpm"]] - fdm[f"{e}/propeller-rpm"])
+              / max(abs(fdm[f"{e}/propeller-rpm"]), 1.0))
+    worst.add("pitch", abs(props[names[f"{e}/blade-angle"]] - fdm[f"{e}/blade-angle"]))
+    if kind == "turboprop":
+        from flightsim.physics.jsbsim.turboprop import TP_MAX_N1
+        worst.add("spool", abs(props[names[f"{e}/n1"]] - fdm[f"{e}/n1"]) / engines.pistons[row, TP_MAX_N1] * 100)
+        worst.add("ielu", float(props[names[f"{e}/ielu_intervent"]] != fdm[f"{e}/ielu_intervent"]))
+    else:
+        r, s = engines.engines[row], engines.slots[row]
+        worst.add("spool", max(abs(props[s[S_N1]] - fdm[f"{e}/n1"]) / r[E_MAX_N1] * 100,
+                               abs(props[s[S_N2]] - fdm[f"{e}/n2"]) / r[E_MAX_N2] * 100))
 
 
 def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft=8000.0, dt=1.0 / 120.0,
@@ -532,6 +595,10 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     the manifold pressure JSBSim shows is its hidden ``TMAP`` boosted at the propeller's rpm now
     (:func:`_start_engines` divides the boost out).
 
+    With turboprops or turbines driving propellers, JSBSim runs one frame after ``run_ic`` before flightsim's
+    engines start from its state (:func:`start_powered`: a turboprop's hidden IELU throttle is known then), and the
+    frames compared are the next ``frames``; a turboprop's rpm command moves as a piston's (:func:`_advance`).
+
     ``root``: JSBSim's root folder holding ``aircraft/NAME/NAME.xml`` (by default the package's); ``extra(t)``:
     other commands, ``{property: value}``, set in JSBSim and in flightsim's properties before each frame (e.g. a
     water-injection command).
@@ -558,15 +625,17 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     fdm["propulsion/fuel_freeze"] = 0 if burn else 1
     fdm["propulsion/set-running"] = -1
     n = len(engines.kinds)
-    pistons = [k for k, (kind, _) in enumerate(engines.kinds) if kind == "piston"]
+    pistons = [k for k, (kind, _) in enumerate(engines.kinds) if kind in ("piston", "turboprop")]
     tanks = {k: v for k, v in tank_properties(source).items() if k.endswith("/contents-lbs")} if burn else {}
+    powered = any(kind == "turboprop" for kind, _ in engines.kinds) or bool(engines.turbine_propellers)
 
     def command(t):
         for k in range(n):
             fdm[f"fcs/throttle-cmd-norm[{k}]"] = throttle(t)
         for k in pistons:
-            fdm[f"fcs/mixture-cmd-norm[{k}]"] = _mixture(t)
-            props[properties[f"fcs/mixture-pos-norm[{k}]"]] = _mixture(t)
+            if engines.kinds[k][0] == "piston":
+                fdm[f"fcs/mixture-cmd-norm[{k}]"] = _mixture(t)
+                props[properties[f"fcs/mixture-pos-norm[{k}]"]] = _mixture(t)
             fdm[f"fcs/advance-cmd-norm[{k}]"] = _advance(t)
             props[properties[f"fcs/advance-cmd-norm[{k}]"]] = _advance(t)
         for key, value in ({} if extra is None else extra(t)).items():
@@ -582,11 +651,19 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     engines.locate(lambda r: mass.structural_to_body(r, cg))
     rp = mass.structural_to_body(metrics.aero_rp, cg)
     _start_engines(fdm, engines, props)
+    first = 0
+    if powered:                             # (a turboprop's hidden state is known after a frame: start_powered)
+        command(0.0)
+        fdm.run()
+        start_powered(fdm, engines, props)
+        first = 1
     worst = _Worst()
     largest = 0.0
-    compared = lit = 0
+    compared = lit = ielu = 0
     out = np.zeros(6)
-    for i in range(frames):
+    ielu_slots = [properties[f"propulsion/engine[{k}]/ielu_intervent"] for k, (kind, _) in enumerate(engines.kinds)
+                  if kind == "turboprop"]
+    for i in range(first, frames + first):
         command(i * dt)
         last = _accelerations(fdm)
         fdm.run()
@@ -598,10 +675,11 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
             continue
         largest = max(largest, _compare_engines(fdm, engines, props, worst))
         lit += bool(np.any(props[engines.slots[engines.engines[:, E_KIND] == KIND_TURBINE, S_AUGMENTATION]]))
+        ielu += bool(np.any(props[ielu_slots]))
         ref = np.array([fdm[key] for key in PROPULSION_LOADS])
         worst.add("force", float(np.max(np.abs(out[:3] - ref[:3]))) / max(float(np.linalg.norm(ref[:3])), 1e-300))
         worst.add("moment", float(np.max(np.abs(out[3:] - ref[3:]))) / max(float(np.linalg.norm(ref[3:])), 1e-300))
         compared += 1
     return PropulsionReplay(worst.get("thrust"), worst.get("spool"), worst.get("force"), worst.get("moment"), compared,
                             largest, worst.get("rpm"), worst.get("map"), worst.get("induced"), worst.get("power"), lit,
-                            worst.get("injection"), worst.get("pitch"))
+                            worst.get("injection"), worst.get("pitch"), ielu)

@@ -74,8 +74,11 @@ __all__ = ["PISTON_SLOTS", "read_piston", "piston_frame", "piston_steady"]
 #: the rated and takeoff manifold pressure (Pa), the boost multiplier and the rated rpm.
 (PE_BOOST_SPEEDS, PE_BOOST_OVERRIDE, PE_BOOST_MANUAL, PE_TAKEOFF_BOOST, PE_HYSTERESIS) = range(16, 21)
 PE_SWITCH_PRESSURE, PE_RATED_MAP, PE_TAKEOFF_MAP, PE_BOOST_MUL, PE_RATED_RPM = 21, 23, 26, 29, 32
+#: The row's last column says which engine it is (the same array holds every engine that drives a propeller): 0 a
+#: piston (this module's), else :mod:`~flightsim.physics.jsbsim.turboprop`'s kinds.
+PE_KIND = 35
 #: How many columns a piston's row has.
-ROW_FIELDS = 35
+ROW_FIELDS = 36
 #: FGPiston's ``FG_MAX_BOOST_SPEEDS``.
 MAX_BOOST_SPEEDS = 3
 

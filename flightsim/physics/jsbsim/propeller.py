@@ -25,7 +25,8 @@ writing ``blade-angle``).  JSBSim's FGFCS copies ``fcs/advance-cmd-norm[k]`` and
 flightsim's flight controls (``fcs.py``) copy only the throttle and mixture,
 so the propeller makes these two copies itself at the start of its frame (no
 FCS of JSBSim's aircraft reads or writes the positions in between).
-FGPiston never reverses its propeller, so ``reversepitch`` has no effect here.
+FGPiston never reverses its propeller; a turboprop does (its reverser: the blade angle then
+follows the throttle toward ``reversepitch``, :func:`_governor`).
 
 The thruster's constants are a row of :data:`ROW_FIELDS` floats (the ``PR_*``
 columns), its properties a row of slots (the ``RS_*`` columns), its tables
@@ -52,7 +53,8 @@ from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_jit
 from flightsim.physics.jsbsim.program import _lookup_1d
 
-__all__ = ["PROPELLER_SLOTS", "Tables", "read_propeller", "propeller_calculate", "propeller_power_required",
+__all__ = ["PROPELLER_SLOTS", "Tables", "read_propeller", "propeller_calculate", "propeller_calculate_reversible",
+           "propeller_power_required",
            "table_value"]
 
 #: Columns of a propeller's row: Ixx (slug·ft²), diameter D (ft), D⁴, D⁵, gear ratio (engine rpm / propeller
@@ -63,10 +65,11 @@ __all__ = ["PROPELLER_SLOTS", "Tables", "read_propeller", "propeller_calculate",
 (PR_IXX, PR_DIAMETER, PR_D4, PR_D5, PR_GEAR, PR_CT_FACTOR, PR_CP_FACTOR, PR_P_FACTOR, PR_SENSE, PR_SENSE_MULT,
  PR_LOC_Y, PR_LOC_Z, PR_X, PR_Y, PR_Z, PR_T) = range(16)
 #: Then the pitch's limits (deg; equal: a fixed-pitch propeller), the governor's rpm range (propeller rpm: the
-#: rpm commanded is ``minrpm + (maxrpm − minrpm) · advance``).
-(PR_MIN_PITCH, PR_MAX_PITCH, PR_MIN_RPM, PR_MAX_RPM) = range(PR_T + 9, PR_T + 13)
+#: rpm commanded is ``minrpm + (maxrpm − minrpm) · advance``), the reversed blade angle ``reversepitch`` (deg; only
+#: a turboprop reverses its propeller).
+(PR_MIN_PITCH, PR_MAX_PITCH, PR_MIN_RPM, PR_MAX_RPM, PR_REVERSE_PITCH) = range(PR_T + 9, PR_T + 14)
 #: How many columns a propeller's row has.
-ROW_FIELDS = PR_T + 13
+ROW_FIELDS = PR_T + 14
 
 #: Columns of a propeller's slot row, and the property each one is, for engine ``k`` (``{e}`` is
 #: ``propulsion/engine[k]``).  What the propeller writes comes first, then what it reads.
@@ -87,11 +90,12 @@ PROPELLER_SLOTS = (
     range(len(PROPELLER_SLOTS))
 
 #: Each engine's tables: the ``(start, rows, columns)`` of each in :attr:`Tables.data` (rows 0: none; columns 1: a
-#: 1-D table), by these columns: the piston's MIXTURE efficiency, the propeller's C_THRUST, C_POWER (2-D, over J
-#: and the blade angle, for a variable-pitch propeller), CT_MACH, CP_MACH.
-(TB_MIXTURE, TB_CT, TB_CP, TB_CT_MACH, TB_CP_MACH) = (0, 3, 6, 9, 12)
+#: 1-D table), by these columns: the piston's MIXTURE efficiency (a turboprop's EnginePowerRPM_N1), the propeller's
+#: C_THRUST, C_POWER (2-D, over J and the blade angle, for a variable-pitch propeller), CT_MACH, CP_MACH; then an
+#: engine's further tables (a turboprop's ITT_N1 and CombustionEfficiency_N1).
+(TB_MIXTURE, TB_CT, TB_CP, TB_CT_MACH, TB_CP_MACH, TB_ENGINE_2, TB_ENGINE_3) = (0, 3, 6, 9, 12, 15, 18)
 #: How many columns an engine's table row has.
-TABLE_FIELDS = 15
+TABLE_FIELDS = 21
 
 _PROPELLER_TABLES = {"C_THRUST": TB_CT, "C_POWER": TB_CP, "CT_MACH": TB_CT_MACH, "CP_MACH": TB_CP_MACH}
 _KNOWN = {"ixx", "diameter", "numblades", "gearratio", "minpitch", "maxpitch", "table", "ct_factor", "cp_factor",
@@ -189,6 +193,7 @@ def read_propeller(source, thruster, prop, where, tables):
     row = [0.0] * ROW_FIELDS
     row[PR_MIN_PITCH], row[PR_MAX_PITCH] = value("minpitch", default=0.0), value("maxpitch", default=0.0)
     row[PR_MIN_RPM], row[PR_MAX_RPM] = value("minrpm", default=0.0), value("maxrpm", default=0.0)
+    row[PR_REVERSE_PITCH] = value("reversepitch", default=0.0)
     variable = row[PR_MIN_PITCH] != row[PR_MAX_PITCH]
     constant_speed = 1.0 if prop.find("maxrpm") is not None else 0.0
     if prop.find("constspeed") is not None:
@@ -320,23 +325,36 @@ def _advance(pr, vel, rps, sound):
 
 
 @borrowing_jit
-def _governor(props, pr, ps, dt):
+def _governor(props, pr, ps, dt, reversed_, reverse_coef):
     """The blade angle as ``FGPropeller::GetPowerRequired`` moves it before it looks C_P up (deg): a constant-speed
     propeller's governor, above 200 rpm, turns it by ``(rpm − rpm commanded) · dt``, the rpm commanded
     ``minrpm + (maxrpm − minrpm) · advance``, within ``[minpitch, maxpitch]``; feathered, it goes 1/300 of the
     way to ``maxpitch`` each frame (whatever ``dt``); in manual mode (``constant-speed-mode`` 0) it is left as set
-    from outside.  (FGPiston never reverses its propeller: ``reversepitch`` is not used.)"""
+    from outside.  Reversed (a turboprop's reverser, ``reverse_coef`` its throttle), it goes 1/200 of the way to
+    ``minpitch − (minpitch − reversepitch) · reverse_coef`` each frame above 200 rpm and, above ``maxrpm``, coarser
+    by ``(rpm − maxrpm) / 50`` within ``[reversepitch, maxpitch]``."""
     pitch = props[ps[RS_PITCH]]
     if props[ps[RS_CONSTANT_SPEED]] != 0.0:
         if props[ps[RS_FEATHER_POS]] == 0.0:
             rpm = props[ps[RS_RPM]]
-            rpm_req = pr[PR_MIN_RPM] + (pr[PR_MAX_RPM] - pr[PR_MIN_RPM]) * props[ps[RS_ADVANCE_POS]]
-            if rpm > 200:
-                pitch -= (rpm_req - rpm) * dt
-            if pitch < pr[PR_MIN_PITCH]:
-                pitch = pr[PR_MIN_PITCH]
-            elif pitch > pr[PR_MAX_PITCH]:
-                pitch = pr[PR_MAX_PITCH]
+            if not reversed_:
+                rpm_req = pr[PR_MIN_RPM] + (pr[PR_MAX_RPM] - pr[PR_MIN_RPM]) * props[ps[RS_ADVANCE_POS]]
+                if rpm > 200:
+                    pitch -= (rpm_req - rpm) * dt
+                if pitch < pr[PR_MIN_PITCH]:
+                    pitch = pr[PR_MIN_PITCH]
+                elif pitch > pr[PR_MAX_PITCH]:
+                    pitch = pr[PR_MAX_PITCH]
+            else:
+                pitch_req = pr[PR_MIN_PITCH] - (pr[PR_MIN_PITCH] - pr[PR_REVERSE_PITCH]) * reverse_coef
+                if rpm > 200:
+                    pitch += (pitch_req - pitch) / 200
+                if rpm > pr[PR_MAX_RPM]:
+                    pitch += (pr[PR_MAX_RPM] - rpm) / 50
+                    if pitch < pr[PR_REVERSE_PITCH]:
+                        pitch = pr[PR_REVERSE_PITCH]
+                    elif pitch > pr[PR_MAX_PITCH]:
+                        pitch = pr[PR_MAX_PITCH]
         else:
             pitch += (pr[PR_MAX_PITCH] - pitch) / 300
     return pitch
@@ -423,7 +441,15 @@ def _add_loads(props, pr, ps, thrust, torque, momentum, out):
 
 @borrowing_jit
 def propeller_calculate(props, pr, ps, tb, data, engine_power, dt, out):
-    """One frame of a propeller given the engine's power (ft·lbf/s): ``FGPropeller::Calculate``.
+    """One frame of a propeller given the engine's power (ft·lbf/s): ``FGPropeller::Calculate``, not reversed
+    (:func:`propeller_calculate_reversible`)."""
+    propeller_calculate_reversible(props, pr, ps, tb, data, engine_power, dt, out, False, 0.0)
+
+
+@borrowing_jit
+def propeller_calculate_reversible(props, pr, ps, tb, data, engine_power, dt, out, reversed_, reverse_coef):
+    """One frame of a propeller given the engine's power (ft·lbf/s): ``FGPropeller::Calculate``; ``reversed_`` and
+    ``reverse_coef`` are what a turboprop hands it (``SetReverse``, ``SetReverseCoef``: see :func:`_governor`).
 
     Copies the rpm and feather commands to their positions (FGFCS's copies, see the module), moves a
     variable-pitch propeller's blade angle (:func:`_governor`), then writes its thrust (lbf), induced velocity (ft/s), advance ratio, thrust coefficient, helical tip Mach,
@@ -441,7 +467,7 @@ def propeller_calculate(props, pr, ps, tb, data, engine_power, dt, out):
     j, tip_mach = _advance(pr, vel, rps, props[ps[RS_SOUND]])
     pitch = pr[PR_MIN_PITCH]
     if pr[PR_MAX_PITCH] != pr[PR_MIN_PITCH]:
-        pitch = _governor(props, pr, ps, dt)
+        pitch = _governor(props, pr, ps, dt, reversed_, reverse_coef)
         props[ps[RS_PITCH]] = pitch
     power_required = _power_required(pr, tb, data, j, pitch, tip_mach, rps, rho)
     power_available = engine_power - power_required

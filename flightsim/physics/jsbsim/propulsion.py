@@ -1,5 +1,5 @@
-"""The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters, pistons with propellers,
-liquid rockets with nozzles, electric engines with direct thrusters.
+"""The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters or propellers, turboprops and
+pistons with propellers, liquid rockets with nozzles, electric engines with direct thrusters.
 
 As JSBSim's ``FGTurbine`` in its running phase (``FGTurbine::Calculate`` and
 ``FGTurbine::Run``) and ``FGThruster``/``FGForce`` for a ``direct`` thruster:
@@ -41,7 +41,12 @@ modelled (fuel burn is frozen here).
 As JSBSim's ``FGPiston`` (running, both magnetos, no starter; with its
 supercharger) driving an ``FGPropeller`` (fixed-pitch, variable-pitch or
 constant-speed): :mod:`flightsim.physics.jsbsim.piston` and
-:mod:`flightsim.physics.jsbsim.propeller`.
+:mod:`flightsim.physics.jsbsim.propeller`.  As ``FGTurboProp`` (running,
+its IELU and reverser) driving an ``FGPropeller``, and as JSBSim 1.3.3's
+``FGTurbine`` driving one (its thrust in lbf handed on as the power in
+ft·lbf/s; the turbine's row :data:`E_PROPELLER`, no loads of its own):
+:mod:`flightsim.physics.jsbsim.turboprop`.  Every engine that drives a
+propeller is a row of the piston arrays (``piston.PE_KIND`` says which).
 
 As JSBSim's ``FGRocket`` (liquid: Isp × the propellant flow, its nozzle's thrust less ambient pressure × exit
 area; burning as JSBSim does unfrozen, draining nothing) and ``FGElectric`` (power × throttle handed to a direct
@@ -57,9 +62,9 @@ the injection's (:data:`TURBINE_STATE`); ``…/map-pa``, ``…/propeller-rpm``,
 ``…/blade-angle``, ...), so a frame is one call of :func:`engines_frame`,
 which other compiled code can call with :attr:`Propulsion.arrays`, and a
 reset is the array's.  What is not modelled is refused by name: other engines
-and thrusters (a solid rocket, an electric engine driving a propeller or rotor), a supercharger's drive loss; the start, stall and windmilling
-phases of a turbine (and ``FGTurbine::Trim``, JSBSim's thrust at a zero time
-step) are not modelled (engines run), nor is fuel burn.
+and thrusters (a solid rocket, an electric engine driving a propeller or rotor), a supercharger's drive loss;
+the start, stall and windmilling phases of a turbine or turboprop (and ``FGTurbine::Trim``, JSBSim's thrust at a
+zero time step; FGTurboProp's no power then) are not modelled (engines run), nor is fuel burn.
 
 What the caller fills in ``props`` before a frame, in the order JSBSim's models compute it
 (``FGFDMExec``: Propagate, Atmosphere, FCS, MassBalance, Auxiliary, then Propulsion, then Aerodynamics):
@@ -72,7 +77,7 @@ What the caller fills in ``props`` before a frame, in the order JSBSim's models 
   ``fcs/mixture-pos-norm[k]`` (JSBSim's FGFCS copies each command to its position before the channels run);
   a turbine's ``propulsion/engine[k]/injection_cmd`` (and ``…/augmentation`` for augmethod 0) if water injection
   (the afterburner) is wanted; a propeller's ``fcs/advance-cmd-norm[k]`` and ``fcs/feather-cmd-norm[k]`` (the
-  propeller copies them to their positions itself);
+  propeller copies them to their positions itself); a turboprop's ``propulsion/engine[k]/reverser``;
 * FGAuxiliary: ``velocities/u-aero-fps``, ``v-``, ``w-``, ``velocities/p-aero-rad_sec``, ``q-``, ``r-``,
   ``velocities/mach`` (and what a turbine's functions read, e.g. ``atmosphere/density-altitude``);
 * the thrusters' locations about the CG (:meth:`Propulsion.locate`) whenever the CG moves (FGMassBalance).
@@ -94,6 +99,7 @@ from flightsim.math.kernels import borrowing_jit
 from flightsim.physics.jsbsim import piston as _piston
 from flightsim.physics.jsbsim import propeller as _propeller
 from flightsim.physics.jsbsim import rocket as _rocket
+from flightsim.physics.jsbsim import turboprop as _turboprop
 from flightsim.physics.jsbsim.atmosphere import SEA_LEVEL_PRESSURE
 from flightsim.physics.jsbsim.piston import PISTON_SLOTS, PS_MAP, PS_MIXTURE, PS_RUNNING, piston_frame, piston_steady
 from flightsim.physics.jsbsim.program import ProgramBuilder, Properties, canonical
@@ -114,6 +120,8 @@ __all__ = ["Propulsion", "engines_frame", "engines_steady", "turbines"]
 E_KIND = 20
 #: :data:`E_KIND`'s values.
 KIND_TURBINE, KIND_ROCKET, KIND_ELECTRIC = 0.0, 1.0, 2.0
+#: Then 1 for a turbine that drives a propeller (its thrust is the propeller's power: no loads of its own), else 0.
+E_PROPELLER = 21
 #: Columns of an engine's row in :attr:`Propulsion.slots`: its throttle, its tables' and spool functions'
 #: values (−1: the default FGSpoolUp), its spools, its N2norm, its thrust; its ``AugThrust`` function (−1: none),
 #: the augmentation's state; its ``Injection`` function (−1: none), the injection command, timer, water left
@@ -121,7 +129,7 @@ KIND_TURBINE, KIND_ROCKET, KIND_ELECTRIC = 0.0, 1.0, 2.0
 (S_THROTTLE, S_IDLE, S_MIL, S_N1_UP, S_N1_DOWN, S_N2_UP, S_N2_DOWN, S_N1, S_N2, S_N2NORM, S_THRUST, S_AUG,
  S_AUGMENTATION, S_INJECTION_FN, S_INJECTION, S_INJECTION_TIMER, S_WATER, S_INJ_N1, S_INJ_N2) = range(19)
 #: The number of columns of :attr:`Propulsion.engines` and :attr:`Propulsion.slots`.
-ENGINE_FIELDS, SLOT_FIELDS = 21, 19
+ENGINE_FIELDS, SLOT_FIELDS = 22, 19
 # (a rocket's or electric engine's row shares the thruster's, throttle's and thrust's columns)
 assert (E_X, E_Y, E_Z, E_PITCH, E_YAW, S_THROTTLE, S_THRUST) == (_rocket.T_X, _rocket.T_Y, _rocket.T_Z,
                                                                _rocket.T_PITCH, _rocket.T_YAW, _rocket.K_THROTTLE,
@@ -145,8 +153,9 @@ class Propulsion:
     """An aircraft's engines and thrusters read and compiled.
 
     Engine ``k`` of the file is a turbine, a rocket or an electric engine (a row of :attr:`engines`, its
-    :data:`E_KIND` column saying which) or a piston (a row of :attr:`pistons` and the same row of
-    :attr:`propellers`); :attr:`kinds` says which.
+    :data:`E_KIND` column saying which; a turbine driving a propeller also a row of :attr:`pistons` and
+    :attr:`propellers`, :attr:`turbine_propellers`), a piston or a turboprop (a row of :attr:`pistons` and the same
+    row of :attr:`propellers`); :attr:`kinds` says which.
 
     Attributes
     ----------
@@ -171,8 +180,11 @@ class Propulsion:
     table_data : numpy.ndarray
         Those tables' keys and values.
     kinds : list of tuple
-        ``("turbine", row)``, ``("rocket", row)``, ``("electric", row)`` or ``("piston", row)`` for each engine of
-        the file.
+        ``("turbine", row)``, ``("rocket", row)``, ``("electric", row)``, ``("piston", row)`` or
+        ``("turboprop", row)`` for each engine of the file.
+    turbine_propellers : dict
+        Engine index → its propeller's row of :attr:`pistons`/:attr:`propellers`, for each turbine that drives a
+        propeller.
     locations : list of tuple
         Each engine's thruster location, structural frame, in.
     defaults : dict
@@ -187,6 +199,8 @@ class Propulsion:
         builder = ProgramBuilder(source, self.properties)
         block = source.section("propulsion", required=False)
         rows, slots, self.locations, self.kinds = [], [], [], []
+        #: engine index → its row of the propeller arrays, for a turbine that drives a propeller
+        self.turbine_propellers = {}
         pistons, piston_slots, propellers, propeller_slots, tables = [], [], [], [], []
         store = Tables()
         self.defaults = {}
@@ -200,12 +214,21 @@ class Propulsion:
             if root.tag in ("rocket_engine", "electric_engine"):
                 rows.append(self._rocket_or_electric(engine, root, k, where, slots))
                 continue
+            powered = (pistons, piston_slots, propellers, propeller_slots, tables)
+            if root.tag == "turboprop_engine":
+                self._turboprop(engine, root, k, where, builder, store, powered)
+                continue
             if root.tag != "turbine_engine":
                 raise InputError(source.path, where, f"<{root.tag}> engines are not supported yet (turbines, "
-                                 "pistons, rockets and electric engines only)")
+                                 "turboprops, pistons, rockets and electric engines only)")
             thruster = engine.find("thruster")
-            if thruster is None or self._file(thruster, "thruster", f"{where}/thruster").tag != "direct":
-                raise InputError(source.path, f"{where}/thruster", "only direct thrusters are supported yet")
+            kind = None if thruster is None else self._file(thruster, "thruster", f"{where}/thruster").tag
+            if kind == "propeller":
+                self._turbine_propeller(engine, root, k, where, builder, store, rows, slots, powered)
+                continue
+            if kind != "direct":
+                raise InputError(source.path, f"{where}/thruster", "a turbine drives a direct thruster or a "
+                                 "propeller only")
             rows.append(self._turbine(root, k, where, builder, slots))
             self.kinds.append(("turbine", len(rows) - 1))
             self.locations.append(source.location(thruster.find("location"), f"{where}/thruster/location"))
@@ -316,6 +339,70 @@ class Propulsion:
             raise InputError(self.source.path, f"{where}/thruster/pointing", "a <pointing> thruster is not supported")
         return row
 
+    # -- turboprops, and turbines driving propellers (flightsim.physics.jsbsim.turboprop)
+
+    def _powered(self, k, where, thruster, prop, store, out, row, table_row, own):
+        """Append an engine that drives a propeller (``row``, its tables ``table_row``, its slots ``own``) and its
+        propeller (read from ``thruster`` and ``prop``) to the lists in ``out``; its defaults: running, N1 at idle,
+        the propeller at its lowest governed rpm (1000 without a governor) and finest pitch."""
+        pistons, piston_slots, propellers, propeller_slots, tables = out
+        prop_row, prop_tables, location, constant_speed = _propeller.read_propeller(
+            self.source, thruster, prop, f"{where}/thruster", store)
+        for column in (_propeller.TB_CT, _propeller.TB_CP, _propeller.TB_CT_MACH, _propeller.TB_CP_MACH):
+            table_row[column:column + 3] = prop_tables[column:column + 3]
+        names = {"e": f"propulsion/engine[{k}]", "k": k}
+        pistons.append(row)
+        piston_slots.append(own + [-1] * (len(PISTON_SLOTS) - len(own)))
+        propellers.append(prop_row)
+        ps = [self.properties.slot(n.format(**names)) for n in PROPELLER_SLOTS]
+        if row[_piston.PE_KIND] == _turboprop.TURBINE_PROPELLER:      # (FGTurbine sets no rpm command nor feather)
+            advance, feather = (self.properties.slot(n.format(**names)) for n in _turboprop.TURBINE_PROPELLER_CONTROLS)
+            ps[_propeller.RS_ADVANCE_CMD] = ps[_propeller.RS_ADVANCE_POS] = advance
+            ps[_propeller.RS_FEATHER_CMD] = ps[_propeller.RS_FEATHER_POS] = feather
+        propeller_slots.append(ps)
+        tables.append(table_row)
+        self.locations.append(location)
+        name = self.properties.names
+        rpm = prop_row[_propeller.PR_MIN_RPM] if constant_speed and prop_row[_propeller.PR_MIN_RPM] > 0 else 1000.0
+        self.defaults.update({name[ps[_propeller.RS_PITCH]]: prop_row[_propeller.PR_MIN_PITCH],
+                              name[ps[_propeller.RS_CONSTANT_SPEED]]: constant_speed,
+                              name[ps[RS_RPM]]: rpm, name[ps[RS_ENGINE_RPM]]: rpm * prop_row[_propeller.PR_GEAR],
+                              name[ps[RS_ACTING_Y]]: prop_row[PR_LOC_Y], name[ps[RS_ACTING_Z]]: prop_row[PR_LOC_Z],
+                              canonical(f"{names['e']}/set-running"): 1.0})
+        return len(pistons) - 1
+
+    def _turboprop(self, engine, root, k, where, builder, store, out):
+        """Read turboprop engine ``k`` and its propeller (:func:`~flightsim.physics.jsbsim.turboprop.read_turboprop`)."""
+        thruster = engine.find("thruster")
+        if thruster is None:
+            raise InputError(self.source.path, f"{where}/thruster", "required element is missing")
+        prop = self._file(thruster, "thruster", f"{where}/thruster")
+        if prop.tag != "propeller":
+            raise InputError(self.source.path, f"{where}/thruster", f"a turboprop drives a <propeller>, not a "
+                             f"<{prop.tag}>")
+        prefix = f"propulsion/engine[{k}]"
+        row, table_row = _turboprop.read_turboprop(self.source, root, where, builder, store, prefix)
+        own = [self.properties.slot(n.format(e=prefix, k=k)) for n in _turboprop.TURBOPROP_SLOTS]
+        index = self._powered(k, where, thruster, prop, store, out, row, table_row, own)
+        self.kinds.append(("turboprop", index))
+        self.defaults[self.properties.names[own[_turboprop.TS_N1]]] = row[_turboprop.TP_IDLE_N1]
+
+    def _turbine_propeller(self, engine, root, k, where, builder, store, rows, slots, out):
+        """Read turbine engine ``k`` that drives a propeller: a turbine row (its thrust at
+        :data:`~flightsim.physics.jsbsim.turboprop.TURBINE_THRUST`, no loads of its own) and a
+        :data:`~flightsim.physics.jsbsim.turboprop.TURBINE_PROPELLER` row for its propeller."""
+        thruster = engine.find("thruster")
+        prefix = f"propulsion/engine[{k}]"
+        thrust = _turboprop.TURBINE_THRUST.format(e=prefix)
+        rows.append(self._turbine(root, k, where, builder, slots, thrust))
+        rows[-1][E_PROPELLER] = 1.0
+        self.kinds.append(("turbine", len(rows) - 1))
+        row = [0.0] * _piston.ROW_FIELDS
+        row[_piston.PE_KIND] = _turboprop.TURBINE_PROPELLER
+        prop = self._file(thruster, "thruster", f"{where}/thruster")
+        self.turbine_propellers[k] = self._powered(k, where, thruster, prop, store, out, row,
+                                                   [0] * _propeller.TABLE_FIELDS, [self.properties.slot(thrust)])
+
     def _file(self, el, kind, where):
         """The element an ``<engine file=…>``/``<thruster file=…>`` names, from the package's ``engine/`` folder."""
         name = el.get("file")
@@ -325,7 +412,7 @@ class Propulsion:
         return self.source.included(name, (here / "Engines", here / "engine", package_root() / "engine"),
                                     f"{where} file={name!r}", f"no such {kind} file")
 
-    def _turbine(self, root, k, where, builder, slots):
+    def _turbine(self, root, k, where, builder, slots, thrust=None):
         def value(tag, default):
             el = root.find(tag)
             return default if el is None else self.source.number(el, f"{where}/{tag}", "LBS" if "thrust" in tag
@@ -370,6 +457,8 @@ class Propulsion:
         own = [self.properties.slot(f"fcs/throttle-pos-norm[{k}]"), names["IdleThrust"], names["MilThrust"]]
         own += [names.get(n, -1) for n in _SPOOL_FUNCTIONS]
         state = [self.properties.slot(n.format(e=prefix)) for n in TURBINE_STATE]
+        if thrust is not None:              # (a turbine driving a propeller: its own thrust is not thrust-lbs)
+            state[TURBINE_STATE.index("{e}/thrust-lbs")] = self.properties.slot(thrust)
         own += state[:4] + [names.get("AugThrust", -1), state[4], names.get("Injection", -1)] + state[5:]
         slots.append(own)
         # FGTurbine::Load: the water left is 1 when the file gives an injection time, the increments the file's
@@ -380,8 +469,10 @@ class Propulsion:
 
     def locate(self, structural_to_body):
         """Fill each thruster's location about the CG (body frame, ft) from ``structural_to_body(r_in)``."""
-        for (kind, row), r in zip(self.kinds, self.locations):
-            if kind == "piston":
+        for k, ((kind, row), r) in enumerate(zip(self.kinds, self.locations)):
+            if k in self.turbine_propellers:
+                self.propellers[self.turbine_propellers[k], PR_X:PR_Z + 1] = structural_to_body(r)
+            elif kind in ("piston", "turboprop"):
                 self.propellers[row, PR_X:PR_Z + 1] = structural_to_body(r)
             else:                               # (turbines, rockets and electric engines: rows of engines)
                 self.engines[row, E_X:E_Z + 1] = structural_to_body(r)
@@ -407,8 +498,10 @@ class Propulsion:
         self.program.run(props)
         failed = engines_steady(props, *self.arrays, density_ratio, out)
         if failed:
-            raise RuntimeError(f"{self.source.path}: {failed} of its {self.pistons.shape[0]} piston engine(s) have "
-                               "no running steady state at this throttle and flight condition (they would stop)")
+            kind = "piston" if not np.any(self.pistons[:, _piston.PE_KIND]) else "propeller-driving"
+            raise RuntimeError(f"{self.source.path}: {failed} of its {self.pistons.shape[0]} {kind} engine(s) have "
+                               "no running steady state at this throttle and flight condition (they would stop, or "
+                               "a turboprop's reverser is on)")
         return out
 
 
@@ -511,6 +604,8 @@ def _turbine_frame(props, row, s, dt, density_ratio, out):
             props[s[S_WATER]] = 0.0
     props[s[S_N1]], props[s[S_N2]], props[s[S_N2NORM]], props[s[S_THRUST]] = n1, n2, n2norm, thrust
     props[s[S_AUGMENTATION]] = 1.0 if augmentation else 0.0
+    if row[E_PROPELLER] != 0.0:             # (its thrust is its propeller's power: turboprop.powered_frame)
+        return
     cp, sp, cy, sy = math.cos(row[E_PITCH]), math.sin(row[E_PITCH]), math.cos(row[E_YAW]), math.sin(row[E_YAW])
     fx, fy, fz = cp * cy * thrust, cp * sy * thrust, -sp * thrust
     x, y, z = row[E_X], row[E_Y], row[E_Z]
@@ -569,6 +664,10 @@ def engines_frame(props, engines, slots, pistons, piston_slots, propellers, prop
         else:
             _rocket_or_electric_frame(props, engines[e], slots[e], dt, out)
     for e in range(pistons.shape[0]):
+        if pistons[e, _piston.PE_KIND] != 0.0:
+            _turboprop.powered_frame(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
+                                     table_data, dt, out)
+            continue
         piston_frame(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e], table_data,
                      dt, out)
 
@@ -607,6 +706,11 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
             _rocket.electric_frame(props, engines[e], slots[e], out)
     failed = 0
     for e in range(pistons.shape[0]):
+        if pistons[e, _piston.PE_KIND] != 0.0:
+            if not _turboprop.powered_steady(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e],
+                                             tables[e], table_data, out):
+                failed += 1
+            continue
         if not piston_steady(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
                              table_data, out):
             failed += 1
