@@ -23,7 +23,8 @@ import numpy as np
 
 from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_jit
-from flightsim.physics.jsbsim.program import ProgramBuilder, Properties, canonical
+from flightsim.physics.jsbsim.mass import Metrics
+from flightsim.physics.jsbsim.program import OP_SUM, ProgramBuilder, Properties, canonical
 
 __all__ = ["AXES", "Aerodynamics", "CL_SQUARED", "FORCE_AXES", "LIFT", "STALL_LATCH", "axes_to_body", "body_loads",
            "frame_start"]
@@ -34,6 +35,10 @@ CL_SQUARED = "aero/cl-squared"
 STALL_LATCH = "aero/stall-hyst-norm"
 #: Where the block keeps its last lift (wind axes, up positive, lbf) for :data:`CL_SQUARED`.
 LIFT = "forces/fwz-aero-lbs"
+#: The wing's angle of attack (α plus the wing's incidence), rad, computed before the functions.
+ALPHA_WING = "aero/alpha-wing-rad"
+#: Where the ``<aero_ref_pt_shift_x>`` function's value (a fraction of the chord, aft +) is kept.
+RP_SHIFT = "aero/flightsim-rp-shift-norm"
 #: The wing area property.
 AREA = "metrics/Sw-sqft"
 
@@ -72,11 +77,13 @@ class Aerodynamics:
         self.source = source
         self.properties = Properties() if properties is None else properties
         block = source.section("aerodynamics")
-        for tag in ("aero_ref_pt_shift_x",):
-            if block.find(tag) is not None:
-                raise InputError(source.path, f"aerodynamics/{tag}", "not supported (the reference point is fixed)")
         self.defaults = {}
         functions = []                          # (property name, element, where)
+        shift = block.find("aero_ref_pt_shift_x")
+        if shift is not None:                   # FGAerodynamics' AeroRPShift: a function of its own
+            if shift.find("function") is None:
+                raise InputError(source.path, "aerodynamics/aero_ref_pt_shift_x", "needs a <function>")
+            functions.append((RP_SHIFT, shift.find("function"), "aerodynamics/aero_ref_pt_shift_x"))
         for child in block:
             if child.tag == "function":
                 if (child.get("type") or "pre") != "pre":
@@ -121,12 +128,21 @@ class Aerodynamics:
                 self.limits[k] = source.number(hysteresis.find(tag), f"aerodynamics/hysteresis_limits/{tag}") * scale
         self.functions = self._ordered(functions)
         builder = ProgramBuilder(source, self.properties)
+        metrics = Metrics.read(source)
+        self.chord = metrics.chord
+        if ALPHA_WING in self._all_reads(functions):    # FGAerodynamics::Run, before its functions: α + incidence
+            builder.push_property("aero/alpha-rad", "aerodynamics")
+            builder.push_constant(metrics.wing_incidence)
+            builder.emit(OP_SUM, 2, pops=2, pushes=1)
+            builder.store(ALPHA_WING)
         for name, el, where in self.functions:
             builder.function(el, where)
             builder.store(name)
         self.program = builder.build()
         self._reads = builder.reads
         p = self.properties
+        #: the slot of the reference point's shift (a fraction of the chord, aft +; −1: none)
+        self.rp_shift_slot = p[RP_SHIFT] if RP_SHIFT in p else -1
         #: cl², the stall latch (−1 where nothing reads them), the last lift, q̄, α, the wing area: for
         #: :func:`frame_start` (the metrics fill the area's slot, the auxiliary properties q̄'s and α's)
         self.state_slots = np.array([p[CL_SQUARED] if CL_SQUARED in p else -1,
@@ -179,10 +195,15 @@ class Aerodynamics:
             visit(entry)
         return order
 
+    @staticmethod
+    def _all_reads(functions):
+        return {canonical((p.text or "").strip().lstrip("-")) for _, el, _ in functions for p in el.iter()
+                if p.tag in ("property", "p", "independentVar")}
+
     @property
     def inputs(self):
         """The properties the block reads and does not compute (sorted)."""
-        computed = {name for name, _, _ in self.functions} | {CL_SQUARED} | (
+        computed = {name for name, _, _ in self.functions} | {CL_SQUARED, ALPHA_WING} | (
             {STALL_LATCH} if self.limits[1] != 0.0 else set()) | {
             canonical(t.get("name").strip()) for _, el, _ in self.functions for t in el.iter("table") if t.get("name")}
         return sorted(n for n in self._reads if n not in computed)
@@ -194,8 +215,10 @@ class Aerodynamics:
         out = np.zeros(6) if out is None else out
         frame_start(props, self.state_slots, self.limits)
         self.program.run(props)
-        body_loads(props, self.axis_slots, self.force_axes, alpha, beta, np.asarray(rp_body, dtype=np.float64),
-                   self.state_slots[2], out)
+        rp = np.array(rp_body, dtype=np.float64)
+        if self.rp_shift_slot >= 0:             # (the shift is aft, in the structural frame: forward in the body's)
+            rp[0] -= props[self.rp_shift_slot] * self.chord
+        body_loads(props, self.axis_slots, self.force_axes, alpha, beta, rp, self.state_slots[2], out)
         return out
 
 

@@ -50,17 +50,17 @@ __all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPA
 #: speed (−1: none) and the density; the pilot's eye relative to the CG in JSBSim's body frame (ft, 3); the slots
 #: (−1: none reads it) of the thrusters' loads ``forces/fb[xyz]-prop-lbs``, ``moments/[lmn]-prop-lbsft`` (6), of
 #: ``simulation/sim-time-sec`` and of ``gear/wow``; how many wheels lead the gear rows; the slots of the gear's
-#: force ``forces/fb[xyz]-gear-lbs`` (3).
+#: force ``forces/fb[xyz]-gear-lbs`` (3); the slot of the aerodynamic reference point's shift (−1: none).
 (J_FORCE_AXES, J_SPAN, J_CHORD, J_AREA, J_RP, _RP_Y, _RP_Z, J_DT_SLOT, J_SETTLE_SLOT, J_ALPHA_SLOT, J_BETA_SLOT,
  J_LIFT_SLOT, J_SIGMA_SLOT, J_RPM_SLOT, J_RHO_SLOT, J_EYE, _EYE_Y, _EYE_Z, J_PROP_SLOTS, _P1, _P2, _P3, _P4, _P5,
- J_TIME_SLOT, J_GEAR_WOW_SLOT, J_WHEELS, J_GEAR_FORCE_SLOTS, _G1, _G2) = range(30)
+ J_TIME_SLOT, J_GEAR_WOW_SLOT, J_WHEELS, J_GEAR_FORCE_SLOTS, _G1, _G2, J_RP_SHIFT_SLOT) = range(31)
 #: The thrusters' loads properties, in ``J_PROP_SLOTS`` order.
 PROP_LOADS = ("forces/fbx-prop-lbs", "forces/fby-prop-lbs", "forces/fbz-prop-lbs", "moments/l-prop-lbsft",
               "moments/m-prop-lbsft", "moments/n-prop-lbsft")
 #: The gear's force properties, in ``J_GEAR_FORCE_SLOTS`` order.
 GEAR_LOADS = ("forces/fbx-gear-lbs", "forces/fby-gear-lbs", "forces/fbz-gear-lbs")
 #: How many entries ``jsb_scalars`` has.
-SCALARS = 30
+SCALARS = 31
 #: Columns of the contacts array ``jsb_contacts``: the slots of a contact's ``…/WOW`` and ``…/wheel-speed-fps``
 #: (−1: none reads it) and its row in flightsim's gear.
 (C_WOW_SLOT, C_WHEEL_SPEED_SLOT, C_GEAR_ROW) = range(3)
@@ -175,8 +175,10 @@ def _aero(props, params):
     """The aerodynamics block on ``props`` (its functions, then the axes summed): JSBSim body loads about the CG."""
     call_block(params.jsb_native[1], props, params.jsb_aero_constants, params.jsb_aero_tables, params.jsb_aero_data)
     s = params.jsb_scalars
+    shift = int(s[J_RP_SHIFT_SLOT])             # (FGAerodynamics' AeroRPShift: aft, a fraction of the chord)
+    rpx = s[J_RP] - (props[shift] * s[J_CHORD] if shift >= 0 else 0.0)
     return axes_to_body(props, params.jsb_axis_slots, int(s[J_FORCE_AXES]), props[int(s[J_ALPHA_SLOT])],
-                        props[int(s[J_BETA_SLOT])], s[J_RP], s[J_RP + 1], s[J_RP + 2], int(s[J_LIFT_SLOT]))
+                        props[int(s[J_BETA_SLOT])], rpx, s[J_RP + 1], s[J_RP + 2], int(s[J_LIFT_SLOT]))
 
 
 @borrowing_jit

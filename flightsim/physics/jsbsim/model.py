@@ -276,6 +276,7 @@ class JSBSimModel:
         scalars[L.J_TIME_SLOT] = props["simulation/sim-time-sec"] if "simulation/sim-time-sec" in props else -1
         scalars[L.J_GEAR_WOW_SLOT] = props["gear/wow"] if "gear/wow" in props else -1
         scalars[L.J_WHEELS] = wheels
+        scalars[L.J_RP_SHIFT_SLOT] = aero.rp_shift_slot
         for k, name in enumerate(L.GEAR_LOADS):
             scalars[L.J_GEAR_FORCE_SLOTS + k] = props[name] if name in props else -1
         return cls(source, props, metrics, mass, aero, fcs, engines, initial,
