@@ -54,7 +54,9 @@ CONDITIONS = {"737": (420.0, 10000.0), "t6texan2": (300.0, 8000.0), "c172p": (16
               "global5000": (500.0, 20000.0), "Camel": (120.0, 2000.0), "pa28": (185.0, 4000.0),
               "c182": (215.0, 6000.0), "c310": (200.0, 5000.0), "f22": (675.1, 15000.0), "x24b": (1400.0, 5000.0),
               "B17": (200.0, 8000.0), "p51d": (350.0, 5000.0), "Boeing314": (250.0, 5000.0),
-              "Shuttle": (800.0, 30000.0)}
+              "Shuttle": (800.0, 30000.0), "Concorde": (700.0, 30000.0), "L410": (200.0, 5000.0),
+              "DHC6": (200.0, 5000.0), "pc7": (200.0, 8000.0), "pogo-jsbsim": (250.0, 5000.0),
+              "C130": (400.0, 10000.0)}
 
 
 def measure(name):
@@ -72,6 +74,11 @@ def measure(name):
         row["thrust"] = max(p.force_error, p.moment_error)
     speed, altitude = CONDITIONS.get(name, (round(aircraft.cruise_speed, 1), START_ALTITUDE))
     row["condition"] = (speed, altitude)
+    try:                                     # flightsim's own trim there, whatever JSBSim's does
+        trim(aircraft, speed, altitude, heading=0.0, atmosphere="isa", report_range=False)
+        row["trims"] = True
+    except Exception:                        # (TrimError, or a glider's: reported by compare_flight below)
+        row["trims"] = False
     try:
         with quiet_fds():
             c = compare_flight(f"jsbsim:{name}", speed, altitude)
@@ -87,12 +94,13 @@ def measure(name):
 
 
 def markdown(rows):
-    lines = ["| aircraft | loads (rel.) | thrust (rel.) | condition | Δα ° | Δthrottle | ΔV ft/s | Δh ft | Δφ ° | "
-             "Δθ ° | Δψ ° | within |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| aircraft | loads (rel.) | thrust (rel.) | flightsim trims | condition | Δα ° | Δthrottle | ΔV ft/s | "
+             "Δh ft | Δφ ° | Δθ ° | Δψ ° | within |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         thrust = f"{r['thrust']:.1e}" if "thrust" in r else "—"
-        head = f"| jsbsim:{r['name']} | {r['loads']:.1e} | {thrust} |"
+        trims = "yes" if r.get("trims") or "trajectory" in r else "no"
+        head = f"| jsbsim:{r['name']} | {r['loads']:.1e} | {thrust} | {trims} |"
         if "trajectory" not in r:
             lines.append(f"{head} {r.get('note', '')} | | | | | | | | |")
             continue
@@ -118,6 +126,9 @@ def main(argv=None):
         print(f"{name}: done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
     table = markdown(rows)
     print(table)
+    trimmed = sum(1 for r in rows if r.get("trims") or "trajectory" in r)
+    within = sum(1 for r in rows if r.get("trim_ok") and r.get("trajectory_ok"))
+    print(f"{len(rows)} flown: {trimmed} trim in flightsim at their condition, {within} within every bound of JSBSim")
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as f:
             f.write(table + "\n")

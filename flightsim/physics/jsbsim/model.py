@@ -44,7 +44,7 @@ from flightsim.physics.jsbsim.fcs import BUILTIN, SETTLE, FlightControls
 from flightsim.physics.jsbsim.mass import INCH_TO_FT, MassBalance, Metrics, tank_properties
 from flightsim.physics.jsbsim.native import compile_blocks
 from flightsim.physics.jsbsim.program import OP_STORE, Properties, canonical
-from flightsim.physics.jsbsim.propeller import RS_ENGINE_RPM
+from flightsim.physics.jsbsim.propeller import RS_ENGINE_RPM, RS_RPM
 from flightsim.physics.jsbsim.propulsion import E_MIL, S_N1, S_N2, Propulsion
 from flightsim.physics.jsbsim.shape import Shape
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
@@ -350,12 +350,15 @@ class JSBSimModel:
 
     def gauges(self, props):
         """What the engine instruments read, per engine in file order: ``("turbine", N1 %, N2 %)``,
-        ``("piston", engine rpm)`` or ``("rocket", 0)``/``("electric", 0)``; and the Mach number (the last auxiliary values in ``props``)."""
+        ``("piston", engine rpm)`` (a turboprop's: its propeller's rpm) or ``("rocket", 0)``/``("electric", 0)``;
+        and the Mach number (the last auxiliary values in ``props``)."""
         out = []
         for kind, row in self.propulsion.kinds:
             if kind == "turbine":
                 s = self.propulsion.slots[row]
                 out.append(("turbine", float(props[s[S_N1]]), float(props[s[S_N2]])))
+            elif kind == "turboprop":           # (its propeller's rpm, on the rpm gauge)
+                out.append(("piston", float(props[self.propulsion.propeller_slots[row, RS_RPM]])))
             elif kind != "piston":              # (a rocket's, an electric engine's: no spool or propeller)
                 out.append((kind, 0.0))
             else:

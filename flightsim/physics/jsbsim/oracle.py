@@ -420,6 +420,15 @@ def start_pistons(fdm, pistons):
     fdm.suspend_integration()
     fdm.run()
     fdm.resume_integration()
+    if not all(fdm[f"propulsion/engine[{k}]/set-running"] for k in pistons):
+        # (c310's do not start so at all: cranked as its scripts start them, through the steady-state march)
+        fdm["propulsion/magneto_cmd"], fdm["propulsion/starter_cmd"] = 3, 1
+        fdm.get_propulsion().get_steady_state()
+        fdm["propulsion/starter_cmd"] = 0
+        fdm.get_propulsion().get_steady_state()
+        fdm.suspend_integration()
+        fdm.run()
+        fdm.resume_integration()
 
 
 def _start_engines(fdm, engines, props):
