@@ -429,12 +429,9 @@ def _constrain01(x):
 
 
 @borrowing_jit
-def _lookup_2d(tables, data, t, row_key, col_key):
-    """FGTable::GetValue(rowKey, colKey): bilinear, the factors constrained to [0, 1]."""
-    n_rows, n_cols = tables[t, T_ROWS], tables[t, T_COLS]
-    rk, ck, v = tables[t, T_ROW_KEYS], tables[t, T_COL_KEYS], tables[t, T_VALUES]
-    if n_cols == 1:
-        return _lookup_1d(data, rk, v, n_rows, row_key)
+def _bilinear(data, rk, ck, v, n_rows, n_cols, row_key, col_key):
+    """FGTable::GetValue(rowKey, colKey) of the 2-D table whose row keys, column keys and values (row after row)
+    start at ``data[rk]``, ``data[ck]``, ``data[v]``: bilinear, the factors constrained to [0, 1]."""
     c = 1
     while data[ck + c] < col_key and c < n_cols - 1:
         c += 1
@@ -452,6 +449,16 @@ def _lookup_2d(tables, data, t, row_key, col_key):
     col1 = r_factor * data[hi + c - 1] + (1.0 - r_factor) * data[lo + c - 1]
     col2 = r_factor * data[hi + c] + (1.0 - r_factor) * data[lo + c]
     return c_factor * (col2 - col1) + col1
+
+
+@borrowing_jit
+def _lookup_2d(tables, data, t, row_key, col_key):
+    """FGTable::GetValue(rowKey, colKey): bilinear, the factors constrained to [0, 1]."""
+    n_rows, n_cols = tables[t, T_ROWS], tables[t, T_COLS]
+    rk, ck, v = tables[t, T_ROW_KEYS], tables[t, T_COL_KEYS], tables[t, T_VALUES]
+    if n_cols == 1:
+        return _lookup_1d(data, rk, v, n_rows, row_key)
+    return _bilinear(data, rk, ck, v, n_rows, n_cols, row_key, col_key)
 
 
 @borrowing_jit

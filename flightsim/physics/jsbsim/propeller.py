@@ -51,7 +51,7 @@ import numpy as np
 
 from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_jit
-from flightsim.physics.jsbsim.program import _lookup_1d
+from flightsim.physics.jsbsim.program import _bilinear, _lookup_1d
 
 __all__ = ["PROPELLER_SLOTS", "Tables", "read_propeller", "propeller_calculate", "propeller_calculate_reversible",
            "propeller_power_required",
@@ -267,11 +267,6 @@ def table_value(tables, data, column, key):
 
 
 @borrowing_jit
-def _constrain01(x):
-    return 0.0 if x < 0.0 else (1.0 if x > 1.0 else x)
-
-
-@borrowing_jit
 def table_value_2d(tables, data, column, row_key, col_key):
     """``FGTable::GetValue(rowKey, colKey)`` of the engine's 2-D table in ``column`` of its table row: bilinear,
     the factors constrained to [0, 1] (the end values beyond the breakpoints)."""
@@ -279,24 +274,7 @@ def table_value_2d(tables, data, column, row_key, col_key):
     if n_cols == 1:
         return _lookup_1d(data, rk, rk + n_rows, n_rows, row_key)
     ck = rk + n_rows
-    v = ck + n_cols
-    c = 1
-    while data[ck + c] < col_key and c < n_cols - 1:
-        c += 1
-    x0 = data[ck + c - 1]
-    c_factor = _constrain01((col_key - x0) / (data[ck + c] - x0))
-    if n_rows == 1:
-        y0 = data[v + c - 1]
-        return c_factor * (data[v + c] - y0) + y0
-    r = 1
-    while data[rk + r] < row_key and r < n_rows - 1:
-        r += 1
-    x0 = data[rk + r - 1]
-    r_factor = _constrain01((row_key - x0) / (data[rk + r] - x0))
-    lo, hi = v + (r - 1) * n_cols, v + r * n_cols
-    col1 = r_factor * data[hi + c - 1] + (1.0 - r_factor) * data[lo + c - 1]
-    col2 = r_factor * data[hi + c] + (1.0 - r_factor) * data[lo + c]
-    return c_factor * (col2 - col1) + col1
+    return _bilinear(data, rk, ck, ck + n_cols, n_rows, n_cols, row_key, col_key)
 
 
 @borrowing_jit

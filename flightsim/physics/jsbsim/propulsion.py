@@ -606,15 +606,7 @@ def _turbine_frame(props, row, s, dt, density_ratio, out):
     props[s[S_AUGMENTATION]] = 1.0 if augmentation else 0.0
     if row[E_PROPELLER] != 0.0:             # (its thrust is its propeller's power: turboprop.powered_frame)
         return
-    cp, sp, cy, sy = math.cos(row[E_PITCH]), math.sin(row[E_PITCH]), math.cos(row[E_YAW]), math.sin(row[E_YAW])
-    fx, fy, fz = cp * cy * thrust, cp * sy * thrust, -sp * thrust
-    x, y, z = row[E_X], row[E_Y], row[E_Z]
-    out[0] += fx
-    out[1] += fy
-    out[2] += fz
-    out[3] += y * fz - z * fy
-    out[4] += z * fx - x * fz
-    out[5] += x * fy - y * fx
+    _rocket.thruster_loads(row, thrust, out)    # (a direct thruster's: the same columns as a rocket's)
 
 
 @borrowing_jit
