@@ -209,8 +209,8 @@ def _aircraft(tmp_path, aero, extra=""):
      '</tableData></table></function></axis>', "", r"the row breakpoints must increase: \[0.0, 0.0\]"),
     ('<function name="a/c"><p>a/b</p></function><axis name="DRAG"><function name="a/b"><p>a/c</p></function></axis>',
      "", r"plane.xml: aerodynamics/<function name='a/c'>: the functions read each other in a cycle"),
-    ('<aero_ref_pt_shift_x><function><v>0</v></function></aero_ref_pt_shift_x>', "",
-     r"plane.xml: aerodynamics/aero_ref_pt_shift_x: not supported"),
+    ('<aero_ref_pt_shift_x><v>0</v></aero_ref_pt_shift_x>', "",
+     r"plane.xml: aerodynamics/aero_ref_pt_shift_x: needs a <function>"),
 ])
 def test_what_is_not_supported_is_one_line_naming_the_file_and_the_element(tmp_path, aero, extra, message):
     with pytest.raises(InputError, match=message):

@@ -127,3 +127,18 @@ def test_the_readme_counts_the_fleet_as_flightsim_aircraft_does():
     loaded, shipped = map(int, re.search(r"(\d+) of (\d+) in the jsbsim package load", run.stdout).groups())
     assert loaded >= 34
     assert f"{loaded} of the {shipped} aircraft" in README.read_text()
+
+
+@pytest.mark.parametrize("name, kts, ft", [("Concorde", 400.0, 30000.0), ("L410", 150.0, 5000.0)])
+def test_a_moving_reference_point_and_the_wings_angle_of_attack_are_jsbsims(name, kts, ft):
+    """The Concorde's aerodynamic reference point moves with Mach (``aero_ref_pt_shift_x``: its moments taken about
+    the shifted point), the L410's aerodynamics read the wing's angle of attack (α + incidence): the loads replayed
+    from JSBSim's flight are its own."""
+    from flightsim.physics.jsbsim.aero import Aerodynamics
+    from flightsim.physics.jsbsim.oracle import replay_aero
+    from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
+
+    r = replay_aero(name, frames=240, every=6, airspeed_kts=kts, altitude_ft=ft)
+    assert r.largest_force > 1000.0 and r.force_error <= 1e-12 and r.moment_error <= 1e-12, r
+    if name == "Concorde":
+        assert Aerodynamics(JSBSimFile(aircraft_path(name))).rp_shift_slot >= 0
