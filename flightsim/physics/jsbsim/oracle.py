@@ -129,11 +129,11 @@ def _auxiliary_from(fdm, props, slots, metrics, rp, accelerations, eye=(0.0, 0.0
 
 def _accelerations(fdm):
     """What FGAuxiliary reads of JSBSim's frame now: the body-frame u̇, v̇, ẇ (ft/s²), the specific force (ft/s²),
-    the angular acceleration (rad/s²) and the lift over the weight."""
+    the inertial angular acceleration (rad/s²) and the lift over the weight."""
     m = fdm["inertia/mass-slugs"]
     return (tuple(fdm[f"accelerations/{c}dot-ft_sec2"] for c in "uvw")
             + tuple(fdm[f"forces/fb{c}-total-lbs"] / m for c in "xyz")
-            + tuple(fdm[f"accelerations/{c}dot-rad_sec2"] for c in "pqr")
+            + tuple(fdm[f"accelerations/{c}idot-rad_sec2"] for c in "pqr")
             + (fdm["forces/fwz-aero-lbs"] / (m * 32.174049),))
 
 
@@ -193,6 +193,18 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
                    if aux_slots[k] >= 0 and fdm.get_property_manager().hasNode(n)]
 
     _auxiliary_from(fdm, props, aux_slots, metrics, rp, _accelerations(fdm), eye)
+    for k, n in enumerate(AUXILIARY):    # (what run_ic left: its last FGAuxiliary ran before its last accelerations)
+        if aux_slots[k] >= 0 and fdm.get_property_manager().hasNode(n):
+            props[aux_slots[k]] = fdm[n]
+    if fcs:                              # the flight controls' own state as JSBSim's run_ic left its (two runs)
+        for slot, n in fcs_state + fcs_commands:
+            props[slot] = fdm[n]
+        fcs.program.run(props)
+        fcs.program.run(props)
+        for n in written:
+            props[properties[n]] = fdm[n]
+        for n, state in fcs.integrals:
+            props[state:state + 3] = 0.0
     worst_f = worst_m = worst_c = worst_a = largest = 0.0
     compared = 0
     out = np.zeros(6)
