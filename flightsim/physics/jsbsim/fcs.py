@@ -42,8 +42,9 @@ with the property array — reset, trim, the batch and replays carry it:
 * ``actuator`` — ``FGActuator``: lag, rate limits (both or each ``sense``),
   deadband, hysteresis, bias, delay (failures are not modelled);
 * ``sensor`` — ``FGSensor``: lag, drift, gain, bias, delay, quantization.  Its
-  ``<noise>`` is left out: JSBSim draws it from an unseeded generator, so no
-  two runs agree, and flightsim's traces stay reproducible;
+  ``<noise>`` is left out: JSBSim draws it from its executive's generator (a
+  C++ standard-library engine seeded with ``simulation/randomseed``), which
+  flightsim does not reproduce, so a noisy sensor reads its clean signal;
 * ``<delay>`` (seconds, or ``type="frames"``) on a switch, an actuator or a
   sensor, as ``FGFCSComponent::Delay``: a ring of that many frames, written
   then read one place on, so a value comes back one frame sooner than the
