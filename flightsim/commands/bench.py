@@ -1,7 +1,8 @@
 """``flightsim bench``: measure every integrator; write a Markdown table and log-log plots.
 
 With ``--manoeuvre roll`` (and ``--aircraft``, by default JSBSim's F-16): the roll study of
-:mod:`flightsim.simulation.roll_study` instead, written to ``roll.md`` and ``roll_attitude_error.png``.
+:mod:`flightsim.simulation.roll_study` instead, written to ``roll.md`` and ``roll_attitude_error.png`` (drawn
+here, beside the command, as the lab's plots are: the simulation layer draws nothing).
 """
 
 import importlib.util
@@ -72,7 +73,7 @@ def _manoeuvre(args, names):
     try:
         out.mkdir(parents=True, exist_ok=True)
         (out / "roll.md").write_text(f"{head}\n\n{table}\n")
-        plots = roll_study.roll_plot(study, out)
+        plots = _roll_plot(study, out)
     except OSError as exc:
         raise write_error("--out", exc.filename or out, exc) from None
     print(head)
@@ -83,3 +84,36 @@ def _manoeuvre(args, names):
     if not plots:
         print("no plot: matplotlib is not installed (pip install -e '.[bench]')")
     return 0
+
+
+def _roll_plot(study, out_dir):
+    """``roll_attitude_error.png``: each integrator's attitude error through the roll, one panel per rate;
+    its path in a list (none without matplotlib: the drawing is here, beside the command, as the lab's)."""
+    import numpy as np
+
+    from flightsim.simulation import roll_study
+    try:
+        import matplotlib
+    except ImportError:
+        return []
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rates = sorted({hz for _, hz in study.errors})
+    fig, axes = plt.subplots(1, len(rates), figsize=(6 * len(rates), 4.5), sharey=True, squeeze=False)
+    for ax, hz in zip(axes[0], rates):
+        for (name, rate), (t, error) in study.errors.items():
+            if rate == hz:
+                ax.semilogy(t, np.maximum(error, 1e-6), label=name, lw=1.6 if name == "rk4" else 1.0)
+        ax.axvspan(roll_study.LEAD, study.roll_time, color="0.92", zorder=0)
+        ax.set_title(f"{hz} Hz (shaded: full aileron)")
+        ax.set_xlabel("time, s")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0][0].set_ylabel(f"attitude error against RK4 at {roll_study.REFERENCE_HZ} Hz, deg")
+    axes[0][-1].legend(fontsize=7, ncol=2, loc="lower right")
+    fig.suptitle(f"{study.aircraft}: a 360° roll at {study.airspeed:.0f} ft/s, {study.altitude:.0f} ft")
+    fig.tight_layout()
+    path = out_dir / "roll_attitude_error.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return [path]

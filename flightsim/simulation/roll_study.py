@@ -38,7 +38,7 @@ from flightsim.simulation.controls import Controls
 from flightsim.simulation.flight import Simulation
 from flightsim.simulation.starts import Start
 
-__all__ = ["LEAD", "REFERENCE_HZ", "RollFlight", "RollStudy", "roll_plot", "roll_study", "roll_table"]
+__all__ = ["LEAD", "REFERENCE_HZ", "RollFlight", "RollStudy", "roll_study", "roll_table"]
 
 #: Seconds flown at the trim before the stick goes over.
 LEAD = 0.25
@@ -233,32 +233,3 @@ def roll_table(study):
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
-
-def roll_plot(study, out_dir):
-    """``roll_attitude_error.png``: each integrator's attitude error through the roll, one panel per rate;
-    its path in a list (none without matplotlib)."""
-    try:
-        import matplotlib
-    except ImportError:
-        return []
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rates = sorted({hz for _, hz in study.errors})
-    fig, axes = plt.subplots(1, len(rates), figsize=(6 * len(rates), 4.5), sharey=True, squeeze=False)
-    for ax, hz in zip(axes[0], rates):
-        for (name, rate), (t, error) in study.errors.items():
-            if rate == hz:
-                ax.semilogy(t, np.maximum(error, 1e-6), label=name, lw=1.6 if name == "rk4" else 1.0)
-        ax.axvspan(LEAD, study.roll_time, color="0.92", zorder=0)
-        ax.set_title(f"{hz} Hz (shaded: full aileron)")
-        ax.set_xlabel("time, s")
-        ax.grid(True, which="both", alpha=0.3)
-    axes[0][0].set_ylabel(f"attitude error against RK4 at {REFERENCE_HZ} Hz, deg")
-    axes[0][-1].legend(fontsize=7, ncol=2, loc="lower right")
-    fig.suptitle(f"{study.aircraft}: a 360° roll at {study.airspeed:.0f} ft/s, {study.altitude:.0f} ft")
-    fig.tight_layout()
-    path = out_dir / "roll_attitude_error.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return [path]
