@@ -46,8 +46,13 @@ def run(args):
         _, table, plots = lab_report.run(out, quick=args.quick, progress=sys.stderr.isatty(), names=names)
     except OSError as exc:
         raise write_error("--out", exc.filename or out, exc) from None
+    return _report(table, out / "integrators.md", plots)
+
+
+def _report(table, written, plots):
+    """Print ``table`` and what was written (the Markdown file, the plots, or why there are none); 0."""
     print(table)
-    print(f"wrote {out / 'integrators.md'}")
+    print(f"wrote {written}")
     for p in plots:
         print(f"wrote {p}")
     if not plots:
@@ -77,13 +82,7 @@ def _manoeuvre(args, names):
     except OSError as exc:
         raise write_error("--out", exc.filename or out, exc) from None
     print(head)
-    print(table)
-    print(f"wrote {out / 'roll.md'}")
-    for p in plots:
-        print(f"wrote {p}")
-    if not plots:
-        print("no plot: matplotlib is not installed (pip install -e '.[bench]')")
-    return 0
+    return _report(table, out / "roll.md", plots)
 
 
 def _roll_plot(study, out_dir):

@@ -75,6 +75,7 @@ from flightsim.physics.gear import (  # noqa: F401
 )
 from flightsim.physics.inputs import C_BRAKE, C_ENGINE, C_PARKING_BRAKE, C_RUDDER, C_THROTTLE, INPUTS  # noqa: F401
 from flightsim.physics.jsbsim.loads import COMMAND_FIELDS, LAST_FIELDS, SCALARS, jsbsim_loads
+from flightsim.physics.jsbsim.loads import settle_start as jsbsim_settle_start
 from flightsim.physics.jsbsim.loads import step_start as jsbsim_step_start
 from flightsim.physics.jsbsim.propulsion import Propulsion
 
@@ -755,21 +756,21 @@ def step_start(t, y, h, params):
     (:func:`flightsim.physics.jsbsim.loads.step_start`); nothing for flightsim's own aircraft (compiled, nothing
     at all: :func:`_step_start`)."""
     if params.jsb_on is not None:
-        jsbsim_step_start(t, y, h, params, False)
+        jsbsim_step_start(t, y, h, params)
 
 
 @overload(step_start, inline="always")
 def _step_start(t, y, h, params):
     if own_aircraft(params):
         return lambda t, y, h, params: None
-    return lambda t, y, h, params: jsbsim_step_start(t, y, h, params, False)
+    return lambda t, y, h, params: jsbsim_step_start(t, y, h, params)
 
 
 def settle(t, y, params):
     """Put a JSBSim aircraft's flight controls and engines at their steady state for the controls and state
     ``y`` (trim, a start); nothing for flightsim's own aircraft (called from Python)."""
     if params.jsb_on is not None:
-        jsbsim_step_start(t, y, 1.0 / 120.0, params, True)
+        jsbsim_settle_start(t, y, 1.0 / 120.0, params)
 
 
 def __getattr__(name):

@@ -42,7 +42,7 @@ from flightsim.physics.jsbsim.native import call_block
 from flightsim.physics.jsbsim.propulsion import engines_frame, engines_steady
 
 __all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPAN", "LAST_FIELDS", "STATE",
-           "jsbsim_loads", "step_start"]
+           "jsbsim_loads", "settle_start", "step_start"]
 
 #: Entries of the scalars array ``jsb_scalars``: the force axes (``FORCE_AXES``), wing span, chord, area
 #: (ft, ft, ft²), the aerodynamic reference point relative to the CG in JSBSim's body frame (ft, 3),
@@ -306,35 +306,10 @@ def _settled_fcs(props, params):
 
 
 @borrowing_jit
-def step_start(t, y, h, params, settle):
-    """Once per step, before the integrator's: commands, state, atmosphere, FCS, auxiliary properties, the
-    aerodynamics' frame state and the engines, in JSBSim's order; the engines' loads and the external forces (a
-    pushback's, a hook's) held in ``jsb_held``.
-
-    ``settle`` (trim, a start, a linearisation): the state is steady, so the last step's acceleration is zero,
-    the specific force the steady turn's less gravity, and the flight controls read this state's auxiliary
-    values (not the last evaluation's); the kinematics reach their commands at once, the engines their steady
-    state.
-    """
+def _frame_inputs(t, y, h, params, settle, u):
+    """What a step's start gives the flight controls before they run (the commands, the state, the time, the
+    gear's last forces and contacts, the atmosphere), in JSBSim's order; the settle switch and the step."""
     props, s, last = params.jsb_props, params.jsb_scalars, params.jsb_last
-    u, v, w, _, _, _, _ = _body_air(y, params.wind)
-    wx, wy, wz = y[10], -y[11], -y[12]
-    if settle:
-        last[3] = last[4] = last[5] = 0.0
-        last[L_RATES_DOT] = last[L_RATES_DOT + 1] = last[L_RATES_DOT + 2] = 0.0
-        # steady: the specific force is the turn's ω × v less gravity, whatever the evaluation before gave
-        _, _, _, _, t20, t21, t22 = _tb2l_row(y)
-        g = params.gravity
-        last[L_FORCE] = wy * w - wz * v - g * t20
-        last[L_FORCE + 1] = wz * u - wx * w - g * t21
-        last[L_FORCE + 2] = wx * v - wy * u - g * t22
-    elif last[6] != 0.0:
-        last[3], last[4], last[5] = (u - last[0]) / h, (v - last[1]) / h, (w - last[2]) / h
-        r = L_RATES
-        last[r + 3], last[r + 4], last[r + 5] = (wx - last[r]) / h, (wy - last[r + 1]) / h, (wz - last[r + 2]) / h
-    last[0], last[1], last[2] = u, v, w
-    last[L_RATES], last[L_RATES + 1], last[L_RATES + 2] = wx, wy, wz
-    last[6] = 0.0 if settle else 1.0            # (after a settle the next step has no derivative yet)
     props[int(s[J_DT_SLOT])] = h
     props[int(s[J_SETTLE_SLOT])] = 1.0 if settle else 0.0
     _commands(props, params.jsb_commands, params.controls)
@@ -344,42 +319,93 @@ def step_start(t, y, h, params, settle):
         _put(props, int(s[J_GEAR_FORCE_SLOTS + k]), last[L_GEAR + k])
     _contacts(props, params, int(s[J_GEAR_WOW_SLOT]), int(s[J_WHEELS]), u, h, settle)
     put_atmosphere(props, params.jsb_aux_slots, *_atmosphere(last, y[2]))
-    if settle:                  # steady: the FCS's "last frame" auxiliary values are this state's
-        _auxiliary_at(y, params, props)
-        _settled_fcs(props, params)
-    else:
-        call_block(params.jsb_native[0], props, params.jsb_fcs_constants, params.jsb_fcs_tables,
-                   params.jsb_fcs_data)
-    if not settle:              # (FGAuxiliary after the FCS; settled, they are already this state's)
-        _auxiliary_at(y, params, props)
+
+
+@borrowing_jit
+def _engine_block(props, params):
+    """The engines' functions (their program) after the aerodynamics' frame state; σ."""
     frame_start(props, params.jsb_frame_slots, params.jsb_limits)
     call_block(params.jsb_native[2], props, params.jsb_engine_constants, params.jsb_engine_tables,
                params.jsb_engine_data)
-    sigma = props[int(s[J_SIGMA_SLOT])]
-    if settle:
-        engines_steady(props, params.jsb_turbines, params.jsb_turbine_slots, params.jsb_pistons,
-                       params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,
-                       params.jsb_engine_table_index, params.jsb_engine_table_data, sigma, params.jsb_held)
-    else:
-        engines_frame(props, params.jsb_turbines, params.jsb_turbine_slots, params.jsb_pistons,
-                      params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,
-                      params.jsb_engine_table_index, params.jsb_engine_table_data, h, sigma, params.jsb_held)
-    held = params.jsb_held                       # (diag: aero.D_THRUST, D_RPM: the thrust alone)
-    params.diag[2] = math.sqrt(held[0] * held[0] + held[1] * held[1] + held[2] * held[2])
+    return props[int(params.jsb_scalars[J_SIGMA_SLOT])]
+
+
+@borrowing_jit
+def _held(props, params):
+    """The engines' loads just computed held, the external forces added (FGExternalReactions: after the FCS and
+    the engines), and the diagnostics and the thrusters' load properties written."""
+    s, held = params.jsb_scalars, params.jsb_held
+    params.diag[2] = math.sqrt(held[0] * held[0] + held[1] * held[1] + held[2] * held[2])   # (the thrust alone)
     for k in range(6):
         _put(props, int(s[J_PROP_SLOTS + k]), held[k])
-    external_loads(props, params.jsb_external, held)     # (FGExternalReactions: after the FCS and the engines)
-    if settle:      # steady: flight controls that read the engines' outputs (DHC6's thrust coefficient) read this
-        # state's, not the last evaluation's (settled again: a fixed point, so nothing else moves)
-        _settled_fcs(props, params)
+    external_loads(props, params.jsb_external, held)
+
+
+@borrowing_jit
+def step_start(t, y, h, params):
+    """Once per step, before the integrator's: commands, state, atmosphere, FCS, auxiliary properties, the
+    aerodynamics' frame state and the engines, in JSBSim's order; the engines' loads and the external forces (a
+    pushback's, a hook's) held in ``jsb_held``.  (:func:`settle_start` is the same for a steady state: the
+    integrators' compiled steps take only this one.)
+    """
+    props, s, last = params.jsb_props, params.jsb_scalars, params.jsb_last
+    u, v, w, _, _, _, _ = _body_air(y, params.wind)
+    wx, wy, wz = y[10], -y[11], -y[12]
+    if last[6] != 0.0:
+        last[3], last[4], last[5] = (u - last[0]) / h, (v - last[1]) / h, (w - last[2]) / h
+        r = L_RATES
+        last[r + 3], last[r + 4], last[r + 5] = (wx - last[r]) / h, (wy - last[r + 1]) / h, (wz - last[r + 2]) / h
+    last[0], last[1], last[2] = u, v, w
+    last[L_RATES], last[L_RATES + 1], last[L_RATES + 2] = wx, wy, wz
+    last[6] = 1.0
+    _frame_inputs(t, y, h, params, False, u)
+    call_block(params.jsb_native[0], props, params.jsb_fcs_constants, params.jsb_fcs_tables, params.jsb_fcs_data)
+    _auxiliary_at(y, params, props)             # (FGAuxiliary after the FCS)
+    sigma = _engine_block(props, params)
+    engines_frame(props, params.jsb_turbines, params.jsb_turbine_slots, params.jsb_pistons,
+                  params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,
+                  params.jsb_engine_table_index, params.jsb_engine_table_data, h, sigma, params.jsb_held)
+    _held(props, params)
     params.diag[3] = props[int(s[J_RPM_SLOT])] if s[J_RPM_SLOT] >= 0 else 0.0
-    if settle:
-        # steady: cl² from this state's own lift, a fixed point (the lift's drag part reads cl²), iterated until
-        # it holds, so a settled evaluation does not depend on the one before (a linearisation's differences)
-        slot = params.jsb_frame_slots[0]
-        for _ in range(SETTLE_ITERATIONS):
-            before = props[slot] if slot >= 0 else 0.0
-            _aero(props, params)
-            frame_start(props, params.jsb_frame_slots, params.jsb_limits)
-            if slot < 0 or props[slot] == before:
-                break
+
+
+@borrowing_jit
+def settle_start(t, y, h, params):
+    """:func:`step_start` for a steady state (trim, a start, a linearisation): the last step's acceleration is
+    zero, the specific force the steady turn's less gravity, and the flight controls read this state's auxiliary
+    values (not the last evaluation's) and run to their fixed point (kinematics at their commands, filters at
+    their steady state); the engines at their steady state; cl² from this state's own lift.  A settled
+    evaluation so does not depend on the one before (a linearisation's differences)."""
+    props, s, last = params.jsb_props, params.jsb_scalars, params.jsb_last
+    u, v, w, _, _, _, _ = _body_air(y, params.wind)
+    wx, wy, wz = y[10], -y[11], -y[12]
+    last[3] = last[4] = last[5] = 0.0
+    last[L_RATES_DOT] = last[L_RATES_DOT + 1] = last[L_RATES_DOT + 2] = 0.0
+    _, _, _, _, t20, t21, t22 = _tb2l_row(y)
+    g = params.gravity
+    last[L_FORCE] = wy * w - wz * v - g * t20
+    last[L_FORCE + 1] = wz * u - wx * w - g * t21
+    last[L_FORCE + 2] = wx * v - wy * u - g * t22
+    last[0], last[1], last[2] = u, v, w
+    last[L_RATES], last[L_RATES + 1], last[L_RATES + 2] = wx, wy, wz
+    last[6] = 0.0                               # (after a settle the next step has no derivative yet)
+    _frame_inputs(t, y, h, params, True, u)
+    _auxiliary_at(y, params, props)             # (the FCS's "last frame" auxiliary values: this state's)
+    _settled_fcs(props, params)
+    sigma = _engine_block(props, params)
+    engines_steady(props, params.jsb_turbines, params.jsb_turbine_slots, params.jsb_pistons,
+                   params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,
+                   params.jsb_engine_table_index, params.jsb_engine_table_data, sigma, params.jsb_held)
+    _held(props, params)
+    # flight controls that read the engines' outputs (DHC6's thrust coefficient) read this state's, not the last
+    # evaluation's (settled again: a fixed point, so nothing else moves)
+    _settled_fcs(props, params)
+    params.diag[3] = props[int(s[J_RPM_SLOT])] if s[J_RPM_SLOT] >= 0 else 0.0
+    # cl² from this state's own lift, a fixed point (the lift's drag part reads cl²), iterated until it holds
+    slot = params.jsb_frame_slots[0]
+    for _ in range(SETTLE_ITERATIONS):
+        before = props[slot] if slot >= 0 else 0.0
+        _aero(props, params)
+        frame_start(props, params.jsb_frame_slots, params.jsb_limits)
+        if slot < 0 or props[slot] == before:
+            break
