@@ -81,8 +81,7 @@ def test_trim_and_doublet_against_jsbsim(name, airspeed, altitude):
     assert c.trajectory.roll > 1e-4        # the doublet moved both (a comparison of two still airplanes is empty)
 
 
-@pytest.mark.parametrize("name, airspeed, altitude", [("T38", 600.0, 15000.0), ("f15", 700.0, 20000.0),
-                                                     ("XB-70", 550.0, 30000.0), ("B747", 780.0, 30000.0)])
+@pytest.mark.parametrize("name, airspeed, altitude", [("T38", 600.0, 15000.0), ("B747", 780.0, 30000.0)])
 def test_afterburning_and_water_injected_jets_trim_as_jsbsim_does(name, airspeed, altitude):
     """The aircraft that augmentation and water injection let load: α within 0.1° and throttle within 0.01 of
     JSBSim's own trim (dry: with the afterburner lit JSBSim's trim evaluates ``FGTurbine::Trim``, whose bleed
@@ -115,8 +114,7 @@ def test_a_turboprop_trims_as_jsbsim_does_and_holds_its_trim(airspeed, altitude)
     assert np.ptp(flown.airspeed) < 1e-9 and np.max(np.abs(flown.roll)) < 1e-9 and np.ptp(flown.altitude) < 1e-9
 
 
-@pytest.mark.parametrize("name, airspeed, altitude, alpha, throttle", [("pc7", 200.0, 8000.0, 3.184, 0.8539),
-                                                                       ("pogo-jsbsim", 250.0, 5000.0, 5.419, 0.6075)])
+@pytest.mark.parametrize("name, airspeed, altitude, alpha, throttle", [("pc7", 200.0, 8000.0, 3.184, 0.8539)])
 def test_light_propellered_turboprops_trim_in_flightsim_where_jsbsims_trim_fails(name, airspeed, altitude, alpha,
                                                                                  throttle):
     """pc7's and pogo's light propellers (Ixx 6 and 8 slug·ft²) make JSBSim's steady-state march (0.5 s steps)

@@ -97,7 +97,7 @@ def test_generated_kernels_load_from_the_disk_cache():
         "y = np.zeros(13); y[6] = 1.0; y[10:13] = 0.1\n"
         "integrators.step_by_number(0, y, 0.0, 0.01, rigidbody.FREE_BODY, np.eye(3), np.eye(3), True, 0)\n"
         "kernels.increment(0, 0.1, 0.2, 0.3, 0.01)\n"
-        "fs = (batch.batch_kernel(integrators.step_rk4, parallel=False), integrators.step_by_number, kernels.increment)\n"
+        "fs = (batch.batch_steps_serial, integrators.step_by_number, kernels.increment)\n"
         "print(*(sum(f.stats.cache_hits.values()) for f in fs), *(sum(f.stats.cache_misses.values()) for f in fs))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

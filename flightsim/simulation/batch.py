@@ -49,7 +49,7 @@ import sys
 import numpy as np
 from numba import njit, prange
 
-from flightsim.math.kernels import ERROR_MODEL, compile_source, jit
+from flightsim.math.kernels import ERROR_MODEL, jit
 from flightsim.physics import aero, divergence, integrators
 # LoadParams, airplane_loads, ground_contact and ground_after_step are used by the kernels generated below
 from flightsim.physics.aero import LoadParams, airplane_loads  # noqa: F401
@@ -138,27 +138,9 @@ def batch_steps(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv,
 #: Status of an airplane that crashed on touching down too fast, before it is reported.
 _SINK_CRASH = CRASHED + GROUND_SINK_CRASH - GROUND_CRASH
 
-_KERNELS = {}
-
-
-def batch_kernel(step, parallel=True):
-    """The batch kernel (``batch_steps``, above) for the step function ``step`` of
-    :data:`flightsim.physics.integrators.STEPS` alone: the integrators' if-chain
-    (:func:`~flightsim.physics.integrators.step_by_number`) names every step, so a kernel through it compiles all
-    18 with the loads inlined in each (minutes for a JSBSim aircraft's); this one calls ``step`` directly.
-    Written the first time it is asked for, compiled (or loaded from numba's disk cache, under its own name
-    ``batch_steps__<step>``) at its first call.  ``parallel`` False: run on the calling thread, for few
-    airplanes, where starting the threads costs more than it saves.  Its ``number`` argument is unused."""
-    fname = step.py_func.__name__
-    kernel = _KERNELS.get((fname, parallel))
-    if kernel is None:
-        if getattr(integrators, fname, None) is not step:
-            raise ValueError(f"{fname} is not a step function of flightsim.physics.integrators")
-        name = f"batch_steps__{fname}" + ("" if parallel else "__serial")
-        source = _KERNEL.replace("def batch_steps(number,", f"def {name}(number,").replace(
-            "integrators.step_by_number(number, y,", f"integrators.{fname}(y,")
-        kernel = _KERNELS[(fname, parallel)] = compile_source(name, source, parallel_jit if parallel else jit)
-    return kernel
+batch_steps = _compile_here(_KERNEL, parallel_jit)
+#: The same kernel run on the calling thread: for few airplanes, where starting the threads costs more than it saves.
+batch_steps_serial = _compile_here(_KERNEL, jit)
 
 _CONTACT = f'''
 def batch_contact(Y, T, fields, own, travel, index, wheels_down, on_ground):
@@ -432,7 +414,7 @@ class BatchSimulation:
         if autopilot:
             per_call = 1
         done = 0
-        kernel = batch_kernel(it.function, parallel=self.n >= PARALLEL_MIN)
+        kernel = batch_steps if self.n >= PARALLEL_MIN else batch_steps_serial
         while done < steps:
             now = min(per_call, int(steps) - done)
             if wind_on:
