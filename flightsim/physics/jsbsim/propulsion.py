@@ -222,11 +222,11 @@ class Propulsion:
                 raise InputError(source.path, where, f"<{root.tag}> engines are not supported yet (turbines, "
                                  "turboprops, pistons, rockets and electric engines only)")
             thruster = engine.find("thruster")
-            kind = None if thruster is None else self._file(thruster, "thruster", f"{where}/thruster").tag
-            if kind == "propeller":
-                self._turbine_propeller(engine, root, k, where, builder, store, rows, slots, powered)
+            driven = None if thruster is None else self._file(thruster, "thruster", f"{where}/thruster")
+            if driven is not None and driven.tag == "propeller":
+                self._turbine_propeller(thruster, driven, root, k, where, builder, store, rows, slots, powered)
                 continue
-            if kind != "direct":
+            if driven is None or driven.tag != "direct":
                 raise InputError(source.path, f"{where}/thruster", "a turbine drives a direct thruster or a "
                                  "propeller only")
             rows.append(self._turbine(root, k, where, builder, slots))
@@ -266,16 +266,24 @@ class Propulsion:
         return (self.engines, self.slots, self.pistons, self.piston_slots, self.propellers, self.propeller_slots,
                 self.tables, self.table_data)
 
-    def _piston(self, engine, root, k, where, store, out):
-        """Read piston engine ``k`` and its propeller; append their rows to the lists in ``out``."""
-        pistons, piston_slots, propellers, propeller_slots, tables = out
+    def _thruster_of(self, engine, where):
+        """Engine element ``engine``'s ``<thruster>`` and the root of the file it names."""
         thruster = engine.find("thruster")
         if thruster is None:
             raise InputError(self.source.path, f"{where}/thruster", "required element is missing")
-        prop = self._file(thruster, "thruster", f"{where}/thruster")
+        return thruster, self._file(thruster, "thruster", f"{where}/thruster")
+
+    def _propeller_of(self, engine, where, what):
+        """:meth:`_thruster_of`, the thruster a ``<propeller>`` (``what`` drives one: said when it is not)."""
+        thruster, prop = self._thruster_of(engine, where)
         if prop.tag != "propeller":
-            raise InputError(self.source.path, f"{where}/thruster", f"a piston engine drives a <propeller>, not a "
-                             f"<{prop.tag}>")
+            raise InputError(self.source.path, f"{where}/thruster", f"{what} drives a <propeller>, not a <{prop.tag}>")
+        return thruster, prop
+
+    def _piston(self, engine, root, k, where, store, out):
+        """Read piston engine ``k`` and its propeller; append their rows to the lists in ``out``."""
+        pistons, piston_slots, propellers, propeller_slots, tables = out
+        thruster, prop = self._propeller_of(engine, where, "a piston engine")
         row, mixture = _piston.read_piston(self.source, root, where, store)
         prop_row, table_row, location, constant_speed = _propeller.read_propeller(self.source, thruster, prop,
                                                                                   f"{where}/thruster", store)
@@ -302,10 +310,7 @@ class Propulsion:
     def _rocket_or_electric(self, engine, root, k, where, slots):
         """Read rocket or electric engine ``k`` (:mod:`~flightsim.physics.jsbsim.rocket`) and its thruster: its row
         of :attr:`engines` (returned) and of :attr:`slots` (appended), its location, kind and defaults."""
-        thruster = engine.find("thruster")
-        if thruster is None:
-            raise InputError(self.source.path, f"{where}/thruster", "required element is missing")
-        nozzle = self._file(thruster, "thruster", f"{where}/thruster")
+        thruster, nozzle = self._thruster_of(engine, where)
         row = [0.0] * ENGINE_FIELDS
         e = f"propulsion/engine[{k}]"
         own = [-1] * SLOT_FIELDS
@@ -373,13 +378,7 @@ class Propulsion:
 
     def _turboprop(self, engine, root, k, where, builder, store, out):
         """Read turboprop engine ``k`` and its propeller (:func:`~flightsim.physics.jsbsim.turboprop.read_turboprop`)."""
-        thruster = engine.find("thruster")
-        if thruster is None:
-            raise InputError(self.source.path, f"{where}/thruster", "required element is missing")
-        prop = self._file(thruster, "thruster", f"{where}/thruster")
-        if prop.tag != "propeller":
-            raise InputError(self.source.path, f"{where}/thruster", f"a turboprop drives a <propeller>, not a "
-                             f"<{prop.tag}>")
+        thruster, prop = self._propeller_of(engine, where, "a turboprop")
         prefix = f"propulsion/engine[{k}]"
         row, table_row = _turboprop.read_turboprop(self.source, root, where, builder, store, prefix)
         own = [self.properties.slot(n.format(e=prefix, k=k)) for n in _turboprop.TURBOPROP_SLOTS]
@@ -387,11 +386,10 @@ class Propulsion:
         self.kinds.append(("turboprop", index))
         self.defaults[self.properties.names[own[_turboprop.TS_N1]]] = row[_turboprop.TP_IDLE_N1]
 
-    def _turbine_propeller(self, engine, root, k, where, builder, store, rows, slots, out):
-        """Read turbine engine ``k`` that drives a propeller: a turbine row (its thrust at
-        :data:`~flightsim.physics.jsbsim.turboprop.TURBINE_THRUST`, no loads of its own) and a
+    def _turbine_propeller(self, thruster, prop, root, k, where, builder, store, rows, slots, out):
+        """Read turbine engine ``k`` that drives a propeller (``thruster``, its file ``prop``): a turbine row (its
+        thrust at :data:`~flightsim.physics.jsbsim.turboprop.TURBINE_THRUST`, no loads of its own) and a
         :data:`~flightsim.physics.jsbsim.turboprop.TURBINE_PROPELLER` row for its propeller."""
-        thruster = engine.find("thruster")
         prefix = f"propulsion/engine[{k}]"
         thrust = _turboprop.TURBINE_THRUST.format(e=prefix)
         rows.append(self._turbine(root, k, where, builder, slots, thrust))
@@ -399,7 +397,6 @@ class Propulsion:
         self.kinds.append(("turbine", len(rows) - 1))
         row = [0.0] * _piston.ROW_FIELDS
         row[_piston.PE_KIND] = _turboprop.TURBINE_PROPELLER
-        prop = self._file(thruster, "thruster", f"{where}/thruster")
         self.turbine_propellers[k] = self._powered(k, where, thruster, prop, store, out, row,
                                                    [0] * _propeller.TABLE_FIELDS, [self.properties.slot(thrust)])
 
