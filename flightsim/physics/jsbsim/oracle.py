@@ -137,6 +137,22 @@ def _accelerations(fdm):
             + (fdm["forces/fwz-aero-lbs"] / (m * 32.174049),))
 
 
+def _flight_controls_after_run_ic(fdm, fcs, props, inputs, outputs):
+    """flightsim's flight controls in the state JSBSim's ``run_ic`` left its in: run twice on ``inputs`` (``(slot,
+    name)`` pairs read from ``fdm``; ``RunIC`` runs the models in ``Initialize`` and once more), then ``outputs``
+    (pairs) set to JSBSim's (its kinematics moved for a step there too), and the PIDs' integrals, which JSBSim does
+    not show, started at 0 on both sides (``FGPID::SetInitialOutput``)."""
+    for slot, n in inputs:
+        props[slot] = fdm[n]
+    fcs.program.run(props)
+    fcs.program.run(props)
+    for slot, n in outputs:
+        props[slot] = fdm[n]
+    for n, state in fcs.integrals:
+        fdm[f"{n}/initial-integrator-value"] = 0.0
+        props[state:state + 3] = 0.0
+
+
 def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.0, dt=1.0 / 120.0, with_fcs=True):
     """Fly ``name`` in JSBSim with a stick programme; compare flightsim's flight controls, auxiliary properties
     and aerodynamic loads, computed from JSBSim's state and commands, with JSBSim's.
@@ -174,12 +190,7 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
             props[properties[k]] = v
     computed = set(own) | set(AUXILIARY) | (set(BUILTIN) if fcs else set())
     written = set(fcs.outputs) if fcs else set()
-    for n in written:                     # the state after run_ic (the kinematics' positions) ...
-        props[properties[n]] = fdm[n]
-    for n, state in fcs.integrals if fcs else ():     # (a PID's integral is hidden: both from 0)
-        fdm[f"{n}/initial-integrator-value"] = 0.0
-        props[state:state + 3] = 0.0
-    for n in (LIFT, STALL_LATCH):         # ... and the aerodynamics' own (the last lift, the stall latch)
+    for n in (LIFT, STALL_LATCH):         # the aerodynamics' own state after run_ic (the last lift, the stall latch)
         if n in properties:
             props[properties[n]] = fdm[n]
     # what the FCS reads: this frame's state (FGPropagate runs first) and atmosphere (FGAtmosphere next),
@@ -196,15 +207,9 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
     for k, n in enumerate(AUXILIARY):    # (what run_ic left: its last FGAuxiliary ran before its last accelerations)
         if aux_slots[k] >= 0 and fdm.get_property_manager().hasNode(n):
             props[aux_slots[k]] = fdm[n]
-    if fcs:                              # the flight controls' own state as JSBSim's run_ic left its (two runs)
-        for slot, n in fcs_state + fcs_commands:
-            props[slot] = fdm[n]
-        fcs.program.run(props)
-        fcs.program.run(props)
-        for n in written:
-            props[properties[n]] = fdm[n]
-        for n, state in fcs.integrals:
-            props[state:state + 3] = 0.0
+    if fcs:
+        _flight_controls_after_run_ic(fdm, fcs, props, fcs_state + fcs_commands,
+                                      [(properties[n], n) for n in written])
     worst_f = worst_m = worst_c = worst_a = largest = 0.0
     compared = 0
     out = np.zeros(6)
@@ -295,15 +300,7 @@ def replay_fcs(name, frames=600, airspeed_kts=250.0, altitude_ft=10000.0, dt=1.0
                                        "fcs/aileron-cmd-norm": 0.4 * math.sin(2.1 * t),
                                        "fcs/rudder-cmd-norm": 0.3 * math.sin(0.7 * t),
                                        "fcs/throttle-cmd-norm": 0.7, "fcs/flap-cmd-norm": float(t > 2.0)})
-    for slot, n in inputs:
-        props[slot] = fdm[n]
-    fcs.program.run(props)
-    fcs.program.run(props)
-    for slot, n in checked:              # what JSBSim's run_ic left (its kinematics moved for a step there too)
-        props[slot] = fdm[n]
-    for n, state in fcs.integrals:       # a PID's integral is hidden: both start from 0 (FGPID::SetInitialOutput)
-        fdm[f"{n}/initial-integrator-value"] = 0.0
-        props[state:state + 3] = 0.0
+    _flight_controls_after_run_ic(fdm, fcs, props, inputs, checked)
     first = {n: fdm[n] for _, n in checked}
     worst, where, moved = 0.0, "", set()
     for i in range(frames):
