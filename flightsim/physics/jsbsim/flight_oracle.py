@@ -50,7 +50,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from flightsim.physics.jsbsim.oracle import new_fdm
+from flightsim.physics.jsbsim.oracle import new_fdm, start_pistons
 
 __all__ = ["DEFAULT_SCHEDULE", "FLAT_RADIUS", "G", "TOLERANCES", "JSBSimTrim", "JSBSimTrimError",
            "Trajectory", "TrajectoryDifference", "compare_trajectories", "doublet_controls", "engine_state",
@@ -256,18 +256,7 @@ def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=
                 fdm[f"fcs/advance-cmd-norm[{k}]"] = advance
         fdm["propulsion/set-running"] = -1
         fdm.run_ic()
-        engines = fdm.get_propulsion().get_num_engines()
-        if not all(fdm[f"propulsion/engine[{k}]/set-running"] for k in range(engines)):
-            fdm["propulsion/set-running"] = -1      # (some it leaves stopped: c182's; see oracle.start_pistons)
-            fdm.suspend_integration()
-            fdm.run()
-            fdm.resume_integration()
-        if not all(fdm[f"propulsion/engine[{k}]/set-running"] for k in range(engines)):
-            # (and some set-running does not start at all, c310's: cranked as its scripts start it, the
-            # starter turning them through JSBSim's steady-state march)
-            fdm["propulsion/magneto_cmd"], fdm["propulsion/starter_cmd"] = 3, 1
-            fdm.get_propulsion().get_steady_state()
-            fdm["propulsion/starter_cmd"] = 0
+        start_pistons(fdm, range(fdm.get_propulsion().get_num_engines()))   # (what set-running left stopped)
         for k in governed if blade_angle is not None else ():     # the governor held off: manual pitch
             fdm[f"propulsion/engine[{k}]/constant-speed-mode"] = 0
             fdm[f"propulsion/engine[{k}]/blade-angle"] = blade_angle
