@@ -481,7 +481,7 @@ def test_integrator_has_no_dead_loads_per_step():
 
 
 DEMO = """
-from flightsim.math.kernels import compiled_dispatch, jit
+from flightsim.math.kernels import compiled_dispatch, entry_jit, jit
 
 
 @jit
@@ -499,7 +499,7 @@ def add(x, y):
     return x + y
 
 
-pick = compiled_dispatch("pick", "number", ("x",), {functions}, "demo", unknown="-1.0")
+pick = compiled_dispatch("pick", "number", ("x",), {functions}, "demo", unknown="-1.0", decorator=entry_jit)
 """
 
 

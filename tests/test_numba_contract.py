@@ -40,7 +40,7 @@ def _contract(what):
 def _fresh(dispatcher):
     """``dispatcher``'s function compiled anew with its own options but no disk cache (numba shows no LLVM of
     code loaded from the cache)."""
-    options = {k: v for k, v in dispatcher.targetoptions.items() if k != "nopython"}
+    options = {k: v for k, v in dispatcher.targetoptions.items() if k != "nopython" and k not in kernels.NO_WRAPPERS}
     return numba.njit(**{**options, "cache": False})(dispatcher.py_func)
 
 
@@ -49,7 +49,7 @@ def test_borrowing_functions_are_compiled_without_reference_counting():
     y = np.zeros(integrators.STATE_SIZE)
     y[2], y[3], y[6] = 1000.0, 150.0, 1.0
     loads = _fresh(aero.own_loads)
-    loads(0.0, y, params)
+    loads(0.0, y, params, params.jsb_on)
     step = _fresh(integrators.step_semi_implicit)      # Bourg's step: the loads and the increment, all borrowed
     step(y, 0.0, 0.01, params, np.eye(3), np.eye(3), True, 0)
     for f in (loads, step):
@@ -60,7 +60,7 @@ def test_borrowing_functions_are_compiled_without_reference_counting():
 
     # the control: the same function with the runtime counts references (so the check can fail)
     counted = numba.njit(_nrt=True)(aero.own_loads.py_func)
-    counted(0.0, y, params)
+    counted(0.0, y, params, params.jsb_on)
     assert "NRT_decref" in _llvm(counted)
 
 
@@ -89,6 +89,7 @@ def test_compiled_arithmetic_gives_inf_and_nan_instead_of_raising():
 def test_generated_kernels_load_from_the_disk_cache():
     """The batch kernel and the integrator dispatch, generated from source at import, are cached on disk."""
     code = (
+        "import numba\n"
         "import numpy as np\n"
         "from flightsim.math import kernels\n"
         "from flightsim.physics import integrators, rigidbody\n"
@@ -97,6 +98,9 @@ def test_generated_kernels_load_from_the_disk_cache():
         "y = np.zeros(13); y[6] = 1.0; y[10:13] = 0.1\n"
         "integrators.step_by_number(0, y, 0.0, 0.01, rigidbody.FREE_BODY, np.eye(3), np.eye(3), True, 0)\n"
         "kernels.increment(0, 0.1, 0.2, 0.3, 0.01)\n"
+        "caller = numba.njit(lambda y, p, i: integrators.step_by_number(0, y, 0.0, 0.01, p, i, i, True, 0) "
+        "+ kernels.increment(0, 0.1, 0.2, 0.3, 0.01)[0])\n"
+        "caller(y, rigidbody.FREE_BODY, np.eye(3))\n"    # a new caller compiling loads what it calls from the cache
         "fs = (batch.batch_steps_serial, integrators.step_by_number, kernels.increment)\n"
         "print(*(sum(f.stats.cache_hits.values()) for f in fs), *(sum(f.stats.cache_misses.values()) for f in fs))\n"
     )
@@ -109,3 +113,43 @@ def test_generated_kernels_load_from_the_disk_cache():
     assert hits_and_misses[3:] == [0, 0, 0] and all(h > 0 for h in hits_and_misses[:3]), _contract(
         f"generated source compiled under a module's file name is no longer loaded from the disk cache "
         f"(hits, misses of the batch kernel, step_by_number, increment: {hits_and_misses})")
+
+
+def test_functions_behind_an_entry_have_no_python_wrapper_and_python_calls_reach_a_twin():
+    """numba leaves its Python and C wrappers out of a :data:`~flightsim.math.kernels.jit` function (most of a
+    first start's compiling was those wrappers); a call from Python goes to a twin that has them."""
+    params = aero.pack(load_aircraft("c172"))
+    y = np.zeros(integrators.STATE_SIZE)
+    y[2], y[3], y[6] = 1000.0, 150.0, 1.0
+    inner = kernels.borrowing_jit(aero.own_loads.py_func)
+    from_python = inner(0.0, y, params, None)                       # through the twin: no crash, the same loads
+    assert from_python == aero.loads_fields(0.0, y, tuple(params))
+    inner.compile(tuple(numba.typeof(v) for v in (0.0, y, params, None)))
+    ir = _llvm(inner)
+    assert "own_loads" in ir
+    assert "cpython" not in ir and "cfunc." not in ir, _contract("no_cpython_wrapper/no_cfunc_wrapper no longer "
+                                                                 "leave numba's wrappers out")
+    assert "cpython" in _llvm(inner.twin)                           # the control: the twin has its wrapper
+
+
+def test_an_entry_never_loads_the_cached_code_of_the_same_function_compiled_without_wrappers(tmp_path):
+    """The same source compiled as an inner function (no wrapper: a call from Python would jump to address 0)
+    and, in another process, as an entry: the entry compiles its own and runs, never the inner one's code."""
+    (tmp_path / "twice.py").write_text("def double(x):\n    return 2.0 * x\n")
+    code = ("import sys, numba\n"
+            "from flightsim.math import kernels\n"
+            "import twice\n"
+            "if sys.argv[1] == 'inner':\n"
+            "    f = kernels.jit(twice.double)\n"
+            "    print(numba.njit(lambda x: f(x))(3.0), sum(f.stats.cache_misses.values()))\n"
+            "else:\n"
+            "    f = kernels.entry_jit(twice.double)\n"
+            "    print(f(3.0), sum(f.stats.cache_hits.values()))\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+           "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", code, kind], env=env, capture_output=True, text=True, timeout=300,
+                           cwd=tmp_path) for kind in ("inner", "entry")]
+    assert [r.returncode for r in runs] == [0, 0], runs[1].stderr
+    assert runs[0].stdout.split() == ["6.0", "1"]                 # compiled, and cached without its wrapper
+    assert runs[1].stdout.split() == ["6.0", "0"], _contract("a dispatcher with wrappers loaded code cached "
+                                                             "without them")

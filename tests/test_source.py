@@ -157,7 +157,7 @@ NAMEDTUPLE_API = {"_replace", "_asdict", "_fields", "_make", "_field_defaults"}
 
 
 def _private_reaches(path):
-    """``obj._name`` where ``obj`` is neither ``self``/``cls`` nor a module imported by the file.
+    """``obj._name`` where ``obj`` is neither ``self``/``cls`` (nor ``super()``) nor a module imported by the file.
 
     A named tuple's public API (:data:`NAMEDTUPLE_API`) is not private.
     """
@@ -174,6 +174,8 @@ def _private_reaches(path):
             base = node.value
             if isinstance(base, ast.Name) and (base.id in ("self", "cls") or base.id in modules):
                 continue
+            if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "super":
+                continue                                    # the object's own method, as its base class has it
             yield f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}"
 
 

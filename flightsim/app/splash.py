@@ -40,10 +40,31 @@ class Splash:
         self.frames = 0
         self.fraction = 0.0
         self._last = 0.0
+        self._drawn = None          # the batch and what changes in it, made at the first picture
 
     def first(self):
         """The first compile starts: show the message at once."""
         self.show(0, 0.0, force=True)
+
+    def _picture(self):
+        """The batch (made once: a label costs milliseconds to make), the bar's fill and the count's label."""
+        import pyglet
+
+        width, height = self.window.get_size()
+        batch = pyglet.graphics.Batch()
+        bar_w = int(width * 0.6)
+        x0, y0 = (width - bar_w) // 2, height // 2 - 30
+        fixed = [
+            pyglet.text.Label("flightsim", font_size=28, x=width // 2, y=height // 2 + 70, anchor_x="center",
+                              color=(230, 230, 230, 255), batch=batch),
+            pyglet.text.Label(MESSAGE, font_size=14, x=width // 2, y=height // 2 + 20, anchor_x="center",
+                              color=(230, 230, 230, 255), batch=batch),
+            pyglet.shapes.Rectangle(x0, y0, bar_w, 14, color=(70, 75, 85), batch=batch),
+        ]
+        fill = pyglet.shapes.Rectangle(x0, y0, 1, 14, color=BAR_RGB, batch=batch)
+        count = pyglet.text.Label("", font_size=11, x=width // 2, y=y0 - 30, anchor_x="center",
+                                  color=(180, 180, 180, 255), batch=batch)
+        return batch, fixed, fill, count, bar_w
 
     def show(self, compiled, seconds, force=False):
         """Draw the message and the bar: ``compiled`` functions in ``seconds``."""
@@ -51,32 +72,21 @@ class Splash:
         if not force and now - self._last < 0.1:
             return
         self._last = now
-        import pyglet
         from pyglet import gl
 
         window = self.window
         window.switch_to()
         window.dispatch_events()
-        width, height = window.get_size()
+        if self._drawn is None:
+            self._drawn = self._picture()
+        batch, _, fill, count, bar_w = self._drawn
         self.fraction = min(compiled / FIRST_START_COMPILES, 0.99)
-        batch = pyglet.graphics.Batch()
-        bar_w = int(width * 0.6)
-        x0, y0 = (width - bar_w) // 2, height // 2 - 30
-        keep = [
-            pyglet.text.Label("flightsim", font_size=28, x=width // 2, y=height // 2 + 70, anchor_x="center",
-                              color=(230, 230, 230, 255), batch=batch),
-            pyglet.text.Label(MESSAGE, font_size=14, x=width // 2, y=height // 2 + 20, anchor_x="center",
-                              color=(230, 230, 230, 255), batch=batch),
-            pyglet.shapes.Rectangle(x0, y0, bar_w, 14, color=(70, 75, 85), batch=batch),
-            pyglet.shapes.Rectangle(x0, y0, max(int(bar_w * self.fraction), 1), 14, color=BAR_RGB, batch=batch),
-            pyglet.text.Label(f"{compiled} functions compiled, {seconds:.0f} s", font_size=11, x=width // 2,
-                              y=y0 - 30, anchor_x="center", color=(180, 180, 180, 255), batch=batch),
-        ]
+        fill.width = max(int(bar_w * self.fraction), 1)
+        count.text = f"{compiled} functions compiled, {seconds:.0f} s"
         fb_w, fb_h = window.get_framebuffer_size()
         gl.glViewport(0, 0, fb_w, fb_h)
         gl.glClearColor(*BACKGROUND)
         gl.glClear(gl.GL_COLOR_BUFFER_BIT)
         batch.draw()
         window.flip()
-        del keep
         self.frames += 1

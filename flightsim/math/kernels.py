@@ -28,12 +28,15 @@ its number (:data:`INCREMENT_IDS`), the compiled :func:`increment` dispatch
 :data:`KERNELS` follow from that table.
 """
 
+import inspect
 import math
 import os
 import sys
 
 import numpy as np
 from numba import njit, prange
+from numba.core.caching import FunctionCache
+from numba.core.registry import CPUDispatcher
 
 #: Beyond this |r31| the Euler angles take the book's gimbal-lock branch (pitch ±90°).
 GIMBAL_LOCK = 0.999999
@@ -49,9 +52,92 @@ BULLET_DEFAULT_DT = 1.0 / 60.0
 #: (:mod:`flightsim.physics.divergence`).  For a non-zero divisor the two models compute the same bits.
 ERROR_MODEL = "numpy"
 
+#: What numba leaves out of a function only compiled code calls: the wrappers that let Python (and C) call it.
+#: numba builds both for every function it compiles, and a wrapper that unboxes the airplane's parameters
+#: (:class:`flightsim.physics.aero.LoadParams`, some thirty arrays) from Python objects is bigger than most of
+#: the functions it wraps: leaving them out of the functions behind an entry took a first start's compiling
+#: from 11.5 s to 8.4 s (``benchmarks/first_start.py``).
+NO_WRAPPERS = dict(no_cpython_wrapper=True, no_cfunc_wrapper=True)
+
+
+class _InnerCache(FunctionCache):
+    """numba's disk cache for an :class:`InnerDispatcher`: its index keys say "no wrappers", so a dispatcher
+    that has them (the same function compiled as an entry by another version) never loads one that has not."""
+
+    def _index_key(self, sig, codegen):
+        return (*super()._index_key(sig, codegen), "no-wrappers")
+
+
+class InnerDispatcher(CPUDispatcher):
+    """A compiled function without numba's Python wrapper (:data:`NO_WRAPPERS`): what compiled code calls.
+
+    Compiled callers link it in as any numba function.  A call from Python
+    goes to its *twin*: a compiled function of the same parameters that calls
+    it and has the wrapper, written and compiled (or loaded from numba's disk
+    cache, as ``<name>__from_python``) at the first call from Python.  Calling
+    the function's own code from Python would jump to an address of 0.
+    """
+
+    def enable_caching(self):
+        self._cache = _InnerCache(self.py_func)
+
+    def __call__(self, *args, **kwargs):
+        return self.twin(*args, **kwargs)
+
+    @property
+    def twin(self):
+        """What a call from Python runs: the twin, written and compiled (or loaded) at the first call."""
+        twin = self.__dict__.get("_twin")
+        if twin is None:
+            twin = self._twin = _twin_of(self)
+        return twin
+
+    def from_python(self, function):
+        """Have a call from Python run ``function`` (same parameters, same results) in place of a twin: one
+        already compiled, say, that takes the arguments in a form cheaper to pass from Python."""
+        self._twin = function
+        return function
+
+
+def _twin_of(inner):
+    """The compiled function with numba's wrappers that calls ``inner`` (same parameters, defaults and options)."""
+    py_func = inner.py_func
+    code = py_func.__code__
+    if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) or code.co_kwonlyargcount:
+        raise TypeError(f"{py_func.__qualname__}: only positional parameters can be called from Python")
+    names = ", ".join(code.co_varnames[: code.co_argcount])
+    name = f"{py_func.__name__}__from_python"
+    source = f"def {name}({names}):\n    return _inner({names})\n"
+    namespace = {"__name__": py_func.__module__, "__builtins__": __builtins__, "_inner": inner}
+    exec(compile("\n" * (code.co_firstlineno - 1) + source, code.co_filename, "exec"), namespace)
+    twin = namespace[name]
+    twin.__defaults__ = py_func.__defaults__
+    options = {k: v for k, v in inner.targetoptions.items() if k not in NO_WRAPPERS}
+    return _dispatcher(twin, options, CPUDispatcher)
+
+
+def _dispatcher(py_func, options, kind):
+    """``njit(cache=True, **options)(py_func)``, as a dispatcher of class ``kind``."""
+    dispatcher = kind(py_func=py_func, locals={}, targetoptions={"nopython": True, "boundscheck": None, **options})
+    dispatcher.enable_caching()
+    return dispatcher
+
+
+def _decorator(kind, **options):
+    def decorate(py_func):
+        return _dispatcher(py_func, {**options, **(NO_WRAPPERS if kind is InnerDispatcher else {})}, kind)
+
+    return decorate
+
+
 #: The runtime (NRT) is asked for explicitly: a function that does not say inherits its first caller's
 #: choice, and one first compiled from a :data:`borrowing_jit` caller could then not allocate.
-jit = njit(cache=True, fastmath=False, error_model=ERROR_MODEL, _nrt=True)
+#:
+#: :data:`jit` and :data:`borrowing_jit` compile a function for compiled callers (an :class:`InnerDispatcher`:
+#: from Python through its twin); :data:`entry_jit` and :data:`borrowing_entry_jit` one that Python calls
+#: every step (a step's entry, the instruments' loads, the ground check), with numba's wrapper of its own.
+jit = _decorator(InnerDispatcher, fastmath=False, error_model=ERROR_MODEL, _nrt=True)
+entry_jit = _decorator(CPUDispatcher, fastmath=False, error_model=ERROR_MODEL, _nrt=True)
 #: For compiled functions that only *borrow* arrays (read and write arrays their caller owns, allocate
 #: none): compiled without numba's runtime (NRT), so numba does not update the reference count of every
 #: array argument atomically on entering and leaving each such function.  For the airplane's loads,
@@ -61,8 +147,13 @@ jit = njit(cache=True, fastmath=False, error_model=ERROR_MODEL, _nrt=True)
 #: to compile ("NRT required but not enabled"); it may still call :data:`jit` functions that allocate.
 #:
 #: ``_nrt`` is an option numba does not document; ``tests/test_numba_contract.py`` fails, saying so, if it
-#: stops leaving the reference counting out.
-borrowing_jit = njit(cache=True, fastmath=False, error_model=ERROR_MODEL, _nrt=False)
+#: stops leaving the reference counting out (or the wrappers, :data:`NO_WRAPPERS`).
+borrowing_jit = _decorator(InnerDispatcher, fastmath=False, error_model=ERROR_MODEL, _nrt=False)
+borrowing_entry_jit = _decorator(CPUDispatcher, fastmath=False, error_model=ERROR_MODEL, _nrt=False)
+#: A :data:`borrowing_jit` function whose body numba writes into each compiled caller (``inline="always"``):
+#: no function of its own between the caller and what it calls (and nothing to compile for it alone).
+borrowing_inline_jit = _decorator(InnerDispatcher, fastmath=False, error_model=ERROR_MODEL, _nrt=False,
+                                  inline="always")
 
 
 def compiled_dispatch(name, selector, arguments, functions, doc, unknown, decorator=jit):
@@ -322,7 +413,7 @@ def matrix_to_quat(R):
     s = 2.0 * math.sqrt(1.0 - R[0, 0] - R[1, 1] + R[2, 2])
     return (R[1, 0] - R[0, 1]) / s, (R[0, 2] + R[2, 0]) / s, (R[1, 2] + R[2, 1]) / s, 0.25 * s
 
-@jit
+@entry_jit
 def rotate_rows(q, v, out):
     """``out[i] = QVRotate(q[i], v[i])`` for rows of (N, 4) and (N, 3)."""
     for i in range(q.shape[0]):
@@ -330,7 +421,7 @@ def rotate_rows(q, v, out):
     return out
 
 
-@jit
+@entry_jit
 def matrix_rows(q, out):
     """``out[i]`` = the rotation matrix of ``q[i]``."""
     for i in range(q.shape[0]):
@@ -338,7 +429,7 @@ def matrix_rows(q, out):
     return out
 
 
-@jit
+@entry_jit
 def quat_rows(R, out):
     """``out[i]`` = the (unnormalised) quaternion of ``R[i]``."""
     for i in range(R.shape[0]):

@@ -60,10 +60,8 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import types
-from numba.extending import overload
 
-from flightsim.math.kernels import borrowing_jit as jit, qv_rotate
+from flightsim.math.kernels import borrowing_entry_jit as entry_jit, borrowing_jit as jit, borrowing_inline_jit as jit_inline, qv_rotate
 from flightsim.physics.constants import (
     ISA_DENSITY_EXPONENT, ISA_LAPSE, ISA_SCALE_HEIGHT, ISA_TROPOPAUSE, P_SL, PASCAL, RHO_SL,
 )
@@ -74,10 +72,9 @@ from flightsim.physics.gear import (  # noqa: F401
     R_KIND, SLIP_SPEED, SLIP_TAN, contact_loads, gear_loads, hold_brakes, pack_gear, wheel_brake,
 )
 from flightsim.physics.inputs import C_BRAKE, C_ENGINE, C_PARKING_BRAKE, C_RUDDER, C_THROTTLE, INPUTS  # noqa: F401
-from flightsim.physics.jsbsim.loads import COMMAND_FIELDS, LAST_FIELDS, SCALARS, jsbsim_loads
+from flightsim.physics.jsbsim.loads import jsbsim_loads
 from flightsim.physics.jsbsim.loads import settle_start as jsbsim_settle_start
 from flightsim.physics.jsbsim.loads import step_start as jsbsim_step_start
-from flightsim.physics.jsbsim.propulsion import Propulsion
 
 KIND_LIFTING, KIND_SYMMETRIC, KIND_DRAG = 0, 1, 2
 KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG}
@@ -194,6 +191,7 @@ class LoadParams(NamedTuple):
     # from these and not from the elements.
     #: The loads are a JSBSim aircraft's: True; None for flightsim's own aircraft.  None, not False: the two are
     #: then different types to numba, so each kind of aircraft compiles its own loads only (:func:`airplane_loads`).
+    #: Every ``jsb_*`` field is None for flightsim's own aircraft (:func:`no_jsbsim`).
     jsb_on: object
     #: (p,) float: the property array (written by every evaluation; one per airplane).
     jsb_props: np.ndarray
@@ -301,18 +299,14 @@ ENGINE_FIELDS = ("jsb_turbines", "jsb_turbine_slots", "jsb_pistons", "jsb_piston
 
 
 def no_jsbsim():
-    """The ``jsb_*`` fields of :class:`LoadParams` for an aircraft that is not JSBSim's (empty, of the same types)."""
-    program = dict(constants=np.zeros(0), tables=np.zeros((0, 7), dtype=np.int64), data=np.zeros(0))
-    return dict(
-        jsb_on=None, jsb_props=np.zeros(0), jsb_held=np.zeros(6),
-        jsb_last=np.zeros(LAST_FIELDS), jsb_scalars=np.zeros(SCALARS), jsb_commands=np.zeros((0, COMMAND_FIELDS)),
-        jsb_state_slots=np.zeros(0, dtype=np.int64),
-        jsb_aux_slots=np.zeros(0, dtype=np.int64), jsb_axis_slots=np.zeros((6, 1), dtype=np.int64),
-        jsb_frame_slots=np.zeros(6, dtype=np.int64), jsb_limits=np.zeros(2), jsb_native=np.zeros(3, dtype=np.int64),
-        **{f"jsb_{block}_{k}": np.array(v) for block in ("fcs", "aero", "engine") for k, v in program.items()},
-        **dict(zip(ENGINE_FIELDS, Propulsion.shaped())), jsb_external=np.zeros((0, 7)),
-        jsb_contacts=np.zeros((0, 3)),
-    )
+    """The ``jsb_*`` fields of :class:`LoadParams` for an aircraft that is not JSBSim's: all None.
+
+    None, not empty arrays: numba then gives the fields no room at all, so every compiled function that takes
+    the parameters (and the wrapper that unboxes them from Python at each entry) handles some thirty arrays
+    fewer for flightsim's own aircraft.
+    """
+    return dict.fromkeys(name for name in LoadParams._fields if name.startswith("jsb_"))
+
 
 def pack_jsbsim(aircraft):
     """The ``jsb_*`` fields for ``aircraft``: its JSBSim model's, or :func:`no_jsbsim`."""
@@ -380,7 +374,9 @@ def pack(aircraft, atmosphere="constant"):
         columns = (t.cl, t.cl_te_down, t.cl_te_up, t.cd, t.cd_te_down, t.cd_te_up)
         for j, (col, fallback) in enumerate(zip(columns, neutral)):
             tab_vals[k, j, :m] = fallback if col is None else col
-    normals = np.array([element_normal(elem[k, E_INCIDENCE] + 0.0, elem[k, E_DIHEDRAL]) for k in range(n)],
+    # the compiled function's own source run as Python (the same libm, the same bits): packing compiles nothing
+    normal = element_normal.py_func
+    normals = np.array([normal(float(elem[k, E_INCIDENCE]) + 0.0, float(elem[k, E_DIHEDRAL])) for k in range(n)],
                        dtype=np.float64).reshape(n, 3)
     return LoadParams(
         positions=r, elements=elem, element_refs=elem_i, normals=normals,
@@ -431,7 +427,7 @@ def isa_density(rho0, altitude_ft):
     return rho0 * ratio
 
 
-@jit
+@entry_jit
 def propeller(throttle, running, v_axial, rho, engine, table):
     """Thrust (lbf) and speed (rev/min) of a piston engine turning a fixed-pitch propeller: running, idling,
     windmilling, or stopped.
@@ -611,7 +607,7 @@ def element_normal(incidence_deg, dihedral_deg):
     return math.sin(inc), math.cos(inc) * math.sin(dih), math.cos(inc) * math.cos(dih)
 
 
-@jit
+@entry_jit
 def element_deflections(elem, elem_i, controls, k):
     """Flap setting (−1..1) and incidence change (deg) of element ``k`` for the controls."""
     flap = 0.0
@@ -623,19 +619,14 @@ def element_deflections(elem, elem_i, controls, k):
     return flap, dinc
 
 
-def own_aircraft(params_type):
-    """Whether the numba type of a :class:`LoadParams` is flightsim's own aircraft's (its ``jsb_on`` is None), not a
-    JSBSim aircraft's: decided when compiling, so each kind compiles the loads it flies and not the other's."""
-    return isinstance(params_type.types[params_type.fields.index("jsb_on")], types.NoneType)
-
-
+@jit_inline
 def airplane_loads(t, y, params):
     """Loads of the packed airplane (:class:`LoadParams`) at state ``y`` (see :mod:`flightsim.integrators`).
 
     A JSBSim aircraft's come from :func:`flightsim.physics.jsbsim.loads.jsbsim_loads`, flightsim's own
-    aircraft's from :func:`own_loads`.  Compiled code calling it gets one of the two in its place, chosen by the
-    type of ``params`` when compiling (:func:`_airplane_loads`), so an aircraft compiles its own kind of loads
-    only, with no call between; from Python it calls the compiled one.
+    aircraft's from :func:`own_loads`, which chooses between the two by the type of ``params.jsb_on``
+    (see there).  Inlined into its compiled callers (numba's ``inline="always"``), so it adds no function
+    between them and the loads; called from Python, it calls :func:`loads_fields`.
 
     Returns
     -------
@@ -643,21 +634,26 @@ def airplane_loads(t, y, params):
         ``(ax, ay, az)`` earth-frame acceleration of the CG (ft/s², gravity
         included) and ``(mx, my, mz)`` body-frame moment about the CG (ft·lbf).
     """
-    return own_loads(t, y, params) if params.jsb_on is None else jsbsim_loads(t, y, params)
+    return own_loads(t, y, params, params.jsb_on)
 
 
-@overload(airplane_loads, inline="always")
-def _airplane_loads(t, y, params):
-    if own_aircraft(params):
-        return lambda t, y, params: own_loads(t, y, params)
-    return lambda t, y, params: jsbsim_loads(t, y, params)
+@airplane_loads.from_python
+def _airplane_loads_from_python(t, y, params):
+    return loads_fields(t, y, tuple(params))
 
 
 @jit
-def own_loads(t, y, params):
+def own_loads(t, y, params, jsb_on):
     """Loads of flightsim's own packed airplane: aerodynamics and thrust (the module docstring), gravity, and
     the ground reaction of the gear (:func:`~flightsim.physics.gear.gear_loads`) where a contact point is below
-    the ground; as :func:`airplane_loads`."""
+    the ground; as :func:`airplane_loads`.
+
+    A JSBSim aircraft's (``jsb_on``, its ``params.jsb_on``, not None) are :func:`jsbsim_loads`'.  ``jsb_on`` is
+    an argument so that numba, compiling, drops the branch of the other kind (its dead-branch pruning tests an
+    argument's type): each kind of aircraft compiles its own loads only, with no function between.
+    """
+    if jsb_on is not None:
+        return jsbsim_loads(t, y, params)
     r, elem, elem_i, normals = params.positions, params.elements, params.element_refs, params.normals
     tab_alpha, tab_vals, tab_n, tab_kind, tab_out = (
         params.table_alpha, params.table_values, params.table_size, params.table_kind, params.table_outside
@@ -743,7 +739,7 @@ def own_loads(t, y, params):
     return ex * inv / m, ey * inv / m, ez * inv / m - params.gravity, mx, my, mz
 
 
-@jit
+@entry_jit
 def loads_fields(t, y, fields):
     """:func:`airplane_loads` for a call from Python, given ``fields = tuple(params)``: numba types a named tuple
     at every call from Python (slowly, and keeping a cache of some 80 kB that fills over the first tens of
@@ -751,19 +747,20 @@ def loads_fields(t, y, fields):
     return airplane_loads(t, y, LoadParams(*fields))
 
 
+@jit_inline
 def step_start(t, y, h, params):
     """What runs once per step before the integrator's: a JSBSim aircraft's flight controls and engines
     (:func:`flightsim.physics.jsbsim.loads.step_start`); nothing for flightsim's own aircraft (compiled, nothing
     at all: :func:`_step_start`)."""
-    if params.jsb_on is not None:
+    _step_start(t, y, h, params, params.jsb_on)
+
+
+@jit
+def _step_start(t, y, h, params, jsb_on):
+    """:func:`step_start`, with ``params.jsb_on`` an argument so that numba drops the JSBSim call when compiling
+    for flightsim's own aircraft (as :func:`own_loads` does)."""
+    if jsb_on is not None:
         jsbsim_step_start(t, y, h, params)
-
-
-@overload(step_start, inline="always")
-def _step_start(t, y, h, params):
-    if own_aircraft(params):
-        return lambda t, y, h, params: None
-    return lambda t, y, h, params: jsbsim_step_start(t, y, h, params)
 
 
 def settle(t, y, params):

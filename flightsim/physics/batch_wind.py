@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from flightsim.math.kernels import jit
+from flightsim.math.kernels import entry_jit, jit
 from flightsim.physics import wind as scalar
 from flightsim.physics.wind import (
     _P_INF, _SQRT3, KNOT, MIN_AIRSPEED, MIN_HEIGHT, POE_ALTITUDES, POE_SIGMA, W20_KNOTS,
@@ -147,7 +147,7 @@ def sample_one(a, t, y, dt, out, consts, poe_alt, poe_sig, gusts, state, noise, 
     out[0], out[1], out[2], out[3], out[4], out[5] = wx, wy, wz, pg, qg, rg
 
 
-@jit
+@entry_jit
 def sample_rows(index, T, Y, dt, out, consts, poe_alt, poe_sig, gusts, state, noise, drawn):
     """:func:`sample_one` for the airplanes ``index`` (times ``T``, states ``Y``, winds ``out``)."""
     for i in range(index.shape[0]):

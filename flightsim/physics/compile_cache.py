@@ -20,9 +20,9 @@ __all__ = ["FIRST_START_COMPILES", "FIRST_START_SECONDS", "MESSAGE", "cold"]
 
 #: Seconds a first ``flightsim fly`` spends compiling the book's airplane and one integrator on a 2-core machine
 #: like CI's (measured: README's Performance table); the message says "about" this.
-FIRST_START_SECONDS = 15
+FIRST_START_SECONDS = 7
 #: How many functions numba compiles for that first start (measured the same way): the splash's progress bar.
-FIRST_START_COMPILES = 46
+FIRST_START_COMPILES = 41
 #: What a first start says (on stderr, and on the app's splash).
 MESSAGE = f"compiling the physics for this machine \N{EM DASH} first start only, about {FIRST_START_SECONDS} s"
 

@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from flightsim.math import quat
-from flightsim.math.kernels import borrowing_jit, matrix_entries
+from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit, matrix_entries
 from flightsim.physics.aero import LoadParams, airplane_loads
 from flightsim.physics.gear import GD_DEPTH, GD_LOAD, GEAR_WHEEL, R_KIND, hold_brakes
 
@@ -33,7 +33,7 @@ GROUND_OK, GROUND_CRASH, GROUND_SINK_CRASH = 0, 1, 2
 BISECTIONS = 48
 
 
-@borrowing_jit
+@borrowing_entry_jit
 def ground_contact(t, y, fields, limits):
     """The ground contact at state ``y``, for a caller in Python, between two steps.
 
@@ -67,7 +67,7 @@ def ground_contact(t, y, fields, limits):
     return touching, loaded, excess
 
 
-@borrowing_jit
+@borrowing_entry_jit
 def first_contact(prev, y, r, limits):
     """Fraction of the step ``prev`` → ``y`` at which a contact point at body ``r`` (m, 3) first went past ``limits``.
 
@@ -131,7 +131,7 @@ def ground_after_step(y, prev, t, params, wheels_down, on_ground, a, travel, whe
     return GROUND_OK
 
 
-@borrowing_jit
+@borrowing_entry_jit
 def ground_after_step_fields(y, prev, t, fields, wheels_down, on_ground, a, travel, wheels_only, sink_rate):
     """:func:`ground_after_step` for a caller in Python, given ``fields = tuple(params)``.
 

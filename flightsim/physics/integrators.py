@@ -59,6 +59,8 @@ UNKNOWN_SELECTOR = -2.0
 jit = kernels.jit
 #: For the functions that allocate no array (see :data:`flightsim.math.kernels.borrowing_jit`).
 borrow = kernels.borrowing_jit
+#: For the functions Python calls every step (:data:`flightsim.math.kernels.borrowing_entry_jit`).
+borrow_entry = kernels.borrowing_entry_jit
 
 
 # --------------------------------------------------------------------------- helpers
@@ -243,7 +245,7 @@ def derivative(t, y, params, inertia, inertia_inv):
     return y[3], y[4], y[5], ax, ay, az, qw, qx, qy, qz, dx, dy, dz
 
 
-@borrow
+@borrow_entry
 def rk4_deriv(t, y, params, inertia, inertia_inv, out):
     """``out = dy/dt`` (:func:`derivative` into an array)."""
     k = derivative(t, y, params, inertia, inertia_inv)
@@ -968,7 +970,7 @@ step_by_number = kernels.compiled_dispatch(
 _dispatch_compiled = True
 
 
-@borrow
+@borrow_entry
 def step_fields(number, y, t, h, fields, inertia, inertia_inv, renorm, kind):
     """:func:`step_by_number` for a call from Python, given ``fields = tuple(params)``, after what runs once per
     step (:func:`flightsim.physics.aero.step_start`: a JSBSim aircraft's flight controls and engines).
@@ -986,7 +988,7 @@ def step_fields(number, y, t, h, fields, inertia, inertia_inv, renorm, kind):
     return step_by_number(number, y, t, h, params, inertia, inertia_inv, renorm, kind)
 
 
-@borrow
+@borrow_entry
 def run_steps(number, y, t0, h, steps, params, inertia, inertia_inv, renorm, kind):
     """``steps`` steps in one compiled loop, each after :func:`~flightsim.physics.aero.step_start`; returns the
     largest ``||q| − 1|`` seen (NaN if it blew up; :data:`UNKNOWN_SELECTOR` for a number outside the registry)."""
@@ -1033,7 +1035,7 @@ def step_entry(step):
                   f"    params = LoadParams(*fields)\n"
                   f"    step_start(t, y, h, params)\n"
                   f"    return {fname}(y, t, h, params, inertia, inertia_inv, renorm, kind)\n")
-        entry = _ENTRIES[fname] = kernels.compile_source(name, source, borrow)
+        entry = _ENTRIES[fname] = kernels.compile_source(name, source, borrow_entry)
     return entry
 
 

@@ -5,9 +5,11 @@ finds the angle of attack, sideslip, throttle, elevator, aileron and rudder
 that make every acceleration of the rigid body zero — or, in a steady
 coordinated turn at a given bank, equal to the centripetal one.  The
 accelerations come from the very loads the simulation flies
-(:func:`flightsim.physics.aero.airplane_loads` through
-:func:`flightsim.physics.integrators.rk4_deriv`), so a trimmed state flown
-by the simulation stays trimmed to the integrator's accuracy.
+(:func:`flightsim.physics.aero.airplane_loads`, compiled, through
+:func:`flightsim.physics.aero.loads_fields`: the call the flight's instruments
+make, so a first start compiles no other) and Euler's equations in numpy, so a
+trimmed state flown by the simulation stays trimmed to the integrator's
+accuracy.
 
 Geometry.  The velocity points along the flight path: earth
 ``v = V (cos γ cos χ, −cos γ sin χ, sin γ)`` for flight-path angle γ (up +)
@@ -169,7 +171,7 @@ class AirplaneModel:
         self.inertia = np.ascontiguousarray(aircraft.inertia, dtype=np.float64)
         self.inertia_inv = np.ascontiguousarray(aircraft.inertia_inv, dtype=np.float64)
         self.gravity = float(aircraft.gravity)
-        self._out = np.empty(integrators.STATE_SIZE)
+        self._fields = tuple(self.params)       # (the same arrays: the controls written in place count)
 
     def derivative(self, y, controls):
         """``dy/dt`` of the 13-number state for ``controls`` = (throttle, elevator, aileron, rudder, flaps).
@@ -179,8 +181,14 @@ class AirplaneModel:
         self.set_controls(controls)
         y = np.ascontiguousarray(y, dtype=np.float64)
         aero.settle(0.0, y, self.params)        # a JSBSim aircraft's controls and engines steady at this state
-        integrators.rk4_deriv(0.0, y, self.params, self.inertia, self.inertia_inv, self._out)
-        return self._out.copy()
+        ax, ay, az, mx, my, mz = aero.loads_fields(0.0, y, self._fields)
+        w = y[10:13]
+        out = np.empty(integrators.STATE_SIZE)
+        out[0:3] = y[3:6]
+        out[3:6] = ax, ay, az
+        out[6:10] = 0.5 * quat.mul(y[6:10], np.array([0.0, w[0], w[1], w[2]]))
+        out[10:13] = self.inertia_inv @ (np.array([mx, my, mz]) - np.cross(w, self.inertia @ w))
+        return out
 
     def set_controls(self, controls):
         """Load (throttle, elevator, aileron, rudder, flaps) into the loads' parameters (brakes off; the engine
@@ -217,9 +225,10 @@ def flight_state(airspeed, altitude, climb_angle, heading, bank, alpha, beta, tu
     q_rel = quat.from_aviation_angles(0.0, alpha, -beta)
     q = quat.mul(q_wind, q_rel)
     y[6:10] = q
-    # Turning clockwise (seen from above) is a negative rotation about earth z (up).
-    omega_earth = np.array([0.0, 0.0, -math.radians(turn_rate)])
-    y[10:13] = quat.rotate(quat.conj(q), omega_earth)
+    if turn_rate:
+        # Turning clockwise (seen from above) is a negative rotation about earth z (up).
+        omega_earth = np.array([0.0, 0.0, -math.radians(turn_rate)])
+        y[10:13] = quat.rotate(quat.conj(q), omega_earth)
     return y
 
 

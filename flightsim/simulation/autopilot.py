@@ -56,7 +56,7 @@ from dataclasses import astuple, dataclass, replace
 
 import numpy as np
 
-from flightsim.math.kernels import aviation_angles_of, jit
+from flightsim.math.kernels import aviation_angles_of, entry_jit, jit
 from flightsim.physics.aero import isa_density
 from flightsim.physics.constants import KNOT, RHO_SL
 from flightsim.physics.modes import linearize
@@ -376,7 +376,7 @@ _NO_AIRSPEED, _APPROACH_MINIMUM = 5, 6
 _PITCH_I, _ROLL_I, _THROTTLE_I, _SPEED_I, _THROTTLE_BASE = range(5)
 
 
-@jit
+@entry_jit
 def _command(index, Y, controls, trim, wind, rho, g, dt, wheel_height, lateral, vertical, speed_mode, heading_sel,
              altitude_sel, vs_sel, airspeed_sel, gains, integrals, last, director, runway, new, events):
     """The control law of the module docstring, one airplane after another (compiled: it runs before every

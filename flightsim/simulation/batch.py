@@ -47,9 +47,10 @@ import math
 import sys
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
-from flightsim.math.kernels import ERROR_MODEL, jit
+from flightsim.math.kernels import ERROR_MODEL, entry_jit
 from flightsim.physics import aero, divergence, integrators
 # LoadParams, airplane_loads, ground_contact and ground_after_step are used by the kernels generated below
 from flightsim.physics.aero import LoadParams, airplane_loads  # noqa: F401
@@ -80,12 +81,25 @@ HELD = -1
 parallel_jit = njit(cache=True, fastmath=False, parallel=True, error_model=ERROR_MODEL)
 
 
+def _row(rows, a):
+    """Row ``a`` of a per-airplane field; None for one that is None (the ``jsb_*`` fields of flightsim's own
+    aircraft).  Compiled, one or the other by the field's type (:func:`_row_of_type`)."""
+    return None if rows is None else rows[a]
+
+
+@overload(_row, inline="always")
+def _row_of_type(rows, a):
+    if isinstance(rows, types.NoneType):
+        return lambda rows, a: None
+    return lambda rows, a: rows[a]
+
+
 def _fields_expression(fields, own, index):
     """Source of ``LoadParams(...)`` with each shared field from ``fields[i]`` and each own one from ``own[j][index]``."""
     args = []
     for i, name in enumerate(LoadParams._fields):
         if name in PER_AIRPLANE:
-            args.append(f"{own}[{PER_AIRPLANE.index(name)}][{index}]")
+            args.append(f"_row({own}[{PER_AIRPLANE.index(name)}], {index})")
         else:
             args.append(f"{fields}[{i}]")
     return f"LoadParams({', '.join(args)})"
@@ -140,7 +154,7 @@ _SINK_CRASH = CRASHED + GROUND_SINK_CRASH - GROUND_CRASH
 
 batch_steps = _compile_here(_KERNEL, parallel_jit)
 #: The same kernel run on the calling thread: for few airplanes, where starting the threads costs more than it saves.
-batch_steps_serial = _compile_here(_KERNEL, jit)
+batch_steps_serial = _compile_here(_KERNEL, entry_jit)
 
 _CONTACT = f'''
 def batch_contact(Y, T, fields, own, travel, index, wheels_down, on_ground):
@@ -153,7 +167,7 @@ def batch_contact(Y, T, fields, own, travel, index, wheels_down, on_ground):
         wheels_down[a] = touching
         on_ground[a] = loaded
 '''
-batch_contact = _compile_here(_CONTACT, jit)
+batch_contact = _compile_here(_CONTACT, entry_jit)
 
 _LOADS = f'''
 def batch_loads(Y, T, fields, own, out):
@@ -230,7 +244,8 @@ class BatchSimulation:
         self.renormalize = bool(renormalize)
         params = aero.pack(self.aircraft, atmosphere)
         self._fields = tuple(params)
-        self._own = tuple(np.repeat(getattr(params, name)[None], n, axis=0) for name in PER_AIRPLANE)
+        self._own = tuple(None if getattr(params, name) is None else np.repeat(getattr(params, name)[None], n, axis=0)
+                          for name in PER_AIRPLANE)
         self.controls = self._own[PER_AIRPLANE.index("controls")]
         self._wind = self._own[PER_AIRPLANE.index("wind")]
         self._anchors = self._own[PER_AIRPLANE.index("gear_anchor")]

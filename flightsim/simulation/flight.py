@@ -604,6 +604,12 @@ class Simulation:
         """
         self._load_controls()
         self._params.gear_anchor[:] = 0.0
+        if self._y[2] > self._params.gear_reach:
+            # clear of the ground: the loads alone, as the contact would evaluate them (no wheel to hold); and
+            # an air start compiles no ground contact
+            aero.loads_fields(self.t, self._y, self._param_fields)
+            self._wheels_down_flag[0] = self._on_ground_flag[0] = False
+            return
         touching, loaded, _ = ground_contact(self.t, self._y, self._param_fields, self._travel)
         self._wheels_down_flag[0], self._on_ground_flag[0] = touching, loaded
 

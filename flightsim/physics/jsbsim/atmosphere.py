@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from flightsim.math.kernels import borrowing_jit
+from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit
 
 __all__ = ["R_AIR", "SEA_LEVEL_PRESSURE", "density_altitude", "standard_atmosphere"]
 
@@ -86,7 +86,7 @@ def _temperature_geopotential(hp):
     return factor * (_TEMPERATURES[r] - y0) + y0
 
 
-@borrowing_jit
+@borrowing_entry_jit
 def standard_atmosphere(altitude):
     """``(T °R, P psf, ρ slug/ft³, a ft/s)`` at geometric altitude ``altitude`` (ft above sea level)."""
     hp = (altitude * EARTH_RADIUS) / (EARTH_RADIUS + altitude)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 
-from flightsim.math.kernels import borrowing_jit, qv_rotate
+from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit, qv_rotate
 from flightsim.physics.gear import GD_DEPTH, gear_loads
 from flightsim.physics.jsbsim.aero import axes_to_body, frame_start
 from flightsim.physics.jsbsim.atmosphere import standard_atmosphere
@@ -369,7 +369,7 @@ def step_start(t, y, h, params):
     params.diag[3] = props[int(s[J_RPM_SLOT])] if s[J_RPM_SLOT] >= 0 else 0.0
 
 
-@borrowing_jit
+@borrowing_entry_jit
 def settle_start(t, y, h, params):
     """:func:`step_start` for a steady state (trim, a start, a linearisation): the last step's acceleration is
     zero, the specific force the steady turn's less gravity, and the flight controls read this state's auxiliary
