@@ -115,21 +115,31 @@ def test_generated_kernels_load_from_the_disk_cache():
         f"(hits, misses of the batch kernel, step_by_number, increment: {hits_and_misses})")
 
 
-def test_functions_behind_an_entry_have_no_python_wrapper_and_python_calls_reach_a_twin():
+def test_functions_behind_an_entry_have_no_python_wrapper_and_python_calls_reach_a_twin(tmp_path):
     """numba leaves its Python and C wrappers out of a :data:`~flightsim.math.kernels.jit` function (most of a
-    first start's compiling was those wrappers); a call from Python goes to a twin that has them."""
-    params = aero.pack(load_aircraft("c172"))
-    y = np.zeros(integrators.STATE_SIZE)
-    y[2], y[3], y[6] = 1000.0, 150.0, 1.0
-    inner = kernels.borrowing_jit(aero.own_loads.py_func)
-    from_python = inner(0.0, y, params, None)                       # through the twin: no crash, the same loads
-    assert from_python == aero.loads_fields(0.0, y, tuple(params))
-    inner.compile(tuple(numba.typeof(v) for v in (0.0, y, params, None)))
-    ir = _llvm(inner)
-    assert "own_loads" in ir
-    assert "cpython" not in ir and "cfunc." not in ir, _contract("no_cpython_wrapper/no_cfunc_wrapper no longer "
-                                                                 "leave numba's wrappers out")
-    assert "cpython" in _llvm(inner.twin)                           # the control: the twin has its wrapper
+    first start's compiling was those wrappers); a call from Python goes to a twin that has them.  (In a process
+    of its own with an empty cache: numba shows no LLVM of code it loaded from its cache.)"""
+    code = ("import re, numba, numpy as np\n"
+            "from flightsim.math import kernels\n"
+            "from flightsim.physics import aero, integrators\n"
+            "from flightsim.physics.aircraft import load_aircraft\n"
+            "params = aero.pack(load_aircraft('c172'))\n"
+            "y = np.zeros(integrators.STATE_SIZE)\n"
+            "y[2], y[3], y[6] = 1000.0, 150.0, 1.0\n"
+            "inner = kernels.borrowing_jit(aero.own_loads.py_func)\n"
+            "same = inner(0.0, y, params, None) == aero.loads_fields(0.0, y, tuple(params))\n"  # through the twin
+            "inner.compile(tuple(numba.typeof(v) for v in (0.0, y, params, None)))\n"
+            "llvm = lambda f: ''.join(f.inspect_llvm().values())\n"
+            "wrapper = re.compile(r'define[^@]*@\"?(cpython|cfunc)[.]')\n"   # numba's names for its wrappers
+            "ir, twin = llvm(inner), llvm(inner.twin)\n"
+            "print(same, 'own_loads' in ir, bool(wrapper.search(ir)), bool(wrapper.search(twin)))\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    same, compiled, wrapped, twin_wrapped = r.stdout.split()
+    assert same == "True" and compiled == "True"                    # the same loads, from the compiled code
+    assert wrapped == "False", _contract("no_cpython_wrapper/no_cfunc_wrapper no longer leave numba's wrappers out")
+    assert twin_wrapped == "True"                                   # the control: the twin has its wrapper
 
 
 def test_an_entry_never_loads_the_cached_code_of_the_same_function_compiled_without_wrappers(tmp_path):
