@@ -1,0 +1,38 @@
+"""The first start's splash (:class:`flightsim.app.splash.Splash`), drawn with real OpenGL and read back."""
+
+import numpy as np
+
+from flightsim.app.scene.renderer import read_pixels
+from flightsim.app.splash import BAR_RGB, Splash
+from flightsim.physics.compiling import FIRST_START_COMPILES
+
+
+def _bar_and_text(window):
+    px = read_pixels(*window.get_framebuffer_size()).astype(int)
+    bar = np.all(np.abs(px - np.array(BAR_RGB)) < 8, axis=-1)
+    light = px.min(axis=-1) > 150                                # the labels' light grey and white
+    return bar.sum(), light
+
+
+def test_the_splash_fills_its_bar_as_functions_compile_and_says_how_many(headless_gl):
+    from flightsim.app.window import open_window
+
+    window = open_window(640, 360, visible=False)
+    try:
+        splash = Splash(window)
+        splash.show(0, 0.0, force=True)
+        empty, text0 = _bar_and_text(window)
+        splash.show(FIRST_START_COMPILES // 2, 3.0, force=True)
+        half, text_half = _bar_and_text(window)
+        splash.show(FIRST_START_COMPILES, 6.0, force=True)
+        full, _ = _bar_and_text(window)
+        splash.show(FIRST_START_COMPILES, 6.0)                    # within 0.1 s of the last: not drawn again
+    finally:
+        window.close()
+    bar_w = int(640 * 0.6)
+    assert empty < 20 * 14                                        # a sliver at the start
+    assert abs(half - bar_w * 14 / 2) < 14 * 12                   # half way
+    assert full > 0.95 * bar_w * 14                               # nearly full, never past 0.99
+    assert text0.sum() > 1000                                     # the title and the message are drawn
+    assert (text0 != text_half).any()                             # and the count under the bar changed
+    assert splash.frames == 3
