@@ -61,7 +61,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from flightsim.math.kernels import borrowing_entry_jit as entry_jit, borrowing_jit as jit, borrowing_inline_jit as jit_inline, qv_rotate
+from flightsim.math.kernels import (
+    borrowing_entry_jit as entry_jit, borrowing_inline_jit as jit_inline, borrowing_jit as jit, qv_rotate,
+)
 from flightsim.physics.constants import (
     ISA_DENSITY_EXPONENT, ISA_LAPSE, ISA_SCALE_HEIGHT, ISA_TROPOPAUSE, P_SL, PASCAL, RHO_SL,
 )
