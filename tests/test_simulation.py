@@ -392,3 +392,14 @@ def test_the_telemetry_says_when_midpoints_iteration_did_not_converge():
         sim.step()
         assert not sim.telemetry().unconverged
     assert flags == [False, True]     # 1 s at 600 ft/s: the fixed point on the loads diverges, the last iterate taken
+
+
+@pytest.mark.parametrize("name", ["bourg", "c172"])
+def test_packed_normals_are_the_compiled_loads_normals_to_the_bit(name):
+    """``aero.pack`` runs ``element_normal``'s source as Python (packing compiles nothing); a fixed element's
+    normal must still be the very bits the compiled loads compute for a moving one at the same incidence."""
+    params = aero.pack(load_aircraft(name))
+    e = params.elements
+    compiled = np.array([aero.element_normal(e[k, aero.E_INCIDENCE] + 0.0, e[k, aero.E_DIHEDRAL])
+                         for k in range(e.shape[0])])
+    assert np.array_equal(compiled, params.normals)
