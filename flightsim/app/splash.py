@@ -47,7 +47,8 @@ class Splash:
         self.show(0, 0.0, force=True)
 
     def _picture(self):
-        """The batch (made once: a label costs milliseconds to make), the bar's fill and the count's label."""
+        """The batch (made once: a label costs milliseconds to make), the parts that never change (held here so
+        they stay in the batch), the bar's fill, the count's label and the bar's full width."""
         import pyglet
 
         width, height = self.window.get_size()
