@@ -94,10 +94,16 @@ def headless_gl():
 
 
 @pytest.fixture(scope="session")
-def xvfb_run():
-    """Path of ``xvfb-run`` (its absence stops the session at start: :func:`pytest_sessionstart`)."""
+def xvfb_run(worker_id):
+    """``xvfb-run`` with a free display number of this test worker's own: the command to put before a program.
+
+    ``xvfb-run -a`` takes the first free display from ``-n`` up; two pytest-xdist workers starting it at the same
+    moment would both see ``:99`` free and one Xvfb would fail, so each worker searches from a number of its own.
+    (Its absence stops the session at start: :func:`pytest_sessionstart`.)
+    """
     assert XVFB_RUN, requirements_message(missing_requirements())
-    return XVFB_RUN
+    worker = int(worker_id.removeprefix("gw")) if worker_id.startswith("gw") else 0
+    return [XVFB_RUN, "-a", "-n", str(100 + 20 * worker)]
 
 
 def _make_app(size=(960, 540), **sim_kwargs):

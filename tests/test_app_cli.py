@@ -28,7 +28,7 @@ def env_without(*names, **extra):
 def run(args, env=None, timeout=300, xvfb=None):
     cmd = [FLIGHTSIM, *args]
     if xvfb:
-        cmd = [xvfb, "-a", *XVFB_SCREEN, *cmd]
+        cmd = [*xvfb, *XVFB_SCREEN, *cmd]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
                           env=env if env is not None else env_without("PYOPENGL_PLATFORM"))
 
@@ -250,7 +250,7 @@ RESIZE_SCRIPT = textwrap.dedent("""
 
 
 def test_resizing_down_to_tiny_sizes_works_under_xvfb(xvfb_run):
-    r = subprocess.run([xvfb_run, "-a", *XVFB_SCREEN, sys.executable, "-c", RESIZE_SCRIPT],
+    r = subprocess.run([*xvfb_run, *XVFB_SCREEN, sys.executable, "-c", RESIZE_SCRIPT],
                        capture_output=True, text=True, timeout=300, env=env_without("PYOPENGL_PLATFORM"))
     assert r.returncode == 0, r.stderr[-2000:]
     rows = [list(map(int, line.split())) for line in r.stdout.split("\n") if line.strip()]

@@ -294,7 +294,7 @@ def test_the_replay_slider_seeks(replay_app, run_frames):
 
 def test_replay_command_under_xvfb_writes_a_screenshot(xvfb_run, recorded, tmp_path):
     out = tmp_path / "replay.png"
-    r = subprocess.run([xvfb_run, "-a", *XVFB_SCREEN, FLIGHTSIM, "replay", str(recorded), "--screenshot", str(out),
+    r = subprocess.run([*xvfb_run, *XVFB_SCREEN, FLIGHTSIM, "replay", str(recorded), "--screenshot", str(out),
                         "--frames", "30"], capture_output=True, text=True, timeout=300,
                        env=env_without("PYOPENGL_PLATFORM"))
     assert r.returncode == 0, r.stderr

@@ -180,7 +180,7 @@ def test_human_mode_opens_the_window(xvfb_run):
             "env.step(np.zeros(4, dtype=np.float32)); "
             "view = env.unwrapped.view; assert view is not None and not view.headless and view.app.window.visible; "
             "env.close(); print('window ok')")
-    proc = subprocess.run([xvfb_run, "-a", sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run([*xvfb_run, sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and "window ok" in proc.stdout, proc.stderr
 
 
