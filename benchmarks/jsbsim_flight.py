@@ -4,15 +4,15 @@ For each aircraft of the ``jsbsim`` package that flightsim loads
 (``flightsim aircraft``):
 
 * **loads**: the largest relative difference of the aerodynamic force and
-  moment over a replay of JSBSim's flight (:func:`flightsim.physics.jsbsim.oracle.replay_aero`,
+  moment over a replay of JSBSim's flight (:func:`flightsim.verify.oracle.replay_aero`,
   600 frames, every third compared), and of the thrusters' loads
-  (:func:`~flightsim.physics.jsbsim.oracle.replay_propulsion`);
+  (:func:`~flightsim.verify.oracle.replay_propulsion`);
 * **trim**: flightsim's level trim against JSBSim's full trim at the same true
   airspeed and height (the aircraft's cruise speed, :func:`flightsim.physics.jsbsim.model.cruise_speed`,
   at 3000 ft unless the table below names another): α and throttle differences;
 * **trajectory**: from each one's trim, the same aileron-then-elevator
   doublet, 30 s, flightsim (RK4, 1/120 s) against JSBSim on its flat planet
-  (:func:`flightsim.simulation.jsbsim_check.compare_flight`): the largest
+  (:func:`flightsim.verify.flight_check.compare_flight`): the largest
   differences of airspeed, height change, roll, pitch and heading change, and
   whether they are within the issue's tolerances (3 ft of height for light
   aircraft, 15 ft for jets).
@@ -20,7 +20,7 @@ For each aircraft of the ``jsbsim`` package that flightsim loads
 Gliders have no level trim: flightsim's trim solves their glide angle, and
 JSBSim (whose trim cannot trim an aircraft without an engine: its gamma
 fallback is not reachable from the Python API) is set at that glide
-(:func:`flightsim.physics.jsbsim.flight_oracle.jsbsim_glide`); the trim
+(:func:`flightsim.verify.flight_oracle.jsbsim_glide`); the trim
 columns are then equal by construction and the trajectory shows whether
 JSBSim holds the glide.
 
@@ -38,13 +38,14 @@ import math
 import sys
 import time
 
-from bench_step import quiet_fds      # (this folder: JSBSim's C++ output silenced)
+from bench_step import quiet_fds  # (this folder: JSBSim's C++ output silenced)
+
 from flightsim.commands.aircraft import jsbsim_fleet
 from flightsim.physics.aircraft import load_aircraft
 from flightsim.physics.jsbsim.model import START_ALTITUDE
-from flightsim.physics.jsbsim.oracle import replay_aero, replay_propulsion
 from flightsim.physics.trim import trim
-from flightsim.simulation.jsbsim_check import compare_flight
+from flightsim.verify.flight_check import compare_flight
+from flightsim.verify.oracle import replay_aero, replay_propulsion
 
 #: Conditions other than the cruise speed at 3000 ft: name → (true airspeed ft/s, altitude ft).
 CONDITIONS = {"737": (420.0, 10000.0), "t6texan2": (300.0, 8000.0), "c172p": (168.78, 4000.0),

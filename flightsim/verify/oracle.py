@@ -26,8 +26,23 @@ from flightsim.physics.jsbsim.auxiliary import AUXILIARY, atmosphere_into, auxil
 from flightsim.physics.jsbsim.fcs import BUILTIN, FlightControls
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics, tank_properties
 from flightsim.physics.jsbsim.program import Properties
-from flightsim.physics.jsbsim.propulsion import E_AUGMETHOD, E_IDLE_N1, E_IDLE_N2, E_KIND, E_MAX_N1, E_MAX_N2, \
-    E_MIL, KIND_TURBINE, S_AUGMENTATION, S_INJECTION, S_INJECTION_TIMER, S_N1, S_N2, S_WATER, Propulsion
+from flightsim.physics.jsbsim.propulsion import (
+    E_AUGMETHOD,
+    E_IDLE_N1,
+    E_IDLE_N2,
+    E_KIND,
+    E_MAX_N1,
+    E_MAX_N2,
+    E_MIL,
+    KIND_TURBINE,
+    S_AUGMENTATION,
+    S_INJECTION,
+    S_INJECTION_TIMER,
+    S_N1,
+    S_N2,
+    S_WATER,
+    Propulsion,
+)
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
 __all__ = ["FcsReplay", "INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPELLER_STATE", "PROPULSION_LOADS",
@@ -281,8 +296,9 @@ def replay_fcs(name, frames=600, airspeed_kts=250.0, altitude_ft=10000.0, dt=1.0
     are read before ``run`` and the state's and the atmosphere's again after it.  The flight controls' own
     state (filters, integrals, kinematics) is flightsim's own from the start: they run twice on the inputs after
     ``run_ic``, as JSBSim's ran in it (``RunIC`` runs the models in ``Initialize`` and once more), except the
-    PIDs' integrals, which JSBSim does not show: both sides' are set to 0 then.  ``commands(t)`` gives the commands at time ``t`` (a dict; by default
-    elevator, aileron and rudder move sinusoidally, the throttle at 0.7, the flaps down after 2 s).
+    PIDs' integrals, which JSBSim does not show: both sides' are set to 0 then.  ``commands(t)`` gives the commands
+    at time ``t`` (a dict; by default elevator, aileron and rudder move sinusoidally, the throttle at 0.7, the
+    flaps down after 2 s).
     """
     source = JSBSimFile(aircraft_path(name) if root is None else root / "aircraft" / name / f"{name}.xml")
     fcs = FlightControls(source, Properties(), dt)
@@ -387,8 +403,13 @@ def hidden_tmap(row, manifold, rpm, speed):
     """FGPiston's ``TMAP`` (Pa) from the manifold pressure ``manifold`` it shows (Pa) at engine ``rpm`` and boost
     speed ``speed``, computed in a frame at that rpm: ``MAP / (1 + (mul − 1) rpm / rated rpm)`` with a
     supercharger, ``MAP`` without; refused when the MAP is clipped at the rated (or takeoff) MAP, which hides it."""
-    from flightsim.physics.jsbsim.piston import PE_BOOST_MUL, PE_BOOST_SPEEDS, PE_RATED_MAP, PE_RATED_RPM, \
-        PE_TAKEOFF_MAP
+    from flightsim.physics.jsbsim.piston import (
+        PE_BOOST_MUL,
+        PE_BOOST_SPEEDS,
+        PE_RATED_MAP,
+        PE_RATED_RPM,
+        PE_TAKEOFF_MAP,
+    )
 
     if row[PE_BOOST_SPEEDS] <= 0:
         return manifold

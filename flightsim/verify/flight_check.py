@@ -4,18 +4,18 @@ The issue's targets, measured the same way by the tests and by
 ``benchmarks/jsbsim_flight.py``:
 
 * **trim**: :func:`flightsim.physics.trim.trim` against JSBSim's own full trim
-  (:func:`flightsim.physics.jsbsim.flight_oracle.jsbsim_trim`) at the same true
+  (:func:`flightsim.verify.flight_oracle.jsbsim_trim`) at the same true
   airspeed and altitude, level flight: α and throttle (a glider, which JSBSim's
   trim cannot trim, is set in JSBSim at flightsim's glide:
-  :func:`~flightsim.physics.jsbsim.flight_oracle.jsbsim_glide`; its trajectory
+  :func:`~flightsim.verify.flight_oracle.jsbsim_glide`; its trajectory
   then shows whether JSBSim holds that glide);
 * **trajectory**: from each one's own trim, the same doublet programme
-  (:func:`~flightsim.physics.jsbsim.flight_oracle.doublet_controls`: aileron
+  (:func:`~flightsim.verify.flight_oracle.doublet_controls`: aileron
   then elevator, flightsim's signs) flown by flightsim (the integrator and step
   given, RK4 at 1/120 s by default) and by JSBSim on its non-rotating flat
-  planet (:func:`~flightsim.physics.jsbsim.flight_oracle.jsbsim_doublet`); the
+  planet (:func:`~flightsim.verify.flight_oracle.jsbsim_doublet`); the
   largest differences of airspeed, height change, roll, pitch and heading
-  change (:func:`~flightsim.physics.jsbsim.flight_oracle.compare_trajectories`).
+  change (:func:`~flightsim.verify.flight_oracle.compare_trajectories`).
 
 Needs the ``jsbsim`` package (a dependency).
 """
@@ -29,10 +29,10 @@ import numpy as np
 from flightsim.math import quat
 from flightsim.physics import trim as trim_module
 from flightsim.physics.aircraft import load_aircraft
-from flightsim.physics.jsbsim import flight_oracle as oracle
 from flightsim.simulation.controls import Controls
 from flightsim.simulation.flight import Simulation
 from flightsim.simulation.starts import Start
+from flightsim.verify import flight_oracle as oracle
 
 __all__ = ["FlightComparison", "compare_flight", "flightsim_doublet"]
 
@@ -80,7 +80,7 @@ class FlightComparison:
 def flightsim_doublet(aircraft, point, duration=30.0, dt=1.0 / 120.0, integrator="rk4", elevator=0.1,
                       aileron=0.1, schedule=oracle.doublet_controls, delay=None):
     """Fly ``aircraft`` from the trim ``point`` (:class:`~flightsim.physics.trim.TrimPoint`) through
-    ``schedule`` in flightsim and record it as a :class:`~flightsim.physics.jsbsim.flight_oracle.Trajectory`.
+    ``schedule`` in flightsim and record it as a :class:`~flightsim.verify.flight_oracle.Trajectory`.
 
     Step ``i`` starts at ``t = i·dt`` with ``schedule(t − delay, point, elevator, aileron)``'s controls (the
     trim's elevator flown as the elevator, the trim wheel at 0).  ``delay`` defaults to one step: JSBSim's
@@ -119,7 +119,7 @@ def flightsim_doublet(aircraft, point, duration=30.0, dt=1.0 / 120.0, integrator
 
 
 def trajectory_of_trace(table):
-    """A :class:`~flightsim.physics.jsbsim.flight_oracle.Trajectory` from a flightsim trace table
+    """A :class:`~flightsim.verify.flight_oracle.Trajectory` from a flightsim trace table
     (:func:`flightsim.simulation.trace.table`; lengths in ft for JSBSim's aircraft): the altitude is the
     trace's z, north and east its x and −y from the first row."""
     from flightsim.simulation.trace import COLUMNS

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from flightsim.physics.jsbsim.oracle import new_fdm, start_pistons
+from flightsim.verify.oracle import new_fdm, start_pistons
 
 __all__ = ["DEFAULT_SCHEDULE", "FLAT_RADIUS", "G", "TOLERANCES", "JSBSimTrim", "JSBSimTrimError",
            "Trajectory", "TrajectoryDifference", "compare_trajectories", "doublet_controls", "engine_state",
@@ -90,7 +90,7 @@ def _planet_path():
 def flat_fdm(name, dt=1.0 / 120.0):
     """A quiet JSBSim with aircraft ``name`` on the flat planet, fuel frozen.
 
-    :func:`~flightsim.physics.jsbsim.oracle.new_fdm` (dt set before loading, output and input off), then
+    :func:`~flightsim.verify.oracle.new_fdm` (dt set before loading, output and input off), then
     ``load_planet`` with :data:`FLAT_PLANET_XML` (``FGFDMExec::LoadPlanet`` reloads the planet constants and
     re-initialises the models and the initial conditions, so it comes after ``load_model``), the gravity law
     ``simulation/gravity-model`` = 0 (GM/r², not WGS84 + J2) and ``propulsion/fuel_freeze`` = 1 (a
