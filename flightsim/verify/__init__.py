@@ -9,5 +9,7 @@ extension.  The tests, the benchmarks and ``flightsim verify`` use it.
 * :mod:`~flightsim.verify.flight_oracle` - JSBSim trimmed and flown on a flat, non-rotating planet: the
   trajectory oracle, and how two trajectories are compared;
 * :mod:`~flightsim.verify.flight_check` - a JSBSim aircraft trimmed in flightsim and in JSBSim and flown
-  through the same 30 s doublet in both (:func:`~flightsim.verify.flight_check.compare_flight`).
+  through the same 30 s doublet in both (:func:`~flightsim.verify.flight_check.compare_flight`);
+* :mod:`~flightsim.verify.flight_table` - one aircraft's row of README's "Flown against JSBSim" table: its
+  condition (:data:`~flightsim.verify.flight_table.CONDITIONS`), what is measured and how the row reads.
 """

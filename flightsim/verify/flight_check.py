@@ -34,11 +34,13 @@ from flightsim.simulation.flight import Simulation
 from flightsim.simulation.starts import Start
 from flightsim.verify import flight_oracle as oracle
 
-__all__ = ["FlightComparison", "compare_flight", "flightsim_doublet"]
+__all__ = ["ALPHA_TOLERANCE", "THROTTLE_TOLERANCE", "FlightComparison", "compare_flight", "flightsim_doublet"]
 
 #: The constant-speed propellers' rpm command flightsim flies with (``model.ENGINE_COMMANDS``: the highest rpm),
 #: given to JSBSim's trim too.
 ADVANCE = 1.0
+#: The issue's bounds on the trims: flightsim's α less JSBSim's (deg) and throttle less JSBSim's (0..1).
+ALPHA_TOLERANCE, THROTTLE_TOLERANCE = 0.1, 0.01
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ class FlightComparison:
     Attributes
     ----------
     name : str
-        ``jsbsim:NAME``.
+        ``jsbsim:NAME``, or the path to the aircraft file.
     airspeed, altitude : float
         The condition (true airspeed ft/s, ft).
     alpha, throttle : tuple of float
@@ -69,8 +71,9 @@ class FlightComparison:
 
     @property
     def trim_ok(self):
-        """α within 0.1° and throttle within 0.01."""
-        return abs(self.alpha[0] - self.alpha[1]) <= 0.1 and abs(self.throttle[0] - self.throttle[1]) <= 0.01
+        """α within 0.1° and throttle within 0.01 (:data:`ALPHA_TOLERANCE`, :data:`THROTTLE_TOLERANCE`)."""
+        return (abs(self.alpha[0] - self.alpha[1]) <= ALPHA_TOLERANCE
+                and abs(self.throttle[0] - self.throttle[1]) <= THROTTLE_TOLERANCE)
 
     @property
     def trajectory_ok(self):
@@ -134,10 +137,11 @@ def trajectory_of_trace(table):
 
 def compare_flight(name, airspeed, altitude, duration=30.0, dt=1.0 / 120.0, integrator="rk4", elevator=0.1,
                    aileron=0.1):
-    """Trim ``name`` (``jsbsim:NAME``) in flightsim and in JSBSim at ``airspeed`` (true, ft/s) and
-    ``altitude`` (ft), fly the doublet in both, and compare (:class:`FlightComparison`)."""
+    """Trim ``name`` (``jsbsim:NAME``, or a path to a JSBSim aircraft file) in flightsim and in JSBSim at
+    ``airspeed`` (true, ft/s) and ``altitude`` (ft), fly the doublet in both, and compare
+    (:class:`FlightComparison`)."""
     aircraft = load_aircraft(name)
-    bare = name.split(":", 1)[-1]
+    bare = name[len("jsbsim:"):] if name.startswith("jsbsim:") else name      # (JSBSim's name, or the path)
     point = trim_module.trim(aircraft, airspeed, altitude, heading=0.0, atmosphere="isa", lateral="no-sideslip")
     if aircraft.jsbsim.engine_count:
         theirs = oracle.jsbsim_trim(bare, airspeed, altitude, dt=dt, advance=ADVANCE)

@@ -46,8 +46,8 @@ from flightsim.physics.jsbsim.propulsion import (
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
 __all__ = ["FcsReplay", "INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPELLER_STATE", "PROPULSION_LOADS",
-           "PropulsionReplay", "Replay", "TURBOPROP_STATE", "engine_inputs_from", "new_fdm", "replay_aero",
-           "replay_fcs", "replay_propulsion", "start_powered"]
+           "PropulsionReplay", "Replay", "TURBOPROP_STATE", "engine_inputs_from", "model_file", "new_fdm",
+           "replay_aero", "replay_fcs", "replay_propulsion", "start_powered"]
 
 #: Properties JSBSim's FGPropagate writes: it runs first in a frame, so the FCS reads this frame's values of
 #: these, and the last frame's of what FGAuxiliary computes (α, β, q̄, the air-relative rates, ...).
@@ -63,10 +63,20 @@ LOADS = ("forces/fbx-aero-lbs", "forces/fby-aero-lbs", "forces/fbz-aero-lbs",
 _OUTPUT = None
 
 
+def model_file(name):
+    """The aircraft file when ``name`` is a path to a JSBSim aircraft (``….xml``: an aircraft of your own), else
+    None (``name`` is one of the ``jsbsim`` package's aircraft, ``NAME``)."""
+    return Path(name) if str(name).lower().endswith(".xml") else None
+
+
 def new_fdm(name, dt=1.0 / 120.0, root=None):
     """A quiet ``jsbsim.FGFDMExec`` with aircraft ``name`` loaded at step ``dt`` (set before loading: JSBSim's
     FCS copies dt when the model loads), its file output and input sockets off; ``root``: JSBSim's root folder
-    (``aircraft/NAME/NAME.xml``, ``engine/``, ...), by default the package's."""
+    (``aircraft/NAME/NAME.xml``, ``engine/``, ...), by default the package's.
+
+    ``name`` may be a path to an aircraft file (:func:`model_file`): JSBSim then reads that file (its aircraft
+    path set to the file's folder, the model named by its stem), and its engines and systems from the folder
+    beside it, then from the root's ``engine/`` and ``systems/``, as flightsim's reader looks for them."""
     global _OUTPUT
     import jsbsim
 
@@ -76,8 +86,13 @@ def new_fdm(name, dt=1.0 / 120.0, root=None):
     fdm.set_debug_level(0)
     fdm.set_output_path(_OUTPUT.name)
     fdm.set_dt(dt)
-    if not fdm.load_model(name):
-        raise RuntimeError(f"JSBSim could not load {name!r}")
+    path = model_file(name)
+    if path is None:
+        loaded = fdm.load_model(name)
+    else:
+        loaded = fdm.set_aircraft_path(str(path.resolve().parent)) and fdm.load_model(path.stem, False)
+    if not loaded:
+        raise RuntimeError(f"JSBSim could not load {str(name)!r}")
     fdm.disable_output()
     fdm.disable_input()
     return fdm
@@ -180,7 +195,8 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
     are computed from the state (with the last frame's accelerations, as JSBSim's α̇); every ``every``-th
     frame those and the loads are compared.  What the aerodynamics reads beyond them (see
     :attr:`Replay.copied`) is copied from JSBSim.  ``with_fcs=False`` (an aircraft whose flight controls
-    flightsim does not read yet) copies the surfaces from JSBSim too and leaves ``fcs_error`` 0.
+    flightsim does not read yet) copies the surfaces from JSBSim too and leaves ``fcs_error`` 0.  ``name``: one
+    of the package's aircraft, or a path to an aircraft file (:func:`new_fdm`).
     """
     source = JSBSimFile(aircraft_path(name))
     properties = Properties()
