@@ -157,7 +157,7 @@ class JSBSimAircraftCandidate:
     """JSBSim flying one of its aircraft from its trim at flightsim's start (true airspeed, height)."""
 
     def __init__(self, aircraft, start):
-        from flightsim.physics.jsbsim.flight_oracle import jsbsim_trim
+        from flightsim.verify.flight_oracle import jsbsim_trim
 
         bare = aircraft.split(":", 1)[1]
         self.label = f"JSBSim {bare}"
@@ -284,13 +284,15 @@ def main(argv=None):
 
     print()
     width = max(28, max(len(c.label) for c in cands))
-    header = f"{'candidate':<{width}} {'µs/step':>9} {'min':>8} {'/ JSBSim':>9} {'compiled step µs':>17} {'warm-up s':>10}"
+    header = (f"{'candidate':<{width}} {'µs/step':>9} {'min':>8} {'/ JSBSim':>9} {'compiled step µs':>17} "
+              f"{'warm-up s':>10}")
     print(header)
     print("-" * len(header))
     for c in cands:
         ratio = f"{med[c.name] / med['jsbsim']:.2f}" if jsb else "n/a"
         meter = f"{statistics.median(c.meter):.2f}" if c.meter else ""
-        print(f"{c.label:<{width}} {med[c.name]:>9.2f} {min(samples[c.name]):>8.2f} {ratio:>9} {meter:>17} {c.warmup:>10.2f}")
+        print(f"{c.label:<{width}} {med[c.name]:>9.2f} {min(samples[c.name]):>8.2f} {ratio:>9} {meter:>17} "
+              f"{c.warmup:>10.2f}")
 
     print()
     for c in cands:

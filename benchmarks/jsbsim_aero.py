@@ -5,7 +5,7 @@ its own (a few package aircraft crash JSBSim itself):
 
 * what flightsim's reader says of it (loads, or the one line naming what is
   not supported);
-* the property replay of ``flightsim.physics.jsbsim.oracle.replay_aero``, from
+* the property replay of ``flightsim.verify.oracle.replay_aero``, from
   JSBSim's state and commands: the largest difference of what the flight
   controls write (rad, deg or normalised; when flightsim reads them, else the
   reason), of the auxiliary properties (relative), the largest force
@@ -48,9 +48,9 @@ def measure(name, frames):
     from flightsim.physics.jsbsim.aero import Aerodynamics
     from flightsim.physics.jsbsim.fcs import FlightControls
     from flightsim.physics.jsbsim.mass import MassBalance, Metrics
-    from flightsim.physics.jsbsim.oracle import new_fdm, replay_aero, replay_propulsion
     from flightsim.physics.jsbsim.propulsion import Propulsion
     from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
+    from flightsim.verify.oracle import new_fdm, replay_aero, replay_propulsion
 
     try:
         source = JSBSimFile(aircraft_path(name))

@@ -1,7 +1,7 @@
 """Every JSBSim aircraft flightsim flies: its flight controls against JSBSim's, frame by frame.
 
 For each aircraft of the ``jsbsim`` package that flightsim loads (``flightsim aircraft``),
-:func:`flightsim.physics.jsbsim.oracle.replay_fcs` flies it in JSBSim for 5 s with the stick
+:func:`flightsim.verify.oracle.replay_fcs` flies it in JSBSim for 5 s with the stick
 on all three axes, the throttle at 0.7 and the flaps coming down, and runs flightsim's flight
 controls beside it on the inputs JSBSim's FCS had — its systems, autopilot and flight control
 channels with their own state (filters, integrals, actuators, delays) — comparing every
@@ -19,10 +19,11 @@ How to run
 import argparse
 import sys
 
-from bench_step import quiet_fds      # (this folder: JSBSim's C++ output silenced)
+from bench_step import quiet_fds  # (this folder: JSBSim's C++ output silenced)
+
 from flightsim.commands.aircraft import jsbsim_fleet
 from flightsim.physics.aircraft import load_aircraft
-from flightsim.physics.jsbsim.oracle import replay_fcs
+from flightsim.verify.oracle import replay_fcs
 
 #: The replay's condition: true-ish airspeed (kt) for the light and the heavy, and altitude (ft).
 LIGHT_KTS, HEAVY_KTS, ALTITUDE = 150.0, 250.0, 8000.0

@@ -4,15 +4,16 @@ For each aircraft of the ``jsbsim`` package that flightsim loads
 (``flightsim aircraft``):
 
 * **loads**: the largest relative difference of the aerodynamic force and
-  moment over a replay of JSBSim's flight (:func:`flightsim.physics.jsbsim.oracle.replay_aero`,
+  moment over a replay of JSBSim's flight (:func:`flightsim.verify.oracle.replay_aero`,
   600 frames, every third compared), and of the thrusters' loads
-  (:func:`~flightsim.physics.jsbsim.oracle.replay_propulsion`);
+  (:func:`~flightsim.verify.oracle.replay_propulsion`);
 * **trim**: flightsim's level trim against JSBSim's full trim at the same true
   airspeed and height (the aircraft's cruise speed, :func:`flightsim.physics.jsbsim.model.cruise_speed`,
-  at 3000 ft unless the table below names another): α and throttle differences;
+  at 3000 ft unless :data:`flightsim.verify.flight_table.CONDITIONS` names another): α and throttle
+  differences;
 * **trajectory**: from each one's trim, the same aileron-then-elevator
   doublet, 30 s, flightsim (RK4, 1/120 s) against JSBSim on its flat planet
-  (:func:`flightsim.simulation.jsbsim_check.compare_flight`): the largest
+  (:func:`flightsim.verify.flight_check.compare_flight`): the largest
   differences of airspeed, height change, roll, pitch and heading change, and
   whether they are within the issue's tolerances (3 ft of height for light
   aircraft, 15 ft for jets).
@@ -20,9 +21,12 @@ For each aircraft of the ``jsbsim`` package that flightsim loads
 Gliders have no level trim: flightsim's trim solves their glide angle, and
 JSBSim (whose trim cannot trim an aircraft without an engine: its gamma
 fallback is not reachable from the Python API) is set at that glide
-(:func:`flightsim.physics.jsbsim.flight_oracle.jsbsim_glide`); the trim
+(:func:`flightsim.verify.flight_oracle.jsbsim_glide`); the trim
 columns are then equal by construction and the trajectory shows whether
 JSBSim holds the glide.
+
+What is measured and how a row reads is :mod:`flightsim.verify.flight_table`'s, which
+``flightsim verify --aircraft jsbsim:NAME|PATH`` prints for one aircraft.
 
 How to run
 ----------
@@ -34,83 +38,19 @@ How to run
 """
 
 import argparse
-import math
 import sys
 import time
 
-from bench_step import quiet_fds      # (this folder: JSBSim's C++ output silenced)
-from flightsim.commands.aircraft import jsbsim_fleet
-from flightsim.physics.aircraft import load_aircraft
-from flightsim.physics.jsbsim.model import START_ALTITUDE
-from flightsim.physics.jsbsim.oracle import replay_aero, replay_propulsion
-from flightsim.physics.trim import trim
-from flightsim.simulation.jsbsim_check import compare_flight
+from bench_step import quiet_fds  # (this folder: JSBSim's C++ output silenced)
 
-#: Conditions other than the cruise speed at 3000 ft: name → (true airspeed ft/s, altitude ft).
-CONDITIONS = {"737": (420.0, 10000.0), "t6texan2": (300.0, 8000.0), "c172p": (168.78, 4000.0),
-              "c172r": (168.78, 4000.0), "OV10": (250.0, 5000.0), "wrightFlyer1903": (45.0, 100.0),
-              "paraglider": (35.0, 1000.0), "f16": (675.1, 15000.0), "f15": (700.0, 20000.0),
-              "T38": (600.0, 15000.0), "XB-70": (550.0, 30000.0), "B747": (780.0, 30000.0),
-              "global5000": (500.0, 20000.0), "Camel": (120.0, 2000.0), "pa28": (185.0, 4000.0),
-              "c182": (215.0, 6000.0), "c310": (200.0, 5000.0), "f22": (675.1, 15000.0), "x24b": (1400.0, 5000.0),
-              "B17": (200.0, 8000.0), "p51d": (350.0, 5000.0), "Boeing314": (250.0, 5000.0),
-              "Shuttle": (800.0, 30000.0), "Concorde": (700.0, 30000.0), "L410": (200.0, 5000.0),
-              "DHC6": (200.0, 5000.0), "pc7": (200.0, 8000.0), "pogo-jsbsim": (250.0, 5000.0),
-              "C130": (400.0, 10000.0)}
+from flightsim.commands.aircraft import jsbsim_fleet
+from flightsim.verify.flight_table import markdown
+from flightsim.verify.flight_table import measure as measure_row
 
 
 def measure(name):
-    """One aircraft's row (a dict)."""
-    aircraft = load_aircraft(f"jsbsim:{name}")
-    row = {"name": name, "title": aircraft.name}
-    with quiet_fds():
-        r = replay_aero(name, frames=600, every=3)
-    row["loads"] = max(r.force_error, r.moment_error)
-    row["copied"] = len(r.copied)
-    if aircraft.jsbsim.engine_count:
-        piston = any(kind == "piston" for kind, _ in aircraft.jsbsim.propulsion.kinds)
-        with quiet_fds():
-            p = replay_propulsion(name, frames=600, every=3, airspeed_kts=100.0 if piston else 200.0)
-        row["thrust"] = max(p.force_error, p.moment_error)
-    speed, altitude = CONDITIONS.get(name, (round(aircraft.cruise_speed, 1), START_ALTITUDE))
-    row["condition"] = (speed, altitude)
-    try:                                     # flightsim's own trim there, whatever JSBSim's does
-        trim(aircraft, speed, altitude, heading=0.0, atmosphere="isa", report_range=False)
-        row["trims"] = True
-    except Exception:                        # (TrimError, or a glider's: reported by compare_flight below)
-        row["trims"] = False
-    try:
-        with quiet_fds():
-            c = compare_flight(f"jsbsim:{name}", speed, altitude)
-    except Exception as exc:                 # JSBSim's or flightsim's trim failing there: reported, not hidden
-        row["note"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:90]}"
-        return row
-    if not aircraft.jsbsim.engine_count:
-        glide = trim(aircraft, speed, altitude, heading=0.0).climb_angle
-        row["glide"] = f", glide {glide:.2f}° (L/D {1.0 / math.tan(math.radians(-glide)):.1f})"
-    row.update(alpha=c.alpha[0] - c.alpha[1], throttle=c.throttle[0] - c.throttle[1], trajectory=c.trajectory,
-               trim_ok=c.trim_ok, trajectory_ok=c.trajectory_ok, height_tolerance=c.tolerance.height)
-    return row
-
-
-def markdown(rows):
-    lines = ["| aircraft | loads (rel.) | thrust (rel.) | flightsim trims | condition | Δα ° | Δthrottle | ΔV ft/s | "
-             "Δh ft | Δφ ° | Δθ ° | Δψ ° | within |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        thrust = f"{r['thrust']:.1e}" if "thrust" in r else "—"
-        trims = "yes" if r.get("trims") or "trajectory" in r else "no"
-        head = f"| jsbsim:{r['name']} | {r['loads']:.1e} | {thrust} | {trims} |"
-        if "trajectory" not in r:
-            lines.append(f"{head} {r.get('note', '')} | | | | | | | | |")
-            continue
-        t = r["trajectory"]
-        ok = "yes" if r["trim_ok"] and r["trajectory_ok"] else "NO"
-        lines.append(f"{head} {r['condition'][0]:.0f} ft/s, {r['condition'][1]:.0f} ft{r.get('glide', '')} | "
-                     f"{r['alpha']:+.4f} | "
-                     f"{r['throttle']:+.4f} | {t.airspeed:.3f} | {t.height:.2f} (≤ {r['height_tolerance']:g}) | "
-                     f"{t.roll:.3f} | {t.pitch:.3f} | {t.heading:.3f} | {ok} |")
-    return "\n".join(lines)
+    """One aircraft's row (a dict: :func:`flightsim.verify.flight_table.measure`, JSBSim's output silenced)."""
+    return measure_row(name, quiet=quiet_fds)
 
 
 def main(argv=None):

@@ -1,4 +1,5 @@
-"""JSBSim aircraft drawn from their XML: :mod:`flightsim.physics.jsbsim.shape` and :mod:`flightsim.app.scene.shape_model`.
+"""JSBSim aircraft drawn from their XML: :mod:`flightsim.app.scene.jsbsim_shape` and
+:mod:`flightsim.app.scene.shape_model`.
 
 The numbers are checked against the files themselves (read here independently) and against what
 each aircraft is; the drawings are checked as geometry and, rendered for real (Mesa through EGL,
@@ -8,16 +9,16 @@ see ``conftest.py``), as pixels.  Set ``FLIGHTSIM_TEST_SHOTS=DIR`` to keep the r
 import math
 import os
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from flightsim.app.scene.airplane_model import build_airplane
+from flightsim.app.scene.jsbsim_shape import Shape, shape_of
 from flightsim.app.scene.shaders import MAX_PARTS
 from flightsim.app.scene.shape_model import ELEVATOR, FLAP, LEFT_AILERON, RIGHT_AILERON, RUDDER, build_from_shape
+from flightsim.physics.aircraft import load_aircraft
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics
-from flightsim.physics.jsbsim.shape import Shape
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path, package_root
 
 SHOTS = Path(os.environ["FLIGHTSIM_TEST_SHOTS"]) if os.environ.get("FLIGHTSIM_TEST_SHOTS") else None
@@ -152,7 +153,7 @@ def test_contacts_are_the_files_in_order_bogeys_numbered_as_the_gear(shapes, nam
     bogeys = [e.get("name") for e in elements if e.get("type") == "BOGEY"]
     assert [c.name for c in shape.gear] == bogeys
     assert [c.gear_index for c in shape.gear] == list(range(len(bogeys)))
-    for c, e in zip(shape.contacts, elements):
+    for c, e in zip(shape.contacts, elements, strict=True):
         assert (c.gear_index is None) == (e.get("type") != "BOGEY")
         assert c.position == pytest.approx(to_body(name, src.location(e.find("location"), "")), abs=1e-12)
     assert all(c.type == "BOGEY" for c in shape.wheels)
@@ -315,8 +316,11 @@ def test_cockpit_eye_is_the_files_eyepoint_in_the_cabin(shapes, models):
         assert x.min() < model.cockpit_eye[0] < x.max()
 
 
-def test_build_airplane_draws_an_aircraft_with_a_shape_from_it(shapes, models):
-    aircraft = SimpleNamespace(shape=shapes["737"])
+def test_build_airplane_draws_a_jsbsim_aircraft_from_its_files_shape(shapes, models):
+    """The physics keeps no shape: the scene reads it from the loaded aircraft's file when it draws."""
+    aircraft = load_aircraft("jsbsim:737")
+    assert not hasattr(aircraft, "shape")
+    assert shape_of(aircraft).wing.span == shapes["737"].wing.span and shape_of(load_aircraft("c172")) is None
     model = build_airplane(aircraft)
     assert [p.name for p in model.parts] == [p.name for p in models["737"].parts]
     assert model.radius == pytest.approx(models["737"].radius)

@@ -1,6 +1,6 @@
 """JSBSim's aircraft read from the jsbsim package: flight controls, aerodynamics, metrics and CG against JSBSim.
 
-The oracle is JSBSim flying the same aircraft (``flightsim.physics.jsbsim.oracle``, property replay):
+The oracle is JSBSim flying the same aircraft (``flightsim.verify.oracle``, property replay):
 from JSBSim's state and commands, frame after frame, flightsim's compiled flight controls must write
 JSBSim's surface positions, its auxiliary properties (α, β, q̄, Mach, α̇, the standard atmosphere, ...)
 be JSBSim's, and its aerodynamics give JSBSim's forces and moments to 1e-9 relative, with flightsim's own
@@ -19,9 +19,9 @@ from flightsim.physics.jsbsim import program
 from flightsim.physics.jsbsim.aero import Aerodynamics
 from flightsim.physics.jsbsim.fcs import SETTLE, FlightControls, property_name
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics
-from flightsim.physics.jsbsim.oracle import new_fdm, replay_aero
-from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_names, aircraft_path
 from flightsim.physics.jsbsim.program import ProgramBuilder, Properties
+from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_names, aircraft_path
+from flightsim.verify.oracle import new_fdm, replay_aero
 
 #: The issue's targets, and what their aerodynamics reads from the engines (copied from
 #: JSBSim in the replay): the propeller's induced velocity (c172p: the aero replay runs no engine; the engines
@@ -414,7 +414,7 @@ def test_the_auxiliary_properties_follow_their_definitions():
 
 @pytest.mark.parametrize("name", ["t6texan2", "A4", "737"])
 def test_a_turbines_thrust_spools_and_loads_are_jsbsims_as_the_throttle_moves(name):
-    from flightsim.physics.jsbsim.oracle import replay_propulsion
+    from flightsim.verify.oracle import replay_propulsion
 
     r = replay_propulsion(name, frames=600, every=6)
     assert r.frames == 100 and r.largest_thrust > 1000.0        # real thrust, the throttle stepped 0.7-1-0.2-0.6

@@ -1,7 +1,7 @@
 """JSBSim's dynamic flight-control components (filters, PIDs, integrators, actuators, sensors, delays,
 deadbands, angles) computed by flightsim, against JSBSim itself and against hand-derived numbers.
 
-The oracle (``flightsim.physics.jsbsim.oracle.replay_fcs``) flies an aircraft in JSBSim with a stick programme
+The oracle (``flightsim.verify.oracle.replay_fcs``) flies an aircraft in JSBSim with a stick programme
 and runs flightsim's flight controls beside it on the inputs JSBSim's FCS had, frame by frame, with their own
 state: every property they write must be JSBSim's.  The aircraft here is the package's SGS glider with one
 more ``<system>`` file that holds every dynamic component with most of its options, fed by the stick, the
@@ -18,9 +18,9 @@ from numba import njit
 
 from flightsim.physics.jsbsim import native
 from flightsim.physics.jsbsim.fcs import SETTLE, FlightControls
-from flightsim.physics.jsbsim.oracle import replay_fcs
 from flightsim.physics.jsbsim.program import run
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile
+from flightsim.verify.oracle import replay_fcs
 
 SYSTEM = """<?xml version="1.0"?>
 <system name="every dynamic component">
@@ -212,8 +212,8 @@ def test_external_forces_are_jsbsims(tmp_path):
     ``moments/*-external-lbsft``."""
     from flightsim.physics.jsbsim.external import ExternalForces, external_loads
     from flightsim.physics.jsbsim.mass import MassBalance
-    from flightsim.physics.jsbsim.oracle import new_fdm
     from flightsim.physics.jsbsim.program import Properties
+    from flightsim.verify.oracle import new_fdm
 
     package = jsbsim.get_default_root_dir()
     shutil.copytree(f"{package}/aircraft/SGS", tmp_path / "aircraft" / "SGS")
@@ -262,10 +262,10 @@ def test_load_factors_speeds_and_flight_path_are_jsbsims():
     eye and the lift's load factor, from JSBSim's state and its last frame's forces and angular acceleration
     (as FGAuxiliary reads them), on the flat planet, through an F-16's stick-stirring: JSBSim's."""
     from flightsim.physics.jsbsim.auxiliary import AUXILIARY, motion_in, slots_of
-    from flightsim.physics.jsbsim.flight_oracle import flat_fdm
     from flightsim.physics.jsbsim.mass import MassBalance, Metrics
     from flightsim.physics.jsbsim.program import Properties
     from flightsim.physics.jsbsim.xmlfile import aircraft_path
+    from flightsim.verify.flight_oracle import flat_fdm
 
     source = JSBSimFile(aircraft_path("f16"))
     metrics, mass = Metrics.read(source), MassBalance.read(source)

@@ -18,11 +18,11 @@ import pytest
 from flightsim.math import quat
 from flightsim.physics import trim as trim_module
 from flightsim.physics.aircraft import load_aircraft
-from flightsim.physics.jsbsim import flight_oracle
 from flightsim.simulation.batch import BatchSimulation
 from flightsim.simulation.flight import Simulation
-from flightsim.simulation.jsbsim_check import compare_flight, flightsim_doublet
 from flightsim.simulation.starts import make_start
+from flightsim.verify import flight_oracle
+from flightsim.verify.flight_check import compare_flight, flightsim_doublet
 
 #: 400 kt true, ft/s.
 KT400 = 400.0 * 1852.0 / (3600.0 * 0.3048)
@@ -134,8 +134,8 @@ def test_a_moving_reference_point_and_the_wings_angle_of_attack_are_jsbsims(name
     the shifted point), the L410's aerodynamics read the wing's angle of attack (α + incidence): the loads replayed
     from JSBSim's flight are its own."""
     from flightsim.physics.jsbsim.aero import Aerodynamics
-    from flightsim.physics.jsbsim.oracle import replay_aero
     from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
+    from flightsim.verify.oracle import replay_aero
 
     r = replay_aero(name, frames=240, every=6, airspeed_kts=kts, altitude_ft=ft)
     assert r.largest_force > 1000.0 and r.force_error <= 1e-12 and r.moment_error <= 1e-12, r

@@ -12,12 +12,12 @@ import pytest
 from flightsim.math import quat
 from flightsim.physics import aero
 from flightsim.physics.aircraft import load_aircraft
-from flightsim.physics.jsbsim import flight_oracle
 from flightsim.physics.jsbsim.model import GRAVITY
 from flightsim.simulation.batch import BatchSimulation
 from flightsim.simulation.flight import Simulation
-from flightsim.simulation.jsbsim_check import compare_flight
 from flightsim.simulation.starts import make_start
+from flightsim.verify import flight_oracle
+from flightsim.verify.flight_check import compare_flight
 
 #: Aircraft flown in these tests: (name, true airspeed ft/s, altitude ft) where JSBSim trims them level.
 FLOWN = [("737", 420.0, 10000.0), ("t6texan2", 300.0, 8000.0), ("c172p", 168.78, 4000.0), ("SGS", 81.0, 3000.0)]
@@ -103,7 +103,7 @@ def test_a_turboprop_trims_as_jsbsim_does_and_holds_its_trim(airspeed, altitude)
     frame after sets N1 to idle (the thrust halves for ~2 s), so it rolls ~10° in 10 s and its doublet is not
     compared."""
     from flightsim.physics import trim as trim_module
-    from flightsim.simulation.jsbsim_check import flightsim_doublet
+    from flightsim.verify.flight_check import flightsim_doublet
 
     aircraft = load_aircraft("jsbsim:DHC6")
     point = trim_module.trim(aircraft, airspeed, altitude, heading=0.0, atmosphere="isa")

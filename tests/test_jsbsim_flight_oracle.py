@@ -1,4 +1,4 @@
-"""JSBSim flown on a flat planet as the trajectory oracle (``flightsim.physics.jsbsim.flight_oracle``).
+"""JSBSim flown on a flat planet as the trajectory oracle (``flightsim.verify.flight_oracle``).
 
 The flat planet's gravity; JSBSim's own full trim of the issue's piston single, turbine trainer and
 airliner, held hands-off; the control signs between flightsim's controls and JSBSim's commands; the
@@ -10,9 +10,19 @@ import dataclasses
 import numpy as np
 import pytest
 
-from flightsim.physics.jsbsim.flight_oracle import (
-    FLAT_RADIUS, G, TOLERANCES, JSBSimTrimError, Trajectory, compare_trajectories, doublet_controls, engine_state,
-    flat_fdm, jsbsim_doublet, jsbsim_trim)
+from flightsim.verify.flight_oracle import (
+    FLAT_RADIUS,
+    TOLERANCES,
+    G,
+    JSBSimTrimError,
+    Trajectory,
+    compare_trajectories,
+    doublet_controls,
+    engine_state,
+    flat_fdm,
+    jsbsim_doublet,
+    jsbsim_trim,
+)
 
 #: Conditions each trims at: (true airspeed ft/s, altitude ft); c172p at 100 kt TAS.
 CONDITIONS = {"c172p": (168.78, 4000.0), "t6texan2": (300.0, 8000.0), "737": (420.0, 10000.0)}
@@ -67,7 +77,7 @@ def test_jsbsims_full_trim_holds_level_flight_hands_off(name):
     assert abs(fdm["velocities/vt-fps"] - airspeed) < 0.01         # measured ≤ 0.0005 ft/s
     assert abs(fdm["attitude/theta-deg"] - trim.pitch) < 0.01
     assert abs(fdm["attitude/phi-deg"] - trim.roll) < 0.01
-    for before, after in zip(trim.engines, engine_state(fdm)):
+    for before, after in zip(trim.engines, engine_state(fdm), strict=True):
         for key, value in before.items():                          # the engines were in steady state
             assert after[key] == pytest.approx(value, rel=1e-5), key
 
@@ -97,7 +107,7 @@ def test_jsbsims_commands_have_the_signs_the_module_says():
         for _ in range(60):
             fdm.run()
         now = fdm["attitude/theta-deg"], fdm["attitude/phi-deg"], fdm["attitude/psi-deg"]
-        response[command] = [(b - a + 180.0) % 360.0 - 180.0 for a, b in zip(start, now)]
+        response[command] = [(b - a + 180.0) % 360.0 - 180.0 for a, b in zip(start, now, strict=True)]
     assert response["elevator"][0] < -1.0
     assert response["pitch-trim"][0] < -1.0
     assert response["aileron"][1] > 1.0
@@ -183,11 +193,11 @@ def test_tolerances():
 
 
 def test_a_flightsim_trace_of_the_same_flight_compares_equal():
-    """:func:`~flightsim.simulation.jsbsim_check.trajectory_of_trace` reads flightsim's trace columns (earth x North, y West, z up; body rates
-    about x forward, y left, z up; aviation angles) as the JSBSim trajectory's."""
+    """:func:`~flightsim.verify.flight_check.trajectory_of_trace` reads flightsim's trace columns (earth x North,
+    y West, z up; body rates about x forward, y left, z up; aviation angles) as the JSBSim trajectory's."""
     from flightsim.math import quat
     from flightsim.simulation import trace
-    from flightsim.simulation.jsbsim_check import trajectory_of_trace
+    from flightsim.verify.flight_check import trajectory_of_trace
 
     a = jsbsim_doublet("c172p", jsbsim_trim("c172p", *CONDITIONS["c172p"]), duration=10.0)
     q = quat.from_aviation_angles(a.roll, a.pitch, a.heading)

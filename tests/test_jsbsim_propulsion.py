@@ -1,7 +1,7 @@
 """JSBSim's piston engines (with superchargers) and propellers (fixed-pitch and constant-speed), computed by
 flightsim, against JSBSim itself.
 
-The oracle is JSBSim flying the same aircraft (``flightsim.physics.jsbsim.oracle.replay_propulsion``): its
+The oracle is JSBSim flying the same aircraft (``flightsim.verify.oracle.replay_propulsion``): its
 engines started as ``propulsion/set-running`` starts them (both magnetos, no starter, fuel frozen), the
 throttle stepped 0.7 → 1 → 0.2 → 0.6 and the mixture 1 → 0.85 → cut off (the engine stops and windmills) → 1
 (it starts again) over 5 s at cruise; flightsim's engines run on their own state from JSBSim's commands and
@@ -28,11 +28,10 @@ from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_jit
 from flightsim.physics.jsbsim.auxiliary import slots_of
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics
-from flightsim.physics.jsbsim.oracle import (INERTIAL_RATES, PROPULSION_LOADS, engine_inputs_from, new_fdm,
-                                            replay_propulsion)
 from flightsim.physics.jsbsim.program import Properties
 from flightsim.physics.jsbsim.propulsion import ENGINE_FIELDS, S_N1, S_N2, Propulsion, engines_frame
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
+from flightsim.verify.oracle import INERTIAL_RATES, PROPULSION_LOADS, engine_inputs_from, new_fdm, replay_propulsion
 
 #: The piston aircraft checked, at a cruise of theirs: (kts, ft).
 PISTONS = {"c172p": (100.0, 4000.0), "c172r": (105.0, 5000.0), "J3Cub": (70.0, 3000.0)}
@@ -67,9 +66,16 @@ def test_a_supercharger_boosts_the_manifold_pressure_as_jsbsims_constructor_sets
     """WrightGR-2600 says two speeds but rates the first twice and the second not at all: JSBSim drops the second
     (one speed, 7 psi rated at sea level, a 10 psi takeoff boost); p51d's Merlin has two, rated at 5000 and
     16 000 ft, switching 1000 ft above the first."""
-    from flightsim.physics.jsbsim.piston import (PE_BOOST_MUL, PE_BOOST_SPEEDS, PE_HYSTERESIS, PE_RATED_MAP,
-                                                 PE_SWITCH_PRESSURE, PE_TAKEOFF_BOOST, PE_TAKEOFF_MAP,
-                                                 std_pressure_100k)
+    from flightsim.physics.jsbsim.piston import (
+        PE_BOOST_MUL,
+        PE_BOOST_SPEEDS,
+        PE_HYSTERESIS,
+        PE_RATED_MAP,
+        PE_SWITCH_PRESSURE,
+        PE_TAKEOFF_BOOST,
+        PE_TAKEOFF_MAP,
+        std_pressure_100k,
+    )
 
     row = Propulsion(JSBSimFile(aircraft_path("Boeing314"))).pistons[0]
     assert row[PE_BOOST_SPEEDS] == 1 and row[PE_TAKEOFF_BOOST] == 1.0
@@ -133,7 +139,7 @@ def test_the_steady_state_is_jsbsims_and_a_frame_leaves_it_there(name, kts, ft, 
 def _governed_state(name, kts, ft, throttle, advance):
     """:func:`_at_jsbsims_state` with every engine at ``throttle`` and rpm command ``advance`` in both, JSBSim's
     engines running."""
-    from flightsim.physics.jsbsim.oracle import start_pistons
+    from flightsim.verify.oracle import start_pistons
 
     fdm, engines, properties, props, sigma = _at_jsbsims_state(name, kts, ft, throttle)
     for k in range(len(engines.kinds)):
@@ -379,7 +385,7 @@ def test_a_turboprops_n1_power_rpm_pitch_thrust_and_loads_are_jsbsims_frame_by_f
 def test_a_turboprops_reverser_is_jsbsims():
     """DHC6's reversers on from 2 s to 4.5 s: the throttle's beta range idles the engines, the blades follow the
     lever toward the reverse pitch (0 °: the file gives none), then come back to the governor."""
-    from flightsim.physics.jsbsim import oracle
+    from flightsim.verify import oracle
 
     pitches = []
     compare = oracle._compare_engines

@@ -1,4 +1,5 @@
-"""The folders are the architecture: math → physics → simulation → app → commands, arrows one way; inside the
+"""The folders are the architecture: math → physics → simulation → (verify, app) → commands, arrows one way (verify,
+JSBSim flown beside flightsim, beside the app: neither imports the other); inside the
 app, the world (``scene``), the panels (``hud``), the pilot's hands (``input``) and the sound (``audio``) under
 the apps themselves.
 
@@ -6,6 +7,8 @@ Read from the source (AST), so a lazy import inside a function counts as well.
 """
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,8 +20,11 @@ ALLOWED = {
     "math": {"math"},
     "physics": {"math", "physics"},
     "simulation": {"math", "physics", "simulation"},
+    # JSBSim itself flown beside flightsim (the tests, the benchmarks and `flightsim verify`): nothing below it
+    # imports it, so flying never loads JSBSim's extension (test_flying_does_not_load_jsbsim)
+    "verify": {"math", "physics", "simulation", "verify"},
     "app": {"math", "physics", "simulation", "app"},
-    "commands": {"math", "physics", "simulation", "app", "commands"},
+    "commands": {"math", "physics", "simulation", "app", "verify", "commands"},
     # the Gymnasium environments: the app only to draw frames, imported lazily (tests/test_gym.py checks it)
     "gym": {"math", "physics", "simulation", "app", "gym"},
 }
@@ -53,6 +59,8 @@ def _layer_modules():
 
 
 def test_every_module_sits_in_a_layer():
+    folders = sorted(p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert folders == sorted(ALLOWED)
     loose = sorted(p.name for p in PACKAGE.glob("*.py"))
     # the package root holds only the shared helpers, the entry point and the public short names
     assert loose == ["__init__.py", "__main__.py", "errors.py", "files.py", "integrators.py", "kernels.py", "quat.py",
@@ -67,13 +75,16 @@ def test_imports_point_one_way(layer, path):
             assert layer in ("app", "commands"), f"{path.name} ({layer}) imports {name}"
         if parts[0] in PLOTTING:
             assert layer not in ("math", "physics", "simulation"), f"{path.name} ({layer}) imports {name}"
+        if parts[0] == "jsbsim":            # JSBSim itself (its extension): only flown beside flightsim
+            assert layer == "verify", f"{path.relative_to(PACKAGE)} ({layer}) imports {name}"
         if layer == "gym" and path.name != "render.py":
             assert parts[:2] != ["flightsim", "app"], f"{path.name} imports the app (only gym/render.py may)"
         if parts[0] != "flightsim" or name in SHARED:
             continue
         target = parts[1]
         # the public short names (flightsim.quat, …) are the math and physics layers
-        target = {"quat": "math", "kernels": "math", "integrators": "physics", "rigidbody": "physics"}.get(target, target)
+        short = {"quat": "math", "kernels": "math", "integrators": "physics", "rigidbody": "physics"}
+        target = short.get(target, target)
         assert target in ALLOWED[layer], f"{path.relative_to(PACKAGE)} ({layer}) imports {name}"
 
 
@@ -122,3 +133,26 @@ def test_public_short_names_are_the_layer_modules():
     assert flightsim.simulation.Simulation is Simulation
     assert "rk4" in flightsim.integrators.INTEGRATORS and "exact" in flightsim.kernels.KERNELS
     assert callable(flightsim.rigidbody.propagate)
+
+
+def test_flying_does_not_load_jsbsim():
+    """The physics and the simulation, the JSBSim aircraft reader and a JSBSim aircraft loaded, in a fresh process,
+    leave JSBSim's extension (``jsbsim._jsbsim``) unimported: only the verify layer runs JSBSim.  The package's
+    data folder is found all the same, and it is the folder JSBSim itself names (``get_default_root_dir``)."""
+    code = (
+        "import sys\n"
+        "import flightsim.physics, flightsim.simulation, flightsim.physics.jsbsim\n"
+        "from flightsim.physics.aircraft import load_aircraft\n"
+        "from flightsim.physics.jsbsim.xmlfile import package_root\n"
+        "a = load_aircraft('jsbsim:c172p')\n"
+        "assert a.jsbsim is not None and a.source.is_file(), a\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('jsbsim', '_jsbsim')))\n"
+        "print(package_root())\n"
+        "import jsbsim\n"
+        "print(jsbsim.get_default_root_dir())\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                       cwd=PACKAGE.parent)
+    assert r.returncode == 0, r.stderr
+    loaded, ours, theirs = r.stdout.splitlines()[-3:]
+    assert loaded == "[]"
+    assert Path(ours).resolve() == Path(theirs).resolve() and (Path(ours) / "aircraft" / "c172p").is_dir()

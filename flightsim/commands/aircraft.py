@@ -8,7 +8,7 @@ its load raised).
 
 from flightsim.resources import shipped_aircraft
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "jsbsim_fleet", "refusal", "run"]
 
 
 def add_arguments(parser):
@@ -54,6 +54,12 @@ def _table(rows):
         print("  " + "  ".join(f"{r[k]:<{width[k]}}" for k in range(4)) + f"  {r[4]}")
 
 
+def refusal(exc):
+    """Why flightsim does not fly a JSBSim aircraft, in the words of the :class:`~flightsim.errors.InputError` its
+    load raised: the element and the reason (the file is the aircraft's)."""
+    return f"{exc.where}: {exc.reason}" if exc.where else exc.reason
+
+
 def jsbsim_fleet():
     """The ``jsbsim`` package's aircraft: ``(rows, refused, flightgear)``, a row ``(jsbsim:NAME, title, weight,
     engines, file)`` per aircraft that loads, ``(NAME, why)`` per one that does not, and ``(jsbsim:NAME, names)``
@@ -64,7 +70,7 @@ def jsbsim_fleet():
     rows, refused, flightgear = [], [], []
     for name, a in fleet():
         if isinstance(a, InputError):
-            refused.append((name, f"{a.where}: {a.reason}" if a.where else a.reason))
+            refused.append((name, refusal(a)))
             continue
         kinds = [kind for kind, _ in a.jsbsim.propulsion.kinds]
         engines = ", ".join(f"{kinds.count(k)} {k}{'s' if kinds.count(k) > 1 else ''}" for k in sorted(set(kinds)))

@@ -67,6 +67,8 @@ COMMANDS = (
      "add_arguments", "run"),
     ("spin", "a torque-free body tumbling in space (T-handle, racket, ...) beside its exact ghost", "spin",
      "add_arguments", "run"),
+    ("verify", "fly a JSBSim aircraft (yours: a path) in flightsim and in JSBSim; print README's table row "
+     "(exit 1: outside the bounds)", "verify", "add_arguments", "run"),
 )
 
 
@@ -106,7 +108,8 @@ def main(argv=None):
     parser = build_parser(only=argv[0] if argv[0] in names else "")
     args = parser.parse_args(argv)
     try:
-        if args.command in ("aircraft", "integrators", "devices", "warmup"):        # nothing to compile, or says so itself
+        # nothing to compile, or says so itself (verify: once its input is checked, so that an error is one line)
+        if args.command in ("aircraft", "integrators", "devices", "warmup", "verify"):
             return int(args.func(args) or 0)
         from flightsim.physics.compile_cache import MESSAGE, cold
 

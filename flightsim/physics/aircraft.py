@@ -431,9 +431,6 @@ class Aircraft:
     jsbsim : flightsim.physics.jsbsim.model.JSBSimModel or None
         A JSBSim aircraft's compiled blocks (its loads come from them, not from
         :attr:`elements`); None for flightsim's own aircraft files.
-    shape : flightsim.physics.jsbsim.shape.Shape or None
-        How the app draws an aircraft that has no elements (a JSBSim
-        aircraft's metrics); None: drawn from its elements.
     """
 
     name: str
@@ -464,7 +461,6 @@ class Aircraft:
     wind: WindSpec | None = None
     ground_effect: GroundEffect | None = None
     jsbsim: object | None = None
-    shape: object | None = None
 
 
 #: Names of :mod:`flightsim.physics.aircraft_file` (reading a file) importable from here.

@@ -617,7 +617,8 @@ def _gear(spec, aircraft, fus_dims, cg):
         pant = meshes.box([0.0, 0.0, 0.35 * r], [2.2 * r, w * 1.6, 1.1 * r],
                           spec["palette"].get("body", rgba("#eeeeee")))
         high = sleeve_bottom + travel - axle
-        piston = meshes.box([0.0, 0.0, 0.5 * (piston_bottom - axle + high)], [0.16, 0.12, high - (piston_bottom - axle)],
+        piston = meshes.box([0.0, 0.0, 0.5 * (piston_bottom - axle + high)],
+                            [0.16, 0.12, high - (piston_bottom - axle)],
                             gear["strut_color"])
         mesh = Mesh.merge([tyre, hub, pant, piston])
         wheels.append(ModelPart(f"wheel:{contact.name}", mesh, "wheel", contact=k,
@@ -666,13 +667,15 @@ def build_airplane(aircraft, spec=None, detail=1.0) -> AirplaneModel:
     Returns
     -------
     AirplaneModel
-        For an aircraft with a ``shape`` (a JSBSim aircraft: no element layout to draw), the model of
-        :func:`flightsim.app.scene.shape_model.build_from_shape`.
+        For a JSBSim aircraft (no element layout to draw), the model of
+        :func:`flightsim.app.scene.shape_model.build_from_shape` for the shape read from its file
+        (:func:`flightsim.app.scene.jsbsim_shape.shape_of`).
     """
-    if getattr(aircraft, "shape", None) is not None:
+    if getattr(aircraft, "jsbsim", None) is not None:
+        from flightsim.app.scene.jsbsim_shape import shape_of
         from flightsim.app.scene.shape_model import build_from_shape
 
-        return build_from_shape(aircraft.shape, spec, detail)
+        return build_from_shape(shape_of(aircraft), spec, detail)
     spec = spec if spec is not None else load_model_spec()
     cg = np.asarray(aircraft.cg, dtype=np.float64)
     elements = list(aircraft.elements)

@@ -1,8 +1,8 @@
-"""A JSBSim aircraft drawn from its :class:`~flightsim.physics.jsbsim.shape.Shape`.
+"""A JSBSim aircraft drawn from its :class:`~flightsim.app.scene.jsbsim_shape.Shape`.
 
 :func:`build_from_shape` makes the same kind of :class:`~flightsim.app.scene.airplane_model.AirplaneModel`
 as :func:`~flightsim.app.scene.airplane_model.build_airplane` does for the book's aircraft, with the same
-part conventions, from the numbers :class:`~flightsim.physics.jsbsim.shape.Shape` reads or guesses
+part conventions, from the numbers :class:`~flightsim.app.scene.jsbsim_shape.Shape` reads or guesses
 from the XML: a trapezoidal wing (span, area and chord from ``<metrics>``), horizontal and vertical
 tails at their arms, a lofted fuselage, the wheels on the contact points, propellers and nacelles
 at the thrusters.
@@ -10,7 +10,7 @@ at the thrusters.
 Parts, in order: ``"body"`` (static: wings, tails, nacelles, struts), ``"nose"`` and ``"cabin"``
 (the fuselage ahead of and behind the windscreen, the canopy with the cabin), ``"gear"`` (the
 fixed legs; none without wheels), ``"wheel:NAME"`` (kind ``"wheel"``, ``contact`` = the contact's
-:attr:`~flightsim.physics.jsbsim.shape.Contact.gear_index`, its place among the file's BOGEY
+:attr:`~flightsim.app.scene.jsbsim_shape.Contact.gear_index`, its place among the file's BOGEY
 contacts), the hinged control surfaces and the ``"propeller"`` parts (one per propeller engine).
 At most :data:`~flightsim.app.scene.shaders.MAX_PARTS` parts are drawn: beyond that the last
 propellers (all but one), then the flaps, are merged into the body at rest.
@@ -70,7 +70,7 @@ PALETTES = {
     "airliner": dict(body="#f5f6f8", wing="#b7bcc2", control="#a2a8af", trim="#1d4f91", stripe="#1d4f91",
                      belly="#c6cad0", fin="#1d4f91", tip="#b7bcc2"),
 }
-"""Colours by :attr:`Shape.role <flightsim.physics.jsbsim.shape.Shape.role>`: white gliders and light
+"""Colours by :attr:`Shape.role <flightsim.app.scene.jsbsim_shape.Shape.role>`: white gliders and light
 aircraft, a yellow trainer, grey fighters, a white and grey airliner with a blue tail."""
 
 _COMMON = dict(glass="#1d2b3c", tyre="#18181a", metal="#4a4f57", prop="#26272b", engine="#c4c8cd",
@@ -83,11 +83,11 @@ _RUDDER_HINGE = 0.68
 
 
 def build_from_shape(shape, spec=None, detail=1.0) -> AirplaneModel:
-    """The airplane model of a JSBSim aircraft's :class:`~flightsim.physics.jsbsim.shape.Shape`.
+    """The airplane model of a JSBSim aircraft's :class:`~flightsim.app.scene.jsbsim_shape.Shape`.
 
     Parameters
     ----------
-    shape : flightsim.physics.jsbsim.shape.Shape
+    shape : flightsim.app.scene.jsbsim_shape.Shape
     spec : dict, optional
         A model description (:func:`~flightsim.app.scene.airplane_model.load_model_spec`); only its
         ``glass``, ``tyre``, ``metal`` and ``prop`` colours are used, the rest comes from

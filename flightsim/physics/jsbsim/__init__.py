@@ -27,9 +27,6 @@ source compiled and cached per aircraft (what flies):
 * :mod:`~flightsim.physics.jsbsim.model` — an aircraft file made a flightsim ``Aircraft`` (mass, inertia, gear,
   the compiled blocks over one property array) and :mod:`~flightsim.physics.jsbsim.loads`, its loads inside
   flightsim's compiled step (once per step, and at every integrator stage);
-* :mod:`~flightsim.physics.jsbsim.shape` — how the app draws it, from its metrics;
-* :mod:`~flightsim.physics.jsbsim.oracle` — JSBSim itself, flown beside flightsim's computation (property
-  replays), and :mod:`~flightsim.physics.jsbsim.flight_oracle` — JSBSim trimmed and flown on a flat planet;
 * :mod:`~flightsim.physics.jsbsim.mass` — ``<metrics>`` and
   ``<mass_balance>``: the reference lengths and areas, the weight, the centre
   of gravity (empty weight, point masses and tank contents) and the inertia.
@@ -39,4 +36,9 @@ z down; the structural frame x aft, y right, z up, in inches; feet, pounds,
 slugs, radians.  Anything the files ask for that is not implemented is an
 :class:`~flightsim.errors.InputError` naming the file, the element and what
 is missing — never a silent approximation.
+
+JSBSim itself, flown beside this computation (property replays, trim and flight on a flat planet), is the
+verify layer's (:mod:`flightsim.verify`), above the simulation: nothing here runs JSBSim, and loading an
+aircraft does not import the ``jsbsim`` extension (only its data folder is found).  How the app draws an aircraft,
+from its metrics, is the scene's (:mod:`flightsim.app.scene.jsbsim_shape`), read from the file when it draws.
 """

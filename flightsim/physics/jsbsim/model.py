@@ -9,8 +9,8 @@ flightsim's gear: :func:`contacts`), no aerodynamic elements, and a
 :class:`JSBSimModel` in ``Aircraft.jsbsim`` holding what the compiled loads
 (:mod:`flightsim.physics.jsbsim.loads`) read: the aerodynamics, the flight
 controls and the engines compiled for one stack machine over one property
-array (and from it to numba, :attr:`JSBSimModel.native`), the pilot's commands in JSBSim's meaning (:data:`COMMANDS`) and the
-state the flight controls read.
+array (and from it to numba, :attr:`JSBSimModel.native`), the pilot's commands in JSBSim's meaning
+(:data:`COMMANDS`) and the state the flight controls read.
 
 Every property the aircraft's functions read must be computed here; one
 that is not ends the load with an :class:`~flightsim.errors.InputError`
@@ -32,8 +32,8 @@ from pathlib import Path
 import numpy as np
 
 from flightsim.errors import InputError
-from flightsim.physics.aircraft import Aircraft, Contact
 from flightsim.physics.aero import ENGINE_FIELDS
+from flightsim.physics.aircraft import Aircraft, Contact
 from flightsim.physics.constants import RHO_SL
 from flightsim.physics.inputs import INPUTS
 from flightsim.physics.jsbsim import loads as L
@@ -46,7 +46,6 @@ from flightsim.physics.jsbsim.native import compile_blocks
 from flightsim.physics.jsbsim.program import OP_STORE, Properties, canonical
 from flightsim.physics.jsbsim.propeller import RS_ENGINE_RPM, RS_RPM
 from flightsim.physics.jsbsim.propulsion import E_MIL, S_N1, S_N2, Propulsion
-from flightsim.physics.jsbsim.shape import Shape
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
 __all__ = ["COMMANDS", "GRAVITY", "JSBSimModel", "contacts", "fleet", "inertia_about_cg", "load_jsbsim_aircraft"]
@@ -418,7 +417,7 @@ def load_jsbsim_aircraft(name):
         cruise_speed=speed, approach_speed=None, crash_sink_rate=CRASH_SINK_RATE,
         gear=gear, contact_height=float(-min(c.position[2] for c in wheels)) if wheels else 0.0,
         mass=weight / GRAVITY, cg=cg, inertia=inertia, inertia_inv=np.linalg.inv(inertia),
-        airspeed_unit="kt", jsbsim=model, shape=Shape.read(source))
+        airspeed_unit="kt", jsbsim=model)
 
 
 def fleet():

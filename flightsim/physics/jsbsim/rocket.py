@@ -25,7 +25,7 @@ is made of the propellant ``ConsumeFuel`` drained, and a frozen
 gives no thrust in ``FGTrim``; measured on x24b: 0 lbf frozen, 35 851 lbf at
 throttle 0.8 and 30 000 ft burning).  So flightsim models the rocket as JSBSim
 computes it *with the burn running* — the flows above and the thrust they make
-— but drains nothing: the oracle (:func:`~flightsim.physics.jsbsim.oracle.
+— but drains nothing: the oracle (:func:`~flightsim.verify.oracle.
 replay_propulsion`) flies JSBSim with the burn on and puts every tank's
 contents back before each frame, so both have the mass and CG of the file's
 tanks.  The engine is starved, as ``ConsumeFuel`` decides, when none of the
@@ -134,9 +134,9 @@ def _check(source, root, where, known, what):
 
 
 def read_rocket(source, root, nozzle, where, row):
-    """Fill ``row`` (``R_*``: the thruster's columns left as they are) for a ``<rocket_engine>``; return its ``{property: value}``
-    defaults but for the engine's prefix (``isp``, ``mixture-ratio``), as ``FGRocket``'s constructor reads it;
-    ``nozzle`` the thruster's root element (``<nozzle>`` or ``<direct>``)."""
+    """Fill ``row`` (``R_*``: the thruster's columns left as they are) for a ``<rocket_engine>``; return its
+    ``{property: value}`` defaults but for the engine's prefix (``isp``, ``mixture-ratio``), as ``FGRocket``'s
+    constructor reads it; ``nozzle`` the thruster's root element (``<nozzle>`` or ``<direct>``)."""
     _check(source, root, where, _ROCKET_KNOWN, "a rocket engine")
     isp = root.find("isp")
     if isp is None:

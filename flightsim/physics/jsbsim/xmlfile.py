@@ -9,6 +9,7 @@ and element a bad or unknown value came from.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -45,12 +46,17 @@ _TO_INCHES = {"IN": 1.0, "FT": 12.0, "M": _M_FT * 12.0, "CM": 0.032808399 * 12.0
 
 
 def package_root() -> Path:
-    """The folder of the installed ``jsbsim`` package's data (``aircraft/``, ``engine/``, ``systems/``)."""
-    try:
-        import jsbsim
-    except ImportError as exc:                      # pragma: no cover - jsbsim is a dependency
-        raise InputError("jsbsim", "", f"the jsbsim package is not installed ({exc})") from None
-    return Path(jsbsim.get_default_root_dir())
+    """The folder of the installed ``jsbsim`` package's data (``aircraft/``, ``engine/``, ``systems/``).
+
+    Found by the import system without importing the package: ``import jsbsim`` loads JSBSim's C++ extension,
+    which flying an aircraft does not need (only :mod:`flightsim.verify` runs JSBSim).  The package keeps its
+    data in its own folder, the one its ``get_default_root_dir()`` gives (``tests/test_layers.py`` checks that
+    they agree).
+    """
+    spec = importlib.util.find_spec("jsbsim")
+    if spec is None or not spec.submodule_search_locations:     # pragma: no cover - jsbsim is a dependency
+        raise InputError("jsbsim", "", "the jsbsim package is not installed")
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def aircraft_names() -> list[str]:

@@ -11,6 +11,9 @@ glider, a high-wing trainer, a jet and an airliner are told apart at a
 glance.  Every number is either read from the file or guessed by a rule
 written down here; nothing is per-aircraft.
 
+It is the scene's alone: the physics neither computes nor keeps it.  The app reads it from the loaded
+aircraft's file when it builds the airplane's model (:func:`shape_of`).
+
 Frame and units: flightsim's body frame, ft, x forward, y LEFT, z UP,
 origin at the centre of gravity as loaded (:attr:`MassBalance.cg
 <flightsim.physics.jsbsim.mass.MassBalance.cg>`: empty weight, point
@@ -123,7 +126,7 @@ from flightsim.errors import InputError
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path, package_root
 
-__all__ = ["Contact", "Engine", "Fuselage", "Shape", "Surface"]
+__all__ = ["Contact", "Engine", "Fuselage", "Shape", "Surface", "shape_of"]
 
 _IN = 1.0 / 12.0
 
@@ -390,6 +393,15 @@ class Shape:
         return _read(source)
 
 
+def shape_of(aircraft):
+    """The :class:`Shape` of a loaded JSBSim aircraft (an :class:`~flightsim.physics.aircraft.Aircraft` with
+    ``jsbsim``), read from its file (``aircraft.source``); None for an aircraft of flightsim's own (drawn from its
+    elements)."""
+    if getattr(aircraft, "jsbsim", None) is None:
+        return None
+    return Shape.read(aircraft.source)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Reading
 
@@ -500,7 +512,7 @@ def _read(source):
     # --- the gear (wheels decide the belly's lowest height)
     wheel_radius = 0.3 + 0.28 * (max(weight, 1.0) / 1000.0) ** (1.0 / 3.0)
     wheel_flags = _wheels(raw_contacts, span)
-    wheel_z = [c[2][2] for c, w in zip(raw_contacts, wheel_flags) if w]
+    wheel_z = [c[2][2] for c, w in zip(raw_contacts, wheel_flags, strict=True) if w]
     if wheel_z:
         axis_z = max(axis_z, min(wheel_z) + 1.5 * wheel_radius + 0.5 * height)
 
@@ -563,7 +575,7 @@ def _read(source):
 
     contacts = []
     index = 0
-    for (name, ctype, r), w in zip(raw_contacts, wheel_flags):
+    for (name, ctype, r), w in zip(raw_contacts, wheel_flags, strict=True):
         contacts.append(Contact(name, ctype, r, index if ctype == "BOGEY" else None, bool(w)))
         index += ctype == "BOGEY"
 

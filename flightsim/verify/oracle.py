@@ -26,13 +26,28 @@ from flightsim.physics.jsbsim.auxiliary import AUXILIARY, atmosphere_into, auxil
 from flightsim.physics.jsbsim.fcs import BUILTIN, FlightControls
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics, tank_properties
 from flightsim.physics.jsbsim.program import Properties
-from flightsim.physics.jsbsim.propulsion import E_AUGMETHOD, E_IDLE_N1, E_IDLE_N2, E_KIND, E_MAX_N1, E_MAX_N2, \
-    E_MIL, KIND_TURBINE, S_AUGMENTATION, S_INJECTION, S_INJECTION_TIMER, S_N1, S_N2, S_WATER, Propulsion
+from flightsim.physics.jsbsim.propulsion import (
+    E_AUGMETHOD,
+    E_IDLE_N1,
+    E_IDLE_N2,
+    E_KIND,
+    E_MAX_N1,
+    E_MAX_N2,
+    E_MIL,
+    KIND_TURBINE,
+    S_AUGMENTATION,
+    S_INJECTION,
+    S_INJECTION_TIMER,
+    S_N1,
+    S_N2,
+    S_WATER,
+    Propulsion,
+)
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
 __all__ = ["FcsReplay", "INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPELLER_STATE", "PROPULSION_LOADS",
-           "PropulsionReplay", "Replay", "TURBOPROP_STATE", "engine_inputs_from", "new_fdm", "replay_aero",
-           "replay_fcs", "replay_propulsion", "start_powered"]
+           "PropulsionReplay", "Replay", "TURBOPROP_STATE", "engine_inputs_from", "model_file", "new_fdm",
+           "replay_aero", "replay_fcs", "replay_propulsion", "start_powered"]
 
 #: Properties JSBSim's FGPropagate writes: it runs first in a frame, so the FCS reads this frame's values of
 #: these, and the last frame's of what FGAuxiliary computes (α, β, q̄, the air-relative rates, ...).
@@ -48,10 +63,20 @@ LOADS = ("forces/fbx-aero-lbs", "forces/fby-aero-lbs", "forces/fbz-aero-lbs",
 _OUTPUT = None
 
 
+def model_file(name):
+    """The aircraft file when ``name`` is a path to a JSBSim aircraft (``….xml``: an aircraft of your own), else
+    None (``name`` is one of the ``jsbsim`` package's aircraft, ``NAME``)."""
+    return Path(name) if str(name).lower().endswith(".xml") else None
+
+
 def new_fdm(name, dt=1.0 / 120.0, root=None):
     """A quiet ``jsbsim.FGFDMExec`` with aircraft ``name`` loaded at step ``dt`` (set before loading: JSBSim's
     FCS copies dt when the model loads), its file output and input sockets off; ``root``: JSBSim's root folder
-    (``aircraft/NAME/NAME.xml``, ``engine/``, ...), by default the package's."""
+    (``aircraft/NAME/NAME.xml``, ``engine/``, ...), by default the package's.
+
+    ``name`` may be a path to an aircraft file (:func:`model_file`): JSBSim then reads that file (its aircraft
+    path set to the file's folder, the model named by its stem), and its engines and systems from the folder
+    beside it, then from the root's ``engine/`` and ``systems/``, as flightsim's reader looks for them."""
     global _OUTPUT
     import jsbsim
 
@@ -61,8 +86,13 @@ def new_fdm(name, dt=1.0 / 120.0, root=None):
     fdm.set_debug_level(0)
     fdm.set_output_path(_OUTPUT.name)
     fdm.set_dt(dt)
-    if not fdm.load_model(name):
-        raise RuntimeError(f"JSBSim could not load {name!r}")
+    path = model_file(name)
+    if path is None:
+        loaded = fdm.load_model(name)
+    else:
+        loaded = fdm.set_aircraft_path(str(path.resolve().parent)) and fdm.load_model(path.stem, False)
+    if not loaded:
+        raise RuntimeError(f"JSBSim could not load {str(name)!r}")
     fdm.disable_output()
     fdm.disable_input()
     return fdm
@@ -165,7 +195,8 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
     are computed from the state (with the last frame's accelerations, as JSBSim's α̇); every ``every``-th
     frame those and the loads are compared.  What the aerodynamics reads beyond them (see
     :attr:`Replay.copied`) is copied from JSBSim.  ``with_fcs=False`` (an aircraft whose flight controls
-    flightsim does not read yet) copies the surfaces from JSBSim too and leaves ``fcs_error`` 0.
+    flightsim does not read yet) copies the surfaces from JSBSim too and leaves ``fcs_error`` 0.  ``name``: one
+    of the package's aircraft, or a path to an aircraft file (:func:`new_fdm`).
     """
     source = JSBSimFile(aircraft_path(name))
     properties = Properties()
@@ -281,8 +312,9 @@ def replay_fcs(name, frames=600, airspeed_kts=250.0, altitude_ft=10000.0, dt=1.0
     are read before ``run`` and the state's and the atmosphere's again after it.  The flight controls' own
     state (filters, integrals, kinematics) is flightsim's own from the start: they run twice on the inputs after
     ``run_ic``, as JSBSim's ran in it (``RunIC`` runs the models in ``Initialize`` and once more), except the
-    PIDs' integrals, which JSBSim does not show: both sides' are set to 0 then.  ``commands(t)`` gives the commands at time ``t`` (a dict; by default
-    elevator, aileron and rudder move sinusoidally, the throttle at 0.7, the flaps down after 2 s).
+    PIDs' integrals, which JSBSim does not show: both sides' are set to 0 then.  ``commands(t)`` gives the commands
+    at time ``t`` (a dict; by default elevator, aileron and rudder move sinusoidally, the throttle at 0.7, the
+    flaps down after 2 s).
     """
     source = JSBSimFile(aircraft_path(name) if root is None else root / "aircraft" / name / f"{name}.xml")
     fcs = FlightControls(source, Properties(), dt)
@@ -387,8 +419,13 @@ def hidden_tmap(row, manifold, rpm, speed):
     """FGPiston's ``TMAP`` (Pa) from the manifold pressure ``manifold`` it shows (Pa) at engine ``rpm`` and boost
     speed ``speed``, computed in a frame at that rpm: ``MAP / (1 + (mul − 1) rpm / rated rpm)`` with a
     supercharger, ``MAP`` without; refused when the MAP is clipped at the rated (or takeoff) MAP, which hides it."""
-    from flightsim.physics.jsbsim.piston import PE_BOOST_MUL, PE_BOOST_SPEEDS, PE_RATED_MAP, PE_RATED_RPM, \
-        PE_TAKEOFF_MAP
+    from flightsim.physics.jsbsim.piston import (
+        PE_BOOST_MUL,
+        PE_BOOST_SPEEDS,
+        PE_RATED_MAP,
+        PE_RATED_RPM,
+        PE_TAKEOFF_MAP,
+    )
 
     if row[PE_BOOST_SPEEDS] <= 0:
         return manifold

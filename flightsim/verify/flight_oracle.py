@@ -50,7 +50,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from flightsim.physics.jsbsim.oracle import new_fdm, start_pistons
+from flightsim.verify.oracle import model_file, new_fdm, start_pistons
 
 __all__ = ["DEFAULT_SCHEDULE", "FLAT_RADIUS", "G", "TOLERANCES", "JSBSimTrim", "JSBSimTrimError",
            "Trajectory", "TrajectoryDifference", "compare_trajectories", "doublet_controls", "engine_state",
@@ -90,7 +90,7 @@ def _planet_path():
 def flat_fdm(name, dt=1.0 / 120.0):
     """A quiet JSBSim with aircraft ``name`` on the flat planet, fuel frozen.
 
-    :func:`~flightsim.physics.jsbsim.oracle.new_fdm` (dt set before loading, output and input off), then
+    :func:`~flightsim.verify.oracle.new_fdm` (dt set before loading, output and input off), then
     ``load_planet`` with :data:`FLAT_PLANET_XML` (``FGFDMExec::LoadPlanet`` reloads the planet constants and
     re-initialises the models and the initial conditions, so it comes after ``load_model``), the gravity law
     ``simulation/gravity-model`` = 0 (GM/r², not WGS84 + J2) and ``propulsion/fuel_freeze`` = 1 (a
@@ -105,7 +105,8 @@ def flat_fdm(name, dt=1.0 / 120.0):
     Parameters
     ----------
     name : str
-        A JSBSim aircraft of the ``jsbsim`` package (``"c172p"``, ``"737"``, ...).
+        A JSBSim aircraft of the ``jsbsim`` package (``"c172p"``, ``"737"``, ...), or a path to an aircraft file
+        (``….xml``, :func:`~flightsim.verify.oracle.new_fdm`).
     dt : float, optional
         The frame, s (JSBSim's FCS copies it when the model loads).
 
@@ -215,7 +216,7 @@ def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=
     Parameters
     ----------
     name : str
-        The aircraft (a JSBSim aircraft of the ``jsbsim`` package).
+        The aircraft (a JSBSim aircraft of the ``jsbsim`` package, or a path to an aircraft file).
     airspeed_fps : float
         True airspeed, ft/s.
     altitude_ft : float
@@ -292,7 +293,7 @@ def _governed(name, advance):
     from flightsim.physics.jsbsim.model import load_jsbsim_aircraft
     from flightsim.physics.jsbsim.propeller import PR_MAX_PITCH, PR_MAX_RPM, PR_MIN_PITCH, PR_MIN_RPM
 
-    engines = load_jsbsim_aircraft(f"jsbsim:{name}").jsbsim.propulsion
+    engines = load_jsbsim_aircraft(name if model_file(name) else f"jsbsim:{name}").jsbsim.propulsion
     lever = 0.0 if advance is None else float(advance)
     out = {}
     for k, (kind, row) in enumerate(engines.kinds):

@@ -4,18 +4,18 @@ The issue's targets, measured the same way by the tests and by
 ``benchmarks/jsbsim_flight.py``:
 
 * **trim**: :func:`flightsim.physics.trim.trim` against JSBSim's own full trim
-  (:func:`flightsim.physics.jsbsim.flight_oracle.jsbsim_trim`) at the same true
+  (:func:`flightsim.verify.flight_oracle.jsbsim_trim`) at the same true
   airspeed and altitude, level flight: α and throttle (a glider, which JSBSim's
   trim cannot trim, is set in JSBSim at flightsim's glide:
-  :func:`~flightsim.physics.jsbsim.flight_oracle.jsbsim_glide`; its trajectory
+  :func:`~flightsim.verify.flight_oracle.jsbsim_glide`; its trajectory
   then shows whether JSBSim holds that glide);
 * **trajectory**: from each one's own trim, the same doublet programme
-  (:func:`~flightsim.physics.jsbsim.flight_oracle.doublet_controls`: aileron
+  (:func:`~flightsim.verify.flight_oracle.doublet_controls`: aileron
   then elevator, flightsim's signs) flown by flightsim (the integrator and step
   given, RK4 at 1/120 s by default) and by JSBSim on its non-rotating flat
-  planet (:func:`~flightsim.physics.jsbsim.flight_oracle.jsbsim_doublet`); the
+  planet (:func:`~flightsim.verify.flight_oracle.jsbsim_doublet`); the
   largest differences of airspeed, height change, roll, pitch and heading
-  change (:func:`~flightsim.physics.jsbsim.flight_oracle.compare_trajectories`).
+  change (:func:`~flightsim.verify.flight_oracle.compare_trajectories`).
 
 Needs the ``jsbsim`` package (a dependency).
 """
@@ -29,16 +29,18 @@ import numpy as np
 from flightsim.math import quat
 from flightsim.physics import trim as trim_module
 from flightsim.physics.aircraft import load_aircraft
-from flightsim.physics.jsbsim import flight_oracle as oracle
 from flightsim.simulation.controls import Controls
 from flightsim.simulation.flight import Simulation
 from flightsim.simulation.starts import Start
+from flightsim.verify import flight_oracle as oracle
 
-__all__ = ["FlightComparison", "compare_flight", "flightsim_doublet"]
+__all__ = ["ALPHA_TOLERANCE", "THROTTLE_TOLERANCE", "FlightComparison", "compare_flight", "flightsim_doublet"]
 
 #: The constant-speed propellers' rpm command flightsim flies with (``model.ENGINE_COMMANDS``: the highest rpm),
 #: given to JSBSim's trim too.
 ADVANCE = 1.0
+#: The issue's bounds on the trims: flightsim's α less JSBSim's (deg) and throttle less JSBSim's (0..1).
+ALPHA_TOLERANCE, THROTTLE_TOLERANCE = 0.1, 0.01
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ class FlightComparison:
     Attributes
     ----------
     name : str
-        ``jsbsim:NAME``.
+        ``jsbsim:NAME``, or the path to the aircraft file.
     airspeed, altitude : float
         The condition (true airspeed ft/s, ft).
     alpha, throttle : tuple of float
@@ -69,8 +71,9 @@ class FlightComparison:
 
     @property
     def trim_ok(self):
-        """α within 0.1° and throttle within 0.01."""
-        return abs(self.alpha[0] - self.alpha[1]) <= 0.1 and abs(self.throttle[0] - self.throttle[1]) <= 0.01
+        """α within 0.1° and throttle within 0.01 (:data:`ALPHA_TOLERANCE`, :data:`THROTTLE_TOLERANCE`)."""
+        return (abs(self.alpha[0] - self.alpha[1]) <= ALPHA_TOLERANCE
+                and abs(self.throttle[0] - self.throttle[1]) <= THROTTLE_TOLERANCE)
 
     @property
     def trajectory_ok(self):
@@ -80,7 +83,7 @@ class FlightComparison:
 def flightsim_doublet(aircraft, point, duration=30.0, dt=1.0 / 120.0, integrator="rk4", elevator=0.1,
                       aileron=0.1, schedule=oracle.doublet_controls, delay=None):
     """Fly ``aircraft`` from the trim ``point`` (:class:`~flightsim.physics.trim.TrimPoint`) through
-    ``schedule`` in flightsim and record it as a :class:`~flightsim.physics.jsbsim.flight_oracle.Trajectory`.
+    ``schedule`` in flightsim and record it as a :class:`~flightsim.verify.flight_oracle.Trajectory`.
 
     Step ``i`` starts at ``t = i·dt`` with ``schedule(t − delay, point, elevator, aileron)``'s controls (the
     trim's elevator flown as the elevator, the trim wheel at 0).  ``delay`` defaults to one step: JSBSim's
@@ -119,7 +122,7 @@ def flightsim_doublet(aircraft, point, duration=30.0, dt=1.0 / 120.0, integrator
 
 
 def trajectory_of_trace(table):
-    """A :class:`~flightsim.physics.jsbsim.flight_oracle.Trajectory` from a flightsim trace table
+    """A :class:`~flightsim.verify.flight_oracle.Trajectory` from a flightsim trace table
     (:func:`flightsim.simulation.trace.table`; lengths in ft for JSBSim's aircraft): the altitude is the
     trace's z, north and east its x and −y from the first row."""
     from flightsim.simulation.trace import COLUMNS
@@ -134,10 +137,11 @@ def trajectory_of_trace(table):
 
 def compare_flight(name, airspeed, altitude, duration=30.0, dt=1.0 / 120.0, integrator="rk4", elevator=0.1,
                    aileron=0.1):
-    """Trim ``name`` (``jsbsim:NAME``) in flightsim and in JSBSim at ``airspeed`` (true, ft/s) and
-    ``altitude`` (ft), fly the doublet in both, and compare (:class:`FlightComparison`)."""
+    """Trim ``name`` (``jsbsim:NAME``, or a path to a JSBSim aircraft file) in flightsim and in JSBSim at
+    ``airspeed`` (true, ft/s) and ``altitude`` (ft), fly the doublet in both, and compare
+    (:class:`FlightComparison`)."""
     aircraft = load_aircraft(name)
-    bare = name.split(":", 1)[-1]
+    bare = name[len("jsbsim:"):] if name.startswith("jsbsim:") else name      # (JSBSim's name, or the path)
     point = trim_module.trim(aircraft, airspeed, altitude, heading=0.0, atmosphere="isa", lateral="no-sideslip")
     if aircraft.jsbsim.engine_count:
         theirs = oracle.jsbsim_trim(bare, airspeed, altitude, dt=dt, advance=ADVANCE)
