@@ -291,7 +291,9 @@ def restore_app(app, base):
 
 @contextmanager
 def restoring(app):
-    """Lend a shared app to one test and put it back afterwards (:func:`restore_app`), pass or fail."""
+    """Lend a shared app to one test, its GL context current, and put it back afterwards (:func:`restore_app`),
+    pass or fail (a test run before it on this worker may have closed a window of its own)."""
+    app.window.switch_to()
     try:
         yield app
     finally:

@@ -3,6 +3,7 @@ the stall warning, the tyres the ground; parameters glide (no clicks); the WAV f
 or nothing; no audio device is said once; ``fly --audio-out`` and ``--no-sound`` as a user runs them."""
 
 import subprocess
+import time
 import wave
 
 import numpy as np
@@ -144,14 +145,18 @@ def test_the_speakers_stream_plays_what_it_is_fed_then_silence_and_never_lags():
 
 def test_fly_writes_its_sound_and_refuses_a_file_it_cannot_write(tmp_path):
     out = tmp_path / "c172.wav"
+    started = time.perf_counter()
     done = subprocess.run([FLIGHTSIM, "fly", "--headless", "--aircraft", "c172", "--start", "air", "--frames", "90",
                            "--audio-out", str(out)], capture_output=True, text=True, timeout=300)
+    wall = time.perf_counter() - started
     assert done.returncode == 0, done.stderr
     assert NO_DEVICE not in done.stderr                                 # headless: no speakers to look for
     with wave.open(str(out)) as w:
         seconds = w.getnframes() / w.getframerate()
         x = np.frombuffer(w.readframes(w.getnframes()), "<i2") / 32767.0
-    assert 1.3 < seconds < 2.5                                          # 90 frames at 60 a second (and the first)
+    # 90 frames at most 60 a second (and the first); the flight advances by the real time between frames, so on a
+    # loaded machine (the suite's other worker) it lasts longer, never longer than the command ran
+    assert 1.3 < seconds < wall
     f, a = spectrum(x[-8192:])
     audible = f > 20.0
     assert 60.0 < f[audible][np.argmax(a[audible])] < 90.0             # the engine at cruise, 1800-2700 rpm
