@@ -45,8 +45,6 @@ default chase; ghost off unless ``--ghost``) under the top-level keys
 ``configs``.
 """
 
-import time
-
 import argparse  # noqa: E402
 import inspect  # noqa: E402
 import json  # noqa: E402
@@ -54,6 +52,7 @@ import os  # noqa: E402
 import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
+import time
 
 TARGETS = {"median_ratio": 1.5, "p99_ratio": 2.0, "ghost_median_ratio": 1.7, "first_frame_s": 1.5,
            "physics_hud_ms": 3.0, "sound_ratio": 1.05}
@@ -318,7 +317,6 @@ def main(argv=None):
     floor.close()
     floor_window.close()
 
-    import numpy as np
 
     first = configs[0]
     results = {

@@ -47,10 +47,11 @@ import sys
 import time
 
 import numpy as np
+
 from flightsim.math import kernels, quat
-from flightsim.simulation import lab
 from flightsim.physics import rigidbody
 from flightsim.physics.integrators import INTEGRATORS
+from flightsim.simulation import lab
 
 INERTIA = np.diag([10.0, 20.0, 26.0])
 W0 = np.array([1.0, 15.0, 1.0])

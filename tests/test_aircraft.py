@@ -9,7 +9,9 @@ import tomllib
 
 import numpy as np
 import pytest
+from conftest import non_physical
 
+from flightsim.errors import InputError
 from flightsim.physics.aircraft import (
     CONFIG_DIR,
     DEFAULT_AIRCRAFT,
@@ -20,8 +22,6 @@ from flightsim.physics.aircraft import (
     mass_properties,
 )
 from flightsim.simulation.controls import CONTROL_NAMES
-from flightsim.errors import InputError
-from conftest import non_physical
 
 # The book's table (reference doc), typed in again so the tests do not read it
 # back from the file under test: mass, design position, local inertia.

@@ -4,13 +4,12 @@ why, a replay cannot engage it."""
 
 import numpy as np
 from pyglet.window import key
+from test_app_trim import hold, tap
 
 from flightsim.app.scene.renderer import read_pixels
 from flightsim.simulation.autopilot import Selection
 from flightsim.simulation.flight import resolve_aircraft
 from flightsim.simulation.starts import make_start
-
-from test_app_trim import hold, tap
 
 
 def _magenta(app):

@@ -1,11 +1,10 @@
 """The Aircraft combo on real GL (EGL in-process): switching to the Cessna 172R and back."""
 
 import numpy as np
-
-from flightsim.app.scene.renderer import read_pixels
-
 from conftest import hud_latency
 from test_app_input import centre, imgui_click
+
+from flightsim.app.scene.renderer import read_pixels
 
 
 def frame_pixels(app, run_frames):

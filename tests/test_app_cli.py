@@ -5,12 +5,10 @@ import stat
 import subprocess
 import sys
 import textwrap
-
 from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import FLIGHTSIM  # (checked once at session start)
 
 REPO = Path(__file__).resolve().parents[1]

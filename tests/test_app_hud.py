@@ -1,13 +1,12 @@
 """The HUD as registered panels over a narrow view of the flight, on real GL (EGL)."""
 
 import pytest
+from conftest import hud_latency
 
 from flightsim.app.cockpit import Cockpit
 from flightsim.app.hud.hud_view import HudCommands, HudView
 from flightsim.app.hud.panels import NUMERICS_SECTIONS, PANELS
 from flightsim.simulation.source import LIVE
-
-from conftest import hud_latency
 
 
 def test_the_panels_are_registered_in_one_list():

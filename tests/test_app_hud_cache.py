@@ -9,11 +9,10 @@ import dataclasses
 
 import numpy as np
 import pytest
+from conftest import hud_latency
 from pyglet.window import mouse
 
 from flightsim.app.scene.quality import LEVELS
-
-from conftest import hud_latency
 
 
 def frame(app, dt):

@@ -2,13 +2,12 @@
 
 import numpy as np
 import pytest
+from conftest import hud_latency
 from pyglet.input.base import AbsoluteAxis, Button, Controller, Device
 from pyglet.input.controller import Relation
 from pyglet.window import key, mouse
 
 from flightsim.app.input.pilot import Gamepads
-
-from conftest import hud_latency
 
 
 def press(app, symbol):

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import hud_latency
 from pyglet.input.base import AbsoluteAxis, Button, Device, Joystick
 
 from flightsim.app.input.joystick import AxisBinding, JoystickBinding, Joysticks
@@ -16,8 +17,6 @@ from flightsim.errors import InputError
 from flightsim.physics.aircraft import load_aircraft
 from flightsim.simulation.airfield import RUNWAY
 from flightsim.simulation.starts import make_start
-
-from conftest import hud_latency
 
 
 class FakeStick(Device):
@@ -216,10 +215,10 @@ def test_a_users_joystick_tables_come_before_the_shipped_ones(tmp_path):
 
 
 def test_the_input_panel_shows_each_axis_live_and_calibrates_worn_pedals(app, run_frames, tmp_path, monkeypatch):
+    from test_app_input import centre, imgui_click
+
     from flightsim.app.input.joystick import Calibration
     from flightsim.app.scene.renderer import save_png
-
-    from test_app_input import centre, imgui_click
 
     app.joysticks.calibration = Calibration(tmp_path / "joystick-calibration.toml")
     app.hud.show = True

@@ -5,8 +5,8 @@ from pyglet.window import key
 
 from flightsim.app.input.keymap import ACTIONS, DEFAULT_KEYMAP, load_keymap
 from flightsim.app.input.pilot import FLAP_NOTCHES, Pilot, apply_dead_zone
-from flightsim.simulation.controls import Controls
 from flightsim.errors import InputError
+from flightsim.simulation.controls import Controls
 
 
 def write(tmp_path, text):

@@ -6,17 +6,16 @@ import subprocess
 
 import numpy as np
 import pytest
+from conftest import FLIGHTSIM, hud_latency, restoring
 from pyglet.window import key
+from test_app_cli import XVFB_SCREEN, env_without, load_png, one_line_error
+from test_app_input import centre, imgui_click
 
 from flightsim.math import quat
 from flightsim.simulation import trace
-from flightsim.simulation.controls import ControlSchedule, Controls
+from flightsim.simulation.controls import Controls, ControlSchedule
 from flightsim.simulation.flight import FlightState
 from flightsim.simulation.source import PLAYBACK
-
-from conftest import FLIGHTSIM, hud_latency, restoring
-from test_app_cli import XVFB_SCREEN, env_without, load_png, one_line_error
-from test_app_input import centre, imgui_click
 
 #: Set FLIGHTSIM_TEST_SHOTS=DIR to keep some of the rendered images for a look.
 SHOTS = os.environ.get("FLIGHTSIM_TEST_SHOTS")
@@ -240,8 +239,8 @@ def replay_app(headless_gl, recorded):
     from flightsim.app.input.keymap import load_keymap
     from flightsim.app.window import open_window
     from flightsim.physics.integrators import INTEGRATORS
-    from flightsim.simulation.replay import Replay
     from flightsim.simulation.flight import TIME_SCALES
+    from flightsim.simulation.replay import Replay
 
     app = FlightApp(open_window(960, 540, visible=False), Replay(recorded), load_keymap(), INTEGRATORS,
                     TIME_SCALES, use_gamepads=False)

@@ -7,16 +7,16 @@ import tomllib
 
 import numpy as np
 import pytest
+from conftest import non_physical
 
-from flightsim.math import quat
-from flightsim.physics.aircraft import load_aircraft
+from flightsim.app.hud.history import History
 from flightsim.app.scene import ground, meshes
 from flightsim.app.scene.airplane_model import DEFAULT_MODEL, build_airplane, load_model_spec
 from flightsim.app.scene.camera import CameraRig, frustum_planes, spheres_visible
-from flightsim.app.hud.history import History
 from flightsim.app.scene.scenery import RUNWAY, build_scenery
 from flightsim.errors import InputError
-from conftest import non_physical
+from flightsim.math import quat
+from flightsim.physics.aircraft import load_aircraft
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ import sys
 
 import numpy as np
 import pytest
-
 from conftest import hud_latency
 from test_app_cli import env_without, one_line_error, run
 from test_app_render import amber, bright, region

@@ -6,10 +6,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import hud_latency
 
 from flightsim.physics.aircraft import DEFAULT_AIRCRAFT
-
-from conftest import hud_latency
 
 #: Set FLIGHTSIM_TEST_SHOTS=DIR to keep some of the rendered images for a look.
 SHOTS = Path(os.environ["FLIGHTSIM_TEST_SHOTS"]) if os.environ.get("FLIGHTSIM_TEST_SHOTS") else None

@@ -2,16 +2,15 @@
 
 import numpy as np
 import pytest
+from conftest import hud_latency
 from pyglet.window import key
+from test_app_input import FakePad, centre, imgui_click
 
 from flightsim.physics.modes import MODE_NAMES
 from flightsim.simulation import trace
-from flightsim.simulation.controls import ControlSchedule, Controls
+from flightsim.simulation.controls import Controls, ControlSchedule
 from flightsim.simulation.flight import FlightState, Simulation
 from flightsim.simulation.starts import make_start
-
-from conftest import hud_latency
-from test_app_input import FakePad, centre, imgui_click
 
 FRAME = 1.0 / 60.0
 
@@ -45,6 +44,7 @@ def fresh(app, run_frames):
 @pytest.fixture(scope="module")
 def _shared_cruise_app(headless_gl):
     from conftest import _make_shared_app
+
     from flightsim.simulation.flight import resolve_aircraft
 
     app = _make_shared_app(start=make_start(resolve_aircraft(None), "air"))

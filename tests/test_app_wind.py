@@ -56,8 +56,8 @@ def orange(px):
 
 
 def sock_pixels(new_app, run_frames, wind):
-    from flightsim.simulation.starts import make_start
     from flightsim.physics.aircraft import load_aircraft
+    from flightsim.simulation.starts import make_start
 
     aircraft = load_aircraft()
     app = new_app((960, 540), aircraft=aircraft, start=make_start(aircraft, "runway"), wind=wind)

@@ -8,11 +8,10 @@ import wave
 
 import numpy as np
 import pytest
+from conftest import FLIGHTSIM
 
 from flightsim.app.audio import NO_DEVICE, SAMPLE_RATE, Sound, Sounding, Synth
 from flightsim.app.audio.output import MAX_AHEAD, Speakers, Stream
-
-from conftest import FLIGHTSIM
 
 
 def render(sounding, seconds=1.0, synth=None, settle=0.5):

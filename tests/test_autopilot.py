@@ -9,6 +9,7 @@ import subprocess
 
 import numpy as np
 import pytest
+from conftest import FLIGHTSIM
 
 from flightsim.commands.simulate import fly
 from flightsim.physics.constants import KNOT
@@ -21,8 +22,6 @@ from flightsim.simulation.airfield import RUNWAY
 from flightsim.simulation.batch import BatchSimulation
 from flightsim.simulation.flight import Simulation, resolve_aircraft
 from flightsim.simulation.starts import AIM_DISTANCE, make_start
-
-from conftest import FLIGHTSIM
 
 
 def _flight(name, spec, seconds, wind=None, start="air"):

@@ -9,7 +9,12 @@ from flightsim.physics.aircraft import load_aircraft
 from flightsim.physics.integrators import INTEGRATORS
 from flightsim.physics.wind import Gust, Shear, WindSpec
 from flightsim.simulation.batch import (
-    CRASHED, NONFINITE, PARALLEL_MIN, PER_AIRPLANE, RUNNING, BatchSimulation,
+    CRASHED,
+    NONFINITE,
+    PARALLEL_MIN,
+    PER_AIRPLANE,
+    RUNNING,
+    BatchSimulation,
 )
 from flightsim.simulation.controls import Controls
 from flightsim.simulation.flight import Simulation

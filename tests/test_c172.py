@@ -24,6 +24,7 @@ from flightsim.simulation.starts import make_start
 
 KT = 1.68781          # ft/s per knot
 from conftest import FLIGHTSIM  # found (or the session stopped) at session start
+
 REPO_DOCS = __import__("pathlib").Path(__file__).resolve().parents[1] / "docs"
 
 

@@ -8,11 +8,10 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import FLIGHTSIM  # found (or the session stopped) at session start
 
 from flightsim.physics.integrators import INTEGRATORS
 from flightsim.simulation.trace import COLUMNS
-
-from conftest import FLIGHTSIM  # found (or the session stopped) at session start
 
 
 def run(*args, cwd=None):

@@ -7,9 +7,16 @@ import random
 import numpy as np
 import pytest
 
-from flightsim.simulation.controls import (CONTROL_NAMES, CONTROL_RANGES, Controls, ControlSchedule, flown, flown_row,
-                                          refuse_nonfinite)
 from flightsim.errors import InputError
+from flightsim.simulation.controls import (
+    CONTROL_NAMES,
+    CONTROL_RANGES,
+    Controls,
+    ControlSchedule,
+    flown,
+    flown_row,
+    refuse_nonfinite,
+)
 
 
 def write(tmp_path, text, name="schedule.csv"):

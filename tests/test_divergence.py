@@ -19,8 +19,8 @@ from flightsim.simulation import lab
 from flightsim.simulation.batch import NONFINITE, RUNNING, BatchSimulation
 from flightsim.simulation.flight import FlightState, Simulation
 from flightsim.simulation.ghost import Ghost
-from flightsim.simulation.spin import SpinSimulation
 from flightsim.simulation.lab import SPIN_BODIES
+from flightsim.simulation.spin import SpinSimulation
 
 #: Overflow is what these tests cause on purpose: numpy's warnings about it (from the Python-run steps and the
 #: lab's reference energy) are expected, not news.

@@ -9,7 +9,6 @@ from flightsim.errors import InputError
 from flightsim.files import atomic_write, check_writable_folder
 from flightsim.schema import Checker, Number, Numbers, Text, read_toml
 
-
 # ------------------------------------------------------------------ flightsim.files
 
 def umask():

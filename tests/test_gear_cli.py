@@ -6,13 +6,12 @@ import subprocess
 
 import numpy as np
 import pytest
+from conftest import FLIGHTSIM  # found (or the session stopped) at session start
 
 from flightsim.physics.aircraft import DEFAULT_AIRCRAFT
 from flightsim.simulation import trace
 from flightsim.simulation.airfield import RUNWAY
 from flightsim.simulation.trace import COLUMNS
-
-from conftest import FLIGHTSIM  # found (or the session stopped) at session start
 
 
 def run(*args, cwd=None):

@@ -13,12 +13,11 @@ import sys
 import numpy as np
 import pytest
 from numba import njit
+from test_jsbsim_aero import TABLE_1D, TABLE_2D, TABLE_3D, _compiled
 
 from flightsim.physics.jsbsim import native, program
 from flightsim.physics.jsbsim.model import load_jsbsim_aircraft
 from flightsim.physics.jsbsim.program import Program, ProgramBuilder, Properties, run
-
-from test_jsbsim_aero import TABLE_1D, TABLE_2D, TABLE_3D, _compiled
 
 TARGETS = ("SGS", "c172p", "t6texan2", "A4", "737")
 

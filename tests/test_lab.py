@@ -4,16 +4,15 @@ import subprocess
 
 import numpy as np
 import pytest
-
-from flightsim.math import quat
-from flightsim.simulation import trace
-from flightsim.errors import InputError
-from flightsim.simulation.ghost import Ghost
-from flightsim.physics.integrators import INTEGRATORS
-from flightsim.simulation.replay import Replay
-from flightsim.simulation.flight import Simulation
-
 from conftest import FLIGHTSIM  # found (or the session stopped) at session start
+
+from flightsim.errors import InputError
+from flightsim.math import quat
+from flightsim.physics.integrators import INTEGRATORS
+from flightsim.simulation import trace
+from flightsim.simulation.flight import Simulation
+from flightsim.simulation.ghost import Ghost
+from flightsim.simulation.replay import Replay
 
 
 def fly_with_ghost(dt, integrator="euler", ghost="rk4", substeps=8, seconds=8.0):

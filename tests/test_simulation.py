@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from numba import typeof
 
-from flightsim.physics import aero
-from flightsim.simulation import lab
-from flightsim.math import quat
-from flightsim.physics.aircraft import load_aircraft
-from flightsim.simulation.controls import Controls
 from flightsim.errors import InputError
+from flightsim.math import quat
+from flightsim.physics import aero
+from flightsim.physics.aircraft import load_aircraft
 from flightsim.physics.integrators import INTEGRATORS
+from flightsim.simulation import lab
+from flightsim.simulation.controls import Controls
 from flightsim.simulation.flight import MAX_FRAME, FlightState, Simulation
 
 AIRCRAFT = load_aircraft()

@@ -9,13 +9,12 @@ import math
 
 import numpy as np
 import pytest
+from test_integrators import reference
 
 from flightsim.math import quat
 from flightsim.physics import integrators, rigidbody
 from flightsim.physics.integrators import INTEGRATORS
 from flightsim.physics.top import FreeTop
-
-from test_integrators import reference
 
 NEW = ("gyro-implicit", "gyro-clamped", "splitting", "midpoint")
 

@@ -5,6 +5,10 @@ import subprocess
 
 import numpy as np
 import pytest
+from conftest import (
+    FLIGHTSIM,  # found (or the session stopped) at session start
+    _run_frames,
+)
 from pyglet.window import mouse
 
 from flightsim.errors import InputError
@@ -12,10 +16,6 @@ from flightsim.math import quat
 from flightsim.physics.integrators import INTEGRATORS
 from flightsim.simulation.lab import SPIN_BODIES
 from flightsim.simulation.spin import EXACT, SpinSimulation, load_spin_body
-
-from conftest import _run_frames
-
-from conftest import FLIGHTSIM  # found (or the session stopped) at session start
 
 
 def new_spin_app(**kwargs):

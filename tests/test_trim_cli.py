@@ -4,7 +4,6 @@ import json
 import subprocess
 
 import pytest
-
 from conftest import FLIGHTSIM  # found (or the session stopped) at session start
 
 

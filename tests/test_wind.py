@@ -13,8 +13,19 @@ from scipy import integrate, signal
 from flightsim.commands.cli import main
 from flightsim.physics import aero
 from flightsim.physics.aircraft import load_aircraft
-from flightsim.physics.wind import (KNOT, Dryden, Gust, Shear, WindSpec, dryden_psd, sigma_p, turbulence_intensity,
-                                    turbulence_series, wind_vector, wingspan_of)
+from flightsim.physics.wind import (
+    KNOT,
+    Dryden,
+    Gust,
+    Shear,
+    WindSpec,
+    dryden_psd,
+    sigma_p,
+    turbulence_intensity,
+    turbulence_series,
+    wind_vector,
+    wingspan_of,
+)
 from flightsim.simulation import trace
 from flightsim.simulation.flight import Simulation
 from flightsim.simulation.starts import trimmed_start

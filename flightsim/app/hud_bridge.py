@@ -14,8 +14,14 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from flightsim.app.hud.hud_view import (AircraftReadout, CameraReadout, HudCommands, HudView, PlaybackReadout,
-                                        RecorderReadout)
+from flightsim.app.hud.hud_view import (
+    AircraftReadout,
+    CameraReadout,
+    HudCommands,
+    HudView,
+    PlaybackReadout,
+    RecorderReadout,
+)
 from flightsim.app.hud.instruments import cockpit_shapes
 from flightsim.app.hud.panels import BACKDROP_RGB, BACKDROP_WINDOWS
 from flightsim.errors import InputError

@@ -4,9 +4,9 @@ import sys
 import time
 
 from flightsim.commands.options import add_aircraft_argument, autopilot_spec, number, output_file, seconds, write_error
-from flightsim.errors import InputError
 from flightsim.commands.trim import add_start_arguments, start_from_args
 from flightsim.commands.wind import add_wind_arguments, wind_from_args
+from flightsim.errors import InputError
 
 # The simulation (numba, scipy) is imported when the command runs, not when the parser is built.
 DEFAULT_DT = 1.0 / 120.0      # as flightsim.simulation.flight.DEFAULT_DT (tests/test_app_quality.py checks they agree)

@@ -25,10 +25,15 @@ flightsim's own autopilot, a baseline for a learned policy.  Nothing here import
 
 from gymnasium.envs.registration import register, registry
 
-from flightsim.gym.envs import (
-    FlightEnv, FlightVectorEnv, HeadingHoldEnv, HeadingHoldVectorEnv, LandingEnv, LandingVectorEnv,
-)
 from flightsim.gym.autopilot import AutopilotAgent
+from flightsim.gym.envs import (
+    FlightEnv,
+    FlightVectorEnv,
+    HeadingHoldEnv,
+    HeadingHoldVectorEnv,
+    LandingEnv,
+    LandingVectorEnv,
+)
 from flightsim.gym.tasks import ACTIONS, HeadingHold, Landing
 
 __all__ = ["ACTIONS", "AutopilotAgent", "ENV_IDS", "FlightEnv", "FlightVectorEnv", "HeadingHold", "HeadingHoldEnv",

@@ -14,13 +14,13 @@ generator, and the compiled step is the same sequence of operations per
 airplane whatever the number of threads).
 """
 
-import numpy as np
 import gymnasium
+import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from flightsim.gym.tasks import HeadingHold, Landing, OBS_LIMIT
+from flightsim.gym.tasks import OBS_LIMIT, HeadingHold, Landing
 from flightsim.simulation.flight import DEFAULT_DT
 
 RENDER_MODES = ["human", "rgb_array"]

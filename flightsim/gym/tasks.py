@@ -23,9 +23,18 @@ import numpy as np
 from flightsim.math import quat
 from flightsim.physics.wind import KNOT, WindSpec
 from flightsim.simulation.airfield import RUNWAY
-from flightsim.simulation.batch import BatchSimulation, CRASHED, NONFINITE
-from flightsim.simulation.controls import (AILERON, CONTROL_NAMES, ELEVATOR, ENGINE, FLAPS, RUDDER, THROTTLE,
-                                          flown_row, refuse_nonfinite)
+from flightsim.simulation.batch import CRASHED, NONFINITE, BatchSimulation
+from flightsim.simulation.controls import (
+    AILERON,
+    CONTROL_NAMES,
+    ELEVATOR,
+    ENGINE,
+    FLAPS,
+    RUDDER,
+    THROTTLE,
+    flown_row,
+    refuse_nonfinite,
+)
 from flightsim.simulation.flight import DEFAULT_DT, resolve_aircraft
 from flightsim.simulation.starts import AIM_DISTANCE, GLIDE_ANGLE, make_start
 

@@ -28,8 +28,21 @@ import numpy as np
 
 from flightsim.errors import InputError
 from flightsim.physics.aircraft import (
-    AIRSPEED_UNITS, GEAR_KINDS, LINK_INPUTS, PARTS, PROPULSION_KINDS, TABLE_KINDS, UNITS, Aircraft, Contact,
-    ControlLink, Element, GroundEffect, Mass, Propeller, Table,
+    AIRSPEED_UNITS,
+    GEAR_KINDS,
+    LINK_INPUTS,
+    PARTS,
+    PROPULSION_KINDS,
+    TABLE_KINDS,
+    UNITS,
+    Aircraft,
+    Contact,
+    ControlLink,
+    Element,
+    GroundEffect,
+    Mass,
+    Propeller,
+    Table,
 )
 from flightsim.physics.constants import HP
 from flightsim.physics.wind import load_wind_section
@@ -490,7 +503,7 @@ def _load_propulsion(check, value):
         diameter=fields["diameter"], advance_ratio=_readonly(j), thrust_coefficient=_readonly(ct),
         power_coefficient=_readonly(cp), displacement=fields.get("displacement", 0.0) / 1728.0,
         static_thrust=0.0, static_rpm=0.0)
-    from flightsim.physics import aero         # (the loads import the aircraft's types: imported here, not above)
+    from flightsim.physics import aero  # (the loads import the aircraft's types: imported here, not above)
 
     static_thrust, static_rpm = aero.static_propeller(prop)
     prop = replace(prop, static_thrust=static_thrust, static_rpm=static_rpm)

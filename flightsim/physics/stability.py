@@ -33,7 +33,6 @@ import numpy as np
 
 from flightsim.physics import integrators, modes, rigidbody
 
-
 #: Stability functions in closed form (the registry's integrators carry them).
 explicit_euler = integrators.explicit_euler_stability
 rk4 = integrators.rk4_stability

@@ -68,7 +68,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from flightsim.math import quat
 from flightsim.physics.constants import KNOT
 from flightsim.schema import Number, Text, join
 

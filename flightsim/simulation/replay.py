@@ -15,13 +15,21 @@ import math
 
 import numpy as np
 
-from flightsim.physics import aero
 from flightsim.math import quat
+from flightsim.physics import aero
 from flightsim.simulation import trace
-from flightsim.simulation.controls import Controls
 from flightsim.simulation.clock import clamp_frame
-from flightsim.simulation.flight import (FlightState, Telemetry, deflections, gear_legs, instruments,
-                                         indicated, resolve_aircraft, sideslip)
+from flightsim.simulation.controls import Controls
+from flightsim.simulation.flight import (
+    FlightState,
+    Telemetry,
+    deflections,
+    gear_legs,
+    indicated,
+    instruments,
+    resolve_aircraft,
+    sideslip,
+)
 from flightsim.simulation.source import PLAYBACK
 
 

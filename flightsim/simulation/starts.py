@@ -39,7 +39,8 @@ from flightsim.math import quat
 from flightsim.physics import aero
 from flightsim.physics.ground import contact_depths
 from flightsim.physics.inputs import C_ENGINE
-from flightsim.physics.trim import TrimError, trim as solve_trim, trimmable_speeds
+from flightsim.physics.trim import TrimError, trimmable_speeds
+from flightsim.physics.trim import trim as solve_trim
 from flightsim.simulation.airfield import RUNWAY
 from flightsim.simulation.controls import Controls
 

@@ -44,12 +44,24 @@ from pathlib import Path
 import numpy as np
 from imgui_bundle import imgui, implot
 
-from flightsim.app.scene.camera import CAMERA_MODES
-from flightsim.app.hud.instruments import (CHART_FLAGS, FT_S_TO_KT, X_FLAGS, attitude_indicator, bar, chart_limits,
-                                       cockpit_frame, cockpit_shapes, heading_tape, plain_lines, vec2, wind_arrow,
-                                       wind_relative)
+from flightsim.app.hud.instruments import (
+    CHART_FLAGS,
+    FT_S_TO_KT,
+    X_FLAGS,
+    attitude_indicator,
+    bar,
+    chart_limits,
+    cockpit_frame,
+    cockpit_shapes,
+    heading_tape,
+    plain_lines,
+    vec2,
+    wind_arrow,
+    wind_relative,
+)
 from flightsim.app.input.joystick import CENTRED
 from flightsim.app.input.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_HELD
+from flightsim.app.scene.camera import CAMERA_MODES
 from flightsim.simulation.autopilot import SPEC_KEYS, Selection
 
 __all__ = ["NUMERICS_SECTIONS", "PANELS", "STALL_BLINK_HZ", "aircraft_section", "autopilot_section", "camera_section", "charts_section",

@@ -19,7 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from flightsim.app.input.joystick import AXES, AXIS_CONTROLS, AxisBinding, Calibration, JoystickBinding, calibration_path
+from flightsim.app.input.joystick import (
+    AXES,
+    AXIS_CONTROLS,
+    AxisBinding,
+    Calibration,
+    JoystickBinding,
+    calibration_path,
+)
 from flightsim.errors import InputError
 from flightsim.resources import data_file
 from flightsim.schema import Checker, Number, did_you_mean, join, read_toml, type_name
