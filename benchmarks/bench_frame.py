@@ -382,7 +382,8 @@ def main(argv=None):
     print(f"  physics + HUD (Python), median, worst camera without the ghost = {max(plain):.2f} ms "
           f"{verdict(max(plain), TARGETS['physics_hud_ms'])}")
     print(f"  sound on ({sound['camera']}, {sound['outputs']}): median {sound['median_ms']:.2f} ms against "
-          f"{sound['without_ms']:.2f} ms without = {sound['ratio']:.3f} {verdict(sound['ratio'], TARGETS['sound_ratio'])}")
+          f"{sound['without_ms']:.2f} ms without = {sound['ratio']:.3f} "
+          f"{verdict(sound['ratio'], TARGETS['sound_ratio'])}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=2)

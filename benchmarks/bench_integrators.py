@@ -242,7 +242,7 @@ def main(argv=None):
             e = dict(err[n])
             e.update({r: errors(n, r, q_ref, w_ref) for r in FINE_RATES})
             cells = []
-            for r1, r2 in zip(all_rates, all_rates[1:]):
+            for r1, r2 in zip(all_rates, all_rates[1:], strict=False):
                 a, b = e[r1], e[r2]
                 parts = []
                 for k, floor in ((0, FLOOR_DEG), (1, FLOOR_W)):
@@ -255,7 +255,7 @@ def main(argv=None):
                 cells.append(" / ".join(parts))
             rows.append([n, INTEGRATORS[n].order] + cells)
         emit(markdown_table(
-            ["integrator", "claimed"] + [f"1/{r1} → 1/{r2}" for r1, r2 in zip(all_rates, all_rates[1:])],
+            ["integrator", "claimed"] + [f"1/{r1} → 1/{r2}" for r1, r2 in zip(all_rates, all_rates[1:], strict=False)],
             rows,
         ))
 

@@ -198,7 +198,8 @@ def main(argv=None):
     nq_out = med.get("nq_out")
     memcpy = med["memcpy"]
     print()
-    header = f"{'candidate':<28} {'ms/call':>9} {'/ numpy-quaternion':>19} {'/ nq (out=)':>12} {'/ memcpy':>9} {'max|Δ| vs nq':>13}"
+    header = (f"{'candidate':<28} {'ms/call':>9} {'/ numpy-quaternion':>19} {'/ nq (out=)':>12} {'/ memcpy':>9} "
+              f"{'max|Δ| vs nq':>13}")
     print(header)
     print("-" * len(header))
     for label, key, _, _ in cands:
@@ -224,7 +225,8 @@ def main(argv=None):
     else:
         print("  exact / numpy-quaternion: n/a (numpy-quaternion missing)")
     if nq_out:
-        print(f"  exact / numpy-quaternion (out=) = {ex / nq_out:.3f}  (same target, stricter peer: {verdict(ex < nq_out)})")
+        print(f"  exact / numpy-quaternion (out=) = {ex / nq_out:.3f}  "
+              f"(same target, stricter peer: {verdict(ex < nq_out)})")
     print(f"  exact / memcpy = {ex / memcpy:.2f}  (target ≤ 4: {verdict(ex / memcpy <= 4.0)})")
     tay = med["taylor2"]
     print(f"  taylor2 / exact = {tay / ex:.3f}  (target < 1, faster still: {verdict(tay < ex)})")

@@ -49,7 +49,8 @@ FRAGMENTS = {
     "constant": "out vec4 c; void main() { c = vec4(0.3, 0.4, 0.5, 1.0); }",
     "interpolated": "in vec3 v_color; out vec4 c; void main() { c = vec4(v_color, 1.0); }",
     "texture": "in vec2 v_uv; uniform sampler2D image; out vec4 c; void main() { c = texture(image, v_uv); }",
-    "texelFetch": "uniform sampler2D image; out vec4 c; void main() { c = texelFetch(image, ivec2(gl_FragCoord.xy), 0); }",
+    "texelFetch": ("uniform sampler2D image; out vec4 c; "
+                   "void main() { c = texelFetch(image, ivec2(gl_FragCoord.xy), 0); }"),
 }
 
 VARIANTS = (

@@ -79,7 +79,8 @@ def main(argv=None):
     total = int(round(args.minutes * 60.0 / dt))
     print(f"# {args.minutes:g} min of flight: {aircraft.name}, {args.integrator}, autopilot {sim.autopilot.describe()}"
           f", ghost {'off' if args.no_ghost else 'on'}; {os.cpu_count()} CPUs")
-    print(f"{'flight s':>8} {'wall s':>7} {'RSS MB':>8} {'frame ms':>9} {'|q|-1':>10} {'alt ft':>8} {'hdg':>6}  autopilot")
+    print(f"{'flight s':>8} {'wall s':>7} {'RSS MB':>8} {'frame ms':>9} {'|q|-1':>10} {'alt ft':>8} {'hdg':>6}"
+          "  autopilot")
     samples = []
     times = []
     start = time.perf_counter()

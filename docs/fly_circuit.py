@@ -11,7 +11,8 @@ It writes the controls it used at every physics step to ``docs/circuit-controls.
 (one row per step, so ``flightsim simulate --start runway --controls
 docs/circuit-controls.csv`` flies the same flight, bit for bit) and prints a summary.
 
-    python docs/fly_circuit.py [--aircraft bourg|c172] [--out docs/circuit-controls.csv] [--trace /tmp/circuit-trace.csv]
+    python docs/fly_circuit.py [--aircraft bourg|c172] [--out docs/circuit-controls.csv]
+                               [--trace /tmp/circuit-trace.csv]
 
 ``--aircraft c172`` flies the Cessna 172R the way its handbook does: a short-field
 take-off (flaps 10°, full power against the brakes, rotate at 47 kt to 12° of pitch),
@@ -130,7 +131,8 @@ class Pilot:
 
         if self.leg == "takeoff":
             c.throttle, c.flaps, c.brake = 1.0, prof["takeoff_flaps"], 0.0
-            c.rudder = clip(0.05 * wrap(0.0 - heading) + 0.01 * off + 0.05 * vy + 0.5 * r, -1, 1)   # body r > 0: nose left
+            # body r > 0: nose left
+            c.rudder = clip(0.05 * wrap(0.0 - heading) + 0.01 * off + 0.05 * vy + 0.5 * r, -1, 1)
             c.aileron = self.aileron_for_roll(0.0, roll, p)
             if airspeed < prof["rotate"]:
                 c.elevator = self.elevator_for_pitch(0.0, pitch, q, dt, ki=0.0)

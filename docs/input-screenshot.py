@@ -40,7 +40,10 @@ class Made(Device):
         control.value = round((value + 1.0) / 2.0 * (control.max - control.min) + control.min)
 
 
-def main(out=Path(__file__).resolve().parent):
+HERE = Path(__file__).resolve().parent
+
+
+def main(out=HERE):
     stick = Made("Thrustmaster T.16000M", ("x", "y", "z", "rz"), 16)
     pedals = Made("Saitek Pro Flight Rudder Pedals", ("x", "y", "rz"), 0)
     for device, axis, value in ((stick, "x", 0.35), (stick, "y", 0.2), (stick, "z", -0.5), (stick, "rz", 0.0),

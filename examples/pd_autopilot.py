@@ -24,7 +24,7 @@ NAMES = [name for name, _, _ in HeadingHold.OBSERVATION]
 
 def readings(obs):
     """The observation in its units (deg, ft, ft/s, rad/s): a dict by name."""
-    return {name: float(v) * SCALES[name] for name, v in zip(NAMES, obs)}
+    return {name: float(v) * SCALES[name] for name, v in zip(NAMES, obs, strict=True)}
 
 
 class PDAutopilot:

@@ -197,7 +197,7 @@ def test_book_elements_in_order(plane):
     assert [e.part for e in plane.elements] == [
         "wing", "wing", "wing", "wing", "tailplane", "tailplane", "fin", "fuselage"]
     assert [e.table for e in plane.elements] == ["wing"] * 6 + ["rudder", "fuselage"]
-    for element, (mass, pos, inertia) in zip(plane.elements, BOOK):
+    for element, (mass, pos, inertia) in zip(plane.elements, BOOK, strict=True):
         assert element.mass == mass
         assert element.design_position.tolist() == list(pos)
         assert element.local_inertia.tolist() == list(inertia)
@@ -263,7 +263,7 @@ def test_book_gear_is_a_tricycle_with_hard_points_at_the_extremities(plane):
     share = {n: v / (nose.position[0] - left.position[0]) for n, v in share.items()}
     squash = [share[n] / wheels[n].stiffness for n in wheels]
     assert max(squash) - min(squash) < 0.005 and 0.1 < squash[0] < 0.25
-    assert all(s < wheels[n].max_compression / 3 for s, n in zip(squash, wheels))
+    assert all(s < wheels[n].max_compression / 3 for s, n in zip(squash, wheels, strict=True))
     # the hard points are the airplane's extremities: wing tips outermost, nose ahead of the nose wheel, tail last
     assert hard["left wing tip"].position[1] == -hard["right wing tip"].position[1] == 15.0
     assert hard["nose"].position[0] > nose.position[0] and hard["tail"].position[0] < -13.0
@@ -398,7 +398,7 @@ def test_matches_tensor_formula_and_mirror_symmetry_is_exact():
     # Independent form: sum of diag(Il) + m (|r|^2 E - r r^T).
     r = positions - (masses @ positions) / masses.sum()
     expected = sum(np.diag(li) + mi * (ri @ ri * np.eye(3) - np.outer(ri, ri))
-                   for mi, ri, li in zip(masses, r, locals_))
+                   for mi, ri, li in zip(masses, r, locals_, strict=True))
     np.testing.assert_allclose(inertia, expected, rtol=1e-12, atol=1e-9)
     assert mass == pytest.approx(masses.sum(), rel=1e-15)
 

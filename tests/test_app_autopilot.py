@@ -31,7 +31,8 @@ def test_y_engages_it_the_panel_flies_a_new_heading_and_a_key_disconnects_it(new
     view = app.hud_view()
     assert view.autopilot == "HDG ALT SPD" and view.director is not None
     # the section's heading field, as a click on its + would: the autopilot turns right, the director banks
-    assert app.cockpit.set_autopilot(Selection(heading=45.0, altitude=ap.selection.altitude, airspeed=ap.selection.airspeed))
+    assert app.cockpit.set_autopilot(Selection(heading=45.0, altitude=ap.selection.altitude,
+                                               airspeed=ap.selection.airspeed))
     run_frames(app, 120, redraw_hud=True)
     bank, _ = app.sim.autopilot.director
     assert bank > 10.0 and app.telemetry.roll > 5.0 and ap.engaged

@@ -64,7 +64,8 @@ def app(new_app, run_frames):
 def test_a_stick_flies_the_airplane_and_its_buttons_are_keys(app, run_frames):
     stick = FakeStick("Logitech Extreme 3D pro")
     attach(app, stick)
-    assert len(app.joysticks.open) == 1 and app.hud_view().input_status == "no gamepad | joystick: Logitech Extreme 3D pro"
+    assert len(app.joysticks.open) == 1
+    assert app.hud_view().input_status == "no gamepad | joystick: Logitech Extreme 3D pro"
     c = app.sim.controls
     stick.move("x", 0.8)                  # roll right
     stick.move("y", 0.6)                  # pulled back: nose up (pyglet's +y)

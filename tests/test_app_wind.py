@@ -31,7 +31,7 @@ def test_the_sock_fills_with_the_wind_and_hangs_in_calm_air():
 
     angles = [droop(k) for k in (0.0, 3.0, 7.5, 12.0, FULL_KNOTS, 30.0)]
     assert angles[0] == pytest.approx(HANG_DEG)
-    assert all(a > b for a, b in zip(angles[:4], angles[1:5])), angles
+    assert all(a > b for a, b in zip(angles[:4], angles[1:5], strict=True)), angles
     assert angles[4] == pytest.approx(0.0, abs=1e-9) and angles[5] == pytest.approx(0.0, abs=1e-9)
     for bad in ([np.nan, 0.0, 0.0], [np.inf, 1.0, 0.0]):
         m = windsock_matrix(MOUNT, bad)

@@ -13,6 +13,7 @@ import tomllib
 
 import numpy as np
 import pytest
+from conftest import FLIGHTSIM  # found (or the session stopped) at session start
 
 from flightsim.errors import InputError
 from flightsim.physics import aero
@@ -23,7 +24,6 @@ from flightsim.simulation.flight import Simulation
 from flightsim.simulation.starts import make_start
 
 KT = 1.68781          # ft/s per knot
-from conftest import FLIGHTSIM  # found (or the session stopped) at session start
 
 REPO_DOCS = __import__("pathlib").Path(__file__).resolve().parents[1] / "docs"
 
@@ -91,11 +91,11 @@ def test_thrust_falls_with_airspeed_and_altitude_and_the_engine_turns_as_the_172
     assert 400.0 < static < 700.0
     speeds = [0.0, 50.0, 100.0, 150.0, 200.0]
     thrusts = [aero.propeller(1.0, True, v, sea, engine, table)[0] for v in speeds]
-    assert all(b < a for a, b in zip(thrusts, thrusts[1:])), thrusts
+    assert all(b < a for a, b in zip(thrusts, thrusts[1:], strict=False)), thrusts
     for v in (0.0, 120.0):
         by_height = [aero.propeller(1.0, True, v, aero.isa_density(aero.RHO_SL, h), engine, table)[0]
                      for h in (0.0, 4000.0, 8000.0, 12000.0)]
-        assert all(b < a for a, b in zip(by_height, by_height[1:])), by_height
+        assert all(b < a for a, b in zip(by_height, by_height[1:], strict=False)), by_height
     # power lapse (Gagg-Ferrar): at 8000 ft, sigma 0.786, full power is 75 % of sea level's
     rho8 = aero.isa_density(aero.RHO_SL, 8000.0)
     assert (1.132 * rho8 / aero.RHO_SL - 0.132) == pytest.approx(0.758, abs=0.01)
@@ -263,7 +263,8 @@ def test_aircraft_by_name_in_the_commands_and_a_bad_name_lists_the_shipped_ones(
 def test_ground_effect_raises_the_wings_lift_and_lowers_its_induced_drag_near_the_ground(c172):
     ge = aero.pack_ground_effect(c172.ground_effect)
     k, c = ge[aero.GE_INDUCED], ge[aero.GE_COUPLING]
-    assert k == pytest.approx(1.0 / (np.pi * 0.8 * 7.48)) and c == pytest.approx(np.degrees(0.105) * 1.1 / (np.pi * 7.48))
+    assert k == pytest.approx(1.0 / (np.pi * 0.8 * 7.48))
+    assert c == pytest.approx(np.degrees(0.105) * 1.1 / (np.pi * 7.48))
     far = aero.in_ground_effect(1.0, 0.08, 1e6, ge)
     assert far == pytest.approx((1.0, 0.08), rel=1e-9)
     cl, cd = aero.in_ground_effect(1.0, 0.08, 0.0, ge)                 # on the ground: no induced drag at all

@@ -91,7 +91,8 @@ def test_flown_names_the_row_and_entry_and_reads_the_parking_brake_as_set_or_rel
         flown(rows)
     with pytest.raises(ValueError, match=r"^action\[1\] \(aileron\)"):
         refuse_nonfinite([0.0, math.inf, 0.0, 0.0], "action", ("elevator", "aileron", "rudder", "throttle"))
-    u = flown([[2.0, -3.0, 0.5, 9.0, -1.0, 0.4, 0.3, 0.7, 1.5, -0.2], [0.5, 0.0, 0.0, 0.0, 0.5, 0.0, 0.7, 0.2, 0.3, 0.6]])
+    u = flown([[2.0, -3.0, 0.5, 9.0, -1.0, 0.4, 0.3, 0.7, 1.5, -0.2],
+               [0.5, 0.0, 0.0, 0.0, 0.5, 0.0, 0.7, 0.2, 0.3, 0.6]])
     np.testing.assert_array_equal(u, [[1.0, -1.0, 0.5, 1.0, 0.0, 0.4, 0.0, 1.0, 1.0, 0.0],
                                       [0.5, 0.0, 0.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.3, 0.6]])
     # what a Controls flies is the same row, its trim added first

@@ -1,4 +1,5 @@
-"""The Gymnasium environments: checked by Gymnasium, vectorised over the batch, deterministic, flown by the PD example."""
+"""The Gymnasium environments: checked by Gymnasium, vectorised over the batch, deterministic, flown by the PD
+example."""
 
 import subprocess
 import sys

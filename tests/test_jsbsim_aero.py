@@ -171,7 +171,7 @@ def test_every_operation_gives_the_math_librarys_value(tmp_path, name):
     names = [f"in{k}" for k in range(len(args))]
     body = "".join(f"<p>{n}</p>" for n in names)
     prog, props = _compiled(tmp_path, f'<function name="out"><{name}>{body}</{name}></function>')
-    assert _value(prog, props, **dict(zip(names, args))) == pytest.approx(expected, abs=1e-15)
+    assert _value(prog, props, **dict(zip(names, args, strict=True))) == pytest.approx(expected, abs=1e-15)
 
 
 def test_a_function_that_reads_a_later_function_is_computed_after_it():
@@ -398,13 +398,14 @@ def test_the_auxiliary_properties_follow_their_definitions():
     props = props_.array()
     auxiliary(props, slots_of(props_), 100.0, 5.0, 10.0, 0.0, 0.0, 2.0, 0.1, 0.2, 0.3, 0.0, 50.0, 40.0, 5.0,
               200.0, -2.0)
-    value = dict(zip(AUXILIARY, props))
+    value = dict(zip(AUXILIARY, props, strict=True))
     vt = math.sqrt(100.0 ** 2 + 5.0 ** 2 + 10.0 ** 2)
     assert value["aero/alpha-rad"] == pytest.approx(math.atan2(10.0, 100.0))
     assert value["aero/beta-rad"] == pytest.approx(math.atan2(5.0, math.hypot(100.0, 10.0)))
     assert value["aero/alphadot-rad_sec"] == pytest.approx(100.0 * 2.0 / (100.0 ** 2 + 10.0 ** 2))
     assert value["aero/qbar-psf"] == pytest.approx(0.5 * value["atmosphere/rho-slugs_ft3"] * vt * vt)
-    assert value["aero/bi2vel"] == pytest.approx(40.0 / (2 * vt)) and value["aero/ci2vel"] == pytest.approx(5.0 / (2 * vt))
+    assert value["aero/bi2vel"] == pytest.approx(40.0 / (2 * vt))
+    assert value["aero/ci2vel"] == pytest.approx(5.0 / (2 * vt))
     assert value["aero/h_b-mac-ft"] == pytest.approx((50.0 + 2.0) / 40.0)     # the reference point 2 ft above the CG
     assert value["velocities/mach"] == pytest.approx(vt / value["atmosphere/a-fps"])
 

@@ -92,8 +92,8 @@ def test_a_supercharger_boosts_the_manifold_pressure_as_jsbsims_constructor_sets
 
 
 def _at_jsbsims_state(name, kts, ft, throttle, mixture=1.0):
-    """JSBSim with ``name`` running at ``throttle`` (every engine's command) after ``run_ic``, and flightsim's engines and property array
-    with JSBSim's engine inputs then."""
+    """JSBSim with ``name`` running at ``throttle`` (every engine's command) after ``run_ic``, and flightsim's
+    engines and property array with JSBSim's engine inputs then."""
     source = JSBSimFile(aircraft_path(name))
     properties = Properties()
     engines = Propulsion(source, properties)
@@ -646,7 +646,7 @@ def test_a_hand_built_piston_is_one_row_of_each_array(tmp_path):
     assert [a is b for a, b in zip(engines.arrays, (engines.engines, engines.slots, engines.pistons,
                                                      engines.piston_slots, engines.propellers,
                                                      engines.propeller_slots, engines.tables,
-                                                     engines.table_data))] == [True] * 8
+                                                     engines.table_data), strict=True)] == [True] * 8
 
 
 @pytest.mark.parametrize("name", PISTONS)

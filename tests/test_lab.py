@@ -132,8 +132,8 @@ def test_replay_shows_the_recorded_attitude_at_the_recorded_times(tmp_path):
 )
 def test_damaged_trace_is_a_clear_error(tmp_path, text, where):
     good = tmp_path / "good.csv"
-    trace.write_csv(good, trace.table([0.0, 0.1, 0.2], np.tile(np.r_[0, 0, 100.0, 60, 0, 0, 1.0, 0, 0, 0, 0, 0, 0], (3, 1)),
-                                      np.zeros((3, 5))))
+    states = np.tile(np.r_[0, 0, 100.0, 60, 0, 0, 1.0, 0, 0, 0, 0, 0, 0], (3, 1))
+    trace.write_csv(good, trace.table([0.0, 0.1, 0.2], states, np.zeros((3, 5))))
     lines = good.read_text().splitlines()
     if text is None:
         if where == "line 3, column qx":

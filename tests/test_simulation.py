@@ -103,7 +103,9 @@ def test_full_deflection_uses_the_book_tables():
         down = aero.coefficients(a, -1.0, aero.KIND_LIFTING, xs, vals, n, 0.0, 0.75)
         half = aero.coefficients(a, 0.5, aero.KIND_LIFTING, xs, vals, n, 0.0, 0.75)
         assert neutral[:2] == pytest.approx((np.interp(a, wing.alpha, wing.cl), np.interp(a, wing.alpha, wing.cd)))
-        assert up[:2] == pytest.approx((np.interp(a, wing.alpha, wing.cl_te_up), np.interp(a, wing.alpha, wing.cd_te_up)))
+        assert up[:2] == pytest.approx(
+            (np.interp(a, wing.alpha, wing.cl_te_up), np.interp(a, wing.alpha, wing.cd_te_up))
+        )
         assert down[:2] == pytest.approx(
             (np.interp(a, wing.alpha, wing.cl_te_down), np.interp(a, wing.alpha, wing.cd_te_down))
         )
@@ -328,8 +330,8 @@ def test_physics_never_imports_a_drawing_library():
     import sys
 
     code = (
-        "import sys, flightsim.simulation, flightsim.rigidbody, flightsim.simulation.lab, flightsim.simulation.replay, flightsim.simulation.ghost, "
-        "flightsim.commands.simulate\n"
+        "import sys, flightsim.simulation, flightsim.rigidbody, flightsim.simulation.lab, "
+        "flightsim.simulation.replay, flightsim.simulation.ghost, flightsim.commands.simulate\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('pyglet', 'OpenGL', 'imgui_bundle', 'pyrr')]\n"
         "print(bad); sys.exit(1 if bad else 0)"
     )

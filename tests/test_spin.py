@@ -74,7 +74,7 @@ def test_converges_at_its_order_against_the_closed_form(name):
 
 def drift_history(name, inertia, w0, dt=1 / 60, steps=100_000, chunk=200):
     """Relative energy and |L| errors every ``chunk`` steps (inf once the state is not finite)."""
-    I, Iinv = rigidbody.check_inertia(inertia)
+    inertia, inertia_inv = rigidbody.check_inertia(inertia)
     y = np.zeros(integrators.STATE_SIZE)
     y[integrators.Q] = (1.0, 0.0, 0.0, 0.0)
     y[integrators.W] = w0
@@ -82,7 +82,8 @@ def drift_history(name, inertia, w0, dt=1 / 60, steps=100_000, chunk=200):
     energy, momentum = [], []
     method = INTEGRATORS[name]
     for k in range(steps // chunk):
-        worst = method.run(y, k * chunk * dt, dt, chunk, rigidbody.FREE_BODY, I, Iinv, True)   # never raises
+        # never raises
+        worst = method.run(y, k * chunk * dt, dt, chunk, rigidbody.FREE_BODY, inertia, inertia_inv, True)
         if not math.isfinite(worst):
             energy.append(math.inf)
             momentum.append(math.inf)

@@ -243,8 +243,13 @@ def test_rk4_region_has_its_known_boundary():
     z = boundary[:, 0] + 1j * boundary[:, 1]
     assert np.max(np.abs(np.abs(stability.rk4(z)) - 1.0)) < 1e-3
     assert boundary[:, 0].min() == pytest.approx(-2.7853, abs=2e-3)        # real-axis intercept
-    imag_axis = boundary[np.abs(boundary[:, 0]) < 0.05, 1]
-    # (the rays start at −0.5, so the points nearest Re z = 0 bracket the intercept 2√2)
+    # imaginary-axis intercept 2√2: the rays start at −0.5, so the points nearest Re z = 0 bracket it (the
+    # two upper points either side of the axis, above the origin where the boundary hugs the axis)
+    upper = boundary[boundary[:, 1] > 1.0]
+    cross = np.flatnonzero(np.diff(np.sign(upper[:, 0])))
+    assert len(cross) == 1, upper
+    below, above = sorted(upper[cross[0]:cross[0] + 2, 1])
+    assert below < 2 * math.sqrt(2) < above
     for z0 in (-2.785, 2.8284j, -2.0 + 2.0j):
         assert stability.measured_amplification("rk4", z0) == pytest.approx(complex(stability.rk4(z0)))
 

@@ -109,7 +109,8 @@ def test_simulate_keeps_the_file_start_without_trim():
 
 
 @pytest.mark.parametrize("args,expected", [
-    (("simulate", "--altitude", "100"), "flightsim: error: --altitude: needs a trimmed start (--trim FT_S or --start air)"),
+    (("simulate", "--altitude", "100"),
+     "flightsim: error: --altitude: needs a trimmed start (--trim FT_S or --start air)"),
     (("simulate", "--trim", "0"), "flightsim: error: --trim: must be finite and > 0, got 0"),
     (("simulate", "--start", "runway", "--climb-angle", "3"),
      "flightsim: error: --climb-angle: needs a trimmed start (--trim FT_S or --start air)"),

@@ -51,7 +51,7 @@ def test_shear_is_the_given_wind_above_its_height_and_weaker_below():
         assert np.linalg.norm(spec.steady(1500.0)) == pytest.approx(20.0)
         assert np.linalg.norm(spec.steady(1000.0)) == pytest.approx(20.0)
         speeds = [np.linalg.norm(spec.steady(h)) for h in (5.0, 20.0, 100.0, 500.0)]
-        assert all(a < b for a, b in zip(speeds, speeds[1:])) and speeds[-1] < 20.0
+        assert all(a < b for a, b in zip(speeds, speeds[1:], strict=False)) and speeds[-1] < 20.0
     assert np.linalg.norm(power.steady(100.0)) == pytest.approx(20.0 * 0.1 ** (1 / 7))
     assert np.linalg.norm(log.steady(100.0)) == pytest.approx(20.0 * math.log(1000.0) / math.log(10000.0))
 
@@ -169,7 +169,10 @@ def test_dryden_series_has_the_intensities_of_the_specification(long_series):
     assert s[:, 4].std() == pytest.approx(sigma_p(sw, lw, SPAN), rel=0.08)
     # q_g, r_g: the variance is the integral of their Dryden spectra
     for col, comp, sigma, length in ((5, "q", sw, lw), (6, "r", sv, lv)):
-        var, _ = integrate.quad(lambda om: dryden_psd(comp, om, 150.0, sigma, length, SPAN), 0.0, np.inf, limit=400)
+        def psd(om, comp=comp, sigma=sigma, length=length):
+            return dryden_psd(comp, om, 150.0, sigma, length, SPAN)
+
+        var, _ = integrate.quad(psd, 0.0, np.inf, limit=400)
         assert s[:, col].std() == pytest.approx(math.sqrt(var), rel=0.1)
 
 
@@ -204,7 +207,7 @@ def test_dryden_spectrum_matches_the_dryden_form(long_series, col, comp):
     assert np.mean(ratio) == pytest.approx(1.0, abs=0.1)
     # in octave-wide bins the spectrum follows the form (a white spectrum would fail by far)
     edges = np.geomspace(om[band][0], om[band][-1], 6)
-    for lo, hi in zip(edges, edges[1:]):
+    for lo, hi in zip(edges, edges[1:], strict=False):
         sel = (om[band] >= lo) & (om[band] < hi)
         assert np.mean(ratio[sel]) == pytest.approx(1.0, abs=0.25)
 

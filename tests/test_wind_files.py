@@ -51,7 +51,8 @@ def test_an_aircraft_file_may_set_the_wind(tmp_path):
     ("\n[wind]\nspeed = 3\n", "wind.speed: unknown key"),
     ("\n[wind]\nspeed_kt = -3\n", "wind.speed_kt: must be >= 0"),
     ("\n[wind]\nshear = { kind = \"cubic\" }\n", "wind.shear.kind: unknown value 'cubic'"),
-    ("\n[[wind.gusts]]\nstart_s = 1\nduration_s = 0\nfrom_deg = 0\nspeed_kt = 5\n", "wind.gusts[0].duration_s: must be > 0"),
+    ("\n[[wind.gusts]]\nstart_s = 1\nduration_s = 0\nfrom_deg = 0\nspeed_kt = 5\n",
+     "wind.gusts[0].duration_s: must be > 0"),
 ])
 def test_a_bad_wind_section_is_one_line_naming_the_file_and_field(tmp_path, capsys, text, message):
     path = aircraft_with(tmp_path, text)

@@ -81,7 +81,8 @@ class DynamicsCompanion:
         return None if self._dynamics is None else self._dynamics.trim
 
     def use_trim(self, point):
-        """Show the modes about ``point`` (a :class:`~flightsim.physics.trim.TrimPoint`), linearised when next needed."""
+        """Show the modes about ``point`` (a :class:`~flightsim.physics.trim.TrimPoint`), linearised when next
+        needed."""
         self._pending = point
         self._first_look_done = True
         self.error = None
@@ -117,7 +118,8 @@ class DynamicsCompanion:
         return self.error
 
     def linearize_where(self, source, airspeed=None):
-        """:meth:`linearize_at` the source's altitude, heading and flaps, at ``airspeed`` (default: its own, through the air)."""
+        """:meth:`linearize_at` the source's altitude, heading and flaps, at ``airspeed`` (default: its own, through
+        the air)."""
         state = source.state
         heading = float(quat.aviation_angles(state.q)[2])
         speed = float(source.telemetry().airspeed) if airspeed is None else float(airspeed)
@@ -189,9 +191,10 @@ def _step_readout(d, role, name, dt):
     return StepReadout(role=role, integrator=name, dt=dt, modes=found, largest_stable_dt=d.largest_stable_dt(name),
                        region=region(name), stable_points=_arrays(points[True]),
                        unstable_points=_arrays(points[False]),
-                       beyond_region=tuple(m.mode.name for m, ok in zip(found, inside)
+                       beyond_region=tuple(m.mode.name for m, ok in zip(found, inside, strict=True)
                                            if m.stable and not ok and m.mode.real < 0.0),
-                       inside_region=tuple(m.mode.name for m, ok in zip(found, inside) if not m.stable and ok))
+                       inside_region=tuple(m.mode.name for m, ok in zip(found, inside, strict=True)
+                                           if not m.stable and ok))
 
 
 def _arrays(xy):

@@ -14,7 +14,8 @@ import numpy as np
 from flightsim.app.scene.renderer import GhostPose
 from flightsim.math import quat
 
-__all__ = ["PROP_RPM_PER_RAD_S", "START_POSE", "cockpit_hidden", "finite_pose", "gear_pose", "ghost_pose", "propeller_spin"]
+__all__ = ["PROP_RPM_PER_RAD_S", "START_POSE", "cockpit_hidden", "finite_pose", "gear_pose", "ghost_pose",
+           "propeller_spin"]
 
 #: The drawn propeller turns at 1 rad/s per this many engine rpm.
 PROP_RPM_PER_RAD_S = 30.0
@@ -39,7 +40,8 @@ def finite_pose(source, fallback):
 def cockpit_hidden(model):
     """The parts of ``model`` hidden from the cockpit: the glare shield (a HUD overlay) replaces the nose, the
     gear and the propeller."""
-    return [i for i, p in enumerate(model.parts) if p.name in ("nose", "cabin", "gear", "propeller") or p.kind == "wheel"]
+    return [i for i, p in enumerate(model.parts)
+            if p.name in ("nose", "cabin", "gear", "propeller") or p.kind == "wheel"]
 
 
 def gear_pose(aircraft, compressions, controls):

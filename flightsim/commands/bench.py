@@ -100,7 +100,7 @@ def _roll_plot(study, out_dir):
 
     rates = sorted({hz for _, hz in study.errors})
     fig, axes = plt.subplots(1, len(rates), figsize=(6 * len(rates), 4.5), sharey=True, squeeze=False)
-    for ax, hz in zip(axes[0], rates):
+    for ax, hz in zip(axes[0], rates, strict=True):
         for (name, rate), (t, error) in study.errors.items():
             if rate == hz:
                 ax.semilogy(t, np.maximum(error, 1e-6), label=name, lw=1.6 if name == "rk4" else 1.0)

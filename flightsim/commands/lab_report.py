@@ -81,7 +81,8 @@ def markdown(results, dts):
     head = (
         "| integrator | order (registry) | measured order, JSBSim body | measured order, NESC brick | "
         f"attitude error JSBSim body at 1/{round(1 / dts[k120])} s (deg) | energy drift, brick, {LONG_RUN:g} s | "
-        f"momentum drift, brick, {LONG_RUN:g} s | µs/step free body | airplane attitude error at 1/{round(1 / dts[k120])} s "
+        f"momentum drift, brick, {LONG_RUN:g} s | µs/step free body | "
+        f"airplane attitude error at 1/{round(1 / dts[k120])} s "
         "(deg) | airplane position error (ft) | µs/step airplane | largest stable dt, airplane at cruise (s) | "
         "the same by its stability region (s) |"
     )
@@ -112,8 +113,9 @@ def plots(results, dts, out_dir):
     for kind in ("dt", "cost"):
         fig, axes = plt.subplots(1, len(BODIES), figsize=(14.0, 5.2), dpi=100)
         colors = plt.cm.tab20(np.linspace(0.0, 1.0, 20))[::1]
-        for ax, body in zip(axes, BODIES):
-            for k, (r, style) in enumerate(zip(results, styles)):
+        for ax, body in zip(axes, BODIES, strict=True):
+            # strict=False: there are more styles than integrators
+            for k, (r, style) in enumerate(zip(results, styles, strict=False)):
                 err = np.array(r.body_errors[body.name], dtype=float)
                 x = np.array(dts) if kind == "dt" else r.body_us / np.array(dts)
                 ok = np.isfinite(err) & (err > 0)
@@ -166,7 +168,7 @@ def energy_plot(runs, out_dir):
     except ImportError:
         return None
     fig, axes = plt.subplots(1, 2, figsize=(16.0, 5.4), dpi=100, sharey=True)
-    own = dict(zip(SPINNING_INTEGRATORS, ("tab:purple", "tab:orange", "tab:green", "black")))
+    own = dict(zip(SPINNING_INTEGRATORS, ("tab:purple", "tab:orange", "tab:green", "black"), strict=True))
     for ax, field, title in ((axes[0], "energy", "energy E"), (axes[1], "momentum", "|L|")):
         for r in runs:
             err = np.abs(getattr(r, field))

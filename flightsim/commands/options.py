@@ -26,8 +26,8 @@ from flightsim.errors import InputError
 from flightsim.files import check_writable_folder
 from flightsim.resources import aircraft_path, shipped_aircraft
 
-__all__ = ["FLAGS", "OneLineParser", "add_aircraft_argument", "aircraft", "autopilot_spec", "number", "option_error", "output_file", "output_folder", "seconds",
-           "window_size", "write_error"]
+__all__ = ["FLAGS", "OneLineParser", "add_aircraft_argument", "aircraft", "autopilot_spec", "number", "option_error",
+           "output_file", "output_folder", "seconds", "window_size", "write_error"]
 
 EXIT_USAGE = 2
 

@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    """Replay (or capture frames of the replay); return the exit code. Bad input raises InputError, which the CLI prints as one line (exit 2)."""
+    """Replay (or capture frames of the replay); return the exit code. Bad input raises InputError, which the CLI
+    prints as one line (exit 2)."""
     size, frames = check_window_args(args)
     from flightsim.simulation.replay import Replay
 

@@ -24,7 +24,8 @@ def add_arguments(parser):
                         help=f"the body: {', '.join(SPIN_BODIES)}, or a TOML file with inertia (kg·m²: three "
                              "principal moments or a 3×3 tensor) and omega (rad/s) (default t-handle)")
     parser.add_argument("--integrator", default="euler", metavar="NAME",
-                        help="the body's integrator (see `flightsim integrators`; switch live in the HUD); default euler")
+                        help="the body's integrator (see `flightsim integrators`; switch live in the HUD); "
+                             "default euler")
     parser.add_argument("--ghost", default="exact", metavar="NAME",
                         help="the ghost beside it: exact (the closed-form solution, default), an integrator, or none")
     parser.add_argument("--dt", type=seconds, default=1 / 60, metavar="SECONDS",

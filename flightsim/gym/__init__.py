@@ -20,7 +20,8 @@ vectorization_mode="vector_entry_point")`` gives N airplanes stepped together
 The observation, action and reward are documented on the tasks
 (:mod:`flightsim.gym.tasks`); ``OBSERVATION`` lists each entry with its scale
 and unit.  :class:`flightsim.gym.autopilot.AutopilotAgent` flies either task with
-flightsim's own autopilot, a baseline for a learned policy.  Nothing here imports a drawing library until a frame is asked for.
+flightsim's own autopilot, a baseline for a learned policy.  Nothing here imports a drawing library until a frame
+is asked for.
 """
 
 from gymnasium.envs.registration import register, registry

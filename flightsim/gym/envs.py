@@ -208,7 +208,8 @@ class HeadingHoldEnv(FlightEnv):
 
 
 class LandingEnv(FlightEnv):
-    """``flightsim/Landing-v0``: from the approach start to a touchdown on the runway (:class:`~flightsim.gym.tasks.Landing`)."""
+    """``flightsim/Landing-v0``: from the approach start to a touchdown on the runway
+    (:class:`~flightsim.gym.tasks.Landing`)."""
 
     task_class = Landing
 

@@ -28,11 +28,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from flightsim.physics.constants import HP, NAUTICAL_MILE  # noqa: F401 (HP: importable from here as before)
 from flightsim.physics.wind import WindSpec
+
+if TYPE_CHECKING:
+    # For the checkers only: at run time these come from the module ``__getattr__`` below, when
+    # first asked for (aircraft_file imports this module, so it cannot be imported here).
+    from flightsim.physics.aircraft_file import (
+        CONFIG_DIR,
+        DEFAULT_AIRCRAFT,
+        aircraft_path,
+        load_aircraft,
+        mass_properties,
+        shipped_aircraft,
+    )
 
 __all__ = [
     "CONFIG_DIR",

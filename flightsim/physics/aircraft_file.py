@@ -445,7 +445,7 @@ def _check_gear_reach(check, gear, elements):
         p = spec["design_position"]
         outside = float(np.linalg.norm(np.maximum(np.maximum(low - p, p - high), 0.0)))
         if outside > margin:
-            box = ", ".join(f"{axis} {lo:g}..{hi:g}" for axis, lo, hi in zip("xyz", low, high))
+            box = ", ".join(f"{axis} {lo:g}..{hi:g}" for axis, lo, hi in zip("xyz", low, high, strict=True))
             check.fail(join(f"gear[{i}]", "position"),
                        f"is {outside:.4g} ft outside the airplane: a contact point must lie within {margin:.3g} ft "
                        f"of the elements (design {box} ft)")

@@ -239,6 +239,6 @@ def dynamic_modes(linear):
     # has split into the two real roots between them
     middle = "spiral" if oscillatory else "dutch roll"
     names = ["roll"] + [middle] * max(len(real) - 2, 0) + ["spiral"] * (len(real) > 1)
-    for m, name in zip(real, names):
+    for m, name in zip(real, names, strict=False):     # with no real root, names still holds "roll"
         modes.append(_mode(name, "lateral", *m))
     return modes

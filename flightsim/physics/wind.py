@@ -166,7 +166,8 @@ class Shear:
 
 @dataclass(frozen=True)
 class Gust:
-    """A discrete (1 − cos) gust: earth velocity ``velocity·(1 − cos(2π τ/duration))/2`` for τ = t − start in [0, duration].
+    """A discrete (1 − cos) gust: earth velocity ``velocity·(1 − cos(2π τ/duration))/2`` for τ = t − start
+    in [0, duration].
 
     Attributes
     ----------
@@ -573,7 +574,8 @@ _GUST_OPTIONAL = {"up_kt": Number(ge=-200.0, le=200.0, unit="kt")}
 
 
 def gust_from(start, duration, from_deg, knots, up_knots=0.0):
-    """A :class:`Gust` given as a person writes it: horizontal from ``from_deg`` (deg true) at ``knots`` peak, ``up_knots`` up."""
+    """A :class:`Gust` given as a person writes it: horizontal from ``from_deg`` (deg true) at ``knots`` peak,
+    ``up_knots`` up."""
     v = wind_vector(from_deg, knots * KNOT)
     return Gust(start=float(start), duration=float(duration),
                 velocity=(float(v[0]), float(v[1]), float(up_knots) * KNOT))

@@ -54,7 +54,8 @@ class Runway:
         return np.asarray(self.center, dtype=np.float64) - 0.5 * self.length * along
 
     def point(self, distance, offset=0.0):
-        """Earth (x, y) ``distance`` ft down the runway from the first threshold, ``offset`` ft left of the centre line."""
+        """Earth (x, y) ``distance`` ft down the runway from the first threshold, ``offset`` ft left of the centre
+        line."""
         along, left = self.axes()
         return self.threshold() + distance * along + offset * left
 

@@ -432,7 +432,7 @@ class _CsvReader:
         if t < 0:
             self.fail(f"line {line}, column t", f"t must be >= 0, got {t!r}")
         values = previous.copy()
-        for name, cell in zip(columns, cells[1:]):
+        for name, cell in zip(columns, cells[1:], strict=True):
             if not cell:
                 continue
             x = self._number(line, name, cell)

@@ -117,7 +117,7 @@ def fly_manoeuvre(integrator, dt):
 
 def fitted_order(dts, errors, largest=1.0):
     """log-log slope between the two smallest steps whose errors are finite, above rounding and below ``largest``."""
-    pts = [(d, e) for d, e in zip(dts, errors) if math.isfinite(e) and ROUNDING < e < largest]
+    pts = [(d, e) for d, e in zip(dts, errors, strict=True) if math.isfinite(e) and ROUNDING < e < largest]
     if len(pts) < 2:
         return math.nan
     (d1, e1), (d2, e2) = sorted(pts)[:2]
@@ -195,7 +195,7 @@ def measure(name, dts, references, airplane_reference, progress=None, cruise=Non
     w0 = np.asarray(body.omega0)
     e0, h0 = 0.5 * w0 @ inertia @ w0, inertia @ w0
     times = []
-    for repeat in range(3):       # the cost: the quickest of three runs (the machine is shared)
+    for _ in range(3):            # the cost: the quickest of three runs (the machine is shared)
         start = time.perf_counter()
         try:
             q, w = rigidbody.propagate([1.0, 0, 0, 0], body.omega0, inertia, 1 / 120, steps, name)
@@ -366,12 +366,12 @@ def spin_run(name, inertia, omega0, dt, steps, samples=500):
         Times (s), energy errors, |L| errors; they end at the first sample where the state is no
         longer finite (there, ``inf``).
     """
-    I, Iinv = rigidbody.check_inertia(inertia)
+    inertia, inertia_inv = rigidbody.check_inertia(inertia)
     y = np.zeros(integrators.STATE_SIZE)
     y[integrators.Q] = (1.0, 0.0, 0.0, 0.0)
     w0 = np.asarray(omega0, dtype=float)
     y[integrators.W] = w0
-    e0, l0 = 0.5 * w0 @ I @ w0, np.linalg.norm(I @ w0)
+    e0, l0 = 0.5 * w0 @ inertia @ w0, np.linalg.norm(inertia @ w0)
     method = INTEGRATORS[name]
     # samples spaced geometrically in time: the early divergence and the long-run trend both show
     marks = np.unique(np.geomspace(1, steps, samples).astype(np.int64)) if steps > 0 else np.zeros(0, np.int64)
@@ -379,7 +379,7 @@ def spin_run(name, inertia, omega0, dt, steps, samples=500):
     done = 0
     for mark in marks:
         n = int(mark) - done
-        worst = method.run(y, done * dt, dt, n, rigidbody.FREE_BODY, I, Iinv, True)
+        worst = method.run(y, done * dt, dt, n, rigidbody.FREE_BODY, inertia, inertia_inv, True)
         done += n
         times.append(done * dt)
         w = y[integrators.W]
@@ -387,8 +387,8 @@ def spin_run(name, inertia, omega0, dt, steps, samples=500):
             energy.append(math.inf)
             momentum.append(math.inf)
             break
-        energy.append((0.5 * w @ I @ w - e0) / e0)
-        momentum.append((np.linalg.norm(I @ w) - l0) / l0)
+        energy.append((0.5 * w @ inertia @ w - e0) / e0)
+        momentum.append((np.linalg.norm(inertia @ w) - l0) / l0)
     return np.array(times), np.array(energy), np.array(momentum)
 
 

@@ -239,5 +239,6 @@ class SpinSimulation:
             t=self.t, integrator=self.integrator, ghost=self.ghost, dt=self.dt, qnorm_error=self.qnorm_error,
             energy_drift=(0.5 * w @ self.inertia @ w - self.energy0) / self.energy0,
             momentum_drift=(np.linalg.norm(self.inertia @ w) - self.momentum0) / self.momentum0,
-            ghost_difference=diff, us_per_step=float(np.median(self._timings)) if self._timings else math.nan, omega=tuple(float(x) for x in w), running=self.running,
+            ghost_difference=diff, us_per_step=float(np.median(self._timings)) if self._timings else math.nan,
+            omega=tuple(float(x) for x in w), running=self.running,
         )

@@ -106,7 +106,8 @@ def file_start(aircraft):
 
 
 def trim_controls(point):
-    """The pilot's controls that hold a trim: throttle, aileron, rudder, flaps, and the elevator as trim (stick centred)."""
+    """The pilot's controls that hold a trim: throttle, aileron, rudder, flaps, and the elevator as trim (stick
+    centred)."""
     return Controls(throttle=point.throttle, aileron=point.aileron, rudder=point.rudder, flaps=point.flaps,
                     engine=point.engine, elevator_trim=point.elevator)
 

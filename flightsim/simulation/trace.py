@@ -147,7 +147,8 @@ def read_csv(path):
     header = [c.strip() for c in lines[0]]
     missing = [c for c in STATE_COLUMNS if c not in header]
     if missing:
-        raise InputError(path, "line 1", f"missing column(s) {', '.join(missing)}; a trace needs {','.join(STATE_COLUMNS)}")
+        raise InputError(path, "line 1",
+                         f"missing column(s) {', '.join(missing)}; a trace needs {','.join(STATE_COLUMNS)}")
     index = {name: header.index(name) for name in header}
     rows = []
     for number, cells in enumerate(lines[1:], start=2):
@@ -156,7 +157,8 @@ def read_csv(path):
         if len(cells) != len(header):
             raise InputError(path, f"line {number}", f"expected {len(header)} cells, got {len(cells)}")
         values = []
-        for name in STATE_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ENGINE_COLUMNS + LATER_CONTROL_COLUMNS:
+        for name in (STATE_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ENGINE_COLUMNS
+                     + LATER_CONTROL_COLUMNS):
             if name not in index:
                 values.append(_ABSENT.get(name, 0.0))
                 continue
@@ -169,7 +171,8 @@ def read_csv(path):
                 raise InputError(path, f"line {number}, column {name}", f"not finite: {text!r}")
             values.append(v)
         if rows and values[0] <= rows[-1][0]:
-            raise InputError(path, f"line {number}, column t", f"time must increase (got {values[0]:g} after {rows[-1][0]:g})")
+            raise InputError(path, f"line {number}, column t",
+                             f"time must increase (got {values[0]:g} after {rows[-1][0]:g})")
         if not any(values[7:11]):
             raise InputError(path, f"line {number}", "zero quaternion qw,qx,qy,qz")
         rows.append(values)

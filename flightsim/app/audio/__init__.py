@@ -2,8 +2,9 @@
 and written to ``--audio-out`` (:mod:`~flightsim.app.audio.output`).
 
 It owns the sound and nothing else.  It may import the simulation (it reads the flight and its telemetry), numpy,
-scipy and pyglet's media; not the scene, the HUD or the pilot's input.  :class:`Sound` is what the app holds: each frame it hears the flight
-(:meth:`Sound.listen`) and a worker thread renders that frame's samples off the frame's critical path.
+scipy and pyglet's media; not the scene, the HUD or the pilot's input.  :class:`Sound` is what the app holds: each
+frame it hears the flight (:meth:`Sound.listen`) and a worker thread renders that frame's samples off the frame's
+critical path.
 """
 
 from __future__ import annotations

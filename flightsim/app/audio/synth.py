@@ -150,7 +150,7 @@ class Synth:
         approach = np.exp(-t / GLIDE)[:, None]
         p = target + (self._now - target) * approach                 # (n, parameters), each gliding
         self._now = p[-1].copy()
-        P = dict(zip(_PARAMETERS, p.T))
+        P = dict(zip(_PARAMETERS, p.T, strict=True))
 
         out = np.zeros(n)
         if _heard(P["engine_gain"]):

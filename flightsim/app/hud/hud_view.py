@@ -233,7 +233,8 @@ class HudView:
     autopilot: str = ""
     #: Why the autopilot last disconnected ('' while engaged or never engaged).
     autopilot_message: str = ""
-    #: What the autopilot flies, or last flew (a :class:`~flightsim.simulation.autopilot.Selection`; None: no autopilot).
+    #: What the autopilot flies, or last flew (a :class:`~flightsim.simulation.autopilot.Selection`; None: no
+    #: autopilot).
     autopilot_selection: object = None
     #: The flight director's command, (bank, pitch) in degrees, while the autopilot flies.
     director: Optional[tuple] = None

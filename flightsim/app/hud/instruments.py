@@ -84,7 +84,7 @@ def cockpit_shapes(width, height, head_yaw, head_pitch):
     n = 24
     edge = [(width * i / n, top_side - (top_side - top_mid) * math.sin(math.pi * i / n)) for i in range(n + 1)]
     shapes = [([*edge, (width, height), (0.0, height)], (38, 41, 48))]
-    shapes += [(_thick_line(p, q, 3.0), (78, 84, 96)) for p, q in zip(edge[:-1], edge[1:])]
+    shapes += [(_thick_line(p, q, 3.0), (78, 84, 96)) for p, q in zip(edge[:-1], edge[1:], strict=True)]
     post = (30, 32, 38)
     for side in (0, 1):
         x0 = width * (0.06 if side == 0 else 0.94)

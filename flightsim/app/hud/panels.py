@@ -64,9 +64,10 @@ from flightsim.app.input.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_HEL
 from flightsim.app.scene.camera import CAMERA_MODES
 from flightsim.simulation.autopilot import SPEC_KEYS, Selection
 
-__all__ = ["NUMERICS_SECTIONS", "PANELS", "STALL_BLINK_HZ", "aircraft_section", "autopilot_section", "camera_section", "charts_section",
-           "clock_section", "cockpit_overlay", "dynamics_panel", "dynamics_section", "flight_panel", "gear_panel",
-           "ghost_section", "integrator_section", "key_help", "numerics_panel", "recording_section", "run_section",
+__all__ = ["NUMERICS_SECTIONS", "PANELS", "STALL_BLINK_HZ", "aircraft_section", "autopilot_section", "camera_section",
+           "charts_section", "clock_section", "cockpit_overlay", "dynamics_panel", "dynamics_section", "flight_panel",
+           "gear_panel", "ghost_section", "integrator_section", "key_help", "numerics_panel", "recording_section",
+           "run_section",
            "sound_section", "stall_flash", "status_banner", "timing_section", "wind_section"]
 
 PANEL_ALPHA = 0.62

@@ -139,7 +139,7 @@ class Hud:
             imgui.set_tooltip(self.descriptions[current])
         if not opened:
             return
-        for index, (name, label) in enumerate(zip(self.names, self.labels)):
+        for index, (name, label) in enumerate(zip(self.names, self.labels, strict=True)):
             if imgui.selectable(label, index == current)[0] and index != current:
                 choose(name)
                 self.notify(f"{key.replace('_', ' ')}: {name}")

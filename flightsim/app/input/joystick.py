@@ -163,8 +163,10 @@ class Calibration:
             for axis, pair in axes.items():
                 if axis not in AXES:
                     raise InputError(self.path, f"{name}.{axis}", f"unknown axis (axes: {', '.join(AXES)})")
-                ok = (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, (int, float))
-                      and not isinstance(v, bool) and -1.0 <= v <= 1.0 for v in pair) and pair[1] - pair[0] >= MIN_TRAVEL)
+                ok = (isinstance(pair, list) and len(pair) == 2
+                      and all(isinstance(v, (int, float)) and not isinstance(v, bool) and -1.0 <= v <= 1.0
+                              for v in pair)
+                      and pair[1] - pair[0] >= MIN_TRAVEL)
                 if not ok:
                     raise InputError(self.path, f"{name}.{axis}", f"must be [low, high] within -1..1, high at least "
                                                                   f"{MIN_TRAVEL} above low, got {pair!r}")

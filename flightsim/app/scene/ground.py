@@ -173,7 +173,7 @@ def build_ground(extent=160000.0, seed=3) -> GroundMeshes:
     blocks, block_fields = [], []
     for i in range(BLOCKS):
         for j in range(BLOCKS):
-            inside = [(f, a) for f, a in zip(fields, area)
+            inside = [(f, a) for f, a in zip(fields, area, strict=True)
                       if i * step <= f[0] < (i + 1) * step and j * step <= f[1] < (j + 1) * step]
             c = sum(f[4] * a for f, a in inside) / sum(a for _, a in inside)
             blocks.append((i * step, j * step, (i + 1) * step, (j + 1) * step, c))

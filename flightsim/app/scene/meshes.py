@@ -140,7 +140,7 @@ class Mesh:
             np.concatenate([m.positions for m in meshes]),
             np.concatenate([m.normals for m in meshes]),
             np.concatenate([m.colors for m in meshes]),
-            np.concatenate([m.indices + o for m, o in zip(meshes, offsets)]),
+            np.concatenate([m.indices + o for m, o in zip(meshes, offsets, strict=True)]),
         )
 
 

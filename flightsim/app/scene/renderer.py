@@ -243,7 +243,7 @@ class GeometryBuffer:
     def draw_ranges(self, ranges, visible):
         """Draw the index ``ranges`` (``(first, count)`` pairs) where ``visible``; neighbours in one call."""
         run_first, run_end = -1, -1
-        for (first, count), show in zip(ranges, visible):
+        for (first, count), show in zip(ranges, visible, strict=True):
             if not show:
                 continue
             if first == run_end:
@@ -266,7 +266,7 @@ class GeometryBuffer:
 def _ranges(counts):
     """Index ranges ``(first, count)`` (Python ints) of consecutive blocks of ``counts`` indices."""
     firsts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    return [(int(f), int(c)) for f, c in zip(firsts, counts)]
+    return [(int(f), int(c)) for f, c in zip(firsts, counts, strict=True)]
 
 
 def _airplane_buffer(part_meshes):
@@ -388,7 +388,8 @@ class SceneRenderer:
     # ------------------------------------------------------------------ building
 
     def set_airplane(self, model):
-        """Draw ``model`` (an :class:`~flightsim.app.scene.airplane_model.AirplaneModel`) from now on (another aircraft)."""
+        """Draw ``model`` (an :class:`~flightsim.app.scene.airplane_model.AirplaneModel`) from now on (another
+        aircraft)."""
         if len(model.parts) > shaders.MAX_PARTS:
             raise ValueError(f"the airplane has {len(model.parts)} parts; at most {shaders.MAX_PARTS} can be drawn")
         if self.airplane_buffer is not None:
@@ -421,7 +422,7 @@ class SceneRenderer:
         offsets = np.cumsum([0] + [len(p[0]) for p in parts[:-1]])
         positions = np.concatenate([p[0] for p in parts])
         colors = np.concatenate([p[1] for p in parts])
-        indices = np.concatenate([p[2] + o for p, o in zip(parts, offsets)])
+        indices = np.concatenate([p[2] + o for p, o in zip(parts, offsets, strict=True)])
         self.ground_buffer = GeometryBuffer(dict(position=positions, color=colors), indices)
         ranges = _ranges([len(p[2]) for p in parts])
         self.ground_always = (ranges[0][0], ranges[0][1] + ranges[1][1])     # skirt and far ring
@@ -436,7 +437,8 @@ class SceneRenderer:
         self._tile_roads = (tile_first[:, 0] + 6 * (n_fields + n_blocks), 6 * meshes2d.roads)
         step = ground.TILE_FT / ground.BLOCKS
         corner = np.array([[i * ground.TILE_FT + bi * step, j * ground.TILE_FT + bj * step]
-                           for _, (i, j) in meshes2d.near for bi in range(ground.BLOCKS) for bj in range(ground.BLOCKS)])
+                           for _, (i, j) in meshes2d.near
+                           for bi in range(ground.BLOCKS) for bj in range(ground.BLOCKS)])
         self._block_centers = corner + 0.5 * step
         self._block_half = 0.5 * step
 

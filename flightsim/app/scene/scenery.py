@@ -169,7 +169,7 @@ def _airfield(rw):
     apron_c = c + east * (taxi_off + 200.0)
     decals.append(decal_quad(apron_c, along, 700.0, 330.0, "#8a8a84"))
     # Hangars along the back of the apron.
-    for k, s in enumerate((-230.0, -40.0, 150.0)):
+    for s in (-230.0, -40.0, 150.0):
         p = apron_c + along * s + east * 250.0
         objects.append(_building(p[0], p[1], 120.0, 90.0, 34.0, "#b9bcc0", "#6f7780", pitched=True))
         objects.append(_oriented_box(p - east * 45.5, along, [90.0, 1.0, 28.0], "#44484e"))
@@ -261,7 +261,7 @@ def _hills(rng, inner=42000.0, outer=70000.0, n_angle=160, n_radial=8, max_heigh
     k = np.arange(1, 9)
     phases = rng.uniform(0, 2 * np.pi, len(k))
     amps = rng.uniform(0.4, 1.0, len(k)) / k**0.8
-    ridge = sum(amp * (0.5 + 0.5 * np.sin(kk * a * 3 + ph)) for kk, amp, ph in zip(k, amps, phases))
+    ridge = sum(amp * (0.5 + 0.5 * np.sin(kk * a * 3 + ph)) for kk, amp, ph in zip(k, amps, phases, strict=True))
     ridge = ridge / ridge.max()
     profile = np.sin(np.linspace(0.0, np.pi, n_radial)) ** 1.5
     noise = rng.uniform(0.75, 1.0, (n_radial, n_angle))
@@ -287,7 +287,7 @@ def _roads(points, width, color="#6b6b68"):
     """A road through a polyline of (x, y) points, as decal quads."""
     out = []
     pts = np.asarray(points, dtype=np.float64)
-    for p, q in zip(pts[:-1], pts[1:]):
+    for p, q in zip(pts[:-1], pts[1:], strict=True):
         d = q - p
         length = float(np.linalg.norm(d))
         out.append(decal_quad(0.5 * (p + q), d / length, length + width, width, color))

@@ -18,7 +18,8 @@ costs.  The airplane is lit per fragment (``high`` quality, with a specular
 highlight) or per vertex (:func:`airplane_vertex` / :func:`airplane_fragment`).
 """
 
-__all__ = ["BACKDROP_FRAGMENT", "BACKDROP_VERTEX", "COMMON", "HUD_FRAGMENT", "HUD_VERTEX", "LIT_FRAGMENT", "LIT_VERTEX", "FRAME_BLOCK", "LOCATIONS", "MAX_PARTS", "airplane_fragment", "airplane_vertex",
+__all__ = ["BACKDROP_FRAGMENT", "BACKDROP_VERTEX", "COMMON", "HUD_FRAGMENT", "HUD_VERTEX", "LIT_FRAGMENT",
+           "LIT_VERTEX", "FRAME_BLOCK", "LOCATIONS", "MAX_PARTS", "airplane_fragment", "airplane_vertex",
            "ground_fragment", "ground_vertex", "RUNWAY_FRAGMENT", "RUNWAY_VERTEX", "SHADOW_FRAGMENT",
            "SHADOW_VERTEX", "SKY_FRAGMENT", "SKY_VERTEX", "STATIC_FRAGMENT", "STATIC_VERTEX"]
 

@@ -115,7 +115,8 @@ class Aerodynamics:
                 functions.append(entry)
                 rows[row].append(entry[0])
         if len(systems) > 1:
-            raise InputError(source.path, "aerodynamics/axis", f"mixed force axis systems: {', '.join(sorted(systems))}")
+            raise InputError(source.path, "aerodynamics/axis",
+                             f"mixed force axis systems: {', '.join(sorted(systems))}")
         self.force_axes = FORCE_AXES[systems.pop() if systems else "wind"]
         self.limits = np.zeros(2)           # the stall hysteresis's min and max (rad) for frame_start
         hysteresis = block.find("hysteresis_limits")

@@ -301,7 +301,7 @@ class ProgramBuilder:
         return start
 
     def _increasing(self, keys, where, what):
-        if any(b <= a for a, b in zip(keys, keys[1:])):
+        if any(b <= a for a, b in zip(keys, keys[1:], strict=False)):
             raise InputError(self.source.path, where, f"the {what} breakpoints must increase: {keys}")
 
     def _leaf(self, data, where):
@@ -677,9 +677,11 @@ def _filter(props, s, kind, x, c1, c2, c3, c4, c5, c6, dt, settle):
             + out1 * ((2.0 * c3 - dt * c4) / denom)
     elif kind == FILTER_ORDER2:
         denom = 4.0 * c4 + 2.0 * c5 * dt + c6 * dt * dt
-        y = x * ((4.0 * c1 + 2.0 * c2 * dt + c3 * dt * dt) / denom) + in1 * ((2.0 * c3 * dt * dt - 8.0 * c1) / denom) \
-            + in2 * ((4.0 * c1 - 2.0 * c2 * dt + c3 * dt * dt) / denom) \
-            - out1 * ((2.0 * c6 * dt * dt - 8.0 * c4) / denom) - out2 * ((4.0 * c4 - 2.0 * c5 * dt + c6 * dt * dt) / denom)
+        y = (x * ((4.0 * c1 + 2.0 * c2 * dt + c3 * dt * dt) / denom)
+             + in1 * ((2.0 * c3 * dt * dt - 8.0 * c1) / denom)
+             + in2 * ((4.0 * c1 - 2.0 * c2 * dt + c3 * dt * dt) / denom)
+             - out1 * ((2.0 * c6 * dt * dt - 8.0 * c4) / denom)
+             - out2 * ((4.0 * c4 - 2.0 * c5 * dt + c6 * dt * dt) / denom))
     else:
         denom = 2.0 + dt * c1
         ca = 2.0 / denom
@@ -855,7 +857,8 @@ def _geodesic(lat1, lon1, lat2, lon2, a, f):
         cos2sm = cos_s - 2.0 * su1 * su2 / cos2a if cos2a != 0.0 else 0.0
         c = f / 16.0 * cos2a * (4.0 + f * (4.0 - 3.0 * cos2a))
         last = lam
-        lam = big_l + (1.0 - c) * f * sin_a * (sigma + c * sin_s * (cos2sm + c * cos_s * (-1.0 + 2.0 * cos2sm * cos2sm)))
+        lam = big_l + (1.0 - c) * f * sin_a * (
+            sigma + c * sin_s * (cos2sm + c * cos_s * (-1.0 + 2.0 * cos2sm * cos2sm)))
         if abs(lam - last) < 1e-13:
             break
     uu = cos2a * (a * a - b * b) / (b * b)
