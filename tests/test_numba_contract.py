@@ -1,12 +1,13 @@
 """What flightsim's compiled physics asks of numba, checked on the numba installed.
 
 The loads and steps lean on three things numba does not promise in its public
-API (``flightsim.math.kernels``): the undocumented ``_nrt=False`` option of
-:data:`~flightsim.math.kernels.borrowing_jit` (no reference counting of the
-arrays a function borrows: half the step's time), source generated at run time
-and compiled under a module's file name so that numba's disk cache keys it to
-that file (:func:`~flightsim.math.kernels.compiled_dispatch`, the batch
-kernels), and ``error_model="numpy"`` (divergence as NaN, never an exception).
+API (``flightsim.math.compiler``): the undocumented ``_nrt=False`` option of
+:data:`~flightsim.math.compiler.borrowing_jit` (no reference counting of the
+arrays a function borrows: half the step's time), inner functions compiled
+without numba's wrappers and called from Python through a twin, source
+generated at run time and compiled under a module's file name so that numba's
+disk cache keys it to that file (:func:`~flightsim.math.compiler.compiled_dispatch`,
+the batch kernels), and ``error_model="numpy"`` (divergence as NaN, never an exception).
 ``pyproject.toml`` pins numba to the releases these tests passed on; when a
 new release is tried, a failure here says which of these stopped holding,
 rather than a slow step, a cold start every run or an exception in flight.
@@ -21,7 +22,7 @@ import numba
 import numpy as np
 import pytest
 
-from flightsim.math import kernels
+from flightsim.math import compiler, kernels
 from flightsim.physics import aero, integrators, rigidbody
 from flightsim.physics.aircraft import load_aircraft
 
@@ -33,14 +34,14 @@ def _llvm(dispatcher):
 
 
 def _contract(what):
-    return (f"numba {numba.__version__}: {what} — flightsim.math.kernels relies on it; keep numba within the "
-            f"range pinned in pyproject.toml or change kernels to what this numba does")
+    return (f"numba {numba.__version__}: {what} — flightsim.math.compiler relies on it; keep numba within the "
+            f"range pinned in pyproject.toml or change compiler to what this numba does")
 
 
 def _fresh(dispatcher):
     """``dispatcher``'s function compiled anew with its own options but no disk cache (numba shows no LLVM of
     code loaded from the cache)."""
-    options = {k: v for k, v in dispatcher.targetoptions.items() if k != "nopython" and k not in kernels.NO_WRAPPERS}
+    options = {k: v for k, v in dispatcher.targetoptions.items() if k != "nopython" and k not in compiler.NO_WRAPPERS}
     return numba.njit(**{**options, "cache": False})(dispatcher.py_func)
 
 
@@ -69,11 +70,11 @@ def test_a_borrowing_function_cannot_allocate():
         return np.zeros(n)
 
     with pytest.raises(numba.core.errors.NumbaError):
-        kernels.borrowing_jit(allocates)(3)
+        compiler.borrowing_jit(allocates)(3)
 
 
 def test_compiled_arithmetic_gives_inf_and_nan_instead_of_raising():
-    assert kernels.ERROR_MODEL == "numpy"
+    assert compiler.ERROR_MODEL == "numpy"
     # |q|² = 0 in the loads' rotation (1/|q|²): inf and NaN, which the step reports as divergence
     r = kernels.matrix_entries(0.0, 0.0, 0.0, 0.0, np.inf)
     assert any(np.isnan(v) for v in r), _contract("error_model='numpy' no longer gives NaN")
@@ -116,17 +117,17 @@ def test_generated_kernels_load_from_the_disk_cache():
 
 
 def test_functions_behind_an_entry_have_no_python_wrapper_and_python_calls_reach_a_twin(tmp_path):
-    """numba leaves its Python and C wrappers out of a :data:`~flightsim.math.kernels.jit` function (most of a
+    """numba leaves its Python and C wrappers out of a :data:`~flightsim.math.compiler.jit` function (most of a
     first start's compiling was those wrappers); a call from Python goes to a twin that has them.  (In a process
     of its own with an empty cache: numba shows no LLVM of code it loaded from its cache.)"""
     code = ("import re, numba, numpy as np\n"
-            "from flightsim.math import kernels\n"
+            "from flightsim.math import compiler\n"
             "from flightsim.physics import aero, integrators\n"
             "from flightsim.physics.aircraft import load_aircraft\n"
             "params = aero.pack(load_aircraft('c172'))\n"
             "y = np.zeros(integrators.STATE_SIZE)\n"
             "y[2], y[3], y[6] = 1000.0, 150.0, 1.0\n"
-            "inner = kernels.borrowing_jit(aero.own_loads.py_func)\n"
+            "inner = compiler.borrowing_jit(aero.own_loads.py_func)\n"
             "same = inner(0.0, y, params, None) == aero.loads_fields(0.0, y, tuple(params))\n"  # through the twin
             "inner.compile(tuple(numba.typeof(v) for v in (0.0, y, params, None)))\n"
             "llvm = lambda f: ''.join(f.inspect_llvm().values())\n"
@@ -147,13 +148,13 @@ def test_an_entry_never_loads_the_cached_code_of_the_same_function_compiled_with
     and, in another process, as an entry: the entry compiles its own and runs, never the inner one's code."""
     (tmp_path / "twice.py").write_text("def double(x):\n    return 2.0 * x\n")
     code = ("import sys, numba\n"
-            "from flightsim.math import kernels\n"
+            "from flightsim.math import compiler\n"
             "import twice\n"
             "if sys.argv[1] == 'inner':\n"
-            "    f = kernels.jit(twice.double)\n"
+            "    f = compiler.jit(twice.double)\n"
             "    print(numba.njit(lambda x: f(x))(3.0), sum(f.stats.cache_misses.values()))\n"
             "else:\n"
-            "    f = kernels.entry_jit(twice.double)\n"
+            "    f = compiler.entry_jit(twice.double)\n"
             "    print(f(3.0), sum(f.stats.cache_hits.values()))\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
            "NUMBA_CACHE_DIR": str(tmp_path / "cache")}

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from flightsim.math.kernels import entry_jit, jit
+from flightsim.math.compiler import entry_jit, jit
 from flightsim.physics import wind as scalar
 from flightsim.physics.wind import (
     _P_INF, _SQRT3, KNOT, MIN_AIRSPEED, MIN_HEIGHT, POE_ALTITUDES, POE_SIGMA, W20_KNOTS,

@@ -23,7 +23,8 @@ import math
 import numpy as np
 
 from flightsim.math import quat
-from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit, matrix_entries
+from flightsim.math.compiler import borrowing_entry_jit, borrowing_jit
+from flightsim.math.kernels import matrix_entries
 from flightsim.physics.aero import LoadParams, airplane_loads
 from flightsim.physics.gear import GD_DEPTH, GD_LOAD, GEAR_WHEEL, R_KIND, hold_brakes
 

@@ -56,7 +56,8 @@ from dataclasses import astuple, dataclass, replace
 
 import numpy as np
 
-from flightsim.math.kernels import aviation_angles_of, entry_jit, jit
+from flightsim.math.compiler import entry_jit, jit
+from flightsim.math.kernels import aviation_angles_of
 from flightsim.physics.aero import isa_density
 from flightsim.physics.constants import KNOT, RHO_SL
 from flightsim.physics.modes import linearize

@@ -44,13 +44,12 @@ added to it later (a propeller's tables) are shared with no change here.
 """
 
 import math
-import sys
 
 import numpy as np
 from numba import njit, prange, types
 from numba.extending import overload
 
-from flightsim.math.kernels import ERROR_MODEL, entry_jit
+from flightsim.math.compiler import ERROR_MODEL, compile_source, entry_jit
 from flightsim.physics import aero, divergence, integrators
 # LoadParams, airplane_loads, ground_contact and ground_after_step are used by the kernels generated below
 from flightsim.physics.aero import LoadParams, airplane_loads  # noqa: F401
@@ -105,16 +104,6 @@ def _fields_expression(fields, own, index):
     return f"LoadParams({', '.join(args)})"
 
 
-def _compile_here(source, decorator):
-    """Compile ``source`` (one function) as if written at the caller's line of this file, so numba caches it."""
-    caller = sys._getframe(1)
-    namespace = {}
-    exec(compile("\n" * (caller.f_lineno - 1) + source, __file__, "exec"), globals(), namespace)
-    (function,) = namespace.values()
-    function.__source__ = source
-    return decorator(function)
-
-
 _KERNEL = f'''
 def batch_steps(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv, renorm, kind,
                 status, qerr, wheels_down, on_ground, travel, wheels_only, sink_rate,
@@ -152,9 +141,9 @@ def batch_steps(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv,
 #: Status of an airplane that crashed on touching down too fast, before it is reported.
 _SINK_CRASH = CRASHED + GROUND_SINK_CRASH - GROUND_CRASH
 
-batch_steps = _compile_here(_KERNEL, parallel_jit)
+batch_steps = compile_source("batch_steps", _KERNEL, parallel_jit)
 #: The same kernel run on the calling thread: for few airplanes, where starting the threads costs more than it saves.
-batch_steps_serial = _compile_here(_KERNEL, entry_jit)
+batch_steps_serial = compile_source("batch_steps", _KERNEL, entry_jit)
 
 _CONTACT = f'''
 def batch_contact(Y, T, fields, own, travel, index, wheels_down, on_ground):
@@ -167,7 +156,7 @@ def batch_contact(Y, T, fields, own, travel, index, wheels_down, on_ground):
         wheels_down[a] = touching
         on_ground[a] = loaded
 '''
-batch_contact = _compile_here(_CONTACT, entry_jit)
+batch_contact = compile_source("batch_contact", _CONTACT, entry_jit)
 
 _LOADS = f'''
 def batch_loads(Y, T, fields, own, out):
@@ -176,7 +165,7 @@ def batch_loads(Y, T, fields, own, out):
         params = {_fields_expression("fields", "own", "a")}
         out[a, 0], out[a, 1], out[a, 2], out[a, 3], out[a, 4], out[a, 5] = airplane_loads(T[a], Y[a], params)
 '''
-batch_loads = _compile_here(_LOADS, parallel_jit)
+batch_loads = compile_source("batch_loads", _LOADS, parallel_jit)
 
 
 def _rows(controls, m):
