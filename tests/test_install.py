@@ -116,11 +116,11 @@ def test_a_read_only_install_compiles_into_the_users_cache_only_what_it_flies_an
     assert first.stderr.splitlines()[0] == f"flightsim: {MESSAGE}"
     assert MESSAGE.startswith("compiling the physics for this machine \N{EM DASH} first start only, about ")
     compiled = {p.name.split("-")[0] for p in (tmp_path / "cache" / "numba").rglob("*.nbi")}
-    assert "integrators.step_fields__step_rk4" in compiled
+    assert "step_entries.step_fields__step_rk4" in compiled
     # only the chosen integrator, not the others nor the dispatch over all of them; the book's airplane is
     # flightsim's own, so none of JSBSim's loads either
-    assert not {n for n in compiled if n.startswith("integrators.step_")} - {"integrators.step_fields__step_rk4",
-                                                                              "integrators.step_rk4"}
+    assert not {n for n in compiled if n.startswith(("steps.step_", "step_entries.step_"))} - {
+        "step_entries.step_fields__step_rk4", "steps.step_rk4"}
     assert not any(n.startswith(("loads.", "piston.", "propeller.", "propulsion.")) for n in compiled)
     second = run()
     assert second.returncode == 0 and second.stderr == "", second.stderr

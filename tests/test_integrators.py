@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from flightsim.physics import integrators, rigidbody
 from flightsim.math import kernels, quat
+from flightsim.physics import integrators, rigidbody, step_entries, steps
 from flightsim.physics.integrators import INTEGRATORS
 
 NAMES = list(INTEGRATORS)
@@ -72,8 +72,8 @@ def test_reference_reproduces_public_test_bodies():
 @pytest.mark.parametrize("name", NAMES)
 def test_converges_at_claimed_order(name, ref):
     order = INTEGRATORS[name].order
-    steps = [200, 400, 800] if order == 1 else [25, 50, 100]
-    errs = np.array([errors(*rigidbody.propagate(Q0, W0, INERTIA, T / n, n, name), *ref) for n in steps])
+    counts = [200, 400, 800] if order == 1 else [25, 50, 100]
+    errs = np.array([errors(*rigidbody.propagate(Q0, W0, INERTIA, T / n, n, name), *ref) for n in counts])
     slopes = np.log2(errs[:-1] / errs[1:])  # one column for attitude, one for ω
     # the coupled state converges at the order of its slowest part
     assert np.all(np.abs(slopes.min(axis=1) - order) < 0.25), (errs, slopes)
@@ -302,19 +302,19 @@ def torqued_ref():
 @pytest.mark.parametrize("name", NAMES)
 def test_nonzero_torque_reaches_every_integrator(name, torqued_ref):
     order = INTEGRATORS[name].order
-    steps = [400, 800] if order == 1 else [40, 80]
+    counts = [400, 800] if order == 1 else [40, 80]
     errs = np.array([
         errors(*rigidbody.propagate(Q0, W0, INERTIA, T / n, n, name, torque=varying_torque), *torqued_ref)
-        for n in steps
+        for n in counts
     ])
-    dt = T / steps[-1]
+    dt = T / counts[-1]
     # at the smaller step: within the integrator's own truncation error of the torqued reference …
     assert np.all(errs[-1] < 5.0 * dt ** order), errs
     # … converging at its order (the state's slowest part), so the torque acts at the right time in the step …
     slopes = np.log2(errs[0] / errs[1])  # attitude, ω
     assert abs(slopes.min() - order) < 0.3, (errs, slopes)
     # … and far from where the same integrator goes without the torque.
-    free = errors(*rigidbody.propagate(Q0, W0, INERTIA, dt, steps[-1], name), *torqued_ref)
+    free = errors(*rigidbody.propagate(Q0, W0, INERTIA, dt, counts[-1], name), *torqued_ref)
     assert np.all(np.array(free) > 0.02) and np.all(np.array(free) > 20.0 * errs[-1]), (free, errs)
 
 
@@ -349,7 +349,7 @@ def test_compiled_airplane_moment_agrees_with_python_path(name):
 @pytest.mark.parametrize("name", NAMES)
 def test_compiled_dispatch_runs_the_registered_step(name):
     it = INTEGRATORS[name]
-    assert integrators.STEPS[it.number] is it.function
+    assert steps.STEPS[it.number] is it.function
     rng = np.random.default_rng(7)
     y = np.r_[rng.normal(size=6), quat.normalize(rng.normal(size=4)), rng.normal(size=3)]
     I, Iinv = rigidbody.check_inertia(INERTIA)
@@ -377,25 +377,48 @@ def test_stepping_from_python_with_plain_fields_is_the_same_compiled_step():
     I, Iinv = rigidbody.check_inertia(load_aircraft().inertia)
     for it in INTEGRATORS.values():
         a, b = y.copy(), y.copy()
-        ea = integrators.step_fields(it.number, a, 0.0, 0.01, tuple(params), I, Iinv, True, it.kind)
-        eb = integrators.step_by_number(it.number, b, 0.0, 0.01, params, I, Iinv, True, it.kind)
+        ea = step_entries.step_fields(it.number, a, 0.0, 0.01, tuple(params), I, Iinv, True, it.kind)
+        eb = steps.step_by_number(it.number, b, 0.0, 0.01, params, I, Iinv, True, it.kind)
         assert np.array_equal(a, b) and ea == eb, it.name
 
 
 def test_every_step_is_in_the_dispatch_and_evaluates_the_loads():
     # Read the generated chain back: selector k reaches STEPS[k], for every registered step.
-    stubs = dict(vars(integrators))
-    for step in integrators.STEPS:
+    stubs = dict(vars(steps))
+    for step in steps.STEPS:
         stubs[step.py_func.__name__] = lambda *args, _name=step.py_func.__name__: _name
-    chain = integrators.step_by_number.py_func
+    chain = steps.step_by_number.py_func
     probe = type(chain)(chain.__code__, stubs)
-    assert [probe(k, *[None] * 8) for k in range(len(integrators.STEPS))] == [
-        s.py_func.__name__ for s in integrators.STEPS]
-    assert {it.function for it in INTEGRATORS.values()} == set(integrators.STEPS)
+    assert [probe(k, *[None] * 8) for k in range(len(steps.STEPS))] == [
+        s.py_func.__name__ for s in steps.STEPS]
+    assert {it.function for it in INTEGRATORS.values()} == set(steps.STEPS)
     # every step reaches the loads (helpers included), so the Python path swaps them all
-    assert {s.py_func.__name__ for s in integrators.STEPS} <= integrators.LOADS_CALLERS
-    assert {"rk4_deriv", "rkmk4_stage"} <= integrators.LOADS_CALLERS
-    assert not {"omega_dot", "store_q", "euler_kick"} & integrators.LOADS_CALLERS
+    assert {s.py_func.__name__ for s in steps.STEPS} <= step_entries.LOADS_CALLERS
+    assert {"rk4_deriv", "rkmk4_stage"} <= step_entries.LOADS_CALLERS
+    assert not {"omega_dot", "store_q", "euler_kick"} & step_entries.LOADS_CALLERS
+
+
+def _defined_in(module):
+    """Public names a module defines itself (its functions, classes and top-level assignments, not its imports)."""
+    import ast
+
+    names = set()
+    for node in ast.parse(Path(module.__file__).read_text()).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return {n for n in names if not n.startswith("_")}
+
+
+def test_the_public_module_keeps_the_names_of_the_steps_and_of_their_entries():
+    # flightsim.integrators (this module) was the steps, their registry and their entries in one file: users'
+    # scripts keep finding each name there, the very object of the module that owns it
+    for module in (steps, step_entries):
+        names = _defined_in(module)
+        assert {"STATE_SIZE", "step_rk4", "derivative", "step_by_number", "step_fields", "python_step"} & names
+        for name in names:
+            assert getattr(integrators, name) is getattr(module, name), f"integrators.{name}"
 
 
 def test_increment_dispatch_covers_every_registered_increment():
@@ -416,13 +439,13 @@ def test_a_step_outside_the_registry_is_refused_loudly():
     with pytest.raises(RuntimeError, match="step_new is not in the compiled dispatch"):
         integrators.Integrator("new", "New", 1, "not registered", step_new)
     # reusing a registered step with another increment is fine
-    variant = integrators.Integrator("rkmk4-bullet", "RKMK4 + Bullet", 1, "a variant", integrators.step_rkmk4,
+    variant = integrators.Integrator("rkmk4-bullet", "RKMK4 + Bullet", 1, "a variant", steps.step_rkmk4,
                                      increment="bullet")
     assert variant.number == INTEGRATORS["rkmk4"].number and variant.kind == kernels.INCREMENT_IDS["bullet"]
 
 
 def test_registration_refuses_an_increment_missing_unknown_or_ignored():
-    semi, rk4 = integrators.step_semi_implicit, integrators.step_rk4
+    semi, rk4 = steps.step_semi_implicit, steps.step_rk4
     with pytest.raises(ValueError, match="step_semi_implicit needs an increment, one of euler, exact"):
         integrators.Integrator("semi", "Semi", 1, "no increment", semi)
     with pytest.raises(ValueError, match="unknown increment 'bulet'; valid: euler, exact"):
@@ -430,10 +453,10 @@ def test_registration_refuses_an_increment_missing_unknown_or_ignored():
     with pytest.raises(ValueError, match="step_rk4 applies no increment, so increment='bullet' would be ignored"):
         integrators.Integrator("rk4-bullet", "RK4", 4, "ignored", rk4, increment="bullet")
     # rkmk4 without one uses the exact exponential
-    assert integrators.Integrator("rkmk4-exp", "RKMK4", 4, "exact", integrators.step_rkmk4).kind == -1
+    assert integrators.Integrator("rkmk4-exp", "RKMK4", 4, "exact", steps.step_rkmk4).kind == -1
 
 
-@pytest.mark.parametrize("number, kind", [(len(integrators.STEPS), 0), (-1, 0), (0, -1),
+@pytest.mark.parametrize("number, kind", [(len(steps.STEPS), 0), (-1, 0), (0, -1),
                                           (0, len(kernels.INCREMENTS)), (INTEGRATORS["rkmk4"].number, -2)])
 def test_a_selector_outside_the_registry_runs_nothing_and_is_named(number, kind):
     y = np.zeros(integrators.STATE_SIZE)
@@ -442,9 +465,9 @@ def test_a_selector_outside_the_registry_runs_nothing_and_is_named(number, kind)
     before = y.copy()
     args = (y, 0.0, 0.01, tuple(rigidbody.FREE_BODY), np.eye(3), np.eye(3), True, kind)
     # the compiled dispatch returns a status no step returns (|q| − 1 ≥ −1), not the last function's answer
-    assert integrators.step_fields(number, *args) == integrators.UNKNOWN_SELECTOR
+    assert step_entries.step_fields(number, *args) == steps.UNKNOWN_SELECTOR
     np.testing.assert_array_equal(y, before)
-    it = integrators.Integrator("probe", "Probe", 1, "numbers set by hand", integrators.step_rk4)
+    it = integrators.Integrator("probe", "Probe", 1, "numbers set by hand", steps.step_rk4)
     it.number, it.kind = number, kind
     with pytest.raises(LookupError, match=r"integrator 'probe': (step|increment) number -?\d+ is not in the registry"):
         it.step(y, 0.0, 0.01, rigidbody.FREE_BODY, np.eye(3), np.eye(3))
@@ -462,7 +485,7 @@ def test_a_flight_and_a_batch_refuse_an_integrator_whose_numbers_were_broken(mon
     from flightsim.simulation.batch import BatchSimulation
     from flightsim.simulation.flight import Simulation
 
-    broken = integrators.Integrator("broken", "Broken", 1, "kind lost", integrators.step_semi_implicit,
+    broken = integrators.Integrator("broken", "Broken", 1, "kind lost", steps.step_semi_implicit,
                                     increment="euler")
     broken.kind = -1      # what an Integrator registered without an increment used to get: Bullet's update ran
     monkeypatch.setitem(INTEGRATORS, "broken", broken)
@@ -481,7 +504,7 @@ def test_integrator_has_no_dead_loads_per_step():
 
 
 DEMO = """
-from flightsim.math.kernels import compiled_dispatch, entry_jit, jit
+from flightsim.math.compiler import compiled_dispatch, entry_jit, jit
 
 
 @jit

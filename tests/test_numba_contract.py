@@ -87,6 +87,28 @@ def test_compiled_arithmetic_gives_inf_and_nan_instead_of_raising():
         assert not np.isfinite(err) or np.isfinite(z).all(), name
 
 
+def test_generated_source_is_compiled_at_its_callers_file_and_line():
+    """numba's disk cache keys a function by its file and first line: generated source takes its caller's, and
+    an inner function's twin its inner function's (so each is cached beside the code it belongs to)."""
+    line = sys._getframe().f_lineno + 1
+    f = compiler.compile_source("plus_one", "def plus_one(x):\n    return x + 1.0\n", compiler.entry_jit)
+    code = f.py_func.__code__
+    assert (code.co_filename, code.co_firstlineno, f.py_func.__module__) == (__file__, line, __name__)
+    assert f.py_func.__source__ == "def plus_one(x):\n    return x + 1.0\n" and f(1.0) == 2.0
+    inner = kernels.dq_exact.py_func.__code__
+    twin = kernels.dq_exact.twin.py_func
+    assert twin.__name__ == "dq_exact__from_python" and twin.__module__ == kernels.__name__
+    assert (twin.__code__.co_filename, twin.__code__.co_firstlineno) == (inner.co_filename, inner.co_firstlineno)
+    assert kernels.dq_exact(0.1, 0.2, 0.3, 0.01) == kernels.dq_exact.twin(0.1, 0.2, 0.3, 0.01)
+
+
+def test_kernels_keeps_the_names_of_the_plumbing_it_held():
+    """``flightsim.kernels.jit`` … in users' scripts: the very objects of :mod:`flightsim.math.compiler`."""
+    for name in ("jit", "entry_jit", "borrowing_jit", "borrowing_entry_jit", "borrowing_inline_jit", "NO_WRAPPERS",
+                 "ERROR_MODEL", "InnerDispatcher", "compiled_dispatch", "compile_source", "in_disk_cache"):
+        assert getattr(kernels, name) is getattr(compiler, name), name
+
+
 def test_generated_kernels_load_from_the_disk_cache():
     """The batch kernel and the integrator dispatch, generated from source at import, are cached on disk."""
     code = (

@@ -41,7 +41,7 @@ def ground_contact(t, y, fields, limits):
     Evaluates the loads (writing ``gear_diag``) and updates where the braked
     wheels hold (:func:`~flightsim.physics.gear.hold_brakes`).
 
-    ``fields`` is ``tuple(params)`` (see :func:`flightsim.physics.integrators.step_fields`
+    ``fields`` is ``tuple(params)`` (see :func:`flightsim.physics.step_entries.step_fields`
     for why) or the :class:`~flightsim.physics.aero.LoadParams` itself; ``limits`` (m,)
     is how deep each contact point may go (ft).
 
@@ -137,7 +137,7 @@ def ground_after_step_fields(y, prev, t, fields, wheels_down, on_ground, a, trav
     """:func:`ground_after_step` for a caller in Python, given ``fields = tuple(params)``.
 
     (A named tuple is typed field by field at every call from Python; a plain
-    tuple is cheaper: see :func:`flightsim.physics.integrators.step_fields`.)
+    tuple is cheaper: see :func:`flightsim.physics.step_entries.step_fields`.)
     """
     return ground_after_step(y, prev, t, LoadParams(*fields), wheels_down, on_ground, a, travel, wheels_only,
                              sink_rate)

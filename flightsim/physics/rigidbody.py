@@ -13,7 +13,7 @@ import numpy as np
 
 from flightsim.physics import aero, divergence, integrators
 from flightsim.math import quat
-from flightsim.physics.integrators import STATE_SIZE
+from flightsim.physics.steps import STATE_SIZE, Q, W
 
 #: Loads parameters of a free body (no elements, no thrust, no gravity).
 FREE_BODY = aero.free_body()
@@ -110,8 +110,8 @@ def propagate(q0, omega0, inertia, dt, steps, integrator="euler", torque=None, r
         raise ValueError(f"torque: must be callable (t, q, omega) -> moment, or None, got {torque!r}")
 
     y = np.zeros(STATE_SIZE)
-    y[integrators.Q] = q
-    y[integrators.W] = w
+    y[Q] = q
+    y[W] = w
     t = None
     if torque is None:
         worst = method.run(y, 0.0, h, int(steps), FREE_BODY, I, Iinv, bool(renormalize))
@@ -134,4 +134,4 @@ def propagate(q0, omega0, inertia, dt, steps, integrator="euler", torque=None, r
                 break
     if divergence.diverged(worst):
         raise FloatingPointError(divergence.message(method.name, t, h, y))
-    return y[integrators.Q].copy(), y[integrators.W].copy()
+    return y[Q].copy(), y[W].copy()

@@ -41,8 +41,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from flightsim.math import quat
-from flightsim.physics import aero, integrators
+from flightsim.physics import aero
 from flightsim.physics.inputs import C_ENGINE
+from flightsim.physics.steps import STATE_SIZE
 
 #: A trim is accepted when every linear acceleration is below this fraction of g
 #: and every angular acceleration below this many rad/s².
@@ -183,7 +184,7 @@ class AirplaneModel:
         aero.settle(0.0, y, self.params)        # a JSBSim aircraft's controls and engines steady at this state
         ax, ay, az, mx, my, mz = aero.loads_fields(0.0, y, self._fields)
         w = y[10:13]
-        out = np.empty(integrators.STATE_SIZE)
+        out = np.empty(STATE_SIZE)
         out[0:3] = y[3:6]
         out[3:6] = ax, ay, az
         out[6:10] = 0.5 * quat.mul(y[6:10], np.array([0.0, w[0], w[1], w[2]]))
@@ -218,7 +219,7 @@ def flight_state(airspeed, altitude, climb_angle, heading, bank, alpha, beta, tu
     ``turn_rate`` (deg/s, clockwise +) sets the body rates of a steady turn.
     """
     g, chi, mu = math.radians(climb_angle), math.radians(heading), math.radians(bank)
-    y = np.zeros(integrators.STATE_SIZE)
+    y = np.zeros(STATE_SIZE)
     y[2] = altitude
     y[3:6] = airspeed * np.array([math.cos(g) * math.cos(chi), -math.cos(g) * math.sin(chi), math.sin(g)])
     q_wind = quat.from_aviation_angles(math.degrees(mu), climb_angle, heading)

@@ -58,6 +58,7 @@ from flightsim.physics.ground import (  # noqa: F401
     GROUND_CRASH, GROUND_SINK_CRASH, GearLimits, crash, ground_after_step, ground_contact,
 )
 from flightsim.physics.rigidbody import check_dt
+from flightsim.physics.steps import STATE_SIZE, step_by_number  # noqa: F401 (step_by_number: the kernel steps)
 from flightsim.physics.wind import wingspan_of
 from flightsim.simulation.autopilot import BatchAutopilot
 from flightsim.simulation.controls import CONTROL_NAMES, flown, flown_row
@@ -123,7 +124,7 @@ def batch_steps(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv,
         for k in range(steps):
             prev[:] = y
             aero.step_start(T[a], y, h, params)
-            err = integrators.step_by_number(number, y, T[a], h, params, inertia, inertia_inv, renorm, kind)
+            err = step_by_number(number, y, T[a], h, params, inertia, inertia_inv, renorm, kind)
             if not math.isfinite(err):
                 D[a, :] = y
                 y[:] = prev
@@ -247,10 +248,10 @@ class BatchSimulation:
         if seeds.shape != (n,):
             raise ValueError(f"seeds: need one per airplane ({n}), got shape {seeds.shape}")
         self._wind_model = None if self.wind_spec is None else BatchWind(self.wind_spec, seeds, wingspan_of(params))
-        self.states = np.zeros((n, integrators.STATE_SIZE))
-        self.previous = np.zeros((n, integrators.STATE_SIZE))
+        self.states = np.zeros((n, STATE_SIZE))
+        self.previous = np.zeros((n, STATE_SIZE))
         #: the state a diverged step made, per airplane (for its message)
-        self._diverged = np.zeros((n, integrators.STATE_SIZE))
+        self._diverged = np.zeros((n, STATE_SIZE))
         self.times = np.zeros(n)
         self.status = np.zeros(n, dtype=np.int64)
         self.qnorm_error = np.zeros(n)

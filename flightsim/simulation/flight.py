@@ -45,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-from flightsim.physics import aero, divergence, gear, integrators
+from flightsim.physics import aero, divergence, gear, integrators, steps
 from flightsim.physics.constants import RHO_SL
 from flightsim.physics.ground import (GROUND_OK, GROUND_SINK_CRASH, GearLimits, contact_depths, crash, ground_after_step_fields,
                                       ground_contact, state_between)  # noqa: F401 (contact_depths, state_between: this module's API)
@@ -321,7 +321,7 @@ class Simulation:
         self._clock = FixedStep(self.dt)
         #: the controls values last copied into the loads' controls array (skip the copy while they hold)
         self._flown_key = None
-        #: the parameters as a plain tuple for :func:`~flightsim.physics.integrators.step_fields` (cheaper per call)
+        #: the parameters as a plain tuple for :func:`~flightsim.physics.step_entries.step_fields` (cheaper per call)
         self._param_fields = tuple(self._params)
         self.renormalize = bool(renormalize)
         #: callables run after every completed step (e.g. a ghost airplane keeping pace)
@@ -372,14 +372,14 @@ class Simulation:
         ValueError
             A state that is not finite or has a zero quaternion.
         """
-        self._y = np.zeros(integrators.STATE_SIZE)
+        self._y = np.zeros(steps.STATE_SIZE)
         if state is None:
             self._y[:] = self.start.state
         else:
-            self._y[integrators.X] = quat.as_vec(state.position, "position")
-            self._y[integrators.V] = quat.as_vec(state.velocity, "velocity")
-            self._y[integrators.Q] = quat.normalize(state.q)
-            self._y[integrators.W] = quat.as_vec(state.omega, "omega")
+            self._y[steps.X] = quat.as_vec(state.position, "position")
+            self._y[steps.V] = quat.as_vec(state.velocity, "velocity")
+            self._y[steps.Q] = quat.normalize(state.q)
+            self._y[steps.W] = quat.as_vec(state.omega, "omega")
         self._prev = self._y.copy()
         self.t = 0.0 if state is None else float(state.t)
         self._t_prev = 0.0
@@ -528,7 +528,7 @@ class Simulation:
         err = self._step_entry(self._y, self.t, self.dt, self._param_fields, self._inertia, self._inertia_inv,
                                self.renormalize, self._kind)
         elapsed = time.perf_counter() - start
-        if err == integrators.UNKNOWN_SELECTOR:      # the state untouched: a step or increment number unknown
+        if err == steps.UNKNOWN_SELECTOR:      # the state untouched: a step or increment number unknown
             integrators.check_selectors(self.integrator, self._step_number, self._kind)
         # exponential average over ~100 steps, seeded by the first one
         self._step_seconds += (0.01 if self._step_seconds else 1.0) * (elapsed - self._step_seconds)
