@@ -51,8 +51,8 @@ start).  For flightsim's own aircraft both do nothing and the loads are bit for 
 those before.
 
 Every compiled function here only reads and writes the arrays it is given:
-they are compiled with :data:`~flightsim.math.kernels.borrowing_jit`
-(imported as ``jit``), without numba's reference counting of the
+they are compiled with :data:`~flightsim.math.compiler.borrowing_jit` (and its
+entry and inlined kinds), without numba's reference counting of the
 parameters' arrays.
 """
 
@@ -61,9 +61,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from flightsim.math.kernels import (
-    borrowing_entry_jit as entry_jit, borrowing_inline_jit as jit_inline, borrowing_jit as jit, qv_rotate,
-)
+from flightsim.math.compiler import borrowing_entry_jit, borrowing_inline_jit, borrowing_jit
+from flightsim.math.kernels import qv_rotate
 from flightsim.physics.constants import (
     ISA_DENSITY_EXPONENT, ISA_LAPSE, ISA_SCALE_HEIGHT, ISA_TROPOPAUSE, P_SL, PASCAL, RHO_SL,
 )
@@ -414,7 +413,7 @@ def free_body(mass=1.0):
     )
 
 
-@jit
+@borrowing_jit
 def isa_density(rho0, altitude_ft):
     """Standard-atmosphere density (troposphere, to 36 089 ft, isothermal above), scaled to ``rho0``.
 
@@ -429,7 +428,7 @@ def isa_density(rho0, altitude_ft):
     return rho0 * ratio
 
 
-@entry_jit
+@borrowing_entry_jit
 def propeller(throttle, running, v_axial, rho, engine, table):
     """Thrust (lbf) and speed (rev/min) of a piston engine turning a fixed-pitch propeller: running, idling,
     windmilling, or stopped.
@@ -504,7 +503,7 @@ def propeller(throttle, running, v_axial, rho, engine, table):
     return _coefficient(v / (n * d), xs, cts, k) * rho * n * n * d * d * d * d, 60.0 * n
 
 
-@jit
+@borrowing_jit
 def _surplus(n, opening, lapse, sigma, v, rho, d, engine, xs, cps, k):
     """The engine's brake power less the propeller's, over ``n`` (ft·lbf per revolution) at ``n`` rev/s > 0."""
     r = n / engine[P_RATED]
@@ -514,7 +513,7 @@ def _surplus(n, opening, lapse, sigma, v, rho, d, engine, xs, cps, k):
     return engine_power - _coefficient(v / (n * d), xs, cps, k) * rho * n * n * d * d * d * d * d
 
 
-@jit
+@borrowing_jit
 def _coefficient(j, xs, ys, k):
     """A propeller coefficient at advance ratio ``j``: the table's, and beyond its last row ``y / J²`` held."""
     if j < xs[k - 1]:
@@ -522,13 +521,13 @@ def _coefficient(j, xs, ys, k):
     return _beyond(ys, xs, k) * j * j
 
 
-@jit
+@borrowing_jit
 def _beyond(ys, xs, k):
     """``y / J²`` at the table's last row: the stopped propeller's coefficient per ``(V / nD)²``."""
     return ys[k - 1] / (xs[k - 1] * xs[k - 1])
 
 
-@jit
+@borrowing_jit
 def in_ground_effect(cl, cd, height, ground):
     """A wing element's ``(C_L, C_D)`` at ``height`` ft above the ground, from its free-air table values.
 
@@ -545,14 +544,14 @@ def in_ground_effect(cl, cd, height, ground):
     return near, cd - k * cl * cl + phi * k * near * near
 
 
-@jit
+@borrowing_jit
 def interpolate(alpha, xs, ys, n):
     """Linear interpolation of ``ys[:n]`` at ``alpha`` over breakpoints ``xs[:n]`` (inside the range)."""
     k, f = segment(alpha, xs, n)
     return interpolate_at(ys, k, f, n)
 
 
-@jit
+@borrowing_jit
 def segment(alpha, xs, n):
     """Where ``alpha`` lies among the breakpoints ``xs[:n]``: ``(k, f)``, ``alpha`` at the fraction ``f`` of ``xs[k−1] … xs[k]``.
 
@@ -565,7 +564,7 @@ def segment(alpha, xs, n):
     return n, 0.0
 
 
-@jit
+@borrowing_jit
 def interpolate_at(ys, k, f, n):
     """``ys`` at the :func:`segment` ``(k, f)``: linear between ``ys[k−1]`` and ``ys[k]``; ``ys[n−1]`` past the last."""
     if k >= n:
@@ -573,18 +572,19 @@ def interpolate_at(ys, k, f, n):
     return ys[k - 1] + f * (ys[k] - ys[k - 1])
 
 
-@jit
-def coefficients(alpha, flap, kind, xs, vals, n, out_cl, out_cd):
-    """Lift and drag coefficients at ``alpha`` (deg) with flap setting ``flap`` in [−1, 1].
+@borrowing_jit
+def coefficients(alpha, flap, table_kind, xs, vals, n, out_cl, out_cd):
+    """Lift and drag coefficients at ``alpha`` (deg) with flap setting ``flap`` in [−1, 1] from a table of
+    kind ``table_kind`` (``KIND_*``).
 
     ``flap`` blends linearly from the neutral table (0) to the trailing-edge-up
     table (+1) or the trailing-edge-down table (−1), so ±1 gives exactly the
     book's settings.  Returns ``(cl, cd, inside)``; outside the breakpoints
     the table's stalled values and ``inside = False``.
     """
-    if kind == KIND_DRAG:
+    if table_kind == KIND_DRAG:
         return 0.0, vals[3, 0], True
-    a = abs(alpha) if kind == KIND_SYMMETRIC else alpha
+    a = abs(alpha) if table_kind == KIND_SYMMETRIC else alpha
     if a < xs[0] or a > xs[n - 1]:
         return out_cl, out_cd, False
     k, f = segment(a, xs, n)
@@ -596,12 +596,12 @@ def coefficients(alpha, flap, kind, xs, vals, n, out_cl, out_cd):
     elif flap < 0.0:
         cl -= flap * (interpolate_at(vals[1], k, f, n) - cl)
         cd -= flap * (interpolate_at(vals[4], k, f, n) - cd)
-    if kind == KIND_SYMMETRIC and alpha < 0.0:
+    if table_kind == KIND_SYMMETRIC and alpha < 0.0:
         cl = -cl
     return cl, cd, True
 
 
-@jit
+@borrowing_jit
 def element_normal(incidence_deg, dihedral_deg):
     """An element's normal ``(sin i, cos i sin d, cos i cos d)``, body frame, for incidence i and dihedral d (deg)."""
     inc = math.radians(incidence_deg)
@@ -609,7 +609,7 @@ def element_normal(incidence_deg, dihedral_deg):
     return math.sin(inc), math.cos(inc) * math.sin(dih), math.cos(inc) * math.cos(dih)
 
 
-@entry_jit
+@borrowing_entry_jit
 def element_deflections(elem, elem_i, controls, k):
     """Flap setting (−1..1) and incidence change (deg) of element ``k`` for the controls."""
     flap = 0.0
@@ -621,7 +621,7 @@ def element_deflections(elem, elem_i, controls, k):
     return flap, dinc
 
 
-@jit_inline
+@borrowing_inline_jit
 def airplane_loads(t, y, params):
     """Loads of the packed airplane (:class:`LoadParams`) at state ``y`` (see :mod:`flightsim.integrators`).
 
@@ -644,7 +644,7 @@ def _airplane_loads_from_python(t, y, params):
     return loads_fields(t, y, tuple(params))
 
 
-@jit
+@borrowing_jit
 def own_loads(t, y, params, jsb_on):
     """Loads of flightsim's own packed airplane: aerodynamics and thrust (the module docstring), gravity, and
     the ground reaction of the gear (:func:`~flightsim.physics.gear.gear_loads`) where a contact point is below
@@ -741,7 +741,7 @@ def own_loads(t, y, params, jsb_on):
     return ex * inv / m, ey * inv / m, ez * inv / m - params.gravity, mx, my, mz
 
 
-@entry_jit
+@borrowing_entry_jit
 def loads_fields(t, y, fields):
     """:func:`airplane_loads` for a call from Python, given ``fields = tuple(params)``: numba types a named tuple
     at every call from Python (slowly, and keeping a cache of some 80 kB that fills over the first tens of
@@ -749,7 +749,7 @@ def loads_fields(t, y, fields):
     return airplane_loads(t, y, LoadParams(*fields))
 
 
-@jit_inline
+@borrowing_inline_jit
 def step_start(t, y, h, params):
     """What runs once per step before the integrator's: a JSBSim aircraft's flight controls and engines
     (:func:`flightsim.physics.jsbsim.loads.step_start`); nothing for flightsim's own aircraft (compiled, nothing
@@ -757,7 +757,7 @@ def step_start(t, y, h, params):
     _step_start(t, y, h, params, params.jsb_on)
 
 
-@jit
+@borrowing_jit
 def _step_start(t, y, h, params, jsb_on):
     """:func:`step_start`, with ``params.jsb_on`` an argument so that numba drops the JSBSim call when compiling
     for flightsim's own aircraft (as :func:`own_loads` does)."""

@@ -22,16 +22,16 @@ Frames: earth x North, y West, z up (the ground at z = 0); body x forward,
 y left, z up.  Units are the aircraft file's: ft, slug, lbf, s.
 
 The compiled functions here only read and write the arrays they are given:
-they are compiled with :data:`~flightsim.math.kernels.borrowing_jit`
-(imported as ``jit``), without numba's reference counting of the
-parameters' arrays.
+they are compiled with :data:`~flightsim.math.compiler.borrowing_jit`,
+without numba's reference counting of the parameters' arrays.
 """
 
 import math
 
 import numpy as np
 
-from flightsim.math.kernels import borrowing_jit as jit, matrix_entries
+from flightsim.math.compiler import borrowing_jit
+from flightsim.math.kernels import matrix_entries
 from flightsim.physics.inputs import C_BRAKE, C_BRAKE_LEFT, C_BRAKE_RIGHT, C_PARKING_BRAKE, C_RUDDER
 
 #: Columns of the gear array ``gear``: spring (lbf/ft), damper (lbf·s/ft), friction coefficients (static,
@@ -83,7 +83,7 @@ def pack_gear(gear):
                 gear_anchor=np.zeros((m, 3)))
 
 
-@jit
+@borrowing_jit
 def wheel_brake(controls, side):
     """How hard (0..1) a wheel braked on ``side`` (``BRAKE_*``) is braked by the controls array.
 
@@ -110,7 +110,7 @@ def wheel_brake(controls, side):
     return 0.5 * (left + right)
 
 
-@jit
+@borrowing_jit
 def gear_loads(y, params, qw, qx, qy, qz, inv):
     """:func:`contact_loads` of ``params``' gear (see there); zeros at once for an airplane with none."""
     if params.gear_positions.shape[0] == 0:
@@ -119,7 +119,7 @@ def gear_loads(y, params, qw, qx, qy, qz, inv):
                          params.gear_diag, params.gear_anchor, params.controls, qw, qx, qy, qz, inv)
 
 
-@jit
+@borrowing_jit
 def contact_loads(y, r, g, refs, reach, out, anchor, controls, qw, qx, qy, qz, inv):
     """Ground reaction of the contact points (the ``gear*`` fields of
     :class:`~flightsim.physics.aero.LoadParams`) at state ``y``.
@@ -251,7 +251,7 @@ def contact_loads(y, r, g, refs, reach, out, anchor, controls, qw, qx, qy, qz, i
 
 
 
-@jit
+@borrowing_jit
 def hold_brakes(y, params):
     """Between two steps: tie each braked wheel at rest to the ground, or let it slide on.
 
