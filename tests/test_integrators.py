@@ -355,7 +355,7 @@ def test_compiled_dispatch_runs_the_registered_step(name):
     I, Iinv = rigidbody.check_inertia(INERTIA)
     by_number, direct = y.copy(), y.copy()
     a = it.step(by_number, 0.1, 0.01, rigidbody.FREE_BODY, I, Iinv, True)
-    b = it.function(direct, 0.1, 0.01, rigidbody.FREE_BODY, I, Iinv, True, it.kind)
+    b = it.function(direct, 0.1, 0.01, rigidbody.FREE_BODY, I, Iinv, True, it.increment_id)
     assert np.array_equal(by_number, direct) and a == b
 
 
@@ -377,8 +377,8 @@ def test_stepping_from_python_with_plain_fields_is_the_same_compiled_step():
     I, Iinv = rigidbody.check_inertia(load_aircraft().inertia)
     for it in INTEGRATORS.values():
         a, b = y.copy(), y.copy()
-        ea = step_entries.step_fields(it.number, a, 0.0, 0.01, tuple(params), I, Iinv, True, it.kind)
-        eb = steps.step_by_number(it.number, b, 0.0, 0.01, params, I, Iinv, True, it.kind)
+        ea = step_entries.step_fields(it.number, a, 0.0, 0.01, tuple(params), I, Iinv, True, it.increment_id)
+        eb = steps.step_by_number(it.number, b, 0.0, 0.01, params, I, Iinv, True, it.increment_id)
         assert np.array_equal(a, b) and ea == eb, it.name
 
 
@@ -433,7 +433,7 @@ def test_a_step_outside_the_registry_is_refused_loudly():
 
     # a new step function after the dispatch is compiled: it would never be reached
     @njit
-    def step_new(y, t, h, params, inertia, inertia_inv, renorm, kind):
+    def step_new(y, t, h, params, inertia, inertia_inv, renorm, increment_id):
         return 0.0
 
     with pytest.raises(RuntimeError, match="step_new is not in the compiled dispatch"):
@@ -441,7 +441,7 @@ def test_a_step_outside_the_registry_is_refused_loudly():
     # reusing a registered step with another increment is fine
     variant = integrators.Integrator("rkmk4-bullet", "RKMK4 + Bullet", 1, "a variant", steps.step_rkmk4,
                                      increment="bullet")
-    assert variant.number == INTEGRATORS["rkmk4"].number and variant.kind == kernels.INCREMENT_IDS["bullet"]
+    assert variant.number == INTEGRATORS["rkmk4"].number and variant.increment_id == kernels.INCREMENT_IDS["bullet"]
 
 
 def test_registration_refuses_an_increment_missing_unknown_or_ignored():
@@ -453,22 +453,22 @@ def test_registration_refuses_an_increment_missing_unknown_or_ignored():
     with pytest.raises(ValueError, match="step_rk4 applies no increment, so increment='bullet' would be ignored"):
         integrators.Integrator("rk4-bullet", "RK4", 4, "ignored", rk4, increment="bullet")
     # rkmk4 without one uses the exact exponential
-    assert integrators.Integrator("rkmk4-exp", "RKMK4", 4, "exact", steps.step_rkmk4).kind == -1
+    assert integrators.Integrator("rkmk4-exp", "RKMK4", 4, "exact", steps.step_rkmk4).increment_id == -1
 
 
-@pytest.mark.parametrize("number, kind", [(len(steps.STEPS), 0), (-1, 0), (0, -1),
+@pytest.mark.parametrize("number, increment_id", [(len(steps.STEPS), 0), (-1, 0), (0, -1),
                                           (0, len(kernels.INCREMENTS)), (INTEGRATORS["rkmk4"].number, -2)])
-def test_a_selector_outside_the_registry_runs_nothing_and_is_named(number, kind):
+def test_a_selector_outside_the_registry_runs_nothing_and_is_named(number, increment_id):
     y = np.zeros(integrators.STATE_SIZE)
     y[integrators.Q] = (1.0, 0.0, 0.0, 0.0)
     y[integrators.W] = (0.1, 0.2, 0.3)
     before = y.copy()
-    args = (y, 0.0, 0.01, tuple(rigidbody.FREE_BODY), np.eye(3), np.eye(3), True, kind)
+    args = (y, 0.0, 0.01, tuple(rigidbody.FREE_BODY), np.eye(3), np.eye(3), True, increment_id)
     # the compiled dispatch returns a status no step returns (|q| − 1 ≥ −1), not the last function's answer
     assert step_entries.step_fields(number, *args) == steps.UNKNOWN_SELECTOR
     np.testing.assert_array_equal(y, before)
     it = integrators.Integrator("probe", "Probe", 1, "numbers set by hand", steps.step_rk4)
-    it.number, it.kind = number, kind
+    it.number, it.increment_id = number, increment_id
     with pytest.raises(LookupError, match=r"integrator 'probe': (step|increment) number -?\d+ is not in the registry"):
         it.step(y, 0.0, 0.01, rigidbody.FREE_BODY, np.eye(3), np.eye(3))
     with pytest.raises(LookupError, match="is not in the registry"):
@@ -476,7 +476,7 @@ def test_a_selector_outside_the_registry_runs_nothing_and_is_named(number, kind)
     np.testing.assert_array_equal(y, before)
 
 
-def test_the_increment_dispatch_answers_nan_for_an_unknown_kind():
+def test_the_increment_dispatch_answers_nan_for_an_unknown_increment_id():
     assert all(math.isnan(v) for v in kernels.increment(len(kernels.INCREMENTS), 0.1, 0.2, 0.3, 0.01))
     assert all(math.isnan(v) for v in kernels.increment(-1, 0.1, 0.2, 0.3, 0.01))
 
@@ -485,9 +485,9 @@ def test_a_flight_and_a_batch_refuse_an_integrator_whose_numbers_were_broken(mon
     from flightsim.simulation.batch import BatchSimulation
     from flightsim.simulation.flight import Simulation
 
-    broken = integrators.Integrator("broken", "Broken", 1, "kind lost", steps.step_semi_implicit,
+    broken = integrators.Integrator("broken", "Broken", 1, "increment lost", steps.step_semi_implicit,
                                     increment="euler")
-    broken.kind = -1      # what an Integrator registered without an increment used to get: Bullet's update ran
+    broken.increment_id = -1      # what an Integrator registered without an increment used to get: Bullet's update ran
     monkeypatch.setitem(INTEGRATORS, "broken", broken)
     sim = Simulation(integrator="broken")
     y = sim.vector

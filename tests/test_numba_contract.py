@@ -180,8 +180,8 @@ def test_an_entry_never_loads_the_cached_code_of_the_same_function_compiled_with
             "    print(f(3.0), sum(f.stats.cache_hits.values()))\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
            "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    runs = [subprocess.run([sys.executable, "-c", code, kind], env=env, capture_output=True, text=True, timeout=300,
-                           cwd=tmp_path) for kind in ("inner", "entry")]
+    runs = [subprocess.run([sys.executable, "-c", code, compiled_as], env=env, capture_output=True, text=True,
+                           timeout=300, cwd=tmp_path) for compiled_as in ("inner", "entry")]
     assert [r.returncode for r in runs] == [0, 0], runs[1].stderr
     assert runs[0].stdout.split() == ["6.0", "1"]                 # compiled, and cached without its wrapper
     assert runs[1].stdout.split() == ["6.0", "0"], _contract("a dispatcher with wrappers loaded code cached "

@@ -1,8 +1,9 @@
 """Orientation increments: turn a quaternion by a small body-frame rotation vector.
 
-Each formula (and Bourg's first-order ``euler`` increment beside them) is written once, as a scalar function ``dq_<name>(px, py, pz, h)``
-returning ``(ca, sa)`` with the increment ``Δq = (ca, sa·φ)``, ``φ = ω h``
-(rad).  The same compiled function serves the single-body integrators
+Each formula (and Bourg's first-order ``euler`` increment beside them) is
+written once, as a scalar function ``dq_<name>(px, py, pz, h)`` returning
+``(ca, sa)`` with the increment ``Δq = (ca, sa·φ)``, ``φ = ω h`` (rad).  The
+same compiled function serves the single-body integrators
 (:mod:`flightsim.integrators`) and the vectorised batch kernels in
 :data:`KERNELS`, which return ``q ⊗ Δq(φ)`` for ``q`` of shape ``(N, 4)`` and
 ``φ`` of shape ``(N, 3)``.
@@ -39,8 +40,17 @@ from numba import njit, prange
 
 # the decorators and the rest of the numba plumbing, re-exported: ``flightsim.kernels.jit`` … as before
 from flightsim.math.compiler import (  # noqa: F401
-    ERROR_MODEL, NO_WRAPPERS, InnerDispatcher, borrowing_entry_jit, borrowing_inline_jit, borrowing_jit,
-    compile_source, compiled_dispatch, entry_jit, in_disk_cache, jit,
+    ERROR_MODEL,
+    NO_WRAPPERS,
+    InnerDispatcher,
+    borrowing_entry_jit,
+    borrowing_inline_jit,
+    borrowing_jit,
+    compile_source,
+    compiled_dispatch,
+    entry_jit,
+    in_disk_cache,
+    jit,
 )
 
 #: Beyond this |r31| the Euler angles take the book's gimbal-lock branch (pitch ±90°).
@@ -247,29 +257,30 @@ INCREMENTS = {
 INCREMENT_IDS = {name: k for k, name in enumerate(INCREMENTS)}
 
 
-#: ``increment(kind, px, py, pz, h)``: ``(ca, sa)`` of the increment numbered ``kind`` in
+#: ``increment(increment_id, px, py, pz, h)``: ``(ca, sa)`` of the increment numbered ``increment_id`` in
 #: :data:`INCREMENT_IDS` (compiled code selects a formula by number rather than by passing a
 #: function), an if-chain written from :data:`INCREMENTS` and cached on disk like the rest.
-#: A ``kind`` outside :data:`INCREMENT_IDS` gives ``(nan, nan)``: no increment's answer, and a step
-#: fed it reports no turn (its callers check ``kind`` first: :data:`flightsim.physics.integrators.UNKNOWN_SELECTOR`).
+#: An ``increment_id`` outside :data:`INCREMENT_IDS` gives ``(nan, nan)``: no increment's answer, and a
+#: step fed it reports no turn (its callers check ``increment_id`` first:
+#: :data:`flightsim.physics.steps.UNKNOWN_SELECTOR`).
 increment = compiled_dispatch(
-    "increment", "kind", ("px", "py", "pz", "h"), tuple(INCREMENTS.values()),
-    "``(ca, sa)`` of the increment numbered ``kind`` in :data:`INCREMENT_IDS` (generated from :data:`INCREMENTS`); "
-    "``(nan, nan)`` for a ``kind`` outside it.",
+    "increment", "increment_id", ("px", "py", "pz", "h"), tuple(INCREMENTS.values()),
+    "``(ca, sa)`` of the increment numbered ``increment_id`` in :data:`INCREMENT_IDS` (generated from "
+    ":data:`INCREMENTS`); ``(nan, nan)`` for an ``increment_id`` outside it.",
     unknown="(math.nan, math.nan)",
 )
-#: How many increments :func:`increment` knows (``kind`` runs from 0 to this − 1).
+#: How many increments :func:`increment` knows (``increment_id`` runs from 0 to this − 1).
 INCREMENT_COUNT = len(INCREMENTS)
 
 
 @njit(cache=True, parallel=True, error_model=ERROR_MODEL)
-def batch_turn(q, phi, h, kind, out):
-    """``out[i] = q[i] ⊗ Δq(φ[i])`` with the increment numbered ``kind``, rows shared among the cores."""
+def batch_turn(q, phi, h, increment_id, out):
+    """``out[i] = q[i] ⊗ Δq(φ[i])`` with the increment numbered ``increment_id``, rows shared among the cores."""
     for i in prange(q.shape[0]):
         px = phi[i, 0]
         py = phi[i, 1]
         pz = phi[i, 2]
-        ca, sa = increment(kind, px, py, pz, h)
+        ca, sa = increment(increment_id, px, py, pz, h)
         w, x, y, z = turn(q[i, 0], q[i, 1], q[i, 2], q[i, 3], ca, sa, px, py, pz)
         out[i, 0] = w
         out[i, 1] = x
@@ -279,7 +290,7 @@ def batch_turn(q, phi, h, kind, out):
 
 
 def _batch_kernel(name):
-    kind = INCREMENT_IDS[name]
+    increment_id = INCREMENT_IDS[name]
 
     def kernel(q, phi, dt=BULLET_DEFAULT_DT, out=None):
         q = np.ascontiguousarray(q, dtype=np.float64)
@@ -292,7 +303,7 @@ def _batch_kernel(name):
             raise ValueError(f"dt: must be finite and > 0, got {dt}")
         if out is None:
             out = np.empty_like(q)
-        return batch_turn(q, phi, float(dt), kind, out)
+        return batch_turn(q, phi, float(dt), increment_id, out)
 
     kernel.__name__ = f"kernel_{name.replace('-', '_')}"
     kernel.__doc__ = (

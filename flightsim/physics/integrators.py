@@ -9,7 +9,7 @@ mapping whose objects carry their ``order``; an unknown name raises with the
 valid ones (:func:`get`).
 
 Adding an integrator is one step function and one registration: write
-``step_<name>(y, t, h, params, inertia, inertia_inv, renorm, kind) -> |q| − 1``
+``step_<name>(y, t, h, params, inertia, inertia_inv, renorm, increment_id) -> |q| − 1``
 in :mod:`flightsim.physics.steps`, evaluating ``loads(t, y, params)``, and add
 an :class:`Integrator` entry naming it to :data:`INTEGRATORS`.  Everything
 else follows: the step's number in :data:`STEPS` and the compiled
@@ -97,8 +97,8 @@ def _step_number(step, name):
     )
 
 
-#: The steps that apply one of the seed's increments (``kind``): whether each needs one (True) or falls
-#: back on the exact exponential without one (False).  Every other step ignores ``kind``.
+#: The steps that apply one of the seed's increments (``increment_id``): whether each needs one (True) or falls
+#: back on the exact exponential without one (False).  Every other step ignores ``increment_id``.
 INCREMENT_STEPS = ((step_semi_implicit, True), (step_rkmk4, False))
 
 
@@ -110,7 +110,7 @@ def _increment_use(step):
     return None
 
 
-def check_selectors(name, number, kind):
+def check_selectors(name, number, increment_id):
     """Refuse a step number or increment number outside the registry: ``LookupError`` naming it.
 
     Compiled code cannot raise freely, so the compiled dispatch returns
@@ -122,8 +122,8 @@ def check_selectors(name, number, kind):
                           f"(0 to {len(STEPS) - 1}: {', '.join(f.py_func.__name__ for f in STEPS)})")
     needs = _increment_use(STEPS[number])
     lowest = 0 if needs else -1
-    if needs is not None and not lowest <= kind < INCREMENT_COUNT:
-        raise LookupError(f"integrator {name!r}: increment number {kind} is not in the registry "
+    if needs is not None and not lowest <= increment_id < INCREMENT_COUNT:
+        raise LookupError(f"integrator {name!r}: increment number {increment_id} is not in the registry "
                           f"({lowest} to {INCREMENT_COUNT - 1}: {', '.join(INCREMENT_IDS)})")
 
 
@@ -175,7 +175,7 @@ class Integrator:
         Its stability function ``R(z)`` on the linear test equation ``ẏ = λy``
         (``z = λ dt``), where known in closed form; None: measured
         (:func:`flightsim.physics.stability.amplification`).
-    number, kind : int
+    number, increment_id : int
         Number of the step function in :data:`STEPS`, and of the increment in
         :data:`flightsim.INCREMENT_IDS` (−1: none).
     """
@@ -200,7 +200,7 @@ class Integrator:
         self.increment = increment
         self.function = step
         self.number = _step_number(step, name)
-        self.kind = INCREMENT_IDS[increment] if increment else -1
+        self.increment_id = INCREMENT_IDS[increment] if increment else -1
 
     def step(self, y, t, h, params, inertia, inertia_inv, renorm=True):
         """Advance ``y`` in place by ``h`` (compiled); return ``|q| − 1`` before renormalising.
@@ -208,18 +208,18 @@ class Integrator:
         NaN when the state is no longer finite.  ``params`` is a
         :class:`~flightsim.physics.aero.LoadParams` from :func:`flightsim.physics.aero.pack`
         (or :func:`flightsim.physics.aero.free_body`).  ``LookupError`` if
-        :attr:`number` or :attr:`kind` was set to one the registry lacks.
+        :attr:`number` or :attr:`increment_id` was set to one the registry lacks.
         """
-        err = step_fields(self.number, y, t, h, tuple(params), inertia, inertia_inv, renorm, self.kind)
+        err = step_fields(self.number, y, t, h, tuple(params), inertia, inertia_inv, renorm, self.increment_id)
         if err == UNKNOWN_SELECTOR:
-            check_selectors(self.name, self.number, self.kind)
+            check_selectors(self.name, self.number, self.increment_id)
         return err
 
     def run(self, y, t0, h, steps, params, inertia, inertia_inv, renorm=True):
         """``steps`` compiled steps in one call; returns the largest ``||q| − 1|`` seen (as :meth:`step`)."""
-        worst = run_steps(self.number, y, t0, h, steps, params, inertia, inertia_inv, renorm, self.kind)
+        worst = run_steps(self.number, y, t0, h, steps, params, inertia, inertia_inv, renorm, self.increment_id)
         if worst == UNKNOWN_SELECTOR:
-            check_selectors(self.name, self.number, self.kind)
+            check_selectors(self.name, self.number, self.increment_id)
         return worst
 
     @property
@@ -233,12 +233,12 @@ class Integrator:
         Returns ``step(y, t, h, params, inertia, inertia_inv, renorm) -> |q| − 1``.
         """
         f = python_step(self.function, python_loads)
-        name, number, kind = self.name, self.number, self.kind
+        name, number, increment_id = self.name, self.number, self.increment_id
 
         def step(y, t, h, params, inertia, inertia_inv, renorm=True):
-            err = f(y, t, h, params, inertia, inertia_inv, renorm, kind)
+            err = f(y, t, h, params, inertia, inertia_inv, renorm, increment_id)
             if err == UNKNOWN_SELECTOR:
-                check_selectors(name, number, kind)
+                check_selectors(name, number, increment_id)
             return err
 
         return step

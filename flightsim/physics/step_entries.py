@@ -24,7 +24,7 @@ from flightsim.physics.steps import STEPS, UNKNOWN_SELECTOR, step_by_number
 
 
 @borrowing_entry_jit
-def step_fields(number, y, t, h, fields, inertia, inertia_inv, renorm, kind):
+def step_fields(number, y, t, h, fields, inertia, inertia_inv, renorm, increment_id):
     """:func:`~flightsim.physics.steps.step_by_number` for a call from Python, given ``fields = tuple(params)``,
     after what runs once per step (:func:`flightsim.physics.aero.step_start`: a JSBSim aircraft's flight
     controls and engines).
@@ -39,18 +39,18 @@ def step_fields(number, y, t, h, fields, inertia, inertia_inv, renorm, kind):
     """
     params = LoadParams(*fields)
     step_start(t, y, h, params)
-    return step_by_number(number, y, t, h, params, inertia, inertia_inv, renorm, kind)
+    return step_by_number(number, y, t, h, params, inertia, inertia_inv, renorm, increment_id)
 
 
 @borrowing_entry_jit
-def run_steps(number, y, t0, h, steps, params, inertia, inertia_inv, renorm, kind):
+def run_steps(number, y, t0, h, steps, params, inertia, inertia_inv, renorm, increment_id):
     """``steps`` steps in one compiled loop, each after :func:`~flightsim.physics.aero.step_start`; returns the
     largest ``||q| − 1|`` seen (NaN if it blew up; :data:`~flightsim.physics.steps.UNKNOWN_SELECTOR` for a number
     outside the registry)."""
     worst = 0.0
     for k in range(steps):
         step_start(t0 + k * h, y, h, params)
-        e = step_by_number(number, y, t0 + k * h, h, params, inertia, inertia_inv, renorm, kind)
+        e = step_by_number(number, y, t0 + k * h, h, params, inertia, inertia_inv, renorm, increment_id)
         if not math.isfinite(e) or e == UNKNOWN_SELECTOR:
             return e
         worst = max(worst, abs(e))
@@ -78,7 +78,7 @@ def step_entry(step):
     Returns
     -------
     numba dispatcher
-        ``entry(y, t, h, fields, inertia, inertia_inv, renorm, kind) -> |q| − 1`` (``fields = tuple(params)``).
+        ``entry(y, t, h, fields, inertia, inertia_inv, renorm, increment_id) -> |q| − 1`` (``fields = tuple(params)``).
     """
     fname = step.py_func.__name__
     entry = _ENTRIES.get(fname)
@@ -86,10 +86,10 @@ def step_entry(step):
         if step not in STEPS:
             raise ValueError(f"{fname} is not a step function of {step_methods.__name__}")
         name = f"step_fields__{fname}"
-        source = (f"def {name}(y, t, h, fields, inertia, inertia_inv, renorm, kind):\n"
+        source = (f"def {name}(y, t, h, fields, inertia, inertia_inv, renorm, increment_id):\n"
                   f"    params = LoadParams(*fields)\n"
                   f"    step_start(t, y, h, params)\n"
-                  f"    return step_methods.{fname}(y, t, h, params, inertia, inertia_inv, renorm, kind)\n")
+                  f"    return step_methods.{fname}(y, t, h, params, inertia, inertia_inv, renorm, increment_id)\n")
         entry = _ENTRIES[fname] = compile_source(name, source, borrowing_entry_jit)
     return entry
 

@@ -21,7 +21,7 @@ which with no elements is also the free body's loads
 Python with a Python loads callable
 (:func:`flightsim.physics.step_entries.python_step`).
 
-A step is ``step_<name>(y, t, h, params, inertia, inertia_inv, renorm, kind)
+A step is ``step_<name>(y, t, h, params, inertia, inertia_inv, renorm, increment_id)
 -> |q| − 1`` (:data:`STEP_ARGS`), compiled and evaluating ``loads(t, y,
 params)`` (directly or through a helper of this module).  Every such function
 of this module is a step: :data:`STEPS` numbers them in the order they are
@@ -101,11 +101,11 @@ def cross(ax, ay, az, bx, by, bz):
 
 
 @borrowing_jit
-def group_turn(kind, qw, qx, qy, qz, px, py, pz, h):
-    """``q ⊗ Δq(φ)`` with the increment numbered ``kind``, or the exact exponential when ``kind < 0``."""
-    if kind < 0:
+def group_turn(increment_id, qw, qx, qy, qz, px, py, pz, h):
+    """``q ⊗ Δq(φ)`` with the increment numbered ``increment_id``; the exact exponential when ``increment_id < 0``."""
+    if increment_id < 0:
         return exp_turn(qw, qx, qy, qz, px, py, pz)
-    ca, sa = kernels.increment(kind, px, py, pz, h)
+    ca, sa = kernels.increment(increment_id, px, py, pz, h)
     return turn(qw, qx, qy, qz, ca, sa, px, py, pz)
 
 
@@ -117,7 +117,7 @@ def exp_turn(qw, qx, qy, qz, px, py, pz):
 
 
 # --------------------------------------------------------------------------- steps
-# Every step has the signature step(y, t, h, params, inertia, inertia_inv, renorm, kind) -> |q|-1
+# Every step has the signature step(y, t, h, params, inertia, inertia_inv, renorm, increment_id) -> |q|-1
 # (STEP_ARGS) and evaluates the module-level ``loads`` (directly or through a helper of this
 # module).  They are plain module-level compiled functions, so numba caches them on disk;
 # :func:`flightsim.physics.step_entries.python_step` runs the same source as Python with other loads.
@@ -146,15 +146,15 @@ def euler_kick(y, h, ax, ay, az, dx, dy, dz):
 
 
 @borrowing_jit
-def step_semi_implicit(y, t, h, params, inertia, inertia_inv, renorm, kind):
+def step_semi_implicit(y, t, h, params, inertia, inertia_inv, renorm, increment_id):
     """Bourg's StepSimulation order with the orientation update ``q ⊗ Δq(ω_new h)``.
 
     Loads; v += a h; x += v h (new v); ω += α h; q ← q ⊗ Δq(ω h) with the
-    new ω and the increment numbered ``kind`` (:data:`flightsim.kernels.INCREMENT_IDS`);
-    renormalise.  First order on the coupled state.  ``kind`` must name an
+    new ω and the increment numbered ``increment_id`` (:data:`flightsim.kernels.INCREMENT_IDS`);
+    renormalise.  First order on the coupled state.  ``increment_id`` must name an
     increment: any other returns :data:`UNKNOWN_SELECTOR`, the state untouched.
     """
-    if kind < 0 or kind >= kernels.INCREMENT_COUNT:
+    if increment_id < 0 or increment_id >= kernels.INCREMENT_COUNT:
         return UNKNOWN_SELECTOR
     ax, ay, az, mx, my, mz = loads(t, y, params)
     dx, dy, dz = omega_dot(y[10], y[11], y[12], mx, my, mz, inertia, inertia_inv)
@@ -162,13 +162,13 @@ def step_semi_implicit(y, t, h, params, inertia, inertia_inv, renorm, kind):
     px = y[10] * h
     py = y[11] * h
     pz = y[12] * h
-    ca, sa = kernels.increment(kind, px, py, pz, h)
+    ca, sa = kernels.increment(increment_id, px, py, pz, h)
     qw, qx, qy, qz = turn(y[6], y[7], y[8], y[9], ca, sa, px, py, pz)
     return store_q(y, qw, qx, qy, qz, renorm)
 
 
 @jit
-def step_matrix(y, t, h, params, inertia, inertia_inv, renorm, kind):
+def step_matrix(y, t, h, params, inertia, inertia_inv, renorm, increment_id):
     """Integrate R directly: ``R ← R + h R Ω(ω)`` (body-frame ω), re-orthonormalised.
 
     Translation and ω as in Bourg's step.  Re-orthonormalisation iterates
@@ -204,7 +204,7 @@ def step_matrix(y, t, h, params, inertia, inertia_inv, renorm, kind):
 
 
 @borrowing_jit
-def step_buss2(y, t, h, params, inertia, inertia_inv, renorm, kind):
+def step_buss2(y, t, h, params, inertia, inertia_inv, renorm, increment_id):
     """Buss's augmented second-order attitude step (Buss 2000; JSBSim ``eBuss2``).
 
     ``ω̄ = ω + ½ h α + (h²/12) ω × α`` — the body-frame sign of Buss's
@@ -242,7 +242,7 @@ def rk4_deriv(t, y, params, inertia, inertia_inv, out):
 
 
 @borrowing_jit
-def step_rk4(y, t, h, params, inertia, inertia_inv, renorm, kind):
+def step_rk4(y, t, h, params, inertia, inertia_inv, renorm, increment_id):
     """Classical Runge–Kutta 4 on the whole state with ``dq/dt = ½ q ⊗ (0, ω)``.
 
     Four load evaluations per step; q renormalised at the end.  The stages
@@ -267,13 +267,13 @@ def step_rk4(y, t, h, params, inertia, inertia_inv, renorm, kind):
 
 
 @jit
-def rkmk4_stage(t, y0, dy, u, params, inertia, inertia_inv, out, ku, kind, h):
-    """One RKMK4 stage at x, v, ω = y0 + dy and q = q0 ⊗ Exp(u) (Exp by the increment ``kind``).
+def rkmk4_stage(t, y0, dy, u, params, inertia, inertia_inv, out, ku, increment_id, h):
+    """One RKMK4 stage at x, v, ω = y0 + dy and q = q0 ⊗ Exp(u) (Exp by the increment ``increment_id``).
 
     Writes the derivatives of x, v, ω into ``out`` and ``dexp⁻¹_{−u}(ω)`` into ``ku``.
     """
     ys = y0 + dy
-    ys[6], ys[7], ys[8], ys[9] = group_turn(kind, y0[6], y0[7], y0[8], y0[9], u[0], u[1], u[2], h)
+    ys[6], ys[7], ys[8], ys[9] = group_turn(increment_id, y0[6], y0[7], y0[8], y0[9], u[0], u[1], u[2], h)
     ax, ay, az, mx, my, mz = loads(t, ys, params)
     out[0:3] = ys[3:6]
     out[3] = ax
@@ -289,7 +289,7 @@ def rkmk4_stage(t, y0, dy, u, params, inertia, inertia_inv, out, ku, kind, h):
 
 
 @jit
-def step_rkmk4(y, t, h, params, inertia, inertia_inv, renorm, kind):
+def step_rkmk4(y, t, h, params, inertia, inertia_inv, renorm, increment_id):
     """Runge–Kutta–Munthe-Kaas 4: RK4 in the Lie algebra, q moved only by exponentials.
 
     The orientation is ``q0 ⊗ Exp(u)``; stage ``i`` evaluates the loads at
@@ -298,13 +298,13 @@ def step_rkmk4(y, t, h, params, inertia, inertia_inv, renorm, kind):
     4th order allows).  Position, velocity and ω follow the classical RK4
     tableau.  |q| = 1 to rounding, with no renormalisation (Munthe-Kaas 1999).
 
-    With ``kind ≥ 0`` the group exponential is replaced by one of the seed's
+    With ``increment_id ≥ 0`` the group exponential is replaced by one of the seed's
     increments: ω is then no longer advanced by first-order Euler, so the
-    increment's own error is what separates the variants.  A ``kind`` that
+    increment's own error is what separates the variants.  An ``increment_id`` that
     names no increment (below −1, or past the last) returns
     :data:`UNKNOWN_SELECTOR`, the state untouched.
     """
-    if kind < -1 or kind >= kernels.INCREMENT_COUNT:
+    if increment_id < -1 or increment_id >= kernels.INCREMENT_COUNT:
         return UNKNOWN_SELECTOR
     k1 = np.zeros(13)
     k2 = np.zeros(13)
@@ -316,12 +316,12 @@ def step_rkmk4(y, t, h, params, inertia, inertia_inv, renorm, kind):
     u4 = np.empty(3)
     zero = np.zeros(3)
     zeros = np.zeros(13)
-    rkmk4_stage(t, y, zeros, zero, params, inertia, inertia_inv, k1, u1, kind, h)
-    rkmk4_stage(t + 0.5 * h, y, 0.5 * h * k1, 0.5 * h * u1, params, inertia, inertia_inv, k2, u2, kind, h)
-    rkmk4_stage(t + 0.5 * h, y, 0.5 * h * k2, 0.5 * h * u2, params, inertia, inertia_inv, k3, u3, kind, h)
-    rkmk4_stage(t + h, y, h * k3, h * u3, params, inertia, inertia_inv, k4, u4, kind, h)
+    rkmk4_stage(t, y, zeros, zero, params, inertia, inertia_inv, k1, u1, increment_id, h)
+    rkmk4_stage(t + 0.5 * h, y, 0.5 * h * k1, 0.5 * h * u1, params, inertia, inertia_inv, k2, u2, increment_id, h)
+    rkmk4_stage(t + 0.5 * h, y, 0.5 * h * k2, 0.5 * h * u2, params, inertia, inertia_inv, k3, u3, increment_id, h)
+    rkmk4_stage(t + h, y, h * k3, h * u3, params, inertia, inertia_inv, k4, u4, increment_id, h)
     u = (h / 6.0) * (u1 + 2.0 * u2 + 2.0 * u3 + u4)
-    qw, qx, qy, qz = group_turn(kind, y[6], y[7], y[8], y[9], u[0], u[1], u[2], h)
+    qw, qx, qy, qz = group_turn(increment_id, y[6], y[7], y[8], y[9], u[0], u[1], u[2], h)
     dy = (h / 6.0) * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
     y[0:6] += dy[0:6]
     y[10:13] += dy[10:13]
@@ -374,7 +374,7 @@ def gyro_jacobian(wx, wy, wz, inertia, c, J):
 
 
 @jit
-def step_gyro_implicit(y, t, h, params, inertia, inertia_inv, renorm, kind):
+def step_gyro_implicit(y, t, h, params, inertia, inertia_inv, renorm, increment_id):
     """Bullet's implicit gyroscopic step (``btRigidBody::computeGyroscopicImpulseImplicit_Body``).
 
     In the body frame, one Newton step from ``ω`` of the backward-Euler
@@ -402,7 +402,7 @@ def step_gyro_implicit(y, t, h, params, inertia, inertia_inv, renorm, kind):
 
 
 @borrowing_jit
-def step_gyro_clamped(y, t, h, params, inertia, inertia_inv, renorm, kind):
+def step_gyro_clamped(y, t, h, params, inertia, inertia_inv, renorm, increment_id):
     """Jolt's explicit gyroscopic step with the angular momentum's magnitude kept (``ApplyGyroscopicForce``).
 
     Body-frame ``L = Iω``; ``L' = L − h ω × L``, rescaled to ``|L'| = |L|``
@@ -512,7 +512,7 @@ def free_flow_split(qw, qx, qy, qz, L, inertia, h):
 
 
 @jit
-def step_splitting(y, t, h, params, inertia, inertia_inv, renorm, kind):
+def step_splitting(y, t, h, params, inertia, inertia_inv, renorm, increment_id):
     """Kick–drift–kick: the external loads as half kicks around the free body's exact splitting.
 
     Kick: ``v += ½h a``, ``L += ½h M`` (body frame).  Drift: ``x += h v``
@@ -561,7 +561,7 @@ MIDPOINT_STALL = 1e4
 
 
 @jit
-def step_midpoint(y, t, h, params, inertia, inertia_inv, renorm, kind):
+def step_midpoint(y, t, h, params, inertia, inertia_inv, renorm, increment_id):
     """The implicit midpoint rule on the whole state, solved to rounding, renormalised.
 
     ``y₁ = y₀ + h f(t + ½h, ȳ)``, ``ȳ = ½(y₀ + y₁)``, solved for ȳ.  ω by
@@ -650,7 +650,7 @@ def step_midpoint(y, t, h, params, inertia, inertia_inv, renorm, kind):
 # --------------------------------------------------------------------------- numbering
 
 #: Parameters of every step function, in order: what makes a compiled function of this module a step.
-STEP_ARGS = ("y", "t", "h", "params", "inertia", "inertia_inv", "renorm", "kind")
+STEP_ARGS = ("y", "t", "h", "params", "inertia", "inertia_inv", "renorm", "increment_id")
 
 
 def _steps_of(namespace):
@@ -669,7 +669,7 @@ def _steps_of(namespace):
 #: The step functions, numbered as :func:`step_by_number` dispatches them: in the order they are written here.
 STEPS = _steps_of(globals())
 
-#: ``step_by_number(number, y, t, h, params, inertia, inertia_inv, renorm, kind)``: run the step
+#: ``step_by_number(number, y, t, h, params, inertia, inertia_inv, renorm, increment_id)``: run the step
 #: numbered ``number`` in :data:`STEPS` (compiled code takes no function arguments) — an if-chain
 #: written from :data:`STEPS` by :func:`flightsim.math.compiler.compiled_dispatch`, cached on disk.
 step_by_number = compiled_dispatch(

@@ -106,7 +106,7 @@ def _fields_expression(fields, own, index):
 
 
 _KERNEL = f'''
-def batch_steps(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv, renorm, kind,
+def batch_steps(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv, renorm, increment_id,
                 status, qerr, wheels_down, on_ground, travel, wheels_only, sink_rate,
                 wind_on, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn):
     """``steps`` physics steps of every running airplane (``status == RUNNING``), in parallel over airplanes.
@@ -124,7 +124,7 @@ def batch_steps(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv,
         for k in range(steps):
             prev[:] = y
             aero.step_start(T[a], y, h, params)
-            err = step_by_number(number, y, T[a], h, params, inertia, inertia_inv, renorm, kind)
+            err = step_by_number(number, y, T[a], h, params, inertia, inertia_inv, renorm, increment_id)
             if not math.isfinite(err):
                 D[a, :] = y
                 y[:] = prev
@@ -409,7 +409,7 @@ class BatchSimulation:
             held &= was
             self.status[held] = HELD
         it = self._integrator
-        integrators.check_selectors(it.name, it.number, it.kind)   # the compiled dispatch cannot raise
+        integrators.check_selectors(it.name, it.number, it.increment_id)   # the compiled dispatch cannot raise
         model = self._wind_model
         wind_on = model is not None and not model.steady
         arrays = model.arrays if wind_on else _NO_WIND
@@ -427,7 +427,7 @@ class BatchSimulation:
             if autopilot:
                 self.autopilot.fly(self.status == RUNNING)
             kernel(it.number, self.states, self.previous, self._diverged, self.times, self.dt, now, self._fields,
-                   self._own, self._inertia, self._inertia_inv, self.renormalize, it.kind, self.status,
+                   self._own, self._inertia, self._inertia_inv, self.renormalize, it.increment_id, self.status,
                    self.qnorm_error, self._wheels_down, self.on_ground, self._travel, self._gear.wheels_only,
                    self._gear.sink_rate, wind_on, *arrays)
             done += now

@@ -491,7 +491,7 @@ class Simulation:
         """
         method = integrators.get(name)
         self._integrator = method
-        self._step_number, self._kind = method.number, method.kind
+        self._step_number, self._increment_id = method.number, method.increment_id
         self._step_entry = method.entry
 
     def warm_up(self, integrator=None):
@@ -499,7 +499,7 @@ class Simulation:
         now, on a scratch copy of the state, not during a flying frame (the flight is left as it is)."""
         method = self._integrator if integrator is None else integrators.get(integrator)
         scratch = tuple(f.copy() if isinstance(f, np.ndarray) else f for f in self._param_fields)   # (its state too)
-        method.entry(self._y.copy(), 0.0, self.dt, scratch, self._inertia, self._inertia_inv, True, method.kind)
+        method.entry(self._y.copy(), 0.0, self.dt, scratch, self._inertia, self._inertia_inv, True, method.increment_id)
 
     # ------------------------------------------------------------------ stepping
 
@@ -526,10 +526,10 @@ class Simulation:
         self._t_prev = self.t
         start = time.perf_counter()
         err = self._step_entry(self._y, self.t, self.dt, self._param_fields, self._inertia, self._inertia_inv,
-                               self.renormalize, self._kind)
+                               self.renormalize, self._increment_id)
         elapsed = time.perf_counter() - start
         if err == steps.UNKNOWN_SELECTOR:      # the state untouched: a step or increment number unknown
-            integrators.check_selectors(self.integrator, self._step_number, self._kind)
+            integrators.check_selectors(self.integrator, self._step_number, self._increment_id)
         # exponential average over ~100 steps, seeded by the first one
         self._step_seconds += (0.01 if self._step_seconds else 1.0) * (elapsed - self._step_seconds)
         self.steps += 1
