@@ -226,11 +226,11 @@ def test_switching_integrator_between_steps_never_jumps():
     y[integrators.Q] = Q0
     y[integrators.W] = W0 * 3
     h = 0.01
-    I, Iinv = rigidbody.check_inertia(INERTIA)
+    inertia, inertia_inv = rigidbody.check_inertia(INERTIA)
     for k in range(3 * len(NAMES)):
         name = NAMES[k % len(NAMES)]
         before = y.copy()
-        INTEGRATORS[name].step(y, k * h, h, rigidbody.FREE_BODY, I, Iinv, True)
+        INTEGRATORS[name].step(y, k * h, h, rigidbody.FREE_BODY, inertia, inertia_inv, True)
         turned = quat.angle_between(before[integrators.Q], y[integrators.Q])
         assert turned < np.linalg.norm(before[integrators.W]) * h * 1.05 + 1e-12, name
         assert np.dot(before[integrators.Q], y[integrators.Q]) > 0  # same hemisphere: no sign flip
@@ -269,7 +269,8 @@ def test_bad_input(kwargs, message):
 
 
 def test_registry_entries_are_complete():
-    required = {"euler", "exact", "taylor2", "taylor2-half", "taylor2-quarter", "bullet", "matrix", "buss2", "rk4", "rkmk4"}
+    required = {"euler", "exact", "taylor2", "taylor2-half", "taylor2-quarter", "bullet", "matrix", "buss2", "rk4",
+                "rkmk4"}
     assert required <= set(INTEGRATORS)
     for it in INTEGRATORS.values():
         assert it.name and it.label and it.description and it.order in (1, 2, 3, 4)
@@ -335,14 +336,14 @@ def test_compiled_airplane_moment_agrees_with_python_path(name):
     y[integrators.W] = (0.2, -0.1, 0.05)
     moment = np.array(aero.airplane_loads(0.0, y, params)[3:])
     assert np.linalg.norm(moment) > 1e3  # ft·lbf: a torque that matters
-    I, Iinv = rigidbody.check_inertia(aircraft.inertia)
+    inertia, inertia_inv = rigidbody.check_inertia(aircraft.inertia)
     h = 1 / 120
     compiled, python = y.copy(), y.copy()
-    e1 = INTEGRATORS[name].step(compiled, 0.3, h, params, I, Iinv, True)
-    e2 = INTEGRATORS[name].python_step(aero.airplane_loads)(python, 0.3, h, params, I, Iinv, True)
+    e1 = INTEGRATORS[name].step(compiled, 0.3, h, params, inertia, inertia_inv, True)
+    e2 = INTEGRATORS[name].python_step(aero.airplane_loads)(python, 0.3, h, params, inertia, inertia_inv, True)
     assert np.allclose(compiled, python, rtol=1e-13, atol=1e-13) and e1 == pytest.approx(e2, abs=1e-15)
     free = y.copy()
-    INTEGRATORS[name].step(free, 0.3, h, params._replace(positions=params.positions[:0]), I, Iinv, True)
+    INTEGRATORS[name].step(free, 0.3, h, params._replace(positions=params.positions[:0]), inertia, inertia_inv, True)
     assert np.linalg.norm(compiled[integrators.W] - free[integrators.W]) > 1e-3  # the moment moved ω
 
 
@@ -352,10 +353,10 @@ def test_compiled_dispatch_runs_the_registered_step(name):
     assert steps.STEPS[it.number] is it.function
     rng = np.random.default_rng(7)
     y = np.r_[rng.normal(size=6), quat.normalize(rng.normal(size=4)), rng.normal(size=3)]
-    I, Iinv = rigidbody.check_inertia(INERTIA)
+    inertia, inertia_inv = rigidbody.check_inertia(INERTIA)
     by_number, direct = y.copy(), y.copy()
-    a = it.step(by_number, 0.1, 0.01, rigidbody.FREE_BODY, I, Iinv, True)
-    b = it.function(direct, 0.1, 0.01, rigidbody.FREE_BODY, I, Iinv, True, it.increment_id)
+    a = it.step(by_number, 0.1, 0.01, rigidbody.FREE_BODY, inertia, inertia_inv, True)
+    b = it.function(direct, 0.1, 0.01, rigidbody.FREE_BODY, inertia, inertia_inv, True, it.increment_id)
     assert np.array_equal(by_number, direct) and a == b
 
 
@@ -374,11 +375,12 @@ def test_stepping_from_python_with_plain_fields_is_the_same_compiled_step():
     params.controls[:5] = (0.7, 0.2, -0.3, 0.1, 0.0)
     y = np.zeros(integrators.STATE_SIZE)
     y[integrators.X], y[integrators.V], y[integrators.Q] = (0.0, 0.0, 2000.0), (150.0, 0.0, 0.0), (1.0, 0, 0, 0)
-    I, Iinv = rigidbody.check_inertia(load_aircraft().inertia)
+    inertia, inertia_inv = rigidbody.check_inertia(load_aircraft().inertia)
     for it in INTEGRATORS.values():
         a, b = y.copy(), y.copy()
-        ea = step_entries.step_fields(it.number, a, 0.0, 0.01, tuple(params), I, Iinv, True, it.increment_id)
-        eb = steps.step_by_number(it.number, b, 0.0, 0.01, params, I, Iinv, True, it.increment_id)
+        ea = step_entries.step_fields(it.number, a, 0.0, 0.01, tuple(params), inertia, inertia_inv, True,
+                                      it.increment_id)
+        eb = steps.step_by_number(it.number, b, 0.0, 0.01, params, inertia, inertia_inv, True, it.increment_id)
         assert np.array_equal(a, b) and ea == eb, it.name
 
 

@@ -64,13 +64,46 @@ import numpy as np
 from flightsim.math.compiler import borrowing_entry_jit, borrowing_inline_jit, borrowing_jit
 from flightsim.math.kernels import qv_rotate
 from flightsim.physics.constants import (
-    ISA_DENSITY_EXPONENT, ISA_LAPSE, ISA_SCALE_HEIGHT, ISA_TROPOPAUSE, P_SL, PASCAL, RHO_SL,
+    ISA_DENSITY_EXPONENT,
+    ISA_LAPSE,
+    ISA_SCALE_HEIGHT,
+    ISA_TROPOPAUSE,
+    P_SL,
+    PASCAL,
+    RHO_SL,
 )
+
 # the gear's names and the controls' layout, re-exported: ``aero.gear_loads``, ``aero.INPUTS``… as before
 from flightsim.physics.gear import (  # noqa: F401
-    A_ON, A_X, A_Y, BRAKE_BOTH, BRAKE_LEFT, BRAKE_NONE, BRAKE_RIGHT, G_BRAKE, G_DAMPING, G_ROLLING, G_STATIC,
-    G_STEER, G_STIFFNESS, G_TRAVEL, GD_DEPTH, GD_LOAD, GD_RATE, GEAR_HARD, GEAR_WHEEL, HOLD_DISTANCE, R_BRAKE,
-    R_KIND, SLIP_SPEED, SLIP_TAN, contact_loads, gear_loads, hold_brakes, pack_gear, wheel_brake,
+    A_ON,
+    A_X,
+    A_Y,
+    BRAKE_BOTH,
+    BRAKE_LEFT,
+    BRAKE_NONE,
+    BRAKE_RIGHT,
+    G_BRAKE,
+    G_DAMPING,
+    G_ROLLING,
+    G_STATIC,
+    G_STEER,
+    G_STIFFNESS,
+    G_TRAVEL,
+    GD_DEPTH,
+    GD_LOAD,
+    GD_RATE,
+    GEAR_HARD,
+    GEAR_WHEEL,
+    HOLD_DISTANCE,
+    R_BRAKE,
+    R_KIND,
+    SLIP_SPEED,
+    SLIP_TAN,
+    contact_loads,
+    gear_loads,
+    hold_brakes,
+    pack_gear,
+    wheel_brake,
 )
 from flightsim.physics.inputs import C_BRAKE, C_ENGINE, C_PARKING_BRAKE, C_RUDDER, C_THROTTLE, INPUTS  # noqa: F401
 from flightsim.physics.jsbsim.loads import jsbsim_loads
@@ -373,7 +406,7 @@ def pack(aircraft, atmosphere="constant"):
         tab_alpha[k, :m] = t.alpha
         neutral = (t.cl, t.cl, t.cl, t.cd, t.cd, t.cd)
         columns = (t.cl, t.cl_te_down, t.cl_te_up, t.cd, t.cd_te_down, t.cd_te_up)
-        for j, (col, fallback) in enumerate(zip(columns, neutral)):
+        for j, (col, fallback) in enumerate(zip(columns, neutral, strict=True)):
             tab_vals[k, j, :m] = fallback if col is None else col
     # the compiled function's own source run as Python (the same libm, the same bits): packing compiles nothing
     normal = element_normal.py_func
@@ -553,7 +586,8 @@ def interpolate(alpha, xs, ys, n):
 
 @borrowing_jit
 def segment(alpha, xs, n):
-    """Where ``alpha`` lies among the breakpoints ``xs[:n]``: ``(k, f)``, ``alpha`` at the fraction ``f`` of ``xs[k−1] … xs[k]``.
+    """Where ``alpha`` lies among the breakpoints ``xs[:n]``: ``(k, f)``, ``alpha`` at the fraction ``f`` of
+    ``xs[k−1] … xs[k]``.
 
     ``k`` is the first breakpoint with ``alpha <= xs[k]`` (``k = n``: past the last), so a search serves every
     column of a table (:func:`interpolate_at`).

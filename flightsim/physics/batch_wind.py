@@ -24,7 +24,14 @@ import numpy as np
 from flightsim.math.compiler import entry_jit, jit
 from flightsim.physics import wind as scalar
 from flightsim.physics.wind import (
-    _P_INF, _SQRT3, KNOT, MIN_AIRSPEED, MIN_HEIGHT, POE_ALTITUDES, POE_SIGMA, W20_KNOTS,
+    _P_INF,
+    _SQRT3,
+    KNOT,
+    MIN_AIRSPEED,
+    MIN_HEIGHT,
+    POE_ALTITUDES,
+    POE_SIGMA,
+    W20_KNOTS,
 )
 
 #: Normal deviates drawn ahead per airplane (rows of 6).

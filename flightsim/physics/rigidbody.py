@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from flightsim.physics import aero, divergence, integrators
 from flightsim.math import quat
+from flightsim.physics import aero, divergence, integrators
 from flightsim.physics.steps import STATE_SIZE, Q, W
 
 #: Loads parameters of a free body (no elements, no thrust, no gravity).
@@ -32,20 +32,20 @@ def check_inertia(inertia, name="inertia"):
     ValueError
         Naming ``name`` and the reason.
     """
-    I = np.asarray(inertia, dtype=np.float64)
-    if I.shape != (3, 3):
-        raise ValueError(f"{name}: expected shape (3, 3), got {I.shape}")
-    if not np.all(np.isfinite(I)):
+    tensor = np.asarray(inertia, dtype=np.float64)
+    if tensor.shape != (3, 3):
+        raise ValueError(f"{name}: expected shape (3, 3), got {tensor.shape}")
+    if not np.all(np.isfinite(tensor)):
         raise ValueError(f"{name}: contains a non-finite value")
-    scale = np.max(np.abs(I))
+    scale = np.max(np.abs(tensor))
     if scale == 0.0:
         raise ValueError(f"{name}: is zero (singular)")
-    if not np.allclose(I, I.T, rtol=0.0, atol=1e-12 * scale):
+    if not np.allclose(tensor, tensor.T, rtol=0.0, atol=1e-12 * scale):
         raise ValueError(f"{name}: is not symmetric")
-    eig = np.linalg.eigvalsh(I)
+    eig = np.linalg.eigvalsh(tensor)
     if eig[0] <= 1e-12 * scale:
         raise ValueError(f"{name}: is singular or not positive definite (eigenvalues {eig})")
-    return np.ascontiguousarray(I), np.ascontiguousarray(np.linalg.inv(I))
+    return np.ascontiguousarray(tensor), np.ascontiguousarray(np.linalg.inv(tensor))
 
 
 def check_dt(dt, name="dt"):
@@ -101,7 +101,7 @@ def propagate(q0, omega0, inertia, dt, steps, integrator="euler", torque=None, r
     w = quat.as_vec(omega0, "omega0")
     if w.shape != (3,):
         raise ValueError(f"omega0: expected shape (3,), got {w.shape}")
-    I, Iinv = check_inertia(inertia)
+    tensor, inertia_inv = check_inertia(inertia)
     h = check_dt(dt)
     if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
         raise ValueError(f"steps: must be a whole number ≥ 0, got {steps!r}")
@@ -114,7 +114,7 @@ def propagate(q0, omega0, inertia, dt, steps, integrator="euler", torque=None, r
     y[W] = w
     t = None
     if torque is None:
-        worst = method.run(y, 0.0, h, int(steps), FREE_BODY, I, Iinv, bool(renormalize))
+        worst = method.run(y, 0.0, h, int(steps), FREE_BODY, tensor, inertia_inv, bool(renormalize))
     else:
 
         def loads(t, y, params):
@@ -128,7 +128,7 @@ def propagate(q0, omega0, inertia, dt, steps, integrator="euler", torque=None, r
         step = method.python_step(loads)
         worst = 0.0
         for k in range(int(steps)):
-            worst = divergence.python_step_result(step, y, k * h, h, FREE_BODY, I, Iinv, bool(renormalize))
+            worst = divergence.python_step_result(step, y, k * h, h, FREE_BODY, tensor, inertia_inv, bool(renormalize))
             if divergence.diverged(worst):
                 t = k * h
                 break

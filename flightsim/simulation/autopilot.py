@@ -128,7 +128,8 @@ def parse_spec(text):
     Raises
     ------
     ValueError
-        One line naming the key and the accepted range: ``"alt=-5: altitude must be 0 to 60000 ft"`` (the command line puts ``--autopilot:`` before it).
+        One line naming the key and the accepted range: ``"alt=-5: altitude must be 0 to 60000 ft"`` (the command
+        line puts ``--autopilot:`` before it).
     """
     values = {}
     for item in (p.strip() for p in str(text).split(",")):
@@ -285,7 +286,8 @@ class Loops:
         """Airplane ``a``'s engaged modes as names ``(lateral, vertical, speed)`` (None for each when disengaged)."""
         if not self.engaged[a]:
             return None, None, None
-        return tuple(table[int(code[a])] for table, code in zip(_NAMES, (self.lateral, self.vertical, self.speed)))
+        codes = (self.lateral, self.vertical, self.speed)
+        return tuple(table[int(code[a])] for table, code in zip(_NAMES, codes, strict=True))
 
     def engage(self, index, selection, altitude, airspeed, controls=None, trim=None, gains=None):
         """Fly ``selection`` on the airplanes ``index`` (int array) from now.

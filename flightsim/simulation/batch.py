@@ -43,19 +43,25 @@ airplane's ``LoadParams`` from the named tuple's own field list, so fields
 added to it later (a propeller's tables) are shared with no change here.
 """
 
-import math
+import math  # noqa: F401 (the kernels generated below use it)
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, prange, types  # noqa: F401 (prange: the kernels generated below)
 from numba.extending import overload
 
 from flightsim.math.compiler import ERROR_MODEL, compile_source, entry_jit
 from flightsim.physics import aero, divergence, integrators
+
 # LoadParams, airplane_loads, ground_contact and ground_after_step are used by the kernels generated below
 from flightsim.physics.aero import LoadParams, airplane_loads  # noqa: F401
 from flightsim.physics.batch_wind import BLOCK, STATE_WIDTH, BatchWind, sample_one  # noqa: F401 (the kernel samples)
 from flightsim.physics.ground import (  # noqa: F401
-    GROUND_CRASH, GROUND_SINK_CRASH, GearLimits, crash, ground_after_step, ground_contact,
+    GROUND_CRASH,
+    GROUND_SINK_CRASH,
+    GearLimits,
+    crash,
+    ground_after_step,
+    ground_contact,
 )
 from flightsim.physics.rigidbody import check_dt
 from flightsim.physics.steps import STATE_SIZE, step_by_number  # noqa: F401 (step_by_number: the kernel steps)
@@ -95,7 +101,8 @@ def _row_of_type(rows, a):
 
 
 def _fields_expression(fields, own, index):
-    """Source of ``LoadParams(...)`` with each shared field from ``fields[i]`` and each own one from ``own[j][index]``."""
+    """Source of ``LoadParams(...)`` with each shared field from ``fields[i]`` and each own one from
+    ``own[j][index]``."""
     args = []
     for i, name in enumerate(LoadParams._fields):
         if name in PER_AIRPLANE:

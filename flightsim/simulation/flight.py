@@ -45,21 +45,30 @@ from pathlib import Path
 
 import numpy as np
 
-from flightsim.physics import aero, divergence, gear, integrators, steps
-from flightsim.physics.constants import RHO_SL
-from flightsim.physics.ground import (GROUND_OK, GROUND_SINK_CRASH, GearLimits, contact_depths, crash, ground_after_step_fields,
-                                      ground_contact, state_between)  # noqa: F401 (contact_depths, state_between: this module's API)
-from flightsim.physics.wind import WindModel, wingspan_of
 from flightsim.math import quat
+from flightsim.physics import aero, divergence, gear, integrators, steps
 from flightsim.physics.aircraft import Aircraft
 from flightsim.physics.aircraft_file import load_aircraft
-from flightsim.simulation.autopilot import Autopilot
-from flightsim.simulation.clock import MAX_FRAME, FixedStep
-from flightsim.simulation.controls import Controls, flown_row
-from flightsim.simulation.starts import file_start
-from flightsim.simulation.source import LIVE
+from flightsim.physics.constants import RHO_SL
+from flightsim.physics.ground import (  # noqa: F401 (contact_depths, state_between: this module's API)
+    GROUND_OK,
+    GROUND_SINK_CRASH,
+    GearLimits,
+    contact_depths,
+    crash,
+    ground_after_step_fields,
+    ground_contact,
+    state_between,
+)
 from flightsim.physics.rigidbody import check_dt
-from flightsim.physics.trim import TrimError, trim as solve_trim
+from flightsim.physics.trim import TrimError
+from flightsim.physics.trim import trim as solve_trim
+from flightsim.physics.wind import WindModel, wingspan_of
+from flightsim.simulation.autopilot import Autopilot
+from flightsim.simulation.clock import MAX_FRAME, FixedStep  # noqa: F401 (MAX_FRAME: this module's API)
+from flightsim.simulation.controls import Controls, flown_row
+from flightsim.simulation.source import LIVE
+from flightsim.simulation.starts import file_start
 
 #: Default physics step, s (JSBSim's default rate, 120 Hz).
 DEFAULT_DT = 1.0 / 120.0
