@@ -1,8 +1,10 @@
 """Physics layer: rigid-body stepping and the airplane's loads (no simulation loop, no drawing).
 
 * :mod:`~flightsim.physics.constants` - the physical constants, with units and sources;
-* :mod:`~flightsim.physics.integrators` - the integrator registry
-  :data:`~flightsim.physics.integrators.INTEGRATORS` and the compiled steps;
+* :mod:`~flightsim.physics.steps` - the compiled step functions and their numbered dispatch;
+  :mod:`~flightsim.physics.step_entries` - how Python runs them (compiled entries, the Python re-make);
+  :mod:`~flightsim.physics.integrators` - the integrator registry
+  :data:`~flightsim.physics.integrators.INTEGRATORS`;
 * :mod:`~flightsim.physics.divergence` - how a step says it diverged (one signal, one message);
 * :mod:`~flightsim.physics.rigidbody` - :func:`~flightsim.physics.rigidbody.propagate`
   for a free or torqued body;
