@@ -177,7 +177,7 @@ class Integrator:
         (:func:`flightsim.physics.stability.amplification`).
     number, increment_id : int
         Number of the step function in :data:`STEPS`, and of the increment in
-        :data:`flightsim.INCREMENT_IDS` (−1: none).
+        :data:`flightsim.kernels.INCREMENT_IDS` (−1: none).
     """
 
     def __init__(self, name, label, order, description, step, increment=None, stability=None):
