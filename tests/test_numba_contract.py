@@ -1,6 +1,6 @@
 """What flightsim's compiled physics asks of numba, checked on the numba installed.
 
-The loads and steps lean on three things numba does not promise in its public
+The loads and steps lean on what numba does not all promise in its public
 API (``flightsim.math.compiler``): the undocumented ``_nrt=False`` option of
 :data:`~flightsim.math.compiler.borrowing_jit` (no reference counting of the
 arrays a function borrows: half the step's time), inner functions compiled
@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from flightsim.math import compiler, kernels
-from flightsim.physics import aero, integrators, rigidbody
+from flightsim.physics import aero, integrators, rigidbody, steps
 from flightsim.physics.aircraft import load_aircraft
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,11 +47,11 @@ def _fresh(dispatcher):
 
 def test_borrowing_functions_are_compiled_without_reference_counting():
     params = aero.pack(load_aircraft("c172"))
-    y = np.zeros(integrators.STATE_SIZE)
+    y = np.zeros(steps.STATE_SIZE)
     y[2], y[3], y[6] = 1000.0, 150.0, 1.0
     loads = _fresh(aero.own_loads)
     loads(0.0, y, params, params.jsb_on)
-    step = _fresh(integrators.step_semi_implicit)      # Bourg's step: the loads and the increment, all borrowed
+    step = _fresh(steps.step_semi_implicit)      # Bourg's step: the loads and the increment, all borrowed
     step(y, 0.0, 0.01, params, np.eye(3), np.eye(3), True, 0)
     for f in (loads, step):
         ir = _llvm(f)
@@ -78,7 +78,7 @@ def test_compiled_arithmetic_gives_inf_and_nan_instead_of_raising():
     # |q|² = 0 in the loads' rotation (1/|q|²): inf and NaN, which the step reports as divergence
     r = kernels.matrix_entries(0.0, 0.0, 0.0, 0.0, np.inf)
     assert any(np.isnan(v) for v in r), _contract("error_model='numpy' no longer gives NaN")
-    y = np.zeros(integrators.STATE_SIZE)
+    y = np.zeros(steps.STATE_SIZE)
     y[6:10] = 1e-170                      # |q|² underflows to 0
     y[10:13] = 0.1
     for name, it in integrators.INTEGRATORS.items():
@@ -115,16 +115,16 @@ def test_generated_kernels_load_from_the_disk_cache():
         "import numba\n"
         "import numpy as np\n"
         "from flightsim.math import kernels\n"
-        "from flightsim.physics import integrators, rigidbody\n"
+        "from flightsim.physics import rigidbody, steps\n"
         "from flightsim.simulation import batch\n"
         "b = batch.BatchSimulation(2, integrator='rk4'); b.step(2)\n"
         "y = np.zeros(13); y[6] = 1.0; y[10:13] = 0.1\n"
-        "integrators.step_by_number(0, y, 0.0, 0.01, rigidbody.FREE_BODY, np.eye(3), np.eye(3), True, 0)\n"
+        "steps.step_by_number(0, y, 0.0, 0.01, rigidbody.FREE_BODY, np.eye(3), np.eye(3), True, 0)\n"
         "kernels.increment(0, 0.1, 0.2, 0.3, 0.01)\n"
-        "caller = numba.njit(lambda y, p, i: integrators.step_by_number(0, y, 0.0, 0.01, p, i, i, True, 0) "
+        "caller = numba.njit(lambda y, p, i: steps.step_by_number(0, y, 0.0, 0.01, p, i, i, True, 0) "
         "+ kernels.increment(0, 0.1, 0.2, 0.3, 0.01)[0])\n"
         "caller(y, rigidbody.FREE_BODY, np.eye(3))\n"    # a new caller compiling loads what it calls from the cache
-        "fs = (batch.batch_steps_serial, integrators.step_by_number, kernels.increment)\n"
+        "fs = (batch.batch_steps_serial, steps.step_by_number, kernels.increment)\n"
         "print(*(sum(f.stats.cache_hits.values()) for f in fs), *(sum(f.stats.cache_misses.values()) for f in fs))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -144,10 +144,10 @@ def test_functions_behind_an_entry_have_no_python_wrapper_and_python_calls_reach
     of its own with an empty cache: numba shows no LLVM of code it loaded from its cache.)"""
     code = ("import re, numba, numpy as np\n"
             "from flightsim.math import compiler\n"
-            "from flightsim.physics import aero, integrators\n"
+            "from flightsim.physics import aero, steps\n"
             "from flightsim.physics.aircraft import load_aircraft\n"
             "params = aero.pack(load_aircraft('c172'))\n"
-            "y = np.zeros(integrators.STATE_SIZE)\n"
+            "y = np.zeros(steps.STATE_SIZE)\n"
             "y[2], y[3], y[6] = 1000.0, 150.0, 1.0\n"
             "inner = compiler.borrowing_jit(aero.own_loads.py_func)\n"
             "same = inner(0.0, y, params, None) == aero.loads_fields(0.0, y, tuple(params))\n"  # through the twin
