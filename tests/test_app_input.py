@@ -124,10 +124,10 @@ def centre(box):
 def test_an_integrator_flown_for_the_first_time_says_it_compiles_before_the_stall(flight_app, run_frames,
                                                                                  monkeypatch):
     from flightsim.app.cockpit import Cockpit
-    from flightsim.physics import integrators
+    from flightsim.physics import step_entries
 
     fresh(flight_app, run_frames)
-    monkeypatch.setattr(integrators, "entry_compiled", lambda entry: False)     # as on a machine's first use
+    monkeypatch.setattr(step_entries, "entry_compiled", lambda entry: False)    # as on a machine's first use
     flight_app.hud_bridge.commands.set_integrator("rk4")
     assert flight_app.sim.integrator == "euler"
     assert flight_app.hud.message == "compiling rk4 for this machine (its first use only)..."

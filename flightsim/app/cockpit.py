@@ -13,8 +13,7 @@ from __future__ import annotations
 from flightsim.app.dynamics_companion import DynamicsCompanion
 from flightsim.app.scene.airplane_model import build_airplane, model_spec_for
 from flightsim.errors import InputError
-from flightsim.physics import integrators
-from flightsim.physics.step_entries import entry_compiled
+from flightsim.physics import integrators, step_entries
 from flightsim.simulation.autopilot import Selection
 
 __all__ = ["Cockpit", "start_trim"]
@@ -64,7 +63,7 @@ class Cockpit:
         compiles (a second or two), and ``switch`` runs a few frames later (:meth:`frame_start`), never as an
         unexplained stall.  An unknown ``name`` raises ValueError listing the valid ones."""
         method = integrators.get(name)
-        if entry_compiled(method.entry) or not self.app.capabilities.can_fly:
+        if step_entries.entry_compiled(method.entry) or not self.app.capabilities.can_fly:
             switch()
             return
         self.app.hud.notify(f"compiling {name} for this machine (its first use only)...", 4.0)
