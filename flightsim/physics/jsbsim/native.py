@@ -39,12 +39,70 @@ from numba.extending import intrinsic
 from flightsim.files import atomic_write
 from flightsim.physics.jsbsim import program as _program
 from flightsim.physics.jsbsim.program import (
-    KINEMATIC, OP_ABS, OP_AND, OP_ATAN2, OP_AVG, OP_CEIL, OP_CLIP, OP_CONST, OP_COS, OP_CYCLIC_CLIP, OP_DIFFERENCE,
-    OP_DUP, OP_EQ, OP_EXP, OP_FLOOR, OP_FRACTION, OP_GE, OP_GT, OP_IFTHEN, OP_INTEGER, OP_KINEMATIC, OP_LE, OP_LN,
-    OP_LOG10, OP_LT, OP_MAX, OP_MIN, OP_NEG, OP_NOT, OP_NQ, OP_OR, OP_POW, OP_PRODUCT, OP_PROP, OP_QUOTIENT,
-    OP_SCALE, OP_SIGN, OP_SIN, OP_SQRT, OP_STORE, OP_SUM, OP_TABLE, OP_TAN, OP_TODEGREES, OP_TORADIANS, OP_ASIN,
-    OP_ACOS, OP_ATAN, TABLE_FIELDS, T_COLS, T_DIMS, T_ROW_KEYS, T_ROWS, T_VALUES, OP_FILTER, OP_PID, OP_ACTUATOR,
-    OP_DEADBAND, OP_SENSOR, OP_QUANTIZE, OP_DELAY, OP_ANGLE, OP_WAYPOINT, DYNAMIC_POPS,
+    DYNAMIC_POPS,
+    KINEMATIC,
+    OP_ABS,
+    OP_ACOS,
+    OP_ACTUATOR,
+    OP_AND,
+    OP_ANGLE,
+    OP_ASIN,
+    OP_ATAN,
+    OP_ATAN2,
+    OP_AVG,
+    OP_CEIL,
+    OP_CLIP,
+    OP_CONST,
+    OP_COS,
+    OP_CYCLIC_CLIP,
+    OP_DEADBAND,
+    OP_DELAY,
+    OP_DIFFERENCE,
+    OP_DUP,
+    OP_EQ,
+    OP_EXP,
+    OP_FILTER,
+    OP_FLOOR,
+    OP_FRACTION,
+    OP_GE,
+    OP_GT,
+    OP_IFTHEN,
+    OP_INTEGER,
+    OP_KINEMATIC,
+    OP_LE,
+    OP_LN,
+    OP_LOG10,
+    OP_LT,
+    OP_MAX,
+    OP_MIN,
+    OP_NEG,
+    OP_NOT,
+    OP_NQ,
+    OP_OR,
+    OP_PID,
+    OP_POW,
+    OP_PRODUCT,
+    OP_PROP,
+    OP_QUANTIZE,
+    OP_QUOTIENT,
+    OP_SCALE,
+    OP_SENSOR,
+    OP_SIGN,
+    OP_SIN,
+    OP_SQRT,
+    OP_STORE,
+    OP_SUM,
+    OP_TABLE,
+    OP_TAN,
+    OP_TODEGREES,
+    OP_TORADIANS,
+    OP_WAYPOINT,
+    T_COLS,
+    T_DIMS,
+    T_ROW_KEYS,
+    T_ROWS,
+    T_VALUES,
+    TABLE_FIELDS,
 )
 
 __all__ = ["BLOCKS", "NativeBlocks", "cache_folder", "call_block", "compile_blocks", "source",
@@ -74,6 +132,18 @@ def _number(x):
     if math.isinf(x):
         return "math.inf" if x > 0 else "-math.inf"
     return repr(x)
+
+
+def _int(x):
+    """An integer argument of a helper as source numba types ``int64``, not ``Literal[int]``: numba compiles a
+    function again for every literal value it is called with, so the tables' offsets written in as literals made
+    each aircraft compile dozens of its own copies of the table lookups (the same machine code, once inlined)."""
+    return f"np.int64({int(x)})"
+
+
+def _bool(x):
+    """A flag argument as source numba types ``bool``, not ``Literal[bool]`` (see :func:`_int`)."""
+    return f"np.bool_({bool(x)})"
 
 
 def _block_source(program, name, n_props):
@@ -118,32 +188,34 @@ def _block_source(program, name, n_props):
             dims, rows, cols = (int(tables[arg, k]) for k in (T_DIMS, T_ROWS, T_COLS))
             keys = pop(dims)
             if dims == 1:
-                push(f"_lookup_1d(data, {tables[arg, T_ROW_KEYS]}, {tables[arg, T_VALUES]}, {rows}, {keys[0]})")
+                push(f"_lookup_1d(data, {_int(tables[arg, T_ROW_KEYS])}, {_int(tables[arg, T_VALUES])}, "
+                     f"{_int(rows)}, {keys[0]})")
             else:
                 keys += ["0.0"] * (3 - dims)
-                push(f"_lookup(tables, data, {arg}, {', '.join(keys)})")
+                push(f"_lookup(tables, data, {_int(arg)}, {', '.join(keys)})")
         elif op == OP_NEG:
             push(f"-{stack.pop()}")
         elif op == OP_DUP:
             stack.append(stack[-1])
         elif op in (OP_CLIP, OP_CYCLIC_CLIP):
             x, lo, hi = pop(3)
-            push(f"_clip({x}, {lo}, {hi}, {op == OP_CYCLIC_CLIP})")
+            push(f"_clip({x}, {lo}, {hi}, {_bool(op == OP_CYCLIC_CLIP)})")
         elif op == OP_SCALE:
             c = program.constants[arg:arg + 5]
-            push(f"_aerosurface_scale({stack.pop()}, {', '.join(_number(v) for v in c[:4])}, {bool(c[4] != 0.0)})")
+            push(f"_aerosurface_scale({stack.pop()}, {', '.join(_number(v) for v in c[:4])}, {_bool(c[4] != 0.0)})")
         elif op == OP_KINEMATIC:
             command, output, dt, settle = pop(4)
             assert tables[arg, T_DIMS] == KINEMATIC
-            push(f"_kinematic(data, {tables[arg, T_ROW_KEYS]}, {tables[arg, T_VALUES]}, {tables[arg, T_ROWS]}, "
-                 f"{bool(tables[arg, T_COLS] != 0)}, {command}, {output}, {dt}, {settle} != 0.0)")
+            push(f"_kinematic(data, {_int(tables[arg, T_ROW_KEYS])}, {_int(tables[arg, T_VALUES])}, "
+                 f"{_int(tables[arg, T_ROWS])}, {_bool(tables[arg, T_COLS] != 0)}, {command}, {output}, {dt}, "
+                 f"{settle} != 0.0)")
         elif op in _DYNAMIC:
             helper, stateful, flags = _DYNAMIC[op]
             args = [f"{x} != 0.0" if k in flags else x for k, x in enumerate(pop(DYNAMIC_POPS[op]))]
-            push(f"{helper}({', '.join((['props', str(arg)] if stateful else []) + args)})")
+            push(f"{helper}({', '.join((['props', _int(arg)] if stateful else []) + args)})")
         elif op in _BINARY:
             a, b = pop(2)
-            push(f"_binary_op({op}, {a}, {b})")
+            push(f"_binary_op({op}, {a}, {b})")     # (a literal: numba keeps the one operation, compiled once)
         elif op == OP_IFTHEN:
             c, a, b = pop(3)
             push(f"_ifthen({c}, {a}, {b})")
@@ -171,7 +243,7 @@ def _helpers_version():
 def source(programs, n_props):
     """The module source for ``programs`` (block name → :class:`~flightsim.physics.jsbsim.program.Program`)."""
     parts = ['"""Generated by flightsim.physics.jsbsim.native from a JSBSim aircraft: do not edit."""',
-             "import math", "from numba import carray, cfunc",
+             "import math", "import numpy as np", "from numba import carray, cfunc",
              "from flightsim.physics.jsbsim.native import C_SIGNATURE",
              "from flightsim.physics.jsbsim.program import (_actuator, _aerosurface_scale, _and_step, _angle, "
              "_binary_op, _clip, _deadband, _delay, _filter, _ifthen, _kinematic, _lookup, _lookup_1d, _max_step, "
@@ -287,8 +359,9 @@ def call_block(typingctx, address, props, constants, tables, data):
         int_p = ir.IntType(64).as_pointer()
         fnty = ir.FunctionType(ir.VoidType(), [double_p, double_p, int_p, double_p])
         fn = builder.inttoptr(args[0], fnty.as_pointer())
+        kinds = (double_p, double_p, int_p, double_p)
         pointers = [builder.bitcast(_data(context, builder, t, v), p)
-                    for t, v, p in zip(signature.args[1:], args[1:], (double_p, double_p, int_p, double_p))]
+                    for t, v, p in zip(signature.args[1:], args[1:], kinds, strict=True)]
         builder.call(fn, pointers)
         return context.get_dummy_value()
 
