@@ -66,8 +66,9 @@ def slots_of(properties):
 
 
 @borrowing_jit
-def _put(props, slots, k, value):
-    s = slots[k]
+def _put(props, s, value):
+    """``props[s] = value`` where the aircraft reads the property (``s`` ≥ 0).  (It takes the slot, not the
+    slots and an index: numba compiled a copy for every index constant it was called with, 48 of them.)"""
     if s >= 0:
         props[s] = value
 
@@ -83,15 +84,15 @@ def atmosphere_into(props, slots, altitude):
 
 @borrowing_jit
 def put_atmosphere(props, slots, t, pressure, rho, sound):
-    _put(props, slots, A_T, t)
-    _put(props, slots, A_P_ATM, pressure)
-    _put(props, slots, A_RHO, rho)
-    _put(props, slots, A_SOUND, sound)
+    _put(props, slots[A_T], t)
+    _put(props, slots[A_P_ATM], pressure)
+    _put(props, slots[A_RHO], rho)
+    _put(props, slots[A_SOUND], sound)
     if slots[A_DENSITY_ALTITUDE] >= 0:            # (an inversion of the atmosphere: only where something reads it)
         props[slots[A_DENSITY_ALTITUDE]] = density_altitude(rho)
-    _put(props, slots, A_SIGMA, rho / _SL_DENSITY)
-    _put(props, slots, A_DELTA, pressure / _SL_PRESSURE)
-    _put(props, slots, A_THETA, t / 518.67)
+    _put(props, slots[A_SIGMA], rho / _SL_DENSITY)
+    _put(props, slots[A_DELTA], pressure / _SL_PRESSURE)
+    _put(props, slots[A_THETA], t / 518.67)
 
 
 @borrowing_jit
@@ -99,7 +100,8 @@ def auxiliary(props, slots, u, v, w, udot, vdot, wdot, p, q, r, altitude, agl, s
     """Write the auxiliary properties into ``props`` at ``slots`` (:func:`slots_of`).
 
     ``(u, v, w)`` the air-relative velocity (in still air, as here, also the velocity over the ground) and
-    ``(udot, vdot, wdot)`` its derivative, body frame (ft/s, ft/s²); ``(p, q, r)`` the body rates (rad/s; no turbulence: the air-relative rates are the same);
+    ``(udot, vdot, wdot)`` its derivative, body frame (ft/s, ft/s²); ``(p, q, r)`` the body rates (rad/s; no
+    turbulence: the air-relative rates are the same);
     ``altitude`` above sea level and ``agl`` above the ground (ft); ``span``, ``chord``, ``area`` the wing's
     (ft, ft, ft²); ``mac_down`` the aerodynamic reference point's height below the CG in the local frame
     (ft: JSBSim's ``(Tb2l · RPbody)_z``).
@@ -127,42 +129,42 @@ def auxiliary_in(props, slots, u, v, w, udot, vdot, wdot, p, q, r, agl, span, ch
             adot = (u * wdot - w * udot) / m_uw
             bdot = (vdot * vt - v * vtdot) / (vt * math.sqrt(m_uw))
     qbar = 0.5 * rho * vt2
-    _put(props, slots, A_ALPHA, alpha)
-    _put(props, slots, A_BETA, beta)
-    _put(props, slots, A_MAG_BETA, abs(beta))
-    _put(props, slots, A_ALPHA_DEG, alpha * _RAD_TO_DEG)
-    _put(props, slots, A_BETA_DEG, beta * _RAD_TO_DEG)
-    _put(props, slots, A_ALPHADOT, adot)
-    _put(props, slots, A_BETADOT, bdot)
-    _put(props, slots, A_VT, vt)
-    _put(props, slots, A_QBAR, qbar)
-    _put(props, slots, A_MACH, vt / sound)
-    _put(props, slots, A_U, u)
-    _put(props, slots, A_V, v)
-    _put(props, slots, A_W, w)
-    _put(props, slots, A_P_AERO, p)
-    _put(props, slots, A_Q_AERO, q)
-    _put(props, slots, A_R_AERO, r)
-    _put(props, slots, A_P, p)
-    _put(props, slots, A_Q, q)
-    _put(props, slots, A_R, r)
+    _put(props, slots[A_ALPHA], alpha)
+    _put(props, slots[A_BETA], beta)
+    _put(props, slots[A_MAG_BETA], abs(beta))
+    _put(props, slots[A_ALPHA_DEG], alpha * _RAD_TO_DEG)
+    _put(props, slots[A_BETA_DEG], beta * _RAD_TO_DEG)
+    _put(props, slots[A_ALPHADOT], adot)
+    _put(props, slots[A_BETADOT], bdot)
+    _put(props, slots[A_VT], vt)
+    _put(props, slots[A_QBAR], qbar)
+    _put(props, slots[A_MACH], vt / sound)
+    _put(props, slots[A_U], u)
+    _put(props, slots[A_V], v)
+    _put(props, slots[A_W], w)
+    _put(props, slots[A_P_AERO], p)
+    _put(props, slots[A_Q_AERO], q)
+    _put(props, slots[A_R_AERO], r)
+    _put(props, slots[A_P], p)
+    _put(props, slots[A_Q], q)
+    _put(props, slots[A_R], r)
     if slots[A_VE_FPS] >= 0 or slots[A_VE_KTS] >= 0:
         veas = math.sqrt(2.0 * qbar / _SL_DENSITY) if vt / sound > 0.0 else 0.0
-        _put(props, slots, A_VE_FPS, veas)
-        _put(props, slots, A_VE_KTS, veas * _FPS_TO_KTS)
+        _put(props, slots[A_VE_FPS], veas)
+        _put(props, slots[A_VE_KTS], veas * _FPS_TO_KTS)
     if slots[A_RE] >= 0:
         viscosity = _BETA_VISCOSITY * math.pow(t, 1.5) / (_SUTHERLAND + t)
         props[slots[A_RE]] = vt * chord / (viscosity / rho)
     put_atmosphere(props, slots, t, pressure, rho, sound)
-    _put(props, slots, A_HB_CG, agl / span)
-    _put(props, slots, A_HB_MAC, (agl - mac_down) / span)
+    _put(props, slots[A_HB_CG], agl / span)
+    _put(props, slots[A_HB_MAC], (agl - mac_down) / span)
     if vt != 0.0:
-        _put(props, slots, A_BI2VEL, span / (2.0 * vt))
-        _put(props, slots, A_CI2VEL, chord / (2.0 * vt))
-    _put(props, slots, A_QBAR_AREA, area * qbar)
-    _put(props, slots, A_U_EARTH, u)             # (still air: the velocity over the ground is the air-relative one)
-    _put(props, slots, A_V_EARTH, v)
-    _put(props, slots, A_W_EARTH, w)
+        _put(props, slots[A_BI2VEL], span / (2.0 * vt))
+        _put(props, slots[A_CI2VEL], chord / (2.0 * vt))
+    _put(props, slots[A_QBAR_AREA], area * qbar)
+    _put(props, slots[A_U_EARTH], u)             # (still air: the velocity over the ground is the air-relative one)
+    _put(props, slots[A_V_EARTH], v)
+    _put(props, slots[A_W_EARTH], w)
 
 
 @borrowing_jit
@@ -208,17 +210,17 @@ def motion_in(props, slots, mach, pressure, vn, ve, vd, fx, fy, fz, pilot_x, pil
         if abs(mach) > 0.0:
             qc = _pitot_total_pressure(mach, pressure) - pressure
             vcas = _SL_SOUND * _mach_from_impact_pressure(qc, _SL_PRESSURE)
-        _put(props, slots, A_VC_FPS, vcas)
-        _put(props, slots, A_VC_KTS, vcas * _FPS_TO_KTS)
+        _put(props, slots[A_VC_FPS], vcas)
+        _put(props, slots[A_VC_KTS], vcas * _FPS_TO_KTS)
     ground = math.sqrt(vn * vn + ve * ve)
-    _put(props, slots, A_VG, ground)
+    _put(props, slots[A_VG], ground)
     gamma = math.atan2(-vd, ground)
-    _put(props, slots, A_GAMMA, gamma)
-    _put(props, slots, A_GAMMA_DEG, gamma * _RAD_TO_DEG)
-    _put(props, slots, A_NX, fx / _STANDARD_GRAVITY)
-    _put(props, slots, A_NY, fy / _STANDARD_GRAVITY)
-    _put(props, slots, A_NZ, -(fz / _STANDARD_GRAVITY))
-    _put(props, slots, A_NPX, pilot_x / _STANDARD_GRAVITY)
-    _put(props, slots, A_NPY, pilot_y / _STANDARD_GRAVITY)
-    _put(props, slots, A_NPZ, pilot_z / _STANDARD_GRAVITY)
-    _put(props, slots, A_NLF, lift_per_weight)
+    _put(props, slots[A_GAMMA], gamma)
+    _put(props, slots[A_GAMMA_DEG], gamma * _RAD_TO_DEG)
+    _put(props, slots[A_NX], fx / _STANDARD_GRAVITY)
+    _put(props, slots[A_NY], fy / _STANDARD_GRAVITY)
+    _put(props, slots[A_NZ], -(fz / _STANDARD_GRAVITY))
+    _put(props, slots[A_NPX], pilot_x / _STANDARD_GRAVITY)
+    _put(props, slots[A_NPY], pilot_y / _STANDARD_GRAVITY)
+    _put(props, slots[A_NPZ], pilot_z / _STANDARD_GRAVITY)
+    _put(props, slots[A_NLF], lift_per_weight)

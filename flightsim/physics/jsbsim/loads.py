@@ -191,10 +191,10 @@ def jsbsim_loads(t, y, params):
     """
     props = params.jsb_props
     _auxiliary_at(y, params, props)
-    x, yy, z, l, m, n = _aero(props, params)
+    x, yy, z, roll, m, n = _aero(props, params)
     held = params.jsb_held
     fx, fy, fz = x + held[0], -(yy + held[1]), -(z + held[2])          # JSBSim body → flightsim body
-    mx, my, mz = l + held[3], -(m + held[4]), -(n + held[5])
+    mx, my, mz = roll + held[3], -(m + held[4]), -(n + held[5])
     params.diag[1] = props[int(params.jsb_scalars[J_RHO_SLOT])]          # (aero.D_RHO: the air's density)
     qw, qx, qy, qz = y[6], y[7], y[8], y[9]
     inv = 1.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
@@ -369,14 +369,28 @@ def step_start(t, y, h, params):
     params.diag[3] = props[int(s[J_RPM_SLOT])] if s[J_RPM_SLOT] >= 0 else 0.0
 
 
-@borrowing_entry_jit
 def settle_start(t, y, h, params):
     """:func:`step_start` for a steady state (trim, a start, a linearisation): the last step's acceleration is
     zero, the specific force the steady turn's less gravity, and the flight controls read this state's auxiliary
     values (not the last evaluation's) and run to their fixed point (kinematics at their commands, filters at
     their steady state); the engines at their steady state; cl² from this state's own lift.  A settled
-    evaluation so does not depend on the one before (a linearisation's differences)."""
-    props, s, last = params.jsb_props, params.jsb_scalars, params.jsb_last
+    evaluation so does not depend on the one before (a linearisation's differences).
+
+    Called from Python: the steady engines (:func:`~flightsim.physics.jsbsim.propulsion.engines_steady`) go
+    between two compiled halves, so that a first start compiles the solvers of only the kinds of engine the
+    aircraft has.
+    """
+    sigma = _settle_inputs(t, y, h, params)
+    engines_steady(params.jsb_props, params.jsb_turbines, params.jsb_turbine_slots, params.jsb_pistons,
+                   params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,
+                   params.jsb_engine_table_index, params.jsb_engine_table_data, sigma, params.jsb_held)
+    _settle_outputs(params)
+
+
+@borrowing_entry_jit
+def _settle_inputs(t, y, h, params):
+    """:func:`settle_start` up to the engines: their inputs settled; returns σ."""
+    props, last = params.jsb_props, params.jsb_last
     u, v, w, _, _, _, _ = _body_air(y, params.wind)
     wx, wy, wz = y[10], -y[11], -y[12]
     last[3] = last[4] = last[5] = 0.0
@@ -392,10 +406,13 @@ def settle_start(t, y, h, params):
     _frame_inputs(t, y, h, params, True, u)
     _auxiliary_at(y, params, props)             # (the FCS's "last frame" auxiliary values: this state's)
     _settled_fcs(props, params)
-    sigma = _engine_block(props, params)
-    engines_steady(props, params.jsb_turbines, params.jsb_turbine_slots, params.jsb_pistons,
-                   params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,
-                   params.jsb_engine_table_index, params.jsb_engine_table_data, sigma, params.jsb_held)
+    return _engine_block(props, params)
+
+
+@borrowing_entry_jit
+def _settle_outputs(params):
+    """:func:`settle_start` after the engines: their loads held, the flight controls settled on them, cl²."""
+    props, s = params.jsb_props, params.jsb_scalars
     _held(props, params)
     # flight controls that read the engines' outputs (DHC6's thrust coefficient) read this state's, not the last
     # evaluation's (settled again: a fixed point, so nothing else moves)

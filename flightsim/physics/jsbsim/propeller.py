@@ -146,7 +146,7 @@ class Tables:
         if not keys:
             raise InputError(source.path, f"{where}/tableData", "<tableData> has no rows")
         for what, k in (("row", keys), ("column", columns)):
-            if any(b <= a for a, b in zip(k, k[1:])):
+            if any(b <= a for a, b in zip(k, k[1:], strict=False)):
                 raise InputError(source.path, f"{where}/tableData", f"the {what} breakpoints must increase: {k}")
         start = len(self.data)
         self.data.extend(keys)
@@ -217,7 +217,7 @@ def read_propeller(source, thruster, prop, where, tables):
     row[PR_LOC_Y], row[PR_LOC_Z] = location[1], location[2]
     row[PR_T:PR_T + 9] = _orientation(source, thruster, where)
     table_row = [0] * TABLE_FIELDS
-    for k, el in enumerate(prop.findall("table")):
+    for el in prop.findall("table"):
         name = el.get("name", "")
         column = _PROPELLER_TABLES.get(name)
         if column is None:
@@ -421,7 +421,8 @@ def _add_loads(props, pr, ps, thrust, torque, momentum, out):
 def propeller_calculate(props, pr, ps, tb, data, engine_power, dt, out):
     """One frame of a propeller given the engine's power (ft·lbf/s): ``FGPropeller::Calculate``, not reversed
     (:func:`propeller_calculate_reversible`)."""
-    propeller_calculate_reversible(props, pr, ps, tb, data, engine_power, dt, out, False, 0.0)
+    # (not reversed: a flag numba types ``bool``, not ``Literal[bool]``, so both callers share one compile)
+    propeller_calculate_reversible(props, pr, ps, tb, data, engine_power, dt, out, np.bool_(False), 0.0)
 
 
 @borrowing_jit
@@ -430,7 +431,8 @@ def propeller_calculate_reversible(props, pr, ps, tb, data, engine_power, dt, ou
     ``reverse_coef`` are what a turboprop hands it (``SetReverse``, ``SetReverseCoef``: see :func:`_governor`).
 
     Copies the rpm and feather commands to their positions (FGFCS's copies, see the module), moves a
-    variable-pitch propeller's blade angle (:func:`_governor`), then writes its thrust (lbf), induced velocity (ft/s), advance ratio, thrust coefficient, helical tip Mach,
+    variable-pitch propeller's blade angle (:func:`_governor`), then writes its thrust (lbf), induced velocity
+    (ft/s), advance ratio, thrust coefficient, helical tip Mach,
     absorbed power (ft·lbf/s), torque (ft·lbf) and point of action into ``props``, adds its body loads about the
     CG into ``out`` (lbf, ft·lbf), then integrates its rpm once, ``RPM += 60 ExcessTorque / (2π Ixx) · dt`` (not
     below 0), and writes it with the engine's rpm (× the gear ratio).

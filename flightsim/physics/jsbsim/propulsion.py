@@ -103,8 +103,19 @@ from flightsim.physics.jsbsim import turboprop as _turboprop
 from flightsim.physics.jsbsim.atmosphere import SEA_LEVEL_PRESSURE
 from flightsim.physics.jsbsim.piston import PISTON_SLOTS, PS_MAP, PS_MIXTURE, PS_RUNNING, piston_frame, piston_steady
 from flightsim.physics.jsbsim.program import ProgramBuilder, Properties, canonical
-from flightsim.physics.jsbsim.propeller import PR_LOC_Y, PR_LOC_Z, PR_X, PR_Z, PROPELLER_SLOTS, RS_ACTING_Y, \
-    RS_ACTING_Z, RS_ENGINE_RPM, RS_RPM, TABLE_FIELDS, Tables
+from flightsim.physics.jsbsim.propeller import (
+    PR_LOC_Y,
+    PR_LOC_Z,
+    PR_X,
+    PR_Z,
+    PROPELLER_SLOTS,
+    RS_ACTING_Y,
+    RS_ACTING_Z,
+    RS_ENGINE_RPM,
+    RS_RPM,
+    TABLE_FIELDS,
+    Tables,
+)
 from flightsim.physics.jsbsim.xmlfile import package_root
 
 __all__ = ["Propulsion", "engines_frame", "engines_steady", "turbines"]
@@ -377,7 +388,8 @@ class Propulsion:
         return len(pistons) - 1
 
     def _turboprop(self, engine, root, k, where, builder, store, out):
-        """Read turboprop engine ``k`` and its propeller (:func:`~flightsim.physics.jsbsim.turboprop.read_turboprop`)."""
+        """Read turboprop engine ``k`` and its propeller
+        (:func:`~flightsim.physics.jsbsim.turboprop.read_turboprop`)."""
         thruster, prop = self._propeller_of(engine, where, "a turboprop")
         prefix = f"propulsion/engine[{k}]"
         row, table_row = _turboprop.read_turboprop(self.source, root, where, builder, store, prefix)
@@ -466,7 +478,7 @@ class Propulsion:
 
     def locate(self, structural_to_body):
         """Fill each thruster's location about the CG (body frame, ft) from ``structural_to_body(r_in)``."""
-        for k, ((kind, row), r) in enumerate(zip(self.kinds, self.locations)):
+        for k, ((kind, row), r) in enumerate(zip(self.kinds, self.locations, strict=True)):
             if k in self.turbine_propellers:
                 self.propellers[self.turbine_propellers[k], PR_X:PR_Z + 1] = structural_to_body(r)
             elif kind in ("piston", "turboprop"):
@@ -661,7 +673,6 @@ def engines_frame(props, engines, slots, pistons, piston_slots, propellers, prop
                      dt, out)
 
 
-@borrowing_jit
 def engines_steady(props, engines, slots, pistons, piston_slots, propellers, propeller_slots, tables, table_data,
                    density_ratio, out):
     """Every engine at its steady state for the throttles and flight condition in ``props`` (for a trimmed
@@ -679,13 +690,18 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
     they make (the fixed point of its frames burning: JSBSim's own trim burns nothing, so its rocket gives no
     thrust there), an electric engine's power and thrust at its throttle.
 
+    Called from Python (a settled start, :func:`flightsim.physics.jsbsim.loads.settle_start`), it compiles (or
+    loads) only the steady states of the kinds of engine the aircraft has, each engine's in turn as the compiled
+    loop took them: the same operations in the same order, so the same bits.  (Compiled as one loop over every
+    kind, the pistons', turboprops' and propellers' solvers were a 737's first start's largest compile.)
+
     Returns
     -------
     int
         How many piston engines have no running equilibrium (left as they were, and their loads not added).
     """
-    for k in range(6):
-        out[k] = 0.0
+    out[:6] = 0.0
+    density_ratio = float(density_ratio)
     for e in range(engines.shape[0]):
         if engines[e, E_KIND] == KIND_TURBINE:
             _turbine_steady(props, engines[e], slots[e], density_ratio, out)
