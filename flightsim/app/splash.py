@@ -1,8 +1,9 @@
 """The window's first picture while the physics compiles (a first start on a machine): what it is doing, and how far.
 
 :class:`Splash` is given to a :class:`~flightsim.physics.compiling.CompileWatch`:
-nothing is drawn unless numba compiles; then the window shows the message and
-a bar of the functions compiled so far against a first start's count, redrawn
+nothing is drawn unless numba compiles; then the window shows the message it
+was given and a bar of the functions compiled so far against the count it was
+given (both the caller's: what is cold in the cache for this flight), redrawn
 at most ten times a second (each redraw also keeps the window answering its
 system's events).
 """
@@ -10,8 +11,6 @@ system's events).
 from __future__ import annotations
 
 import time
-
-from flightsim.physics.compiling import FIRST_START_COMPILES, MESSAGE
 
 __all__ = ["Splash"]
 
@@ -26,6 +25,10 @@ class Splash:
     ----------
     window : pyglet.window.Window
         With an OpenGL 3.3 core context (:func:`flightsim.app.window.open_window`).
+    message : str
+        What is being compiled and about how long it takes.
+    compiles : int
+        How many functions numba is expected to compile: the bar's full length.
 
     Attributes
     ----------
@@ -35,8 +38,10 @@ class Splash:
         The bar's fill in the last picture (0..1).
     """
 
-    def __init__(self, window):
+    def __init__(self, window, message, compiles):
         self.window = window
+        self.message = message
+        self.compiles = max(int(compiles), 1)
         self.frames = 0
         self.fraction = 0.0
         self._last = 0.0
@@ -58,7 +63,7 @@ class Splash:
         fixed = [
             pyglet.text.Label("flightsim", font_size=28, x=width // 2, y=height // 2 + 70, anchor_x="center",
                               color=(230, 230, 230, 255), batch=batch),
-            pyglet.text.Label(MESSAGE, font_size=14, x=width // 2, y=height // 2 + 20, anchor_x="center",
+            pyglet.text.Label(self.message, font_size=14, x=width // 2, y=height // 2 + 20, anchor_x="center",
                               color=(230, 230, 230, 255), batch=batch),
             pyglet.shapes.Rectangle(x0, y0, bar_w, 14, color=(70, 75, 85), batch=batch),
         ]
@@ -81,7 +86,7 @@ class Splash:
         if self._drawn is None:
             self._drawn = self._picture()
         batch, _, fill, count, bar_w = self._drawn
-        self.fraction = min(compiled / FIRST_START_COMPILES, 0.99)
+        self.fraction = min(compiled / self.compiles, 0.99)
         fill.width = max(int(bar_w * self.fraction), 1)
         count.text = f"{compiled} functions compiled, {seconds:.0f} s"
         fb_w, fb_h = window.get_framebuffer_size()

@@ -111,16 +111,17 @@ def main(argv=None):
         # nothing to compile, or says so itself (verify: once its input is checked, so that an error is one line)
         if args.command in ("aircraft", "integrators", "devices", "warmup", "verify"):
             return int(args.func(args) or 0)
-        from flightsim.physics.compile_cache import MESSAGE, cold
+        from flightsim.commands.first_start import GENERIC, first_start
 
         said = []
+        cold = first_start(getattr(args, "aircraft", None), getattr(args, "integrator", "euler"))
 
         def say():
             if not said:
-                print(f"flightsim: {MESSAGE}", file=sys.stderr, flush=True)
+                print(f"flightsim: {cold.message if cold is not None else GENERIC}", file=sys.stderr, flush=True)
                 said.append(True)
 
-        if cold():          # said before the imports (most of a second): the cache says it will compile
+        if cold is not None and cold.sure:  # said before the imports (most of a second): the cache says it compiles
             say()
         from flightsim.physics.compiling import CompileWatch
 

@@ -14,8 +14,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from flightsim.commands.options import (add_aircraft_argument, autopilot_spec, number, output_file, output_folder,
-                                       seconds, window_size, write_error)
+from flightsim.commands.options import (
+    add_aircraft_argument,
+    autopilot_spec,
+    number,
+    output_file,
+    output_folder,
+    seconds,
+    window_size,
+    write_error,
+)
 from flightsim.commands.trim import add_start_arguments, start_from_args
 from flightsim.commands.wind import add_wind_arguments, wind_from_args
 from flightsim.errors import InputError
@@ -26,7 +34,7 @@ EXIT_USAGE = 2
 DEFAULT_SIZE = "1280x720"
 CAPTURE_FRAMES = 60
 CAMERAS = ("chase", "cockpit", "orbit", "tower")
-QUALITIES = ("auto", "low", "medium", "high")     # as flightsim.app.scene.quality.QUALITY_CHOICES (no GUI at parse time)
+QUALITIES = ("auto", "low", "medium", "high")     # as flightsim.app.scene.quality.QUALITY_CHOICES (no GUI yet)
 MAX_GHOST_SUBSTEPS = 64          # as flightsim.app.app.MAX_GHOST_SUBSTEPS (not imported: no GUI at parse time)
 
 
@@ -120,7 +128,8 @@ def _check_lab_args(args):
 
 
 def run(args) -> int:
-    """Fly (or capture frames); return the exit code. Bad input raises InputError, which the CLI prints as one line (exit 2)."""
+    """Fly (or capture frames); return the exit code. Bad input raises InputError, which the CLI prints as one
+    line (exit 2)."""
     size, frames = check_window_args(args)
     record_dir = _check_lab_args(args)
     if args.audio_out is not None:
@@ -133,7 +142,7 @@ def run(args) -> int:
     model = model_spec_for(aircraft, args.model)
     configure_pyglet(headless=args.headless)
     from flightsim.app.input.keymap import load_keymap
-    from flightsim.simulation.controls import ControlSchedule, Controls
+    from flightsim.simulation.controls import Controls, ControlSchedule
 
     keymap = load_keymap(args.keymap)
     wind = wind_from_args(args, aircraft)
@@ -197,9 +206,13 @@ def open_app(args, sim, keymap, size, frames, caption, make_sound=None, **app_op
     try:
         if callable(sim):
             from flightsim.app.splash import Splash
+            from flightsim.commands.first_start import GENERIC, first_start
+            from flightsim.physics.compile_cache import PARTS
             from flightsim.physics.compiling import CompileWatch
 
-            splash = Splash(window)
+            cold = first_start(getattr(args, "aircraft", None), getattr(args, "integrator", "euler"))
+            splash = (Splash(window, cold.message, cold.compiles) if cold is not None
+                      else Splash(window, GENERIC, PARTS["step"][1]))     # (only if something compiles after all)
             with CompileWatch(on_first=splash.first, on_progress=splash.show):
                 sim, more = sim()
             app_options.update(more)

@@ -123,8 +123,9 @@ def _check(text):
 
 def run(args):
     """Measure the aircraft and print its row (or ``--json``); the exit code says whether it is within bounds."""
-    from flightsim.physics.compile_cache import MESSAGE
+    from flightsim.commands.first_start import GENERIC, first_start
     from flightsim.physics.compiling import CompileWatch
+    from flightsim.physics.jsbsim.xmlfile import aircraft_path
     from flightsim.physics.integrators import INTEGRATORS
     from flightsim.verify.flight_table import HEADER, measure, row_json, row_line, within
 
@@ -135,10 +136,12 @@ def run(args):
     except InputError as exc:
         return _fail(args.aircraft, exc.reason)
     said = []
+    spelling, _ = _resolve(args.aircraft)
+    cold = first_start(aircraft_path(spelling) if spelling.startswith("jsbsim:") else spelling, args.integrator)
 
     def say():
         if not said:
-            print(f"flightsim: {MESSAGE}", file=sys.stderr, flush=True)
+            print(f"flightsim: {cold.message if cold is not None else GENERIC}", file=sys.stderr, flush=True)
             said.append(True)
 
     with CompileWatch(on_first=say):

@@ -6,7 +6,8 @@ folder where the package's folder cannot be written — a system install).  A
 :class:`CompileWatch` listens to numba's ``numba:compile`` events, which
 numba sends only when it compiles, never when it loads from its cache: so its
 ``on_first`` runs once, as the first compile starts, and not at all once the
-cache is warm.
+cache is warm.  What is cold before a flight, and about how long it takes, is
+:mod:`flightsim.physics.compile_cache`'s.
 """
 
 from __future__ import annotations
@@ -15,9 +16,7 @@ import time
 
 from numba.core import event
 
-from flightsim.physics.compile_cache import FIRST_START_COMPILES, FIRST_START_SECONDS, MESSAGE
-
-__all__ = ["FIRST_START_COMPILES", "FIRST_START_SECONDS", "MESSAGE", "CompileWatch"]
+__all__ = ["CompileWatch"]
 
 
 class CompileWatch(event.Listener):

@@ -37,6 +37,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from flightsim.files import atomic_write
+from flightsim.physics.compile_cache import jsbsim_source_folder as cache_folder
 from flightsim.physics.jsbsim import program as _program
 from flightsim.physics.jsbsim.program import (
     DYNAMIC_POPS,
@@ -254,20 +255,6 @@ def source(programs, n_props):
     return "\n".join(parts) + "\n"
 
 
-def cache_folder():
-    """Where the generated sources (and numba's code for them) are kept: ``$FLIGHTSIM_CACHE``, else the user's
-    cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``, ``%LOCALAPPDATA%`` on Windows) under ``flightsim/jsbsim``
-    (:func:`writable_cache_folder` falls back where it cannot be written)."""
-    root = os.environ.get("FLIGHTSIM_CACHE")
-    if root:
-        return Path(root) / "jsbsim"
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local"
-    else:
-        base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "flightsim" / "jsbsim"
-
-
 def writable_cache_folder():
     """:func:`cache_folder`, made; or, where it cannot be written (a read-only home, a bad ``$FLIGHTSIM_CACHE``),
     ``flightsim-<user>/jsbsim`` in the system's temporary folder."""
@@ -305,19 +292,12 @@ class NativeBlocks:
         self.addresses = np.array([getattr(module, name).address for name in BLOCKS], dtype=np.int64)
 
 
-def _numba_cached(folder, stem):
-    """Whether numba has code for the module ``stem`` in ``folder`` (beside it, or under ``$NUMBA_CACHE_DIR``)."""
-    numba_dir = os.environ.get("NUMBA_CACHE_DIR")
-    if numba_dir:
-        return any(Path(numba_dir).rglob(f"{stem}.*.nbi"))
-    return any(folder.glob(f"__pycache__/{stem}.*.nbi"))
-
-
 def compile_blocks(programs, n_props, label="aircraft"):
     """Compile ``programs`` (block name → Program, every name of :data:`BLOCKS`) over ``n_props`` properties.
 
     The source goes to :func:`cache_folder` as ``<label>-<hash>.py`` (written once, atomically); importing it
-    compiles the blocks, or loads numba's cached code.
+    compiles the blocks, or loads numba's cached code.  (Whether that will compile is
+    :func:`flightsim.physics.compile_cache.cold_parts`'s ``model``: a first start says so.)
     """
     text = source(programs, n_props)
     digest = hashlib.sha256(text.encode()).hexdigest()[:20]
@@ -329,9 +309,6 @@ def compile_blocks(programs, n_props, label="aircraft"):
     if not path.exists() or path.read_text() != text:
         with atomic_write(path) as f:
             f.write(text)
-    if not _numba_cached(folder, stem):
-        print(f"flightsim: compiling {label}'s flight model for this machine (first flight only, a few seconds)",
-              file=sys.stderr, flush=True)
     name = f"flightsim_jsbsim_native_{stem}"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
