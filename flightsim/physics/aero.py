@@ -227,6 +227,11 @@ class LoadParams(NamedTuple):
     #: then different types to numba, so each kind of aircraft compiles its own loads only (:func:`airplane_loads`).
     #: Every ``jsb_*`` field is None for flightsim's own aircraft (:func:`no_jsbsim`).
     jsb_on: object
+    #: The loads are flightsim's own: True; None for a JSBSim aircraft's (the other way round from ``jsb_on``):
+    #: numba prunes a branch by an argument's type only when that type is None, so each kind of aircraft needs a
+    #: None of its own for :func:`own_loads` to drop the other kind's code (a JSBSim aircraft compiled all of
+    #: flightsim's own aerodynamics before).
+    own_on: object
     #: (p,) float: the property array (written by every evaluation; one per airplane).
     jsb_props: np.ndarray
     #: (6,) float: the thrusters' body loads held through a step (JSBSim's body frame; one per airplane).
@@ -250,6 +255,9 @@ class LoadParams(NamedTuple):
     #: (3,) int: the addresses of the compiled flight controls, aerodynamics and engines' programs
     #: (:mod:`flightsim.physics.jsbsim.native`, ``BLOCKS`` order), each called on the block's arrays below.
     jsb_native: np.ndarray
+    #: (2,) int: the addresses of a piston's frame and of a propeller-driving turbine's (0: the aircraft has none;
+    #: ``propulsion.frame_addresses``): compiled for the aircraft that has them only.
+    jsb_frames: np.ndarray
     #: The flight controls' program's numbers, tables and table data (``Program`` arrays).
     jsb_fcs_constants: np.ndarray
     jsb_fcs_tables: np.ndarray
@@ -419,7 +427,7 @@ def pack(aircraft, atmosphere="constant"):
         max_thrust=float(aircraft.max_thrust), isa=atmosphere == "isa",
         controls=resting_controls(), diag=np.zeros(DIAG_FIELDS), wind=np.zeros(6), **pack_gear(aircraft.gear),
         **pack_propeller(aircraft.propeller), ground_effect=pack_ground_effect(aircraft.ground_effect),
-        **pack_jsbsim(aircraft),
+        **pack_jsbsim(aircraft), own_on=None if getattr(aircraft, "jsbsim", None) is not None else True,
     )
 
 
@@ -442,7 +450,7 @@ def free_body(mass=1.0):
         table_kind=np.zeros(0, dtype=np.int64), table_outside=np.zeros((0, 2)),
         air_density=0.0, gravity=0.0, mass=float(mass), max_thrust=0.0, isa=False,
         controls=resting_controls(), diag=np.zeros(DIAG_FIELDS), wind=np.zeros(6), **pack_gear(()),
-        **pack_propeller(None), ground_effect=pack_ground_effect(None), **no_jsbsim(),
+        **pack_propeller(None), ground_effect=pack_ground_effect(None), **no_jsbsim(), own_on=True,
     )
 
 
@@ -660,9 +668,9 @@ def airplane_loads(t, y, params):
     """Loads of the packed airplane (:class:`LoadParams`) at state ``y`` (see :mod:`flightsim.integrators`).
 
     A JSBSim aircraft's come from :func:`flightsim.physics.jsbsim.loads.jsbsim_loads`, flightsim's own
-    aircraft's from :func:`own_loads`, which chooses between the two by the type of ``params.jsb_on``
-    (see there).  Inlined into its compiled callers (numba's ``inline="always"``), so it adds no function
-    between them and the loads; called from Python, it calls :func:`loads_fields`.
+    aircraft's from :func:`own_loads`, which chooses between the two by the types of ``params.jsb_on`` and
+    ``params.own_on`` (see there).  Inlined into its compiled callers (numba's ``inline="always"``), so it adds
+    no function between them and the loads; called from Python, it calls :func:`loads_fields`.
 
     Returns
     -------
@@ -670,7 +678,7 @@ def airplane_loads(t, y, params):
         ``(ax, ay, az)`` earth-frame acceleration of the CG (ft/s², gravity
         included) and ``(mx, my, mz)`` body-frame moment about the CG (ft·lbf).
     """
-    return own_loads(t, y, params, params.jsb_on)
+    return own_loads(t, y, params, params.jsb_on, params.own_on)
 
 
 @airplane_loads.from_python
@@ -679,17 +687,21 @@ def _airplane_loads_from_python(t, y, params):
 
 
 @borrowing_jit
-def own_loads(t, y, params, jsb_on):
+def own_loads(t, y, params, jsb_on, own_on):
     """Loads of flightsim's own packed airplane: aerodynamics and thrust (the module docstring), gravity, and
     the ground reaction of the gear (:func:`~flightsim.physics.gear.gear_loads`) where a contact point is below
     the ground; as :func:`airplane_loads`.
 
-    A JSBSim aircraft's (``jsb_on``, its ``params.jsb_on``, not None) are :func:`jsbsim_loads`'.  ``jsb_on`` is
-    an argument so that numba, compiling, drops the branch of the other kind (its dead-branch pruning tests an
-    argument's type): each kind of aircraft compiles its own loads only, with no function between.
+    A JSBSim aircraft's (``jsb_on``, its ``params.jsb_on``, not None) are :func:`jsbsim_loads`'.  ``jsb_on`` and
+    ``own_on`` are arguments so that numba, compiling, drops the branch of the other kind (its dead-branch pruning
+    resolves ``x is None`` where ``x``'s type is None): each kind of aircraft compiles its own loads only, with no
+    function between.  A JSBSim aircraft's ``own_on`` is None: only the first branch is kept; flightsim's own
+    aircraft's ``jsb_on`` is None: the branch's call is dropped, its zeros (never returned) kept.
     """
-    if jsb_on is not None:
-        return jsbsim_loads(t, y, params)
+    if own_on is None:
+        if jsb_on is not None:
+            return jsbsim_loads(t, y, params)
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     r, elem, elem_i, normals = params.positions, params.elements, params.element_refs, params.normals
     tab_alpha, tab_vals, tab_n, tab_kind, tab_out = (
         params.table_alpha, params.table_values, params.table_size, params.table_kind, params.table_outside

@@ -39,7 +39,7 @@ from flightsim.physics.jsbsim.atmosphere import standard_atmosphere
 from flightsim.physics.jsbsim.auxiliary import auxiliary_in, motion_in, put_atmosphere
 from flightsim.physics.jsbsim.external import external_loads
 from flightsim.physics.jsbsim.native import call_block
-from flightsim.physics.jsbsim.propulsion import engines_frame, engines_steady
+from flightsim.physics.jsbsim.propulsion import engines_frame_by_address, engines_steady
 
 __all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPAN", "LAST_FIELDS", "STATE",
            "jsbsim_loads", "settle_start", "step_start"]
@@ -362,9 +362,10 @@ def step_start(t, y, h, params):
     call_block(params.jsb_native[0], props, params.jsb_fcs_constants, params.jsb_fcs_tables, params.jsb_fcs_data)
     _auxiliary_at(y, params, props)             # (FGAuxiliary after the FCS)
     sigma = _engine_block(props, params)
-    engines_frame(props, params.jsb_turbines, params.jsb_turbine_slots, params.jsb_pistons,
-                  params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,
-                  params.jsb_engine_table_index, params.jsb_engine_table_data, h, sigma, params.jsb_held)
+    engines_frame_by_address(props, params.jsb_turbines, params.jsb_turbine_slots, params.jsb_pistons,
+                             params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,
+                             params.jsb_engine_table_index, params.jsb_engine_table_data, params.jsb_frames, h,
+                             sigma, params.jsb_held)
     _held(props, params)
     params.diag[3] = props[int(s[J_RPM_SLOT])] if s[J_RPM_SLOT] >= 0 else 0.0
 

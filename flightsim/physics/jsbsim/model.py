@@ -45,7 +45,7 @@ from flightsim.physics.jsbsim.mass import INCH_TO_FT, MassBalance, Metrics, tank
 from flightsim.physics.jsbsim.native import compile_blocks
 from flightsim.physics.jsbsim.program import OP_STORE, Properties, canonical
 from flightsim.physics.jsbsim.propeller import RS_ENGINE_RPM, RS_RPM
-from flightsim.physics.jsbsim.propulsion import E_MIL, S_N1, S_N2, Propulsion
+from flightsim.physics.jsbsim.propulsion import E_MIL, S_N1, S_N2, Propulsion, frame_addresses
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
 __all__ = ["COMMANDS", "GRAVITY", "JSBSimModel", "contacts", "fleet", "inertia_about_cg", "load_jsbsim_aircraft"]
@@ -146,7 +146,7 @@ def contacts(source, weight, cg_design):
         if el.find("strut_force") is not None:
             raise InputError(source.path, f"{where}/strut_force", "a strut force function is not supported")
 
-        def value(tag, unit=None, default=0.0):
+        def value(tag, unit=None, default=0.0, el=el, where=where):
             return source.child_number(el, tag, unit, where, default)
 
         stiffness = value("spring_coeff", "LBS/FT", None)
@@ -336,6 +336,7 @@ class JSBSimModel:
         fcs, aero, eng = self.fcs.program, self.aero.program, self.propulsion.program
         return dict(
             jsb_on=True, jsb_props=self.initial.copy(), jsb_native=self.native.addresses,
+            jsb_frames=frame_addresses(self.propulsion.pistons),
             jsb_held=np.zeros(6), jsb_last=np.zeros(L.LAST_FIELDS),
             jsb_scalars=self.scalars, jsb_commands=self.commands, jsb_state_slots=self.state_slots,
             jsb_aux_slots=self.aux_slots, jsb_axis_slots=self.aero.axis_slots,
@@ -343,7 +344,7 @@ class JSBSimModel:
             jsb_fcs_constants=fcs.constants, jsb_fcs_tables=fcs.tables, jsb_fcs_data=fcs.table_data,
             jsb_aero_constants=aero.constants, jsb_aero_tables=aero.tables, jsb_aero_data=aero.table_data,
             jsb_engine_constants=eng.constants, jsb_engine_tables=eng.tables, jsb_engine_data=eng.table_data,
-            **dict(zip(ENGINE_FIELDS, self.propulsion.arrays)), jsb_external=self.external.rows,
+            **dict(zip(ENGINE_FIELDS, self.propulsion.arrays, strict=True)), jsb_external=self.external.rows,
             jsb_contacts=self.contacts,
         )
 

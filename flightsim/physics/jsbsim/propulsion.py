@@ -90,9 +90,13 @@ JSBSim's body frame (x forward, y right, z down); lbf, lbf·ft, ft.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
+from llvmlite import ir
+from numba import carray, cfunc, types
+from numba.extending import intrinsic
 
 from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_jit
@@ -118,7 +122,8 @@ from flightsim.physics.jsbsim.propeller import (
 )
 from flightsim.physics.jsbsim.xmlfile import package_root
 
-__all__ = ["Propulsion", "engines_frame", "engines_steady", "turbines"]
+__all__ = ["FRAME_SIGNATURE", "Propulsion", "engines_frame", "engines_frame_by_address", "engines_steady",
+           "frame_addresses", "turbines"]
 
 #: Columns of an engine's row in :attr:`Propulsion.engines`: its constants (lbf; %; rad; the location about the
 #: CG, ft), then its augmentation (``<augmented>``, ``<augmethod>``, the augmented thrust ``<maxthrust>``) and
@@ -657,13 +662,7 @@ def engines_frame(props, engines, slots, pistons, piston_slots, propellers, prop
     rates).  Everything else the engines read is in ``props``: the throttle (and mixture) positions, the
     atmosphere, the air-relative and inertial body rates and velocities (see the module of each engine).
     """
-    for k in range(6):
-        out[k] = 0.0
-    for e in range(engines.shape[0]):
-        if engines[e, E_KIND] == KIND_TURBINE:
-            _turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
-        else:
-            _rocket_or_electric_frame(props, engines[e], slots[e], dt, out)
+    _direct_frames(props, engines, slots, dt, density_ratio, out)
     for e in range(pistons.shape[0]):
         if pistons[e, _piston.PE_KIND] != 0.0:
             _turboprop.powered_frame(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
@@ -671,6 +670,99 @@ def engines_frame(props, engines, slots, pistons, piston_slots, propellers, prop
             continue
         piston_frame(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e], table_data,
                      dt, out)
+
+
+@borrowing_jit
+def _direct_frames(props, engines, slots, dt, density_ratio, out):
+    """``out`` zeroed, then one frame of each turbine, rocket and electric engine in their order (their loads
+    added into ``out``): :func:`engines_frame`'s first part."""
+    for k in range(6):
+        out[k] = 0.0
+    for e in range(engines.shape[0]):
+        if engines[e, E_KIND] == KIND_TURBINE:
+            _turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
+        else:
+            _rocket_or_electric_frame(props, engines[e], slots[e], dt, out)
+
+
+@borrowing_jit
+def engines_frame_by_address(props, engines, slots, pistons, piston_slots, propellers, propeller_slots, tables,
+                             table_data, frames, dt, density_ratio, out):
+    """:func:`engines_frame`, each piston's and each propeller-driving turbine's frame called through its
+    address in ``frames`` (:func:`frame_addresses`): what the compiled step calls.
+
+    The step is compiled once for every JSBSim aircraft; called directly, the pistons', turboprops' and
+    propellers' frames (the largest part of the engines' code) were compiled into it for every aircraft, a
+    737's too.  Called by address they are compiled (or loaded) only for an aircraft that has such an engine,
+    when it is loaded.  The same functions in the same order: the same bits.
+    """
+    _direct_frames(props, engines, slots, dt, density_ratio, out)
+    for e in range(pistons.shape[0]):
+        address = frames[1] if pistons[e, _piston.PE_KIND] != 0.0 else frames[0]
+        _call_frame(address, props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
+                    table_data, dt, out)
+
+
+#: The C signature of a propeller-driving engine's frame called by address (:func:`engines_frame_by_address`):
+#: pointers to the properties (and their count), the engine's row, slots, propeller row and slots, table row,
+#: the table data (and its count), the step (s) and the loads' sum.
+FRAME_SIGNATURE = ("void(CPointer(float64), int64, CPointer(float64), CPointer(int64), CPointer(float64), "
+                   "CPointer(int64), CPointer(int64), CPointer(float64), int64, float64, CPointer(float64))")
+_PISTON_SLOT_FIELDS, _PROPELLER_SLOT_FIELDS = len(PISTON_SLOTS), len(PROPELLER_SLOTS)
+
+
+def _piston_frame_c(props, n_props, row, s, pr, ps, tb, data, n_data, dt, out):
+    piston_frame(carray(props, (n_props,)), carray(row, (_piston.ROW_FIELDS,)), carray(s, (_PISTON_SLOT_FIELDS,)),
+                 carray(pr, (_propeller.ROW_FIELDS,)), carray(ps, (_PROPELLER_SLOT_FIELDS,)),
+                 carray(tb, (TABLE_FIELDS,)), carray(data, (n_data,)), dt, carray(out, (6,)))
+
+
+def _powered_frame_c(props, n_props, row, s, pr, ps, tb, data, n_data, dt, out):
+    _turboprop.powered_frame(carray(props, (n_props,)), carray(row, (_piston.ROW_FIELDS,)),
+                             carray(s, (_PISTON_SLOT_FIELDS,)), carray(pr, (_propeller.ROW_FIELDS,)),
+                             carray(ps, (_PROPELLER_SLOT_FIELDS,)), carray(tb, (TABLE_FIELDS,)),
+                             carray(data, (n_data,)), dt, carray(out, (6,)))
+
+
+@functools.cache
+def _frame_callback(powered):
+    """The C callback of a piston's frame, or of a turboprop's or a turbine's propeller's (``powered``): compiled,
+    or loaded from numba's disk cache, at the first call."""
+    function = _powered_frame_c if powered else _piston_frame_c
+    return cfunc(FRAME_SIGNATURE, cache=True, error_model="numpy")(function)
+
+
+def frame_addresses(pistons):
+    """``jsb_frames`` for the rows ``pistons`` (:attr:`Propulsion.pistons`): int64, the address of a piston's
+    frame and of a propeller-driving turbine's (0 where the aircraft has none), for
+    :func:`engines_frame_by_address`.  Compiles (or loads) only the kinds the aircraft has."""
+    kinds = np.asarray(pistons)[:, _piston.PE_KIND]
+    return np.array([_frame_callback(False).address if np.any(kinds == 0.0) else 0,
+                     _frame_callback(True).address if np.any(kinds != 0.0) else 0], dtype=np.int64)
+
+
+def _pointer(context, builder, array_type, value):
+    array = context.make_array(array_type)(context, builder, value)
+    return array.data, builder.extract_value(array.shape, 0)
+
+
+@intrinsic
+def _call_frame(typingctx, address, props, row, s, pr, ps, tb, data, dt, out):
+    """Call the frame at ``address`` (:data:`FRAME_SIGNATURE`) on these arrays."""
+    sig = types.void(address, props, row, s, pr, ps, tb, data, dt, out)
+
+    def codegen(context, builder, signature, args):
+        (props_p, n_props), (data_p, n_data) = (_pointer(context, builder, signature.args[k], args[k]) for k in (1, 7))
+        row_p, s_p, pr_p, ps_p, tb_p, out_p = (_pointer(context, builder, signature.args[k], args[k])[0]
+                                               for k in (2, 3, 4, 5, 6, 9))
+        double_p, int_p, i64 = ir.DoubleType().as_pointer(), ir.IntType(64).as_pointer(), ir.IntType(64)
+        fnty = ir.FunctionType(ir.VoidType(), [double_p, i64, double_p, int_p, double_p, int_p, int_p, double_p, i64,
+                                               ir.DoubleType(), double_p])
+        fn = builder.inttoptr(args[0], fnty.as_pointer())
+        builder.call(fn, [props_p, n_props, row_p, s_p, pr_p, ps_p, tb_p, data_p, n_data, args[8], out_p])
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 def engines_steady(props, engines, slots, pistons, piston_slots, propellers, propeller_slots, tables, table_data,
