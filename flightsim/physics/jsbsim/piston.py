@@ -51,12 +51,28 @@ propeller.
 
 from __future__ import annotations
 
+import numpy as np
+
 from flightsim.errors import InputError
-from flightsim.math.kernels import borrowing_jit
-from flightsim.physics.jsbsim.propeller import (PR_GEAR, PR_MAX_PITCH, PR_MAX_RPM, PR_MIN_PITCH, PR_MIN_RPM,
-                                                RS_ADVANCE_CMD, RS_ADVANCE_POS, RS_CONSTANT_SPEED, RS_FEATHER_CMD,
-                                                RS_FEATHER_POS, RS_PITCH, RS_RPM, TB_MIXTURE, propeller_calculate,
-                                                propeller_power_required, table_value)
+from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit
+from flightsim.physics.jsbsim.propeller import (
+    PR_GEAR,
+    PR_MAX_PITCH,
+    PR_MAX_RPM,
+    PR_MIN_PITCH,
+    PR_MIN_RPM,
+    RS_ADVANCE_CMD,
+    RS_ADVANCE_POS,
+    RS_CONSTANT_SPEED,
+    RS_FEATHER_CMD,
+    RS_FEATHER_POS,
+    RS_PITCH,
+    RS_RPM,
+    TB_MIXTURE,
+    propeller_calculate,
+    propeller_power_required,
+    table_value,
+)
 
 __all__ = ["PISTON_SLOTS", "read_piston", "piston_frame", "piston_steady"]
 
@@ -239,7 +255,7 @@ def std_pressure_100k(altitude):
     for _ in range(4):
         alt.append(alt[-1] * altitude)
     press = 0.0
-    for c, a in zip(coef, alt):
+    for c, a in zip(coef, alt, strict=True):
         press += c * a
     return press
 
@@ -458,7 +474,7 @@ def _excess_power(props, row, s, pr, ps, tb, data, prop_rpm, pitch):
     throttle = props[s[PS_THROTTLE]]
     tmap = _manifold_target(row, throttle, mps, p_ram)
     manifold = _boosted(row, _settled_boost_speed(props, row, s, p_amb), tmap, rpm, throttle)
-    hp, ihp, fuel_flow = _horsepower(row, tb, data, True, rpm, mps, manifold, tmap, p_amb, t_amb,
+    hp, ihp, fuel_flow = _horsepower(row, tb, data, np.bool_(True), rpm, mps, manifold, tmap, p_amb, t_amb,
                                      props[s[PS_MIXTURE]])
     excess = _shaft_power(hp, rpm) - propeller_power_required(props, pr, ps, tb, data, prop_rpm, pitch)
     return excess, ihp, fuel_flow, tmap
@@ -545,7 +561,7 @@ def _governed(props, row, s, pr, ps, tb, data):
     return (lo if abs(f_lo) <= abs(f_hi) else hi), rpm
 
 
-@borrowing_jit
+@borrowing_entry_jit         # (called from Python only: engines_steady)
 def piston_steady(props, row, s, pr, ps, tb, data, out):
     """Put a piston engine and its propeller at their steady state for the throttle, mixture, rpm command
     (``fcs/advance-cmd-norm[k]``) and flight condition in ``props`` (the manifold pressure at its target, the boost

@@ -50,7 +50,7 @@ import math
 import numpy as np
 
 from flightsim.errors import InputError
-from flightsim.math.kernels import borrowing_jit
+from flightsim.math.kernels import borrowing_inline_jit, borrowing_jit
 from flightsim.physics.jsbsim.program import _bilinear, _lookup_1d
 
 __all__ = ["PROPELLER_SLOTS", "Tables", "read_propeller", "propeller_calculate", "propeller_calculate_reversible",
@@ -259,14 +259,15 @@ def _orientation(source, thruster, where):
 # ----------------------------------------------------------------------------- compiled
 
 
-@borrowing_jit
+@borrowing_inline_jit
 def table_value(tables, data, column, key):
-    """``FGTable::GetValue(key)`` of the engine's 1-D table in ``column`` of its table row ``tables``."""
+    """``FGTable::GetValue(key)`` of the engine's 1-D table in ``column`` of its table row ``tables``.  (Written
+    into each caller: called with a column constant, numba compiled a copy for each column.)"""
     start, n = tables[column], tables[column + 1]
     return _lookup_1d(data, start, start + n, n, key)
 
 
-@borrowing_jit
+@borrowing_inline_jit
 def table_value_2d(tables, data, column, row_key, col_key):
     """``FGTable::GetValue(rowKey, colKey)`` of the engine's 2-D table in ``column`` of its table row: bilinear,
     the factors constrained to [0, 1] (the end values beyond the breakpoints)."""

@@ -99,7 +99,7 @@ from numba import carray, cfunc, types
 from numba.extending import intrinsic
 
 from flightsim.errors import InputError
-from flightsim.math.kernels import borrowing_jit
+from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit
 from flightsim.physics.jsbsim import piston as _piston
 from flightsim.physics.jsbsim import propeller as _propeller
 from flightsim.physics.jsbsim import rocket as _rocket
@@ -623,7 +623,7 @@ def _turbine_frame(props, row, s, dt, density_ratio, out):
     _rocket.thruster_loads(row, thrust, out)    # (a direct thruster's: the same columns as a rocket's)
 
 
-@borrowing_jit
+@borrowing_entry_jit         # (called from Python only: engines_steady)
 def _turbine_steady(props, row, s, density_ratio, out):
     """A running turbine at its steady state for its throttle (the fixed point ``FGPropulsion::GetSteadyState``
     marches ``FGTurbine::Run`` to): the spools at their targets, the augmentation lit or not as it settles, then

@@ -65,7 +65,7 @@ from __future__ import annotations
 import math
 
 from flightsim.errors import InputError
-from flightsim.math.kernels import borrowing_jit
+from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit
 
 __all__ = ["ROCKET_STATE", "ELECTRIC_STATE", "read_rocket", "read_electric", "rocket_frame", "rocket_steady",
            "electric_frame", "starved"]
@@ -263,7 +263,7 @@ def rocket_frame(props, row, s, dt, out):
     thruster_loads(row, thrust, out)
 
 
-@borrowing_jit
+@borrowing_entry_jit         # (called from Python only: engines_steady)
 def rocket_steady(props, row, s, out):
     """A liquid rocket at its steady state for its throttle: the flows at the throttle's and the thrust they make
     (the fixed point of :func:`rocket_frame`); its loads added into ``out``."""

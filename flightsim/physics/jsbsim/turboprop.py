@@ -65,14 +65,32 @@ import copy
 import math
 
 from flightsim.errors import InputError
-from flightsim.math.kernels import borrowing_jit
+from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit
 from flightsim.physics.jsbsim.piston import PE_KIND
-from flightsim.physics.jsbsim.propeller import (PR_GEAR, PR_MAX_PITCH, PR_MAX_RPM, PR_MIN_PITCH, PR_MIN_RPM,
-                                                PR_SENSE, RS_ADVANCE_CMD, RS_ADVANCE_POS, RS_CONSTANT_SPEED,
-                                                RS_FEATHER_CMD, RS_FEATHER_POS, RS_PITCH, RS_RPM, RS_TORQUE,
-                                                TB_ENGINE_2, TB_ENGINE_3, TB_MIXTURE, propeller_calculate,
-                                                propeller_calculate_reversible, propeller_power_required,
-                                                table_value, table_value_2d)
+from flightsim.physics.jsbsim.propeller import (
+    PR_GEAR,
+    PR_MAX_PITCH,
+    PR_MAX_RPM,
+    PR_MIN_PITCH,
+    PR_MIN_RPM,
+    PR_SENSE,
+    RS_ADVANCE_CMD,
+    RS_ADVANCE_POS,
+    RS_CONSTANT_SPEED,
+    RS_FEATHER_CMD,
+    RS_FEATHER_POS,
+    RS_PITCH,
+    RS_RPM,
+    RS_TORQUE,
+    TB_ENGINE_2,
+    TB_ENGINE_3,
+    TB_MIXTURE,
+    propeller_calculate,
+    propeller_calculate_reversible,
+    propeller_power_required,
+    table_value,
+    table_value_2d,
+)
 
 __all__ = ["TURBOPROP", "TURBINE_PROPELLER", "TURBOPROP_SLOTS", "read_turboprop", "powered_frame",
            "powered_steady"]
@@ -155,7 +173,7 @@ def read_turboprop(source, root, where, builder, tables, prefix):
         if table_row[column + 1] == 0:
             raise InputError(source.path, where, f"the {name} table is missing")
     if table_row[TB_ENGINE_3 + 1] == 0:
-        keys, values = zip(*DEFAULT_COMBUSTION)
+        keys, values = zip(*DEFAULT_COMBUSTION, strict=True)
         table_row[TB_ENGINE_3:TB_ENGINE_3 + 3] = tables.add(keys, values)
     builder.function(vc, f"{where}/function name='EnginePowerVC'")
     builder.store(f"{prefix}/EnginePowerVC")
@@ -339,7 +357,7 @@ def _torque(props, row, s, pr, tb, data, throttle, rpm):
     return -pr[PR_SENSE] * _shaft_power(props, row, s, pr, tb, data, throttle, rpm) / max(0.01, omega)
 
 
-@borrowing_jit
+@borrowing_entry_jit         # (called from Python only: engines_steady)
 def powered_steady(props, row, s, pr, ps, tb, data, out):
     """Put a turboprop (or a turbine's propeller, the turbine already steady) at its steady state for the lever, rpm
     command and flight condition in ``props`` — N1 at its target, the blade angle and rpm where the engine's power
