@@ -93,6 +93,9 @@ def test_a_first_start_names_what_it_compiles_and_about_how_long(tmp_path, monke
                             "only")
     assert cold.seconds == sum(PARTS[p][0] for p in ("jsbsim", "model", "step")) and cold.seconds >= 10
     assert cold.compiles == sum(PARTS[p][1] for p in ("jsbsim", "model", "step"))
+    piston = first_start(aircraft_path("jsbsim:c172p"), "euler")          # its kind of engine, compiled for it
+    assert piston.parts == ["jsbsim", "model", "piston", "step"] and "; piston engines; " in piston.message
+    assert first_start(aircraft_path("jsbsim:DHC6"), "euler").parts == ["jsbsim", "model", "powered", "step"]
     book = first_start(None, "euler")
     assert book.message.startswith("compiling the physics for bourg (its loads; the euler step) \N{EM DASH} about ")
     assert first_start(aircraft_path("c172"), "midpoint").message.startswith("compiling the physics for c172 (")

@@ -42,7 +42,8 @@ class FirstStart:
         self.compiles = sum(PARTS[p][1] for p in self.parts)
         name = _aircraft_name(aircraft)
         words = {"own": "its loads", "jsbsim": "JSBSim's loads, flight controls and engines",
-                 "model": "its own flight model", "step": f"the {integrator} step"}
+                 "model": "its own flight model", "piston": "piston engines", "powered": "turboprops",
+                 "step": f"the {integrator} step"}
         what = "; ".join(words[p] for p in self.parts)
         self.message = (f"compiling the physics for {name} ({what}) \N{EM DASH} about {max(round(self.seconds), 1)}"
                         " s, first start only")

@@ -15,19 +15,28 @@ The facts only: the words that say it belong to the layer that shows them (``fli
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
+import re
 import sys
 from pathlib import Path
 
 __all__ = ["PARTS", "cold", "cold_parts", "jsbsim_source_folder", "step_function", "surely_cold"]
 
 #: What a first start compiles, by part: (seconds on a 2-core machine, functions numba compiles, as its
-#: ``numba:compile`` events count them).  Measured with empty caches (README's Performance section): ``own``,
-#: the loads of flightsim's own aircraft (aero, gear); ``jsbsim``, JSBSim's loads, flight controls and engines,
-#: shared by every JSBSim aircraft (with the aero and gear code they share with flightsim's own, compiled for
-#: JSBSim's parameters); ``model``, one JSBSim aircraft's generated flight model (numba's ``cfunc`` compiles,
-#: which send no events, and the few helpers they add); ``step``, the flown integrator's step.
-PARTS = {"own": (3.5, 22), "jsbsim": (17.0, 100), "model": (2.5, 4), "step": (2.5, 17)}
+#: ``numba:compile`` events count them).  Measured with empty caches (README's Performance section, the
+#: processes' CPU seconds less a warm start's): ``own``, the loads of flightsim's own aircraft (aero, gear);
+#: ``jsbsim``, JSBSim's loads, flight controls and turbines, shared by every JSBSim aircraft (with the aero and
+#: gear code they share with flightsim's own, compiled for JSBSim's parameters, and the programs' helpers);
+#: ``model``, one JSBSim aircraft's generated flight model (numba's ``cfunc`` compiles, which send no events);
+#: ``piston`` and ``powered``, the frames and steady states of the first aircraft with a piston engine, and with
+#: a turboprop or a turbine driving a propeller (their propellers' code included); ``step``, the flown
+#: integrator's step.
+PARTS = {"own": (3.5, 22), "jsbsim": (15.0, 66), "model": (2.5, 2), "piston": (4.5, 26), "powered": (5.0, 26),
+         "step": (3.0, 17)}
+#: Where numba keeps a part's code for each kind of engine (``propulsion``'s callbacks, compiled only for an
+#: aircraft that has the kind).
+_ENGINE_PROBES = {"piston": "propulsion._piston_frame_c", "powered": "propulsion._powered_frame_c"}
 
 #: The integrators that share one compiled step (with an increment chosen by an argument), by name's start.
 _SHARED_STEPS = {"euler": "step_semi_implicit", "exact": "step_semi_implicit", "taylor2": "step_semi_implicit",
@@ -111,6 +120,8 @@ def _probe(aircraft, integrator):
             parts.append("jsbsim")
         if not _model_cached(Path(aircraft).stem):
             parts.append("model")
+        parts += [kind for kind in sorted(_engine_kinds(aircraft))
+                  if _signatures(physics / "jsbsim", _ENGINE_PROBES[kind]) == 0]
     elif not own_warm:
         parts.append("own")
     steps = _signatures(physics, f"integrators.step_fields__{step_function(integrator)}")
@@ -121,17 +132,56 @@ def _probe(aircraft, integrator):
     return sorted(parts, key=list(PARTS).index), sure
 
 
+def _engine_kinds(aircraft):
+    """The kinds of engine in :data:`_ENGINE_PROBES` that a JSBSim aircraft's file names, read as text (not
+    parsed): ``piston`` for a ``<piston_engine>``, ``powered`` for a ``<turboprop_engine>`` or a
+    ``<turbine_engine>`` whose thruster is a ``<propeller>``.  Files looked for where the loader looks: the
+    aircraft's ``Engines`` and ``engine`` folders, then the jsbsim package's ``engine`` folder."""
+    path = Path(aircraft)
+    spec = importlib.util.find_spec("jsbsim")
+    folders = [path.parent / "Engines", path.parent / "engine"]
+    if spec is not None and spec.origin:
+        folders.append(Path(spec.origin).parent / "engine")
+
+    def root_tag(name):
+        for folder in folders:
+            try:
+                text = (folder / f"{name}.xml").read_text(errors="replace")
+            except OSError:
+                continue
+            found = re.search(r"<(piston_engine|turboprop_engine|turbine_engine|rocket_engine|electric_engine|"
+                              r"propeller|nozzle|direct)\b", text)
+            return found.group(1) if found else None
+        return None
+
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return set()
+    kinds = set()
+    for engine, body in re.findall(r"<engine\b[^>]*\bfile=\"([^\"]+)\"[^>]*>(.*?)</engine>", text, re.DOTALL):
+        tag = root_tag(engine)
+        thruster = re.search(r"<thruster\b[^>]*\bfile=\"([^\"]+)\"", body)
+        if tag == "piston_engine":
+            kinds.add("piston")
+        elif tag == "turboprop_engine" or (tag == "turbine_engine" and thruster is not None
+                                             and root_tag(thruster.group(1)) == "propeller"):
+            kinds.add("powered")
+    return kinds
+
+
 def cold_parts(aircraft=None, integrator="euler"):
     """The parts of :data:`PARTS` a flight of ``aircraft`` (a path, ``.xml`` a JSBSim aircraft's; None: the
     book's airplane) with ``integrator`` will compile: a list of names, in :data:`PARTS`' order (empty: all in
     the cache).
 
     A part is cold when none of its index files is where numba would look: ``loads.jsbsim_loads`` (JSBSim's),
-    the aircraft's generated model, ``integrators.step_fields__<step>``.  ``aero.own_loads`` and the step are
-    compiled for either kind of aircraft's parameters, a signature each: flightsim's own loads are cold while
-    ``aero.own_loads`` has no signature but JSBSim's, and the step is counted cold while it has fewer signatures
-    than the kinds of loads compiled (an estimate: numba's files do not say which signature is whose;
-    :func:`surely_cold` says whether it is sure)."""
+    the aircraft's generated model, the callbacks of its kinds of engine (:func:`_engine_kinds`),
+    ``integrators.step_fields__<step>``.  ``aero.own_loads`` and the step are compiled for either kind of
+    aircraft's parameters, a signature each: flightsim's own loads are cold while ``aero.own_loads`` has no
+    signature but JSBSim's, and the step is counted cold while it has fewer signatures than the kinds of loads
+    compiled (an estimate: numba's files do not say which signature is whose; :func:`surely_cold` says whether
+    it is sure)."""
     return _probe(aircraft, integrator)[0]
 
 

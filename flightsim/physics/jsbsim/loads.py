@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit, qv_rotate
 from flightsim.physics.gear import GD_DEPTH, gear_loads
 from flightsim.physics.jsbsim.aero import axes_to_body, frame_start
@@ -358,7 +360,7 @@ def step_start(t, y, h, params):
     last[0], last[1], last[2] = u, v, w
     last[L_RATES], last[L_RATES + 1], last[L_RATES + 2] = wx, wy, wz
     last[6] = 1.0
-    _frame_inputs(t, y, h, params, False, u)
+    _frame_inputs(t, y, h, params, np.bool_(False), u)     # (a flag, not a literal: one compile for both)
     call_block(params.jsb_native[0], props, params.jsb_fcs_constants, params.jsb_fcs_tables, params.jsb_fcs_data)
     _auxiliary_at(y, params, props)             # (FGAuxiliary after the FCS)
     sigma = _engine_block(props, params)
@@ -404,7 +406,7 @@ def _settle_inputs(t, y, h, params):
     last[0], last[1], last[2] = u, v, w
     last[L_RATES], last[L_RATES + 1], last[L_RATES + 2] = wx, wy, wz
     last[6] = 0.0                               # (after a settle the next step has no derivative yet)
-    _frame_inputs(t, y, h, params, True, u)
+    _frame_inputs(t, y, h, params, np.bool_(True), u)
     _auxiliary_at(y, params, props)             # (the FCS's "last frame" auxiliary values: this state's)
     _settled_fcs(props, params)
     return _engine_block(props, params)
