@@ -125,8 +125,8 @@ def run(args):
     """Measure the aircraft and print its row (or ``--json``); the exit code says whether it is within bounds."""
     from flightsim.commands.first_start import GENERIC, first_start
     from flightsim.physics.compiling import CompileWatch
-    from flightsim.physics.jsbsim.xmlfile import aircraft_path
     from flightsim.physics.integrators import INTEGRATORS
+    from flightsim.physics.jsbsim.xmlfile import aircraft_path
     from flightsim.verify.flight_table import HEADER, measure, row_json, row_line, within
 
     if args.integrator not in INTEGRATORS:
