@@ -114,7 +114,9 @@ def main(argv=None):
         from flightsim.commands.first_start import GENERIC, first_start
 
         said = []
-        cold = first_start(getattr(args, "aircraft", None), getattr(args, "integrator", "euler"))
+        # (a command that flies no aircraft, the spin lab's body, says so only when numba starts: GENERIC)
+        cold = (first_start(args.aircraft, getattr(args, "integrator", "euler")) if hasattr(args, "aircraft")
+                else None)
 
         def say():
             if not said:
