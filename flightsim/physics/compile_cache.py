@@ -126,7 +126,7 @@ def _probe(aircraft, integrator):
         parts.append("own")
     steps = _signatures(physics, f"integrators.step_fields__{step_function(integrator)}")
     step_sure = steps == 0 or bool(set(parts) & {"own", "jsbsim"})      # (its loads compile: so does the step)
-    sure = bool(parts) or step_sure
+    sure = bool(parts)          # (a step alone is said when numba starts: the integrator's name is not checked yet)
     if step_sure or steps < int(jsbsim_warm) + int(own_warm):
         parts.append("step")
     return sorted(parts, key=list(PARTS).index), sure
@@ -186,9 +186,10 @@ def cold_parts(aircraft=None, integrator="euler"):
 
 
 def surely_cold(aircraft=None, integrator="euler"):
-    """True when a part of :func:`cold_parts` is surely cold: the aircraft's loads or model, or a step never
-    compiled.  (A step compiled for the other kind of aircraft only may or may not be: a first start then says
-    so when numba starts compiling, not before.)"""
+    """True when a part of :func:`cold_parts` other than the step is cold: the aircraft's loads, its model or its
+    kinds of engine.  (A step alone may not compile: one compiled for the other kind of aircraft only may or may
+    not be this one's, and the integrator's name is checked after this; a first start then says so when numba
+    starts compiling, not before.)"""
     return _probe(aircraft, integrator)[1]
 
 
