@@ -51,18 +51,18 @@ def test_a_cold_cache_is_seen_without_importing_numba(tmp_path, monkeypatch):
 
     compiled(physics, "aero.own_loads")                                 # the book's airplane flown with euler
     assert compile_cache.cold_parts() == ["step"]
-    compiled(physics, "integrators.step_fields__step_semi_implicit")
+    compiled(physics, "step_entries.step_fields__step_semi_implicit")
     assert compile_cache.cold_parts() == [] and not compile_cache.cold()
     assert compile_cache.cold_parts(None, "rk4") == ["step"]            # another integrator's step
     assert compile_cache.cold_parts(None, "taylor2-half") == []         # the same step as euler's
     assert compile_cache.cold_parts(jsbsim) == ["jsbsim", "model", "step"]
     compiled(physics / "jsbsim", "loads.jsbsim_loads")                  # then a JSBSim aircraft with rk4
     compiled(physics, "aero.own_loads", 2)
-    compiled(physics, "integrators.step_fields__step_rk4")
+    compiled(physics, "step_entries.step_fields__step_rk4")
     # one signature of each step, two kinds of loads: whose is it? counted cold, not surely (said only if it compiles)
     assert compile_cache.cold_parts(jsbsim, "rk4") == ["model", "step"] and compile_cache.surely_cold(jsbsim, "rk4")
     assert compile_cache.cold_parts() == ["step"] and not compile_cache.surely_cold()
-    compiled(physics, "integrators.step_fields__step_semi_implicit", 2)
+    compiled(physics, "step_entries.step_fields__step_semi_implicit", 2)
     assert compile_cache.cold_parts() == [] and compile_cache.cold_parts(jsbsim) == ["model"]
     compiled(tmp_path / "flightsim" / "jsbsim", "737_0123456789abcdef0123.fcs")   # its generated model's code
     assert compile_cache.cold_parts(jsbsim) == [] and not compile_cache.cold(jsbsim)
@@ -101,13 +101,18 @@ def test_a_first_start_names_what_it_compiles_and_about_how_long(tmp_path, monke
     assert first_start(aircraft_path("c172"), "midpoint").message.startswith("compiling the physics for c172 (")
 
 
-def test_a_warm_cache_says_nothing(tmp_path):
-    """Flown once, the same flight again prints nothing on stderr (the first printed what it compiled)."""
+def test_a_warm_cache_says_nothing(tmp_path, monkeypatch):
+    """Flown once, the same flight again prints nothing on stderr (the first printed what it compiled), and the
+    probes find every part where numba put it (a renamed module would leave a part cold for ever)."""
     import os
 
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    from flightsim.physics.compile_cache import cold_parts
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    env = {**os.environ}
     command = [sys.executable, "-m", "flightsim", "simulate", "--duration", "0.2"]
     first = subprocess.run(command, capture_output=True, text=True, timeout=600, env=env)
     assert first.returncode == 0 and first.stderr.startswith("flightsim: compiling the physics for bourg (")
+    assert cold_parts(None, "euler") == [] and cold_parts(None, "rk4") == ["step"]
     second = subprocess.run(command, capture_output=True, text=True, timeout=600, env=env)
     assert second.returncode == 0 and second.stderr == "", second.stderr

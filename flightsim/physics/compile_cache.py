@@ -124,7 +124,7 @@ def _probe(aircraft, integrator):
                   if _signatures(physics / "jsbsim", _ENGINE_PROBES[kind]) == 0]
     elif not own_warm:
         parts.append("own")
-    steps = _signatures(physics, f"integrators.step_fields__{step_function(integrator)}")
+    steps = _signatures(physics, f"step_entries.step_fields__{step_function(integrator)}")
     step_sure = steps == 0 or bool(set(parts) & {"own", "jsbsim"})      # (its loads compile: so does the step)
     sure = bool(parts)          # (a step alone is said when numba starts: the integrator's name is not checked yet)
     if step_sure or steps < int(jsbsim_warm) + int(own_warm):
@@ -177,7 +177,7 @@ def cold_parts(aircraft=None, integrator="euler"):
 
     A part is cold when none of its index files is where numba would look: ``loads.jsbsim_loads`` (JSBSim's),
     the aircraft's generated model, the callbacks of its kinds of engine (:func:`_engine_kinds`),
-    ``integrators.step_fields__<step>``.  ``aero.own_loads`` and the step are compiled for either kind of
+    ``step_entries.step_fields__<step>``.  ``aero.own_loads`` and the step are compiled for either kind of
     aircraft's parameters, a signature each: flightsim's own loads are cold while ``aero.own_loads`` has no
     signature but JSBSim's, and the step is counted cold while it has fewer signatures than the kinds of loads
     compiled (an estimate: numba's files do not say which signature is whose; :func:`surely_cold` says whether
