@@ -38,3 +38,22 @@ def test_the_splash_fills_its_bar_as_functions_compile_and_says_how_many(headles
     assert text0.sum() > 1000                                     # the title and the message are drawn
     assert (text0 != text_half).any()                             # and the count under the bar changed
     assert splash.frames == 3
+
+
+def test_a_long_message_is_wrapped_inside_the_window(headless_gl):
+    """A JSBSim aircraft's sentence names several parts: it wraps, no letter drawn off the window's edges."""
+    from flightsim.app.window import open_window
+    from flightsim.commands.first_start import FirstStart
+
+    message = FirstStart("737.xml", "rk4", ["jsbsim", "model", "powered", "step"]).message
+    window = open_window(640, 360, visible=False)
+    try:
+        splash = Splash(window, message, COMPILES)
+        splash.show(1, 0.5, force=True)
+        _, light = _bar_and_text(window)
+        label = splash._drawn[1][1]
+    finally:
+        window.close()
+    assert label.text == message and label.content_width <= 0.8 * 640 and label.content_height > 40   # 2+ lines
+    columns = np.flatnonzero(light.any(axis=0))
+    assert columns.min() >= 0.09 * 640 and columns.max() <= 0.91 * 640        # a margin either side

@@ -61,9 +61,11 @@ class Splash:
         bar_w = int(width * 0.6)
         x0, y0 = (width - bar_w) // 2, height // 2 - 30
         fixed = [
-            pyglet.text.Label("flightsim", font_size=28, x=width // 2, y=height // 2 + 70, anchor_x="center",
+            pyglet.text.Label("flightsim", font_size=28, x=width // 2, y=height // 2 + 110, anchor_x="center",
                               color=(230, 230, 230, 255), batch=batch),
-            pyglet.text.Label(self.message, font_size=14, x=width // 2, y=height // 2 + 20, anchor_x="center",
+            # what is compiled can be a long sentence (a JSBSim aircraft's parts): wrapped, growing up from the bar
+            pyglet.text.Label(self.message, font_size=14, x=width // 2, y=height // 2 + 5, anchor_x="center",
+                              anchor_y="bottom", multiline=True, width=int(width * 0.8), align="center",
                               color=(230, 230, 230, 255), batch=batch),
             pyglet.shapes.Rectangle(x0, y0, bar_w, 14, color=(70, 75, 85), batch=batch),
         ]
