@@ -32,7 +32,7 @@ __all__ = ["PARTS", "cold", "cold_parts", "jsbsim_source_folder", "step_function
 #: ``piston`` and ``powered``, the frames and steady states of the first aircraft with a piston engine, and with
 #: a turboprop or a turbine driving a propeller (their propellers' code included); ``step``, the flown
 #: integrator's step.
-PARTS = {"own": (3.5, 22), "jsbsim": (10.5, 62), "model": (2.5, 2), "piston": (4.0, 26), "powered": (3.5, 30),
+PARTS = {"own": (3.5, 22), "jsbsim": (10.5, 62), "model": (2.5, 2), "piston": (3.9, 22), "powered": (3.5, 30),
          "step": (3.0, 17)}
 #: Where numba keeps a part's code for each kind of engine (``propulsion``'s callbacks, compiled only for an
 #: aircraft that has the kind).

@@ -52,9 +52,12 @@ propeller.
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
 from flightsim.errors import InputError
-from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit
+from flightsim.math.kernels import borrowing_entry_jit, borrowing_inline_jit, borrowing_jit
 from flightsim.physics.jsbsim.propeller import (
     PR_GEAR,
     PR_MAX_PITCH,
@@ -69,12 +72,12 @@ from flightsim.physics.jsbsim.propeller import (
     RS_PITCH,
     RS_RPM,
     TB_MIXTURE,
-    propeller_calculate,
+    propeller_calculate_reversible,
     propeller_power_required,
     table_value,
 )
 
-__all__ = ["PISTON_SLOTS", "read_piston", "piston_frame", "piston_steady"]
+__all__ = ["PISTON_SLOTS", "call_frame", "read_piston", "piston_frame", "piston_steady"]
 
 #: Columns of a piston engine's row: idle and maximum rpm, the stroke (in), the peak mean piston speed (ft/s),
 #: the air box's and the throttle's impedance, the manifold pressure's lag (s), the volumetric efficiency, the
@@ -428,7 +431,7 @@ def _boost_speed(props, row, s, p_amb):
     return speed
 
 
-@borrowing_jit
+@borrowing_inline_jit
 def piston_frame(props, row, s, pr, ps, tb, data, dt, out):
     """One frame of a piston engine and its propeller (``FGPiston::Calculate``), ``dt`` s.
 
@@ -460,7 +463,8 @@ def piston_frame(props, row, s, pr, ps, tb, data, dt, out):
     props[s[PS_RUNNING]] = 1.0 if running else 0.0
     props[s[PS_FUEL_FLOW]] = fuel_flow
     props[s[PS_POWER_HP]] = hp
-    propeller_calculate(props, pr, ps, tb, data, _shaft_power(hp, rpm), dt, out)
+    # (the reversible frame itself, not reversed: one function fewer to compile)
+    propeller_calculate_reversible(props, pr, ps, tb, data, _shaft_power(hp, rpm), dt, out, np.bool_(False), 0.0)
 
 
 @borrowing_jit
@@ -491,7 +495,7 @@ def _settled_boost_speed(props, row, s, p_amb):
     return speed
 
 
-@borrowing_jit
+@borrowing_inline_jit
 def _equilibrium(props, row, s, pr, ps, tb, data, pitch):
     """The highest propeller rpm at or above 80 % of idle where the engine's power is the propeller's at blade
     angle ``pitch`` and a little more rpm leaves a deficit (a stable equilibrium): found by stepping down from
@@ -526,49 +530,84 @@ def _equilibrium(props, row, s, pr, ps, tb, data, pitch):
     return below if abs(f_below) <= abs(f_above) else above
 
 
-@borrowing_jit
+@borrowing_inline_jit
 def _governed(props, row, s, pr, ps, tb, data):
     """A propeller's steady blade angle and rpm: a governor (constant-speed mode, not feathered) holds the rpm
     commanded where a blade angle within the limits balances the engine's power there (found by bisection); else
     the angle is pinned at the limit the governor drives it to (the finest when even that absorbs too much, the
     coarsest when even that absorbs too little) and the rpm is where the power balances at it.  Feathered: the
-    coarsest; manual (or fixed pitch): the angle as set.  ``(pitch, rpm)``, rpm −1 when there is none."""
+    coarsest; manual (or fixed pitch): the angle as set.  ``(pitch, rpm)``, rpm −1 when there is none.
+
+    (Written into its one caller, :func:`piston_steady`, with :func:`_equilibrium` called at one place: each is a
+    function fewer whose code numba optimises and emits again with everything it calls.)"""
     lo, hi = pr[PR_MIN_PITCH], pr[PR_MAX_PITCH]
     if lo == hi:
-        return lo, _equilibrium(props, row, s, pr, ps, tb, data, lo)
-    if props[ps[RS_CONSTANT_SPEED]] == 0.0:
+        pitch = lo
+    elif props[ps[RS_CONSTANT_SPEED]] == 0.0:
         pitch = props[ps[RS_PITCH]]
-        return pitch, _equilibrium(props, row, s, pr, ps, tb, data, pitch)
-    if props[ps[RS_FEATHER_CMD]] != 0.0:
-        return hi, _equilibrium(props, row, s, pr, ps, tb, data, hi)
-    rpm = pr[PR_MIN_RPM] + (pr[PR_MAX_RPM] - pr[PR_MIN_RPM]) * props[ps[RS_ADVANCE_CMD]]
-    if rpm <= 200 or rpm * pr[PR_GEAR] < row[PE_IDLE_RPM] * 0.8:
-        return lo, _equilibrium(props, row, s, pr, ps, tb, data, lo)
-    if _excess_power(props, row, s, pr, ps, tb, data, rpm, lo)[0] <= 0.0:
-        return lo, _equilibrium(props, row, s, pr, ps, tb, data, lo)
-    if _excess_power(props, row, s, pr, ps, tb, data, rpm, hi)[0] >= 0.0:
-        return hi, _equilibrium(props, row, s, pr, ps, tb, data, hi)
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if mid <= lo or mid >= hi:
-            break
-        if _excess_power(props, row, s, pr, ps, tb, data, rpm, mid)[0] > 0.0:
-            lo = mid
+    elif props[ps[RS_FEATHER_CMD]] != 0.0:
+        pitch = hi
+    else:
+        rpm = pr[PR_MIN_RPM] + (pr[PR_MAX_RPM] - pr[PR_MIN_RPM]) * props[ps[RS_ADVANCE_CMD]]
+        if rpm <= 200 or rpm * pr[PR_GEAR] < row[PE_IDLE_RPM] * 0.8:
+            pitch = lo
+        elif _excess_power(props, row, s, pr, ps, tb, data, rpm, lo)[0] <= 0.0:
+            pitch = lo
+        elif _excess_power(props, row, s, pr, ps, tb, data, rpm, hi)[0] >= 0.0:
+            pitch = hi
         else:
-            hi = mid
-    f_lo = _excess_power(props, row, s, pr, ps, tb, data, rpm, lo)[0]
-    f_hi = _excess_power(props, row, s, pr, ps, tb, data, rpm, hi)[0]
-    return (lo if abs(f_lo) <= abs(f_hi) else hi), rpm
+            for _ in range(200):
+                mid = 0.5 * (lo + hi)
+                if mid <= lo or mid >= hi:
+                    break
+                if _excess_power(props, row, s, pr, ps, tb, data, rpm, mid)[0] > 0.0:
+                    lo = mid
+                else:
+                    hi = mid
+            f_lo = _excess_power(props, row, s, pr, ps, tb, data, rpm, lo)[0]
+            f_hi = _excess_power(props, row, s, pr, ps, tb, data, rpm, hi)[0]
+            return (lo if abs(f_lo) <= abs(f_hi) else hi), rpm
+    return pitch, _equilibrium(props, row, s, pr, ps, tb, data, pitch)
+
+
+def _pointer(context, builder, array_type, value):
+    array = context.make_array(array_type)(context, builder, value)
+    return array.data, builder.extract_value(array.shape, 0)
+
+
+@intrinsic
+def call_frame(typingctx, address, props, row, s, pr, ps, tb, data, dt, out):
+    """Call the frame at ``address`` (:data:`flightsim.physics.jsbsim.propulsion.FRAME_SIGNATURE`: a piston's or a
+    propeller-driving turbine's C callback) on these arrays (contiguous; ``props`` and ``data`` with their sizes)."""
+    sig = types.void(address, props, row, s, pr, ps, tb, data, dt, out)
+
+    def codegen(context, builder, signature, args):
+        (props_p, n_props), (data_p, n_data) = (_pointer(context, builder, signature.args[k], args[k]) for k in (1, 7))
+        row_p, s_p, pr_p, ps_p, tb_p, out_p = (_pointer(context, builder, signature.args[k], args[k])[0]
+                                               for k in (2, 3, 4, 5, 6, 9))
+        double_p, int_p, i64 = ir.DoubleType().as_pointer(), ir.IntType(64).as_pointer(), ir.IntType(64)
+        fnty = ir.FunctionType(ir.VoidType(), [double_p, i64, double_p, int_p, double_p, int_p, int_p, double_p, i64,
+                                               ir.DoubleType(), double_p])
+        fn = builder.inttoptr(args[0], fnty.as_pointer())
+        builder.call(fn, [props_p, n_props, row_p, s_p, pr_p, ps_p, tb_p, data_p, n_data, args[8], out_p])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
 
 
 @borrowing_entry_jit         # (called from Python only: engines_steady)
-def piston_steady(props, row, s, pr, ps, tb, data, out):
+def piston_steady(props, row, s, pr, ps, tb, data, out, frame):
     """Put a piston engine and its propeller at their steady state for the throttle, mixture, rpm command
     (``fcs/advance-cmd-norm[k]``) and flight condition in ``props`` (the manifold pressure at its target, the boost
     speed settled, the blade angle and rpm where the engine's power is the propeller's with the governor at rest,
     :func:`_governed`; running), then compute the frame's outputs and loads (added into ``out``) once, with no
     time passing.  False when the engine has no running equilibrium (it would stop: below 80 % of idle, or
-    under 0.125 indicated hp); the state is then left as it was."""
+    under 0.125 indicated hp); the state is then left as it was.
+
+    The frame is called through ``frame``, the address of its C callback (``propulsion._piston_frame_c``, compiled
+    for every aircraft with a piston): numba optimises and emits a function's code again with all it calls, for
+    each function that calls it, so called directly the frame's code was compiled once more here."""
     props[ps[RS_ADVANCE_POS]] = props[ps[RS_ADVANCE_CMD]]
     props[ps[RS_FEATHER_POS]] = props[ps[RS_FEATHER_CMD]]
     pitch, rpm = _governed(props, row, s, pr, ps, tb, data)
@@ -585,5 +624,5 @@ def piston_steady(props, row, s, pr, ps, tb, data, out):
     props[s[PS_TMAP]] = tmap
     props[s[PS_RUNNING]] = 1.0
     props[s[PS_FUEL_FLOW]] = fuel_flow
-    piston_frame(props, row, s, pr, ps, tb, data, 0.0, out)
+    call_frame(frame, props, row, s, pr, ps, tb, data, 0.0, out)
     return True

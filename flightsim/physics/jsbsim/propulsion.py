@@ -94,9 +94,7 @@ import functools
 import math
 
 import numpy as np
-from llvmlite import ir
-from numba import carray, cfunc, types
-from numba.extending import intrinsic
+from numba import carray, cfunc
 
 from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit
@@ -105,7 +103,15 @@ from flightsim.physics.jsbsim import propeller as _propeller
 from flightsim.physics.jsbsim import rocket as _rocket
 from flightsim.physics.jsbsim import turboprop as _turboprop
 from flightsim.physics.jsbsim.atmosphere import SEA_LEVEL_PRESSURE
-from flightsim.physics.jsbsim.piston import PISTON_SLOTS, PS_MAP, PS_MIXTURE, PS_RUNNING, piston_frame, piston_steady
+from flightsim.physics.jsbsim.piston import (
+    PISTON_SLOTS,
+    PS_MAP,
+    PS_MIXTURE,
+    PS_RUNNING,
+    call_frame,
+    piston_frame,
+    piston_steady,
+)
 from flightsim.physics.jsbsim.program import ProgramBuilder, Properties, canonical
 from flightsim.physics.jsbsim.propeller import (
     PR_LOC_Y,
@@ -699,7 +705,7 @@ def engines_frame_by_address(props, engines, slots, pistons, piston_slots, prope
     _direct_frames(props, engines, slots, dt, density_ratio, out)
     for e in range(pistons.shape[0]):
         address = frames[1] if pistons[e, _piston.PE_KIND] != 0.0 else frames[0]
-        _call_frame(address, props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
+        call_frame(address, props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
                     table_data, dt, out)
 
 
@@ -741,30 +747,6 @@ def frame_addresses(pistons):
                      _frame_callback(True).address if np.any(kinds != 0.0) else 0], dtype=np.int64)
 
 
-def _pointer(context, builder, array_type, value):
-    array = context.make_array(array_type)(context, builder, value)
-    return array.data, builder.extract_value(array.shape, 0)
-
-
-@intrinsic
-def _call_frame(typingctx, address, props, row, s, pr, ps, tb, data, dt, out):
-    """Call the frame at ``address`` (:data:`FRAME_SIGNATURE`) on these arrays."""
-    sig = types.void(address, props, row, s, pr, ps, tb, data, dt, out)
-
-    def codegen(context, builder, signature, args):
-        (props_p, n_props), (data_p, n_data) = (_pointer(context, builder, signature.args[k], args[k]) for k in (1, 7))
-        row_p, s_p, pr_p, ps_p, tb_p, out_p = (_pointer(context, builder, signature.args[k], args[k])[0]
-                                               for k in (2, 3, 4, 5, 6, 9))
-        double_p, int_p, i64 = ir.DoubleType().as_pointer(), ir.IntType(64).as_pointer(), ir.IntType(64)
-        fnty = ir.FunctionType(ir.VoidType(), [double_p, i64, double_p, int_p, double_p, int_p, int_p, double_p, i64,
-                                               ir.DoubleType(), double_p])
-        fn = builder.inttoptr(args[0], fnty.as_pointer())
-        builder.call(fn, [props_p, n_props, row_p, s_p, pr_p, ps_p, tb_p, data_p, n_data, args[8], out_p])
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
 def engines_steady(props, engines, slots, pistons, piston_slots, propellers, propeller_slots, tables, table_data,
                    density_ratio, out):
     """Every engine at its steady state for the throttles and flight condition in ``props`` (for a trimmed
@@ -802,6 +784,7 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
         else:
             _rocket.electric_frame(props, engines[e], slots[e], out)
     failed = 0
+    frame = _frame_callback(False).address if np.any(pistons[:, _piston.PE_KIND] == 0.0) else 0
     for e in range(pistons.shape[0]):
         if pistons[e, _piston.PE_KIND] != 0.0:
             if not _turboprop.powered_steady(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e],
@@ -809,6 +792,6 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
                 failed += 1
             continue
         if not piston_steady(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
-                             table_data, out):
+                             table_data, out, frame):
             failed += 1
     return failed
