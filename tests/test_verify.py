@@ -108,3 +108,15 @@ def test_a_refused_aircraft_is_one_line():
 def test_a_missing_file_is_one_line(tmp_path):
     missing = tmp_path / "nowhere" / "mine.xml"
     assert one_line_error(verify("--aircraft", str(missing))) == f"flightsim verify: {missing}: no such file"
+
+
+def test_a_condition_flightsim_cannot_trim_prints_its_row_and_exits_1():
+    """Below the stall no steady flight exists: the row says so in its trim cell and the exit code is 1, not 0
+    (a result outside the bounds) and not 2 (the input itself is fine)."""
+    r = verify("--aircraft", "jsbsim:c172p", "--airspeed", "40", "--altitude", "3000")
+    assert r.returncode == 1, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert tuple(lines[:2]) == HEADER and len(lines) == 3 and "Traceback" not in r.stderr
+    row = dict(zip(cells(HEADER[0]), [c.strip() for c in lines[2].strip("|").split("|")], strict=True))
+    assert row["aircraft"] == "jsbsim:c172p" and row["flightsim trims"] == "no"
+    assert "cannot trim at 40 ft/s" in row["condition"]
