@@ -45,13 +45,13 @@ default chase; ghost off unless ``--ghost``) under the top-level keys
 ``configs``.
 """
 
-import argparse  # noqa: E402
-import inspect  # noqa: E402
-import json  # noqa: E402
-import os  # noqa: E402
-import shutil  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
+import argparse
+import inspect
+import json
+import os
+import shutil
+import subprocess
+import sys
 import time
 
 TARGETS = {"median_ratio": 1.5, "p99_ratio": 2.0, "ghost_median_ratio": 1.7, "first_frame_s": 1.5,
