@@ -117,6 +117,7 @@ def main(argv=None):
         # (a command that flies no aircraft, the spin lab's body, says so only when numba starts: GENERIC)
         cold = (first_start(args.aircraft, getattr(args, "integrator", "euler")) if hasattr(args, "aircraft")
                 else None)
+        args.first_start = cold         # (found once: the app's splash says the same, fly.open_app)
 
         def say():
             if not said:

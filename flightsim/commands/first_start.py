@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flightsim.physics.compile_cache import PARTS, cold_parts, surely_cold
+from flightsim.physics.compile_cache import PARTS, probe
 
 __all__ = ["GENERIC", "FirstStart", "first_start"]
 
@@ -60,5 +60,5 @@ def _aircraft_name(aircraft):
 def first_start(aircraft=None, integrator="euler"):
     """What flying ``aircraft`` (a path as ``--aircraft`` gives it; None: the book's airplane) with
     ``integrator`` will compile: a :class:`FirstStart`, or None when the cache holds it all."""
-    parts = cold_parts(aircraft, integrator)
-    return FirstStart(aircraft, integrator, parts, surely_cold(aircraft, integrator)) if parts else None
+    parts, sure = probe(aircraft, integrator)
+    return FirstStart(aircraft, integrator, parts, sure) if parts else None

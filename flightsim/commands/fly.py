@@ -206,11 +206,11 @@ def open_app(args, sim, keymap, size, frames, caption, make_sound=None, **app_op
     try:
         if callable(sim):
             from flightsim.app.splash import Splash
-            from flightsim.commands.first_start import GENERIC, first_start
+            from flightsim.commands.first_start import GENERIC
             from flightsim.physics.compile_cache import PARTS
             from flightsim.physics.compiling import CompileWatch
 
-            cold = first_start(getattr(args, "aircraft", None), getattr(args, "integrator", "euler"))
+            cold = getattr(args, "first_start", None)      # what the CLI found cold before the imports
             splash = (Splash(window, cold.message, cold.compiles) if cold is not None
                       else Splash(window, GENERIC, PARTS["step"][1]))     # (only if something compiles after all)
             with CompileWatch(on_first=splash.first, on_progress=splash.show):

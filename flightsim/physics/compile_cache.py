@@ -21,7 +21,7 @@ import re
 import sys
 from pathlib import Path
 
-__all__ = ["PARTS", "cold", "cold_parts", "jsbsim_source_folder", "step_function", "surely_cold"]
+__all__ = ["PARTS", "cold", "cold_parts", "jsbsim_source_folder", "probe", "step_function", "surely_cold"]
 
 #: What a first start compiles, by part: (seconds on a 2-core machine, functions numba compiles, as its
 #: ``numba:compile`` events count them).  Measured with empty caches (README's Performance section, the
@@ -107,8 +107,8 @@ def _model_cached(label):
     return False
 
 
-def _probe(aircraft, integrator):
-    """``(parts, sure)``: :func:`cold_parts`, and whether one of them is surely cold."""
+def probe(aircraft=None, integrator="euler"):
+    """``(parts, sure)``: :func:`cold_parts` and :func:`surely_cold` from one look at the cache."""
     physics = Path(__file__).resolve().parent
     jsbsim_warm = _signatures(physics / "jsbsim", "loads.jsbsim_loads") > 0
     # (a JSBSim aircraft's flight compiles aero.own_loads for its parameters too: one signature is JSBSim's then)
@@ -182,7 +182,7 @@ def cold_parts(aircraft=None, integrator="euler"):
     signature but JSBSim's, and the step is counted cold while it has fewer signatures than the kinds of loads
     compiled (an estimate: numba's files do not say which signature is whose; :func:`surely_cold` says whether
     it is sure)."""
-    return _probe(aircraft, integrator)[0]
+    return probe(aircraft, integrator)[0]
 
 
 def surely_cold(aircraft=None, integrator="euler"):
@@ -190,7 +190,7 @@ def surely_cold(aircraft=None, integrator="euler"):
     kinds of engine.  (A step alone may not compile: one compiled for the other kind of aircraft only may or may
     not be this one's, and the integrator's name is checked after this; a first start then says so when numba
     starts compiling, not before.)"""
-    return _probe(aircraft, integrator)[1]
+    return probe(aircraft, integrator)[1]
 
 
 def cold(aircraft=None, integrator="euler"):
