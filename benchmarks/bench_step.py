@@ -44,7 +44,6 @@ How to run
 """
 
 import argparse
-import contextlib
 import os
 import statistics
 import sys
@@ -54,30 +53,13 @@ from flightsim.physics import aero, integrators
 from flightsim.physics.integrators import INTEGRATORS
 from flightsim.simulation.controls import flown_row
 from flightsim.simulation.flight import Simulation
+from flightsim.verify.oracle import silenced  # (JSBSim's C++ output kept off the terminal)
 
 DT = 1.0 / 120.0
 TARGETS = {"euler": 1.0, "rk4": 2.0}
 #: JSBSim's aircraft timed by default, and the target on flightsim's compiled euler step ÷ JSBSim's run().
 AIRCRAFT = ("737", "t6texan2", "c172p")
 AIRCRAFT_TARGET = 0.5
-
-
-@contextlib.contextmanager
-def quiet_fds():
-    """Silence C-level stdout and stderr (JSBSim prints its banner from C++)."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    saved = [os.dup(1), os.dup(2)]
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)
-        yield
-    finally:
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
-        for fd in saved + [devnull]:
-            os.close(fd)
 
 
 class FlightsimCandidate:
@@ -163,7 +145,7 @@ class JSBSimAircraftCandidate:
         self.label = f"JSBSim {bare}"
         self.name = f"jsbsim {aircraft}"
         t0 = time.perf_counter()
-        with quiet_fds():
+        with silenced(1, 2):
             self.fdm = jsbsim_trim(bare, float(start.trim.airspeed), float(start.trim.altitude)).fdm
         for _ in range(120):
             self.fdm.run()
@@ -190,7 +172,7 @@ class JSBSimCandidate:
     def __init__(self, jsbsim):
         t0 = time.perf_counter()
         self.root = jsbsim.get_default_root_dir()
-        with quiet_fds():
+        with silenced(1, 2):
             fdm = jsbsim.FGFDMExec(None)  # None: the package's bundled aircraft, engines and systems
             fdm.set_debug_level(0)
             if not fdm.load_model("c172p"):
@@ -198,7 +180,7 @@ class JSBSimCandidate:
         fdm["ic/h-sl-ft"] = 4000.0
         fdm["ic/vc-kts"] = 100.0
         fdm["ic/psi-true-deg"] = 0.0
-        with quiet_fds():
+        with silenced(1, 2):
             fdm.run_ic()
         fdm["fcs/throttle-cmd-norm"] = 0.8
         fdm["fcs/mixture-cmd-norm"] = 0.87
@@ -207,7 +189,7 @@ class JSBSimCandidate:
         fdm["propulsion/set-running"] = -1
         self.trim = "trimmed level"
         try:
-            with quiet_fds():
+            with silenced(1, 2):
                 fdm["simulation/do_simple_trim"] = 1
         except Exception as exc:  # JSBSim's TrimFailureError; fly untrimmed
             self.trim = f"untrimmed ({type(exc).__name__})"

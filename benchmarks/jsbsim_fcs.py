@@ -19,11 +19,9 @@ How to run
 import argparse
 import sys
 
-from bench_step import quiet_fds  # (this folder: JSBSim's C++ output silenced)
-
 from flightsim.commands.aircraft import jsbsim_fleet
 from flightsim.physics.aircraft import load_aircraft
-from flightsim.verify.oracle import replay_fcs
+from flightsim.verify.oracle import replay_fcs, silenced
 
 #: The replay's condition: true-ish airspeed (kt) for the light and the heavy, and altitude (ft).
 LIGHT_KTS, HEAVY_KTS, ALTITUDE = 150.0, 250.0, 8000.0
@@ -33,7 +31,7 @@ def measure(name):
     """``(name, error, worst property, moved, compared)`` for one aircraft."""
     aircraft = load_aircraft(f"jsbsim:{name}")
     kts = LIGHT_KTS if aircraft.mass * aircraft.gravity < 20000.0 else HEAVY_KTS
-    with quiet_fds():
+    with silenced(1, 2):
         r = replay_fcs(name, frames=600, airspeed_kts=kts, altitude_ft=ALTITUDE)
     return name, r.error, r.worst, r.moved, len(r.checked)
 

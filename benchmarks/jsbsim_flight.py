@@ -41,16 +41,15 @@ import argparse
 import sys
 import time
 
-from bench_step import quiet_fds  # (this folder: JSBSim's C++ output silenced)
-
 from flightsim.commands.aircraft import jsbsim_fleet
-from flightsim.verify.flight_table import markdown
+from flightsim.verify.flight_table import markdown, within
 from flightsim.verify.flight_table import measure as measure_row
+from flightsim.verify.oracle import silenced
 
 
 def measure(name):
     """One aircraft's row (a dict: :func:`flightsim.verify.flight_table.measure`, JSBSim's output silenced)."""
-    return measure_row(name, quiet=quiet_fds)
+    return measure_row(name, quiet=silenced)
 
 
 def main(argv=None):
@@ -66,9 +65,9 @@ def main(argv=None):
         print(f"{name}: done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
     table = markdown(rows)
     print(table)
-    trimmed = sum(1 for r in rows if r.get("trims") or "trajectory" in r)
-    within = sum(1 for r in rows if r.get("trim_ok") and r.get("trajectory_ok"))
-    print(f"{len(rows)} flown: {trimmed} trim in flightsim at their condition, {within} within every bound of JSBSim")
+    trimmed = sum(1 for r in rows if r["trims"])
+    inside = sum(1 for r in rows if within(r))
+    print(f"{len(rows)} flown: {trimmed} trim in flightsim at their condition, {inside} within every bound of JSBSim")
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as f:
             f.write(table + "\n")

@@ -14,9 +14,7 @@ gives) or JSBSim cannot run, an unknown integrator.  Bad input is one line on st
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -56,31 +54,6 @@ def _fail(what, reason):
     return EXIT_USAGE
 
 
-@contextlib.contextmanager
-def _silenced(*fds):
-    """JSBSim's C++ output kept off file descriptors ``fds`` (1: stdout, 2: stderr): C's buffers are flushed into
-    the null device before the descriptors are given back, so nothing of it reaches them later."""
-    import ctypes
-
-    sys.stdout.flush()
-    sys.stderr.flush()
-    saved = [os.dup(fd) for fd in fds]
-    null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        for fd in fds:
-            os.dup2(null, fd)
-        yield
-    finally:
-        try:
-            ctypes.CDLL(None).fflush(None)
-        except (OSError, AttributeError, TypeError):    # (no C library to flush: nothing buffered there)
-            pass
-        for fd, old in zip(fds, saved, strict=True):
-            os.dup2(old, fd)
-            os.close(old)
-        os.close(null)
-
-
 def _resolve(text):
     """``(spelling, oracle's name)`` of ``--aircraft``, or raise ``InputError(text, "", reason)``."""
     from flightsim.physics.jsbsim.xmlfile import aircraft_path
@@ -102,7 +75,7 @@ def _check(text):
     loads and initialises it; ``InputError`` otherwise (flightsim's reason as ``flightsim aircraft`` gives it)."""
     from flightsim.commands.aircraft import refusal
     from flightsim.physics.aircraft import load_aircraft
-    from flightsim.verify.oracle import new_fdm
+    from flightsim.verify.oracle import new_fdm, silenced
 
     spelled, name = _resolve(text)
     try:
@@ -113,7 +86,7 @@ def _check(text):
     if aircraft.jsbsim is None:                      # (an aircraft TOML named .xml)
         raise InputError(text, "", "not a JSBSim aircraft file")
     try:
-        with _silenced(1, 2):
+        with silenced(1, 2):
             new_fdm(name).run_ic()
     except Exception as exc:                         # JSBSim's RuntimeError, jsbsim.BaseError, ...
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -128,6 +101,7 @@ def run(args):
     from flightsim.physics.integrators import INTEGRATORS
     from flightsim.physics.jsbsim.xmlfile import aircraft_path
     from flightsim.verify.flight_table import HEADER, measure, row_json, row_line, within
+    from flightsim.verify.oracle import silenced
 
     if args.integrator not in INTEGRATORS:
         return _fail("--integrator", f"unknown integrator {args.integrator!r} (see `flightsim integrators`)")
@@ -146,7 +120,7 @@ def run(args):
 
     with CompileWatch(on_first=say):
         row = measure(name, args.airspeed, args.altitude, dt=args.dt, integrator=args.integrator,
-                      quiet=lambda: _silenced(1))
+                      quiet=lambda: silenced(1))
     if args.json:
         print(json.dumps({**row_json(row), "integrator": args.integrator, "dt_s": args.dt}))
     else:

@@ -116,17 +116,14 @@ def measure(name, airspeed=None, altitude=None, dt=1.0 / 120.0, integrator="rk4"
     speed = default[0] if airspeed is None else float(airspeed)
     altitude = default[1] if altitude is None else float(altitude)
     row["condition"] = (speed, altitude)
-    try:                                     # flightsim's own trim there, whatever JSBSim's does
-        trim(aircraft, speed, altitude, heading=0.0, atmosphere="isa", report_range=False)
-        row["trims"] = True
-    except Exception:                        # (TrimError, or a glider's: reported by compare_flight below)
-        row["trims"] = False
     try:
         with quiet():
             c = compare_flight(spelled, speed, altitude, dt=dt, integrator=integrator)
     except Exception as exc:                 # JSBSim's or flightsim's trim failing there: reported, not hidden
         row["note"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:90]}"
+        row["trims"] = _trims(aircraft, speed, altitude)
         return row
+    row["trims"] = True                      # (compare_flight trimmed it)
     if not aircraft.jsbsim.engine_count:
         glide = trim(aircraft, speed, altitude, heading=0.0).climb_angle
         row["glide"] = f", glide {glide:.2f}° (L/D {1.0 / math.tan(math.radians(-glide)):.1f})"
@@ -135,6 +132,16 @@ def measure(name, airspeed=None, altitude=None, dt=1.0 / 120.0, integrator="rk4"
                tolerance=c.tolerance, trim_ok=c.trim_ok, trajectory_ok=c.trajectory_ok,
                height_tolerance=c.tolerance.height)
     return row
+
+
+def _trims(aircraft, speed, altitude):
+    """Whether flightsim's own level trim finds the condition (asked where the comparison failed: whose trim
+    failed, flightsim's or JSBSim's)."""
+    try:
+        trim(aircraft, speed, altitude, heading=0.0, atmosphere="isa", report_range=False)
+    except Exception:                        # (TrimError, or a glider's)
+        return False
+    return True
 
 
 def within(row):
@@ -146,7 +153,7 @@ def within(row):
 def row_line(r):
     """The table's row of :func:`measure`'s ``r`` (Markdown, the columns of :data:`HEADER`)."""
     thrust = f"{r['thrust']:.1e}" if "thrust" in r else "—"
-    trims = "yes" if r.get("trims") or "trajectory" in r else "no"
+    trims = "yes" if r["trims"] else "no"
     head = f"| {r['aircraft']} | {r['loads']:.1e} | {thrust} | {trims} |"
     if "trajectory" not in r:
         return f"{head} {r.get('note', '')} | | | | | | | | |"
@@ -175,7 +182,7 @@ def row_json(r):
     """
     t, tol = r.get("trajectory"), r.get("tolerance")
     out = {"aircraft": r["aircraft"], "title": r["title"], "loads_rel": r["loads"], "thrust_rel": r.get("thrust"),
-           "flightsim_trims": bool(r.get("trims") or "trajectory" in r), "airspeed_ft_s": r["condition"][0],
+           "flightsim_trims": r["trims"], "airspeed_ft_s": r["condition"][0],
            "altitude_ft": r["condition"][1], "glide_deg": r.get("glide_angle"),
            "alpha_diff_deg": r.get("alpha"), "throttle_diff": r.get("throttle")}
     for name, unit in (("airspeed", "ft_s"), ("height", "ft"), ("roll", "deg"), ("pitch", "deg"), ("heading", "deg")):

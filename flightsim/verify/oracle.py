@@ -14,7 +14,11 @@ Needs the ``jsbsim`` package (a dependency: its data are the aircraft).
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import math
+import os
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +51,7 @@ from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
 __all__ = ["FcsReplay", "INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPELLER_STATE", "PROPULSION_LOADS",
            "PropulsionReplay", "Replay", "TURBOPROP_STATE", "engine_inputs_from", "model_file", "new_fdm",
-           "replay_aero", "replay_fcs", "replay_propulsion", "start_powered"]
+           "replay_aero", "replay_fcs", "replay_propulsion", "silenced", "start_powered"]
 
 #: Properties JSBSim's FGPropagate writes: it runs first in a frame, so the FCS reads this frame's values of
 #: these, and the last frame's of what FGAuxiliary computes (α, β, q̄, the air-relative rates, ...).
@@ -67,6 +71,31 @@ def model_file(name):
     """The aircraft file when ``name`` is a path to a JSBSim aircraft (``….xml``: an aircraft of your own), else
     None (``name`` is one of the ``jsbsim`` package's aircraft, ``NAME``)."""
     return Path(name) if str(name).lower().endswith(".xml") else None
+
+
+@contextlib.contextmanager
+def silenced(*fds):
+    """JSBSim's C++ output kept off file descriptors ``fds`` (1: stdout, 2: stderr; default both): C's buffers
+    are flushed into the null device before the descriptors are given back, so nothing of it reaches them
+    later."""
+    fds = fds or (1, 2)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = [os.dup(fd) for fd in fds]
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for fd in fds:
+            os.dup2(null, fd)
+        yield
+    finally:
+        try:
+            ctypes.CDLL(None).fflush(None)
+        except (OSError, AttributeError, TypeError):    # (no C library to flush: nothing buffered there)
+            pass
+        for fd, old in zip(fds, saved, strict=True):
+            os.dup2(old, fd)
+            os.close(old)
+        os.close(null)
 
 
 def new_fdm(name, dt=1.0 / 120.0, root=None):
