@@ -15,7 +15,6 @@ The facts only: the words that say it belong to the layer that shows them (``fli
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import re
 import sys
@@ -137,11 +136,15 @@ def _engine_kinds(aircraft):
     parsed): ``piston`` for a ``<piston_engine>``, ``powered`` for a ``<turboprop_engine>`` or a
     ``<turbine_engine>`` whose thruster is a ``<propeller>``.  Files looked for where the loader looks: the
     aircraft's ``Engines`` and ``engine`` folders, then the jsbsim package's ``engine`` folder."""
+    from flightsim.errors import InputError
+    from flightsim.physics.jsbsim.xmlfile import package_root  # (no numba: found without importing jsbsim)
+
     path = Path(aircraft)
-    spec = importlib.util.find_spec("jsbsim")
     folders = [path.parent / "Engines", path.parent / "engine"]
-    if spec is not None and spec.origin:
-        folders.append(Path(spec.origin).parent / "engine")
+    try:
+        folders.append(package_root() / "engine")
+    except InputError:                               # (no jsbsim package: the aircraft's own folders only)
+        pass
 
     def root_tag(name):
         for folder in folders:
