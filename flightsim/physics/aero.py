@@ -109,6 +109,7 @@ from flightsim.physics.inputs import C_BRAKE, C_ENGINE, C_PARKING_BRAKE, C_RUDDE
 from flightsim.physics.jsbsim.loads import jsbsim_loads
 from flightsim.physics.jsbsim.loads import settle_start as jsbsim_settle_start
 from flightsim.physics.jsbsim.loads import step_start as jsbsim_step_start
+from flightsim.physics.planet import P_VIEW, P_VIEW_END, eci_acceleration, to_view
 
 KIND_LIFTING, KIND_SYMMETRIC, KIND_DRAG = 0, 1, 2
 KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG}
@@ -283,6 +284,12 @@ class LoadParams(NamedTuple):
     jsb_external: np.ndarray
     #: (n, 3) float: the contacts' properties the flight controls read (``loads.C_*``).
     jsb_contacts: np.ndarray
+    #: The planet: None for Bourg's flat one (the state is the earth frame's), or the packed round planet
+    #: (:func:`flightsim.physics.planet.pack`; one per airplane: it holds the scratch view), the state then
+    #: Earth-centred inertial and the loads evaluated in its view (:func:`round_loads`).  None, not an empty
+    #: array, so that a flat flight compiles no planet at all (as ``jsb_on``).
+    planet: object
+
 
 def pack_propeller(prop):
     """The propeller fields of :class:`LoadParams` for a :class:`~flightsim.physics.aircraft.Propeller` or None.
@@ -428,6 +435,7 @@ def pack(aircraft, atmosphere="constant"):
         controls=resting_controls(), diag=np.zeros(DIAG_FIELDS), wind=np.zeros(6), **pack_gear(aircraft.gear),
         **pack_propeller(aircraft.propeller), ground_effect=pack_ground_effect(aircraft.ground_effect),
         **pack_jsbsim(aircraft), own_on=None if getattr(aircraft, "jsbsim", None) is not None else True,
+        planet=None,
     )
 
 
@@ -450,7 +458,7 @@ def free_body(mass=1.0):
         table_kind=np.zeros(0, dtype=np.int64), table_outside=np.zeros((0, 2)),
         air_density=0.0, gravity=0.0, mass=float(mass), max_thrust=0.0, isa=False,
         controls=resting_controls(), diag=np.zeros(DIAG_FIELDS), wind=np.zeros(6), **pack_gear(()),
-        **pack_propeller(None), ground_effect=pack_ground_effect(None), **no_jsbsim(), own_on=True,
+        **pack_propeller(None), ground_effect=pack_ground_effect(None), **no_jsbsim(), own_on=True, planet=None,
     )
 
 
@@ -678,7 +686,7 @@ def airplane_loads(t, y, params):
         ``(ax, ay, az)`` earth-frame acceleration of the CG (ft/s², gravity
         included) and ``(mx, my, mz)`` body-frame moment about the CG (ft·lbf).
     """
-    return own_loads(t, y, params, params.jsb_on, params.own_on)
+    return own_loads(t, y, params, params.jsb_on, params.own_on, params.planet)
 
 
 @airplane_loads.from_python
@@ -687,10 +695,22 @@ def _airplane_loads_from_python(t, y, params):
 
 
 @borrowing_jit
-def own_loads(t, y, params, jsb_on, own_on):
+def own_loads(t, y, params, jsb_on, own_on, planet):
+    """The loads of the packed airplane on its planet: :func:`flat_loads` on a flat one (``planet`` None), and
+    on a round one (the state Earth-centred inertial) :func:`round_loads`, which evaluate :func:`flat_loads` on
+    the state's flat view.  ``planet`` (``params.planet``) is an argument so that numba drops the round planet's
+    branch when compiling for a flat one (as :func:`flat_loads` does with ``jsb_on`` and ``own_on``).
+    """
+    if planet is not None:
+        return round_loads(t, y, params, jsb_on, own_on, planet)
+    return flat_loads(t, y, params, jsb_on, own_on)
+
+
+@borrowing_jit
+def flat_loads(t, y, params, jsb_on, own_on):
     """Loads of flightsim's own packed airplane: aerodynamics and thrust (the module docstring), gravity, and
     the ground reaction of the gear (:func:`~flightsim.physics.gear.gear_loads`) where a contact point is below
-    the ground; as :func:`airplane_loads`.
+    the ground; as :func:`airplane_loads`, on a flat planet (or a round planet's flat view).
 
     A JSBSim aircraft's (``jsb_on``, its ``params.jsb_on``, not None) are :func:`jsbsim_loads`'.  ``jsb_on`` and
     ``own_on`` are arguments so that numba, compiling, drops the branch of the other kind (its dead-branch pruning
@@ -787,6 +807,19 @@ def own_loads(t, y, params, jsb_on, own_on):
     return ex * inv / m, ey * inv / m, ez * inv / m - params.gravity, mx, my, mz
 
 
+@borrowing_jit
+def round_loads(t, y, params, jsb_on, own_on, planet):
+    """The loads at the Earth-centred inertial state ``y`` on the packed round ``planet``: those of its flat view
+    (:func:`flightsim.physics.planet.to_view`: where the airplane is, relative to the turning Earth and its local
+    horizon), the acceleration turned back to ECI with the planet's gravitation
+    (:func:`flightsim.physics.planet.eci_acceleration`); the moment stays in the body frame."""
+    view = planet[P_VIEW:P_VIEW_END]
+    to_view(t, y, planet, view)
+    ax, ay, az, mx, my, mz = flat_loads(t, view, params, jsb_on, own_on)
+    ax, ay, az = eci_acceleration(y, planet, ax, ay, az)
+    return ax, ay, az, mx, my, mz
+
+
 @borrowing_entry_jit
 def loads_fields(t, y, fields):
     """:func:`airplane_loads` for a call from Python, given ``fields = tuple(params)``: numba types a named tuple
@@ -800,15 +833,20 @@ def step_start(t, y, h, params):
     """What runs once per step before the integrator's: a JSBSim aircraft's flight controls and engines
     (:func:`flightsim.physics.jsbsim.loads.step_start`); nothing for flightsim's own aircraft (compiled, nothing
     at all: :func:`_step_start`)."""
-    _step_start(t, y, h, params, params.jsb_on)
+    _step_start(t, y, h, params, params.jsb_on, params.planet)
 
 
 @borrowing_jit
-def _step_start(t, y, h, params, jsb_on):
+def _step_start(t, y, h, params, jsb_on, planet):
     """:func:`step_start`, with ``params.jsb_on`` an argument so that numba drops the JSBSim call when compiling
-    for flightsim's own aircraft (as :func:`own_loads` does)."""
+    for flightsim's own aircraft (as :func:`own_loads` does); on a round planet on the state's view."""
     if jsb_on is not None:
-        jsbsim_step_start(t, y, h, params)
+        if planet is None:
+            jsbsim_step_start(t, y, h, params)
+        else:
+            view = planet[P_VIEW:P_VIEW_END]
+            to_view(t, y, planet, view)
+            jsbsim_step_start(t, view, h, params)
 
 
 def settle(t, y, params):

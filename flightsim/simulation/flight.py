@@ -47,6 +47,7 @@ import numpy as np
 
 from flightsim.math import quat
 from flightsim.physics import aero, divergence, gear, integrators, steps
+from flightsim.physics import planet as planets
 from flightsim.physics.aircraft import Aircraft
 from flightsim.physics.aircraft_file import load_aircraft
 from flightsim.physics.constants import RHO_SL
@@ -307,11 +308,21 @@ class Simulation:
     capabilities = LIVE
 
     def __init__(self, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere="constant", renormalize=True,
-                 start=None, wind=None):
+                 start=None, wind=None, planet=None, lat=None, lon=None):
         self.aircraft = resolve_aircraft(aircraft)
         self.start = file_start(self.aircraft) if start is None else start
         self.dt = check_dt(dt)
-        self._params = aero.pack(self.aircraft, atmosphere)
+        #: the planet (:class:`~flightsim.physics.planet.Planet`) and the latitude and longitude (deg) of the earth
+        #: frame's origin on it
+        self.planet = planets.resolve(planet, getattr(self.aircraft, "planet", None),
+                                      self.aircraft.jsbsim is not None)
+        self.lat = planets.DEFAULT_LAT if lat is None else planets.check_lat(lat)
+        self.lon = planets.DEFAULT_LON if lon is None else planets.check_lon(lon)
+        flat = aero.pack(self.aircraft, atmosphere)
+        packed = planets.pack(self.planet, math.radians(self.lat), math.radians(self.lon), flat.gravity)
+        self._params = flat._replace(planet=packed)
+        #: the loads' parameters with no planet: what reads the state's flat view (the ground, the instruments)
+        self._view_fields = tuple(flat)
         self.atmosphere = atmosphere
         self._inertia = np.ascontiguousarray(self.aircraft.inertia, dtype=np.float64)
         self._inertia_inv = np.ascontiguousarray(self.aircraft.inertia_inv, dtype=np.float64)
@@ -332,6 +343,10 @@ class Simulation:
         self._flown_key = None
         #: the parameters as a plain tuple for :func:`~flightsim.physics.step_entries.step_fields` (cheaper per call)
         self._param_fields = tuple(self._params)
+        #: on a round planet the Earth-centred inertial state the integrator advances (and the one before),
+        #: ``_y`` then being its flat view (:func:`flightsim.physics.planet.to_view`); None on a flat planet
+        self._eci = None if packed is None else np.zeros(steps.STATE_SIZE)
+        self._prev_eci = None if packed is None else np.zeros(steps.STATE_SIZE)
         self.renormalize = bool(renormalize)
         #: callables run after every completed step (e.g. a ghost airplane keeping pace)
         self.followers = []
@@ -366,7 +381,8 @@ class Simulation:
         kind = self.start.kind if self.start.kind in ("runway", "approach", "file") else "air"
         start = make_start(aircraft, kind, atmosphere=self.atmosphere, wind=self.wind_spec)
         return Simulation(aircraft, self.integrator, self.dt, self.atmosphere, self.renormalize, start=start,
-                          wind=self.wind_spec)
+                          wind=self.wind_spec, planet=self.planet if self.planet.round else "flat", lat=self.lat,
+                          lon=self.lon)
 
     def reset(self, state=None):
         """Back to the start (or to ``state``) with the start's controls, clock at 0.
@@ -391,6 +407,7 @@ class Simulation:
             self._y[steps.W] = quat.as_vec(state.omega, "omega")
         self._prev = self._y.copy()
         self.t = 0.0 if state is None else float(state.t)
+        self._to_eci()
         self._t_prev = 0.0
         self.controls = replace(self.start.controls)
         self.status = None
@@ -413,7 +430,7 @@ class Simulation:
             self._params.jsb_props[:] = self.aircraft.jsbsim.initial
             self._flown_key = None
             self._load_controls()
-            aero.settle(self.t, self._y, self._params)
+            aero.settle(self.t, self._y, aero.LoadParams(*self._view_fields))
 
     def set_state(self, state, previous=None, status=None):
         """Load a whole state, bit for bit: the flight goes on from ``state``.
@@ -441,6 +458,7 @@ class Simulation:
         self._y[:] = y
         self._prev[:] = prev
         self.t, self._t_prev = float(state.t), float(previous.t)
+        self._to_eci()
         self.status = status
         self.diverged = False
         self._contact_now()
@@ -508,7 +526,43 @@ class Simulation:
         now, on a scratch copy of the state, not during a flying frame (the flight is left as it is)."""
         method = self._integrator if integrator is None else integrators.get(integrator)
         scratch = tuple(f.copy() if isinstance(f, np.ndarray) else f for f in self._param_fields)   # (its state too)
-        method.entry(self._y.copy(), 0.0, self.dt, scratch, self._inertia, self._inertia_inv, True, method.increment_id)
+        y = self._y if self._eci is None else self._eci
+        method.entry(y.copy(), 0.0, self.dt, scratch, self._inertia, self._inertia_inv, True, method.increment_id)
+
+    # ------------------------------------------------------------------ planet
+
+    def _to_eci(self):
+        """On a round planet, the Earth-centred inertial state whose view is ``_y`` now (a reset, a loaded state,
+        a crash, a trim)."""
+        if self._eci is not None:
+            planets.from_view(self.t, self._y, self._params.planet, self._eci)
+
+    def _to_view(self):
+        """On a round planet, ``_y`` ← the view of the Earth-centred inertial state after a step (its quaternion on
+        the hemisphere of the one before, so the view never jumps between the two signs)."""
+        y = self._y
+        planets.to_view(self.t, self._eci, self._params.planet, y)
+        if y[6] * self._prev[6] + y[7] * self._prev[7] + y[8] * self._prev[8] + y[9] * self._prev[9] < 0.0:
+            y[6:10] = -y[6:10]
+
+    @property
+    def geodetic(self):
+        """Geodetic latitude and longitude (deg) and height above the ellipsoid (mean sea level, ft) of the CG.
+
+        On a flat planet the earth frame laid on WGS-84 at its origin (:attr:`lat`, :attr:`lon`): North and West
+        distances over the radii of curvature there.
+        """
+        if self._eci is None:
+            lat, lon = planets.flat_geodetic(self.lat, self.lon, float(self._y[0]), float(self._y[1]))
+            return lat, lon, float(self._y[2])
+        lat, lon = planets.to_view(self.t, self._eci, self._params.planet, np.empty(steps.STATE_SIZE))
+        return math.degrees(lat), planets.wrap_lon(math.degrees(lon)), float(self._y[2])
+
+    @property
+    def inertial(self):
+        """The Earth-centred inertial state ``[x, v, q, ω]`` (ft, ft/s, body → ECI, inertial body rates rad/s) on
+        a round planet (a copy); None on a flat one."""
+        return None if self._eci is None else self._eci.copy()
 
     # ------------------------------------------------------------------ stepping
 
@@ -533,8 +587,12 @@ class Simulation:
         self._load_controls()
         self._prev[:] = self._y
         self._t_prev = self.t
+        stepped = self._y
+        if self._eci is not None:
+            self._prev_eci[:] = self._eci
+            stepped = self._eci
         start = time.perf_counter()
-        err = self._step_entry(self._y, self.t, self.dt, self._param_fields, self._inertia, self._inertia_inv,
+        err = self._step_entry(stepped, self.t, self.dt, self._param_fields, self._inertia, self._inertia_inv,
                                self.renormalize, self._increment_id)
         elapsed = time.perf_counter() - start
         if err == steps.UNKNOWN_SELECTOR:      # the state untouched: a step or increment number unknown
@@ -543,11 +601,13 @@ class Simulation:
         self._step_seconds += (0.01 if self._step_seconds else 1.0) * (elapsed - self._step_seconds)
         self.steps += 1
         if divergence.diverged(err):
-            self.status = divergence.message(self.integrator, self.t, self.dt, self._y)
+            self.status = divergence.message(self.integrator, self.t, self.dt, stepped)
             self.diverged = True
-            self._y[:] = self._prev
+            stepped[:] = self._prev if self._eci is None else self._prev_eci
             return False
         self.t += self.dt
+        if self._eci is not None:
+            self._to_view()
         self.qnorm_error = err
         self._ground()
         if self._wind_model is not None:   # once per step: the wind the next step holds through its stages
@@ -604,7 +664,7 @@ class Simulation:
     def _evaluate_loads(self):
         """Evaluate the loads at the current state (fills the loads' ``diag`` and ``gear_diag``); return them."""
         self._load_controls()
-        return aero.loads_fields(self.t, self._y, self._param_fields)
+        return aero.loads_fields(self.t, self._y, self._view_fields)
 
     def _contact_now(self):
         """Ground contact of the state just loaded (a reset, a whole state): no touchdown, no crash check.
@@ -616,10 +676,10 @@ class Simulation:
         if self._y[2] > self._params.gear_reach:
             # clear of the ground: the loads alone, as the contact would evaluate them (no wheel to hold); and
             # an air start compiles no ground contact
-            aero.loads_fields(self.t, self._y, self._param_fields)
+            aero.loads_fields(self.t, self._y, self._view_fields)
             self._wheels_down_flag[0] = self._on_ground_flag[0] = False
             return
-        touching, loaded, _ = ground_contact(self.t, self._y, self._param_fields, self._travel)
+        touching, loaded, _ = ground_contact(self.t, self._y, self._view_fields, self._travel)
         self._wheels_down_flag[0], self._on_ground_flag[0] = touching, loaded
 
     def _ground(self):
@@ -632,7 +692,7 @@ class Simulation:
             self._on_ground_flag[0] = False
             return
         g = self._gear
-        code = ground_after_step_fields(self._y, self._prev, self.t, self._param_fields, self._wheels_down_flag,
+        code = ground_after_step_fields(self._y, self._prev, self.t, self._view_fields, self._wheels_down_flag,
                                         self._on_ground_flag, 0, g.travel, g.wheels_only, g.sink_rate)
         if code != GROUND_OK:
             self._crash(g.limits(code), code == GROUND_SINK_CRASH)
@@ -642,6 +702,7 @@ class Simulation:
         y, self.status = crash(self.aircraft, self._prev, self._y, self.t, self.dt, limits, sink_crash)
         self._y[:] = y
         self._prev[:] = y
+        self._to_eci()
         self._contact_now()
 
     # ------------------------------------------------------------------ trim
@@ -768,7 +829,7 @@ class Simulation:
             CG (ft·lbf).
         """
         self._load_controls()
-        return np.array(aero.loads_fields(self.t, self._y, self._param_fields))
+        return np.array(aero.loads_fields(self.t, self._y, self._view_fields))
 
 
 def _state_vector(state):

@@ -1,0 +1,439 @@
+"""The planet a flight flies on: Bourg's flat, still Earth, or a round, rotating one (JSBSim's ``FGInertial``).
+
+A :class:`Planet` is data: a flat planet (constant gravity down the earth z axis, no rotation: the book's,
+and flightsim's own aircraft's default) or an ellipsoid of revolution (equatorial radius ``a``, polar radius
+``b``, rotation rate Ω about its polar axis, ``GM`` and ``J2``): :data:`WGS84` by default, or what a JSBSim
+aircraft file's ``<planet>`` element says (:func:`planet_from_element`).
+
+On a round planet the integrators advance the state in an **Earth-centred inertial** frame (ECI, JSBSim's
+``FGPropagate``): position and velocity in ECI (ft, ft/s), the attitude quaternion body → ECI, and the body
+rates with respect to inertial space.  The equations keep the form every step of
+:mod:`flightsim.physics.steps` integrates (``ẋ = v``, ``v̇ = a``, ``q̇ = ½ q ⊗ ω``, ``I ω̇ = M − ω × Iω``):
+the Coriolis and centripetal terms appear when the state is seen from the turning Earth, which is what the
+loads do.  Each load evaluation turns the ECI state into the **view** (:func:`to_view`), the flat-planet
+state the aircraft's loads read (flightsim's frames: x North, y West, z up):
+
+- position: the North and West distances from the start point in the start's tangent plane, and the height
+  above the ellipsoid (geodetic, :func:`geodetic`: exact, closed form, valid at the poles and across the
+  date line);
+- velocity: relative to the Earth, in the local North-West-up frame where the airplane is;
+- attitude: body → that local frame (so roll, pitch and heading are relative to the local horizon);
+- body rates: relative to the Earth (JSBSim's ``velocities/p-rad_sec``…).
+
+The loads' earth-frame force then goes back to ECI, and the gravitation (J2, JSBSim's ``GetGravityJ2``; 1/R²
+where J2 is 0) is added there.  The atmosphere and the wind, evaluated in the view, move with the Earth.
+
+The compiled functions take the packed planet (:func:`pack`: a float64 array, ``P_*`` entries), which also
+holds the scratch view the loads read.  Units: ft, s, rad; ECEF axes x through (0°, 0°), z through the North
+pole; ECI coincides with ECEF at t = 0.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from flightsim.math.compiler import borrowing_jit
+
+__all__ = ["FLAT", "WGS84", "Planet", "ecef", "from_geodetic", "from_view", "geodetic", "gravitation",
+           "pack", "to_view"]
+
+
+@dataclass(frozen=True)
+class Planet:
+    """A planet: flat, or an ellipsoid of revolution that turns about its polar axis.
+
+    Attributes
+    ----------
+    name : str
+    round : bool
+        False: Bourg's flat Earth (the other fields unused).
+    a, b : float
+        Equatorial and polar radius, ft.
+    omega : float
+        Rotation rate about the polar axis, rad/s (east-going: the sun rises in the east).
+    gm : float
+        Gravitational parameter, ft³/s².
+    j2 : float
+        Second zonal harmonic (dimensionless); 0: a point mass, gravitation 1/R².
+    """
+
+    name: str
+    round: bool
+    a: float = 0.0
+    b: float = 0.0
+    omega: float = 0.0
+    gm: float = 0.0
+    j2: float = 0.0
+
+    def __post_init__(self):
+        if self.round:
+            for field in ("a", "b", "gm"):
+                value = getattr(self, field)
+                if not (math.isfinite(value) and value > 0.0):
+                    raise ValueError(f"{field}: must be finite and > 0, got {value}")
+            if self.b > self.a:
+                raise ValueError(f"polar radius {self.b} ft is larger than the equatorial radius {self.a} ft")
+            for field in ("omega", "j2"):
+                if not math.isfinite(getattr(self, field)):
+                    raise ValueError(f"{field}: must be finite, got {getattr(self, field)}")
+
+
+#: Bourg's flat, still Earth.
+FLAT = Planet("flat", False)
+#: WGS-84, with JSBSim's constants (``FGInertial``'s defaults).
+WGS84 = Planet("WGS-84", True, a=20925646.32546, b=20855486.5951, omega=7.292115e-5, gm=14.0764417572e15,
+               j2=1.08262982e-3)
+
+# Entries of the packed planet: the ellipsoid, the start (its point on the ellipsoid in ECEF, its North, West and
+# up axes, its latitude and longitude), the view's gravity (added back to the loads, which subtract it), and the
+# scratch view (13 numbers) with the local axes in ECI (9) of the last evaluation.
+(P_A, P_B, P_OMEGA, P_GM, P_J2, P_E2, P_EP2) = range(7)
+P_ORIGIN, P_NORTH, P_WEST, P_UP = 7, 10, 13, 16
+P_LAT0, P_LON0, P_G = 19, 20, 21
+P_VIEW = 24
+P_VIEW_END = P_VIEW + 13
+P_AXES = P_VIEW_END
+PLANET_SIZE = P_AXES + 9
+
+
+def pack(planet, lat, lon, gravity=None):
+    """The packed round planet for a flight that starts at geodetic ``lat``, ``lon`` (rad); None for a flat one.
+
+    Parameters
+    ----------
+    planet : Planet
+    lat, lon : float
+        The start, rad: the origin of the view's North and West distances.
+    gravity : float, optional
+        The constant gravity the flat view's loads subtract (ft/s²), added back here; default: the effective
+        gravity (gravitation and the centrifugal term) at the start, on the ellipsoid, so that a flat trim
+        holds on the round planet.
+    """
+    if not planet.round:
+        return None
+    if not (math.isfinite(lat) and abs(lat) <= 0.5 * math.pi + 1e-12):
+        raise ValueError(f"latitude: must be within ±90°, got {math.degrees(lat)}")
+    if not math.isfinite(lon):
+        raise ValueError(f"longitude: must be finite, got {lon}")
+    p = np.zeros(PLANET_SIZE)
+    p[P_A], p[P_B], p[P_OMEGA], p[P_GM], p[P_J2] = planet.a, planet.b, planet.omega, planet.gm, planet.j2
+    p[P_E2] = 1.0 - (planet.b / planet.a) ** 2
+    p[P_EP2] = (planet.a / planet.b) ** 2 - 1.0
+    p[P_ORIGIN:P_ORIGIN + 3] = ecef(lat, lon, 0.0, planet.a, planet.b)
+    north, west, up = local_axes(lat, lon)
+    p[P_NORTH:P_NORTH + 3], p[P_WEST:P_WEST + 3], p[P_UP:P_UP + 3] = north, west, up
+    p[P_LAT0], p[P_LON0] = lat, lon
+    if gravity is None:
+        x, y, z = p[P_ORIGIN:P_ORIGIN + 3]
+        gx, gy, gz = gravitation(x, y, z, planet.gm, planet.a, planet.j2)
+        w2 = planet.omega * planet.omega
+        gravity = -((gx + w2 * x) * up[0] + (gy + w2 * y) * up[1] + gz * up[2])
+    p[P_G] = gravity
+    return p
+
+
+def local_axes(lat, lon):
+    """The local North, West and up axes at geodetic ``lat``, ``lon`` (rad), in ECEF."""
+    sp, cp, sl, cl = math.sin(lat), math.cos(lat), math.sin(lon), math.cos(lon)
+    return (np.array([-sp * cl, -sp * sl, cp]), np.array([sl, -cl, 0.0]), np.array([cp * cl, cp * sl, sp]))
+
+
+@borrowing_jit
+def ecef(lat, lon, h, a, b):
+    """ECEF position (ft) of geodetic latitude, longitude (rad) and height above the ellipsoid ``h`` (ft)."""
+    e2 = 1.0 - (b / a) * (b / a)
+    sp, cp = math.sin(lat), math.cos(lat)
+    n = a / math.sqrt(1.0 - e2 * sp * sp)
+    return (n + h) * cp * math.cos(lon), (n + h) * cp * math.sin(lon), (n * (1.0 - e2) + h) * sp
+
+
+@borrowing_jit
+def geodetic_frame(x, y, z, a, b):
+    """Geodetic latitude, longitude (rad), height (ft) of the ECEF point ``(x, y, z)``, with their sines and cosines.
+
+    Heikkinen's closed form (1982; Zhu 1994, "Conversion of Earth-centered Earth-fixed coordinates to geodetic
+    coordinates", IEEE TAES 30(3)): exact, no iteration, valid on the polar axis (where the longitude is 0) and
+    for a sphere (``a = b``).  Returns ``(lat, lon, h, sin lat, cos lat, sin lon, cos lon)``.
+    """
+    a2, b2 = a * a, b * b
+    e2 = 1.0 - b2 / a2
+    ep2 = a2 / b2 - 1.0
+    p2 = x * x + y * y
+    p = math.sqrt(p2)
+    f = 54.0 * b2 * z * z
+    g = p2 + (1.0 - e2) * z * z - e2 * (a2 - b2)
+    c = e2 * e2 * f * p2 / (g * g * g)
+    s = (1.0 + c + math.sqrt(c * c + 2.0 * c)) ** (1.0 / 3.0)
+    k = s + 1.0 / s + 1.0
+    pp = f / (3.0 * k * k * g * g)
+    q = math.sqrt(1.0 + 2.0 * e2 * e2 * pp)
+    r0 = -pp * e2 * p / (1.0 + q) + math.sqrt(max(
+        0.5 * a2 * (1.0 + 1.0 / q) - pp * (1.0 - e2) * z * z / (q * (1.0 + q)) - 0.5 * pp * p2, 0.0))
+    d = p - e2 * r0
+    u = math.sqrt(d * d + z * z)
+    v = math.sqrt(d * d + (1.0 - e2) * z * z)
+    z0 = b2 * z / (a * v)
+    h = u * (1.0 - b2 / (a * v))
+    num = z + ep2 * z0
+    m = math.hypot(num, p)
+    sp, cp = num / m, p / m
+    if p > 0.0:
+        sl, cl = y / p, x / p
+    else:
+        sl, cl = 0.0, 1.0
+    return math.atan2(num, p), math.atan2(sl, cl), h, sp, cp, sl, cl
+
+
+@borrowing_jit
+def geodetic(x, y, z, a, b):
+    """Geodetic latitude, longitude (rad) and height above the ellipsoid (ft) of an ECEF point (ft)."""
+    lat, lon, h, _, _, _, _ = geodetic_frame(x, y, z, a, b)
+    return lat, lon, h
+
+
+@borrowing_jit
+def gravitation(x, y, z, gm, a, j2):
+    """The gravitational acceleration (ft/s², no centrifugal term) at ``(x, y, z)`` (ft, ECEF or ECI).
+
+    J2 as JSBSim's ``FGInertial::GetGravityJ2`` (the geocentric latitude's sine is z/r); a point mass (1/R²)
+    where ``j2`` is 0.  The field is symmetric about the polar axis, so it reads the same in ECI and ECEF.
+    """
+    r2 = x * x + y * y + z * z
+    r = math.sqrt(r2)
+    s2 = z * z / r2
+    pre = 1.5 * j2 * (a / r) * (a / r)
+    k = gm / (r2 * r)
+    kxy = k * (1.0 + pre * (1.0 - 5.0 * s2))
+    return -kxy * x, -kxy * y, -k * (1.0 + pre * (3.0 - 5.0 * s2)) * z
+
+
+@borrowing_jit
+def _quat_of_rows(r00, r01, r02, r10, r11, r12, r20, r21, r22):
+    """Unit quaternion of the rotation matrix with these entries (Shepperd's method)."""
+    tr = r00 + r11 + r22
+    if tr >= r00 and tr >= r11 and tr >= r22:
+        s = 2.0 * math.sqrt(1.0 + tr)
+        return 0.25 * s, (r21 - r12) / s, (r02 - r20) / s, (r10 - r01) / s
+    if r00 >= r11 and r00 >= r22:
+        s = 2.0 * math.sqrt(1.0 + r00 - r11 - r22)
+        return (r21 - r12) / s, 0.25 * s, (r01 + r10) / s, (r02 + r20) / s
+    if r11 >= r22:
+        s = 2.0 * math.sqrt(1.0 - r00 + r11 - r22)
+        return (r02 - r20) / s, (r01 + r10) / s, 0.25 * s, (r12 + r21) / s
+    s = 2.0 * math.sqrt(1.0 - r00 - r11 + r22)
+    return (r10 - r01) / s, (r02 + r20) / s, (r12 + r21) / s, 0.25 * s
+
+
+@borrowing_jit
+def _mul(aw, ax, ay, az, bw, bx, by, bz):
+    """Hamilton product ``a ⊗ b``."""
+    return (aw * bw - ax * bx - ay * by - az * bz,
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw)
+
+
+@borrowing_jit
+def to_view(t, y, planet, out):
+    """The view of the ECI state ``y`` at time ``t`` (the module docstring) into ``out`` (13 numbers).
+
+    Also writes the local North, West and up axes in ECI into ``planet[P_AXES:P_AXES + 9]`` (rows), which
+    :func:`eci_acceleration` reads.  Returns the geodetic latitude and longitude (rad).
+    """
+    a, b, om = planet[P_A], planet[P_B], planet[P_OMEGA]
+    th = om * t
+    c, s = math.cos(th), math.sin(th)
+    xe = c * y[0] + s * y[1]
+    ye = -s * y[0] + c * y[1]
+    ze = y[2]
+    lat, lon, h, sp, cp, sl, cl = geodetic_frame(xe, ye, ze, a, b)
+    dx, dy, dz = xe - planet[P_ORIGIN], ye - planet[P_ORIGIN + 1], ze - planet[P_ORIGIN + 2]
+    out[0] = dx * planet[P_NORTH] + dy * planet[P_NORTH + 1] + dz * planet[P_NORTH + 2]
+    out[1] = dx * planet[P_WEST] + dy * planet[P_WEST + 1] + dz * planet[P_WEST + 2]
+    out[2] = h
+    # the local axes in ECEF
+    nx, ny, nz = -sp * cl, -sp * sl, cp
+    wx, wy = sl, -cl
+    ux, uy, uz = cp * cl, cp * sl, sp
+    # velocity relative to the Earth, ECEF: R(−θ) v − Ω × r
+    vx = c * y[3] + s * y[4] + om * ye
+    vy = -s * y[3] + c * y[4] - om * xe
+    vz = y[5]
+    out[3] = vx * nx + vy * ny + vz * nz
+    out[4] = vx * wx + vy * wy
+    out[5] = vx * ux + vy * uy + vz * uz
+    # the local axes in ECI: R(θ) applied to each
+    k = P_AXES
+    planet[k], planet[k + 1], planet[k + 2] = c * nx - s * ny, s * nx + c * ny, nz
+    planet[k + 3], planet[k + 4], planet[k + 5] = c * wx - s * wy, s * wx + c * wy, 0.0
+    planet[k + 6], planet[k + 7], planet[k + 8] = c * ux - s * uy, s * ux + c * uy, uz
+    # q local←body = q local←ECI ⊗ q ECI←body; the rows of local←ECI are the axes in ECI
+    lw, lx, ly, lz = _quat_of_rows(planet[k], planet[k + 1], planet[k + 2], planet[k + 3], planet[k + 4],
+                                   planet[k + 5], planet[k + 6], planet[k + 7], planet[k + 8])
+    qw, qx, qy, qz = y[6], y[7], y[8], y[9]
+    out[6], out[7], out[8], out[9] = _mul(lw, lx, ly, lz, qw, qx, qy, qz)
+    # body rates relative to the Earth: ω − R(body←ECI) (0, 0, Ω)
+    n2 = qw * qw + qx * qx + qy * qy + qz * qz
+    ex, ey, ez = _rotate_back(qw, qx, qy, qz, om)
+    out[10] = y[10] - ex / n2
+    out[11] = y[11] - ey / n2
+    out[12] = y[12] - ez / n2
+    return lat, lon
+
+
+@borrowing_jit
+def _rotate_back(qw, qx, qy, qz, om):
+    """The ECI vector ``(0, 0, Ω)`` in the body frame of ``q`` (body → ECI), times |q|²."""
+    return _qv(qw, -qx, -qy, -qz, 0.0, 0.0, om)
+
+
+@borrowing_jit
+def _qv(qw, qx, qy, qz, vx, vy, vz):
+    """QVRotate ``q ⊗ (0, v) ⊗ q*`` for an unnormalised q (the result times |q|²)."""
+    return (vx * (qw * qw + qx * qx - qy * qy - qz * qz) + 2.0 * vy * (qx * qy - qw * qz)
+            + 2.0 * vz * (qx * qz + qw * qy),
+            2.0 * vx * (qx * qy + qw * qz) + vy * (qw * qw - qx * qx + qy * qy - qz * qz)
+            + 2.0 * vz * (qy * qz - qw * qx),
+            2.0 * vx * (qx * qz - qw * qy) + 2.0 * vy * (qy * qz + qw * qx)
+            + vz * (qw * qw - qx * qx - qy * qy + qz * qz))
+
+
+@borrowing_jit
+def eci_acceleration(y, planet, ax, ay, az):
+    """The ECI acceleration of the CG: the view's earth-frame acceleration ``(ax, ay, az)`` (its flat gravity
+    ``planet[P_G]`` taken out) turned to ECI with the axes :func:`to_view` wrote, plus the gravitation at ``y``."""
+    k = P_AXES
+    az = az + planet[P_G]
+    gx, gy, gz = gravitation(y[0], y[1], y[2], planet[P_GM], planet[P_A], planet[P_J2])
+    return (ax * planet[k] + ay * planet[k + 3] + az * planet[k + 6] + gx,
+            ax * planet[k + 1] + ay * planet[k + 4] + az * planet[k + 7] + gy,
+            ax * planet[k + 2] + ay * planet[k + 5] + az * planet[k + 8] + gz)
+
+
+@borrowing_jit
+def from_geodetic(t, lat, lon, h, view, planet, out):
+    """The ECI state at time ``t`` (into ``out``) of an airplane at geodetic ``lat``, ``lon`` (rad), height ``h``
+    (ft) whose velocity, attitude and rates are ``view[3:13]`` as :func:`to_view` gives them (relative to the
+    Earth, in the local North-West-up frame there)."""
+    a, b, om = planet[P_A], planet[P_B], planet[P_OMEGA]
+    th = om * t
+    c, s = math.cos(th), math.sin(th)
+    xe, ye, ze = ecef(lat, lon, h, a, b)
+    sp, cp, sl, cl = math.sin(lat), math.cos(lat), math.sin(lon), math.cos(lon)
+    nx, ny, nz = -sp * cl, -sp * sl, cp
+    wx, wy = sl, -cl
+    ux, uy, uz = cp * cl, cp * sl, sp
+    vn, vw, vu = view[3], view[4], view[5]
+    vx = vn * nx + vw * wx + vu * ux - om * ye      # + Ω × r
+    vy = vn * ny + vw * wy + vu * uy + om * xe
+    vz = vn * nz + vu * uz
+    out[0], out[1], out[2] = c * xe - s * ye, s * xe + c * ye, ze
+    out[3], out[4], out[5] = c * vx - s * vy, s * vx + c * vy, vz
+    r00, r01, r02 = c * nx - s * ny, s * nx + c * ny, nz
+    r10, r11, r12 = c * wx - s * wy, s * wx + c * wy, 0.0
+    r20, r21, r22 = c * ux - s * uy, s * ux + c * uy, uz
+    lw, lx, ly, lz = _quat_of_rows(r00, r01, r02, r10, r11, r12, r20, r21, r22)
+    # q ECI←body = (q local←ECI)* ⊗ q local←body
+    qw, qx, qy, qz = _mul(lw, -lx, -ly, -lz, view[6], view[7], view[8], view[9])
+    n = math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
+    qw, qx, qy, qz = qw / n, qx / n, qy / n, qz / n
+    out[6], out[7], out[8], out[9] = qw, qx, qy, qz
+    ex, ey, ez = _qv(qw, -qx, -qy, -qz, 0.0, 0.0, om)
+    out[10], out[11], out[12] = view[10] + ex, view[11] + ey, view[12] + ez
+
+
+@borrowing_jit
+def from_view(t, view, planet, out):
+    """The ECI state (into ``out``) whose view at time ``t`` is ``view``: :func:`to_view`'s inverse.
+
+    The position: the point at the view's height above the ellipsoid whose tangent-plane North and West
+    distances from the start are the view's, found by moving along the start's up axis (a few iterations,
+    to 1e-9 ft).  Returns the geodetic latitude and longitude (rad).
+    """
+    a, b = planet[P_A], planet[P_B]
+    o, n_, w_, u_ = P_ORIGIN, P_NORTH, P_WEST, P_UP
+    bx = planet[o] + view[0] * planet[n_] + view[1] * planet[w_]
+    by = planet[o + 1] + view[0] * planet[n_ + 1] + view[1] * planet[w_ + 1]
+    bz = planet[o + 2] + view[0] * planet[n_ + 2] + view[1] * planet[w_ + 2]
+    up = view[2]
+    lat = lon = 0.0
+    for _ in range(60):
+        x, y, z = bx + up * planet[u_], by + up * planet[u_ + 1], bz + up * planet[u_ + 2]
+        lat, lon, h = geodetic(x, y, z, a, b)
+        miss = view[2] - h
+        up += miss
+        if abs(miss) < 1e-9:
+            break
+    from_geodetic(t, lat, lon, view[2], view, planet, out)
+    return lat, lon
+
+
+#: Where the earth frame's origin lies when no latitude and longitude are given: JSBSim's default initial position.
+DEFAULT_LAT = 0.0
+DEFAULT_LON = 0.0
+#: The names ``--planet`` takes.
+PLANET_CHOICES = ("flat", "round")
+
+
+def check_lat(lat):
+    """``lat`` (deg) as a float; ValueError naming it beyond ±90° or not a number."""
+    lat = float(lat)
+    if not (math.isfinite(lat) and -90.0 <= lat <= 90.0):
+        raise ValueError(f"latitude: must be within ±90°, got {lat}")
+    return lat
+
+
+def check_lon(lon):
+    """``lon`` (deg) as a float in [−180, 180); ValueError naming it when not a finite number."""
+    lon = float(lon)
+    if not math.isfinite(lon):
+        raise ValueError(f"longitude: must be a finite number of degrees, got {lon}")
+    return wrap_lon(lon)
+
+
+def wrap_lon(lon):
+    """A longitude (deg) in [−180, 180)."""
+    return (lon + 180.0) % 360.0 - 180.0
+
+
+def resolve(choice, aircraft_planet=None, jsbsim=False):
+    """The :class:`Planet` a flight flies on.
+
+    Parameters
+    ----------
+    choice : None, "flat", "round" or Planet
+        None: the aircraft's default — round for a JSBSim aircraft (its file's ``<planet>``, else
+        :data:`WGS84`), as JSBSim flies it; flat for flightsim's own.  "round": the aircraft file's planet or
+        WGS-84.
+    aircraft_planet : Planet, optional
+        The aircraft file's ``<planet>``.
+    jsbsim : bool
+        A JSBSim aircraft.
+    """
+    if isinstance(choice, Planet):
+        return choice
+    if choice is None:
+        choice = "round" if jsbsim else "flat"
+    if choice == "flat":
+        return FLAT
+    if choice == "round":
+        return WGS84 if aircraft_planet is None else aircraft_planet
+    raise ValueError(f"planet: must be one of {', '.join(PLANET_CHOICES)}, got {choice!r}")
+
+
+def flat_geodetic(lat0, lon0, x, y):
+    """Latitude and longitude (deg) of the flat earth frame's point ``(x, y)`` (ft North, West) laid on WGS-84 at
+    its origin ``(lat0, lon0)`` (deg): the distances over the meridian's and the prime vertical's radii of
+    curvature there."""
+    e2 = 1.0 - (WGS84.b / WGS84.a) ** 2
+    s = math.sin(math.radians(lat0))
+    w = math.sqrt(1.0 - e2 * s * s)
+    meridian = WGS84.a * (1.0 - e2) / (w * w * w)
+    prime = WGS84.a / w
+    lat = lat0 + math.degrees(x / meridian)
+    c = math.cos(math.radians(lat0))
+    lon = lon0 - (math.degrees(y / (prime * c)) if c > 1e-12 else 0.0)
+    return lat, wrap_lon(lon)
