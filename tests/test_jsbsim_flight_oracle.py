@@ -1,11 +1,13 @@
-"""JSBSim flown on a flat planet as the trajectory oracle (``flightsim.verify.flight_oracle``).
+"""JSBSim as the trajectory oracle (``flightsim.verify.flight_oracle``): as it ships, or on a flat planet.
 
-The flat planet's gravity; JSBSim's own full trim of the issue's piston single, turbine trainer and
+The flat planet's gravity, and the round one's (JSBSim's WGS-84, turning) against flightsim's effective gravity;
+JSBSim's own full trim of the issue's piston single, turbine trainer and
 airliner, held hands-off; the control signs between flightsim's controls and JSBSim's commands; the
 doublet programme reproducible; the trajectory comparison.
 """
 
 import dataclasses
+import math
 
 import numpy as np
 import pytest
@@ -22,7 +24,9 @@ from flightsim.verify.flight_oracle import (
     flat_fdm,
     jsbsim_doublet,
     jsbsim_trim,
+    round_fdm,
 )
+from flightsim.physics.planet import WGS84, effective_gravity
 
 #: Conditions each trims at: (true airspeed ft/s, altitude ft); c172p at 100 kt TAS.
 CONDITIONS = {"c172p": (168.78, 4000.0), "t6texan2": (300.0, 8000.0), "737": (420.0, 10000.0)}
@@ -50,10 +54,33 @@ def test_the_flat_planet_has_standard_gravity_no_rotation_and_a_huge_radius():
     assert g[0.0] - g[10000.0] == pytest.approx(3.08e-5, abs=1e-7)   # GM/r²: 32.174018 at 10,000 ft
 
 
+def test_the_round_planet_is_jsbsims_own_and_its_trim_balances_flightsims_effective_gravity():
+    """JSBSim as it ships: WGS-84, turning (the inertial speed carries Ω × r), J2; its gravitation less the
+    centrifugal term is :func:`~flightsim.physics.planet.effective_gravity`, which its trim balances: α below the
+    flat planet's, whose gravity is 0.3 % more."""
+    fdm = round_fdm("c172p")
+    assert fdm["simulation/gravity-model"] == 1
+    fdm["ic/h-sl-ft"] = 4000.0
+    fdm["ic/vt-fps"] = 168.78
+    fdm.run_ic()
+    r = fdm["position/radius-to-vehicle-ft"]
+    assert fdm["inertial/sea-level-radius_ft"] == WGS84.a
+    # flying North: the Earth's Ω × r (1526 ft/s East at the equator) beside it
+    assert fdm["velocities/eci-velocity-mag-fps"] == pytest.approx(math.hypot(168.78, WGS84.omega * r), abs=1e-6)
+    g = fdm["accelerations/gravity-ft_sec2"] - WGS84.omega ** 2 * r
+    assert g == pytest.approx(effective_gravity(WGS84, 0.0, 0.0, 4000.0), rel=1e-12)    # 32.0752
+    assert g == pytest.approx(32.0752, abs=1e-4)
+    flat, round_ = (jsbsim_trim("c172p", *CONDITIONS["c172p"], planet=p) for p in ("flat", "round"))
+    assert round_.planet == "round" and (round_.lat, round_.lon) == (0.0, 0.0)
+    assert flat.alpha - round_.alpha == pytest.approx(0.0133, abs=0.002)          # measured 0.0133°
+
+
 @pytest.mark.parametrize("name", CONDITIONS)
 def test_jsbsims_full_trim_holds_level_flight_hands_off(name):
+    """On the flat planet (the drifts measured there): the round one's level trim is a straight line that the
+    Earth's curve drops away from."""
     airspeed, altitude = CONDITIONS[name]
-    trim = jsbsim_trim(name, airspeed, altitude)
+    trim = jsbsim_trim(name, airspeed, altitude, planet="flat")
     alpha, throttle = EXPECTED[name]
     assert trim.alpha == pytest.approx(alpha, abs=0.05)
     assert trim.pitch == pytest.approx(trim.alpha, abs=1e-6)      # level: θ = α (β = 0, φ ≈ 0)

@@ -1,9 +1,10 @@
 """``flightsim verify``: one JSBSim aircraft flown in flightsim and in JSBSim itself, as a row of README's table.
 
 For someone writing their own JSBSim aircraft (or checking one of the package's): the aircraft is trimmed in
-both at a condition, flown through the same 30 s doublet in both, and the row of README's "Flown against
-JSBSim" table printed (:mod:`flightsim.verify.flight_table`: loads, thrust, trim and trajectory differences), or
-with ``--json`` one JSON object.
+both at a condition, flown through the same 30 s doublet in both (on JSBSim's rotating WGS-84 Earth and
+flightsim's round planet from 0°N 0°E, or with ``--planet flat`` both on a flat, still one), and the row of
+README's "Flown against JSBSim" table printed (:mod:`flightsim.verify.flight_table`: loads, thrust, trim and
+trajectory differences), or with ``--json`` one JSON object.
 
 Exit codes: 0 when the row is within every bound (the trims and the trajectory), 1 when a difference is
 outside them or either simulator cannot trim at the condition (the row says which), 2 for bad input: an
@@ -46,6 +47,9 @@ def add_arguments(p):
                    help="flightsim's integrator, one listed by `flightsim integrators` (default: rk4)")
     p.add_argument("--dt", type=seconds, default=1.0 / 120.0, metavar="SECONDS",
                    help="the step of both, e.g. 0.01 or 1/120 (default: 1/120 s)")
+    p.add_argument("--planet", choices=("round", "flat"), default="round",
+                   help="where both fly: round (default) — JSBSim as it ships, its rotating WGS-84 Earth, and "
+                        "flightsim's round planet, from 0°N 0°E — or flat: both on a flat, still planet")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table's row")
 
 
@@ -120,9 +124,9 @@ def run(args):
 
     with CompileWatch(on_first=say):
         row = measure(name, args.airspeed, args.altitude, dt=args.dt, integrator=args.integrator,
-                      quiet=lambda: silenced(1))
+                      quiet=lambda: silenced(1), planet=args.planet)
     if args.json:
-        print(json.dumps({**row_json(row), "integrator": args.integrator, "dt_s": args.dt}))
+        print(json.dumps({**row_json(row), "integrator": args.integrator, "dt_s": args.dt, "planet": args.planet}))
     else:
         print("\n".join([*HEADER, row_line(row)]))
     return EXIT_WITHIN if within(row) else EXIT_OUTSIDE

@@ -37,8 +37,8 @@ import numpy as np
 
 from flightsim.math.compiler import borrowing_jit
 
-__all__ = ["FLAT", "WGS84", "Planet", "ecef", "from_geodetic", "from_view", "geodetic", "gravitation",
-           "pack", "to_view"]
+__all__ = ["FLAT", "WGS84", "Planet", "ecef", "effective_gravity", "from_geodetic", "from_view", "geodetic",
+           "gravitation", "pack", "to_view"]
 
 
 @dataclass(frozen=True)
@@ -88,11 +88,13 @@ WGS84 = Planet("WGS-84", True, a=20925646.32546, b=20855486.5951, omega=7.292115
                j2=1.08262982e-3)
 
 # Entries of the packed planet: the ellipsoid, the start (its point on the ellipsoid in ECEF, its North, West and
-# up axes, its latitude and longitude), the view's gravity (added back to the loads, which subtract it), and the
-# scratch view (13 numbers) with the local axes in ECI (9) of the last evaluation.
+# up axes, its latitude and longitude), the view's gravity (added back to the loads, which subtract it), the geodetic
+# latitude and longitude (rad) of the last view (:func:`to_view`, :func:`from_view`: what a JSBSim aircraft's flight
+# controls read as ``position/lat-geod-rad``, ``position/long-gc-rad``), and the scratch view (13 numbers) with the
+# local axes in ECI (9) of the last evaluation.
 (P_A, P_B, P_OMEGA, P_GM, P_J2, P_E2, P_EP2) = range(7)
 P_ORIGIN, P_NORTH, P_WEST, P_UP = 7, 10, 13, 16
-P_LAT0, P_LON0, P_G = 19, 20, 21
+P_LAT0, P_LON0, P_G, P_LAT, P_LON = 19, 20, 21, 22, 23
 P_VIEW = 24
 P_VIEW_END = P_VIEW + 13
 P_AXES = P_VIEW_END
@@ -126,13 +128,22 @@ def pack(planet, lat, lon, gravity=None):
     north, west, up = local_axes(lat, lon)
     p[P_NORTH:P_NORTH + 3], p[P_WEST:P_WEST + 3], p[P_UP:P_UP + 3] = north, west, up
     p[P_LAT0], p[P_LON0] = lat, lon
-    if gravity is None:
-        x, y, z = p[P_ORIGIN:P_ORIGIN + 3]
-        gx, gy, gz = gravitation(x, y, z, planet.gm, planet.a, planet.j2)
-        w2 = planet.omega * planet.omega
-        gravity = -((gx + w2 * x) * up[0] + (gy + w2 * y) * up[1] + gz * up[2])
-    p[P_G] = gravity
+    p[P_LAT], p[P_LON] = lat, lon
+    p[P_G] = effective_gravity(planet, lat, lon) if gravity is None else gravity
     return p
+
+
+def effective_gravity(planet, lat, lon, h=0.0):
+    """The gravity an airplane at rest relative to the Earth feels at geodetic ``lat``, ``lon`` (rad) and height
+    ``h`` above the ellipsoid (ft): the gravitation (:func:`gravitation`, J2) plus the centrifugal term Ω²·(x, y, 0),
+    along the local down (ft/s², positive).  On WGS-84 at (0°, 0°): 32.0875 ft/s² at sea level, 32.0752 at
+    4000 ft (flat planets' standard gravity: 32.1740).  What a level trim on the round planet balances (JSBSim's
+    trim, whose ``FGAccelerations`` adds the same two terms)."""
+    x, y, z = ecef(lat, lon, h, planet.a, planet.b)
+    gx, gy, gz = gravitation(x, y, z, planet.gm, planet.a, planet.j2)
+    w2 = planet.omega * planet.omega
+    _, _, up = local_axes(lat, lon)
+    return float(-((gx + w2 * x) * up[0] + (gy + w2 * y) * up[1] + gz * up[2]))
 
 
 def local_axes(lat, lon):
@@ -241,7 +252,8 @@ def to_view(t, y, planet, out):
     """The view of the ECI state ``y`` at time ``t`` (the module docstring) into ``out`` (13 numbers).
 
     Also writes the local North, West and up axes in ECI into ``planet[P_AXES:P_AXES + 9]`` (rows), which
-    :func:`eci_acceleration` reads.  Returns the geodetic latitude and longitude (rad).
+    :func:`eci_acceleration` reads, and the geodetic latitude and longitude into ``planet[P_LAT]``,
+    ``planet[P_LON]``.  Returns the geodetic latitude and longitude (rad).
     """
     a, b, om = planet[P_A], planet[P_B], planet[P_OMEGA]
     th = om * t
@@ -281,6 +293,7 @@ def to_view(t, y, planet, out):
     out[10] = y[10] - ex / n2
     out[11] = y[11] - ey / n2
     out[12] = y[12] - ez / n2
+    planet[P_LAT], planet[P_LON] = lat, lon
     return lat, lon
 
 
@@ -351,7 +364,8 @@ def from_view(t, view, planet, out):
 
     The position: the point at the view's height above the ellipsoid whose tangent-plane North and West
     distances from the start are the view's, found by moving along the start's up axis (a few iterations,
-    to 1e-9 ft).  Returns the geodetic latitude and longitude (rad).
+    to 1e-9 ft).  Returns the geodetic latitude and longitude (rad), also written into ``planet[P_LAT]``,
+    ``planet[P_LON]``.
     """
     a, b = planet[P_A], planet[P_B]
     o, n_, w_, u_ = P_ORIGIN, P_NORTH, P_WEST, P_UP
@@ -368,6 +382,7 @@ def from_view(t, view, planet, out):
         if abs(miss) < 1e-9:
             break
     from_geodetic(t, lat, lon, view[2], view, planet, out)
+    planet[P_LAT], planet[P_LON] = lat, lon
     return lat, lon
 
 

@@ -161,17 +161,23 @@ class AirplaneModel:
     ----------
     aircraft : flightsim.physics.aircraft.Aircraft
     atmosphere : {"constant", "isa"}
+    gravity : float, optional
+        The constant gravity the equations hold, ft/s²; default the aircraft's.  A round planet's effective
+        gravity at the trim's place (:func:`flightsim.physics.planet.effective_gravity`) trims an airplane that
+        stays trimmed there.
     """
 
-    def __init__(self, aircraft, atmosphere="constant"):
+    def __init__(self, aircraft, atmosphere="constant", gravity=None):
         #: the engine input the loads see (1 running, 0 off)
         self.engine = 1.0
         self.aircraft = aircraft
         self.atmosphere = atmosphere
         self.params = aero.pack(aircraft, atmosphere)
+        if gravity is not None:
+            self.params = self.params._replace(gravity=float(gravity))
         self.inertia = np.ascontiguousarray(aircraft.inertia, dtype=np.float64)
         self.inertia_inv = np.ascontiguousarray(aircraft.inertia_inv, dtype=np.float64)
-        self.gravity = float(aircraft.gravity)
+        self.gravity = float(self.params.gravity)
         self._fields = tuple(self.params)       # (the same arrays: the controls written in place count)
 
     def derivative(self, y, controls):

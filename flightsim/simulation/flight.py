@@ -319,7 +319,12 @@ class Simulation:
         self.lat = planets.DEFAULT_LAT if lat is None else planets.check_lat(lat)
         self.lon = planets.DEFAULT_LON if lon is None else planets.check_lon(lon)
         flat = aero.pack(self.aircraft, atmosphere)
-        packed = planets.pack(self.planet, math.radians(self.lat), math.radians(self.lon), flat.gravity)
+        packed = planets.pack(self.planet, math.radians(self.lat), math.radians(self.lon))
+        if packed is not None:
+            # the view's constant gravity: the effective gravity at the origin (planets.pack), which the loads
+            # subtract and the planet adds back, so that the steady states (a JSBSim aircraft's settled specific
+            # force) and sim.gravity are the round planet's there, not the aircraft's flat gravity
+            flat = flat._replace(gravity=float(packed[planets.P_G]))
         self._params = flat._replace(planet=packed)
         #: the loads' parameters with no planet: what reads the state's flat view (the ground, the instruments)
         self._view_fields = tuple(flat)
@@ -786,7 +791,8 @@ class Simulation:
 
     @property
     def gravity(self):
-        """The aircraft's gravity, ft/s²."""
+        """The aircraft's gravity, ft/s²: on a round planet the effective gravity at the earth frame's origin
+        (:func:`flightsim.physics.planet.effective_gravity`)."""
         return float(self._params.gravity)
 
     @property

@@ -12,21 +12,31 @@ The issue's targets, measured the same way by the tests and by
 * **trajectory**: from each one's own trim, the same doublet programme
   (:func:`~flightsim.verify.flight_oracle.doublet_controls`: aileron
   then elevator, flightsim's signs) flown by flightsim (the integrator and step
-  given, RK4 at 1/120 s by default) and by JSBSim on its non-rotating flat
-  planet (:func:`~flightsim.verify.flight_oracle.jsbsim_doublet`); the
+  given, RK4 at 1/120 s by default) and by JSBSim
+  (:func:`~flightsim.verify.flight_oracle.jsbsim_doublet`); the
   largest differences of airspeed, height change, roll, pitch and heading
   change (:func:`~flightsim.verify.flight_oracle.compare_trajectories`).
+
+Both fly on the same planet: by default JSBSim as it ships (its rotating
+WGS-84 Earth, J2) and flightsim on its round planet, from the same geodetic
+latitude and longitude (0°, 0°); ``planet="flat"`` flies both on a flat,
+still planet (JSBSim bent onto one: :func:`~flightsim.verify.flight_oracle.flat_fdm`).
+On the round planet flightsim trims with the effective gravity at the start
+(:func:`flightsim.physics.planet.effective_gravity`, what JSBSim's trim
+balances), not the aircraft's flat standard gravity (0.3 % more at 0°N).
 
 Needs the ``jsbsim`` package (a dependency).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from flightsim.math import quat
+from flightsim.physics import planet as planets
 from flightsim.physics import trim as trim_module
 from flightsim.physics.aircraft import load_aircraft
 from flightsim.simulation.controls import Controls
@@ -81,7 +91,7 @@ class FlightComparison:
 
 
 def flightsim_doublet(aircraft, point, duration=30.0, dt=1.0 / 120.0, integrator="rk4", elevator=0.1,
-                      aileron=0.1, schedule=oracle.doublet_controls, delay=None):
+                      aileron=0.1, schedule=oracle.doublet_controls, delay=None, planet=None, lat=0.0, lon=0.0):
     """Fly ``aircraft`` from the trim ``point`` (:class:`~flightsim.physics.trim.TrimPoint`) through
     ``schedule`` in flightsim and record it as a :class:`~flightsim.verify.flight_oracle.Trajectory`.
 
@@ -89,13 +99,15 @@ def flightsim_doublet(aircraft, point, duration=30.0, dt=1.0 / 120.0, integrator
     trim's elevator flown as the elevator, the trim wheel at 0).  ``delay`` defaults to one step: JSBSim's
     frame integrates first (FGPropagate) and computes the loads after, so a command written before its
     ``run()`` at ``t`` moves the airplane from ``t + dt`` on; flightsim's step uses its controls at once.
-    The recorded controls are the schedule's at ``t`` (as JSBSim's trajectory records them).
+    The recorded controls are the schedule's at ``t`` (as JSBSim's trajectory records them).  ``planet``,
+    ``lat``, ``lon`` (deg): the :class:`~flightsim.simulation.flight.Simulation`'s (None: the aircraft's default,
+    round for a JSBSim aircraft); the altitude recorded is the view's z, north and east its x and −y.
     """
     delay = dt if delay is None else float(delay)
     start = Start("trim", point.state.copy(), Controls(throttle=point.throttle, elevator=point.elevator,
                                                         aileron=point.aileron, rudder=point.rudder,
                                                         flaps=point.flaps), point)
-    sim = Simulation(aircraft, integrator, dt, atmosphere="isa", start=start)
+    sim = Simulation(aircraft, integrator, dt, atmosphere="isa", start=start, planet=planet, lat=lat, lon=lon)
     frames = int(round(duration / dt))
     rows = np.empty((frames + 1, 10))
     controls = np.empty((frames + 1, 5))
@@ -135,19 +147,39 @@ def trajectory_of_trace(table):
                              aileron=c["aileron"], rudder=c["rudder"], flaps=c["flaps"])
 
 
+def trim_gravity(aircraft, altitude, planet="round", lat=0.0, lon=0.0):
+    """The gravity flightsim trims ``aircraft`` with (ft/s²): on the round planet (the aircraft's: its file's
+    ``<planet>`` or WGS-84) the effective gravity at geodetic ``lat``, ``lon`` (deg) and ``altitude`` (ft above the
+    ellipsoid), which the round flight and JSBSim's trim feel there; on the flat one the aircraft's own."""
+    body = planets.resolve(planet, getattr(aircraft, "planet", None), aircraft.jsbsim is not None)
+    if not body.round:
+        return float(aircraft.gravity)
+    return planets.effective_gravity(body, math.radians(lat), math.radians(lon), float(altitude))
+
+
 def compare_flight(name, airspeed, altitude, duration=30.0, dt=1.0 / 120.0, integrator="rk4", elevator=0.1,
-                   aileron=0.1):
+                   aileron=0.1, planet="round", lat=0.0, lon=0.0):
     """Trim ``name`` (``jsbsim:NAME``, or a path to a JSBSim aircraft file) in flightsim and in JSBSim at
     ``airspeed`` (true, ft/s) and ``altitude`` (ft), fly the doublet in both, and compare
-    (:class:`FlightComparison`)."""
+    (:class:`FlightComparison`).
+
+    ``planet``: "round" (the default: JSBSim as it ships, flightsim's round planet, both starting at geodetic
+    ``lat``, ``lon``, deg; flightsim trims with :func:`trim_gravity`) or "flat" (both on a flat, still planet).
+    """
+    if planet not in oracle.PLANETS:
+        raise ValueError(f"planet: must be one of {', '.join(oracle.PLANETS)}, got {planet!r}")
     aircraft = load_aircraft(name)
     bare = name[len("jsbsim:"):] if name.startswith("jsbsim:") else name      # (JSBSim's name, or the path)
-    point = trim_module.trim(aircraft, airspeed, altitude, heading=0.0, atmosphere="isa", lateral="no-sideslip")
+    model = trim_module.AirplaneModel(aircraft, "isa", gravity=trim_gravity(aircraft, altitude, planet, lat, lon))
+    point = trim_module.trim(aircraft, airspeed, altitude, heading=0.0, atmosphere="isa", lateral="no-sideslip",
+                             model=model)
+    place = {"planet": planet, "lat": lat, "lon": lon}
     if aircraft.jsbsim.engine_count:
-        theirs = oracle.jsbsim_trim(bare, airspeed, altitude, dt=dt, advance=ADVANCE)
+        theirs = oracle.jsbsim_trim(bare, airspeed, altitude, dt=dt, advance=ADVANCE, **place)
     else:                           # a glider: JSBSim set at flightsim's glide (its trim needs an engine)
-        theirs = oracle.jsbsim_glide(bare, airspeed, altitude, point.alpha, point.climb_angle, point.elevator, dt=dt)
-    ours = flightsim_doublet(aircraft, point, duration, dt, integrator, elevator, aileron)
+        theirs = oracle.jsbsim_glide(bare, airspeed, altitude, point.alpha, point.climb_angle, point.elevator, dt=dt,
+                                     **place)
+    ours = flightsim_doublet(aircraft, point, duration, dt, integrator, elevator, aileron, **place)
     reference = oracle.jsbsim_doublet(bare, theirs, duration, dt, elevator, aileron)
     kind = "jet" if aircraft.jsbsim.engine_count and aircraft.max_thrust > 0 else "light"
     return FlightComparison(name, float(airspeed), float(altitude), (point.alpha, theirs.alpha),

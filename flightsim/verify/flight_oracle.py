@@ -1,17 +1,21 @@
-"""JSBSim flown on a flat planet: the trajectory oracle for flightsim's integrators.
+"""JSBSim as it ships (its rotating WGS-84 Earth), or bent onto a flat planet: the trajectory oracle.
 
-The study (``shared/reference/jsbsim-aircraft.md`` §4) found that JSBSim has no flat-Earth switch but that a
-planet can be redefined; on a *non-rotating, J2-free sphere a thousand times the Earth's size* (the
-"flat planet" here: :data:`FLAT_RADIUS`, :data:`G`) JSBSim flies in a flat, constant-gravity, inertial world,
-which is flightsim's.  This module makes that JSBSim (:func:`flat_fdm`), trims an aircraft with JSBSim's own
-full trim (:func:`jsbsim_trim`), flies a doublet programme from the trim and records it
-(:func:`jsbsim_doublet`, :func:`doublet_controls`), and compares two trajectories
-(:func:`compare_trajectories`, :data:`TOLERANCES`).
+By default JSBSim flies on its own planet (:func:`round_fdm`: WGS-84, or the aircraft file's ``<planet>``,
+turning, J2 gravitation), started at a geodetic latitude and longitude (0°, 0° by default) — what flightsim's
+round planet (:mod:`flightsim.physics.planet`, ``Simulation(planet="round", lat=, lon=)``) flies too.  The
+flat comparison stays as an option (``planet="flat"``): the study (``shared/reference/jsbsim-aircraft.md`` §4)
+found that JSBSim has no flat-Earth switch but that a planet can be redefined; on a *non-rotating, J2-free
+sphere a thousand times the Earth's size* (:data:`FLAT_RADIUS`, :data:`G`) JSBSim flies in a flat,
+constant-gravity, inertial world, which is flightsim's flat planet.  This module makes either JSBSim
+(:func:`planet_fdm`, :func:`flat_fdm`, :func:`round_fdm`), trims an aircraft with JSBSim's own full trim
+(:func:`jsbsim_trim`), flies a doublet programme from the trim and records it (:func:`jsbsim_doublet`,
+:func:`doublet_controls`), and compares two trajectories (:func:`compare_trajectories`, :data:`TOLERANCES`).
 
 Frames, signs and units (flightsim's unless said):
 
 * earth frame x North, y West, z up; positions here are kept as ``north`` and ``east`` (ft; flightsim's
-  y = −east) from the start, and the altitude above the flat planet's sea level (ft);
+  y = −east) from the start — on the round planet in the start's tangent plane, as flightsim's view — and the
+  altitude above sea level (ft; on the round planet the height above the ellipsoid, ``position/geod-alt-ft``);
 * body frame x forward, y left, z up: the body rates ``p, q, r`` (rad/s) are about these axes, as in
   :mod:`flightsim.simulation.trace` — p is JSBSim's p, q and r are minus JSBSim's (whose y is right and z
   down), so a nose-up pitch rate has q < 0 and a nose-right yaw rate r < 0;
@@ -52,9 +56,12 @@ import numpy as np
 
 from flightsim.verify.oracle import model_file, new_fdm, start_pistons
 
-__all__ = ["DEFAULT_SCHEDULE", "FLAT_RADIUS", "G", "TOLERANCES", "JSBSimTrim", "JSBSimTrimError",
+__all__ = ["DEFAULT_SCHEDULE", "FLAT_RADIUS", "G", "PLANETS", "TOLERANCES", "JSBSimTrim", "JSBSimTrimError",
            "Trajectory", "TrajectoryDifference", "compare_trajectories", "doublet_controls", "engine_state",
-           "flat_fdm", "jsbsim_doublet", "jsbsim_trim"]
+           "flat_fdm", "jsbsim_doublet", "jsbsim_trim", "planet_fdm", "round_fdm"]
+
+#: The planets JSBSim flies on here: "round" (as it ships: the default) and "flat" (:func:`flat_fdm`).
+PLANETS = ("round", "flat")
 
 #: Standard gravity, ft/s² (9.80665 m/s²; JSBSim's ``gAccelReference``): the flat planet's gravity at its sea level.
 G = 9.80665 / 0.3048
@@ -123,6 +130,40 @@ def flat_fdm(name, dt=1.0 / 120.0):
     return fdm
 
 
+def round_fdm(name, dt=1.0 / 120.0):
+    """A quiet JSBSim with aircraft ``name`` on its own planet, fuel frozen: JSBSim as it ships.
+
+    :func:`~flightsim.verify.oracle.new_fdm` and ``propulsion/fuel_freeze`` = 1; the planet is the one JSBSim
+    loads (WGS-84, or the aircraft file's ``<planet>``), turning at Ω, with its J2 gravitation
+    (``simulation/gravity-model`` 1, JSBSim's default).  Measured after ``run_ic`` at 0°N 0°E, 4000 ft:
+    ``accelerations/gravity-ft_sec2`` = 32.186484 (the gravitation; less Ω²r = 0.111 the effective gravity
+    32.0752 ft/s², :func:`flightsim.physics.planet.effective_gravity`).  Loaded, not yet initialised.
+    """
+    fdm = new_fdm(name, dt)
+    fdm["propulsion/fuel_freeze"] = 1
+    return fdm
+
+
+def planet_fdm(name, dt=1.0 / 120.0, planet="round"):
+    """:func:`round_fdm` (``planet`` "round") or :func:`flat_fdm` ("flat")."""
+    if planet == "round":
+        return round_fdm(name, dt)
+    if planet == "flat":
+        return flat_fdm(name, dt)
+    raise ValueError(f"planet: must be one of {', '.join(PLANETS)}, got {planet!r}")
+
+
+def _place(fdm, planet, lat, lon):
+    """The initial position: geodetic ``lat``, ``lon`` (deg) on the round planet; 0°, 0° on the flat one (a
+    sphere: any point is as good)."""
+    if planet == "round":
+        fdm["ic/lat-geod-deg"] = lat
+        fdm["ic/long-gc-deg"] = lon
+    else:
+        fdm["ic/lat-gc-deg"] = 0.0
+        fdm["ic/long-gc-deg"] = 0.0
+
+
 class JSBSimTrimError(RuntimeError):
     """JSBSim's full trim found no solution at the condition asked for."""
 
@@ -142,7 +183,7 @@ def engine_state(fdm):
 
 @dataclass
 class JSBSimTrim:
-    """A JSBSim aircraft trimmed by JSBSim's full trim, in level flight on the flat planet.
+    """A JSBSim aircraft trimmed by JSBSim's full trim, in level flight on its planet.
 
     Attributes
     ----------
@@ -197,20 +238,29 @@ class JSBSimTrim:
     #: held (:func:`jsbsim_trim`), the blade angle found (deg).
     advance: object = None
     blade_angle: object = None
+    #: The planet (:data:`PLANETS`) and, on the round one, the geodetic latitude and longitude of the start (deg).
+    planet: str = "round"
+    lat: float = 0.0
+    lon: float = 0.0
 
 
-def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=1.0 / 120.0, advance=None):
-    """Trim JSBSim's ``name`` in straight, level flight on the flat planet with JSBSim's own full trim.
+def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=1.0 / 120.0, advance=None,
+                planet="round", lat=0.0, lon=0.0):
+    """Trim JSBSim's ``name`` in straight, level flight on its planet with JSBSim's own full trim.
 
-    A :func:`flat_fdm` at latitude and longitude 0, ``ic/vt-fps`` = ``airspeed_fps`` (true airspeed),
-    ``ic/h-sl-ft`` = ``altitude_ft``, ``ic/psi-true-deg`` = ``heading_deg``, flight-path angle 0, the
+    A :func:`planet_fdm` at geodetic ``lat``, ``lon`` (the flat planet: 0, 0), ``ic/vt-fps`` = ``airspeed_fps``
+    (true airspeed), ``ic/h-sl-ft`` = ``altitude_ft``, ``ic/psi-true-deg`` = ``heading_deg``, flight-path angle 0, the
     flaps commanded, the engines running (``propulsion/set-running`` = −1), ``run_ic()``, then
     ``do_trim(1)`` (JSBSim's ``tFull``: α for ẇ, throttle for u̇, pitch trim for q̇, φ for v̇, aileron for
     ṗ, rudder for ṙ; it runs the engines to steady state at each throttle it tries).  The FDM is left as
     the trim leaves it: trimmed, engines in steady state, at time 0.
 
-    Measured drift over 5 s hands-off (dt = 1/120): c172p at 168.78 ft/s (100 kt), 4000 ft: +0.001 ft,
-    −0.0003 ft/s; t6texan2 at 300 ft/s, 8000 ft: −0.006 ft, −0.0004 ft/s; 737 at 420 ft/s, 10,000 ft:
+    On the round planet the trim balances the effective gravity there (gravitation and the centrifugal term:
+    ``FGAccelerations``) with the body not turning relative to the Earth: a straight line, which the Earth's
+    curve then drops away from (as flightsim's round planet flies its level trim).
+
+    Measured on the flat planet, drift over 5 s hands-off (dt = 1/120): c172p at 168.78 ft/s (100 kt), 4000 ft:
+    +0.001 ft, −0.0003 ft/s; t6texan2 at 300 ft/s, 8000 ft: −0.006 ft, −0.0004 ft/s; 737 at 420 ft/s, 10,000 ft:
     −0.001 ft, −0.0003 ft/s.
 
     Parameters
@@ -231,6 +281,10 @@ def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=
     advance : float, optional
         Every constant-speed propeller's rpm command (``fcs/advance-cmd-norm[k]``; flightsim's default is 1, the
         highest rpm); None leaves JSBSim's, 0 (the lowest).
+    planet : {"round", "flat"}, optional
+        JSBSim's own planet (the default) or the flat one (:func:`planet_fdm`).
+    lat, lon : float, optional
+        The start's geodetic latitude and longitude on the round planet, deg.
 
     Returns
     -------
@@ -244,9 +298,8 @@ def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=
     import jsbsim
 
     def trimmed(blade_angle=None):
-        fdm = flat_fdm(name, dt)
-        fdm["ic/lat-gc-deg"] = 0.0
-        fdm["ic/long-gc-deg"] = 0.0
+        fdm = planet_fdm(name, dt, planet)
+        _place(fdm, planet, lat, lon)
         fdm["ic/h-sl-ft"] = altitude_ft
         fdm["ic/psi-true-deg"] = heading_deg
         fdm["ic/gamma-deg"] = 0.0
@@ -284,7 +337,7 @@ def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=
         elevator=0.0 - fdm["fcs/elevator-cmd-norm"], pitch_trim=0.0 - fdm["fcs/pitch-trim-cmd-norm"],
         aileron=fdm["fcs/aileron-cmd-norm"], rudder=0.0 - fdm["fcs/rudder-cmd-norm"],
         throttles=throttles, engines=engine_state(fdm), u=fdm["velocities/u-fps"], w=fdm["velocities/w-fps"],
-        advance=advance, blade_angle=pitch)
+        advance=advance, blade_angle=pitch, planet=planet, lat=float(lat), lon=float(lon))
 
 
 def _governed(name, advance):
@@ -342,11 +395,12 @@ def _governed_trim(trimmed, governed, name, airspeed_fps, altitude_ft, flaps):
 
 
 def jsbsim_glide(name, airspeed_fps, altitude_ft, alpha_deg, gamma_deg, elevator, heading_deg=0.0,
-                 dt=1.0 / 120.0):
+                 dt=1.0 / 120.0, planet="round", lat=0.0, lon=0.0):
     """JSBSim's ``name``, an aircraft without an engine, set at a steady glide found by flightsim's trim.
 
     JSBSim's full trim needs an engine (it trims u̇ with the throttle; its fallback to the flight-path angle
-    is not reachable from the Python API), so a glider is *seeded*: a :func:`flat_fdm` with ``ic/vt-fps``,
+    is not reachable from the Python API), so a glider is *seeded*: a :func:`planet_fdm` (at ``lat``, ``lon``)
+    with ``ic/vt-fps``,
     ``ic/alpha-deg``, ``ic/gamma-deg`` (wings level) and the elevator command (flightsim's ``elevator``,
     sign changed) set, then ``run_ic()``.  The same model gives the same loads (the replays), so a glide
     trimmed by flightsim holds in JSBSim too; :func:`jsbsim_doublet` flies from it as from a trim.
@@ -356,9 +410,8 @@ def jsbsim_glide(name, airspeed_fps, altitude_ft, alpha_deg, gamma_deg, elevator
     JSBSimTrim
         With ``seeded`` True and ``gamma`` the glide angle (deg).
     """
-    fdm = flat_fdm(name, dt)
-    fdm["ic/lat-gc-deg"] = 0.0
-    fdm["ic/long-gc-deg"] = 0.0
+    fdm = planet_fdm(name, dt, planet)
+    _place(fdm, planet, lat, lon)
     fdm["ic/h-sl-ft"] = altitude_ft
     fdm["ic/psi-true-deg"] = heading_deg
     fdm["ic/vt-fps"] = airspeed_fps
@@ -371,7 +424,7 @@ def jsbsim_glide(name, airspeed_fps, altitude_ft, alpha_deg, gamma_deg, elevator
         flaps=0.0, dt=float(dt), alpha=fdm["aero/alpha-deg"], pitch=fdm["attitude/theta-deg"],
         roll=fdm["attitude/phi-deg"], throttle=0.0, elevator=float(elevator), pitch_trim=0.0, aileron=0.0,
         rudder=0.0, throttles=(), engines=(), u=fdm["velocities/u-fps"], w=fdm["velocities/w-fps"],
-        gamma=float(gamma_deg), seeded=True)
+        gamma=float(gamma_deg), seeded=True, planet=planet, lat=float(lat), lon=float(lon))
 
 
 #: A little slack on the schedule's edges, s, so that ``i·dt`` rounding (120·(1/120) ≠ 1 in floating point
@@ -424,14 +477,15 @@ class Trajectory:
     airspeed : numpy.ndarray
         True airspeed, ft/s.
     altitude : numpy.ndarray
-        Altitude above the flat planet's sea level, ft.
+        Altitude above sea level (the flat planet's; the round planet's ellipsoid), ft.
     roll, pitch, heading : numpy.ndarray
         deg, aviation signs: roll + right wing down, pitch + nose up, heading 0–360 clockwise from North.
     p, q, r : numpy.ndarray
         Body rates about flightsim's body axes (x forward, y left, z up), rad/s: p = JSBSim's p,
         q = −JSBSim's q, r = −JSBSim's r.
     north, east : numpy.ndarray
-        Position over the flat planet from the start, ft (flightsim's x = north, y = −east).
+        Position from the start, ft (flightsim's x = north, y = −east): over the flat planet, or in the round
+        planet's tangent plane at the start (flightsim's view).
     throttle, elevator, aileron, rudder, flaps : numpy.ndarray
         The controls commanded at ``t`` and held through the frame that starts there (flightsim's signs).
     trim : JSBSimTrim or None
@@ -469,9 +523,23 @@ def _record(fdm, lat0, lon0, radius):
             radius * (lat - lat0), radius * math.cos(lat0) * dlon)
 
 
+def _record_round(fdm, packed):
+    """:func:`_record` on the round planet: the height above the ellipsoid, and north and east in the tangent
+    plane at the start (``packed``: :func:`flightsim.physics.planet.pack` of the start), as flightsim's view."""
+    from flightsim.physics.planet import P_A, P_B, P_NORTH, P_ORIGIN, P_WEST, ecef
+
+    h = fdm["position/geod-alt-ft"]
+    x, y, z = ecef(fdm["position/lat-geod-rad"], fdm["position/long-gc-rad"], h, packed[P_A], packed[P_B])
+    d = np.array([x, y, z]) - packed[P_ORIGIN:P_ORIGIN + 3]
+    return (fdm["velocities/vt-fps"], h, fdm["attitude/phi-deg"],
+            fdm["attitude/theta-deg"], fdm["attitude/psi-deg"] % 360.0, fdm["velocities/p-rad_sec"],
+            -fdm["velocities/q-rad_sec"], -fdm["velocities/r-rad_sec"],
+            float(d @ packed[P_NORTH:P_NORTH + 3]), -float(d @ packed[P_WEST:P_WEST + 3]))
+
+
 def jsbsim_doublet(name, trim, duration=30.0, dt=1.0 / 120.0, elevator=0.1, aileron=0.1,
                    schedule=DEFAULT_SCHEDULE):
-    """Fly JSBSim's ``name`` from a trim through a control programme on the flat planet and record it.
+    """Fly JSBSim's ``name`` from a trim through a control programme on the trim's planet and record it.
 
     The flight starts from a fresh :func:`jsbsim_trim` at ``trim``'s condition and ``dt`` (so ``trim``'s
     own FDM is not used up, the same call gives the same trace bit for bit, and a ``dt`` other than the
@@ -482,7 +550,9 @@ def jsbsim_doublet(name, trim, duration=30.0, dt=1.0 / 120.0, elevator=0.1, aile
     ``(i + 1)·dt``.  The default :func:`doublet_controls` flies aileron +A for 2 s from t = 1, −A for 2 s,
     then elevator +E for 1 s at t = 6, −E for 1 s, then hands off at the trim.
 
-    North and east come from the geocentric latitude and longitude on the flat sphere:
+    On the round planet north and east are the displacement in the start's tangent plane, as flightsim's view
+    (WGS-84's ellipsoid: an aircraft naming another planet has them to that planet's flattening).
+    On the flat planet they come from the geocentric latitude and longitude on the flat sphere:
     ``north = r0 (lat − lat0)``, ``east = r0 cos(lat0) (lon − lon0)``, with r0 = :data:`FLAT_RADIUS` + the
     starting altitude (the arc the aircraft flies along).  Verified on c172p's doublet (30 s, headings 0,
     90 and 225°): they agree with JSBSim's ECEF displacement to 0.001 ft and with the trapezoidal integral
@@ -513,19 +583,24 @@ def jsbsim_doublet(name, trim, duration=30.0, dt=1.0 / 120.0, elevator=0.1, aile
         raise ValueError(f"jsbsim_doublet: aircraft {name!r} but a trim of {trim.name!r}")
     if trim.seeded:
         fresh = jsbsim_glide(name, trim.airspeed, trim.altitude, trim.alpha, trim.gamma, trim.elevator,
-                             trim.heading, dt)
+                             trim.heading, dt, planet=trim.planet, lat=trim.lat, lon=trim.lon)
     else:
         fresh = jsbsim_trim(name, trim.airspeed, trim.altitude, flaps=trim.flaps, heading_deg=trim.heading, dt=dt,
-                            advance=trim.advance)
+                            advance=trim.advance, planet=trim.planet, lat=trim.lat, lon=trim.lon)
     fdm = fresh.fdm
     frames = int(round(duration / dt))
     engines = len(fresh.throttles)
-    lat0, lon0 = fdm["position/lat-gc-rad"], fdm["position/long-gc-rad"]
-    radius = FLAT_RADIUS + fdm["position/h-sl-ft"]
+    if trim.planet == "round":
+        packed = _start_planet(fdm)
+        record = lambda: _record_round(fdm, packed)         # noqa: E731
+    else:
+        lat0, lon0 = fdm["position/lat-gc-rad"], fdm["position/long-gc-rad"]
+        radius = FLAT_RADIUS + fdm["position/h-sl-ft"]
+        record = lambda: _record(fdm, lat0, lon0, radius)   # noqa: E731
     state = np.empty((frames + 1, 10))
     controls = np.empty((frames + 1, 5))
     times = np.arange(frames + 1) * dt
-    state[0] = _record(fdm, lat0, lon0, radius)
+    state[0] = record()
     for i in range(frames + 1):
         throttle, de, da, dr, df = controls[i] = schedule(float(times[i]), fresh, elevator, aileron)
         if i == frames:
@@ -538,8 +613,16 @@ def jsbsim_doublet(name, trim, duration=30.0, dt=1.0 / 120.0, elevator=0.1, aile
         fdm["fcs/flap-cmd-norm"] = df
         if not fdm.run():
             raise RuntimeError(f"JSBSim stopped {name!r} at t = {times[i]:.3f} s")
-        state[i + 1] = _record(fdm, lat0, lon0, radius)
+        state[i + 1] = record()
     return Trajectory(times, *state.T.copy(), *controls.T.copy(), trim=fresh)
+
+
+def _start_planet(fdm):
+    """WGS-84 packed (:func:`flightsim.physics.planet.pack`) at the FDM's geodetic position now: the tangent plane
+    the round planet's north and east are measured in."""
+    from flightsim.physics.planet import WGS84, pack
+
+    return pack(WGS84, fdm["position/lat-geod-rad"], fdm["position/long-gc-rad"])
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ here, so the row reads the same:
   otherwise; none without an engine);
 * **trim**: whether flightsim's own level trim finds the condition (:func:`~flightsim.physics.trim.trim`),
   then flightsim's trim against JSBSim's full trim there: α and throttle differences;
-* **trajectory**: from each one's trim, the 30 s aileron-then-elevator doublet in both
+* **trajectory**: from each one's trim, the 30 s aileron-then-elevator doublet in both, on JSBSim's rotating
+  WGS-84 Earth and flightsim's round planet by default (a flat planet as an option)
   (:func:`~flightsim.verify.flight_check.compare_flight`): the largest differences of airspeed, height change,
   roll, pitch and heading change, and whether the trims and they are within the issue's bounds.
 
@@ -68,7 +69,8 @@ def condition(name, aircraft):
     return CONDITIONS.get(bare, (round(aircraft.cruise_speed, 1), START_ALTITUDE))
 
 
-def measure(name, airspeed=None, altitude=None, dt=1.0 / 120.0, integrator="rk4", quiet=contextlib.nullcontext):
+def measure(name, airspeed=None, altitude=None, dt=1.0 / 120.0, integrator="rk4", quiet=contextlib.nullcontext,
+            planet="round"):
     """One aircraft's row, as a dict.
 
     Parameters
@@ -81,6 +83,9 @@ def measure(name, airspeed=None, altitude=None, dt=1.0 / 120.0, integrator="rk4"
         flightsim's step (s) and integrator for the doublet; JSBSim flies at ``dt`` too.
     quiet : callable, optional
         A context manager factory around each JSBSim run (JSBSim prints from C++: a caller silences it).
+    planet : {"round", "flat"}, optional
+        Where both fly the doublet (:func:`~flightsim.verify.flight_check.compare_flight`): JSBSim's rotating
+        WGS-84 Earth and flightsim's round planet at 0°N 0°E (the default), or a flat, still planet.
 
     Returns
     -------
@@ -118,7 +123,7 @@ def measure(name, airspeed=None, altitude=None, dt=1.0 / 120.0, integrator="rk4"
     row["condition"] = (speed, altitude)
     try:
         with quiet():
-            c = compare_flight(spelled, speed, altitude, dt=dt, integrator=integrator)
+            c = compare_flight(spelled, speed, altitude, dt=dt, integrator=integrator, planet=planet)
     except Exception as exc:                 # JSBSim's or flightsim's trim failing there: reported, not hidden
         row["note"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:90]}"
         row["trims"] = _trims(aircraft, speed, altitude)

@@ -24,8 +24,9 @@ uses the last frame's), from the change of the body velocity over it.
 Frames: flightsim's state (earth x North, y West, z up; body x forward, y
 left, z up) is turned into JSBSim's (local North-East-Down; body x forward,
 y right, z down) at the boundary: a body vector ``(x, y, z)`` is JSBSim's
-``(x, −y, −z)``, and back.  The earth is flat, the ground at z = 0 and the
-altitude above sea level the CG's z.
+``(x, −y, −z)``, and back.  The earth is flat (or a round planet's flat view,
+:func:`flightsim.physics.planet.to_view`), the ground at z = 0 and the altitude
+above sea level the CG's z.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from flightsim.physics.jsbsim.auxiliary import auxiliary_in, motion_in, put_atmo
 from flightsim.physics.jsbsim.external import external_loads
 from flightsim.physics.jsbsim.native import call_block
 from flightsim.physics.jsbsim.propulsion import engines_frame_by_address, engines_steady
+from flightsim.physics.planet import P_A, P_B, P_LAT, P_LON, P_OMEGA, ecef
 
 __all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPAN", "LAST_FIELDS", "STATE",
            "jsbsim_loads", "settle_start", "step_start"]
@@ -228,10 +230,19 @@ def _commands(props, commands, controls):
 
 
 @borrowing_jit
-def _state_into(props, slots, y):
+def _state_into(props, slots, y, planet):
     """What FGPropagate gives the FCS: Euler angles (JSBSim's: φ right wing down, θ nose up, ψ 0..2π from
-    North), height above sea level and ground, climb rate, latitude and longitude (the flat earth's North and
-    West distances over :data:`MERIDIAN_RADIUS` and :data:`PRIME_VERTICAL_RADIUS`)."""
+    North), height above sea level and ground, climb rate, the inertial body rates, latitude and longitude.
+
+    ``y`` is the flat earth's state, or a round planet's view (:func:`flightsim.physics.planet.to_view`).
+    ``planet`` (``params.planet``) is None on a flat planet — the planet does not turn, the body rates are the
+    inertial ones, and the latitude and longitude are the North and West distances over
+    :data:`MERIDIAN_RADIUS` and :data:`PRIME_VERTICAL_RADIUS` (the flat earth laid at 0°N 0°E) — or the packed
+    round planet: the view's geodetic latitude and longitude (``planet[P_LAT]``, ``planet[P_LON]``, written by the
+    view), the geocentric latitude of the CG, and the rates plus the Earth's turn Ω (North Ω cos φ, up Ω sin φ in
+    the local frame) in body axes.  An argument so that numba drops the other branch (as
+    :func:`flightsim.physics.aero.own_loads`).
+    """
     t00, t01, t02, t10, t20, t21, t22 = _tb2l_row(y)
     phi = theta = psi = 0.0             # (each angle computed only where the aircraft reads it)
     if slots[ST_PHI] >= 0 or slots[ST_PHI_DEG] >= 0 or slots[ST_ROLL] >= 0:
@@ -254,15 +265,27 @@ def _state_into(props, slots, y):
     _put(props, slots[ST_H], y[2])
     _put(props, slots[ST_AGL], y[2])
     _put(props, slots[ST_HDOT], y[5])
-    _put(props, slots[ST_PI], y[10])             # the inertial body rates (the planet does not turn)
-    _put(props, slots[ST_QI], -y[11])
-    _put(props, slots[ST_RI], -y[12])
-    lat, lon = y[0] / MERIDIAN_RADIUS, -y[1] / PRIME_VERTICAL_RADIUS
+    if planet is None:
+        ex = ey = ez = 0.0                      # (the planet does not turn: the inertial rates are the rates)
+        lat, lon = y[0] / MERIDIAN_RADIUS, -y[1] / PRIME_VERTICAL_RADIUS
+        lat_gc = lat                            # (near the equator the two latitudes agree)
+    else:
+        lat, lon = planet[P_LAT], planet[P_LON]
+        xe, ye, ze = ecef(lat, lon, y[2], planet[P_A], planet[P_B])
+        lat_gc = math.atan2(ze, math.sqrt(xe * xe + ye * ye))
+        om = planet[P_OMEGA]
+        qw, qx, qy, qz = y[6], y[7], y[8], y[9]
+        n2 = qw * qw + qx * qx + qy * qy + qz * qz
+        ex, ey, ez = qv_rotate(qw, -qx, -qy, -qz, om * math.cos(lat), 0.0, om * math.sin(lat))
+        ex, ey, ez = ex / n2, ey / n2, ez / n2
+    _put(props, slots[ST_PI], y[10] + ex)       # (flightsim's body axes → JSBSim's)
+    _put(props, slots[ST_QI], -(y[11] + ey))
+    _put(props, slots[ST_RI], -(y[12] + ez))
     _put(props, slots[ST_LAT], lat)
-    _put(props, slots[ST_LAT_GC], lat)          # (near the equator the two latitudes agree)
+    _put(props, slots[ST_LAT_GC], lat_gc)
     _put(props, slots[ST_LON], lon)
     _put(props, slots[ST_LAT_DEG], math.degrees(lat))
-    _put(props, slots[ST_LAT_GC_DEG], math.degrees(lat))
+    _put(props, slots[ST_LAT_GC_DEG], math.degrees(lat_gc))
     _put(props, slots[ST_LON_DEG], math.degrees(lon))
     _put(props, slots[ST_VN], y[3])
     _put(props, slots[ST_VE], -y[4])
@@ -315,7 +338,7 @@ def _frame_inputs(t, y, h, params, settle, u):
     props[int(s[J_DT_SLOT])] = h
     props[int(s[J_SETTLE_SLOT])] = 1.0 if settle else 0.0
     _commands(props, params.jsb_commands, params.controls)
-    _state_into(props, params.jsb_state_slots, y)
+    _state_into(props, params.jsb_state_slots, y, params.planet)
     _put(props, int(s[J_TIME_SLOT]), t)
     for k in range(3):          # (FGGroundReactions ran last frame: the last evaluation's)
         _put(props, int(s[J_GEAR_FORCE_SLOTS + k]), last[L_GEAR + k])
