@@ -1,5 +1,6 @@
 """JSBSim's aircraft flown by flightsim: loaded as Aircraft, the loads in flightsim's frames, trim and a doublet
-against JSBSim itself on its flat planet, every command that takes ``--aircraft``, the batch, what is refused."""
+against JSBSim itself (on its own rotating Earth, and on the flat planet), every command that takes ``--aircraft``,
+the batch, what is refused."""
 
 import json
 import re
@@ -13,6 +14,7 @@ from flightsim.math import quat
 from flightsim.physics import aero
 from flightsim.physics.aircraft import load_aircraft
 from flightsim.physics.jsbsim.model import GRAVITY
+from flightsim.physics.planet import WGS84
 from flightsim.simulation.batch import BatchSimulation
 from flightsim.simulation.flight import Simulation
 from flightsim.simulation.starts import make_start
@@ -101,16 +103,19 @@ def test_a_turboprop_trims_as_jsbsim_does_and_holds_its_trim(airspeed, altitude)
     flightsim's trim holds to the bit.  JSBSim's own does not: its trim evaluates the turboprops with no time
     passing, when FGTurboProp gives no power (no torque reaction: −2100 ft·lbf appear in flight), and its first
     frame after sets N1 to idle (the thrust halves for ~2 s), so it rolls ~10° in 10 s and its doublet is not
-    compared."""
+    compared.  The trims on JSBSim's rotating Earth (flightsim's with the effective gravity there), and on the flat
+    planet, where flightsim's trimmed flight holds to the bit (on the round one the Earth's curve drops away)."""
     from flightsim.physics import trim as trim_module
-    from flightsim.verify.flight_check import flightsim_doublet
+    from flightsim.verify.flight_check import flightsim_doublet, trim_gravity
 
     aircraft = load_aircraft("jsbsim:DHC6")
-    point = trim_module.trim(aircraft, airspeed, altitude, heading=0.0, atmosphere="isa")
-    theirs = flight_oracle.jsbsim_trim("DHC6", airspeed, altitude, advance=1.0)
-    assert abs(point.alpha - theirs.alpha) < 0.005 and abs(point.throttle - theirs.throttle) < 0.001, (
-        (point.alpha, theirs.alpha), (point.throttle, theirs.throttle))
-    flown = flightsim_doublet(aircraft, point, duration=5.0, elevator=0.0, aileron=0.0)
+    for planet in ("round", "flat"):
+        model = trim_module.AirplaneModel(aircraft, "isa", gravity=trim_gravity(aircraft, altitude, planet))
+        point = trim_module.trim(aircraft, airspeed, altitude, heading=0.0, atmosphere="isa", model=model)
+        theirs = flight_oracle.jsbsim_trim("DHC6", airspeed, altitude, advance=1.0, planet=planet)
+        assert abs(point.alpha - theirs.alpha) < 0.005 and abs(point.throttle - theirs.throttle) < 0.001, (
+            planet, (point.alpha, theirs.alpha), (point.throttle, theirs.throttle))
+    flown = flightsim_doublet(aircraft, point, duration=5.0, elevator=0.0, aileron=0.0, planet="flat")
     assert np.ptp(flown.airspeed) < 1e-9 and np.max(np.abs(flown.roll)) < 1e-9 and np.ptp(flown.altitude) < 1e-9
 
 
@@ -146,7 +151,10 @@ def test_a_trimmed_start_holds_and_the_controls_keep_flightsims_signs(b737):
     sim = Simulation(b737, "rk4", start=start)
     for _ in range(240):
         sim.step()
-    assert abs(sim.vector[2] - start.state[2]) < 0.01
+    # on its round planet (trimmed with the effective gravity there) it flies straight, and the Earth's curve
+    # drops away below it by d²/2R (0.020 ft over these 2 s)
+    d = float(np.hypot(*(sim.vector[:2] - start.state[:2])))
+    assert abs(sim.vector[2] - start.state[2] - d * d / (2.0 * WGS84.a)) < 0.01
     for control, index, sign in (("aileron", 0, 1.0), ("elevator", 1, 1.0), ("rudder", 2, 1.0)):
         sim.reset()
         setattr(sim.controls, control, getattr(sim.controls, control) + 0.3)
@@ -179,10 +187,11 @@ def test_at_rest_on_its_gear(b737):
 
 
 def test_batch_flies_one_airplane_as_the_simulation_does(b737):
-    """The batch (per-airplane property arrays) flies a JSBSim aircraft as the single simulation does."""
-    start = make_start(b737, "air")
+    """The batch (per-airplane property arrays) flies a JSBSim aircraft as the single simulation does on the flat
+    planet (the batch's)."""
+    start = make_start(b737, "air", planet="flat")
     batch = BatchSimulation(3, b737, "rk4", start=start)
-    sim = Simulation(b737, "rk4", start=start)
+    sim = Simulation(b737, "rk4", start=start, planet="flat")
     batch.controls[1, 2] = 0.2                  # airplane 1 rolls; 0 and 2 fly as the single one
     for _ in range(120):
         batch.step()

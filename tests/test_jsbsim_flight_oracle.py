@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pytest
 
+from flightsim.physics.planet import WGS84, effective_gravity
 from flightsim.verify.flight_oracle import (
     FLAT_RADIUS,
     TOLERANCES,
@@ -26,7 +27,6 @@ from flightsim.verify.flight_oracle import (
     jsbsim_trim,
     round_fdm,
 )
-from flightsim.physics.planet import WGS84, effective_gravity
 
 #: Conditions each trims at: (true airspeed ft/s, altitude ft); c172p at 100 kt TAS.
 CONDITIONS = {"c172p": (168.78, 4000.0), "t6texan2": (300.0, 8000.0), "737": (420.0, 10000.0)}

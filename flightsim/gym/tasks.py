@@ -271,7 +271,7 @@ class HeadingHold(Task):
         self.cruise = float(self.start.trim.airspeed)
 
     def make_start(self):
-        return make_start(self.aircraft, "air")
+        return make_start(self.aircraft, "air", planet="flat")      # (the batch flies a flat planet)
 
     def draw(self, rng, m, options, index):
         heading = rng.uniform(0.0, 360.0, m)
@@ -354,7 +354,7 @@ class Landing(Task):
         self._cg_above_path = float(self.start.state[2]) - (AIM_DISTANCE - distance) * slope
 
     def make_start(self):
-        return make_start(self.aircraft, "approach")
+        return make_start(self.aircraft, "approach", planet="flat")
 
     def draw(self, rng, m, options, index):
         offset = (np.full(m, float(options["offset"])) if "offset" in options

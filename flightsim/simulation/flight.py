@@ -384,10 +384,11 @@ class Simulation:
 
         aircraft = resolve_aircraft(aircraft)
         kind = self.start.kind if self.start.kind in ("runway", "approach", "file") else "air"
-        start = make_start(aircraft, kind, atmosphere=self.atmosphere, wind=self.wind_spec)
+        planet = self.planet if self.planet.round else "flat"
+        start = make_start(aircraft, kind, atmosphere=self.atmosphere, wind=self.wind_spec, planet=planet,
+                           lat=self.lat, lon=self.lon)
         return Simulation(aircraft, self.integrator, self.dt, self.atmosphere, self.renormalize, start=start,
-                          wind=self.wind_spec, planet=self.planet if self.planet.round else "flat", lat=self.lat,
-                          lon=self.lon)
+                          wind=self.wind_spec, planet=planet, lat=self.lat, lon=self.lon)
 
     def reset(self, state=None):
         """Back to the start (or to ``state``) with the start's controls, clock at 0.

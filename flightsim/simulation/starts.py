@@ -37,9 +37,10 @@ import numpy as np
 
 from flightsim.math import quat
 from flightsim.physics import aero
+from flightsim.physics import planet as planets
 from flightsim.physics.ground import contact_depths
 from flightsim.physics.inputs import C_ENGINE
-from flightsim.physics.trim import TrimError, trimmable_speeds
+from flightsim.physics.trim import AirplaneModel, TrimError, trimmable_speeds
 from flightsim.physics.trim import trim as solve_trim
 from flightsim.simulation.airfield import RUNWAY
 from flightsim.simulation.controls import Controls
@@ -119,21 +120,43 @@ def _in_the_wind(y, wind):
     return y
 
 
+def start_gravity(aircraft, altitude=None, planet=None, lat=None, lon=None):
+    """The gravity a start is trimmed with, ft/s²: on a round planet (``planet`` as
+    :class:`~flightsim.simulation.flight.Simulation` takes it; None: the aircraft's default, round for a JSBSim
+    aircraft) the effective gravity at geodetic ``lat``, ``lon`` (deg; default the earth frame's origin) and
+    ``altitude`` (ft; default the aircraft file's initial one) — what the round flight feels there
+    (:func:`flightsim.physics.planet.effective_gravity`: 0.3 % below standard gravity at the equator); on a flat
+    planet the aircraft's own."""
+    body = planets.resolve(planet, getattr(aircraft, "planet", None), getattr(aircraft, "jsbsim", None) is not None)
+    if not body.round:
+        return float(aircraft.gravity)
+    h = float(aircraft.initial_position[2]) if altitude is None else float(altitude)
+    lat = planets.DEFAULT_LAT if lat is None else planets.check_lat(lat)
+    lon = planets.DEFAULT_LON if lon is None else planets.check_lon(lon)
+    return planets.effective_gravity(body, math.radians(lat), math.radians(lon), h)
+
+
+def _solve(aircraft, airspeed, altitude, climb_angle, flaps, heading=None, atmosphere="constant", gravity=None):
+    """:func:`~flightsim.physics.trim.trim` with the constant gravity ``gravity`` (None: the aircraft's)."""
+    model = None if gravity is None else AirplaneModel(aircraft, atmosphere, gravity=gravity)
+    return solve_trim(aircraft, airspeed, altitude, climb_angle, flaps, heading, atmosphere=atmosphere, model=model)
+
+
 def trimmed_start(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, atmosphere="constant",
-                  kind="trim", wind=None):
+                  kind="trim", wind=None, gravity=None):
     """Steady flight trimmed at ``airspeed`` (ft/s) from the aircraft file's initial position and heading.
 
     ``airspeed`` and ``climb_angle`` are relative to the air; ``wind``
     (:class:`~flightsim.physics.wind.WindSpec`, optional) adds its steady
     wind at the start's height to the earth velocity (turbulence and gusts
-    are not part of a start).
+    are not part of a start).  ``gravity``: the trim's (ft/s², :func:`start_gravity`; None: the aircraft's).
 
     Raises
     ------
     ValueError
         A bad argument (naming it), or :class:`flightsim.physics.trim.TrimError`.
     """
-    point = solve_trim(aircraft, airspeed, altitude, climb_angle, flaps, atmosphere=atmosphere)
+    point = _solve(aircraft, airspeed, altitude, climb_angle, flaps, atmosphere=atmosphere, gravity=gravity)
     y = _in_the_wind(point.state_at(aircraft.initial_position[0], aircraft.initial_position[1]), wind)
     return Start(kind, y, trim_controls(point), point)
 
@@ -225,7 +248,7 @@ def runway_start(aircraft, atmosphere="constant"):
     return Start("runway", y, controls)
 
 
-def approach_start(aircraft, atmosphere="constant", wind=None):
+def approach_start(aircraft, atmosphere="constant", wind=None, gravity=None):
     """Trimmed on a :data:`GLIDE_ANGLE` glide path to the runway, :data:`APPROACH_SECONDS` from touchdown.
 
     Trimmed relative to the air, like :func:`trimmed_start`: in a wind the
@@ -233,7 +256,8 @@ def approach_start(aircraft, atmosphere="constant", wind=None):
 
     The speed is the aircraft file's ``approach_speed`` (or :data:`APPROACH_MARGIN`
     times the slowest speed trimmable on the glide path, flaps down: slow to
-    find); the wheels meet the ground at :data:`AIM_DISTANCE` past the threshold.
+    find); the wheels meet the ground at :data:`AIM_DISTANCE` past the threshold.  ``gravity``: the trim's
+    (ft/s², :func:`start_gravity`; None: the aircraft's).
     """
     speed = getattr(aircraft, "approach_speed", None)
     if speed is None:
@@ -245,20 +269,23 @@ def approach_start(aircraft, atmosphere="constant", wind=None):
     gamma = math.radians(GLIDE_ANGLE)
     distance = speed * math.cos(gamma) * APPROACH_SECONDS        # ground distance to the aim point, ft
     # The wheels follow the glide path: the CG is the lowest wheel's depth below it higher.
-    probe = solve_trim(aircraft, speed, 1000.0, GLIDE_ANGLE, APPROACH_FLAPS, RUNWAY.heading_deg,
-                       atmosphere=atmosphere)
+    probe = _solve(aircraft, speed, 1000.0, GLIDE_ANGLE, APPROACH_FLAPS, RUNWAY.heading_deg, atmosphere, gravity)
     r = np.array([c.position for c in aircraft.gear if c.is_wheel] or [c.position for c in aircraft.gear])
     below = -float(np.min(quat.rotate(probe.state[6:10], r)[:, 2]))
     altitude = below + distance * math.tan(-gamma)
-    point = solve_trim(aircraft, speed, altitude, GLIDE_ANGLE, APPROACH_FLAPS, RUNWAY.heading_deg,
-                       atmosphere=atmosphere)
+    point = _solve(aircraft, speed, altitude, GLIDE_ANGLE, APPROACH_FLAPS, RUNWAY.heading_deg, atmosphere, gravity)
     north, west = RUNWAY.point(AIM_DISTANCE - distance)
     return Start("approach", _in_the_wind(point.state_at(north, west), wind), trim_controls(point), point)
 
 
 def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0.0, flaps=0.0,
-               atmosphere="constant", wind=None):
+               atmosphere="constant", wind=None, planet=None, lat=None, lon=None):
     """The :class:`Start` of the given kind (see the module docstring).
+
+    ``planet``, ``lat``, ``lon``: where it will fly, as :class:`~flightsim.simulation.flight.Simulation` takes
+    them (None: the aircraft's default planet, round for a JSBSim aircraft, at the earth frame's origin); a
+    trimmed start on a round planet is trimmed with the effective gravity there (:func:`start_gravity`).  A
+    :class:`~flightsim.simulation.batch.BatchSimulation` flies on a flat planet: give it ``planet="flat"``.
 
     Raises
     ------
@@ -269,14 +296,17 @@ def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0
         return file_start(aircraft)
     if kind == "runway":
         return runway_start(aircraft, atmosphere)
+    h = (float(aircraft.initial_position[2]) if altitude is None else altitude) if kind != "approach" else 0.0
+    g = start_gravity(aircraft, h, planet, lat, lon)
+    g = None if g == float(aircraft.gravity) else g         # (a flat planet's: the trims as they were)
     if kind == "approach":
-        return approach_start(aircraft, atmosphere, wind)
+        return approach_start(aircraft, atmosphere, wind, g)
     if kind == "air":
         speed = getattr(aircraft, "cruise_speed", None)
         if speed is None:
             raise ValueError(f"start: {aircraft.source} has no [initial] cruise_speed; use --start file")
         try:
-            return trimmed_start(aircraft, speed, altitude, 0.0, 0.0, atmosphere, kind="air", wind=wind)
+            return trimmed_start(aircraft, speed, altitude, 0.0, 0.0, atmosphere, kind="air", wind=wind, gravity=g)
         except TrimError:
             if getattr(aircraft, "jsbsim", None) is None:     # (a file's own cruise speed: its error stands)
                 raise
@@ -287,7 +317,7 @@ def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0
                 raise
             lo, hi = span
             near = min(max(speed, lo + 0.05 * (hi - lo)), hi - 0.05 * (hi - lo))
-            return trimmed_start(aircraft, near, altitude, 0.0, 0.0, atmosphere, kind="air", wind=wind)
+            return trimmed_start(aircraft, near, altitude, 0.0, 0.0, atmosphere, kind="air", wind=wind, gravity=g)
     if kind == "trim":
-        return trimmed_start(aircraft, airspeed, altitude, climb_angle, flaps, atmosphere, wind=wind)
+        return trimmed_start(aircraft, airspeed, altitude, climb_angle, flaps, atmosphere, wind=wind, gravity=g)
     raise ValueError(f"start: unknown kind {kind!r}; valid: {', '.join(START_KINDS)}")

@@ -30,18 +30,16 @@ Needs the ``jsbsim`` package (a dependency).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from flightsim.math import quat
-from flightsim.physics import planet as planets
 from flightsim.physics import trim as trim_module
 from flightsim.physics.aircraft import load_aircraft
 from flightsim.simulation.controls import Controls
 from flightsim.simulation.flight import Simulation
-from flightsim.simulation.starts import Start
+from flightsim.simulation.starts import Start, start_gravity
 from flightsim.verify import flight_oracle as oracle
 
 __all__ = ["ALPHA_TOLERANCE", "THROTTLE_TOLERANCE", "FlightComparison", "compare_flight", "flightsim_doublet"]
@@ -150,11 +148,9 @@ def trajectory_of_trace(table):
 def trim_gravity(aircraft, altitude, planet="round", lat=0.0, lon=0.0):
     """The gravity flightsim trims ``aircraft`` with (ft/s²): on the round planet (the aircraft's: its file's
     ``<planet>`` or WGS-84) the effective gravity at geodetic ``lat``, ``lon`` (deg) and ``altitude`` (ft above the
-    ellipsoid), which the round flight and JSBSim's trim feel there; on the flat one the aircraft's own."""
-    body = planets.resolve(planet, getattr(aircraft, "planet", None), aircraft.jsbsim is not None)
-    if not body.round:
-        return float(aircraft.gravity)
-    return planets.effective_gravity(body, math.radians(lat), math.radians(lon), float(altitude))
+    ellipsoid), which the round flight and JSBSim's trim feel there; on the flat one the aircraft's own
+    (:func:`flightsim.simulation.starts.start_gravity`)."""
+    return start_gravity(aircraft, altitude, planet, lat, lon)
 
 
 def compare_flight(name, airspeed, altitude, duration=30.0, dt=1.0 / 120.0, integrator="rk4", elevator=0.1,
