@@ -96,7 +96,7 @@ CASES = (
              "agree within 0.09 deg (spread up to 1.8 times the angle bound); no sim 03 was published"),
     NescCase(4, "Dropped sphere over non-rotating, spherical Earth", "scripts/nesc_04.xml", _ALL,
              ("04", "05", "06"),
-             "sim 02 ends 18 ft lower and 5 deg off in attitude (it did not fly this case's planet); "
+             "sim 02 ends 18 ft lower and 5 deg off in attitude (up to 100 and 9 bounds); "
              "only sims 02, 04, 05, 06 were published"),
     NescCase(6, "Dropped sphere over rotating, ellipsoidal Earth", "scripts/nesc_06.xml", _ALL,
              ("01", "02", "03", "04", "05", "06"), _AGREE + " (sim 03 logs no Euler angles)"),
