@@ -279,6 +279,9 @@ class JSBSimModel:
         scalars[L.J_RP_SHIFT_SLOT] = aero.rp_shift_slot
         for k, name in enumerate(L.GEAR_LOADS):
             scalars[L.J_GEAR_FORCE_SLOTS + k] = props[name] if name in props else -1
+        written = set(fcs.outputs)
+        for k, name in enumerate(L.WIND_PROPERTIES):
+            scalars[L.J_WIND_SLOTS + k] = props[name] if name in written else -1
         return cls(source, props, metrics, mass, aero, fcs, engines, initial,
                    np.array(rows, dtype=np.float64).reshape(-1, L.COMMAND_FIELDS), state_slots, aux_slots, scalars,
                    external, contact_rows,

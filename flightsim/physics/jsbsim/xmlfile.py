@@ -34,6 +34,8 @@ CONVERT = {
     "RAD": ("RAD", 1.0), "DEG": ("RAD", 1.0 / _RAD_DEG),
     "RAD/SEC": ("RAD/SEC", 1.0), "DEG/SEC": ("RAD/SEC", 1.0 / _RAD_DEG),
     "LBS": ("LBS", 1.0), "KG": ("LBS", 1.0 / 0.45359237),
+    # a mass in slugs (JSBSim's check-case brick gives its emptywt so): JSBSim's SLUG -> LBS, SLUG -> KG / LBS -> KG
+    "SLUG": ("LBS", 14.59390 / 0.45359237),
     "SLUG*FT2": ("SLUG*FT2", 1.0), "KG*M2": ("SLUG*FT2", 1.0 / 1.35594),
     "N": ("LBS", 0.22482),
     "FT/SEC": ("FT/SEC", 1.0), "FT/S": ("FT/SEC", 1.0), "KTS": ("FT/SEC", 1.6878098571),
