@@ -173,6 +173,28 @@ def test_drop_runs_as_jsbsim_runs_it(tmp_path):
     assert ours[-1][1] == format(mine["lat"], ".18g")
 
 
+def test_a_reset_files_wind_is_flown_as_jsbsim_flies_it(tmp_path):
+    """A version-1 reset file's wind (40 kt blowing East, the ball still over the ground): the drag carries the
+    ball East as JSBSim's does."""
+    root, work = make_root(tmp_path, end="10", prop="velocities/vt-fps", prop_caption="vt")
+    (root / "aircraft" / "drop" / "init.xml").write_text(
+        '<initialize name="w"> <latitude unit="DEG"> 30 </latitude> <longitude unit="DEG"> 10 </longitude>'
+        ' <altitude unit="FT"> 30000 </altitude> <vground> 0 </vground> <vwind> 40 </vwind>'
+        ' <winddir unit="DEG"> 90 </winddir> </initialize>')
+    done = cli("script", "scripts/drop.xml", "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    run_jsbsim(root, "scripts/drop.xml")
+    ours, theirs = read_rows(work / "drop.csv"), read_rows(root / "drop.csv")
+    head = ours[0]
+    mine = dict(zip(head, map(float, ours[-1]), strict=True))
+    jsb = dict(zip(head, map(float, theirs[-1]), strict=True))
+    first = dict(zip(head, map(float, ours[1]), strict=True))
+    assert first["vt"] == pytest.approx(40 * 1.6878098571, rel=1e-9) and first["ve"] == 0.0
+    assert mine["ve"] > 0.5
+    assert abs(mine["ve"] - jsb["ve"]) < 1e-3 and abs(mine["vt"] - jsb["vt"]) < 1e-3
+    assert abs(mine["lon"] - jsb["lon"]) < 1e-9
+
+
 def test_tabular_output_and_a_declared_property(tmp_path):
     root, work = make_root(tmp_path, kind="TABULAR", end="1", prop="test/declared", prop_caption="declared")
     done = cli("script", str(root / "scripts" / "drop.xml"), "--root", str(root), cwd=work)
@@ -260,6 +282,8 @@ V1 = {
         <ubody unit="M/SEC"> 60 </ubody> <vbody> 3 </vbody> <wbody unit="FT/SEC"> 8 </wbody>""",
     "ned-roc": """<latitude unit="DEG" type="geodetic"> 60 </latitude> <altitude> 2000 </altitude>
         <psi> 1.0 </psi> <vnorth unit="KTS"> 100 </vnorth> <veast> 40 </veast> <vdown> -5 </vdown>""",
+    "wind": """<altitude> 3000 </altitude> <psi unit="DEG"> 90 </psi> <vt> 120 </vt> <vwind> 20 </vwind>
+        <winddir unit="DEG"> 45 </winddir> <hwind> 5 </hwind>""",
     "vt-roc-vground": """<altitude> 5000 </altitude> <psi unit="DEG"> 30 </psi> <vt> 150 </vt>
         <roc unit="FT/SEC"> 10 </roc>""",
 }
@@ -282,7 +306,8 @@ V2 = {
 }
 PROPERTIES = ("position/lat-geod-deg", "position/long-gc-deg", "position/geod-alt-ft", "velocities/v-north-fps",
               "velocities/v-east-fps", "velocities/v-down-fps", "attitude/phi-rad", "attitude/theta-rad",
-              "attitude/psi-rad", "velocities/p-rad_sec", "velocities/q-rad_sec", "velocities/r-rad_sec")
+              "attitude/psi-rad", "velocities/p-rad_sec", "velocities/q-rad_sec", "velocities/r-rad_sec",
+              "atmosphere/total-wind-north-fps", "atmosphere/total-wind-east-fps", "atmosphere/total-wind-down-fps")
 
 
 @pytest.fixture(scope="module")
@@ -308,7 +333,7 @@ def test_reset_file_resolves_as_jsbsims(ic_root, tmp_path, name, body):
     path = tmp_path / f"{name}.xml"
     path.write_text(f'<?xml version="1.0"?>\n<initialize name="t"{version}>\n{text}\n</initialize>\n')
     ic = load_initial_condition(path)
-    ours = [ic.lat_deg, ic.lon_deg, ic.alt_ft, *ic.v_ned, *ic.euler, *ic.pqr]
+    ours = [ic.lat_deg, ic.lon_deg, ic.alt_ft, *ic.v_ned, *ic.euler, *ic.pqr, *ic.wind_ned]
     theirs = _jsbsim_ic(ic_root, path)
     for prop, a, b in zip(PROPERTIES, ours, theirs, strict=True):
         if prop.endswith("psi-rad"):

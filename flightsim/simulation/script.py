@@ -420,8 +420,14 @@ def run_script(path, root=None, integrator="rk4", planet=None):
     aircraft = load_jsbsim_aircraft(script.aircraft)
     chosen = resolve(planet, aircraft.planet, True)
     ic = load_initial_condition(script.initialize, chosen)
-    if any(abs(w) > 0.0 for w in ic.wind_ned):
-        raise InputError(script.initialize, "wind", "a wind in the initialization file is not supported")
+    wind = None
+    wn, we, wd = ic.wind_ned
+    if wd != 0.0:
+        raise InputError(script.initialize, "wind", "a vertical wind is not supported")
+    if wn or we:                # a steady wind, blowing from the direction opposite its velocity
+        from flightsim.physics.wind import WindSpec
+
+        wind = WindSpec(from_deg=math.degrees(math.atan2(-we, -wn)) % 360.0, speed=math.hypot(wn, we))
     if ic.running and aircraft.jsbsim.engine_count:
         raise InputError(script.initialize, "running", "engines started running are not supported")
     model = aircraft.jsbsim
@@ -432,7 +438,7 @@ def run_script(path, root=None, integrator="rk4", planet=None):
         else:
             constants[name] = value
     start = Start("file", ic.view_state(), Controls())
-    sim = Simulation(aircraft, integrator, script.dt, atmosphere="isa", start=start, planet=chosen,
+    sim = Simulation(aircraft, integrator, script.dt, atmosphere="isa", start=start, wind=wind, planet=chosen,
                      lat=ic.lat_deg, lon=ic.lon_deg)
     for name, el in named.items():
         if name not in constants and not props.known(sim, name):

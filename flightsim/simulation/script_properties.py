@@ -106,6 +106,7 @@ def read_all(sim, t):
         "velocities/v-north-fps": v_ned[0], "velocities/v-east-fps": v_ned[1], "velocities/v-down-fps": v_ned[2],
         "velocities/h-dot-fps": -v_ned[2],
         "velocities/u-fps": uvw[0], "velocities/v-fps": uvw[1], "velocities/w-fps": uvw[2],
-        "velocities/vt-fps": float(np.linalg.norm(v_ned)), "velocities/vg-fps": math.hypot(v_ned[0], v_ned[1]),
+        "velocities/vt-fps": float(np.linalg.norm(y[3:6] - np.asarray(sim.wind)[:3])),
+        "velocities/vg-fps": math.hypot(v_ned[0], v_ned[1]),
     }
     return {k: float(v) for k, v in out.items()}

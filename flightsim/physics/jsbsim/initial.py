@@ -488,6 +488,7 @@ class _Resolver:
     def result(self, running, source):
         glat, glon, h = self.geodetic()
         wind = self.vt_ned() - self.vned
+        wind[np.abs(wind) < 1e-9 * (1.0 + self.vt)] = 0.0     # the rounding of the air's axes, not a wind
         return InitialCondition(math.degrees(glat), planets.wrap_lon(math.degrees(glon)), float(h),
                                 tuple(float(v) for v in self.vned), tuple(float(v) for v in self.euler),
                                 tuple(float(v) for v in self.pqr), tuple(float(v) + 0.0 for v in wind),
