@@ -110,3 +110,39 @@ def test_the_references_are_what_the_script_makes_from_nasas_files():
     if not Path("/work/shared/reference/nesc/Atmospheric_checkcases").is_dir():
         pytest.skip("NASA's NESC files are not here (see benchmarks/nesc_reference.py)")
     _script("nesc_reference.py", "--check")
+
+
+def _flightsim_script(number, tmp_path, *options):
+    """``flightsim script`` on case ``number``'s script with ``--root configs/nesc``, run in ``tmp_path`` as a user
+    runs it; the fractions of the bounds of its output."""
+    import subprocess
+    import sys
+
+    root = nesc_root()
+    proc = subprocess.run([sys.executable, "-m", "flightsim", "script", str(root / case(number).script), "--root",
+                           str(root), *options], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    written = tmp_path / f"nesc_{number:02d}.csv"
+    assert f"wrote {written.name}" in proc.stdout
+    return compare(number, read_output(written))
+
+
+@pytest.mark.parametrize("number", [2, 6, 8, 9])
+def test_flightsim_flies_the_cases_from_the_users_root_within_a_tenth_of_the_bounds(number, tmp_path):
+    # 2: the tumbling brick (rotation, J2, a rotating WGS-84 Earth); 6: the sphere over it; 8: through a wind
+    # shear its own system writes; 9: the eastward cannonball from the ground
+    fractions = _flightsim_script(number, tmp_path, "--integrator", "rk4")
+    assert set(fractions) == set(case(number).variables)
+    assert max(fractions.values()) < 0.1, fractions
+
+
+def test_a_first_order_integrator_misses_the_bounds_where_rk4_meets_them(tmp_path):
+    # the dropped sphere's altitude: semi-implicit Euler's error h g t / 2 is 2.4 bounds at 100 Hz over 30 s
+    fractions = _flightsim_script(6, tmp_path, "--integrator", "euler")
+    assert 1.5 < fractions["altitudeMsl_ft"] < 4.0, fractions
+
+
+def test_the_flightsim_benchmark_prints_a_case_per_integrator():
+    out = _script("nesc.py", "--cases", "7", "--integrators", "rk4,exact", "--no-brick-sweep", "--markdown")
+    rows = [line for line in out.splitlines() if line.startswith("| 7 |")]
+    assert len(rows) == 2 and "| 7 | rk4 |" in out and "| 7 | exact |" in out
