@@ -49,7 +49,7 @@ def test_borrowing_functions_are_compiled_without_reference_counting():
     params = aero.pack(load_aircraft("c172"))
     y = np.zeros(steps.STATE_SIZE)
     y[2], y[3], y[6] = 1000.0, 150.0, 1.0
-    loads = _fresh(aero.own_loads)
+    loads = _fresh(aero.flat_loads)
     loads(0.0, y, params, params.jsb_on, params.own_on)
     step = _fresh(steps.step_semi_implicit)      # Bourg's step: the loads and the increment, all borrowed
     step(y, 0.0, 0.01, params, np.eye(3), np.eye(3), True, 0)
@@ -60,7 +60,7 @@ def test_borrowing_functions_are_compiled_without_reference_counting():
                                                  f"{f.py_func.__name__}")
 
     # the control: the same function with the runtime counts references (so the check can fail)
-    counted = numba.njit(_nrt=True)(aero.own_loads.py_func)
+    counted = numba.njit(_nrt=True)(aero.flat_loads.py_func)
     counted(0.0, y, params, params.jsb_on, params.own_on)
     assert "NRT_decref" in _llvm(counted)
 
@@ -149,13 +149,13 @@ def test_functions_behind_an_entry_have_no_python_wrapper_and_python_calls_reach
             "params = aero.pack(load_aircraft('c172'))\n"
             "y = np.zeros(steps.STATE_SIZE)\n"
             "y[2], y[3], y[6] = 1000.0, 150.0, 1.0\n"
-            "inner = compiler.borrowing_jit(aero.own_loads.py_func)\n"
+            "inner = compiler.borrowing_jit(aero.flat_loads.py_func)\n"
             "same = inner(0.0, y, params, None, True) == aero.loads_fields(0.0, y, tuple(params))\n"  # the twin
             "inner.compile(tuple(numba.typeof(v) for v in (0.0, y, params, None, True)))\n"
             "llvm = lambda f: ''.join(f.inspect_llvm().values())\n"
             "wrapper = re.compile(r'define[^@]*@\"?(cpython|cfunc)[.]')\n"   # numba's names for its wrappers
             "ir, twin = llvm(inner), llvm(inner.twin)\n"
-            "print(same, 'own_loads' in ir, bool(wrapper.search(ir)), bool(wrapper.search(twin)))\n")
+            "print(same, 'flat_loads' in ir, bool(wrapper.search(ir)), bool(wrapper.search(twin)))\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert r.returncode == 0, r.stderr

@@ -67,6 +67,8 @@ COMMANDS = (
      "add_arguments", "run"),
     ("spin", "a torque-free body tumbling in space (T-handle, racket, ...) beside its exact ghost", "spin",
      "add_arguments", "run"),
+    ("script", "run a JSBSim script (<runscript>: its aircraft, reset file, run and CSV outputs) as JSBSim does",
+     "script", "add_arguments", "run"),
     ("verify", "fly a JSBSim aircraft (yours: a path) in flightsim and in JSBSim; print README's table row "
      "(exit 1: outside the bounds)", "verify", "add_arguments", "run"),
 )

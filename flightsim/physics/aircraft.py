@@ -444,6 +444,9 @@ class Aircraft:
     jsbsim : flightsim.physics.jsbsim.model.JSBSimModel or None
         A JSBSim aircraft's compiled blocks (its loads come from them, not from
         :attr:`elements`); None for flightsim's own aircraft files.
+    planet : flightsim.physics.planet.Planet or None
+        A JSBSim aircraft file's ``<planet>`` (what a round-planet flight flies on); None where the file has none,
+        and for flightsim's own aircraft files.
     """
 
     name: str
@@ -474,6 +477,7 @@ class Aircraft:
     wind: WindSpec | None = None
     ground_effect: GroundEffect | None = None
     jsbsim: object | None = None
+    planet: object | None = None
 
 
 #: Names of :mod:`flightsim.physics.aircraft_file` (reading a file) importable from here.

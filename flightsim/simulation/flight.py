@@ -564,6 +564,20 @@ class Simulation:
         lat, lon = planets.to_view(self.t, self._eci, self._params.planet, np.empty(steps.STATE_SIZE))
         return math.degrees(lat), planets.wrap_lon(math.degrees(lon)), float(self._y[2])
 
+    def jsbsim_property(self, name):
+        """The value now of the JSBSim aircraft's own property ``name`` (its property array, as the loads last
+        wrote it).
+
+        Raises
+        ------
+        KeyError
+            Not a JSBSim aircraft, or no such property in its array.
+        """
+        model = self.aircraft.jsbsim
+        if model is None or name not in model.properties:
+            raise KeyError(name)
+        return float(self._params.jsb_props[model.properties[name]])
+
     @property
     def inertial(self):
         """The Earth-centred inertial state ``[x, v, q, ω]`` (ft, ft/s, body → ECI, inertial body rates rad/s) on

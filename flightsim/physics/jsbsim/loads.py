@@ -54,17 +54,22 @@ __all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPA
 #: speed (−1: none) and the density; the pilot's eye relative to the CG in JSBSim's body frame (ft, 3); the slots
 #: (−1: none reads it) of the thrusters' loads ``forces/fb[xyz]-prop-lbs``, ``moments/[lmn]-prop-lbsft`` (6), of
 #: ``simulation/sim-time-sec`` and of ``gear/wow``; how many wheels lead the gear rows; the slots of the gear's
-#: force ``forces/fb[xyz]-gear-lbs`` (3); the slot of the aerodynamic reference point's shift (−1: none).
+#: force ``forces/fb[xyz]-gear-lbs`` (3); the slot of the aerodynamic reference point's shift (−1: none); the slots
+#: of the wind's properties a system writes (3, :data:`WIND_PROPERTIES`; −1: none writes it).
 (J_FORCE_AXES, J_SPAN, J_CHORD, J_AREA, J_RP, _RP_Y, _RP_Z, J_DT_SLOT, J_SETTLE_SLOT, J_ALPHA_SLOT, J_BETA_SLOT,
  J_LIFT_SLOT, J_SIGMA_SLOT, J_RPM_SLOT, J_RHO_SLOT, J_EYE, _EYE_Y, _EYE_Z, J_PROP_SLOTS, _P1, _P2, _P3, _P4, _P5,
- J_TIME_SLOT, J_GEAR_WOW_SLOT, J_WHEELS, J_GEAR_FORCE_SLOTS, _G1, _G2, J_RP_SHIFT_SLOT) = range(31)
+ J_TIME_SLOT, J_GEAR_WOW_SLOT, J_WHEELS, J_GEAR_FORCE_SLOTS, _G1, _G2, J_RP_SHIFT_SLOT, J_WIND_SLOTS, _W1,
+ _W2) = range(34)
 #: The thrusters' loads properties, in ``J_PROP_SLOTS`` order.
 PROP_LOADS = ("forces/fbx-prop-lbs", "forces/fby-prop-lbs", "forces/fbz-prop-lbs", "moments/l-prop-lbsft",
               "moments/m-prop-lbsft", "moments/n-prop-lbsft")
 #: The gear's force properties, in ``J_GEAR_FORCE_SLOTS`` order.
 GEAR_LOADS = ("forces/fbx-gear-lbs", "forces/fby-gear-lbs", "forces/fbz-gear-lbs")
+#: The wind's properties a system may write (NED, ft/s), in ``J_WIND_SLOTS`` order: where the flight controls
+#: write one (−1: none does), the wind the step flies is theirs (JSBSim's systems run before FGAuxiliary).
+WIND_PROPERTIES = ("atmosphere/wind-north-fps", "atmosphere/wind-east-fps", "atmosphere/wind-down-fps")
 #: How many entries ``jsb_scalars`` has.
-SCALARS = 31
+SCALARS = 34
 #: Columns of the contacts array ``jsb_contacts``: the slots of a contact's ``…/WOW`` and ``…/wheel-speed-fps``
 #: (−1: none reads it) and its row in flightsim's gear.
 (C_WOW_SLOT, C_WHEEL_SPEED_SLOT, C_GEAR_ROW) = range(3)
@@ -217,6 +222,19 @@ def jsbsim_loads(t, y, params):
         return ((ex * inv + gx) / mass, (ey * inv + gy) / mass, (ez * inv + gz) / mass - params.gravity,
                 mx + gmx, my + gmy, mz + gmz)
     return ex * inv / mass, ey * inv / mass, ez * inv / mass - params.gravity, mx, my, mz
+
+
+@borrowing_jit
+def _systems_wind(props, s, wind):
+    """The wind components the aircraft's systems wrote (``atmosphere/wind-*-fps``, NED) into the step's wind
+    (flightsim's earth frame: North, West, up); the others as they were."""
+    k = J_WIND_SLOTS
+    if s[k] >= 0:
+        wind[0] = props[int(s[k])]
+    if s[k + 1] >= 0:
+        wind[1] = -props[int(s[k + 1])]
+    if s[k + 2] >= 0:
+        wind[2] = -props[int(s[k + 2])]
 
 
 @borrowing_jit
@@ -385,6 +403,7 @@ def step_start(t, y, h, params):
     last[6] = 1.0
     _frame_inputs(t, y, h, params, np.bool_(False), u)     # (a flag, not a literal: one compile for both)
     call_block(params.jsb_native[0], props, params.jsb_fcs_constants, params.jsb_fcs_tables, params.jsb_fcs_data)
+    _systems_wind(props, s, params.wind)
     _auxiliary_at(y, params, props)             # (FGAuxiliary after the FCS)
     sigma = _engine_block(props, params)
     engines_frame_by_address(props, params.jsb_turbines, params.jsb_turbine_slots, params.jsb_pistons,
@@ -432,6 +451,7 @@ def _settle_inputs(t, y, h, params):
     _frame_inputs(t, y, h, params, np.bool_(True), u)
     _auxiliary_at(y, params, props)             # (the FCS's "last frame" auxiliary values: this state's)
     _settled_fcs(props, params)
+    _systems_wind(props, params.jsb_scalars, params.wind)
     return _engine_block(props, params)
 
 

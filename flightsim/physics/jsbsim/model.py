@@ -48,7 +48,8 @@ from flightsim.physics.jsbsim.propeller import RS_ENGINE_RPM, RS_RPM
 from flightsim.physics.jsbsim.propulsion import E_MIL, S_N1, S_N2, Propulsion, frame_addresses
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
-__all__ = ["COMMANDS", "GRAVITY", "JSBSimModel", "contacts", "fleet", "inertia_about_cg", "load_jsbsim_aircraft"]
+__all__ = ["COMMANDS", "GRAVITY", "JSBSimModel", "contacts", "fleet", "inertia_about_cg", "load_jsbsim_aircraft",
+           "planet_of"]
 
 #: JSBSim's slug ↔ pound (``FGJSBBase::slugtolb``), also the flat planet's gravity (ft/s²).
 GRAVITY = 32.174049
@@ -278,6 +279,9 @@ class JSBSimModel:
         scalars[L.J_RP_SHIFT_SLOT] = aero.rp_shift_slot
         for k, name in enumerate(L.GEAR_LOADS):
             scalars[L.J_GEAR_FORCE_SLOTS + k] = props[name] if name in props else -1
+        written = set(fcs.outputs)
+        for k, name in enumerate(L.WIND_PROPERTIES):
+            scalars[L.J_WIND_SLOTS + k] = props[name] if name in written else -1
         return cls(source, props, metrics, mass, aero, fcs, engines, initial,
                    np.array(rows, dtype=np.float64).reshape(-1, L.COMMAND_FIELDS), state_slots, aux_slots, scalars,
                    external, contact_rows,
@@ -390,6 +394,42 @@ class JSBSimModel:
 
 
 
+def planet_of(source):
+    """The aircraft file's ``<planet>`` as a :class:`~flightsim.physics.planet.Planet` (``FGInertial::Load``):
+    ``semimajor_axis`` or ``equatorial_radius``, ``semiminor_axis`` or ``polar_radius`` (to ft),
+    ``rotation_rate`` (rad/s), ``GM`` (ft³/s²), ``J2``; WGS-84's value for each one left out.  None when the
+    file has no ``<planet>``.
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        A value that is not a number, a unit that does not convert, or a planet that cannot be (a radius not
+        above 0, a polar radius above the equatorial one): the file, the element and why.
+    """
+    from flightsim.physics.planet import WGS84, Planet
+
+    el = source.section("planet", required=False)
+    if el is None:
+        return None
+
+    def value(tags, unit, default):
+        for tag in tags:
+            child = el.find(tag)
+            if child is not None:
+                return source.number(child, f"planet/{tag}", unit)
+        return default
+
+    a = value(("semimajor_axis", "equatorial_radius"), "FT", WGS84.a)
+    b = value(("semiminor_axis", "polar_radius"), "FT", WGS84.b)
+    omega = value(("rotation_rate",), "RAD/SEC", WGS84.omega)
+    gm = value(("GM",), "FT3/SEC2", WGS84.gm)
+    j2 = value(("J2",), None, WGS84.j2)
+    try:
+        return Planet(el.get("name") or "planet", True, a=a, b=b, omega=omega, gm=gm, j2=j2)
+    except ValueError as exc:
+        raise InputError(source.path, "planet", str(exc)) from None
+
+
 def load_jsbsim_aircraft(name):
     """Read a JSBSim aircraft (``"jsbsim:NAME"`` or a path to its ``.xml``) into an :class:`Aircraft`.
 
@@ -418,7 +458,7 @@ def load_jsbsim_aircraft(name):
         cruise_speed=speed, approach_speed=None, crash_sink_rate=CRASH_SINK_RATE,
         gear=gear, contact_height=float(-min(c.position[2] for c in wheels)) if wheels else 0.0,
         mass=weight / GRAVITY, cg=cg, inertia=inertia, inertia_inv=np.linalg.inv(inertia),
-        airspeed_unit="kt", jsbsim=model)
+        airspeed_unit="kt", jsbsim=model, planet=planet_of(source))
 
 
 def fleet():

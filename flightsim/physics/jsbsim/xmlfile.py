@@ -16,7 +16,7 @@ from pathlib import Path
 
 from flightsim.errors import InputError
 
-__all__ = ["CONVERT", "PREFIX", "JSBSimFile", "aircraft_names", "aircraft_path", "package_root"]
+__all__ = ["CONVERT", "PREFIX", "JSBSimFile", "LinedXML", "aircraft_names", "aircraft_path", "package_root"]
 
 #: ``--aircraft`` names of this form are JSBSim's aircraft (``jsbsim:c172p``).
 PREFIX = "jsbsim:"
@@ -34,12 +34,15 @@ CONVERT = {
     "RAD": ("RAD", 1.0), "DEG": ("RAD", 1.0 / _RAD_DEG),
     "RAD/SEC": ("RAD/SEC", 1.0), "DEG/SEC": ("RAD/SEC", 1.0 / _RAD_DEG),
     "LBS": ("LBS", 1.0), "KG": ("LBS", 1.0 / 0.45359237),
+    # a mass in slugs (JSBSim's check-case brick gives its emptywt so): JSBSim's SLUG -> LBS, SLUG -> KG / LBS -> KG
+    "SLUG": ("LBS", 14.59390 / 0.45359237),
     "SLUG*FT2": ("SLUG*FT2", 1.0), "KG*M2": ("SLUG*FT2", 1.0 / 1.35594),
     "N": ("LBS", 0.22482),
     "FT/SEC": ("FT/SEC", 1.0), "FT/S": ("FT/SEC", 1.0), "KTS": ("FT/SEC", 1.6878098571),
     "M/S": ("FT/SEC", _M_FT), "M/SEC": ("FT/SEC", _M_FT),
     "LBS/FT": ("LBS/FT", 1.0), "N/M": ("LBS/FT", 1.0 / 14.5939),
     "LBS/FT/SEC": ("LBS/FT/SEC", 1.0), "N/M/SEC": ("LBS/FT/SEC", 1.0 / 14.5939),
+    "FT3/SEC2": ("FT3/SEC2", 1.0), "M3/SEC2": ("FT3/SEC2", 35.3146667), "KM/SEC": ("FT/SEC", 3280.8399),
 }
 #: Lengths in the structural frame (locations) are kept in inches, as JSBSim keeps them.
 _TO_INCHES = {"IN": 1.0, "FT": 12.0, "M": _M_FT * 12.0, "CM": 0.032808399 * 12.0, "KM": 3280.8399 * 12.0}
@@ -188,3 +191,56 @@ class JSBSimFile:
             child = el.find(axis)
             out.append(0.0 if child is None else self.number(child, f"{what}/{axis}") * scale)
         return tuple(out)
+
+
+class LinedXML:
+    """An XML file read into ElementTree elements that remember the line each starts on (ElementTree keeps
+    none): what a message about a script's element names.
+
+    Parameters
+    ----------
+    path : path-like
+
+    Attributes
+    ----------
+    path : Path
+    root : xml.etree.ElementTree.Element
+
+    Raises
+    ------
+    InputError
+        The file cannot be read or is not well-formed XML (naming the line).
+    """
+
+    def __init__(self, path):
+        import xml.parsers.expat as expat
+
+        self.path = Path(path)
+        self._lines = {}
+        builder = ET.TreeBuilder()
+        parser = expat.ParserCreate()
+
+        def start(tag, attrs):
+            self._lines[id(builder.start(tag, attrs))] = parser.CurrentLineNumber
+
+        parser.StartElementHandler = start
+        parser.EndElementHandler = builder.end
+        parser.CharacterDataHandler = builder.data
+        parser.buffer_text = True
+        try:
+            with open(self.path, "rb") as f:
+                parser.ParseFile(f)
+        except expat.ExpatError as exc:
+            raise InputError(self.path, f"line {exc.lineno}", f"not well-formed XML: "
+                             f"{expat.ErrorString(exc.code)}") from None
+        except OSError as exc:
+            raise InputError(self.path, "", exc.strerror or str(exc)) from None
+        self.root = builder.close()
+
+    def line(self, el):
+        """The line element ``el`` starts on (0: unknown)."""
+        return self._lines.get(id(el), 0)
+
+    def where(self, el, what=""):
+        """``<tag> (line N)``, or ``<tag> WHAT (line N)``: an element named in a message."""
+        return f"<{el.tag}>{' ' + what if what else ''} (line {self.line(el)})"

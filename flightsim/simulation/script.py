@@ -1,0 +1,497 @@
+"""JSBSim's scripts (``<runscript>``), run by flightsim as ``JSBSim --root=DIR --script=FILE`` runs them.
+
+What runs (JSBSim's ``FGScript::LoadScript``, ``FGOutputType::Load``, ``FGOutputTextFile``):
+
+- ``<use aircraft="NAME" initialize="INIT"/>``: the aircraft ``ROOT/aircraft/NAME/NAME.xml`` and its reset file
+  ``ROOT/aircraft/NAME/INIT.xml`` (:mod:`flightsim.physics.jsbsim.initial`);
+- ``<run start end dt>``: the flight from ``start`` to ``end`` (JSBSim runs while the clock is at most
+  ``end + 0.99 dt``) with the step ``dt``; its ``<property value="V"> NAME </property>`` declarations (a property of
+  the aircraft's array starts at V, another one is a constant the outputs may log);
+- ``<output name type="CSV|TABULAR" rate>``: a row every ``round(1 / (dt rate))`` steps from the first, ``Time``
+  then each ``<property caption apply>`` (its caption, or JSBSim's full name ``/fdm/jsbsim/NAME``), the time with
+  10 significant digits and the values with 18 (C++'s ``precision``), comma-separated (CSV) or tab-separated
+  (TABULAR); ``apply="F"`` logs the ``<function name="F" type="template">`` of the same output with its
+  ``<property> # </property>`` standing for the entry's property (:func:`evaluate`).
+
+Everything else (``<event>``, ``<condition>``, ``<set>``, ``<notify>``, ``<input>``, an output file=, an
+output's subsystem switches) is refused naming the file, the element and its line: a script is never run in
+part.  The outputs are written when the run ends, each to a temporary file renamed into place: a failed run
+writes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from flightsim.errors import InputError
+from flightsim.physics.jsbsim.xmlfile import LinedXML
+from flightsim.simulation import script_properties as props
+
+__all__ = ["Output", "OutputEntry", "Script", "evaluate", "load_script", "run_script"]
+
+#: Output types and their delimiters.
+OUTPUT_TYPES = {"CSV": ",", "TABULAR": "\t"}
+#: The ``<function>`` operations :func:`evaluate` computes: name → (least, most arguments; None: any).
+FUNCTIONS = {
+    "sum": (1, None), "difference": (1, None), "product": (1, None), "quotient": (2, 2), "fmod": (2, 2),
+    "pow": (2, 2), "atan2": (2, 2), "min": (1, None), "max": (1, None), "avg": (1, None),
+    "abs": (1, 1), "sin": (1, 1), "cos": (1, 1), "tan": (1, 1), "asin": (1, 1), "acos": (1, 1), "atan": (1, 1),
+    "exp": (1, 1), "sqrt": (1, 1), "ln": (1, 1), "log10": (1, 1), "sign": (1, 1), "floor": (1, 1),
+    "ceil": (1, 1), "toradians": (1, 1), "todegrees": (1, 1), "integer": (1, 1), "fraction": (1, 1),
+    "lt": (2, 2), "le": (2, 2), "gt": (2, 2), "ge": (2, 2), "eq": (2, 2), "nq": (2, 2), "not": (1, 1),
+    "and": (1, None), "or": (1, None), "ifthen": (3, 3),
+}
+
+
+@dataclass(frozen=True)
+class OutputEntry:
+    """One logged column: the property, its caption (None: JSBSim's full name) and its template (or None)."""
+
+    prop: str
+    caption: str | None
+    function: object = None
+
+
+@dataclass(frozen=True)
+class Output:
+    """One ``<output>``: where, how and what it logs."""
+
+    path: Path
+    kind: str
+    rate_hz: float
+    entries: tuple
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Script:
+    """A JSBSim script read: the aircraft and reset files it uses, its run and its outputs.
+
+    Attributes
+    ----------
+    path : Path
+    name : str
+    aircraft, initialize : Path
+        The aircraft file and its reset file.
+    start, end, dt : float
+        s.
+    declared : dict
+        ``<run>``'s ``<property value=>`` declarations: name → value.
+    outputs : tuple of Output
+    """
+
+    path: Path
+    name: str
+    aircraft: Path
+    initialize: Path
+    start: float
+    end: float
+    dt: float
+    declared: dict = field(default_factory=dict)
+    outputs: tuple = ()
+
+
+class _Reader:
+    """A script's elements read, each error naming the file, the element and its line."""
+
+    def __init__(self, xml):
+        self.xml = xml
+        self.path = xml.path
+
+    def fail(self, el, reason, what=""):
+        raise InputError(self.path, self.xml.where(el, what), reason)
+
+    def number(self, el, attr, default=None):
+        text = el.get(attr)
+        if text is None:
+            if default is None:
+                self.fail(el, f"the {attr}= attribute is required")
+            return default
+        try:
+            value = float(text.strip())
+        except ValueError:
+            self.fail(el, f"not a number: {text.strip()!r}", f"{attr}=")
+        if not math.isfinite(value):
+            self.fail(el, f"not a finite number: {text.strip()!r}", f"{attr}=")
+        return value
+
+    def text_number(self, el):
+        text = (el.text or "").strip()
+        try:
+            value = float(text)
+        except ValueError:
+            self.fail(el, f"not a number: {text!r}")
+        if not math.isfinite(value):
+            self.fail(el, f"not a finite number: {text!r}")
+        return value
+
+    def refuse_unknown(self, el, allowed):
+        for child in el:
+            if child.tag not in allowed:
+                self.fail(child, f"not supported by flightsim script (it runs {', '.join(f'<{a}>' for a in allowed)} "
+                          f"inside <{el.tag}>)")
+
+
+def _find_root(root):
+    if root is not None:
+        root = Path(root)
+        if not root.is_dir():
+            raise InputError("--root", "", f"{str(root)!r} is not a folder")
+        return root
+    from flightsim.physics.jsbsim.xmlfile import package_root
+
+    return package_root()
+
+
+def _script_path(path, root):
+    """The script as JSBSim finds it: the path as given, else under the root."""
+    path = Path(path)
+    if path.is_file() or path.is_absolute():
+        return path
+    under = root / path
+    return under if under.is_file() else path
+
+
+def _xml_name(name):
+    return name if name.endswith(".xml") else name + ".xml"
+
+
+def _check_function(reader, el, where_name):
+    """A template's tree: only what :func:`evaluate` computes."""
+    children = [c for c in el if c.tag != "description"]
+    if len(children) != 1:
+        reader.fail(el, f"a function needs exactly one operation, found {len(children)}")
+
+    def walk(node):
+        tag = node.tag
+        if tag in ("property", "p"):
+            if not (node.text or "").strip():
+                reader.fail(node, "empty property name")
+            return
+        if tag in ("value", "v"):
+            reader.text_number(node)
+            return
+        if tag == "pi":
+            return
+        if tag not in FUNCTIONS:
+            reader.fail(node, f"unsupported function element (supported: property, value, pi, "
+                        f"{', '.join(FUNCTIONS)})")
+        lo, hi = FUNCTIONS[tag]
+        args = [c for c in node if c.tag != "description"]
+        if len(args) < lo or (hi is not None and len(args) > hi):
+            reader.fail(node, f"takes {lo if lo == hi else f'at least {lo}' if hi is None else f'{lo} to {hi}'} "
+                        f"arguments, got {len(args)}")
+        for child in args:
+            walk(child)
+
+    walk(children[0])
+    return children[0]
+
+
+def _substitute(tree, prop):
+    """A copy of a template's tree with each ``<property> # </property>`` reading ``prop``."""
+    tree = copy.deepcopy(tree)
+    for node in tree.iter():
+        if node.tag in ("property", "p") and (node.text or "").strip() == "#":
+            node.text = prop
+    return tree
+
+
+def evaluate(node, read):
+    """The value of a ``<function>``'s tree (JSBSim's ``FGFunction`` arithmetic: a quotient by 0 is +inf, fmod
+    is C's); ``read(name)`` gives a property's value."""
+    tag = node.tag
+    if tag in ("property", "p"):
+        name = node.text.strip()
+        return -read(name[1:]) if name.startswith("-") else read(name)
+    if tag in ("value", "v"):
+        return float(node.text)
+    if tag == "pi":
+        return math.pi
+    x = [evaluate(c, read) for c in node if c.tag != "description"]
+    if tag == "sum":
+        out = 0.0
+        for v in x:
+            out += v
+        return out
+    if tag == "difference":
+        out = x[0]
+        for v in x[1:]:
+            out -= v
+        return out
+    if tag == "product":
+        out = 1.0
+        for v in x:
+            out *= v
+        return out
+    if tag == "quotient":
+        return x[0] / x[1] if x[1] != 0.0 else math.inf
+    if tag == "fmod":
+        return math.fmod(x[0], x[1]) if x[1] != 0.0 else math.nan
+    if tag == "pow":
+        return x[0] ** x[1]
+    if tag == "atan2":
+        return math.atan2(x[0], x[1])
+    if tag in ("min", "max"):
+        return (min if tag == "min" else max)(x)
+    if tag == "avg":
+        return sum(x) / len(x)
+    if tag in ("lt", "le", "gt", "ge", "eq", "nq"):
+        a, b = x
+        return float({"lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b, "eq": a == b, "nq": a != b}[tag])
+    if tag == "not":
+        return 0.0 if x[0] else 1.0
+    if tag == "and":
+        return float(all(v != 0.0 for v in x))
+    if tag == "or":
+        return float(any(v != 0.0 for v in x))
+    if tag == "ifthen":
+        return x[1] if x[0] != 0.0 else x[2]
+    v = x[0]
+    unary = {
+        "abs": abs, "sin": math.sin, "cos": math.cos, "tan": math.tan,
+        "asin": lambda u: math.asin(u) if abs(u) <= 1.0 else math.nan,
+        "acos": lambda u: math.acos(u) if abs(u) <= 1.0 else math.nan,
+        "atan": math.atan, "exp": math.exp, "sqrt": lambda u: math.sqrt(u) if u >= 0.0 else math.nan,
+        "ln": lambda u: math.log(u) if u > 0.0 else -math.inf,
+        "log10": lambda u: math.log10(u) if u > 0.0 else -math.inf,
+        "sign": lambda u: -1.0 if u < 0.0 else 1.0, "floor": math.floor, "ceil": math.ceil,
+        "toradians": math.radians, "todegrees": math.degrees, "integer": lambda u: float(math.trunc(u)),
+        "fraction": lambda u: u - math.trunc(u),
+    }
+    return float(unary[tag](v))
+
+
+def _output(reader, el, folder):
+    """One ``<output>`` element."""
+    if el.get("file"):
+        reader.fail(el, "an output read from a file= is not supported; give its properties here")
+    kind = (el.get("type") or "CSV").upper()
+    if kind not in OUTPUT_TYPES:
+        reader.fail(el, f"output type {el.get('type')!r} is not supported (supported: {', '.join(OUTPUT_TYPES)})")
+    name = el.get("name")
+    if not name:
+        reader.fail(el, "the name= attribute (the output file) is required")
+    rate = reader.number(el, "rate", 1.0)
+    if rate <= 0.0:
+        reader.fail(el, f"the rate must be > 0 Hz, got {rate:g}", "rate=")
+    reader.refuse_unknown(el, ("property", "function", "description"))
+    templates = {}
+    for f in el.findall("function"):
+        if (f.get("type") or "") != "template" or not f.get("name"):
+            reader.fail(f, "only named template functions (type=\"template\") are supported in an output")
+        templates[f.get("name")] = _check_function(reader, f, f.get("name"))
+    entries = []
+    for p in el.findall("property"):
+        prop = props.canonical_name(p.text or "")
+        if not prop:
+            reader.fail(p, "empty property name")
+        function = None
+        if p.get("apply") is not None:
+            if p.get("apply") not in templates:
+                reader.fail(p, f"no template function named {p.get('apply')!r} in this output", "apply=")
+            function = _substitute(templates[p.get("apply")], prop)
+        entries.append((OutputEntry(prop, p.get("caption"), function), p))
+    path = Path(name).expanduser()
+    return Output(path, kind, rate, tuple(e for e, _ in entries), reader.xml.line(el)), [p for _, p in entries]
+
+
+def load_script(path, root=None):
+    """Read the script ``path`` (as given, else under ``root``; default root: the ``jsbsim`` package's data).
+
+    Returns
+    -------
+    (Script, dict)
+        The script and, for each property an output logs, the element that names it (for :func:`run_script`'s
+        messages).
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        A missing or unreadable file, an element flightsim does not run, a bad number, a ``<run>`` that ends
+        before it starts, an aircraft or reset file that does not exist: the file, the element, the line.
+    """
+    root = _find_root(root)
+    xml = LinedXML(_script_path(path, root))
+    reader = _Reader(xml)
+    doc = xml.root
+    if doc.tag != "runscript":
+        reader.fail(doc, "not a JSBSim script (its root is not <runscript>)")
+    reader.refuse_unknown(doc, ("description", "use", "run", "output"))
+    use = doc.find("use")
+    if use is None:
+        reader.fail(doc, "no <use aircraft= initialize=> in the script")
+    aircraft = use.get("aircraft")
+    if not aircraft:
+        reader.fail(use, "the aircraft= attribute is required")
+    init = use.get("initialize")
+    if not init:
+        reader.fail(use, "the initialize= attribute is required")
+    aircraft_file = root / "aircraft" / aircraft / f"{aircraft}.xml"
+    if not aircraft_file.is_file():
+        reader.fail(use, f"no aircraft {aircraft!r}: {str(aircraft_file)!r} does not exist", "aircraft=")
+    init_file = aircraft_file.parent / _xml_name(init)
+    if not init_file.is_file():
+        reader.fail(use, f"no initialization file {init!r}: {str(init_file)!r} does not exist", "initialize=")
+    run = doc.find("run")
+    if run is None:
+        reader.fail(doc, "no <run> in the script")
+    reader.refuse_unknown(run, ("property", "description"))
+    start = reader.number(run, "start", 0.0)
+    end = reader.number(run, "end")
+    dt = reader.number(run, "dt")
+    if dt <= 0.0:
+        reader.fail(run, f"the step must be > 0 s, got {dt:g}", "dt=")
+    if end < start:
+        reader.fail(run, f"it ends ({end:g} s) before it starts ({start:g} s)", "end=")
+    declared = {}
+    for p in run.findall("property"):
+        name = props.canonical_name(p.text or "")
+        if not name:
+            reader.fail(p, "empty property name")
+        declared[name] = reader.number(p, "value", 0.0)
+    outputs, named = [], {}
+    for el in doc.findall("output"):
+        out, elements = _output(reader, el, xml.path.parent)
+        outputs.append(out)
+        for entry, p in zip(out.entries, elements, strict=True):
+            named.setdefault(entry.prop, p)
+            if entry.function is not None:
+                for node in entry.function.iter():
+                    if node.tag in ("property", "p"):
+                        named.setdefault(props.canonical_name(node.text.lstrip("-")), p)
+    return Script(xml.path, doc.get("name") or xml.path.stem, aircraft_file, init_file, start, end, dt, declared,
+                  tuple(outputs)), (named, reader)
+
+
+def _writable(reader, out, el_line):
+    """The output's path can be written: fail naming the output's line otherwise."""
+    path = out.path
+    where = f"<output> name= (line {el_line})"
+    if path.is_dir():
+        raise InputError(reader.path, where, f"{str(path)!r} is a folder, not a file")
+    folder = Path(os.path.realpath(path)).parent
+    if not folder.is_dir():
+        raise InputError(reader.path, where, f"folder {str(path.parent)!r} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InputError(reader.path, where, f"cannot write {str(path)!r} (permission denied)")
+
+
+def _format(value):
+    """C++'s ``ostream`` with precision 18 (``%.18g``), as JSBSim writes a property."""
+    return format(value, ".18g") if math.isfinite(value) else ("nan" if math.isnan(value) else
+                                                                ("inf" if value > 0 else "-inf"))
+
+
+def run_script(path, root=None, integrator="rk4", planet=None):
+    """Run the script ``path`` (:func:`load_script`) and write its outputs; return the :class:`Script`.
+
+    Parameters
+    ----------
+    path, root : path-like
+    integrator : str
+        flightsim's integrator (``flightsim integrators``).
+    planet : None, "flat" or "round"
+        None: the aircraft's (round: its ``<planet>`` or WGS-84).
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        Bad input (see :func:`load_script`; an unknown property, an output that cannot be written, a reset file's
+        error), before anything is flown or written.
+    RuntimeError
+        The flight stopped (a crash or a diverged step): nothing is written.
+    """
+    from flightsim.physics.jsbsim.initial import load_initial_condition
+    from flightsim.physics.jsbsim.model import load_jsbsim_aircraft
+    from flightsim.physics.planet import resolve
+    from flightsim.simulation.controls import Controls
+    from flightsim.simulation.flight import Simulation
+    from flightsim.simulation.starts import Start
+
+    script, (named, reader) = load_script(path, root)
+    for out in script.outputs:
+        _writable(reader, out, out.line)
+    aircraft = load_jsbsim_aircraft(script.aircraft)
+    chosen = resolve(planet, aircraft.planet, True)
+    ic = load_initial_condition(script.initialize, chosen)
+    wind = None
+    wn, we, wd = ic.wind_ned
+    if wd != 0.0:
+        raise InputError(script.initialize, "wind", "a vertical wind is not supported")
+    if wn or we:                # a steady wind, blowing from the direction opposite its velocity
+        from flightsim.physics.wind import WindSpec
+
+        wind = WindSpec(from_deg=math.degrees(math.atan2(-we, -wn)) % 360.0, speed=math.hypot(wn, we))
+    if ic.running and aircraft.jsbsim.engine_count:
+        raise InputError(script.initialize, "running", "engines started running are not supported")
+    model = aircraft.jsbsim
+    constants = {}
+    for name, value in script.declared.items():
+        if name in model.properties:
+            model.initial[model.properties[name]] = value
+        else:
+            constants[name] = value
+    start = Start("file", ic.view_state(), Controls())
+    sim = Simulation(aircraft, integrator, script.dt, atmosphere="isa", start=start, wind=wind, planet=chosen,
+                     lat=ic.lat_deg, lon=ic.lon_deg)
+    for name, el in named.items():
+        if name not in constants and not props.known(sim, name):
+            reader.fail(el, f"unknown property {name!r} (flightsim gives {', '.join(props.BUILTIN)}, the "
+                        "aircraft's own properties and the script's declared ones)")
+    rates = [max(1, int(0.5 + 1.0 / (script.dt * out.rate_hz))) for out in script.outputs]
+    rows = [[] for _ in script.outputs]
+    end = script.end + 0.99 * script.dt
+    t = script.start
+    frame = 0
+    while t <= end:
+        due = [k for k, r in enumerate(rates) if frame % r == 0]
+        if due:
+            values = props.read_all(sim, t)
+
+            def read(name, values=values):
+                name = props.canonical_name(name)
+                if name in values:
+                    return values[name]
+                if name in constants:
+                    return constants[name]
+                return sim.jsbsim_property(name)
+
+            for k in due:
+                out = script.outputs[k]
+                delim = OUTPUT_TYPES[out.kind]
+                cells = [format(t, ".10g")]
+                for entry in out.entries:
+                    value = read(entry.prop) if entry.function is None else evaluate(entry.function, read)
+                    cells.append(_format(value))
+                rows[k].append(delim.join(cells))
+        if t + script.dt > end:
+            break
+        if not sim.step():
+            raise RuntimeError(f"the flight stopped at {t:g} s: {sim.status}")
+        t += script.dt
+        frame += 1
+    for out, lines in zip(script.outputs, rows, strict=True):
+        delim = OUTPUT_TYPES[out.kind]
+        head = delim.join(["Time", *(e.caption if e.caption else props.ROOT + e.prop for e in out.entries)])
+        _write_atomically(out.path, [head, *lines])
+    return script
+
+
+def _write_atomically(path, lines):
+    """``lines`` into ``path`` through a temporary file in its folder, renamed into place."""
+    folder = Path(os.path.realpath(path)).parent
+    fd, tmp = tempfile.mkstemp(prefix=f".{Path(path).name}.", dir=folder)
+    try:
+        with os.fdopen(fd, "w", newline="\n") as f:
+            f.write("\n".join(lines) + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,112 @@
+"""JSBSim's property names read from a flightsim flight: what ``flightsim script``'s outputs log.
+
+A flight on a round planet (:class:`~flightsim.simulation.flight.Simulation` with ``planet="round"``, its
+origin the initial condition's latitude and longitude) gives JSBSim's ``FGPropagate``/``FGAuxiliary``
+properties (:data:`BUILTIN`): its Earth-centred inertial state (:attr:`Simulation.inertial`) and that state's
+view (:attr:`Simulation.vector`, :attr:`Simulation.geodetic`), turned to JSBSim's frames (body x forward, y right,
+z down; North-East-down) and units.  Any other name is a property of a JSBSim aircraft's own property array
+(:meth:`Simulation.jsbsim_property`), or a property the script declares.  Sources: JSBSim's ``FGPropagate::bind``
+(``position/h-sl-ft`` is the distance from the centre less the sea-level radius at the geocentric latitude,
+``position/h-agl-ft`` the height above the ellipsoid: the terrain is at sea level).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from flightsim.math import quat
+from flightsim.physics.jsbsim.initial import _euler_of
+
+__all__ = ["BUILTIN", "canonical_name", "known", "read_all"]
+
+#: JSBSim's property names this module computes.
+BUILTIN = (
+    "simulation/sim-time-sec",
+    "position/lat-geod-deg", "position/lat-geod-rad", "position/lat-gc-deg", "position/lat-gc-rad",
+    "position/long-gc-deg", "position/long-gc-rad", "position/h-sl-ft", "position/h-sl-meters",
+    "position/h-agl-ft", "position/geod-alt-ft", "position/radius-to-vehicle-ft",
+    "position/ecef-x-ft", "position/ecef-y-ft", "position/ecef-z-ft",
+    "attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude/phi-deg", "attitude/theta-deg",
+    "attitude/psi-deg", "attitude/roll-rad", "attitude/pitch-rad", "attitude/heading-true-rad",
+    "velocities/p-rad_sec", "velocities/q-rad_sec", "velocities/r-rad_sec",
+    "velocities/pi-rad_sec", "velocities/qi-rad_sec", "velocities/ri-rad_sec",
+    "velocities/v-north-fps", "velocities/v-east-fps", "velocities/v-down-fps", "velocities/h-dot-fps",
+    "velocities/u-fps", "velocities/v-fps", "velocities/w-fps", "velocities/vt-fps", "velocities/vg-fps",
+)
+_D = np.diag([1.0, -1.0, -1.0])
+#: JSBSim's property tree's root: a name may be given with it.
+ROOT = "/fdm/jsbsim/"
+
+
+def canonical_name(name):
+    """``name`` without the property tree's root (``/fdm/jsbsim/position/h-sl-ft`` → ``position/h-sl-ft``)."""
+    name = name.strip()
+    if name.startswith(ROOT):
+        name = name[len(ROOT):]
+    return name.lstrip("/")
+
+
+def known(sim, name):
+    """Whether ``name`` is a built-in property or one of the JSBSim aircraft's own."""
+    name = canonical_name(name)
+    if name in BUILTIN:
+        return True
+    try:
+        sim.jsbsim_property(name)
+    except KeyError:
+        return False
+    return True
+
+
+def read_all(sim, t):
+    """The built-in properties of the flight ``sim`` now (``t``: the script's clock, s) as a dict."""
+    y = sim.vector
+    lat, lon, h = sim.geodetic
+    eci = sim.inertial
+    omega = sim.planet.omega
+    a, b = sim.planet.a, sim.planet.b
+    if eci is None:             # a flat planet: the view laid on the ellipsoid at the origin (no rotation)
+        from flightsim.physics.planet import WGS84, ecef
+
+        a, b = WGS84.a, WGS84.b
+        xe, ye, ze = ecef(math.radians(lat), math.radians(lon), h, a, b)
+        w_inertial = y[10:13]
+    else:
+        th = omega * sim.t
+        c, s = math.cos(th), math.sin(th)
+        xe, ye, ze = c * eci[0] + s * eci[1], -s * eci[0] + c * eci[1], eci[2]
+        w_inertial = eci[10:13]
+    r = math.sqrt(xe * xe + ye * ye + ze * ze)
+    lat_gc = math.atan2(ze, math.hypot(xe, ye))
+    e2 = 1.0 - (b / a) ** 2
+    sea_level = b / math.sqrt(1.0 - e2 * math.cos(lat_gc) ** 2)
+    tb2l = _D @ quat.to_matrix(y[6:10]) @ _D           # JSBSim's body → NED
+    phi, theta, psi = _euler_of(tb2l.T)
+    v_ned = np.array([y[3], -y[4], -y[5]])
+    uvw = tb2l.T @ v_ned
+    pqr = _D @ y[10:13]
+    pqri = _D @ np.asarray(w_inertial)
+    h_sl = r - sea_level
+    out = {
+        "simulation/sim-time-sec": t,
+        "position/lat-geod-deg": lat, "position/lat-geod-rad": math.radians(lat),
+        "position/lat-gc-deg": math.degrees(lat_gc), "position/lat-gc-rad": lat_gc,
+        "position/long-gc-deg": lon, "position/long-gc-rad": math.radians(lon),
+        "position/h-sl-ft": h_sl, "position/h-sl-meters": h_sl * 0.3048,
+        "position/h-agl-ft": h, "position/geod-alt-ft": h, "position/radius-to-vehicle-ft": r,
+        "position/ecef-x-ft": xe, "position/ecef-y-ft": ye, "position/ecef-z-ft": ze,
+        "attitude/phi-rad": phi, "attitude/theta-rad": theta, "attitude/psi-rad": psi,
+        "attitude/phi-deg": math.degrees(phi), "attitude/theta-deg": math.degrees(theta),
+        "attitude/psi-deg": math.degrees(psi), "attitude/roll-rad": phi, "attitude/pitch-rad": theta,
+        "attitude/heading-true-rad": psi,
+        "velocities/p-rad_sec": pqr[0], "velocities/q-rad_sec": pqr[1], "velocities/r-rad_sec": pqr[2],
+        "velocities/pi-rad_sec": pqri[0], "velocities/qi-rad_sec": pqri[1], "velocities/ri-rad_sec": pqri[2],
+        "velocities/v-north-fps": v_ned[0], "velocities/v-east-fps": v_ned[1], "velocities/v-down-fps": v_ned[2],
+        "velocities/h-dot-fps": -v_ned[2],
+        "velocities/u-fps": uvw[0], "velocities/v-fps": uvw[1], "velocities/w-fps": uvw[2],
+        "velocities/vt-fps": float(np.linalg.norm(y[3:6] - np.asarray(sim.wind)[:3])),
+        "velocities/vg-fps": math.hypot(v_ned[0], v_ned[1]),
+    }
+    return {k: float(v) for k, v in out.items()}
