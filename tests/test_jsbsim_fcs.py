@@ -296,3 +296,38 @@ def test_load_factors_speeds_and_flight_path_are_jsbsims():
             worst[n] = max(worst[n], abs(props[properties[n]] - fdm[n]) / max(1.0, abs(fdm[n])))
     assert max(worst.values()) <= 1e-12, worst
     assert abs(fdm["accelerations/Nz"] - 1.0) > 0.2            # the stick moved the load factor (a real check)
+
+
+@pytest.mark.parametrize("lat, lon", [(30.0, -97.0), (-45.0, 170.0)])
+def test_the_flight_controls_read_the_round_planets_latitude_and_inertial_rates(lat, lon):
+    """On a round planet (``params.planet`` packed) what FGPropagate gives the FCS is the view's: the geodetic
+    latitude and longitude where the airplane is (not the flat earth's distances over the radii at 0°N 0°E), the
+    geocentric latitude of the CG, and the body rates relative to inertial space (the rates relative to the Earth
+    plus its turn): the Earth-centred inertial state's own, in JSBSim's axes."""
+    from flightsim.math import quat
+    from flightsim.physics.jsbsim.loads import STATE, _state_into
+    from flightsim.physics.planet import WGS84, ecef, from_view, pack, to_view
+
+    packed = pack(WGS84, math.radians(lat), math.radians(lon))
+    view = np.zeros(13)
+    view[0], view[1], view[2] = 90_000.0, -40_000.0, 8000.0         # ft North, West of the origin; height
+    view[3:6] = [150.0, -60.0, 5.0]
+    view[6:10] = quat.from_aviation_angles(12.0, 4.0, 200.0)
+    view[10:13] = [0.05, -0.02, 0.01]
+    eci = np.zeros(13)
+    t = 1234.5
+    from_view(t, view, packed, eci)
+    seen = np.zeros(13)
+    geodetic_lat, geodetic_lon = to_view(t, eci, packed, seen)      # (writes the planet's latitude and longitude)
+    slots = np.arange(len(STATE), dtype=np.int64)
+    props = np.zeros(len(STATE))
+    _state_into(props, slots, seen, packed)
+    got = dict(zip(STATE, props, strict=True))
+    assert got["position/lat-geod-rad"] == geodetic_lat and got["position/long-gc-rad"] == geodetic_lon
+    assert abs(got["position/lat-geod-deg"] - lat) < 0.5 and abs(got["position/long-gc-deg"] - lon) < 0.5
+    x, y, z = ecef(geodetic_lat, geodetic_lon, seen[2], WGS84.a, WGS84.b)
+    assert got["position/lat-gc-rad"] == pytest.approx(math.atan2(z, math.hypot(x, y)), abs=1e-15)
+    inertial = np.array([eci[10], -eci[11], -eci[12]])              # flightsim's body axes → JSBSim's
+    np.testing.assert_allclose([got["velocities/pi-rad_sec"], got["velocities/qi-rad_sec"],
+                                got["velocities/ri-rad_sec"]], inertial, rtol=0, atol=1e-15)
+    assert np.max(np.abs(inertial - [seen[10], -seen[11], -seen[12]])) > 1e-5      # (the Earth's turn, 7.3e-5 rad/s)
