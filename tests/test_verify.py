@@ -69,7 +69,7 @@ def test_the_json_agrees_with_the_row(c172p):
     row = dict(zip(cells(r.stdout.splitlines()[0]), cells(r.stdout.splitlines()[2]), strict=True))
     assert d["aircraft"] == row["aircraft"] and d["within"] is d["trim_within"] is d["trajectory_within"] is True
     assert (d["airspeed_ft_s"], d["altitude_ft"]) == CONDITIONS["c172p"] and d["note"] is None
-    assert (d["integrator"], d["dt_s"]) == ("rk4", 1.0 / 120.0)
+    assert (d["integrator"], d["dt_s"], d["planet"]) == ("rk4", 1.0 / 120.0, "round")
     assert f"{d['loads_rel']:.1e}" == row["loads (rel.)"] and f"{d['thrust_rel']:.1e}" == row["thrust (rel.)"]
     assert f"{d['alpha_diff_deg']:+.4f}" == row["Δα °"] and f"{d['throttle_diff']:+.4f}" == row["Δthrottle"]
     assert f"{d['airspeed_diff_ft_s']:.3f}" == row["ΔV ft/s"]
@@ -120,3 +120,17 @@ def test_a_condition_flightsim_cannot_trim_prints_its_row_and_exits_1():
     row = dict(zip(cells(HEADER[0]), [c.strip() for c in lines[2].strip("|").split("|")], strict=True))
     assert row["aircraft"] == "jsbsim:c172p" and row["flightsim trims"] == "no"
     assert "cannot trim at 40 ft/s" in row["condition"]
+
+
+def test_the_flat_planet_stays_an_option():
+    """``--planet flat``: both on a flat, still planet (JSBSim bent onto one), within the same bounds."""
+    r = verify("--aircraft", "jsbsim:c172p", "--planet", "flat", "--json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    d = json.loads(r.stdout)
+    assert d["planet"] == "flat" and d["within"] is True
+    assert d["height_diff_ft"] <= d["tolerance"]["height_ft"] and d["airspeed_diff_ft_s"] <= 0.5
+
+
+def test_an_unknown_planet_is_one_line():
+    line = one_line_error(verify("--aircraft", "jsbsim:c172p", "--planet", "moon"))
+    assert line == "flightsim verify: --planet: must be round or flat, got 'moon'"

@@ -47,7 +47,7 @@ def add_arguments(p):
                    help="flightsim's integrator, one listed by `flightsim integrators` (default: rk4)")
     p.add_argument("--dt", type=seconds, default=1.0 / 120.0, metavar="SECONDS",
                    help="the step of both, e.g. 0.01 or 1/120 (default: 1/120 s)")
-    p.add_argument("--planet", choices=("round", "flat"), default="round",
+    p.add_argument("--planet", default="round", metavar="round|flat",
                    help="where both fly: round (default) — JSBSim as it ships, its rotating WGS-84 Earth, and "
                         "flightsim's round planet, from 0°N 0°E — or flat: both on a flat, still planet")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table's row")
@@ -104,9 +104,12 @@ def run(args):
     from flightsim.physics.compiling import CompileWatch
     from flightsim.physics.integrators import INTEGRATORS
     from flightsim.physics.jsbsim.xmlfile import aircraft_path
+    from flightsim.verify.flight_oracle import PLANETS
     from flightsim.verify.flight_table import HEADER, measure, row_json, row_line, within
     from flightsim.verify.oracle import silenced
 
+    if args.planet not in PLANETS:
+        return _fail("--planet", f"must be round or flat, got {args.planet!r}")
     if args.integrator not in INTEGRATORS:
         return _fail("--integrator", f"unknown integrator {args.integrator!r} (see `flightsim integrators`)")
     try:
