@@ -53,7 +53,7 @@ class Recorder:
         self.directory = Path(directory)
         self.sim = None
         self.last_path = None
-        self._times, self._states, self._controls, self._ground, self._wind = [], [], [], [], []
+        self._times, self._states, self._controls, self._ground, self._wind, self._place = [], [], [], [], [], []
 
     @property
     def recording(self) -> bool:
@@ -74,7 +74,7 @@ class Recorder:
         if self.recording:
             self.stop()
         self.sim = sim
-        self._times, self._states, self._controls, self._ground, self._wind = [], [], [], [], []
+        self._times, self._states, self._controls, self._ground, self._wind, self._place = [], [], [], [], [], []
         self._append()
         sim.followers.append(self._append)
 
@@ -85,6 +85,7 @@ class Recorder:
         self._controls.append(sim.flown_controls)
         self._ground.append(sim.telemetry().on_ground)
         self._wind.append(sim.wind[:3])
+        self._place.append(sim.geodetic)
 
     def stop(self):
         """Stop and write the trace; return its path (None if nothing was recording).
@@ -101,8 +102,9 @@ class Recorder:
             sim.followers.remove(self._append)
         self.sim = None
         rows = trace.table(np.array(self._times), np.array(self._states), np.array(self._controls),
-                           on_ground=np.array(self._ground, dtype=np.float64), wind=np.array(self._wind))
-        self._times, self._states, self._controls, self._ground, self._wind = [], [], [], [], []
+                           on_ground=np.array(self._ground, dtype=np.float64), wind=np.array(self._wind),
+                           geodetic=np.array(self._place))
+        self._times, self._states, self._controls, self._ground, self._wind, self._place = [], [], [], [], [], []
         path = stamped_path(self.directory, ".csv")
         trace.write_csv(path, rows)
         self.last_path = path

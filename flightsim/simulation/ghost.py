@@ -49,9 +49,9 @@ class Ghost:
             raise ValueError(f"substeps: must be ≥ 1, got {substeps}")
         old = self.sim
         self.substeps = substeps
-        self.sim = Simulation(
-            self.main.aircraft, integrator, self.main.dt / substeps, self.main.atmosphere, self.main.renormalize
-        )
+        main = self.main
+        self.sim = Simulation(main.aircraft, integrator, main.dt / substeps, main.atmosphere, main.renormalize,
+                              planet=main.planet, lat=main.lat, lon=main.lon)
         if old is None:
             self.resync()
         else:
