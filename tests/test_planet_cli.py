@@ -156,3 +156,23 @@ def test_gym_environments_take_the_planet():
     assert batch.planet.round and (batch.lat, batch.lon) == (45.0, 10.0)
     env.step(env.action_space.sample())
     env.close()
+
+
+@pytest.mark.parametrize("planet", ["round", "flat"])
+def test_the_record_key_writes_where_the_airplane_was(tmp_path, planet):
+    from flightsim.app.recorder import Recorder
+    from flightsim.simulation.flight import Simulation, resolve_aircraft
+    from flightsim.simulation.starts import make_start
+
+    aircraft = resolve_aircraft("c172")
+    sim = Simulation(aircraft, "rk4", start=make_start(aircraft, "air"), planet=planet, lat=-45.0, lon=179.99)
+    recorder = Recorder(tmp_path)
+    recorder.start(sim)
+    for _ in range(240):
+        sim.step()
+    col = columns(recorder.stop())
+    # (a trace's cells have 10 significant digits: 1e-7° at 180°, 1 cm)
+    assert col["lat"][-1] == pytest.approx(sim.geodetic[0], abs=1e-7)
+    assert col["lon"][-1] == pytest.approx(sim.geodetic[1], abs=1e-7)
+    assert np.all(np.abs(col["lat"] + 45.0) < 0.02) and np.all(np.abs(col["lon"] - 179.99) < 1e-3)
+    np.testing.assert_array_equal(col["alt_msl"], col["z"])

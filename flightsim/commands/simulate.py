@@ -59,11 +59,15 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
 
     Stops early when the simulation stops (crash, non-finite state).
     """
+    import numpy as np
+
     from flightsim.simulation import trace
 
     rows_t, rows_y, rows_u = [sim.t], [sim.vector], [sim.flown_controls]
     rows_g, rows_w, rows_rpm, rows_ap = [sim.on_ground], [sim.wind[:3]], [sim.rpm], [sim.autopilot.code]
-    rows_geo = [sim.geodetic]
+    # where on the planet: a round one's from each state's Earth-centred inertial one, a flat one's afterwards
+    on_round = sim.planet.round
+    rows_geo = [sim.geodetic] if on_round else None
     bar = None
     if progress:
         from tqdm import tqdm
@@ -82,11 +86,15 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
             rows_w.append(sim.wind[:3])
             rows_rpm.append(sim.rpm)
             rows_ap.append(sim.autopilot.code)
-            rows_geo.append(sim.geodetic)
+            if on_round:
+                rows_geo.append(sim.geodetic)
         if bar is not None and k % 1000 == 0:
             bar.update(1000)
     if bar is not None:
         bar.close()
+    if not on_round:
+        y = np.asarray(rows_y)
+        rows_geo = trace.flat_geodetic_rows(y[:, 0], y[:, 1], y[:, 2], sim.lat, sim.lon)
     return trace.table(rows_t, rows_y, rows_u, on_ground=rows_g, wind=rows_w, rpm=rows_rpm, ap_mode=rows_ap,
                        geodetic=rows_geo)
 

@@ -69,16 +69,13 @@ GEODETIC_AT = COLUMNS.index(GEODETIC_COLUMNS[0])
 
 def flat_geodetic_rows(x, y, z, lat0=0.0, lon0=0.0):
     """``(N, 3)`` latitude, longitude (deg) and height (ft) of flat earth-frame positions laid on WGS-84 at
-    ``(lat0, lon0)`` (deg) (:func:`flightsim.physics.planet.flat_geodetic`, row by row): a trace's place where
-    it says none."""
+    ``(lat0, lon0)`` (deg) (:func:`flightsim.physics.planet.flat_geodetic`): a flat flight's place, and a trace's
+    where it says none."""
     from flightsim.physics.planet import flat_geodetic
 
     x, y, z = (np.asarray(v, dtype=np.float64).reshape(-1) for v in (x, y, z))
-    rows = np.empty((x.shape[0], 3))
-    for k in range(x.shape[0]):
-        rows[k, 0], rows[k, 1] = flat_geodetic(lat0, lon0, float(x[k]), float(y[k]))
-    rows[:, 2] = z
-    return rows
+    lat, lon = flat_geodetic(lat0, lon0, x, y)
+    return np.column_stack([lat, lon, z])
 
 
 def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=None, geodetic=None):
