@@ -6,6 +6,7 @@ from conftest import hud_latency
 from flightsim.app.cockpit import Cockpit
 from flightsim.app.hud.hud_view import HudCommands, HudView
 from flightsim.app.hud.panels import NUMERICS_SECTIONS, PANELS
+from flightsim.physics.planet import place_text
 from flightsim.simulation.source import LIVE
 
 
@@ -171,3 +172,15 @@ def test_a_shared_app_is_put_back_even_after_a_failing_test(_shared_flight_app):
     assert not app.sim.paused and app.sim.time_scale == 1.0 and app.sim.integrator == base.integrator
     assert app.cameras.mode == "chase" and app.ghost is None and not app.dynamics.show
     assert app.sim.t < 0.1 and app.sim.status is None
+
+
+def test_the_flight_panel_says_where_on_the_planet(probed, run_frames):
+    app, seen = probed
+    run_frames(app, hud_latency(app))                    # (the panels run when the cached HUD is redrawn)
+    t = seen[-1][0].telemetry
+    assert t.planet == app.sim.planet.name == "flat"
+    # the flat earth frame laid on WGS-84 at 0°, 0°: the book's airplane a mile from its origin, the CG's height
+    assert abs(t.lat) < 0.02 and abs(t.lon) < 1e-6
+    assert t.alt_msl == pytest.approx(t.altitude + app.sim.aircraft.contact_height, abs=1e-9)
+    assert place_text(37.612341, -122.380124) == "37.61234° N  122.38012° W"
+    assert place_text(-33.9, 151.2) == "33.90000° S  151.20000° E"

@@ -53,7 +53,7 @@ class Recorder:
         self.directory = Path(directory)
         self.sim = None
         self.last_path = None
-        self._times, self._states, self._controls, self._ground, self._wind = [], [], [], [], []
+        self._times, self._states, self._controls, self._ground, self._wind, self._place = [], [], [], [], [], []
 
     @property
     def recording(self) -> bool:
@@ -74,7 +74,9 @@ class Recorder:
         if self.recording:
             self.stop()
         self.sim = sim
-        self._times, self._states, self._controls, self._ground, self._wind = [], [], [], [], []
+        self._times, self._states, self._controls, self._ground, self._wind, self._place = [], [], [], [], [], []
+        #: a round planet's place is read at every step; a flat one's found from the states at the end
+        self._round, self._origin = sim.planet.round, (sim.lat, sim.lon)
         self._append()
         sim.followers.append(self._append)
 
@@ -85,6 +87,8 @@ class Recorder:
         self._controls.append(sim.flown_controls)
         self._ground.append(sim.telemetry().on_ground)
         self._wind.append(sim.wind[:3])
+        if self._round:
+            self._place.append(sim.geodetic)
 
     def stop(self):
         """Stop and write the trace; return its path (None if nothing was recording).
@@ -100,9 +104,13 @@ class Recorder:
         if self._append in sim.followers:
             sim.followers.remove(self._append)
         self.sim = None
-        rows = trace.table(np.array(self._times), np.array(self._states), np.array(self._controls),
-                           on_ground=np.array(self._ground, dtype=np.float64), wind=np.array(self._wind))
-        self._times, self._states, self._controls, self._ground, self._wind = [], [], [], [], []
+        states = np.array(self._states)
+        place = (np.array(self._place) if self._round
+                 else trace.flat_geodetic_rows(states[:, 0], states[:, 1], states[:, 2], *self._origin))
+        rows = trace.table(np.array(self._times), states, np.array(self._controls),
+                           on_ground=np.array(self._ground, dtype=np.float64), wind=np.array(self._wind),
+                           geodetic=place)
+        self._times, self._states, self._controls, self._ground, self._wind, self._place = [], [], [], [], [], []
         path = stamped_path(self.directory, ".csv")
         trace.write_csv(path, rows)
         self.last_path = path

@@ -26,8 +26,9 @@ from flightsim.errors import InputError
 from flightsim.files import check_writable_folder
 from flightsim.resources import aircraft_path, shipped_aircraft
 
-__all__ = ["FLAGS", "OneLineParser", "add_aircraft_argument", "aircraft", "autopilot_spec", "number", "option_error",
-           "output_file", "output_folder", "seconds", "window_size", "write_error"]
+__all__ = ["FLAGS", "PLANETS", "OneLineParser", "add_aircraft_argument", "add_planet_arguments", "aircraft",
+           "autopilot_spec", "latitude", "longitude", "number", "option_error", "output_file", "output_folder",
+           "planet_options", "seconds", "window_size", "write_error"]
 
 EXIT_USAGE = 2
 
@@ -45,6 +46,9 @@ FLAGS = {
     "wind": "--wind",
     "turbulence": "--turbulence",
     "wind_shear": "--wind-shear",
+    "planet": "--planet",
+    "latitude": "--lat",
+    "longitude": "--lon",
 }
 """The simulation's argument names and the flags that set them."""
 
@@ -153,6 +157,53 @@ def add_aircraft_argument(parser, what="the aircraft"):
     parser.add_argument("--aircraft", type=aircraft, metavar="NAME|PATH",
                         help=f"{what}: a shipped one by name ({', '.join(shipped_aircraft())}; see `flightsim "
                              f"aircraft`) or an aircraft TOML file (default: bourg, the book's airplane)")
+
+
+#: The planets ``--planet`` names: as :data:`flightsim.physics.planet.PLANET_CHOICES` (not imported: parsing stays
+#: quick; tests/test_planet_cli.py checks they agree).
+PLANETS = ("flat", "round")
+
+
+def latitude(text):
+    """An argparse ``type=`` for ``--lat``: degrees North (+) or South (−), within ±90°."""
+    value = _parse_number(text, float, False)
+    if not (math.isfinite(value) and -90.0 <= value <= 90.0):
+        raise argparse.ArgumentTypeError(f"must be within ±90°, got {value}")
+    return value
+
+
+def longitude(text):
+    """An argparse ``type=`` for ``--lon``: degrees East (+) or West (−), any finite number (wrapped into
+    [−180°, 180°) by the simulation)."""
+    value = _parse_number(text, float, False)
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number of degrees, got {value}")
+    return value
+
+
+latitude.__name__ = "latitude"
+longitude.__name__ = "longitude"
+
+
+def add_planet_arguments(parser):
+    """``--planet flat|round``, ``--lat DEG``, ``--lon DEG``: the planet a flight flies on and where on it the earth
+    frame's origin (the home runway's centre) lies; the same in every command that takes them."""
+    parser.add_argument("--planet", choices=PLANETS, default=None,
+                        help="flat: the book's flat, still Earth; round: the rotating WGS-84 ellipsoid (a JSBSim "
+                             "aircraft's own <planet> where its file has one) (default: the aircraft's: flat for "
+                             "flightsim's own aircraft, round for JSBSim's)")
+    parser.add_argument("--lat", type=latitude, default=None, metavar="DEG",
+                        help="latitude of the earth frame's origin, the home runway's centre, deg (+ North; "
+                             "default 0)")
+    parser.add_argument("--lon", type=longitude, default=None, metavar="DEG",
+                        help="longitude of the earth frame's origin, deg (+ East; default 0)")
+
+
+def planet_options(args):
+    """The ``planet``, ``lat`` and ``lon`` keyword arguments of a :class:`~flightsim.simulation.flight.Simulation`
+    from the options of :func:`add_planet_arguments` (None where not given: the simulation's defaults)."""
+    return {"planet": getattr(args, "planet", None), "lat": getattr(args, "lat", None),
+            "lon": getattr(args, "lon", None)}
 
 
 #: The physics steps ``--dt`` accepts, s: a smaller one takes for ever (``1e-300`` never ends a second of flight),

@@ -3,7 +3,16 @@
 import sys
 import time
 
-from flightsim.commands.options import add_aircraft_argument, autopilot_spec, number, output_file, seconds, write_error
+from flightsim.commands.options import (
+    add_aircraft_argument,
+    add_planet_arguments,
+    autopilot_spec,
+    number,
+    output_file,
+    planet_options,
+    seconds,
+    write_error,
+)
 from flightsim.commands.trim import add_start_arguments, start_from_args
 from flightsim.commands.wind import add_wind_arguments, wind_from_args
 from flightsim.errors import InputError
@@ -42,6 +51,7 @@ def add_arguments(p):
     )
     add_start_arguments(p, default="file")
     add_wind_arguments(p)
+    add_planet_arguments(p)
 
 
 def fly(sim, steps, schedule=None, every=1, progress=False):
@@ -49,10 +59,15 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
 
     Stops early when the simulation stops (crash, non-finite state).
     """
+    import numpy as np
+
     from flightsim.simulation import trace
 
     rows_t, rows_y, rows_u = [sim.t], [sim.vector], [sim.flown_controls]
     rows_g, rows_w, rows_rpm, rows_ap = [sim.on_ground], [sim.wind[:3]], [sim.rpm], [sim.autopilot.code]
+    # where on the planet: a round one's from each state's Earth-centred inertial one, a flat one's afterwards
+    on_round = sim.planet.round
+    rows_geo = [sim.geodetic] if on_round else None
     bar = None
     if progress:
         from tqdm import tqdm
@@ -71,11 +86,17 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
             rows_w.append(sim.wind[:3])
             rows_rpm.append(sim.rpm)
             rows_ap.append(sim.autopilot.code)
+            if on_round:
+                rows_geo.append(sim.geodetic)
         if bar is not None and k % 1000 == 0:
             bar.update(1000)
     if bar is not None:
         bar.close()
-    return trace.table(rows_t, rows_y, rows_u, on_ground=rows_g, wind=rows_w, rpm=rows_rpm, ap_mode=rows_ap)
+    if not on_round:
+        y = np.asarray(rows_y)
+        rows_geo = trace.flat_geodetic_rows(y[:, 0], y[:, 1], y[:, 2], sim.lat, sim.lon)
+    return trace.table(rows_t, rows_y, rows_u, on_ground=rows_g, wind=rows_w, rpm=rows_rpm, ap_mode=rows_ap,
+                       geodetic=rows_geo)
 
 
 def run(args):
@@ -88,7 +109,8 @@ def run(args):
     aircraft = resolve_aircraft(args.aircraft)
     wind = wind_from_args(args, aircraft)
     start = start_from_args(args, aircraft, args.atmosphere, wind)
-    sim = Simulation(aircraft, args.integrator, args.dt, atmosphere=args.atmosphere, start=start, wind=wind)
+    sim = Simulation(aircraft, args.integrator, args.dt, atmosphere=args.atmosphere, start=start, wind=wind,
+                     **planet_options(args))
     if args.steps is not None:
         steps = args.steps
     else:
@@ -137,18 +159,22 @@ def _summary(sim, table, wall, out):
 def _summary_lines(sim, table, wall):
     import numpy as np
 
+    from flightsim.physics import planet as planets
     from flightsim.simulation import trace
 
     col = {name: table[:, i] for i, name in enumerate(trace.COLUMNS)}
     t = sim.telemetry()
+    lat, lon, alt_msl = sim.geodetic
     return [
         f"start           {sim.start.describe()}",
         f"wind            {'still air' if sim.wind_spec is None else sim.wind_spec.describe()}",
+        f"planet          {planets.describe(sim.planet, sim.lat, sim.lon)}",
         f"integrator      {sim.integrator} (dt = {sim.dt:g} s, {sim.steps} steps, t = {sim.t:.3f} s)",
         f"final position  x {col['x'][-1]:.1f}  y {col['y'][-1]:.1f}  z {col['z'][-1]:.1f} ft",
         f"final attitude  roll {t.roll:.2f}°  pitch {t.pitch:.2f}°  heading {t.heading:.2f}°",
         f"final speed     {t.airspeed:.2f} ft/s, vertical {t.vertical_speed:.2f} ft/s, alpha {t.alpha:.2f}°"
         + (f", ground speed {t.groundspeed:.2f} ft/s" if sim.wind_spec is not None else ""),
+        f"final place     {planets.place_text(lat, lon)}, {alt_msl:.1f} ft above the ellipsoid",
         f"altitude range  {col['z'].min():.1f} .. {col['z'].max():.1f} ft",
         f"largest |q|-1   {np.max(np.abs(np.linalg.norm(table[:, 7:11], axis=1) - 1.0)):.3e} (renormalised: "
         f"{'yes' if sim.renormalize else 'no'}; last step before renormalising {sim.qnorm_error:.3e})",

@@ -3,7 +3,7 @@
 import json
 import math
 
-from flightsim.commands.options import add_aircraft_argument, number
+from flightsim.commands.options import add_aircraft_argument, add_planet_arguments, number
 from flightsim.errors import InputError
 
 #: As :data:`flightsim.simulation.starts.START_KINDS` (not imported: the parser must not load numba and scipy;
@@ -32,6 +32,7 @@ def add_condition_arguments(p):
     p.add_argument("--atmosphere", default="constant", choices=("constant", "isa"),
                    help="air density: the book's constant, or the standard atmosphere")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    add_planet_arguments(p)
 
 
 def _add_altitude_and_angle(p):
@@ -91,6 +92,46 @@ def solve(args):
     return aircraft, model, point
 
 
+def planet_of(args, aircraft):
+    """The planet the options name (:func:`flightsim.physics.planet.resolve`), the latitude and longitude of the
+    earth frame's origin (deg), and the round planet's effective gravity there (gravitation and the centrifugal
+    term on the ellipsoid, ft/s²; None on a flat planet): ``(planet, lat, lon, gravity)``.
+
+    The trim itself is the flat one, with the aircraft's gravity (a flight on the round planet starts from it
+    through the planet's view, :mod:`flightsim.physics.planet`).
+    """
+    from flightsim.physics import planet as planets
+
+    planet = planets.resolve(args.planet, getattr(aircraft, "planet", None), aircraft.jsbsim is not None)
+    lat = planets.DEFAULT_LAT if args.lat is None else planets.check_lat(args.lat)
+    lon = planets.DEFAULT_LON if args.lon is None else planets.check_lon(args.lon)
+    packed = planets.pack(planet, math.radians(lat), math.radians(lon))
+    return planet, lat, lon, None if packed is None else float(packed[planets.P_G])
+
+
+def planet_dict(args, aircraft):
+    """The planet of :func:`planet_of` as JSON-ready values."""
+    planet, lat, lon, gravity = planet_of(args, aircraft)
+    return {"planet": planet.name, "lat_deg": lat, "lon_deg": lon, "planet_gravity": gravity,
+            "aircraft_gravity": float(aircraft.gravity)}
+
+
+def planet_line(args, aircraft):
+    """The planet, where, and on a round planet its effective gravity against the aircraft's; empty on the
+    flat planet when no planet option was given (the output as before the planet)."""
+    from flightsim.physics import planet as planets
+
+    planet, lat, lon, gravity = planet_of(args, aircraft)
+    if not planet.round and args.planet is None and args.lat is None and args.lon is None:
+        return ""
+    line = f"planet: {planets.describe(planet, lat, lon)}"
+    if gravity is not None:
+        g = float(aircraft.gravity)
+        line += (f"; effective gravity there {gravity:.4f} ft/s² against the aircraft's {g:.4f} "
+                 f"({100.0 * (gravity - g) / g:+.3f} %): the trim is the flat one")
+    return line
+
+
 def trim_dict(point):
     """The trim as JSON-ready numbers (angles in degrees, speeds ft/s)."""
     return {
@@ -116,12 +157,13 @@ def run_trim(args):
     aircraft, model, point = solve(args)
     thrust, rpm = engine_at(model, point)
     if args.json:
-        print(json.dumps({**trim_dict(point), "thrust_lbf": thrust, "rpm": rpm}))
+        print(json.dumps({**trim_dict(point), "thrust_lbf": thrust, "rpm": rpm, **planet_dict(args, aircraft)}))
         return 0
     turn = f", banked {point.bank:g}° turning {point.turn_rate:.2f}°/s" if point.bank else ""
     engine = {None: "", "idle": ", engine idling", "off": ", engine off"}[args.engine]
     print(f"{aircraft.name}: steady flight at {point.airspeed:g} ft/s, altitude {point.altitude:g} ft, "
           f"climb angle {point.climb_angle:g}°, flaps {point.flaps:g}{turn}{engine}")
+    line = planet_line(args, aircraft)
     rows = (("angle of attack α", f"{point.alpha:9.4f} °"), ("sideslip β", f"{point.beta:9.4f} °"),
             ("pitch", f"{point.pitch:9.4f} °"), ("roll", f"{point.roll:9.4f} °"),
             ("throttle", f"{point.throttle:9.4f}   ({thrust:.0f} lbf" + (f", {rpm:.0f} rpm)" if rpm else ")")),
@@ -132,6 +174,8 @@ def run_trim(args):
             ("residual", f"{point.residual:9.1e} g, {point.residual_angular:.1e} rad/s²"))
     for name, value in rows:
         print(f"  {name:<18} {value}")
+    if line:
+        print(f"  {line}")
     return 0
 
 
@@ -144,11 +188,13 @@ def run_modes(args):
     named = modes_module.dynamic_modes(linear)
     if args.json:
         print(json.dumps({"trim": trim_dict(point), "modes": [m.as_dict() for m in named],
+                          **planet_dict(args, aircraft),
                           "states": list(linear.states), "inputs": list(linear.inputs),
                           "A": linear.A.tolist(), "B": linear.B.tolist()}))
         return 0
+    line = planet_line(args, aircraft)
     print(f"{aircraft.name}: modes about steady flight at {point.airspeed:g} ft/s, altitude {point.altitude:g} ft, "
-          f"climb angle {point.climb_angle:g}°, flaps {point.flaps:g}")
+          f"climb angle {point.climb_angle:g}°, flaps {point.flaps:g}" + (f"; {line}" if line else ""))
     print(f"  {'mode':<13} {'eigenvalue (1/s)':>22} {'period':>9} {'damping':>8} {'ω_n':>7} {'half / double':>15}")
     for m in named:
         period = f"{m.period:7.2f} s" if m.period else "      —  "

@@ -13,7 +13,8 @@ Keyword arguments of both (``gymnasium.make(id, **kwargs)``): ``aircraft``,
 ``integrator``, ``dt`` (physics step, s), ``agent_hz`` (decisions per
 second), ``wind`` (``"270@15"``), ``turbulence``, ``episode_seconds``,
 ``render_mode`` (``"rgb_array"``: frames from flightsim's renderer off-screen;
-``"human"``: a window).  ``gymnasium.make_vec(id, num_envs=N,
+``"human"``: a window), ``planet`` (``"flat"``, ``"round"``), ``lat``, ``lon``
+(deg: the runway's centre on it).  ``gymnasium.make_vec(id, num_envs=N,
 vectorization_mode="vector_entry_point")`` gives N airplanes stepped together
 (:class:`flightsim.gym.envs.FlightVectorEnv`).
 

@@ -119,6 +119,11 @@ class Task:
         from the environment's random generator.
     episode_seconds : float
         Simulated time after which an episode is truncated.
+    planet : None, "flat", "round" or Planet
+        The planet the airplanes fly on (:func:`flightsim.physics.planet.resolve`; None: the batch's default).
+    lat, lon : float, optional
+        Latitude and longitude (deg) of the earth frame's origin (the runway's centre; default 0°, 0°).
+        The three are passed to the :class:`~flightsim.simulation.batch.BatchSimulation` where given.
     """
 
     #: Entries of the observation, with their scales (a person reads ``obs * scale`` in the units named).
@@ -126,15 +131,17 @@ class Task:
     default_seconds = 60.0
 
     def __init__(self, n, aircraft=None, integrator="euler", dt=DEFAULT_DT, agent_hz=10.0, wind=None,
-                 turbulence="none", episode_seconds=None):
+                 turbulence="none", episode_seconds=None, planet=None, lat=None, lon=None):
         self.aircraft = resolve_aircraft(aircraft)
         self.wind = wind_spec(wind, turbulence)
         self.substeps = substeps_of(dt, agent_hz)
         self.agent_hz = float(agent_hz)
         self.episode_seconds = float(episode_seconds or self.default_seconds)
         self.start = self.make_start()
+        # (only those given: the batch's defaults otherwise)
+        where = {k: v for k, v in (("planet", planet), ("lat", lat), ("lon", lon)) if v is not None}
         self.batch = BatchSimulation(n, self.aircraft, integrator, dt, start=self.start,
-                                     wind=None if self.wind.calm else self.wind)
+                                     wind=None if self.wind.calm else self.wind, **where)
         self.n = n
         self.trim_elevator = np.zeros(n)
         self.flaps = np.zeros(n)

@@ -442,13 +442,28 @@ def resolve(choice, aircraft_planet=None, jsbsim=False):
 def flat_geodetic(lat0, lon0, x, y):
     """Latitude and longitude (deg) of the flat earth frame's point ``(x, y)`` (ft North, West) laid on WGS-84 at
     its origin ``(lat0, lon0)`` (deg): the distances over the meridian's and the prime vertical's radii of
-    curvature there."""
+    curvature there.  ``x``, ``y`` may be arrays (then so are the latitudes and longitudes)."""
     e2 = 1.0 - (WGS84.b / WGS84.a) ** 2
     s = math.sin(math.radians(lat0))
     w = math.sqrt(1.0 - e2 * s * s)
     meridian = WGS84.a * (1.0 - e2) / (w * w * w)
     prime = WGS84.a / w
-    lat = lat0 + math.degrees(x / meridian)
+    lat = lat0 + np.degrees(x / meridian)
     c = math.cos(math.radians(lat0))
-    lon = lon0 - (math.degrees(y / (prime * c)) if c > 1e-12 else 0.0)
+    lon = lon0 - (np.degrees(y / (prime * c)) if c > 1e-12 else 0.0 * y)
     return lat, wrap_lon(lon)
+
+
+def place_text(lat, lon, digits=5):
+    """A latitude and longitude (deg) as a pilot reads them: ``37.61234° N  122.38012° W``."""
+    return (f"{abs(lat):.{digits}f}° {'N' if lat >= 0.0 else 'S'}  "
+            f"{abs(lon):.{digits}f}° {'E' if lon >= 0.0 else 'W'}")
+
+
+def describe(planet, lat, lon):
+    """The planet and where the earth frame's origin lies on it (deg), in words: ``flat (the earth frame's
+    origin at 0.00000° N  0.00000° E)``, ``WGS-84, round and rotating (origin 45.00000° N  10.00000° E)``."""
+    where = place_text(lat, lon)
+    if not planet.round:
+        return f"flat (the earth frame's origin at {where})"
+    return f"{planet.name}, round{' and rotating' if planet.omega else ''} (origin {where})"

@@ -196,6 +196,13 @@ class Telemetry:
     engines: tuple = ()
     #: The last step was an implicit one (``midpoint``) whose iteration did not converge: it took its last iterate.
     unconverged: bool = False
+    #: Where on the planet the CG is: geodetic latitude and longitude (deg, + North, + East) and height above the
+    #: ellipsoid (ft) (:attr:`Simulation.geodetic`); None where the source does not say.
+    lat: float = None
+    lon: float = None
+    alt_msl: float = None
+    #: The planet's name (``flat``, ``WGS-84``, a JSBSim aircraft's own); empty where the source does not say.
+    planet: str = ""
 
 
 def gear_legs(aircraft, params):
@@ -771,6 +778,7 @@ class Simulation:
         roll, pitch, heading, airspeed, alpha = instruments(y, wind)
         engines, mach = ((), 0.0) if self.aircraft.jsbsim is None else self.aircraft.jsbsim.gauges(
             self._params.jsb_props)
+        lat, lon, alt_msl = self.geodetic
         return Telemetry(
             t=self.t,
             roll=roll,
@@ -797,6 +805,7 @@ class Simulation:
             mach=mach,
             engines=engines,
             unconverged=bool(self._diag[aero.D_UNCONVERGED]) and self.integrator == "midpoint",
+            lat=lat, lon=lon, alt_msl=alt_msl, planet=self.planet.name,
         )
 
     @property

@@ -159,6 +159,22 @@ class Replay:
         y = self._row(self.t)[0]
         return y[0:3], y[6:10]
 
+    @property
+    def geodetic(self):
+        """The recorded latitude, longitude (deg) and height above the ellipsoid (ft) at the clock, interpolated
+        between the rows around it (across the date line the short way); an older trace's, which says none, are
+        the flat earth frame laid at 0°, 0° (:func:`flightsim.simulation.trace.read_csv`)."""
+        times, at = self.table[:, 0], trace.GEODETIC_AT
+        k = int(np.clip(np.searchsorted(times, self.t, side="right") - 1, 0, len(times) - 1))
+        a = self.table[k, at:at + 3]
+        if k + 1 >= len(times):
+            return float(a[0]), float(a[1]), float(a[2])
+        b = self.table[k + 1, at:at + 3]
+        f = (self.t - times[k]) / (times[k + 1] - times[k])
+        dlon = (b[1] - a[1] + 180.0) % 360.0 - 180.0
+        lon = (a[1] + f * dlon + 180.0) % 360.0 - 180.0
+        return float(a[0] + f * (b[0] - a[0])), float(lon), float(a[2] + f * (b[2] - a[2]))
+
     def _wind_at(self, t):
         """The recorded earth wind (ft/s) at time ``t``, held from its row."""
         times = self.table[:, 0]
@@ -173,6 +189,7 @@ class Replay:
         self._params.controls[:] = u
         aero.loads_fields(self.t, y, self._param_fields)
         gear = gear_legs(self.aircraft, self._params)
+        lat, lon, alt_msl = self.geodetic
         return Telemetry(
             t=self.t, roll=roll, pitch=pitch, heading=heading, airspeed=airspeed,
             altitude=float(y[2] - self.aircraft.contact_height), vertical_speed=float(y[5]), alpha=alpha,
@@ -182,7 +199,7 @@ class Replay:
             on_ground=any(g.wheel and g.load > 0.0 for g in gear),
             integrator=self.integrator, gear=gear,
             groundspeed=float(math.hypot(y[3], y[4])), wind=tuple(float(w) for w in wind),
-            beta=sideslip(y, wind),
+            beta=sideslip(y, wind), lat=lat, lon=lon, alt_msl=alt_msl,
         )
 
     def surface_deflections(self):

@@ -6,7 +6,7 @@ with aviation signs)::
     t, x, y, z, vx, vy, vz, qw, qx, qy, qz, p, q, r, roll, pitch, heading,
     airspeed, alpha, throttle, elevator, aileron, rudder, flaps, brake,
     parking_brake, on_ground, wind_x, wind_y, wind_z, groundspeed, rpm, ap_mode,
-    engine, brake_left, brake_right
+    engine, brake_left, brake_right, lat, lon, alt_msl
 
 ``x, y, z`` earth position (x North, y West, z up); ``vx, vy, vz`` earth
 velocity (over the ground); ``qw..qz`` orientation body → earth; ``p, q, r``
@@ -23,9 +23,16 @@ constant thrust); ``ap_mode`` the autopilot's modes
 LOC 3; tens vertical ALT 1, VS 2, GS 3; hundreds speed by throttle 1, by
 pitch 2; 0 disengaged); ``engine`` 1 running, 0 off, and ``brake_left``,
 ``brake_right`` the toe brakes on their own (controls, after the others
-because they came later).  Columns are only ever added at the end; a
-trace without the later ones reads the brakes, on_ground, rpm and ap_mode as
-0, the wind as still air and the engine as running.
+because they came later); ``lat``, ``lon`` the geodetic latitude and
+longitude of the CG (deg, + North, + East, WGS-84 or the round planet flown)
+and ``alt_msl`` its height above the ellipsoid (ft): on a flat planet the
+earth frame laid on WGS-84 at its origin
+(:func:`flightsim.physics.planet.flat_geodetic`), on a round one where the
+airplane is on it (``x, y, z`` being then the flat view of the round
+planet's state: :mod:`flightsim.physics.planet`).  Columns are only ever
+added at the end; a trace without the later ones reads the brakes,
+on_ground, rpm and ap_mode as 0, the wind as still air, the engine as
+running, and its place as the flat earth frame laid at 0°, 0°.
 """
 
 import csv
@@ -45,17 +52,33 @@ WIND_COLUMNS = ("wind_x", "wind_y", "wind_z")
 ENGINE_COLUMNS = ("rpm", "ap_mode")
 #: Controls added after the columns above (a trace's controls are CONTROL_COLUMNS and these).
 LATER_CONTROL_COLUMNS = ("engine", "brake_left", "brake_right")
+#: Where on the planet the airplane is (deg, deg, ft), added after the later controls.
+GEODETIC_COLUMNS = ("lat", "lon", "alt_msl")
 COLUMNS = (STATE_COLUMNS + DERIVED_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ("groundspeed",)
-           + ENGINE_COLUMNS + LATER_CONTROL_COLUMNS)
+           + ENGINE_COLUMNS + LATER_CONTROL_COLUMNS + GEODETIC_COLUMNS)
 #: What a trace without a column reads in it: 0, but the engine runs.
 _ABSENT = {"engine": 1.0, "brake_left": 0.0, "brake_right": 0.0}
 #: Where the controls (but the later ones: :func:`controls_of`) and the on_ground flag start in a trace table.
 CONTROLS_AT = len(STATE_COLUMNS) + len(DERIVED_COLUMNS)
 ON_GROUND_AT = CONTROLS_AT + len(CONTROL_COLUMNS)
 WIND_AT = ON_GROUND_AT + len(GROUND_COLUMNS)
+#: Where the later controls and the geodetic columns start in a trace table.
+LATER_AT = COLUMNS.index(LATER_CONTROL_COLUMNS[0])
+GEODETIC_AT = COLUMNS.index(GEODETIC_COLUMNS[0])
 
 
-def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=None):
+def flat_geodetic_rows(x, y, z, lat0=0.0, lon0=0.0):
+    """``(N, 3)`` latitude, longitude (deg) and height (ft) of flat earth-frame positions laid on WGS-84 at
+    ``(lat0, lon0)`` (deg) (:func:`flightsim.physics.planet.flat_geodetic`): a flat flight's place, and a trace's
+    where it says none."""
+    from flightsim.physics.planet import flat_geodetic
+
+    x, y, z = (np.asarray(v, dtype=np.float64).reshape(-1) for v in (x, y, z))
+    lat, lon = flat_geodetic(lat0, lon0, x, y)
+    return np.column_stack([lat, lon, z])
+
+
+def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=None, geodetic=None):
     """The trace as one float array, columns :data:`COLUMNS`.
 
     Parameters
@@ -74,6 +97,10 @@ def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=
         alpha are relative to the air.
     rpm, ap_mode : array_like, shape (N,), optional
         Engine speed (rev/min) and the autopilot's mode code at each row (default 0).
+    geodetic : array_like, shape (N, 3), optional
+        Latitude, longitude (deg) and height above the ellipsoid (ft) at each row
+        (:attr:`Simulation.geodetic <flightsim.simulation.flight.Simulation.geodetic>`); default: the flat earth
+        frame laid on WGS-84 at 0°, 0° (:func:`flat_geodetic_rows`).
     """
     times = np.asarray(times, dtype=np.float64).reshape(-1, 1)
     states = np.asarray(states, dtype=np.float64).reshape(-1, 13)
@@ -91,7 +118,10 @@ def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=
         airspeed = np.linalg.norm(air, axis=1, keepdims=True)
         alpha = np.degrees(np.arctan2(-vb[:, 2], vb[:, 0])).reshape(-1, 1)
         groundspeed = np.hypot(states[:, 3], states[:, 4]).reshape(-1, 1)
-    return np.hstack([times, states, angles, airspeed, alpha, controls, ground, wind, groundspeed, *extra, later])
+        place = (flat_geodetic_rows(states[:, 0], states[:, 1], states[:, 2]) if geodetic is None
+                 else np.asarray(geodetic, dtype=np.float64).reshape(n, 3))
+    return np.hstack([times, states, angles, airspeed, alpha, controls, ground, wind, groundspeed, *extra, later,
+                      place])
 
 
 def write_csv(path, rows):
@@ -126,7 +156,9 @@ def read_csv(path):
         quaternion.  Columns beyond the state (angles, controls, on_ground,
         wind) are optional: derived ones are recomputed from the state (and
         the wind), missing controls, on_ground and wind read 0 (an older
-        trace: brakes off, still air) and a missing engine 1 (running).
+        trace: brakes off, still air), a missing engine 1 (running), and
+        missing ``lat, lon, alt_msl`` the flat earth frame laid on WGS-84 at
+        0°, 0° (all three are read, or none).
     """
     from flightsim.errors import InputError
 
@@ -150,6 +182,7 @@ def read_csv(path):
         raise InputError(path, "line 1",
                          f"missing column(s) {', '.join(missing)}; a trace needs {','.join(STATE_COLUMNS)}")
     index = {name: header.index(name) for name in header}
+    placed = all(c in index for c in GEODETIC_COLUMNS)
     rows = []
     for number, cells in enumerate(lines[1:], start=2):
         if not cells:
@@ -158,7 +191,7 @@ def read_csv(path):
             raise InputError(path, f"line {number}", f"expected {len(header)} cells, got {len(cells)}")
         values = []
         for name in (STATE_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ENGINE_COLUMNS
-                     + LATER_CONTROL_COLUMNS):
+                     + LATER_CONTROL_COLUMNS + (GEODETIC_COLUMNS if placed else ())):
             if name not in index:
                 values.append(_ABSENT.get(name, 0.0))
                 continue
@@ -184,13 +217,14 @@ def read_csv(path):
     at = 14 + len(CONTROL_COLUMNS)
     extra = at + 1 + len(WIND_COLUMNS)
     later = extra + len(ENGINE_COLUMNS)
-    controls = np.hstack([data[:, 14:at], data[:, later:]])
+    place = later + len(LATER_CONTROL_COLUMNS)
+    controls = np.hstack([data[:, 14:at], data[:, later:place]])
     return table(data[:, 0], states, controls, on_ground=data[:, at], wind=data[:, at + 1:at + 4],
-                 rpm=data[:, extra], ap_mode=data[:, extra + 1])
+                 rpm=data[:, extra], ap_mode=data[:, extra + 1], geodetic=data[:, place:] if placed else None)
 
 
 def controls_of(rows):
     """The controls of trace rows ``(N, len(COLUMNS))`` as rows in
     :data:`~flightsim.simulation.controls.CONTROL_NAMES` order ``(N, 10)``."""
     rows = np.asarray(rows, dtype=np.float64).reshape(-1, len(COLUMNS))
-    return np.hstack([rows[:, CONTROLS_AT:ON_GROUND_AT], rows[:, len(COLUMNS) - len(LATER_CONTROL_COLUMNS):]])
+    return np.hstack([rows[:, CONTROLS_AT:ON_GROUND_AT], rows[:, LATER_AT:LATER_AT + len(LATER_CONTROL_COLUMNS)]])

@@ -19,7 +19,8 @@ Panels, in drawing order:
 
 * :func:`cockpit_overlay` - the glare shield and windscreen posts (cockpit camera);
 * :func:`flight_panel` (left) - attitude indicator and heading tape,
-  airspeed (through the air) and ground speed, altitude, vertical speed,
+  airspeed (through the air) and ground speed, altitude, where on the planet
+  (:func:`place_section`: latitude, longitude, height above the ellipsoid, the planet), vertical speed,
   angle of attack, stall warning, the wind (:func:`wind_section`: an arrow
   relative to the nose, direction and speed, turbulence), throttle, flaps,
   the control surfaces, the elevator trim and *Trim now*;
@@ -62,13 +63,14 @@ from flightsim.app.hud.instruments import (
 from flightsim.app.input.joystick import CENTRED
 from flightsim.app.input.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_HELD
 from flightsim.app.scene.camera import CAMERA_MODES
+from flightsim.physics.planet import place_text
 from flightsim.simulation.autopilot import SPEC_KEYS, Selection
 
 __all__ = ["NUMERICS_SECTIONS", "PANELS", "STALL_BLINK_HZ", "aircraft_section", "autopilot_section", "camera_section",
            "charts_section", "clock_section", "cockpit_overlay", "dynamics_panel", "dynamics_section", "flight_panel",
-           "gear_panel", "ghost_section", "integrator_section", "key_help", "numerics_panel", "recording_section",
-           "run_section",
-           "sound_section", "stall_flash", "status_banner", "timing_section", "wind_section"]
+           "gear_panel", "ghost_section", "integrator_section", "key_help", "numerics_panel", "place_section",
+           "recording_section", "run_section", "sound_section", "stall_flash", "status_banner", "timing_section",
+           "wind_section"]
 
 PANEL_ALPHA = 0.62
 """Opacity of the side panels' background (the scene shows through)."""
@@ -236,6 +238,7 @@ def flight_panel(view, do, hud):
     else:
         imgui.text(f"Airspeed {kt:6.1f} kt  ({t.airspeed:5.1f} ft/s)  GS {t.groundspeed * FT_S_TO_KT:5.1f} kt")
     imgui.text(f"Altitude {t.altitude:7.0f} ft")
+    place_section(t)
     imgui.text(f"Vert spd {t.vertical_speed * 60.0:+7.0f} ft/min")
     imgui.text(f"AoA      {t.alpha:+6.1f} deg")
     imgui.text(f"Roll {t.roll:+6.1f}  Pitch {t.pitch:+5.1f}  Hdg {t.heading:05.1f}")
@@ -280,6 +283,15 @@ def flight_panel(view, do, hud):
     imgui.text_disabled(view.input_status if view.capabilities.can_fly else "controls as recorded")
     _remember_window(hud, "flight:window")
     imgui.end()
+
+
+def place_section(t):
+    """Where on the planet the airplane is: its latitude and longitude, its height above the ellipsoid and the
+    planet's name (a source that says none, nothing)."""
+    if t.lat is None:
+        return
+    imgui.text(place_text(t.lat, t.lon))
+    imgui.text(f"MSL      {t.alt_msl:7.0f} ft" + (f"  {t.planet}" if t.planet else ""))
 
 
 def wind_section(view, do, hud):
