@@ -58,7 +58,9 @@ def start_from_args(args, aircraft, atmosphere="constant", wind=None):
     """The :class:`~flightsim.simulation.starts.Start` that ``--start``/``--trim`` ask for.
 
     ``wind`` (:class:`~flightsim.physics.wind.WindSpec`, optional): a trimmed
-    start is trimmed relative to the air and carried along with the steady wind.
+    start is trimmed relative to the air and carried along with the steady wind.  On a round planet
+    (``--planet``, ``--lat``, ``--lon``, or a JSBSim aircraft's default) it is trimmed with the planet's effective
+    gravity there (:func:`~flightsim.simulation.starts.start_gravity`).
     """
     from flightsim.physics.trim import TrimError
     from flightsim.simulation.starts import make_start
@@ -71,7 +73,8 @@ def start_from_args(args, aircraft, atmosphere="constant", wind=None):
         raise InputError("--climb-angle", "", "the air start is level; use --trim FT_S --climb-angle DEG")
     try:
         return make_start(aircraft, kind, args.trim, args.altitude, args.climb_angle, atmosphere=atmosphere,
-                          wind=wind)
+                          wind=wind, planet=getattr(args, "planet", None), lat=getattr(args, "lat", None),
+                          lon=getattr(args, "lon", None))
     except TrimError as exc:
         raise InputError("--trim" if kind == "trim" else "--start", "", str(exc)) from None
 
