@@ -128,19 +128,19 @@ def test_bad_planet_options_get_one_line(args, expected):
 
 
 def test_trim_and_modes_say_the_planet_and_its_gravity():
-    r = run("trim", "--airspeed", "160", "--planet", "round", "--lat", "45", "--json")
+    r = run("trim", "--airspeed", "160", "--altitude", "100", "--planet", "round", "--lat", "45", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["planet"] == "WGS-84" and d["lat_deg"] == 45.0 and d["lon_deg"] == 0.0
-    # the effective gravity (gravitation and the centrifugal term) on the ellipsoid at 45°: WGS-84's normal
-    # gravity there is 9.80620 m/s² (J2 only: within 1e-5)
-    assert d["planet_gravity"] == pytest.approx(9.80620 / 0.3048, rel=2e-5)
+    # the effective gravity (gravitation and the centrifugal term) at 45°, the trim's: on the ellipsoid WGS-84's
+    # normal gravity there is 9.80620 m/s² (J2 only: within 1e-5), 100 ft up less by the free-air gradient 2 h / a
+    assert d["planet_gravity"] == pytest.approx(9.80620 / 0.3048 * (1.0 - 200.0 / 20925646.0), rel=2e-5)
     plain = run("trim", "--airspeed", "160")
     assert plain.returncode == 0 and "planet" not in plain.stdout          # the flat output as before
-    modes = run("modes", "--airspeed", "160", "--planet", "round")
+    modes = run("modes", "--airspeed", "160", "--altitude", "100", "--planet", "round")
     assert modes.returncode == 0, modes.stderr
     assert "planet: WGS-84, round and rotating (origin 0.00000° N  0.00000° E); effective gravity there " \
-           "32.0875 ft/s²" in modes.stdout.splitlines()[0]
+           "32.0872 ft/s²" in modes.stdout.splitlines()[0]
 
 
 @pytest.mark.skipif("planet" not in inspect.signature(

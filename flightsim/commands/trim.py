@@ -85,7 +85,9 @@ def solve(args):
     from flightsim.physics.trim import AirplaneModel, TrimError, trim
 
     aircraft = load_aircraft(args.aircraft)
-    model = AirplaneModel(aircraft, args.atmosphere)
+    gravity = planet_of(args, aircraft)[3]
+    # on a round planet the effective gravity at the trim's height, as a start there is trimmed
+    model = AirplaneModel(aircraft, args.atmosphere, **({} if gravity is None else {"gravity": gravity}))
     try:
         point = trim(aircraft, args.airspeed, args.altitude, args.climb_angle, args.flaps, bank=args.bank,
                      model=model, engine=args.engine)
@@ -97,19 +99,18 @@ def solve(args):
 
 def planet_of(args, aircraft):
     """The planet the options name (:func:`flightsim.physics.planet.resolve`), the latitude and longitude of the
-    earth frame's origin (deg), and the round planet's effective gravity there (gravitation and the centrifugal
-    term on the ellipsoid, ft/s²; None on a flat planet): ``(planet, lat, lon, gravity)``.
-
-    The trim itself is the flat one, with the aircraft's gravity (a flight on the round planet starts from it
-    through the planet's view, :mod:`flightsim.physics.planet`).
+    earth frame's origin (deg), and the round planet's effective gravity there at the trim's height
+    (gravitation and the centrifugal term, ft/s²: :func:`~flightsim.simulation.starts.start_gravity`, what a
+    start there is trimmed with; None on a flat planet): ``(planet, lat, lon, gravity)``.
     """
     from flightsim.physics import planet as planets
+    from flightsim.simulation.starts import start_gravity
 
     planet = planets.resolve(args.planet, getattr(aircraft, "planet", None), aircraft.jsbsim is not None)
     lat = planets.DEFAULT_LAT if args.lat is None else planets.check_lat(args.lat)
     lon = planets.DEFAULT_LON if args.lon is None else planets.check_lon(args.lon)
-    packed = planets.pack(planet, math.radians(lat), math.radians(lon))
-    return planet, lat, lon, None if packed is None else float(packed[planets.P_G])
+    gravity = start_gravity(aircraft, args.altitude, planet, lat, lon) if planet.round else None
+    return planet, lat, lon, gravity
 
 
 def planet_dict(args, aircraft):
@@ -131,7 +132,7 @@ def planet_line(args, aircraft):
     if gravity is not None:
         g = float(aircraft.gravity)
         line += (f"; effective gravity there {gravity:.4f} ft/s² against the aircraft's {g:.4f} "
-                 f"({100.0 * (gravity - g) / g:+.3f} %): the trim is the flat one")
+                 f"({100.0 * (gravity - g) / g:+.3f} %), the trim's")
     return line
 
 
