@@ -49,7 +49,7 @@ import numpy as np
 from numba import njit, prange, types  # noqa: F401 (prange: the kernels generated below)
 from numba.extending import overload
 
-from flightsim.math.compiler import ERROR_MODEL, compile_source, entry_jit
+from flightsim.math.compiler import ERROR_MODEL, compile_source, entry_jit, jit
 from flightsim.physics import aero, divergence, integrators
 from flightsim.physics import planet as planets
 
@@ -64,7 +64,7 @@ from flightsim.physics.ground import (  # noqa: F401
     ground_after_step,
     ground_contact,
 )
-from flightsim.physics.planet import to_view  # noqa: F401 (the round planet's kernel)
+from flightsim.physics.planet import to_view_after  # noqa: F401 (the round planet's kernel)
 from flightsim.physics.rigidbody import check_dt
 from flightsim.physics.steps import STATE_SIZE, step_by_number  # noqa: F401 (step_by_number: the kernel steps)
 from flightsim.physics.wind import wingspan_of
@@ -152,52 +152,60 @@ def batch_steps(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv,
             if wind_on:
                 sample_one(a, T[a], y, h, params.wind, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn)
 '''
-_ROUND_KERNEL = f'''
+_ROUND_AIRPLANE = f'''
+def fly_round(a, number, E, PE, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv, renorm, increment_id,
+              status, qerr, wheels_down, on_ground, travel, wheels_only, sink_rate,
+              wind_on, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn):
+    """``steps`` physics steps of the running airplane ``a`` on a round planet (:func:`batch_steps_round`)."""
+    params = {_fields_expression("fields", "own", "a")}
+    view_params = {_fields_expression("fields", "own", "a", view=True)}
+    planet = params.planet
+    e = E[a]
+    prev_e = PE[a]
+    y = Y[a]
+    prev = P[a]
+    for k in range(steps):
+        prev_e[:] = e
+        prev[:] = y
+        aero.step_start(T[a], e, h, params)
+        err = step_by_number(number, e, T[a], h, params, inertia, inertia_inv, renorm, increment_id)
+        if not math.isfinite(err):
+            D[a, :] = e
+            e[:] = prev_e
+            status[a] = NONFINITE
+            return
+        T[a] += h
+        qerr[a] = err
+        to_view_after(T[a], e, planet, y, prev)
+        code = ground_after_step(y, prev, T[a], view_params, wheels_down, on_ground, a, travel, wheels_only,
+                                 sink_rate)
+        if code != 0:
+            status[a] = CRASHED + code - GROUND_CRASH
+            return
+        if wind_on:
+            sample_one(a, T[a], y, h, params.wind, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn)
+'''
+#: One airplane's steps on a round planet: a function of its own, which the parallel loop calls (written in the
+#: loop's body, the same code ran at half the speed: numba's parallel lowering of it).
+fly_round = compile_source("fly_round", _ROUND_AIRPLANE, jit)
+
+_ROUND_KERNEL = '''
 def batch_steps_round(number, E, PE, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv, renorm, increment_id,
                       status, qerr, wheels_down, on_ground, travel, wheels_only, sink_rate,
                       wind_on, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn):
     """:func:`batch_steps` on a round planet: the integrator advances each airplane's Earth-centred inertial
     state ``E[a]`` (the one before in ``PE[a]``), and after each step ``Y[a]`` becomes its view
-    (:func:`flightsim.physics.planet.to_view`, its quaternion on the hemisphere of the view before, ``P[a]``),
-    which the ground check and the wind read, as :class:`~flightsim.simulation.flight.Simulation` does.
+    (:func:`flightsim.physics.planet.to_view_after`: its quaternion on the hemisphere of the view before,
+    ``P[a]``), which the ground check and the wind read, as :class:`~flightsim.simulation.flight.Simulation` does.
 
     A step that diverges leaves the inertial state it made in ``D[a]`` and the airplane on its last finite state.
     """
     for a in prange(E.shape[0]):
         if status[a] != RUNNING:
             continue
-        params = {_fields_expression("fields", "own", "a")}
-        view_params = {_fields_expression("fields", "own", "a", view=True)}
-        planet = params.planet
-        e = E[a]
-        prev_e = PE[a]
-        y = Y[a]
-        prev = P[a]
-        for k in range(steps):
-            prev_e[:] = e
-            prev[:] = y
-            aero.step_start(T[a], e, h, params)
-            err = step_by_number(number, e, T[a], h, params, inertia, inertia_inv, renorm, increment_id)
-            if not math.isfinite(err):
-                D[a, :] = e
-                e[:] = prev_e
-                status[a] = NONFINITE
-                break
-            T[a] += h
-            qerr[a] = err
-            to_view(T[a], e, planet, y)
-            if y[6] * prev[6] + y[7] * prev[7] + y[8] * prev[8] + y[9] * prev[9] < 0.0:
-                y[6] = -y[6]
-                y[7] = -y[7]
-                y[8] = -y[8]
-                y[9] = -y[9]
-            code = ground_after_step(y, prev, T[a], view_params, wheels_down, on_ground, a, travel, wheels_only,
-                                     sink_rate)
-            if code != 0:
-                status[a] = CRASHED + code - GROUND_CRASH
-                break
-            if wind_on:
-                sample_one(a, T[a], y, h, params.wind, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn)
+        fly_round(a, number, E, PE, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv, renorm, increment_id,
+                  status, qerr, wheels_down, on_ground, travel, wheels_only, sink_rate,
+                  wind_on, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn)
 '''
 batch_steps_round = compile_source("batch_steps_round", _ROUND_KERNEL, parallel_jit)
 #: The round planet's kernel run on the calling thread.
