@@ -37,8 +37,13 @@ rounding (``tests/test_batch.py``).
 The loads' parameters (:class:`flightsim.physics.aero.LoadParams`) are
 shared by all the airplanes except the fields written during a flight
 (:data:`PER_AIRPLANE`: controls, wind, the loads' diagnostics, the brakes'
-anchors, a JSBSim aircraft's property array, stack and held thrust), which
-get one row per airplane.  The compiled kernel builds each
+anchors, a JSBSim aircraft's property array, stack and held thrust, a round
+planet's packed array with its scratch view), which get one row per airplane.
+
+On a round planet (``planet="round"``, a JSBSim aircraft's default, as
+:class:`Simulation`'s) each airplane's Earth-centred inertial state is
+integrated (:func:`batch_steps_round`) and :attr:`BatchSimulation.states` holds
+its flat view, which everything else reads as on a flat planet.  The compiled kernel builds each
 airplane's ``LoadParams`` from the named tuple's own field list, so fields
 added to it later (a propeller's tables) are shared with no change here.
 """
