@@ -28,12 +28,19 @@ N = 1024 losing at most 30 % to the bare batch; with ``--aircraft jsbsim:c172p``
 (JSBSim's own c172p flown by flightsim's batch) ``euler`` at N = 4096 ≥ 10×
 JSBSim's c172p.
 
+Round planet against flat (``--planet``): the same batch (``--aircraft``, default Bourg's) with
+``planet="flat"`` and ``planet="round"`` given explicitly (a JSBSim aircraft defaults to round), ``euler`` and
+``rk4``, N = 1 and 1024 (``--sizes``), in one round-robin; prints the cost ratio round ÷ flat (flat
+airplane-steps/s ÷ round) beside the target of ``bench_step.py --planet``: a round-planet step costs at most
+1.5× a flat one.
+
 How to run
 ----------
 ::
 
     python benchmarks/bench_batch.py            # 5 rounds
     python benchmarks/bench_batch.py --quick    # smoke run: N up to 1024, 2 rounds, short batches
+    python benchmarks/bench_batch.py --planet --rounds 7   # round planet ÷ flat
 """
 
 import argparse
@@ -59,14 +66,17 @@ TARGETS = {"euler": 18.0, "rk4": 5.0}
 #: With a JSBSim aircraft (``--aircraft jsbsim:c172p``): the batch still ≥ 10× JSBSim (issue 22).
 JSBSIM_TARGETS = {"euler": 10.0}
 MAX_VECTOR_LOSS = 0.30
+#: ``--planet``: the batch sizes, and the target on round ÷ flat (cost per airplane-step).
+PLANET_SIZES = (1, 1024)
+PLANET_TARGET = 1.5
 
 
 class BatchCandidate:
-    def __init__(self, integrator, n, start, work, aircraft=None):
-        self.label = f"batch {integrator} N={n}"
+    def __init__(self, integrator, n, start, work, aircraft=None, planet=None):
+        self.label = f"batch {integrator} N={n}" + ("" if planet is None else f" {planet}")
         self.integrator, self.n = integrator, n
         t0 = time.perf_counter()
-        self.batch = BatchSimulation(n, aircraft, integrator=integrator, dt=DT, start=start)
+        self.batch = BatchSimulation(n, aircraft, integrator=integrator, dt=DT, start=start, planet=planet)
         self.steps = int(min(max(work // n, 10), 60.0 / DT))
         self.batch.step(2)                    # warm-up: numba compile or cache load
         self.warmup = time.perf_counter() - t0
@@ -136,6 +146,45 @@ class JSBSimRate:
         return 1.0 / wall
 
 
+def planet_main(aircraft, name, rounds, work, sizes):
+    """``--planet``: the same batch flat and round, in one round-robin; the cost ratio round ÷ flat."""
+    import numba
+
+    print(f"# BatchSimulation ({name}, dt = 1/120 s) on the round planet and on the flat one")
+    print(f"# {rounds} rounds, round-robin, median airplane-steps/s; {os.cpu_count()} CPUs, "
+          f"numba threads {numba.get_num_threads()}, load average {os.getloadavg()[0]:.2f} at start")
+    start = make_start(aircraft, "air")
+    pairs = [(integrator, n, [BatchCandidate(integrator, n, start, work, aircraft, planet)
+                              for planet in ("flat", "round")])
+             for integrator in INTEGRATORS for n in sizes]
+    cands = [c for _, _, pair in pairs for c in pair]
+    samples = {c.label: [] for c in cands}
+    t0 = time.perf_counter()
+    for _ in range(rounds):
+        for c in cands:
+            samples[c.label].append(c.rate())
+    print(f"# timing took {time.perf_counter() - t0:.1f} s; load average {os.getloadavg()[0]:.2f} at end")
+    print()
+    header = (f"{'integrator':<10} {'N':>5} {'flat steps/s':>14} {'round steps/s':>14} {'round ÷ flat':>13} "
+              f"{'(best)':>7}  target")
+    print(header)
+    print("-" * len(header))
+    worst = 0.0
+    for integrator, n, (flat, round_) in pairs:
+        ratio = statistics.median(samples[flat.label]) / statistics.median(samples[round_.label])
+        best = max(samples[flat.label]) / max(samples[round_.label])
+        worst = max(worst, ratio)
+        print(f"{integrator:<10} {n:>5} {statistics.median(samples[flat.label]):>14,.0f} "
+              f"{statistics.median(samples[round_.label]):>14,.0f} {ratio:>13.2f} {f'({best:.2f})':>7}  "
+              f"≤ {PLANET_TARGET:g}")
+    stops = [f"{c.label}: {c.stops}" for c in cands if c.stops]
+    if stops:
+        print("  airplanes stopped during timed batches: " + ", ".join(stops))
+    print(f"\nRound ÷ flat (cost per airplane-step, medians; (best): of the fastest rounds), worst: {worst:.2f} "
+          f"(target ≤ {PLANET_TARGET:g}: {'met' if worst <= PLANET_TARGET else 'MISSED'})")
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smoke run: N up to 1024, 2 rounds, short batches")
@@ -143,6 +192,9 @@ def main(argv=None):
     parser.add_argument("--aircraft", default=None, metavar="NAME",
                         help="the batch's aircraft (default: Bourg's; e.g. jsbsim:c172p, whose target is ≥ 10× JSBSim "
                              "with euler)")
+    parser.add_argument("--planet", action="store_true",
+                        help="time the batch on the round planet against the flat one instead "
+                             f"(euler and rk4, N = {', '.join(map(str, PLANET_SIZES))})")
     args = parser.parse_args(argv)
     rounds = args.rounds or (2 if args.quick else 5)
     sizes = tuple(n for n in SIZES if n <= 1024) if args.quick else SIZES
@@ -154,6 +206,8 @@ def main(argv=None):
     import numba
 
     aircraft = resolve_aircraft(args.aircraft)
+    if args.planet:
+        return planet_main(aircraft, args.aircraft or aircraft.name, rounds, work, PLANET_SIZES)
     print(f"# Many airplanes at once: flightsim's BatchSimulation ({args.aircraft or aircraft.name}, dt = 1/120 s), "
           + ("its vector environment (Bourg's airplane), " if args.aircraft is None else "") + "and JSBSim")
     print(f"# {rounds} rounds, round-robin, median airplane-steps/s; {os.cpu_count()} CPUs, "

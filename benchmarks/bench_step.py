@@ -35,21 +35,38 @@ round-robin.  The issue's target is on the compiled step: flightsim's
 If the ``jsbsim`` package is missing the script says so and reports the
 flightsim numbers alone (exit status 0).
 
+Round planet against flat (``--planet``): the book's airplane (bourg) and
+JSBSim's c172p (``jsbsim:c172p``), each with ``euler`` and ``rk4``, flown by
+the same ``Simulation`` on a flat planet and on the round one
+(``planet="flat"`` / ``"round"`` given explicitly: a JSBSim aircraft
+defaults to round), from the same start (bourg's file start, the c172p's
+level trim), in one round-robin; and the same step in a compiled loop
+(``Integrator.run``: the flat state, or the round planet's Earth-centred
+inertial state whose loads evaluate its view).  Prints each pair's median
+µs/step and the ratio round / flat beside the issue's target: a round-planet
+step costs at most 1.5× a flat one (same aircraft, same integrator).
+JSBSim itself is not run.
+
 How to run
 ----------
 ::
 
     python benchmarks/bench_step.py            # 15 batches of 2000 steps each
     python benchmarks/bench_step.py --quick    # 3 batches of 200 steps (smoke run)
+    python benchmarks/bench_step.py --planet --batches 7   # round planet ÷ flat, 7 batches
 """
 
 import argparse
+import math
 import os
 import statistics
 import sys
 import time
 
+import numpy as np
+
 from flightsim.physics import aero, integrators
+from flightsim.physics import planet as planets
 from flightsim.physics.integrators import INTEGRATORS
 from flightsim.simulation.controls import flown_row
 from flightsim.simulation.flight import Simulation
@@ -60,21 +77,28 @@ TARGETS = {"euler": 1.0, "rk4": 2.0}
 #: JSBSim's aircraft timed by default, and the target on flightsim's compiled euler step ÷ JSBSim's run().
 AIRCRAFT = ("737", "t6texan2", "c172p")
 AIRCRAFT_TARGET = 0.5
+#: ``--planet``: the aircraft (None: the book's airplane), the integrators, and the target on round ÷ flat.
+PLANET_AIRCRAFT = (None, "jsbsim:c172p")
+PLANET_INTEGRATORS = ("euler", "rk4")
+PLANET_TARGET = 1.5
 
 
 class FlightsimCandidate:
-    def __init__(self, name, aircraft=None):
+    def __init__(self, name, aircraft=None, planet=None):
         self.label = f"flightsim {name}" if aircraft is None else f"flightsim {aircraft} {name}"
         self.name = name if aircraft is None else f"{aircraft}:{name}"
+        if planet is not None:
+            self.label += f" {planet}"
+            self.name += f" {planet}"
         t0 = time.perf_counter()
         if aircraft is None:
-            self.sim = Simulation(integrator=name, dt=DT)
+            self.sim = Simulation(integrator=name, dt=DT, planet=planet)
         else:
             from flightsim.physics.aircraft import load_aircraft
             from flightsim.simulation.starts import make_start
 
             plane = load_aircraft(aircraft)
-            self.sim = Simulation(plane, name, DT, start=make_start(plane, "air"))
+            self.sim = Simulation(plane, name, DT, start=make_start(plane, "air"), planet=planet)
         for _ in range(10):  # warm-up: numba compile or cache load
             self.sim.step()
         self.warmup = time.perf_counter() - t0
@@ -133,6 +157,103 @@ class CompiledCandidate:
 
     def notes(self):
         return f"after a batch: altitude {self.y[2]:.0f} ft"
+
+
+class PlanetLoopCandidate:
+    """A flight's step in a compiled loop (``Integrator.run``: the once-per-step work, the loads, the step; no
+    Python between steps) on the flight's own planet: on a round one the Earth-centred inertial state, whose
+    loads evaluate its view (the packed planet), from the flight's start."""
+
+    def __init__(self, flight):
+        sim = flight.sim
+        self.label = f"{flight.label} (compiled loop)"
+        self.name = f"{flight.name} compiled"
+        self.integrator = sim._integrator
+        self.sim = sim
+        flat = aero.pack(sim.aircraft, sim.atmosphere)
+        self.view_params = flat
+        self.packed = planets.pack(sim.planet, math.radians(sim.lat), math.radians(sim.lon), flat.gravity)
+        self.params = flat._replace(planet=self.packed)
+        self.inertia, self.inertia_inv = sim.aircraft.inertia, sim.aircraft.inertia_inv
+        self.warmup = 0.0
+        self.meter = []
+        self.batch(10)
+
+    def batch(self, steps):
+        view = self.sim.start.state.copy()
+        self.params.controls[:] = flown_row(self.sim.start.controls)
+        aero.settle(0.0, view, self.view_params)
+        y = view
+        if self.packed is not None:
+            y = np.empty(13)
+            planets.from_view(0.0, view, self.packed, y)
+        t0 = time.perf_counter()
+        self.integrator.run(y, 0.0, DT, steps, self.params, self.inertia, self.inertia_inv)
+        elapsed = time.perf_counter() - t0
+        if self.packed is not None:
+            planets.to_view(steps * DT, y, self.packed, view)
+            y = view
+        self.y = y
+        return elapsed / steps
+
+    def notes(self):
+        return f"after a batch: altitude {self.y[2]:.0f} ft"
+
+
+def planet_main(batches, steps):
+    """``--planet``: the same Simulation flat and round, same aircraft and integrator, in one round-robin."""
+    print(f"# One simulation step on the round planet and on the flat one (dt = 1/{1 / DT:.0f} s): Simulation.step() "
+          "from Python, and the same step in a compiled loop")
+    print(f"# {batches} batches of {steps} steps per candidate, round-robin; median µs/step; "
+          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start")
+    pairs = []
+    cands = []
+    for aircraft in PLANET_AIRCRAFT:
+        for name in PLANET_INTEGRATORS:
+            pair = []
+            for planet in ("flat", "round"):
+                flight = FlightsimCandidate(name, aircraft, planet)
+                loop = PlanetLoopCandidate(flight)
+                pair.append((flight, loop))
+                cands += [flight, loop]
+            pairs.append((aircraft or "bourg", name, pair))
+    samples = {c.name: [] for c in cands}
+    t0 = time.perf_counter()
+    for _ in range(batches):
+        for c in cands:
+            samples[c.name].append(1e6 * c.batch(steps))
+    med = {name: statistics.median(v) for name, v in samples.items()}
+    print(f"# timing took {time.perf_counter() - t0:.1f} s; load average {os.getloadavg()[0]:.2f} at end")
+    print()
+    header = (f"{'aircraft':<13} {'integrator':<10} {'step() flat':>11} {'round':>7} {'ratio':>5} {'(min)':>6} "
+              f"{'meter flat':>10} {'round':>7} {'ratio':>5} {'loop flat':>9} {'round':>7} {'ratio':>5} {'(min)':>6}"
+              "  target")
+    print(header)
+    print("-" * len(header))
+    worst = 0.0
+    for aircraft, name, ((flat, flat_loop), (round_, round_loop)) in pairs:
+        r_step = med[round_.name] / med[flat.name]
+        m_flat = statistics.median(flat.meter) if flat.meter else math.nan
+        m_round = statistics.median(round_.meter) if round_.meter else math.nan
+        r_meter = m_round / m_flat
+        r_loop = med[round_loop.name] / med[flat_loop.name]
+        low_step = min(samples[round_.name]) / min(samples[flat.name])
+        low_loop = min(samples[round_loop.name]) / min(samples[flat_loop.name])
+        worst = max(worst, r_step, r_loop, r_meter if math.isfinite(r_meter) else 0.0)
+        print(f"{aircraft:<13} {name:<10} {med[flat.name]:>11.2f} {med[round_.name]:>7.2f} {r_step:>5.2f} "
+              f"{f'({low_step:.2f})':>6} {m_flat:>10.2f} {m_round:>7.2f} {r_meter:>5.2f} {med[flat_loop.name]:>9.2f} "
+              f"{med[round_loop.name]:>7.2f} {r_loop:>5.2f} {f'({low_loop:.2f})':>6}  ≤ {PLANET_TARGET:g}")
+    print()
+    print("µs/step, medians. step(): Simulation.step() called from Python (on the round planet also the view made "
+          "after the step); meter: the simulation's own compiled-step meter (telemetry().step_us, the integrator "
+          "call alone; batches of ≥ 1000 steps); loop: the step in a compiled loop (Integrator.run); ratio: of the "
+          "medians; (min): of the fastest batches, the figure least moved by a loaded machine.")
+    for c in cands:
+        print(f"  {c.label}: {c.notes()}")
+    print()
+    print(f"Round ÷ flat, worst of the three columns: {worst:.2f} (target ≤ {PLANET_TARGET:g}: "
+          f"{'met' if worst <= PLANET_TARGET else 'MISSED'})")
+    return 0
 
 
 class JSBSimAircraftCandidate:
@@ -226,11 +347,16 @@ def main(argv=None):
     parser.add_argument("--steps", type=int, default=None, help="steps per batch (default 2000, at most 2000)")
     parser.add_argument("--aircraft", default=",".join(AIRCRAFT), metavar="NAMES",
                         help=f"JSBSim aircraft to time, comma-separated (default {','.join(AIRCRAFT)}; '' for none)")
+    parser.add_argument("--planet", action="store_true",
+                        help="time the round planet's step against the flat one's (bourg and jsbsim:c172p, euler "
+                             f"and rk4; target round ÷ flat ≤ {PLANET_TARGET:g}) instead")
     args = parser.parse_args(argv)
     batches = args.batches or (3 if args.quick else 15)
     steps = args.steps or (200 if args.quick else 2000)
     if batches < 1 or not 1 <= steps <= 2000:
         parser.error("--batches must be ≥ 1 and --steps in 1..2000")
+    if args.planet:
+        return planet_main(batches, steps)
 
     print(f"# One simulation step, called from Python: flightsim (Bourg's airplane, dt = 1/{1 / DT:.0f} s) and JSBSim")
     print(f"# {batches} batches of {steps} steps per candidate, round-robin; median µs/step; "

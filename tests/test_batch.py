@@ -17,7 +17,7 @@ from flightsim.simulation.batch import (
     BatchSimulation,
 )
 from flightsim.simulation.controls import Controls
-from flightsim.simulation.flight import Simulation
+from flightsim.simulation.flight import FlightState, Simulation
 from flightsim.simulation.starts import make_start
 
 AIRCRAFT = load_aircraft()
@@ -197,3 +197,106 @@ def test_bad_arguments_say_which():
         BatchSimulation(2, AIRCRAFT, dt=0.0)
     with pytest.raises(ValueError, match="^seeds: "):
         BatchSimulation(2, AIRCRAFT, wind=WindSpec(turbulence="light"), seeds=[1, 2, 3])
+
+
+# ---------------------------------------------------------------------------------------------- the round planet
+
+ROUND = dict(planet="round", lat=45.0, lon=5.0)
+
+
+@pytest.mark.parametrize("name", ["euler", "rk4"])
+def test_on_a_round_planet_each_airplane_flies_the_single_simulation(air, name):
+    b = batch_of(air, PILOTS, name, **ROUND)
+    assert b.planet.round and b.inertial.shape == (len(PILOTS), 13)
+    b.step(240)
+    for k, pilot in enumerate(PILOTS):
+        sim = single(air, pilot, 240, name, **ROUND)
+        np.testing.assert_allclose(b.states[k], sim.vector, rtol=1e-12, atol=1e-9)
+        np.testing.assert_allclose(b.inertial[k], sim.inertial, rtol=1e-12, atol=1e-9)
+        np.testing.assert_allclose(b.geodetic[k], sim.geodetic, rtol=1e-12, atol=1e-9)
+        assert b.times[k] == pytest.approx(sim.t)
+        assert b.qnorm_error[k] == pytest.approx(sim.qnorm_error, abs=1e-15)
+    assert np.all(b.status == RUNNING)
+    assert np.linalg.norm(b.states[1, 0:3] - b.states[2, 0:3]) > 10.0
+    # the round planet's flight is not the flat one's (the view turns with the Earth, gravity varies)
+    flat = batch_of(air, PILOTS, name, planet="flat")
+    flat.step(240)
+    assert np.max(np.abs(flat.states[:, 0:3] - b.states[:, 0:3])) > 1e-3
+
+
+def test_on_a_round_planet_the_batch_lands_and_rolls_out_as_the_single_simulation():
+    # the ground check reads each airplane's view: touchdown, brakes' anchors, on_ground
+    start = make_start(AIRCRAFT, "approach")
+    pilots = (None, dict(brake=1.0))
+    b = batch_of(start, pilots, "rk4", **ROUND)
+    steps = 75 * 120
+    b.step(steps)
+    for k, pilot in enumerate(pilots):
+        sim = single(start, pilot, steps, "rk4", **ROUND)
+        assert sim.on_ground and sim.running
+        np.testing.assert_allclose(b.states[k], sim.vector, rtol=1e-9, atol=1e-7)
+        assert bool(b.on_ground[k]) == sim.on_ground
+    assert np.all(b.on_ground) and np.all(b.status == RUNNING)
+
+
+def test_on_a_round_planet_the_wind_is_sampled_at_the_view(air):
+    wind = WindSpec(250.0, 20.0, "moderate", seed=0, gusts=(Gust(1.0, 1.5, (0.0, 15.0, -8.0)),))
+    b = BatchSimulation(2, AIRCRAFT, "euler", start=air, wind=wind, seeds=[11, 5], **ROUND)
+    b.step(360)
+    sim = Simulation(AIRCRAFT, "euler", start=air, wind=WindSpec(250.0, 20.0, "moderate", seed=5,
+                                                                 gusts=wind.gusts), **ROUND)
+    for _ in range(360):
+        sim.step()
+    np.testing.assert_allclose(b.states[1], sim.vector, rtol=1e-9, atol=1e-7)
+    np.testing.assert_allclose(b.wind[1], sim.wind, rtol=1e-9, atol=1e-12)
+
+
+def test_on_a_round_planet_a_crash_is_put_at_rest_in_the_view_and_reset_starts_again(air):
+    pilots = (None, dict(elevator=-1.0, throttle=1.0))
+    b = batch_of(air, pilots, **ROUND)
+    steps = 15 * 120
+    assert list(b.step(steps)) == [1]
+    sim = single(air, pilots[1], steps, **ROUND)
+    assert b.status[1] == CRASHED and b.messages[1] == sim.status
+    np.testing.assert_allclose(b.states[1], sim.vector, rtol=1e-9, atol=1e-7)
+    np.testing.assert_allclose(b.inertial[1], sim.inertial, rtol=1e-9, atol=1e-6)
+    resting = b.states[1].copy()
+    b.step(10)
+    np.testing.assert_array_equal(b.states[1], resting)
+    b.reset([1])
+    np.testing.assert_array_equal(b.states[1], air.state)
+    np.testing.assert_array_equal(b.inertial[1], Simulation(AIRCRAFT, start=air, **ROUND).inertial)
+
+
+def test_on_a_round_planet_loaded_states_are_views_and_a_divergence_stops_one(air):
+    b = BatchSimulation(3, AIRCRAFT, "rk4", start=air, **ROUND)
+    moved = air.state.copy()
+    moved[0] += 5000.0
+    b.set_states([1], moved[None, :])
+    np.testing.assert_array_equal(b.states[1], moved)
+    sim = Simulation(AIRCRAFT, "rk4", start=air, **ROUND)
+    sim.set_state(FlightState.from_vector(0.0, moved))
+    np.testing.assert_allclose(b.inertial[1], sim.inertial, rtol=1e-12, atol=1e-6)
+    wild = air.state.copy()
+    wild[10:13] = 1e300
+    b.set_states([2], wild[None, :])
+    assert list(b.step(5)) == [2] and b.status[2] == NONFINITE
+    assert "non-finite with integrator 'rk4'" in b.messages[2]
+    np.testing.assert_array_equal(b.states[2], wild)
+    assert np.all(np.isfinite(b.states)) and np.all(b.status[:2] == RUNNING)
+
+
+def test_a_flat_batch_is_the_flat_planet_and_holds_no_inertial_state(air):
+    b = batch_of(air, PILOTS, "rk4")
+    flat = batch_of(air, PILOTS, "rk4", planet="flat")
+    assert not b.planet.round and b.inertial is None
+    b.step(120)
+    flat.step(120)
+    np.testing.assert_array_equal(b.states, flat.states)
+
+
+def test_bad_planet_arguments_say_which():
+    with pytest.raises(ValueError, match="^planet: "):
+        BatchSimulation(2, AIRCRAFT, planet="square")
+    with pytest.raises(ValueError, match="^latitude: "):
+        BatchSimulation(2, AIRCRAFT, planet="round", lat=91.0)

@@ -109,7 +109,7 @@ from flightsim.physics.inputs import C_BRAKE, C_ENGINE, C_PARKING_BRAKE, C_RUDDE
 from flightsim.physics.jsbsim.loads import jsbsim_loads
 from flightsim.physics.jsbsim.loads import settle_start as jsbsim_settle_start
 from flightsim.physics.jsbsim.loads import step_start as jsbsim_step_start
-from flightsim.physics.planet import P_VIEW, P_VIEW_END, eci_acceleration, to_view
+from flightsim.physics.planet import P_VIEW, P_VIEW_END, eci_acceleration, view_in_place
 
 KIND_LIFTING, KIND_SYMMETRIC, KIND_DRAG = 0, 1, 2
 KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG}
@@ -813,8 +813,8 @@ def round_loads(t, y, params, jsb_on, own_on, planet):
     (:func:`flightsim.physics.planet.to_view`: where the airplane is, relative to the turning Earth and its local
     horizon), the acceleration turned back to ECI with the planet's gravitation
     (:func:`flightsim.physics.planet.eci_acceleration`); the moment stays in the body frame."""
+    view_in_place(t, y, planet)
     view = planet[P_VIEW:P_VIEW_END]
-    to_view(t, y, planet, view)
     ax, ay, az, mx, my, mz = flat_loads(t, view, params, jsb_on, own_on)
     ax, ay, az = eci_acceleration(y, planet, ax, ay, az)
     return ax, ay, az, mx, my, mz
@@ -844,8 +844,8 @@ def _step_start(t, y, h, params, jsb_on, planet):
         if planet is None:
             jsbsim_step_start(t, y, h, params)
         else:
+            view_in_place(t, y, planet)
             view = planet[P_VIEW:P_VIEW_END]
-            to_view(t, y, planet, view)
             jsbsim_step_start(t, view, h, params)
 
 

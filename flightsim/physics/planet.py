@@ -88,17 +88,21 @@ WGS84 = Planet("WGS-84", True, a=20925646.32546, b=20855486.5951, omega=7.292115
                j2=1.08262982e-3)
 
 # Entries of the packed planet: the ellipsoid, the start (its point on the ellipsoid in ECEF, its North, West and
-# up axes, its latitude and longitude), the view's gravity (added back to the loads, which subtract it), the geodetic
-# latitude and longitude (rad) of the last view (:func:`to_view`, :func:`from_view`: what a JSBSim aircraft's flight
-# controls read as ``position/lat-geod-rad``, ``position/long-gc-rad``), and the scratch view (13 numbers) with the
-# local axes in ECI (9) of the last evaluation.
+# up axes, its latitude and longitude), the view's gravity (added back to the loads, which subtract it), and the
+# scratch view (13 numbers) with the local axes in ECI (9) of the last evaluation; then the time and ECI state
+# that view was made of (14: :func:`to_view` gives it again without the work when asked for the same, NaN before
+# the first) and the four numbers its latitude and longitude are the angles of; and the last time the Earth's
+# turn was asked for with its cosine and sine (the stages of a step share their times).
 (P_A, P_B, P_OMEGA, P_GM, P_J2, P_E2, P_EP2) = range(7)
 P_ORIGIN, P_NORTH, P_WEST, P_UP = 7, 10, 13, 16
-P_LAT0, P_LON0, P_G, P_LAT, P_LON = 19, 20, 21, 22, 23
+P_LAT0, P_LON0, P_G = 19, 20, 21
 P_VIEW = 24
 P_VIEW_END = P_VIEW + 13
 P_AXES = P_VIEW_END
-PLANET_SIZE = P_AXES + 9
+P_KEY = P_AXES + 9
+P_ANGLES = P_KEY + 14
+P_TURN = P_ANGLES + 4
+PLANET_SIZE = P_TURN + 3
 
 
 def pack(planet, lat, lon, gravity=None):
@@ -128,8 +132,9 @@ def pack(planet, lat, lon, gravity=None):
     north, west, up = local_axes(lat, lon)
     p[P_NORTH:P_NORTH + 3], p[P_WEST:P_WEST + 3], p[P_UP:P_UP + 3] = north, west, up
     p[P_LAT0], p[P_LON0] = lat, lon
-    p[P_LAT], p[P_LON] = lat, lon
     p[P_G] = effective_gravity(planet, lat, lon) if gravity is None else gravity
+    p[P_KEY:P_KEY + 14] = math.nan
+    p[P_TURN] = math.nan
     return p
 
 
@@ -169,6 +174,14 @@ def geodetic_frame(x, y, z, a, b):
     coordinates", IEEE TAES 30(3)): exact, no iteration, valid on the polar axis (where the longitude is 0) and
     for a sphere (``a = b``).  Returns ``(lat, lon, h, sin lat, cos lat, sin lon, cos lon)``.
     """
+    num, p, h, sp, cp, sl, cl = _geodetic_parts(x, y, z, a, b)
+    return math.atan2(num, p), math.atan2(sl, cl), h, sp, cp, sl, cl
+
+
+@borrowing_jit
+def _geodetic_parts(x, y, z, a, b):
+    """:func:`geodetic_frame` without its two angles: ``(num, p, h, sin lat, cos lat, sin lon, cos lon)``, the
+    latitude being ``atan2(num, p)`` and the longitude ``atan2(sin lon, cos lon)``."""
     a2, b2 = a * a, b * b
     e2 = 1.0 - b2 / a2
     ep2 = a2 / b2 - 1.0
@@ -189,13 +202,13 @@ def geodetic_frame(x, y, z, a, b):
     z0 = b2 * z / (a * v)
     h = u * (1.0 - b2 / (a * v))
     num = z + ep2 * z0
-    m = math.hypot(num, p)
-    sp, cp = num / m, p / m
+    im = 1.0 / math.sqrt(num * num + p2)      # (no overflow near a planet: hypot's care costs ~3 sqrt's time)
+    sp, cp = num * im, p * im
     if p > 0.0:
         sl, cl = y / p, x / p
     else:
         sl, cl = 0.0, 1.0
-    return math.atan2(num, p), math.atan2(sl, cl), h, sp, cp, sl, cl
+    return num, p, h, sp, cp, sl, cl
 
 
 @borrowing_jit
@@ -252,16 +265,71 @@ def to_view(t, y, planet, out):
     """The view of the ECI state ``y`` at time ``t`` (the module docstring) into ``out`` (13 numbers).
 
     Also writes the local North, West and up axes in ECI into ``planet[P_AXES:P_AXES + 9]`` (rows), which
-    :func:`eci_acceleration` reads, and the geodetic latitude and longitude into ``planet[P_LAT]``,
-    ``planet[P_LON]``.  Returns the geodetic latitude and longitude (rad).
+    :func:`eci_acceleration` reads.  Returns the geodetic latitude and longitude (rad).
+
+    The view last made is kept in the planet with the time and state it was made of (``P_VIEW``, ``P_KEY``):
+    asked for the same time and state again, to the bit, it is copied, not made again.  A step asks twice for
+    the view of each state it ends on: after the step (what the ground, the wind and the instruments read) and
+    at its next step's start (a JSBSim aircraft's flight controls, the integrator's first evaluation of the
+    loads).
     """
+    view_in_place(t, y, planet)
+    v = P_VIEW
+    for i in range(13):
+        out[i] = planet[v + i]
+    return view_lat_lon(planet)
+
+
+@borrowing_jit
+def view_lat_lon(planet):
+    """The geodetic latitude and longitude (rad) of the view last made (:func:`to_view`, :func:`view_in_place`):
+    what a JSBSim aircraft's flight controls read as ``position/lat-geod-rad`` and ``position/long-gc-rad``."""
+    g = P_ANGLES
+    return math.atan2(planet[g], planet[g + 1]), math.atan2(planet[g + 2], planet[g + 3])
+
+
+@borrowing_jit
+def to_view_after(t, y, planet, out, before):
+    """:func:`to_view` of the state a step ended on, its quaternion on the hemisphere of the view ``before`` the
+    step (so that the view's attitude never jumps between the two signs): one compiled call for a flight's step."""
+    lat, lon = to_view(t, y, planet, out)
+    if out[6] * before[6] + out[7] * before[7] + out[8] * before[8] + out[9] * before[9] < 0.0:
+        out[6], out[7], out[8], out[9] = -out[6], -out[7], -out[8], -out[9]
+    return lat, lon
+
+
+@borrowing_jit
+def view_in_place(t, y, planet):
+    """:func:`to_view` into the planet's scratch view ``planet[P_VIEW:P_VIEW_END]`` alone (what the loads read),
+    made only when ``t`` and ``y`` are not those it was last made of."""
+    k = P_KEY
+    same = planet[k] == t
+    i = 0
+    while same and i < 13:
+        same = planet[k + 1 + i] == y[i]
+        i += 1
+    if not same:
+        _make_view(t, y, planet)
+        planet[k] = t
+        for i in range(13):
+            planet[k + 1 + i] = y[i]
+
+
+@borrowing_jit
+def _make_view(t, y, planet):
+    """:func:`to_view`'s work: the view into ``planet[P_VIEW:P_VIEW_END]``, the local axes into ``P_AXES``, and the
+    numbers the latitude and longitude are the angles of into ``P_ANGLES``."""
+    out = planet[P_VIEW:P_VIEW_END]
     a, b, om = planet[P_A], planet[P_B], planet[P_OMEGA]
-    th = om * t
-    c, s = math.cos(th), math.sin(th)
+    if planet[P_TURN] != t:
+        th = om * t
+        planet[P_TURN], planet[P_TURN + 1], planet[P_TURN + 2] = t, math.cos(th), math.sin(th)
+    c, s = planet[P_TURN + 1], planet[P_TURN + 2]
     xe = c * y[0] + s * y[1]
     ye = -s * y[0] + c * y[1]
     ze = y[2]
-    lat, lon, h, sp, cp, sl, cl = geodetic_frame(xe, ye, ze, a, b)
+    num, p, h, sp, cp, sl, cl = _geodetic_parts(xe, ye, ze, a, b)
+    planet[P_ANGLES], planet[P_ANGLES + 1], planet[P_ANGLES + 2], planet[P_ANGLES + 3] = num, p, sl, cl
     dx, dy, dz = xe - planet[P_ORIGIN], ye - planet[P_ORIGIN + 1], ze - planet[P_ORIGIN + 2]
     out[0] = dx * planet[P_NORTH] + dy * planet[P_NORTH + 1] + dz * planet[P_NORTH + 2]
     out[1] = dx * planet[P_WEST] + dy * planet[P_WEST + 1] + dz * planet[P_WEST + 2]
@@ -293,8 +361,6 @@ def to_view(t, y, planet, out):
     out[10] = y[10] - ex / n2
     out[11] = y[11] - ey / n2
     out[12] = y[12] - ez / n2
-    planet[P_LAT], planet[P_LON] = lat, lon
-    return lat, lon
 
 
 @borrowing_jit
@@ -364,8 +430,7 @@ def from_view(t, view, planet, out):
 
     The position: the point at the view's height above the ellipsoid whose tangent-plane North and West
     distances from the start are the view's, found by moving along the start's up axis (a few iterations,
-    to 1e-9 ft).  Returns the geodetic latitude and longitude (rad), also written into ``planet[P_LAT]``,
-    ``planet[P_LON]``.
+    to 1e-9 ft).  Returns the geodetic latitude and longitude (rad).
     """
     a, b = planet[P_A], planet[P_B]
     o, n_, w_, u_ = P_ORIGIN, P_NORTH, P_WEST, P_UP
@@ -382,7 +447,6 @@ def from_view(t, view, planet, out):
         if abs(miss) < 1e-9:
             break
     from_geodetic(t, lat, lon, view[2], view, planet, out)
-    planet[P_LAT], planet[P_LON] = lat, lon
     return lat, lon
 
 

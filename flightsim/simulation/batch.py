@@ -37,8 +37,13 @@ rounding (``tests/test_batch.py``).
 The loads' parameters (:class:`flightsim.physics.aero.LoadParams`) are
 shared by all the airplanes except the fields written during a flight
 (:data:`PER_AIRPLANE`: controls, wind, the loads' diagnostics, the brakes'
-anchors, a JSBSim aircraft's property array, stack and held thrust), which
-get one row per airplane.  The compiled kernel builds each
+anchors, a JSBSim aircraft's property array, stack and held thrust, a round
+planet's packed array with its scratch view), which get one row per airplane.
+
+On a round planet (``planet="round"``, a JSBSim aircraft's default, as
+:class:`Simulation`'s) each airplane's Earth-centred inertial state is
+integrated (:func:`batch_steps_round`) and :attr:`BatchSimulation.states` holds
+its flat view, which everything else reads as on a flat planet.  The compiled kernel builds each
 airplane's ``LoadParams`` from the named tuple's own field list, so fields
 added to it later (a propeller's tables) are shared with no change here.
 """
@@ -49,8 +54,9 @@ import numpy as np
 from numba import njit, prange, types  # noqa: F401 (prange: the kernels generated below)
 from numba.extending import overload
 
-from flightsim.math.compiler import ERROR_MODEL, compile_source, entry_jit
+from flightsim.math.compiler import ERROR_MODEL, compile_source, entry_jit, jit
 from flightsim.physics import aero, divergence, integrators
+from flightsim.physics import planet as planets
 
 # LoadParams, airplane_loads, ground_contact and ground_after_step are used by the kernels generated below
 from flightsim.physics.aero import LoadParams, airplane_loads  # noqa: F401
@@ -63,6 +69,7 @@ from flightsim.physics.ground import (  # noqa: F401
     ground_after_step,
     ground_contact,
 )
+from flightsim.physics.planet import to_view_after  # noqa: F401 (the round planet's kernel)
 from flightsim.physics.rigidbody import check_dt
 from flightsim.physics.steps import STATE_SIZE, step_by_number  # noqa: F401 (step_by_number: the kernel steps)
 from flightsim.physics.wind import wingspan_of
@@ -72,8 +79,9 @@ from flightsim.simulation.flight import DEFAULT_DT, resolve_aircraft
 from flightsim.simulation.starts import file_start
 
 #: The :class:`~flightsim.physics.aero.LoadParams` fields written during a flight: one row per airplane.
-#: Every other field is read only and shared.
-PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor", "jsb_props", "jsb_held", "jsb_last")
+#: Every other field is read only and shared.  (A round planet's packed array is written too: it holds the
+#: scratch view the loads read.)
+PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor", "jsb_props", "jsb_held", "jsb_last", "planet")
 #: ``status`` codes: flying, stopped by a non-finite state, crashed.
 RUNNING, NONFINITE, CRASHED = 0, 1, 2
 #: From this many airplanes on, a call steps them on all of numba's threads (fewer: on the calling thread).
@@ -100,12 +108,15 @@ def _row_of_type(rows, a):
     return lambda rows, a: rows[a]
 
 
-def _fields_expression(fields, own, index):
+def _fields_expression(fields, own, index, view=False):
     """Source of ``LoadParams(...)`` with each shared field from ``fields[i]`` and each own one from
-    ``own[j][index]``."""
+    ``own[j][index]``; ``view``: the parameters that read the state's flat view (the planet None: the ground,
+    the loads asked for from outside), as :class:`~flightsim.simulation.flight.Simulation`'s ``_view_fields``."""
     args = []
     for i, name in enumerate(LoadParams._fields):
-        if name in PER_AIRPLANE:
+        if view and name == "planet":
+            args.append("None")
+        elif name in PER_AIRPLANE:
             args.append(f"_row({own}[{PER_AIRPLANE.index(name)}], {index})")
         else:
             args.append(f"{fields}[{i}]")
@@ -146,6 +157,65 @@ def batch_steps(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv,
             if wind_on:
                 sample_one(a, T[a], y, h, params.wind, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn)
 '''
+_ROUND_AIRPLANE = f'''
+def fly_round(a, number, E, PE, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv, renorm, increment_id,
+              status, qerr, wheels_down, on_ground, travel, wheels_only, sink_rate,
+              wind_on, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn):
+    """``steps`` physics steps of the running airplane ``a`` on a round planet (:func:`batch_steps_round`)."""
+    params = {_fields_expression("fields", "own", "a")}
+    view_params = {_fields_expression("fields", "own", "a", view=True)}
+    planet = params.planet
+    e = E[a]
+    prev_e = PE[a]
+    y = Y[a]
+    prev = P[a]
+    for k in range(steps):
+        prev_e[:] = e
+        prev[:] = y
+        aero.step_start(T[a], e, h, params)
+        err = step_by_number(number, e, T[a], h, params, inertia, inertia_inv, renorm, increment_id)
+        if not math.isfinite(err):
+            D[a, :] = e
+            e[:] = prev_e
+            status[a] = NONFINITE
+            return
+        T[a] += h
+        qerr[a] = err
+        to_view_after(T[a], e, planet, y, prev)
+        code = ground_after_step(y, prev, T[a], view_params, wheels_down, on_ground, a, travel, wheels_only,
+                                 sink_rate)
+        if code != 0:
+            status[a] = CRASHED + code - GROUND_CRASH
+            return
+        if wind_on:
+            sample_one(a, T[a], y, h, params.wind, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn)
+'''
+#: One airplane's steps on a round planet: a function of its own, which the parallel loop calls (written in the
+#: loop's body, the same code ran at half the speed: numba's parallel lowering of it).
+fly_round = compile_source("fly_round", _ROUND_AIRPLANE, jit)
+
+_ROUND_KERNEL = '''
+def batch_steps_round(number, E, PE, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv, renorm, increment_id,
+                      status, qerr, wheels_down, on_ground, travel, wheels_only, sink_rate,
+                      wind_on, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn):
+    """:func:`batch_steps` on a round planet: the integrator advances each airplane's Earth-centred inertial
+    state ``E[a]`` (the one before in ``PE[a]``), and after each step ``Y[a]`` becomes its view
+    (:func:`flightsim.physics.planet.to_view_after`: its quaternion on the hemisphere of the view before,
+    ``P[a]``), which the ground check and the wind read, as :class:`~flightsim.simulation.flight.Simulation` does.
+
+    A step that diverges leaves the inertial state it made in ``D[a]`` and the airplane on its last finite state.
+    """
+    for a in prange(E.shape[0]):
+        if status[a] != RUNNING:
+            continue
+        fly_round(a, number, E, PE, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv, renorm, increment_id,
+                  status, qerr, wheels_down, on_ground, travel, wheels_only, sink_rate,
+                  wind_on, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn)
+'''
+batch_steps_round = compile_source("batch_steps_round", _ROUND_KERNEL, parallel_jit)
+#: The round planet's kernel run on the calling thread.
+batch_steps_round_serial = compile_source("batch_steps_round", _ROUND_KERNEL, entry_jit)
+
 #: Status of an airplane that crashed on touching down too fast, before it is reported.
 _SINK_CRASH = CRASHED + GROUND_SINK_CRASH - GROUND_CRASH
 
@@ -158,7 +228,7 @@ def batch_contact(Y, T, fields, own, travel, index, wheels_down, on_ground):
     """The ground contact of the airplanes ``index`` at their states (their anchors reset): no crash check."""
     for i in range(index.shape[0]):
         a = index[i]
-        params = {_fields_expression("fields", "own", "a")}
+        params = {_fields_expression("fields", "own", "a", view=True)}
         params.gear_anchor[:] = 0.0
         touching, loaded, _ = ground_contact(T[a], Y[a], params, travel)
         wheels_down[a] = touching
@@ -168,9 +238,10 @@ batch_contact = compile_source("batch_contact", _CONTACT, entry_jit)
 
 _LOADS = f'''
 def batch_loads(Y, T, fields, own, out):
-    """The loads ``(ax, ay, az, mx, my, mz)`` of every airplane at its state into ``out`` (N, 6)."""
+    """The loads ``(ax, ay, az, mx, my, mz)`` of every airplane at its state (the view on a round planet) into
+    ``out`` (N, 6)."""
     for a in prange(Y.shape[0]):
-        params = {_fields_expression("fields", "own", "a")}
+        params = {_fields_expression("fields", "own", "a", view=True)}
         out[a, 0], out[a, 1], out[a, 2], out[a, 3], out[a, 4], out[a, 5] = airplane_loads(T[a], Y[a], params)
 '''
 batch_loads = compile_source("batch_loads", _LOADS, parallel_jit)
@@ -208,12 +279,27 @@ class BatchSimulation:
         airplane (``seeds``).
     seeds : sequence of int, optional
         The turbulence seed of each airplane (default ``wind.seed + k``).
+    planet : None, "flat", "round" or flightsim.physics.planet.Planet
+        The planet every airplane flies on, as :class:`~flightsim.simulation.flight.Simulation`'s
+        (:func:`flightsim.physics.planet.resolve`; None: flat for flightsim's own aircraft, round for a
+        JSBSim aircraft).
+    lat, lon : float, optional
+        Latitude and longitude (deg) of the earth frame's origin (default
+        :data:`~flightsim.physics.planet.DEFAULT_LAT`, :data:`~flightsim.physics.planet.DEFAULT_LON`).
+
+    On a round planet each airplane's integrator advances its Earth-centred inertial state
+    (:attr:`inertial`), and :attr:`states` holds each one's flat *view*
+    (:func:`flightsim.physics.planet.to_view`, made inside the compiled step after each step): what the
+    ground check, the wind, the autopilot and every reader of :attr:`states` see, as on a flat planet.  A
+    state set from outside (:meth:`reset`, :meth:`set_states`, a crash put at rest) is a view, turned to the
+    inertial state by :func:`flightsim.physics.planet.from_view`.
 
     Attributes
     ----------
     states : numpy.ndarray
-        ``(N, 13)``: ``[x, v, q, ω]`` per airplane (earth ft, ft/s; q body → earth; body rad/s).
-        Read it; change it with :meth:`set_states`.
+        ``(N, 13)``: ``[x, v, q, ω]`` per airplane (earth ft, ft/s; q body → earth; body rad/s; on a round
+        planet the view: x North, y West, z height above the ellipsoid, velocity relative to the Earth, q body
+        → local level frame, rates relative to the Earth).  Read it; change it with :meth:`set_states`.
     controls : numpy.ndarray
         ``(N, 7)`` in :data:`flightsim.physics.inputs.INPUTS` order, as the loads read them (write
         with :meth:`set_controls`, which clips).
@@ -229,7 +315,7 @@ class BatchSimulation:
     """
 
     def __init__(self, n, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere="constant",
-                 renormalize=True, start=None, wind=None, seeds=None):
+                 renormalize=True, start=None, wind=None, seeds=None, planet=None, lat=None, lon=None):
         n = int(n)
         if n < 1:
             raise ValueError(f"n: must be ≥ 1 airplane, got {n}")
@@ -239,13 +325,23 @@ class BatchSimulation:
         self.dt = check_dt(dt)
         self.atmosphere = atmosphere
         self.renormalize = bool(renormalize)
+        #: the planet (:class:`~flightsim.physics.planet.Planet`) and the latitude and longitude (deg) of the earth
+        #: frame's origin on it
+        self.planet = planets.resolve(planet, getattr(self.aircraft, "planet", None),
+                                      self.aircraft.jsbsim is not None)
+        self.lat = planets.DEFAULT_LAT if lat is None else planets.check_lat(lat)
+        self.lon = planets.DEFAULT_LON if lon is None else planets.check_lon(lon)
         params = aero.pack(self.aircraft, atmosphere)
+        params = params._replace(planet=planets.pack(self.planet, math.radians(self.lat), math.radians(self.lon),
+                                                     params.gravity))
         self._fields = tuple(params)
         self._own = tuple(None if getattr(params, name) is None else np.repeat(getattr(params, name)[None], n, axis=0)
                           for name in PER_AIRPLANE)
         self.controls = self._own[PER_AIRPLANE.index("controls")]
         self._wind = self._own[PER_AIRPLANE.index("wind")]
         self._anchors = self._own[PER_AIRPLANE.index("gear_anchor")]
+        #: each airplane's packed round planet (its scratch view), None on a flat planet
+        self._planets = self._own[PER_AIRPLANE.index("planet")]
         self._inertia = np.ascontiguousarray(self.aircraft.inertia, dtype=np.float64)
         self._inertia_inv = np.ascontiguousarray(self.aircraft.inertia_inv, dtype=np.float64)
         self._gear = GearLimits(self.aircraft)
@@ -257,6 +353,10 @@ class BatchSimulation:
         self._wind_model = None if self.wind_spec is None else BatchWind(self.wind_spec, seeds, wingspan_of(params))
         self.states = np.zeros((n, STATE_SIZE))
         self.previous = np.zeros((n, STATE_SIZE))
+        #: on a round planet each airplane's Earth-centred inertial state (and the one before), :attr:`states`
+        #: being their views; None on a flat planet
+        self._eci = None if self._planets is None else np.zeros((n, STATE_SIZE))
+        self._prev_eci = None if self._planets is None else np.zeros((n, STATE_SIZE))
         #: the state a diverged step made, per airplane (for its message)
         self._diverged = np.zeros((n, STATE_SIZE))
         self.times = np.zeros(n)
@@ -309,6 +409,7 @@ class BatchSimulation:
         self.states[index, 6:10] = q / np.linalg.norm(q, axis=1)[:, None]
         self.previous[index] = self.states[index]
         self.times[index] = 0.0
+        self._to_eci(index)
         self.status[index] = RUNNING
         self.qnorm_error[index] = 0.0
         for a in index:
@@ -330,7 +431,8 @@ class BatchSimulation:
         own = {name: self._own[PER_AIRPLANE.index(name)] for name in PER_AIRPLANE}
         for a in index[:1] if alike else index:
             own["jsb_props"][a] = self.aircraft.jsbsim.initial
-            fields = [own[name][a] if name in PER_AIRPLANE else self._fields[i]
+            # the state's view: no planet (as Simulation settles with its view's fields)
+            fields = [None if name == "planet" else own[name][a] if name in PER_AIRPLANE else self._fields[i]
                       for i, name in enumerate(LoadParams._fields)]
             aero.settle(float(self.times[a]), self.states[a], LoadParams(*fields))
         if alike:
@@ -344,12 +446,45 @@ class BatchSimulation:
         divergence.check_state(y, "states")
         self.states[index] = y
         self.previous[index] = y
+        self._to_eci(index)
         self.status[index] = RUNNING
         for a in index:
             self.messages[a] = None
         self._contact(index)
         if self._wind_model is not None:
             self._wind_model.sample(index, self.times, self.states, 0.0, self._wind)
+
+    def _to_eci(self, index):
+        """On a round planet, the Earth-centred inertial states (and the ones before) of the airplanes ``index``
+        whose views are their :attr:`states` now, at their clocks (a reset, loaded states, a crash)."""
+        if self._eci is None:
+            return
+        for a in index:
+            planets.from_view(float(self.times[a]), self.states[a], self._planets[a], self._eci[a])
+            self._prev_eci[a] = self._eci[a]
+
+    @property
+    def inertial(self):
+        """``(N, 13)``: each airplane's Earth-centred inertial state ``[x, v, q, ω]`` (ft, ft/s, body → ECI,
+        inertial body rates rad/s) on a round planet, a copy; None on a flat one."""
+        return None if self._eci is None else self._eci.copy()
+
+    @property
+    def geodetic(self):
+        """``(N, 3)``: each airplane's geodetic latitude and longitude (deg) and height above the ellipsoid (ft),
+        as :attr:`Simulation.geodetic <flightsim.simulation.flight.Simulation.geodetic>` (on a flat planet the
+        earth frame laid on WGS-84 at its origin)."""
+        out = np.empty((self.n, 3))
+        scratch = np.empty(STATE_SIZE)
+        for a in range(self.n):
+            if self._eci is None:
+                lat, lon = planets.flat_geodetic(self.lat, self.lon, float(self.states[a, 0]),
+                                                 float(self.states[a, 1]))
+            else:
+                lat, lon = planets.to_view(float(self.times[a]), self._eci[a], self._planets[a].copy(), scratch)
+                lat, lon = math.degrees(lat), planets.wrap_lon(math.degrees(lon))
+            out[a] = lat, lon, self.states[a, 2]
+        return out
 
     def set_controls(self, controls, index=None):
         """Set the controls rows ``(len(index), 7)`` (:data:`~flightsim.simulation.controls.CONTROL_NAMES` order)
@@ -426,14 +561,19 @@ class BatchSimulation:
         if autopilot:
             per_call = 1
         done = 0
-        kernel = batch_steps if self.n >= PARALLEL_MIN else batch_steps_serial
+        parallel = self.n >= PARALLEL_MIN
+        if self._eci is None:
+            kernel, states = (batch_steps if parallel else batch_steps_serial), (self.states, self.previous)
+        else:
+            kernel = batch_steps_round if parallel else batch_steps_round_serial
+            states = (self._eci, self._prev_eci, self.states, self.previous)
         while done < steps:
             now = min(per_call, int(steps) - done)
             if wind_on:
                 model.ahead(now, self.status == RUNNING)
             if autopilot:
                 self.autopilot.fly(self.status == RUNNING)
-            kernel(it.number, self.states, self.previous, self._diverged, self.times, self.dt, now, self._fields,
+            kernel(it.number, *states, self._diverged, self.times, self.dt, now, self._fields,
                    self._own, self._inertia, self._inertia_inv, self.renormalize, it.increment_id, self.status,
                    self.qnorm_error, self._wheels_down, self.on_ground, self._travel, self._gear.wheels_only,
                    self._gear.sink_rate, wind_on, *arrays)
@@ -459,6 +599,7 @@ class BatchSimulation:
         self.status[a] = CRASHED
         self.states[a] = y
         self.previous[a] = y
+        self._to_eci([a])
         self._contact(np.array([a]))
 
     def loads(self):

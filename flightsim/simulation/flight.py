@@ -553,10 +553,7 @@ class Simulation:
     def _to_view(self):
         """On a round planet, ``_y`` ← the view of the Earth-centred inertial state after a step (its quaternion on
         the hemisphere of the one before, so the view never jumps between the two signs)."""
-        y = self._y
-        planets.to_view(self.t, self._eci, self._params.planet, y)
-        if y[6] * self._prev[6] + y[7] * self._prev[7] + y[8] * self._prev[8] + y[9] * self._prev[9] < 0.0:
-            y[6:10] = -y[6:10]
+        planets.to_view_after(self.t, self._eci, self._params.planet, self._y, self._prev)
 
     @property
     def geodetic(self):

@@ -43,7 +43,7 @@ from flightsim.physics.jsbsim.auxiliary import auxiliary_in, motion_in, put_atmo
 from flightsim.physics.jsbsim.external import external_loads
 from flightsim.physics.jsbsim.native import call_block
 from flightsim.physics.jsbsim.propulsion import engines_frame_by_address, engines_steady
-from flightsim.physics.planet import P_A, P_B, P_LAT, P_LON, P_OMEGA, ecef
+from flightsim.physics.planet import P_A, P_B, P_OMEGA, ecef, view_lat_lon
 
 __all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPAN", "LAST_FIELDS", "STATE",
            "jsbsim_loads", "settle_start", "step_start"]
@@ -256,7 +256,7 @@ def _state_into(props, slots, y, planet):
     ``planet`` (``params.planet``) is None on a flat planet — the planet does not turn, the body rates are the
     inertial ones, and the latitude and longitude are the North and West distances over
     :data:`MERIDIAN_RADIUS` and :data:`PRIME_VERTICAL_RADIUS` (the flat earth laid at 0°N 0°E) — or the packed
-    round planet: the view's geodetic latitude and longitude (``planet[P_LAT]``, ``planet[P_LON]``, written by the
+    round planet: the view's geodetic latitude and longitude (:func:`~flightsim.physics.planet.view_lat_lon`, of the
     view), the geocentric latitude of the CG, and the rates plus the Earth's turn Ω (North Ω cos φ, up Ω sin φ in
     the local frame) in body axes.  An argument so that numba drops the other branch (as
     :func:`flightsim.physics.aero.own_loads`).
@@ -288,7 +288,7 @@ def _state_into(props, slots, y, planet):
         lat, lon = y[0] / MERIDIAN_RADIUS, -y[1] / PRIME_VERTICAL_RADIUS
         lat_gc = lat                            # (near the equator the two latitudes agree)
     else:
-        lat, lon = planet[P_LAT], planet[P_LON]
+        lat, lon = view_lat_lon(planet)
         xe, ye, ze = ecef(lat, lon, y[2], planet[P_A], planet[P_B])
         lat_gc = math.atan2(ze, math.sqrt(xe * xe + ye * ye))
         om = planet[P_OMEGA]
