@@ -212,9 +212,10 @@ def main(argv=None):
           + ("its vector environment (Bourg's airplane), " if args.aircraft is None else "") + "and JSBSim")
     print(f"# {rounds} rounds, round-robin, median airplane-steps/s; {os.cpu_count()} CPUs, "
           f"numba threads {numba.get_num_threads()}, load average {os.getloadavg()[0]:.2f} at start")
-    start = make_start(aircraft, "air", planet="flat")      # (the batch flies a flat planet)
+    # the flat planet for every aircraft (a JSBSim aircraft defaults to round: --planet compares the two)
+    start = make_start(aircraft, "air", planet="flat")
     targets = TARGETS if aircraft.jsbsim is None else JSBSIM_TARGETS
-    cands = [BatchCandidate(name, n, start, work, aircraft) for name in INTEGRATORS for n in sizes]
+    cands = [BatchCandidate(name, n, start, work, aircraft, planet="flat") for name in INTEGRATORS for n in sizes]
     # (the vector environment flies Bourg's airplane: compared with the bare batch of that airplane only)
     vector = VectorCandidate(vector_n, 3 if args.quick else 20) if args.aircraft is None else None
     if vector is not None:

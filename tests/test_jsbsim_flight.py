@@ -187,10 +187,10 @@ def test_at_rest_on_its_gear(b737):
 
 
 def test_batch_flies_one_airplane_as_the_simulation_does(b737):
-    """The batch (per-airplane property arrays) flies a JSBSim aircraft as the single simulation does on the flat
-    planet (the batch's)."""
+    """The batch (per-airplane property arrays) flies a JSBSim aircraft as the single simulation does (on the flat
+    planet here; tests/test_batch.py compares the two on the round one)."""
     start = make_start(b737, "air", planet="flat")
-    batch = BatchSimulation(3, b737, "rk4", start=start)
+    batch = BatchSimulation(3, b737, "rk4", start=start, planet="flat")
     sim = Simulation(b737, "rk4", start=start, planet="flat")
     batch.controls[1, 2] = 0.2                  # airplane 1 rolls; 0 and 2 fly as the single one
     for _ in range(120):

@@ -137,11 +137,11 @@ class Task:
         self.substeps = substeps_of(dt, agent_hz)
         self.agent_hz = float(agent_hz)
         self.episode_seconds = float(episode_seconds or self.default_seconds)
+        #: where the batch flies: the start is trimmed for the same planet (its gravity there)
+        self.where = {"planet": planet, "lat": lat, "lon": lon}
         self.start = self.make_start()
-        # (only those given: the batch's defaults otherwise)
-        where = {k: v for k, v in (("planet", planet), ("lat", lat), ("lon", lon)) if v is not None}
         self.batch = BatchSimulation(n, self.aircraft, integrator, dt, start=self.start,
-                                     wind=None if self.wind.calm else self.wind, **where)
+                                     wind=None if self.wind.calm else self.wind, **self.where)
         self.n = n
         self.trim_elevator = np.zeros(n)
         self.flaps = np.zeros(n)
@@ -278,7 +278,7 @@ class HeadingHold(Task):
         self.cruise = float(self.start.trim.airspeed)
 
     def make_start(self):
-        return make_start(self.aircraft, "air", planet="flat")      # (the batch flies a flat planet)
+        return make_start(self.aircraft, "air", **self.where)
 
     def draw(self, rng, m, options, index):
         heading = rng.uniform(0.0, 360.0, m)
@@ -361,7 +361,7 @@ class Landing(Task):
         self._cg_above_path = float(self.start.state[2]) - (AIM_DISTANCE - distance) * slope
 
     def make_start(self):
-        return make_start(self.aircraft, "approach", planet="flat")
+        return make_start(self.aircraft, "approach", **self.where)
 
     def draw(self, rng, m, options, index):
         offset = (np.full(m, float(options["offset"])) if "offset" in options
