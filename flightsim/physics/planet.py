@@ -170,9 +170,8 @@ def ecef(lat, lon, h, a, b):
 def geodetic_frame(x, y, z, a, b):
     """Geodetic latitude, longitude (rad), height (ft) of the ECEF point ``(x, y, z)``, with their sines and cosines.
 
-    Heikkinen's closed form (1982; Zhu 1994, "Conversion of Earth-centered Earth-fixed coordinates to geodetic
-    coordinates", IEEE TAES 30(3)): exact, no iteration, valid on the polar axis (where the longitude is 0) and
-    for a sphere (``a = b``).  Returns ``(lat, lon, h, sin lat, cos lat, sin lon, cos lon)``.
+    To rounding (:func:`_geodetic_parts`), valid on the polar axis (where the longitude is 0), across the date
+    line and for a sphere (``a = b``).  Returns ``(lat, lon, h, sin lat, cos lat, sin lon, cos lon)``.
     """
     num, p, h, sp, cp, sl, cl = _geodetic_parts(x, y, z, a, b)
     return math.atan2(num, p), math.atan2(sl, cl), h, sp, cp, sl, cl
@@ -180,35 +179,41 @@ def geodetic_frame(x, y, z, a, b):
 
 @borrowing_jit
 def _geodetic_parts(x, y, z, a, b):
-    """:func:`geodetic_frame` without its two angles: ``(num, p, h, sin lat, cos lat, sin lon, cos lon)``, the
-    latitude being ``atan2(num, p)`` and the longitude ``atan2(sin lon, cos lon)``."""
+    """:func:`geodetic_frame` without its two angles: ``(num, den, h, sin lat, cos lat, sin lon, cos lon)``, the
+    latitude being ``atan2(num, den)`` and the longitude ``atan2(sin lon, cos lon)``.
+
+    Bowring's iteration on the parametric latitude β (Bowring 1976, "Transformation from spatial to geographical
+    coordinates", Survey Review 23(181)), ``tan φ = (z + e'² b sin³β) / (p − e² a cos³β)``, ``tan β = (b/a) tan φ``,
+    from ``tan β₀ = a z / (b p)``, done twice, in sines and cosines only: the latitude to rounding (2e-16 rad
+    over the whole Earth from −1000 ft to 300 000 ft, the poles and the equator included: a test checks it), at
+    half the cost of Heikkinen's closed form (1982), which needs a cube root, and as accurate (the height within
+    1.4e-8 ft of the point's, both, the rounding of its ECEF coordinates).  The height is the point's offset from
+    its foot on the ellipsoid along the normal, ``(p − N cos φ) cos φ + (z − N (1 − e²) sin φ) sin φ``: stationary in φ,
+    and one subtraction of nearly equal numbers per component.  A sphere (``a = b``) is exact at once.
+    """
     a2, b2 = a * a, b * b
     e2 = 1.0 - b2 / a2
     ep2 = a2 / b2 - 1.0
-    p2 = x * x + y * y
-    p = math.sqrt(p2)
-    f = 54.0 * b2 * z * z
-    g = p2 + (1.0 - e2) * z * z - e2 * (a2 - b2)
-    c = e2 * e2 * f * p2 / (g * g * g)
-    s = (1.0 + c + math.sqrt(c * c + 2.0 * c)) ** (1.0 / 3.0)
-    k = s + 1.0 / s + 1.0
-    pp = f / (3.0 * k * k * g * g)
-    q = math.sqrt(1.0 + 2.0 * e2 * e2 * pp)
-    r0 = -pp * e2 * p / (1.0 + q) + math.sqrt(max(
-        0.5 * a2 * (1.0 + 1.0 / q) - pp * (1.0 - e2) * z * z / (q * (1.0 + q)) - 0.5 * pp * p2, 0.0))
-    d = p - e2 * r0
-    u = math.sqrt(d * d + z * z)
-    v = math.sqrt(d * d + (1.0 - e2) * z * z)
-    z0 = b2 * z / (a * v)
-    h = u * (1.0 - b2 / (a * v))
-    num = z + ep2 * z0
-    im = 1.0 / math.sqrt(num * num + p2)      # (no overflow near a planet: hypot's care costs ~3 sqrt's time)
-    sp, cp = num * im, p * im
+    p = math.sqrt(x * x + y * y)
+    sb, cb = a * z, b * p
+    m = 1.0 / math.sqrt(sb * sb + cb * cb)
+    sb, cb = sb * m, cb * m
+    num = den = sp = cp = 0.0
+    for _ in range(2):
+        num = z + ep2 * b * sb * sb * sb
+        den = p - e2 * a * cb * cb * cb
+        m = 1.0 / math.sqrt(num * num + den * den)
+        sp, cp = num * m, den * m
+        sb, cb = b * sp, a * cp
+        m = 1.0 / math.sqrt(sb * sb + cb * cb)
+        sb, cb = sb * m, cb * m
+    n = a / math.sqrt(1.0 - e2 * sp * sp)
+    h = (p - n * cp) * cp + (z - n * (1.0 - e2) * sp) * sp
     if p > 0.0:
         sl, cl = y / p, x / p
     else:
         sl, cl = 0.0, 1.0
-    return num, p, h, sp, cp, sl, cl
+    return num, den, h, sp, cp, sl, cl
 
 
 @borrowing_jit
