@@ -18,7 +18,7 @@ def test_warmup_compiles_every_integrator_and_the_rest_then_has_nothing_left():
     first = warmup()
     assert first.returncode == 0, first.stderr
     steps = first.stderr.splitlines()                     # not a terminal: one line per step of the bar
-    assert len(steps) == len(INTEGRATORS) + 3
+    assert len(steps) == len(INTEGRATORS) + 4
     assert steps[0].startswith("[" + "." * 30 + "] 0/") and steps[0].endswith("the book's airplane, euler")
     assert [s.rsplit(" ", 1)[1] for s in steps[1:len(INTEGRATORS)]] == list(INTEGRATORS)[1:]
     assert steps[-1].endswith("the spin lab")

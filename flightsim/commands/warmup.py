@@ -3,7 +3,9 @@
 A first start compiles only what it flies (the aircraft's loads and one
 integrator); ``warmup`` compiles the rest too, so switching integrators live,
 the ghost, trim and modes, the spin lab and the Gymnasium batch never compile
-again on this machine.  JSBSim's aircraft are not included: each has its own
+again on this machine; on the round planet it compiles the loads and the
+``euler`` and ``rk4`` steps (another integrator's step compiles the first time
+it flies there).  JSBSim's aircraft are not included: each has its own
 generated programs, compiled the first time that aircraft flies.
 """
 
@@ -46,6 +48,11 @@ def _tasks():
         b = BatchSimulation(2, integrator="rk4")
         b.step(2)
 
+    def round_planet():
+        flight = Simulation(integrator="euler", planet="round")
+        flight.advance(0.05)
+        flight.warm_up("rk4")
+
     def spin():
         for name in INTEGRATORS:
             propagate([1.0, 0.0, 0.0, 0.0], [0.1, 2.0, 0.1], [[1.0, 0, 0], [0, 2.0, 0], [0, 0, 3.0]], 0.01, 2, name)
@@ -54,6 +61,7 @@ def _tasks():
             *((f"integrator {name}", lambda name=name: sim[0].warm_up(name)) for name in list(INTEGRATORS)[1:]),
             ("trim and modes (the 172R)", trim_and_modes),
             ("the batch (Gymnasium)", batch),
+            ("the round planet (euler, rk4)", round_planet),
             ("the spin lab", spin)]
 
 
