@@ -412,17 +412,20 @@ def planet_of(source):
     if el is None:
         return None
 
-    def value(tags, unit, default):
+    def value(tags, unit, default, positive=False):
         for tag in tags:
             child = el.find(tag)
             if child is not None:
-                return source.number(child, f"planet/{tag}", unit)
+                number = source.number(child, f"planet/{tag}", unit)
+                if positive and not number > 0.0:
+                    raise InputError(source.path, f"planet/{tag}", f"must be > 0 {unit}, got {number:g}")
+                return number
         return default
 
-    a = value(("semimajor_axis", "equatorial_radius"), "FT", WGS84.a)
-    b = value(("semiminor_axis", "polar_radius"), "FT", WGS84.b)
+    a = value(("semimajor_axis", "equatorial_radius"), "FT", WGS84.a, positive=True)
+    b = value(("semiminor_axis", "polar_radius"), "FT", WGS84.b, positive=True)
     omega = value(("rotation_rate",), "RAD/SEC", WGS84.omega)
-    gm = value(("GM",), "FT3/SEC2", WGS84.gm)
+    gm = value(("GM",), "FT3/SEC2", WGS84.gm, positive=True)
     j2 = value(("J2",), None, WGS84.j2)
     try:
         return Planet(el.get("name") or "planet", True, a=a, b=b, omega=omega, gm=gm, j2=j2)
