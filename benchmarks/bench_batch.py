@@ -72,8 +72,9 @@ PLANET_TARGET = 1.5
 
 
 class BatchCandidate:
-    def __init__(self, integrator, n, start, work, aircraft=None, planet=None):
-        self.label = f"batch {integrator} N={n}" + ("" if planet is None else f" {planet}")
+    def __init__(self, integrator, n, start, work, aircraft=None, planet=None, named=True):
+        # (named: the planet in the label, for the planet comparison's two of each)
+        self.label = f"batch {integrator} N={n}" + ("" if planet is None or not named else f" {planet}")
         self.integrator, self.n = integrator, n
         t0 = time.perf_counter()
         self.batch = BatchSimulation(n, aircraft, integrator=integrator, dt=DT, start=start, planet=planet)
@@ -215,7 +216,8 @@ def main(argv=None):
     # the flat planet for every aircraft (a JSBSim aircraft defaults to round: --planet compares the two)
     start = make_start(aircraft, "air", planet="flat")
     targets = TARGETS if aircraft.jsbsim is None else JSBSIM_TARGETS
-    cands = [BatchCandidate(name, n, start, work, aircraft, planet="flat") for name in INTEGRATORS for n in sizes]
+    cands = [BatchCandidate(name, n, start, work, aircraft, planet="flat", named=False)
+             for name in INTEGRATORS for n in sizes]
     # (the vector environment flies Bourg's airplane: compared with the bare batch of that airplane only)
     vector = VectorCandidate(vector_n, 3 if args.quick else 20) if args.aircraft is None else None
     if vector is not None:

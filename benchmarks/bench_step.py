@@ -217,13 +217,7 @@ def planet_main(batches, steps):
                 pair.append((flight, loop))
                 cands += [flight, loop]
             pairs.append((aircraft or "bourg", name, pair))
-    samples = {c.name: [] for c in cands}
-    t0 = time.perf_counter()
-    for _ in range(batches):
-        for c in cands:
-            samples[c.name].append(1e6 * c.batch(steps))
-    med = {name: statistics.median(v) for name, v in samples.items()}
-    print(f"# timing took {time.perf_counter() - t0:.1f} s; load average {os.getloadavg()[0]:.2f} at end")
+    samples, med = round_robin(cands, batches, steps)
     print()
     header = (f"{'aircraft':<13} {'integrator':<10} {'step() flat':>11} {'round':>7} {'ratio':>5} {'(min)':>6} "
               f"{'meter flat':>10} {'round':>7} {'ratio':>5} {'loop flat':>9} {'round':>7} {'ratio':>5} {'(min)':>6}"
@@ -340,6 +334,19 @@ class JSBSimCandidate:
         )
 
 
+def round_robin(cands, batches, steps):
+    """Each candidate's batches of ``steps`` steps, ``batches`` times round-robin over the candidates (so a change
+    in the machine's load hits them all alike): the µs per step of every batch by name, and their medians."""
+    samples = {c.name: [] for c in cands}
+    t0 = time.perf_counter()
+    for _ in range(batches):
+        for c in cands:
+            samples[c.name].append(1e6 * c.batch(steps))
+    med = {name: statistics.median(v) for name, v in samples.items()}
+    print(f"# timing took {time.perf_counter() - t0:.1f} s; load average {os.getloadavg()[0]:.2f} at end")
+    return samples, med
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smoke run: 3 batches of 200 steps")
@@ -382,13 +389,7 @@ def main(argv=None):
         pairs.append((ours, compiled, theirs))
         cands += [ours, compiled, theirs]
 
-    samples = {c.name: [] for c in cands}
-    t0 = time.perf_counter()
-    for _ in range(batches):
-        for c in cands:
-            samples[c.name].append(1e6 * c.batch(steps))
-    med = {name: statistics.median(v) for name, v in samples.items()}
-    print(f"# timing took {time.perf_counter() - t0:.1f} s; load average {os.getloadavg()[0]:.2f} at end")
+    samples, med = round_robin(cands, batches, steps)
 
     print()
     width = max(28, max(len(c.label) for c in cands))

@@ -46,6 +46,14 @@ INSTALL_PACKAGE = "pip install -e '.[test]'"
 INSTALL_XVFB = "apt-get install -y xvfb xauth libgl1 libglx-mesa0 libgl1-mesa-dri libegl1 libegl-mesa0"
 
 
+def one_line_error(r):
+    """The one line a command that refused its input printed (exit 2, no traceback): the line."""
+    assert r.returncode == 2, r.stdout + r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    return lines[0]
+
+
 def missing_requirements(which=shutil.which):
     """What the suite needs and cannot find, as ``[(what is missing, the command that installs it)]``."""
     missing = []

@@ -8,7 +8,7 @@ import subprocess
 
 import numpy as np
 import pytest
-from conftest import FLIGHTSIM  # found (or the session stopped) at session start
+from conftest import FLIGHTSIM, one_line_error  # (FLIGHTSIM: found, or the session stopped, at its start)
 
 from flightsim.commands.options import PLANETS
 from flightsim.physics import planet as planets
@@ -18,13 +18,6 @@ from flightsim.simulation.replay import Replay
 
 def run(*args, cwd=None):
     return subprocess.run([FLIGHTSIM, *args], capture_output=True, text=True, cwd=cwd, timeout=300)
-
-
-def one_line_error(r):
-    assert r.returncode == 2, r.stdout + r.stderr
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
-    return lines[0]
 
 
 def columns(path):

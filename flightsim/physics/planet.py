@@ -14,7 +14,7 @@ loads do.  Each load evaluation turns the ECI state into the **view** (:func:`to
 state the aircraft's loads read (flightsim's frames: x North, y West, z up):
 
 - position: the North and West distances from the start point in the start's tangent plane, and the height
-  above the ellipsoid (geodetic, :func:`geodetic`: exact, closed form, valid at the poles and across the
+  above the ellipsoid (geodetic, :func:`geodetic`: to rounding, valid at the poles and across the
   date line);
 - velocity: relative to the Earth, in the local North-West-up frame where the airplane is;
 - attitude: body → that local frame (so roll, pitch and heading are relative to the local horizon);
@@ -435,7 +435,7 @@ def from_view(t, view, planet, out):
 
     The position: the point at the view's height above the ellipsoid whose tangent-plane North and West
     distances from the start are the view's, found by moving along the start's up axis (a few iterations,
-    to 1e-9 ft).  Returns the geodetic latitude and longitude (rad).
+    to 2e-8 ft).  Returns the geodetic latitude and longitude (rad).
     """
     a, b = planet[P_A], planet[P_B]
     o, n_, w_, u_ = P_ORIGIN, P_NORTH, P_WEST, P_UP
@@ -449,7 +449,7 @@ def from_view(t, view, planet, out):
         lat, lon, h = geodetic(x, y, z, a, b)
         miss = view[2] - h
         up += miss
-        if abs(miss) < 1e-9:
+        if abs(miss) < 2e-8:           # (the conversion's own rounding: ~1.4e-8 ft)
             break
     from_geodetic(t, lat, lon, view[2], view, planet, out)
     return lat, lon

@@ -286,12 +286,11 @@ def flight_panel(view, do, hud):
 
 
 def place_section(t):
-    """Where on the planet the airplane is: its latitude and longitude, its height above the ellipsoid and the
-    planet's name (a source that says none, nothing)."""
+    """Where on the planet the airplane is, on one line: its latitude and longitude, its height above the
+    ellipsoid and the planet's name (a source that says none, nothing)."""
     if t.lat is None:
         return
-    imgui.text(place_text(t.lat, t.lon))
-    imgui.text(f"MSL      {t.alt_msl:7.0f} ft" + (f"  {t.planet}" if t.planet else ""))
+    imgui.text(f"{place_text(t.lat, t.lon, 4)}  MSL {t.alt_msl:.0f} ft" + (f"  {t.planet}" if t.planet else ""))
 
 
 def wind_section(view, do, hud):
