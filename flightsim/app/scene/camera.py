@@ -75,7 +75,7 @@ class View:
     rotation: np.ndarray
     fov_deg: float = 60.0
     near: float = 1.0
-    far: float = 200000.0
+    far: float = 420000.0
 
     def projection(self, aspect) -> np.ndarray:
         """4x4 perspective projection for a width/height ``aspect`` (guarded against 0)."""

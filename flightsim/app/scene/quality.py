@@ -54,6 +54,9 @@ class Quality:
         Draw the ground's fields one by one within this distance of the eye
         (ft); beyond, each road block of fields in its mean colour (as the
         far ring always is).
+    terrain_detail_ft : float
+        The terrain's chunks nearer than this are drawn at full resolution, each doubling of the distance
+        halving it (:func:`flightsim.app.scene.terrain_view.chunk_levels`).
     hud_hz : float
         Redraw the HUD at most this many times a second (and at once after
         any input), copying the last picture in between
@@ -70,12 +73,14 @@ class Quality:
     airplane_detail: float = 1.0
     ground_detail_ft: float = math.inf
     hud_hz: float = 0.0
+    terrain_detail_ft: float = 24000.0
 
 
 LEVELS = {
     "low": Quality("low", airplane_per_pixel=False, grass_grain=False, sky_segments=(24, 7),
                    runway_anisotropy=1.0, hud_antialias=False, backdrops=True,
-                   airplane_detail=0.5, ground_detail_ft=12000.0, hud_hz=20.0),
+                   airplane_detail=0.5, ground_detail_ft=12000.0, hud_hz=20.0,
+                   terrain_detail_ft=12000.0),
     "medium": Quality("medium", airplane_per_pixel=False, grass_grain=True, sky_segments=(32, 10),
                       runway_anisotropy=4.0, hud_antialias=True, backdrops=False),
     "high": Quality("high", airplane_per_pixel=True, grass_grain=True, sky_segments=(48, 14),

@@ -9,9 +9,13 @@ software rasteriser shades as few hidden pixels as it can:
    cockpit frame), in front of everything, so nothing behind them is shaded;
 1. the airplane (lit, depth written);
 2. the lit 3D landmarks and the hills (depth written), only the clusters
-   inside the view;
+   inside the view; with the world's terrain
+   (:mod:`flightsim.app.scene.terrain_view`), then the terrain's chunks in
+   view, front to back, each at its level of detail (depth written, pushed
+   back a few depth steps so what lies flat on it wins), and no hills;
 3. the ground (the field patchwork of :mod:`flightsim.app.scene.ground`, following
-   the camera), then the flat decals (lake, roads, apron) and the runway:
+   the camera; with the terrain, only its road blocks on the flat farmland
+   around home, :data:`HOME_FIELDS_FT`), then the flat decals (lake, roads, apron) and the runway:
    depth tested against what is already drawn but not written, as they all
    lie on z = 0 where nothing can be behind them (no z-fighting at any
    distance);
@@ -44,7 +48,7 @@ import pyglet
 from pyglet import gl
 from pyglet.graphics.shader import Shader, ShaderProgram
 
-from flightsim.app.scene import ground, shaders, textures, windsock
+from flightsim.app.scene import ground, shaders, terrain_view, textures, windsock
 from flightsim.app.scene.camera import frustum_planes, spheres_visible
 from flightsim.app.scene.meshes import Mesh
 from flightsim.app.scene.quality import LEVELS, Quality
@@ -55,6 +59,14 @@ __all__ = ["GHOST_OPACITY", "GHOST_SAME_FT", "GHOST_TINT", "GhostPose", "SceneRe
 
 GROUND_EXTENT = 160000.0
 """Half size of the ground square around the camera, ft."""
+
+HOME_FIELDS_FT = 11000.0
+"""With the terrain: the patchwork's road blocks whose centres lie within this distance of the home origin are
+drawn over it (the terrain is flat farmland at sea level within 12,000 ft of home)."""
+
+TERRAIN_FOG_FT = 190000.0
+"""The terrain's fog distance, ft (the haze reaches 1 - 1/e there): the range 30-40 nm East of home shows
+through the haze from the circuit, where the near scenery's fog (:attr:`Lighting.fog_distance`) would hide it."""
 
 _GL_TEXTURE_MAX_ANISOTROPY = 0x84FE
 
@@ -339,9 +351,11 @@ class SceneRenderer:
         put in one buffer, each mesh a cluster the view may skip.
     quality : flightsim.app.scene.quality.Quality, optional
         Default ``high``.  :meth:`set_quality` changes it later.
+    terrain : flightsim.physics.terrain.Terrain, optional
+        The world's terrain, drawn instead of the patchwork beyond home (None: today's flat ground).
     """
 
-    def __init__(self, model, scenery, quality: Quality | None = None):
+    def __init__(self, model, scenery, quality: Quality | None = None, terrain=None):
         self.model = model
         self.lighting = Lighting()
         self.quality = quality or LEVELS["high"]
@@ -373,6 +387,9 @@ class SceneRenderer:
         self.tex_runway = _make_texture(self._runway_image, repeat=False, anisotropy=self.quality.runway_anisotropy)
         self._build_scenery(scenery)
         self._build_ground()
+        self.terrain = None
+        if terrain is not None:
+            self._build_terrain(terrain)
         self.airplane_buffer = None
         self.set_airplane(model)
         # The windsock swings with the wind: one mesh of its own, drawn with the airplane's program.
@@ -442,6 +459,40 @@ class SceneRenderer:
         self._block_centers = corner + 0.5 * step
         self._block_half = 0.5 * step
 
+    def _build_terrain(self, terrain):
+        """The terrain's mesh, lit once, in one buffer; its own copy of the static program (a thinner haze)."""
+        mesh = terrain_view.build_terrain_mesh(terrain)
+        colors = self.lighting.lit_colors(mesh.colors, mesh.normals)
+        self.terrain = mesh
+        self.terrain_buffer = GeometryBuffer(dict(position=mesh.positions, color=colors), mesh.indices)
+        self.terrain_program = _program(shaders.STATIC_VERTEX, shaders.STATIC_FRAGMENT)
+
+    def _draw_terrain(self, planes, eye):
+        """The terrain's chunks in view, nearest first, each at the level of detail its distance asks for
+        (one ``glMultiDrawElements``), and the apron beyond the grid."""
+        mesh = self.terrain
+        rel = mesh.centers - eye
+        visible = spheres_visible(planes, rel, np.sqrt((mesh.half * mesh.half).sum(axis=1)))
+        chunks = np.flatnonzero(visible)
+        self.terrain_program.use()
+        self.terrain_buffer.bind()
+        gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
+        gl.glPolygonOffset(1.0, 4.0)
+        if chunks.size:
+            gap = np.maximum(np.abs(rel[chunks]) - mesh.half[chunks], 0.0)
+            dist = (gap * gap).sum(axis=1)
+            chunks = chunks[np.argsort(dist, kind="stable")]
+            levels = terrain_view.chunk_levels(mesh.centers[chunks], mesh.half[chunks], eye,
+                                               self.quality.terrain_detail_ft)
+            ranges = mesh.ranges[chunks, levels]
+            counts = ranges[:, 1].astype(np.int32)
+            offsets = (4 * ranges[:, 0]).astype(np.intp)
+            gl.glMultiDrawElements(gl.GL_TRIANGLES, counts.ctypes.data_as(ctypes.POINTER(gl.GLsizei)),
+                                   gl.GL_UNSIGNED_INT, offsets.ctypes.data_as(ctypes.POINTER(gl.GLvoid)),
+                                   len(counts))
+        self.terrain_buffer.draw(*mesh.apron)
+        gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
+
     def _sky_dome(self, n_az, n_el):
         """Unit directions from the horizon to the zenith, as triangles (drawn at the far plane).
 
@@ -493,6 +544,9 @@ class SceneRenderer:
         gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
         for prog in (self.static, self.runway, self.shadow, self.sky, self.ground):
             self._set_lighting_uniforms(prog)
+        if self.terrain is not None:
+            self._set_lighting_uniforms(self.terrain_program)
+            self.terrain_program["fog_distance"] = TERRAIN_FOG_FT
         self._backdrop_screen = gl.glGetUniformLocation(self.backdrop.id, b"screen")
         self.shadow_locations = tuple(gl.glGetUniformLocation(self.shadow.id, name)
                                       for name in (b"model", b"parts", b"strength"))
@@ -583,12 +637,16 @@ class SceneRenderer:
         self.scenery_buffer.draw_ranges(self.object_ranges, visible)
         if spheres_visible(planes, (self.windsock_mount - eye)[None, :], windsock.SOCK_LENGTH)[0]:
             self._draw_windsock(wind, eye)
+        if self.terrain is not None:
+            self._draw_terrain(planes, eye)
         # 3. Ground, decals, runway: on z = 0, tested against the above but not written.
         gl.glDepthMask(gl.GL_FALSE)
         self.ground_program.use()
         self.ground_buffer.bind()
-        self.ground_buffer.draw(*self.ground_always)
-        self._draw_near_ground(planes, ox - eye[0], oy - eye[1], float(eye[2]))
+        if self.terrain is None:
+            self.ground_always_draw()
+        self._draw_near_ground(planes, ox - eye[0], oy - eye[1], float(eye[2]),
+                               home=None if self.terrain is None else eye[:2])
         self.static.use()
         self.scenery_buffer.bind()
         self.scenery_buffer.draw(*self.decal_range)
@@ -638,12 +696,17 @@ class SceneRenderer:
         if not opaque:
             gl.glDisable(gl.GL_BLEND)
 
-    def _draw_near_ground(self, planes, dx, dy, height):
+    def ground_always_draw(self):
+        """The skirt and the far ring of the flat ground (the ground buffer and program in use)."""
+        self.ground_buffer.draw(*self.ground_always)
+
+    def _draw_near_ground(self, planes, dx, dy, height, home=None):
         """The 3 x 3 near tiles' road blocks in view: each block's fields within the quality's
         ``ground_detail_ft`` of the eye, one quad of its mean colour beyond; then the roads.
 
-        ``(dx, dy)`` is the camera tile's origin relative to the eye, ``height`` the eye's, ft.  One
-        ``glMultiDrawElements`` call (neighbouring ranges merged).
+        ``(dx, dy)`` is the camera tile's origin relative to the eye, ``height`` the eye's, ft; ``home`` (the
+        eye's earth x, y, ft, with the terrain): only the blocks within :data:`HOME_FIELDS_FT` of the origin.
+        One ``glMultiDrawElements`` call (neighbouring ranges merged).
         """
         rel = self._block_centers + (dx, dy)
         centers = np.empty((len(rel), 3))
@@ -651,6 +714,9 @@ class SceneRenderer:
         centers[:, 2] = -height
         half = self._block_half
         visible = spheres_visible(planes, centers, half * math.sqrt(2.0))
+        if home is not None:
+            earth = rel + home
+            visible &= (earth * earth).sum(axis=1) < HOME_FIELDS_FT * HOME_FIELDS_FT
         gap = np.maximum(np.abs(rel) - half, 0.0)
         detail = self.quality.ground_detail_ft
         near = (gap * gap).sum(axis=1) + height * height < detail * detail

@@ -294,8 +294,15 @@ def _roads(points, width, color="#6b6b68"):
     return out
 
 
-def build_scenery(runway: Runway = RUNWAY, seed=2024) -> Scenery:
+def build_scenery(runway: Runway = RUNWAY, seed=2024, hills=True) -> Scenery:
     """Build the world geometry (deterministic for a given seed).
+
+    Parameters
+    ----------
+    runway : Runway
+    seed : int
+    hills : bool
+        The painted ring of hills on the horizon (none where the world's terrain is drawn).
 
     Returns
     -------
@@ -322,7 +329,8 @@ def build_scenery(runway: Runway = RUNWAY, seed=2024) -> Scenery:
     # A radio mast with a red top: a height reference near the field.
     clusters.append(Mesh.merge([meshes.box([-3000.0, -3500.0, 200.0], [6.0, 6.0, 400.0], "#c9ccd1"),
                                 meshes.box([-3000.0, -3500.0, 402.0], [8.0, 8.0, 8.0], "#d22b2b")]))
-    clusters.extend(_hills(rng))
+    if hills:
+        clusters.extend(_hills(rng))
     along, left = runway.axes()
     c = np.asarray(runway.center, dtype=np.float64)
     hl, hw = 0.5 * runway.length, 0.5 * runway.width
