@@ -72,7 +72,20 @@ from flightsim.app.scene.windsock import sock_wind
 from flightsim.simulation.clock import clamp_frame
 from flightsim.simulation.ghost import DEFAULT_INTEGRATOR, DEFAULT_SUBSTEPS
 
-__all__ = ["FlightApp", "FrameStats", "GHOST_SERIES", "GhostSample", "MAX_GHOST_SUBSTEPS"]
+__all__ = ["FlightApp", "drawn_terrain", "FrameStats", "GHOST_SERIES", "GhostSample", "MAX_GHOST_SUBSTEPS"]
+
+
+def drawn_terrain(sim):
+    """The terrain a flight source stands on, to draw: its ``terrain`` (``"world"``, ``"off"``, None or a
+    :class:`~flightsim.physics.terrain.Terrain`; a source without one: the world's), as a Terrain or None."""
+    from flightsim.physics.terrain import Terrain, load_terrain
+
+    flag = getattr(sim, "terrain", "world")
+    if isinstance(flag, Terrain):
+        return flag
+    if flag is None or (isinstance(flag, str) and flag == "off"):
+        return None
+    return load_terrain()
 
 
 class FlightApp:
@@ -114,6 +127,9 @@ class FlightApp:
         Graphics quality: ``"low"``, ``"medium"``, ``"high"``, or ``"auto"``
         (from the OpenGL renderer, then the frame time of the first seconds;
         see :mod:`flightsim.app.scene.quality`).
+    terrain : "auto", flightsim.physics.terrain.Terrain or None
+        The terrain to draw: ``"auto"`` the one the flight stands on (:func:`drawn_terrain`), None the flat
+        patchwork of fields and the painted hills.
 
     Attributes
     ----------
@@ -143,7 +159,8 @@ class FlightApp:
 
     def __init__(self, window, sim, keymap, integrators, time_scales, use_gamepads=True, screenshot_dir=".",
                  ghost=False, ghost_integrator=DEFAULT_INTEGRATOR, ghost_substeps=DEFAULT_SUBSTEPS,
-                 record_dir=".", schedule=None, model_spec=None, dynamics=False, quality="auto", sound=None):
+                 record_dir=".", schedule=None, model_spec=None, dynamics=False, quality="auto", sound=None,
+                 terrain="auto"):
         self.window = window
         self.sim = sim
         #: the flight's sound (:class:`flightsim.app.audio.Sound`; closed with the app), or None
@@ -168,8 +185,10 @@ class FlightApp:
             self.quality = quality_level(quality)
         self._spec = model_spec if model_spec is not None else model_spec_for(sim.aircraft)
         self.model = build_airplane(sim.aircraft, self._spec, detail=self.quality.airplane_detail)
-        self.scenery = build_scenery()
-        self.scene = SceneRenderer(self.model, self.scenery, self.quality)
+        #: the terrain drawn (a :class:`flightsim.physics.terrain.Terrain`), or None: the flat patchwork
+        self.terrain = drawn_terrain(sim) if isinstance(terrain, str) and terrain == "auto" else terrain
+        self.scenery = build_scenery(hills=self.terrain is None)
+        self.scene = SceneRenderer(self.model, self.scenery, self.quality, terrain=self.terrain)
         self.cameras = CameraRig(self.model.cockpit_eye, self.model.radius, tower=self.scenery.tower_eye)
         self.pilot = Pilot(keymap)
         self.pilot.reset(sim.controls)
