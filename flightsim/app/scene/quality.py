@@ -73,14 +73,14 @@ class Quality:
     airplane_detail: float = 1.0
     ground_detail_ft: float = math.inf
     hud_hz: float = 0.0
-    terrain_detail_ft: float = 24000.0
+    terrain_detail_ft: float = 16000.0
 
 
 LEVELS = {
     "low": Quality("low", airplane_per_pixel=False, grass_grain=False, sky_segments=(24, 7),
                    runway_anisotropy=1.0, hud_antialias=False, backdrops=True,
                    airplane_detail=0.5, ground_detail_ft=12000.0, hud_hz=20.0,
-                   terrain_detail_ft=12000.0),
+                   terrain_detail_ft=6000.0),
     "medium": Quality("medium", airplane_per_pixel=False, grass_grain=True, sky_segments=(32, 10),
                       runway_anisotropy=4.0, hud_antialias=True, backdrops=False),
     "high": Quality("high", airplane_per_pixel=True, grass_grain=True, sky_segments=(48, 14),

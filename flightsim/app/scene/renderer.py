@@ -15,7 +15,8 @@ software rasteriser shades as few hidden pixels as it can:
    back a few depth steps so what lies flat on it wins), and no hills;
 3. the ground (the field patchwork of :mod:`flightsim.app.scene.ground`, following
    the camera; with the terrain, only its road blocks on the flat farmland
-   around home, :data:`HOME_FIELDS_FT`), then the flat decals (lake, roads, apron) and the runway:
+   around home, :data:`HOME_FIELDS_FT`, drawn before the terrain, with
+   their depth, so the terrain under them is not shaded), then the flat decals (lake, roads, apron) and the runway:
    depth tested against what is already drawn but not written, as they all
    lie on z = 0 where nothing can be behind them (no z-fighting at any
    distance);
@@ -468,8 +469,9 @@ class SceneRenderer:
         self.terrain_program = _program(shaders.STATIC_VERTEX, shaders.STATIC_FRAGMENT)
 
     def _draw_terrain(self, planes, eye):
-        """The terrain's chunks in view, nearest first, each at the level of detail its distance asks for
-        (one ``glMultiDrawElements``), and the apron beyond the grid."""
+        """The terrain's chunks in view, each at the level of detail its distance asks for, finest level first
+        (:func:`~flightsim.app.scene.terrain_view.terrain_draw_ranges`: one ``glMultiDrawElements``), and the
+        apron beyond the grid."""
         mesh = self.terrain
         rel = mesh.centers - eye
         visible = spheres_visible(planes, rel, np.sqrt((mesh.half * mesh.half).sum(axis=1)))
@@ -477,14 +479,10 @@ class SceneRenderer:
         self.terrain_program.use()
         self.terrain_buffer.bind()
         gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
-        gl.glPolygonOffset(1.0, 4.0)
+        gl.glPolygonOffset(1.0, 5.0)
         if chunks.size:
-            gap = np.maximum(np.abs(rel[chunks]) - mesh.half[chunks], 0.0)
-            dist = (gap * gap).sum(axis=1)
-            chunks = chunks[np.argsort(dist, kind="stable")]
-            levels = terrain_view.chunk_levels(mesh.centers[chunks], mesh.half[chunks], eye,
-                                               self.quality.terrain_detail_ft)
-            ranges = mesh.ranges[chunks, levels]
+            levels = terrain_view.chunk_levels(mesh.centers, mesh.half, eye, self.quality.terrain_detail_ft)
+            ranges = terrain_view.terrain_draw_ranges(mesh, visible, levels)
             counts = ranges[:, 1].astype(np.int32)
             offsets = (4 * ranges[:, 0]).astype(np.intp)
             gl.glMultiDrawElements(gl.GL_TRIANGLES, counts.ctypes.data_as(ctypes.POINTER(gl.GLsizei)),
@@ -638,15 +636,22 @@ class SceneRenderer:
         if spheres_visible(planes, (self.windsock_mount - eye)[None, :], windsock.SOCK_LENGTH)[0]:
             self._draw_windsock(wind, eye)
         if self.terrain is not None:
+            # Home's fields first, their depth written a step behind z = 0 (the decals still win), then the
+            # terrain two steps behind: where the fields lie on it they hide it, and it is not shaded there.
+            self.ground_program.use()
+            self.ground_buffer.bind()
+            gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
+            gl.glPolygonOffset(1.0, 2.0)
+            self._draw_near_ground(planes, ox - eye[0], oy - eye[1], float(eye[2]), home=eye[:2])
+            gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
             self._draw_terrain(planes, eye)
         # 3. Ground, decals, runway: on z = 0, tested against the above but not written.
         gl.glDepthMask(gl.GL_FALSE)
-        self.ground_program.use()
-        self.ground_buffer.bind()
         if self.terrain is None:
+            self.ground_program.use()
+            self.ground_buffer.bind()
             self.ground_always_draw()
-        self._draw_near_ground(planes, ox - eye[0], oy - eye[1], float(eye[2]),
-                               home=None if self.terrain is None else eye[:2])
+            self._draw_near_ground(planes, ox - eye[0], oy - eye[1], float(eye[2]))
         self.static.use()
         self.scenery_buffer.bind()
         self.scenery_buffer.draw(*self.decal_range)
@@ -724,17 +729,14 @@ class SceneRenderer:
         first = np.where(near, field_first, self._block_quads)[visible]
         count = np.where(near, field_count, 6)[visible]
         roads = visible.reshape(len(self._tile_roads[0]), -1).any(axis=1)
-        first = np.concatenate([first, self._tile_roads[0][roads]])
-        count = np.concatenate([count, np.full(int(roads.sum()), self._tile_roads[1])])
-        if first.size == 0:
+        road_first, road_count = self._tile_roads[0][roads], np.full(int(roads.sum()), self._tile_roads[1])
+        if home is not None:
+            # (depth written: the roads one step nearer than the fields they cross, drawn after them)
+            _multi_draw(first, count)
+            gl.glPolygonOffset(1.0, 1.0)
+            _multi_draw(road_first, road_count)
             return
-        order = np.argsort(first, kind="stable")
-        first, count = first[order], count[order]
-        starts = np.flatnonzero(np.concatenate([[True], first[1:] != first[:-1] + count[:-1]]))
-        counts = np.add.reduceat(count, starts).astype(np.int32)
-        offsets = (4 * first[starts]).astype(np.intp)
-        gl.glMultiDrawElements(gl.GL_TRIANGLES, counts.ctypes.data_as(ctypes.POINTER(gl.GLsizei)),
-                               gl.GL_UNSIGNED_INT, offsets.ctypes.data_as(ctypes.POINTER(gl.GLvoid)), len(starts))
+        _multi_draw(np.concatenate([first, road_first]), np.concatenate([count, road_count]))
 
     def _draw_windsock(self, wind, eye):
         """The windsock at its mount, swung by ``wind``: lit per pixel at every quality (it is a few pixels,
@@ -846,6 +848,20 @@ class SceneRenderer:
         self.airplane_buffer.draw()
         gl.glDisable(gl.GL_STENCIL_TEST)
         gl.glDisable(gl.GL_BLEND)
+
+
+def _multi_draw(first, count):
+    """Draw the index ranges ``first`` / ``count`` (indices) of the bound buffer in one ``glMultiDrawElements``,
+    in the buffer's order, neighbouring ranges merged."""
+    if len(first) == 0:
+        return
+    order = np.argsort(first, kind="stable")
+    first, count = first[order], count[order]
+    starts = np.flatnonzero(np.concatenate([[True], first[1:] != first[:-1] + count[:-1]]))
+    counts = np.add.reduceat(count, starts).astype(np.int32)
+    offsets = (4 * first[starts]).astype(np.intp)
+    gl.glMultiDrawElements(gl.GL_TRIANGLES, counts.ctypes.data_as(ctypes.POINTER(gl.GLsizei)),
+                           gl.GL_UNSIGNED_INT, offsets.ctypes.data_as(ctypes.POINTER(gl.GLvoid)), len(starts))
 
 
 def _bounds(mesh_list):

@@ -33,7 +33,7 @@ import numpy as np
 from flightsim.app.scene import ground
 
 __all__ = ["CHUNK", "DETAIL_FT", "DIAGONAL", "LEVELS", "SKIRT_FT", "TerrainMesh", "build_terrain_mesh",
-           "chunk_levels", "landuse_colors", "height_colors"]
+           "chunk_levels", "height_colors", "landuse_colors", "map_image", "terrain_draw_ranges"]
 
 CHUNK = 16
 """Grid cells along each side of a chunk (a power of two, so every level's stride divides it)."""
@@ -158,7 +158,14 @@ class TerrainMesh:
     indices : numpy.ndarray
         uint32 triangle indices.
     ranges : numpy.ndarray, shape (chunks, len(LEVELS), 2)
-        Each chunk's ``(first, count)`` indices at each level (its surface and its skirts together).
+        Each chunk's surface's ``(first, count)`` indices at each level; at each level the chunks' surfaces
+        follow one another in the chunks' order (row by row), so neighbours at one level draw in one range.
+    skirts : numpy.ndarray, shape (chunks, len(LEVELS), 4, 2)
+        Each chunk's skirts at each level, ``(first, count)`` under each edge: its low-``i`` (South), high-``i``
+        (North), low-``j`` (East) and high-``j`` (West) edge.  Only needed where the neighbour across the
+        edge is drawn at another level (:func:`terrain_draw_ranges`).
+    chunk_grid : (int, int)
+        Chunks along axis 0 and axis 1; chunk ``ci * chunk_grid[1] + cj``.
     centers : numpy.ndarray, shape (chunks, 3)
         Chunks' bounding-box centres, ft.
     half : numpy.ndarray, shape (chunks, 3)
@@ -172,6 +179,8 @@ class TerrainMesh:
     colors: np.ndarray
     indices: np.ndarray
     ranges: np.ndarray
+    skirts: np.ndarray
+    chunk_grid: tuple
     centers: np.ndarray
     half: np.ndarray
     apron: tuple
@@ -215,12 +224,21 @@ def build_terrain_mesh(terrain) -> TerrainMesh:
     col_of = {int(b): k for k, b in enumerate(border_cols)}
     n_ci, n_cj = len(border_rows) - 1, len(border_cols) - 1
 
-    indices, ranges, at = [], np.zeros((n_ci * n_cj, len(LEVELS), 2), np.int64), 0
+    n_chunks = n_ci * n_cj
+    indices, at = [], 0
+    ranges = np.zeros((n_chunks, len(LEVELS), 2), np.int64)
+    skirts = np.zeros((n_chunks, len(LEVELS), 4, 2), np.int64)
     for level, stride in enumerate(LEVELS):
         rows, cols = _level(ny, stride), _level(nx, stride)
         tris = _cell_triangles(rows, cols, nx).reshape(-1, 6)
         chunk = ((rows[:-1] // CHUNK)[:, None] * n_cj + (cols[:-1] // CHUNK)[None, :]).ravel()
-        parts, owners = [tris], [chunk]
+        order = np.argsort(chunk, kind="stable")
+        indices.append(tris[order].ravel())
+        counts = 6 * np.bincount(chunk, minlength=n_chunks)
+        ranges[:, level, 0] = at + np.r_[0, np.cumsum(counts)[:-1]]
+        ranges[:, level, 1] = counts
+        at += 6 * len(tris)
+        parts, owners = [], []
         # Skirts along the border rows (each border row serves the chunks on both its sides).
         r_idx = np.array([row_of[int(b)] for b in border_rows])
         top_a = border_rows[:, None] * nx + cols[None, :-1]
@@ -230,10 +248,10 @@ def build_terrain_mesh(terrain) -> TerrainMesh:
         quads = np.stack([top_a, low_a, low_b, top_a, low_b, top_b], axis=-1).reshape(-1, 6)
         cj = np.broadcast_to(cols[None, :-1] // CHUNK, top_a.shape).ravel()
         ci_line = np.broadcast_to(border_rows[:, None], top_a.shape).ravel()
-        for side in (ci_line // CHUNK, (ci_line - 1) // CHUNK):
+        for edge, side in enumerate((ci_line // CHUNK, (ci_line - 1) // CHUNK)):
             ok = (side >= 0) & (side < n_ci)
             parts.append(quads[ok])
-            owners.append(side[ok] * n_cj + cj[ok])
+            owners.append(4 * (side[ok] * n_cj + cj[ok]) + edge)
         # ... and along the border columns.
         c_idx = np.array([col_of[int(b)] for b in border_cols])
         top_a = rows[:-1, None] * nx + border_cols[None, :]
@@ -243,16 +261,16 @@ def build_terrain_mesh(terrain) -> TerrainMesh:
         quads = np.stack([top_a, low_a, low_b, top_a, low_b, top_b], axis=-1).reshape(-1, 6)
         ci = np.broadcast_to(rows[:-1, None] // CHUNK, top_a.shape).ravel()
         cj_line = np.broadcast_to(border_cols[None, :], top_a.shape).ravel()
-        for side in (cj_line // CHUNK, (cj_line - 1) // CHUNK):
+        for edge, side in enumerate((cj_line // CHUNK, (cj_line - 1) // CHUNK), start=2):
             ok = (side >= 0) & (side < n_cj)
             parts.append(quads[ok])
-            owners.append(ci[ok] * n_cj + side[ok])
+            owners.append(4 * (ci[ok] * n_cj + side[ok]) + edge)
         owner = np.concatenate(owners)
         order = np.argsort(owner, kind="stable")
         t = np.concatenate(parts)[order].ravel()
-        counts = 6 * np.bincount(owner, minlength=n_ci * n_cj)
-        ranges[:, level, 0] = at + np.r_[0, np.cumsum(counts)[:-1]]
-        ranges[:, level, 1] = counts
+        counts = 6 * np.bincount(owner, minlength=4 * n_chunks)
+        skirts[:, level, :, 0] = (at + np.r_[0, np.cumsum(counts)[:-1]]).reshape(n_chunks, 4)
+        skirts[:, level, :, 1] = counts.reshape(n_chunks, 4)
         indices.append(t)
         at += len(t)
 
@@ -289,8 +307,8 @@ def build_terrain_mesh(terrain) -> TerrainMesh:
     positions = np.concatenate([pos.reshape(-1, 3), low_rows, low_cols, inner, outer]).astype(np.float32)
     normals = np.concatenate([flat_n, flat_n[skirt_src], np.tile([0.0, 0.0, 1.0], (2 * m, 1))]).astype(np.float32)
     colors = np.concatenate([flat_c, flat_c[skirt_src], edge_colors, edge_colors]).astype(np.float32)
-    return TerrainMesh(positions, normals, colors, np.concatenate(indices).astype(np.uint32), ranges,
-                       0.5 * (lo + hi), 0.5 * (hi - lo), (at, len(apron_idx)))
+    return TerrainMesh(positions, normals, colors, np.concatenate(indices).astype(np.uint32), ranges, skirts,
+                       (n_ci, n_cj), 0.5 * (lo + hi), 0.5 * (hi - lo), (at, len(apron_idx)))
 
 
 def chunk_levels(centers, half, eye, detail_ft=DETAIL_FT) -> np.ndarray:
@@ -303,3 +321,59 @@ def chunk_levels(centers, half, eye, detail_ft=DETAIL_FT) -> np.ndarray:
     dist = np.sqrt((gap * gap).sum(axis=1))
     level = np.floor(np.log2(np.maximum(dist, 1.0) / detail_ft) + 1.0)
     return np.clip(level, 0, len(LEVELS) - 1).astype(np.int64)
+
+
+def map_image(terrain, size=512) -> np.ndarray:
+    """The map's picture of the terrain: (rows, cols, 4) uint8 RGBA, North up and East right (row 0 the
+    grid's North edge, column 0 its West edge), at most ``size`` pixels a side (every k-th grid point).
+
+    Colours by height (:func:`height_colors`), shaded by the slope under a light from the North-West, so the
+    ridges stand out.
+    """
+    h = np.asarray(terrain.heights, dtype=np.float64)
+    step = max(1, int(np.ceil(max(h.shape) / size)))
+    hs, use = h[::step, ::step], np.asarray(terrain.landuse)[::step, ::step]
+    col = height_colors(hs, use).astype(np.float64)
+    spacing = terrain.spacing * step
+    dx = np.gradient(hs, spacing, axis=0)
+    dy = np.gradient(hs, spacing, axis=1)
+    n = np.stack([-dx, -dy, np.ones_like(hs)], axis=-1)
+    n /= np.linalg.norm(n, axis=-1, keepdims=True)
+    light = np.array([1.0, 1.0, 1.4]) / np.linalg.norm([1.0, 1.0, 1.4])      # from the North-West, above
+    shade = np.clip(0.35 + 0.75 * (n @ light), 0.5, 1.15)
+    col = np.clip(col * shade[..., None], 0.0, 1.0)
+    img = np.empty(col.shape[:2] + (4,), np.uint8)
+    img[..., :3] = np.round(col * 255.0)
+    img[..., 3] = 255
+    return np.ascontiguousarray(img[::-1, ::-1])            # row 0 North (x largest), column 0 West (y largest)
+
+
+def terrain_draw_ranges(mesh, visible, levels):
+    """The ``(first, count)`` index ranges to draw: the visible chunks' surfaces at their levels, and their
+    skirts under the edges whose neighbour is at another level (or beyond the grid); neighbouring ranges
+    merged.  The finer levels come first in the index buffer, so the near terrain is drawn first.
+
+    Parameters
+    ----------
+    mesh : TerrainMesh
+    visible : numpy.ndarray of bool, shape (chunks,)
+    levels : numpy.ndarray of int, shape (chunks,)
+        Every chunk's level (also the hidden ones': their skirts' neighbours).
+    """
+    n_ci, n_cj = mesh.chunk_grid
+    grid = levels.reshape(n_ci, n_cj)
+    pad = np.pad(grid, 1, constant_values=-1)
+    neighbours = np.stack([pad[:-2, 1:-1], pad[2:, 1:-1], pad[1:-1, :-2], pad[1:-1, 2:]], axis=-1).reshape(-1, 4)
+    chunks = np.flatnonzero(visible)
+    lv = levels[chunks]
+    surf = mesh.ranges[chunks, lv]
+    need = neighbours[chunks] != lv[:, None]
+    sk = mesh.skirts[chunks, lv][need]
+    r = np.concatenate([surf, sk])
+    r = r[r[:, 1] > 0]
+    if len(r) == 0:
+        return r
+    r = r[np.argsort(r[:, 0], kind="stable")]
+    starts = np.flatnonzero(np.r_[True, r[1:, 0] != r[:-1, 0] + r[:-1, 1]])
+    counts = np.add.reduceat(r[:, 1], starts)
+    return np.stack([r[starts, 0], counts], axis=-1)
