@@ -61,6 +61,7 @@ from flightsim.app.hud.state import Hud
 from flightsim.app.hud_bridge import HudBridge
 from flightsim.app.input.joystick import Joysticks, find_joysticks
 from flightsim.app.input.pilot import Gamepads, Pilot
+from flightsim.app.map_companion import MapCompanion
 from flightsim.app.poses import START_POSE, cockpit_hidden, finite_pose, gear_pose, ghost_pose, propeller_spin
 from flightsim.app.recorder import Recorder, stamped_path
 from flightsim.app.scene.airplane_model import build_airplane, model_spec_for
@@ -189,6 +190,8 @@ class FlightApp:
         self.terrain = drawn_terrain(sim) if isinstance(terrain, str) and terrain == "auto" else terrain
         self.scenery = build_scenery(hills=self.terrain is None)
         self.scene = SceneRenderer(self.model, self.scenery, self.quality, terrain=self.terrain)
+        #: the map panel (key L): its picture of the terrain, the airfields, the track flown
+        self.map = MapCompanion(self.terrain)
         self.cameras = CameraRig(self.model.cockpit_eye, self.model.radius, tower=self.scenery.tower_eye)
         self.pilot = Pilot(keymap)
         self.pilot.reset(sim.controls)
@@ -307,6 +310,7 @@ class FlightApp:
         self.pilot.reset(self.sim.controls)
         self.cameras.reset()
         self.history.clear()
+        self.map.track.clear()
         self.ghosts.history.clear()
         self.ghosts.resync()
         self.telemetry = self.sim.telemetry()
@@ -362,6 +366,7 @@ class FlightApp:
             self.sound.listen(clamp_frame(dt), sim, self.telemetry)
         self.history.append(self.telemetry)
         self.pose = finite_pose(sim, self.pose)
+        self.map.track.add(sim.t, self.pose[0])
         deflections = np.nan_to_num(sim.surface_deflections())
         if not sim.paused and sim.status is None:
             spin = propeller_spin(self.telemetry.rpm, sim.controls.throttle)
@@ -480,6 +485,7 @@ class FlightApp:
                 saved = self.cockpit.stop_recording()
             self.ghosts.stop()
             self.joysticks.close()
+            self.map.close()
             self.gui.shutdown()
             self.hud_bridge.close()
         finally:
@@ -501,6 +507,7 @@ _SWITCHES = {
     "autopilot": lambda app: app.cockpit.toggle_autopilot(),
     "mute": lambda app: app.cockpit.set_sound(not (app.sound is not None and app.sound.muted)),
     "devices": lambda app: setattr(app.hud, "show_devices", not app.hud.show_devices),
+    "map": lambda app: app.map.toggle(),
 }
 
 

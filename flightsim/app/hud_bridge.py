@@ -98,6 +98,7 @@ class HudBridge:
             set_aircraft=cockpit.set_aircraft,
             set_sound=cockpit.set_sound,
             set_devices=lambda on: setattr(app.hud, "show_devices", bool(on)),
+            set_map=lambda on: app.map.toggle(bool(on)),
             calibrate=cockpit.calibrate,
         )
 
@@ -133,6 +134,7 @@ class HudBridge:
                if caps.can_fly else {}),
             sound=(sound.muted, sound.volume) if sound is not None and sound.active else None,
             devices=app.joysticks.readout() if app.hud.show_devices else None,
+            map=app.map.readout(app.pose[0], app.telemetry.heading),
         )
 
     def close(self):

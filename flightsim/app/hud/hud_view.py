@@ -242,6 +242,9 @@ class HudView:
     sound: Optional[tuple] = None
     #: The Input panel's joysticks (:class:`flightsim.app.input.joystick.DeviceReadout`), or None while it is hidden.
     devices: Optional[tuple] = None
+    #: The map panel's picture and what it marks (:class:`flightsim.app.map_companion.MapReadout`), or None while
+    #: it is hidden.
+    map: Optional[object] = None
 
 
 @dataclass(frozen=True)
@@ -287,6 +290,8 @@ class HudCommands:
         Show or hide the Input panel.
     calibrate : callable (str)
         Start measuring the axes of the device of that name, or stop and save them.
+    set_map : callable (bool)
+        Show or hide the map panel.
     """
 
     toggle_pause: Callable[[], None]
@@ -309,3 +314,4 @@ class HudCommands:
     set_sound: Callable[[bool, float], None] = lambda muted, volume: None
     set_devices: Callable[[bool], None] = lambda on: None
     calibrate: Callable[[str], None] = lambda name: None
+    set_map: Callable[[bool], None] = lambda on: None

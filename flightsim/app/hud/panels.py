@@ -32,6 +32,8 @@ Panels, in drawing order:
   the integrator makes diverge at its dt;
 * :func:`gear_panel` (bottom left, below 100 ft) - the ground: ground speed,
   brakes, parking brake, each gear leg's load and compression;
+* :func:`~flightsim.app.hud.map_panel.map_panel` (key L, while shown) - the terrain, the airfields, the
+  navaids, the airplane and its track, zoom and pan;
 * :func:`status_banner` - a stopped flight with a reset button, PAUSED,
   the end of a replay, REC, short messages;
 * :func:`key_help` - the keys (F1).
@@ -60,6 +62,7 @@ from flightsim.app.hud.instruments import (
     wind_arrow,
     wind_relative,
 )
+from flightsim.app.hud.map_panel import map_panel
 from flightsim.app.input.joystick import CENTRED
 from flightsim.app.input.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_HELD
 from flightsim.app.scene.camera import CAMERA_MODES
@@ -102,7 +105,8 @@ _HELP_ACTIONS = (("pitch_up", "pitch up (stick back)"), ("pitch_down", "pitch do
                  ("brake", "wheel brakes (hold; with rudder: differential)"),
                  ("parking_brake", "parking brake set / release"), ("autopilot", "autopilot on / off"),
                  ("engine", "engine off (mixture cut) / running"), ("mute", "sound off / on"),
-                 ("devices", "Input panel: joysticks, their axes, calibration"), ("quit", "quit"))
+                 ("devices", "Input panel: joysticks, their axes, calibration"),
+                 ("map", "map: terrain, airfields, navaids, your track (wheel zooms, drag pans)"), ("quit", "quit"))
 
 STALL_BLINK_HZ = 1.5
 """The stall warning's blink, cycles a second of the app's clock (:attr:`~flightsim.app.hud.state.Hud.clock`):
@@ -905,6 +909,6 @@ NUMERICS_SECTIONS = (aircraft_section, integrator_section, timing_section, clock
                      charts_section)
 """The Numerics window's sections, top to bottom; each ``section(view, do, hud)``."""
 
-PANELS = (cockpit_overlay, flight_panel, gear_panel, numerics_panel, dynamics_panel, input_panel, status_banner,
-          key_help)
+PANELS = (cockpit_overlay, flight_panel, gear_panel, numerics_panel, dynamics_panel, input_panel, map_panel,
+          status_banner, key_help)
 """The HUD, in drawing order (later ones on top); each ``panel(view, do, hud)``."""

@@ -92,6 +92,11 @@ class Hud:
         self.dynamics_plot_pixels = None
         self.dynamics_zoom = False
         self.backdrops = False
+        #: the map panel's zoom (pixels per ft), the home-frame (x, y) ft at its centre, and whether that
+        #: follows the airplane
+        self.map_scale = 1.0 / 700.0
+        self.map_center = (0.0, 0.0)
+        self.map_follow = True
 
     def tick(self, dt):
         """Advance :attr:`clock` by a frame of ``dt`` seconds (the app calls it once a frame)."""

@@ -49,6 +49,7 @@ PRESS_ACTIONS += ("autopilot",)      # the autopilot on (heading and altitude he
 PRESS_ACTIONS += ("engine",)         # the engine off (mixture cut, magnetos off) / running again
 PRESS_ACTIONS += ("mute",)           # the sound off / on
 PRESS_ACTIONS += ("devices",)        # the Input panel (joysticks, their axes, calibration) on / off
+PRESS_ACTIONS += ("map",)            # the map panel on / off
 
 ACTIONS = HELD_ACTIONS + PRESS_ACTIONS
 """Every action a key can be bound to."""
