@@ -262,6 +262,7 @@ def restore_app(app, base):
         h.panels[:] = base.panels
         h.show, h.show_help, h.message, h.message_until, h.dynamics_zoom = True, False, "", 0.0, False
         h.show_devices = False
+        app.map.show, h.map_follow, h.map_scale, h.map_center = False, True, 1.0 / 700.0, (0.0, 0.0)
 
     def dynamics():
         from flightsim.app.cockpit import start_trim
