@@ -16,14 +16,18 @@ def _synthetic(n=41, spacing=650.0, seed=1):
     return Terrain(heights=h, landuse=use, x0=-13000.0, y0=-20000.0, spacing=spacing)
 
 
-def _full_resolution_triangles(mesh, terrain):
-    """The corners (m, 3, 3) of every chunk's level-0 surface triangles (skirts left out: below the grid)."""
+def _level_triangles(mesh, terrain, tier, level):
+    """The corners (m, 3, 3) of a tier's chunks' surface triangles at ``level`` (skirts left out)."""
     n_grid = terrain.heights.size
     tris = []
-    for first, count in mesh.ranges[:, 0]:
+    for first, count in tier.ranges[:, level]:
         t = mesh.indices[first:first + count].reshape(-1, 3)
         tris.append(t[(t < n_grid).all(axis=1)])
     return mesh.positions[np.concatenate(tris)].astype(np.float64)
+
+
+def _full_resolution_triangles(mesh, terrain):
+    return _level_triangles(mesh, terrain, mesh.near, 0)
 
 
 @pytest.mark.parametrize("terrain", [_synthetic(), load_terrain()], ids=["random", "world"])
@@ -55,32 +59,44 @@ def test_triangles_face_up_and_levels_cover_the_grid():
     y_min, y_max = terrain.y0, terrain.y0 + terrain.spacing * (terrain.heights.shape[1] - 1)
     area = (x_max - x_min) * (y_max - y_min)
     n_grid = terrain.heights.size
-    for level in range(len(terrain_view.LEVELS)):
-        cover = 0.0
-        for first, count in mesh.ranges[:, level]:
-            t = mesh.indices[first:first + count].reshape(-1, 3)
-            p = mesh.positions[t[(t < n_grid).all(axis=1)]].astype(np.float64)
+    del n_grid
+    for tier in (mesh.near, mesh.far):
+        for level in range(len(tier.strides)):
+            p = _level_triangles(mesh, terrain, tier, level)
             a, b = p[:, 1, :2] - p[:, 0, :2], p[:, 2, :2] - p[:, 0, :2]
-            cover += 0.5 * np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]).sum()
-        assert cover == pytest.approx(area, rel=1e-9), level
+            cover = 0.5 * np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]).sum()
+            assert cover == pytest.approx(area, rel=1e-9), (tier.chunk, level)
 
 
-def test_levels_coarsen_with_distance():
+def test_levels_coarsen_with_distance_and_the_draw_is_a_few_ranges():
     terrain = load_terrain()
     mesh = terrain_view.build_terrain_mesh(terrain)
-    levels = terrain_view.chunk_levels(mesh.centers, mesh.half, np.array([0.0, 0.0, 1000.0]), 12000.0)
-    gap = np.maximum(np.abs(mesh.centers[:, :2]) - mesh.half[:, :2], 0.0)
+    near = mesh.near
+    levels = terrain_view.chunk_levels(near.centers, near.half, np.array([0.0, 0.0, 1000.0]), 12000.0)
+    gap = np.maximum(np.abs(near.centers[:, :2]) - near.half[:, :2], 0.0)
     dist = np.hypot(gap[:, 0], gap[:, 1])
     assert (levels[dist < 11000.0] == 0).all() and (levels[dist > 200000.0] == len(terrain_view.LEVELS) - 1).all()
     assert np.all(np.diff(levels[np.argsort(dist)]) >= 0)
-    drawn = mesh.ranges[np.arange(len(levels)), levels, 1].sum() // 3
-    assert drawn < 80000                          # the whole region, 40 nm around, in a few tens of thousands
-
-
-def test_water_is_blue_and_snow_white_on_the_peaks():
-    terrain = load_terrain()
-    col = terrain_view.landuse_colors(terrain)
-    water = col[terrain.landuse == 0]
-    assert (water[:, 2] > water[:, 0]).all() and (water[:, 2] > water[:, 1]).all()
-    snow = col[terrain.landuse == 5]
-    assert snow.size and snow.min() > 0.8
+    everywhere = lambda centers, radii: np.ones(len(centers), bool)          # noqa: E731
+    for eye in ([0.0, 0.0, 1000.0], [-100000.0, -185000.0, 6500.0]):
+        for detail, far in ((1500.0, 32), (16000.0, 16)):
+            ranges = terrain_view.terrain_draw_ranges(mesh, np.array(eye), everywhere, detail, far)
+            tris = ranges[:, 1].sum() // 3
+            assert len(ranges) < 120 and tris < (8000 if far == 32 else 60000), (eye, detail, len(ranges), tris)
+            # the whole region is covered once: each grid cell's surface in exactly one drawn range
+            drawn = np.zeros(mesh.indices.size, bool)
+            for first, count in ranges:
+                drawn[first:first + count] = True
+            n_grid = terrain.heights.size
+            t = mesh.indices[drawn].reshape(-1, 3)
+            p = mesh.positions[t[(t < n_grid).all(axis=1)]].astype(np.float64)
+            a, b = p[:, 1, :2] - p[:, 0, :2], p[:, 2, :2] - p[:, 0, :2]
+            x_max = terrain.x0 + terrain.spacing * (terrain.heights.shape[0] - 1)
+            y_max = terrain.y0 + terrain.spacing * (terrain.heights.shape[1] - 1)
+            area = (x_max - terrain.x0) * (y_max - terrain.y0)
+            assert 0.5 * np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]).sum() == pytest.approx(area, rel=1e-9)
+    # the full resolution under an airplane on the ground at the mountain strip
+    ranges = terrain_view.terrain_draw_ranges(mesh, np.array([-100000.0, -185000.0, 5810.0]), everywhere, 1500.0, 32)
+    under = int(np.argmin(np.hypot(*(near.centers[:, :2] - [-100000.0, -185000.0]).T)))
+    first = near.ranges[under, 0, 0]
+    assert any(f <= first < f + c for f, c in ranges)

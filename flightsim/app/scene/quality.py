@@ -57,6 +57,8 @@ class Quality:
     terrain_detail_ft : float
         The terrain's chunks nearer than this are drawn at full resolution, each doubling of the distance
         halving it (:func:`flightsim.app.scene.terrain_view.chunk_levels`).
+    terrain_far_stride : int
+        The far terrain's grid stride, 16 or 32 (:func:`flightsim.app.scene.terrain_view.terrain_draw_ranges`).
     hud_hz : float
         Redraw the HUD at most this many times a second (and at once after
         any input), copying the last picture in between
@@ -74,13 +76,14 @@ class Quality:
     ground_detail_ft: float = math.inf
     hud_hz: float = 0.0
     terrain_detail_ft: float = 16000.0
+    terrain_far_stride: int = 16
 
 
 LEVELS = {
     "low": Quality("low", airplane_per_pixel=False, grass_grain=False, sky_segments=(24, 7),
                    runway_anisotropy=1.0, hud_antialias=False, backdrops=True,
                    airplane_detail=0.5, ground_detail_ft=12000.0, hud_hz=20.0,
-                   terrain_detail_ft=6000.0),
+                   terrain_detail_ft=1500.0, terrain_far_stride=32),
     "medium": Quality("medium", airplane_per_pixel=False, grass_grain=True, sky_segments=(32, 10),
                       runway_anisotropy=4.0, hud_antialias=True, backdrops=False),
     "high": Quality("high", airplane_per_pixel=True, grass_grain=True, sky_segments=(48, 14),

@@ -469,20 +469,18 @@ class SceneRenderer:
         self.terrain_program = _program(shaders.STATIC_VERTEX, shaders.STATIC_FRAGMENT)
 
     def _draw_terrain(self, planes, eye):
-        """The terrain's chunks in view, each at the level of detail its distance asks for, finest level first
+        """The terrain's chunks, each at the level of detail its distance asks for, the near ones in view only
         (:func:`~flightsim.app.scene.terrain_view.terrain_draw_ranges`: one ``glMultiDrawElements``), and the
-        apron beyond the grid."""
+        apron beyond the grid; pushed a few depth steps back."""
         mesh = self.terrain
-        rel = mesh.centers - eye
-        visible = spheres_visible(planes, rel, np.sqrt((mesh.half * mesh.half).sum(axis=1)))
-        chunks = np.flatnonzero(visible)
+        ranges = terrain_view.terrain_draw_ranges(
+            mesh, eye, lambda centers, radii: spheres_visible(planes, centers - eye, radii),
+            self.quality.terrain_detail_ft, self.quality.terrain_far_stride)
         self.terrain_program.use()
         self.terrain_buffer.bind()
         gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
         gl.glPolygonOffset(1.0, 5.0)
-        if chunks.size:
-            levels = terrain_view.chunk_levels(mesh.centers, mesh.half, eye, self.quality.terrain_detail_ft)
-            ranges = terrain_view.terrain_draw_ranges(mesh, visible, levels)
+        if len(ranges):
             counts = ranges[:, 1].astype(np.int32)
             offsets = (4 * ranges[:, 0]).astype(np.intp)
             gl.glMultiDrawElements(gl.GL_TRIANGLES, counts.ctypes.data_as(ctypes.POINTER(gl.GLsizei)),

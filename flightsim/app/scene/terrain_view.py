@@ -7,14 +7,24 @@ heights, and each cell is drawn as the two triangles the physics interpolates
 (:data:`DIAGONAL`), so near the camera the drawn surface *is* the physical
 one: a wheel touches down where the picture says.
 
-Level of detail: the grid is cut into square chunks of :data:`CHUNK` cells.
-Each chunk has index ranges at strides 1, 2, 4, ... :data:`LEVELS` (every
-``stride``-th grid point in each direction); the renderer picks a chunk's
-level from its distance to the eye (:func:`chunk_levels`), full resolution
-near the camera and coarser rings farther out.  Where two levels meet, the
-finer chunk's edge has points the coarser one lacks: a vertical *skirt* hangs
-from each chunk's edges (:data:`SKIRT_FT` below the edge) and hides the slit.
-Beyond the grid a flat apron at sea level reaches to the horizon (the physics is flat at sea level there too).
+Level of detail: the grid is cut into square chunks, :data:`CHUNK` cells
+near the eye (strides 1, 2, 4, 8: every ``stride``-th grid point in each
+direction) and :data:`FAR_CHUNK` cells farther (stride 16 or 32: 10,400 or
+20,800 ft, one for them all, by the quality); each near chunk's level
+follows from its distance to the eye (:func:`chunk_levels`): full resolution
+near the camera, coarser rings farther out.  Mesa's software rasteriser sets
+up and bins triangles on one thread, about a microsecond each here, so the
+``low`` quality keeps the full resolution to the nearest 1,500 ft and draws
+the distance at 20,800 ft, about 2,000 triangles in all.  On Mesa's
+software rasteriser every draw costs tens of microseconds whatever its
+size, so the chunks lie in the index buffer in Z order (a quadtree's order)
+and :func:`terrain_draw_ranges` merges neighbours into a few tens of draws;
+only the finest chunks are culled to the view (:data:`CULLED_LEVELS`; the
+others cost less drawn whole than cut into more draws).  Where two levels meet, the finer chunk's edge
+has points the coarser one lacks: a vertical *skirt* (:data:`SKIRT_FT` deep)
+hangs from every near chunk's edges, and from the far chunks' beside them,
+and hides the slit.  Beyond the grid a flat apron at sea level reaches to the horizon
+(the physics is flat at sea level there too).
 
 Colours are per vertex (a texture would cost the software rasteriser most of
 a frame): the land-use code picks a colour (water blue, farmland from the
@@ -32,14 +42,28 @@ import numpy as np
 
 from flightsim.app.scene import ground
 
-__all__ = ["CHUNK", "DETAIL_FT", "DIAGONAL", "LEVELS", "SKIRT_FT", "TerrainMesh", "build_terrain_mesh",
-           "chunk_levels", "height_colors", "landuse_colors", "map_image", "terrain_draw_ranges"]
+__all__ = ["CHUNK", "DETAIL_FT", "DIAGONAL", "FAR_CHUNK", "LEVELS", "NEAR_LEVELS", "SKIRT_FT", "TerrainMesh",
+           "Tier", "build_terrain_mesh", "chunk_levels", "height_colors", "landuse_colors", "map_image",
+           "terrain_draw_ranges"]
 
 CHUNK = 16
-"""Grid cells along each side of a chunk (a power of two, so every level's stride divides it)."""
+"""Grid cells along each side of a near chunk (a power of two, so every near level's stride divides it)."""
 
-LEVELS = (1, 2, 4, 8, 16)
+FAR_CHUNK = 64
+"""Grid cells along each side of a far chunk (a multiple of :data:`CHUNK`)."""
+
+LEVELS = (1, 2, 4, 8, 16, 32)
 """Strides of the levels of detail, finest first."""
+
+NEAR_LEVELS = 4
+"""The first levels are drawn by near chunks, the others by far ones."""
+
+CULL_FAR = True
+"""Far chunks out of view are left out too."""
+
+CULLED_LEVELS = 2
+"""Chunks at the first levels are drawn only where the view sees them (the coarser ones cost less drawn whole
+than cut into more draws)."""
 
 DETAIL_FT = 16000.0
 """A chunk nearer the eye than this (its nearest point, ft) is drawn at full resolution; each doubling of the
@@ -144,8 +168,45 @@ def _cell_triangles(rows, cols, nx):
 
 
 @dataclass
+class Tier:
+    """Square chunks of one size and their index ranges at some levels of detail.
+
+    Attributes
+    ----------
+    chunk : int
+        Grid cells along a chunk's side.
+    strides : tuple of int
+        The levels' strides.
+    grid : (int, int)
+        Chunks along axis 0 and axis 1; chunk ``ci * grid[1] + cj``.
+    ranges : numpy.ndarray, shape (chunks, levels, 2)
+        Each chunk's ``(first, count)`` indices at each level: its surface, then the skirts under its four
+        edges (or its surface alone, where ``skirts`` are apart).  At each level the chunks follow one
+        another in Z order (a quadtree's order), so a block of neighbours is one range.
+    skirts : numpy.ndarray or None
+        Where the skirts are apart, each chunk's skirts' ``(first, count)`` at each level (after all the
+        level's surfaces, in Z order).
+    centers, half : numpy.ndarray, shape (chunks, 3)
+        The chunks' bounding boxes (centre, half size), ft.
+    """
+
+    chunk: int
+    strides: tuple
+    grid: tuple
+    ranges: np.ndarray
+    skirts: np.ndarray | None
+    centers: np.ndarray
+    half: np.ndarray
+
+
+@dataclass
 class TerrainMesh:
-    """The terrain's vertices and its chunks' index ranges at each level of detail.
+    """The terrain's vertices and its chunks' index ranges.
+
+    Two tiers of chunks: ``near`` (:data:`CHUNK` cells, the first :data:`NEAR_LEVELS` levels) and ``far``
+    (:data:`FAR_CHUNK` cells, the other levels; :func:`terrain_draw_ranges` draws them all at one).  A far
+    chunk whose level would be a near one is drawn as its
+    near chunks (:func:`terrain_draw_ranges`).
 
     Attributes
     ----------
@@ -157,19 +218,7 @@ class TerrainMesh:
         Unlit colours, 0..1.
     indices : numpy.ndarray
         uint32 triangle indices.
-    ranges : numpy.ndarray, shape (chunks, len(LEVELS), 2)
-        Each chunk's surface's ``(first, count)`` indices at each level; at each level the chunks' surfaces
-        follow one another in the chunks' order (row by row), so neighbours at one level draw in one range.
-    skirts : numpy.ndarray, shape (chunks, len(LEVELS), 4, 2)
-        Each chunk's skirts at each level, ``(first, count)`` under each edge: its low-``i`` (South), high-``i``
-        (North), low-``j`` (East) and high-``j`` (West) edge.  Only needed where the neighbour across the
-        edge is drawn at another level (:func:`terrain_draw_ranges`).
-    chunk_grid : (int, int)
-        Chunks along axis 0 and axis 1; chunk ``ci * chunk_grid[1] + cj``.
-    centers : numpy.ndarray, shape (chunks, 3)
-        Chunks' bounding-box centres, ft.
-    half : numpy.ndarray, shape (chunks, 3)
-        Chunks' bounding-box half sizes, ft.
+    near, far : Tier
     apron : tuple of int
         ``(first, count)`` of the flat apron beyond the grid.
     """
@@ -178,17 +227,92 @@ class TerrainMesh:
     normals: np.ndarray
     colors: np.ndarray
     indices: np.ndarray
-    ranges: np.ndarray
-    skirts: np.ndarray
-    chunk_grid: tuple
-    centers: np.ndarray
-    half: np.ndarray
+    near: Tier
+    far: Tier
     apron: tuple
 
 
 def _level(n, stride):
     """Grid lines of a level along one axis: every ``stride``-th index and the last."""
     return np.unique(np.r_[np.arange(0, n - 1, stride), n - 1])
+
+
+def _z_order(ci, cj):
+    """Morton codes of chunk coordinates (bits interleaved): neighbours in a quadtree block are consecutive."""
+    ci, cj = np.asarray(ci, np.int64), np.asarray(cj, np.int64)
+    code = np.zeros(np.broadcast(ci, cj).shape, np.int64)
+    for b in range(16):
+        code |= ((ci >> b) & 1) << (2 * b + 1)
+        code |= ((cj >> b) & 1) << (2 * b)
+    return code
+
+
+def _tier(h, xs, ys, chunk, strides, low_row, low_col, at, separate_skirts=False):
+    """One tier: its indices (list of arrays, starting at index ``at``), the next free index, its :class:`Tier`.
+
+    ``low_row(i, j)`` and ``low_col(j, i)`` give the skirt vertices under the grid points on the near tier's
+    border rows / columns (every :data:`CHUNK`-th line, and the last).  ``separate_skirts``: the skirts in
+    a section of their own (:attr:`Tier.skirts`), else each right after its chunk's surface.
+    """
+    ny, nx = h.shape
+    border_rows, border_cols = _level(ny, chunk), _level(nx, chunk)
+    n_ci, n_cj = len(border_rows) - 1, len(border_cols) - 1
+    n_chunks = n_ci * n_cj
+    ci_all, cj_all = np.divmod(np.arange(n_chunks), n_cj)
+    z_rank = np.empty(n_chunks, np.int64)
+    z_rank[np.argsort(_z_order(ci_all, cj_all), kind="stable")] = np.arange(n_chunks)
+    by_z = np.argsort(z_rank)
+    indices = []
+    ranges = np.zeros((n_chunks, len(strides), 2), np.int64)
+    skirts = np.zeros_like(ranges) if separate_skirts else None
+    for level, stride in enumerate(strides):
+        rows, cols = _level(ny, stride), _level(nx, stride)
+        parts = [_cell_triangles(rows, cols, nx).reshape(-1, 6)]
+        owners = [((rows[:-1] // chunk)[:, None] * n_cj + (cols[:-1] // chunk)[None, :]).ravel()]
+        # Skirts along the border rows (each serves the chunks on both its sides) ...
+        top_a = border_rows[:, None] * nx + cols[None, :-1]
+        top_b = border_rows[:, None] * nx + cols[None, 1:]
+        low_a, low_b = low_row(border_rows[:, None], cols[None, :-1]), low_row(border_rows[:, None], cols[None, 1:])
+        quads = np.stack(np.broadcast_arrays(top_a, low_a, low_b, top_a, low_b, top_b), axis=-1).reshape(-1, 6)
+        cj = np.broadcast_to(cols[None, :-1] // chunk, top_a.shape).ravel()
+        line = np.broadcast_to(border_rows[:, None], top_a.shape).ravel()
+        for side in (line // chunk, (line - 1) // chunk):
+            ok = (side >= 0) & (side < n_ci)
+            parts.append(quads[ok])
+            owners.append(side[ok] * n_cj + cj[ok])
+        # ... and along the border columns.
+        top_a = rows[:-1, None] * nx + border_cols[None, :]
+        top_b = rows[1:, None] * nx + border_cols[None, :]
+        low_a, low_b = low_col(border_cols[None, :], rows[:-1, None]), low_col(border_cols[None, :], rows[1:, None])
+        quads = np.stack(np.broadcast_arrays(top_a, low_a, low_b, top_a, low_b, top_b), axis=-1).reshape(-1, 6)
+        ci = np.broadcast_to(rows[:-1, None] // chunk, top_a.shape).ravel()
+        line = np.broadcast_to(border_cols[None, :], top_a.shape).ravel()
+        for side in (line // chunk, (line - 1) // chunk):
+            ok = (side >= 0) & (side < n_cj)
+            parts.append(quads[ok])
+            owners.append(ci[ok] * n_cj + side[ok])
+        if skirts is None:             # each chunk's surface, then its skirts
+            owner = np.concatenate(owners)
+            skirt = np.repeat(np.arange(len(parts)) > 0, [len(o) for o in owners])
+            sections = [(ranges, np.concatenate(parts), owner, 2 * z_rank[owner] + skirt)]
+        else:                          # the surfaces, then the skirts
+            owner = np.concatenate(owners[1:])
+            sections = [(ranges, parts[0], owners[0], z_rank[owners[0]]),
+                        (skirts, np.concatenate(parts[1:]), owner, z_rank[owner])]
+        for out, tris, owner, key in sections:
+            indices.append(tris[np.argsort(key, kind="stable")].ravel())
+            counts = 6 * np.bincount(owner, minlength=n_chunks)
+            out[by_z, level, 0] = at + np.r_[0, np.cumsum(counts[by_z])[:-1]]
+            out[:, level, 1] = counts
+            at += 6 * len(owner)
+    lo_i, hi_i = border_rows[:-1], border_rows[1:]
+    lo_j, hi_j = border_cols[:-1], border_cols[1:]
+    hmax = np.maximum.reduceat(np.maximum.reduceat(h, lo_i, axis=0), lo_j, axis=1)
+    hmin = np.minimum.reduceat(np.minimum.reduceat(h, lo_i, axis=0), lo_j, axis=1) - SKIRT_FT
+    lo = np.stack(np.broadcast_arrays(xs[lo_i][:, None], ys[lo_j][None, :], hmin), axis=-1).reshape(-1, 3)
+    hi = np.stack(np.broadcast_arrays(xs[hi_i][:, None], ys[hi_j][None, :], hmax), axis=-1).reshape(-1, 3)
+    return indices, at, Tier(chunk, tuple(strides), (n_ci, n_cj), ranges, skirts, 0.5 * (lo + hi),
+                             0.5 * (hi - lo))
 
 
 def build_terrain_mesh(terrain) -> TerrainMesh:
@@ -210,8 +334,13 @@ def build_terrain_mesh(terrain) -> TerrainMesh:
     grid_normals = _normals(terrain)
     grid_colors = landuse_colors(terrain)
 
-    # The skirts' points: the grid's points on the chunks' borders, SKIRT_FT lower (rows, then columns).
+    # The skirts' points: the grid's points on the near chunks' borders, SKIRT_FT lower (rows, then columns);
+    # the far chunks' borders are among them.
     border_rows, border_cols = _level(ny, CHUNK), _level(nx, CHUNK)
+    row_k = np.full(ny, -1)
+    row_k[border_rows] = np.arange(len(border_rows))
+    col_k = np.full(nx, -1)
+    col_k[border_cols] = np.arange(len(border_cols))
     n_grid = ny * nx
     row_base = n_grid                                   # [k, j] of border row k at row_base + k * nx + j
     col_base = row_base + len(border_rows) * nx         # [i, k] of border column k at col_base + k * ny + i
@@ -220,71 +349,20 @@ def build_terrain_mesh(terrain) -> TerrainMesh:
     low_rows[:, 2] -= SKIRT_FT
     low_cols[:, 2] -= SKIRT_FT
     n_skirt = len(low_rows) + len(low_cols)
-    row_of = {int(b): k for k, b in enumerate(border_rows)}
-    col_of = {int(b): k for k, b in enumerate(border_cols)}
-    n_ci, n_cj = len(border_rows) - 1, len(border_cols) - 1
 
-    n_chunks = n_ci * n_cj
-    indices, at = [], 0
-    ranges = np.zeros((n_chunks, len(LEVELS), 2), np.int64)
-    skirts = np.zeros((n_chunks, len(LEVELS), 4, 2), np.int64)
-    for level, stride in enumerate(LEVELS):
-        rows, cols = _level(ny, stride), _level(nx, stride)
-        tris = _cell_triangles(rows, cols, nx).reshape(-1, 6)
-        chunk = ((rows[:-1] // CHUNK)[:, None] * n_cj + (cols[:-1] // CHUNK)[None, :]).ravel()
-        order = np.argsort(chunk, kind="stable")
-        indices.append(tris[order].ravel())
-        counts = 6 * np.bincount(chunk, minlength=n_chunks)
-        ranges[:, level, 0] = at + np.r_[0, np.cumsum(counts)[:-1]]
-        ranges[:, level, 1] = counts
-        at += 6 * len(tris)
-        parts, owners = [], []
-        # Skirts along the border rows (each border row serves the chunks on both its sides).
-        r_idx = np.array([row_of[int(b)] for b in border_rows])
-        top_a = border_rows[:, None] * nx + cols[None, :-1]
-        top_b = border_rows[:, None] * nx + cols[None, 1:]
-        low_a = row_base + r_idx[:, None] * nx + cols[None, :-1]
-        low_b = row_base + r_idx[:, None] * nx + cols[None, 1:]
-        quads = np.stack([top_a, low_a, low_b, top_a, low_b, top_b], axis=-1).reshape(-1, 6)
-        cj = np.broadcast_to(cols[None, :-1] // CHUNK, top_a.shape).ravel()
-        ci_line = np.broadcast_to(border_rows[:, None], top_a.shape).ravel()
-        for edge, side in enumerate((ci_line // CHUNK, (ci_line - 1) // CHUNK)):
-            ok = (side >= 0) & (side < n_ci)
-            parts.append(quads[ok])
-            owners.append(4 * (side[ok] * n_cj + cj[ok]) + edge)
-        # ... and along the border columns.
-        c_idx = np.array([col_of[int(b)] for b in border_cols])
-        top_a = rows[:-1, None] * nx + border_cols[None, :]
-        top_b = rows[1:, None] * nx + border_cols[None, :]
-        low_a = col_base + c_idx[None, :] * ny + rows[:-1, None]
-        low_b = col_base + c_idx[None, :] * ny + rows[1:, None]
-        quads = np.stack([top_a, low_a, low_b, top_a, low_b, top_b], axis=-1).reshape(-1, 6)
-        ci = np.broadcast_to(rows[:-1, None] // CHUNK, top_a.shape).ravel()
-        cj_line = np.broadcast_to(border_cols[None, :], top_a.shape).ravel()
-        for edge, side in enumerate((cj_line // CHUNK, (cj_line - 1) // CHUNK), start=2):
-            ok = (side >= 0) & (side < n_cj)
-            parts.append(quads[ok])
-            owners.append(4 * (ci[ok] * n_cj + side[ok]) + edge)
-        owner = np.concatenate(owners)
-        order = np.argsort(owner, kind="stable")
-        t = np.concatenate(parts)[order].ravel()
-        counts = 6 * np.bincount(owner, minlength=4 * n_chunks)
-        skirts[:, level, :, 0] = (at + np.r_[0, np.cumsum(counts)[:-1]]).reshape(n_chunks, 4)
-        skirts[:, level, :, 1] = counts.reshape(n_chunks, 4)
-        indices.append(t)
-        at += len(t)
+    def low_row(i, j):
+        return row_base + row_k[i] * nx + j
 
-    # Chunks' bounding boxes.
-    lo_i, hi_i = border_rows[:-1], border_rows[1:]
-    lo_j, hi_j = border_cols[:-1], border_cols[1:]
-    hmax = np.maximum.reduceat(np.maximum.reduceat(h, lo_i, axis=0), lo_j, axis=1)
-    hmin = np.minimum.reduceat(np.minimum.reduceat(h, lo_i, axis=0), lo_j, axis=1) - SKIRT_FT
-    lo = np.stack(np.broadcast_arrays(xs[lo_i][:, None], ys[lo_j][None, :], hmin), axis=-1).reshape(-1, 3)
-    hi = np.stack(np.broadcast_arrays(xs[hi_i][:, None], ys[hi_j][None, :], hmax), axis=-1).reshape(-1, 3)
+    def low_col(j, i):
+        return col_base + col_k[j] * ny + i
+
+    near_idx, at, near = _tier(h, xs, ys, CHUNK, LEVELS[:NEAR_LEVELS], low_row, low_col, 0)
+    far_idx, at, far = _tier(h, xs, ys, FAR_CHUNK, LEVELS[NEAR_LEVELS:], low_row, low_col, at, True)
+    indices = near_idx + far_idx
 
     # The apron: from the grid's border (at sea level) out to APRON_FT, coloured like the border.
-    border = np.r_[_level(ny, CHUNK)[:-1] * nx, (ny - 1) * nx + _level(nx, CHUNK)[:-1],
-                   _level(ny, CHUNK)[::-1][:-1] * nx + (nx - 1), _level(nx, CHUNK)[::-1][:-1]]
+    border = np.r_[border_rows[:-1] * nx, (ny - 1) * nx + border_cols[:-1],
+                   border_rows[::-1][:-1] * nx + (nx - 1), border_cols[::-1][:-1]]
     inner = pos.reshape(-1, 3)[border].copy()
     inner[:, 2] = getattr(terrain, "sea_level", 0.0)
     centre = np.array([0.5 * (xs[0] + xs[-1]), 0.5 * (ys[0] + ys[-1])])
@@ -307,8 +385,8 @@ def build_terrain_mesh(terrain) -> TerrainMesh:
     positions = np.concatenate([pos.reshape(-1, 3), low_rows, low_cols, inner, outer]).astype(np.float32)
     normals = np.concatenate([flat_n, flat_n[skirt_src], np.tile([0.0, 0.0, 1.0], (2 * m, 1))]).astype(np.float32)
     colors = np.concatenate([flat_c, flat_c[skirt_src], edge_colors, edge_colors]).astype(np.float32)
-    return TerrainMesh(positions, normals, colors, np.concatenate(indices).astype(np.uint32), ranges, skirts,
-                       (n_ci, n_cj), 0.5 * (lo + hi), 0.5 * (hi - lo), (at, len(apron_idx)))
+    return TerrainMesh(positions, normals, colors, np.concatenate(indices).astype(np.uint32), near, far,
+                       (at, len(apron_idx)))
 
 
 def chunk_levels(centers, half, eye, detail_ft=DETAIL_FT) -> np.ndarray:
@@ -348,32 +426,49 @@ def map_image(terrain, size=512) -> np.ndarray:
     return np.ascontiguousarray(img[::-1, ::-1])            # row 0 North (x largest), column 0 West (y largest)
 
 
-def terrain_draw_ranges(mesh, visible, levels):
-    """The ``(first, count)`` index ranges to draw: the visible chunks' surfaces at their levels, and their
-    skirts under the edges whose neighbour is at another level (or beyond the grid); neighbouring ranges
-    merged.  The finer levels come first in the index buffer, so the near terrain is drawn first.
+def terrain_draw_ranges(mesh, eye, planes_visible, detail_ft=DETAIL_FT, far_stride=16) -> np.ndarray:
+    """The ``(first, count)`` index ranges to draw for an eye at ``eye`` (ft): each far chunk at its level,
+    or, where that would be a near level, its near chunks at theirs (the finest in view only), each with its
+    skirts (drawn always: skirts drawn only where a neighbour's level differs would cut the ranges into
+    many more draws, which cost more than the hidden triangles); the far chunks' skirts only beside the
+    split ones.  Ranges in the index buffer's order (the
+    near tier first), neighbouring ones merged: a few tens of draws.
 
     Parameters
     ----------
     mesh : TerrainMesh
-    visible : numpy.ndarray of bool, shape (chunks,)
-    levels : numpy.ndarray of int, shape (chunks,)
-        Every chunk's level (also the hidden ones': their skirts' neighbours).
+    eye : array_like, shape (3,)
+    planes_visible : callable
+        ``planes_visible(centers, radii)`` -> bool array: which bounding spheres the view sees.
+    detail_ft : float
+        :func:`chunk_levels`' full-detail distance.
+    far_stride : int
+        The far chunks' stride, one of the far tier's (one stride for them all: far chunks of one level
+        meet without a slit, and those drawn, all but a block around the eye, are a few ranges).
     """
-    n_ci, n_cj = mesh.chunk_grid
-    grid = levels.reshape(n_ci, n_cj)
-    pad = np.pad(grid, 1, constant_values=-1)
-    neighbours = np.stack([pad[:-2, 1:-1], pad[2:, 1:-1], pad[1:-1, :-2], pad[1:-1, 2:]], axis=-1).reshape(-1, 4)
-    chunks = np.flatnonzero(visible)
-    lv = levels[chunks]
-    surf = mesh.ranges[chunks, lv]
-    need = neighbours[chunks] != lv[:, None]
-    sk = mesh.skirts[chunks, lv][need]
-    r = np.concatenate([surf, sk])
+    near, far = mesh.near, mesh.far
+    ratio = far.chunk // near.chunk
+    split = chunk_levels(far.centers, far.half, eye, detail_ft) < NEAR_LEVELS
+    far_level = np.full(len(far.centers), NEAR_LEVELS + far.strides.index(far_stride))
+    ci, cj = np.divmod(np.arange(len(near.centers)), near.grid[1])
+    parent = np.minimum(ci // ratio, far.grid[0] - 1) * far.grid[1] + np.minimum(cj // ratio, far.grid[1] - 1)
+    near_level = np.minimum(chunk_levels(near.centers, near.half, eye, detail_ft), NEAR_LEVELS - 1)
+    near_key = np.where(split[parent], near_level, -1)                          # -1: drawn by the far tier
+    radius = np.sqrt((near.half * near.half).sum(axis=1))
+    shown = near_key >= 0
+    culled = shown & (near_key < CULLED_LEVELS)
+    shown[culled] = planes_visible(near.centers[culled], radius[culled])
+    far_radius = np.sqrt((far.half * far.half).sum(axis=1))
+    drawn = ~split & planes_visible(far.centers, far_radius) if CULL_FAR else ~split
+    # the far chunks' skirts only beside split ones (far chunks of one level meet without a slit)
+    pad = np.pad(split.reshape(far.grid), 1)
+    beside = (pad[:-2, 1:-1] | pad[2:, 1:-1] | pad[1:-1, :-2] | pad[1:-1, 2:]).ravel() & drawn
+    r = np.concatenate([near.ranges[np.flatnonzero(shown), near_level[shown]],
+                        far.ranges[np.flatnonzero(drawn), far_level[drawn] - NEAR_LEVELS],
+                        far.skirts[np.flatnonzero(beside), far_level[beside] - NEAR_LEVELS]])
     r = r[r[:, 1] > 0]
     if len(r) == 0:
         return r
     r = r[np.argsort(r[:, 0], kind="stable")]
     starts = np.flatnonzero(np.r_[True, r[1:, 0] != r[:-1, 0] + r[:-1, 1]])
-    counts = np.add.reduceat(r[:, 1], starts)
-    return np.stack([r[starts, 0], counts], axis=-1)
+    return np.stack([r[starts, 0], np.add.reduceat(r[:, 1], starts)], axis=-1)
