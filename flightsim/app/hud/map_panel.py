@@ -1,7 +1,7 @@
 """The map panel (key ``L``): the region North up, the airfields, the navaids, the airplane and its track.
 
 It reads a :class:`flightsim.app.map_companion.MapReadout` (``view.map``, None while hidden) and draws with
-imgui's draw list: the terrain's picture (one texture, clipped to the panel), each runway as a line its
+imgui's draw list: the terrain's picture (one texture, clipped to the panel; beyond the region, dark grey), each runway as a line its
 width (at least 2 pixels: grey asphalt, green grass) with the airfield's identifier, each VOR as a hexagon
 with its identifier and frequency, the track (magenta) and the airplane (a yellow arrowhead along its
 heading).  The mouse wheel over the map zooms about the pointer, a drag pans (and stops following the
@@ -33,7 +33,7 @@ _ASPHALT = imgui.color_convert_float4_to_u32(imgui.ImVec4(0.25, 0.25, 0.27, 1.0)
 _GRASS = imgui.color_convert_float4_to_u32(imgui.ImVec4(0.15, 0.45, 0.12, 1.0))
 _LABEL = imgui.color_convert_float4_to_u32(imgui.ImVec4(1.0, 1.0, 1.0, 1.0))
 _VOR = imgui.color_convert_float4_to_u32(imgui.ImVec4(0.1, 0.35, 0.85, 1.0))
-_SEA = imgui.color_convert_float4_to_u32(imgui.ImVec4(0.36, 0.56, 0.78, 1.0))
+_BEYOND = imgui.color_convert_float4_to_u32(imgui.ImVec4(0.22, 0.23, 0.26, 1.0))
 _PLAIN = imgui.color_convert_float4_to_u32(imgui.ImVec4(0.45, 0.58, 0.36, 1.0))
 
 
@@ -119,7 +119,7 @@ def _draw_bar(dl, right, y, length):
 
 def _draw_map(dl, m, center, scale, origin, clip):
     dl.push_clip_rect(vec2(clip[0], clip[1]), vec2(clip[2], clip[3]), True)
-    dl.add_rect_filled(vec2(clip[0], clip[1]), vec2(clip[2], clip[3]), _SEA if m.texture else _PLAIN)
+    dl.add_rect_filled(vec2(clip[0], clip[1]), vec2(clip[2], clip[3]), _BEYOND if m.texture else _PLAIN)
     x_min, x_max, y_min, y_max = m.extent
     if m.texture:
         (sx0, sy0), (sx1, sy1) = (map_to_screen(x_max, y_max, center, scale, origin),
