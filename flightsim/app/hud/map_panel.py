@@ -1,8 +1,9 @@
 """The map panel (key ``L``): the region North up, the airfields, the navaids, the airplane and its track.
 
 It reads a :class:`flightsim.app.map_companion.MapReadout` (``view.map``, None while hidden) and draws with
-imgui's draw list: the terrain's picture (one texture, clipped to the panel; beyond the region, dark grey), each runway as a line its
-width (at least 2 pixels: grey asphalt, green grass) with the airfield's identifier, each VOR as a hexagon
+imgui's draw list: the terrain's picture (one texture, clipped to the panel; beyond the region, dark
+grey), each runway as a line its width (at least 3 pixels: grey asphalt, green grass) with the airfield's
+identifier, each VOR as a hexagon
 with its identifier and frequency, the track (magenta) and the airplane (a yellow arrowhead along its
 heading).  The mouse wheel over the map zooms about the pointer, a drag pans (and stops following the
 airplane); the buttons zoom, and *Follow* centres the airplane again.  The zoom and the centre are the HUD's
