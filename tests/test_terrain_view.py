@@ -82,7 +82,9 @@ def test_levels_coarsen_with_distance_and_the_draw_is_a_few_ranges():
         for detail, far in ((1500.0, 32), (16000.0, 16)):
             ranges = terrain_view.terrain_draw_ranges(mesh, np.array(eye), everywhere, detail, far)
             tris = ranges[:, 1].sum() // 3
-            assert len(ranges) < 120 and tris < (8000 if far == 32 else 60000), (eye, detail, len(ranges), tris)
+            # low quality: tens of ranges and a few thousand triangles for the whole region, even unculled
+            most_ranges, most_tris = (80, 5000) if far == 32 else (400, 60000)
+            assert len(ranges) < most_ranges and tris < most_tris, (eye, detail, len(ranges), tris)
             # the whole region is covered once: each grid cell's surface in exactly one drawn range
             drawn = np.zeros(mesh.indices.size, bool)
             for first, count in ranges:

@@ -12,19 +12,17 @@ near the eye (strides 1, 2, 4, 8: every ``stride``-th grid point in each
 direction) and :data:`FAR_CHUNK` cells farther (stride 16 or 32: 10,400 or
 20,800 ft, one for them all, by the quality); each near chunk's level
 follows from its distance to the eye (:func:`chunk_levels`): full resolution
-near the camera, coarser rings farther out.  Mesa's software rasteriser sets
-up and bins triangles on one thread, about a microsecond each here, so the
-``low`` quality keeps the full resolution to the nearest 1,500 ft and draws
-the distance at 20,800 ft, about 2,000 triangles in all.  On Mesa's
-software rasteriser every draw costs tens of microseconds whatever its
-size, so the chunks lie in the index buffer in Z order (a quadtree's order)
-and :func:`terrain_draw_ranges` merges neighbours into a few tens of draws;
-only the finest chunks are culled to the view (:data:`CULLED_LEVELS`; the
-others cost less drawn whole than cut into more draws).  Where two levels meet, the finer chunk's edge
-has points the coarser one lacks: a vertical *skirt* (:data:`SKIRT_FT` deep)
-hangs from every near chunk's edges, and from the far chunks' beside them,
-and hides the slit.  Beyond the grid a flat apron at sea level reaches to the horizon
-(the physics is flat at sea level there too).
+near the camera, coarser rings farther out.  The chunks lie in the index
+buffer in Z order (a quadtree's order), so :func:`terrain_draw_ranges`
+merges neighbours into a few tens of ranges, one ``glMultiDrawElements``.
+Mesa's software rasteriser pays for every triangle (set up on one thread,
+and again in each 64-pixel tile it touches), so the ``low`` quality keeps
+the full resolution to the nearest 1,500 ft and draws the distance at
+20,800 ft: about 1,000-2,000 triangles in all.  Where two levels meet, the
+finer chunk's edge has points the coarser one lacks: a vertical *skirt*
+(:data:`SKIRT_FT` deep) hangs from the edges of a chunk whose neighbour is
+drawn otherwise and hides the slit.  Beyond the grid a flat apron at sea
+level reaches to the horizon (the physics is flat at sea level there too).
 
 Colours are per vertex (a texture would cost the software rasteriser most of
 a frame): the land-use code picks a colour (water blue, farmland from the
@@ -61,9 +59,6 @@ NEAR_LEVELS = 4
 CULL_FAR = True
 """Far chunks out of view are left out too."""
 
-CULLED_LEVELS = 2
-"""Chunks at the first levels are drawn only where the view sees them (the coarser ones cost less drawn whole
-than cut into more draws)."""
 
 DETAIL_FT = 16000.0
 """A chunk nearer the eye than this (its nearest point, ft) is drawn at full resolution; each doubling of the
@@ -356,7 +351,7 @@ def build_terrain_mesh(terrain) -> TerrainMesh:
     def low_col(j, i):
         return col_base + col_k[j] * ny + i
 
-    near_idx, at, near = _tier(h, xs, ys, CHUNK, LEVELS[:NEAR_LEVELS], low_row, low_col, 0)
+    near_idx, at, near = _tier(h, xs, ys, CHUNK, LEVELS[:NEAR_LEVELS], low_row, low_col, 0, True)
     far_idx, at, far = _tier(h, xs, ys, FAR_CHUNK, LEVELS[NEAR_LEVELS:], low_row, low_col, at, True)
     indices = near_idx + far_idx
 
@@ -428,10 +423,9 @@ def map_image(terrain, size=512) -> np.ndarray:
 
 def terrain_draw_ranges(mesh, eye, planes_visible, detail_ft=DETAIL_FT, far_stride=16) -> np.ndarray:
     """The ``(first, count)`` index ranges to draw for an eye at ``eye`` (ft): each far chunk at its level,
-    or, where that would be a near level, its near chunks at theirs (the finest in view only), each with its
-    skirts (drawn always: skirts drawn only where a neighbour's level differs would cut the ranges into
-    many more draws, which cost more than the hidden triangles); the far chunks' skirts only beside the
-    split ones.  Ranges in the index buffer's order (the
+    or, where that would be a near level, its near chunks in view at theirs; the skirts of a near chunk
+    whose neighbour is drawn otherwise (another level, the far tier, beyond the grid), and of the far chunks
+    beside the split ones.  Ranges in the index buffer's order (the
     near tier first), neighbouring ones merged: a few tens of draws.
 
     Parameters
@@ -455,15 +449,18 @@ def terrain_draw_ranges(mesh, eye, planes_visible, detail_ft=DETAIL_FT, far_stri
     near_level = np.minimum(chunk_levels(near.centers, near.half, eye, detail_ft), NEAR_LEVELS - 1)
     near_key = np.where(split[parent], near_level, -1)                          # -1: drawn by the far tier
     radius = np.sqrt((near.half * near.half).sum(axis=1))
-    shown = near_key >= 0
-    culled = shown & (near_key < CULLED_LEVELS)
-    shown[culled] = planes_visible(near.centers[culled], radius[culled])
+    shown = (near_key >= 0) & planes_visible(near.centers, radius)
+    grid = near_key.reshape(near.grid)
+    pad = np.pad(grid, 1, constant_values=-2)
+    differs = ((pad[:-2, 1:-1] != grid) | (pad[2:, 1:-1] != grid) | (pad[1:-1, :-2] != grid)
+               | (pad[1:-1, 2:] != grid)).ravel() & shown
     far_radius = np.sqrt((far.half * far.half).sum(axis=1))
     drawn = ~split & planes_visible(far.centers, far_radius) if CULL_FAR else ~split
     # the far chunks' skirts only beside split ones (far chunks of one level meet without a slit)
     pad = np.pad(split.reshape(far.grid), 1)
     beside = (pad[:-2, 1:-1] | pad[2:, 1:-1] | pad[1:-1, :-2] | pad[1:-1, 2:]).ravel() & drawn
     r = np.concatenate([near.ranges[np.flatnonzero(shown), near_level[shown]],
+                        near.skirts[np.flatnonzero(differs), near_level[differs]],
                         far.ranges[np.flatnonzero(drawn), far_level[drawn] - NEAR_LEVELS],
                         far.skirts[np.flatnonzero(beside), far_level[beside] - NEAR_LEVELS]])
     r = r[r[:, 1] > 0]
