@@ -444,12 +444,19 @@ def terrain_draw_ranges(mesh, eye, planes_visible, detail_ft=DETAIL_FT, far_stri
     ratio = far.chunk // near.chunk
     split = chunk_levels(far.centers, far.half, eye, detail_ft) < NEAR_LEVELS
     far_level = np.full(len(far.centers), NEAR_LEVELS + far.strides.index(far_stride))
-    ci, cj = np.divmod(np.arange(len(near.centers)), near.grid[1])
-    parent = np.minimum(ci // ratio, far.grid[0] - 1) * far.grid[1] + np.minimum(cj // ratio, far.grid[1] - 1)
-    near_level = np.minimum(chunk_levels(near.centers, near.half, eye, detail_ft), NEAR_LEVELS - 1)
-    near_key = np.where(split[parent], near_level, -1)                          # -1: drawn by the far tier
-    radius = np.sqrt((near.half * near.half).sum(axis=1))
-    shown = (near_key >= 0) & planes_visible(near.centers, radius)
+    # the near chunks of the split far chunks, at their levels (only those: a few tens)
+    fi, fj = np.divmod(np.flatnonzero(split), far.grid[1])
+    ci = (fi[:, None, None] * ratio + np.arange(ratio)[None, :, None]).repeat(ratio, axis=2).ravel()
+    cj = (fj[:, None, None] * ratio + np.arange(ratio)[None, None, :]).repeat(ratio, axis=1).ravel()
+    inside = (ci < near.grid[0]) & (cj < near.grid[1])
+    children = ci[inside] * near.grid[1] + cj[inside]
+    near_level = np.full(len(near.centers), -1)
+    near_level[children] = np.minimum(chunk_levels(near.centers[children], near.half[children], eye, detail_ft),
+                                      NEAR_LEVELS - 1)
+    near_key = near_level                                                       # -1: drawn by the far tier
+    shown = np.zeros(len(near.centers), bool)
+    half = near.half[children]
+    shown[children] = planes_visible(near.centers[children], np.sqrt((half * half).sum(axis=1)))
     grid = near_key.reshape(near.grid)
     pad = np.pad(grid, 1, constant_values=-2)
     differs = ((pad[:-2, 1:-1] != grid) | (pad[2:, 1:-1] != grid) | (pad[1:-1, :-2] != grid)
