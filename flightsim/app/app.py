@@ -73,7 +73,22 @@ from flightsim.app.scene.windsock import sock_wind
 from flightsim.simulation.clock import clamp_frame
 from flightsim.simulation.ghost import DEFAULT_INTEGRATOR, DEFAULT_SUBSTEPS
 
-__all__ = ["FlightApp", "drawn_terrain", "FrameStats", "GHOST_SERIES", "GhostSample", "MAX_GHOST_SUBSTEPS"]
+__all__ = ["FlightApp", "FrameStats", "GHOST_SERIES", "GhostSample", "MAX_GHOST_SUBSTEPS", "build_world",
+           "drawn_terrain"]
+
+
+def build_world(sim, terrain, model, quality):
+    """What the app draws of the world: ``(terrain, scenery, scene, map)``.
+
+    ``terrain``: ``"auto"`` (the one ``sim`` stands on, :func:`drawn_terrain`), a
+    :class:`~flightsim.physics.terrain.Terrain`, or None (the flat patchwork of fields and the painted hills);
+    the scenery (:func:`~flightsim.app.scene.scenery.build_scenery`, no hills with a terrain), the
+    :class:`~flightsim.app.scene.renderer.SceneRenderer` drawing them and ``model`` at ``quality``, and the
+    map panel's :class:`~flightsim.app.map_companion.MapCompanion` (key L).
+    """
+    terrain = drawn_terrain(sim) if isinstance(terrain, str) and terrain == "auto" else terrain
+    scenery = build_scenery(hills=terrain is None)
+    return terrain, scenery, SceneRenderer(model, scenery, quality, terrain=terrain), MapCompanion(terrain)
 
 
 def drawn_terrain(sim):
@@ -129,8 +144,7 @@ class FlightApp:
         (from the OpenGL renderer, then the frame time of the first seconds;
         see :mod:`flightsim.app.scene.quality`).
     terrain : "auto", flightsim.physics.terrain.Terrain or None
-        The terrain to draw: ``"auto"`` the one the flight stands on (:func:`drawn_terrain`), None the flat
-        patchwork of fields and the painted hills.
+        The terrain drawn (:func:`build_world`; ``app.terrain``, its map ``app.map``): ``"auto"`` the flight's.
 
     Attributes
     ----------
@@ -186,12 +200,7 @@ class FlightApp:
             self.quality = quality_level(quality)
         self._spec = model_spec if model_spec is not None else model_spec_for(sim.aircraft)
         self.model = build_airplane(sim.aircraft, self._spec, detail=self.quality.airplane_detail)
-        #: the terrain drawn (a :class:`flightsim.physics.terrain.Terrain`), or None: the flat patchwork
-        self.terrain = drawn_terrain(sim) if isinstance(terrain, str) and terrain == "auto" else terrain
-        self.scenery = build_scenery(hills=self.terrain is None)
-        self.scene = SceneRenderer(self.model, self.scenery, self.quality, terrain=self.terrain)
-        #: the map panel (key L): its picture of the terrain, the airfields, the track flown
-        self.map = MapCompanion(self.terrain)
+        self.terrain, self.scenery, self.scene, self.map = build_world(sim, terrain, self.model, self.quality)
         self.cameras = CameraRig(self.model.cockpit_eye, self.model.radius, tower=self.scenery.tower_eye)
         self.pilot = Pilot(keymap)
         self.pilot.reset(sim.controls)
@@ -310,7 +319,6 @@ class FlightApp:
         self.pilot.reset(self.sim.controls)
         self.cameras.reset()
         self.history.clear()
-        self.map.track.clear()
         self.ghosts.history.clear()
         self.ghosts.resync()
         self.telemetry = self.sim.telemetry()
@@ -485,7 +493,6 @@ class FlightApp:
                 saved = self.cockpit.stop_recording()
             self.ghosts.stop()
             self.joysticks.close()
-            self.map.close()
             self.gui.shutdown()
             self.hud_bridge.close()
         finally:
