@@ -10,16 +10,18 @@ software rasteriser shades as few hidden pixels as it can:
 1. the airplane (lit, depth written);
 2. the lit 3D landmarks and the hills (depth written), only the clusters
    inside the view; with the world's terrain
-   (:mod:`flightsim.app.scene.terrain_view`), then the terrain's chunks in
-   view, front to back, each at its level of detail (depth written, pushed
-   back a few depth steps so what lies flat on it wins), and no hills;
-3. the ground (the field patchwork of :mod:`flightsim.app.scene.ground`, following
-   the camera; with the terrain, only its road blocks on the flat farmland
-   around home, :data:`HOME_FIELDS_FT`, drawn before the terrain, with
-   their depth, so the terrain under them is not shaded), then the flat decals (lake, roads, apron) and the runway:
-   depth tested against what is already drawn but not written, as they all
-   lie on z = 0 where nothing can be behind them (no z-fighting at any
-   distance);
+   (:mod:`flightsim.app.scene.terrain_view`) no hills, but home's fields
+   (the patchwork's road blocks within :data:`HOME_FIELDS_FT` of the
+   origin, where the terrain is flat farmland at sea level; depth written a
+   step behind z = 0, the roads on them half a step), then the terrain:
+   its chunks at their levels of detail, the near ones in view (depth
+   written, pushed back further, so the fields lying on it win and the
+   decals win over both);
+3. without the terrain, the ground (the field patchwork of
+   :mod:`flightsim.app.scene.ground`, following the camera); then the flat
+   decals (lake, roads, apron) and the runway: depth tested against what is
+   already drawn but not written, as they all lie on z = 0 where nothing
+   can be behind them (no z-fighting at any distance);
 4. the airplane's shadow (stencilled so overlapping parts do not darken twice);
 5. the sky dome, at the far plane, only where nothing else was drawn (the
    clear colour, the horizon haze, fills any gap at the horizon);
