@@ -17,12 +17,14 @@ import sys
 from flightsim.commands.options import (
     add_aircraft_argument,
     add_planet_arguments,
+    add_terrain_argument,
     autopilot_spec,
     number,
     output_file,
     output_folder,
     planet_options,
     seconds,
+    terrain_option,
     window_size,
     write_error,
 )
@@ -102,6 +104,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_start_arguments(parser, default="air")
     add_wind_arguments(parser)
     add_planet_arguments(parser)
+    add_terrain_argument(parser)
 
 
 def check_window_args(args):
@@ -160,7 +163,8 @@ def run(args) -> int:
     def flight():
         """The flight, built once the window is open: the first start on a machine compiles it (the splash)."""
         sim = Simulation(aircraft=aircraft, integrator=args.integrator, dt=DEFAULT_DT if args.dt is None else args.dt,
-                         start=start_from_args(args, aircraft, wind=wind), wind=wind, **planet_options(args))
+                         start=start_from_args(args, aircraft, wind=wind), wind=wind, **planet_options(args),
+                         terrain=terrain_option(args))
         if args.ghost:
             sim.warm_up(args.ghost_integrator)
         schedule = ControlSchedule.from_csv(args.controls, sim.controls) if args.controls else None

@@ -26,9 +26,10 @@ from flightsim.errors import InputError
 from flightsim.files import check_writable_folder
 from flightsim.resources import aircraft_path, shipped_aircraft
 
-__all__ = ["FLAGS", "PLANETS", "OneLineParser", "add_aircraft_argument", "add_planet_arguments", "aircraft",
-           "autopilot_spec", "latitude", "longitude", "number", "option_error", "output_file", "output_folder",
-           "planet_options", "seconds", "window_size", "write_error"]
+__all__ = ["FLAGS", "PLANETS", "OneLineParser", "add_aircraft_argument", "add_planet_arguments",
+           "add_terrain_argument", "aircraft", "autopilot_spec", "latitude", "longitude", "number", "option_error",
+           "output_file", "output_folder", "planet_options", "seconds", "terrain_option", "window_size",
+           "write_error"]
 
 EXIT_USAGE = 2
 
@@ -49,6 +50,7 @@ FLAGS = {
     "planet": "--planet",
     "latitude": "--lat",
     "longitude": "--lon",
+    "terrain": "--terrain",
 }
 """The simulation's argument names and the flags that set them."""
 
@@ -204,6 +206,19 @@ def planet_options(args):
     from the options of :func:`add_planet_arguments` (None where not given: the simulation's defaults)."""
     return {"planet": getattr(args, "planet", None), "lat": getattr(args, "lat", None),
             "lon": getattr(args, "lon", None)}
+
+
+def add_terrain_argument(parser):
+    """``--terrain world|off``: the ground a flight stands on (``fly`` and ``simulate``; default the world's)."""
+    parser.add_argument("--terrain", choices=("world", "off"), default="world",
+                        help="world: the region's terrain under the gear and the crash check (hills, the range, "
+                             "the airfields' pads); off: the flat plane z = 0 (default: world)")
+
+
+def terrain_option(args):
+    """The ``terrain`` keyword argument of a :class:`~flightsim.simulation.flight.Simulation` from
+    :func:`add_terrain_argument`'s option: ``"world"``, or None for ``off``."""
+    return None if getattr(args, "terrain", "world") == "off" else "world"
 
 
 #: The physics steps ``--dt`` accepts, s: a smaller one takes for ever (``1e-300`` never ends a second of flight),

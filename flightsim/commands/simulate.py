@@ -6,11 +6,13 @@ import time
 from flightsim.commands.options import (
     add_aircraft_argument,
     add_planet_arguments,
+    add_terrain_argument,
     autopilot_spec,
     number,
     output_file,
     planet_options,
     seconds,
+    terrain_option,
     write_error,
 )
 from flightsim.commands.trim import add_start_arguments, start_from_args
@@ -52,6 +54,7 @@ def add_arguments(p):
     add_start_arguments(p, default="file")
     add_wind_arguments(p)
     add_planet_arguments(p)
+    add_terrain_argument(p)
 
 
 def fly(sim, steps, schedule=None, every=1, progress=False):
@@ -110,7 +113,7 @@ def run(args):
     wind = wind_from_args(args, aircraft)
     start = start_from_args(args, aircraft, args.atmosphere, wind)
     sim = Simulation(aircraft, args.integrator, args.dt, atmosphere=args.atmosphere, start=start, wind=wind,
-                     **planet_options(args))
+                     **planet_options(args), terrain=terrain_option(args))
     if args.steps is not None:
         steps = args.steps
     else:
