@@ -3,6 +3,7 @@
 import math
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,7 +19,8 @@ from flightsim.physics.terrain import (
 from flightsim.resources import data_file
 
 #: The world's airfields (id, centre x, y ft, elevation ft, heading deg, length, width ft): ``tools/make_terrain.py``.
-sys.path.insert(0, str(data_file("assets").parent / "tools"))
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tools"))
 from make_terrain import AIRFIELDS, runway_frame  # noqa: E402
 
 FT2_PER_SQMI = 5280.0 ** 2
@@ -125,6 +127,6 @@ def test_the_script_makes_the_shipped_file(tmp_path):
             "h, lu = m.make(); d = np.load(m.OUT); "
             "print(np.array_equal(h, d['heights']), np.array_equal(lu, d['landuse']))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=data_file("assets").parent)
+                         cwd=REPO)
     assert out.stdout.split() == ["True", "True"]
     assert data_file("assets", "terrain", "region.npz").stat().st_size <= 3e6
