@@ -112,6 +112,14 @@ def test_at_home_the_flight_is_as_on_the_plane(tmp_path):
         assert np.max(np.abs(world[name] - off[name])) <= 1e-6
 
 
+def test_a_bad_terrain_option_is_one_line_and_exit_2():
+    r = subprocess.run([sys.executable, "-m", "flightsim", "simulate", "--terrain", "moon"], capture_output=True,
+                       text=True)
+    assert r.returncode == 2 and "--terrain" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    with pytest.raises(ValueError, match="^terrain: "):
+        Simulation(C172, terrain="moon")
+
+
 def test_the_batch_and_the_flight_agree_on_terrain(resting):
     terrain = ramp(resting[0], resting[1], math.tan(math.radians(SLOPE_DEG)))
     y = on_slope(resting, SLOPE_DEG)

@@ -2,7 +2,9 @@
 
 Each contact point below the ground (the plane z = 0) pushes up with its
 spring and damper and rubs along the ground with its friction
-(:func:`contact_loads`); the loads (:func:`flightsim.physics.aero.airplane_loads`)
+(:func:`contact_loads`); on a terrain (the loads' ``terrain`` field, the packed
+:mod:`flightsim.physics.terrain`) the same along the surface's normal under
+each point and in its plane (:func:`terrain_contact_loads`); the loads (:func:`flightsim.physics.aero.airplane_loads`)
 add this in the same evaluation (:func:`gear_loads`), so every integrator, at
 every Runge–Kutta stage, sees the ground as it sees the air.  Above the
 ground it adds nothing, and the loads are bit for bit those without a gear.
