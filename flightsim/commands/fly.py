@@ -158,6 +158,9 @@ def run(args) -> int:
     if args.controls:
         ControlSchedule.from_csv(args.controls, Controls())
     check_airfield_options(args, "trim" if args.trim is not None else args.start)
+    from flightsim.simulation.world import load_world
+
+    load_world()            # the scene draws every airfield: a bad airfield file is refused before the window opens
 
     def flight():
         """The flight, built once the window is open: the first start on a machine compiles it (the splash)."""
