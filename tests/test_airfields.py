@@ -285,8 +285,9 @@ def test_the_batch_starts_at_the_runway_end_it_is_given():
     from flightsim.simulation.starts import make_start
 
     batch = BatchSimulation(2, "c172", start="approach", airfield="KVAL", runway="27")
-    assert np.array_equal(batch.states[0], make_start(batch.aircraft, "approach", airfield="KVAL",
-                                                      runway="27").state)
+    start = make_start(batch.aircraft, "approach", airfield="KVAL", runway="27")
+    assert np.array_equal(batch.start.state, start.state)
+    assert batch.states[0] == pytest.approx(start.state, abs=1e-15)       # (q renormalised by the batch's reset)
     assert batch.start.end.name == "KVAL 27"
     with pytest.raises(ValueError, match="^start: airfield= and runway= place a start"):
         BatchSimulation(1, "c172", airfield="KVAL")
