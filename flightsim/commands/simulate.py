@@ -95,8 +95,10 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
     if not on_round:
         y = np.asarray(rows_y)
         rows_geo = trace.flat_geodetic_rows(y[:, 0], y[:, 1], y[:, 2], sim.lat, sim.lon)
+    # what the NAV radio showed: a function of the place (the station and course held through the flight)
+    nav = sim.nav.rows(np.asarray(rows_y)[:, :3])
     return trace.table(rows_t, rows_y, rows_u, on_ground=rows_g, wind=rows_w, rpm=rows_rpm, ap_mode=rows_ap,
-                       geodetic=rows_geo)
+                       geodetic=rows_geo, nav=nav)
 
 
 def run(args):

@@ -66,6 +66,7 @@ from flightsim.physics.trim import TrimError
 from flightsim.physics.trim import trim as solve_trim
 from flightsim.physics.wind import WindModel, wingspan_of
 from flightsim.simulation.autopilot import Autopilot
+from flightsim.simulation.navigation import NavRadio, default_station
 from flightsim.simulation.clock import MAX_FRAME, FixedStep  # noqa: F401 (MAX_FRAME: this module's API)
 from flightsim.simulation.controls import Controls, flown_row
 from flightsim.simulation.source import LIVE
@@ -365,6 +366,9 @@ class Simulation:
         #: the autopilot (:class:`~flightsim.simulation.autopilot.Autopilot`): it sets the controls before each
         #: step while engaged
         self.autopilot = Autopilot()
+        #: the NAV radio (:class:`~flightsim.simulation.navigation.NavRadio`): tuned to the ILS of the runway the
+        #: start names, else the home VOR (HOM); the trace's and the HSI's readings
+        self.nav = NavRadio(default=default_station(self.start))
         self.paused = False
         self.time_scale = 1.0
         self.set_integrator(integrator)
