@@ -24,9 +24,10 @@ airfield's runway end (``APR``: ``LOC`` + ``GS`` on its geometry: threshold, hea
 path, the same law as ``app=36``'s); ``nav=HOM/090`` the ``NAV`` mode on that VOR's line of course 090
 (outbound on its 090 radial past the station, inbound on its 270 radial before it), with ``alt``, ``vs`` and
 ``ias`` as ever.  Engaged on a :class:`~flightsim.simulation.flight.Simulation`, they tune its NAV radio
-(``sim.nav``) to the station and course flown.  The law flies the station's geometry, not the radio's
-needles: the same path the needles show centred, without their noise-free but angular (distance-dependent)
-gain; a signal lost behind terrain does not disengage it.
+(``sim.nav``) to the station and course flown (``app=36``: the ILS of KHOM 36, whose glide path, from
+1000 ft past the threshold, lies 31 ft above the one app=36 flies, to its aim point 400 ft past).  The law
+flies the station's geometry, not the radio's needles: the path the needles show centred, without their
+angular (distance-dependent) gain; a signal lost behind terrain does not disengage it.
 
 The coupled approach (``LOC`` + ``GS``) hands back at :data:`APPROACH_MINIMUM` ft above
 the runway: the autopilot disconnects, saying so (:attr:`Autopilot.message`, with
@@ -712,8 +713,11 @@ class Autopilot:
         """The modes and targets of ``selection`` for the flight now (``tm``: its telemetry); the NAV radio
         (``sim.nav``, where the flight carries one) tuned to what an ILS approach or the NAV mode flies."""
         radio = getattr(sim, "nav", None)
-        if radio is not None and selection.runway is not None:
-            radio.tune("/".join(selection.runway))
+        if radio is not None and selection.approach:
+            try:                                # app=36: the home runway's ILS, where the files have it
+                radio.tune("/".join(selection.runway or ("KHOM", "36")))
+            except ValueError:
+                pass
         elif radio is not None and selection.nav is not None:
             radio.tune(selection.nav[0])
             radio.set_obs(selection.nav[1])

@@ -66,9 +66,9 @@ from flightsim.physics.trim import TrimError
 from flightsim.physics.trim import trim as solve_trim
 from flightsim.physics.wind import WindModel, wingspan_of
 from flightsim.simulation.autopilot import Autopilot
-from flightsim.simulation.navigation import NavRadio, default_station
 from flightsim.simulation.clock import MAX_FRAME, FixedStep  # noqa: F401 (MAX_FRAME: this module's API)
 from flightsim.simulation.controls import Controls, flown_row
+from flightsim.simulation.navigation import NavRadio, default_station
 from flightsim.simulation.source import LIVE
 from flightsim.simulation.starts import file_start
 

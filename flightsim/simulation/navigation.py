@@ -35,8 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ILS_RANGE_NM", "NM", "NavRadio", "Reading", "Station", "VOR_RANGE_NM", "default_station", "line_of_sight", "station",
-           "stations"]
+__all__ = ["ILS_RANGE_NM", "NM", "NavRadio", "Reading", "Station", "VOR_RANGE_NM", "default_station", "line_of_sight",
+           "receive", "station", "stations", "terrain_heights"]
 
 #: One nautical mile, ft.
 NM = 6076.115
@@ -104,7 +104,7 @@ class Station:
 
     @classmethod
     def vor(cls, ident, frequency, x, y, z, airfield=""):
-        """A VOR/DME at (x, y, z) ft (z: its antenna's height above sea level)."""
+        """A VOR/DME with its antenna at (x, y, z) ft (z above sea level)."""
         return cls("VOR", ident, float(frequency), float(x), float(y), float(z), VOR_RANGE_NM, airfield=airfield)
 
     @classmethod
@@ -275,39 +275,39 @@ def receive(station, obs, xyz, height=None):
             "valid": valid}
 
 
-_STATIONS = None
+_STATIONS = (None, ())
 
 
 def stations():
-    """Every station of the world: the VORs, then the ILSs, as the airfield files give them (cached).
+    """Every station of the world: the VORs, then the ILSs, as the airfield files give them (cached while the
+    files are unchanged, :func:`flightsim.simulation.world.load_world`).
 
     Raises
     ------
     flightsim.errors.InputError
-        A bad airfield file (:func:`flightsim.simulation.world.load_airfields`).
+        A bad airfield file.
     """
     global _STATIONS
-    if _STATIONS is None:
-        from flightsim.simulation import world
+    from flightsim.simulation import world
 
-        _STATIONS = tuple(world_stations(world))
-    return _STATIONS
+    w = world.load_world()
+    if _STATIONS[0] is not w:
+        _STATIONS = (w, tuple(world_stations(w)))
+    return _STATIONS[1]
 
 
-def world_stations(world):
-    """The :class:`Station` list of :mod:`flightsim.simulation.world`'s airfields and navaids."""
-    vors, ilss = [], []
-    for v in world.load_vors():
-        x, y = world.local_xy(v.lat, v.lon)
-        vors.append(Station.vor(v.id, v.frequency_mhz, x, y, v.elevation_ft + ANTENNA_HEIGHT,
-                                getattr(v, "airfield", "") or ""))
-    for field in world.load_airfields().values():
+def world_stations(w):
+    """The :class:`Station` list of a :class:`flightsim.simulation.world.World`: its VORs, then its ILSs."""
+    from flightsim.simulation import world
+
+    out = [Station.vor(v.id, v.frequency_mhz, v.x, v.y, v.elevation_ft, v.airfield or "") for v in w.vors]
+    for field in w.airfields.values():
         for rwy in field.runways:
             for ils in rwy.ils:
                 end = world.runway_end(field.id, ils.end)
-                ilss.append(Station.ils(field.id, ils.end, ils.frequency_mhz, end.threshold[0], end.threshold[1],
-                                        end.heading_deg, end.length_ft, field.elevation_ft, ils.glide_slope_deg))
-    return vors + ilss
+                out.append(Station.ils(field.id, ils.end, ils.frequency_mhz, end.threshold[0], end.threshold[1],
+                                       end.heading_deg, rwy.length_ft, field.elevation_ft, ils.glide_slope_deg))
+    return out
 
 
 def station(key):
