@@ -463,11 +463,11 @@ def track_of(selection):
     position and the selected course as the line ``NAV`` flies (the path's entries unused: 0)."""
     from flightsim.simulation import navigation
 
-    if selection.runway is not None:
+    if selection.approach and selection.runway is not None:
         s = navigation.station("/".join(selection.runway))
         x, y, elevation = s.threshold
         return _line(x, y, s.course, elevation, s.glide, navigation.GS_PAST)
-    if selection.nav is not None:
+    if not selection.approach and selection.nav is not None:
         s = navigation.station(selection.nav[0])
         return _line(s.x, s.y, selection.nav[1], 0.0, 0.0, 0.0)
     return _RUNWAY
