@@ -51,6 +51,8 @@ COMMANDS = (
     ("fly", "open the window and fly (the default)", "fly", "add_arguments", "run"),
     ("replay", "play a trace CSV back in the window (HUD and cameras as in flight)", "replay", "add_arguments", "run"),
     ("aircraft", "list the shipped airplanes (the names --aircraft takes)", "aircraft", "add_arguments", "run"),
+    ("airfields", "list the world's airfields, runways, ILS and VOR stations (the names --airfield and --runway "
+     "take; --json)", "airfields", "add_arguments", "run"),
     ("integrators", "list the orientation integrators (name, order, description)", None, _no_arguments,
      _cmd_integrators),
     ("simulate", "run a flight with no window; write a trace CSV", "simulate", "add_arguments", "run"),
@@ -111,7 +113,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         # nothing to compile, or says so itself (verify: once its input is checked, so that an error is one line)
-        if args.command in ("aircraft", "integrators", "devices", "warmup", "verify"):
+        if args.command in ("aircraft", "airfields", "integrators", "devices", "warmup", "verify"):
             return int(args.func(args) or 0)
         from flightsim.commands.first_start import GENERIC, first_start
 

@@ -18,6 +18,7 @@ from flightsim.commands.options import (
     add_aircraft_argument,
     add_planet_arguments,
     autopilot_spec,
+    check_airfield_options,
     number,
     output_file,
     output_folder,
@@ -156,6 +157,10 @@ def run(args) -> int:
         check_dt(args.dt)
     if args.controls:
         ControlSchedule.from_csv(args.controls, Controls())
+    check_airfield_options(args, "trim" if args.trim is not None else args.start)
+    from flightsim.simulation.world import load_world
+
+    load_world()            # the scene draws every airfield: a bad airfield file is refused before the window opens
 
     def flight():
         """The flight, built once the window is open: the first start on a machine compiles it (the splash)."""

@@ -26,7 +26,8 @@ from flightsim.errors import InputError
 from flightsim.files import check_writable_folder
 from flightsim.resources import aircraft_path, shipped_aircraft
 
-__all__ = ["FLAGS", "PLANETS", "OneLineParser", "add_aircraft_argument", "add_planet_arguments", "aircraft",
+__all__ = ["FLAGS", "PLANETS", "OneLineParser", "add_aircraft_argument", "add_airfield_arguments",
+           "add_planet_arguments", "aircraft", "airfield_options", "check_airfield_options",
            "autopilot_spec", "latitude", "longitude", "number", "option_error", "output_file", "output_folder",
            "planet_options", "seconds", "window_size", "write_error"]
 
@@ -205,6 +206,45 @@ def planet_options(args):
     from the options of :func:`add_planet_arguments` (None where not given: the simulation's defaults)."""
     return {"planet": getattr(args, "planet", None), "lat": getattr(args, "lat", None),
             "lon": getattr(args, "lon", None)}
+
+
+def add_airfield_arguments(parser):
+    """``--airfield ID``, ``--runway NN``: the runway end the ``runway`` and ``approach`` starts are placed at; the
+    same in every command that takes them (checked by :func:`check_airfield_options`)."""
+    parser.add_argument("--airfield", default=None, metavar="ID",
+                        help="with --start runway or approach: the airfield (see `flightsim airfields`; the files "
+                             "in configs/airfields/ and the folder $FLIGHTSIM_AIRFIELDS names) (default KHOM, the "
+                             "home field)")
+    parser.add_argument("--runway", default=None, metavar="NN",
+                        help="with --start runway or approach: the runway end, e.g. 27 (default: the airfield's "
+                             "first)")
+
+
+def airfield_options(args):
+    """The ``airfield`` and ``runway`` keyword arguments of :func:`flightsim.simulation.starts.make_start` from
+    the options of :func:`add_airfield_arguments` (None where not given: the home runway 36)."""
+    return {"airfield": getattr(args, "airfield", None), "runway": getattr(args, "runway", None)}
+
+
+def check_airfield_options(args, kind):
+    """Refuse ``--airfield``/``--runway`` with a start they do not place, and an unknown airfield or runway end
+    (one line listing the valid ones), before anything is built.
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        Naming the option; or a bad airfield file, naming it and its field.
+    """
+    options = airfield_options(args)
+    if options["airfield"] is None and options["runway"] is None:
+        return None
+    if kind not in ("runway", "approach"):
+        flag = "--airfield" if options["airfield"] is not None else "--runway"
+        raise InputError(flag, "", f"places the runway and approach starts; add --start runway or --start approach "
+                         f"(the start is {kind})")
+    from flightsim.simulation.starts import start_end
+
+    return start_end(**options)
 
 
 #: The physics steps ``--dt`` accepts, s: a smaller one takes for ever (``1e-300`` never ends a second of flight),

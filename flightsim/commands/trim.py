@@ -3,7 +3,14 @@
 import json
 import math
 
-from flightsim.commands.options import add_aircraft_argument, add_planet_arguments, number
+from flightsim.commands.options import (
+    add_aircraft_argument,
+    add_airfield_arguments,
+    add_planet_arguments,
+    airfield_options,
+    check_airfield_options,
+    number,
+)
 from flightsim.errors import InputError
 
 #: As :data:`flightsim.simulation.starts.START_KINDS` (not imported: the parser must not load numba and scipy;
@@ -43,7 +50,8 @@ def _add_altitude_and_angle(p):
 
 
 def add_start_arguments(p, default):
-    """``--start KIND``, ``--trim FT_S``, ``--altitude`` and ``--climb-angle``: where a flight starts."""
+    """``--start KIND``, ``--trim FT_S``, ``--altitude``, ``--climb-angle``, ``--airfield`` and ``--runway``: where
+    a flight starts."""
     p.add_argument("--start", choices=START_KINDS, default=default,
                    help=f"runway: at rest on the runway's threshold, engine idle, parking brake set; approach: "
                         f"trimmed on a 3° glide path to the runway, a minute from touchdown; air: trimmed level "
@@ -52,6 +60,7 @@ def add_start_arguments(p, default):
     p.add_argument("--trim", type=airspeed, metavar="FT_S",
                    help="start trimmed in steady flight at this airspeed (ft/s) instead")
     _add_altitude_and_angle(p)
+    add_airfield_arguments(p)
 
 
 def start_from_args(args, aircraft, atmosphere="constant", wind=None):
@@ -71,10 +80,11 @@ def start_from_args(args, aircraft, atmosphere="constant", wind=None):
         raise InputError(option, "", "needs a trimmed start (--trim FT_S or --start air)")
     if kind == "air" and args.climb_angle:
         raise InputError("--climb-angle", "", "the air start is level; use --trim FT_S --climb-angle DEG")
+    check_airfield_options(args, kind)
     try:
         return make_start(aircraft, kind, args.trim, args.altitude, args.climb_angle, atmosphere=atmosphere,
                           wind=wind, planet=getattr(args, "planet", None), lat=getattr(args, "lat", None),
-                          lon=getattr(args, "lon", None))
+                          lon=getattr(args, "lon", None), **airfield_options(args))
     except TrimError as exc:
         raise InputError("--trim" if kind == "trim" else "--start", "", str(exc)) from None
 

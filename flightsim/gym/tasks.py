@@ -22,7 +22,6 @@ import numpy as np
 
 from flightsim.math import quat
 from flightsim.physics.wind import KNOT, WindSpec
-from flightsim.simulation.airfield import RUNWAY
 from flightsim.simulation.batch import CRASHED, NONFINITE, BatchSimulation
 from flightsim.simulation.controls import (
     AILERON,
@@ -124,6 +123,10 @@ class Task:
     lat, lon : float, optional
         Latitude and longitude (deg) of the earth frame's origin (the runway's centre; default 0°, 0°).
         The three are passed to the :class:`~flightsim.simulation.batch.BatchSimulation` where given.
+    airfield, runway : str, optional
+        The runway end of a task that starts on the approach (:class:`Landing`): an airfield's identifier and one
+        of its runway ends (:func:`flightsim.simulation.world.runway_end`; default the home runway 36).  A task
+        that starts in the air refuses them (ValueError).
     """
 
     #: Entries of the observation, with their scales (a person reads ``obs * scale`` in the units named).
@@ -131,7 +134,8 @@ class Task:
     default_seconds = 60.0
 
     def __init__(self, n, aircraft=None, integrator="euler", dt=DEFAULT_DT, agent_hz=10.0, wind=None,
-                 turbulence="none", episode_seconds=None, planet=None, lat=None, lon=None):
+                 turbulence="none", episode_seconds=None, planet=None, lat=None, lon=None, airfield=None,
+                 runway=None):
         self.aircraft = resolve_aircraft(aircraft)
         self.wind = wind_spec(wind, turbulence)
         self.substeps = substeps_of(dt, agent_hz)
@@ -139,7 +143,11 @@ class Task:
         self.episode_seconds = float(episode_seconds or self.default_seconds)
         #: where the batch flies: the start is trimmed for the same planet (its gravity there)
         self.where = {"planet": planet, "lat": lat, "lon": lon}
+        #: the runway end of a runway or approach start (None, None: the home runway 36)
+        self.place = {"airfield": airfield, "runway": runway}
         self.start = self.make_start()
+        #: the start's runway's elevation (ft above sea level): the altitude observed is above it
+        self.elevation = self.start.elevation
         self.batch = BatchSimulation(n, self.aircraft, integrator, dt, start=self.start,
                                      wind=None if self.wind.calm else self.wind, **self.where)
         self.n = n
@@ -204,7 +212,7 @@ class Task:
 
     def flight(self):
         """Per airplane, by name: roll, pitch, heading, alpha, beta (deg), airspeed, vertical_speed (ft/s),
-        p, q, r (rad/s), altitude (ft above the ground)."""
+        p, q, r (rad/s), altitude (ft above the ground: above the start's runway's elevation)."""
         y = self.batch.states
         q = y[:, 6:10]
         roll, pitch, heading = quat.aviation_angles(q).T
@@ -213,8 +221,8 @@ class Task:
         alpha = np.degrees(np.arctan2(-vb[:, 2], vb[:, 0]))
         beta = np.degrees(np.arcsin(np.clip(-vb[:, 1] / np.maximum(airspeed, 1e-9), -1.0, 1.0)))
         return dict(roll=roll, pitch=pitch, heading=heading, airspeed=airspeed, alpha=alpha, beta=beta,
-                    p=y[:, 10], q=-y[:, 11], r=-y[:, 12], altitude=y[:, 2] - self.aircraft.contact_height,
-                    vertical_speed=y[:, 5])
+                    p=y[:, 10], q=-y[:, 11], r=-y[:, 12],
+                    altitude=y[:, 2] - self.aircraft.contact_height - self.elevation, vertical_speed=y[:, 5])
 
     def observe(self, f=None):
         """``(N, len(OBSERVATION))`` float32: each entry divided by its scale, clipped to ±:data:`OBS_LIMIT`.
@@ -278,7 +286,7 @@ class HeadingHold(Task):
         self.cruise = float(self.start.trim.airspeed)
 
     def make_start(self):
-        return make_start(self.aircraft, "air", **self.where)
+        return make_start(self.aircraft, "air", **self.where, **self.place)
 
     def draw(self, rng, m, options, index):
         heading = rng.uniform(0.0, 360.0, m)
@@ -321,7 +329,8 @@ class HeadingHold(Task):
 
 
 class Landing(Task):
-    """From the approach start (3° glide path to runway 36, flaps down) to a touchdown on the runway.
+    """From the approach start (3° glide path to runway 36, or ``airfield=``, ``runway=``'s, flaps down) to a
+    touchdown on the runway.
 
     Start: :func:`flightsim.simulation.starts.approach_start`, moved by up to
     ±100 ft across the centre line and ±30 ft in height (``options``:
@@ -352,16 +361,18 @@ class Landing(Task):
     def __init__(self, n, **kwargs):
         super().__init__(n, **kwargs)
         self.approach_speed = float(self.start.trim.airspeed)
-        along, left = RUNWAY.axes()
+        #: the runway landed on (the home runway 36, or ``airfield=``, ``runway=``'s end as its first threshold)
+        self.runway = self.start.runway
+        along, left = self.runway.axes()
         self._along, self._left = along, left
-        self._threshold = RUNWAY.threshold()
+        self._threshold = self.runway.threshold()
         # the glide path through the wheels' aim point, as the CG flies it at the start
-        distance, _ = RUNWAY.local(*self.start.state[0:2])
+        distance, _ = self.runway.local(*self.start.state[0:2])
         slope = math.tan(math.radians(-GLIDE_ANGLE))
         self._cg_above_path = float(self.start.state[2]) - (AIM_DISTANCE - distance) * slope
 
     def make_start(self):
-        return make_start(self.aircraft, "approach", **self.where)
+        return make_start(self.aircraft, "approach", **self.where, **self.place)
 
     def draw(self, rng, m, options, index):
         offset = (np.full(m, float(options["offset"])) if "offset" in options
@@ -391,7 +402,7 @@ class Landing(Task):
         if name == "airspeed_error":
             return f["airspeed"] - self.approach_speed
         if name == "heading_error":
-            return wrap180(f["heading"] - RUNWAY.heading_deg)
+            return wrap180(f["heading"] - self.runway.heading_deg)
         if name == "on_ground":
             return self.batch.on_ground.astype(np.float64)
         return f[name]
@@ -402,7 +413,8 @@ class Landing(Task):
         reward = -0.01 * (np.abs(offset) / 100.0 + np.abs(glide) / 50.0)
         crashed = self.crashed()
         down = self.batch.on_ground & ~crashed
-        on_runway = (distance >= 0.0) & (distance <= RUNWAY.length) & (np.abs(offset) <= 0.5 * RUNWAY.width)
+        rw = self.runway
+        on_runway = (distance >= 0.0) & (distance <= rw.length) & (np.abs(offset) <= 0.5 * rw.width)
         sink = np.maximum(-self.batch.states[:, 5], 0.0)
         reward = np.where(down & on_runway, 100.0 - 5.0 * sink - np.abs(offset) / 5.0, reward)
         reward = np.where(down & ~on_runway, -50.0, reward)

@@ -271,9 +271,11 @@ class BatchSimulation:
     atmosphere : {"constant", "isa"}
     renormalize : bool
         Renormalise q after every step.
-    start : flightsim.simulation.starts.Start, optional
-        Where every airplane starts (default: the file's initial state); any
-        airplane may be put elsewhere with :meth:`set_states`.
+    start : flightsim.simulation.starts.Start or str, optional
+        Where every airplane starts (default: the file's initial state), or a start's kind
+        (:data:`flightsim.simulation.starts.START_KINDS`: made by :func:`~flightsim.simulation.starts.make_start`
+        for this batch's planet, atmosphere and wind, at ``airfield``, ``runway``); any airplane may be put
+        elsewhere with :meth:`set_states`.
     wind : flightsim.physics.wind.WindSpec, optional
         The wind of every airplane; its turbulence runs with one seed per
         airplane (``seeds``).
@@ -286,6 +288,9 @@ class BatchSimulation:
     lat, lon : float, optional
         Latitude and longitude (deg) of the earth frame's origin (default
         :data:`~flightsim.physics.planet.DEFAULT_LAT`, :data:`~flightsim.physics.planet.DEFAULT_LON`).
+    airfield, runway : str, optional
+        With ``start="runway"`` or ``"approach"``: the runway end (an airfield's identifier and one of its ends,
+        :func:`flightsim.simulation.world.runway_end`; default the home runway 36).
 
     On a round planet each airplane's integrator advances its Earth-centred inertial state
     (:attr:`inertial`), and :attr:`states` holds each one's flat *view*
@@ -315,12 +320,21 @@ class BatchSimulation:
     """
 
     def __init__(self, n, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere="constant",
-                 renormalize=True, start=None, wind=None, seeds=None, planet=None, lat=None, lon=None):
+                 renormalize=True, start=None, wind=None, seeds=None, planet=None, lat=None, lon=None,
+                 airfield=None, runway=None):
         n = int(n)
         if n < 1:
             raise ValueError(f"n: must be ≥ 1 airplane, got {n}")
         self.n = n
         self.aircraft = resolve_aircraft(aircraft)
+        if isinstance(start, str):
+            from flightsim.simulation.starts import make_start
+
+            start = make_start(self.aircraft, start, atmosphere=atmosphere, wind=wind,
+                               planet=planet, lat=lat, lon=lon, airfield=airfield, runway=runway)
+        elif airfield is not None or runway is not None:
+            raise ValueError("start: airfield= and runway= place a start of kind 'runway' or 'approach': give "
+                             "start='runway' or start='approach' with them")
         self.start = file_start(self.aircraft) if start is None else start
         self.dt = check_dt(dt)
         self.atmosphere = atmosphere

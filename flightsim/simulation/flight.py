@@ -396,8 +396,10 @@ class Simulation:
         aircraft = resolve_aircraft(aircraft)
         kind = self.start.kind if self.start.kind in ("runway", "approach", "file") else "air"
         planet = self.planet if self.planet.round else "flat"
+        end = getattr(self.start, "end", None)         # (the runway end of a runway or approach start)
         start = make_start(aircraft, kind, atmosphere=self.atmosphere, wind=self.wind_spec, planet=planet,
-                           lat=self.lat, lon=self.lon)
+                           lat=self.lat, lon=self.lon, **({} if end is None else
+                                                         {"airfield": end.airfield, "runway": end.end}))
         return Simulation(aircraft, self.integrator, self.dt, self.atmosphere, self.renormalize, start=start,
                           wind=self.wind_spec, planet=planet, lat=self.lat, lon=self.lon)
 

@@ -25,6 +25,13 @@ still air): in a wind, the steady wind at the start's height
 velocity, so the airplane starts in steady flight through the air and drifts
 with it.
 
+The ``runway`` and ``approach`` starts take another airfield's runway end with ``airfield=``, ``runway=``
+(:func:`flightsim.simulation.world.runway_end`; ``--airfield ID --runway NN``): the airplane stands at that
+end's threshold (or flies its glide path) at the field's elevation, the gear's contact points at
+z = elevation (ft above sea level).  Without them: the home field's runway 36 (KHOM 36), as before, bit for
+bit.  The physics' ground is the terrain's surface where the world's terrain is flown; on the bare plane
+z = 0 only the home field (elevation 0) and the approach starts are flown as placed.
+
 The trimmed starts hold the trim's elevator as *elevator trim*
 (:attr:`flightsim.simulation.controls.Controls.elevator_trim`), so a stick
 released to centre keeps the airplane in trim.
@@ -72,26 +79,42 @@ class Start:
         The pilot's controls at the start (trimmed elevator as ``elevator_trim``).
     trim : flightsim.physics.trim.TrimPoint or None
         The trim solved for, for the trimmed kinds.
+    end : flightsim.simulation.world.RunwayEnd or None
+        The runway end a ``runway`` or ``approach`` start was placed at (None: the home runway 36).
     """
 
     kind: str
     state: np.ndarray
     controls: Controls
     trim: object = None
+    end: object = None
+
+    @property
+    def runway(self):
+        """The :class:`~flightsim.simulation.airfield.Runway` of the start's runway end (:data:`RUNWAY` by
+        default), its first threshold the one flown to."""
+        return RUNWAY if self.end is None else self.end.runway
+
+    @property
+    def elevation(self):
+        """The start's runway's elevation, ft above sea level (0 at home)."""
+        return 0.0 if self.end is None else float(self.end.elevation_ft)
 
     def describe(self):
         """One line for a person: where and how the flight starts."""
+        field = "" if self.end is None else f" of {self.end.airfield} (elevation {self.elevation:g} ft)"
         if self.kind == "runway":
             x, y = self.state[0], self.state[1]
-            return (f"at rest on runway {RUNWAY.numbers[0]} at ({x:g}, {y:g}) ft, engine idle, parking brake set, "
-                    f"settled on the gear (CG {self.state[2]:.2f} ft above the ground)")
+            return (f"at rest on runway {self.runway.numbers[0]}{field} at ({x:g}, {y:g}) ft, engine idle, parking "
+                    f"brake set, settled on the gear (CG {self.state[2] - self.elevation:.2f} ft above the ground)")
         if self.trim is None:
             return "the aircraft file's initial state"
         t = self.trim
         where = ""
         if self.kind == "approach":
-            distance, _ = RUNWAY.local(self.state[0], self.state[1])
-            where = f"on final approach {-distance:.0f} ft before the threshold, flaps {t.flaps:g}, "
+            distance, _ = self.runway.local(self.state[0], self.state[1])
+            to = "" if self.end is None else f" of {self.end.name}"
+            where = f"on final approach {-distance:.0f} ft before the threshold{to}, flaps {t.flaps:g}, "
         return (f"{where}trimmed at {t.airspeed:g} ft/s, altitude {t.altitude:g} ft, climb angle {t.climb_angle:g}°: "
                 f"pitch {t.pitch:.2f}°, throttle {t.throttle:.3f}, elevator trim {t.elevator:+.3f}")
 
@@ -240,15 +263,20 @@ def settle(aircraft, north, west, heading, controls=None, atmosphere="constant")
     return state(x)
 
 
-def runway_start(aircraft, atmosphere="constant"):
-    """At rest at the southern threshold of the runway, heading North, engine idle, parking brake set."""
-    north, west = RUNWAY.point(RUNWAY_START_DISTANCE)
+def runway_start(aircraft, atmosphere="constant", end=None):
+    """At rest at the threshold of runway end ``end`` (a :class:`~flightsim.simulation.world.RunwayEnd`; None: the
+    home runway's southern end, 36), along its landing heading, engine idle, parking brake set, settled on the
+    gear at the field's elevation."""
+    runway = RUNWAY if end is None else end.runway
+    north, west = runway.point(RUNWAY_START_DISTANCE)
     controls = Controls(throttle=0.0, parking_brake=1.0)
-    y = settle(aircraft, north, west, RUNWAY.heading_deg, controls, atmosphere)
-    return Start("runway", y, controls)
+    y = settle(aircraft, north, west, runway.heading_deg, controls, atmosphere)
+    if end is not None:
+        y[2] += float(end.elevation_ft)          # settled on level ground: the same at the field's height
+    return Start("runway", y, controls, end=end)
 
 
-def approach_start(aircraft, atmosphere="constant", wind=None, gravity=None):
+def approach_start(aircraft, atmosphere="constant", wind=None, gravity=None, end=None):
     """Trimmed on a :data:`GLIDE_ANGLE` glide path to the runway, :data:`APPROACH_SECONDS` from touchdown.
 
     Trimmed relative to the air, like :func:`trimmed_start`: in a wind the
@@ -257,11 +285,15 @@ def approach_start(aircraft, atmosphere="constant", wind=None, gravity=None):
     The speed is the aircraft file's ``approach_speed`` (or :data:`APPROACH_MARGIN`
     times the slowest speed trimmable on the glide path, flaps down: slow to
     find); the wheels meet the ground at :data:`AIM_DISTANCE` past the threshold.  ``gravity``: the trim's
-    (ft/s², :func:`start_gravity`; None: the aircraft's).
+    (ft/s², :func:`start_gravity`; None: the aircraft's).  ``end``: the runway end flown to
+    (:class:`~flightsim.simulation.world.RunwayEnd`; None: the home runway 36); the glide path ends at its
+    elevation.
     """
+    runway = RUNWAY if end is None else end.runway
+    elevation = 0.0 if end is None else float(end.elevation_ft)
     speed = getattr(aircraft, "approach_speed", None)
     if speed is None:
-        speeds = trimmable_speeds(aircraft, 500.0, GLIDE_ANGLE, APPROACH_FLAPS, RUNWAY.heading_deg,
+        speeds = trimmable_speeds(aircraft, 500.0 + elevation, GLIDE_ANGLE, APPROACH_FLAPS, runway.heading_deg,
                                   atmosphere=atmosphere)
         if speeds is None:
             raise ValueError(f"start: {aircraft.source}: no steady glide at {GLIDE_ANGLE:g}° with flaps down")
@@ -269,38 +301,66 @@ def approach_start(aircraft, atmosphere="constant", wind=None, gravity=None):
     gamma = math.radians(GLIDE_ANGLE)
     distance = speed * math.cos(gamma) * APPROACH_SECONDS        # ground distance to the aim point, ft
     # The wheels follow the glide path: the CG is the lowest wheel's depth below it higher.
-    probe = _solve(aircraft, speed, 1000.0, GLIDE_ANGLE, APPROACH_FLAPS, RUNWAY.heading_deg, atmosphere, gravity)
+    probe = _solve(aircraft, speed, 1000.0 + elevation, GLIDE_ANGLE, APPROACH_FLAPS, runway.heading_deg, atmosphere,
+                   gravity)
     r = np.array([c.position for c in aircraft.gear if c.is_wheel] or [c.position for c in aircraft.gear])
     below = -float(np.min(quat.rotate(probe.state[6:10], r)[:, 2]))
-    altitude = below + distance * math.tan(-gamma)
-    point = _solve(aircraft, speed, altitude, GLIDE_ANGLE, APPROACH_FLAPS, RUNWAY.heading_deg, atmosphere, gravity)
-    north, west = RUNWAY.point(AIM_DISTANCE - distance)
-    return Start("approach", _in_the_wind(point.state_at(north, west), wind), trim_controls(point), point)
+    altitude = elevation + below + distance * math.tan(-gamma)
+    point = _solve(aircraft, speed, altitude, GLIDE_ANGLE, APPROACH_FLAPS, runway.heading_deg, atmosphere, gravity)
+    north, west = runway.point(AIM_DISTANCE - distance)
+    return Start("approach", _in_the_wind(point.state_at(north, west), wind), trim_controls(point), point, end=end)
+
+
+def start_end(airfield=None, runway=None):
+    """The :class:`~flightsim.simulation.world.RunwayEnd` of ``airfield`` (an identifier; None: the home field)
+    and ``runway`` (an end's identifier; None: the airfield's first), or None when neither is given (the home
+    runway 36 as :data:`RUNWAY` has it).
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        An unknown airfield or runway end (``--airfield``/``--runway``, listing the valid ones) or a bad file.
+    """
+    if airfield is None and runway is None:
+        return None
+    from flightsim.simulation.world import HOME, runway_end
+
+    return runway_end(HOME if airfield is None else str(airfield), None if runway is None else str(runway))
 
 
 def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0.0, flaps=0.0,
-               atmosphere="constant", wind=None, planet=None, lat=None, lon=None):
+               atmosphere="constant", wind=None, planet=None, lat=None, lon=None, airfield=None, runway=None):
     """The :class:`Start` of the given kind (see the module docstring).
 
     ``planet``, ``lat``, ``lon``: where it will fly, as :class:`~flightsim.simulation.flight.Simulation` takes
     them (None: the aircraft's default planet, round for a JSBSim aircraft, at the earth frame's origin); a
     trimmed start on a round planet is trimmed with the effective gravity there (:func:`start_gravity`).  A
     :class:`~flightsim.simulation.batch.BatchSimulation` flies on a flat planet: give it ``planet="flat"``.
+    ``airfield``, ``runway``: the runway end of the ``runway`` and ``approach`` starts (:func:`start_end`;
+    None for both: the home runway 36, as before).
 
     Raises
     ------
     ValueError
-        ``kind: ...`` for an unknown kind or an aircraft with no cruise speed; bad trim arguments.
+        ``kind: ...`` for an unknown kind or an aircraft with no cruise speed; bad trim arguments;
+        ``start: ...`` for an airfield or runway given with another kind.
+    flightsim.errors.InputError
+        An unknown airfield or runway end.
     """
+    end = start_end(airfield, runway)
+    if end is not None and kind not in ("runway", "approach"):
+        raise ValueError(f"start: an airfield's runway ({end.name}) is where the runway and approach starts are "
+                         f"placed, not the {kind} start")
     if kind == "file":
         return file_start(aircraft)
     if kind == "runway":
-        return runway_start(aircraft, atmosphere)
-    h = (float(aircraft.initial_position[2]) if altitude is None else altitude) if kind != "approach" else 0.0
+        return runway_start(aircraft, atmosphere, end)
+    elevation = 0.0 if end is None else float(end.elevation_ft)
+    h = (float(aircraft.initial_position[2]) if altitude is None else altitude) if kind != "approach" else elevation
     g = start_gravity(aircraft, h, planet, lat, lon)
     g = None if g == float(aircraft.gravity) else g         # (a flat planet's: the trims as they were)
     if kind == "approach":
-        return approach_start(aircraft, atmosphere, wind, g)
+        return approach_start(aircraft, atmosphere, wind, g, end)
     if kind == "air":
         speed = getattr(aircraft, "cruise_speed", None)
         if speed is None:

@@ -69,9 +69,11 @@ from flightsim.physics import planet as planets
 from flightsim.schema import Checker, Number, did_you_mean, read_toml
 from flightsim.simulation.airfield import Runway
 
-__all__ = ["ENV_FOLDER", "Airfield", "Ils", "RunwayData", "RunwayEnd", "Vor", "airfield", "airfield_files",
+__all__ = ["ENV_FOLDER", "HOME", "Airfield", "Ils", "RunwayData", "RunwayEnd", "Vor", "airfield", "airfield_files",
            "default_end", "lat_lon", "load_airfields", "load_world", "local_xy", "runway_end", "vors"]
 
+#: The home field's identifier (its runway 36/18 is :data:`flightsim.simulation.airfield.RUNWAY`).
+HOME = "KHOM"
 #: The environment variable naming a user's folder(s) of airfield files (``os.pathsep`` between several).
 ENV_FOLDER = "FLIGHTSIM_AIRFIELDS"
 #: How far a runway's ``heading_deg`` may differ from its thresholds' bearing, deg.
