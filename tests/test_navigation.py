@@ -12,14 +12,14 @@ import pytest
 from conftest import FLIGHTSIM
 
 from flightsim.commands.simulate import fly
-from flightsim.math import quat
+from flightsim.physics.constants import KNOT
+from flightsim.physics.wind import WindSpec
 from flightsim.simulation import autopilot as ap
 from flightsim.simulation import navigation as nav
 from flightsim.simulation import trace, world
-from flightsim.simulation.airfield import RUNWAY
 from flightsim.simulation.flight import Simulation, resolve_aircraft
 from flightsim.simulation.navigation import NM, NavRadio, Station
-from flightsim.simulation.starts import AIM_DISTANCE, Start, make_start
+from flightsim.simulation.starts import AIM_DISTANCE, make_start
 
 VOR = Station.vor("TST", 113.0, 1000.0, -2000.0, 0.0)
 # an ILS on a runway 09 (landing East: -y) of 6000 ft from the threshold (0, 0) at 500 ft elevation
@@ -130,7 +130,7 @@ def test_the_radio_tunes_a_frequency_or_a_station_and_the_world_has_them():
 def test_a_flight_carries_a_radio_tuned_to_home_and_its_trace_ends_with_the_nav_columns(tmp_path):
     assert trace.COLUMNS[-3:] == ("nav_dev_dots", "gs_dev_dots", "dme_nm")
     out = tmp_path / "t.csv"
-    subprocess.run([*FLIGHTSIM, "simulate", "--aircraft", "c172", "--start", "air", "--duration", "1",
+    subprocess.run([FLIGHTSIM, "simulate", "--aircraft", "c172", "--start", "air", "--duration", "1",
                     "--every", "60", "--out", str(out)], check=True, capture_output=True, text=True)
     lines = out.read_text().splitlines()
     assert lines[0].endswith(",lat,lon,alt_msl,nav_dev_dots,gs_dev_dots,dme_nm")
@@ -147,27 +147,18 @@ def test_a_flight_carries_a_radio_tuned_to_home_and_its_trace_ends_with_the_nav_
     assert np.all(np.isnan(trace.read_csv(old)[:, trace.NAV_AT:]))
 
 
-def _approach_to(aircraft, field, end):
-    """The 172R's approach start (:func:`make_start`) to runway 36, moved to ``field``'s runway ``end``: the same
-    place relative to its threshold and elevation, turned to its heading (until ``--airfield`` starts exist)."""
-    start = make_start(aircraft, "approach")
-    e = world.runway_end(field, end)
-    along, offset = RUNWAY.local(start.state[0], start.state[1])
-    turn = quat.from_axis_angle([0.0, 0.0, 1.0], -math.radians(e.heading_deg - RUNWAY.heading_deg))
-    y = start.state.copy()
-    y[0:2] = e.runway.point(along, offset)
-    y[2] += e.elevation_ft
-    y[3:6] = quat.rotate(turn, start.state[3:6])
-    y[6:10] = quat.mul(turn, start.state[6:10])
-    return Start("approach", y, start.controls, start.trim)
-
-
-@pytest.mark.parametrize("field, end", [("KCST", "27"), ("KVAL", "27"), ("KLAK", "32")])
-def test_the_172r_flies_an_ils_and_hands_back_on_the_centreline_and_the_glide_path(field, end):
+@pytest.mark.parametrize("field, end, crosswind", [("KCST", "27", 0.0), ("KVAL", "27", 0.0), ("KLAK", "32", 0.0),
+                                                   ("KVAL", "27", 15.0)])
+def test_the_172r_flies_an_ils_and_hands_back_on_the_centreline_and_the_glide_path(field, end, crosswind):
     aircraft = resolve_aircraft("c172")
-    sim = Simulation(aircraft, start=_approach_to(aircraft, field, end))
+    # the crosswind from the runway's right
+    wind = WindSpec(from_deg=(world.runway_end(field, end).heading_deg + 90.0) % 360.0,
+                    speed=crosswind * KNOT) if crosswind else None
+    sim = Simulation(aircraft, start=make_start(aircraft, "approach", airfield=field, runway=end, wind=wind),
+                     wind=wind)
+    assert sim.nav.station.ident == f"I-{field}{end}"              # tuned to the ILS of the start's runway
     sim.autopilot.engage(sim, ap.parse_spec(f"app={field}/{end}"))
-    assert sim.nav.station.ident == f"I-{field}{end}" and sim.autopilot.modes == "LOC GS SPD"
+    assert sim.autopilot.modes == "LOC GS SPD"
     table = fly(sim, int(round(80.0 / sim.dt)))
     col = {n: table[:, i] for i, n in enumerate(trace.COLUMNS)}
     assert not sim.autopilot.engaged and sim.autopilot.chime
@@ -177,13 +168,17 @@ def test_the_172r_flies_an_ils_and_hands_back_on_the_centreline_and_the_glide_pa
     along, offset = e.runway.local(col["x"][handed], col["y"][handed])
     wheels = col["z"][handed] - ap.wheel_height(aircraft) - e.elevation_ft
     path = math.tan(math.radians(e.ils.glide_slope_deg)) * (nav.GS_PAST - along)
-    print(f"{field}/{end}: handed back {-along:.0f} ft before the threshold, {offset:+.2f} ft off the centreline, "
+    print(f"{field}/{end} ({crosswind:g} kt crosswind): handed back {-along:.0f} ft before the threshold, "
+          f"{offset:+.2f} ft off the centreline, "
           f"{wheels - path:+.2f} ft off the glide path")
     assert abs(wheels - ap.APPROACH_MINIMUM) < 2.0
     assert abs(offset) < 20.0 and abs(wheels - path) < 15.0
-    # the needles the trace holds say the same: within a dot of centre over the last 20 s
+    # the needles the trace holds say the same: near the centre over the last 20 s and at the hand-back (the
+    # glide slope's half a dot high there: the radio reads at the CG, the wheels' height above the path flown)
     last = (col["t"] > col["t"][handed] - 20.0) & (col["t"] <= col["t"][handed])
-    assert np.max(np.abs(col["nav_dev_dots"][last])) < 0.5 and np.max(np.abs(col["gs_dev_dots"][last])) < 1.0
+    assert np.max(np.abs(col["nav_dev_dots"][last])) < (1.5 if crosswind else 0.1)
+    assert np.max(np.abs(col["gs_dev_dots"][last])) < 1.5
+    assert abs(col["nav_dev_dots"][handed]) < 0.5 and -0.7 < col["gs_dev_dots"][handed] < 0.0
 
 
 def test_nav_tracks_a_radial_intercepting_it():
@@ -218,8 +213,17 @@ def test_a_bad_nav_or_approach_names_what_there_is(text, message):
     assert ap.parse_spec("nav=hom/90,alt=3000") == ap.Selection(altitude=3000.0, nav=("HOM", 90.0))
 
 
-def test_the_command_line_flies_an_ils_and_names_a_bad_one():
-    bad = subprocess.run([*FLIGHTSIM, "simulate", "--aircraft", "c172", "--start", "approach", "--autopilot",
+def test_the_command_line_flies_an_ils_and_names_a_bad_one(tmp_path):
+    out = tmp_path / "kval.csv"
+    done = subprocess.run([FLIGHTSIM, "simulate", "--aircraft", "c172", "--airfield", "KVAL", "--runway", "27",
+                           "--start", "approach", "--autopilot", "app=KVAL/27", "--duration", "80", "--every", "12",
+                           "--out", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "autopilot       approach: 200 ft above the runway - your airplane" in done.stdout
+    col = {n: trace.read_csv(out)[:, i] for i, n in enumerate(trace.COLUMNS)}
+    flying = col["ap_mode"] == ap.mode_code("LOC", "GS", "SPD")
+    assert np.all(np.abs(col["nav_dev_dots"][flying]) < 0.5) and np.all(np.isfinite(col["gs_dev_dots"][flying]))
+    bad = subprocess.run([FLIGHTSIM, "simulate", "--aircraft", "c172", "--start", "approach", "--autopilot",
                           "app=KXYZ/27", "--duration", "1"], capture_output=True, text=True)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
     assert "app=KXYZ/27: the approach is app=36" in bad.stderr and "KVAL/27" in bad.stderr

@@ -212,10 +212,18 @@ def line_of_sight(height, a, b, step=SIGHT_STEP):
 
 
 def terrain_heights(terrain):
-    """A vectorised ``height(x, y)`` (ft) over ``terrain``'s grid (:class:`flightsim.physics.terrain.Terrain`),
-    bilinear as the physics', sea level outside; None for None."""
-    if terrain is None:
+    """A vectorised ``height(x, y)`` (ft above sea level, home frame) for line of sight over ``terrain``: a
+    flight's ``terrain`` argument (None or ``"off"``: None, no terrain; ``"world"``: the shipped region's), or a
+    :class:`flightsim.physics.terrain.Terrain` (its ``height``: the physics' own triangles), or any object with
+    ``heights``, ``x0``, ``y0``, ``spacing`` (bilinear over that grid, sea level outside)."""
+    if terrain is None or (isinstance(terrain, str) and terrain == "off"):
         return None
+    if isinstance(terrain, str):
+        from flightsim.physics.terrain import load_terrain
+
+        terrain = load_terrain()
+    if hasattr(terrain, "height"):
+        return terrain.height
     h = np.asarray(terrain.heights, dtype=np.float64)
     x0, y0, s = float(terrain.x0), float(terrain.y0), float(terrain.spacing)
     ni, nj = h.shape
@@ -334,16 +342,12 @@ def station(key):
 
 
 def default_station(start=None):
-    """What a flight's radio tunes first: the ILS of the runway end ``start`` names (its ``airfield`` and
-    ``runway`` attributes, where it has them and that end has an ILS), else the home VOR ``HOM``."""
-    field, end = getattr(start, "airfield", None), getattr(start, "runway", None)
-    if field and end:
-        key = f"{str(field).upper()}/{str(end).upper()}"
-        try:
-            if station(key).kind == "ILS":
-                return key
-        except (ValueError, OSError):
-            pass
+    """What a flight's radio tunes first: the ILS of the runway end ``start`` was placed at
+    (:attr:`Start.end <flightsim.simulation.starts.Start.end>`, where that end has an ILS), else the home VOR
+    ``HOM``."""
+    end = getattr(start, "end", None)
+    if end is not None and getattr(end, "ils", None) is not None:
+        return f"{end.airfield}/{end.end}"
     return "HOM"
 
 
