@@ -134,7 +134,8 @@ def test_a_flight_carries_a_radio_tuned_to_home_and_its_trace_ends_with_the_nav_
                     "--every", "60", "--out", str(out)], check=True, capture_output=True, text=True)
     lines = out.read_text().splitlines()
     assert lines[0].endswith(",lat,lon,alt_msl,nav_dev_dots,gs_dev_dots,dme_nm")
-    assert lines[1].split(",")[-2] == ""                       # no glide slope from a VOR: an empty cell
+    assert lines[1].split(",")[-2] == "nan"                    # no glide slope from a VOR: nan
+    assert np.isnan(np.loadtxt(out, delimiter=",", skiprows=1)[:, -2]).all()        # as numpy reads it
     data = trace.read_csv(out)
     col = {n: data[:, i] for i, n in enumerate(trace.COLUMNS)}
     # HOM at (0, 6000): the DME as the geometry says
@@ -228,3 +229,14 @@ def test_the_command_line_flies_an_ils_and_names_a_bad_one(tmp_path):
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
     assert "app=KXYZ/27: the approach is app=36" in bad.stderr and "KVAL/27" in bad.stderr
     assert AIM_DISTANCE < nav.GS_PAST
+
+
+def test_the_range_hides_home_from_the_valley_beyond_it_low_but_not_high():
+    pytest.importorskip("flightsim.physics.terrain")          # (the world's terrain: helper A's branch)
+    radio = NavRadio("HOM", height=nav.terrain_heights("world"))
+    beyond = [0.0, -200000.0]                                  # East of the range (y -150,000 .. -220,000 ft)
+    assert not radio.read([*beyond, 3000.0]).valid
+    assert radio.read([*beyond, 12000.0]).valid
+    assert radio.read([0.0, -60000.0, 3000.0]).valid            # over the valley on this side
+    rows = radio.rows([[*beyond, z] for z in np.linspace(3000.0, 12000.0, 10)])
+    assert np.isnan(rows[0]).all() and np.isfinite(rows[-1, [0, 2]]).all()

@@ -25,7 +25,8 @@ needle pegs at 5: the HSI clamps).  The signal is lost (every reading NaN) beyon
 (:data:`VOR_RANGE_NM`, :data:`ILS_RANGE_NM`), outside a localizer's ±:data:`LOC_SECTOR`° front sector (the
 glide slope also past its antenna), or where the terrain hides the station: the straight line from the antenna
 to the airplane is sampled every :data:`SIGHT_STEP` ft against the terrain's height (line of sight; no
-diffraction, no Earth curvature beyond the terrain's own).  The trace writes a lost signal as an empty cell.
+diffraction, no Earth curvature beyond the terrain's own), looked at again each :data:`SIGHT_MOVE` ft the
+airplane moves.  The trace writes a lost signal as ``nan``.
 """
 
 from __future__ import annotations
@@ -56,8 +57,10 @@ GS_BESIDE = 250.0
 ANTENNA_HEIGHT = 10.0
 #: The localizer's front sector (± deg about the approach course).
 LOC_SECTOR = 35.0
-#: Line of sight: the spacing of the samples along the line (ft).
+#: Line of sight: the spacing of the samples along the line (ft), and how far the airplane moves before it is
+#: looked at again (ft: a trace's rows and the HSI's frames between hold the last answer).
 SIGHT_STEP = 500.0
+SIGHT_MOVE = 100.0
 
 
 @dataclass(frozen=True)
@@ -242,8 +245,9 @@ def terrain_heights(terrain):
     return height
 
 
-def receive(station, obs, xyz, height=None):
-    """The readings of ``station`` with the course selector at ``obs`` (deg) at the points ``xyz`` ``(N, 3)`` ft.
+def receive(station, obs, xyz, height=None, sight=None):
+    """The readings of ``station`` with the course selector at ``obs`` (deg) at the points ``xyz`` ``(N, 3)`` ft;
+    ``sight``: ``(N,)`` bool, whether each sees the station (None: found over ``height``).
 
     Returns
     -------
@@ -274,9 +278,11 @@ def receive(station, obs, xyz, height=None):
         gs = np.where(before > 0.0, (station.glide - angle) / (GS_FULL_SCALE / DOTS), np.nan)
         dme = np.linalg.norm(g, axis=1) / NM
         radial, to = nan, np.ones(p.shape[0], dtype=bool)
-    if height is not None and np.any(valid):
-        sight = line_of_sight(height, ant, p[valid])
-        valid[np.flatnonzero(valid)[~sight]] = False
+    if sight is not None:
+        valid &= np.asarray(sight, dtype=bool)
+    elif height is not None and np.any(valid):
+        clear = line_of_sight(height, ant, p[valid])
+        valid[np.flatnonzero(valid)[~clear]] = False
     lost = ~valid
     return {"course_dots": np.where(lost, np.nan, dots), "gs_dots": np.where(lost, np.nan, gs),
             "dme_nm": np.where(lost, np.nan, dme), "radial": np.where(lost, np.nan, radial), "to": to,
@@ -372,6 +378,7 @@ class NavRadio:
         self._default = default
         self.obs = float(obs) % 360.0
         self.height = height
+        self._sight = None                  # (station, where, clear) of the last look at the station
         if station is not None:
             self.tune(station)
 
@@ -412,7 +419,15 @@ class NavRadio:
         """The :class:`Reading` at the point ``xyz`` (home frame, ft)."""
         if self.station is None:
             return NO_SIGNAL
-        r = receive(self.station, self.obs, np.asarray(xyz, dtype=np.float64)[:3], self.height)
+        p = np.asarray(xyz, dtype=np.float64)[:3]
+        sight = None
+        if self.height is not None:
+            last = self._sight
+            if last is None or last[0] is not self.station or np.linalg.norm(p - last[1]) > SIGHT_MOVE:
+                ant = (self.station.x, self.station.y, self.station.z)
+                last = self._sight = (self.station, p.copy(), line_of_sight(self.height, ant, p))
+            sight = np.array([last[2]])
+        r = receive(self.station, self.obs, p, sight=sight)
         if not r["valid"][0]:
             return NO_SIGNAL
         return Reading(self.station.ident, float(r["course_dots"][0]), float(r["gs_dots"][0]),
@@ -424,5 +439,14 @@ class NavRadio:
         xyz = np.asarray(xyz, dtype=np.float64).reshape(-1, 3)
         if self.station is None:
             return np.full((xyz.shape[0], 3), np.nan)
-        r = receive(self.station, self.obs, xyz, self.height)
+        sight = None
+        if self.height is not None and xyz.shape[0]:
+            # looked at where the path has moved SIGHT_MOVE ft since the last look, held between
+            moved = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(xyz, axis=0), axis=1))])
+            bucket = np.floor(moved / SIGHT_MOVE).astype(np.int64)
+            first = np.flatnonzero(np.concatenate([[True], bucket[1:] != bucket[:-1]]))
+            ant = (self.station.x, self.station.y, self.station.z)
+            looked = line_of_sight(self.height, ant, xyz[first])
+            sight = looked[np.searchsorted(first, np.arange(xyz.shape[0]), side="right") - 1]
+        r = receive(self.station, self.obs, xyz, sight=sight)
         return np.column_stack([r["course_dots"], r["gs_dots"], r["dme_nm"]])

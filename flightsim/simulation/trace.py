@@ -34,8 +34,9 @@ planet's state: :mod:`flightsim.physics.planet`); ``nav_dev_dots``,
 ``gs_dev_dots``, ``dme_nm`` what the flight's NAV radio shows
 (:mod:`flightsim.simulation.navigation`: the course deviation of the tuned
 VOR or localizer and the glide slope's, in dots, + fly right and fly up, and
-the DME's slant range in nm), **empty cells where there is no signal**
-(beyond range, behind terrain, no glide slope for a VOR; NaN in the table).
+the DME's slant range in nm), **nan where there is no signal** (beyond
+range, behind terrain, no glide slope for a VOR: NaN in the table, ``nan``
+in the CSV, as Python's ``float``, numpy and pandas read it).
 Columns are only ever added at the end; a trace without the later ones
 reads the brakes, on_ground, rpm and ap_mode as 0, the wind as still air,
 the engine as running, its place as the flat earth frame laid at 0°, 0°,
@@ -61,7 +62,7 @@ ENGINE_COLUMNS = ("rpm", "ap_mode")
 LATER_CONTROL_COLUMNS = ("engine", "brake_left", "brake_right")
 #: Where on the planet the airplane is (deg, deg, ft), added after the later controls.
 GEODETIC_COLUMNS = ("lat", "lon", "alt_msl")
-#: What the NAV radio shows (dots, dots, nm; NaN, written empty, without a signal), after the geodetic columns.
+#: What the NAV radio shows (dots, dots, nm; NaN, written ``nan``, without a signal), after the geodetic columns.
 NAV_COLUMNS = ("nav_dev_dots", "gs_dev_dots", "dme_nm")
 COLUMNS = (STATE_COLUMNS + DERIVED_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ("groundspeed",)
            + ENGINE_COLUMNS + LATER_CONTROL_COLUMNS + GEODETIC_COLUMNS + NAV_COLUMNS)
@@ -150,7 +151,7 @@ def write_csv(path, rows):
         w = csv.writer(f)
         w.writerow(COLUMNS)
         for row in rows:
-            w.writerow([f"{v:.10g}" if v == v else "" for v in row])      # NaN (no NAV signal): empty
+            w.writerow([f"{v:.10g}" for v in row])          # (NaN, no NAV signal: nan, as float() reads it)
 
 
 def read_csv(path):
@@ -172,8 +173,8 @@ def read_csv(path):
         the wind), missing controls, on_ground and wind read 0 (an older
         trace: brakes off, still air), a missing engine 1 (running), and
         missing ``lat, lon, alt_msl`` the flat earth frame laid on WGS-84 at
-        0°, 0° (all three are read, or none); the NAV columns' empty cells
-        (and missing ones) read NaN, no signal.
+        0°, 0° (all three are read, or none); the NAV columns' ``nan`` (or
+        empty) cells, and missing columns, read NaN: no signal.
     """
     from flightsim.errors import InputError
 
