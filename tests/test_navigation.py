@@ -240,3 +240,20 @@ def test_the_range_hides_home_from_the_valley_beyond_it_low_but_not_high():
     assert radio.read([0.0, -60000.0, 3000.0]).valid            # over the valley on this side
     rows = radio.rows([[*beyond, z] for z in np.linspace(3000.0, 12000.0, 10)])
     assert np.isnan(rows[0]).all() and np.isfinite(rows[-1, [0, 2]]).all()
+
+
+def test_a_batch_flies_an_ils_as_the_single_flight_does():
+    from flightsim.simulation.batch import BatchSimulation
+
+    aircraft = resolve_aircraft("c172")
+    start = make_start(aircraft, "approach", airfield="KVAL", runway="27")
+    selection = ap.parse_spec("app=KVAL/27")
+    batch = BatchSimulation(2, aircraft, "euler", start=start)
+    batch.autopilot.engage(selection)
+    batch.step(20 * 120)
+    sim = Simulation(aircraft, start=start)
+    sim.autopilot.engage(sim, selection)
+    for _ in range(20 * 120):
+        sim.step()
+    np.testing.assert_allclose(batch.states[0], sim.vector, rtol=1e-10, atol=1e-8)
+    assert list(batch.autopilot.codes) == [sim.autopilot.code] * 2 == [ap.mode_code("LOC", "GS", "SPD")] * 2
