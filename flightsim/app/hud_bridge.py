@@ -12,6 +12,7 @@ and the cockpit frame are, so the scene leaves those pixels alone.
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 from flightsim.app.hud.hud_view import (
@@ -69,6 +70,7 @@ class HudBridge:
         self.app = app
         self.commands = self._commands()
         self._aircraft_seen = None
+        self._nav_names = None                 # (when, the station list) for the NAV panel
 
     def _commands(self):
         app, cockpit = self.app, self.app.cockpit
@@ -122,10 +124,14 @@ class HudBridge:
             return None
         from flightsim.simulation import navigation
 
-        try:
-            names = tuple(s.name for s in navigation.stations())
-        except ValueError:                    # a bad airfield file: the radio reads nothing new
-            names = ()
+        now = time.monotonic()
+        if self._nav_names is None or now - self._nav_names[0] > 2.0:       # the files looked at every 2 s
+            try:
+                names = tuple(s.name for s in navigation.stations())
+            except ValueError:                # a bad airfield file: the list as it was
+                names = () if self._nav_names is None else self._nav_names[1]
+            self._nav_names = (now, names)
+        names = self._nav_names[1]
         station = radio.station
         return NavReadout(station.name if station is not None else "", station is not None and station.kind == "ILS",
                           radio.obs, radio.read(sim.vector[:3]), names)
