@@ -278,3 +278,16 @@ def test_the_scene_draws_every_airfields_runways_at_their_elevations():
         assert fr.runway.numbers == TABLE[ident][2]
     grass = np.all(np.isclose(scenery.decals.colors, rgba(MOWN_GRASS)), axis=1)
     assert grass.sum() == 4 and np.all(scenery.decals.positions[grass, 2] == 400.0)
+
+
+def test_the_batch_starts_at_the_runway_end_it_is_given():
+    from flightsim.simulation.batch import BatchSimulation
+    from flightsim.simulation.starts import make_start
+
+    batch = BatchSimulation(2, "c172", start="approach", airfield="KVAL", runway="27")
+    start = make_start(batch.aircraft, "approach", airfield="KVAL", runway="27")
+    assert np.array_equal(batch.start.state, start.state)
+    assert batch.states[0] == pytest.approx(start.state, abs=1e-15)       # (q renormalised by the batch's reset)
+    assert batch.start.end.name == "KVAL 27"
+    with pytest.raises(ValueError, match="^start: airfield= and runway= place a start"):
+        BatchSimulation(1, "c172", airfield="KVAL")

@@ -22,7 +22,8 @@ import flightsim
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED = ("flightsim/configs/bourg.toml", "flightsim/configs/keymap.toml",
-           "flightsim/assets/models/bourg_airplane.toml", "flightsim/app/audio/synth.py")
+           "flightsim/assets/models/bourg_airplane.toml", "flightsim/app/audio/synth.py",
+           "flightsim/configs/airfields/KHOM.toml", "flightsim/configs/airfields/navaids.toml")
 
 
 @pytest.fixture(scope="module")
