@@ -95,7 +95,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where the record key writes traces (default: the current directory)")
     parser.add_argument("--autopilot", type=autopilot_spec, metavar="SPEC",
                         help="engage the autopilot at the start (as `flightsim simulate --autopilot`), e.g. "
-                             "hdg=270,alt=2500,ias=100 or app=36; a pilot's input disconnects it")
+                             "hdg=270,alt=2500,ias=100, app=36, app=KVAL/27 (an ILS) or nav=HOM/090 (a VOR radial); "
+                             "a pilot's input disconnects it")
     parser.add_argument("--controls", metavar="CSV",
                         help="fly this control schedule (as `flightsim simulate --controls`) instead of the "
                              "keys and the gamepad")

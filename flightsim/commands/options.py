@@ -72,7 +72,8 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def autopilot_spec(text):
-    """``--autopilot SPEC``: comma-separated ``key=value`` of ``hdg``, ``alt``, ``vs``, ``ias`` and ``app=36``
+    """``--autopilot SPEC``: comma-separated ``key=value`` of ``hdg``, ``alt``, ``vs``, ``ias``, ``app=36`` or
+    ``app=ID/NN`` and ``nav=STATION/RADIAL``
     (:func:`flightsim.simulation.autopilot.parse_spec`, imported only when the option is given)."""
     from flightsim.simulation.autopilot import parse_spec
 

@@ -43,7 +43,9 @@ def add_arguments(p):
                    help="control schedule: t,throttle,elevator,aileron,rudder,flaps,brake,parking_brake")
     p.add_argument("--autopilot", type=autopilot_spec, metavar="SPEC",
                    help="engage the autopilot at the start: comma-separated key=value of hdg (deg), alt (ft), "
-                        "vs (ft/min), ias (kt), or app=36 (the coupled approach), e.g. hdg=270,alt=2500,ias=100")
+                        "vs (ft/min), ias (kt), app=36 or app=ID/NN (the coupled approach to an ILS runway end, e.g. "
+                        "app=KVAL/27), nav=STATION/RADIAL (track a VOR radial, e.g. nav=HOM/090), e.g. "
+                        "hdg=270,alt=2500,ias=100")
     p.add_argument("--out", metavar="CSV", help="write a trace here (without it: summary only)")
     p.add_argument("--every", type=number(int, minimum=1), default=1, metavar="K",
                    help="write every K-th step (default: 1)")
@@ -98,8 +100,10 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
     if not on_round:
         y = np.asarray(rows_y)
         rows_geo = trace.flat_geodetic_rows(y[:, 0], y[:, 1], y[:, 2], sim.lat, sim.lon)
+    # what the NAV radio showed: a function of the place (the station and course held through the flight)
+    nav = sim.nav.rows(np.asarray(rows_y)[:, :3])
     return trace.table(rows_t, rows_y, rows_u, on_ground=rows_g, wind=rows_w, rpm=rows_rpm, ap_mode=rows_ap,
-                       geodetic=rows_geo)
+                       geodetic=rows_geo, nav=nav)
 
 
 def run(args):

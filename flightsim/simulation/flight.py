@@ -69,6 +69,7 @@ from flightsim.physics.wind import WindModel, wingspan_of
 from flightsim.simulation.autopilot import Autopilot
 from flightsim.simulation.clock import MAX_FRAME, FixedStep  # noqa: F401 (MAX_FRAME: this module's API)
 from flightsim.simulation.controls import Controls, flown_row
+from flightsim.simulation.navigation import NavRadio, default_station, terrain_heights
 from flightsim.simulation.source import LIVE
 from flightsim.simulation.starts import file_start
 
@@ -375,6 +376,10 @@ class Simulation:
         #: the autopilot (:class:`~flightsim.simulation.autopilot.Autopilot`): it sets the controls before each
         #: step while engaged
         self.autopilot = Autopilot()
+        #: the NAV radio (:class:`~flightsim.simulation.navigation.NavRadio`): tuned to the ILS of the runway the
+        #: start names, else the home VOR (HOM); the trace's and the HSI's readings
+        #: (line of sight over the terrain the flight stands on, where it has one)
+        self.nav = NavRadio(default=default_station(self.start), height=terrain_heights(getattr(self, "terrain", None)))
         self.paused = False
         self.time_scale = 1.0
         self.set_integrator(integrator)
