@@ -112,13 +112,15 @@ def percentile(values, q):
 
 
 def make_app(args, window):
-    """The app as the benchmark flies it (the book's start, a scripted stick)."""
+    """The app as the benchmark flies it (the book's start on the world's terrain, a scripted stick)."""
     from flightsim.app.app import FlightApp
     from flightsim.app.input.keymap import load_keymap
     from flightsim.physics.integrators import INTEGRATORS
     from flightsim.simulation.flight import TIME_SCALES, Simulation
 
-    sim = Simulation(integrator=args.integrator)
+    # on the world's terrain, as `flightsim fly` flies (an older checkout has none)
+    terrain = {"terrain": "world"} if "terrain" in inspect.signature(Simulation).parameters else {}
+    sim = Simulation(integrator=args.integrator, **terrain)
     options = dict(ghost_integrator=args.ghost_integrator, ghost_substeps=args.ghost_substeps)
     if "quality" in inspect.signature(FlightApp).parameters:       # an older checkout has no quality setting
         options["quality"] = args.quality

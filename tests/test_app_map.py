@@ -18,8 +18,9 @@ def press(app, symbol):
     app.window.dispatch_event("on_key_release", symbol, 0)
 
 
-def test_l_opens_the_map_with_the_terrain_airfields_and_stations_and_closes_it(flight_app, run_frames):
-    app = flight_app
+def test_l_opens_the_map_with_the_terrain_airfields_and_stations_and_closes_it(new_app, run_frames):
+    app = new_app(terrain="world")                          # flown on the world's terrain, as `flightsim fly` is
+    assert app.terrain is load_terrain()
     assert app.hud_view().map is None and "map:window" not in app.hud.hit_boxes
     press(app, key.L)
     run_frames(app, hud_latency(app))
@@ -39,10 +40,12 @@ def test_l_opens_the_map_with_the_terrain_airfields_and_stations_and_closes_it(f
 
 
 def test_the_track_follows_the_flight_and_the_wheel_zooms_and_a_drag_pans(flight_app, run_frames):
-    app = flight_app
+    app = flight_app                                        # flat: no terrain, a plain map with the airfields
+    assert app.terrain is None
     app.map.toggle(True)
     run_frames(app, 150)                                    # 2.5 s of flight: a point a second
     m = app.hud_view().map
+    assert m.texture == 0 and {"KHOM", "KMTN"} <= {ident for ident, _, _ in m.airfields}
     assert len(m.track) >= 2 and m.track[-1][0] > m.track[0][0]          # flying North
     assert np.allclose(app.hud.map_center, m.position, atol=300.0)      # following the airplane
     cx, cy = centre(app.hud.hit_boxes["map:canvas"])

@@ -43,11 +43,11 @@ def _errors(col, since, heading, altitude, knots):
     ("hdg=400", "hdg=400: heading must be 0 to 360°"),
     ("vs=9000", "vs=9000: vertical speed must be -6000 to 6000 ft/min"),
     ("ias=5", "ias=5: indicated airspeed must be 20 to 1000 kt"),
-    ("app=27", "app=27: the approach is to runway 36 only (app=36)"),
+    ("app=27", "app=27: the approach is app=36 (the home runway) or app=ID/NN, an ILS runway end: "),
     ("hdg=abc", "hdg=abc: heading must be 0 to 360°"),
-    ("speed=100", "'speed=100': expected key=value with a key of hdg, alt, vs, ias, app"),
+    ("speed=100", "'speed=100': expected key=value with a key of hdg, alt, vs, ias, app, nav"),
     ("hdg=1,hdg=2", "hdg given twice"),
-    ("app=36,hdg=90", "app=36 flies its own track and path"),
+    ("app=36,hdg=90", "app=36 flies its own track and path; leave out hdg, alt, vs and nav"),
     ("", "nothing selected"),
 ])
 def test_a_bad_selection_names_the_key_and_what_it_accepts(text, message):
@@ -148,7 +148,7 @@ def test_the_command_line_flies_it_and_traces_rpm_and_ap_mode(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "autopilot       HDG ALT SPD engaged: heading 90°, altitude 2000 ft" in done.stdout
     table = trace.read_csv(out)
-    assert list(trace.COLUMNS[-8:-6]) == ["rpm", "ap_mode"]
+    assert list(trace.COLUMNS[-11:-9]) == ["rpm", "ap_mode"]
     col = {n: table[:, i] for i, n in enumerate(trace.COLUMNS)}
     assert np.all(col["ap_mode"] == 112) and np.all(col["rpm"] > 1500.0)
     bad = subprocess.run([FLIGHTSIM, "simulate", "--autopilot", "alt=99999"], capture_output=True, text=True)

@@ -22,7 +22,9 @@ import flightsim
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED = ("flightsim/configs/bourg.toml", "flightsim/configs/keymap.toml",
-           "flightsim/assets/models/bourg_airplane.toml", "flightsim/app/audio/synth.py")
+           "flightsim/assets/models/bourg_airplane.toml", "flightsim/app/audio/synth.py",
+           "flightsim/configs/airfields/KHOM.toml", "flightsim/configs/airfields/navaids.toml",
+           "flightsim/assets/terrain/region.npz")
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +66,8 @@ def test_wheel_and_sdist_carry_the_data(installed):
     assert {s for s in source if "__pycache__" not in s} <= {n.rsplit("/", 1)[0] for n in names}
     with tarfile.open(next(dist.glob("*.tar.gz"))) as sdist:
         members = {m.split("/", 1)[1] for m in sdist.getnames() if "/" in m}
-    assert {"configs/bourg.toml", "configs/keymap.toml", "assets/models/bourg_airplane.toml"} <= members
+    assert {"configs/bourg.toml", "configs/keymap.toml", "assets/models/bourg_airplane.toml",
+            "assets/terrain/region.npz"} <= members
 
 
 def test_version(installed):

@@ -3,6 +3,7 @@
 import math
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,7 +19,8 @@ from flightsim.physics.terrain import (
 from flightsim.resources import data_file
 
 #: The world's airfields (id, centre x, y ft, elevation ft, heading deg, length, width ft): ``tools/make_terrain.py``.
-sys.path.insert(0, str(data_file("assets").parent / "tools"))
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tools"))
 from make_terrain import AIRFIELDS, runway_frame  # noqa: E402
 
 FT2_PER_SQMI = 5280.0 ** 2
@@ -125,6 +127,22 @@ def test_the_script_makes_the_shipped_file(tmp_path):
             "h, lu = m.make(); d = np.load(m.OUT); "
             "print(np.array_equal(h, d['heights']), np.array_equal(lu, d['landuse']))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=data_file("assets").parent)
+                         cwd=REPO)
     assert out.stdout.split() == ["True", "True"]
     assert data_file("assets", "terrain", "region.npz").stat().st_size <= 3e6
+
+
+def test_every_shipped_runway_lies_on_its_flat_pad(world):
+    """The airfield files (configs/airfields/, :mod:`flightsim.simulation.world`) agree with the pads the script
+    flattened: every runway flat at its field's elevation, end to end and edge to edge."""
+    from flightsim.simulation.world import load_airfields
+
+    for field in load_airfields().values():
+        for data in field.runways:
+            runway = data.runway()
+            h = math.radians(runway.heading_deg)
+            a, c = np.meshgrid(np.linspace(-runway.length / 2, runway.length / 2, 41),
+                               np.linspace(-runway.width / 2, runway.width / 2, 5))
+            x = runway.center[0] + a * math.cos(h) + c * math.sin(h)
+            y = runway.center[1] - a * math.sin(h) + c * math.cos(h)
+            assert np.max(np.abs(world.height(x, y) - field.elevation_ft)) < 1.0, field.id

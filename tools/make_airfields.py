@@ -32,8 +32,8 @@ AIRFIELDS = (
      (), ()),
 )
 #: Stations away from the airfields: id, name, MHz, (x, y) ft, elevation ft (PKS: on a ridge, its antenna 30 ft
-#: above the terrain there; the height is the terrain's once it is shipped).
-NAVAIDS = (("PKS", "Peaks", 114.70, (-20000.0, -140000.0), 4030.0),)
+#: above the terrain there: assets/terrain/region.npz gives 2,801.8 ft).
+NAVAIDS = (("PKS", "Peaks", 114.70, (-20000.0, -140000.0), 2832.0),)
 
 
 def _deg(v):

@@ -12,6 +12,7 @@ and the cockpit frame are, so the scene leaves those pixels alone.
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 from flightsim.app.hud.hud_view import (
@@ -19,6 +20,7 @@ from flightsim.app.hud.hud_view import (
     CameraReadout,
     HudCommands,
     HudView,
+    NavReadout,
     PlaybackReadout,
     RecorderReadout,
 )
@@ -68,6 +70,7 @@ class HudBridge:
         self.app = app
         self.commands = self._commands()
         self._aircraft_seen = None
+        self._nav_names = None                 # (when, the station list) for the NAV panel
 
     def _commands(self):
         app, cockpit = self.app, self.app.cockpit
@@ -100,7 +103,39 @@ class HudBridge:
             set_devices=lambda on: setattr(app.hud, "show_devices", bool(on)),
             set_map=lambda on: app.map.toggle(bool(on)),
             calibrate=cockpit.calibrate,
+            tune_nav=self._tune_nav,
+            set_obs=lambda course: _radio(app.sim) is not None and _radio(app.sim).set_obs(course),
         )
+
+    def _tune_nav(self, key):
+        """Tune the flight's NAV radio to ``key`` (``"HOM 113.90"``: its first word; or a frequency); a failure is a
+        HUD message."""
+        radio = _radio(self.app.sim)
+        if radio is None:
+            return
+        try:
+            radio.tune(str(key).split()[0] if str(key).strip() else key)
+        except ValueError as exc:
+            self.app.hud.notify(str(exc))
+
+    def _nav_readout(self, sim):
+        """The :class:`~flightsim.app.hud.hud_view.NavReadout` of ``sim``'s radio (None: it has none)."""
+        radio = _radio(sim)
+        if radio is None:
+            return None
+        from flightsim.simulation import navigation
+
+        now = time.monotonic()
+        if self._nav_names is None or now - self._nav_names[0] > 2.0:       # the files looked at every 2 s
+            try:
+                names = tuple(s.name for s in navigation.stations())
+            except ValueError:                # a bad airfield file: the list as it was
+                names = () if self._nav_names is None else self._nav_names[1]
+            self._nav_names = (now, names)
+        names = self._nav_names[1]
+        station = radio.station
+        return NavReadout(station.name if station is not None else "", station is not None and station.kind == "ILS",
+                          radio.obs, radio.read(sim.vector[:3]), names)
 
     def view(self):
         """This frame's :class:`~flightsim.app.hud.hud_view.HudView` of the flight and the app."""
@@ -134,6 +169,7 @@ class HudBridge:
                if caps.can_fly else {}),
             sound=(sound.muted, sound.volume) if sound is not None and sound.active else None,
             devices=app.joysticks.readout() if app.hud.show_devices else None,
+            nav=self._nav_readout(sim) if caps.can_fly else None,
             map=app.map.readout(app.pose[0], app.telemetry.heading),
         )
 
@@ -192,3 +228,9 @@ class HudBridge:
             if fade >= 1.0:
                 shapes += frame
         return size, shapes
+
+
+def _radio(sim):
+    """The NAV radio a flight carries (:attr:`Simulation.nav <flightsim.simulation.flight.Simulation.nav>`), or
+    None."""
+    return getattr(sim, "nav", None)

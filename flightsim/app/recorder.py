@@ -75,6 +75,7 @@ class Recorder:
             self.stop()
         self.sim = sim
         self._times, self._states, self._controls, self._ground, self._wind, self._place = [], [], [], [], [], []
+        self._tuned = []
         #: a round planet's place is read at every step; a flat one's found from the states at the end
         self._round, self._origin = sim.planet.round, (sim.lat, sim.lon)
         self._append()
@@ -89,6 +90,8 @@ class Recorder:
         self._wind.append(sim.wind[:3])
         if self._round:
             self._place.append(sim.geodetic)
+        radio = getattr(sim, "nav", None)
+        self._tuned.append(None if radio is None else (radio, radio.station, radio.obs))
 
     def stop(self):
         """Stop and write the trace; return its path (None if nothing was recording).
@@ -109,9 +112,29 @@ class Recorder:
                  else trace.flat_geodetic_rows(states[:, 0], states[:, 1], states[:, 2], *self._origin))
         rows = trace.table(np.array(self._times), states, np.array(self._controls),
                            on_ground=np.array(self._ground, dtype=np.float64), wind=np.array(self._wind),
-                           geodetic=place)
+                           geodetic=place, nav=_nav_rows(self._tuned, states))
         self._times, self._states, self._controls, self._ground, self._wind, self._place = [], [], [], [], [], []
+        self._tuned = []
         path = stamped_path(self.directory, ".csv")
         trace.write_csv(path, rows)
         self.last_path = path
         return path
+
+
+def _nav_rows(tuned, states):
+    """The NAV columns of the rows ``states``, each with the station and course the radio had then (``tuned``:
+    ``(radio, station, obs)`` per row, or None), computed a run of rows at a time."""
+    from flightsim.simulation.navigation import receive
+
+    nav = np.full((states.shape[0], 3), np.nan)
+    k = 0
+    while k < len(tuned):
+        end = k + 1
+        while end < len(tuned) and tuned[end] is not None and tuned[k] is not None and tuned[end][1:] == tuned[k][1:]:
+            end += 1
+        if tuned[k] is not None and tuned[k][1] is not None:
+            radio, station, obs = tuned[k]
+            r = receive(station, obs, states[k:end, :3], radio.height)
+            nav[k:end] = np.column_stack([r["course_dots"], r["gs_dots"], r["dme_nm"]])
+        k = end
+    return nav

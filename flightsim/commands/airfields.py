@@ -12,6 +12,9 @@ import json
 
 __all__ = ["add_arguments", "run"]
 
+#: ft in a nautical mile
+NM = 6076.12
+
 
 def add_arguments(parser):
     """``flightsim airfields [--json]``."""
@@ -31,7 +34,8 @@ def run(args):
     for f in fields:
         x, y = f.position
         print(f"{f.id:<5} {f.name}  {planets.place_text(f.lat, f.lon)}  elevation {f.elevation_ft:g} ft  "
-              f"({x / 6076.12:+.1f} nm North, {y / 6076.12:+.1f} nm West of home)")
+              f"({abs(x) / NM:.1f} nm {'N' if x >= 0 else 'S'}, {abs(y) / NM:.1f} nm {'W' if y >= 0 else 'E'} of "
+              "the home runway)")
         for r in f.runways:
             ils = ", ".join(f"ILS {i.end} {i.frequency_mhz:.2f} MHz {i.glide_slope_deg:g}°" for i in r.ils)
             print(f"      runway {r.id:<7} heading {r.heading_deg:05.1f}°  {r.length_ft:.0f} x {r.width_ft:.0f} ft "

@@ -17,6 +17,7 @@ import sys
 from flightsim.commands.options import (
     add_aircraft_argument,
     add_planet_arguments,
+    add_terrain_argument,
     autopilot_spec,
     check_airfield_options,
     number,
@@ -24,6 +25,7 @@ from flightsim.commands.options import (
     output_folder,
     planet_options,
     seconds,
+    terrain_option,
     window_size,
     write_error,
 )
@@ -93,7 +95,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where the record key writes traces (default: the current directory)")
     parser.add_argument("--autopilot", type=autopilot_spec, metavar="SPEC",
                         help="engage the autopilot at the start (as `flightsim simulate --autopilot`), e.g. "
-                             "hdg=270,alt=2500,ias=100 or app=36; a pilot's input disconnects it")
+                             "hdg=270,alt=2500,ias=100, app=36, app=KVAL/27 (an ILS) or nav=HOM/090 (a VOR radial); "
+                             "a pilot's input disconnects it")
     parser.add_argument("--controls", metavar="CSV",
                         help="fly this control schedule (as `flightsim simulate --controls`) instead of the "
                              "keys and the gamepad")
@@ -103,6 +106,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_start_arguments(parser, default="air")
     add_wind_arguments(parser)
     add_planet_arguments(parser)
+    add_terrain_argument(parser)
 
 
 def check_window_args(args):
@@ -158,11 +162,15 @@ def run(args) -> int:
     if args.controls:
         ControlSchedule.from_csv(args.controls, Controls())
     check_airfield_options(args, "trim" if args.trim is not None else args.start)
+    from flightsim.simulation.world import load_world
+
+    load_world()            # the scene draws every airfield: a bad airfield file is refused before the window opens
 
     def flight():
         """The flight, built once the window is open: the first start on a machine compiles it (the splash)."""
         sim = Simulation(aircraft=aircraft, integrator=args.integrator, dt=DEFAULT_DT if args.dt is None else args.dt,
-                         start=start_from_args(args, aircraft, wind=wind), wind=wind, **planet_options(args))
+                         start=start_from_args(args, aircraft, wind=wind), wind=wind, **planet_options(args),
+                         terrain=terrain_option(args))
         if args.ghost:
             sim.warm_up(args.ghost_integrator)
         schedule = ControlSchedule.from_csv(args.controls, sim.controls) if args.controls else None

@@ -27,9 +27,9 @@ from flightsim.files import check_writable_folder
 from flightsim.resources import aircraft_path, shipped_aircraft
 
 __all__ = ["FLAGS", "PLANETS", "OneLineParser", "add_aircraft_argument", "add_airfield_arguments",
-           "add_planet_arguments", "aircraft", "airfield_options", "check_airfield_options",
+           "add_planet_arguments", "add_terrain_argument", "aircraft", "airfield_options", "check_airfield_options",
            "autopilot_spec", "latitude", "longitude", "number", "option_error", "output_file", "output_folder",
-           "planet_options", "seconds", "window_size", "write_error"]
+           "planet_options", "seconds", "terrain_option", "window_size", "write_error"]
 
 EXIT_USAGE = 2
 
@@ -50,6 +50,7 @@ FLAGS = {
     "planet": "--planet",
     "latitude": "--lat",
     "longitude": "--lon",
+    "terrain": "--terrain",
 }
 """The simulation's argument names and the flags that set them."""
 
@@ -71,7 +72,8 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def autopilot_spec(text):
-    """``--autopilot SPEC``: comma-separated ``key=value`` of ``hdg``, ``alt``, ``vs``, ``ias`` and ``app=36``
+    """``--autopilot SPEC``: comma-separated ``key=value`` of ``hdg``, ``alt``, ``vs``, ``ias``, ``app=36`` or
+    ``app=ID/NN`` and ``nav=STATION/RADIAL``
     (:func:`flightsim.simulation.autopilot.parse_spec`, imported only when the option is given)."""
     from flightsim.simulation.autopilot import parse_spec
 
@@ -205,6 +207,19 @@ def planet_options(args):
     from the options of :func:`add_planet_arguments` (None where not given: the simulation's defaults)."""
     return {"planet": getattr(args, "planet", None), "lat": getattr(args, "lat", None),
             "lon": getattr(args, "lon", None)}
+
+
+def add_terrain_argument(parser):
+    """``--terrain world|off``: the ground a flight stands on (``fly`` and ``simulate``; default the world's)."""
+    parser.add_argument("--terrain", choices=("world", "off"), default="world",
+                        help="world: the region's terrain under the gear and the crash check (hills, the range, "
+                             "the airfields' pads); off: the flat plane z = 0 (default: world)")
+
+
+def terrain_option(args):
+    """The ``terrain`` keyword argument of a :class:`~flightsim.simulation.flight.Simulation` from
+    :func:`add_terrain_argument`'s option: ``"world"``, or None for ``off``."""
+    return None if getattr(args, "terrain", "world") == "off" else "world"
 
 
 def add_airfield_arguments(parser):

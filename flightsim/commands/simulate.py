@@ -6,11 +6,13 @@ import time
 from flightsim.commands.options import (
     add_aircraft_argument,
     add_planet_arguments,
+    add_terrain_argument,
     autopilot_spec,
     number,
     output_file,
     planet_options,
     seconds,
+    terrain_option,
     write_error,
 )
 from flightsim.commands.trim import add_start_arguments, start_from_args
@@ -41,7 +43,9 @@ def add_arguments(p):
                    help="control schedule: t,throttle,elevator,aileron,rudder,flaps,brake,parking_brake")
     p.add_argument("--autopilot", type=autopilot_spec, metavar="SPEC",
                    help="engage the autopilot at the start: comma-separated key=value of hdg (deg), alt (ft), "
-                        "vs (ft/min), ias (kt), or app=36 (the coupled approach), e.g. hdg=270,alt=2500,ias=100")
+                        "vs (ft/min), ias (kt), app=36 or app=ID/NN (the coupled approach to an ILS runway end, e.g. "
+                        "app=KVAL/27), nav=STATION/RADIAL (track a VOR radial, e.g. nav=HOM/090), e.g. "
+                        "hdg=270,alt=2500,ias=100")
     p.add_argument("--out", metavar="CSV", help="write a trace here (without it: summary only)")
     p.add_argument("--every", type=number(int, minimum=1), default=1, metavar="K",
                    help="write every K-th step (default: 1)")
@@ -52,6 +56,7 @@ def add_arguments(p):
     add_start_arguments(p, default="file")
     add_wind_arguments(p)
     add_planet_arguments(p)
+    add_terrain_argument(p)
 
 
 def fly(sim, steps, schedule=None, every=1, progress=False):
@@ -95,8 +100,10 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
     if not on_round:
         y = np.asarray(rows_y)
         rows_geo = trace.flat_geodetic_rows(y[:, 0], y[:, 1], y[:, 2], sim.lat, sim.lon)
+    # what the NAV radio showed: a function of the place (the station and course held through the flight)
+    nav = sim.nav.rows(np.asarray(rows_y)[:, :3])
     return trace.table(rows_t, rows_y, rows_u, on_ground=rows_g, wind=rows_w, rpm=rows_rpm, ap_mode=rows_ap,
-                       geodetic=rows_geo)
+                       geodetic=rows_geo, nav=nav)
 
 
 def run(args):
@@ -110,7 +117,7 @@ def run(args):
     wind = wind_from_args(args, aircraft)
     start = start_from_args(args, aircraft, args.atmosphere, wind)
     sim = Simulation(aircraft, args.integrator, args.dt, atmosphere=args.atmosphere, start=start, wind=wind,
-                     **planet_options(args))
+                     **planet_options(args), terrain=terrain_option(args))
     if args.steps is not None:
         steps = args.steps
     else:

@@ -3,7 +3,9 @@
 A first start compiles only what it flies (the aircraft's loads and one
 integrator); ``warmup`` compiles the rest too, so switching integrators live,
 the ghost, trim and modes, the spin lab and the Gymnasium batch never compile
-again on this machine; on the round planet it compiles the loads and the
+again on this machine; the flights stand on the world's terrain, as ``fly`` and
+``simulate`` fly by default (``--terrain off``, the plane, compiles the first
+time it flies); on the round planet it compiles the loads and the
 ``euler`` and ``rk4`` steps (another integrator's step compiles the first time
 it flies there).  JSBSim's aircraft are not included: each has its own
 generated programs, compiled the first time that aircraft flies.
@@ -36,7 +38,7 @@ def _tasks():
     sim = []
 
     def flight():
-        sim.append(Simulation(integrator="euler"))
+        sim.append(Simulation(integrator="euler", terrain="world"))
         sim[0].advance(0.05)
 
     def trim_and_modes():
@@ -49,7 +51,7 @@ def _tasks():
         b.step(2)
 
     def round_planet():
-        flight = Simulation(integrator="euler", planet="round")
+        flight = Simulation(integrator="euler", planet="round", terrain="world")
         flight.advance(0.05)
         flight.warm_up("rk4")
 

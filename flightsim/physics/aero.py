@@ -289,6 +289,11 @@ class LoadParams(NamedTuple):
     #: Earth-centred inertial and the loads evaluated in its view (:func:`round_loads`).  None, not an empty
     #: array, so that a flat flight compiles no planet at all (as ``jsb_on``).
     planet: object
+    #: The ground: None for the plane z = 0 (nothing of the terrain compiled), or the packed terrain
+    #: (:func:`flightsim.physics.terrain.pack_terrain`; shared, read only) under the contact points
+    #: (:func:`flightsim.physics.gear.terrain_contact_loads`) and the ground check
+    #: (:mod:`flightsim.physics.ground`); looked up with the state's (on a round planet its view's) x, y.
+    terrain: object
 
 
 def pack_propeller(prop):
@@ -435,7 +440,7 @@ def pack(aircraft, atmosphere="constant"):
         controls=resting_controls(), diag=np.zeros(DIAG_FIELDS), wind=np.zeros(6), **pack_gear(aircraft.gear),
         **pack_propeller(aircraft.propeller), ground_effect=pack_ground_effect(aircraft.ground_effect),
         **pack_jsbsim(aircraft), own_on=None if getattr(aircraft, "jsbsim", None) is not None else True,
-        planet=None,
+        planet=None, terrain=None,
     )
 
 
@@ -459,6 +464,7 @@ def free_body(mass=1.0):
         air_density=0.0, gravity=0.0, mass=float(mass), max_thrust=0.0, isa=False,
         controls=resting_controls(), diag=np.zeros(DIAG_FIELDS), wind=np.zeros(6), **pack_gear(()),
         **pack_propeller(None), ground_effect=pack_ground_effect(None), **no_jsbsim(), own_on=True, planet=None,
+        terrain=None,
     )
 
 
@@ -800,7 +806,7 @@ def flat_loads(t, y, params, jsb_on, own_on):
     diag[D_RPM] = rpm
     ex, ey, ez = qv_rotate(qw, qx, qy, qz, fx, fy, fz)
     m = params.mass
-    gx, gy, gz, gmx, gmy, gmz, touching = gear_loads(y, params, qw, qx, qy, qz, inv)
+    gx, gy, gz, gmx, gmy, gmz, touching = gear_loads(y, params, qw, qx, qy, qz, inv, params.terrain)
     if touching:
         return (ex * inv / m + gx / m, ey * inv / m + gy / m, ez * inv / m - params.gravity + gz / m,
                 mx + gmx, my + gmy, mz + gmz)

@@ -2,7 +2,9 @@
 
 Each contact point below the ground (the plane z = 0) pushes up with its
 spring and damper and rubs along the ground with its friction
-(:func:`contact_loads`); the loads (:func:`flightsim.physics.aero.airplane_loads`)
+(:func:`contact_loads`); on a terrain (the loads' ``terrain`` field, the packed
+:mod:`flightsim.physics.terrain`) the same along the surface's normal under
+each point and in its plane (:func:`terrain_contact_loads`); the loads (:func:`flightsim.physics.aero.airplane_loads`)
 add this in the same evaluation (:func:`gear_loads`), so every integrator, at
 every Runge–Kutta stage, sees the ground as it sees the air.  Above the
 ground it adds nothing, and the loads are bit for bit those without a gear.
@@ -33,6 +35,7 @@ import numpy as np
 from flightsim.math.compiler import borrowing_jit
 from flightsim.math.kernels import matrix_entries
 from flightsim.physics.inputs import C_BRAKE, C_BRAKE_LEFT, C_BRAKE_RIGHT, C_PARKING_BRAKE, C_RUDDER
+from flightsim.physics.terrain import terrain_clearance_bound, terrain_height
 
 #: Columns of the gear array ``gear``: spring (lbf/ft), damper (lbf·s/ft), friction coefficients (static,
 #: rolling, braked), largest steering angle (rad), leg travel (ft).
@@ -111,12 +114,20 @@ def wheel_brake(controls, side):
 
 
 @borrowing_jit
-def gear_loads(y, params, qw, qx, qy, qz, inv):
-    """:func:`contact_loads` of ``params``' gear (see there); zeros at once for an airplane with none."""
+def gear_loads(y, params, qw, qx, qy, qz, inv, terrain):
+    """:func:`contact_loads` of ``params``' gear (see there) on the plane z = 0 (``terrain``, ``params.terrain``,
+    None), or :func:`terrain_contact_loads` on the packed terrain; zeros at once for an airplane with none.
+
+    ``terrain`` is an argument so that numba drops the terrain's branch when compiling for the plane
+    (its dead-branch pruning resolves ``x is None`` on a function's own arguments only).
+    """
     if params.gear_positions.shape[0] == 0:
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
-    return contact_loads(y, params.gear_positions, params.gear, params.gear_refs, params.gear_reach,
-                         params.gear_diag, params.gear_anchor, params.controls, qw, qx, qy, qz, inv)
+    if terrain is None:
+        return contact_loads(y, params.gear_positions, params.gear, params.gear_refs, params.gear_reach,
+                             params.gear_diag, params.gear_anchor, params.controls, qw, qx, qy, qz, inv)
+    return terrain_contact_loads(y, params.gear_positions, params.gear, params.gear_refs, params.gear_reach,
+                                 params.gear_diag, params.gear_anchor, params.controls, qw, qx, qy, qz, inv, terrain)
 
 
 @borrowing_jit
@@ -249,6 +260,127 @@ def contact_loads(y, r, g, refs, reach, out, anchor, controls, qw, qx, qy, qz, i
         mz += rx * by - ry * bx
     return fx, fy, fz, mx, my, mz, touching
 
+
+@borrowing_jit
+def terrain_contact_loads(y, r, g, refs, reach, out, anchor, controls, qw, qx, qy, qz, inv, terrain):
+    """:func:`contact_loads` on the packed terrain's surface (:mod:`flightsim.physics.terrain`) instead of the
+    plane z = 0.
+
+    For each contact point at earth position p, the surface under it (its height h at p's x, y and slopes,
+    :func:`~flightsim.physics.terrain.terrain_height`) is taken as the plane through that point with the
+    upward normal ``n = (−∂h/∂x, −∂h/∂y, 1)/L``, ``L = √(1 + ∂h/∂x² + ∂h/∂y²)``; then as on the plane, along
+    n: the depth ``c = (h − p_z)/L`` (along the normal), its rate ``ċ = −v·n`` at the point where it meets the
+    surface (``p + c n``), the normal force ``N = max(0, k c + b ċ)`` along n, and the friction in the
+    surface's plane: a wheel along its heading projected on the plane (and across it, ``n × heading``), a
+    hard point against its slip (the velocity less its normal part).  The braked wheels' hold
+    (``gear_anchor``) measures the give along the heading's horizontal direction, as
+    :func:`hold_brakes` does.  On a flat patch (slopes 0) this is :func:`contact_loads` with the ground at h.
+
+    Returns
+    -------
+    tuple
+        As :func:`contact_loads`: ``(fx, fy, fz)`` earth-frame force (lbf), ``(mx, my, mz)`` body-frame
+        moment about the CG (ft·lbf), whether any point touches; writes ``gear_diag``.
+    """
+    fx = fy = fz = 0.0
+    mx = my = mz = 0.0
+    n = r.shape[0]
+    for k in range(n):
+        out[k, GD_DEPTH] = 0.0
+        out[k, GD_RATE] = 0.0
+        out[k, GD_LOAD] = 0.0
+    if terrain_clearance_bound(terrain, y[0], y[1], y[2], reach):
+        return fx, fy, fz, mx, my, mz, False
+    r00, r01, r02, r10, r11, r12, r20, r21, r22 = matrix_entries(qw, qx, qy, qz, inv)
+    wx, wy, wz = y[10], y[11], y[12]
+    touching = False
+    for k in range(n):
+        px = y[0] + r00 * r[k, 0] + r01 * r[k, 1] + r02 * r[k, 2]
+        py = y[1] + r10 * r[k, 0] + r11 * r[k, 1] + r12 * r[k, 2]
+        pz = y[2] + r20 * r[k, 0] + r21 * r[k, 1] + r22 * r[k, 2]
+        h, dhx, dhy = terrain_height(terrain, px, py)
+        if pz >= h:
+            continue
+        scale = 1.0 / math.sqrt(1.0 + dhx * dhx + dhy * dhy)
+        nx, ny, nz = -dhx * scale, -dhy * scale, scale
+        depth = (h - pz) * scale
+        touching = True
+        # Where the point meets the surface: moved along the normal by the depth (in body axes Rᵀ n).
+        rx = r[k, 0] + depth * (r00 * nx + r10 * ny + r20 * nz)
+        ry = r[k, 1] + depth * (r01 * nx + r11 * ny + r21 * nz)
+        rz = r[k, 2] + depth * (r02 * nx + r12 * ny + r22 * nz)
+        cx, cy, cz = wy * rz - wz * ry, wz * rx - wx * rz, wx * ry - wy * rx
+        vx = y[3] + r00 * cx + r01 * cy + r02 * cz
+        vy = y[4] + r10 * cx + r11 * cy + r12 * cz
+        vz = y[5] + r20 * cx + r21 * cy + r22 * cz
+        vn = vx * nx + vy * ny + vz * nz
+        rate = -vn
+        normal = g[k, G_STIFFNESS] * depth + g[k, G_DAMPING] * rate
+        if normal < 0.0:
+            normal = 0.0
+        out[k, GD_DEPTH] = depth
+        out[k, GD_RATE] = rate
+        out[k, GD_LOAD] = normal
+        ex = ey = ez = 0.0
+        if refs[k, R_KIND] == GEAR_WHEEL:
+            steer = -controls[C_RUDDER] * g[k, G_STEER]
+            cs, sn = math.cos(steer), math.sin(steer)
+            ax = r00 * cs + r01 * sn
+            ay = r10 * cs + r11 * sn
+            az = r20 * cs + r21 * sn
+            along = ax * nx + ay * ny + az * nz         # the heading projected on the surface's plane
+            hx, hy, hz = ax - along * nx, ay - along * ny, az - along * nz
+            hl = math.sqrt(hx * hx + hy * hy + hz * hz)
+            if hl > 1e-9:
+                hx /= hl
+                hy /= hl
+                hz /= hl
+                sx, sy, sz = ny * hz - nz * hy, nz * hx - nx * hz, nx * hy - ny * hx   # n × heading: left of it
+                v_roll = vx * hx + vy * hy + vz * hz
+                v_side = vx * sx + vy * sy + vz * sz
+                brake = wheel_brake(controls, refs[k, R_BRAKE])
+                mu_roll = g[k, G_ROLLING] + brake * (g[k, G_BRAKE] - g[k, G_ROLLING])
+                mu_side = g[k, G_STATIC]
+                if anchor[k, A_ON] > 0.5 and brake > 0.0:
+                    # Held: a spring to the anchor along the heading's horizontal direction, up to full braking.
+                    ql = math.sqrt(ax * ax + ay * ay)
+                    qx_, qy_ = (ax / ql, ay / ql) if ql > 1e-9 else (hx, hy)
+                    cpx = y[0] + r00 * rx + r01 * ry + r02 * rz
+                    cpy = y[1] + r10 * rx + r11 * ry + r12 * rz
+                    give = ((cpx - anchor[k, A_X]) * qx_ + (cpy - anchor[k, A_Y]) * qy_) / HOLD_DISTANCE
+                    f_roll = -mu_roll * normal * min(max(give + v_roll / SLIP_SPEED, -1.0), 1.0)
+                else:
+                    f_roll = -mu_roll * normal * math.tanh(v_roll / SLIP_SPEED)
+                f_side = -mu_side * normal * math.tanh(v_side / max(SLIP_SPEED, abs(v_roll) * SLIP_TAN))
+                limit = max(mu_roll, mu_side) * normal
+                total = math.sqrt(f_roll * f_roll + f_side * f_side)
+                if total > limit:
+                    f_roll *= limit / total
+                    f_side *= limit / total
+                ex = f_roll * hx + f_side * sx
+                ey = f_roll * hy + f_side * sy
+                ez = f_roll * hz + f_side * sz
+        else:
+            tx, ty, tz = vx - vn * nx, vy - vn * ny, vz - vn * nz
+            slip = math.sqrt(tx * tx + ty * ty + tz * tz)
+            if slip > 0.0:
+                f = -g[k, G_STATIC] * normal * math.tanh(slip / SLIP_SPEED) / slip
+                ex = f * tx
+                ey = f * ty
+                ez = f * tz
+        ex += normal * nx
+        ey += normal * ny
+        ez += normal * nz
+        fx += ex
+        fy += ey
+        fz += ez
+        bx = r00 * ex + r10 * ey + r20 * ez
+        by = r01 * ex + r11 * ey + r21 * ez
+        bz = r02 * ex + r12 * ey + r22 * ez
+        mx += ry * bz - rz * by
+        my += rz * bx - rx * bz
+        mz += rx * by - ry * bx
+    return fx, fy, fz, mx, my, mz, touching
 
 
 @borrowing_jit

@@ -14,8 +14,12 @@ contact happened, and the message saying what happened.
 (the gear's diagnostics, :mod:`flightsim.physics.gear`) and the brakes'
 anchors updated.
 
-Earth frame x North, y West, z up (ground at z = 0); body frame x forward,
-y left, z up; feet, seconds.
+Earth frame x North, y West, z up (ground at z = 0, or the terrain's surface
+when the loads' parameters carry one, ``terrain``: :mod:`flightsim.physics.terrain`,
+each contact point's depth then measured along the surface's normal under it);
+body frame x forward, y left, z up; feet, seconds.  A crash on the terrain says
+``crashed into terrain at <x>, <y> (<h> ft)``; there the CG under the surface
+crashes too.
 """
 
 import math
@@ -27,6 +31,7 @@ from flightsim.math.compiler import borrowing_entry_jit, borrowing_jit
 from flightsim.math.kernels import matrix_entries
 from flightsim.physics.aero import LoadParams, airplane_loads
 from flightsim.physics.gear import GD_DEPTH, GD_LOAD, GEAR_WHEEL, R_KIND, hold_brakes
+from flightsim.physics.terrain import terrain_clearance_bound, terrain_height
 
 #: :func:`ground_after_step`'s answers: still flying (or rolling), crashed, crashed on touching down too fast.
 GROUND_OK, GROUND_CRASH, GROUND_SINK_CRASH = 0, 1, 2
@@ -69,13 +74,15 @@ def ground_contact(t, y, fields, limits):
 
 
 @borrowing_entry_jit
-def first_contact(prev, y, r, limits):
+def first_contact(prev, y, r, limits, terrain):
     """Fraction of the step ``prev`` → ``y`` at which a contact point at body ``r`` (m, 3) first went past ``limits``.
 
-    Bisection (:data:`BISECTIONS` halvings) on the lerped height and the
+    Bisection (:data:`BISECTIONS` halvings) on the lerped position and the
     nlerped orientation (hemisphere-checked); 0 when a point is already past
     its limit at the start of the step.  ``limits`` (m,) is how deep each
-    point may go, ft (``inf``: that point is left out).
+    point may go, ft (``inf``: that point is left out).  ``terrain``: None
+    (the plane z = 0) or the packed terrain (the depth along its normal, as
+    :func:`~flightsim.physics.gear.terrain_contact_loads`).
     """
     sign = 1.0
     if prev[6] * y[6] + prev[7] * y[7] + prev[8] * y[8] + prev[9] * y[9] < 0.0:
@@ -88,10 +95,21 @@ def first_contact(prev, y, r, limits):
         qx = (1.0 - s) * prev[7] + s * sign * y[7]
         qy = (1.0 - s) * prev[8] + s * sign * y[8]
         qz = (1.0 - s) * prev[9] + s * sign * y[9]
-        _, _, _, _, _, _, r20, r21, r22 = matrix_entries(qw, qx, qy, qz, 1.0 / (qw * qw + qx * qx + qy * qy + qz * qz))
+        r00, r01, r02, r10, r11, r12, r20, r21, r22 = matrix_entries(qw, qx, qy, qz,
+                                                                     1.0 / (qw * qw + qx * qx + qy * qy + qz * qz))
         over = -math.inf
-        for k in range(r.shape[0]):
-            over = max(over, -(z + r20 * r[k, 0] + r21 * r[k, 1] + r22 * r[k, 2]) - limits[k])
+        if terrain is None:
+            for k in range(r.shape[0]):
+                over = max(over, -(z + r20 * r[k, 0] + r21 * r[k, 1] + r22 * r[k, 2]) - limits[k])
+        else:
+            x = prev[0] + s * (y[0] - prev[0])
+            w = prev[1] + s * (y[1] - prev[1])
+            for k in range(r.shape[0]):
+                h, dhx, dhy = terrain_height(terrain, x + r00 * r[k, 0] + r01 * r[k, 1] + r02 * r[k, 2],
+                                             w + r10 * r[k, 0] + r11 * r[k, 1] + r12 * r[k, 2])
+                pz = z + r20 * r[k, 0] + r21 * r[k, 1] + r22 * r[k, 2]
+                depth = (h - pz) / math.sqrt(1.0 + dhx * dhx + dhy * dhy)
+                over = max(over, depth - limits[k])
         if it == 0:
             if over >= 0.0:
                 return 0.0
@@ -114,16 +132,51 @@ def ground_after_step(y, prev, t, params, wheels_down, on_ground, a, travel, whe
     ``wheels_only`` 0 for the wheels and inf for the rest, ``sink_rate`` the
     fastest touchdown the gear takes, ft/s.
     """
-    if y[2] > params.gear_reach:
+    return _ground_after_step(y, prev, t, params, wheels_down, on_ground, a, travel, wheels_only, sink_rate,
+                              params.terrain)
+
+
+@borrowing_jit
+def clear_of_ground(y, reach, terrain):
+    """Whether every point within ``reach`` ft of the CG of state ``y`` is surely above the ground: the plane
+    z = 0 (``terrain`` None) or the packed terrain's surface
+    (:func:`~flightsim.physics.terrain.terrain_clearance_bound`)."""
+    if terrain is None:
+        return y[2] > reach
+    return terrain_clearance_bound(terrain, y[0], y[1], y[2], reach)
+
+
+@borrowing_jit
+def sink_speed(prev, y, s, terrain):
+    """How fast (ft/s) the airplane sinks into the ground a fraction ``s`` of the step ``prev`` → ``y`` on: its
+    velocity's downward part, into the terrain's surface along its normal under the CG when ``terrain`` is not
+    None (on the plane, −v_z)."""
+    vz = prev[5] + s * (y[5] - prev[5])
+    if terrain is None:
+        return -vz
+    vx = prev[3] + s * (y[3] - prev[3])
+    vy = prev[4] + s * (y[4] - prev[4])
+    _, dhx, dhy = terrain_height(terrain, prev[0] + s * (y[0] - prev[0]), prev[1] + s * (y[1] - prev[1]))
+    return (dhx * vx + dhy * vy - vz) / math.sqrt(1.0 + dhx * dhx + dhy * dhy)
+
+
+@borrowing_jit
+def _ground_after_step(y, prev, t, params, wheels_down, on_ground, a, travel, wheels_only, sink_rate, terrain):
+    """:func:`ground_after_step`, with ``params.terrain`` an argument so that numba compiles nothing of the
+    terrain for the plane (as :func:`flightsim.physics.aero.own_loads` does with the planet)."""
+    if clear_of_ground(y, params.gear_reach, terrain):
         if wheels_down[a]:
             params.gear_anchor[:] = 0.0
         wheels_down[a] = False
         on_ground[a] = False
         return GROUND_OK
     touching, loaded, excess = ground_contact(t, y, params, travel)
+    if terrain is not None:
+        if y[2] < terrain_height(terrain, y[0], y[1])[0]:  # the CG itself under the surface
+            return GROUND_CRASH
     if touching and not wheels_down[a]:
-        s = first_contact(prev, y, params.gear_positions, wheels_only)
-        if -(prev[5] + s * (y[5] - prev[5])) > sink_rate:
+        s = first_contact(prev, y, params.gear_positions, wheels_only, terrain)
+        if sink_speed(prev, y, s, terrain) > sink_rate:
             return GROUND_SINK_CRASH
     if excess > 0.0:
         return GROUND_CRASH
@@ -176,10 +229,18 @@ class GearLimits:
         return self.sink_limits if code == GROUND_SINK_CRASH else self.travel
 
 
-def contact_depths(aircraft, y):
-    """How far each contact point is below the ground (ft, negative: above it) with the airplane at state ``y``."""
+def contact_depths(aircraft, y, terrain=None):
+    """How far each contact point is below the ground (ft, negative: above it) with the airplane at state ``y``:
+    below the plane z = 0, or (``terrain``, the packed terrain) below its surface along the normal there."""
     r = np.array([c.position for c in aircraft.gear]).reshape(-1, 3)
-    return -(y[2] + quat.rotate(y[6:10] / np.linalg.norm(y[6:10]), r)[..., 2]).reshape(-1)
+    p = y[0:3] + quat.rotate(y[6:10] / np.linalg.norm(y[6:10]), r).reshape(-1, 3)
+    if terrain is None:
+        return -(y[2] + quat.rotate(y[6:10] / np.linalg.norm(y[6:10]), r)[..., 2]).reshape(-1)
+    out = np.empty(len(p))
+    for k, (px, py, pz) in enumerate(p):
+        h, dhx, dhy = terrain_height(terrain, float(px), float(py))
+        out[k] = (h - pz) / math.sqrt(1.0 + dhx * dhx + dhy * dhy)
+    return out
 
 
 def state_between(prev, y, s):
@@ -189,8 +250,12 @@ def state_between(prev, y, s):
     return out
 
 
-def crash(aircraft, prev, y, t, dt, limits, sink_crash):
+def crash(aircraft, prev, y, t, dt, limits, sink_crash, terrain=None):
     """Where and why a step ``prev`` → ``y`` ending at time ``t`` crashed.
+
+    On the terrain (``terrain``, the packed terrain; None: the plane z = 0) the message begins
+    ``crashed into terrain at <x>, <y> (<h> ft)``: where the contact point hit, home frame ft, and the
+    surface's height there, ft above sea level.
 
     Parameters
     ----------
@@ -205,14 +270,18 @@ def crash(aircraft, prev, y, t, dt, limits, sink_crash):
         The airplane at rest where the contact happened, and the status message.
     """
     r = np.array([c.position for c in aircraft.gear], dtype=np.float64).reshape(-1, 3)
-    s = first_contact(prev, y, r, np.asarray(limits, dtype=np.float64))
+    s = first_contact(prev, y, r, np.asarray(limits, dtype=np.float64), terrain)
     y = state_between(prev, y, s)
     velocity = y[3:6].copy()
-    k = int(np.argmax(contact_depths(aircraft, y) - limits))
+    k = int(np.argmax(contact_depths(aircraft, y, terrain) - limits))
     contact = aircraft.gear[k]
     roll, pitch, _ = quat.aviation_angles(y[6:10])
     sink = -float(velocity[2])
     when = f"crashed at t = {t - (1.0 - s) * dt:.2f} s"
+    if terrain is not None:
+        px, py, _ = y[0:3] + quat.rotate(y[6:10] / np.linalg.norm(y[6:10]), r[k])
+        h = terrain_height(terrain, float(px), float(py))[0]
+        when = f"crashed into terrain at {px:.0f}, {py:.0f} ({h:.0f} ft), t = {t - (1.0 - s) * dt:.2f} s"
     if sink_crash and contact.is_wheel:
         reason = f"touched down with sink rate {sink:.1f} ft/s (more than {aircraft.crash_sink_rate:g})"
     elif contact.is_wheel:
@@ -224,5 +293,5 @@ def crash(aircraft, prev, y, t, dt, limits, sink_crash):
     y[3:6] = 0.0
     y[10:13] = 0.0
     # Already too deep before the step (a state loaded in the ground): lift it to the limit.
-    y[2] += max(float(np.max(contact_depths(aircraft, y) - limits)), 0.0)
+    y[2] += max(float(np.max(contact_depths(aircraft, y, terrain) - limits)), 0.0)
     return y, f"{when}: {reason}"

@@ -4,15 +4,30 @@ Modes, as a light airplane's two-axis autopilot with an autothrottle has them:
 
 ==========  ====================================================================
 lateral     ``ROL`` wing leveller (bank 0); ``HDG`` heading select; ``LOC`` the
-            centreline of runway 36 (its extension to the South), flown as a
-            ground track, so a crosswind is crabbed into
+            centreline of runway 36 (its extension to the South), or of an ILS
+            runway end's, flown as a ground track, so a crosswind is crabbed
+            into; ``NAV`` a VOR's radial: the line through the station along
+            the selected course, intercepted at up to :data:`LOC_MAX`° and held
+            as a ground track
 vertical    ``ALT`` altitude hold (and select: the ``VS`` it climbs or descends
             at, captured as it arrives); ``VS`` vertical speed; ``GS`` a 3°
             path to runway 36's aim point (:data:`flightsim.simulation.starts.AIM_DISTANCE`
-            past the threshold)
+            past the threshold), or an ILS's glide path (its angle, from the
+            runway's elevation abeam the glide-slope antenna,
+            :data:`flightsim.simulation.navigation.GS_PAST` past the threshold)
 speed       ``SPD`` indicated airspeed by the throttle while a vertical mode holds
             the path; by the pitch when none does (``PIT``)
 ==========  ====================================================================
+
+The selections (:func:`parse_spec`): ``app=36`` the home runway 36 as ever; ``app=KVAL/27`` the ILS of an
+airfield's runway end (``APR``: ``LOC`` + ``GS`` on its geometry: threshold, heading, elevation and glide
+path, the same law as ``app=36``'s); ``nav=HOM/090`` the ``NAV`` mode on that VOR's line of course 090
+(outbound on its 090 radial past the station, inbound on its 270 radial before it), with ``alt``, ``vs`` and
+``ias`` as ever.  Engaged on a :class:`~flightsim.simulation.flight.Simulation`, they tune its NAV radio
+(``sim.nav``) to the station and course flown (``app=36``: the ILS of KHOM 36, whose glide path, from
+1000 ft past the threshold, lies 31 ft above the one app=36 flies, to its aim point 400 ft past).  The law
+flies the station's geometry, not the radio's needles: the path the needles show centred, without their
+angular (distance-dependent) gain; a signal lost behind terrain does not disengage it.
 
 The coupled approach (``LOC`` + ``GS``) hands back at :data:`APPROACH_MINIMUM` ft above
 the runway: the autopilot disconnects, saying so (:attr:`Autopilot.message`, with
@@ -69,13 +84,15 @@ from flightsim.simulation.starts import AIM_DISTANCE
 __all__ = ["APPROACH_MINIMUM", "Autopilot", "BatchAutopilot", "Gains", "Loops", "Selection", "mode_code", "modes_of",
            "parse_spec", "wheel_height"]
 
-#: What a selection may hold: key → (low, high, unit, meaning).  ``app`` takes one runway, 36.
+#: What a selection may hold: key → (low, high, unit, meaning).  ``app`` takes runway 36 or ``ID/NN`` (an ILS),
+#: ``nav`` ``STATION/RADIAL`` (:func:`parse_spec`).
 SPEC_KEYS = {
     "hdg": (0.0, 360.0, "°", "heading"),
     "alt": (0.0, 60000.0, " ft", "altitude"),
     "vs": (-6000.0, 6000.0, " ft/min", "vertical speed"),
     "ias": (20.0, 1000.0, " kt", "indicated airspeed"),
     "app": (36.0, 36.0, "", "approach to runway"),
+    "nav": (0.0, 360.0, "°", "radial"),
 }
 #: The coupled approach hands back this high above the runway (ft).
 APPROACH_MINIMUM = 200.0
@@ -103,9 +120,11 @@ SPEED_FREQUENCY = 0.5
 #: The localiser's gain: degrees of track toward the centreline per foot off it, and the most it asks for.
 LOC_GAIN = 0.05
 LOC_MAX = 30.0
+#: The NAV mode's gain: degrees of track toward the radial per foot off it (the most: :data:`LOC_MAX`).
+NAV_GAIN = 0.01
 GLIDE_SLOPE = 3.0
 #: Mode numbers in :func:`mode_code` (the trace's ``ap_mode``: units lateral, tens vertical, hundreds speed).
-LATERAL = {None: 0, "ROL": 1, "HDG": 2, "LOC": 3}
+LATERAL = {None: 0, "ROL": 1, "HDG": 2, "LOC": 3, "NAV": 4}
 VERTICAL = {None: 0, "ALT": 1, "VS": 2, "GS": 3}
 SPEED = {None: 0, "SPD": 1, "PIT": 2}
 
@@ -113,17 +132,65 @@ SPEED = {None: 0, "SPD": 1, "PIT": 2}
 @dataclass(frozen=True)
 class Selection:
     """What the pilot selected: heading (deg), altitude (ft), vertical speed (ft/min), indicated airspeed (kt),
-    and the approach (runway 36); None where nothing is selected."""
+    and the approach (runway 36, or ``runway``'s ILS); None where nothing is selected.
+
+    ``runway``: ``(airfield id, runway end)`` of an ILS approach (``app=KVAL/27``), None for runway 36;
+    ``nav``: ``(VOR id, radial deg)`` of the NAV mode (``nav=HOM/090``), None where not flown.
+    """
 
     heading: float | None = None
     altitude: float | None = None
     vertical_speed: float | None = None
     airspeed: float | None = None
     approach: bool = False
+    runway: tuple | None = None
+    nav: tuple | None = None
+
+
+def _ils_ends():
+    from flightsim.simulation.navigation import stations
+
+    return [s for s in stations() if s.kind == "ILS"]
+
+
+def _approach(raw):
+    """``(airfield, end)`` of ``app=ID/NN`` (None for ``app=36``); ValueError naming the ILS runway ends."""
+    text = raw.strip().upper()
+    try:
+        if float(text) == 36.0:
+            return None
+    except ValueError:
+        pass
+    ends = _ils_ends()
+    field, sep, end = text.partition("/")
+    for s in ends:
+        if sep and s.airfield == field.strip() and s.runway == end.strip():
+            return s.airfield, s.runway
+    raise ValueError(f"app={raw.strip()}: the approach is app=36 (the home runway) or app=ID/NN, an ILS runway end: "
+                     + ", ".join(f"{s.airfield}/{s.runway}" for s in ends))
+
+
+def _radial(raw):
+    """``(VOR id, radial)`` of ``nav=HOM/090``; ValueError naming the VORs."""
+    from flightsim.simulation.navigation import stations
+
+    vors = [s for s in stations() if s.kind == "VOR"]
+    ident, sep, text = raw.strip().upper().partition("/")
+    try:
+        radial = float(text)
+    except ValueError:
+        radial = math.nan
+    if not sep or not (math.isfinite(radial) and 0.0 <= radial <= 360.0):
+        raise ValueError(f"nav={raw.strip()}: expected nav=STATION/RADIAL, a radial 0 to 360°, e.g. nav=HOM/090")
+    for s in vors:
+        if s.ident == ident.strip():
+            return s.ident, radial % 360.0
+    raise ValueError(f"nav={raw.strip()}: no VOR {ident.strip()!r}; there are " + ", ".join(s.ident for s in vors))
 
 
 def parse_spec(text):
-    """A :class:`Selection` from ``hdg=270,alt=2500,vs=500,ias=100`` or ``app=36``.
+    """A :class:`Selection` from ``hdg=270,alt=2500,vs=500,ias=100``, ``app=36``, ``app=KVAL/27`` or
+    ``nav=HOM/090,alt=3000``.
 
     Raises
     ------
@@ -140,23 +207,30 @@ def parse_spec(text):
         if key not in SPEC_KEYS or not sep:
             raise ValueError(f"{item!r}: expected key=value with a key of {', '.join(SPEC_KEYS)}")
         low, high, unit, meaning = SPEC_KEYS[key]
+        if key in values:
+            raise ValueError(f"{key} given twice")
+        if key == "app":
+            values[key] = _approach(raw)
+            continue
+        if key == "nav":
+            values[key] = _radial(raw)
+            continue
         try:
             value = float(raw)
         except ValueError:
             value = math.nan
         if not (math.isfinite(value) and low <= value <= high):
-            if key == "app":
-                raise ValueError(f"app={raw.strip()}: the approach is to runway 36 only (app=36)")
             raise ValueError(f"{key}={raw.strip()}: {meaning} must be {low:g} to {high:g}{unit}")
-        if key in values:
-            raise ValueError(f"{key} given twice")
         values[key] = value
     if not values:
         raise ValueError("nothing selected; give key=value of " + ", ".join(SPEC_KEYS))
-    if "app" in values and ("hdg" in values or "alt" in values or "vs" in values):
-        raise ValueError("app=36 flies its own track and path; leave out hdg, alt and vs")
+    if "app" in values and ("hdg" in values or "alt" in values or "vs" in values or "nav" in values):
+        raise ValueError("app=36 flies its own track and path; leave out hdg, alt, vs and nav")
+    if "nav" in values and "hdg" in values:
+        raise ValueError("nav= flies the radial's track; leave out hdg")
     return Selection(heading=values.get("hdg"), altitude=values.get("alt"), vertical_speed=values.get("vs"),
-                     airspeed=values.get("ias"), approach="app" in values)
+                     airspeed=values.get("ias"), approach="app" in values, runway=values.get("app"),
+                     nav=values.get("nav"))
 
 
 @dataclass(frozen=True)
@@ -200,7 +274,7 @@ class Gains:
 
 
 def mode_code(lateral, vertical, speed):
-    """The trace's ``ap_mode``: units the lateral mode (ROL 1, HDG 2, LOC 3), tens the vertical (ALT 1, VS 2,
+    """The trace's ``ap_mode``: units the lateral mode (ROL 1, HDG 2, LOC 3, NAV 4), tens the vertical (ALT 1, VS 2,
     GS 3), hundreds the speed (SPD 1, PIT 2); 0 when disengaged."""
     return LATERAL[lateral] + 10 * VERTICAL[vertical] + 100 * SPEED[speed]
 
@@ -208,7 +282,7 @@ def mode_code(lateral, vertical, speed):
 #: The controls the autopilot moves, in the order of its commands (and of the disconnect check).
 MOVED = ("throttle", "elevator", "aileron", "rudder")
 _NAMES = {v: k for k, v in LATERAL.items()}, {v: k for k, v in VERTICAL.items()}, {v: k for k, v in SPEED.items()}
-_ROL, _HDG, _LOC = LATERAL["ROL"], LATERAL["HDG"], LATERAL["LOC"]
+_ROL, _HDG, _LOC, _NAV = LATERAL["ROL"], LATERAL["HDG"], LATERAL["LOC"], LATERAL["NAV"]
 _GS, _VS = VERTICAL["GS"], VERTICAL["VS"]
 _SPD = SPEED["SPD"]
 
@@ -220,7 +294,8 @@ def _toward(value, target, step):
 
 def modes_of(selection):
     """The modes ``(lateral, vertical, speed)`` that fly ``selection`` (see the module docstring)."""
-    lateral = "LOC" if selection.approach else ("HDG" if selection.heading is not None else "ROL")
+    lateral = "LOC" if selection.approach else ("NAV" if selection.nav is not None else
+                                                ("HDG" if selection.heading is not None else "ROL"))
     if selection.approach:
         vertical = "GS"
     elif selection.vertical_speed is not None and selection.altitude is None:
@@ -255,6 +330,8 @@ class Loops:
         Each airplane's :class:`Gains` as a row.
     director : ``(n, 2)`` float
         The flight director's bank and pitch (deg, aviation signs), NaN where disengaged.
+    tracks : ``(n, 10)`` float
+        The line ``LOC`` or ``NAV`` flies and the path ``GS`` flies (:func:`track_of`).
     chime : bool
         Set where the approach handed back.
     messages : list of str
@@ -273,6 +350,7 @@ class Loops:
         self.airspeed = np.zeros(n)
         self.gains = np.zeros((n, len(Gains.__dataclass_fields__)))
         self.director = np.full((n, 2), np.nan)
+        self.tracks = np.tile(_RUNWAY, (n, 1))
         self.chime = np.zeros(n, dtype=bool)
         self.messages = [""] * n
         self._last = np.full((n, len(MOVED)), np.nan)     # what each set last (NaN: nothing yet)
@@ -304,6 +382,7 @@ class Loops:
         self.altitude[index] = selection.altitude if selection.altitude is not None else altitude
         self.vertical_speed[index] = selection.vertical_speed if selection.vertical_speed is not None else np.nan
         self.airspeed[index] = selection.airspeed * KNOT if selection.airspeed is not None else airspeed
+        self.tracks[index] = track_of(selection)
         if controls is None:
             return
         self.gains[index] = astuple(gains)
@@ -357,7 +436,7 @@ class Loops:
         events = np.zeros(index.shape[0], dtype=np.int64)
         _command(index, y, controls, trim, wind, rho, gravity, dt, wheel_height, self.lateral, self.vertical,
                  self.speed, self.heading, self.altitude, self.vertical_speed, self.airspeed, self.gains,
-                 self._integrals, self._last, self.director, _RUNWAY, new, events)
+                 self._integrals, self._last, self.director, self.tracks, new, events)
         for k in np.flatnonzero(events):
             event = int(events[k])
             if event == _APPROACH_MINIMUM:
@@ -371,8 +450,32 @@ class Loops:
         return new
 
 
-#: Runway 36 as :func:`_command` reads it: threshold x, y, the along and left unit vectors, heading (deg).
-_RUNWAY = np.array([*RUNWAY.threshold(), *RUNWAY.axes()[0], *RUNWAY.axes()[1], RUNWAY.heading_deg])
+#: Runway 36 as :func:`_command` reads it (a row of :attr:`Loops.tracks`): threshold x, y, the along and left
+#: unit vectors, heading (deg), the runway's elevation (ft), the glide path (deg) and its aim point past the
+#: threshold (ft).
+_RUNWAY = np.array([*RUNWAY.threshold(), *RUNWAY.axes()[0], *RUNWAY.axes()[1], RUNWAY.heading_deg, 0.0,
+                    GLIDE_SLOPE, AIM_DISTANCE])
+
+
+def track_of(selection):
+    """The row of :attr:`Loops.tracks` that flies ``selection``: runway 36 (:data:`_RUNWAY`); an ILS runway end's
+    threshold, axes, heading, elevation, glide path and its aim point (abeam the glide-slope antenna); a VOR's
+    position and the selected course as the line ``NAV`` flies (the path's entries unused: 0)."""
+    from flightsim.simulation import navigation
+
+    if selection.approach and selection.runway is not None:
+        s = navigation.station("/".join(selection.runway))
+        x, y, elevation = s.threshold
+        return _line(x, y, s.course, elevation, s.glide, navigation.GS_PAST)
+    if not selection.approach and selection.nav is not None:
+        s = navigation.station(selection.nav[0])
+        return _line(s.x, s.y, selection.nav[1], 0.0, 0.0, 0.0)
+    return _RUNWAY
+
+
+def _line(x, y, course, elevation, glide, aim):
+    h = math.radians(course)
+    return np.array([x, y, math.cos(h), -math.sin(h), math.sin(h), math.cos(h), course, elevation, glide, aim])
 #: What :func:`_command` reports of an airplane beside 1..4 (a pilot's input on that control of :data:`MOVED`).
 _NO_AIRSPEED, _APPROACH_MINIMUM = 5, 6
 #: Columns of :attr:`Loops._integrals`.
@@ -381,12 +484,13 @@ _PITCH_I, _ROLL_I, _THROTTLE_I, _SPEED_I, _THROTTLE_BASE = range(5)
 
 @entry_jit
 def _command(index, Y, controls, trim, wind, rho, g, dt, wheel_height, lateral, vertical, speed_mode, heading_sel,
-             altitude_sel, vs_sel, airspeed_sel, gains, integrals, last, director, runway, new, events):
+             altitude_sel, vs_sel, airspeed_sel, gains, integrals, last, director, tracks, new, events):
     """The control law of the module docstring, one airplane after another (compiled: it runs before every
     physics step).  Writes ``new`` (the controls to fly), and ``events`` (0, or why the airplane disconnects:
     1..4 a pilot's input on that control, :data:`_NO_AIRSPEED`, :data:`_APPROACH_MINIMUM`); for the airplanes
-    that fly on, their integrals, ``last`` and ``director``.  ``runway``: threshold x, y, the along and left unit
-    vectors, heading (deg)."""
+    that fly on, their integrals, ``last`` and ``director``.  ``tracks``: each airplane's line and path
+    (:attr:`Loops.tracks`: threshold or station x, y, the along and left unit vectors, course (deg), elevation
+    (ft), glide path (deg), aim point (ft))."""
     for k in range(index.shape[0]):
         a = index[k]
         y = Y[k]
@@ -410,6 +514,7 @@ def _command(index, Y, controls, trim, wind, rho, g, dt, wheel_height, lateral, 
         p, q, r = y[10], -y[11], -y[12]                                   # aviation body rates
         roll_power, pitch_power, yaw_power, thrust_power, roll_damping, pitch_damping, yaw_damping, qbar = gains[a]
         scale = max(0.5 * rho[k] * speed * speed / qbar, 0.05)          # control power ∝ q̄
+        runway = tracks[a]
         dx, dy = y[0] - runway[0], y[1] - runway[1]
         along = dx * runway[2] + dy * runway[3]
         off = dx * runway[4] + dy * runway[5]                           # ft left of the centreline
@@ -423,7 +528,8 @@ def _command(index, Y, controls, trim, wind, rho, g, dt, wheel_height, lateral, 
                 error = (heading_sel[a] - heading + 180.0) % 360.0 - 180.0
             else:
                 track = math.degrees(math.atan2(-y[4], y[3])) % 360.0
-                wanted = runway[6] + min(max(LOC_GAIN * off, -LOC_MAX), LOC_MAX)
+                gain = NAV_GAIN if lateral[a] == _NAV else LOC_GAIN
+                wanted = runway[6] + min(max(gain * off, -LOC_MAX), LOC_MAX)
                 error = (wanted - track + 180.0) % 360.0 - 180.0
             rate = math.radians(error) / HEADING_TIME
             phi_c = min(max(math.degrees(math.atan(speed * rate / g)), -phi_max), phi_max)
@@ -437,12 +543,12 @@ def _command(index, Y, controls, trim, wind, rho, g, dt, wheel_height, lateral, 
         target = airspeed_sel[a]
         speed_integral = integrals[a, _SPEED_I]
         if vertical[a] == _GS:
-            height = y[2] - wheel_height
+            height = y[2] - wheel_height - runway[7]
             if height < APPROACH_MINIMUM and along > -20000.0:
                 events[k] = _APPROACH_MINIMUM
                 continue
-            slope = math.tan(math.radians(GLIDE_SLOPE))
-            vs_c = -math.hypot(y[3], y[4]) * slope + (slope * (AIM_DISTANCE - along) - height) / PATH_TIME
+            slope = math.tan(math.radians(runway[8]))
+            vs_c = -math.hypot(y[3], y[4]) * slope + (slope * (runway[9] - along) - height) / PATH_TIME
         elif vertical[a] == _VS:
             vs_c = vs_sel[a] / 60.0
         else:
@@ -560,7 +666,9 @@ class Autopilot:
             return self.message or "off"
         sel, lateral, vertical = self.selection, self.lateral, self.vertical
         held = [f"heading {sel.heading:g}°" if lateral == "HDG" else None,
-                "runway 36" if lateral == "LOC" else None,
+                ("runway 36" if sel.runway is None else f"the ILS of {'/'.join(sel.runway)}")
+                if lateral == "LOC" else None,
+                f"{sel.nav[0]} course {sel.nav[1]:03.0f}°" if lateral == "NAV" else None,
                 f"altitude {self._loops.altitude[0]:.0f} ft" if vertical == "ALT" else None,
                 f"vertical speed {sel.vertical_speed:g} ft/min" if vertical == "VS" else None,
                 f"{self._loops.airspeed[0] / KNOT:.0f} kt indicated"]
@@ -602,7 +710,17 @@ class Autopilot:
         return self
 
     def _fly(self, sim, selection, tm, **fresh):
-        """The modes and targets of ``selection`` for the flight now (``tm``: its telemetry)."""
+        """The modes and targets of ``selection`` for the flight now (``tm``: its telemetry); the NAV radio
+        (``sim.nav``, where the flight carries one) tuned to what an ILS approach or the NAV mode flies."""
+        radio = getattr(sim, "nav", None)
+        if radio is not None and selection.approach:
+            try:                                # app=36: the home runway's ILS, where the files have it
+                radio.tune("/".join(selection.runway or ("KHOM", "36")))
+            except ValueError:
+                pass
+        elif radio is not None and selection.nav is not None:
+            radio.tune(selection.nav[0])
+            radio.set_obs(selection.nav[1])
         loops = self._loops
         loops.engage(np.array([0]), selection, float(sim.vector[2]), tm.indicated_airspeed, **fresh)
         held_altitude = float(loops.altitude[0]) if self.vertical == "ALT" else selection.altitude

@@ -72,6 +72,7 @@ from flightsim.physics.ground import (  # noqa: F401
 from flightsim.physics.planet import to_view_after  # noqa: F401 (the round planet's kernel)
 from flightsim.physics.rigidbody import check_dt
 from flightsim.physics.steps import STATE_SIZE, step_by_number  # noqa: F401 (step_by_number: the kernel steps)
+from flightsim.physics.terrain import resolve_terrain
 from flightsim.physics.wind import wingspan_of
 from flightsim.simulation.autopilot import BatchAutopilot
 from flightsim.simulation.controls import CONTROL_NAMES, flown, flown_row
@@ -288,6 +289,9 @@ class BatchSimulation:
     lat, lon : float, optional
         Latitude and longitude (deg) of the earth frame's origin (default
         :data:`~flightsim.physics.planet.DEFAULT_LAT`, :data:`~flightsim.physics.planet.DEFAULT_LON`).
+    terrain : None, "world", "off" or flightsim.physics.terrain.Terrain
+        The ground, as :class:`~flightsim.simulation.flight.Simulation`'s (None: the plane z = 0); shared by
+        every airplane (a read-only field of the loads' parameters).
     airfield, runway : str, optional
         With ``start="runway"`` or ``"approach"``: the runway end (an airfield's identifier and one of its ends,
         :func:`flightsim.simulation.world.runway_end`; default the home runway 36).
@@ -321,7 +325,7 @@ class BatchSimulation:
 
     def __init__(self, n, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere="constant",
                  renormalize=True, start=None, wind=None, seeds=None, planet=None, lat=None, lon=None,
-                 airfield=None, runway=None):
+                 airfield=None, runway=None, terrain=None):
         n = int(n)
         if n < 1:
             raise ValueError(f"n: must be ≥ 1 airplane, got {n}")
@@ -345,7 +349,10 @@ class BatchSimulation:
                                       self.aircraft.jsbsim is not None)
         self.lat = planets.DEFAULT_LAT if lat is None else planets.check_lat(lat)
         self.lon = planets.DEFAULT_LON if lon is None else planets.check_lon(lon)
-        params = aero.pack(self.aircraft, atmosphere)
+        #: the ground's terrain as asked for, and packed (None: the plane z = 0)
+        self.terrain = terrain
+        self._terrain = resolve_terrain(terrain)
+        params = aero.pack(self.aircraft, atmosphere)._replace(terrain=self._terrain)
         params = params._replace(planet=planets.pack(self.planet, math.radians(self.lat), math.radians(self.lon),
                                                      params.gravity))
         self._fields = tuple(params)
@@ -609,7 +616,7 @@ class BatchSimulation:
         sink_crash = self.status[a] == _SINK_CRASH
         limits = self._gear.sink_limits if sink_crash else self._travel
         y, self.messages[a] = crash(self.aircraft, self.previous[a], self.states[a], self.times[a], self.dt, limits,
-                                    sink_crash)
+                                    sink_crash, self._terrain)
         self.status[a] = CRASHED
         self.states[a] = y
         self.previous[a] = y

@@ -62,12 +62,14 @@ from flightsim.physics.ground import (  # noqa: F401 (contact_depths, state_betw
     state_between,
 )
 from flightsim.physics.rigidbody import check_dt
+from flightsim.physics.terrain import resolve_terrain, terrain_clearance_bound
 from flightsim.physics.trim import TrimError
 from flightsim.physics.trim import trim as solve_trim
 from flightsim.physics.wind import WindModel, wingspan_of
 from flightsim.simulation.autopilot import Autopilot
 from flightsim.simulation.clock import MAX_FRAME, FixedStep  # noqa: F401 (MAX_FRAME: this module's API)
 from flightsim.simulation.controls import Controls, flown_row
+from flightsim.simulation.navigation import NavRadio, default_station, terrain_heights
 from flightsim.simulation.source import LIVE
 from flightsim.simulation.starts import file_start
 
@@ -302,21 +304,30 @@ class Simulation:
         book's flight bit for bit.  Sampled once per step
         (:class:`~flightsim.physics.wind.WindModel`) and held through the
         integrator's stages.
+    terrain : None, "world", "off" or flightsim.physics.terrain.Terrain
+        The ground under the gear and the crash check: None or ``"off"`` the
+        plane z = 0 (the default: nothing of the terrain is compiled),
+        ``"world"`` the shipped region (:func:`~flightsim.physics.terrain.load_terrain`),
+        or a terrain of one's own; on a round planet looked up with the view's x, y.
 
     Raises
     ------
     flightsim.errors.InputError
         A bad aircraft file.
     ValueError
-        An unknown integrator, a bad dt or atmosphere; the message starts
+        An unknown integrator, a bad dt or atmosphere, terrain; the message starts
         with the argument's name (``"dt: must be finite and > 0, got 0"``).
     """
 
     capabilities = LIVE
 
     def __init__(self, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere="constant", renormalize=True,
-                 start=None, wind=None, planet=None, lat=None, lon=None):
+                 start=None, wind=None, planet=None, lat=None, lon=None, terrain=None):
         self.aircraft = resolve_aircraft(aircraft)
+        #: the ground's terrain as asked for (None, ``"world"`` or a :class:`~flightsim.physics.terrain.Terrain`)
+        #: and packed (None: the plane z = 0)
+        self.terrain = terrain
+        self._terrain = resolve_terrain(terrain)
         self.start = file_start(self.aircraft) if start is None else start
         self.dt = check_dt(dt)
         #: the planet (:class:`~flightsim.physics.planet.Planet`) and the latitude and longitude (deg) of the earth
@@ -325,7 +336,7 @@ class Simulation:
                                       self.aircraft.jsbsim is not None)
         self.lat = planets.DEFAULT_LAT if lat is None else planets.check_lat(lat)
         self.lon = planets.DEFAULT_LON if lon is None else planets.check_lon(lon)
-        flat = aero.pack(self.aircraft, atmosphere)
+        flat = aero.pack(self.aircraft, atmosphere)._replace(terrain=self._terrain)
         packed = planets.pack(self.planet, math.radians(self.lat), math.radians(self.lon))
         if packed is not None:
             # the view's constant gravity: the effective gravity at the origin (planets.pack), which the loads
@@ -365,6 +376,10 @@ class Simulation:
         #: the autopilot (:class:`~flightsim.simulation.autopilot.Autopilot`): it sets the controls before each
         #: step while engaged
         self.autopilot = Autopilot()
+        #: the NAV radio (:class:`~flightsim.simulation.navigation.NavRadio`): tuned to the ILS of the runway the
+        #: start names, else the home VOR (HOM); the trace's and the HSI's readings
+        #: (line of sight over the terrain the flight stands on, where it has one)
+        self.nav = NavRadio(default=default_station(self.start), height=terrain_heights(getattr(self, "terrain", None)))
         self.paused = False
         self.time_scale = 1.0
         self.set_integrator(integrator)
@@ -397,7 +412,7 @@ class Simulation:
                            lat=self.lat, lon=self.lon, **({} if end is None else
                                                          {"airfield": end.airfield, "runway": end.end}))
         return Simulation(aircraft, self.integrator, self.dt, self.atmosphere, self.renormalize, start=start,
-                          wind=self.wind_spec, planet=planet, lat=self.lat, lon=self.lon)
+                          wind=self.wind_spec, planet=planet, lat=self.lat, lon=self.lon, terrain=self.terrain)
 
     def reset(self, state=None):
         """Back to the start (or to ``state``) with the start's controls, clock at 0.
@@ -699,7 +714,7 @@ class Simulation:
         """
         self._load_controls()
         self._params.gear_anchor[:] = 0.0
-        if self._y[2] > self._params.gear_reach:
+        if self._clear_of_ground():
             # clear of the ground: the loads alone, as the contact would evaluate them (no wheel to hold); and
             # an air start compiles no ground contact
             aero.loads_fields(self.t, self._y, self._view_fields)
@@ -714,7 +729,7 @@ class Simulation:
         The batch's compiled check (:func:`~flightsim.physics.ground.ground_after_step`); the height test
         first, so a flight far above the ground does not pay for a call.
         """
-        if self._y[2] > self._params.gear_reach and not self._wheels_down_flag[0]:
+        if not self._wheels_down_flag[0] and self._clear_of_ground():
             self._on_ground_flag[0] = False
             return
         g = self._gear
@@ -723,9 +738,16 @@ class Simulation:
         if code != GROUND_OK:
             self._crash(g.limits(code), code == GROUND_SINK_CRASH)
 
+    def _clear_of_ground(self):
+        """Whether the airplane is surely clear of the ground (the plane z = 0, or the terrain's surface)."""
+        if self._terrain is None:
+            return self._y[2] > self._params.gear_reach
+        return terrain_clearance_bound(self._terrain, float(self._y[0]), float(self._y[1]), float(self._y[2]),
+                                       self._params.gear_reach)
+
     def _crash(self, limits, sink_crash):
         """Stop the flight: the airplane put at rest where the contact happened, the status saying what happened."""
-        y, self.status = crash(self.aircraft, self._prev, self._y, self.t, self.dt, limits, sink_crash)
+        y, self.status = crash(self.aircraft, self._prev, self._y, self.t, self.dt, limits, sink_crash, self._terrain)
         self._y[:] = y
         self._prev[:] = y
         self._to_eci()
@@ -838,7 +860,7 @@ class Simulation:
 
     def gear_compressions(self):
         """How far each contact point is pressed into the ground now, ft (in the aircraft file's order)."""
-        return np.maximum(contact_depths(self.aircraft, self._y), 0.0)
+        return np.maximum(contact_depths(self.aircraft, self._y, self._terrain), 0.0)
 
     def surface_deflections(self):
         """Per element: ``[flap setting −1..1 (+1 trailing edge up), incidence change deg]``; for a JSBSim

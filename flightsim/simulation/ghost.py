@@ -51,7 +51,7 @@ class Ghost:
         self.substeps = substeps
         main = self.main
         self.sim = Simulation(main.aircraft, integrator, main.dt / substeps, main.atmosphere, main.renormalize,
-                              planet=main.planet, lat=main.lat, lon=main.lon)
+                              planet=main.planet, lat=main.lat, lon=main.lon, terrain=main.terrain)
         if old is None:
             self.resync()
         else:

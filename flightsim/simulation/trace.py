@@ -6,7 +6,8 @@ with aviation signs)::
     t, x, y, z, vx, vy, vz, qw, qx, qy, qz, p, q, r, roll, pitch, heading,
     airspeed, alpha, throttle, elevator, aileron, rudder, flaps, brake,
     parking_brake, on_ground, wind_x, wind_y, wind_z, groundspeed, rpm, ap_mode,
-    engine, brake_left, brake_right, lat, lon, alt_msl
+    engine, brake_left, brake_right, lat, lon, alt_msl, nav_dev_dots,
+    gs_dev_dots, dme_nm
 
 ``x, y, z`` earth position (x North, y West, z up); ``vx, vy, vz`` earth
 velocity (over the ground); ``qw..qz`` orientation body → earth; ``p, q, r``
@@ -29,10 +30,17 @@ and ``alt_msl`` its height above the ellipsoid (ft): on a flat planet the
 earth frame laid on WGS-84 at its origin
 (:func:`flightsim.physics.planet.flat_geodetic`), on a round one where the
 airplane is on it (``x, y, z`` being then the flat view of the round
-planet's state: :mod:`flightsim.physics.planet`).  Columns are only ever
-added at the end; a trace without the later ones reads the brakes,
-on_ground, rpm and ap_mode as 0, the wind as still air, the engine as
-running, and its place as the flat earth frame laid at 0°, 0°.
+planet's state: :mod:`flightsim.physics.planet`); ``nav_dev_dots``,
+``gs_dev_dots``, ``dme_nm`` what the flight's NAV radio shows
+(:mod:`flightsim.simulation.navigation`: the course deviation of the tuned
+VOR or localizer and the glide slope's, in dots, + fly right and fly up, and
+the DME's slant range in nm), **nan where there is no signal** (beyond
+range, behind terrain, no glide slope for a VOR: NaN in the table, ``nan``
+in the CSV, as Python's ``float``, numpy and pandas read it).
+Columns are only ever added at the end; a trace without the later ones
+reads the brakes, on_ground, rpm and ap_mode as 0, the wind as still air,
+the engine as running, its place as the flat earth frame laid at 0°, 0°,
+and no NAV signal.
 """
 
 import csv
@@ -54,8 +62,10 @@ ENGINE_COLUMNS = ("rpm", "ap_mode")
 LATER_CONTROL_COLUMNS = ("engine", "brake_left", "brake_right")
 #: Where on the planet the airplane is (deg, deg, ft), added after the later controls.
 GEODETIC_COLUMNS = ("lat", "lon", "alt_msl")
+#: What the NAV radio shows (dots, dots, nm; NaN, written ``nan``, without a signal), after the geodetic columns.
+NAV_COLUMNS = ("nav_dev_dots", "gs_dev_dots", "dme_nm")
 COLUMNS = (STATE_COLUMNS + DERIVED_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ("groundspeed",)
-           + ENGINE_COLUMNS + LATER_CONTROL_COLUMNS + GEODETIC_COLUMNS)
+           + ENGINE_COLUMNS + LATER_CONTROL_COLUMNS + GEODETIC_COLUMNS + NAV_COLUMNS)
 #: What a trace without a column reads in it: 0, but the engine runs.
 _ABSENT = {"engine": 1.0, "brake_left": 0.0, "brake_right": 0.0}
 #: Where the controls (but the later ones: :func:`controls_of`) and the on_ground flag start in a trace table.
@@ -65,6 +75,7 @@ WIND_AT = ON_GROUND_AT + len(GROUND_COLUMNS)
 #: Where the later controls and the geodetic columns start in a trace table.
 LATER_AT = COLUMNS.index(LATER_CONTROL_COLUMNS[0])
 GEODETIC_AT = COLUMNS.index(GEODETIC_COLUMNS[0])
+NAV_AT = COLUMNS.index(NAV_COLUMNS[0])
 
 
 def flat_geodetic_rows(x, y, z, lat0=0.0, lon0=0.0):
@@ -78,7 +89,7 @@ def flat_geodetic_rows(x, y, z, lat0=0.0, lon0=0.0):
     return np.column_stack([lat, lon, z])
 
 
-def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=None, geodetic=None):
+def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=None, geodetic=None, nav=None):
     """The trace as one float array, columns :data:`COLUMNS`.
 
     Parameters
@@ -101,6 +112,9 @@ def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=
         Latitude, longitude (deg) and height above the ellipsoid (ft) at each row
         (:attr:`Simulation.geodetic <flightsim.simulation.flight.Simulation.geodetic>`); default: the flat earth
         frame laid on WGS-84 at 0°, 0° (:func:`flat_geodetic_rows`).
+    nav : array_like, shape (N, 3), optional
+        :data:`NAV_COLUMNS` at each row (:meth:`NavRadio.rows <flightsim.simulation.navigation.NavRadio.rows>`;
+        NaN without a signal); default no signal.
     """
     times = np.asarray(times, dtype=np.float64).reshape(-1, 1)
     states = np.asarray(states, dtype=np.float64).reshape(-1, 13)
@@ -120,8 +134,9 @@ def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=
         groundspeed = np.hypot(states[:, 3], states[:, 4]).reshape(-1, 1)
         place = (flat_geodetic_rows(states[:, 0], states[:, 1], states[:, 2]) if geodetic is None
                  else np.asarray(geodetic, dtype=np.float64).reshape(n, 3))
+    nav = np.full((n, 3), np.nan) if nav is None else np.asarray(nav, dtype=np.float64).reshape(n, 3)
     return np.hstack([times, states, angles, airspeed, alpha, controls, ground, wind, groundspeed, *extra, later,
-                      place])
+                      place, nav])
 
 
 def write_csv(path, rows):
@@ -136,7 +151,7 @@ def write_csv(path, rows):
         w = csv.writer(f)
         w.writerow(COLUMNS)
         for row in rows:
-            w.writerow([f"{v:.10g}" for v in row])
+            w.writerow([f"{v:.10g}" for v in row])          # (NaN, no NAV signal: nan, as float() reads it)
 
 
 def read_csv(path):
@@ -158,7 +173,8 @@ def read_csv(path):
         the wind), missing controls, on_ground and wind read 0 (an older
         trace: brakes off, still air), a missing engine 1 (running), and
         missing ``lat, lon, alt_msl`` the flat earth frame laid on WGS-84 at
-        0°, 0° (all three are read, or none).
+        0°, 0° (all three are read, or none); the NAV columns' ``nan`` (or
+        empty) cells, and missing columns, read NaN: no signal.
     """
     from flightsim.errors import InputError
 
@@ -183,7 +199,8 @@ def read_csv(path):
                          f"missing column(s) {', '.join(missing)}; a trace needs {','.join(STATE_COLUMNS)}")
     index = {name: header.index(name) for name in header}
     placed = all(c in index for c in GEODETIC_COLUMNS)
-    rows = []
+    radio = [index.get(c) for c in NAV_COLUMNS]
+    rows, navs = [], []
     for number, cells in enumerate(lines[1:], start=2):
         if not cells:
             continue
@@ -203,12 +220,23 @@ def read_csv(path):
             if not np.isfinite(v):
                 raise InputError(path, f"line {number}, column {name}", f"not finite: {text!r}")
             values.append(v)
+        nav = []
+        for name, at in zip(NAV_COLUMNS, radio, strict=True):
+            text = "" if at is None else cells[at].strip()
+            try:
+                v = float(text) if text else np.nan
+            except ValueError:
+                raise InputError(path, f"line {number}, column {name}", f"not a number: {text!r}") from None
+            if np.isinf(v):
+                raise InputError(path, f"line {number}, column {name}", f"not finite: {text!r}")
+            nav.append(v)
         if rows and values[0] <= rows[-1][0]:
             raise InputError(path, f"line {number}, column t",
                              f"time must increase (got {values[0]:g} after {rows[-1][0]:g})")
         if not any(values[7:11]):
             raise InputError(path, f"line {number}", "zero quaternion qw,qx,qy,qz")
         rows.append(values)
+        navs.append(nav)
     if not rows:
         raise InputError(path, "", "no data rows after the header")
     data = np.array(rows)
@@ -220,7 +248,8 @@ def read_csv(path):
     place = later + len(LATER_CONTROL_COLUMNS)
     controls = np.hstack([data[:, 14:at], data[:, later:place]])
     return table(data[:, 0], states, controls, on_ground=data[:, at], wind=data[:, at + 1:at + 4],
-                 rpm=data[:, extra], ap_mode=data[:, extra + 1], geodetic=data[:, place:] if placed else None)
+                 rpm=data[:, extra], ap_mode=data[:, extra + 1], geodetic=data[:, place:] if placed else None,
+                 nav=np.array(navs))
 
 
 def controls_of(rows):

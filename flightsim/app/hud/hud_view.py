@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from flightsim.simulation.source import Capabilities
 
 __all__ = ["AircraftReadout", "CameraReadout", "DynamicsReadout", "GhostReadout", "HudCommands", "HudView",
-           "PlaybackReadout",
+           "NavReadout", "PlaybackReadout",
            "RecorderReadout", "StepReadout"]
 
 
@@ -142,6 +142,31 @@ class StepReadout:
 
 
 @dataclass(frozen=True)
+class NavReadout:
+    """The NAV radio (:class:`flightsim.simulation.navigation.NavRadio`) as the HSI and the NAV panel show it.
+
+    Attributes
+    ----------
+    station : str
+        The tuned station as a list shows it (``"I-KVAL27 108.70"``), '' when none is tuned.
+    ils : bool
+        The tuned station is an ILS (its course is the runway's; a glide slope).
+    obs : float
+        The selected course, deg.
+    reading : flightsim.simulation.navigation.Reading
+        What it receives (``reading.valid`` False: no signal).
+    stations : tuple of str
+        Every station there is, as :attr:`station` names one.
+    """
+
+    station: str
+    ils: bool
+    obs: float
+    reading: object
+    stations: tuple
+
+
+@dataclass(frozen=True)
 class DynamicsReadout:
     """The Dynamics panel: the airplane's modes about a trim and what the integrators in use make of them.
 
@@ -242,6 +267,8 @@ class HudView:
     sound: Optional[tuple] = None
     #: The Input panel's joysticks (:class:`flightsim.app.input.joystick.DeviceReadout`), or None while it is hidden.
     devices: Optional[tuple] = None
+    #: The NAV radio (:class:`NavReadout`), or None where the source has none (a replay).
+    nav: Optional[NavReadout] = None
     #: The map panel's picture and what it marks (:class:`flightsim.app.map_companion.MapReadout`), or None while
     #: it is hidden.
     map: Optional[object] = None
@@ -290,6 +317,10 @@ class HudCommands:
         Show or hide the Input panel.
     calibrate : callable (str)
         Start measuring the axes of the device of that name, or stop and save them.
+    tune_nav : callable (str)
+        Tune the NAV radio to a station (as :attr:`NavReadout.stations` names it) or a frequency (MHz).
+    set_obs : callable (float)
+        Turn the course selector to that course, deg.
     set_map : callable (bool)
         Show or hide the map panel.
     """
@@ -313,5 +344,7 @@ class HudCommands:
     set_autopilot: Callable[[object], None] = lambda selection: None
     set_sound: Callable[[bool, float], None] = lambda muted, volume: None
     set_devices: Callable[[bool], None] = lambda on: None
+    tune_nav: Callable[[str], None] = lambda station: None
+    set_obs: Callable[[float], None] = lambda course: None
     calibrate: Callable[[str], None] = lambda name: None
     set_map: Callable[[bool], None] = lambda on: None

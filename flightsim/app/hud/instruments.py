@@ -15,7 +15,7 @@ from flightsim.physics.constants import KNOT
 
 __all__ = ["CHART_FLAGS", "FT_S_TO_KT", "X_FLAGS", "attitude_indicator", "bar", "chart_limits", "cockpit_frame",
            "cockpit_shapes",
-           "heading_tape", "plain_lines", "vec2"]
+           "heading_tape", "hsi", "plain_lines", "vec2"]
 
 FT_S_TO_KT = 1.0 / KNOT
 """Knots per ft/s (:data:`flightsim.physics.constants.KNOT`)."""
@@ -30,6 +30,9 @@ _BLACK = imgui.IM_COL32(0, 0, 0, 200)
 _DIM = imgui.IM_COL32(255, 255, 255, 110)
 _BAR_BG = imgui.IM_COL32(40, 44, 52, 220)
 _BAR_FG = imgui.IM_COL32(240, 162, 44, 255)
+_GREEN = imgui.IM_COL32(80, 230, 90, 255)
+_RED = imgui.IM_COL32(235, 60, 50, 255)
+_CARD = imgui.IM_COL32(24, 26, 32, 235)
 
 CHART_FLAGS = (implot.Flags_.no_menus | implot.Flags_.no_box_select | implot.Flags_.no_mouse_text
                | implot.Flags_.no_inputs | implot.Flags_.no_title)
@@ -269,3 +272,81 @@ def wind_arrow(relative_deg, speed_kt, size):
         dl.add_triangle_filled(vec2(*tip), vec2(tip[0] - ux * 8 + nx * 5, tip[1] - uy * 8 + ny * 5),
                                vec2(tip[0] - ux * 8 - nx * 5, tip[1] - uy * 8 - ny * 5), _YELLOW)
     imgui.dummy(vec2(size, size))
+
+
+def hsi(heading_deg, course_deg, dots, gs_dots=None, to=None, size=150.0):
+    """A horizontal situation indicator: a compass card turned by the heading (the lubber line on top), the
+    course arrow at the selected course, the deviation bar beside it (five dots each side: the full scale of
+    :mod:`flightsim.simulation.navigation`), a TO/FROM triangle, and where ``gs_dots`` is given a glide-slope
+    scale on the right; then ``imgui.dummy``.
+
+    ``dots``: the course deviation (+ the course lies to the right), NaN for no signal (a red ``NAV`` flag and no
+    bar); ``gs_dots``: the glide slope's (+ the path lies above), None for no glide-slope scale, NaN for no signal
+    (a red ``GS`` flag); ``to``: True TO, False FROM, None neither.  The needles peg at five dots.
+    """
+    dl = imgui.get_window_draw_list()
+    p = imgui.get_cursor_screen_pos()
+    r = size * 0.5 - 4.0
+    cx, cy = p.x + size * 0.5, p.y + size * 0.5
+    heading = heading_deg % 360.0 if math.isfinite(heading_deg) else 0.0
+
+    def at(angle_deg, radius):
+        """Screen point ``radius`` px from the centre toward the card's bearing ``angle_deg``."""
+        a = math.radians(angle_deg - heading)
+        return cx + math.sin(a) * radius, cy - math.cos(a) * radius
+
+    dl.add_circle_filled(vec2(cx, cy), r, _CARD, 48)
+    dl.add_circle(vec2(cx, cy), r, _DIM, 48, 1.5)
+    names = {0: "N", 90: "E", 180: "S", 270: "W"}
+    for d in range(0, 360, 10):
+        tall = d % 30 == 0
+        x0, y0 = at(d, r)
+        x1, y1 = at(d, r - (10.0 if tall else 5.0))
+        dl.add_line(vec2(x0, y0), vec2(x1, y1), _WHITE, 1.0)
+        if tall:
+            label = names.get(d, f"{d // 10}")
+            tx, ty = at(d, r - 20.0)
+            dl.add_text(vec2(tx - 3.5 * len(label), ty - 7.0), _YELLOW if d in names else _WHITE, label)
+    # the lubber line and the airplane
+    dl.add_triangle_filled(vec2(cx, cy - r + 1), vec2(cx - 5, cy - r - 7), vec2(cx + 5, cy - r - 7), _YELLOW)
+    dl.add_line(vec2(cx - 10, cy), vec2(cx + 10, cy), _YELLOW, 2.0)
+    dl.add_line(vec2(cx, cy - 7), vec2(cx, cy + 9), _YELLOW, 2.0)
+    # the course arrow, its deviation bar and the dots
+    a = math.radians(course_deg - heading)
+    ux, uy = math.sin(a), -math.cos(a)                 # along the course (screen, y down)
+    rx, ry = -uy, ux                                   # to its right
+    inner, outer = r * 0.38, r * 0.78
+    dot_px = inner / 5.5
+    for k in (-5, -4, -3, -2, -1, 1, 2, 3, 4, 5):
+        dl.add_circle(vec2(cx + rx * k * dot_px, cy + ry * k * dot_px), 2.0, _WHITE, 8, 1.0)
+    tip = (cx + ux * outer, cy + uy * outer)
+    dl.add_line(vec2(cx + ux * inner, cy + uy * inner), vec2(*tip), _MAGENTA, 3.0)
+    dl.add_triangle_filled(vec2(tip[0] + ux * 10, tip[1] + uy * 10), vec2(tip[0] + rx * 6, tip[1] + ry * 6),
+                           vec2(tip[0] - rx * 6, tip[1] - ry * 6), _MAGENTA)
+    dl.add_line(vec2(cx - ux * inner, cy - uy * inner), vec2(cx - ux * outer, cy - uy * outer), _MAGENTA, 3.0)
+    if dots is not None and math.isfinite(dots):
+        off = min(max(dots, -5.0), 5.0) * dot_px
+        bx, by = cx + rx * off, cy + ry * off
+        half = inner - 3.0
+        dl.add_line(vec2(bx - ux * half, by - uy * half), vec2(bx + ux * half, by + uy * half), _MAGENTA, 3.0)
+        if to is not None:
+            s = 1.0 if to else -1.0                    # TO: pointing along the course; FROM: back
+            mx, my = cx + ux * s * inner * 0.55 + rx * inner * 0.55, cy + uy * s * inner * 0.55 + ry * inner * 0.55
+            dl.add_triangle_filled(vec2(mx + ux * s * 7, my + uy * s * 7), vec2(mx + rx * 5, my + ry * 5),
+                                   vec2(mx - rx * 5, my - ry * 5), _WHITE)
+    else:
+        dl.add_rect_filled(vec2(cx - r * 0.55, cy - r * 0.42), vec2(cx - r * 0.55 + 30, cy - r * 0.42 + 15), _RED)
+        dl.add_text(vec2(cx - r * 0.55 + 3, cy - r * 0.42), _WHITE, "NAV")
+    if gs_dots is not None:
+        x = p.x + size + 4.0
+        step = r * 0.14                                # px a dot
+        for k in (-5, -4, -3, -2, -1, 1, 2, 3, 4, 5):
+            dl.add_circle(vec2(x + 5, cy - k * step), 2.0, _WHITE, 8, 1.0)
+        dl.add_line(vec2(x, cy), vec2(x + 10, cy), _WHITE, 1.5)
+        if math.isfinite(gs_dots):
+            y = cy - min(max(gs_dots, -5.0), 5.0) * step
+            dl.add_quad_filled(vec2(x + 5, y - 6), vec2(x + 10, y), vec2(x + 5, y + 6), vec2(x, y), _GREEN)
+        else:
+            dl.add_rect_filled(vec2(x - 2, cy - 30), vec2(x + 18, cy - 16), _RED)
+            dl.add_text(vec2(x, cy - 30), _WHITE, "GS")
+    imgui.dummy(vec2(size + (22.0 if gs_dots is not None else 0.0), size))

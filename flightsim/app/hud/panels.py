@@ -30,6 +30,9 @@ Panels, in drawing order:
 * :func:`dynamics_panel` (bottom, while shown) - the modes about the trim, each
   mode's ``λ·dt`` against the integrator's stability region, and which modes
   the integrator makes diverge at its dt;
+* :func:`nav_panel` (bottom, left of the Numerics window) - the NAV radio: an HSI (course arrow and
+  deviation bar, TO/FROM, the glide slope for an ILS), the station's identifier, frequency, DME, radial,
+  the station list to tune and the course selector (OBS);
 * :func:`gear_panel` (bottom left, below 100 ft) - the ground: ground speed,
   brakes, parking brake, each gear leg's load and compression;
 * :func:`~flightsim.app.hud.map_panel.map_panel` (key L, while shown) - the terrain, the airfields, the
@@ -57,6 +60,7 @@ from flightsim.app.hud.instruments import (
     cockpit_frame,
     cockpit_shapes,
     heading_tape,
+    hsi,
     plain_lines,
     vec2,
     wind_arrow,
@@ -68,16 +72,18 @@ from flightsim.app.input.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_HEL
 from flightsim.app.scene.camera import CAMERA_MODES
 from flightsim.physics.planet import place_text
 from flightsim.simulation.autopilot import SPEC_KEYS, Selection
+from flightsim.simulation.navigation import station as find_station
 
 __all__ = ["NUMERICS_SECTIONS", "PANELS", "STALL_BLINK_HZ", "aircraft_section", "autopilot_section", "camera_section",
            "charts_section", "clock_section", "cockpit_overlay", "dynamics_panel", "dynamics_section", "flight_panel",
-           "gear_panel", "ghost_section", "integrator_section", "key_help", "numerics_panel", "place_section",
+           "gear_panel", "ghost_section", "integrator_section", "key_help", "nav_panel", "numerics_panel",
+           "place_section",
            "recording_section", "run_section", "sound_section", "stall_flash", "status_banner", "timing_section",
            "wind_section"]
 
 PANEL_ALPHA = 0.62
 """Opacity of the side panels' background (the scene shows through)."""
-BACKDROP_WINDOWS = ("flight:window", "ground:window", "numerics:window")
+BACKDROP_WINDOWS = ("flight:window", "ground:window", "numerics:window", "nav:window")
 """The windows (:attr:`~flightsim.app.hud.state.Hud.hit_boxes`) whose background the scene draws when
 :attr:`~flightsim.app.hud.state.Hud.backdrops` is on."""
 BACKDROP_RGB = (51, 56, 64)
@@ -321,6 +327,48 @@ _AMBER = imgui.ImVec4(1.0, 0.72, 0.25, 1.0)
 
 #: The Ground panel shows below this height above the ground (ft), where the gear matters.
 GEAR_PANEL_BELOW = 100.0
+
+
+def nav_panel(view, do, hud):
+    """Bottom, left of the Numerics window: the NAV radio's HSI and what it receives; tune it from the station
+    list, turn the course selector (OBS) with -/+ or typed (an ILS's course is its runway's)."""
+    nav = view.nav
+    if nav is None or not _panels_fit(hud):
+        return
+    size = imgui.get_io().display_size
+    right = hud.hit_boxes.get("numerics:window", (size.x,) * 4)[0]
+    imgui.set_next_window_pos(vec2(right - 8, size.y - 8), imgui.Cond_.always, vec2(1.0, 1.0))
+    _panel_background(hud)
+    imgui.begin("NAV", None, _PANEL_FLAGS | imgui.WindowFlags_.no_move)
+    with plain_lines():
+        _nav(view, nav, do, hud)
+    _remember_window(hud, "nav:window")
+    imgui.end()
+
+
+def _nav(view, nav, do, hud):
+    r = nav.reading
+    hsi(view.telemetry.heading, nav.obs, r.course_dots, r.gs_dots if nav.ils else None,
+        None if not r.valid or nav.ils else r.to_from == "TO", 132.0)
+    if r.valid:
+        imgui.text(f"{r.ident}  {r.to_from if not nav.ils else 'LOC'}")
+        dme = f"DME {r.dme_nm:5.1f} nm"
+        imgui.text(dme + (f"  R {r.radial:03.0f}" if not nav.ils else ""))
+    else:
+        imgui.text_colored(_AMBER, "no signal" if nav.station else "not tuned")
+        imgui.text(" ")
+    imgui.set_next_item_width(150.0)
+    if imgui.begin_combo("##nav_station", nav.station or "tune..."):
+        for name in nav.stations:
+            if imgui.selectable(name, name == nav.station)[0]:
+                do.tune_nav(name)
+        imgui.end_combo()
+    hud.remember("nav_station")
+    imgui.set_next_item_width(110.0)
+    changed, typed = imgui.input_int("OBS", int(round(nav.obs)) % 360, 1, 10)
+    hud.remember("nav_obs")
+    if changed and not nav.ils:
+        do.set_obs(float(typed % 360))
 
 
 def gear_panel(view, do, hud):
@@ -572,10 +620,22 @@ def _autopilot_section(view, do, hud):
         if changed:
             low, high = AP_LIMITS[name]
             typed = typed % 360 if name == "heading" else min(max(typed, low), high)
-            do.set_autopilot(replace(sel, approach=False, **{name: float(typed)}))
+            leave = {"nav": None} if name == "heading" else {}         # a heading typed leaves NAV for HDG
+            do.set_autopilot(replace(sel, approach=False, runway=None, **leave, **{name: float(typed)}))
     if imgui.button("Approach runway 36 (LOC, GS)", vec2(-1.0, 0)):
         do.set_autopilot(Selection(airspeed=sel.airspeed, approach=True))
     hud.remember("autopilot_approach")
+    nav = view.nav
+    station = nav.station.split()[0] if nav is not None and nav.station else ""
+    if nav is not None and nav.ils and station != "I-KHOM36":
+        if imgui.button(f"Approach {station} (APR: LOC, GS)", vec2(-1.0, 0)):
+            ils = find_station(station)
+            do.set_autopilot(Selection(airspeed=sel.airspeed, approach=True, runway=(ils.airfield, ils.runway)))
+        hud.remember("autopilot_apr")
+    elif nav is not None and station and not nav.ils:
+        if imgui.button(f"NAV: track {station} course {nav.obs:03.0f}", vec2(-1.0, 0)):
+            do.set_autopilot(replace(sel, approach=False, runway=None, heading=None, nav=(station, nav.obs)))
+        hud.remember("autopilot_nav")
 
 
 def ghost_section(view, do, hud):
@@ -909,6 +969,7 @@ NUMERICS_SECTIONS = (aircraft_section, integrator_section, timing_section, clock
                      charts_section)
 """The Numerics window's sections, top to bottom; each ``section(view, do, hud)``."""
 
-PANELS = (cockpit_overlay, flight_panel, gear_panel, numerics_panel, dynamics_panel, input_panel, map_panel,
+PANELS = (cockpit_overlay, flight_panel, gear_panel, numerics_panel, nav_panel, dynamics_panel, input_panel,
+          map_panel,
           status_banner, key_help)
 """The HUD, in drawing order (later ones on top); each ``panel(view, do, hud)``."""

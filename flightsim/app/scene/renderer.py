@@ -19,7 +19,8 @@ software rasteriser shades as few hidden pixels as it can:
    decals win over both);
 3. without the terrain, the ground (the field patchwork of
    :mod:`flightsim.app.scene.ground`, following the camera); then the flat
-   decals (lake, roads, apron) and the runway: depth tested against what is
+   decals (lake, roads, apron), the runway and the other airfields' runways
+   (each at its field's elevation): depth tested against what is
    already drawn but not written, as they all lie on z = 0 where nothing
    can be behind them (no z-fighting at any distance);
 4. the airplane's shadow (stencilled so overlapping parts do not darken twice);
@@ -72,6 +73,9 @@ TERRAIN_FOG_FT = 190000.0
 through the haze from the circuit, where the near scenery's fog (:attr:`Lighting.fog_distance`) would hide it."""
 
 _GL_TEXTURE_MAX_ANISOTROPY = 0x84FE
+#: The other airfields' runway textures' length in pixels (the home runway's is textures.RUNWAY_LENGTH_PX): half,
+#: so that six airfields' textures are made in half a second
+FIELD_RUNWAY_PX = 2048
 
 GHOST_TINT = (0.50, 0.78, 1.00, 0.8)
 """The ghost airplane's colour (light blue) and how much of it replaces the model's colours."""
@@ -433,6 +437,19 @@ class SceneRenderer:
         self.object_centers, self.object_radii = _bounds(meshes)
         quad_pos, quad_uv = scenery.runway_quad
         self.runway_buffer = GeometryBuffer(dict(position=quad_pos, uv=quad_uv), [0, 1, 2, 0, 2, 3])
+        # the other airfields' asphalt runways: a texture (their numbers) and a rectangle each, culled by a sphere
+        self.field_runways = []
+        for fr in getattr(scenery, "field_runways", ()):
+            rw = fr.runway
+            image = textures.runway_texture(length_px=FIELD_RUNWAY_PX, width_ft=rw.width, length_ft=rw.length,
+                                            numbers=rw.numbers)
+            pos, uv = fr.quad
+            self.field_runways.append((_make_texture(image, repeat=False, anisotropy=self.quality.runway_anisotropy),
+                                       GeometryBuffer(dict(position=pos, uv=uv), [0, 1, 2, 0, 2, 3])))
+        self.field_runway_centers = np.array([[*fr.runway.center, fr.elevation] for fr in scenery.field_runways]
+                                             if getattr(scenery, "field_runways", None) else np.zeros((0, 3)))
+        self.field_runway_radii = np.array([0.5 * math.hypot(fr.runway.length, fr.runway.width)
+                                            for fr in getattr(scenery, "field_runways", ())])
 
     def _build_ground(self):
         """Skirt, far ring and the 3 x 3 near tiles in one buffer (2D positions relative to the camera tile)."""
@@ -536,9 +553,10 @@ class SceneRenderer:
         if self.sky_buffer is not None:
             self.sky_buffer.delete()
         self.sky_buffer = self._sky_dome(*quality.sky_segments)
-        gl.glBindTexture(gl.GL_TEXTURE_2D, self.tex_runway)
-        if pyglet.gl.gl_info.have_extension("GL_EXT_texture_filter_anisotropic"):
-            gl.glTexParameterf(gl.GL_TEXTURE_2D, _GL_TEXTURE_MAX_ANISOTROPY, max(quality.runway_anisotropy, 1.0))
+        for tex in (self.tex_runway, *(t for t, _ in self.field_runways)):
+            gl.glBindTexture(gl.GL_TEXTURE_2D, tex)
+            if pyglet.gl.gl_info.have_extension("GL_EXT_texture_filter_anisotropic"):
+                gl.glTexParameterf(gl.GL_TEXTURE_2D, _GL_TEXTURE_MAX_ANISOTROPY, max(quality.runway_anisotropy, 1.0))
         gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
         for prog in (self.static, self.runway, self.shadow, self.sky, self.ground):
             self._set_lighting_uniforms(prog)
@@ -660,6 +678,13 @@ class SceneRenderer:
         gl.glBindTexture(gl.GL_TEXTURE_2D, self.tex_runway)
         self.runway_buffer.bind()
         self.runway_buffer.draw()
+        if self.field_runways:
+            shown = spheres_visible(planes, self.field_runway_centers - eye, self.field_runway_radii)
+            for (tex, buffer), visible in zip(self.field_runways, shown, strict=True):
+                if visible:
+                    gl.glBindTexture(gl.GL_TEXTURE_2D, tex)
+                    buffer.bind()
+                    buffer.draw()
         # 4. The shadow on the ground.
         if show_airplane:
             self._draw_shadow(plane, float(airplane_position[2]))

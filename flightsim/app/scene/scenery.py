@@ -1,4 +1,4 @@
-"""The world around the airplane: airfield, town, woods, lake and distant hills.
+"""The world around the airplane: airfield, town, woods, lake and distant hills, and the world's other airfields.
 
 Earth frame as in the book: x North, y West, z up, feet; the ground is z = 0.
 The runway (18/36) is :data:`flightsim.simulation.airfield.RUNWAY` (the
@@ -9,12 +9,19 @@ North, so a pilot can fly to it and land.
 :func:`build_scenery` returns plain numpy geometry (no OpenGL): lit 3D
 landmarks as one merged :class:`~flightsim.app.scene.meshes.Mesh`, flat ground
 decals (taxiways, apron, roads, lake) as another, and the runway rectangle.
+
+The other airfields of the world (:func:`flightsim.simulation.world.load_airfields`: the shipped files and the
+user's) are drawn at their positions and elevations: an asphalt runway as a textured rectangle with its numbers,
+threshold bars and centre line (:class:`FieldRunway`, each with its own texture), edge markers beside it and,
+where its file says ``lights = true``, approach light bars; a grass strip as mown grass, a lighter green
+rectangle on the field with white edge markers and orange corner markers (decals and landmarks).  Each lies
+level at its field's elevation, z = ``elevation_ft`` (the world's terrain is flattened to it there).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -22,7 +29,38 @@ from flightsim.app.scene import meshes
 from flightsim.app.scene.meshes import Mesh, rgba, rotation_z, translation
 from flightsim.simulation.airfield import RUNWAY, Runway
 
-__all__ = ["RUNWAY", "Runway", "Scenery", "build_scenery", "decal_quad"]
+__all__ = ["RUNWAY", "FieldRunway", "Runway", "Scenery", "build_scenery", "decal_quad"]
+
+
+#: The hills on the horizon lie flat within this distance of another airfield's runway (ft), and rise over as
+#: much again beyond.
+HILL_CLEARANCE = 12000.0
+#: A grass strip's mown colour, and its edge and corner markers'.
+MOWN_GRASS = "#93b866"
+EDGE_MARKER = "#f2f2ee"
+CORNER_MARKER = "#e8762c"
+
+
+@dataclass(frozen=True)
+class FieldRunway:
+    """An asphalt runway of another airfield, drawn textured as the home runway is.
+
+    Attributes
+    ----------
+    airfield : str
+        Its airfield's identifier.
+    runway : Runway
+        Where it lies (x, y, heading, size, numbers), earth frame, ft.
+    elevation : float
+        Its height, z, ft.
+    quad : tuple of numpy.ndarray
+        (positions (4, 3), uv (4, 2)) of its rectangle, as :attr:`Scenery.runway_quad`.
+    """
+
+    airfield: str
+    runway: Runway
+    elevation: float
+    quad: tuple
 
 
 @dataclass
@@ -44,6 +82,8 @@ class Scenery:
     windsock_mount : numpy.ndarray, shape (3,)
         Where the windsock hangs, at the top of its pole, ft (the sock itself moves with the wind:
         :mod:`flightsim.app.scene.windsock`).
+    field_runways : list of FieldRunway
+        The other airfields' asphalt runways (their grass strips are decals and landmarks).
     """
 
     objects: list
@@ -52,6 +92,7 @@ class Scenery:
     runway_quad: tuple
     tower_eye: np.ndarray
     windsock_mount: np.ndarray
+    field_runways: list = field(default_factory=list)
 
 
 def decal_quad(center, along, length, width, color) -> Mesh:
@@ -254,8 +295,13 @@ def _woods(center, radius, count, rng):
     return out
 
 
-def _hills(rng, inner=42000.0, outer=70000.0, n_angle=160, n_radial=8, max_height=4200.0, sectors=10):
-    """A ring of hills and mountains on the horizon (smooth shaded, coloured by height), in sectors."""
+def _hills(rng, inner=42000.0, outer=70000.0, n_angle=160, n_radial=8, max_height=4200.0, sectors=10, clear=()):
+    """A ring of hills and mountains on the horizon (smooth shaded, coloured by height), in sectors.
+
+    ``clear``: ``(x, y)`` points (other airfields' runways) the hills sink under the ground around (200 ft
+    below it within :data:`HILL_CLEARANCE` ft, rising over as much again), so that no hill stands on a runway or
+    its approach.
+    """
     a = np.linspace(0.0, 2 * np.pi, n_angle, endpoint=False)
     r = np.linspace(inner, outer, n_radial)
     k = np.arange(1, 9)
@@ -268,7 +314,12 @@ def _hills(rng, inner=42000.0, outer=70000.0, n_angle=160, n_radial=8, max_heigh
     height = max_height * profile[:, None] * ridge[None, :] ** 1.6 * noise
     height[0] = 0.0
     height[-1] = 0.0
-    pts = np.stack([r[:, None] * np.cos(a)[None, :], r[:, None] * np.sin(a)[None, :], height], axis=-1)
+    px, py = r[:, None] * np.cos(a)[None, :], r[:, None] * np.sin(a)[None, :]
+    for cx, cy in clear:
+        u = np.clip((np.hypot(px - cx, py - cy) - HILL_CLEARANCE) / HILL_CLEARANCE, 0.0, 1.0)
+        smooth = u * u * (3.0 - 2.0 * u)
+        height = height * smooth - (1.0 - smooth) * 200.0     # sunk under the ground, which is drawn over it
+    pts = np.stack([px, py, height], axis=-1)
     frac = height / max_height
     low, mid, high = np.array([0.28, 0.38, 0.22]), np.array([0.42, 0.40, 0.33]), np.array([0.93, 0.94, 0.96])
     col = np.where(frac[..., None] < 0.55, low + (mid - low) * (frac[..., None] / 0.55),
@@ -294,20 +345,122 @@ def _roads(points, width, color="#6b6b68"):
     return out
 
 
-def build_scenery(runway: Runway = RUNWAY, seed=2024, hills=True) -> Scenery:
+def _runway_quad(runway, z=0.0):
+    """(positions (4, 3), uv (4, 2)) of a runway's rectangle at height ``z``, uv (0, 0) at the first threshold's
+    left corner."""
+    along, left = runway.axes()
+    c = np.asarray(runway.center, dtype=np.float64)
+    hl, hw = 0.5 * runway.length, 0.5 * runway.width
+    corners = [c - along * hl + left * hw, c - along * hl - left * hw, c + along * hl - left * hw,
+               c + along * hl + left * hw]
+    quad_pos = np.array([[p[0], p[1], z] for p in corners])
+    quad_uv = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    return quad_pos, quad_uv
+
+
+def _lifted(mesh, z):
+    """``mesh`` raised by ``z`` ft."""
+    if z == 0.0:
+        return mesh
+    positions = np.array(mesh.positions, dtype=np.float64)
+    positions[:, 2] += z
+    return Mesh(positions, mesh.normals, mesh.colors, mesh.indices)
+
+
+def _marker(p, z, size, color):
+    """A small box standing on the ground at (x, y) = ``p``, height z."""
+    return meshes.box([p[0], p[1], z + 0.5 * size[2]], size, color)
+
+
+def _field_runway(ident, data, elevation):
+    """Decals, landmarks and (asphalt) the :class:`FieldRunway` of one runway of another airfield."""
+    rw = data.runway()
+    along, left = rw.axes()
+    c = np.asarray(rw.center, dtype=np.float64)
+    hl, hw = 0.5 * rw.length, 0.5 * rw.width
+    decals, objects = [], []
+    if data.surface == "grass":
+        # mown grass: a lighter rectangle a little wider than the strip, white edge markers, orange corners
+        decals.append(_lifted(decal_quad(c, along, rw.length + 60.0, rw.width + 20.0, MOWN_GRASS), elevation))
+        for s in np.arange(-hl, hl + 1.0, 150.0):
+            for side in (-1, 1):
+                p = c + along * s + left * side * (hw + 4.0)
+                objects.append(_marker(p, elevation, [4.0, 1.5, 1.2], EDGE_MARKER))
+        for end in (-1, 1):
+            for side in (-1, 1):
+                p = c + along * end * hl + left * side * (hw + 4.0)
+                objects.append(_marker(p, elevation, [3.0, 3.0, 3.0], CORNER_MARKER))
+        return decals, objects, None
+    # asphalt: the textured rectangle, a taxiway and apron beside it, edge markers, approach lights when lit
+    east = -left
+    decals.append(_lifted(decal_quad(c + east * (hw + 180.0), along, 0.6 * rw.length, 35.0, "#5d5d5a"), elevation))
+    decals.append(_lifted(decal_quad(c + east * (hw + 90.0), east, 180.0, 35.0, "#5d5d5a"), elevation))
+    decals.append(_lifted(decal_quad(c + east * (hw + 330.0), along, 400.0, 260.0, "#8a8a84"), elevation))
+    for s in np.linspace(-hl, hl, max(int(rw.length // 200.0), 2) + 1):
+        for side in (-1, 1):
+            p = c + along * s + left * side * (hw + 8.0)
+            objects.append(_marker(p, elevation, [2.0, 2.0, 2.0], "#f6f2c8"))
+    if data.lights:
+        for end in (-1, 1):
+            for k in range(1, 9):
+                p = c + along * end * (hl + 100.0 * k)
+                objects.append(_marker(p, elevation + 2.0, [3.0, 40.0 if k % 3 == 0 else 14.0, 2.0], "#f4f0d0"))
+    hangar = c + east * (hw + 330.0) + east * 200.0
+    objects.append(_lifted(_building(hangar[0], hangar[1], 110.0, 80.0, 30.0, "#b9bcc0", "#6f7780"), elevation))
+    return decals, objects, FieldRunway(ident, rw, elevation, _runway_quad(rw, elevation))
+
+
+def _runway_centres(airfield, home):
+    """The (x, y) centres of an airfield's runways but ``home``."""
+    return [r.center for r in airfield.runways if r.runway() != home and r.runway(r.ends[1]) != home]
+
+
+def _other_airfields(runway, airfields):
+    """Decals, landmark clusters (one an airfield) and :class:`FieldRunway` list of every airfield's runways but
+    ``runway`` (the home runway, drawn as before)."""
+    decals, clusters, runways = [], [], []
+    for f in airfields.values():
+        objects = []
+        for data in f.runways:
+            if data.runway() == runway or data.runway(data.ends[1]) == runway:
+                continue
+            d, o, fr = _field_runway(f.id, data, float(f.elevation_ft))
+            decals += d
+            objects += o
+            if fr is not None:
+                runways.append(fr)
+        if objects:
+            clusters.append(Mesh.merge(objects))
+    return decals, clusters, runways
+
+
+def build_scenery(runway: Runway = RUNWAY, seed=2024, airfields=None, hills=True) -> Scenery:
     """Build the world geometry (deterministic for a given seed).
 
     Parameters
     ----------
     runway : Runway
+        The home runway, drawn with its airfield's buildings, tower and windsock.
     seed : int
+    airfields : dict, optional
+        ``{id: Airfield}`` whose other runways are drawn (:func:`flightsim.simulation.world.load_airfields`'s,
+        the default; ``{}``: none).
     hills : bool
         The painted ring of hills on the horizon (none where the world's terrain is drawn).
 
     Returns
     -------
     Scenery
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        A bad airfield file (only with ``airfields`` None).
     """
+    if airfields is None:
+        from flightsim.simulation.world import load_airfields
+
+        airfields = load_airfields()
     rng = np.random.default_rng(seed)
     decals, clusters = [], []
     d, o = _airfield(runway)
@@ -329,15 +482,11 @@ def build_scenery(runway: Runway = RUNWAY, seed=2024, hills=True) -> Scenery:
     # A radio mast with a red top: a height reference near the field.
     clusters.append(Mesh.merge([meshes.box([-3000.0, -3500.0, 200.0], [6.0, 6.0, 400.0], "#c9ccd1"),
                                 meshes.box([-3000.0, -3500.0, 402.0], [8.0, 8.0, 8.0], "#d22b2b")]))
+    d, o, field_runways = _other_airfields(runway, airfields)
     if hills:
-        clusters.extend(_hills(rng))
-    along, left = runway.axes()
-    c = np.asarray(runway.center, dtype=np.float64)
-    hl, hw = 0.5 * runway.length, 0.5 * runway.width
-    corners = [c - along * hl + left * hw, c - along * hl - left * hw, c + along * hl - left * hw,
-               c + along * hl + left * hw]
-    quad_pos = np.array([[p[0], p[1], 0.0] for p in corners])
-    quad_uv = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+        clusters.extend(_hills(rng, clear=[local for f in airfields.values() for local in _runway_centres(f, runway)]))
+    decals += d
+    clusters += o
     tower = _tower_position(runway)                        # on the roof, above the cab
-    return Scenery(clusters, Mesh.merge(decals), runway, (quad_pos, quad_uv),
-                   np.array([tower[0], tower[1], 82.0]), _windsock_mount(runway))
+    return Scenery(clusters, Mesh.merge(decals), runway, _runway_quad(runway),
+                   np.array([tower[0], tower[1], 82.0]), _windsock_mount(runway), field_runways)

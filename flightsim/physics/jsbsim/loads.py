@@ -209,7 +209,7 @@ def jsbsim_loads(t, y, params):
     inv = 1.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
     ex, ey, ez = qv_rotate(qw, qx, qy, qz, fx, fy, fz)
     mass = params.mass
-    gx, gy, gz, gmx, gmy, gmz, touching = gear_loads(y, params, qw, qx, qy, qz, inv)
+    gx, gy, gz, gmx, gmy, gmz, touching = gear_loads(y, params, qw, qx, qy, qz, inv, params.terrain)
     last, sx, sy, sz = params.jsb_last, fx, fy, fz       # the specific force, for the load factors (JSBSim's axes)
     last[L_GEAR] = last[L_GEAR + 1] = last[L_GEAR + 2] = 0.0
     if touching:
