@@ -291,3 +291,13 @@ def test_the_batch_starts_at_the_runway_end_it_is_given():
     assert batch.start.end.name == "KVAL 27"
     with pytest.raises(ValueError, match="^start: airfield= and runway= place a start"):
         BatchSimulation(1, "c172", airfield="KVAL")
+
+
+def test_an_approach_into_the_mountains_is_refused_naming_the_terrain(tmp_path):
+    # the mountain strip has no straight-in approach from a minute out: its 3° path runs into the range
+    r = subprocess.run([FLIGHTSIM, "simulate", "--airfield", "KMTN", "--runway", "17", "--start", "approach",
+                        "--duration", "1", "--out", str(tmp_path / "t.csv")], capture_output=True, text=True,
+                       timeout=300)
+    line = one_line_error(r)
+    assert "KMTN/17" in line and "runs into the terrain" in line and "nm out" in line, line
+    assert not (tmp_path / "t.csv").exists()

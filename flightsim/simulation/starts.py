@@ -45,6 +45,7 @@ import numpy as np
 from flightsim.math import quat
 from flightsim.physics import aero
 from flightsim.physics import planet as planets
+from flightsim.physics.constants import NAUTICAL_MILE
 from flightsim.physics.ground import contact_depths
 from flightsim.physics.inputs import C_ENGINE
 from flightsim.physics.trim import AirplaneModel, TrimError, trimmable_speeds
@@ -308,7 +309,38 @@ def approach_start(aircraft, atmosphere="constant", wind=None, gravity=None, end
     altitude = elevation + below + distance * math.tan(-gamma)
     point = _solve(aircraft, speed, altitude, GLIDE_ANGLE, APPROACH_FLAPS, runway.heading_deg, atmosphere, gravity)
     north, west = runway.point(AIM_DISTANCE - distance)
+    if end is not None:
+        _clear_of_terrain(runway, end, distance, elevation)
     return Start("approach", _in_the_wind(point.state_at(north, west), wind), trim_controls(point), point, end=end)
+
+
+#: How far below the glide path the world's terrain must stay for an approach start, ft.
+APPROACH_CLEARANCE = 100.0
+
+
+def _clear_of_terrain(runway, end, distance, elevation):
+    """Refuse an approach start to ``end`` whose glide path, the last ``distance`` ft to the aim point, passes
+    less than :data:`APPROACH_CLEARANCE` (near the runway half its height above it) over the world's terrain (a
+    strip in the mountains has no straight-in approach from a minute out): one line naming the runway end and
+    where the terrain stands."""
+    from flightsim.errors import InputError
+    from flightsim.physics.terrain import load_terrain
+
+    d = np.linspace(0.0, distance, max(2, int(distance / 250.0) + 1))       # back from the aim point, ft
+    along, _ = runway.axes()
+    x, y = (runway.point(AIM_DISTANCE)[:, None] - np.outer(along, d))
+    rise = d * math.tan(math.radians(abs(GLIDE_ANGLE)))
+    path = elevation + rise
+    ground = load_terrain().height(x, y)
+    # (the clearance asked for grows from nothing at the aim point to APPROACH_CLEARANCE: half the path's rise)
+    short = ground - (path - np.minimum(APPROACH_CLEARANCE, 0.5 * rise))
+    k = int(np.argmax(short))
+    if short[k] > 0.0:
+        gap = path[k] - ground[k]
+        how = (f"runs into the terrain ({ground[k]:.0f} ft, {-gap:.0f} ft above the path)" if gap < 0.0 else
+               f"passes only {gap:.0f} ft over the terrain ({ground[k]:.0f} ft)")
+        raise InputError("--start", "approach", f"the {abs(GLIDE_ANGLE):g}° glide path to {end.airfield}/{end.end} "
+                         f"{how} {d[k] / NAUTICAL_MILE:.1f} nm out: start on the runway or in the air")
 
 
 def start_end(airfield=None, runway=None):
