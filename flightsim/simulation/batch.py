@@ -76,7 +76,7 @@ from flightsim.physics.terrain import resolve_terrain
 from flightsim.physics.wind import wingspan_of
 from flightsim.simulation.autopilot import BatchAutopilot
 from flightsim.simulation.controls import CONTROL_NAMES, flown, flown_row
-from flightsim.simulation.flight import DEFAULT_DT, resolve_aircraft
+from flightsim.simulation.flight import DEFAULT_DT, ground_for, resolve_aircraft
 from flightsim.simulation.starts import file_start
 
 #: The :class:`~flightsim.physics.aero.LoadParams` fields written during a flight: one row per airplane.
@@ -349,9 +349,9 @@ class BatchSimulation:
                                       self.aircraft.jsbsim is not None)
         self.lat = planets.DEFAULT_LAT if lat is None else planets.check_lat(lat)
         self.lon = planets.DEFAULT_LON if lon is None else planets.check_lon(lon)
-        #: the ground's terrain as asked for, and packed (None: the plane z = 0)
-        self.terrain = terrain
-        self._terrain = resolve_terrain(terrain)
+        #: the ground's terrain (as asked for; the world's for a start above sea level: flight.ground_for), packed
+        self.terrain = ground_for(terrain, self.start)
+        self._terrain = resolve_terrain(self.terrain)
         params = aero.pack(self.aircraft, atmosphere)._replace(terrain=self._terrain)
         params = params._replace(planet=planets.pack(self.planet, math.radians(self.lat), math.radians(self.lon),
                                                      params.gravity))

@@ -270,6 +270,15 @@ def indicated(airspeed, density):
     return float(airspeed * math.sqrt(max(density, 0.0) / RHO_SL))
 
 
+def ground_for(terrain, start):
+    """The terrain a flight from ``start`` stands on: ``terrain`` as given, except None for a start on an airfield
+    above sea level (``start.elevation``), which is the world's (``"world"``: the plane z = 0 lies below its
+    runway)."""
+    if terrain is None and getattr(start, "elevation", 0.0) != 0.0:
+        return "world"
+    return terrain
+
+
 def resolve_aircraft(aircraft):
     """An :class:`Aircraft` from None (the book's), a path, or an Aircraft."""
     if isinstance(aircraft, Aircraft):
@@ -306,7 +315,9 @@ class Simulation:
         integrator's stages.
     terrain : None, "world", "off" or flightsim.physics.terrain.Terrain
         The ground under the gear and the crash check: None or ``"off"`` the
-        plane z = 0 (the default: nothing of the terrain is compiled),
+        plane z = 0 (the default: nothing of the terrain is compiled; None for a
+        start on an airfield above sea level is the world's terrain, the plane
+        lying below its runway: :func:`ground_for`),
         ``"world"`` the shipped region (:func:`~flightsim.physics.terrain.load_terrain`),
         or a terrain of one's own; on a round planet looked up with the view's x, y.
 
@@ -324,11 +335,11 @@ class Simulation:
     def __init__(self, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere="constant", renormalize=True,
                  start=None, wind=None, planet=None, lat=None, lon=None, terrain=None):
         self.aircraft = resolve_aircraft(aircraft)
+        self.start = file_start(self.aircraft) if start is None else start
         #: the ground's terrain as asked for (None, ``"world"`` or a :class:`~flightsim.physics.terrain.Terrain`)
         #: and packed (None: the plane z = 0)
-        self.terrain = terrain
-        self._terrain = resolve_terrain(terrain)
-        self.start = file_start(self.aircraft) if start is None else start
+        self.terrain = ground_for(terrain, self.start)
+        self._terrain = resolve_terrain(self.terrain)
         self.dt = check_dt(dt)
         #: the planet (:class:`~flightsim.physics.planet.Planet`) and the latitude and longitude (deg) of the earth
         #: frame's origin on it
