@@ -202,20 +202,27 @@ def quat_to_matrix(n, x, y, z, R):
 
 
 @jit
-def matrix_to_quat(R):
-    """Quaternion of a rotation matrix by Shepperd's method (the largest of w, x, y, z as pivot), unnormalised."""
-    tr = R[0, 0] + R[1, 1] + R[2, 2]
-    if tr >= R[0, 0] and tr >= R[1, 1] and tr >= R[2, 2]:
+def quat_of_entries(r00, r01, r02, r10, r11, r12, r20, r21, r22):
+    """Quaternion of the rotation matrix with these entries by Shepperd's method (the largest of w, x, y, z as
+    pivot), unnormalised."""
+    tr = r00 + r11 + r22
+    if tr >= r00 and tr >= r11 and tr >= r22:
         s = 2.0 * math.sqrt(1.0 + tr)
-        return 0.25 * s, (R[2, 1] - R[1, 2]) / s, (R[0, 2] - R[2, 0]) / s, (R[1, 0] - R[0, 1]) / s
-    if R[0, 0] >= R[1, 1] and R[0, 0] >= R[2, 2]:
-        s = 2.0 * math.sqrt(1.0 + R[0, 0] - R[1, 1] - R[2, 2])
-        return (R[2, 1] - R[1, 2]) / s, 0.25 * s, (R[0, 1] + R[1, 0]) / s, (R[0, 2] + R[2, 0]) / s
-    if R[1, 1] >= R[2, 2]:
-        s = 2.0 * math.sqrt(1.0 - R[0, 0] + R[1, 1] - R[2, 2])
-        return (R[0, 2] - R[2, 0]) / s, (R[0, 1] + R[1, 0]) / s, 0.25 * s, (R[1, 2] + R[2, 1]) / s
-    s = 2.0 * math.sqrt(1.0 - R[0, 0] - R[1, 1] + R[2, 2])
-    return (R[1, 0] - R[0, 1]) / s, (R[0, 2] + R[2, 0]) / s, (R[1, 2] + R[2, 1]) / s, 0.25 * s
+        return 0.25 * s, (r21 - r12) / s, (r02 - r20) / s, (r10 - r01) / s
+    if r00 >= r11 and r00 >= r22:
+        s = 2.0 * math.sqrt(1.0 + r00 - r11 - r22)
+        return (r21 - r12) / s, 0.25 * s, (r01 + r10) / s, (r02 + r20) / s
+    if r11 >= r22:
+        s = 2.0 * math.sqrt(1.0 - r00 + r11 - r22)
+        return (r02 - r20) / s, (r01 + r10) / s, 0.25 * s, (r12 + r21) / s
+    s = 2.0 * math.sqrt(1.0 - r00 - r11 + r22)
+    return (r10 - r01) / s, (r02 + r20) / s, (r12 + r21) / s, 0.25 * s
+
+
+@jit
+def matrix_to_quat(R):
+    """Quaternion of a rotation matrix by Shepperd's method (:func:`quat_of_entries`), unnormalised."""
+    return quat_of_entries(R[0, 0], R[0, 1], R[0, 2], R[1, 0], R[1, 1], R[1, 2], R[2, 0], R[2, 1], R[2, 2])
 
 @entry_jit
 def rotate_rows(q, v, out):

@@ -224,22 +224,14 @@ def contact_loads(y, r, g, refs, reach, out, anchor, controls, qw, qx, qy, qz, i
                 v_roll = vx * hx + vy * hy
                 v_side = vx * sx + vy * sy
                 brake = wheel_brake(controls, refs[k, R_BRAKE])
-                mu_roll = g[k, G_ROLLING] + brake * (g[k, G_BRAKE] - g[k, G_ROLLING])
-                mu_side = g[k, G_STATIC]
-                if anchor[k, A_ON] > 0.5 and brake > 0.0:
+                held = anchor[k, A_ON] > 0.5 and brake > 0.0
+                give = 0.0
+                if held:
                     # Held: a spring to the anchor (and the slip damper), up to full braking.
                     px = y[0] + r00 * rx + r01 * ry + r02 * rz
                     py = y[1] + r10 * rx + r11 * ry + r12 * rz
                     give = ((px - anchor[k, A_X]) * hx + (py - anchor[k, A_Y]) * hy) / HOLD_DISTANCE
-                    f_roll = -mu_roll * normal * min(max(give + v_roll / SLIP_SPEED, -1.0), 1.0)
-                else:
-                    f_roll = -mu_roll * normal * math.tanh(v_roll / SLIP_SPEED)
-                f_side = -mu_side * normal * math.tanh(v_side / max(SLIP_SPEED, abs(v_roll) * SLIP_TAN))
-                limit = max(mu_roll, mu_side) * normal
-                total = math.sqrt(f_roll * f_roll + f_side * f_side)
-                if total > limit:
-                    f_roll *= limit / total
-                    f_side *= limit / total
+                f_roll, f_side = tyre_forces(g, k, brake, normal, v_roll, v_side, held, give)
                 ex = f_roll * hx + f_side * sx
                 ey = f_roll * hy + f_side * sy
         else:
@@ -259,6 +251,29 @@ def contact_loads(y, r, g, refs, reach, out, anchor, controls, qw, qx, qy, qz, i
         my += rz * bx - rx * bz
         mz += rx * by - ry * bx
     return fx, fy, fz, mx, my, mz, touching
+
+
+@borrowing_jit
+def tyre_forces(g, k, brake, normal, v_roll, v_side, held, give):
+    """Wheel ``k``'s friction along its heading and across it, ``(f_roll, f_side)`` (lbf), for the ``normal``
+    load, the contact point's rolling and side speeds and the brake: rolling friction rising to the brake's
+    with ``brake``, ``−μ N tanh(v / v₀)`` each way (:func:`contact_loads`' law), or when ``held`` by the brakes
+    a spring of ``give`` (the distance from its anchor over :data:`HOLD_DISTANCE`) with the slip damper, up to
+    full braking; the two together at most ``max(μ_roll, μ_side) N``.  The plane's contact and the terrain's
+    (:func:`terrain_contact_loads`) share it."""
+    mu_roll = g[k, G_ROLLING] + brake * (g[k, G_BRAKE] - g[k, G_ROLLING])
+    mu_side = g[k, G_STATIC]
+    if held:
+        f_roll = -mu_roll * normal * min(max(give + v_roll / SLIP_SPEED, -1.0), 1.0)
+    else:
+        f_roll = -mu_roll * normal * math.tanh(v_roll / SLIP_SPEED)
+    f_side = -mu_side * normal * math.tanh(v_side / max(SLIP_SPEED, abs(v_roll) * SLIP_TAN))
+    limit = max(mu_roll, mu_side) * normal
+    total = math.sqrt(f_roll * f_roll + f_side * f_side)
+    if total > limit:
+        f_roll *= limit / total
+        f_side *= limit / total
+    return f_roll, f_side
 
 
 @borrowing_jit
@@ -339,24 +354,16 @@ def terrain_contact_loads(y, r, g, refs, reach, out, anchor, controls, qw, qx, q
                 v_roll = vx * hx + vy * hy + vz * hz
                 v_side = vx * sx + vy * sy + vz * sz
                 brake = wheel_brake(controls, refs[k, R_BRAKE])
-                mu_roll = g[k, G_ROLLING] + brake * (g[k, G_BRAKE] - g[k, G_ROLLING])
-                mu_side = g[k, G_STATIC]
-                if anchor[k, A_ON] > 0.5 and brake > 0.0:
+                held = anchor[k, A_ON] > 0.5 and brake > 0.0
+                give = 0.0
+                if held:
                     # Held: a spring to the anchor along the heading's horizontal direction, up to full braking.
                     ql = math.sqrt(ax * ax + ay * ay)
                     qx_, qy_ = (ax / ql, ay / ql) if ql > 1e-9 else (hx, hy)
                     cpx = y[0] + r00 * rx + r01 * ry + r02 * rz
                     cpy = y[1] + r10 * rx + r11 * ry + r12 * rz
                     give = ((cpx - anchor[k, A_X]) * qx_ + (cpy - anchor[k, A_Y]) * qy_) / HOLD_DISTANCE
-                    f_roll = -mu_roll * normal * min(max(give + v_roll / SLIP_SPEED, -1.0), 1.0)
-                else:
-                    f_roll = -mu_roll * normal * math.tanh(v_roll / SLIP_SPEED)
-                f_side = -mu_side * normal * math.tanh(v_side / max(SLIP_SPEED, abs(v_roll) * SLIP_TAN))
-                limit = max(mu_roll, mu_side) * normal
-                total = math.sqrt(f_roll * f_roll + f_side * f_side)
-                if total > limit:
-                    f_roll *= limit / total
-                    f_side *= limit / total
+                f_roll, f_side = tyre_forces(g, k, brake, normal, v_roll, v_side, held, give)
                 ex = f_roll * hx + f_side * sx
                 ey = f_roll * hy + f_side * sy
                 ez = f_roll * hz + f_side * sz

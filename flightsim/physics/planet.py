@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from flightsim.math.compiler import borrowing_jit
+from flightsim.math.kernels import quat_of_entries, turn
 
 __all__ = ["FLAT", "WGS84", "Planet", "ecef", "effective_gravity", "from_geodetic", "from_view", "geodetic",
            "gravitation", "pack", "to_view"]
@@ -240,32 +241,6 @@ def gravitation(x, y, z, gm, a, j2):
 
 
 @borrowing_jit
-def _quat_of_rows(r00, r01, r02, r10, r11, r12, r20, r21, r22):
-    """Unit quaternion of the rotation matrix with these entries (Shepperd's method)."""
-    tr = r00 + r11 + r22
-    if tr >= r00 and tr >= r11 and tr >= r22:
-        s = 2.0 * math.sqrt(1.0 + tr)
-        return 0.25 * s, (r21 - r12) / s, (r02 - r20) / s, (r10 - r01) / s
-    if r00 >= r11 and r00 >= r22:
-        s = 2.0 * math.sqrt(1.0 + r00 - r11 - r22)
-        return (r21 - r12) / s, 0.25 * s, (r01 + r10) / s, (r02 + r20) / s
-    if r11 >= r22:
-        s = 2.0 * math.sqrt(1.0 - r00 + r11 - r22)
-        return (r02 - r20) / s, (r01 + r10) / s, 0.25 * s, (r12 + r21) / s
-    s = 2.0 * math.sqrt(1.0 - r00 - r11 + r22)
-    return (r10 - r01) / s, (r02 + r20) / s, (r12 + r21) / s, 0.25 * s
-
-
-@borrowing_jit
-def _mul(aw, ax, ay, az, bw, bx, by, bz):
-    """Hamilton product ``a ⊗ b``."""
-    return (aw * bw - ax * bx - ay * by - az * bz,
-            aw * bx + ax * bw + ay * bz - az * by,
-            aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw)
-
-
-@borrowing_jit
 def to_view(t, y, planet, out):
     """The view of the ECI state ``y`` at time ``t`` (the module docstring) into ``out`` (13 numbers).
 
@@ -356,10 +331,10 @@ def _make_view(t, y, planet):
     planet[k + 3], planet[k + 4], planet[k + 5] = c * wx - s * wy, s * wx + c * wy, 0.0
     planet[k + 6], planet[k + 7], planet[k + 8] = c * ux - s * uy, s * ux + c * uy, uz
     # q local←body = q local←ECI ⊗ q ECI←body; the rows of local←ECI are the axes in ECI
-    lw, lx, ly, lz = _quat_of_rows(planet[k], planet[k + 1], planet[k + 2], planet[k + 3], planet[k + 4],
-                                   planet[k + 5], planet[k + 6], planet[k + 7], planet[k + 8])
+    lw, lx, ly, lz = quat_of_entries(planet[k], planet[k + 1], planet[k + 2], planet[k + 3], planet[k + 4],
+                                     planet[k + 5], planet[k + 6], planet[k + 7], planet[k + 8])
     qw, qx, qy, qz = y[6], y[7], y[8], y[9]
-    out[6], out[7], out[8], out[9] = _mul(lw, lx, ly, lz, qw, qx, qy, qz)
+    out[6], out[7], out[8], out[9] = turn(lw, lx, ly, lz, qw, 1.0, qx, qy, qz)      # q_local←ECI ⊗ q
     # body rates relative to the Earth: ω − R(body←ECI) (0, 0, Ω)
     n2 = qw * qw + qx * qx + qy * qy + qz * qz
     ex, ey, ez = _rotate_back(qw, qx, qy, qz, om)
@@ -419,9 +394,9 @@ def from_geodetic(t, lat, lon, h, view, planet, out):
     r00, r01, r02 = c * nx - s * ny, s * nx + c * ny, nz
     r10, r11, r12 = c * wx - s * wy, s * wx + c * wy, 0.0
     r20, r21, r22 = c * ux - s * uy, s * ux + c * uy, uz
-    lw, lx, ly, lz = _quat_of_rows(r00, r01, r02, r10, r11, r12, r20, r21, r22)
+    lw, lx, ly, lz = quat_of_entries(r00, r01, r02, r10, r11, r12, r20, r21, r22)
     # q ECI←body = (q local←ECI)* ⊗ q local←body
-    qw, qx, qy, qz = _mul(lw, -lx, -ly, -lz, view[6], view[7], view[8], view[9])
+    qw, qx, qy, qz = turn(lw, -lx, -ly, -lz, view[6], 1.0, view[7], view[8], view[9])
     n = math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
     qw, qx, qy, qz = qw / n, qx / n, qy / n, qz / n
     out[6], out[7], out[8], out[9] = qw, qx, qy, qz
