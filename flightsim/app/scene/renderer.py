@@ -57,6 +57,7 @@ from flightsim.app.scene.camera import frustum_planes, spheres_visible
 from flightsim.app.scene.meshes import Mesh
 from flightsim.app.scene.quality import LEVELS, Quality
 from flightsim.files import atomic_write
+from flightsim.physics.terrain import surface
 
 __all__ = ["GHOST_OPACITY", "GHOST_SAME_FT", "GHOST_TINT", "GhostPose", "SceneRenderer", "Lighting", "gl_matrix",
            "read_pixels", "save_png"]
@@ -71,6 +72,13 @@ drawn over it (the terrain is flat farmland at sea level within 12,000 ft of hom
 TERRAIN_FOG_FT = 190000.0
 """The terrain's fog distance, ft (the haze reaches 1 - 1/e there): the range 30-40 nm East of home shows
 through the haze from the circuit, where the near scenery's fog (:attr:`Lighting.fog_distance`) would hide it."""
+
+MIN_FEATURE_PX = 1.5
+"""A landmark cluster (or the windsock) whose objects would show smaller than this on the screen, pixels, is left
+out: Mesa's software rasteriser pays for every triangle, and a sub-pixel one only twinkles."""
+
+FAR_FEATURE_PX = 8.0
+"""A cluster with a stand-in (the woods) draws it where its objects show smaller than this, pixels."""
 
 _GL_TEXTURE_MAX_ANISOTROPY = 0x84FE
 #: The other airfields' runway textures' length in pixels (the home runway's is textures.RUNWAY_LENGTH_PX): half,
@@ -231,17 +239,21 @@ class GeometryBuffer:
         gl.glGenVertexArrays(1, ctypes.byref(self.vao))
         gl.glBindVertexArray(self.vao)
         self._buffers = []
+        self._attributes = []                 # (buffer, location, size): for the gathering vertex arrays
         for name, data in attributes.items():
             data = np.ascontiguousarray(data, dtype=np.float32)
             size = 1 if data.ndim == 1 else data.shape[1]
             location = shaders.LOCATIONS[name]
             self._upload(gl.GL_ARRAY_BUFFER, data)
+            self._attributes.append((self._buffers[-1], location, size))
             gl.glEnableVertexAttribArray(location)
             gl.glVertexAttribPointer(location, size, gl.GL_FLOAT, gl.GL_FALSE, 0, None)
         idx = np.ascontiguousarray(indices, dtype=np.uint32)
         self._upload(gl.GL_ELEMENT_ARRAY_BUFFER, idx)
         gl.glBindVertexArray(0)
         self.count = int(idx.size)
+        self._indices = idx
+        self._gathered = {}                   # slot -> [vao, element buffer, capacity, key, count]
 
     def _upload(self, target, data):
         buf = gl.GLuint()
@@ -274,12 +286,57 @@ class GeometryBuffer:
         if run_first >= 0:
             self.draw(run_first, run_end - run_first)
 
+    def draw_gathered(self, first, count, slot=0):
+        """Draw the index ranges ``first``/``count`` (arrays, in indices) in one ``glDrawElements``, in the
+        buffer's order.
+
+        Their indices are gathered on the CPU into an element buffer of their own (one per ``slot``: each call
+        site keeps its own), refilled only when the ranges change.  Mesa's software rasteriser sets each draw of
+        a ``glMultiDrawElements`` up on its own (tens of microseconds), so a few tens of ranges drawn as one
+        save about a third of a millisecond a frame.  Binds its own vertex array.
+        """
+        first = np.asarray(first, dtype=np.int64)
+        count = np.asarray(count, dtype=np.int64)
+        order = np.argsort(first, kind="stable")            # in the buffer's order
+        first, count = first[order], count[order]
+        key = first.tobytes() + count.tobytes()
+        state = self._gathered.get(slot)
+        if state is None:
+            state = self._gathered[slot] = [gl.GLuint(), gl.GLuint(), 0, None, 0]
+            gl.glGenVertexArrays(1, ctypes.byref(state[0]))
+            gl.glBindVertexArray(state[0])
+            for buf, location, size in self._attributes:
+                gl.glBindBuffer(gl.GL_ARRAY_BUFFER, buf)
+                gl.glEnableVertexAttribArray(location)
+                gl.glVertexAttribPointer(location, size, gl.GL_FLOAT, gl.GL_FALSE, 0, None)
+            gl.glGenBuffers(1, ctypes.byref(state[1]))
+            gl.glBindBuffer(gl.GL_ELEMENT_ARRAY_BUFFER, state[1])
+            gl.glBindBuffer(gl.GL_ARRAY_BUFFER, 0)
+        gl.glBindVertexArray(state[0])
+        if state[3] != key:
+            total = int(count.sum())
+            if total:
+                starts = np.repeat(first - np.concatenate([[0], np.cumsum(count)[:-1]]), count)
+                idx = np.ascontiguousarray(self._indices[starts + np.arange(total)])
+                gl.glBindBuffer(gl.GL_ELEMENT_ARRAY_BUFFER, state[1])
+                if total > state[2]:
+                    state[2] = max(1024, 2 * total)
+                    gl.glBufferData(gl.GL_ELEMENT_ARRAY_BUFFER, 4 * state[2], None, gl.GL_DYNAMIC_DRAW)
+                gl.glBufferSubData(gl.GL_ELEMENT_ARRAY_BUFFER, 0, idx.nbytes, idx.ctypes.data_as(ctypes.c_void_p))
+            state[3], state[4] = key, total
+        if state[4]:
+            gl.glDrawElements(gl.GL_TRIANGLES, state[4], gl.GL_UNSIGNED_INT, None)
+
     def delete(self):
         """Free the GL objects."""
         for buf in self._buffers:
             gl.glDeleteBuffers(1, ctypes.byref(buf))
         gl.glDeleteVertexArrays(1, ctypes.byref(self.vao))
         self._buffers = []
+        for vao, buf, *_ in self._gathered.values():
+            gl.glDeleteBuffers(1, ctypes.byref(buf))
+            gl.glDeleteVertexArrays(1, ctypes.byref(vao))
+        self._gathered = {}
 
 
 def _ranges(counts):
@@ -395,6 +452,7 @@ class SceneRenderer:
         self._build_scenery(scenery)
         self._build_ground()
         self.terrain = None
+        self._surface = terrain                  # the physics' surface, for the shadow's ground
         if terrain is not None:
             self._build_terrain(terrain)
         self.airplane_buffer = None
@@ -424,17 +482,25 @@ class SceneRenderer:
         self._part_shown = [True] * len(model.parts)
 
     def _build_scenery(self, scenery):
-        """The lit landmarks (one cluster a mesh) and the flat decals in one buffer; the runway quad apart."""
+        """The lit landmarks (one cluster a mesh), their stand-ins from afar and the flat decals in one buffer;
+        the runway quad apart."""
         L = self.lighting
         meshes = list(scenery.objects)
+        far = list(getattr(scenery, "object_far", None) or [None] * len(meshes))
+        stand_ins = [m for m in far if m is not None]
         d = scenery.decals
         flat = Mesh(d.positions, np.tile([0.0, 0.0, 1.0], (d.vertex_count, 1)), d.colors, d.indices)
-        merged = Mesh.merge([*meshes, flat])
+        merged = Mesh.merge([*meshes, *stand_ins, flat])
         colors = L.lit_colors(merged.colors, merged.normals)
         self.scenery_buffer = GeometryBuffer(dict(position=merged.positions, color=colors), merged.indices)
-        ranges = _ranges([m.indices.size for m in meshes] + [flat.indices.size])
-        self.object_ranges, self.decal_range = ranges[:-1], ranges[-1]
+        ranges = _ranges([m.indices.size for m in [*meshes, *stand_ins, flat]])
+        self.object_ranges, self.decal_range = ranges[:len(meshes) + len(stand_ins)], ranges[-1]
+        self._object_first, self._object_count = (np.array(r, dtype=np.int64).reshape(-1) for r in
+                                                  zip(*self.object_ranges, strict=True))
         self.object_centers, self.object_radii = _bounds(meshes)
+        sizes = getattr(scenery, "object_sizes", None) or [math.inf] * len(meshes)
+        self.object_sizes = np.asarray(sizes, dtype=np.float64)
+        self._has_far = np.array([m is not None for m in far], dtype=bool)
         quad_pos, quad_uv = scenery.runway_quad
         self.runway_buffer = GeometryBuffer(dict(position=quad_pos, uv=quad_uv), [0, 1, 2, 0, 2, 3])
         # the other airfields' asphalt runways: a texture (their numbers) and a rectangle each, culled by a sphere
@@ -489,23 +555,18 @@ class SceneRenderer:
 
     def _draw_terrain(self, planes, eye):
         """The terrain's chunks, each at the level of detail its distance asks for, the near ones in view only
-        (:func:`~flightsim.app.scene.terrain_view.terrain_draw_ranges`: one ``glMultiDrawElements``), and the
-        apron beyond the grid; pushed a few depth steps back."""
+        (:func:`~flightsim.app.scene.terrain_view.terrain_draw_ranges`), and the apron beyond the grid, in one
+        draw (:meth:`GeometryBuffer.draw_gathered`); pushed a few depth steps back."""
         mesh = self.terrain
         ranges = terrain_view.terrain_draw_ranges(
             mesh, eye, lambda centers, radii: spheres_visible(planes, centers - eye, radii),
             self.quality.terrain_detail_ft, self.quality.terrain_far_stride)
         self.terrain_program.use()
-        self.terrain_buffer.bind()
         gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
         gl.glPolygonOffset(1.0, 5.0)
-        if len(ranges):
-            counts = ranges[:, 1].astype(np.int32)
-            offsets = (4 * ranges[:, 0]).astype(np.intp)
-            gl.glMultiDrawElements(gl.GL_TRIANGLES, counts.ctypes.data_as(ctypes.POINTER(gl.GLsizei)),
-                                   gl.GL_UNSIGNED_INT, offsets.ctypes.data_as(ctypes.POINTER(gl.GLvoid)),
-                                   len(counts))
-        self.terrain_buffer.draw(*mesh.apron)
+        apron_first, apron_count = mesh.apron
+        self.terrain_buffer.draw_gathered(np.r_[ranges[:, 0], apron_first] if len(ranges) else [apron_first],
+                                          np.r_[ranges[:, 1], apron_count] if len(ranges) else [apron_count])
         gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
 
     def _sky_dome(self, n_az, n_el):
@@ -565,7 +626,7 @@ class SceneRenderer:
             self.terrain_program["fog_distance"] = TERRAIN_FOG_FT
         self._backdrop_screen = gl.glGetUniformLocation(self.backdrop.id, b"screen")
         self.shadow_locations = tuple(gl.glGetUniformLocation(self.shadow.id, name)
-                                      for name in (b"model", b"parts", b"strength"))
+                                      for name in (b"model", b"parts", b"strength", b"ground"))
 
     def _set_lighting_uniforms(self, prog):
         L = self.lighting
@@ -646,12 +707,14 @@ class SceneRenderer:
         plane = self._plane.fill(airplane_position, airplane_rotation, part_matrices, hidden, eye)
         if show_airplane:
             self._draw_airplane(plane, hidden)
-        # 2. Landmarks and hills in view.
+        # 2. Landmarks and hills in view, as large as a pixel or two.
+        focal_px = 0.5 * height / math.tan(math.radians(0.5 * view.fov_deg))
         self.static.use()
         self.scenery_buffer.bind()
-        visible = spheres_visible(planes, self.object_centers - eye, self.object_radii)
-        self.scenery_buffer.draw_ranges(self.object_ranges, visible)
-        if spheres_visible(planes, (self.windsock_mount - eye)[None, :], windsock.SOCK_LENGTH)[0]:
+        self._draw_landmarks(planes, eye, focal_px)
+        sock = self.windsock_mount - eye
+        if (spheres_visible(planes, sock[None, :], windsock.SOCK_LENGTH)[0]
+                and windsock.SOCK_LENGTH * focal_px >= MIN_FEATURE_PX * float(np.linalg.norm(sock))):
             self._draw_windsock(wind, eye)
         if self.terrain is not None:
             # Home's fields first, their depth written a step behind z = 0 (the decals still win), then the
@@ -687,7 +750,7 @@ class SceneRenderer:
                     buffer.draw()
         # 4. The shadow on the ground.
         if show_airplane:
-            self._draw_shadow(plane, float(airplane_position[2]))
+            self._draw_shadow(plane, airplane_position, eye)
         # 5. The sky where nothing else is (at the far plane).
         gl.glDepthFunc(gl.GL_LEQUAL)
         self.sky.use()
@@ -705,6 +768,22 @@ class SceneRenderer:
             self._draw_hud(hud, opaque=False)
         gl.glBindVertexArray(0)
         self.static.stop()
+
+    def _draw_landmarks(self, planes, eye, focal_px):
+        """The landmark clusters in view whose objects show at least :data:`MIN_FEATURE_PX` (``focal_px``: pixels
+        per unit of size at unit distance), each by its stand-in where that is below :data:`FAR_FEATURE_PX`; back
+        faces culled (the meshes are closed or seen from outside, wound counter-clockwise)."""
+        rel = self.object_centers - eye
+        shown = spheres_visible(planes, rel, self.object_radii)
+        gap = np.maximum(np.sqrt((rel * rel).sum(axis=1)) - self.object_radii, 1.0)
+        px = self.object_sizes * focal_px / gap
+        shown &= px >= MIN_FEATURE_PX
+        far = shown & self._has_far & (px < FAR_FEATURE_PX)
+        drawn = np.concatenate([shown & ~far, far[self._has_far]])
+        gl.glEnable(gl.GL_CULL_FACE)
+        gl.glCullFace(gl.GL_BACK)
+        self.scenery_buffer.draw_gathered(self._object_first[drawn], self._object_count[drawn], "landmarks")
+        gl.glDisable(gl.GL_CULL_FACE)
 
     def _draw_hud(self, hud, opaque):
         """Copy a :class:`~flightsim.app.hud.gui.HudImage`'s opaque rectangles (depth written at the near plane) or
@@ -736,7 +815,7 @@ class SceneRenderer:
 
         ``(dx, dy)`` is the camera tile's origin relative to the eye, ``height`` the eye's, ft; ``home`` (the
         eye's earth x, y, ft, with the terrain): only the blocks within :data:`HOME_FIELDS_FT` of the origin.
-        One ``glMultiDrawElements`` call (neighbouring ranges merged).
+        One draw (:meth:`GeometryBuffer.draw_gathered`; with ``home``, the fields and then the roads).
         """
         rel = self._block_centers + (dx, dy)
         centers = np.empty((len(rel), 3))
@@ -755,13 +834,14 @@ class SceneRenderer:
         count = np.where(near, field_count, 6)[visible]
         roads = visible.reshape(len(self._tile_roads[0]), -1).any(axis=1)
         road_first, road_count = self._tile_roads[0][roads], np.full(int(roads.sum()), self._tile_roads[1])
+        buffer = self.ground_buffer
         if home is not None:
             # (depth written: the roads one step nearer than the fields they cross, drawn after them)
-            _multi_draw(first, count)
+            buffer.draw_gathered(first, count, "fields")
             gl.glPolygonOffset(1.0, 1.0)
-            _multi_draw(road_first, road_count)
+            buffer.draw_gathered(road_first, road_count, "roads")
             return
-        _multi_draw(np.concatenate([first, road_first]), np.concatenate([count, road_count]))
+        buffer.draw_gathered(np.concatenate([first, road_first]), np.concatenate([count, road_count]), "near")
 
     def _draw_windsock(self, wind, eye):
         """The windsock at its mount, swung by ``wind``: lit per pixel at every quality (it is a few pixels,
@@ -853,12 +933,19 @@ class SceneRenderer:
         gl.glDepthMask(gl.GL_TRUE)
         gl.glDisable(gl.GL_BLEND)
 
-    def _draw_shadow(self, uniforms, altitude):
-        """The airplane flattened onto the ground along the sun's rays."""
-        strength = 0.5 * (1.0 - min(max(altitude, 0.0) / 600.0, 1.0))
+    def _draw_shadow(self, uniforms, position, eye):
+        """The airplane flattened along the sun's rays onto the plane of the ground under it (the world's
+        terrain's triangle there, or z = 0), fading out by 600 ft above it."""
+        x, y, z = (float(v) for v in position[:3])
+        h, dx, dy = 0.0, 0.0, 0.0
+        if self._surface is not None:
+            h, dx, dy = (float(v) for v in surface(self._surface, x, y))
+        strength = 0.5 * (1.0 - min(max(z - h, 0.0) / 600.0, 1.0))
         if strength <= 0.01:
             return
-        loc_model, loc_parts, loc_strength = self.shadow_locations
+        n = np.array([-dx, -dy, 1.0]) / math.sqrt(dx * dx + dy * dy + 1.0)
+        plane = (*n, -float(n @ (np.array([x, y, h]) - eye)))
+        loc_model, loc_parts, loc_strength, loc_ground = self.shadow_locations
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         gl.glEnable(gl.GL_STENCIL_TEST)
@@ -869,24 +956,11 @@ class SceneRenderer:
         gl.glUniformMatrix4fv(loc_parts, shaders.MAX_PARTS, gl.GL_FALSE,
                               uniforms.parts.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
         gl.glUniform1f(loc_strength, strength)
+        gl.glUniform4f(loc_ground, *plane)
         self.airplane_buffer.bind()
         self.airplane_buffer.draw()
         gl.glDisable(gl.GL_STENCIL_TEST)
         gl.glDisable(gl.GL_BLEND)
-
-
-def _multi_draw(first, count):
-    """Draw the index ranges ``first`` / ``count`` (indices) of the bound buffer in one ``glMultiDrawElements``,
-    in the buffer's order, neighbouring ranges merged."""
-    if len(first) == 0:
-        return
-    order = np.argsort(first, kind="stable")
-    first, count = first[order], count[order]
-    starts = np.flatnonzero(np.concatenate([[True], first[1:] != first[:-1] + count[:-1]]))
-    counts = np.add.reduceat(count, starts).astype(np.int32)
-    offsets = (4 * first[starts]).astype(np.intp)
-    gl.glMultiDrawElements(gl.GL_TRIANGLES, counts.ctypes.data_as(ctypes.POINTER(gl.GLsizei)),
-                           gl.GL_UNSIGNED_INT, offsets.ctypes.data_as(ctypes.POINTER(gl.GLvoid)), len(starts))
 
 
 def _bounds(mesh_list):

@@ -35,6 +35,9 @@ __all__ = ["RUNWAY", "FieldRunway", "Runway", "Scenery", "build_scenery", "decal
 #: The hills on the horizon lie flat within this distance of another airfield's runway (ft), and rise over as
 #: much again beyond.
 HILL_CLEARANCE = 12000.0
+#: Objects whose size (:func:`feature_size`) is below this (lights, markers, posts) form clusters of their own, so
+#: that the renderer can leave them out where they are under a pixel (ft).
+SMALL_FT = 10.0
 #: A grass strip's mown colour, and its edge and corner markers'.
 MOWN_GRASS = "#93b866"
 EDGE_MARKER = "#f2f2ee"
@@ -72,6 +75,12 @@ class Scenery:
     objects : list of Mesh
         Lit 3D landmarks in clusters (airfield, town, each wood, ...), earth
         coordinates; the renderer skips clusters outside the view.
+    object_sizes : list of float
+        Each cluster's :func:`feature_size`, ft (the largest of its objects'): the renderer leaves out a
+        cluster whose objects would be under a pixel or two on the screen.
+    object_far : list of Mesh or None
+        Each cluster's cheaper stand-in where its objects are a few pixels (the woods' trees as three-sided
+        cones), or None.
     decals : Mesh
         Flat coloured shapes lying on the ground (z = 0), drawn in order.
     runway : Runway
@@ -93,6 +102,36 @@ class Scenery:
     tower_eye: np.ndarray
     windsock_mount: np.ndarray
     field_runways: list = field(default_factory=list)
+    object_sizes: list = field(default_factory=list)
+    object_far: list = field(default_factory=list)
+
+
+def feature_size(mesh) -> float:
+    """The size of an object as the screen shows it, ft: the side of a square as large as its bounding box's
+    largest face (``sqrt`` of the product of its two largest edges), so a long thin light bar is small and a
+    tall thin mast is not."""
+    if mesh.vertex_count == 0:
+        return 0.0
+    edges = np.sort(np.ptp(np.asarray(mesh.positions, dtype=np.float64), axis=0))
+    return float(math.sqrt(edges[1] * edges[2]))
+
+
+def _clusters(objects, far=None):
+    """``objects`` (meshes) as landmark clusters: ``[(mesh, size, far_mesh or None), ...]``, the small ones
+    (:data:`SMALL_FT`) apart from the others, each with the largest :func:`feature_size` of its objects (so
+    none is left out while it would still show).
+
+    ``far``: a cheaper stand-in for each object (or None), merged alongside.
+    """
+    sizes = np.array([feature_size(m) for m in objects])
+    out = []
+    for group in (sizes < SMALL_FT, sizes >= SMALL_FT):
+        k = np.flatnonzero(group)
+        if len(k) == 0:
+            continue
+        stand_in = None if far is None else Mesh.merge([far[i] for i in k])
+        out.append((Mesh.merge([objects[i] for i in k]), float(sizes[k].max()), stand_in))
+    return out
 
 
 def decal_quad(center, along, length, width, color) -> Mesh:
@@ -174,13 +213,25 @@ def _tree_templates():
     return _TREE_TEMPLATES
 
 
+def _far_tree(template):
+    """A template's stand-in seen from afar: a three-sided cone of its crown's colour and outline, from the
+    ground to its top (3 triangles for its 18 or 24)."""
+    crown = template.colors[-1]
+    top = float(template.positions[:, 2].max())
+    radius = float(np.hypot(template.positions[:, 0], template.positions[:, 1]).max())
+    return meshes.cone(radius, top, crown, segments=3, base=False)
+
+
 def _tree(x, y, h, rng):
-    """A tree of height ``h`` at (x, y): a scaled, turned copy of a template."""
+    """A tree of height ``h`` at (x, y): a scaled, turned copy of a template, and its stand-in from afar."""
     templates = _tree_templates()
-    t = templates[rng.integers(len(templates))]
+    k = rng.integers(len(templates))
     m = translation([x, y, 0.0]) @ rotation_z(rng.uniform(0, 2 * math.pi))
-    positions = (t.positions * h) @ m[:3, :3].T + m[:3, 3]
-    return Mesh(positions, t.normals @ m[:3, :3].T, t.colors, t.indices)
+    out = []
+    for t in (templates[k], _far_tree(templates[k])):
+        positions = (t.positions * h) @ m[:3, :3].T + m[:3, 3]
+        out.append(Mesh(positions, t.normals @ m[:3, :3].T, t.colors, t.indices))
+    return tuple(out)
 
 
 def _tower_position(rw):
@@ -286,13 +337,15 @@ def _town(center, rng, blocks=5, spacing=260.0):
 
 
 def _woods(center, radius, count, rng):
-    """Trees scattered in a disc."""
-    out = []
+    """Trees scattered in a disc: (the trees, their stand-ins from afar)."""
+    near, far = [], []
     for _ in range(count):
         r = radius * math.sqrt(rng.random())
         a = rng.uniform(0, 2 * math.pi)
-        out.append(_tree(center[0] + r * math.cos(a), center[1] + r * math.sin(a), rng.uniform(30, 60), rng))
-    return out
+        tree, stand_in = _tree(center[0] + r * math.cos(a), center[1] + r * math.sin(a), rng.uniform(30, 60), rng)
+        near.append(tree)
+        far.append(stand_in)
+    return near, far
 
 
 def _hills(rng, inner=42000.0, outer=70000.0, n_angle=160, n_radial=8, max_height=4200.0, sectors=10, clear=()):
@@ -416,8 +469,8 @@ def _runway_centres(airfield, home):
 
 
 def _other_airfields(runway, airfields):
-    """Decals, landmark clusters (one an airfield) and :class:`FieldRunway` list of every airfield's runways but
-    ``runway`` (the home runway, drawn as before)."""
+    """Decals, landmarks (a list of meshes for each airfield) and :class:`FieldRunway` list of every airfield's
+    runways but ``runway`` (the home runway, drawn as before)."""
     decals, clusters, runways = [], [], []
     for f in airfields.values():
         objects = []
@@ -430,7 +483,7 @@ def _other_airfields(runway, airfields):
             if fr is not None:
                 runways.append(fr)
         if objects:
-            clusters.append(Mesh.merge(objects))
+            clusters.append(objects)
     return decals, clusters, runways
 
 
@@ -465,11 +518,11 @@ def build_scenery(runway: Runway = RUNWAY, seed=2024, airfields=None, hills=True
     decals, clusters = [], []
     d, o = _airfield(runway)
     decals += d
-    clusters.append(Mesh.merge(o))
+    clusters += _clusters(o)
     town_center = (9000.0, -7000.0)
     d, o = _town(town_center, rng)
     decals += d
-    clusters.append(Mesh.merge(o))
+    clusters += _clusters(o)
     decals.insert(0, _disc((-14000.0, 9000.0), 3200.0, 1900.0, "#3f6f8f", seed=5))
     decals.insert(0, _disc((22000.0, 14000.0), 1800.0, 2600.0, "#3f6f8f", seed=6))
     decals += _roads([(0.0, -880.0), (2500.0, -2600.0), (6000.0, -4600.0), (town_center[0] - 700.0,
@@ -478,15 +531,19 @@ def build_scenery(runway: Runway = RUNWAY, seed=2024, airfields=None, hills=True
     for center, radius, count in (((-2200.0, 1500.0), 500.0, 40), ((1800.0, 1300.0), 350.0, 25),
                                   ((-6500.0, -1800.0), 700.0, 50), ((4200.0, -2300.0), 450.0, 30),
                                   ((12500.0, -4000.0), 600.0, 35)):
-        clusters.append(Mesh.merge(_woods(center, radius, count, rng)))
+        clusters += _clusters(*_woods(center, radius, count, rng))
     # A radio mast with a red top: a height reference near the field.
-    clusters.append(Mesh.merge([meshes.box([-3000.0, -3500.0, 200.0], [6.0, 6.0, 400.0], "#c9ccd1"),
-                                meshes.box([-3000.0, -3500.0, 402.0], [8.0, 8.0, 8.0], "#d22b2b")]))
+    clusters += _clusters([Mesh.merge([meshes.box([-3000.0, -3500.0, 200.0], [6.0, 6.0, 400.0], "#c9ccd1"),
+                                       meshes.box([-3000.0, -3500.0, 402.0], [8.0, 8.0, 8.0], "#d22b2b")])])
     d, o, field_runways = _other_airfields(runway, airfields)
     if hills:
-        clusters.extend(_hills(rng, clear=[local for f in airfields.values() for local in _runway_centres(f, runway)]))
+        clusters += [(m, math.inf, None) for m in _hills(rng, clear=[local for f in airfields.values()
+                                                                      for local in _runway_centres(f, runway)])]
     decals += d
-    clusters += o
+    for objects in o:
+        clusters += _clusters(objects)
     tower = _tower_position(runway)                        # on the roof, above the cab
-    return Scenery(clusters, Mesh.merge(decals), runway, _runway_quad(runway),
-                   np.array([tower[0], tower[1], 82.0]), _windsock_mount(runway), field_runways)
+    mesh, size, far = zip(*clusters, strict=True)
+    return Scenery(list(mesh), Mesh.merge(decals), runway, _runway_quad(runway),
+                   np.array([tower[0], tower[1], 82.0]), _windsock_mount(runway), field_runways, list(size),
+                   list(far))

@@ -252,10 +252,12 @@ layout(location = 3) in float part;
 uniform mat4 parts[16];
 uniform mat4 model;            // body -> camera-relative earth frame
 uniform vec3 sun_dir;
+uniform vec4 ground;           // the ground's plane under the airplane: unit normal n (up), and w with
+                               // n . rel + w = 0 on it (camera-relative, ft); flat ground: (0, 0, 1, eye.z)
 void main() {
     vec3 rel = (model * parts[int(part + 0.5)] * vec4(position, 1.0)).xyz;
-    float height = rel.z + eye.z;                     // above the ground
-    rel -= sun_dir * (height / max(sun_dir.z, 0.2));  // slide along the sun's rays to z = 0
+    float height = dot(ground.xyz, rel) + ground.w - 0.3;              // above it (0.3 ft: drawn on top)
+    rel -= sun_dir * (height / max(dot(ground.xyz, sun_dir), 0.2));   // slide along the sun's rays onto it
     gl_Position = view_proj * vec4(rel, 1.0);
 }
 """)
