@@ -201,7 +201,8 @@ class FlightApp:
         self._spec = model_spec if model_spec is not None else model_spec_for(sim.aircraft)
         self.model = build_airplane(sim.aircraft, self._spec, detail=self.quality.airplane_detail)
         self.terrain, self.scenery, self.scene, self.map = build_world(sim, terrain, self.model, self.quality)
-        self.cameras = CameraRig(self.model.cockpit_eye, self.model.radius, tower=self.scenery.tower_eye)
+        self.cameras = CameraRig(self.model.cockpit_eye, self.model.radius, tower=self.scenery.tower_eye,
+                                 terrain=self.terrain)
         self.pilot = Pilot(keymap)
         self.pilot.reset(sim.controls)
         self.gamepads = Gamepads(self.press, self.pilot.release, use_manager=use_gamepads)
@@ -329,7 +330,7 @@ class FlightApp:
         self.model, self._spec = model, spec
         self.scene.set_airplane(model)
         mode = self.cameras.mode
-        self.cameras = CameraRig(model.cockpit_eye, model.radius, tower=self.scenery.tower_eye)
+        self.cameras = CameraRig(model.cockpit_eye, model.radius, tower=self.scenery.tower_eye, terrain=self.terrain)
         self.cameras.set_mode(mode)
         self._fuselage = cockpit_hidden(self.model)
         self.prop_angle = 0.0

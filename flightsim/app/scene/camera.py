@@ -3,7 +3,12 @@
 A camera turns the airplane's drawn pose (earth-frame position, body->earth
 rotation matrix) into a :class:`View`: an eye position in float64 earth
 coordinates and a rotation.  The renderer draws everything relative to the
-eye, so the view matrix is a pure rotation.  Matrices are 4x4 numpy arrays
+eye, so the view matrix is a pure rotation.  The cameras the app places
+itself (chase, orbit, tower) never go below the ground: their eye stays
+:data:`EYE_CLEARANCE` above the terrain under it (the world's
+:class:`~flightsim.physics.terrain.Terrain`, the same triangles the
+renderer draws near the eye), or above the plane z = 0 without one; the
+cockpit's eye rides in the airplane.  Matrices are 4x4 numpy arrays
 in column-vector convention (``p' = M @ p``); pyrr builds the projection and
 the look-at rotation (pyrr's own matrices are row-vector, hence the
 transposes).  No OpenGL here.
@@ -17,13 +22,16 @@ from dataclasses import dataclass
 import numpy as np
 import pyrr
 
-__all__ = ["CAMERA_MODES", "CameraRig", "View", "frustum_planes", "look_rotation", "spheres_visible"]
+__all__ = ["CAMERA_MODES", "EYE_CLEARANCE", "CameraRig", "View", "frustum_planes", "look_rotation", "spheres_visible"]
 
 CAMERA_MODES = ("chase", "cockpit", "orbit", "tower")
 """Camera names in switching order."""
 
 _UP = np.array([0.0, 0.0, 1.0])
-_MIN_EYE_HEIGHT = 1.5      # ft above the ground
+
+EYE_CLEARANCE = 10.0
+"""How far above the ground (the terrain under the eye, or z = 0 without one) the chase, orbit and tower
+cameras' eye stays at least, ft: more than the near clip plane's reach (1-2 ft) on the steepest slopes."""
 
 
 def look_rotation(forward, up) -> np.ndarray:
@@ -118,6 +126,8 @@ class CameraRig:
         Radius of the airplane, ft (sets the chase and orbit distances).
     tower : array_like, shape (3,)
         Earth position of the tower camera, ft.
+    terrain : flightsim.physics.terrain.Terrain, optional
+        The ground under the cameras (home frame, ft); None: the plane z = 0.
 
     Attributes
     ----------
@@ -132,10 +142,11 @@ class CameraRig:
         Cockpit head turn, degrees (mouse drag), positive left / up.
     """
 
-    def __init__(self, cockpit_eye, size, tower=(380.0, -580.0, 80.0)):
+    def __init__(self, cockpit_eye, size, tower=(380.0, -580.0, 80.0), terrain=None):
         self.cockpit_eye = np.asarray(cockpit_eye, dtype=np.float64)
         self.size = float(size)
         self.tower = np.asarray(tower, dtype=np.float64)
+        self.terrain = terrain
         self.mode = "chase"
         self.orbit_yaw = 30.0
         self.orbit_pitch = 15.0
@@ -177,6 +188,17 @@ class CameraRig:
             self.orbit_distance = float(np.clip(self.orbit_distance * 0.9 ** amount,
                                                 0.6 * self.size, 60.0 * self.size))
 
+    def ground(self, x, y) -> float:
+        """The ground's height under earth ``x``, ``y`` (ft): the terrain's (:meth:`Terrain.height
+        <flightsim.physics.terrain.Terrain.height>`), or 0 without one."""
+        return 0.0 if self.terrain is None else float(self.terrain.height(x, y))
+
+    def _above_ground(self, eye):
+        """``eye`` (earth, ft; changed in place and returned) raised to :data:`EYE_CLEARANCE` above the ground
+        under it where it is lower: one height lookup."""
+        eye[2] = max(eye[2], self.ground(eye[0], eye[1]) + EYE_CLEARANCE)
+        return eye
+
     def view(self, position, rotation, dt) -> View:
         """The active camera's view of the airplane.
 
@@ -206,8 +228,7 @@ class CameraRig:
         f = self._chase_forward
         # Stay level (the airplane is seen banking) unless pointing nearly straight up or down.
         up = _UP if abs(f[2]) < 0.9 else self._chase_up
-        eye = p - f * (1.55 * self.size) + up * (0.3 * self.size)
-        eye[2] = max(eye[2], _MIN_EYE_HEIGHT)
+        eye = self._above_ground(p - f * (1.55 * self.size) + up * (0.3 * self.size))
         target = p + f * (0.35 * self.size) + up * (0.05 * self.size)
         return View(eye, look_rotation(target - eye, up), 55.0, 1.0)
 
@@ -221,12 +242,11 @@ class CameraRig:
         yaw, pitch = math.radians(self.orbit_yaw), math.radians(self.orbit_pitch)
         # Yaw is a compass bearing (clockwise from North); earth y points West.
         direction = np.array([math.cos(pitch) * math.cos(yaw), -math.cos(pitch) * math.sin(yaw), -math.sin(pitch)])
-        eye = p - direction * self.orbit_distance
-        eye[2] = max(eye[2], _MIN_EYE_HEIGHT)
+        eye = self._above_ground(p - direction * self.orbit_distance)
         return View(eye, look_rotation(p - eye, _UP), 55.0, 1.0)
 
     def _tower(self, p):
-        eye = self.tower.copy()
+        eye = self._above_ground(self.tower.copy())
         d = p - eye
         dist = float(np.linalg.norm(d))
         fov = float(np.clip(math.degrees(2.0 * math.atan2(3.0 * self.size, max(dist, 1.0))), 4.0, 60.0))
