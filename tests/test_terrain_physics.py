@@ -143,3 +143,23 @@ def batch_control_names():
     from flightsim.simulation.controls import CONTROL_NAMES
 
     return CONTROL_NAMES
+
+
+def test_flying_onto_a_gentle_slope_reports_the_sink_rate_into_it():
+    # level flight onto a 17° rise: the wheels touch first, falling at nothing vertically but at ~40 ft/s into the
+    # slope: the message gives that speed (the one the touchdown check compares with crash_sink_rate)
+    air = make_start(C172, "air")
+    x0, y0, z0 = air.state[0:3]
+    grade = math.tan(math.radians(17.0))
+    foot = x0 + 300.0 - (z0 - 3.5) / grade          # the wheels (about 3.5 ft under the CG) meet the slope ahead
+    terrain = ramp(x0, y0, grade, length=20000.0, wall=(foot, z0 + 2000.0))
+    sim = Simulation(C172, terrain=terrain, start=air)
+    v = float(np.linalg.norm(air.state[3:6]))
+    for _ in range(120 * 5):
+        if not sim.step():
+            break
+    assert sim.status is not None and "touched down with sink rate" in sim.status, sim.status
+    sink = float(sim.status.split("sink rate ")[1].split(" ft/s")[0])
+    into = v * math.sin(math.radians(17.0))          # level flight's speed along the slope's normal
+    assert sink == pytest.approx(into, rel=0.25)
+    assert sink > C172.crash_sink_rate

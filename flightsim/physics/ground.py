@@ -255,7 +255,8 @@ def crash(aircraft, prev, y, t, dt, limits, sink_crash, terrain=None):
 
     On the terrain (``terrain``, the packed terrain; None: the plane z = 0) the message begins
     ``crashed into terrain at <x>, <y> (<h> ft)``: where the contact point hit, home frame ft, and the
-    surface's height there, ft above sea level.
+    surface's height there, ft above sea level; its sink rate is the speed into the surface along its normal
+    under the CG (:func:`sink_speed`; on level ground the vertical speed down).
 
     Parameters
     ----------
@@ -282,6 +283,9 @@ def crash(aircraft, prev, y, t, dt, limits, sink_crash, terrain=None):
         px, py, _ = y[0:3] + quat.rotate(y[6:10] / np.linalg.norm(y[6:10]), r[k])
         h = terrain_height(terrain, float(px), float(py))[0]
         when = f"crashed into terrain at {px:.0f}, {py:.0f} ({h:.0f} ft), t = {t - (1.0 - s) * dt:.2f} s"
+        # the sink rate into a slope: along its normal under the CG, as the touchdown check (sink_speed) reads it
+        _, dhx, dhy = terrain_height(terrain, float(y[0]), float(y[1]))
+        sink = float(dhx * velocity[0] + dhy * velocity[1] - velocity[2]) / math.sqrt(1.0 + dhx * dhx + dhy * dhy)
     if sink_crash and contact.is_wheel:
         reason = f"touched down with sink rate {sink:.1f} ft/s (more than {aircraft.crash_sink_rate:g})"
     elif contact.is_wheel:
