@@ -183,6 +183,60 @@ def test_runway_is_ahead_of_the_start_along_the_x_axis(aircraft):
     assert all(np.all(np.isfinite(m.positions)) for m in scenery.objects)
 
 
+def test_landmarks_face_their_normals_so_their_back_faces_can_be_culled():
+    # the renderer culls the landmarks' back faces: every triangle must be wound counter-clockwise seen from
+    # the side its normal points to, or it would vanish
+    scenery = build_scenery(hills=True)
+    for mesh in [*scenery.objects, *(m for m in scenery.object_far if m is not None)]:
+        p = mesh.positions.astype(np.float64)[mesh.indices.reshape(-1, 3)]
+        n = np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
+        area = np.linalg.norm(n, axis=1)
+        facing = (n * mesh.normals[mesh.indices.reshape(-1, 3)].sum(axis=1)).sum(axis=1)
+        assert np.all(facing[area > 1e-9] > 0.0)
+
+
+def test_landmark_clusters_carry_their_feature_size_and_the_woods_a_cheap_stand_in():
+    from flightsim.app.scene.scenery import SMALL_FT, feature_size
+
+    assert feature_size(meshes.box([0, 0, 0], [3.0, 40.0, 2.0], "#ffffff")) == pytest.approx(math.sqrt(120.0))
+    assert feature_size(meshes.box([0, 0, 0], [6.0, 6.0, 400.0], "#ffffff")) == pytest.approx(math.sqrt(2400.0))
+    scenery = build_scenery(hills=False)
+    assert len(scenery.object_sizes) == len(scenery.object_far) == len(scenery.objects)
+    for mesh, size in zip(scenery.objects, scenery.object_sizes, strict=True):
+        assert 0.0 < size <= feature_size(mesh)                # no object in it larger than the whole
+    small = [m for m, size in zip(scenery.objects, scenery.object_sizes, strict=True) if size < SMALL_FT]
+    assert small and all(np.ptp(m.positions[:, 2]) < 25.0 for m in small)     # lights, markers, the sock's pole
+    woods = [(m, far) for m, far in zip(scenery.objects, scenery.object_far, strict=True) if far is not None]
+    assert len(woods) == 5
+    for near, far in woods:
+        assert far.indices.size * 5 <= near.indices.size
+        lo, hi = near.positions.min(axis=0), near.positions.max(axis=0)
+        assert np.all(far.positions >= lo - 1e-6) and np.all(far.positions <= hi + 1e-6)   # within the wood
+
+
+def test_a_draw_list_is_reused_only_while_the_view_hardly_changes():
+    from flightsim.app.scene.camera import View
+    from flightsim.app.scene.renderer import VIEW_REUSE_DEG, VIEW_REUSE_FT, _ViewCache
+
+    def planes(yaw_deg):                              # a level view, yawed
+        a = math.radians(yaw_deg)
+        forward = np.array([math.cos(a), math.sin(a), 0.0])
+        rot = np.eye(4)
+        rot[:3, :3] = [np.cross(forward, [0.0, 0.0, 1.0]), [0.0, 0.0, 1.0], -forward]
+        return frustum_planes(View(np.zeros(3), rot).view_proj(16 / 9))
+
+    cache = _ViewCache()
+    eye = np.array([100.0, -50.0, 2000.0])
+    assert not cache.valid(eye, planes(0.0), "k")
+    cache.keep(eye, planes(0.0), "list", "k")
+    assert cache.valid(eye + [0.9 * VIEW_REUSE_FT, 0.0, 0.0], planes(0.9 * VIEW_REUSE_DEG), "k")
+    assert not cache.valid(eye + [1.1 * VIEW_REUSE_FT, 0.0, 0.0], planes(0.0), "k")
+    assert not cache.valid(eye, planes(1.1 * VIEW_REUSE_DEG), "k")
+    assert not cache.valid(eye, planes(0.0), "other key")
+    # the culling is widened by how far a sphere moves across the view meanwhile
+    assert cache.margin(10000.0) == pytest.approx(VIEW_REUSE_FT + 10000.0 * math.radians(VIEW_REUSE_DEG))
+
+
 def test_chase_camera_is_behind_and_above_looking_along_the_heading(model):
     rig = CameraRig(model.cockpit_eye, model.radius)
     pos = np.array([-5000.0, 0.0, 2000.0])

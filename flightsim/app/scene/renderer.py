@@ -80,6 +80,13 @@ out: Mesa's software rasteriser pays for every triangle, and a sub-pixel one onl
 FAR_FEATURE_PX = 8.0
 """A cluster with a stand-in (the woods) draws it where its objects show smaller than this, pixels."""
 
+VIEW_REUSE_FT = 200.0
+"""A draw list chosen for an eye (the terrain's chunks, the fields' blocks) is reused while the eye stays within
+this distance, ft, and the view turns by less than :data:`VIEW_REUSE_DEG` (:class:`_ViewCache`)."""
+
+VIEW_REUSE_DEG = 1.5
+"""See :data:`VIEW_REUSE_FT`; the chunks are culled against a frustum widened to match."""
+
 _GL_TEXTURE_MAX_ANISOTROPY = 0x84FE
 #: The other airfields' runway textures' length in pixels (the home runway's is textures.RUNWAY_LENGTH_PX): half,
 #: so that six airfields' textures are made in half a second
@@ -437,6 +444,8 @@ class SceneRenderer:
         self._hud_drawn = None                             # (generation, opaque vertices) of the quads in it
         self._variants = {}                                # (kind, flag) -> program, built when first needed
         self._frame = np.zeros(24, np.float32)             # the Frame block: view_proj, eye, tile
+        self._terrain_lists = _ViewCache()                 # the terrain's chunks, the fields' blocks, as drawn
+        self._field_lists = _ViewCache()
         self._frame_ubo = gl.GLuint()
         gl.glGenBuffers(1, ctypes.byref(self._frame_ubo))
         gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, self._frame_ubo)
@@ -556,11 +565,19 @@ class SceneRenderer:
     def _draw_terrain(self, planes, eye):
         """The terrain's chunks, each at the level of detail its distance asks for, the near ones in view only
         (:func:`~flightsim.app.scene.terrain_view.terrain_draw_ranges`), and the apron beyond the grid, in one
-        draw (:meth:`GeometryBuffer.draw_gathered`); pushed a few depth steps back."""
+        draw (:meth:`GeometryBuffer.draw_gathered`); pushed a few depth steps back.  The list is reused while
+        the view hardly changes (:class:`_ViewCache`)."""
         mesh = self.terrain
-        ranges = terrain_view.terrain_draw_ranges(
-            mesh, eye, lambda centers, radii: spheres_visible(planes, centers - eye, radii),
-            self.quality.terrain_detail_ft, self.quality.terrain_far_stride)
+        cache = self._terrain_lists
+        if cache.valid(eye, planes, self.quality):
+            ranges = cache.value
+        else:
+            def seen(centers, radii):
+                rel = centers - eye
+                return spheres_visible(planes, rel, radii + cache.margin(np.sqrt((rel * rel).sum(axis=1))))
+
+            ranges = cache.keep(eye, planes, terrain_view.terrain_draw_ranges(
+                mesh, eye, seen, self.quality.terrain_detail_ft, self.quality.terrain_far_stride), self.quality)
         self.terrain_program.use()
         gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
         gl.glPolygonOffset(1.0, 5.0)
@@ -723,7 +740,7 @@ class SceneRenderer:
             self.ground_buffer.bind()
             gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
             gl.glPolygonOffset(1.0, 2.0)
-            self._draw_near_ground(planes, ox - eye[0], oy - eye[1], float(eye[2]), home=eye[:2])
+            self._draw_near_ground(planes, eye, (ox, oy), home=True)
             gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
             self._draw_terrain(planes, eye)
         # 3. Ground, decals, runway: on z = 0, tested against the above but not written.
@@ -732,7 +749,7 @@ class SceneRenderer:
             self.ground_program.use()
             self.ground_buffer.bind()
             self.ground_always_draw()
-            self._draw_near_ground(planes, ox - eye[0], oy - eye[1], float(eye[2]))
+            self._draw_near_ground(planes, eye, (ox, oy))
         self.static.use()
         self.scenery_buffer.bind()
         self.scenery_buffer.draw(*self.decal_range)
@@ -809,22 +826,41 @@ class SceneRenderer:
         """The skirt and the far ring of the flat ground (the ground buffer and program in use)."""
         self.ground_buffer.draw(*self.ground_always)
 
-    def _draw_near_ground(self, planes, dx, dy, height, home=None):
+    def _draw_near_ground(self, planes, eye, origin, home=False):
         """The 3 x 3 near tiles' road blocks in view: each block's fields within the quality's
         ``ground_detail_ft`` of the eye, one quad of its mean colour beyond; then the roads.
 
-        ``(dx, dy)`` is the camera tile's origin relative to the eye, ``height`` the eye's, ft; ``home`` (the
-        eye's earth x, y, ft, with the terrain): only the blocks within :data:`HOME_FIELDS_FT` of the origin.
-        One draw (:meth:`GeometryBuffer.draw_gathered`; with ``home``, the fields and then the roads).
+        ``eye`` the camera's earth position and ``origin`` its tile's (x, y), ft; ``home`` (with the terrain):
+        only the blocks within :data:`HOME_FIELDS_FT` of the origin.  One draw
+        (:meth:`GeometryBuffer.draw_gathered`; with ``home``, the fields and then the roads); the lists are reused
+        while the view hardly changes (:class:`_ViewCache`).
         """
-        rel = self._block_centers + (dx, dy)
+        cache = self._field_lists
+        key = (float(origin[0]), float(origin[1]), bool(home), self.quality)
+        if not cache.valid(eye, planes, key):
+            cache.keep(eye, planes, self._field_lists_for(planes, eye, origin, home), key)
+        (first, count), (road_first, road_count) = cache.value
+        buffer = self.ground_buffer
+        if home:
+            # (depth written: the roads one step nearer than the fields they cross, drawn after them)
+            buffer.draw_gathered(first, count, "fields")
+            gl.glPolygonOffset(1.0, 1.0)
+            buffer.draw_gathered(road_first, road_count, "roads")
+            return
+        buffer.draw_gathered(np.concatenate([first, road_first]), np.concatenate([count, road_count]), "near")
+
+    def _field_lists_for(self, planes, eye, origin, home):
+        """The index ranges ``((first, count), (road_first, road_count))`` :meth:`_draw_near_ground` draws."""
+        rel = self._block_centers + (origin[0] - eye[0], origin[1] - eye[1])
+        height = float(eye[2])
         centers = np.empty((len(rel), 3))
         centers[:, :2] = rel
         centers[:, 2] = -height
         half = self._block_half
-        visible = spheres_visible(planes, centers, half * math.sqrt(2.0))
-        if home is not None:
-            earth = rel + home
+        widened = half * math.sqrt(2.0) + _ViewCache.margin(np.sqrt((centers * centers).sum(axis=1)))
+        visible = spheres_visible(planes, centers, widened)
+        if home:
+            earth = rel + eye[:2]
             visible &= (earth * earth).sum(axis=1) < HOME_FIELDS_FT * HOME_FIELDS_FT
         gap = np.maximum(np.abs(rel) - half, 0.0)
         detail = self.quality.ground_detail_ft
@@ -834,14 +870,7 @@ class SceneRenderer:
         count = np.where(near, field_count, 6)[visible]
         roads = visible.reshape(len(self._tile_roads[0]), -1).any(axis=1)
         road_first, road_count = self._tile_roads[0][roads], np.full(int(roads.sum()), self._tile_roads[1])
-        buffer = self.ground_buffer
-        if home is not None:
-            # (depth written: the roads one step nearer than the fields they cross, drawn after them)
-            buffer.draw_gathered(first, count, "fields")
-            gl.glPolygonOffset(1.0, 1.0)
-            buffer.draw_gathered(road_first, road_count, "roads")
-            return
-        buffer.draw_gathered(np.concatenate([first, road_first]), np.concatenate([count, road_count]), "near")
+        return (first, count), (road_first, road_count)
 
     def _draw_windsock(self, wind, eye):
         """The windsock at its mount, swung by ``wind``: lit per pixel at every quality (it is a few pixels,
@@ -961,6 +990,45 @@ class SceneRenderer:
         self.airplane_buffer.draw()
         gl.glDisable(gl.GL_STENCIL_TEST)
         gl.glDisable(gl.GL_BLEND)
+
+
+class _ViewCache:
+    """A draw list computed for an eye and a frustum, reused while the eye moves less than :data:`VIEW_REUSE_FT`
+    and no frustum plane turns by more than :data:`VIEW_REUSE_DEG` (and ``key`` is the same).
+
+    Choosing the terrain's chunks or the fields' blocks costs a few tenths of a millisecond of numpy a frame;
+    levels of detail that change 200 ft late are not seen, and the culling is made safe for the turn by
+    widening the spheres by :meth:`margin` (a sphere ``D`` ft away moves ``D`` times the angle).
+    """
+
+    _COS = math.cos(math.radians(VIEW_REUSE_DEG))
+
+    def __init__(self):
+        self._eye = None
+        self._normals = None
+        self._key = None
+        self.value = None
+
+    @staticmethod
+    def margin(distance):
+        """How far (ft) a sphere ``distance`` ft away may move across the view while the list is reused."""
+        return VIEW_REUSE_FT + math.radians(VIEW_REUSE_DEG) * np.asarray(distance)
+
+    def valid(self, eye, planes, key=None) -> bool:
+        """Whether the list kept is still good for this eye, frustum and key."""
+        if self._eye is None or key != self._key:
+            return False
+        if np.abs(np.asarray(eye) - self._eye).max() > VIEW_REUSE_FT:
+            return False
+        return bool(((planes[:, :3] * self._normals).sum(axis=1) >= self._COS).all())
+
+    def keep(self, eye, planes, value, key=None):
+        """Keep ``value`` for this eye, frustum and key; return it."""
+        self._eye = np.array(eye, dtype=np.float64)
+        self._normals = planes[:, :3].copy()
+        self._key = key
+        self.value = value
+        return value
 
 
 def _bounds(mesh_list):
