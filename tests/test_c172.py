@@ -35,7 +35,7 @@ def c172():
 
 @pytest.fixture(scope="module")
 def model(c172):
-    return AirplaneModel(c172)
+    return AirplaneModel(c172, "constant")      # sea level's density at 1000 ft: the gear clear of the ground
 
 
 def run(*args):
@@ -96,9 +96,21 @@ def test_thrust_falls_with_airspeed_and_altitude_and_the_engine_turns_as_the_172
         by_height = [aero.propeller(1.0, True, v, aero.isa_density(aero.RHO_SL, h), engine, table)[0]
                      for h in (0.0, 4000.0, 8000.0, 12000.0)]
         assert all(b < a for a, b in zip(by_height, by_height[1:], strict=False)), by_height
-    # power lapse (Gagg-Ferrar): at 8000 ft, sigma 0.786, full power is 75 % of sea level's
-    rho8 = aero.isa_density(aero.RHO_SL, 8000.0)
-    assert (1.132 * rho8 / aero.RHO_SL - 0.132) == pytest.approx(0.758, abs=0.01)
+    # power lapse: the indicated power follows the density, the friction and the pumping do not; the brake
+    # power at full throttle then lapses as Gagg and Ferrar's 1.132 sigma - 0.132 (NACA TN 504), at any speed
+    xs, cps, k = table[aero.PT_J], table[aero.PT_CP], table.shape[1]
+    opening = engine[aero.P_IDLE] + (aero.THROTTLE_OPEN - engine[aero.P_IDLE])
+
+    def brake_power(rpm, sigma):              # the engine's alone: no air, no propeller (ft·lbf/s)
+        n = rpm / 60.0
+        return n * aero._surplus(n, opening, sigma, sigma, 0.0, 0.0, engine[aero.P_DIAMETER], engine, xs, cps, k)
+
+    assert brake_power(2400.0, 1.0) == pytest.approx(160.0 * 550.0, rel=1e-9)     # the file's 160 hp, rated
+    for height in (5800.0, 8000.0, 12000.0):
+        sigma = aero.isa_density(1.0, height)
+        for rpm in (2100.0, 2400.0):
+            lapse = brake_power(rpm, sigma) / brake_power(rpm, 1.0)
+            assert lapse == pytest.approx(1.132 * sigma - 0.132, abs=0.01), (height, rpm, lapse)
     # less throttle, less thrust and rpm; idle still turns the engine over
     idle, idle_rpm = aero.propeller(0.0, True, 0.0, sea, engine, table)
     assert 0.0 < idle < 0.2 * static and 570.0 < idle_rpm < 650.0       # the file's idle: about 600 rpm at rest
