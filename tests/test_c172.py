@@ -307,6 +307,8 @@ def test_ground_effect_raises_the_wings_lift_and_lowers_its_induced_drag_near_th
     ("span = 36.08", "span = -3.0", "ground_effect.span: must be > 0"),
     ("tau = 0.1 ", "tu = 0.1 ", "ground_effect.tu: unknown key; did you mean 'tau'"),
     ("displacement = 361.0", "displacement = 0.0", "propulsion.displacement: must be > 0"),
+    ('atmosphere = "isa"', 'atmosphere = "standard"', "atmosphere: unknown value 'standard' (valid: constant, isa)"),
+    ('atmosphere = "isa"', "atmosphere = 1", "atmosphere: must be a string"),
 ])
 def test_a_bad_ground_effect_or_engine_entry_is_one_line_naming_the_field(tmp_path, old, new, message):
     text = shipped_aircraft()["c172"].read_text()
@@ -347,3 +349,27 @@ def test_trim_glides_with_the_engine_idle_or_off_and_simulate_flies_the_engine_c
     bad.write_text("t,engine\n0,0.5\n")
     done = run("simulate", "--aircraft", "c172", "--controls", str(bad))
     assert done.returncode == 2 and "line 2, column engine: must be 0 (off) or 1 (running), got 0.5" in done.stderr
+
+
+# ---------------------------------------------------------------------------
+# The air it flies in: its own (the standard atmosphere), unless told
+# ---------------------------------------------------------------------------
+
+def test_the_172_flies_in_the_standard_atmosphere_and_the_books_airplane_in_its_constant_air(c172, tmp_path):
+    assert c172.atmosphere == "isa" and load_aircraft("bourg").atmosphere == "constant"
+    assert Simulation(c172).atmosphere == "isa" and Simulation().atmosphere == "constant"
+    assert Simulation(c172, atmosphere="constant").atmosphere == "constant"          # an explicit choice wins
+    assert AirplaneModel(c172).atmosphere == "isa" and aero.pack(c172).isa and not aero.pack(c172, "constant").isa
+    # a file without the key: the constant density
+    path = tmp_path / "plain.toml"
+    path.write_text(shipped_aircraft()["c172"].read_text().replace('atmosphere = "isa"', "")
+                    .replace('model = "c172_airplane.toml"', ""))
+    assert load_aircraft(path).atmosphere == "constant"
+    # the commands: the default is the aircraft's own, the same as asking for it, and thinner than the constant
+    base = ["trim", "--aircraft", "c172", "--altitude", "5800", "--airspeed", "150", "--json"]
+    own, isa, constant = (run(*base, *extra) for extra in ((), ("--atmosphere", "isa"),
+                                                           ("--atmosphere", "constant")))
+    assert own.returncode == isa.returncode == constant.returncode == 0, own.stderr + constant.stderr
+    assert own.stdout == isa.stdout and own.stdout != constant.stdout
+    for command in ("fly", "simulate", "trim", "modes"):
+        assert "(default: the aircraft's own" in " ".join(run(command, "--help").stdout.split()), command
