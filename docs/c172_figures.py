@@ -18,7 +18,7 @@ import sys
 
 KT = 1.68781                  # ft/s per knot
 FLIGHTSIM = [shutil.which("flightsim") or sys.executable, *([] if shutil.which("flightsim") else ["-m", "flightsim"])]
-BASE = ["trim", "--aircraft", "c172", "--altitude", "1000"]
+BASE = ["trim", "--aircraft", "c172", "--altitude", "1000", "--atmosphere", "constant"]
 
 
 def trim(airspeed, climb_angle=0.0, flaps=0.0, engine=None):
@@ -64,13 +64,14 @@ def main():
     rows = [
         ("stall, flaps up (power off), KCAS", 51, f"{up_low:.1f} (level-flight trim's slowest speed); {off_up:.1f} "
          f"gliding at idle",
-         "flightsim trim --aircraft c172 --altitude 1000 --airspeed 30 (and --engine idle)"),
+         "flightsim trim --aircraft c172 --altitude 1000 --atmosphere constant --airspeed 30 (and --engine idle)"),
         ("stall, flaps 30°, KCAS", 47, f"{down_low:.1f}; {off_down:.1f} gliding at idle", "... --flaps 1"),
         ("maximum level speed at sea level, full throttle, kt", 123, f"{up_high:.0f}", "(the same error's range)"),
         ("rate of climb at sea level, 79 KIAS, full throttle, ft/min", 720, f"{roc:.0f} (climb angle {gamma:.2f}°)",
-         "flightsim trim --aircraft c172 --altitude 1000 --airspeed 133.3 --climb-angle G (steepest G)"),
+         "flightsim trim --aircraft c172 --altitude 1000 --atmosphere constant --airspeed 133.3 --climb-angle G "
+         "(steepest G)"),
         ("best glide at 65 KIAS, engine off, ratio", "about 9:1", f"{off:.2f}:1 (glide angle {off_angle:.2f}°)",
-         "flightsim trim --aircraft c172 --altitude 1000 --airspeed 109.7 --engine off"),
+         "flightsim trim --aircraft c172 --altitude 1000 --atmosphere constant --airspeed 109.7 --engine off"),
         ("glide at 65 KIAS, idle, ratio", "—", f"{idle:.2f}:1 (glide angle {idle_angle:.2f}°)",
          "... --engine idle"),
     ]

@@ -12,12 +12,21 @@ It writes the controls it used at every physics step to ``docs/circuit-controls.
 docs/circuit-controls.csv`` flies the same flight, bit for bit) and prints a summary.
 
     python docs/fly_circuit.py [--aircraft bourg|c172] [--out docs/circuit-controls.csv]
-                               [--trace /tmp/circuit-trace.csv]
+                               [--trace /tmp/circuit-trace.csv] [--airfield KMTN --runway 17]
+
+With ``--airfield`` (and ``--runway``) it flies only the take-off, from that runway end on the world's
+terrain in the aircraft's own air, and prints its ground roll.
 
 ``--aircraft c172`` flies the Cessna 172R the way its handbook does: a short-field
 take-off (flaps 10°, full power against the brakes, rotate at 47 kt to 12° of pitch),
 the circuit at 90 kt, a 65 kt final with flaps 30°, the throttle closed in the flare and
 full braking after touchdown; it prints the take-off and landing ground rolls.
+
+The pilot reads the airspeed indicator (indicated airspeed, :func:`flightsim.simulation.flight.indicated`: the
+handbook's speeds are KIAS) to rotate; the same as the true airspeed at the home field.  Its take-off leg rolls
+down any runway end (``Pilot(sim, profile, runway=flightsim.simulation.starts.start_end("KMTN", "17"))``): the
+centre line, heading and distance along the runway are that end's, the height its elevation's; the circuit's
+legs after it are the home runway 36's.
 """
 
 import argparse
@@ -27,10 +36,11 @@ from pathlib import Path
 
 import numpy as np
 
+from flightsim.physics.constants import RHO_SL
 from flightsim.simulation.airfield import RUNWAY
 from flightsim.simulation.controls import CONTROL_NAMES
-from flightsim.simulation.flight import Simulation, instruments, resolve_aircraft, sideslip
-from flightsim.simulation.starts import make_start
+from flightsim.simulation.flight import Simulation, indicated, instruments, resolve_aircraft, sideslip
+from flightsim.simulation.starts import make_start, start_end
 
 PATTERN_ALT = 700.0        # ft above the ground (CG)
 DOWNWIND_OFFSET = 4000.0   # ft West of the centre line
@@ -66,8 +76,14 @@ def wrap(a):
 
 
 class Pilot:
-    def __init__(self, sim, profile=None):
+    """The circuit's pilot; ``runway``: the :class:`~flightsim.simulation.world.RunwayEnd` the take-off leg rolls
+    down (None: the home runway 36, :data:`RUNWAY`)."""
+
+    def __init__(self, sim, profile=None, runway=None):
         self.sim = sim
+        #: the take-off's runway (its first threshold the end rolled from) and its elevation, ft
+        self.runway = RUNWAY if runway is None else runway.runway
+        self.elevation = 0.0 if runway is None else float(runway.elevation_ft)
         self.prof = profile or PROFILES["bourg"]
         self.leg = "takeoff"
         self.e_int = 0.0          # elevator integrator (the trim it finds)
@@ -78,8 +94,8 @@ class Pilot:
         self.touchdown = None
         self.flare_pitch = None
         self.log = []
-        self.released = None      # (t, x) where the brakes were released
-        self.liftoff = None       # (t, x, airspeed) where the wheels left the ground
+        self.released = None      # (t, s) where the brakes were released, s ft down the take-off's runway
+        self.liftoff = None       # (t, s, airspeed) where the wheels left the ground (airspeed true, ft/s)
 
     # --- inner loops -------------------------------------------------------------------------
     def elevator_for_pitch(self, pitch_cmd, pitch, q, dt, ki=0.6):
@@ -124,23 +140,29 @@ class Pilot:
         c = sim.controls
         prof = self.prof
         c.parking_brake = 1.0 if sim.t < prof["run_up"] else 0.0
-        if self.released is None and c.parking_brake == 0.0:
-            self.released = (sim.t, x)
         c.elevator_trim = 0.0
         off = yy - self.centre_y            # + left (West) of the centre line
 
         if self.leg == "takeoff":
+            # down the take-off's runway: s ft past its threshold, ``aside`` ft left of its centre line, ``v_left``
+            # ft/s across it to the left (home 36: s = x less the threshold's, aside = off, v_left = vy)
+            s, aside = self.runway.local(x, yy)
+            left = self.runway.axes()[1]
+            v_left = vx * left[0] + vy * left[1]
+            if self.released is None and c.parking_brake == 0.0:
+                self.released = (sim.t, s)
             c.throttle, c.flaps, c.brake = 1.0, prof["takeoff_flaps"], 0.0
             # body r > 0: nose left
-            c.rudder = clip(0.05 * wrap(0.0 - heading) + 0.01 * off + 0.05 * vy + 0.5 * r, -1, 1)
+            c.rudder = clip(0.05 * wrap(self.runway.heading_deg - heading) + 0.01 * aside + 0.05 * v_left + 0.5 * r,
+                            -1, 1)
             c.aileron = self.aileron_for_roll(0.0, roll, p)
-            if airspeed < prof["rotate"]:
+            if indicated(airspeed, sim.air_density) < prof["rotate"]:       # the airspeed indicator's
                 c.elevator = self.elevator_for_pitch(0.0, pitch, q, dt, ki=0.0)
             else:
                 c.elevator = self.elevator_for_pitch(prof["rotate_pitch"], pitch, q, dt)
             if self.liftoff is None and self.released is not None and not sim.on_ground:
-                self.liftoff = (sim.t, x, airspeed)
-            if not sim.on_ground and h > 15.0:
+                self.liftoff = (sim.t, s, airspeed)
+            if not sim.on_ground and h - self.elevation > 15.0:
                 self.leg = "climb"
         elif self.leg in ("climb", "crosswind", "downwind", "base", "final"):
             if self.leg == "climb" and h > 500.0 and x > CROSSWIND_AT:
@@ -242,6 +264,26 @@ def write_csvs(args, rows, trace_header, trace):
                 f.write(",".join(f"{v:.6f}" if not isinstance(v, str) else v for v in row) + "\n")
 
 
+def take_off_only(aircraft, args):
+    """The take-off leg alone from ``args.airfield``'s ``args.runway``: print its ground roll; 0 once airborne."""
+    end = start_end(args.airfield, args.runway)
+    sim = Simulation(aircraft, "rk4", start=make_start(aircraft, "runway", airfield=args.airfield, runway=args.runway))
+    pilot = Pilot(sim, PROFILES[args.aircraft], runway=end)
+    while pilot.leg == "takeoff" and sim.t < args.limit:
+        pilot.fly()
+        if not sim.step():
+            break
+    if pilot.liftoff is None:
+        print(f"status: {sim.status or 'not airborne'}; t = {sim.t:.2f} s")
+        return 1
+    (t0, s0), (t1, s1, v1) = pilot.released, pilot.liftoff
+    sigma = sim.air_density / RHO_SL
+    print(f"{end.airfield} {end.end} ({end.elevation_ft:.0f} ft, {sim.atmosphere} air, sigma {sigma:.3f}): take-off "
+          f"ground roll {s1 - s0:.0f} ft in {t1 - t0:.1f} s from brake release, lift-off at "
+          f"{v1 * math.sqrt(sigma) / KT:.1f} KIAS ({v1 / KT:.1f} KTAS)")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--aircraft", default="bourg", choices=tuple(PROFILES), help="which airplane flies it")
@@ -250,12 +292,16 @@ def main():
     ap.add_argument("--trace", default=None, help="also write a simple trace of the flight here (CSV)")
     ap.add_argument("--limit", type=float, default=600.0, help="give up after this many seconds")
     ap.add_argument("--plot", default=None, help="also draw the ground track, height and airspeed here (PNG)")
+    ap.add_argument("--airfield", default=None, help="fly only the take-off, from this airfield (e.g. KMTN)")
+    ap.add_argument("--runway", default=None, help="... and this runway end (e.g. 17; default its first)")
     args = ap.parse_args()
 
     if args.out is None:
         name = "circuit-controls.csv" if args.aircraft == "bourg" else f"{args.aircraft}-circuit-controls.csv"
         args.out = str(Path(__file__).with_name(name))
     aircraft = resolve_aircraft(None if args.aircraft == "bourg" else args.aircraft)
+    if args.airfield is not None or args.runway is not None:
+        return take_off_only(aircraft, args)
     sim = Simulation(aircraft, start=make_start(aircraft, "runway"))
     pilot = Pilot(sim, PROFILES[args.aircraft])
     rows, trace = [], []

@@ -35,7 +35,7 @@ def c172():
 
 @pytest.fixture(scope="module")
 def model(c172):
-    return AirplaneModel(c172)
+    return AirplaneModel(c172, "constant")      # sea level's density at 1000 ft: the gear clear of the ground
 
 
 def run(*args):
@@ -96,9 +96,21 @@ def test_thrust_falls_with_airspeed_and_altitude_and_the_engine_turns_as_the_172
         by_height = [aero.propeller(1.0, True, v, aero.isa_density(aero.RHO_SL, h), engine, table)[0]
                      for h in (0.0, 4000.0, 8000.0, 12000.0)]
         assert all(b < a for a, b in zip(by_height, by_height[1:], strict=False)), by_height
-    # power lapse (Gagg-Ferrar): at 8000 ft, sigma 0.786, full power is 75 % of sea level's
-    rho8 = aero.isa_density(aero.RHO_SL, 8000.0)
-    assert (1.132 * rho8 / aero.RHO_SL - 0.132) == pytest.approx(0.758, abs=0.01)
+    # power lapse: the indicated power follows the density, the friction and the pumping do not; the brake
+    # power at full throttle then lapses as Gagg and Ferrar's 1.132 sigma - 0.132 (NACA TN 504), at any speed
+    xs, cps, k = table[aero.PT_J], table[aero.PT_CP], table.shape[1]
+    opening = engine[aero.P_IDLE] + (aero.THROTTLE_OPEN - engine[aero.P_IDLE])
+
+    def brake_power(rpm, sigma):              # the engine's alone: no air, no propeller (ft·lbf/s)
+        n = rpm / 60.0
+        return n * aero._surplus(n, opening, sigma, sigma, 0.0, 0.0, engine[aero.P_DIAMETER], engine, xs, cps, k)
+
+    assert brake_power(2400.0, 1.0) == pytest.approx(160.0 * 550.0, rel=1e-9)     # the file's 160 hp, rated
+    for height in (5800.0, 8000.0, 12000.0):
+        sigma = aero.isa_density(1.0, height)
+        for rpm in (2100.0, 2400.0):
+            lapse = brake_power(rpm, sigma) / brake_power(rpm, 1.0)
+            assert lapse == pytest.approx(1.132 * sigma - 0.132, abs=0.01), (height, rpm, lapse)
     # less throttle, less thrust and rpm; idle still turns the engine over
     idle, idle_rpm = aero.propeller(0.0, True, 0.0, sea, engine, table)
     assert 0.0 < idle < 0.2 * static and 570.0 < idle_rpm < 650.0       # the file's idle: about 600 rpm at rest
@@ -295,6 +307,8 @@ def test_ground_effect_raises_the_wings_lift_and_lowers_its_induced_drag_near_th
     ("span = 36.08", "span = -3.0", "ground_effect.span: must be > 0"),
     ("tau = 0.1 ", "tu = 0.1 ", "ground_effect.tu: unknown key; did you mean 'tau'"),
     ("displacement = 361.0", "displacement = 0.0", "propulsion.displacement: must be > 0"),
+    ('atmosphere = "isa"', 'atmosphere = "standard"', "atmosphere: unknown value 'standard' (valid: constant, isa)"),
+    ('atmosphere = "isa"', "atmosphere = 1", "atmosphere: must be a string"),
 ])
 def test_a_bad_ground_effect_or_engine_entry_is_one_line_naming_the_field(tmp_path, old, new, message):
     text = shipped_aircraft()["c172"].read_text()
@@ -335,3 +349,27 @@ def test_trim_glides_with_the_engine_idle_or_off_and_simulate_flies_the_engine_c
     bad.write_text("t,engine\n0,0.5\n")
     done = run("simulate", "--aircraft", "c172", "--controls", str(bad))
     assert done.returncode == 2 and "line 2, column engine: must be 0 (off) or 1 (running), got 0.5" in done.stderr
+
+
+# ---------------------------------------------------------------------------
+# The air it flies in: its own (the standard atmosphere), unless told
+# ---------------------------------------------------------------------------
+
+def test_the_172_flies_in_the_standard_atmosphere_and_the_books_airplane_in_its_constant_air(c172, tmp_path):
+    assert c172.atmosphere == "isa" and load_aircraft("bourg").atmosphere == "constant"
+    assert Simulation(c172).atmosphere == "isa" and Simulation().atmosphere == "constant"
+    assert Simulation(c172, atmosphere="constant").atmosphere == "constant"          # an explicit choice wins
+    assert AirplaneModel(c172).atmosphere == "isa" and aero.pack(c172).isa and not aero.pack(c172, "constant").isa
+    # a file without the key: the constant density
+    path = tmp_path / "plain.toml"
+    path.write_text(shipped_aircraft()["c172"].read_text().replace('atmosphere = "isa"', "")
+                    .replace('model = "c172_airplane.toml"', ""))
+    assert load_aircraft(path).atmosphere == "constant"
+    # the commands: the default is the aircraft's own, the same as asking for it, and thinner than the constant
+    base = ["trim", "--aircraft", "c172", "--altitude", "5800", "--airspeed", "150", "--json"]
+    own, isa, constant = (run(*base, *extra) for extra in ((), ("--atmosphere", "isa"),
+                                                           ("--atmosphere", "constant")))
+    assert own.returncode == isa.returncode == constant.returncode == 0, own.stderr + constant.stderr
+    assert own.stdout == isa.stdout and own.stdout != constant.stdout
+    for command in ("fly", "simulate", "trim", "modes"):
+        assert "(default: the aircraft's own" in " ".join(run(command, "--help").stdout.split()), command

@@ -3,6 +3,7 @@ localizer and glide-slope deviations, DME, the full scales, signals lost beyond 
 sight), by hand-derived numbers; the NAV radio tuned by frequency or station; the trace's NAV columns; the
 autopilot's ``nav=`` (NAV) and ``app=ID/NN`` (APR) on the 172R."""
 
+import dataclasses
 import math
 import re
 import subprocess
@@ -249,10 +250,15 @@ def test_a_batch_flies_an_ils_as_the_single_flight_does():
     start = make_start(aircraft, "approach", airfield="KVAL", runway="27")
     selection = ap.parse_spec("app=KVAL/27")
     batch = BatchSimulation(2, aircraft, "euler", start=start)
-    batch.autopilot.engage(selection)
-    batch.step(20 * 120)
     sim = Simulation(aircraft, start=start)
     sim.autopilot.engage(sim, selection)
+    # the same gains, from the same trim to its tolerance (in the 172R's standard atmosphere the trim's answer
+    # moves by ~1e-8 with the last bit of its airspeed, the batch's and the single flight's norms of the same
+    # velocity); the batch then flies with the single flight's, so that the flights agree to rounding
+    own = batch.autopilot.engage(selection)
+    assert np.allclose(dataclasses.astuple(own), dataclasses.astuple(sim.autopilot.gains), rtol=1e-6, atol=0.0)
+    batch.autopilot.engage(selection, gains=sim.autopilot.gains)
+    batch.step(20 * 120)
     for _ in range(20 * 120):
         sim.step()
     np.testing.assert_allclose(batch.states[0], sim.vector, rtol=1e-10, atol=1e-8)

@@ -187,7 +187,7 @@ class FlightApp:
         self.ghost_pose = None
         self.recorder = Recorder(record_dir)
         self.cockpit = Cockpit(self)
-        self.dynamics = DynamicsCompanion(sim.aircraft, getattr(sim, "atmosphere", "constant"), start_trim(sim),
+        self.dynamics = DynamicsCompanion(sim.aircraft, getattr(sim, "atmosphere", None), start_trim(sim),
                                           show=dynamics)
         window.switch_to()
         self.auto_quality = None

@@ -39,7 +39,8 @@ class DynamicsCompanion:
     Parameters
     ----------
     aircraft : flightsim.physics.aircraft.Aircraft
-    atmosphere : {"constant", "isa"}
+    atmosphere : {"constant", "isa"} or None
+        None: the aircraft's own (:func:`~flightsim.physics.aircraft.atmosphere_of`).
     trim : flightsim.physics.trim.TrimPoint, optional
         The trim the flight started from (its modes are the first shown).
     show : bool
@@ -53,7 +54,7 @@ class DynamicsCompanion:
         Why the last trim or re-linearisation failed, or None.
     """
 
-    def __init__(self, aircraft, atmosphere="constant", trim=None, show=False):
+    def __init__(self, aircraft, atmosphere=None, trim=None, show=False):
         self.aircraft = aircraft
         self.atmosphere = atmosphere
         self.show = bool(show)

@@ -16,6 +16,7 @@ import sys
 
 from flightsim.commands.options import (
     add_aircraft_argument,
+    add_atmosphere_argument,
     add_planet_arguments,
     add_terrain_argument,
     autopilot_spec,
@@ -104,6 +105,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--audio-out", metavar="FILE.wav",
                         help="write the sound to this WAV file as the speakers would play it (headless too)")
     add_start_arguments(parser, default="air")
+    add_atmosphere_argument(parser)
     add_wind_arguments(parser)
     add_planet_arguments(parser)
     add_terrain_argument(parser)
@@ -169,7 +171,8 @@ def run(args) -> int:
     def flight():
         """The flight, built once the window is open: the first start on a machine compiles it (the splash)."""
         sim = Simulation(aircraft=aircraft, integrator=args.integrator, dt=DEFAULT_DT if args.dt is None else args.dt,
-                         start=start_from_args(args, aircraft, wind=wind), wind=wind, **planet_options(args),
+                         atmosphere=args.atmosphere, start=start_from_args(args, aircraft, args.atmosphere, wind),
+                         wind=wind, **planet_options(args),
                          terrain=terrain_option(args))
         if args.ghost:
             sim.warm_up(args.ghost_integrator)

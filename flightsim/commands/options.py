@@ -27,9 +27,9 @@ from flightsim.files import check_writable_folder
 from flightsim.resources import aircraft_path, shipped_aircraft
 
 __all__ = ["FLAGS", "PLANETS", "OneLineParser", "add_aircraft_argument", "add_airfield_arguments",
-           "add_planet_arguments", "add_terrain_argument", "aircraft", "airfield_options", "check_airfield_options",
-           "autopilot_spec", "latitude", "longitude", "number", "option_error", "output_file", "output_folder",
-           "planet_options", "seconds", "terrain_option", "window_size", "write_error"]
+           "add_atmosphere_argument", "add_planet_arguments", "add_terrain_argument", "aircraft", "airfield_options",
+           "check_airfield_options", "autopilot_spec", "latitude", "longitude", "number", "option_error",
+           "output_file", "output_folder", "planet_options", "seconds", "terrain_option", "window_size", "write_error"]
 
 EXIT_USAGE = 2
 
@@ -207,6 +207,15 @@ def planet_options(args):
     from the options of :func:`add_planet_arguments` (None where not given: the simulation's defaults)."""
     return {"planet": getattr(args, "planet", None), "lat": getattr(args, "lat", None),
             "lon": getattr(args, "lon", None)}
+
+
+def add_atmosphere_argument(parser):
+    """``--atmosphere constant|isa``: the air a flight flies in (``fly``, ``simulate``, ``trim``, ``modes``); absent
+    (None), the aircraft's own (its file's ``atmosphere``: :func:`flightsim.physics.aircraft.atmosphere_of`)."""
+    parser.add_argument("--atmosphere", default=None, choices=("constant", "isa"),
+                        help="air density: the book's constant, or the standard atmosphere (default: the aircraft's "
+                             "own, its file's `atmosphere`: constant for the book's airplane, isa for the c172 and "
+                             "the JSBSim aircraft)")
 
 
 def add_terrain_argument(parser):

@@ -5,6 +5,7 @@ import time
 
 from flightsim.commands.options import (
     add_aircraft_argument,
+    add_atmosphere_argument,
     add_planet_arguments,
     add_terrain_argument,
     autopilot_spec,
@@ -49,10 +50,7 @@ def add_arguments(p):
     p.add_argument("--out", metavar="CSV", help="write a trace here (without it: summary only)")
     p.add_argument("--every", type=number(int, minimum=1), default=1, metavar="K",
                    help="write every K-th step (default: 1)")
-    p.add_argument(
-        "--atmosphere", default="constant", choices=("constant", "isa"),
-        help="air density: the book's constant, or the standard atmosphere",
-    )
+    add_atmosphere_argument(p)
     add_start_arguments(p, default="file")
     add_wind_arguments(p)
     add_planet_arguments(p)

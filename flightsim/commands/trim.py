@@ -6,6 +6,7 @@ import math
 from flightsim.commands.options import (
     add_aircraft_argument,
     add_airfield_arguments,
+    add_atmosphere_argument,
     add_planet_arguments,
     airfield_options,
     check_airfield_options,
@@ -36,8 +37,7 @@ def add_condition_arguments(p):
                    help="glide with the throttle closed, the engine idling or off (mixture cut: the propeller "
                         "windmills), solving for the glide angle instead of the throttle (--climb-angle unused)")
     add_aircraft_argument(p)
-    p.add_argument("--atmosphere", default="constant", choices=("constant", "isa"),
-                   help="air density: the book's constant, or the standard atmosphere")
+    add_atmosphere_argument(p)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     add_planet_arguments(p)
 
@@ -63,7 +63,7 @@ def add_start_arguments(p, default):
     add_airfield_arguments(p)
 
 
-def start_from_args(args, aircraft, atmosphere="constant", wind=None):
+def start_from_args(args, aircraft, atmosphere=None, wind=None):
     """The :class:`~flightsim.simulation.starts.Start` that ``--start``/``--trim`` ask for.
 
     ``wind`` (:class:`~flightsim.physics.wind.WindSpec`, optional): a trimmed

@@ -368,16 +368,17 @@ def pack_jsbsim(aircraft):
     return no_jsbsim() if model is None else model.fields()
 
 
-def pack(aircraft, atmosphere="constant"):
+def pack(aircraft, atmosphere=None):
     """Flatten an aircraft into the parameters of :func:`airplane_loads`.
 
     Parameters
     ----------
     aircraft : flightsim.physics.aircraft.Aircraft
-    atmosphere : {"constant", "isa"}
+    atmosphere : {"constant", "isa"} or None
         The book's constant density, or the standard atmosphere's density at
         the airplane's altitude (troposphere, scaled to the file's sea-level
-        density).
+        density); None: the aircraft's own
+        (:func:`~flightsim.physics.aircraft.atmosphere_of`).
 
     Returns
     -------
@@ -386,8 +387,9 @@ def pack(aircraft, atmosphere="constant"):
         flaps, brake, parking brake) is written by the simulation before
         each step; ``diag`` and ``gear_diag`` are written by the loads.
     """
-    if atmosphere not in ("constant", "isa"):
-        raise ValueError(f"atmosphere: must be 'constant' or 'isa', got {atmosphere!r}")
+    from flightsim.physics.aircraft import atmosphere_of  # (the aircraft module's loader imports this one)
+
+    atmosphere = atmosphere_of(aircraft, atmosphere)
     names = list(aircraft.tables)
     n = len(aircraft.elements)
     r = np.array([e.position for e in aircraft.elements], dtype=np.float64).reshape(n, 3)
@@ -491,12 +493,19 @@ def propeller(throttle, running, v_axial, rho, engine, table):
     The speed ``n`` (rev/s) is where the engine's torque and the propeller's balance (quasi-steady: no
     rotor inertia).  The engine's brake power is ``P = P_i − P_f − P_p``:
 
-    - indicated ``P_i = P_ind σ' m`` while it runs (0 off), ``m`` the air it breathes as a fraction of
-      its rated-speed flow at ambient pressure: the smaller of what the throttle passes (``A = idle +
+    - indicated ``P_i = P_ind σ m`` while it runs (0 off), ``m`` the air it breathes as a fraction of
+      its rated-speed flow at ambient density: the smaller of what the throttle passes (``A = idle +
       (OPEN − idle) throttle``, choked: the same at any speed) and what the cylinders pump (``r = n /
       n_rated``), blended as ``m = (A⁻ᴷ + r⁻ᴷ)^(−1/K)``; so an open throttle's power grows with the
-      speed as a piston engine's does, and a closed one's hardly does.  ``σ' = 1.132 σ − 0.132`` the
-      density lapse of a normally aspirated engine (Gagg and Ferrar, NACA TN 504; Gudmundsson eq. 7-16);
+      speed as a piston engine's does, and a closed one's hardly does.  The indicated power follows the
+      air's density ``σ = ρ / ρ_SL`` (the charge the cylinders hold at a given speed and throttle, the fuel
+      metered to it: the handbook's mixture leaned for the most power above 3,000 ft); the friction and the
+      pumping below do not lapse, and with them the brake power lapses as a normally aspirated engine's,
+      Gagg and Ferrar's ``1.132 σ − 0.132`` (NACA TN 504, 1934; Gudmundsson, *General Aviation Aircraft
+      Design*, eq. 7-16: its ``0.132`` is the friction, 13 % of the rated power, that does not lapse): the
+      172R's 160 hp at 2400 rpm is 130.5 hp at 5,800 ft ISA (σ 0.841, 0.815 of it; Gagg and Ferrar 0.820)
+      and 120.3 hp at 8,000 ft (0.752; 0.758).  (Their lapse applied to the indicated power, the friction
+      then taken off again, counted the friction twice: 0.791 at 5,800 ft, 0.719 at 8,000 ft.);
     - friction ``P_f = FMEP V_d n / 2``, :data:`FMEP` growing with the speed (Heywood's correlation for
       motored engines), running or not;
     - pumping ``P_p = (1 − μ) p V_d η_v n / 2`` across a manifold pressure ``μ = m / r`` of the ambient
@@ -533,7 +542,7 @@ def propeller(throttle, running, v_axial, rho, engine, table):
     if rho <= 0.0:
         return 0.0, 0.0
     sigma = rho / engine[P_RHO0]
-    lapse = max(1.132 * sigma - 0.132, 0.0) if running else 0.0
+    lapse = sigma if running else 0.0
     k = table.shape[1]
     xs, cts, cps = table[PT_J], table[PT_CT], table[PT_CP]
     opening = engine[P_IDLE] + (THROTTLE_OPEN - engine[P_IDLE]) * thr

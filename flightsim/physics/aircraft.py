@@ -447,6 +447,10 @@ class Aircraft:
     planet : flightsim.physics.planet.Planet or None
         A JSBSim aircraft file's ``<planet>`` (what a round-planet flight flies on); None where the file has none,
         and for flightsim's own aircraft files.
+    atmosphere : {"constant", "isa"}
+        The air its figures assume, what a flight flies in unless told otherwise (:func:`atmosphere_of`): the
+        file's top-level ``atmosphere`` (``"constant"``, :attr:`air_density` at every height, when absent);
+        ``"isa"`` for a JSBSim aircraft (JSBSim's standard atmosphere).
     """
 
     name: str
@@ -478,6 +482,41 @@ class Aircraft:
     ground_effect: GroundEffect | None = None
     jsbsim: object | None = None
     planet: object | None = None
+    atmosphere: str = "constant"
+
+
+#: The airs a flight may fly in: the aircraft file's constant density, or the standard atmosphere.
+ATMOSPHERES = ("constant", "isa")
+
+
+def atmosphere_of(aircraft, atmosphere=None):
+    """The air a flight of ``aircraft`` flies in: ``atmosphere`` where given, else the aircraft's own.
+
+    The one place the default is resolved: every function that takes ``atmosphere=None`` (the simulation, its
+    starts, trim, the modes, the autopilot's gains, the commands) asks here.
+
+    Parameters
+    ----------
+    aircraft : Aircraft
+        Its :attr:`Aircraft.atmosphere` (``"constant"`` for the book's airplane, ``"isa"`` for the 172R and the
+        JSBSim aircraft) is the default.
+    atmosphere : {"constant", "isa"} or None
+        An explicit choice wins; None: the aircraft's.
+
+    Returns
+    -------
+    str
+        ``"constant"`` or ``"isa"``.
+
+    Raises
+    ------
+    ValueError
+        For another value (the message names ``atmosphere``).
+    """
+    chosen = getattr(aircraft, "atmosphere", "constant") if atmosphere is None else atmosphere
+    if chosen not in ATMOSPHERES:
+        raise ValueError(f"atmosphere: must be 'constant' or 'isa', got {chosen!r}")
+    return chosen
 
 
 #: Names of :mod:`flightsim.physics.aircraft_file` (reading a file) importable from here.

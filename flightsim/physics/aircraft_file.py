@@ -29,6 +29,7 @@ import numpy as np
 from flightsim.errors import InputError
 from flightsim.physics.aircraft import (
     AIRSPEED_UNITS,
+    ATMOSPHERES,
     GEAR_KINDS,
     LINK_INPUTS,
     PARTS,
@@ -61,7 +62,7 @@ _LIFTING_COLUMNS = ("cl", "cl_te_down", "cl_te_up", "cd", "cd_te_down", "cd_te_u
 _SYMMETRIC_COLUMNS = ("cl", "cd")
 _ALL_TABLE_KEYS = ("alpha", *_LIFTING_COLUMNS, "outside_cl", "outside_cd")
 _TOP_KEYS = ("name", "units", "environment", "propulsion", "initial", "ground", "gear", "tables", "elements")
-_TOP_OPTIONAL = ("masses", "model", "instruments", "wind", "ground_effect")
+_TOP_OPTIONAL = ("masses", "model", "instruments", "wind", "ground_effect", "atmosphere")
 _ELEMENT_OPTIONAL = ("flap", "incidence_control")
 _SINGULAR_RTOL = 1e-10
 
@@ -619,6 +620,8 @@ def load_aircraft(path=None):
     if "instruments" in data:
         instruments = check.fields(data["instruments"], "instruments", {"airspeed": Text(tuple(AIRSPEED_UNITS))})
         sections["airspeed_unit"] = instruments["airspeed"]
+    if "atmosphere" in data:         # the air the file's figures assume (default: its constant air_density)
+        sections["atmosphere"] = check.string(data["atmosphere"], "atmosphere", ATMOSPHERES)
     if "ground_effect" in data:
         sections["ground_effect"] = _load_ground_effect(check, data["ground_effect"], specs)
     mass, cg, inertia = mass_properties(

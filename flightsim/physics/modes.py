@@ -154,14 +154,15 @@ def _derivative(model, x, u, trim):
     return np.array([vdot[0], -vdot[1], -vdot[2], d[10], -d[11], -d[12], phidot, thetadot])
 
 
-def linearize(trim, aircraft, atmosphere="constant", model=None):
+def linearize(trim, aircraft, atmosphere=None, model=None):
     """Jacobians A, B about ``trim`` by central differences on the simulation's loads.
 
     Parameters
     ----------
     trim : flightsim.physics.trim.TrimPoint
     aircraft : flightsim.physics.aircraft.Aircraft
-    atmosphere : {"constant", "isa"}
+    atmosphere : {"constant", "isa"} or None
+        None (the default): the aircraft's own (:func:`~flightsim.physics.aircraft.atmosphere_of`).
     model : AirplaneModel, optional
 
     Returns

@@ -42,6 +42,7 @@ import numpy as np
 
 from flightsim.math import quat
 from flightsim.physics import aero
+from flightsim.physics.aircraft import atmosphere_of
 from flightsim.physics.inputs import C_ENGINE
 from flightsim.physics.steps import STATE_SIZE
 
@@ -160,19 +161,20 @@ class AirplaneModel:
     Parameters
     ----------
     aircraft : flightsim.physics.aircraft.Aircraft
-    atmosphere : {"constant", "isa"}
+    atmosphere : {"constant", "isa"} or None
+        None (the default): the aircraft's own (:func:`~flightsim.physics.aircraft.atmosphere_of`).
     gravity : float, optional
         The constant gravity the equations hold, ft/s²; default the aircraft's.  A round planet's effective
         gravity at the trim's place (:func:`flightsim.physics.planet.effective_gravity`) trims an airplane that
         stays trimmed there.
     """
 
-    def __init__(self, aircraft, atmosphere="constant", gravity=None):
+    def __init__(self, aircraft, atmosphere=None, gravity=None):
         #: the engine input the loads see (1 running, 0 off)
         self.engine = 1.0
         self.aircraft = aircraft
-        self.atmosphere = atmosphere
-        self.params = aero.pack(aircraft, atmosphere)
+        self.atmosphere = atmosphere_of(aircraft, atmosphere)
+        self.params = aero.pack(aircraft, self.atmosphere)
         if gravity is not None:
             self.params = self.params._replace(gravity=float(gravity))
         self.inertia = np.ascontiguousarray(aircraft.inertia, dtype=np.float64)
@@ -256,7 +258,7 @@ def _check(name, value, low=None, high=None, unit=""):
 
 
 def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=None, bank=0.0,
-         atmosphere="constant", model=None, report_range=True, engine=None, lateral="wings-level"):
+         atmosphere=None, model=None, report_range=True, engine=None, lateral="wings-level"):
     """Find the steady flight at the given condition.
 
     Parameters
@@ -275,7 +277,8 @@ def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=
     bank : float
         0 for straight flight; otherwise the bank (deg, right +, |bank| < 75) of a steady
         coordinated turn.
-    atmosphere : {"constant", "isa"}
+    atmosphere : {"constant", "isa"} or None
+        None (the default): the aircraft's own (:func:`~flightsim.physics.aircraft.atmosphere_of`).
     model : AirplaneModel, optional
         Reuse one (saves packing the aircraft again).
     report_range : bool
@@ -449,7 +452,7 @@ def _failure(aircraft, x, lin, ang, stalled, V, h, gamma, flaps, chi, mu, atmosp
 
 
 def trimmable_speeds(aircraft, altitude, climb_angle=0.0, flaps=0.0, heading=0.0, bank=0.0,
-                     atmosphere="constant", model=None, resolution=0.5, engine=None):
+                     atmosphere=None, model=None, resolution=0.5, engine=None):
     """``(slowest, fastest)`` airspeed (ft/s) that :func:`trim` can hold, or None.
 
     The first trimmable speed of :data:`SPEED_PROBES`, then bisection towards

@@ -252,8 +252,9 @@ class Gains:
     qbar: float
 
     @classmethod
-    def at(cls, aircraft, airspeed, altitude, flaps=0.0, atmosphere="constant"):
-        """Trim ``aircraft`` in level flight at ``airspeed`` (ft/s) and ``altitude`` (ft) and linearise there.
+    def at(cls, aircraft, airspeed, altitude, flaps=0.0, atmosphere=None):
+        """Trim ``aircraft`` in level flight at ``airspeed`` (ft/s) and ``altitude`` (ft) and linearise there,
+        in ``atmosphere`` ("constant", "isa"; None: the aircraft's own).
 
         Raises
         ------
@@ -261,6 +262,7 @@ class Gains:
             No level flight there (the message says what limits it).
         """
         model = AirplaneModel(aircraft, atmosphere)
+        atmosphere = model.atmosphere                   # (None: the aircraft's own, resolved)
         point = trim(aircraft, airspeed, altitude, flaps=flaps, atmosphere=atmosphere, model=model,
                      report_range=False)
         lin = linearize(point, aircraft, atmosphere, model)

@@ -60,6 +60,7 @@ from flightsim.physics import planet as planets
 
 # LoadParams, airplane_loads, ground_contact and ground_after_step are used by the kernels generated below
 from flightsim.physics.aero import LoadParams, airplane_loads  # noqa: F401
+from flightsim.physics.aircraft import atmosphere_of
 from flightsim.physics.batch_wind import BLOCK, STATE_WIDTH, BatchWind, sample_one  # noqa: F401 (the kernel samples)
 from flightsim.physics.ground import (  # noqa: F401
     GROUND_CRASH,
@@ -269,7 +270,8 @@ class BatchSimulation:
         A name in :data:`flightsim.physics.integrators.INTEGRATORS` (all airplanes).
     dt : float
         Physics step, s.
-    atmosphere : {"constant", "isa"}
+    atmosphere : {"constant", "isa"} or None
+        None (the default): the aircraft's own (:func:`~flightsim.physics.aircraft.atmosphere_of`).
     renormalize : bool
         Renormalise q after every step.
     start : flightsim.simulation.starts.Start or str, optional
@@ -323,7 +325,7 @@ class BatchSimulation:
         before every physics step.
     """
 
-    def __init__(self, n, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere="constant",
+    def __init__(self, n, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere=None,
                  renormalize=True, start=None, wind=None, seeds=None, planet=None, lat=None, lon=None,
                  airfield=None, runway=None, terrain=None):
         n = int(n)
@@ -331,6 +333,7 @@ class BatchSimulation:
             raise ValueError(f"n: must be ≥ 1 airplane, got {n}")
         self.n = n
         self.aircraft = resolve_aircraft(aircraft)
+        atmosphere = atmosphere_of(self.aircraft, atmosphere)
         if isinstance(start, str):
             from flightsim.simulation.starts import make_start
 

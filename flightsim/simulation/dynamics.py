@@ -45,13 +45,14 @@ class Dynamics:
     Parameters
     ----------
     aircraft : flightsim.physics.aircraft.Aircraft
-    atmosphere : {"constant", "isa"}
+    atmosphere : {"constant", "isa"} or None
+        None: the aircraft's own (:func:`~flightsim.physics.aircraft.atmosphere_of`).
     """
 
-    def __init__(self, aircraft, atmosphere="constant"):
+    def __init__(self, aircraft, atmosphere=None):
         self.aircraft = aircraft
         self.model = AirplaneModel(aircraft, atmosphere)
-        self.atmosphere = atmosphere
+        self.atmosphere = self.model.atmosphere        # (None resolved: the aircraft's own)
         self.trim = None
         self.linear = None
         self.modes = []

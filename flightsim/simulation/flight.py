@@ -48,7 +48,7 @@ import numpy as np
 from flightsim.math import quat
 from flightsim.physics import aero, divergence, gear, integrators, steps
 from flightsim.physics import planet as planets
-from flightsim.physics.aircraft import Aircraft
+from flightsim.physics.aircraft import Aircraft, atmosphere_of
 from flightsim.physics.aircraft_file import load_aircraft
 from flightsim.physics.constants import RHO_SL
 from flightsim.physics.ground import (  # noqa: F401 (contact_depths, state_between: this module's API)
@@ -301,8 +301,9 @@ class Simulation:
         A name in :data:`flightsim.integrators.INTEGRATORS`.
     dt : float
         Physics step, s.
-    atmosphere : {"constant", "isa"}
-        The book's constant air density, or the standard atmosphere.
+    atmosphere : {"constant", "isa"} or None
+        The book's constant air density, or the standard atmosphere; None (the default): the aircraft's own
+        (its file's ``atmosphere``: :func:`~flightsim.physics.aircraft.atmosphere_of`).
     renormalize : bool
         Renormalise q after every step.
     start : flightsim.simulation.starts.Start, optional
@@ -332,9 +333,10 @@ class Simulation:
 
     capabilities = LIVE
 
-    def __init__(self, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere="constant", renormalize=True,
+    def __init__(self, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere=None, renormalize=True,
                  start=None, wind=None, planet=None, lat=None, lon=None, terrain=None):
         self.aircraft = resolve_aircraft(aircraft)
+        atmosphere = atmosphere_of(self.aircraft, atmosphere)
         self.start = file_start(self.aircraft) if start is None else start
         #: the ground's terrain as asked for (None, ``"world"`` or a :class:`~flightsim.physics.terrain.Terrain`)
         #: and packed (None: the plane z = 0)

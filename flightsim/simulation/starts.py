@@ -45,6 +45,7 @@ import numpy as np
 from flightsim.math import quat
 from flightsim.physics import aero
 from flightsim.physics import planet as planets
+from flightsim.physics.aircraft import atmosphere_of
 from flightsim.physics.constants import NAUTICAL_MILE
 from flightsim.physics.ground import contact_depths
 from flightsim.physics.inputs import C_ENGINE
@@ -160,13 +161,13 @@ def start_gravity(aircraft, altitude=None, planet=None, lat=None, lon=None):
     return planets.effective_gravity(body, math.radians(lat), math.radians(lon), h)
 
 
-def _solve(aircraft, airspeed, altitude, climb_angle, flaps, heading=None, atmosphere="constant", gravity=None):
+def _solve(aircraft, airspeed, altitude, climb_angle, flaps, heading=None, atmosphere=None, gravity=None):
     """:func:`~flightsim.physics.trim.trim` with the constant gravity ``gravity`` (None: the aircraft's)."""
     model = None if gravity is None else AirplaneModel(aircraft, atmosphere, gravity=gravity)
     return solve_trim(aircraft, airspeed, altitude, climb_angle, flaps, heading, atmosphere=atmosphere, model=model)
 
 
-def trimmed_start(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, atmosphere="constant",
+def trimmed_start(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, atmosphere=None,
                   kind="trim", wind=None, gravity=None):
     """Steady flight trimmed at ``airspeed`` (ft/s) from the aircraft file's initial position and heading.
 
@@ -185,7 +186,7 @@ def trimmed_start(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0,
     return Start(kind, y, trim_controls(point), point)
 
 
-def settle(aircraft, north, west, heading, controls=None, atmosphere="constant"):
+def settle(aircraft, north, west, heading, controls=None, atmosphere=None):
     """The airplane at rest on its gear: the height and pitch where the legs carry its weight.
 
     Newton's method on the vertical force and the pitching moment of the
@@ -264,7 +265,7 @@ def settle(aircraft, north, west, heading, controls=None, atmosphere="constant")
     return state(x)
 
 
-def runway_start(aircraft, atmosphere="constant", end=None):
+def runway_start(aircraft, atmosphere=None, end=None):
     """At rest at the threshold of runway end ``end`` (a :class:`~flightsim.simulation.world.RunwayEnd`; None: the
     home runway's southern end, 36), along its landing heading, engine idle, parking brake set, settled on the
     gear at the field's elevation."""
@@ -277,7 +278,7 @@ def runway_start(aircraft, atmosphere="constant", end=None):
     return Start("runway", y, controls, end=end)
 
 
-def approach_start(aircraft, atmosphere="constant", wind=None, gravity=None, end=None):
+def approach_start(aircraft, atmosphere=None, wind=None, gravity=None, end=None):
     """Trimmed on a :data:`GLIDE_ANGLE` glide path to the runway, :data:`APPROACH_SECONDS` from touchdown.
 
     Trimmed relative to the air, like :func:`trimmed_start`: in a wind the
@@ -361,7 +362,7 @@ def start_end(airfield=None, runway=None):
 
 
 def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0.0, flaps=0.0,
-               atmosphere="constant", wind=None, planet=None, lat=None, lon=None, airfield=None, runway=None):
+               atmosphere=None, wind=None, planet=None, lat=None, lon=None, airfield=None, runway=None):
     """The :class:`Start` of the given kind (see the module docstring).
 
     ``planet``, ``lat``, ``lon``: where it will fly, as :class:`~flightsim.simulation.flight.Simulation` takes
@@ -369,7 +370,8 @@ def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0
     trimmed start on a round planet is trimmed with the effective gravity there (:func:`start_gravity`).  A
     :class:`~flightsim.simulation.batch.BatchSimulation` flies on a flat planet: give it ``planet="flat"``.
     ``airfield``, ``runway``: the runway end of the ``runway`` and ``approach`` starts (:func:`start_end`;
-    None for both: the home runway 36, as before).
+    None for both: the home runway 36, as before).  ``atmosphere``: "constant" or "isa", None (the default) the
+    aircraft's own (:func:`~flightsim.physics.aircraft.atmosphere_of`).
 
     Raises
     ------
@@ -379,6 +381,7 @@ def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0
     flightsim.errors.InputError
         An unknown airfield or runway end.
     """
+    atmosphere = atmosphere_of(aircraft, atmosphere)
     end = start_end(airfield, runway)
     if end is not None and kind not in ("runway", "approach"):
         raise ValueError(f"start: an airfield's runway ({end.name}) is where the runway and approach starts are "

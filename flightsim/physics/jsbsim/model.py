@@ -461,7 +461,7 @@ def load_jsbsim_aircraft(name):
         cruise_speed=speed, approach_speed=None, crash_sink_rate=CRASH_SINK_RATE,
         gear=gear, contact_height=float(-min(c.position[2] for c in wheels)) if wheels else 0.0,
         mass=weight / GRAVITY, cg=cg, inertia=inertia, inertia_inv=np.linalg.inv(inertia),
-        airspeed_unit="kt", jsbsim=model, planet=planet_of(source))
+        airspeed_unit="kt", jsbsim=model, planet=planet_of(source), atmosphere="isa")
 
 
 def fleet():
