@@ -556,20 +556,23 @@ class SceneRenderer:
 
     def _build_terrain(self, terrain):
         """The terrain's mesh, lit once, in one buffer; its own copy of the static program (a thinner haze)."""
-        mesh = terrain_view.build_terrain_mesh(terrain)
+        self._home_fields = _HomeFields()
+        mesh = terrain_view.build_terrain_mesh(terrain, covered=(self._home_fields.covers, 0.0))
         colors = self.lighting.lit_colors(mesh.colors, mesh.normals)
         self.terrain = mesh
         self.terrain_buffer = GeometryBuffer(dict(position=mesh.positions, color=colors), mesh.indices)
         self.terrain_program = _program(shaders.STATIC_VERTEX, shaders.STATIC_FRAGMENT)
 
-    def _draw_terrain(self, planes, eye):
+    def _draw_terrain(self, planes, eye, origin):
         """The terrain's chunks, each at the level of detail its distance asks for, the near ones in view only
         (:func:`~flightsim.app.scene.terrain_view.terrain_draw_ranges`), and the apron beyond the grid, in one
-        draw (:meth:`GeometryBuffer.draw_gathered`); pushed a few depth steps back.  The list is reused while
+        draw (:meth:`GeometryBuffer.draw_gathered`); pushed a few depth steps back, and where home's fields are
+        drawn over it (``origin``: the eye's tile, :class:`_HomeFields`) not under them.  The list is reused while
         the view hardly changes (:class:`_ViewCache`)."""
         mesh = self.terrain
         cache = self._terrain_lists
-        if cache.valid(eye, planes, self.quality):
+        covered = self._home_fields.all_drawn(origin)        # (then the terrain under home's fields is left out)
+        if cache.valid(eye, planes, (self.quality, covered)):
             ranges = cache.value
         else:
             def seen(centers, radii):
@@ -577,7 +580,8 @@ class SceneRenderer:
                 return spheres_visible(planes, rel, radii + cache.margin(np.sqrt((rel * rel).sum(axis=1))))
 
             ranges = cache.keep(eye, planes, terrain_view.terrain_draw_ranges(
-                mesh, eye, seen, self.quality.terrain_detail_ft, self.quality.terrain_far_stride), self.quality)
+                mesh, eye, seen, self.quality.terrain_detail_ft, self.quality.terrain_far_stride, covered),
+                (self.quality, covered))
         self.terrain_program.use()
         gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
         gl.glPolygonOffset(1.0, 5.0)
@@ -742,7 +746,7 @@ class SceneRenderer:
             gl.glPolygonOffset(1.0, 2.0)
             self._draw_near_ground(planes, eye, (ox, oy), home=True)
             gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
-            self._draw_terrain(planes, eye)
+            self._draw_terrain(planes, eye, (ox, oy))
         # 3. Ground, decals, runway: on z = 0, tested against the above but not written.
         gl.glDepthMask(gl.GL_FALSE)
         if self.terrain is None:
@@ -990,6 +994,48 @@ class SceneRenderer:
         self.airplane_buffer.draw()
         gl.glDisable(gl.GL_STENCIL_TEST)
         gl.glDisable(gl.GL_BLEND)
+
+
+class _HomeFields:
+    """Home's road blocks (the patchwork's, fixed to the earth: :mod:`flightsim.app.scene.ground`) whose centres lie
+    within :data:`HOME_FIELDS_FT` of the origin: drawn over the terrain when the eye's 3 x 3 near tiles hold them
+    all, so the terrain's cells under them need not be drawn then (:func:`terrain_view.build_terrain_mesh`'s
+    ``covered``)."""
+
+    def __init__(self):
+        self.step = ground.TILE_FT / ground.BLOCKS
+        self.origin = np.asarray(ground.TILE_OFFSET, dtype=np.float64)
+        reach = int(math.ceil(HOME_FIELDS_FT / self.step)) + 2
+        k = np.arange(-reach, reach + 1)
+        self.first = (k[0], k[0])                       # block index of grid[0, 0]
+        cx = self.origin[0] + (k + 0.5) * self.step
+        cy = self.origin[1] + (k + 0.5) * self.step
+        grid = cx[:, None] ** 2 + cy[None, :] ** 2 < HOME_FIELDS_FT * HOME_FIELDS_FT
+        self.grid = grid
+        self._sums = np.pad(grid.astype(np.int64).cumsum(0).cumsum(1), ((1, 0), (1, 0)))
+        i, j = np.nonzero(grid)
+        lo = self.origin + (np.array([i.min(), j.min()]) + self.first) * self.step
+        hi = self.origin + (np.array([i.max(), j.max()]) + 1 + self.first) * self.step
+        self.bounds = (lo, hi)                          # earth (x, y) corners of the blocks' box, ft
+
+    def covers(self, x0, x1, y0, y1):
+        """Whether each box (arrays, ft) lies wholly on home's blocks."""
+        def index(v, axis):
+            return np.floor((np.asarray(v) - self.origin[axis]) / self.step).astype(np.int64) - self.first[axis]
+
+        i0, i1, j0, j1 = index(x0, 0), index(x1, 0), index(y0, 1), index(y1, 1)
+        n, m = self.grid.shape
+        inside = (i0 >= 0) & (j0 >= 0) & (i1 < n) & (j1 < m)
+        i0, i1, j0, j1 = (np.clip(a, 0, lim - 1) for a, lim in ((i0, n), (i1, n), (j0, m), (j1, m)))
+        S = self._sums
+        count = S[i1 + 1, j1 + 1] - S[i0, j1 + 1] - S[i1 + 1, j0] + S[i0, j0]
+        return inside & (count == (i1 - i0 + 1) * (j1 - j0 + 1))
+
+    def all_drawn(self, origin):
+        """Whether the 3 x 3 near tiles around the tile at earth ``origin`` (x, y) hold every home block."""
+        lo, hi = self.bounds
+        t = ground.TILE_FT
+        return bool(np.all(lo >= np.asarray(origin) - t) and np.all(hi <= np.asarray(origin) + 2.0 * t))
 
 
 class _ViewCache:

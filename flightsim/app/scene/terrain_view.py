@@ -183,6 +183,10 @@ class Tier:
         level's surfaces, in Z order).
     centers, half : numpy.ndarray, shape (chunks, 3)
         The chunks' bounding boxes (centre, half size), ft.
+    hidden : numpy.ndarray, shape (chunks, levels)
+        How many of the last indices of each chunk's surface range at each level draw cells that lie wholly
+        under something drawn over the terrain at their own height (home's fields: :func:`build_terrain_mesh`'s
+        ``covered``), which :func:`terrain_draw_ranges` may leave out.
     """
 
     chunk: int
@@ -192,6 +196,7 @@ class Tier:
     skirts: np.ndarray | None
     centers: np.ndarray
     half: np.ndarray
+    hidden: np.ndarray | None = None
 
 
 @dataclass
@@ -242,12 +247,14 @@ def _z_order(ci, cj):
     return code
 
 
-def _tier(h, xs, ys, chunk, strides, low_row, low_col, at, separate_skirts=False):
+def _tier(h, xs, ys, chunk, strides, low_row, low_col, at, separate_skirts=False, covered=None):
     """One tier: its indices (list of arrays, starting at index ``at``), the next free index, its :class:`Tier`.
 
     ``low_row(i, j)`` and ``low_col(j, i)`` give the skirt vertices under the grid points on the near tier's
     border rows / columns (every :data:`CHUNK`-th line, and the last).  ``separate_skirts``: the skirts in
-    a section of their own (:attr:`Tier.skirts`), else each right after its chunk's surface.
+    a section of their own (:attr:`Tier.skirts`), else each right after its chunk's surface.  ``covered``
+    (with ``separate_skirts``): :func:`build_terrain_mesh`'s; the cells it covers at its height go last in
+    their chunk's surface range (:attr:`Tier.hidden`).
     """
     ny, nx = h.shape
     border_rows, border_cols = _level(ny, chunk), _level(nx, chunk)
@@ -260,10 +267,19 @@ def _tier(h, xs, ys, chunk, strides, low_row, low_col, at, separate_skirts=False
     indices = []
     ranges = np.zeros((n_chunks, len(strides), 2), np.int64)
     skirts = np.zeros_like(ranges) if separate_skirts else None
+    hidden = np.zeros((n_chunks, len(strides)), np.int64)
     for level, stride in enumerate(strides):
         rows, cols = _level(ny, stride), _level(nx, stride)
         parts = [_cell_triangles(rows, cols, nx).reshape(-1, 6)]
         owners = [((rows[:-1] // chunk)[:, None] * n_cj + (cols[:-1] // chunk)[None, :]).ravel()]
+        under = np.zeros(len(owners[0]), bool)
+        if covered is not None and separate_skirts:
+            r0, r1 = rows[:-1, None], rows[1:, None]
+            c0, c1 = cols[None, :-1], cols[None, 1:]
+            box = np.broadcast_arrays(xs[r0], xs[r1], ys[c0], ys[c1])
+            corners = np.stack(np.broadcast_arrays(h[r0, c0], h[r1, c0], h[r1, c1], h[r0, c1]))
+            fn, level_z = covered
+            under = (fn(*(b.ravel() for b in box)) & np.all(corners == level_z, axis=0).ravel())
         # Skirts along the border rows (each serves the chunks on both its sides) ...
         top_a = border_rows[:, None] * nx + cols[None, :-1]
         top_b = border_rows[:, None] * nx + cols[None, 1:]
@@ -290,10 +306,11 @@ def _tier(h, xs, ys, chunk, strides, low_row, low_col, at, separate_skirts=False
             owner = np.concatenate(owners)
             skirt = np.repeat(np.arange(len(parts)) > 0, [len(o) for o in owners])
             sections = [(ranges, np.concatenate(parts), owner, 2 * z_rank[owner] + skirt)]
-        else:                          # the surfaces, then the skirts
+        else:                          # the surfaces (the covered cells last in each chunk's), then the skirts
             owner = np.concatenate(owners[1:])
-            sections = [(ranges, parts[0], owners[0], z_rank[owners[0]]),
+            sections = [(ranges, parts[0], owners[0], 2 * z_rank[owners[0]] + under),
                         (skirts, np.concatenate(parts[1:]), owner, z_rank[owner])]
+            hidden[:, level] = 6 * np.bincount(owners[0][under], minlength=n_chunks)
         for out, tris, owner, key in sections:
             indices.append(tris[np.argsort(key, kind="stable")].ravel())
             counts = 6 * np.bincount(owner, minlength=n_chunks)
@@ -307,16 +324,21 @@ def _tier(h, xs, ys, chunk, strides, low_row, low_col, at, separate_skirts=False
     lo = np.stack(np.broadcast_arrays(xs[lo_i][:, None], ys[lo_j][None, :], hmin), axis=-1).reshape(-1, 3)
     hi = np.stack(np.broadcast_arrays(xs[hi_i][:, None], ys[hi_j][None, :], hmax), axis=-1).reshape(-1, 3)
     return indices, at, Tier(chunk, tuple(strides), (n_ci, n_cj), ranges, skirts, 0.5 * (lo + hi),
-                             0.5 * (hi - lo))
+                             0.5 * (hi - lo), hidden)
 
 
-def build_terrain_mesh(terrain) -> TerrainMesh:
+def build_terrain_mesh(terrain, covered=None) -> TerrainMesh:
     """The drawable mesh of a :class:`flightsim.physics.terrain.Terrain` (any object with its fields).
 
     Parameters
     ----------
     terrain : flightsim.physics.terrain.Terrain
         ``heights`` (ny, nx) ft, ``landuse`` (ny, nx), ``x0``, ``y0``, ``spacing`` ft, ``sea_level`` ft.
+    covered : (callable, float), optional
+        ``(fn, z)``: ``fn(x0, x1, y0, y1)`` (arrays, ft) says which boxes lie wholly under something the
+        renderer draws over the terrain at height ``z`` (home's fields, at 0 ft).  The grid cells inside one
+        whose corners all stand at ``z`` are :attr:`Tier.hidden`: the renderer, drawing that, need not
+        rasterise the terrain under it (Mesa's software rasteriser pays for every pixel it rejects).
     """
     h = np.asarray(terrain.heights, dtype=np.float64)
     ny, nx = h.shape
@@ -351,8 +373,8 @@ def build_terrain_mesh(terrain) -> TerrainMesh:
     def low_col(j, i):
         return col_base + col_k[j] * ny + i
 
-    near_idx, at, near = _tier(h, xs, ys, CHUNK, LEVELS[:NEAR_LEVELS], low_row, low_col, 0, True)
-    far_idx, at, far = _tier(h, xs, ys, FAR_CHUNK, LEVELS[NEAR_LEVELS:], low_row, low_col, at, True)
+    near_idx, at, near = _tier(h, xs, ys, CHUNK, LEVELS[:NEAR_LEVELS], low_row, low_col, 0, True, covered)
+    far_idx, at, far = _tier(h, xs, ys, FAR_CHUNK, LEVELS[NEAR_LEVELS:], low_row, low_col, at, True, covered)
     indices = near_idx + far_idx
 
     # The apron: from the grid's border (at sea level) out to APRON_FT, coloured like the border.
@@ -421,7 +443,7 @@ def map_image(terrain, size=512) -> np.ndarray:
     return np.ascontiguousarray(img[::-1, ::-1])            # row 0 North (x largest), column 0 West (y largest)
 
 
-def terrain_draw_ranges(mesh, eye, planes_visible, detail_ft=DETAIL_FT, far_stride=16) -> np.ndarray:
+def terrain_draw_ranges(mesh, eye, planes_visible, detail_ft=DETAIL_FT, far_stride=16, covered=False) -> np.ndarray:
     """The ``(first, count)`` index ranges to draw for an eye at ``eye`` (ft): each far chunk at its level,
     or, where that would be a near level, its near chunks in view at theirs; the skirts of a near chunk
     whose neighbour is drawn otherwise (another level, the far tier, beyond the grid), and of the far chunks
@@ -439,6 +461,8 @@ def terrain_draw_ranges(mesh, eye, planes_visible, detail_ft=DETAIL_FT, far_stri
     far_stride : int
         The far chunks' stride, one of the far tier's (one stride for them all: far chunks of one level
         meet without a slit, and those drawn, all but a block around the eye, are a few ranges).
+    covered : bool
+        Leave out the cells under what the mesh's ``covered`` draws (:attr:`Tier.hidden`): the caller draws it.
     """
     near, far = mesh.near, mesh.far
     ratio = far.chunk // near.chunk
@@ -466,10 +490,15 @@ def terrain_draw_ranges(mesh, eye, planes_visible, detail_ft=DETAIL_FT, far_stri
     # the far chunks' skirts only beside split ones (far chunks of one level meet without a slit)
     pad = np.pad(split.reshape(far.grid), 1)
     beside = (pad[:-2, 1:-1] | pad[2:, 1:-1] | pad[1:-1, :-2] | pad[1:-1, 2:]).ravel() & drawn
-    r = np.concatenate([near.ranges[np.flatnonzero(shown), near_level[shown]],
-                        near.skirts[np.flatnonzero(differs), near_level[differs]],
-                        far.ranges[np.flatnonzero(drawn), far_level[drawn] - NEAR_LEVELS],
-                        far.skirts[np.flatnonzero(beside), far_level[beside] - NEAR_LEVELS]])
+    near_r = near.ranges[np.flatnonzero(shown), near_level[shown]]
+    far_r = far.ranges[np.flatnonzero(drawn), far_level[drawn] - NEAR_LEVELS]
+    if covered and near.hidden is not None:
+        near_r = near_r - np.stack([np.zeros_like(near_r[:, 0]),
+                                    near.hidden[np.flatnonzero(shown), near_level[shown]]], axis=-1)
+        far_r = far_r - np.stack([np.zeros_like(far_r[:, 0]),
+                                  far.hidden[np.flatnonzero(drawn), far_level[drawn] - NEAR_LEVELS]], axis=-1)
+    r = np.concatenate([near_r, near.skirts[np.flatnonzero(differs), near_level[differs]],
+                        far_r, far.skirts[np.flatnonzero(beside), far_level[beside] - NEAR_LEVELS]])
     r = r[r[:, 1] > 0]
     if len(r) == 0:
         return r
