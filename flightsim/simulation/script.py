@@ -604,8 +604,8 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print):
     tree = ScriptProperties(sim, constants, ic, ic.wind_ned)
     for name, el in named.items():
         if not tree.known(name):
-            reader.fail(el, f"unknown property {name!r} (flightsim gives {', '.join(props.BUILTIN[:3])}, ... "
-                        "the aircraft's own properties and the script's declared ones)")
+            reader.fail(el, f"unknown property {name!r}: nothing defines it (not flightsim's state, not the "
+                        "aircraft's own, not declared by the script)")
     for name, el, constant, value in writes:
         kind, reason = tree.kind(name)
         if kind == "refused":
