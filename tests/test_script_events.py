@@ -261,3 +261,23 @@ def test_rudder_kick_fires_as_jsbsims_and_flies_close(tmp_path):
     for (_, _, t, mine), (_, _, _, jsb) in zip(ours, theirs, strict=True):
         for (caption, a), (_, b) in zip(mine, jsb, strict=True):
             assert abs(float(a) - float(b)) <= tolerance[caption], (t, caption, a, b)
+
+
+def test_a_kml_notice_is_jsbsims(tmp_path):
+    """``<notify format="kml">``: JSBSim's placemark, the ball's longitude, latitude and height (m) its point."""
+    root, work = make_root(tmp_path)
+    script = _script(root, "kml", """
+    <event name="mark">
+      <condition> simulation/sim-time-sec ge 0.5 </condition>
+      <notify format="kml"> <property caption="h"> position/h-sl-ft </property> </notify>
+    </event>""", end="1", rate="1", logged=("position/h-sl-ft",))
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    theirs = jsbsim_run(root, script)
+
+    def placemark(text):
+        return text[text.index("<Placemark>"):text.index("</Placemark>")]
+
+    ours = placemark(done.stdout)
+    assert ours == placemark(theirs)
+    assert "<b>mark (Event 0) executed at time: 0.5</b><br/>" in ours and "<coordinates>10,30,9" in ours

@@ -476,8 +476,6 @@ def _event(reader, el, templates, reads, writes):
     notice = None
     notify = el.find("notify")
     if notify is not None:
-        if notify.get("format") == "kml":
-            reader.fail(notify, "KML notices are not supported (flightsim prints JSBSim's plain ones)", "format=")
         reader.refuse_unknown(notify, ("property", "description"))
         rows = []
         for p in notify.findall("property"):
@@ -498,7 +496,7 @@ def _event(reader, el, templates, reads, writes):
             rows.append((p.get("caption") or (p.text or "").strip(), prop, template))
         description = notify.find("description")
         notice = events.Notice(" ".join((description.text or "").split()) if description is not None else "",
-                               tuple(rows))
+                               tuple(rows), notify.get("format") == "kml")
     sets = []
     for s in el.findall("set"):
         target = props.canonical_name(s.get("name") or "")

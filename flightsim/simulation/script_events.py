@@ -17,7 +17,9 @@ left side is a property, optionally ``-NAME``; its right side a number, else a p
 - ``<notify>``: once per trigger, after the sets, JSBSim's lines on stdout: an empty line, ``NAME (Event K)
   executed at time: T``, the notice's ``<description>`` indented, ``    NAME = VALUE`` per ``<property>`` (its
   caption if given; ``apply=`` a template of ``<output>``'s), an empty line, with C++'s default six significant
-  digits.  (An event with no ``<set>`` has its start at 0 s, as JSBSim's: its delay is not waited for.)
+  digits; ``format="kml"``: JSBSim's KML ``<Placemark>`` (the same lines, and the longitude, latitude and height
+  above sea level in metres as its point).  (An event with no ``<set>`` has its start at 0 s, as JSBSim's: its
+  delay is not waited for.)
 """
 
 from __future__ import annotations
@@ -201,11 +203,21 @@ def _g(value):
 
 
 def _notice_text(ev, index, t, read, evaluate):
-    lines = ["", f"{ev.name} (Event {index}) executed at time: {_g(t)}"]
+    kml = ev.notice.kml
+    if kml:
+        lines = ["", "<Placemark>", f"  <name> {_g(t)} seconds </name>", "  <description>", "  <![CDATA[",
+                 f"  <b>{ev.name} (Event {index}) executed at time: {_g(t)}</b><br/>"]
+    else:
+        lines = ["", f"{ev.name} (Event {index}) executed at time: {_g(t)}"]
     if ev.notice.description:
         lines.append(f"    {ev.notice.description}")
     for caption, name, template in ev.notice.rows:
         value = read(name) if template is None else evaluate(template, read)
-        lines.append(f"    {caption} = {_g(value)}")
+        lines.append(f"    {caption} = {_g(value)}" + (" <br/>" if kml else ""))
+    if kml:
+        lines += ["  ]]>", "  </description>", "  <Point>", "    <altitudeMode> absolute </altitudeMode>",
+                  "    <extrude> 1 </extrude>",
+                  f"    <coordinates>{_g(read('position/long-gc-deg'))},{_g(read('position/lat-geod-deg'))},"
+                  f"{_g(read('position/h-sl-meters'))}</coordinates>", "  </Point>", "</Placemark>"]
     lines.append("")
     return "\n".join(lines) + "\n"
