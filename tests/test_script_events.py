@@ -7,6 +7,7 @@ line for line.  One shipped script (``rudder_kick``: a 737 trimmed with ``do_sim
 aileron ramp) checks the commands reach the flight.
 """
 
+import math
 import os
 import re
 import subprocess
@@ -210,6 +211,11 @@ BAD = [
      " <set name='simulation/do_simple_trim' value='2'/> </event>", "<set> value= (line 6)", "ground"),
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
      " <set name='propulsion/starter_cmd' value='1'/> </event>", "<set> name= (line 6)", "engine starts"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
+     " <set name='propulsion/magneto_cmd' value='1'/> </event>", "<set> value= (line 6)", "magnetos"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
+     " <set name='propulsion/engine[1]/set-running' value='0'/> </event>", "<set> value= (line 6)",
+     "stopping an engine"),
     ("<event name='e'> <condition> simulation/sim-time-sec between 1 </condition> <notify/> </event>",
      "<condition> (line 6)", "between"),
     ("<event name='e'> <condition logic='XOR'> simulation/sim-time-sec gt 1 </condition> <notify/> </event>",
@@ -281,3 +287,57 @@ def test_a_kml_notice_is_jsbsims(tmp_path):
     ours = placemark(done.stdout)
     assert ours == placemark(theirs)
     assert "<b>mark (Event 0) executed at time: 0.5</b><br/>" in ours and "<coordinates>10,30,9" in ours
+
+
+def test_a_steady_turn_trims_and_fires_as_jsbsims(tmp_path):
+    """JSBSim's ``737_cruise_steady_turn``: engines set running, a turn trim (``do_simple_trim`` 5) at 0.1 s, a
+    notice every 5 s for 100 s.  The same 23 notices at the same frames; the bank within 0.2° and the airspeed
+    within 0.5 % of JSBSim's at each; and ``737_cruise``'s output CSV (its ``file=`` adding the templates its
+    properties apply) with JSBSim's header and times."""
+    import jsbsim
+
+    package = Path(jsbsim.__file__).parent
+    root = tmp_path / "root"                    # (JSBSim writes its outputs into its root: not the package's)
+    root.mkdir()
+    for name in ("aircraft", "engine", "systems", "scripts"):
+        (root / name).symlink_to(package / name)
+    work = tmp_path / "work"
+    work.mkdir()
+    script = "scripts/737_cruise_steady_turn.xml"
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    ours, theirs = notices(done.stdout), notices(jsbsim_run(root, script))
+    assert [(n, k, t) for n, k, t, _ in ours] == [(n, k, t) for n, k, t, _ in theirs] and len(ours) == 23
+    k = next(k for k, v in enumerate(ours) if v[0] == "Trim")
+    assert float(ours[k][2]) > 5.0               # (its notice waits for the delay: 5 s after 0.1 s)
+    for (_, _, t, mine), (_, _, _, jsb) in zip(ours[k + 1:], theirs[k + 1:], strict=True):
+        a, b = dict(mine), dict(jsb)
+        assert abs(float(a["attitude/phi-rad"]) - float(b["attitude/phi-rad"])) < 0.0035, t
+        assert abs(float(a["velocities/vt-fps"]) / float(b["velocities/vt-fps"]) - 1) < 0.005, t
+    # 737_cruise: its output's file= adds the templates its properties apply: JSBSim's header, times and values
+    script = "scripts/737_cruise.xml"
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    jsbsim_run(root, script)
+    mine, jsb = read_rows(work / "737_cruise_output.csv"), read_rows(root / "737_cruise_output.csv")
+    assert mine[0] == jsb[0] and [r[0] for r in mine] == [r[0] for r in jsb] and len(mine) == 1002
+    assert mine[0][1] == "propulsion/engine[0]/thrust-N"
+    a, b = dict(zip(mine[0], map(float, mine[-1]), strict=True)), dict(zip(jsb[0], map(float, jsb[-1]), strict=True))
+    assert a["attitude/theta-deg"] == pytest.approx(math.degrees(a["/fdm/jsbsim/attitude/theta-rad"]), rel=1e-8)
+    assert abs(a["propulsion/engine[0]/thrust-N"] / b["propulsion/engine[0]/thrust-N"] - 1) < 0.01
+
+
+def test_a_failed_trim_ends_the_run_and_writes_nothing(tmp_path):
+    """``do_simple_trim`` on the drop ball (no lift, no engine): JSBSim's TrimFailureException; exit 1, one line
+    naming the time and the trim, no output."""
+    root, work = make_root(tmp_path)
+    script = _script(root, "trim", """
+    <event name="trim">
+      <condition> simulation/sim-time-sec ge 0.2 </condition>
+      <set name="simulation/do_simple_trim" value="1"/>
+    </event>""", end="1", rate="1", logged=("position/h-sl-ft",), out=str(work / "events.csv"))
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "at 0.2 s" in lines[0] and "full trim (do_simple_trim 1) failed" in lines[0], lines
+    assert "nothing written" in lines[0] and not list(work.iterdir())

@@ -613,6 +613,8 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print):
         if kind == "trim" and constant and int(value) not in TRIM_MODES:
             reader.fail(el, f"do_simple_trim mode {value:g}: {TRIM_REFUSED.get(int(value), 'no such mode')}",
                         "value=")
+        if kind == "magneto" and constant and value != 3.0:
+            reader.fail(el, f"magneto_cmd {value:g}: flightsim's pistons run on both magnetos (3) only", "value=")
         if kind == "running" and constant and value != 1.0:
             reader.fail(el, f"set-running {value:g}: stopping an engine is not modelled (flightsim's engines run "
                         "from the start)", "value=")

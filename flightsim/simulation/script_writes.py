@@ -13,13 +13,14 @@
   the script's declared properties          held as the script's own
   the pilot's commands                      a command row of the aircraft (``fcs/elevator-cmd-norm``,
                                             ``fcs/throttle-cmd-norm[n]``, ``fcs/mixture-cmd-norm[n]``,
-                                            ``propulsion/magneto_cmd``, ...) held at the value, as JSBSim's
+                                            ``fcs/advance-cmd-norm[n]``, ...) held at the value, as JSBSim's
                                             ``FGFCS`` holds a command until it is set again
   ``atmosphere/wind-{north,east,down}-fps`` the steady wind the flight flies (NED, ft/s)
   ``simulation/terminate``                  the run ends after this frame (its outputs written)
   ``simulation/do_simple_trim``             :meth:`ScriptProperties.trim`
   ``propulsion/set-running``,               1: flightsim's engines already run (started as JSBSim's
   ``propulsion/engine[n]/set-running``      ``InitRunning`` leaves them); another value is refused
+  ``propulsion/magneto_cmd``                3 (both): flightsim's pistons run on both; another value is refused
   any other property of the array           written into it (the aircraft's own ``ap/*``, its systems' inputs):
                                             what computes it overwrites it, as in JSBSim
   ========================================  ==================================================================
@@ -121,8 +122,11 @@ class ScriptProperties:
             return self.sim.jsbsim_property(name)
         if name in WIND:
             return self.ned_wind[WIND[name]]
-        if self.kind(name)[0] == "running":
+        kind = self.kind(name)[0]
+        if kind == "running":
             return 1.0                  # (flightsim's engines run)
+        if kind == "magneto":
+            return 3.0                  # (on both magnetos)
         if name in ("simulation/terminate", "simulation/do_simple_trim"):
             return 1.0 if name == "simulation/terminate" and self.terminate else 0.0
         raise KeyError(name)
@@ -139,8 +143,8 @@ class ScriptProperties:
 
     def kind(self, name):
         """What writing ``name`` does: ``(kind, reason)``, kind one of ``local``, ``command``, ``wind``,
-        ``terminate``, ``trim``, ``running``, ``array``, or ``refused`` with the reason (None: nothing defines
-        it)."""
+        ``terminate``, ``trim``, ``running``, ``magneto``, ``array``, or ``refused`` with the reason (None:
+        nothing defines it)."""
         if name in self.constants:
             return "local", ""
         if name == "simulation/terminate":
@@ -152,6 +156,8 @@ class ScriptProperties:
         if name == "propulsion/set-running" or (name.startswith("propulsion/engine")
                                                 and name.endswith("/set-running")):
             return "running", ""
+        if name == "propulsion/magneto_cmd":
+            return "magneto", ""
         base = name.split("[")[0]
         if base in ENGINE_STARTS:
             return "refused", ("engine starts and cut-offs are not modelled (flightsim's engines run from the "
@@ -187,6 +193,9 @@ class ScriptProperties:
         elif kind == "running":
             if value != 1.0:
                 raise RuntimeError(f"{name} set to {value:g}: stopping an engine is not modelled")
+        elif kind == "magneto":
+            if value != 3.0:
+                raise RuntimeError(f"{name} set to {value:g}: flightsim's pistons run on both magnetos (3) only")
         else:
             self.pending[name] = value
 
