@@ -76,7 +76,8 @@ FEATURES = """
       <notify>
         <property> test/ramp </property> <property> test/exp </property> <property> test/count </property>
         <property> test/trigger </property> <property> test/cont </property> <property> test/late </property>
-        <property> test/or </property>
+        <property> test/or </property> <property> simulation/frame </property>
+        <property> simulation/trim-completed </property>
       </notify>
     </event>"""
 
@@ -156,6 +157,7 @@ def test_events_run_as_jsbsim_runs_them(tmp_path):
     assert last["/fdm/jsbsim/test/ramp"] == 2.0 and last["/fdm/jsbsim/test/count"] == 6.0   # (0.01, 0.3, ..., 1.5 s)
     assert 3.99 < last["/fdm/jsbsim/test/exp"] < 4.0 and last["/fdm/jsbsim/test/late"] == 5.0
     assert float(logged[-1]["test/cont"]) > 2.8     # (the continuous event's function: twice the clock)
+    assert logged[0]["simulation/frame"] == "1" and logged[-1]["simulation/trim-completed"] == "0"
 
 
 def test_terminate_ends_the_run_with_its_outputs(tmp_path):

@@ -648,7 +648,7 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print):
             break
         # FGFDMExec::Run: the clock moves, the script runs on the last frame's state, then the models
         now = t + script.dt
-        tree.new_frame(now)
+        tree.new_frame(now, frame + 1)
         try:
             events.run_events(fresh, now, tree.read, tree.write, evaluate, emit)
         except RuntimeError as exc:

@@ -4,8 +4,10 @@
 ``FGScript`` uses it) over a :class:`~flightsim.simulation.flight.Simulation` of a JSBSim aircraft:
 
 - reading: the flight's built-in properties (:mod:`flightsim.simulation.script_properties`, computed once per
-  frame), the script's own declared properties, the wind (``atmosphere/wind-north-fps``, ``-east-``, ``-down-``),
-  and the aircraft's property array;
+  frame), every ``FGAuxiliary`` property flightsim computes
+  (:meth:`~flightsim.simulation.flight.Simulation.jsbsim_auxiliary`), the script's own declared properties, the
+  wind (``atmosphere/wind-north-fps``, ``-east-``, ``-down-``), ``simulation/frame``, ``simulation/dt``,
+  ``simulation/trim-completed``, and the aircraft's property array;
 - writing (:meth:`ScriptProperties.kind` sorts a name before the run, so that what cannot be written is refused
   before anything flies):
 
@@ -83,6 +85,7 @@ class ScriptProperties:
         self.ned_wind = [float(w) for w in wind]
         self._frame = self._aux = None
         self._t = 0.0
+        self.frame = 0
         self.commands = sim.own_jsbsim_commands()
         self._rows = {int(row[0]): k for k, row in enumerate(self.commands)}
         self._hold_wind()
@@ -93,10 +96,13 @@ class ScriptProperties:
 
     # ------------------------------------------------------------------ reading
 
-    def new_frame(self, t):
-        """The clock is now ``t`` (s): the built-in properties are computed again when next read."""
+    def new_frame(self, t, frame=None):
+        """The clock is now ``t`` (s), the frame ``frame`` (JSBSim's ``simulation/frame``; None: as it was): the
+        built-in properties are computed again when next read."""
         self._frame = self._aux = None
         self._t = t
+        if frame is not None:
+            self.frame = frame
 
     def read(self, name):
         """A property's value now (``name`` canonical: :func:`~flightsim.simulation.script_properties.canonical_name`).
@@ -129,6 +135,12 @@ class ScriptProperties:
             return 3.0                  # (on both magnetos)
         if name in ("simulation/terminate", "simulation/do_simple_trim"):
             return 1.0 if name == "simulation/terminate" and self.terminate else 0.0
+        if name == "simulation/trim-completed":
+            return 1.0 if self.trims else 0.0
+        if name == "simulation/frame":
+            return float(self.frame)
+        if name == "simulation/dt":
+            return self.sim.dt
         raise KeyError(name)
 
     def known(self, name):
