@@ -5,18 +5,23 @@ What runs (JSBSim's ``FGScript::LoadScript``, ``FGOutputType::Load``, ``FGOutput
 - ``<use aircraft="NAME" initialize="INIT"/>``: the aircraft ``ROOT/aircraft/NAME/NAME.xml`` and its reset file
   ``ROOT/aircraft/NAME/INIT.xml`` (:mod:`flightsim.physics.jsbsim.initial`);
 - ``<run start end dt>``: the flight from ``start`` to ``end`` (JSBSim runs while the clock is at most
-  ``end + 0.99 dt``) with the step ``dt``; its ``<property value="V"> NAME </property>`` declarations (a property of
-  the aircraft's array starts at V, another one is a constant the outputs may log);
-- ``<output name type="CSV|TABULAR" rate>``: a row every ``round(1 / (dt rate))`` steps from the first, ``Time``
-  then each ``<property caption apply>`` (its caption, or JSBSim's full name ``/fdm/jsbsim/NAME``), the time with
-  10 significant digits and the values with 18 (C++'s ``precision``), comma-separated (CSV) or tab-separated
-  (TABULAR); ``apply="F"`` logs the ``<function name="F" type="template">`` of the same output with its
-  ``<property> # </property>`` standing for the entry's property (:func:`evaluate`).
+  ``end + 0.99 dt``) with the step ``dt`` (required); its ``<property value="V"> NAME </property>`` declarations
+  (a property of the aircraft's array starts at V, another one is the script's own);
+- its ``<event>``s (:mod:`flightsim.simulation.script_events`), run as ``FGFDMExec::Run`` runs the script: each
+  frame the clock moves, the events run on the last frame's state, then the flight steps; what they set reaches
+  the flight after that step (:mod:`flightsim.simulation.script_writes`); ``simulation/terminate`` ends the run
+  after its frame;
+- ``<output name type="CSV|TABULAR" rate file>``: a row every ``round(1 / (dt rate))`` steps from the first,
+  ``Time`` then each ``<property caption apply>`` (its caption, or JSBSim's full name ``/fdm/jsbsim/NAME``), the
+  time with 10 significant digits and the values with 18 (C++'s ``precision``), comma-separated (CSV) or
+  tab-separated (TABULAR); ``apply="F"`` logs the ``<function name="F" type="template">`` of the same output with
+  its ``<property> # </property>`` standing for the entry's property (:func:`evaluate`); ``file=`` appends the
+  children of an output-definition file beside the script (``FGModel::Upload``).
 
-Everything else (``<event>``, ``<condition>``, ``<set>``, ``<notify>``, ``<input>``, an output file=, an
-output's subsystem switches) is refused naming the file, the element and its line: a script is never run in
-part.  The outputs are written when the run ends, each to a temporary file renamed into place: a failed run
-writes nothing.
+Everything else (``<input>``, an output's subsystem switches, a function element :func:`evaluate` does not
+compute) is refused naming the file, the element and its line: a script is never run in part.  The outputs are
+written when the run ends, each to a temporary file renamed into place: a failed run writes nothing (the notices
+printed before it stopped stay printed).
 """
 
 from __future__ import annotations
