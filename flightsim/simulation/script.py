@@ -629,6 +629,10 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print):
     end = script.end + 0.99 * script.dt
     t = script.start
     frame = 0
+
+    def read_named(name):
+        return tree.read(props.canonical_name(name))
+
     while True:
         due = [k for k, r in enumerate(rates) if frame % r == 0]
         if due:
@@ -655,7 +659,7 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print):
         now = t + script.dt
         tree.new_frame(now, frame + 1)
         try:
-            events.run_events(fresh, now, tree.read, tree.write, evaluate, emit)
+            events.run_events(fresh, now, read_named, tree.write, evaluate, emit)
         except RuntimeError as exc:
             raise RuntimeError(f"at {now:g} s: {exc}") from None
         if not sim.step():
