@@ -35,7 +35,8 @@ FEATURES = """
       <set name="test/ramp" value="2" action="FG_RAMP" tc="0.5"/>
       <set name="test/exp" value="3" action="FG_EXP" tc="0.2" type="FG_DELTA"/>
       <notify>
-        <description> ramp starts </description>
+        <description> ramp starts
+          (JSBSim prints only the first line) </description>
         <property> test/ramp </property>
         <property caption="e"> test/exp </property>
       </notify>

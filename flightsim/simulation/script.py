@@ -500,8 +500,10 @@ def _event(reader, el, templates, reads, writes):
                 reads.append((prop, p))
             rows.append((p.get("caption") or (p.text or "").strip(), prop, template))
         description = notify.find("description")
-        notice = events.Notice(" ".join((description.text or "").split()) if description is not None else "",
-                               tuple(rows), notify.get("format") == "kml")
+        # (FGXMLElement's FindElementValue: the description's first non-empty line)
+        first = [line.strip() for line in (description.text or "").splitlines() if line.strip()] \
+            if description is not None else []
+        notice = events.Notice(first[0] if first else "", tuple(rows), notify.get("format") == "kml")
     sets = []
     for s in el.findall("set"):
         target = props.canonical_name(s.get("name") or "")
