@@ -70,6 +70,11 @@ FEATURES = """
       <set name="test/or" value="1" action="fg_step" type="FG_VALUE"/>
       <notify> <property> test/or </property> </notify>
     </event>
+    <property value="0"> test/cramp </property>
+    <event name="continuous ramp" continuous="true">
+      <condition> test/count ge 3 </condition>
+      <set name="test/cramp" value="0.5" action="FG_RAMP" tc="0.2" type="FG_DELTA"/>
+    </event>
     <property value="0.01"> test/tick </property>
     <event name="log" persistent="true">
       <condition> simulation/sim-time-sec ge test/tick </condition>
@@ -77,7 +82,7 @@ FEATURES = """
       <notify>
         <property> test/ramp </property> <property> test/exp </property> <property> test/count </property>
         <property> test/trigger </property> <property> test/cont </property> <property> test/late </property>
-        <property> test/or </property> <property> simulation/frame </property>
+        <property> test/or </property> <property> test/cramp </property> <property> simulation/frame </property>
         <property> simulation/trim-completed </property>
       </notify>
     </event>"""
@@ -158,6 +163,7 @@ def test_events_run_as_jsbsim_runs_them(tmp_path):
     assert last["/fdm/jsbsim/test/ramp"] == 2.0 and last["/fdm/jsbsim/test/count"] == 6.0   # (0.01, 0.3, ..., 1.5 s)
     assert 3.99 < last["/fdm/jsbsim/test/exp"] < 4.0 and last["/fdm/jsbsim/test/late"] == 5.0
     assert float(logged[-1]["test/cont"]) > 2.8     # (the continuous event's function: twice the clock)
+    assert logged[-1]["test/cramp"] == "0.5"         # (a continuous ramp holds its end)
     assert logged[0]["simulation/frame"] == "1" and logged[-1]["simulation/trim-completed"] == "0"
 
 
