@@ -56,7 +56,9 @@ FEATURES = """
         </condition>
       </condition>
       <set name="test/cont">
-        <function> <product> <property> /fdm/jsbsim/simulation/sim-time-sec </property> <value> 2 </value> </product> </function>
+        <function>
+          <product> <property> /fdm/jsbsim/simulation/sim-time-sec </property> <value> 2 </value> </product>
+        </function>
       </set>
     </event>
     <event name="delayed">
