@@ -1,5 +1,6 @@
 """``flightsim script``: run a JSBSim script (``<runscript>``) as ``JSBSim --root=DIR --script=FILE`` runs it, its
-aircraft flown by flightsim; write its outputs (see :mod:`flightsim.simulation.script`)."""
+aircraft flown by flightsim: its events run, their notices printed on stdout as JSBSim prints them, its outputs
+written (see :mod:`flightsim.simulation.script`)."""
 
 import sys
 

@@ -612,6 +612,67 @@ class Simulation:
             raise KeyError(name)
         return float(self._params.jsb_props[model.properties[name]])
 
+    def set_jsbsim_property(self, name, value):
+        """Write the JSBSim aircraft's own property ``name`` (its property array): what reads it next sees
+        ``value``; what computes it overwrites it (as in JSBSim, where a script may write any node).
+
+        Raises
+        ------
+        KeyError
+            Not a JSBSim aircraft, or no such property in its array.
+        """
+        model = self.aircraft.jsbsim
+        if model is None or name not in model.properties:
+            raise KeyError(name)
+        self._params.jsb_props[model.properties[name]] = float(value)
+
+    def jsbsim_auxiliary(self):
+        """Every one of JSBSim's ``FGAuxiliary`` properties flightsim computes
+        (:data:`flightsim.physics.jsbsim.auxiliary.AUXILIARY`) at the state now, whether or not the aircraft
+        reads it: name → value (the aircraft's property array untouched; α̇, β̇ and the accelerations from the
+        last step's).
+
+        Raises
+        ------
+        KeyError
+            Not a JSBSim aircraft.
+        """
+        from flightsim.physics.jsbsim.auxiliary import AUXILIARY
+        from flightsim.physics.jsbsim.loads import _auxiliary_at
+
+        if self.aircraft.jsbsim is None:
+            raise KeyError("not a JSBSim aircraft")
+        params = aero.LoadParams(*self._view_fields)
+        props = params.jsb_props
+        n = props.shape[0]
+        slots = np.array([s if s >= 0 else n + k for k, s in enumerate(params.jsb_aux_slots)], dtype=np.int64)
+        scratch = np.concatenate([props, np.zeros(len(AUXILIARY))])
+        _auxiliary_at(self._y, params._replace(jsb_aux_slots=slots, jsb_props=scratch, jsb_last=params.jsb_last.copy()),
+                      scratch)
+        return {name: float(scratch[s]) for name, s in zip(AUXILIARY, slots, strict=True)}
+
+    def own_jsbsim_commands(self):
+        """This flight's own copy of the JSBSim aircraft's command rows (``jsb_commands``,
+        :data:`flightsim.physics.jsbsim.loads.COMMAND_FIELDS`), returned to be changed in place: a row turned to
+        a constant (source −1) holds its command whatever the pilot's controls (a script's ``<set>``).  The
+        aircraft's own rows (shared by every flight and trim of it) stay as loaded."""
+        cmds = self._params.jsb_commands
+        if cmds is self.aircraft.jsbsim.commands:
+            cmds = cmds.copy()
+            flat = aero.LoadParams(*self._view_fields)._replace(jsb_commands=cmds)
+            self._params = self._params._replace(jsb_commands=cmds)
+            self._view_fields = tuple(flat)
+            self._param_fields = tuple(self._params)
+        return cmds
+
+    def settle_jsbsim(self):
+        """The JSBSim aircraft's flight controls and engines settled for the controls and state now (a trim's
+        end), its other properties kept (:func:`flightsim.physics.aero.settle`)."""
+        if self._params.jsb_on:
+            self._flown_key = None
+            self._load_controls()
+            aero.settle(self.t, self._y, aero.LoadParams(*self._view_fields))
+
     @property
     def inertial(self):
         """The Earth-centred inertial state ``[x, v, q, ω]`` (ft, ft/s, body → ECI, inertial body rates rad/s) on

@@ -5,18 +5,23 @@ What runs (JSBSim's ``FGScript::LoadScript``, ``FGOutputType::Load``, ``FGOutput
 - ``<use aircraft="NAME" initialize="INIT"/>``: the aircraft ``ROOT/aircraft/NAME/NAME.xml`` and its reset file
   ``ROOT/aircraft/NAME/INIT.xml`` (:mod:`flightsim.physics.jsbsim.initial`);
 - ``<run start end dt>``: the flight from ``start`` to ``end`` (JSBSim runs while the clock is at most
-  ``end + 0.99 dt``) with the step ``dt``; its ``<property value="V"> NAME </property>`` declarations (a property of
-  the aircraft's array starts at V, another one is a constant the outputs may log);
-- ``<output name type="CSV|TABULAR" rate>``: a row every ``round(1 / (dt rate))`` steps from the first, ``Time``
-  then each ``<property caption apply>`` (its caption, or JSBSim's full name ``/fdm/jsbsim/NAME``), the time with
-  10 significant digits and the values with 18 (C++'s ``precision``), comma-separated (CSV) or tab-separated
-  (TABULAR); ``apply="F"`` logs the ``<function name="F" type="template">`` of the same output with its
-  ``<property> # </property>`` standing for the entry's property (:func:`evaluate`).
+  ``end + 0.99 dt``) with the step ``dt`` (required); its ``<property value="V"> NAME </property>`` declarations
+  (a property of the aircraft's array starts at V, another one is the script's own);
+- its ``<event>``s (:mod:`flightsim.simulation.script_events`), run as ``FGFDMExec::Run`` runs the script: each
+  frame the clock moves, the events run on the last frame's state, then the flight steps; what they set reaches
+  the flight after that step (:mod:`flightsim.simulation.script_writes`); ``simulation/terminate`` ends the run
+  after its frame;
+- ``<output name type="CSV|TABULAR" rate file>``: a row every ``round(1 / (dt rate))`` steps from the first,
+  ``Time`` then each ``<property caption apply>`` (its caption, or JSBSim's full name ``/fdm/jsbsim/NAME``), the
+  time with 10 significant digits and the values with 18 (C++'s ``precision``), comma-separated (CSV) or
+  tab-separated (TABULAR); ``apply="F"`` logs the ``<function name="F" type="template">`` of the same output with
+  its ``<property> # </property>`` standing for the entry's property (:func:`evaluate`); ``file=`` appends the
+  children of an output-definition file beside the script (``FGModel::Upload``).
 
-Everything else (``<event>``, ``<condition>``, ``<set>``, ``<notify>``, ``<input>``, an output file=, an
-output's subsystem switches) is refused naming the file, the element and its line: a script is never run in
-part.  The outputs are written when the run ends, each to a temporary file renamed into place: a failed run
-writes nothing.
+Everything else (``<input>``, an output's subsystem switches, a function element :func:`evaluate` does not
+compute) is refused naming the file, the element and its line: a script is never run in part.  The outputs are
+written when the run ends, each to a temporary file renamed into place: a failed run writes nothing (the notices
+printed before it stopped stay printed).
 """
 
 from __future__ import annotations
@@ -24,13 +29,16 @@ from __future__ import annotations
 import copy
 import math
 import os
+import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from flightsim.errors import InputError
 from flightsim.physics.jsbsim.xmlfile import LinedXML
+from flightsim.simulation import script_events as events
 from flightsim.simulation import script_properties as props
+from flightsim.simulation.script_writes import TRIM_MODES, TRIM_REFUSED, ScriptProperties
 
 __all__ = ["Output", "OutputEntry", "Script", "evaluate", "load_script", "run_script"]
 
@@ -83,6 +91,8 @@ class Script:
     declared : dict
         ``<run>``'s ``<property value=>`` declarations: name → value.
     outputs : tuple of Output
+    events : tuple of flightsim.simulation.script_events.Event
+        The ``<run>``'s events, in file order (their running state fresh).
     """
 
     path: Path
@@ -94,6 +104,7 @@ class Script:
     dt: float
     declared: dict = field(default_factory=dict)
     outputs: tuple = ()
+    events: tuple = ()
 
 
 class _Reader:
@@ -267,10 +278,31 @@ def evaluate(node, read):
     return float(unary[tag](v))
 
 
+def _include(reader, el, folder):
+    """An ``<output file=>``'s file (FGModel::Upload, found beside the script as FGOutput's include path): its
+    children appended to ``el``, its attributes added where ``el`` has none."""
+    name = el.get("file")
+    path = Path(name) if Path(name).is_absolute() else folder / name
+    if not path.is_file():
+        reader.fail(el, f"no output file {name!r}: {str(path)!r} does not exist", "file=")
+    included = LinedXML(path)
+    if included.root.tag != "output":
+        raise InputError(path, included.where(included.root), "not an output definition (its root is not <output>)")
+    inner = _Reader(included)
+    inner.refuse_unknown(included.root, ("property", "function", "description"))
+    for f in included.root.findall("function"):
+        _check_function(inner, f, f.get("name"))
+    for key, value in included.root.attrib.items():
+        el.attrib.setdefault(key, value)
+    el.attrib.pop("file")
+    for child in included.root:
+        el.append(copy.deepcopy(child))
+
+
 def _output(reader, el, folder):
     """One ``<output>`` element."""
     if el.get("file"):
-        reader.fail(el, "an output read from a file= is not supported; give its properties here")
+        _include(reader, el, folder)
     kind = (el.get("type") or "CSV").upper()
     if kind not in OUTPUT_TYPES:
         reader.fail(el, f"output type {el.get('type')!r} is not supported (supported: {', '.join(OUTPUT_TYPES)})")
@@ -341,8 +373,10 @@ def load_script(path, root=None):
     run = doc.find("run")
     if run is None:
         reader.fail(doc, "no <run> in the script")
-    reader.refuse_unknown(run, ("property", "description"))
+    reader.refuse_unknown(run, ("property", "description", "event"))
     start = reader.number(run, "start", 0.0)
+    if run.get("dt") is None:
+        reader.fail(run, "the dt= attribute (the step, s) is required", "dt=")
     end = reader.number(run, "end")
     dt = reader.number(run, "dt")
     if dt <= 0.0:
@@ -365,8 +399,138 @@ def load_script(path, root=None):
                 for node in entry.function.iter():
                     if node.tag in ("property", "p"):
                         named.setdefault(props.canonical_name(node.text.lstrip("-")), p)
+    templates = {}
+    for out_el in doc.findall("output"):
+        for f in out_el.findall("function"):
+            templates.setdefault(f.get("name"), _check_function(reader, f, f.get("name")))
+    reads, writes = [], []
+    events = tuple(_event(reader, el, templates, reads, writes) for el in run.findall("event"))
+    for name, el in reads:
+        named.setdefault(name, el)
     return Script(xml.path, doc.get("name") or xml.path.stem, aircraft_file, init_file, start, end, dt, declared,
-                  tuple(outputs)), (named, reader)
+                  tuple(outputs), events), (named, reader, writes)
+
+
+def _condition(reader, el, reads):
+    """``<condition logic=>`` (FGCondition's element constructor): its data lines and nested conditions."""
+    logic = el.get("logic")
+    if logic is None:
+        logic = "AND"
+    if logic not in ("AND", "OR"):
+        reader.fail(el, f"unknown logic {logic!r} (JSBSim's: AND, OR)", "logic=")
+    terms = []
+    texts = [el.text or ""] + [child.tail or "" for child in el]
+    for text in texts:
+        for line in text.split("\n"):
+            words = line.split()
+            if not words:
+                continue
+            if len(words) != 3:
+                reader.fail(el, f"a test is PROPERTY OPERATOR VALUE, three words: {line.strip()!r} has "
+                            f"{len(words)}")
+            left, op, right = words
+            if op not in events.COMPARISONS:
+                reader.fail(el, f"unknown comparison {op!r} in {line.strip()!r} (JSBSim's: "
+                            f"{' '.join(events.COMPARISONS)})")
+            sign = -1.0 if left.startswith("-") else 1.0
+            left = props.canonical_name(left.lstrip("-"))
+            reads.append((left, el))
+            try:
+                value = float(right)
+                right_sign = 1.0
+            except ValueError:
+                right_sign = -1.0 if right.startswith("-") else 1.0
+                value = props.canonical_name(right.lstrip("-"))
+                reads.append((value, el))
+            terms.append(events.Test(left, sign, events.COMPARISONS[op], value, right_sign))
+    for child in el:
+        if child.tag != "condition":
+            reader.fail(child, "only <condition> may nest inside a <condition>")
+        terms.append(_condition(reader, child, reads))
+    if not terms:
+        reader.fail(el, "an empty condition (JSBSim refuses it too)")
+    return events.Condition(logic, tuple(terms))
+
+
+def _choice(reader, el, attr, choices, default):
+    """``action=`` or ``type=`` as FGScript reads it: the choice whose word (``ramp``, ``delta``, ...) the value
+    holds, in any case (``FG_RAMP``, ``ramp``, ``fg_ramp``); none given: ``default``; none held: refused."""
+    text = el.get(attr)
+    if text is None or not text.strip():
+        return default
+    for choice in choices:
+        if choice[3:].lower() in text.lower():
+            return choice
+    reader.fail(el, f"unknown {attr} {text!r} (JSBSim's: {', '.join(choices)})", f"{attr}=")
+
+
+def _event(reader, el, templates, reads, writes):
+    """One ``<event>`` (FGScript::LoadScript's event loop), its property reads and writes collected."""
+    name = el.get("name") or ""
+    reader.refuse_unknown(el, ("description", "condition", "delay", "set", "notify"))
+    conditions = el.findall("condition")
+    if not conditions:
+        reader.fail(el, f"no <condition> in the event {name!r}")
+    if len(conditions) > 1:
+        reader.fail(conditions[1], "an event has one <condition> (nest more inside it)")
+    condition = _condition(reader, conditions[0], reads)
+    delay = 0.0
+    delay_el = el.find("delay")
+    if delay_el is not None:
+        delay = reader.text_number(delay_el)
+    notice = None
+    notify = el.find("notify")
+    if notify is not None:
+        reader.refuse_unknown(notify, ("property", "description"))
+        rows = []
+        for p in notify.findall("property"):
+            prop = props.canonical_name(p.text or "")
+            if not prop:
+                reader.fail(p, "empty property name")
+            template = None
+            if p.get("apply") is not None:
+                if p.get("apply") not in templates:
+                    reader.fail(p, f"no template function named {p.get('apply')!r} in the script's outputs",
+                                "apply=")
+                template = _substitute(templates[p.get("apply")], prop)
+                for node in template.iter():
+                    if node.tag in ("property", "p"):
+                        reads.append((props.canonical_name(node.text.lstrip("-")), p))
+            else:
+                reads.append((prop, p))
+            rows.append((p.get("caption") or (p.text or "").strip(), prop, template))
+        description = notify.find("description")
+        # (FGXMLElement's FindElementValue: the description's first non-empty line)
+        first = [line.strip() for line in (description.text or "").splitlines() if line.strip()] \
+            if description is not None else []
+        notice = events.Notice(first[0] if first else "", tuple(rows), notify.get("format") == "kml")
+    sets = []
+    for s in el.findall("set"):
+        target = props.canonical_name(s.get("name") or "")
+        if not target:
+            reader.fail(s, "the name= attribute (the property to set) is required", "name=")
+        action = _choice(reader, s, "action", events.ACTIONS, "FG_STEP")
+        kind = _choice(reader, s, "type", events.TYPES, "FG_VALUE")
+        tc = reader.number(s, "tc", 1.0)
+        if tc <= 0.0:
+            reader.fail(s, f"the time constant must be > 0 s, got {tc:g}", "tc=")
+        function = None
+        if s.get("value") is not None:
+            value = reader.number(s, "value")
+        elif s.find("function") is not None:
+            value = 0.0
+            function = _check_function(reader, s.find("function"), target)
+            for node in function.iter():
+                if node.tag in ("property", "p"):
+                    reads.append((props.canonical_name(node.text.lstrip("-")), s))
+        else:
+            reader.fail(s, "a <set> needs a value= or a <function>")
+        sets.append(events.SetAction(target, value, function, action, kind, tc, reader.xml.line(s)))
+        writes.append((target, s, function is None and kind != "FG_DELTA" and action == "FG_STEP", value))
+    if not sets and notice is None:
+        reader.fail(el, f"the event {name!r} has no <set> and no <notify>: it would do nothing")
+    return events.Event(name, condition, sets, notice, el.get("persistent") == "true",
+                        el.get("continuous") == "true", delay, reader.xml.line(el))
 
 
 def _writable(reader, out, el_line):
@@ -388,7 +552,12 @@ def _format(value):
                                                                 ("inf" if value > 0 else "-inf"))
 
 
-def run_script(path, root=None, integrator="rk4", planet=None):
+def _print(text):
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def run_script(path, root=None, integrator="rk4", planet=None, emit=_print):
     """Run the script ``path`` (:func:`load_script`) and write its outputs; return the :class:`Script`.
 
     Parameters
@@ -398,6 +567,13 @@ def run_script(path, root=None, integrator="rk4", planet=None):
         flightsim's integrator (``flightsim integrators``).
     planet : None, "flat" or "round"
         None: the aircraft's (round: its ``<planet>`` or WGS-84).
+    emit : callable
+        Takes the events' notices (JSBSim's text; default: printed to stdout as they happen).
+
+    Returns
+    -------
+    Script
+        The script, its events as run (each event's ``fired``: the clock at each trigger, s).
 
     Raises
     ------
@@ -414,22 +590,12 @@ def run_script(path, root=None, integrator="rk4", planet=None):
     from flightsim.simulation.flight import Simulation
     from flightsim.simulation.starts import Start
 
-    script, (named, reader) = load_script(path, root)
+    script, (named, reader, writes) = load_script(path, root)
     for out in script.outputs:
         _writable(reader, out, out.line)
     aircraft = load_jsbsim_aircraft(script.aircraft)
     chosen = resolve(planet, aircraft.planet, True)
     ic = load_initial_condition(script.initialize, chosen)
-    wind = None
-    wn, we, wd = ic.wind_ned
-    if wd != 0.0:
-        raise InputError(script.initialize, "wind", "a vertical wind is not supported")
-    if wn or we:                # a steady wind, blowing from the direction opposite its velocity
-        from flightsim.physics.wind import WindSpec
-
-        wind = WindSpec(from_deg=math.degrees(math.atan2(-we, -wn)) % 360.0, speed=math.hypot(wn, we))
-    if ic.running and aircraft.jsbsim.engine_count:
-        raise InputError(script.initialize, "running", "engines started running are not supported")
     model = aircraft.jsbsim
     constants = {}
     for name, value in script.declared.items():
@@ -438,29 +604,48 @@ def run_script(path, root=None, integrator="rk4", planet=None):
         else:
             constants[name] = value
     start = Start("file", ic.view_state(), Controls())
-    sim = Simulation(aircraft, integrator, script.dt, atmosphere="isa", start=start, wind=wind, planet=chosen,
+    sim = Simulation(aircraft, integrator, script.dt, atmosphere="isa", start=start, planet=chosen,
                      lat=ic.lat_deg, lon=ic.lon_deg)
+    tree = ScriptProperties(sim, constants, ic, ic.wind_ned)
     for name, el in named.items():
-        if name not in constants and not props.known(sim, name):
-            reader.fail(el, f"unknown property {name!r} (flightsim gives {', '.join(props.BUILTIN)}, the "
-                        "aircraft's own properties and the script's declared ones)")
+        if not tree.known(name):
+            reader.fail(el, f"unknown property {name!r}: nothing defines it (not flightsim's state, not the "
+                        "aircraft's own, not declared by the script)")
+    for name, el, constant, value in writes:
+        kind, reason = tree.kind(name)
+        if kind == "refused":
+            reader.fail(el, f"cannot set {name!r}: " + (reason or "no property of that name is defined "
+                                                         "(not the aircraft's, not flightsim's, not declared)"),
+                        "name=")
+        if kind == "trim" and constant and int(value) not in TRIM_MODES:
+            reader.fail(el, f"do_simple_trim mode {value:g}: {TRIM_REFUSED.get(int(value), 'no such mode')}",
+                        "value=")
+        if kind == "magneto" and constant and value != 3.0:
+            reader.fail(el, f"magneto_cmd {value:g}: flightsim's pistons run on both magnetos (3) only", "value=")
+        if kind == "running" and constant and value != 1.0:
+            reader.fail(el, f"set-running {value:g}: stopping an engine is not modelled (flightsim's engines run "
+                        "from the start)", "value=")
     rates = [max(1, int(0.5 + 1.0 / (script.dt * out.rate_hz))) for out in script.outputs]
     rows = [[] for _ in script.outputs]
+    fresh = copy.deepcopy(script.events)        # (their running state: a script may be run again)
     end = script.end + 0.99 * script.dt
     t = script.start
     frame = 0
-    while t <= end:
+
+    def read_named(name):
+        return tree.read(props.canonical_name(name))
+
+    while True:
         due = [k for k, r in enumerate(rates) if frame % r == 0]
         if due:
+            tree.new_frame(t)
             values = props.read_all(sim, t)
 
             def read(name, values=values):
                 name = props.canonical_name(name)
                 if name in values:
                     return values[name]
-                if name in constants:
-                    return constants[name]
-                return sim.jsbsim_property(name)
+                return tree.read(name)
 
             for k in due:
                 out = script.outputs[k]
@@ -470,17 +655,25 @@ def run_script(path, root=None, integrator="rk4", planet=None):
                     value = read(entry.prop) if entry.function is None else evaluate(entry.function, read)
                     cells.append(_format(value))
                 rows[k].append(delim.join(cells))
-        if t + script.dt > end:
+        if tree.terminate or t + script.dt > end:
             break
+        # FGFDMExec::Run: the clock moves, the script runs on the last frame's state, then the models
+        now = t + script.dt
+        tree.new_frame(now, frame + 1)
+        try:
+            events.run_events(fresh, now, read_named, tree.write, evaluate, emit)
+        except RuntimeError as exc:
+            raise RuntimeError(f"at {now:g} s: {exc}") from None
         if not sim.step():
             raise RuntimeError(f"the flight stopped at {t:g} s: {sim.status}")
-        t += script.dt
+        tree.apply()
+        t = now
         frame += 1
     for out, lines in zip(script.outputs, rows, strict=True):
         delim = OUTPUT_TYPES[out.kind]
         head = delim.join(["Time", *(e.caption if e.caption else props.ROOT + e.prop for e in out.entries)])
         _write_atomically(out.path, [head, *lines])
-    return script
+    return replace(script, events=fresh)
 
 
 def _write_atomically(path, lines):

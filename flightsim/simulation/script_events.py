@@ -1,0 +1,223 @@
+"""A JSBSim script's ``<event>``s: read (``FGScript::LoadScript``) and run once a frame (``FGScript::RunScript``).
+
+Sources (JSBSim 1.3, read, not copied): ``src/input_output/FGScript.cpp`` (the events, their sets and notices),
+``src/math/FGCondition.cpp`` (the tests), ``src/math/FGPropertyValue.cpp`` and ``FGParameterValue.h`` (a test's
+left side is a property, optionally ``-NAME``; its right side a number, else a property).
+
+- ``<condition logic="AND|OR">``: each data line ``PROPERTY OP VALUE-OR-PROPERTY`` (three words; ``OP`` one of
+  ``lt le gt ge eq ne``, their capitals, or ``< <= > >= == !=``) and nested ``<condition>``s; AND by default.
+- ``<event name persistent="true" continuous="true">``: each frame, in file order, when its condition holds and
+  it has not been triggered, every ``<set>`` starts: its original value is read, its target is ``value`` (or the
+  ``<function>``'s value now; FG_DELTA adds the original), its start is the clock plus ``<delay>``.  While
+  triggered and the clock has reached the start, each transiting set writes FG_STEP: the target, once (every frame
+  for a continuous event, its function evaluated again); FG_RAMP: the straight line to the target over ``tc``
+  seconds, then the target (once more every frame for a continuous event); FG_EXP: ``original + (1 −
+  exp(−Δt / tc)) span`` every frame from then on.  A persistent or continuous event whose condition fails is
+  re-armed (triggered and notified cleared); a plain one fires once.
+- ``<notify>``: once per trigger, after the sets, JSBSim's lines on stdout: an empty line, ``NAME (Event K)
+  executed at time: T``, the notice's ``<description>`` indented, ``    NAME = VALUE`` per ``<property>`` (its
+  caption if given; ``apply=`` a template of ``<output>``'s), an empty line, with C++'s default six significant
+  digits; ``format="kml"``: JSBSim's KML ``<Placemark>`` (the same lines, and the longitude, latitude and height
+  above sea level in metres as its point).  (An event with no ``<set>`` has its start at 0 s, as JSBSim's: its
+  delay is not waited for.)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+__all__ = ["ACTIONS", "COMPARISONS", "TYPES", "Condition", "Event", "Notice", "SetAction", "Test", "run_events"]
+
+#: A test's comparison words (FGCondition's table) → the comparison.
+COMPARISONS = {
+    "!=": "ne", "<": "lt", "<=": "le", "==": "eq", ">": "gt", ">=": "ge",
+    "EQ": "eq", "GE": "ge", "GT": "gt", "LE": "le", "LT": "lt", "NE": "ne",
+    "eq": "eq", "ge": "ge", "gt": "gt", "le": "le", "lt": "lt", "ne": "ne",
+}
+#: ``<set action=>`` values.
+ACTIONS = ("FG_RAMP", "FG_STEP", "FG_EXP")
+#: ``<set type=>`` values.
+TYPES = ("FG_VALUE", "FG_DELTA", "FG_BOOL")
+
+
+def _compare(op, a, b):
+    if op == "lt":
+        return a < b
+    if op == "le":
+        return a <= b
+    if op == "gt":
+        return a > b
+    if op == "ge":
+        return a >= b
+    if op == "eq":
+        return a == b
+    return a != b
+
+
+@dataclass(frozen=True)
+class Test:
+    """One data line of a condition: ``sign · left OP right`` (``right`` a float, or a property's name)."""
+
+    left: str
+    sign: float
+    op: str
+    right: object
+    right_sign: float = 1.0
+
+    def evaluate(self, read):
+        right = self.right if isinstance(self.right, float) else self.right_sign * read(self.right)
+        return _compare(self.op, self.sign * read(self.left), right)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """``<condition logic=>``: its tests and nested conditions, all (AND) or any (OR) of them."""
+
+    logic: str
+    terms: tuple
+
+    def evaluate(self, read):
+        # (JSBSim evaluates every term: no short cut, though nothing here has side effects)
+        values = [term.evaluate(read) for term in self.terms]
+        return all(values) if self.logic == "AND" else any(values)
+
+    def properties(self):
+        """Every property name the condition reads."""
+        out = []
+        for term in self.terms:
+            if isinstance(term, Condition):
+                out.extend(term.properties())
+            else:
+                out.append(term.left)
+                if not isinstance(term.right, float):
+                    out.append(term.right)
+        return out
+
+
+@dataclass
+class SetAction:
+    """One ``<set>``: its target, its value or function, how it gets there, and its running state."""
+
+    name: str
+    value: float
+    function: object
+    action: str
+    kind: str
+    tc: float
+    line: int = 0
+    original: float = 0.0
+    target: float = 0.0
+    span: float = 0.0
+    transiting: bool = False
+
+
+@dataclass(frozen=True)
+class Notice:
+    """``<notify>``: its description and ``(caption, property, template or None)`` rows."""
+
+    description: str
+    rows: tuple
+    kml: bool = False
+
+
+@dataclass
+class Event:
+    """One ``<event>`` and its running state (``FGScript``'s ``struct event``)."""
+
+    name: str
+    condition: Condition
+    sets: list
+    notice: Notice | None = None
+    persistent: bool = False
+    continuous: bool = False
+    delay: float = 0.0
+    line: int = 0
+    triggered: bool = False
+    notified: bool = False
+    start: float = 0.0
+    fired: list = field(default_factory=list)
+
+
+def run_events(events, t, read, write, evaluate, emit):
+    """Run the script's events at the clock ``t`` (s), as ``FGScript::RunScript``.
+
+    Parameters
+    ----------
+    events : list of Event
+        Updated in place; each event's ``fired`` gets ``t`` when it triggers.
+    read, write : callable
+        ``read(name)`` a property's value now; ``write(name, value)`` sets it (at once: a later event reads it).
+    evaluate : callable
+        ``evaluate(tree, read)``: a ``<function>``'s value.
+    emit : callable
+        Takes each notice's text.
+    """
+    for index, ev in enumerate(events):
+        if ev.condition.evaluate(read):
+            if not ev.triggered:
+                for s in ev.sets:
+                    s.original = read(s.name)
+                    if s.function is not None:
+                        s.value = evaluate(s.function, read)
+                    s.target = s.original + s.value if s.kind == "FG_DELTA" else s.value
+                    ev.start = t + ev.delay
+                    s.span = s.target - s.original
+                    s.transiting = True
+                ev.fired.append(t)
+            ev.triggered = True
+        elif ev.persistent or ev.continuous:
+            ev.triggered = False
+            ev.notified = False
+        if t >= ev.start and ev.triggered:
+            for s in ev.sets:
+                if not s.transiting:
+                    continue
+                span = t - ev.start
+                if s.action == "FG_RAMP":
+                    if span <= s.tc:
+                        new = span / s.tc * s.span + s.original
+                    else:
+                        new = s.target
+                        if not ev.continuous:
+                            s.transiting = False
+                elif s.action == "FG_STEP":
+                    new = s.target
+                    if not ev.continuous:
+                        s.transiting = False
+                    elif s.function is not None:
+                        new = evaluate(s.function, read)
+                else:                   # FG_EXP
+                    new = (1.0 - math.exp(-span / s.tc)) * s.span + s.original
+                write(s.name, new)
+            if ev.notice is not None and not ev.notified:
+                emit(_notice_text(ev, index, t, read, evaluate))
+                ev.notified = True
+
+
+def _g(value):
+    """C++'s ``ostream << double`` at its default precision (``%g``, six significant digits)."""
+    if math.isnan(value):
+        return "nan" if math.copysign(1.0, value) > 0 else "-nan"
+    return format(value, "g")
+
+
+def _notice_text(ev, index, t, read, evaluate):
+    kml = ev.notice.kml
+    if kml:
+        lines = ["", "<Placemark>", f"  <name> {_g(t)} seconds </name>", "  <description>", "  <![CDATA[",
+                 f"  <b>{ev.name} (Event {index}) executed at time: {_g(t)}</b><br/>"]
+    else:
+        lines = ["", f"{ev.name} (Event {index}) executed at time: {_g(t)}"]
+    if ev.notice.description:
+        lines.append(f"    {ev.notice.description}")
+    for caption, name, template in ev.notice.rows:
+        value = read(name) if template is None else evaluate(template, read)
+        lines.append(f"    {caption} = {_g(value)}" + (" <br/>" if kml else ""))
+    if kml:
+        lines += ["  ]]>", "  </description>", "  <Point>", "    <altitudeMode> absolute </altitudeMode>",
+                  "    <extrude> 1 </extrude>",
+                  f"    <coordinates>{_g(read('position/long-gc-deg'))},{_g(read('position/lat-geod-deg'))},"
+                  f"{_g(read('position/h-sl-meters'))}</coordinates>", "  </Point>", "</Placemark>"]
+    lines.append("")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,294 @@
+"""A JSBSim script's properties read and written on a flightsim flight: what its events' ``<set>``s reach.
+
+:class:`ScriptProperties` is the script's view of the property tree (JSBSim's ``FGPropertyManager`` as
+``FGScript`` uses it) over a :class:`~flightsim.simulation.flight.Simulation` of a JSBSim aircraft:
+
+- reading: the flight's built-in properties (:mod:`flightsim.simulation.script_properties`, computed once per
+  frame), every ``FGAuxiliary`` property flightsim computes
+  (:meth:`~flightsim.simulation.flight.Simulation.jsbsim_auxiliary`), the script's own declared properties, the
+  wind (``atmosphere/wind-north-fps``, ``-east-``, ``-down-``), ``simulation/frame``, ``simulation/dt``,
+  ``simulation/trim-completed``, and the aircraft's property array;
+- writing (:meth:`ScriptProperties.kind` sorts a name before the run, so that what cannot be written is refused
+  before anything flies):
+
+  ========================================  ==================================================================
+  the script's declared properties          held as the script's own
+  the pilot's commands                      a command row of the aircraft (``fcs/elevator-cmd-norm``,
+                                            ``fcs/throttle-cmd-norm[n]``, ``fcs/mixture-cmd-norm[n]``,
+                                            ``fcs/advance-cmd-norm[n]``, ...) held at the value, as JSBSim's
+                                            ``FGFCS`` holds a command until it is set again
+  ``atmosphere/wind-{north,east,down}-fps`` the steady wind the flight flies (NED, ft/s)
+  ``simulation/terminate``                  the run ends after this frame (its outputs written)
+  ``simulation/do_simple_trim``             :meth:`ScriptProperties.trim`
+  ``propulsion/set-running``,               1: flightsim's engines already run (started as JSBSim's
+  ``propulsion/engine[n]/set-running``      ``InitRunning`` leaves them); another value is refused
+  ``propulsion/magneto_cmd``                3 (both): flightsim's pistons run on both; another value is refused
+  any other property of the array           written into it (the aircraft's own ``ap/*``, its systems' inputs):
+                                            what computes it overwrites it, as in JSBSim
+  ========================================  ==================================================================
+
+  Refused (one line naming the script's ``<set>``): JSBSim's read-only properties (the state and what is
+  computed from it: ``velocities/``, ``attitude/``, ``aero/``, ``accelerations/``, ``forces/``, ``moments/``,
+  ``flight-path/``, ``metrics/``, the atmosphere's state), the position (flightsim does not move an aircraft from
+  a script), engine starts and cut-offs (flightsim's engines run from the start), and any name nothing defines.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from flightsim.physics.jsbsim.auxiliary import AUXILIARY
+from flightsim.physics.jsbsim.loads import GEAR_LOADS, PROP_LOADS, STATE
+from flightsim.simulation import script_properties as props
+
+__all__ = ["READ_ONLY_PREFIXES", "TRIM_MODES", "ScriptProperties"]
+
+#: Prefixes of the properties JSBSim ties read-only (computed each frame from the state).
+READ_ONLY_PREFIXES = ("velocities/", "attitude/", "aero/", "accelerations/", "forces/", "moments/",
+                      "flight-path/", "metrics/")
+#: JSBSim's ``do_simple_trim`` modes flightsim's trim matches: mode → (what it is, flightsim's lateral trim).
+TRIM_MODES = {0: ("longitudinal", "wings-level"), 1: ("full", "no-sideslip"), 5: ("turn", "turn")}
+#: Why the other modes are refused.
+TRIM_REFUSED = {2: "a ground trim needs JSBSim's ground reactions (not yet in flightsim)",
+                3: "a pull-up trim is not in flightsim's trim", 4: "a custom trim is not in flightsim's trim",
+                6: "mode 6 is no trim"}
+#: The wind's properties (NED, ft/s) and their index.
+WIND = {"atmosphere/wind-north-fps": 0, "atmosphere/wind-east-fps": 1, "atmosphere/wind-down-fps": 2}
+#: The pitch trim's command: FGTrim's ``tPitchTrim`` control, where the trimmed elevator goes.
+PITCH_TRIM = "fcs/pitch-trim-cmd-norm"
+#: Engine-start properties flightsim's always-running engines cannot follow.
+ENGINE_STARTS = ("propulsion/starter_cmd", "propulsion/cutoff_cmd", "fcs/starter-cmd-norm")
+
+
+class ScriptProperties:
+    """The property tree a script reads and writes on the flight ``sim`` (a JSBSim aircraft's).
+
+    Parameters
+    ----------
+    sim : flightsim.simulation.flight.Simulation
+    constants : dict
+        The script's declared properties that are not the aircraft's (name → value), updated in place.
+    ic : flightsim.physics.jsbsim.initial.InitialCondition
+        The reset file, which a trim starts from (as JSBSim's FGTrim starts from the exec's IC).
+    wind : sequence of 3 float
+        The steady wind now (NED, ft/s).
+    """
+
+    def __init__(self, sim, constants, ic, wind=(0.0, 0.0, 0.0)):
+        self.sim = sim
+        self.model = sim.aircraft.jsbsim
+        self.constants = constants
+        self.ic = ic
+        self.terminate = False
+        self.ned_wind = [float(w) for w in wind]
+        self._frame = self._aux = None
+        self._t = 0.0
+        self.frame = 0
+        self.commands = sim.own_jsbsim_commands()
+        self._rows = {int(row[0]): k for k, row in enumerate(self.commands)}
+        self._hold_wind()
+        #: the trims done: (clock, mode, TrimPoint)
+        self.trims = []
+        #: what the script set for the flight, waiting for the step's end (:meth:`write`)
+        self.pending = {}
+
+    # ------------------------------------------------------------------ reading
+
+    def new_frame(self, t, frame=None):
+        """The clock is now ``t`` (s), the frame ``frame`` (JSBSim's ``simulation/frame``; None: as it was): the
+        built-in properties are computed again when next read."""
+        self._frame = self._aux = None
+        self._t = t
+        if frame is not None:
+            self.frame = frame
+
+    def read(self, name):
+        """A property's value now (``name`` canonical: :func:`~flightsim.simulation.script_properties.canonical_name`).
+
+        Raises
+        ------
+        KeyError
+            Nothing defines it.
+        """
+        if name in self.constants:
+            return self.constants[name]
+        if name in self.pending:
+            return self.pending[name]
+        if name in props.BUILTIN:
+            if self._frame is None:
+                self._frame = props.read_all(self.sim, self._t)
+            return self._frame[name]
+        if name in AUXILIARY:
+            if self._aux is None:
+                self._aux = self.sim.jsbsim_auxiliary()
+            return self._aux[name]
+        if self.model is not None and name in self.model.properties:
+            return self.sim.jsbsim_property(name)
+        if name in WIND:
+            return self.ned_wind[WIND[name]]
+        kind = self.kind(name)[0]
+        if kind == "running":
+            return 1.0                  # (flightsim's engines run)
+        if kind == "magneto":
+            return 3.0                  # (on both magnetos)
+        if name in ("simulation/terminate", "simulation/do_simple_trim"):
+            return 1.0 if name == "simulation/terminate" and self.terminate else 0.0
+        if name == "simulation/trim-completed":
+            return 1.0 if self.trims else 0.0
+        if name == "simulation/frame":
+            return float(self.frame)
+        if name == "simulation/dt":
+            return self.sim.dt
+        raise KeyError(name)
+
+    def known(self, name):
+        """Whether something defines ``name``."""
+        try:
+            self.read(name)
+        except KeyError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ writing
+
+    def kind(self, name):
+        """What writing ``name`` does: ``(kind, reason)``, kind one of ``local``, ``command``, ``wind``,
+        ``terminate``, ``trim``, ``running``, ``magneto``, ``array``, or ``refused`` with the reason (None:
+        nothing defines it)."""
+        if name in self.constants:
+            return "local", ""
+        if name == "simulation/terminate":
+            return "terminate", ""
+        if name == "simulation/do_simple_trim":
+            return "trim", ""
+        if name in WIND:
+            return "wind", ""
+        if name == "propulsion/set-running" or (name.startswith("propulsion/engine")
+                                                and name.endswith("/set-running")):
+            return "running", ""
+        if name == "propulsion/magneto_cmd":
+            return "magneto", ""
+        base = name.split("[")[0]
+        if base in ENGINE_STARTS:
+            return "refused", ("engine starts and cut-offs are not modelled (flightsim's engines run from the "
+                               "start, as JSBSim's set-running leaves them)")
+        if name.startswith("position/"):
+            return "refused", "flightsim does not move the aircraft from a script (the position is its state)"
+        if (name in props.BUILTIN or name in AUXILIARY or name in STATE or name in PROP_LOADS or name in GEAR_LOADS
+                or name.startswith(READ_ONLY_PREFIXES) or (name.startswith("atmosphere/") and name not in WIND)):
+            return "refused", "read-only in JSBSim (computed from the state each frame)"
+        if self.model is not None and name in self.model.properties:
+            slot = self.model.properties[name]
+            return ("command" if slot in self._rows else "array"), ""
+        return "refused", None
+
+    def write(self, name, value):
+        """Set ``name`` to ``value`` (:meth:`kind` has accepted it): at once for the script (a later event reads
+        it), and for the flight from the next step on (:meth:`apply`).
+
+        JSBSim's frame (``FGFDMExec::Run``) runs the script at the new time on the last frame's state, then
+        moves the state with the last frame's accelerations, then computes the new ones with what the script
+        set: a command set at ``t`` acts on the flight from ``t`` on.  flightsim's script runs at ``t`` on the
+        state of ``t − dt`` before the step to ``t`` (:func:`~flightsim.simulation.script.run_script`), so what
+        reaches the flight (the commands, the wind, the aircraft's properties) waits for that step's end.
+        """
+        kind, _ = self.kind(name)
+        if kind == "local":
+            self.constants[name] = value
+        elif kind == "terminate":
+            self.terminate = self.terminate or value != 0.0
+        elif kind == "trim":
+            self.apply()
+            self.trim(int(value))
+        elif kind == "running":
+            if value != 1.0:
+                raise RuntimeError(f"{name} set to {value:g}: stopping an engine is not modelled")
+        elif kind == "magneto":
+            if value != 3.0:
+                raise RuntimeError(f"{name} set to {value:g}: flightsim's pistons run on both magnetos (3) only")
+        else:
+            self.pending[name] = value
+
+    def apply(self):
+        """What the script set for the flight (:meth:`write`) reaches it now."""
+        for name, value in self.pending.items():
+            kind, _ = self.kind(name)
+            if kind == "wind":
+                self.ned_wind[WIND[name]] = value
+                self._hold_wind()
+            elif kind == "command":
+                slot = self.model.properties[name]
+                row = self.commands[self._rows[slot]]
+                row[1], row[2] = -1.0, value
+                self.sim.set_jsbsim_property(name, min(max(value, row[3]), row[4]))
+            else:
+                self.sim.set_jsbsim_property(name, value)
+        self.pending.clear()
+        self._frame = self._aux = None
+
+    def _hold_wind(self):
+        n, e, d = self.ned_wind
+        self.sim.hold_wind(np.array([n, -e, -d, 0.0, 0.0, 0.0]))
+
+    # ------------------------------------------------------------------ trim
+
+    def trim(self, mode):
+        """``simulation/do_simple_trim``: trim as JSBSim's FGTrim does from the reset file's condition (its
+        position, airspeed, flight-path angle, heading; a turn: its bank), with flightsim's trim
+        (:func:`flightsim.physics.trim.trim`); the flight put in that state now, the pilot's commands at the
+        trim's (the elevator through ``fcs/pitch-trim-cmd-norm`` where the aircraft reads it, as FGTrim's
+        ``tPitchTrim``), the flight controls and engines settled.
+
+        Raises
+        ------
+        RuntimeError
+            The trim failed (JSBSim's ``TrimFailureException``).
+        """
+        from flightsim.math import quat
+        from flightsim.physics.trim import AirplaneModel, TrimError
+        from flightsim.physics.trim import trim as solve_trim
+        from flightsim.simulation.flight import FlightState
+        from flightsim.simulation.starts import start_gravity
+
+        sim = self.sim
+        if mode not in TRIM_MODES:
+            raise RuntimeError(f"do_simple_trim mode {mode}: {TRIM_REFUSED.get(mode, 'not a JSBSim trim mode')}")
+        what, lateral = TRIM_MODES[mode]
+        y0 = self.ic.view_state()
+        wind = np.array([self.ned_wind[0], -self.ned_wind[1], -self.ned_wind[2]])
+        air = y0[3:6] - wind
+        speed = float(np.linalg.norm(air))
+        gamma = math.degrees(math.asin(max(-1.0, min(1.0, air[2] / speed)))) if speed > 0.0 else 0.0
+        track = math.degrees(math.atan2(-air[1], air[0])) % 360.0 if math.hypot(air[0], air[1]) > 1e-9 else \
+            float(quat.aviation_angles(y0[6:10])[2])
+        bank = float(quat.aviation_angles(y0[6:10])[0]) if lateral == "turn" else 0.0
+        planet = sim.planet if sim.planet.round else "flat"
+        gravity = start_gravity(sim.aircraft, float(y0[2]), planet, sim.lat, sim.lon)
+        model = AirplaneModel(sim.aircraft, sim.atmosphere, gravity=gravity)
+        flaps = min(max(self.read("fcs/flap-cmd-norm") if self.known("fcs/flap-cmd-norm") else 0.0, 0.0), 1.0)
+        try:
+            point = solve_trim(sim.aircraft, speed, float(y0[2]), gamma, flaps, track, bank=bank,
+                               atmosphere=sim.atmosphere, model=model, report_range=False,
+                               lateral="no-sideslip" if lateral == "no-sideslip" else "wings-level")
+        except (TrimError, ValueError) as exc:
+            raise RuntimeError(f"the {what} trim (do_simple_trim {mode}) failed: {exc}") from None
+        state = point.state_at(y0[0], y0[1])
+        state[3:6] += wind
+        sim.set_state(FlightState.from_vector(sim.t, state))
+        pitch_trim = PITCH_TRIM in self.model.properties and PITCH_TRIM in set(self.model.fcs.inputs)
+        held = {"fcs/elevator-cmd-norm": 0.0 if pitch_trim else -point.elevator,
+                "fcs/aileron-cmd-norm": point.aileron, "fcs/rudder-cmd-norm": -point.rudder}
+        if pitch_trim:
+            held[PITCH_TRIM] = -point.elevator
+        for row in self.commands:
+            name = self.model.properties.names[int(row[0])]
+            if name.startswith("fcs/throttle-cmd-norm"):
+                held[name] = point.throttle
+            if name in held:
+                row[1], row[2] = -1.0, held[name]
+                self.sim.set_jsbsim_property(name, min(max(held[name], row[3]), row[4]))
+        sim.settle_jsbsim()
+        self._frame = self._aux = None
+        self.trims.append((sim.t, mode, point))

@@ -1,0 +1,354 @@
+"""``flightsim script``'s events: conditions, sets, delays, notices, run in the frames and order JSBSim runs them.
+
+Hand-written scripts drive the tiny root of :mod:`tests.test_script` (a ball dropped over WGS-84) through the CLI as
+a user runs it, and JSBSim (the ``jsbsim`` package, in a subprocess so that its notices can be read) runs the same
+files: the notices (event, frame, the script's own properties' values) and the logged properties must be the same
+line for line.  One shipped script (``rudder_kick``: a 737 trimmed with ``do_simple_trim``, then a rudder and an
+aileron ramp) checks the commands reach the flight.
+"""
+
+import math
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_script import cli, make_root, read_rows
+
+#: A notice's heading line, as JSBSim prints it.
+HEADING = re.compile(r"^(.*) \(Event (\d+)\) executed at time: (\S+)$")
+
+FEATURES = """
+    <property value="0"> test/ramp </property>
+    <property value="1"> test/exp </property>
+    <property value="0"> test/count </property>
+    <property value="0"> test/trigger </property>
+    <property value="0"> test/cont </property>
+    <property value="0"> test/late </property>
+    <property value="0"> test/or </property>
+    <event name="ramp and exp">
+      <description> not printed: a notice's own description is </description>
+      <condition> simulation/sim-time-sec ge 0.25 </condition>
+      <set name="test/ramp" value="2" action="FG_RAMP" tc="0.5"/>
+      <set name="test/exp" value="3" action="FG_EXP" tc="0.2" type="FG_DELTA"/>
+      <notify>
+        <description> ramp starts
+          (JSBSim prints only the first line) </description>
+        <property> test/ramp </property>
+        <property caption="e"> test/exp </property>
+      </notify>
+    </event>
+    <event name="every 0.3 s" persistent="true">
+      <condition> simulation/sim-time-sec &gt;= test/trigger </condition>
+      <set name="test/trigger" value="0.3" type="FG_DELTA"/>
+      <set name="test/count" value="1" type="delta"/>
+      <notify> <property caption="n"> test/count </property> </notify>
+    </event>
+    <event name="while" continuous="true">
+      <condition logic="OR">
+        test/count GE 4
+        <condition>
+          simulation/sim-time-sec gt 0.5
+          simulation/sim-time-sec &lt; 0.6
+        </condition>
+      </condition>
+      <set name="test/cont">
+        <function>
+          <product> <property> /fdm/jsbsim/simulation/sim-time-sec </property> <value> 2 </value> </product>
+        </function>
+      </set>
+    </event>
+    <event name="delayed">
+      <condition> test/count == 2 </condition>
+      <delay> 0.1 </delay>
+      <set name="test/late" value="5"/>
+      <notify/>
+    </event>
+    <event name="negated">
+      <condition> -test/ramp lt -1.5 </condition>
+      <set name="test/or" value="1" action="fg_step" type="FG_VALUE"/>
+      <notify> <property> test/or </property> </notify>
+    </event>
+    <property value="0"> test/cramp </property>
+    <event name="continuous ramp" continuous="true">
+      <condition> test/count ge 3 </condition>
+      <set name="test/cramp" value="0.5" action="FG_RAMP" tc="0.2" type="FG_DELTA"/>
+    </event>
+    <property value="0.01"> test/tick </property>
+    <event name="log" persistent="true">
+      <condition> simulation/sim-time-sec ge test/tick </condition>
+      <set name="test/tick" value="0.03" type="FG_DELTA"/>
+      <notify>
+        <property> test/ramp </property> <property> test/exp </property> <property> test/count </property>
+        <property> test/trigger </property> <property> test/cont </property> <property> test/late </property>
+        <property> test/or </property> <property> test/cramp </property> <property> simulation/frame </property>
+        <property> simulation/trim-completed </property>
+      </notify>
+    </event>"""
+
+LOGGED = ("test/ramp", "test/exp", "test/count", "test/trigger", "test/cont", "test/late", "test/or")
+
+
+def _script(root, name, run_extra, end="1.5", rate="100", logged=LOGGED, out="events.csv"):
+    """A script on the drop ball with ``run_extra`` inside its ``<run>``, logging ``logged`` every frame."""
+    props = "\n".join(f"    <property> {p} </property>" for p in logged)
+    text = f"""<?xml version="1.0"?>
+<runscript name="{name}">
+  <use aircraft="drop" initialize="init"/>
+  <run start="0.0" end="{end}" dt="0.01">{run_extra}
+  </run>
+  <output name="{out}" type="CSV" rate="{rate}">
+{props}
+  </output>
+</runscript>
+"""
+    (root / "scripts" / f"{name}.xml").write_text(text)
+    return f"scripts/{name}.xml"
+
+
+def jsbsim_run(root, script):
+    """JSBSim runs ``script`` under ``root`` in a subprocess: its stdout (the notices)."""
+    code = ("import jsbsim, sys\n"
+            "fdm = jsbsim.FGFDMExec(sys.argv[1])\n"
+            "fdm.set_debug_level(0)\n"
+            "fdm.load_script(sys.argv[2])\n"
+            "fdm.run_ic()\n"
+            "while fdm.run():\n"
+            "    pass\n")
+    done = subprocess.run([sys.executable, "-c", code, str(root), script], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "PYTHONPATH": ""})
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def notices(text):
+    """The notices in ``text``: [(event name, index, time text, [(caption, value text)])]."""
+    out = []
+    for line in text.splitlines():
+        m = HEADING.match(line)
+        if m:
+            out.append((m.group(1), int(m.group(2)), m.group(3), []))
+        elif out and line.startswith("    ") and " = " in line:
+            caption, value = line.strip().split(" = ")
+            out[-1][3].append((caption, value))
+    return out
+
+
+def test_events_run_as_jsbsim_runs_them(tmp_path):
+    """Ramps, exponential approaches, deltas, a persistent event re-armed, a continuous function, a delay, nested
+    AND/OR with symbols and capitals, a negated property: the same notices at the same frames with the same
+    values (a persistent event logs the script's properties every third frame), printed as JSBSim prints them."""
+    root, work = make_root(tmp_path)
+    script = _script(root, "features", FEATURES)
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    theirs = jsbsim_run(root, script)
+    ours = notices(done.stdout)
+    assert ours == notices(theirs)
+    names = [n for n, _, _, _ in ours]
+    assert [n for n in names if n != "log"][:3] == ["every 0.3 s", "ramp and exp", "every 0.3 s"]
+    assert "delayed" in names and "negated" in names
+    ramp = next(v for v in ours if v[0] == "ramp and exp")
+    assert ramp[2] == "0.25" and ramp[3] == [("test/ramp", "0"), ("e", "1")]
+    # the text itself, as JSBSim prints it: an empty line, the heading, the notice's description, the values
+    assert "\nramp and exp (Event 0) executed at time: 0.25\n    ramp starts\n    test/ramp = 0\n    e = 1\n\n" \
+        in done.stdout
+    logged = [dict(v) for n, _, _, v in ours if n == "log"]
+    assert len(logged) >= 45                        # every third frame or so (re-armed in between)
+    # (JSBSim's outputs are loaded before the script's declared properties: it cannot log them, flightsim does)
+    mine = read_rows(work / "events.csv")
+    assert len(mine) == 152
+    last = dict(zip(mine[0], map(float, mine[-1]), strict=True))
+    assert last["/fdm/jsbsim/test/ramp"] == 2.0 and last["/fdm/jsbsim/test/count"] == 6.0   # (0.01, 0.3, ..., 1.5 s)
+    assert 3.99 < last["/fdm/jsbsim/test/exp"] < 4.0 and last["/fdm/jsbsim/test/late"] == 5.0
+    assert float(logged[-1]["test/cont"]) > 2.8     # (the continuous event's function: twice the clock)
+    assert logged[-1]["test/cramp"] == "0.5"         # (a continuous ramp holds its end)
+    assert logged[0]["simulation/frame"] == "1" and logged[-1]["simulation/trim-completed"] == "0"
+
+
+def test_terminate_ends_the_run_with_its_outputs(tmp_path):
+    """``simulation/terminate`` set at 0.5 s: the run ends in that frame, its row written, as JSBSim's does."""
+    root, work = make_root(tmp_path)
+    script = _script(root, "stop", """
+    <event name="stop">
+      <condition> simulation/sim-time-sec ge 0.5 </condition>
+      <set name="simulation/terminate" value="1"/>
+    </event>""", end="5", rate="10", logged=("position/h-sl-ft",))
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    jsbsim_run(root, script)
+    mine, jsb = read_rows(work / "events.csv"), read_rows(root / "events.csv")
+    assert [r[0] for r in mine] == [r[0] for r in jsb] and mine[-1][0] == "0.5"
+    assert abs(float(mine[-1][1]) - float(jsb[-1][1])) < 0.01
+
+
+def test_a_wind_set_by_the_script_blows_as_jsbsims(tmp_path):
+    """``atmosphere/wind-east-fps`` set to 60 ft/s at 1 s: the drag carries the ball East as in JSBSim."""
+    root, work = make_root(tmp_path)
+    script = _script(root, "wind", """
+    <event name="gust">
+      <condition> simulation/sim-time-sec ge 1 </condition>
+      <set name="atmosphere/wind-east-fps" value="60"/>
+    </event>""", end="6", rate="1",
+                     logged=("velocities/v-east-fps", "position/long-gc-deg", "atmosphere/wind-east-fps"))
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    jsbsim_run(root, script)
+    mine, jsb = read_rows(work / "events.csv"), read_rows(root / "events.csv")
+    assert len(mine) == len(jsb) == 8
+    for a, b in zip(mine[1:], jsb[1:], strict=True):
+        assert a[0] == b[0] and a[3] == b[3]
+        assert abs(float(a[1]) - float(b[1])) < 2e-3 and abs(float(a[2]) - float(b[2])) < 1e-8
+    assert float(mine[-1][1]) > 0.4 and float(mine[1][1]) == 0.0
+
+
+BAD = [
+    ("<event name='e'> <condition> test/nothing gt 1 </condition> <notify/> </event>",
+     "<condition> (line 6)", "test/nothing"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
+     " <set name='test/x' value='1' action='FG_JUMP'/> </event>", "<set> action= (line 6)", "FG_JUMP"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition> </event>", "<event> (line 6)",
+     "no <set> and no <notify>"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
+     " <set name='test/x' value='1' action='FG_EXP' tc='0'/> </event>", "<set> tc= (line 6)", "> 0"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
+     " <set name='velocities/vt-fps' value='100'/> </event>", "<set> name= (line 6)", "read-only"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
+     " <set name='test/nothing' value='1'/> </event>", "<set> name= (line 6)", "test/nothing"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
+     " <set name='simulation/do_simple_trim' value='2'/> </event>", "<set> value= (line 6)", "ground"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
+     " <set name='propulsion/starter_cmd' value='1'/> </event>", "<set> name= (line 6)", "engine starts"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
+     " <set name='propulsion/magneto_cmd' value='1'/> </event>", "<set> value= (line 6)", "magnetos"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
+     " <set name='propulsion/engine[1]/set-running' value='0'/> </event>", "<set> value= (line 6)",
+     "stopping an engine"),
+    ("<event name='e'> <condition> simulation/sim-time-sec between 1 </condition> <notify/> </event>",
+     "<condition> (line 6)", "between"),
+    ("<event name='e'> <condition logic='XOR'> simulation/sim-time-sec gt 1 </condition> <notify/> </event>",
+     "<condition> logic= (line 6)", "XOR"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt </condition> <notify/> </event>",
+     "<condition> (line 6)", "three words"),
+]
+
+
+@pytest.mark.parametrize("event, where, says", BAD, ids=[b[2] for b in BAD])
+def test_bad_events_are_one_line_and_write_nothing(tmp_path, event, where, says):
+    root, work = make_root(tmp_path)
+    script = _script(root, "bad", "\n    <property value='0'> test/x </property>\n    " + event,
+                     logged=("test/x",), out=str(work / "events.csv"))
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("flightsim: error: "), done.stderr
+    assert "bad.xml" in lines[0] and where in lines[0] and says in lines[0], lines[0]
+    assert not list(work.iterdir()) and done.stdout == ""
+
+
+def test_a_run_without_dt_is_refused(tmp_path):
+    root, work = make_root(tmp_path)
+    script = _script(root, "nodt", "")
+    path = root / script
+    path.write_text(path.read_text().replace(' dt="0.01"', ""))
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 2 and "<run> dt= (line 4)" in done.stderr and "required" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not list(work.iterdir())
+
+
+def test_rudder_kick_fires_as_jsbsims_and_flies_close(tmp_path):
+    """JSBSim's ``rudder_kick``: the 737 trimmed (``do_simple_trim`` 1) at the first frame, rudder and aileron
+    ramped from 0.1 s, a persistent notice every second.  The same events at the same frames (every notice's
+    heading equal), the commands equal, and over the 20 s the height within 3 ft, the airspeed within 0.3 kt,
+    the pitch within 0.1° and α, β within 0.05° of JSBSim's."""
+    import jsbsim
+
+    root = Path(jsbsim.__file__).parent
+    done = cli("script", "scripts/rudder_kick.xml", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    ours, theirs = notices(done.stdout), notices(jsbsim_run(root, "scripts/rudder_kick.xml"))
+    assert [(n, k, t) for n, k, t, _ in ours] == [(n, k, t) for n, k, t, _ in theirs]
+    assert len(ours) == 23 and ours[1][:3] == ("RudderInput", 1, "0.108329")
+    tolerance = {"position/h-sl-ft": 3.0, "velocities/vc-kts": 0.3, "attitude/theta-deg": 0.1,
+                 "aero/alpha-deg": 0.05, "aero/beta-deg": 0.05, "fcs/rudder-cmd-norm": 1e-5,
+                 "fcs/aileron-cmd-norm": 1e-5}
+    for (_, _, t, mine), (_, _, _, jsb) in zip(ours, theirs, strict=True):
+        for (caption, a), (_, b) in zip(mine, jsb, strict=True):
+            assert abs(float(a) - float(b)) <= tolerance[caption], (t, caption, a, b)
+
+
+def test_a_kml_notice_is_jsbsims(tmp_path):
+    """``<notify format="kml">``: JSBSim's placemark, the ball's longitude, latitude and height (m) its point."""
+    root, work = make_root(tmp_path)
+    script = _script(root, "kml", """
+    <event name="mark">
+      <condition> simulation/sim-time-sec ge 0.5 </condition>
+      <notify format="kml"> <property caption="h"> position/h-sl-ft </property> </notify>
+    </event>""", end="1", rate="1", logged=("position/h-sl-ft",))
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    theirs = jsbsim_run(root, script)
+
+    def placemark(text):
+        return text[text.index("<Placemark>"):text.index("</Placemark>")]
+
+    ours = placemark(done.stdout)
+    assert ours == placemark(theirs)
+    assert "<b>mark (Event 0) executed at time: 0.5</b><br/>" in ours and "<coordinates>10,30,9" in ours
+
+
+def test_a_steady_turn_trims_and_fires_as_jsbsims(tmp_path):
+    """JSBSim's ``737_cruise_steady_turn``: engines set running, a turn trim (``do_simple_trim`` 5) at 0.1 s, a
+    notice every 5 s for 100 s.  The same 23 notices at the same frames; the bank within 0.2° and the airspeed
+    within 0.5 % of JSBSim's at each; and ``737_cruise``'s output CSV (its ``file=`` adding the templates its
+    properties apply) with JSBSim's header and times."""
+    import jsbsim
+
+    package = Path(jsbsim.__file__).parent
+    root = tmp_path / "root"                    # (JSBSim writes its outputs into its root: not the package's)
+    root.mkdir()
+    for name in ("aircraft", "engine", "systems", "scripts"):
+        (root / name).symlink_to(package / name)
+    work = tmp_path / "work"
+    work.mkdir()
+    script = "scripts/737_cruise_steady_turn.xml"
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    ours, theirs = notices(done.stdout), notices(jsbsim_run(root, script))
+    assert [(n, k, t) for n, k, t, _ in ours] == [(n, k, t) for n, k, t, _ in theirs] and len(ours) == 23
+    k = next(k for k, v in enumerate(ours) if v[0] == "Trim")
+    assert float(ours[k][2]) > 5.0               # (its notice waits for the delay: 5 s after 0.1 s)
+    for (_, _, t, mine), (_, _, _, jsb) in zip(ours[k + 1:], theirs[k + 1:], strict=True):
+        a, b = dict(mine), dict(jsb)
+        assert abs(float(a["attitude/phi-rad"]) - float(b["attitude/phi-rad"])) < 0.0035, t
+        assert abs(float(a["velocities/vt-fps"]) / float(b["velocities/vt-fps"]) - 1) < 0.005, t
+    # 737_cruise: its output's file= adds the templates its properties apply: JSBSim's header, times and values
+    script = "scripts/737_cruise.xml"
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    jsbsim_run(root, script)
+    mine, jsb = read_rows(work / "737_cruise_output.csv"), read_rows(root / "737_cruise_output.csv")
+    assert mine[0] == jsb[0] and [r[0] for r in mine] == [r[0] for r in jsb] and len(mine) == 1002
+    assert mine[0][1] == "propulsion/engine[0]/thrust-N"
+    a, b = dict(zip(mine[0], map(float, mine[-1]), strict=True)), dict(zip(jsb[0], map(float, jsb[-1]), strict=True))
+    assert a["attitude/theta-deg"] == pytest.approx(math.degrees(a["/fdm/jsbsim/attitude/theta-rad"]), rel=1e-8)
+    assert abs(a["propulsion/engine[0]/thrust-N"] / b["propulsion/engine[0]/thrust-N"] - 1) < 0.01
+
+
+def test_a_failed_trim_ends_the_run_and_writes_nothing(tmp_path):
+    """``do_simple_trim`` on the drop ball (no lift, no engine): JSBSim's TrimFailureException; exit 1, one line
+    naming the time and the trim, no output."""
+    root, work = make_root(tmp_path)
+    script = _script(root, "trim", """
+    <event name="trim">
+      <condition> simulation/sim-time-sec ge 0.2 </condition>
+      <set name="simulation/do_simple_trim" value="1"/>
+    </event>""", end="1", rate="1", logged=("position/h-sl-ft",), out=str(work / "events.csv"))
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "at 0.2 s" in lines[0] and "full trim (do_simple_trim 1) failed" in lines[0], lines
+    assert "nothing written" in lines[0] and not list(work.iterdir())
