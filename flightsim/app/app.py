@@ -82,12 +82,12 @@ def build_world(sim, terrain, model, quality):
 
     ``terrain``: ``"auto"`` (the one ``sim`` stands on, :func:`drawn_terrain`), a
     :class:`~flightsim.physics.terrain.Terrain`, or None (the flat patchwork of fields and the painted hills);
-    the scenery (:func:`~flightsim.app.scene.scenery.build_scenery`, no hills with a terrain), the
+    the scenery (:func:`~flightsim.app.scene.scenery.build_scenery`: with a terrain, its own lakes and no hills), the
     :class:`~flightsim.app.scene.renderer.SceneRenderer` drawing them and ``model`` at ``quality``, and the
     map panel's :class:`~flightsim.app.map_companion.MapCompanion` (key L).
     """
     terrain = drawn_terrain(sim) if isinstance(terrain, str) and terrain == "auto" else terrain
-    scenery = build_scenery(hills=terrain is None)
+    scenery = build_scenery(terrain=terrain is not None)
     return terrain, scenery, SceneRenderer(model, scenery, quality, terrain=terrain), MapCompanion(terrain)
 
 

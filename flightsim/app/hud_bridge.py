@@ -38,6 +38,9 @@ _JSBSIM_SEARCH = []
 #: Seconds of the app's clock before that search starts.
 SEARCH_AFTER = 1.0
 
+DOCK_PX = 16.0
+"""A panel's opaque backdrop (``low`` quality) reaches a window edge it stands this close to, pixels."""
+
 
 def _find_jsbsim_aircraft():
     """Start the search for :data:`_JSBSIM_CHOICES` (once per process)."""
@@ -202,12 +205,18 @@ class HudBridge:
     # ------------------------------------------------------------------ what the scene leaves to the HUD
 
     def _panel_backdrops(self):
-        """The side panels' opaque backgrounds where the HUD last drew them: ``[(polygon, rgb), ...]``."""
+        """The side panels' opaque backgrounds where the HUD last drew them, each reaching a window's edge it
+        stands within :data:`DOCK_PX` of (the strip between would be scene the renderer must draw in a pass of
+        its own, :func:`~flightsim.app.scene.renderer.scene_rects`): ``[(polygon, rgb), ...]``."""
+        width, height = self.app.window.get_size()
         shapes = []
         for name in BACKDROP_WINDOWS:
             box = self.app.hud.hit_boxes.get(name)
             if box is not None:
                 x0, y0, x1, y1 = box
+                x0, y0 = (0.0 if x0 <= DOCK_PX else x0), (0.0 if y0 <= DOCK_PX else y0)
+                x1 = float(width) if x1 >= width - DOCK_PX else x1
+                y1 = float(height) if y1 >= height - DOCK_PX else y1
                 shapes.append((((x0, y0), (x1, y0), (x1, y1), (x0, y1)), BACKDROP_RGB))
         return shapes
 

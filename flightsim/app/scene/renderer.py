@@ -74,8 +74,12 @@ TERRAIN_FOG_FT = 190000.0
 through the haze from the circuit, where the near scenery's fog (:attr:`Lighting.fog_distance`) would hide it."""
 
 MIN_FEATURE_PX = 1.5
-"""A landmark cluster (or the windsock) whose objects would show smaller than this on the screen, pixels, is left
+"""A landmark cluster whose objects would show smaller than this on the screen, pixels, is left
 out: Mesa's software rasteriser pays for every triangle, and a sub-pixel one only twinkles."""
+
+SOCK_MIN_PX = 3.0
+"""The windsock is drawn where it shows at least this long, pixels: smaller it is an orange dot that tells no
+wind (its own program, lit per pixel, costs a Mesa frame half a millisecond even then)."""
 
 FAR_FEATURE_PX = 8.0
 """A cluster with a stand-in (the woods) draws it where its objects show smaller than this, pixels."""
@@ -444,6 +448,7 @@ class SceneRenderer:
         self._hud_drawn = None                             # (generation, opaque vertices) of the quads in it
         self._variants = {}                                # (kind, flag) -> program, built when first needed
         self._frame = np.zeros(24, np.float32)             # the Frame block: view_proj, eye, tile
+        self._passes = None                                # (HUD rectangles, scene_rects of them)
         self._terrain_lists = _ViewCache()                 # the terrain's chunks, the fields' blocks, as drawn
         self._field_lists = _ViewCache()
         self._frame_ubo = gl.GLuint()
@@ -735,25 +740,27 @@ class SceneRenderer:
         self._draw_landmarks(planes, eye, focal_px)
         sock = self.windsock_mount - eye
         if (spheres_visible(planes, sock[None, :], windsock.SOCK_LENGTH)[0]
-                and windsock.SOCK_LENGTH * focal_px >= MIN_FEATURE_PX * float(np.linalg.norm(sock))):
+                and windsock.SOCK_LENGTH * focal_px >= SOCK_MIN_PX * float(np.linalg.norm(sock))):
             self._draw_windsock(wind, eye)
+        passes = self._scene_passes(hud, (width, height))
         if self.terrain is not None:
             # Home's fields first, their depth written a step behind z = 0 (the decals still win), then the
             # terrain two steps behind: where the fields lie on it they hide it, and it is not shaded there.
-            self.ground_program.use()
-            self.ground_buffer.bind()
-            gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
-            gl.glPolygonOffset(1.0, 2.0)
-            self._draw_near_ground(planes, eye, (ox, oy), home=True)
-            gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
-            self._draw_terrain(planes, eye, (ox, oy))
+            for _ in self._scissored(passes):
+                self.ground_program.use()
+                gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
+                gl.glPolygonOffset(1.0, 2.0)
+                self._draw_near_ground(planes, eye, (ox, oy), home=True)
+                gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
+                self._draw_terrain(planes, eye, (ox, oy))
         # 3. Ground, decals, runway: on z = 0, tested against the above but not written.
         gl.glDepthMask(gl.GL_FALSE)
         if self.terrain is None:
-            self.ground_program.use()
-            self.ground_buffer.bind()
-            self.ground_always_draw()
-            self._draw_near_ground(planes, eye, (ox, oy))
+            for _ in self._scissored(passes):
+                self.ground_program.use()
+                self.ground_buffer.bind()
+                self.ground_always_draw()
+                self._draw_near_ground(planes, eye, (ox, oy))
         self.static.use()
         self.scenery_buffer.bind()
         self.scenery_buffer.draw(*self.decal_range)
@@ -776,7 +783,8 @@ class SceneRenderer:
         gl.glDepthFunc(gl.GL_LEQUAL)
         self.sky.use()
         self.sky_buffer.bind()
-        self.sky_buffer.draw()
+        for _ in self._scissored(passes):
+            self.sky_buffer.draw()
         gl.glDepthFunc(gl.GL_LESS)
         gl.glDepthMask(gl.GL_TRUE)
         # 6. The translucent ghost.
@@ -789,6 +797,30 @@ class SceneRenderer:
             self._draw_hud(hud, opaque=False)
         gl.glBindVertexArray(0)
         self.static.stop()
+
+    def _scene_passes(self, hud, size):
+        """The scissor rectangles the sky, the fields and the terrain are drawn in (:func:`scene_rects` of the
+        cached HUD's opaque rectangles, kept while they stay), or None: one pass."""
+        if hud is None or not hud.opaque:
+            return None
+        key = (tuple(size), hud.opaque)
+        if self._passes is None or self._passes[0] != key:
+            self._passes = (key, scene_rects(size, hud.opaque))
+        return self._passes[1]
+
+    @staticmethod
+    def _scissored(rects):
+        """Iterate once per rectangle with the scissor test set to it (once, unscissored, for None)."""
+        if not rects:
+            yield None
+            return
+        gl.glEnable(gl.GL_SCISSOR_TEST)
+        try:
+            for rect in rects:
+                gl.glScissor(*rect)
+                yield rect
+        finally:
+            gl.glDisable(gl.GL_SCISSOR_TEST)
 
     def _draw_landmarks(self, planes, eye, focal_px):
         """The landmark clusters in view whose objects show at least :data:`MIN_FEATURE_PX` (``focal_px``: pixels
@@ -994,6 +1026,68 @@ class SceneRenderer:
         self.airplane_buffer.draw()
         gl.glDisable(gl.GL_STENCIL_TEST)
         gl.glDisable(gl.GL_BLEND)
+
+
+SCENE_RECT_WASTE_PX = 40000
+""":func:`scene_rects` covers a hidden stretch between two visible ones (or below a band it joins) rather than
+drawing another pass, up to this many pixels: a pass costs Mesa about what rejecting that many fragments of the
+sky, the fields and the terrain does."""
+
+SCENE_RECT_PASSES = 3
+"""At most this many passes (:func:`scene_rects`); a screen that needs more is drawn in one."""
+
+
+def scene_rects(size, opaque):
+    """Few scissor rectangles covering every pixel of a ``size`` (w, h) window not under the ``opaque`` HUD
+    rectangles (``(x0, y0, x1, y1)``, pixels from the top left): ``[(x, y, w, h), ...]`` in OpenGL's window
+    coordinates (y from the bottom), or None where one pass over the whole window is as good.
+
+    The sky, home's fields and the terrain are drawn once in each: Mesa's software rasteriser otherwise
+    rasterises them behind the side panels too, only to reject every fragment there by depth (a quarter of the
+    frame's fragments).  Horizontal bands between the rectangles' edges; in each, the stretches not under a
+    rectangle, neighbours joined across a hidden gap of up to :data:`SCENE_RECT_WASTE_PX` pixels; then bands
+    with one stretch each joined downwards while that wastes no more.
+    """
+    width, height = int(size[0]), int(size[1])
+    boxes = [(max(0, int(x0)), max(0, int(y0)), min(width, int(math.ceil(x1))), min(height, int(math.ceil(y1))))
+             for x0, y0, x1, y1 in opaque]
+    boxes = [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
+    if not boxes:
+        return None
+    edges = sorted({0, height, *(b[1] for b in boxes), *(b[3] for b in boxes)})
+    bands = []                                   # (y0, y1, [(x0, x1), ...])
+    for y0, y1 in zip(edges[:-1], edges[1:], strict=True):
+        covered = sorted((b[0], b[2]) for b in boxes if b[1] <= y0 and b[3] >= y1)
+        free, x = [], 0
+        for a, b in covered:
+            if a > x:
+                free.append([x, a])
+            x = max(x, b)
+        if x < width:
+            free.append([x, width])
+        joined = []
+        for run in free:
+            if joined and (run[0] - joined[-1][1]) * (y1 - y0) <= SCENE_RECT_WASTE_PX:
+                joined[-1][1] = run[1]
+            else:
+                joined.append(run)
+        if joined:
+            bands.append([y0, y1, joined])
+    rects = []
+    for y0, y1, runs in bands:
+        last = rects[-1] if rects else None
+        if (len(runs) == 1 and last is not None and last[3] == y0 and last[4] == 1):
+            x0, x1 = min(last[0], runs[0][0]), max(last[1], runs[0][1])
+            waste = (x1 - x0 - (last[1] - last[0])) * (last[3] - last[2]) + (x1 - x0 - (runs[0][1] - runs[0][0])) * (
+                y1 - y0)
+            if waste <= SCENE_RECT_WASTE_PX:
+                rects[-1] = [x0, x1, last[2], y1, 1]
+                continue
+        for x0, x1 in runs:
+            rects.append([x0, x1, y0, y1, len(runs)])
+    if len(rects) > SCENE_RECT_PASSES:
+        return None
+    return [(x0, height - y1, x1 - x0, y1 - y0) for x0, x1, y0, y1, _ in rects]
 
 
 class _HomeFields:

@@ -487,7 +487,7 @@ def _other_airfields(runway, airfields):
     return decals, clusters, runways
 
 
-def build_scenery(runway: Runway = RUNWAY, seed=2024, airfields=None, hills=True) -> Scenery:
+def build_scenery(runway: Runway = RUNWAY, seed=2024, airfields=None, hills=True, terrain=False) -> Scenery:
     """Build the world geometry (deterministic for a given seed).
 
     Parameters
@@ -500,6 +500,9 @@ def build_scenery(runway: Runway = RUNWAY, seed=2024, airfields=None, hills=True
         the default; ``{}``: none).
     hills : bool
         The painted ring of hills on the horizon (none where the world's terrain is drawn).
+    terrain : bool
+        The world's terrain is drawn: no hills, and of the flat ground's decals only those on home's flat
+        farmland (its two lakes and the through road beyond the town would lie under the terrain's rise).
 
     Returns
     -------
@@ -523,11 +526,13 @@ def build_scenery(runway: Runway = RUNWAY, seed=2024, airfields=None, hills=True
     d, o = _town(town_center, rng)
     decals += d
     clusters += _clusters(o)
-    decals.insert(0, _disc((-14000.0, 9000.0), 3200.0, 1900.0, "#3f6f8f", seed=5))
-    decals.insert(0, _disc((22000.0, 14000.0), 1800.0, 2600.0, "#3f6f8f", seed=6))
+    if not terrain:                  # (the world's terrain has lakes of its own, and rises under these)
+        decals.insert(0, _disc((-14000.0, 9000.0), 3200.0, 1900.0, "#3f6f8f", seed=5))
+        decals.insert(0, _disc((22000.0, 14000.0), 1800.0, 2600.0, "#3f6f8f", seed=6))
     decals += _roads([(0.0, -880.0), (2500.0, -2600.0), (6000.0, -4600.0), (town_center[0] - 700.0,
                                                                          town_center[1] + 700.0)], 32.0)
-    decals += _roads([(-30000.0, -12000.0), (-6000.0, -9000.0), (9000.0, -7000.0), (40000.0, -3000.0)], 40.0)
+    through = [(-30000.0, -12000.0), (-6000.0, -9000.0), (9000.0, -7000.0), (40000.0, -3000.0)]
+    decals += _roads(through if not terrain else through[1:3], 40.0)
     for center, radius, count in (((-2200.0, 1500.0), 500.0, 40), ((1800.0, 1300.0), 350.0, 25),
                                   ((-6500.0, -1800.0), 700.0, 50), ((4200.0, -2300.0), 450.0, 30),
                                   ((12500.0, -4000.0), 600.0, 35)):
@@ -536,7 +541,7 @@ def build_scenery(runway: Runway = RUNWAY, seed=2024, airfields=None, hills=True
     clusters += _clusters([Mesh.merge([meshes.box([-3000.0, -3500.0, 200.0], [6.0, 6.0, 400.0], "#c9ccd1"),
                                        meshes.box([-3000.0, -3500.0, 402.0], [8.0, 8.0, 8.0], "#d22b2b")])])
     d, o, field_runways = _other_airfields(runway, airfields)
-    if hills:
+    if hills and not terrain:
         clusters += [(m, math.inf, None) for m in _hills(rng, clear=[local for f in airfields.values()
                                                                       for local in _runway_centres(f, runway)])]
     decals += d
