@@ -113,3 +113,30 @@ def test_a_hud_that_draws_nothing_is_redrawn_empty_on_time(new_app, run_frames):
     assert app.gui.image.overlay == () and app.gui.image.opaque == (), "the last picture is kept"
     top = app.capture()[:60, 300:660].astype(int)
     assert (top.min(axis=2) > 200).sum() == 0, "the message is still drawn"
+
+
+def test_at_low_quality_the_panels_reach_the_window_edge_and_the_scene_is_drawn_around_them(new_app, run_frames):
+    from flightsim.app.hud.panels import BACKDROP_RGB
+
+    app = new_app(size=(960, 540))
+    app.set_quality("low")
+    app.sim.paused = True
+    run_frames(app, hud_latency(app) + 2)
+    x0, y0, x1, y1 = (int(round(v)) for v in app.hud.hit_boxes["flight:window"])
+    assert x0 > 0 and y0 > 0                                     # imgui's window stands off the edge ...
+    img = app.capture().astype(int)
+    strip = img[y0 + 10:y1 - 10, 0:x0]                           # ... its backdrop does not
+    assert np.abs(strip - np.array(BACKDROP_RGB)).max() <= 2
+    assert app.gui.image.opaque[0][:2] == (0.0, 0.0)
+    passes = app.scene._passes[1]
+    assert passes is not None and 1 <= len(passes) <= 3          # the scene drawn in a few rectangles
+    # the scene beside the panel: the same pixels as drawn in one pass
+    app.scene._passes = (app.scene._passes[0], None)
+    app.scene._scene_passes = lambda hud, size: None
+    run_frames(app, 2)
+    one = app.capture().astype(int)
+    scene = np.ones(one.shape[:2], bool)
+    for bx0, by0, bx1, by1 in app.gui.image.opaque:            # (the panels' readouts change frame to frame)
+        scene[int(by0):int(np.ceil(by1)), int(bx0):int(np.ceil(bx1))] = False
+    assert scene.mean() > 0.15
+    assert np.abs(one - img).max(axis=2)[scene].max() <= 2

@@ -423,3 +423,46 @@ def test_every_number_of_the_model_file_refuses_non_physical_values(tmp_path, ai
     assert checked > 20
 
 
+
+
+def _mask(size, rects, gl_coords):
+    """Which pixels (rows from the top) the rectangles cover."""
+    w, h = size
+    m = np.zeros((h, w), bool)
+    for r in rects:
+        if gl_coords:
+            x, y, rw, rh = r
+            m[h - y - rh:h - y, x:x + rw] = True
+        else:
+            x0, y0, x1, y1 = (int(v) for v in r)
+            m[y0:y1, x0:x1] = True
+    return m
+
+
+def test_the_scenes_scissor_rectangles_cover_every_pixel_the_panels_leave():
+    from flightsim.app.scene.renderer import SCENE_RECT_PASSES, SCENE_RECT_WASTE_PX, scene_rects
+
+    size = (1280, 720)
+    docked = [(0, 0, 315, 562), (942, 0, 1280, 598), (768, 459, 934, 720)]     # Flight, Numerics, NAV (low)
+    rects = scene_rects(size, docked)
+    assert len(rects) == 2
+    hidden = _mask(size, docked, False)
+    drawn = _mask(size, rects, True)
+    assert np.all(drawn | hidden)                          # every visible pixel drawn
+    assert (drawn & hidden).sum() <= 2 * SCENE_RECT_WASTE_PX
+    assert (~drawn).sum() > 0.8 * hidden.sum()             # and most of the panels' pixels left out
+    assert sum(w * h for _, _, w, h in rects) == drawn.sum()          # no pixel drawn twice
+    assert scene_rects(size, []) is None
+    rng = np.random.default_rng(7)
+    for _ in range(200):                                  # any layout: covered, or one pass
+        boxes = []
+        for _ in range(rng.integers(1, 6)):
+            x0, y0 = rng.integers(0, 1200), rng.integers(0, 680)
+            boxes.append((x0, y0, x0 + rng.integers(10, 500), y0 + rng.integers(10, 500)))
+        rects = scene_rects(size, boxes)
+        if rects is None:
+            continue
+        assert len(rects) <= SCENE_RECT_PASSES
+        drawn = _mask(size, rects, True)
+        assert np.all(drawn | _mask(size, boxes, False))
+        assert sum(w * h for _, _, w, h in rects) == drawn.sum()
