@@ -562,7 +562,9 @@ class SceneRenderer:
     def _build_terrain(self, terrain):
         """The terrain's mesh, lit once, in one buffer; its own copy of the static program (a thinner haze)."""
         self._home_fields = _HomeFields()
-        mesh = terrain_view.build_terrain_mesh(terrain, covered=(self._home_fields.covers, 0.0))
+        home = self._home_fields
+        (x_lo, y_lo), (x_hi, y_hi) = home.bounds
+        mesh = terrain_view.build_terrain_mesh(terrain, covered=(home.covers, 0.0, (x_lo, x_hi, y_lo, y_hi)))
         colors = self.lighting.lit_colors(mesh.colors, mesh.normals)
         self.terrain = mesh
         self.terrain_buffer = GeometryBuffer(dict(position=mesh.positions, color=colors), mesh.indices)

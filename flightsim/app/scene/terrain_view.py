@@ -272,14 +272,19 @@ def _tier(h, xs, ys, chunk, strides, low_row, low_col, at, separate_skirts=False
         rows, cols = _level(ny, stride), _level(nx, stride)
         parts = [_cell_triangles(rows, cols, nx).reshape(-1, 6)]
         owners = [((rows[:-1] // chunk)[:, None] * n_cj + (cols[:-1] // chunk)[None, :]).ravel()]
-        under = np.zeros(len(owners[0]), bool)
+        under = np.zeros((len(rows) - 1, len(cols) - 1), bool)
         if covered is not None and separate_skirts:
-            r0, r1 = rows[:-1, None], rows[1:, None]
-            c0, c1 = cols[None, :-1], cols[None, 1:]
-            box = np.broadcast_arrays(xs[r0], xs[r1], ys[c0], ys[c1])
-            corners = np.stack(np.broadcast_arrays(h[r0, c0], h[r1, c0], h[r1, c1], h[r0, c1]))
-            fn, level_z = covered
-            under = (fn(*(b.ravel() for b in box)) & np.all(corners == level_z, axis=0).ravel())
+            fn, level_z, (x_lo, x_hi, y_lo, y_hi) = covered
+            # (only the cells within the covered box's bounds are looked at: a few hundred of 576,000)
+            ri = np.flatnonzero((xs[rows[:-1]] >= x_lo) & (xs[rows[1:]] <= x_hi))
+            ci = np.flatnonzero((ys[cols[:-1]] >= y_lo) & (ys[cols[1:]] <= y_hi))
+            if len(ri) and len(ci):
+                r0, r1 = rows[ri][:, None], rows[ri + 1][:, None]
+                c0, c1 = cols[ci][None, :], cols[ci + 1][None, :]
+                box = np.broadcast_arrays(xs[r0], xs[r1], ys[c0], ys[c1])
+                corners = np.stack(np.broadcast_arrays(h[r0, c0], h[r1, c0], h[r1, c1], h[r0, c1]))
+                under[np.ix_(ri, ci)] = (fn(*box) & np.all(corners == level_z, axis=0))
+        under = under.ravel()
         # Skirts along the border rows (each serves the chunks on both its sides) ...
         top_a = border_rows[:, None] * nx + cols[None, :-1]
         top_b = border_rows[:, None] * nx + cols[None, 1:]
@@ -334,9 +339,10 @@ def build_terrain_mesh(terrain, covered=None) -> TerrainMesh:
     ----------
     terrain : flightsim.physics.terrain.Terrain
         ``heights`` (ny, nx) ft, ``landuse`` (ny, nx), ``x0``, ``y0``, ``spacing`` ft, ``sea_level`` ft.
-    covered : (callable, float), optional
-        ``(fn, z)``: ``fn(x0, x1, y0, y1)`` (arrays, ft) says which boxes lie wholly under something the
-        renderer draws over the terrain at height ``z`` (home's fields, at 0 ft).  The grid cells inside one
+    covered : (callable, float, tuple), optional
+        ``(fn, z, (x_lo, x_hi, y_lo, y_hi))``: ``fn(x0, x1, y0, y1)`` (arrays, ft) says which boxes lie wholly
+        under something the renderer draws over the terrain at height ``z`` (home's fields, at 0 ft), all within
+        those bounds (ft).  The grid cells inside one
         whose corners all stand at ``z`` are :attr:`Tier.hidden`: the renderer, drawing that, need not
         rasterise the terrain under it (Mesa's software rasteriser pays for every pixel it rejects).
     """
