@@ -213,6 +213,17 @@ def _tree_templates():
     return _TREE_TEMPLATES
 
 
+_FAR_TEMPLATES = None
+
+
+def _far_templates():
+    """:func:`_far_tree` of each of :func:`_tree_templates`."""
+    global _FAR_TEMPLATES
+    if _FAR_TEMPLATES is None:
+        _FAR_TEMPLATES = [_far_tree(t) for t in _tree_templates()]
+    return _FAR_TEMPLATES
+
+
 def _far_tree(template):
     """A template's stand-in seen from afar: a three-sided cone of its crown's colour and outline, from the
     ground to its top (3 triangles for its 18 or 24)."""
@@ -228,7 +239,7 @@ def _tree(x, y, h, rng):
     k = rng.integers(len(templates))
     m = translation([x, y, 0.0]) @ rotation_z(rng.uniform(0, 2 * math.pi))
     out = []
-    for t in (templates[k], _far_tree(templates[k])):
+    for t in (templates[k], _far_templates()[k]):
         positions = (t.positions * h) @ m[:3, :3].T + m[:3, 3]
         out.append(Mesh(positions, t.normals @ m[:3, :3].T, t.colors, t.indices))
     return tuple(out)
