@@ -102,3 +102,35 @@ def test_levels_coarsen_with_distance_and_the_draw_is_a_few_ranges():
     under = int(np.argmin(np.hypot(*(near.centers[:, :2] - [-100000.0, -185000.0]).T)))
     first = near.ranges[under, 0, 0]
     assert any(f <= first < f + c for f, c in ranges)
+
+
+def test_the_cells_under_homes_fields_are_left_out_only_when_asked_and_only_there():
+    # a box of "fields" drawn over the terrain at 0 ft: the flat cells wholly inside it go last in their chunks
+    terrain = load_terrain()
+    box = (-9000.0, 7000.0, -6000.0, 8000.0)
+
+    def covers(x0, x1, y0, y1):
+        return (x0 >= box[0]) & (x1 <= box[1]) & (y0 >= box[2]) & (y1 <= box[3])
+
+    mesh = terrain_view.build_terrain_mesh(terrain, covered=(covers, 0.0, box))
+    plain = terrain_view.build_terrain_mesh(terrain)
+    assert mesh.near.hidden[:, 0].sum() > 0 and np.array_equal(mesh.near.ranges, plain.near.ranges)
+    n_grid = terrain.heights.size
+    for level in range(len(mesh.near.strides)):
+        for (first, count), hidden in zip(mesh.near.ranges[:, level], mesh.near.hidden[:, level], strict=True):
+            if hidden:
+                p = mesh.positions[mesh.indices[first + count - hidden:first + count]].astype(np.float64)
+                assert np.all(p[:, 2] == 0.0)
+                assert np.all((p[:, 0] >= box[0]) & (p[:, 0] <= box[1]) & (p[:, 1] >= box[2]) & (p[:, 1] <= box[3]))
+            if level == 0:                               # (650 ft cells: one whose centre is 1,300 ft inside is in)
+                kept = mesh.indices[first:first + count - hidden].reshape(-1, 3)
+                q = mesh.positions[kept[(kept < n_grid).all(axis=1)]].astype(np.float64).mean(axis=1)
+                inside = (q[:, 0] > box[0]) & (q[:, 0] < box[1]) & (q[:, 1] > box[2]) & (q[:, 1] < box[3])
+                flat = np.all(mesh.positions[kept[(kept < n_grid).all(axis=1)]][..., 2] == 0.0, axis=1)
+                assert not np.any(inside & flat & (q[:, 0] > box[0] + 1300) & (q[:, 0] < box[1] - 1300)
+                                  & (q[:, 1] > box[2] + 1300) & (q[:, 1] < box[3] - 1300))
+    everywhere = lambda centers, radii: np.ones(len(centers), bool)          # noqa: E731
+    eye = np.array([0.0, 0.0, 800.0])
+    both = [terrain_view.terrain_draw_ranges(mesh, eye, everywhere, 1500.0, 32, covered) for covered in (False, True)]
+    assert np.array_equal(both[0], terrain_view.terrain_draw_ranges(plain, eye, everywhere, 1500.0, 32))
+    assert 0 < both[0][:, 1].sum() - both[1][:, 1].sum() <= mesh.near.hidden.sum()

@@ -14,7 +14,10 @@ direction) and :data:`FAR_CHUNK` cells farther (stride 16 or 32: 10,400 or
 follows from its distance to the eye (:func:`chunk_levels`): full resolution
 near the camera, coarser rings farther out.  The chunks lie in the index
 buffer in Z order (a quadtree's order), so :func:`terrain_draw_ranges`
-merges neighbours into a few tens of ranges, one ``glMultiDrawElements``.
+merges neighbours into a few tens of ranges (the renderer draws them as one).
+Within each chunk the cells that lie under what the renderer draws over the
+terrain at their height (home's fields) come last, so the ranges can leave
+them out (:attr:`Tier.hidden`): Mesa would rasterise them only to reject them.
 Mesa's software rasteriser pays for every triangle (set up on one thread,
 and again in each 64-pixel tile it touches), so the ``low`` quality keeps
 the full resolution to the nearest 1,500 ft and draws the distance at
