@@ -115,8 +115,10 @@ def test_a_hud_that_draws_nothing_is_redrawn_empty_on_time(new_app, run_frames):
     assert (top.min(axis=2) > 200).sum() == 0, "the message is still drawn"
 
 
-def test_at_low_quality_the_panels_reach_the_window_edge_and_the_scene_is_drawn_around_them(new_app, run_frames):
+def test_at_low_quality_the_panels_reach_the_window_edge_and_the_scene_is_drawn_around_them(new_app, run_frames,
+                                                                                         monkeypatch):
     from flightsim.app.hud.panels import BACKDROP_RGB
+    from flightsim.app.scene import renderer
 
     app = new_app(size=(960, 540))
     app.set_quality("low")
@@ -128,12 +130,12 @@ def test_at_low_quality_the_panels_reach_the_window_edge_and_the_scene_is_drawn_
     strip = img[y0 + 10:y1 - 10, 0:x0]                           # ... its backdrop does not
     assert np.abs(strip - np.array(BACKDROP_RGB)).max() <= 2
     assert app.gui.image.opaque[0][:2] == (0.0, 0.0)
-    passes = app.scene._passes[1]
+    passes = app.scene.passes
     assert passes is not None and 1 <= len(passes) <= 3          # the scene drawn in a few rectangles
     # the scene beside the panel: the same pixels as drawn in one pass
-    app.scene._passes = (app.scene._passes[0], None)
-    app.scene._scene_passes = lambda hud, size: None
+    monkeypatch.setattr(renderer, "SCENE_RECT_PASSES", 0)
     run_frames(app, 2)
+    assert app.scene.passes is None
     one = app.capture().astype(int)
     scene = np.ones(one.shape[:2], bool)
     for bx0, by0, bx1, by1 in app.gui.image.opaque:            # (the panels' readouts change frame to frame)

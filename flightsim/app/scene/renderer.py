@@ -448,7 +448,7 @@ class SceneRenderer:
         self._hud_drawn = None                             # (generation, opaque vertices) of the quads in it
         self._variants = {}                                # (kind, flag) -> program, built when first needed
         self._frame = np.zeros(24, np.float32)             # the Frame block: view_proj, eye, tile
-        self._passes = None                                # (HUD rectangles, scene_rects of them)
+        self._passes = (None, None)                        # (HUD rectangles, scene_rects of them)
         self._terrain_lists = _ViewCache()                 # the terrain's chunks, the fields' blocks, as drawn
         self._field_lists = _ViewCache()
         self._frame_ubo = gl.GLuint()
@@ -804,10 +804,16 @@ class SceneRenderer:
         """The scissor rectangles the sky, the fields and the terrain are drawn in (:func:`scene_rects` of the
         cached HUD's opaque rectangles, kept while they stay), or None: one pass."""
         if hud is None or not hud.opaque:
+            self._passes = (None, None)
             return None
-        key = (tuple(size), hud.opaque)
-        if self._passes is None or self._passes[0] != key:
+        key = (tuple(size), hud.opaque, SCENE_RECT_PASSES, SCENE_RECT_WASTE_PX)
+        if self._passes[0] != key:
             self._passes = (key, scene_rects(size, hud.opaque))
+        return self._passes[1]
+
+    @property
+    def passes(self):
+        """The scissor rectangles the last frame's sky, fields and terrain were drawn in (None: one pass)."""
         return self._passes[1]
 
     @staticmethod
