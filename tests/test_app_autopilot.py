@@ -68,3 +68,19 @@ def test_the_approach_hands_back_at_200_ft_with_a_chime_on_the_hud(new_app, run_
             break
     assert app.hud.message == "[chime] approach: 200 ft above the runway - your airplane"
     assert app.hud_view().autopilot == "" and not app.sim.autopilot.chime
+
+
+def test_the_course_selector_steers_the_nav_mode_tracking_its_vor(new_app, run_frames):
+    aircraft = resolve_aircraft("c172")
+    app = new_app(aircraft=aircraft, start=make_start(aircraft, "air"))
+    run_frames(app, 2)
+    assert app.cockpit.set_autopilot(Selection(altitude=2000.0, nav=("HOM", 90.0)))
+    ap = app.sim.autopilot
+    assert ap.modes.startswith("NAV") and app.sim.nav.obs == 90.0
+    app.hud_bridge.commands.set_obs(120.0)              # the OBS turned in the NAV window
+    assert app.sim.nav.obs == 120.0 and ap.engaged and ap.selection.nav == ("HOM", 120.0)
+    run_frames(app, 2)
+    assert ap.describe().startswith("NAV ALT SPD engaged: HOM course 120°")
+    app.sim.nav.tune("VAL")                             # another station: the OBS turns the radio only
+    app.hud_bridge.commands.set_obs(200.0)
+    assert app.sim.nav.obs == 200.0 and ap.selection.nav == ("HOM", 120.0)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from flightsim.app.hud.hud_view import (
@@ -107,8 +108,22 @@ class HudBridge:
             set_map=lambda on: app.map.toggle(bool(on)),
             calibrate=cockpit.calibrate,
             tune_nav=self._tune_nav,
-            set_obs=lambda course: _radio(app.sim) is not None and _radio(app.sim).set_obs(course),
+            set_obs=self._set_obs,
         )
+
+    def _set_obs(self, course):
+        """Turn the course selector to ``course`` (deg); an autopilot tracking this VOR (``NAV``) follows it, as a
+        real one follows its course selector."""
+        app = self.app
+        radio = _radio(app.sim)
+        if radio is None:
+            return
+        radio.set_obs(course)
+        ap = getattr(app.sim, "autopilot", None)
+        selection = getattr(ap, "selection", None)
+        if (ap is not None and ap.engaged and selection is not None and not selection.approach
+                and selection.nav is not None and selection.nav[0] == radio.station.ident):
+            app.cockpit.set_autopilot(replace(selection, nav=(selection.nav[0], float(radio.obs))))
 
     def _tune_nav(self, key):
         """Tune the flight's NAV radio to ``key`` (``"HOM 113.90"``: its first word; or a frequency); a failure is a
