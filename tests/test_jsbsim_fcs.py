@@ -202,14 +202,26 @@ TOW = """<external_reactions>
     <location unit="FT"><x>15</x><y>0</y><z>1</z></location>
     <direction><x>-1</x><y>0</y><z>0</z></direction>
   </force>
+  <force name="catapult" frame="LOCAL">
+    <location unit="IN"><x>-20</x><y>4</y><z>-12</z></location>
+    <direction><x>-0.96</x><y>-0.28</y><z>0.1</z></direction>
+  </force>
+  <force name="chute" frame="WIND">
+    <location unit="FT"><x>12</x><y>0.5</y><z>0</z></location>
+    <direction><x>-1</x><y>0.2</y><z>0</z></direction>
+  </force>
+  <moment name="twist" frame="LOCAL">
+    <direction><x>0.2</x><y>-1</y><z>0.4</z></direction>
+  </moment>
 </external_reactions>
 """
 
 
 def test_external_forces_are_jsbsims(tmp_path):
-    """A tow force and a hook (BODY frame) at magnitudes set as the flight controls would: the body force and
-    the moment about the CG that flightsim adds are JSBSim's ``forces/fb*-external-lbs`` and
-    ``moments/*-external-lbsft``."""
+    """A tow force and a hook (BODY frame), a catapult (LOCAL: North-East-down), a parachute (WIND) and a moment
+    (LOCAL) at magnitudes and directions set as the flight controls would, banked, pitched, turned and
+    sideslipping: the body force and the moment about the CG that flightsim adds are JSBSim's
+    ``forces/fb*-external-lbs`` and ``moments/*-external-lbsft``."""
     from flightsim.physics.jsbsim.external import ExternalForces, external_loads
     from flightsim.physics.jsbsim.mass import MassBalance
     from flightsim.physics.jsbsim.program import Properties
@@ -225,18 +237,29 @@ def test_external_forces_are_jsbsims(tmp_path):
     mass = MassBalance.read(source)
     properties = Properties()
     forces = ExternalForces(source, properties, lambda r: mass.structural_to_body(r, mass.cg))
-    assert forces.magnitudes == ("external_reactions/tow/magnitude", "external_reactions/hook/magnitude")
+    names = ("tow", "hook", "catapult", "chute", "twist")
+    assert forces.magnitudes == tuple(f"external_reactions/{n}/magnitude" for n in names[:4]) + (
+        "external_reactions/twist/magnitude-lbsft",)
+    assert "external_reactions/catapult/y" in forces.writable and "external_reactions/twist/n" in forces.writable
     fdm = new_fdm("SGS", root=tmp_path)
     fdm["ic/vc-kts"], fdm["ic/h-sl-ft"] = 60.0, 3000.0
+    fdm["ic/phi-deg"], fdm["ic/theta-deg"], fdm["ic/psi-true-deg"], fdm["ic/beta-deg"] = 25.0, 8.0, 130.0, 4.0
     fdm.run_ic()
-    props = properties.array()
-    for tow, hook in ((150.0, 0.0), (0.0, 900.0), (-40.0, 300.0)):
-        fdm["external_reactions/tow/magnitude"], fdm["external_reactions/hook/magnitude"] = tow, hook
+    props = properties.array(forces.defaults)
+    for k, magnitudes in enumerate(((150.0, 0.0, 0.0, 0.0, 0.0), (0.0, 900.0, 0.0, 0.0, 0.0),
+                                    (-40.0, 300.0, 2000.0, 0.0, 0.0), (0.0, 0.0, 0.0, 700.0, 0.0),
+                                    (10.0, 0.0, 500.0, 300.0, 250.0))):
+        for n, m in zip(names, magnitudes, strict=True):
+            name = forces.magnitudes[names.index(n)]
+            fdm[name] = props[properties[name]] = m
+        if k == 4:                                      # the flight controls steer the catapult's direction
+            for axis, v in zip("xyz", (-0.5, 0.7, 0.2), strict=True):
+                name = f"external_reactions/catapult/{axis}"
+                fdm[name] = props[properties[name]] = v
         fdm.run()
-        props[properties["external_reactions/tow/magnitude"]] = tow
-        props[properties["external_reactions/hook/magnitude"]] = hook
         out = np.zeros(6)
-        external_loads(props, forces.rows, out)
+        external_loads(props, forces.rows, out, fdm["attitude/phi-rad"], fdm["attitude/theta-rad"],
+                       fdm["attitude/psi-rad"], fdm["aero/alpha-rad"], fdm["aero/beta-rad"])
         ref = [fdm[f"forces/fb{a}-external-lbs"] for a in "xyz"] + [fdm[f"moments/{a}-external-lbsft"] for a in "lmn"]
         np.testing.assert_allclose(out, ref, rtol=1e-12, atol=1e-9)
         assert np.linalg.norm(out[:3]) > 30.0 and np.linalg.norm(out[3:]) > 30.0       # real loads compared
@@ -244,14 +267,23 @@ def test_external_forces_are_jsbsims(tmp_path):
 
 def test_what_the_flight_controls_may_write_of_an_external_force(tmp_path):
     from flightsim.errors import InputError
+    from flightsim.physics.jsbsim.model import load_jsbsim_aircraft
 
-    path = tmp_path / "fcs.xml"
-    path.write_text('<fdm_config name="t"><flight_control name="f"><channel name="c"><pure_gain name="G">'
-                    '<input>a</input><output>external_reactions/tow/x</output></pure_gain>'
-                    '</channel></flight_control></fdm_config>')
-    with pytest.raises(InputError, match=r"external_reactions/tow/x: only an external force's magnitude can be "
-                                         "written"):
-        FlightControls(JSBSimFile(path))
+    package = jsbsim.get_default_root_dir()
+    shutil.copytree(f"{package}/aircraft/SGS", tmp_path / "aircraft" / "SGS")
+    path = tmp_path / "aircraft" / "SGS" / "SGS.xml"
+    text = path.read_text()
+    at = text.index("<flight_control")
+    writes = ('<system name="w"><channel name="c"><pure_gain name="G"><input>fcs/elevator-cmd-norm</input>'
+              '<output>external_reactions/{}</output></pure_gain></channel></system>')
+    for written, ok in (("tow/x", True), ("tow/magnitude", True), ("tow/location-x-in", False),
+                        ("sling/magnitude", False)):
+        path.write_text(text[:at] + TOW + writes.format(written) + text[at:])
+        if ok:
+            load_jsbsim_aircraft(str(path))
+        else:
+            with pytest.raises(InputError, match=f"external_reactions/{written}.*has no such force or moment"):
+                load_jsbsim_aircraft(str(path))
 
 
 # ----------------------------------------------------------------------------- what the flight controls read

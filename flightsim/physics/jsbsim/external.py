@@ -1,17 +1,24 @@
-"""An aircraft's ``<external_reactions>``: forces whose magnitude a property sets (JSBSim's ``FGExternalForce``).
+"""An aircraft's ``<external_reactions>``: forces and moments set by properties or functions (JSBSim's
+``FGExternalReactions``, ``FGExternalForce``, ``FGForce``).
 
-Each ``<force name="N" frame="BODY">`` pushes along its ``<direction>``
-(normalised; JSBSim's body axes: x forward, y right, z down) with the value
-of ``external_reactions/N/magnitude`` (lbf), which the flight controls write
-(a pushback tractor, an arresting hook, a launch bar; 0 in flight), at its
-``<location>`` (structural frame, in): a force ``F = magnitude · direction``
-and a moment ``r × F`` about the CG, with ``r`` the location relative to the
-CG in the body frame (``FGForce::GetBodyForces``).  flightsim computes them
-once per step, after the flight controls, and holds them through the step
-with the thrust.
+Each ``<force name="N" frame="F">`` pushes along its direction with a magnitude (lbf) at its ``<location>``
+(structural frame, in); each ``<moment name="N" frame="F">`` turns about its direction with a magnitude
+(lbf·ft).  As in JSBSim:
 
-Refused, naming the element: the other frames (``LOCAL``, ``WIND``,
-``INERTIAL``), a magnitude given by a ``<function>``, ``<moment>`` elements.
+- the direction's components are the properties ``external_reactions/N/x``, ``/y``, ``/z`` (a moment's ``/l``,
+  ``/m``, ``/n``), which start at the file's ``<direction>`` normalised and which the flight controls may write
+  (a thrust vector steered by its ``fcs_function``s); they are used as written, not normalised again;
+- the magnitude is the property ``external_reactions/N/magnitude`` (a moment's ``magnitude-lbsft``), or the
+  element's ``<function>`` (evaluated with the engines' program, after the flight controls and the auxiliary
+  values of the frame);
+- the frame turns the vector into the body axes: ``BODY`` (none), ``LOCAL`` (North-East-down, by the attitude's
+  Euler angles: ``FGPropagate::GetTl2b``) or ``WIND`` (by α and β: ``FGAuxiliary::GetTw2b``);
+- a force adds ``F`` and the moment ``r × F`` about the CG (``r`` its location relative to the CG, body axes);
+  a moment adds its vector (``FGForce::GetBodyForces``).
+
+flightsim computes them once per step, after the flight controls and the engines, and holds them through the
+step with the thrust.  Refused, naming the element: the ``INERTIAL`` frame (flightsim's loads see the planet's
+local view, not its inertial axes), other elements than forces, moments and property declarations.
 """
 
 from __future__ import annotations
@@ -25,10 +32,12 @@ from flightsim.math.kernels import borrowing_jit
 
 __all__ = ["EXTERNAL_FIELDS", "ExternalForces", "external_loads"]
 
-#: Columns of a force's row: the magnitude's slot, the unit direction (JSBSim body axes), the location about
-#: the CG (JSBSim body axes, ft).
-(X_SLOT, X_DIRECTION, _DY, _DZ, X_ARM, _RY, _RZ) = range(7)
-EXTERNAL_FIELDS = 7
+#: Columns of a row: force (0) or moment (1), its frame (:data:`FRAMES`' index), the magnitude's slot, the
+#: direction's three slots, the location about the CG (JSBSim body axes, ft; a moment's unused).
+(X_KIND, X_FRAME, X_SLOT, X_DIRECTION, _DY, _DZ, X_ARM, _RY, _RZ) = range(9)
+EXTERNAL_FIELDS = 9
+#: The frames a vector may be given in, by their code in a row.
+FRAMES = ("BODY", "LOCAL", "WIND")
 
 
 class ExternalForces:
@@ -38,7 +47,7 @@ class ExternalForces:
     ----------
     source : flightsim.physics.jsbsim.xmlfile.JSBSimFile
     properties : flightsim.physics.jsbsim.program.Properties
-        Where the magnitudes' slots are made.
+        Where the magnitudes' and directions' slots are made.
     structural_to_body : callable
         A structural point (in) → the body frame about the CG (ft).
 
@@ -47,42 +56,103 @@ class ExternalForces:
     rows : numpy.ndarray
         ``(n, EXTERNAL_FIELDS)`` float.
     magnitudes : tuple of str
-        Each force's magnitude property.
+        Each force's or moment's magnitude property.
+    writable : frozenset of str
+        The properties the flight controls may write: the magnitudes and the directions' components.
+    defaults : dict
+        Initial values: each direction normalised, each declared ``<property>`` (0 or its ``value``).
+    functions : list of (Element, str, str)
+        The magnitudes given by a ``<function>``: the element, where it is (for messages), the property it fills
+        (:meth:`compile_functions`).
     """
 
     def __init__(self, source, properties, structural_to_body):
         block = source.section("external_reactions", required=False)
-        rows, names = [], []
+        rows, names, writable = [], [], set()
+        self.defaults, self.functions = {}, []
         for el in [] if block is None else list(block):
             where = f"external_reactions/{source.where(el)}"
-            if el.tag in ("documentation", "description", "property"):
+            if el.tag in ("documentation", "description"):
                 continue
-            if el.tag != "force":
-                raise InputError(source.path, where, "not supported (forces only)")
+            if el.tag == "property":
+                name = (el.text or "").strip()
+                properties.slot(name)
+                self.defaults[name] = float(el.get("value", 0.0))
+                continue
+            if el.tag not in ("force", "moment"):
+                raise InputError(source.path, where, "not supported (forces, moments and properties only)")
             frame = el.get("frame") or "BODY"
-            if frame != "BODY":
-                raise InputError(source.path, where, f"frame {frame!r}: only BODY forces are supported")
+            if frame not in FRAMES:
+                raise InputError(source.path, where, f"frame {frame!r}: not supported (BODY, LOCAL and WIND; "
+                                 "flightsim's loads see the planet's local view, not its inertial axes)")
+            base = f"external_reactions/{el.get('name', '')}"
+            moment = el.tag == "moment"
+            name = f"{base}/magnitude-lbsft" if moment else f"{base}/magnitude"
+            direction = np.zeros(3)
+            if el.find("direction") is not None:
+                direction = np.array(source.location(el.find("direction"), f"{where}/direction"))
+                norm = math.sqrt(float(direction @ direction))
+                if norm == 0.0:
+                    raise InputError(source.path, f"{where}/direction", "a direction of length 0")
+                direction = direction / norm
+            components = [f"{base}/{axis}" for axis in ("lmn" if moment else "xyz")]
+            for component, value in zip(components, direction, strict=True):
+                self.defaults[component] = float(value)
+            arm = (0.0, 0.0, 0.0) if moment else structural_to_body(
+                source.location(el.find("location"), f"{where}/location"))
             if el.find("function") is not None:
-                raise InputError(source.path, f"{where}/function", "a magnitude function is not supported")
-            direction = np.array(source.location(el.find("direction"), f"{where}/direction"))
-            norm = math.sqrt(float(direction @ direction))
-            if norm == 0.0:
-                raise InputError(source.path, f"{where}/direction", "a direction of length 0")
-            name = f"external_reactions/{el.get('name', '')}/magnitude"
-            arm = structural_to_body(source.location(el.find("location"), f"{where}/location"))
-            rows.append((properties.slot(name), *(direction / norm), *arm))
+                self.functions.append((el.find("function"), f"{where}/function", name))
+            else:
+                writable.add(name)
+            writable.update(components)
+            rows.append((float(moment), float(FRAMES.index(frame)), properties.slot(name),
+                         *(properties.slot(c) for c in components), *arm))
             names.append(name)
         self.rows = np.array(rows, dtype=np.float64).reshape(-1, EXTERNAL_FIELDS)
         self.magnitudes = tuple(names)
+        self.writable = frozenset(writable)
+
+    def compile_functions(self, builder):
+        """Add the magnitudes given by ``<function>``s to ``builder`` (a
+        :class:`~flightsim.physics.jsbsim.program.ProgramBuilder`: the engines' program), each stored into its
+        magnitude's property."""
+        for el, where, name in self.functions:
+            builder.function(el, where)
+            builder.store(name)
 
 
 @borrowing_jit
-def external_loads(props, rows, out):
-    """Add the forces of ``rows`` at their magnitudes in ``props`` to ``out`` (force, then moment about the CG;
-    JSBSim's body frame, lbf and lbf·ft)."""
+def _to_body(frame, x, y, z, phi, theta, psi, alpha, beta):
+    """A vector in ``frame`` (:data:`FRAMES`' code) in JSBSim's body axes: ``Tl2b`` from the Euler angles (LOCAL),
+    ``Tw2b`` from α and β (WIND)."""
+    if frame == 1:
+        cf, sf, ct, st, cp, sp = math.cos(phi), math.sin(phi), math.cos(theta), math.sin(theta), math.cos(psi), \
+            math.sin(psi)
+        return (ct * cp * x + ct * sp * y - st * z,
+                (sf * st * cp - cf * sp) * x + (sf * st * sp + cf * cp) * y + sf * ct * z,
+                (cf * st * cp + sf * sp) * x + (cf * st * sp - sf * cp) * y + cf * ct * z)
+    if frame == 2:
+        ca, sa, cb, sb = math.cos(alpha), math.sin(alpha), math.cos(beta), math.sin(beta)
+        return (ca * cb * x - ca * sb * y - sa * z, sb * x + cb * y, sa * cb * x - sa * sb * y + ca * z)
+    return x, y, z
+
+
+@borrowing_jit
+def external_loads(props, rows, out, phi, theta, psi, alpha, beta):
+    """Add the forces and moments of ``rows`` at their magnitudes and directions in ``props`` to ``out`` (force,
+    then moment about the CG; JSBSim's body frame, lbf and lbf·ft); ``phi``, ``theta``, ``psi`` (the attitude)
+    and ``alpha``, ``beta`` (rad) turn the LOCAL and WIND frames."""
     for k in range(rows.shape[0]):
         m = props[int(rows[k, X_SLOT])]
-        fx, fy, fz = m * rows[k, X_DIRECTION], m * rows[k, X_DIRECTION + 1], m * rows[k, X_DIRECTION + 2]
+        dx = props[int(rows[k, X_DIRECTION])]
+        dy = props[int(rows[k, X_DIRECTION + 1])]
+        dz = props[int(rows[k, X_DIRECTION + 2])]
+        fx, fy, fz = _to_body(int(rows[k, X_FRAME]), m * dx, m * dy, m * dz, phi, theta, psi, alpha, beta)
+        if rows[k, X_KIND] != 0.0:                      # a moment
+            out[3] += fx
+            out[4] += fy
+            out[5] += fz
+            continue
         rx, ry, rz = rows[k, X_ARM], rows[k, X_ARM + 1], rows[k, X_ARM + 2]
         out[0] += fx
         out[1] += fy

@@ -529,10 +529,7 @@ class FlightControls:
 
     def _outputs(self, comp, where):
         names = [(el.text or "").strip() for el in comp.findall("output")] + [property_name(comp.get("name", ""))]
-        for k, name in enumerate(names):
-            if name.startswith("external_reactions/") and not name.endswith("/magnitude"):
-                raise InputError(self.source.path, f"{where}/output", f"{name}: only an external force's magnitude "
-                                 "can be written")
+        for k, name in enumerate(names):      # (an external force's: checked against the file's forces by the model)
             if k < len(names) - 1:
                 self._b.emit(P.OP_DUP, pushes=1)
             self._b.store(name)

@@ -381,7 +381,9 @@ def _held(props, params):
     params.diag[2] = math.sqrt(held[0] * held[0] + held[1] * held[1] + held[2] * held[2])   # (the thrust alone)
     for k in range(6):
         _put(props, int(s[J_PROP_SLOTS + k]), held[k])
-    external_loads(props, params.jsb_external, held)
+    st = params.jsb_state_slots
+    external_loads(props, params.jsb_external, held, props[int(st[ST_PHI])], props[int(st[ST_THETA])],
+                   props[int(st[ST_PSI])], props[int(s[J_ALPHA_SLOT])], props[int(s[J_BETA_SLOT])])
 
 
 @borrowing_jit

@@ -233,14 +233,14 @@ class JSBSimModel:
         metrics, mass = Metrics.read(source), MassBalance.read(source)
         fcs = FlightControls(source, props)
         aero = Aerodynamics(source, props)
-        engines = Propulsion(source, props)
         cg = mass.cg
-        engines.locate(lambda r: mass.structural_to_body(r, cg))
         external = ExternalForces(source, props, lambda r: mass.structural_to_body(r, cg))
+        engines = Propulsion(source, props, extra=external.compile_functions)
+        engines.locate(lambda r: mass.structural_to_body(r, cg))
         for name in fcs.outputs:
-            if name.startswith("external_reactions/") and name not in external.magnitudes:
+            if name.startswith("external_reactions/") and name not in external.writable:
                 raise InputError(source.path, "flight_control", f"writes {name!r}, but <external_reactions> "
-                                 "has no such force")
+                                 "has no such force or moment (or its magnitude is a function)")
         commands = {**COMMANDS, **{canonical(pattern.format(k=k)): spec for k in range(len(engines.kinds))
                                    for pattern, spec in ENGINE_COMMANDS.items()}}
         rows = [(props.slot(name), -1 if control is None else INPUTS.index(control), scale, lo, hi)
@@ -256,7 +256,7 @@ class JSBSimModel:
                           | {props.names[int(slot)] for slot in contact_rows[:, :2].ravel() if slot >= 0}
                           | {"simulation/sim-time-sec", "gear/wow"})
         aux_slots = slots_of(props)
-        initial = props.array({**aero.defaults, **fcs.defaults, **engines.defaults})
+        initial = props.array({**external.defaults, **aero.defaults, **fcs.defaults, **engines.defaults})
         for k, v in own.items():
             if k in props:
                 initial[props[k]] = v

@@ -177,7 +177,9 @@ class Propulsion:
     Engine ``k`` of the file is a turbine, a rocket or an electric engine (a row of :attr:`engines`, its
     :data:`E_KIND` column saying which; a turbine driving a propeller also a row of :attr:`pistons` and
     :attr:`propellers`, :attr:`turbine_propellers`), a piston or a turboprop (a row of :attr:`pistons` and the same
-    row of :attr:`propellers`); :attr:`kinds` says which.
+    row of :attr:`propellers`); :attr:`kinds` says which.  ``extra(builder)``, if given, adds functions of its own
+    to the engines' program before it is built (the external forces' magnitudes: evaluated once a frame after the
+    flight controls, as JSBSim's ``FGExternalReactions`` runs after them).
 
     Attributes
     ----------
@@ -215,7 +217,7 @@ class Propulsion:
         thruster's location, the manifold at sea-level pressure); :meth:`steady` settles it.
     """
 
-    def __init__(self, source, properties=None):
+    def __init__(self, source, properties=None, extra=None):
         self.source = source
         self.properties = Properties() if properties is None else properties
         builder = ProgramBuilder(source, self.properties)
@@ -263,6 +265,8 @@ class Propulsion:
             if orient is not None and orient.find("roll") is not None and \
                     source.number(orient.find("roll"), f"{where}/thruster/orient/roll") != 0.0:
                 raise InputError(source.path, f"{where}/thruster/orient/roll", "a rolled thruster is not supported")
+        if extra is not None:           # (functions evaluated with the engines': the external forces' magnitudes)
+            extra(builder)
         self.program = builder.build()
         (self.engines, self.slots, self.pistons, self.piston_slots, self.propellers, self.propeller_slots,
          self.tables, _) = self.shaped(rows, slots, pistons, piston_slots, propellers, propeller_slots, tables, [])
