@@ -54,8 +54,8 @@ from pathlib import Path
 
 import numpy as np
 
-#: A notice's heading line, as JSBSim (and flightsim) print it.
-HEADING = re.compile(r"^(.*) \(Event (\d+)\) executed at time: (\S+)$")
+#: A notice's heading, as JSBSim (and flightsim) print it (a KML notice's inside ``<b>…</b>``).
+HEADING = re.compile(r"^(?:<b>)?(.*) \(Event (\d+)\) executed at time: ([-+0-9.eE]+|nan|inf)")
 #: The per-frame columns recorded: JSBSim's property names.
 COLUMNS = ("simulation/sim-time-sec", "position/lat-geod-deg", "position/long-gc-deg", "position/h-sl-ft",
            "attitude/phi-deg", "attitude/theta-deg", "attitude/psi-deg", "velocities/vt-fps")
@@ -367,6 +367,8 @@ def main(argv=None):
                    help="simulated-time cap per script (default 300 s; the script's end if sooner)")
     p.add_argument("--markdown", metavar="FILE", help="also write the table (and its summary) to FILE")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    p.add_argument("--table-from", metavar="JSON",
+                   help="run nothing: print (and --markdown) the table of the rows a --json run wrote")
     p.add_argument("--timeout", type=float, default=900.0, help="per run, s (default 900)")
     p.add_argument("--worker", nargs=4, metavar=("KIND", "ROOT", "SCRIPT", "OUT"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -377,6 +379,13 @@ def main(argv=None):
     if args.cap <= 0:
         print(f"jsbsim_scripts.py: --cap: must be > 0 s, got {args.cap:g}", file=sys.stderr)
         return 2
+    if args.table_from:
+        data = json.loads(Path(args.table_from).read_text())
+        rows, total, others, args.cap = data["rows"], data["seconds"], data["others"], data["cap"]
+        for row in rows:
+            row["aims"] = within_aims(row)
+        report(rows, total, others, args)
+        return 0
     package = package_root()
     runs, others = scripts(package)
     names = list(runs)
@@ -397,21 +406,28 @@ def main(argv=None):
               f"att {_num(row.get('att'), 2)} vt {_num(row.get('vt'), 2)} wall {row.get('wall')} "
               f"aims {row['aims']} ({time.perf_counter() - t0:.0f} s)", flush=True)
     total = time.perf_counter() - started
+    others = others if not args.only else []
+    if args.json:
+        Path(args.json).write_text(json.dumps({"seconds": total, "cap": args.cap, "others": others, "rows": rows},
+                                              indent=1))
+    report(rows, total, others, args)
+    return 0
+
+
+def report(rows, total, others, args):
+    """Print the table, its summary and the run's length; write it with --markdown."""
     text = table(rows)
     print()
     print(text)
     print()
     print(summary(rows))
-    if others and not args.only:
+    if others:
         print(f"Not scripts (skipped): {', '.join(others)}.")
     print(f"Full run: {total:.0f} s (cap {args.cap:g} s).")
     if args.markdown:
         date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
         cmd = "python benchmarks/jsbsim_scripts.py" + (f" --cap {args.cap:g}" if args.cap != 300.0 else "")
         Path(args.markdown).write_text(f"`{cmd}` ({date}, {total / 60:.0f} min)\n\n{text}\n\n{summary(rows)}\n")
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1))
-    return 0
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ def test_rudder_kick_row_runs_and_its_events_match(tmp_path):
     md, js = tmp_path / "table.md", tmp_path / "rows.json"
     done = _run("--only", "rudder_kick", "--cap", "5", "--markdown", str(md), "--json", str(js), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    (row,) = json.loads(js.read_text())
+    (row,) = json.loads(js.read_text())["rows"]
     assert row["script"] == "rudder_kick" and row["aircraft"] == "737"
     assert row["flightsim"] == "end" and row["jsbsim"] == "end"
     assert row["end"] == 5.0 and row["frames"][0] == row["frames"][1] >= round(5.0 / row["dt"]) + 1
