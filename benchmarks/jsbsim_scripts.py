@@ -346,9 +346,11 @@ def _status(row):
     s = row["flightsim"]
     if s == "end":
         return "to its end"
-    if row["jsbsim"] != "end" and s.startswith("stops"):
-        return f"JSBSim too stops ({row['jsbsim']}); {s}"
-    return s.replace("|", "\\|")
+    kind, _, why = s.partition(": ")
+    text = f"{kind}: `{why}`".replace("|", "\\|")     # (a code span: the elements' <tags> stay text)
+    if row["jsbsim"] != "end":
+        text += f" (JSBSim too: `{row['jsbsim'].removeprefix('JSBSim: ')}`)".replace("|", "\\|")
+    return text
 
 
 def table(rows):
@@ -361,7 +363,7 @@ def table(rows):
         ev = f"{r['events'][0]}/{r['events'][1]} {'same' if r['events_ok'] else 'differ'}" \
             if r["flightsim"].split(":")[0] != "refused" else "—"
         lo = "—"
-        if r.get("ground") and "liftoff" in r:
+        if r.get("ground") and "liftoff" in r and not r["flightsim"].startswith("refused"):
             lo = "/".join("none" if x is None else f"{x:.2f}" for x in r["liftoff"])
         wall_s, ratio, start, frame = "—", "—", "—", "—"
         if r.get("wall") and None not in r["wall"]:
@@ -378,7 +380,7 @@ def table(rows):
         place = " (runway)" if r.get("ground") else ""
         aims = "no"
         if r["aims"]:
-            aims = "yes (neither lifts off)" if r.get("ground") and r["liftoff"] == [None, None] else "yes"
+            aims = "yes (neither lifts off)" if r.get("ground") and list(r["liftoff"]) == [None, None] else "yes"
         lines.append(f"| {r['script']}{place} | {r['aircraft']} | {status} | {ev} | {_num(r.get('pos'))} | "
                      f"{_num(r.get('alt'))} | {_num(r.get('att'), 2)} | {_num(r.get('vt'), 2)} | {lo} | "
                      f"{wall_s} | {ratio} | {start} | {frame} | {aims} |")
