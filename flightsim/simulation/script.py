@@ -557,7 +557,7 @@ def _print(text):
     sys.stdout.flush()
 
 
-def run_script(path, root=None, integrator="rk4", planet=None, emit=_print):
+def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_frame=None):
     """Run the script ``path`` (:func:`load_script`) and write its outputs; return the :class:`Script`.
 
     Parameters
@@ -569,6 +569,10 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print):
         None: the aircraft's (round: its ``<planet>`` or WGS-84).
     emit : callable
         Takes the events' notices (JSBSim's text; default: printed to stdout as they happen).
+    on_frame : callable or None
+        Called at each frame (the first at ``start``, then after each step) as ``on_frame(t, frame, sim)``: the
+        script's clock (s), the frame number and the :class:`~flightsim.simulation.flight.Simulation` (to read
+        its state, e.g. with :func:`flightsim.simulation.script_properties.read_all`; it must not change it).
 
     Returns
     -------
@@ -636,6 +640,8 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print):
         return tree.read(props.canonical_name(name))
 
     while True:
+        if on_frame is not None:
+            on_frame(t, frame, sim)
         due = [k for k, r in enumerate(rates) if frame % r == 0]
         if due:
             tree.new_frame(t)

@@ -1,0 +1,477 @@
+"""Every script the jsbsim package ships, run by JSBSim and by ``flightsim script``, compared frame by frame.
+
+For each ``<runscript>`` in the ``jsbsim`` package's ``scripts/`` folder (the output definitions and plot sets
+there are skipped), both simulators run the same copy of the script from a temporary root of symlinks to the
+package's ``aircraft/``, ``engine/`` and ``systems/`` (nothing is written into the package's folder):
+
+* the copy's ``<run end>`` is the script's end or ``--cap`` s (default 300), whichever is sooner, and each
+  ``<event>`` without a ``<notify>`` gets an empty one (it changes nothing but makes JSBSim print the event's
+  heading, ``NAME (Event K) executed at time: T``, so that every event's firing can be read from its stdout);
+* **JSBSim** (the ``jsbsim`` package's ``FGFDMExec``: ``load_script``, ``run_ic``, ``run`` until it returns
+  false) and **flightsim** (:func:`flightsim.simulation.script.run_script`, RK4 at the script's ``dt``, its
+  ``on_frame`` hook reading the state) each run in a subprocess of this script, recording every frame's
+  geodetic latitude and longitude, height above sea level, Euler angles and true airspeed, and the notices'
+  headings (which event fired at which frame);
+* the row: the aircraft; whether flightsim runs the script to its end (or the one line it refuses it with, or
+  where its flight stops); whether the same events fired at the same frames (±1) — ``n/m``: flightsim's and
+  JSBSim's counts; over the first 60 s (or the whole run if shorter) the largest differences in horizontal
+  position (ft, between the two geodetic points), height (ft), attitude (deg, the largest of φ, θ, ψ, wrapped)
+  and true airspeed (ft/s); for scripts starting on the ground (JSBSim's ``gear/wow`` at the first frame), the
+  lift-off time of each (the first frame the CG is 5 ft above its first frame's height);
+* **wall time** of each as a user runs it from the command line, start-up included: ``flightsim script
+  scripts/NAME.xml --root ROOT`` and ``python -c 'import jsbsim; …load_script…; while fdm.run(): pass'`` (the
+  jsbsim package has no ``JSBSim`` executable), each after the recording runs above (which warm flightsim's
+  numba cache), only where flightsim runs the script to its end, the least of three runs each; the ratio is
+  JSBSim's ÷ flightsim's (above 1: flightsim is faster); and each one's start alone (the same script ending
+  after its first step), and from the two the cost of a frame.
+
+Aims (issue 40): in the air, position within 50 ft, height within 20 ft, attitude within 1° and airspeed
+within 2 ft/s over those 60 s, and the same events; on the runway, the same events at the same frames and
+lift-off within 1 s. A row is within them only if flightsim also runs the script to its end.
+
+How to run
+----------
+::
+
+    python benchmarks/jsbsim_scripts.py                            # all (about 6 min on 2 cores)
+    python benchmarks/jsbsim_scripts.py --only rudder_kick --cap 5 # one, 5 simulated seconds
+    python benchmarks/jsbsim_scripts.py --markdown table.md        # also write README's table
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+
+#: A notice's heading, as JSBSim (and flightsim) print it (a KML notice's inside ``<b>…</b>``).
+HEADING = re.compile(r"^(?:<b>)?(.*) \(Event (\d+)\) executed at time: ([-+0-9.eE]+|nan|inf)")
+#: The per-frame columns recorded: JSBSim's property names.
+COLUMNS = ("simulation/sim-time-sec", "position/lat-geod-deg", "position/long-gc-deg", "position/h-sl-ft",
+           "attitude/phi-deg", "attitude/theta-deg", "attitude/psi-deg", "velocities/vt-fps")
+#: The comparison window, s.
+WINDOW_S = 60.0
+#: Aims (issue 40): position, height (ft), attitude (deg), airspeed (ft/s); lift-off (s).
+AIMS = {"pos": 50.0, "alt": 20.0, "att": 1.0, "vt": 2.0, "liftoff": 1.0}
+#: Lift-off: the CG this far above its first frame's height, ft.
+LIFTOFF_FT = 5.0
+#: Mean Earth radius for the horizontal distance between two nearby geodetic points, ft.
+EARTH_FT = 20_902_231.0
+#: Why a script that flightsim runs cannot match JSBSim, where the reason is known (shown in the table).
+#: (Measured with this script and with JSBSim's ``propulsion/fuel_freeze`` set; see the README's table.)
+NOTES = {
+    "737_cruise": "after the trim (5.1 s) JSBSim burns 125 lb of fuel and climbs 51 ft as it lightens, flightsim's "
+                  "fuel does not burn (it sinks 12 ft); with JSBSim's fuel frozen too the heights differ by 26 ft",
+    "737_cruise_steady_turn": "as 737_cruise: JSBSim burns 151 lb after the turn trim and climbs 72 ft; with its "
+                              "fuel frozen the heights differ by 20 ft",
+    "b171": "no events (the script's are commented out): JSBSim's engines stay off and the B-17 stands, flightsim's "
+            "run at idle from the start and it rolls 123 ft in 20 s",
+    "c1721": "JSBSim's engine stays off (nothing starts it), flightsim's idles: it creeps 7 ft in 10 s",
+    "f16_runway_test": "JSBSim's engine stays off and the F-16 stands (its airspeed the script's 80 ft/s wind "
+                       "from 15 s), flightsim's idles and it rolls 1,049 ft in 60 s, the brakes set at 45–60 s "
+                       "not slowing it (flightsim's own gear)",
+}
+
+
+def package_root():
+    """The jsbsim package's data folder."""
+    import importlib.util
+
+    return Path(importlib.util.find_spec("jsbsim").origin).parent
+
+
+def scripts(package):
+    """The package's ``<runscript>`` files, by name; the other XML files there (output definitions, plot sets)."""
+    runs, others = {}, []
+    for path in sorted((package / "scripts").glob("*.xml")):
+        try:
+            tag = ET.parse(path).getroot().tag
+        except ET.ParseError:
+            tag = "?"
+        if tag == "runscript":
+            runs[path.stem] = path
+        else:
+            others.append(f"{path.name} (<{tag}>)")
+    return runs, others
+
+
+def aircraft_of(path):
+    """The aircraft a script ``<use>``s."""
+    use = ET.parse(path).getroot().find("use")
+    return use.get("aircraft") if use is not None else "?"
+
+
+def prepare(package, path, cap, folder):
+    """A temporary root in ``folder``: symlinks to the package's folders and files, and ``scripts/`` holding
+    symlinks to the package's script files but a capped, notifying copy of ``path``; return (root, work, the
+    copy's path relative to root, end, dt)."""
+    root = folder / "root"
+    root.mkdir()
+    for entry in package.iterdir():
+        if entry.name not in ("scripts", "__pycache__"):
+            (root / entry.name).symlink_to(entry)
+    (root / "scripts").mkdir()
+    for entry in (package / "scripts").iterdir():
+        if entry.name != path.name:
+            (root / "scripts" / entry.name).symlink_to(entry)
+    text = path.read_text()
+    run = re.search(r"<run\b[^>]*>", text)
+    end = float(re.search(r'\bend\s*=\s*"([^"]*)"', run.group(0)).group(1))
+    dt_match = re.search(r'\bdt\s*=\s*"([^"]*)"', run.group(0))
+    dt = float(dt_match.group(1)) if dt_match else float("nan")
+    start_match = re.search(r'\bstart\s*=\s*"([^"]*)"', run.group(0))
+    start = float(start_match.group(1)) if start_match else 0.0
+    if end - start > cap:
+        end = start + cap
+        tag = re.sub(r'(\bend\s*=\s*")[^"]*(")', rf"\g<1>{end:.10g}\g<2>", run.group(0))
+        text = text[:run.start()] + tag + text[run.end():]
+
+    def notify(m):                       # (on the event's last line: the lines of everything else stay)
+        block = m.group(0)
+        return block if "<notify" in block else block[:-len("</event>")] + "<notify/></event>"
+
+    text = re.sub(r"<event\b.*?</event>", notify, text, flags=re.S)
+    (root / "scripts" / path.name).write_text(text)
+    work = folder / "work"
+    work.mkdir()
+    return root, work, f"scripts/{path.name}", end, dt
+
+
+# ---------------------------------------------------------------------------------------------------- workers
+def worker_jsbsim(root, script, out):
+    """JSBSim runs ``script``, recording :data:`COLUMNS` each frame into ``out`` (.npz); its notices on stdout."""
+    import jsbsim
+
+    fdm = jsbsim.FGFDMExec(str(root))
+    fdm.set_debug_level(0)
+    rows, wow = [], float("nan")
+    status = "end"
+    try:
+        if not fdm.load_script(script):
+            raise RuntimeError("load_script failed")
+        fdm.run_ic()
+        try:
+            wow = fdm.get_property_value("gear/wow")
+        except Exception:       # noqa: BLE001 (no gear)
+            pass
+        rows.append([fdm.get_property_value(c) for c in COLUMNS])
+        while fdm.run():
+            rows.append([fdm.get_property_value(c) for c in COLUMNS])
+    except Exception as exc:    # noqa: BLE001 (JSBSim's own failure, reported)
+        status = f"JSBSim: {type(exc).__name__}: {exc}".splitlines()[0]
+    sys.stdout.flush()
+    np.savez(out, rows=np.array(rows, dtype=float).reshape(-1, len(COLUMNS)), wow=wow)
+    Path(str(out) + ".json").write_text(json.dumps({"status": status}))
+
+
+def worker_flightsim(root, script, out):
+    """flightsim runs ``script`` (RK4), recording :data:`COLUMNS` each frame into ``out`` (.npz); its notices on
+    stdout; its status (``end``, the refusal or where it stopped) in ``out``.json."""
+    from flightsim.errors import InputError
+    from flightsim.simulation.script import run_script
+    from flightsim.simulation.script_properties import read_all
+
+    rows = []
+
+    def record(t, frame, sim):
+        values = read_all(sim, t)
+        rows.append([values[c] for c in COLUMNS])
+
+    try:
+        run_script(script, root, "rk4", None, on_frame=record)
+        status = "end"
+    except InputError as exc:
+        status = f"refused: {exc}"
+    except RuntimeError as exc:
+        status = f"stops: {exc}"
+    sys.stdout.flush()
+    np.savez(out, rows=np.array(rows, dtype=float).reshape(-1, len(COLUMNS)))
+    Path(str(out) + ".json").write_text(json.dumps({"status": status}))
+
+
+def run_worker(kind, root, work, script, timeout):
+    """Run a worker in a subprocess (cwd ``work``): (rows, extra, status, notices [(index, name, time)])."""
+    out = work / f"{kind}.npz"
+    env = {**os.environ}
+    if kind == "jsbsim":
+        env.pop("PYTHONPATH", None)
+    try:
+        done = subprocess.run([sys.executable, __file__, "--worker", kind, str(root), script, str(out)],
+                              cwd=work, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return np.zeros((0, len(COLUMNS))), {}, f"{kind} ran past {timeout:.0f} s", []
+    if not out.exists():
+        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return np.zeros((0, len(COLUMNS))), {}, f"{kind} failed: {tail}", []
+    data = np.load(out)
+    status = json.loads(Path(str(out) + ".json").read_text())["status"]
+    notices = []
+    for line in done.stdout.splitlines():
+        m = HEADING.match(line.strip())
+        if m:
+            notices.append((int(m.group(2)), m.group(1), float(m.group(3))))
+    extra = {k: float(data[k]) for k in data.files if k != "rows"}
+    return data["rows"], extra, status, notices
+
+
+# ------------------------------------------------------------------------------------------------- measures
+def _wrap(d):
+    return (d + 180.0) % 360.0 - 180.0
+
+
+def compare(a, b, dt):
+    """Largest differences of flightsim's frames ``a`` from JSBSim's ``b`` over the first :data:`WINDOW_S`
+    s both ran: dict pos, alt, att, vt (nan where none compared)."""
+    n = min(len(a), len(b))
+    if n == 0:
+        return {k: float("nan") for k in ("pos", "alt", "att", "vt")}
+    t0 = b[0, 0]
+    keep = np.nonzero(b[:n, 0] <= t0 + WINDOW_S + 0.5 * dt)[0]
+    a, b = a[keep], b[keep]
+    lat = np.radians(b[:, 1])
+    dn = np.radians(a[:, 1] - b[:, 1]) * EARTH_FT
+    de = np.radians(_wrap(a[:, 2] - b[:, 2])) * EARTH_FT * np.cos(lat)
+    att = np.abs(_wrap(a[:, 4:7] - b[:, 4:7]))
+    return {"pos": float(np.max(np.hypot(dn, de))), "alt": float(np.max(np.abs(a[:, 3] - b[:, 3]))),
+            "att": float(np.max(att)), "vt": float(np.max(np.abs(a[:, 7] - b[:, 7])))}
+
+
+def liftoff(rows):
+    """The first time the CG is :data:`LIFTOFF_FT` above its first frame's height (None: never)."""
+    if len(rows) == 0:
+        return None
+    up = np.nonzero(rows[:, 3] > rows[0, 3] + LIFTOFF_FT)[0]
+    return float(rows[up[0], 0]) if len(up) else None
+
+
+def events_match(ours, theirs, dt, until):
+    """Whether the notices are the same events at the same frames (±1), those of JSBSim's up to ``until`` s
+    (where flightsim's run stopped)."""
+    theirs = [e for e in theirs if e[2] <= until + 0.5 * dt]
+    if len(ours) != len(theirs):
+        return False
+    for (k1, n1, t1), (k2, n2, t2) in zip(ours, theirs, strict=True):
+        if k1 != k2 or n1 != n2 or abs(round(t1 / dt) - round(t2 / dt)) > 1:
+            return False
+    return True
+
+
+def wall(cmd, work, env, timeout):
+    """Wall time of a command (s), or None if it fails."""
+    t0 = time.perf_counter()
+    try:
+        done = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return None
+    return time.perf_counter() - t0 if done.returncode == 0 else None
+
+
+def timed(root, work, script, timeout, rounds=3):
+    """Wall times (s) of ``flightsim script`` and JSBSim running ``script`` from the command line: the least of
+    ``rounds`` runs each, taken in turn (None if one fails)."""
+    env = {**os.environ}
+    bare = {k: v for k, v in env.items() if k != "PYTHONPATH"}
+    fs, js = [], []
+    for _ in range(rounds):
+        fs.append(wall([sys.executable, "-m", "flightsim", "script", script, "--root", str(root)], work, env,
+                       timeout))
+        js.append(wall([sys.executable, "-c", JSBSIM_CLI, str(root), script], work, bare, timeout))
+    return (None if None in fs else min(fs)), (None if None in js else min(js))
+
+
+JSBSIM_CLI = ("import jsbsim, sys\nfdm = jsbsim.FGFDMExec(sys.argv[1])\nfdm.set_debug_level(0)\n"
+              "fdm.load_script(sys.argv[2])\nfdm.run_ic()\nwhile fdm.run():\n    pass\n")
+
+
+def measure(package, name, path, cap, timeout):
+    """One script's row (a dict)."""
+    row = {"script": name, "aircraft": aircraft_of(path)}
+    with tempfile.TemporaryDirectory(prefix=f"fs-script-{name}-") as tmp:
+        root, work, script, end, dt = prepare(package, path, cap, Path(tmp))
+        row.update(end=end, dt=dt)
+        b, extra, jstatus, jnotes = run_worker("jsbsim", root, work, script, timeout)
+        a, _, fstatus, fnotes = run_worker("flightsim", root, work, script, timeout)
+        jstatus, fstatus = (s.replace(f"{root}{os.sep}", "") for s in (jstatus, fstatus))
+        row.update(jsbsim=jstatus, flightsim=fstatus, frames=(len(a), len(b)))
+        ground = extra.get("wow", float("nan")) > 0.5
+        row["ground"] = bool(ground)
+        until = a[-1, 0] if len(a) else -1.0
+        if fstatus.startswith("refused"):
+            until = -1.0
+        row["events"] = (len(fnotes), len([e for e in jnotes if e[2] <= until + 0.5 * dt]))
+        row["events_ok"] = events_match(fnotes, jnotes, dt, until) if until >= 0 else False
+        row.update(compare(a, b, dt) if until >= 0 else {})
+        if ground:
+            row["liftoff"] = (liftoff(a) if until >= 0 else None, liftoff(b))
+        if fstatus == "end":
+            row["wall"] = timed(root, work, script, timeout)
+            # the start alone: the same script ending after its first step (FGFDMExec's first frame)
+            short = Path(tmp) / "start"
+            short.mkdir()
+            sroot, swork, sscript, _, _ = prepare(package, path, dt, short)
+            row["start"] = timed(sroot, swork, sscript, timeout)
+    row["aims"] = within_aims(row)
+    return row
+
+
+def within_aims(row):
+    """Whether the row meets issue 40's aims (see the module's docstring)."""
+    if row["flightsim"] != "end" or row["jsbsim"] != "end" or not row["events_ok"]:
+        return False
+    if row["ground"]:
+        ours, theirs = row["liftoff"]
+        if ours is None or theirs is None:
+            return ours is None and theirs is None
+        return abs(ours - theirs) <= AIMS["liftoff"]
+    return all(row.get(k, math.inf) <= AIMS[k] for k in ("pos", "alt", "att", "vt"))
+
+
+# ------------------------------------------------------------------------------------------------------ table
+def _num(x, digits=1):
+    return "—" if x is None or not math.isfinite(x) else f"{x:.{digits}f}"
+
+
+def _status(row):
+    s = row["flightsim"]
+    if s == "end":
+        return "to its end"
+    kind, _, why = s.partition(": ")
+    text = f"{kind}: `{why}`".replace("|", "\\|")     # (a code span: the elements' <tags> stay text)
+    if row["jsbsim"] != "end":
+        text += f" (JSBSim too: `{row['jsbsim'].removeprefix('JSBSim: ')}`)".replace("|", "\\|")
+    return text
+
+
+def table(rows):
+    """README's table (markdown)."""
+    lines = ["| script | aircraft | flightsim runs it | events (fs/JSBSim) | Δpos ft | Δalt ft | Δatt ° | "
+             "Δvt ft/s | lift-off s (fs/JSBSim) | wall s (fs/JSBSim) | ratio | start s (fs/JSBSim) | "
+             "µs/frame (fs/JSBSim) | within aims |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        ev = f"{r['events'][0]}/{r['events'][1]} {'same' if r['events_ok'] else 'differ'}" \
+            if r["flightsim"].split(":")[0] != "refused" else "—"
+        lo = "—"
+        if r.get("ground") and "liftoff" in r and not r["flightsim"].startswith("refused"):
+            lo = "/".join("none" if x is None else f"{x:.2f}" for x in r["liftoff"])
+        wall_s, ratio, start, frame = "—", "—", "—", "—"
+        if r.get("wall") and None not in r["wall"]:
+            fs, js = r["wall"]
+            wall_s, ratio = f"{fs:.2f}/{js:.2f}", f"{js / fs:.2f}"
+            if r.get("start") and None not in r["start"]:
+                start = "/".join(f"{x:.2f}" for x in r["start"])
+                steps = max(1, r["frames"][1] - 2)
+                frame = "/".join(f"{max(0.0, w - s0) / steps * 1e6:.0f}" for w, s0 in zip(r["wall"], r["start"],
+                                                                                           strict=True))
+        status = _status(r)
+        if NOTES.get(r["script"]):
+            status += f" — {NOTES[r['script']]}"
+        place = " (runway)" if r.get("ground") else ""
+        aims = "no"
+        if r["aims"]:
+            aims = "yes (neither lifts off)" if r.get("ground") and list(r["liftoff"]) == [None, None] else "yes"
+        lines.append(f"| {r['script']}{place} | {r['aircraft']} | {status} | {ev} | {_num(r.get('pos'))} | "
+                     f"{_num(r.get('alt'))} | {_num(r.get('att'), 2)} | {_num(r.get('vt'), 2)} | {lo} | "
+                     f"{wall_s} | {ratio} | {start} | {frame} | {aims} |")
+    return "\n".join(lines)
+
+
+def summary(rows):
+    """One sentence: how many run to their end, how many within the aims, the speed ratio's range."""
+    ends = sum(r["flightsim"] == "end" for r in rows)
+    aims = sum(r["aims"] for r in rows)
+    ratios = [r["wall"][1] / r["wall"][0] for r in rows if r.get("wall") and None not in r["wall"]]
+    span = f"{min(ratios):.2f}–{max(ratios):.2f}" if ratios else "—"
+    starts = [r["start"] for r in rows if r.get("start") and None not in r["start"]]
+    start = (f" (the start alone: flightsim {min(s[0] for s in starts):.2f}–{max(s[0] for s in starts):.2f} s, "
+             f"JSBSim {min(s[1] for s in starts):.2f}–{max(s[1] for s in starts):.2f} s)") if starts else ""
+    idle = sum(r["aims"] and bool(r.get("ground")) and list(r["liftoff"]) == [None, None] for r in rows)
+    idle = f" ({idle} of them on the runway where neither lifts off)" if idle else ""
+    return (f"{len(rows)} scripts: flightsim runs {ends} to their end, {aims} within the aims{idle}; JSBSim's "
+            f"wall time ÷ flightsim's {span}{start}.")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--only", metavar="NAME", action="append",
+                   help="one script (its file name without .xml); may be repeated")
+    p.add_argument("--cap", type=float, default=300.0, metavar="SECONDS",
+                   help="simulated-time cap per script (default 300 s; the script's end if sooner)")
+    p.add_argument("--markdown", metavar="FILE", help="also write the table (and its summary) to FILE")
+    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    p.add_argument("--table-from", metavar="JSON",
+                   help="run nothing: print (and --markdown) the table of the rows a --json run wrote")
+    p.add_argument("--timeout", type=float, default=900.0, help="per run, s (default 900)")
+    p.add_argument("--worker", nargs=4, metavar=("KIND", "ROOT", "SCRIPT", "OUT"), help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.worker:
+        kind, root, script, out = args.worker
+        (worker_jsbsim if kind == "jsbsim" else worker_flightsim)(Path(root), script, Path(out))
+        return 0
+    if args.cap <= 0:
+        print(f"jsbsim_scripts.py: --cap: must be > 0 s, got {args.cap:g}", file=sys.stderr)
+        return 2
+    if args.table_from:
+        data = json.loads(Path(args.table_from).read_text())
+        rows, total, others, args.cap = data["rows"], data["seconds"], data["others"], data["cap"]
+        for row in rows:
+            row["aims"] = within_aims(row)
+        report(rows, total, others, args)
+        return 0
+    package = package_root()
+    runs, others = scripts(package)
+    names = list(runs)
+    if args.only:
+        unknown = [n for n in args.only if n not in runs]
+        if unknown:
+            print(f"jsbsim_scripts.py: --only: no script {unknown[0]!r} in {package / 'scripts'}", file=sys.stderr)
+            return 2
+        names = args.only
+    started = time.perf_counter()
+    rows = []
+    for k, name in enumerate(names):
+        t0 = time.perf_counter()
+        row = measure(package, name, runs[name], args.cap, args.timeout)
+        rows.append(row)
+        print(f"[{k + 1}/{len(names)}] {name}: {row['flightsim'][:100]} events {row['events']} "
+              f"{'same' if row['events_ok'] else 'differ'}, pos {_num(row.get('pos'))} alt {_num(row.get('alt'))} "
+              f"att {_num(row.get('att'), 2)} vt {_num(row.get('vt'), 2)} wall {row.get('wall')} "
+              f"aims {row['aims']} ({time.perf_counter() - t0:.0f} s)", flush=True)
+    total = time.perf_counter() - started
+    others = others if not args.only else []
+    if args.json:
+        Path(args.json).write_text(json.dumps({"seconds": total, "cap": args.cap, "others": others, "rows": rows},
+                                              indent=1))
+    report(rows, total, others, args)
+    return 0
+
+
+def report(rows, total, others, args):
+    """Print the table, its summary and the run's length; write it with --markdown."""
+    text = table(rows)
+    print()
+    print(text)
+    print()
+    print(summary(rows))
+    if others:
+        print(f"Not scripts (skipped): {', '.join(others)}.")
+    print(f"Full run: {total:.0f} s (cap {args.cap:g} s).")
+    if args.markdown:
+        date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+        cmd = "python benchmarks/jsbsim_scripts.py" + (f" --cap {args.cap:g}" if args.cap != 300.0 else "")
+        Path(args.markdown).write_text(f"`{cmd}` ({date}, {total / 60:.0f} min)\n\n{text}\n\n{summary(rows)}\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
