@@ -307,6 +307,8 @@ class FlightApp:
             self.closed = True
         elif action in _SWITCHES:
             _SWITCHES[action](self)
+        elif action == "gear" and self.capabilities.can_fly and self.sim.gear_position is None:
+            self.hud.notify("the gear is fixed: it does not retract", 1.5)
         elif self.capabilities.can_fly and self.schedule is None:
             self.pilot.press(action)
 

@@ -205,6 +205,9 @@ class Telemetry:
     alt_msl: float = None
     #: The planet's name (``flat``, ``WGS-84``, a JSBSim aircraft's own); empty where the source does not say.
     planet: str = ""
+    #: Where a gear that retracts is (``gear/gear-pos-norm``: 1 down and locked, 0 up); None for fixed gear (and
+    #: where the source does not say).
+    gear_position: float = None
 
 
 def gear_legs(aircraft, params):
@@ -854,7 +857,7 @@ class Simulation:
         wind = self._wind[:3].copy()
         point = solve_trim(self.aircraft, float(np.linalg.norm(y[3:6] - wind)), float(y[2]), 0.0,
                            min(max(self.controls.flaps, 0.0), 1.0), heading, atmosphere=self.atmosphere,
-                           report_range=False)
+                           report_range=False, gear=1.0 if self.controls.gear >= 0.5 else 0.0)
         state = point.state_at(y[0], y[1])
         state[3:6] += wind   # steady flight relative to the air
         self.set_state(FlightState.from_vector(self.t, state))
@@ -901,7 +904,17 @@ class Simulation:
             engines=engines,
             unconverged=bool(self._diag[aero.D_UNCONVERGED]) and self.integrator == "midpoint",
             lat=lat, lon=lon, alt_msl=alt_msl, planet=self.planet.name,
+            gear_position=self.gear_position,
         )
+
+    @property
+    def gear_position(self):
+        """Where a gear that retracts is now (a JSBSim aircraft's ``gear/gear-pos-norm``: 1 down, 0 up), or None
+        for fixed gear (:func:`~flightsim.simulation.starts.retracts`)."""
+        model = self.aircraft.jsbsim
+        if model is None or not model.retractable:
+            return None
+        return float(self._params.jsb_props[model.gear_position_slot])
 
     @property
     def air_density(self):
