@@ -49,7 +49,7 @@ from flightsim.physics import planet as planets
 from flightsim.physics.aircraft import atmosphere_of
 from flightsim.physics.constants import NAUTICAL_MILE
 from flightsim.physics.ground import contact_depths
-from flightsim.physics.inputs import C_ENGINE
+from flightsim.physics.inputs import C_ENGINE, C_GEAR
 from flightsim.physics.trim import AirplaneModel, TrimError, trimmable_speeds
 from flightsim.physics.trim import trim as solve_trim
 from flightsim.simulation.airfield import RUNWAY
@@ -231,6 +231,7 @@ def settle(aircraft, north, west, heading, controls=None, atmosphere=None):
     u = (controls or Controls()).clamped()
     params.controls[:5] = [u.throttle, u.elevator, u.aileron, u.rudder, u.flaps]
     params.controls[C_ENGINE] = u.engine
+    params.controls[C_GEAR] = u.gear
     inertia = np.asarray(aircraft.inertia)
 
     def state(x):
