@@ -206,3 +206,29 @@ def test_fixed_gear_has_no_lights_and_its_key_says_so(new_app, run_frames):
     app.window.dispatch_event("on_key_release", key.U, 0)
     run_frames(app, 2)
     assert app.sim.controls.gear == 1.0 and app.sim.telemetry().gear_position is None
+
+
+def test_the_gear_horn_sounds_with_the_throttle_closed_low_and_the_gear_not_down(a320):
+    from flightsim.app.audio import SAMPLE_RATE, Sounding, Synth, gear_warning, sounding_of
+    from flightsim.app.audio.synth import GEAR_HORN
+
+    start = make_start(a320, "trim", airspeed=320.0, altitude=600.0)
+    sim = Simulation(a320, integrator="rk4", dt=DT, start=start)
+    sim.controls.throttle, sim.controls.gear = 0.0, 0.0
+    for _ in range(120):                                   # a second: the gear on its way up
+        sim.step()
+    t = sim.telemetry()
+    assert 0.0 < t.gear_position < 1.0 and t.altitude < 1000.0
+    assert sounding_of(sim, t).gear_horn
+    assert not gear_warning(t, 0.5)                                     # power on: no horn
+    assert not gear_warning(SimpleNamespace(gear_position=1.0, on_ground=False, altitude=300.0), 0.0)   # down
+    assert not gear_warning(SimpleNamespace(gear_position=0.0, on_ground=False, altitude=3000.0), 0.0)  # high
+    assert not gear_warning(SimpleNamespace(gear_position=None, on_ground=False, altitude=300.0), 0.0)  # fixed
+    synth = Synth()
+    synth.render(SAMPLE_RATE // 2, Sounding(gear_horn=True))              # past the glide in
+    horn = synth.render(SAMPLE_RATE, Sounding(gear_horn=True)).astype(np.float64)
+    silent = Synth().render(SAMPLE_RATE, Sounding()).astype(np.float64)
+    assert np.sqrt(np.mean(horn ** 2)) > 0.05 and np.sqrt(np.mean(silent ** 2)) < 1e-6
+    spectrum = np.abs(np.fft.rfft(horn))
+    freqs = np.fft.rfftfreq(horn.size, 1.0 / SAMPLE_RATE)
+    assert abs(freqs[np.argmax(spectrum[freqs > 50.0]) + np.count_nonzero(freqs <= 50.0)] - GEAR_HORN) < 5.0
