@@ -232,3 +232,23 @@ def test_the_gear_horn_sounds_with_the_throttle_closed_low_and_the_gear_not_down
     spectrum = np.abs(np.fft.rfft(horn))
     freqs = np.fft.rfftfreq(horn.size, 1.0 / SAMPLE_RATE)
     assert abs(freqs[np.argmax(spectrum[freqs > 50.0]) + np.count_nonzero(freqs <= 50.0)] - GEAR_HORN) < 5.0
+
+
+def test_a_gear_up_landing_ends_as_one_and_gear_down_is_no_such_thing(tmp_path):
+    """The A320's approach start, the gear raised at t = 0 and some power held: the belly meets the runway."""
+    controls = tmp_path / "up.csv"
+    controls.write_text("t,gear,throttle\n0,0,0.3\n")
+    out = tmp_path / "up_trace.csv"
+    r = run("simulate", "--aircraft", A320, "--start", "approach", "--integrator", "rk4", "--dt", str(1.0 / 60.0),
+            "--duration", "90", "--controls", str(controls), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    status = next(line for line in r.stdout.splitlines() if line.startswith("status"))
+    assert "gear-up landing: the belly hit the ground" in status and "gear/gear-pos-norm 0.00" in status
+    table = trace.read_csv(out)
+    assert table[-1, trace.GEAR_AT] == 0.0 and table[-1, trace.COLUMNS.index("z")] < 30.0
+    # the same flight with the gear down touches down on its wheels: whatever happens, no gear-up landing
+    controls.write_text("t,throttle\n0,0.3\n")
+    r = run("simulate", "--aircraft", A320, "--start", "approach", "--integrator", "rk4", "--dt", str(1.0 / 60.0),
+            "--duration", "90", "--controls", str(controls))
+    assert r.returncode == 0, r.stderr
+    assert "gear-up" not in r.stdout and "touched down" in r.stdout

@@ -399,6 +399,17 @@ class JSBSimModel:
         takes is the aircraft's, as in JSBSim, where ``FGLGear`` only reads the position)."""
         return bool(self._retracting(self.source)) and canonical(GEAR_POSITION) in self.fcs.outputs
 
+    @functools.cached_property
+    def retracting_gear(self):
+        """Per contact of the aircraft's ``gear`` (wheels first, then hard points, as :func:`contacts` orders them):
+        whether it retracts (its ``<retractable>``) — with the gear not down and locked it is no wheel, as in
+        ``FGLGear``."""
+        block = self.source.section("ground_reactions", required=False)
+        rows = [(CONTACT_KINDS.get((el.get("type") or "BOGEY").upper()),
+                 (el.findtext("retractable") or "0").strip() not in ("0", ""))
+                for el in (() if block is None else block.findall("contact"))]
+        return tuple(r for kind, r in rows if kind == "wheel") + tuple(r for kind, r in rows if kind != "wheel")
+
     @property
     def gear_position_slot(self):
         """The property slot of ``gear/gear-pos-norm`` (0 up .. 1 down)."""
