@@ -252,3 +252,16 @@ def test_a_gear_up_landing_ends_as_one_and_gear_down_is_no_such_thing(tmp_path):
             "--duration", "90", "--controls", str(controls))
     assert r.returncode == 0, r.stderr
     assert "gear-up" not in r.stdout and "touched down" in r.stdout
+
+
+def test_the_gear_raised_on_the_runway_drops_the_belly_onto_it():
+    c310 = load_aircraft("jsbsim:c310")
+    sim = Simulation(c310, integrator="rk4", dt=DT, start=make_start(c310, "runway"))
+    for _ in range(30):
+        sim.step()
+    assert sim.status is None and sim.on_ground
+    sim.controls.gear = 0.0
+    while sim.status is None and sim.t < 3.0:
+        sim.step()
+    assert "the gear retracted on the ground: the belly fell onto it" in sim.status
+    assert "gear-up landing" not in sim.status

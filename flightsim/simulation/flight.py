@@ -839,8 +839,10 @@ class Simulation:
         y, message = crash(self.aircraft, self._prev, self._y, self.t, self.dt, limits, False, self._terrain)
         when = message.split(": ", 1)[0]
         how = "up" if position <= GEAR_UP else "not down and locked"
-        self.status = (f"{when}: gear-up landing: the belly hit the ground at {np.linalg.norm(self._prev[3:6]):.0f} "
-                       f"ft/s (sink rate {sink:.1f} ft/s) with the gear {how} (gear/gear-pos-norm {position:.2f})")
+        what = ("the gear retracted on the ground: the belly fell onto it" if self._wheels_down_flag[0]
+                else "gear-up landing: the belly hit the ground")
+        self.status = (f"{when}: {what} at {np.linalg.norm(self._prev[3:6]):.0f} ft/s (sink rate {sink:.1f} ft/s) "
+                       f"with the gear {how} (gear/gear-pos-norm {position:.2f})")
         self._y[:] = y
         self._prev[:] = y
         self._to_eci()
