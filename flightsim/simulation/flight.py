@@ -77,11 +77,11 @@ from flightsim.simulation.starts import file_start
 DEFAULT_DT = 1.0 / 120.0
 #: Time scales the app offers.
 TIME_SCALES = (0.25, 0.5, 1.0, 2.0, 4.0)
-#: Every value of a :class:`Controls`, as a tuple (read in C): what the loads were last given, so a control added to
-#: the class is never left out of the comparison.
 #: ``gear/gear-pos-norm`` from which a gear that retracts is down and locked, and up to which it is up (FGLGear's:
 #: a retractable wheel is a contact above 0.99).
 GEAR_LOCKED, GEAR_UP = 0.99, 0.01
+#: Every value of a :class:`Controls`, as a tuple (read in C): what the loads were last given, so a control added to
+#: the class is never left out of the comparison.
 _CONTROL_VALUES = operator.attrgetter(*(f.name for f in fields(Controls)))
 
 
