@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from flightsim.app.audio.output import Speakers, WavRecorder, to_pcm16
 from flightsim.app.audio.synth import SAMPLE_RATE, Sounding, Synth
+from flightsim.simulation.flight import GEAR_LOCKED
 
 __all__ = ["GEAR_HORN_HEIGHT", "GEAR_HORN_THROTTLE", "NO_DEVICE", "SAMPLE_RATE", "Sound", "Sounding", "Synth",
            "gear_warning", "sounding_of"]
@@ -29,8 +30,6 @@ GENERIC_RPM = (900.0, 2600.0)
 #: The gear horn sounds with the throttle at or below this (near idle) below this height above the ground (ft) while a
 #: gear that retracts is not down and locked.
 GEAR_HORN_THROTTLE, GEAR_HORN_HEIGHT = 0.1, 1000.0
-#: ``gear/gear-pos-norm`` from which the gear is down and locked (FGLGear's: a wheel is a contact above it).
-GEAR_DOWN = 0.99
 #: The fewest samples rendered at once (two frames at 60 a second): each rendering has a fixed cost.
 MIN_BLOCK = 735
 
@@ -40,7 +39,7 @@ def gear_warning(telemetry, throttle):
     locked, in the air below :data:`GEAR_HORN_HEIGHT` ft, with the throttle (0..1) at or below
     :data:`GEAR_HORN_THROTTLE`."""
     position = getattr(telemetry, "gear_position", None)
-    return (position is not None and position < GEAR_DOWN and not telemetry.on_ground
+    return (position is not None and position < GEAR_LOCKED and not telemetry.on_ground
             and telemetry.altitude < GEAR_HORN_HEIGHT and throttle <= GEAR_HORN_THROTTLE)
 
 

@@ -73,6 +73,7 @@ from flightsim.app.input.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_DPA
 from flightsim.app.scene.camera import CAMERA_MODES
 from flightsim.physics.planet import place_text
 from flightsim.simulation.autopilot import SPEC_KEYS, Selection
+from flightsim.simulation.flight import GEAR_LOCKED, GEAR_UP
 from flightsim.simulation.navigation import station as find_station
 
 __all__ = ["NUMERICS_SECTIONS", "PANELS", "STALL_BLINK_HZ", "aircraft_section", "autopilot_section", "camera_section",
@@ -232,17 +233,12 @@ def key_help(view, do, hud):
 # ------------------------------------------------------------------ flight
 
 
-#: ``gear/gear-pos-norm`` at or above which the gear is down and locked, and at or below which it is up: FGLGear's
-#: own thresholds (a wheel is a contact only above 0.99, up below 0.01).
-GEAR_DOWN, GEAR_UP = 0.99, 0.01
-
-
 def gear_lights(position):
     """What the gear lights show for a gear at ``position`` (1 down, 0 up; None: fixed gear): ``"down"`` (three
     greens: down and locked), ``"transit"`` (red: moving), ``"up"`` (no light) or None (fixed: no lights)."""
     if position is None:
         return None
-    if position >= GEAR_DOWN:
+    if position >= GEAR_LOCKED:             # FGLGear's thresholds: a wheel is a contact only above 0.99
         return "down"
     return "up" if position <= GEAR_UP else "transit"
 
