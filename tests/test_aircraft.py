@@ -351,7 +351,7 @@ def test_load_accepts_str_path():
 
 def test_link_inputs_are_the_controls_except_throttle():
     assert set(LINK_INPUTS) == set(CONTROL_NAMES) - {"throttle", "brake", "parking_brake", "engine", "brake_left",
-                                                     "brake_right"}
+                                                     "brake_right", "gear"}
 
 
 # ---------------------------------------------------------------------------

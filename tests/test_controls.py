@@ -51,12 +51,12 @@ def test_names_ranges_and_fields_agree():
 
 
 def test_defaults_and_as_array():
-    assert Controls().as_array().tolist() == [0.0] * 7 + [1.0, 0.0, 0.0]       # the engine runs
+    assert Controls().as_array().tolist() == [0.0] * 7 + [1.0, 0.0, 0.0, 1.0]       # the engine runs, gear down
     a = Controls(throttle=0.5, elevator=-0.25, aileron=0.75, rudder=-1.0, flaps=1.0).as_array()
     assert a.dtype == np.float64
-    assert a.tolist() == [0.5, -0.25, 0.75, -1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+    assert a.tolist() == [0.5, -0.25, 0.75, -1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0]
     b = Controls(brake=0.5, parking_brake=1.0, engine=0.0).as_array()
-    assert b.tolist() == [0.0, 0.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0]
+    assert b.tolist() == [0.0, 0.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 1.0]
 
 
 def test_from_array_round_trip():
@@ -93,11 +93,11 @@ def test_flown_names_the_row_and_entry_and_reads_the_parking_brake_as_set_or_rel
         refuse_nonfinite([0.0, math.inf, 0.0, 0.0], "action", ("elevator", "aileron", "rudder", "throttle"))
     u = flown([[2.0, -3.0, 0.5, 9.0, -1.0, 0.4, 0.3, 0.7, 1.5, -0.2],
                [0.5, 0.0, 0.0, 0.0, 0.5, 0.0, 0.7, 0.2, 0.3, 0.6]])
-    np.testing.assert_array_equal(u, [[1.0, -1.0, 0.5, 1.0, 0.0, 0.4, 0.0, 1.0, 1.0, 0.0],
-                                      [0.5, 0.0, 0.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.3, 0.6]])
+    np.testing.assert_array_equal(u, [[1.0, -1.0, 0.5, 1.0, 0.0, 0.4, 0.0, 1.0, 1.0, 0.0, 1.0],
+                                      [0.5, 0.0, 0.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.3, 0.6, 1.0]])
     # what a Controls flies is the same row, its trim added first
     assert flown_row(Controls(parking_brake=0.6, elevator=0.9, elevator_trim=0.3)).tolist() == \
-        [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0]
+        [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0]
 
 
 def test_controls_is_mutable():
@@ -127,9 +127,9 @@ def test_schedule_holds_each_row_until_the_next(tmp_path):
     assert s.at(2.0) == Controls(throttle=1.0, elevator=0.5, aileron=0.0, rudder=0.0, flaps=0.5)
     assert s.at(4.5) == Controls(throttle=0.0, elevator=-0.5, aileron=0.0, rudder=0.0, flaps=0.5)
     assert s.at(1e9) == s.at(4.5)
-    np.testing.assert_array_equal(s.rows, [[0.2, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0],
-                                           [1.0, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0],
-                                           [0.0, -0.5, 0.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0]])
+    np.testing.assert_array_equal(s.rows, [[0.2, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0],
+                                           [1.0, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0],
+                                           [0.0, -0.5, 0.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0]])
 
 
 def test_all_columns_any_order(tmp_path):
@@ -204,8 +204,9 @@ BROKEN = [
     ("t,elevtor\n0,0\n", "line 1",
      "unknown column 'elevtor'; did you mean 'elevator'? "
      "(valid: t, throttle, elevator, aileron, rudder, flaps, brake, parking_brake, engine, brake_left, "
-     "brake_right)"),
-    ("t,gear\n0,0\n", "line 1", "unknown column 'gear' (valid: t, throttle,"),
+     "brake_right, gear)"),
+    ("t,hook\n0,0\n", "line 1", "unknown column 'hook' (valid: t, throttle,"),
+    ("t,gear\n0,0.5\n", "line 2, column gear", "must be 0 (up) or 1 (down), got 0.5"),
     ("t,elevator,elevator\n0,0,0\n", "line 1", "duplicate column 'elevator'"),
     ("t,t\n0,0\n", "line 1", "duplicate column 't'"),
     ("t,elevator,\n0,0,\n", "line 1", "header cell 3 is empty"),
@@ -276,12 +277,15 @@ def test_elevator_trim_offsets_the_elevator_and_clamps():
 
 def test_rows_of_an_earlier_width_still_fly_with_the_later_controls_at_their_defaults():
     """A script's 8-wide rows (before the toe brakes) or 5 and 7 (before the brakes and the engine) still fly."""
-    for row, full in (([0.5, 0.1, 0.0, 0.0, 0.0, 0.2, 0.0, 0.0], [0.5, 0.1, 0.0, 0.0, 0.0, 0.2, 0.0, 0.0, 0.0, 0.0]),
-                      ([0.5, 0.1, 0.0, 0.0, 0.0], [0.5, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0])):
+    for row, full in (([0.5, 0.1, 0.0, 0.0, 0.0, 0.2, 0.0, 0.0],
+                       [0.5, 0.1, 0.0, 0.0, 0.0, 0.2, 0.0, 0.0, 0.0, 0.0, 1.0]),
+                      ([0.5, 0.1, 0.0, 0.0, 0.0], [0.5, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0]),
+                      ([0.5, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.3, 0.0],      # 10 wide: before the gear lever
+                       [0.5, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.3, 0.0, 1.0])):
         assert flown([row]).tolist() == [full]
     with pytest.raises(ValueError):
         flown([[0.5, 0.1, 0.0]])                      # not a width controls ever had
     # a trace's controls are these, in this order (trace.table completes its rows with the same function)
     from flightsim.simulation import trace
 
-    assert trace.CONTROL_COLUMNS + trace.LATER_CONTROL_COLUMNS == CONTROL_NAMES
+    assert trace.CONTROL_COLUMNS + trace.LATER_CONTROL_COLUMNS + trace.GEAR_COLUMNS == CONTROL_NAMES

@@ -100,7 +100,7 @@ def test_an_older_trace_without_the_new_columns_reads_them_as_zero(tmp_path):
     ("t,parking_brake\n0,0.5\n", "line 2, column parking_brake: must be 0 (released) or 1 (set), got 0.5"),
     ("t,brakes\n0,1\n", "line 1: unknown column 'brakes'; did you mean 'brake'? "
                         "(valid: t, throttle, elevator, aileron, rudder, flaps, brake, parking_brake, engine, "
-                        "brake_left, brake_right)"),
+                        "brake_left, brake_right, gear)"),
 ])
 def test_bad_brake_columns_are_one_line(tmp_path, csv_text, message):
     path = tmp_path / "c.csv"

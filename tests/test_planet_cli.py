@@ -46,7 +46,7 @@ def flights(tmp_path_factory):
 def test_a_round_trace_ends_with_where_the_airplane_is(flights):
     path, stdout = flights["round"]
     header = next(csv.reader(open(path, newline="")))
-    assert header[-6:-3] == ["lat", "lon", "alt_msl"] and tuple(header) == trace.COLUMNS
+    assert header[-7:-4] == ["lat", "lon", "alt_msl"] and tuple(header) == trace.COLUMNS
     col = columns(path)
     assert np.all(np.abs(col["lat"] - 45.0) < 0.02) and np.all(np.abs(col["lon"] - 10.0) < 1e-4)
     # the start, South of the origin: its distance over the meridian's radius of curvature there (but for the

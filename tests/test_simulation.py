@@ -352,7 +352,7 @@ def test_the_recorder_writes_exactly_the_controls_flown(tmp_path):
         sim.step()
     flown = sim.flown_controls
     # the loads flew: throttle clipped, trim added then clipped, parking brake under ½ released
-    assert flown.tolist() == [1.0, 1.0, 0.0, -0.25, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+    assert flown.tolist() == [1.0, 1.0, 0.0, -0.25, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0]
     # the loads read that row: the same loads as a Simulation whose controls are already the flown ones
     twin = Simulation(start=None)
     twin.controls = Controls.from_array(flown)

@@ -516,7 +516,19 @@ _SWITCHES = {
     "mute": lambda app: app.cockpit.set_sound(not (app.sound is not None and app.sound.muted)),
     "devices": lambda app: setattr(app.hud, "show_devices", not app.hud.show_devices),
     "map": lambda app: app.map.toggle(),
+    "gear": lambda app: _gear_lever(app),
 }
+
+
+def _gear_lever(app):
+    """The gear key: the pilot's lever where the gear retracts (:attr:`Simulation.gear_position
+    <flightsim.simulation.flight.Simulation.gear_position>` not None), else a word that it is fixed."""
+    if not app.capabilities.can_fly or app.schedule is not None:
+        return
+    if app.sim.gear_position is None:
+        app.hud.notify("the gear is fixed: it does not retract", 1.5)
+    else:
+        app.pilot.press("gear")
 
 
 def _set_controls(controls, values):

@@ -36,6 +36,9 @@ def add_condition_arguments(p):
     p.add_argument("--engine", choices=("idle", "off"),
                    help="glide with the throttle closed, the engine idling or off (mixture cut: the propeller "
                         "windmills), solving for the glide angle instead of the throttle (--climb-angle unused)")
+    p.add_argument("--gear", choices=("up", "down"), default="down",
+                   help="the gear lever of an aircraft whose gear retracts (a JSBSim aircraft's: its tables' gear "
+                        "drag goes with it) (default down)")
     add_aircraft_argument(p)
     add_atmosphere_argument(p)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
@@ -93,17 +96,22 @@ def solve(args):
     """The aircraft, its model and the trim the options ask for; errors name the option."""
     from flightsim.physics.aircraft import load_aircraft
     from flightsim.physics.trim import AirplaneModel, TrimError, trim
+    from flightsim.simulation.starts import retracts
 
     aircraft = load_aircraft(args.aircraft)
+    if args.gear == "up" and not retracts(aircraft):
+        raise InputError("--gear", "up", f"{aircraft.name}'s gear does not retract (fixed gear, or no flight "
+                         "control moves gear/gear-pos-norm)")
     gravity = planet_of(args, aircraft)[3]
     # on a round planet the effective gravity at the trim's height, as a start there is trimmed
     model = AirplaneModel(aircraft, args.atmosphere, **({} if gravity is None else {"gravity": gravity}))
     try:
         point = trim(aircraft, args.airspeed, args.altitude, args.climb_angle, args.flaps, bank=args.bank,
-                     model=model, engine=args.engine)
+                     model=model, engine=args.engine, gear=0.0 if args.gear == "up" else 1.0)
     except TrimError as exc:
         raise InputError("--airspeed", "", str(exc)) from None
     model.engine = point.engine                  # the engine as trimmed, for what is evaluated at the trim next
+    model.gear = point.gear
     return aircraft, model, point
 
 
@@ -154,6 +162,7 @@ def trim_dict(point):
         "pitch_deg": point.pitch, "roll_deg": point.roll, "throttle": point.throttle, "elevator": point.elevator,
         "aileron": point.aileron, "rudder": point.rudder, "flaps": point.flaps, "turn_rate_deg_s": point.turn_rate,
         "residual": point.residual, "residual_angular": point.residual_angular, "engine": point.engine,
+        "gear": point.gear,
     }
 
 
@@ -175,8 +184,11 @@ def run_trim(args):
         return 0
     turn = f", banked {point.bank:g}° turning {point.turn_rate:.2f}°/s" if point.bank else ""
     engine = {None: "", "idle": ", engine idling", "off": ", engine off"}[args.engine]
+    from flightsim.simulation.starts import retracts
+
+    gear = (", gear up" if point.gear < 0.5 else ", gear down") if retracts(aircraft) else ""
     print(f"{aircraft.name}: steady flight at {point.airspeed:g} ft/s, altitude {point.altitude:g} ft, "
-          f"climb angle {point.climb_angle:g}°, flaps {point.flaps:g}{turn}{engine}")
+          f"climb angle {point.climb_angle:g}°, flaps {point.flaps:g}{turn}{engine}{gear}")
     line = planet_line(args, aircraft)
     rows = (("angle of attack α", f"{point.alpha:9.4f} °"), ("sideslip β", f"{point.beta:9.4f} °"),
             ("pitch", f"{point.pitch:9.4f} °"), ("roll", f"{point.roll:9.4f} °"),

@@ -29,6 +29,7 @@ from flightsim.simulation.controls import (
     ELEVATOR,
     ENGINE,
     FLAPS,
+    GEAR,
     RUDDER,
     THROTTLE,
     flown_row,
@@ -153,6 +154,7 @@ class Task:
         self.n = n
         self.trim_elevator = np.zeros(n)
         self.flaps = np.zeros(n)
+        self.gear = np.ones(n)          # the gear lever as the start has it (1 down, 0 up)
         self.scale = np.array([s for _, s, _ in self.OBSERVATION])
 
     # ------------------------------------------------------------------ episodes
@@ -178,6 +180,7 @@ class Task:
         controls = np.tile(flown_row(c), (m, 1))
         self.trim_elevator[index] = c.elevator_trim
         self.flaps[index] = c.flaps
+        self.gear[index] = controls[:, GEAR]
         self.batch.reset(index, states, controls, seeds)
 
     def act(self, actions, index=None):
@@ -202,6 +205,7 @@ class Task:
         u[:, AILERON] = a[:, 1]
         u[:, RUDDER] = a[:, 2]
         u[:, FLAPS] = self.flaps[index]
+        u[:, GEAR] = self.gear[index]
         self.batch.set_controls(u, index)
 
     def advance(self, hold=None):

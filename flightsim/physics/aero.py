@@ -105,7 +105,15 @@ from flightsim.physics.gear import (  # noqa: F401
     pack_gear,
     wheel_brake,
 )
-from flightsim.physics.inputs import C_BRAKE, C_ENGINE, C_PARKING_BRAKE, C_RUDDER, C_THROTTLE, INPUTS  # noqa: F401
+from flightsim.physics.inputs import (  # noqa: F401
+    C_BRAKE,
+    C_ENGINE,
+    C_GEAR,
+    C_PARKING_BRAKE,
+    C_RUDDER,
+    C_THROTTLE,
+    INPUTS,
+)
 from flightsim.physics.jsbsim.loads import jsbsim_loads
 from flightsim.physics.jsbsim.loads import settle_start as jsbsim_settle_start
 from flightsim.physics.jsbsim.loads import step_start as jsbsim_step_start
@@ -447,9 +455,11 @@ def pack(aircraft, atmosphere=None):
 
 
 def resting_controls():
-    """A controls array (:data:`INPUTS` order) with every control at 0 but the engine, running."""
+    """A controls array (:data:`INPUTS` order) with every control at 0 but the engine, running, and the gear
+    lever, down."""
     u = np.zeros(len(INPUTS))
     u[C_ENGINE] = 1.0
+    u[C_GEAR] = 1.0
     return u
 
 

@@ -43,7 +43,7 @@ import numpy as np
 from flightsim.math import quat
 from flightsim.physics import aero
 from flightsim.physics.aircraft import atmosphere_of
-from flightsim.physics.inputs import C_ENGINE
+from flightsim.physics.inputs import C_ENGINE, C_GEAR
 from flightsim.physics.steps import STATE_SIZE
 
 #: A trim is accepted when every linear acceleration is below this fraction of g
@@ -102,6 +102,8 @@ class TrimPoint:
         Controls.
     engine : float
         1 running, 0 off (a controls CSV's ``engine``).
+    gear : float
+        The gear lever trimmed with: 1 down, 0 up (a controls CSV's ``gear``).
     turn_rate : float
         Rate of change of heading, deg/s (0 in straight flight).
     residual : float
@@ -131,6 +133,7 @@ class TrimPoint:
     residual_angular: float
     state: np.ndarray
     engine: float = 1.0
+    gear: float = 1.0
 
     def describe(self):
         """The condition in a few words: ``level flight at 160 ft/s, 2000 ft`` (or a climb, a glide, a turn)."""
@@ -172,6 +175,8 @@ class AirplaneModel:
     def __init__(self, aircraft, atmosphere=None, gravity=None):
         #: the engine input the loads see (1 running, 0 off)
         self.engine = 1.0
+        #: the gear lever the loads see (1 down, 0 up)
+        self.gear = 1.0
         self.aircraft = aircraft
         self.atmosphere = atmosphere_of(aircraft, atmosphere)
         self.params = aero.pack(aircraft, self.atmosphere)
@@ -201,10 +206,11 @@ class AirplaneModel:
 
     def set_controls(self, controls):
         """Load (throttle, elevator, aileron, rudder, flaps) into the loads' parameters (brakes off; the engine
-        as :attr:`engine` says)."""
+        and the gear lever as :attr:`engine` and :attr:`gear` say)."""
         u = self.params.controls
         u[:] = 0.0
         u[C_ENGINE] = self.engine
+        u[C_GEAR] = self.gear
         u[:len(controls)] = controls
 
     def stalled(self, y, controls):
@@ -258,7 +264,7 @@ def _check(name, value, low=None, high=None, unit=""):
 
 
 def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=None, bank=0.0,
-         atmosphere=None, model=None, report_range=True, engine=None, lateral="wings-level"):
+         atmosphere=None, model=None, report_range=True, engine=None, lateral="wings-level", gear=1.0):
     """Find the steady flight at the given condition.
 
     Parameters
@@ -290,6 +296,9 @@ def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=
         What straight flight balances the propeller's torque with: the wings level and the sideslip found
         (the default), or no sideslip and the bank found (JSBSim's full trim: φ for v̇); a turn is always
         coordinated.
+    gear : float
+        The gear lever, 1 down (the default) or 0 up: a JSBSim aircraft whose gear retracts trims with its gear
+        there (its flight controls settled: the gear at its command), the others ignore it.
 
     Returns
     -------
@@ -315,13 +324,17 @@ def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=
     if lateral not in ("wings-level", "no-sideslip"):
         raise ValueError(f"lateral: must be wings-level or no-sideslip, got {lateral!r}")
     model = model or AirplaneModel(aircraft, atmosphere)
-    held = model.engine
+    lever = _check("gear", gear, 0.0, 1.0)
+    if lever not in (0.0, 1.0):
+        raise ValueError(f"gear: must be 0 (up) or 1 (down), got {gear!r}")
+    held, held_gear = model.engine, model.gear
     model.engine = 0.0 if engine == "off" else 1.0
+    model.gear = lever
     try:
         return _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, engine,
                      lateral == "no-sideslip" and not mu)
     finally:
-        model.engine = held
+        model.engine, model.gear = held, held_gear
 
 
 def _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, engine, banked=False):
@@ -376,7 +389,7 @@ def _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, e
         alpha=float(x[0]), beta=0.0 if banked else float(x[1]), roll=float(roll), pitch=float(pitch),
         throttle=0.0 if glider else float(x[2]), elevator=float(x[3]), aileron=float(x[4]),
         rudder=float(x[5]), flaps=fl, turn_rate=rate, residual=lin, residual_angular=ang, state=y,
-        engine=model.engine,
+        engine=model.engine, gear=model.gear,
     )
 
 
@@ -443,7 +456,7 @@ def _failure(aircraft, x, lin, ang, stalled, V, h, gamma, flaps, chi, mu, atmosp
     if found is None and span is not None and not span[0] <= V <= span[1]:
         # the solver stopped short of a bound: what gives out is what holds at the nearest trimmable speed
         edge = trim(aircraft, span[0] if V < span[0] else span[1], h, gamma, flaps, chi, mu, atmosphere, model,
-                    report_range=False, engine=engine)
+                    report_range=False, engine=engine, gear=model.gear)
         edge_x = [edge.alpha, edge.beta, edge.climb_angle if glider else edge.throttle, edge.elevator,
                   edge.aileron, edge.rudder]
         found = _limit(edge_x, model.stalled(edge.state, list(edge.controls.values())), near=0.05, glider=glider)
@@ -452,19 +465,21 @@ def _failure(aircraft, x, lin, ang, stalled, V, h, gamma, flaps, chi, mu, atmosp
 
 
 def trimmable_speeds(aircraft, altitude, climb_angle=0.0, flaps=0.0, heading=0.0, bank=0.0,
-                     atmosphere=None, model=None, resolution=0.5, engine=None):
-    """``(slowest, fastest)`` airspeed (ft/s) that :func:`trim` can hold, or None.
+                     atmosphere=None, model=None, resolution=0.5, engine=None, gear=None):
+    """``(slowest, fastest)`` airspeed (ft/s) that :func:`trim` can hold, or None (``gear`` None: the model's
+    lever as it is).
 
     The first trimmable speed of :data:`SPEED_PROBES`, then bisection towards
     both :data:`SPEED_BOUNDS` to ``resolution`` ft/s (the trimmable speeds are
     taken to be one interval).
     """
     model = model or AirplaneModel(aircraft, atmosphere)
+    lever = model.gear if gear is None else gear
 
     def ok(v):
         try:
             trim(aircraft, v, altitude, climb_angle, flaps, heading, bank, atmosphere, model, report_range=False,
-                 engine=engine)
+                 engine=engine, gear=lever)
             return True
         except TrimError:
             return False

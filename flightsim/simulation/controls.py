@@ -21,6 +21,9 @@ brake_     0 .. 1    the left / right toe brake alone (rudder
 left,                pedals): each side brakes at least this much
 brake_
 right
+gear       0 or 1    the gear lever: 1 down (the default), 0 up; a
+                     JSBSim aircraft whose gear retracts moves it
+                     (``gear/gear-cmd-norm``), the others ignore it
 =========  ========  ==============================================
 
 A schedule file is CSV whose header is ``t`` followed by any subset of the
@@ -57,10 +60,10 @@ CONTROL_NAMES = INPUTS
 """Control names, in the order of :meth:`Controls.as_array` and of the loads' controls array
 (:data:`flightsim.physics.inputs.INPUTS`: one definition)."""
 #: Entries of each control in a controls row (:data:`CONTROL_NAMES` order).
-THROTTLE, ELEVATOR, AILERON, RUDDER, FLAPS, BRAKE, PARKING_BRAKE, ENGINE, BRAKE_LEFT, BRAKE_RIGHT = (
+THROTTLE, ELEVATOR, AILERON, RUDDER, FLAPS, BRAKE, PARKING_BRAKE, ENGINE, BRAKE_LEFT, BRAKE_RIGHT, GEAR = (
     CONTROL_NAMES.index(n) for n in ("throttle", "elevator", "aileron", "rudder", "flaps", "brake", "parking_brake",
-                                     "engine", "brake_left", "brake_right"))
-#: The parking brake reads as set, and the engine as running, from this value up.
+                                     "engine", "brake_left", "brake_right", "gear"))
+#: The parking brake reads as set, the engine as running and the gear lever as down, from this value up.
 PARKING_BRAKE_SET = 0.5
 
 CONTROL_RANGES = {
@@ -74,6 +77,7 @@ CONTROL_RANGES = {
     "engine": (0.0, 1.0),
     "brake_left": (0.0, 1.0),
     "brake_right": (0.0, 1.0),
+    "gear": (0.0, 1.0),
 }
 """Inclusive (low, high) range of each control."""
 
@@ -101,14 +105,15 @@ def refuse_nonfinite(values, what, names=CONTROL_NAMES):
     return rows
 
 
-#: Row widths of the controls before the later ones came (throttle .. flaps, .. parking_brake, .. engine): such rows
-#: still fly, the controls they lack at their defaults (:func:`complete`).
-EARLIER_WIDTHS = (5, 7, 8)
+#: Row widths of the controls before the later ones came (throttle .. flaps, .. parking_brake, .. engine,
+#: .. brake_right): such rows still fly, the controls they lack at their defaults (:func:`complete`).
+EARLIER_WIDTHS = (5, 7, 8, 10)
 
 
 def complete(values):
     """Rows of controls (the last axis) as wide as :data:`CONTROL_NAMES`: rows of an earlier width
-    (:data:`EARLIER_WIDTHS`) get the later controls' defaults (the brakes released, the engine running)."""
+    (:data:`EARLIER_WIDTHS`) get the later controls' defaults (the brakes released, the engine running, the gear
+    down)."""
     values = np.asarray(values, dtype=np.float64)
     width = values.shape[-1] if values.ndim else 0
     if width in EARLIER_WIDTHS:
@@ -124,11 +129,12 @@ def flown(values, what="controls"):
     :func:`flown_row`), :class:`~flightsim.simulation.batch.BatchSimulation`, the Gymnasium tasks — and the
     traces record what it returns.  NaN or infinite values are refused (``ValueError`` naming the entry, see
     :func:`refuse_nonfinite`); the rest are clipped to :data:`CONTROL_RANGES`, and the parking brake reads as
-    set (1) from :data:`PARKING_BRAKE_SET` up, else released (0); the engine likewise running (1) or off (0).
+    set (1) from :data:`PARKING_BRAKE_SET` up, else released (0); the engine likewise running (1) or off (0), and
+    the gear lever down (1) or up (0).
 
     Parameters
     ----------
-    values : array_like, shape (N, 10) or (10,)
+    values : array_like, shape (N, 11) or (11,)
         (or rows of an earlier width, :data:`EARLIER_WIDTHS`: the later controls at their defaults)
     what : str
         What the values are called in an error message.
@@ -136,17 +142,18 @@ def flown(values, what="controls"):
     Returns
     -------
     numpy.ndarray
-        A new float64 array ``(N, 10)``.
+        A new float64 array ``(N, 11)``.
     """
     u = refuse_nonfinite(complete(values), what).copy()
     np.clip(u, _LOWS, _HIGHS, out=u)
     u[:, PARKING_BRAKE] = np.where(u[:, PARKING_BRAKE] >= PARKING_BRAKE_SET, 1.0, 0.0)
     u[:, ENGINE] = np.where(u[:, ENGINE] >= PARKING_BRAKE_SET, 1.0, 0.0)
+    u[:, GEAR] = np.where(u[:, GEAR] >= PARKING_BRAKE_SET, 1.0, 0.0)
     return u
 
 
 def flown_row(controls, what="controls"):
-    """The controls row ``(10,)`` a :class:`Controls` flies: the elevator trim (clipped to −1..1) added to the
+    """The controls row ``(11,)`` a :class:`Controls` flies: the elevator trim (clipped to −1..1) added to the
     elevator, then :func:`flown`.
 
     Raises
@@ -191,6 +198,10 @@ class Controls:
     brake_left, brake_right : float
         0..1; the left and the right toe brake on their own (rudder pedals): each side's wheels brake at
         least this much, whatever ``brake`` and the rudder say (steering on the ground with the brakes).
+    gear : float
+        1 down (the default), 0 up (values from 0.5 up read as down): the gear lever.  A JSBSim aircraft whose
+        ``<contact>`` elements retract drives its ``gear/gear-cmd-norm`` with it (its own flight controls then move
+        ``gear/gear-pos-norm``, as in JSBSim); flightsim's own aircraft and fixed gear ignore it.
     elevator_trim : float
         -1..1; the elevator's neutral, as set by a trim wheel: the elevator
         the airplane flies is ``elevator + elevator_trim`` clipped to -1..1
@@ -208,10 +219,11 @@ class Controls:
     engine: float = 1.0
     brake_left: float = 0.0
     brake_right: float = 0.0
+    gear: float = 1.0
     elevator_trim: float = 0.0
 
     def as_array(self) -> np.ndarray:
-        """The values as float64 in :data:`CONTROL_NAMES` order (``throttle`` … ``engine, brake_left, brake_right``)."""
+        """The values as float64 in :data:`CONTROL_NAMES` order (``throttle`` … ``brake_left, brake_right, gear``)."""
         return np.array([getattr(self, n) for n in CONTROL_NAMES], dtype=np.float64)
 
     @classmethod
@@ -220,7 +232,7 @@ class Controls:
 
         Parameters
         ----------
-        values : array_like, shape (10,)
+        values : array_like, shape (11,)
 
         Returns
         -------
@@ -269,7 +281,7 @@ class ControlSchedule:
     ----------
     times : numpy.ndarray, shape (n,)
         Read-only float64.
-    rows : numpy.ndarray, shape (n, 10)
+    rows : numpy.ndarray, shape (n, 11)
         Read-only float64, complete rows (left-out columns filled in; rows of the first 5 or 7 controls get the
         brakes released and the engine running).
     initial : Controls
@@ -444,6 +456,8 @@ class _CsvReader:
                 self.fail(f"line {line}, column {name}", f"must be 0 (released) or 1 (set), got {x!r}")
             if name == "engine" and x not in (0.0, 1.0):
                 self.fail(f"line {line}, column {name}", f"must be 0 (off) or 1 (running), got {x!r}")
+            if name == "gear" and x not in (0.0, 1.0):
+                self.fail(f"line {line}, column {name}", f"must be 0 (up) or 1 (down), got {x!r}")
             values[CONTROL_NAMES.index(name)] = x
         return t, values
 

@@ -77,6 +77,9 @@ from flightsim.simulation.starts import file_start
 DEFAULT_DT = 1.0 / 120.0
 #: Time scales the app offers.
 TIME_SCALES = (0.25, 0.5, 1.0, 2.0, 4.0)
+#: ``gear/gear-pos-norm`` from which a gear that retracts is down and locked, and up to which it is up (FGLGear's:
+#: a retractable wheel is a contact above 0.99).
+GEAR_LOCKED, GEAR_UP = 0.99, 0.01
 #: Every value of a :class:`Controls`, as a tuple (read in C): what the loads were last given, so a control added to
 #: the class is never left out of the comparison.
 _CONTROL_VALUES = operator.attrgetter(*(f.name for f in fields(Controls)))
@@ -205,6 +208,9 @@ class Telemetry:
     alt_msl: float = None
     #: The planet's name (``flat``, ``WGS-84``, a JSBSim aircraft's own); empty where the source does not say.
     planet: str = ""
+    #: Where a gear that retracts is (``gear/gear-pos-norm``: 1 down and locked, 0 up); None for fixed gear (and
+    #: where the source does not say).
+    gear_position: float = None
 
 
 def gear_legs(aircraft, params):
@@ -806,11 +812,42 @@ class Simulation:
         if not self._wheels_down_flag[0] and self._clear_of_ground():
             self._on_ground_flag[0] = False
             return
+        if self._gear_up_landing():
+            return
         g = self._gear
         code = ground_after_step_fields(self._y, self._prev, self.t, self._view_fields, self._wheels_down_flag,
                                         self._on_ground_flag, 0, g.travel, g.wheels_only, g.sink_rate)
         if code != GROUND_OK:
             self._crash(g.limits(code), code == GROUND_SINK_CRASH)
+
+    def _gear_up_landing(self):
+        """A wheel of a gear that retracts touching the ground while the gear is not down and locked
+        (``gear/gear-pos-norm`` below :data:`GEAR_LOCKED`, FGLGear's 0.99): the flight ends as a gear-up landing.
+        JSBSim makes such a wheel no contact at all; the files give no shape of the belly, so the belly is taken
+        to meet the ground where the wheels would (a strut's length early), and the landing is a crash.  True when
+        it ended so."""
+        position = self.gear_position
+        if position is None or position >= GEAR_LOCKED:
+            return False
+        retracting = np.array(self.aircraft.jsbsim.retracting_gear, dtype=bool)
+        depth = contact_depths(self.aircraft, self._y, self._terrain)
+        touching = retracting & (depth > 0.0)
+        if not touching.any():
+            return False
+        limits = np.where(retracting, 0.0, np.inf)
+        sink = float(-self._prev[5])
+        y, message = crash(self.aircraft, self._prev, self._y, self.t, self.dt, limits, False, self._terrain)
+        when = message.split(": ", 1)[0]
+        how = "up" if position <= GEAR_UP else "not down and locked"
+        what = ("the gear retracted on the ground: the belly fell onto it" if self._wheels_down_flag[0]
+                else "gear-up landing: the belly hit the ground")
+        self.status = (f"{when}: {what} at {np.linalg.norm(self._prev[3:6]):.0f} ft/s (sink rate {sink:.1f} ft/s) "
+                       f"with the gear {how} (gear/gear-pos-norm {position:.2f})")
+        self._y[:] = y
+        self._prev[:] = y
+        self._to_eci()
+        self._contact_now()
+        return True
 
     def _clear_of_ground(self):
         """Whether the airplane is surely clear of the ground (the plane z = 0, or the terrain's surface)."""
@@ -854,7 +891,7 @@ class Simulation:
         wind = self._wind[:3].copy()
         point = solve_trim(self.aircraft, float(np.linalg.norm(y[3:6] - wind)), float(y[2]), 0.0,
                            min(max(self.controls.flaps, 0.0), 1.0), heading, atmosphere=self.atmosphere,
-                           report_range=False)
+                           report_range=False, gear=1.0 if self.controls.gear >= 0.5 else 0.0)
         state = point.state_at(y[0], y[1])
         state[3:6] += wind   # steady flight relative to the air
         self.set_state(FlightState.from_vector(self.t, state))
@@ -901,7 +938,17 @@ class Simulation:
             engines=engines,
             unconverged=bool(self._diag[aero.D_UNCONVERGED]) and self.integrator == "midpoint",
             lat=lat, lon=lon, alt_msl=alt_msl, planet=self.planet.name,
+            gear_position=self.gear_position,
         )
+
+    @property
+    def gear_position(self):
+        """Where a gear that retracts is now (a JSBSim aircraft's ``gear/gear-pos-norm``: 1 down, 0 up), or None
+        for fixed gear (:func:`~flightsim.simulation.starts.retracts`)."""
+        model = self.aircraft.jsbsim
+        if model is None or not model.retractable:
+            return None
+        return float(self._params.jsb_props[model.gear_position_slot])
 
     @property
     def air_density(self):

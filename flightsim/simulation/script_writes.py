@@ -268,10 +268,12 @@ class ScriptProperties:
         gravity = start_gravity(sim.aircraft, float(y0[2]), planet, sim.lat, sim.lon)
         model = AirplaneModel(sim.aircraft, sim.atmosphere, gravity=gravity)
         flaps = min(max(self.read("fcs/flap-cmd-norm") if self.known("fcs/flap-cmd-norm") else 0.0, 0.0), 1.0)
+        # the gear as the script left its lever (JSBSim's trim settles the gear kinematic at gear/gear-cmd-norm)
+        gear = 0.0 if self.known("gear/gear-cmd-norm") and self.read("gear/gear-cmd-norm") < 0.5 else 1.0
         try:
             point = solve_trim(sim.aircraft, speed, float(y0[2]), gamma, flaps, track, bank=bank,
                                atmosphere=sim.atmosphere, model=model, report_range=False,
-                               lateral="no-sideslip" if lateral == "no-sideslip" else "wings-level")
+                               lateral="no-sideslip" if lateral == "no-sideslip" else "wings-level", gear=gear)
         except (TrimError, ValueError) as exc:
             raise RuntimeError(f"the {what} trim (do_simple_trim {mode}) failed: {exc}") from None
         state = point.state_at(y0[0], y0[1])

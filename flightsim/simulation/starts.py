@@ -14,7 +14,8 @@ chosen with ``--start`` (and ``--trim`` for ``simulate``):
               :data:`AIM_DISTANCE` past the threshold;
 ``air``       level flight trimmed at the aircraft file's ``cruise_speed`` (a JSBSim aircraft's, flightsim's
               estimate: where that speed cannot be held level, the nearest that can), at its
-              initial position, altitude and heading (``flightsim fly``'s default);
+              initial position, altitude and heading (``flightsim fly``'s default), the gear up where it
+              retracts (:func:`retracts`; the ``runway`` and ``approach`` starts have it down);
 ``trim``      steady flight trimmed at a given airspeed (altitude, flight-path
               angle and flaps may be given too);
 ``file``      the aircraft file's ``[initial]`` state and throttle, as it is (the book's start).
@@ -48,7 +49,7 @@ from flightsim.physics import planet as planets
 from flightsim.physics.aircraft import atmosphere_of
 from flightsim.physics.constants import NAUTICAL_MILE
 from flightsim.physics.ground import contact_depths
-from flightsim.physics.inputs import C_ENGINE
+from flightsim.physics.inputs import C_ENGINE, C_GEAR
 from flightsim.physics.trim import AirplaneModel, TrimError, trimmable_speeds
 from flightsim.physics.trim import trim as solve_trim
 from flightsim.simulation.airfield import RUNWAY
@@ -131,11 +132,20 @@ def file_start(aircraft):
     return Start("file", y, Controls(throttle=aircraft.initial_throttle))
 
 
+def retracts(aircraft):
+    """Whether the gear lever moves ``aircraft``'s gear: a JSBSim aircraft whose contacts retract and whose
+    flight controls move ``gear/gear-pos-norm``
+    (:attr:`JSBSimModel.retractable <flightsim.physics.jsbsim.model.JSBSimModel.retractable>`); flightsim's own
+    aircraft keep their gear down."""
+    model = getattr(aircraft, "jsbsim", None)
+    return model is not None and model.retractable
+
+
 def trim_controls(point):
     """The pilot's controls that hold a trim: throttle, aileron, rudder, flaps, and the elevator as trim (stick
     centred)."""
     return Controls(throttle=point.throttle, aileron=point.aileron, rudder=point.rudder, flaps=point.flaps,
-                    engine=point.engine, elevator_trim=point.elevator)
+                    engine=point.engine, gear=point.gear, elevator_trim=point.elevator)
 
 
 def _in_the_wind(y, wind):
@@ -161,27 +171,31 @@ def start_gravity(aircraft, altitude=None, planet=None, lat=None, lon=None):
     return planets.effective_gravity(body, math.radians(lat), math.radians(lon), h)
 
 
-def _solve(aircraft, airspeed, altitude, climb_angle, flaps, heading=None, atmosphere=None, gravity=None):
-    """:func:`~flightsim.physics.trim.trim` with the constant gravity ``gravity`` (None: the aircraft's)."""
+def _solve(aircraft, airspeed, altitude, climb_angle, flaps, heading=None, atmosphere=None, gravity=None, gear=1.0):
+    """:func:`~flightsim.physics.trim.trim` with the constant gravity ``gravity`` (None: the aircraft's) and the
+    gear lever ``gear`` (1 down, 0 up)."""
     model = None if gravity is None else AirplaneModel(aircraft, atmosphere, gravity=gravity)
-    return solve_trim(aircraft, airspeed, altitude, climb_angle, flaps, heading, atmosphere=atmosphere, model=model)
+    return solve_trim(aircraft, airspeed, altitude, climb_angle, flaps, heading, atmosphere=atmosphere, model=model,
+                      gear=gear)
 
 
 def trimmed_start(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, atmosphere=None,
-                  kind="trim", wind=None, gravity=None):
+                  kind="trim", wind=None, gravity=None, gear=1.0):
     """Steady flight trimmed at ``airspeed`` (ft/s) from the aircraft file's initial position and heading.
 
     ``airspeed`` and ``climb_angle`` are relative to the air; ``wind``
     (:class:`~flightsim.physics.wind.WindSpec`, optional) adds its steady
     wind at the start's height to the earth velocity (turbulence and gusts
     are not part of a start).  ``gravity``: the trim's (ft/s², :func:`start_gravity`; None: the aircraft's).
+    ``gear``: the gear lever trimmed with and held (1 down, 0 up; only a gear that :func:`retracts` reads it).
 
     Raises
     ------
     ValueError
         A bad argument (naming it), or :class:`flightsim.physics.trim.TrimError`.
     """
-    point = _solve(aircraft, airspeed, altitude, climb_angle, flaps, atmosphere=atmosphere, gravity=gravity)
+    point = _solve(aircraft, airspeed, altitude, climb_angle, flaps, atmosphere=atmosphere, gravity=gravity,
+                   gear=gear)
     y = _in_the_wind(point.state_at(aircraft.initial_position[0], aircraft.initial_position[1]), wind)
     return Start(kind, y, trim_controls(point), point)
 
@@ -217,6 +231,7 @@ def settle(aircraft, north, west, heading, controls=None, atmosphere=None):
     u = (controls or Controls()).clamped()
     params.controls[:5] = [u.throttle, u.elevator, u.aileron, u.rudder, u.flaps]
     params.controls[C_ENGINE] = u.engine
+    params.controls[C_GEAR] = u.gear
     inertia = np.asarray(aircraft.inertia)
 
     def state(x):
@@ -362,7 +377,7 @@ def start_end(airfield=None, runway=None):
 
 
 def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0.0, flaps=0.0,
-               atmosphere=None, wind=None, planet=None, lat=None, lon=None, airfield=None, runway=None):
+               atmosphere=None, wind=None, planet=None, lat=None, lon=None, airfield=None, runway=None, gear=None):
     """The :class:`Start` of the given kind (see the module docstring).
 
     ``planet``, ``lat``, ``lon``: where it will fly, as :class:`~flightsim.simulation.flight.Simulation` takes
@@ -371,7 +386,9 @@ def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0
     :class:`~flightsim.simulation.batch.BatchSimulation` flies on a flat planet: give it ``planet="flat"``.
     ``airfield``, ``runway``: the runway end of the ``runway`` and ``approach`` starts (:func:`start_end`;
     None for both: the home runway 36, as before).  ``atmosphere``: "constant" or "isa", None (the default) the
-    aircraft's own (:func:`~flightsim.physics.aircraft.atmosphere_of`).
+    aircraft's own (:func:`~flightsim.physics.aircraft.atmosphere_of`).  ``gear``: the gear lever of the
+    trimmed starts (1 down, 0 up; None: as a pilot has it, up in the ``air`` start where it :func:`retracts`,
+    down on the ``approach`` and for a ``trim``); the ``runway`` start's is down.
 
     Raises
     ------
@@ -400,19 +417,23 @@ def make_start(aircraft, kind="air", airspeed=None, altitude=None, climb_angle=0
         speed = getattr(aircraft, "cruise_speed", None)
         if speed is None:
             raise ValueError(f"start: {aircraft.source} has no [initial] cruise_speed; use --start file")
+        lever = (0.0 if retracts(aircraft) else 1.0) if gear is None else gear
         try:
-            return trimmed_start(aircraft, speed, altitude, 0.0, 0.0, atmosphere, kind="air", wind=wind, gravity=g)
+            return trimmed_start(aircraft, speed, altitude, 0.0, 0.0, atmosphere, kind="air", wind=wind, gravity=g,
+                                 gear=lever)
         except TrimError:
             if getattr(aircraft, "jsbsim", None) is None:     # (a file's own cruise speed: its error stands)
                 raise
             # a JSBSim aircraft's cruise speed is flightsim's estimate: the nearest speed it holds level instead
             h = float(aircraft.initial_position[2]) if altitude is None else altitude
-            span = trimmable_speeds(aircraft, h, atmosphere=atmosphere)
+            span = trimmable_speeds(aircraft, h, atmosphere=atmosphere, gear=lever)
             if span is None:
                 raise
             lo, hi = span
             near = min(max(speed, lo + 0.05 * (hi - lo)), hi - 0.05 * (hi - lo))
-            return trimmed_start(aircraft, near, altitude, 0.0, 0.0, atmosphere, kind="air", wind=wind, gravity=g)
+            return trimmed_start(aircraft, near, altitude, 0.0, 0.0, atmosphere, kind="air", wind=wind, gravity=g,
+                                 gear=lever)
     if kind == "trim":
-        return trimmed_start(aircraft, airspeed, altitude, climb_angle, flaps, atmosphere, wind=wind, gravity=g)
+        return trimmed_start(aircraft, airspeed, altitude, climb_angle, flaps, atmosphere, wind=wind, gravity=g,
+                             gear=1.0 if gear is None else gear)
     raise ValueError(f"start: unknown kind {kind!r}; valid: {', '.join(START_KINDS)}")

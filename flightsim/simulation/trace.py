@@ -7,7 +7,7 @@ with aviation signs)::
     airspeed, alpha, throttle, elevator, aileron, rudder, flaps, brake,
     parking_brake, on_ground, wind_x, wind_y, wind_z, groundspeed, rpm, ap_mode,
     engine, brake_left, brake_right, lat, lon, alt_msl, nav_dev_dots,
-    gs_dev_dots, dme_nm
+    gs_dev_dots, dme_nm, gear
 
 ``x, y, z`` earth position (x North, y West, z up); ``vx, vy, vz`` earth
 velocity (over the ground); ``qw..qz`` orientation body → earth; ``p, q, r``
@@ -36,11 +36,13 @@ planet's state: :mod:`flightsim.physics.planet`); ``nav_dev_dots``,
 VOR or localizer and the glide slope's, in dots, + fly right and fly up, and
 the DME's slant range in nm), **nan where there is no signal** (beyond
 range, behind terrain, no glide slope for a VOR: NaN in the table, ``nan``
-in the CSV, as Python's ``float``, numpy and pandas read it).
+in the CSV, as Python's ``float``, numpy and pandas read it); ``gear`` the
+gear lever (a control, last because it came last: 1 down, 0 up; see
+:class:`flightsim.simulation.controls.Controls`).
 Columns are only ever added at the end; a trace without the later ones
 reads the brakes, on_ground, rpm and ap_mode as 0, the wind as still air,
 the engine as running, its place as the flat earth frame laid at 0°, 0°,
-and no NAV signal.
+no NAV signal, and the gear lever down.
 """
 
 import csv
@@ -64,10 +66,12 @@ LATER_CONTROL_COLUMNS = ("engine", "brake_left", "brake_right")
 GEODETIC_COLUMNS = ("lat", "lon", "alt_msl")
 #: What the NAV radio shows (dots, dots, nm; NaN, written ``nan``, without a signal), after the geodetic columns.
 NAV_COLUMNS = ("nav_dev_dots", "gs_dev_dots", "dme_nm")
+#: The gear lever (1 down, 0 up), a control added after the NAV columns.
+GEAR_COLUMNS = ("gear",)
 COLUMNS = (STATE_COLUMNS + DERIVED_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ("groundspeed",)
-           + ENGINE_COLUMNS + LATER_CONTROL_COLUMNS + GEODETIC_COLUMNS + NAV_COLUMNS)
-#: What a trace without a column reads in it: 0, but the engine runs.
-_ABSENT = {"engine": 1.0, "brake_left": 0.0, "brake_right": 0.0}
+           + ENGINE_COLUMNS + LATER_CONTROL_COLUMNS + GEODETIC_COLUMNS + NAV_COLUMNS + GEAR_COLUMNS)
+#: What a trace without a column reads in it: 0, but the engine runs and the gear is down.
+_ABSENT = {"engine": 1.0, "brake_left": 0.0, "brake_right": 0.0, "gear": 1.0}
 #: Where the controls (but the later ones: :func:`controls_of`) and the on_ground flag start in a trace table.
 CONTROLS_AT = len(STATE_COLUMNS) + len(DERIVED_COLUMNS)
 ON_GROUND_AT = CONTROLS_AT + len(CONTROL_COLUMNS)
@@ -76,6 +80,7 @@ WIND_AT = ON_GROUND_AT + len(GROUND_COLUMNS)
 LATER_AT = COLUMNS.index(LATER_CONTROL_COLUMNS[0])
 GEODETIC_AT = COLUMNS.index(GEODETIC_COLUMNS[0])
 NAV_AT = COLUMNS.index(NAV_COLUMNS[0])
+GEAR_AT = COLUMNS.index(GEAR_COLUMNS[0])
 
 
 def flat_geodetic_rows(x, y, z, lat0=0.0, lon0=0.0):
@@ -98,9 +103,10 @@ def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=
         s.
     states : array_like, shape (N, 13)
         ``[x, v, q, ω]`` rows (see :mod:`flightsim.integrators`).
-    controls : array_like, shape (N, 10), (N, 8), (N, 7) or (N, 5)
+    controls : array_like, shape (N, 11), (N, 10), (N, 8), (N, 7) or (N, 5)
         throttle, elevator, aileron, rudder, flaps, brake, parking_brake,
-        engine, brake_left, brake_right (the first eight, seven or five alone: the brakes read 0, the engine 1).
+        engine, brake_left, brake_right, gear (the first ten, eight, seven or five alone: the brakes read 0, the
+        engine 1, the gear 1).
     on_ground : array_like, shape (N,), optional
         1 while a wheel carries load, else 0 (default: all 0).
     wind : array_like, shape (N, 3), optional
@@ -120,7 +126,9 @@ def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=
     states = np.asarray(states, dtype=np.float64).reshape(-1, 13)
     n = states.shape[0]
     controls = complete(np.asarray(controls, dtype=np.float64).reshape(n, -1))
-    controls, later = controls[:, :len(CONTROL_COLUMNS)], controls[:, len(CONTROL_COLUMNS):]
+    at = len(CONTROL_COLUMNS)
+    controls, later, lever = (controls[:, :at], controls[:, at:at + len(LATER_CONTROL_COLUMNS)],
+                              controls[:, at + len(LATER_CONTROL_COLUMNS):])
     ground = np.zeros((n, 1)) if on_ground is None else np.asarray(on_ground, dtype=np.float64).reshape(n, 1)
     wind = np.zeros((n, 3)) if wind is None else np.asarray(wind, dtype=np.float64).reshape(n, 3)
     extra = [np.zeros((n, 1)) if v is None else np.asarray(v, dtype=np.float64).reshape(n, 1) for v in (rpm, ap_mode)]
@@ -136,7 +144,7 @@ def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=
                  else np.asarray(geodetic, dtype=np.float64).reshape(n, 3))
     nav = np.full((n, 3), np.nan) if nav is None else np.asarray(nav, dtype=np.float64).reshape(n, 3)
     return np.hstack([times, states, angles, airspeed, alpha, controls, ground, wind, groundspeed, *extra, later,
-                      place, nav])
+                      place, nav, lever])
 
 
 def write_csv(path, rows):
@@ -174,7 +182,8 @@ def read_csv(path):
         trace: brakes off, still air), a missing engine 1 (running), and
         missing ``lat, lon, alt_msl`` the flat earth frame laid on WGS-84 at
         0°, 0° (all three are read, or none); the NAV columns' ``nan`` (or
-        empty) cells, and missing columns, read NaN: no signal.
+        empty) cells, and missing columns, read NaN: no signal; a missing
+        ``gear`` reads 1 (down).
     """
     from flightsim.errors import InputError
 
@@ -208,7 +217,7 @@ def read_csv(path):
             raise InputError(path, f"line {number}", f"expected {len(header)} cells, got {len(cells)}")
         values = []
         for name in (STATE_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ENGINE_COLUMNS
-                     + LATER_CONTROL_COLUMNS + (GEODETIC_COLUMNS if placed else ())):
+                     + LATER_CONTROL_COLUMNS + GEAR_COLUMNS + (GEODETIC_COLUMNS if placed else ())):
             if name not in index:
                 values.append(_ABSENT.get(name, 0.0))
                 continue
@@ -245,7 +254,7 @@ def read_csv(path):
     at = 14 + len(CONTROL_COLUMNS)
     extra = at + 1 + len(WIND_COLUMNS)
     later = extra + len(ENGINE_COLUMNS)
-    place = later + len(LATER_CONTROL_COLUMNS)
+    place = later + len(LATER_CONTROL_COLUMNS) + len(GEAR_COLUMNS)
     controls = np.hstack([data[:, 14:at], data[:, later:place]])
     return table(data[:, 0], states, controls, on_ground=data[:, at], wind=data[:, at + 1:at + 4],
                  rpm=data[:, extra], ap_mode=data[:, extra + 1], geodetic=data[:, place:] if placed else None,
@@ -254,6 +263,7 @@ def read_csv(path):
 
 def controls_of(rows):
     """The controls of trace rows ``(N, len(COLUMNS))`` as rows in
-    :data:`~flightsim.simulation.controls.CONTROL_NAMES` order ``(N, 10)``."""
+    :data:`~flightsim.simulation.controls.CONTROL_NAMES` order ``(N, 11)``."""
     rows = np.asarray(rows, dtype=np.float64).reshape(-1, len(COLUMNS))
-    return np.hstack([rows[:, CONTROLS_AT:ON_GROUND_AT], rows[:, LATER_AT:LATER_AT + len(LATER_CONTROL_COLUMNS)]])
+    return np.hstack([rows[:, CONTROLS_AT:ON_GROUND_AT], rows[:, LATER_AT:LATER_AT + len(LATER_CONTROL_COLUMNS)],
+                      rows[:, GEAR_AT:GEAR_AT + len(GEAR_COLUMNS)]])

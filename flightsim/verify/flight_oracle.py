@@ -245,7 +245,7 @@ class JSBSimTrim:
 
 
 def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=1.0 / 120.0, advance=None,
-                planet="round", lat=0.0, lon=0.0):
+                planet="round", lat=0.0, lon=0.0, gear=1.0):
     """Trim JSBSim's ``name`` in straight, level flight on its planet with JSBSim's own full trim.
 
     A :func:`planet_fdm` at geodetic ``lat``, ``lon`` (the flat planet: 0, 0), ``ic/vt-fps`` = ``airspeed_fps``
@@ -285,6 +285,9 @@ def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=
         JSBSim's own planet (the default) or the flat one (:func:`planet_fdm`).
     lat, lon : float, optional
         The start's geodetic latitude and longitude on the round planet, deg.
+    gear : float, optional
+        The gear lever, ``gear/gear-cmd-norm``: 1 down (JSBSim's default), 0 up; the trim settles the aircraft's
+        gear kinematic at it, as it does the flaps'.
 
     Returns
     -------
@@ -305,6 +308,7 @@ def jsbsim_trim(name, airspeed_fps, altitude_ft, flaps=0.0, heading_deg=0.0, dt=
         fdm["ic/gamma-deg"] = 0.0
         fdm["ic/vt-fps"] = airspeed_fps
         fdm["fcs/flap-cmd-norm"] = flaps
+        fdm["gear/gear-cmd-norm"] = gear
         if advance is not None:
             for k in range(fdm.get_propulsion().get_num_engines()):
                 fdm[f"fcs/advance-cmd-norm[{k}]"] = advance

@@ -17,16 +17,30 @@ from dataclasses import replace
 
 from flightsim.app.audio.output import Speakers, WavRecorder, to_pcm16
 from flightsim.app.audio.synth import SAMPLE_RATE, Sounding, Synth
+from flightsim.simulation.flight import GEAR_LOCKED
 
-__all__ = ["NO_DEVICE", "SAMPLE_RATE", "Sound", "Sounding", "Synth", "sounding_of"]
+__all__ = ["GEAR_HORN_HEIGHT", "GEAR_HORN_THROTTLE", "NO_DEVICE", "SAMPLE_RATE", "Sound", "Sounding", "Synth",
+           "gear_warning", "sounding_of"]
 
 #: Said once, on stderr, where there is no audio device.
 NO_DEVICE = "flightsim: no audio device found: flying without sound"
 #: A constant thrust (the book's airplane) sounds as an engine turning from this rpm at idle to the second at full
 #: throttle.
 GENERIC_RPM = (900.0, 2600.0)
+#: The gear horn sounds with the throttle at or below this (near idle) below this height above the ground (ft) while a
+#: gear that retracts is not down and locked.
+GEAR_HORN_THROTTLE, GEAR_HORN_HEIGHT = 0.1, 1000.0
 #: The fewest samples rendered at once (two frames at 60 a second): each rendering has a fixed cost.
 MIN_BLOCK = 735
+
+
+def gear_warning(telemetry, throttle):
+    """Whether the gear horn sounds: a gear that retracts (``telemetry.gear_position`` not None) not down and
+    locked, in the air below :data:`GEAR_HORN_HEIGHT` ft, with the throttle (0..1) at or below
+    :data:`GEAR_HORN_THROTTLE`."""
+    position = getattr(telemetry, "gear_position", None)
+    return (position is not None and position < GEAR_LOCKED and not telemetry.on_ground
+            and telemetry.altitude < GEAR_HORN_HEIGHT and throttle <= GEAR_HORN_THROTTLE)
 
 
 def sounding_of(sim, telemetry, touchdown=0.0, crash=False):
@@ -49,7 +63,7 @@ def sounding_of(sim, telemetry, touchdown=0.0, crash=False):
     return Sounding(rpm=max(rpm, 0.0), power=throttle if running else 0.0, n2=n2, thrust=thrust,
                     airspeed=telemetry.airspeed, stall=bool(telemetry.stall),
                     groundspeed=math.hypot(*sim.vector[3:5]) if telemetry.on_ground else 0.0,
-                    touchdown=touchdown, crash=crash)
+                    touchdown=touchdown, crash=crash, gear_horn=gear_warning(telemetry, throttle))
 
 
 class Sound:

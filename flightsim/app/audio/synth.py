@@ -12,6 +12,8 @@ propeller      its blade-passing tone, ``rpm / 60 × blades`` Hz, louder with th
 turbine        a whine following the high-pressure spool (N2) and a roar following the thrust
 wind           noise low-passed at a cutoff rising with the airspeed, louder as its square
 stall horn     the 172's reed horn: a 1.6 kHz tone and its overtone while the HUD's stall warning is on
+gear horn      a 400 Hz tone, beating twice a second, while the gear is not down with the throttle
+               closed low (:attr:`Sounding.gear_horn`)
 tyres          a low rumble with the groundspeed while a wheel carries load; a chirp at touchdown,
                louder with the sink rate
 crash          a burst of noise
@@ -33,6 +35,8 @@ SAMPLE_RATE = 22050
 GLIDE = 0.03
 #: The stall horn's tone (Hz).
 HORN = 1600.0
+#: The gear horn's tone and its beat (Hz): low and interrupted, so it is not taken for the stall horn.
+GEAR_HORN, GEAR_HORN_BEAT = 400.0, 2.0
 #: Airspeed (ft/s) at which the wind is at full loudness.
 WIND_FULL = 260.0
 #: Groundspeed (ft/s) at which the tyres rumble at full loudness; the sink rate (ft/s) of the loudest chirp.
@@ -67,6 +71,8 @@ class Sounding:
         The sink rate (ft/s) of a touchdown in this block (0: none).
     crash : bool
         The airplane crashed in this block.
+    gear_horn : bool
+        The gear warning: the throttle closed low with a gear that retracts not down.
     """
 
     rpm: float = 0.0
@@ -80,11 +86,12 @@ class Sounding:
     groundspeed: float = 0.0
     touchdown: float = 0.0
     crash: bool = False
+    gear_horn: bool = False
 
 
 #: The gliding parameters, in the order of :attr:`Synth._now`.
 _PARAMETERS = ("engine_hz", "engine_gain", "blade_hz", "blade_gain", "whine_hz", "whine_gain", "roar_gain",
-               "wind_gain", "wind_cutoff", "horn_gain", "rumble_gain", "volume")
+               "wind_gain", "wind_cutoff", "horn_gain", "rumble_gain", "volume", "gear_horn_gain")
 
 
 def _heard(gain):
@@ -116,7 +123,8 @@ class Synth:
         self.muted = False
         self._rng = np.random.default_rng(seed)
         self._now = np.zeros(len(_PARAMETERS))
-        self._phases = np.zeros(6)                 # engine, blade, whine, horn, horn overtone, the rasp's pulse
+        self._phases = np.zeros(8)                 # engine, blade, whine, horn, horn overtone, the rasp's pulse,
+        #                                            the gear horn and its beat
         self._lowpass = np.zeros(3)                # wind, rumble, roar filters' last outputs
         self._bursts = []                          # [samples left, gain, decay a sample, kind] of chirps and crashes
 
@@ -133,6 +141,7 @@ class Synth:
             0.22 if s.stall else 0.0,
             0.5 * min(max(s.groundspeed, 0.0) / RUMBLE_FULL, 1.0),
             0.0 if self.muted else min(max(self.volume, 0.0), 1.0),
+            0.2 if s.gear_horn else 0.0,
         ])
 
     def render(self, n, sounding):
@@ -170,6 +179,10 @@ class Synth:
             horn = (np.sin(self._advance(3, np.full(n, HORN)))
                     + 0.4 * np.sin(self._advance(4, np.full(n, 2.0 * HORN))))
             out += P["horn_gain"] * horn
+        if _heard(P["gear_horn_gain"]):
+            beat = np.sin(self._advance(7, np.full(n, GEAR_HORN_BEAT))) > 0.0
+            tone = np.sign(np.sin(self._advance(6, np.full(n, GEAR_HORN))))          # a square wave: a buzzer
+            out += P["gear_horn_gain"] * 0.7 * tone * beat
         if _heard(P["rumble_gain"]):
             out += P["rumble_gain"] * self._filtered(1, self._rng.standard_normal(n), 90.0) * 2.0
         if self._bursts:

@@ -15,7 +15,7 @@ from flightsim.physics.constants import KNOT
 
 __all__ = ["CHART_FLAGS", "FT_S_TO_KT", "X_FLAGS", "attitude_indicator", "bar", "chart_limits", "cockpit_frame",
            "cockpit_shapes",
-           "heading_tape", "hsi", "plain_lines", "vec2"]
+           "heading_tape", "hsi", "plain_lines", "three_lights", "vec2"]
 
 FT_S_TO_KT = 1.0 / KNOT
 """Knots per ft/s (:data:`flightsim.physics.constants.KNOT`)."""
@@ -142,6 +142,26 @@ def bar(label, value, lo, hi, text):
     if lo < 0.0:
         dl.add_line(vec2(zero, p.y), vec2(zero, p.y + h), _DIM, 1.0)
     imgui.dummy(vec2(w, h))
+    imgui.same_line()
+    imgui.text(text)
+
+
+def three_lights(state, text):
+    """The gear lights, labelled ``Gear`` as :func:`bar` labels its gauges: three filled greens for ``"down"``
+    (down and locked), three reds for ``"transit"``, three dark rings for ``"up"``; then ``text``."""
+    dl = imgui.get_window_draw_list()
+    imgui.text(f"{'Gear':<9}")
+    imgui.same_line(78.0)
+    p = imgui.get_cursor_screen_pos()
+    h = imgui.get_text_line_height()
+    colour = {"down": _GREEN, "transit": _RED}.get(state)
+    for k in range(3):
+        centre = vec2(p.x + 0.5 * h + k * (h + 6.0), p.y + 0.5 * h)
+        if colour is None:
+            dl.add_circle(centre, 0.38 * h, _DIM, 0, 1.0)
+        else:
+            dl.add_circle_filled(centre, 0.4 * h, colour)
+    imgui.dummy(vec2(3.0 * (h + 6.0), h))
     imgui.same_line()
     imgui.text(text)
 

@@ -62,16 +62,18 @@ from flightsim.app.hud.instruments import (
     heading_tape,
     hsi,
     plain_lines,
+    three_lights,
     vec2,
     wind_arrow,
     wind_relative,
 )
 from flightsim.app.hud.map_panel import map_panel
 from flightsim.app.input.joystick import CENTRED
-from flightsim.app.input.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_HELD
+from flightsim.app.input.pilot import GAMEPAD_BUTTONS, GAMEPAD_DPAD, GAMEPAD_DPAD_PRESS, GAMEPAD_HELD
 from flightsim.app.scene.camera import CAMERA_MODES
 from flightsim.physics.planet import place_text
 from flightsim.simulation.autopilot import SPEC_KEYS, Selection
+from flightsim.simulation.flight import GEAR_LOCKED, GEAR_UP
 from flightsim.simulation.navigation import station as find_station
 
 __all__ = ["NUMERICS_SECTIONS", "PANELS", "STALL_BLINK_HZ", "aircraft_section", "autopilot_section", "camera_section",
@@ -110,7 +112,8 @@ _HELP_ACTIONS = (("pitch_up", "pitch up (stick back)"), ("pitch_down", "pitch do
                  ("dynamics", "Dynamics panel: modes and stability"),
                  ("brake", "wheel brakes (hold; with rudder: differential)"),
                  ("parking_brake", "parking brake set / release"), ("autopilot", "autopilot on / off"),
-                 ("engine", "engine off (mixture cut) / running"), ("mute", "sound off / on"),
+                 ("engine", "engine off (mixture cut) / running"),
+                 ("gear", "gear lever up / down (gear that retracts)"), ("mute", "sound off / on"),
                  ("devices", "Input panel: joysticks, their axes, calibration"),
                  ("map", "map: terrain, airfields, navaids, your track (wheel zooms, drag pans)"), ("quit", "quit"))
 
@@ -215,7 +218,8 @@ def key_help(view, do, hud):
         imgui.end_table()
     imgui.separator()
     imgui.text("Mouse: drag to orbit (orbit camera) or look around (cockpit); wheel zooms.")
-    pad = ", ".join(f"{b} {a}" for b, a in {**GAMEPAD_BUTTONS, **GAMEPAD_HELD, **GAMEPAD_DPAD}.items())
+    pad = ", ".join(f"{b} {a}" for b, a in {**GAMEPAD_BUTTONS, **GAMEPAD_HELD, **GAMEPAD_DPAD,
+                                             **GAMEPAD_DPAD_PRESS}.items())
     imgui.text("Gamepad: left stick elevator/aileron, right stick rudder and throttle,")
     imgui.push_text_wrap_pos(imgui.get_cursor_pos_x() + 520.0)
     imgui.text_wrapped("triggers throttle down/up; " + pad + ".")
@@ -227,6 +231,28 @@ def key_help(view, do, hud):
 
 
 # ------------------------------------------------------------------ flight
+
+
+def gear_lights(position):
+    """What the gear lights show for a gear at ``position`` (1 down, 0 up; None: fixed gear): ``"down"`` (three
+    greens: down and locked), ``"transit"`` (red: moving), ``"up"`` (no light) or None (fixed: no lights)."""
+    if position is None:
+        return None
+    if position >= GEAR_LOCKED:             # FGLGear's thresholds: a wheel is a contact only above 0.99
+        return "down"
+    return "up" if position <= GEAR_UP else "transit"
+
+
+def gear_section(t, c, view):
+    """The three greens of a gear that retracts (:func:`gear_lights`): green down and locked, red in transit, dark
+    when up; nothing for fixed gear."""
+    lights = gear_lights(getattr(t, "gear_position", None))
+    if lights is None:
+        return
+    key = f" ({view.keymap.describe('gear')})" if view.capabilities.can_fly else ""
+    lever = "down" if c.gear >= 0.5 else "up"
+    text = {"down": "down", "up": "up", "transit": f"going {lever} {t.gear_position * 100:3.0f}%"}[lights]
+    three_lights(lights, text + key)
 
 
 def flight_panel(view, do, hud):
@@ -277,6 +303,7 @@ def flight_panel(view, do, hud):
         else:
             bar(f"{label} RPM", gauge[1], 0.0, RPM_GAUGE_MAX, f"{gauge[1]:4.0f} rpm")
     bar("Flaps", c.flaps, 0.0, 1.0, f"{c.flaps * 100:3.0f}%")
+    gear_section(t, c, view)
     bar("Elevator", c.elevator, -1.0, 1.0, f"{c.elevator:+.2f}")
     if view.capabilities.can_fly:      # a recording holds the elevator flown (stick + trim) as its elevator
         bar("Trim", c.elevator_trim, -1.0, 1.0, f"{c.elevator_trim:+.3f} (+ nose up)")

@@ -50,6 +50,7 @@ PRESS_ACTIONS += ("engine",)         # the engine off (mixture cut, magnetos off
 PRESS_ACTIONS += ("mute",)           # the sound off / on
 PRESS_ACTIONS += ("devices",)        # the Input panel (joysticks, their axes, calibration) on / off
 PRESS_ACTIONS += ("map",)            # the map panel on / off
+PRESS_ACTIONS += ("gear",)           # the gear lever up / down (an aircraft whose gear retracts)
 
 ACTIONS = HELD_ACTIONS + PRESS_ACTIONS
 """Every action a key can be bound to."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import warnings
 
-__all__ = ["FLAP_NOTCHES", "GAMEPAD_BUTTONS", "GAMEPAD_DPAD", "GAMEPAD_HELD", "Gamepads", "Pilot",
+__all__ = ["FLAP_NOTCHES", "GAMEPAD_BUTTONS", "GAMEPAD_DPAD", "GAMEPAD_DPAD_PRESS", "GAMEPAD_HELD", "Gamepads", "Pilot",
            "apply_dead_zone"]
 
 FLAP_NOTCHES = (0.0, 0.5, 1.0)
@@ -38,6 +38,8 @@ GAMEPAD_HELD = {"leftshoulder": "yaw_left", "rightshoulder": "yaw_right"}
 GAMEPAD_BUTTONS["leftstick"] = "parking_brake"   # click the left stick: set / release the parking brake
 GAMEPAD_DPAD = {"dpup": "trim_nose_down", "dpdown": "trim_nose_up", "dpleft": "brake"}
 """The d-pad, held: the elevator trim (up is the trim wheel forward, nose down, as the stick), and the brakes."""
+#: The d-pad pressed right: the gear lever up / down (an action once per press).
+GAMEPAD_DPAD_PRESS = {"dpright": "gear"}
 
 _STICK_RATE = 8.0          # /s: how fast a surface follows a stick (essentially direct)
 _BRAKE_RATE = 4.0          # /s: how fast the brakes come on and off (a quarter second)
@@ -87,6 +89,7 @@ class Pilot:
         self.flap_target = 0.0
         self._toggle_parking_brake = False
         self._toggle_engine = False
+        self._toggle_gear = False
         self._levers = {}          # a joystick lever's last value, by control
         self._keyed_brake = 0.0    # the brake key's (and the d-pad's) brake, beside a brake axis
 
@@ -101,6 +104,8 @@ class Pilot:
             self._toggle_parking_brake = not self._toggle_parking_brake   # flipped at the next update
         elif action == "engine":
             self._toggle_engine = not self._toggle_engine
+        elif action == "gear":
+            self._toggle_gear = not self._toggle_gear
         else:
             self.held.add(action)
 
@@ -118,6 +123,7 @@ class Pilot:
         self.flap_target = min(FLAP_NOTCHES, key=lambda n: abs(n - controls.flaps))
         self._toggle_parking_brake = False
         self._toggle_engine = False
+        self._toggle_gear = False
         self._levers = {}
         self._keyed_brake = 0.0
 
@@ -150,7 +156,8 @@ class Pilot:
             ``throttle_rate`` in -1..1, ``trim`` (the d-pad up/down: +1 nose up,
             -1 nose down) and ``brake`` (1 with the d-pad held left)), or None.
             The brake key held brakes fully (coming on in a quarter second);
-            the parking brake key flips the parking brake, the engine key the engine (running / off).
+            the parking brake key flips the parking brake, the engine key the engine (running / off), the gear
+            key the gear lever (down / up).
         hold : bool
             The autopilot flies (:class:`~flightsim.simulation.autopilot.Autopilot`): a surface no key or stick
             moves stays where it is (not centred), so only the pilot's own input moves it.
@@ -226,6 +233,9 @@ class Pilot:
         if self._toggle_engine:
             self._toggle_engine = False
             controls.engine = 0.0 if controls.engine >= 0.5 else 1.0
+        if self._toggle_gear:
+            self._toggle_gear = False
+            controls.gear = 0.0 if controls.gear >= 0.5 else 1.0
         return tuple(moved)
 
 
@@ -256,6 +266,7 @@ class Gamepads:
         self.controller = None
         self.status = "no gamepad"
         self._manager = None
+        self._dpad_right = False       # the d-pad held right at the last poll (the gear: once per press)
         if use_manager:
             self._start_manager()
 
@@ -328,7 +339,8 @@ class Gamepads:
             (left stick right = +), ``rudder`` (right stick right = +) and
             ``throttle_rate`` (right trigger minus left trigger, plus the
             right stick pushed forward), ``trim`` (d-pad down = +1, nose up;
-            up = -1, nose down) and ``brake`` (1 with the d-pad held left).
+            up = -1, nose down) and ``brake`` (1 with the d-pad held left).  The d-pad pressed right calls
+            ``on_press("gear")`` once (:data:`GAMEPAD_DPAD_PRESS`).
         """
         c = self.controller
         if c is None:
@@ -337,6 +349,10 @@ class Gamepads:
             if getattr(c.device, "connected", True) is False:
                 self.disconnect(c)
                 return None
+            right = float(c.dpad.x) > 0.5
+            if right and not self._dpad_right:
+                self.on_press(GAMEPAD_DPAD_PRESS["dpright"])
+            self._dpad_right = right
             return {
                 "elevator": float(c.lefty),            # pyglet: stick down/back is +y
                 "aileron": float(c.leftx),

@@ -72,6 +72,8 @@ COMMANDS = {
     "fcs/speedbrake-cmd-norm": (None, 0.0, 0.0, 1.0),
     "fcs/spoiler-cmd-norm": (None, 0.0, 0.0, 1.0),
 }
+#: The gear lever's command (``FGFCS::SetGearCmd``) and the position the aircraft's tables read (``GetGearPos``).
+GEAR_COMMAND, GEAR_POSITION = "gear/gear-cmd-norm", "gear/gear-pos-norm"
 #: Per engine: its throttle (flightsim's one lever), its mixture (rich), a constant-speed propeller's rpm command
 #: (the highest: a governor's takeoff and climb setting; JSBSim's default, 0, is its lowest) and its magnetos (both).
 ENGINE_COMMANDS = {"fcs/throttle-cmd-norm[{k}]": ("throttle", 1.0, 0.0, 1.0),
@@ -243,6 +245,9 @@ class JSBSimModel:
                                  "has no such force or moment (or its magnitude is a function)")
         commands = {**COMMANDS, **{canonical(pattern.format(k=k)): spec for k in range(len(engines.kinds))
                                    for pattern, spec in ENGINE_COMMANDS.items()}}
+        # the gear lever: JSBSim's pilot writes gear/gear-cmd-norm, the aircraft's own flight controls (a kinematic,
+        # "Gear Control") move gear/gear-pos-norm after it; fixed gear keeps its command at 1 (down)
+        commands[GEAR_COMMAND] = ("gear", 1.0, 0.0, 1.0) if cls._retracting(source) else (None, 1.0, 0.0, 1.0)
         rows = [(props.slot(name), -1 if control is None else INPUTS.index(control), scale, lo, hi)
                 for name, (control, scale, lo, hi) in commands.items()]
         state_slots = np.array([props.slot(n) for n in L.STATE], dtype=np.int64)
@@ -386,6 +391,29 @@ class JSBSimModel:
         generated and compiled the first time the aircraft is flown on this machine, loaded from the cache after."""
         programs = {"fcs": self.fcs.program, "aero": self.aero.program, "engine": self.propulsion.program}
         return compile_blocks(programs, len(self.properties), Path(self.source.path).stem)
+
+    @functools.cached_property
+    def retractable(self):
+        """Whether the gear lever moves this aircraft's gear: a ``<contact>`` has ``<retractable>`` and the
+        aircraft's flight controls write ``gear/gear-pos-norm`` (its "Gear Control" kinematic: the time the gear
+        takes is the aircraft's, as in JSBSim, where ``FGLGear`` only reads the position)."""
+        return bool(self._retracting(self.source)) and canonical(GEAR_POSITION) in self.fcs.outputs
+
+    @functools.cached_property
+    def retracting_gear(self):
+        """Per contact of the aircraft's ``gear`` (wheels first, then hard points, as :func:`contacts` orders them):
+        whether it retracts (its ``<retractable>``) — with the gear not down and locked it is no wheel, as in
+        ``FGLGear``."""
+        block = self.source.section("ground_reactions", required=False)
+        rows = [(CONTACT_KINDS.get((el.get("type") or "BOGEY").upper()),
+                 (el.findtext("retractable") or "0").strip() not in ("0", ""))
+                for el in (() if block is None else block.findall("contact"))]
+        return tuple(r for kind, r in rows if kind == "wheel") + tuple(r for kind, r in rows if kind != "wheel")
+
+    @property
+    def gear_position_slot(self):
+        """The property slot of ``gear/gear-pos-norm`` (0 up .. 1 down)."""
+        return self.properties[GEAR_POSITION]
 
     @property
     def engine_count(self):
