@@ -59,6 +59,7 @@ def test_the_engine_key_stops_and_restarts_the_engine_and_the_flight_panel_says_
     from pyglet.window import key
 
     from flightsim.physics.aircraft import load_aircraft
+    from flightsim.physics.inputs import C_ENGINE
     from flightsim.simulation.starts import make_start
 
     c172 = load_aircraft("c172")
@@ -72,7 +73,7 @@ def test_the_engine_key_stops_and_restarts_the_engine_and_the_flight_panel_says_
     app.window.dispatch_event("on_key_press", key.O, 0)
     app.window.dispatch_event("on_key_release", key.O, 0)
     run_frames(app, 60, redraw_hud=True)
-    assert app.sim.controls.engine == 0.0 and app.sim.flown_controls[-1] == 0.0
+    assert app.sim.controls.engine == 0.0 and app.sim.flown_controls[C_ENGINE] == 0.0
     assert app.telemetry.thrust < 0.0 and 0.0 < app.telemetry.rpm < 0.7 * running_rpm   # windmilling
     assert _amber_left(app) > before + 50               # "ENGINE OFF - windmilling" under the RPM gauge
     app.window.dispatch_event("on_key_press", key.O, 0)

@@ -347,7 +347,7 @@ def test_above_the_ground_the_gear_adds_nothing():
     with_gear = aero.pack(AIRCRAFT)
     without = aero.pack(replace(AIRCRAFT, gear=()))
     for p in (with_gear, without):
-        p.controls[:] = (0.6, 0.2, -0.1, 0.3, 0.5, 1.0, 1.0, 1.0, 0.0, 0.0)
+        p.controls[:] = (0.6, 0.2, -0.1, 0.3, 0.5, 1.0, 1.0, 1.0, 0.0, 0.0, 1.0)     # (the gear down)
     assert aero.airplane_loads(0.0, y, with_gear) == aero.airplane_loads(0.0, y, without)
     assert not np.any(with_gear.gear_diag)
     y[2] = AIRCRAFT.contact_height - 0.1                         # wheels pressed in: now it pushes up
