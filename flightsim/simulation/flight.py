@@ -613,10 +613,14 @@ class Simulation:
         KeyError
             Not a JSBSim aircraft, or no such property in its array.
         """
+        return float(self._params.jsb_props[self._jsbsim_slot(name)])
+
+    def _jsbsim_slot(self, name):
+        """The slot of the JSBSim aircraft's property ``name`` in its array (KeyError: none)."""
         model = self.aircraft.jsbsim
         if model is None or name not in model.properties:
             raise KeyError(name)
-        return float(self._params.jsb_props[model.properties[name]])
+        return model.properties[name]
 
     def set_jsbsim_property(self, name, value):
         """Write the JSBSim aircraft's own property ``name`` (its property array): what reads it next sees
@@ -627,10 +631,7 @@ class Simulation:
         KeyError
             Not a JSBSim aircraft, or no such property in its array.
         """
-        model = self.aircraft.jsbsim
-        if model is None or name not in model.properties:
-            raise KeyError(name)
-        self._params.jsb_props[model.properties[name]] = float(value)
+        self._params.jsb_props[self._jsbsim_slot(name)] = float(value)
 
     def jsbsim_auxiliary(self):
         """Every one of JSBSim's ``FGAuxiliary`` properties flightsim computes

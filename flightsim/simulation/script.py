@@ -320,17 +320,23 @@ def _output(reader, el, folder):
         templates[f.get("name")] = _check_function(reader, f, f.get("name"))
     entries = []
     for p in el.findall("property"):
-        prop = props.canonical_name(p.text or "")
-        if not prop:
-            reader.fail(p, "empty property name")
-        function = None
-        if p.get("apply") is not None:
-            if p.get("apply") not in templates:
-                reader.fail(p, f"no template function named {p.get('apply')!r} in this output", "apply=")
-            function = _substitute(templates[p.get("apply")], prop)
+        prop, function = _applied(reader, p, templates, "this output")
         entries.append((OutputEntry(prop, p.get("caption"), function), p))
     path = Path(name).expanduser()
     return Output(path, kind, rate, tuple(e for e, _ in entries), reader.xml.line(el)), [p for _, p in entries]
+
+
+def _applied(reader, p, templates, where):
+    """A ``<property apply="F">`` entry (of an output or a notice): its property's name, and its template function
+    ``F`` with the property put in (None without ``apply``); ``where`` names the templates' place in a message."""
+    prop = props.canonical_name(p.text or "")
+    if not prop:
+        reader.fail(p, "empty property name")
+    if p.get("apply") is None:
+        return prop, None
+    if p.get("apply") not in templates:
+        reader.fail(p, f"no template function named {p.get('apply')!r} in {where}", "apply=")
+    return prop, _substitute(templates[p.get("apply")], prop)
 
 
 def load_script(path, root=None):
@@ -484,15 +490,8 @@ def _event(reader, el, templates, reads, writes):
         reader.refuse_unknown(notify, ("property", "description"))
         rows = []
         for p in notify.findall("property"):
-            prop = props.canonical_name(p.text or "")
-            if not prop:
-                reader.fail(p, "empty property name")
-            template = None
-            if p.get("apply") is not None:
-                if p.get("apply") not in templates:
-                    reader.fail(p, f"no template function named {p.get('apply')!r} in the script's outputs",
-                                "apply=")
-                template = _substitute(templates[p.get("apply")], prop)
+            prop, template = _applied(reader, p, templates, "the script's outputs")
+            if template is not None:
                 for node in template.iter():
                     if node.tag in ("property", "p"):
                         reads.append((props.canonical_name(node.text.lstrip("-")), p))
