@@ -7,9 +7,10 @@ where JSBSim cannot trim that high), and each point reports flightsim's less JSB
 simulator failed to trim and why.
 
 The envelope is JSBSim's (the reference's): at each height the slowest speed of the ladder
-:data:`SLOW` × the table's speed at which JSBSim trims, times 1.05 ("just above": JSBSim's trim holds no α
-limit, so the slowest it trims is near the wing's CLmax), up to the fastest of the ladder :data:`FAST` × the
-table's speed at which it trims (the cruise or maximum level speed; its throttle ≤ 1).  Both trims are as the
+:data:`SLOW` × the table's speed at which JSBSim trims (walked down from the table's speed to the first rung it
+fails: JSBSim's trim holds no α limit, so the slowest it trims is above the wing's CLmax by less than a rung), up
+to the fastest of the ladder :data:`FAST` × the table's speed at which it trims (walked up the same way: the
+cruise or maximum level speed, its throttle ≤ 1).  Both trims are as the
 table's (:func:`flightsim.verify.flight_check.compare_flight`): flightsim's
 :func:`~flightsim.physics.trim.trim` with the effective gravity of JSBSim's round Earth at 0°N 0°E, no
 sideslip; JSBSim's full trim (:func:`~flightsim.verify.flight_oracle.jsbsim_trim`, constant-speed propellers at
@@ -34,12 +35,11 @@ from flightsim.verify.flight_table import _aircraft_name, condition
 
 __all__ = ["FAST", "HEADER", "SLOW", "finite", "markdown", "point", "row_line", "summary", "sweep", "worst"]
 
-#: Fractions of the table's speed tried, slowest first, for the envelope's slow end (the first JSBSim trims).
-SLOW = (0.35, 0.45, 0.55, 0.65, 0.8, 1.0)
-#: Fractions of the table's speed tried, fastest first, for its fast end (the first JSBSim trims).
-FAST = (1.6, 1.4, 1.2, 1.0)
-#: The slow end sits this much above the slowest speed JSBSim trims.
-MARGIN = 1.05
+#: Fractions of the table's speed tried for the envelope's slow end, from the table's speed down to the first
+#: JSBSim fails (where it fails at the table's speed, on down until one trims).
+SLOW = (1.0, 0.8, 0.65, 0.55, 0.45, 0.35)
+#: The same up, for its fast end (the cruise or maximum level speed).
+FAST = (1.2, 1.4, 1.6)
 #: How far above the table's height the second height is, ft (the second value where JSBSim trims nothing there).
 CLIMBS = (10000.0, 5000.0)
 
@@ -94,19 +94,22 @@ def point(aircraft, bare, speed, altitude, gear, quiet=contextlib.nullcontext, t
 
 
 def _ends(bare, base, altitude, gear, quiet):
-    """JSBSim's slowest and fastest trimmed speeds of the ladders at ``altitude``, each with its trim (or None)."""
-    def tries(fractions):
+    """JSBSim's slowest and fastest trimmed speeds of the ladders at ``altitude``, each ``(speed, trim)``; None
+    where it trims none.  Walked outward from the table's speed, each way to the first rung it fails (a governed
+    propeller's failed trim costs JSBSim tens of trims: :func:`~flightsim.verify.flight_oracle.jsbsim_trim`)."""
+    def walk(fractions, found):
         for f in fractions:
             try:
-                return base * f, _jsbsim(bare, base * f, altitude, gear, quiet)
-            except Exception:                   # JSBSimTrimError: the next rung
-                continue
+                found.append((base * f, _jsbsim(bare, base * f, altitude, gear, quiet)))
+            except Exception:                   # JSBSimTrimError: the end is the rung before
+                if found:
+                    break
+        return found
+    down = walk(SLOW, [])
+    if not down:
         return None
-    slow = tries(SLOW)
-    if slow is None:
-        return None
-    fast = tries(f for f in FAST if f * base > slow[0])
-    return slow, fast or slow
+    up = walk(FAST, [down[0]]) if down[0][0] == base else [down[0]]
+    return down[-1], up[-1]
 
 
 def sweep(name, points=5, quiet=contextlib.nullcontext, log=None):
@@ -136,10 +139,11 @@ def sweep(name, points=5, quiet=contextlib.nullcontext, log=None):
         row["note"] = "glider: no level trim"
         return row
     def fly(altitude, ends):
-        (v0, _), (v1, t1) = ends
+        (v0, t0), (v1, t1) = ends
         row["heights"].append(altitude)
-        for k, v in enumerate(np.linspace(min(v0 * MARGIN, v1), v1, points)):
-            p = point(aircraft, bare, float(v), altitude, gear, quiet, theirs=t1 if k == points - 1 else None)
+        for k, v in enumerate(np.linspace(v0, v1, points)):
+            known = t0 if k == 0 else t1 if k == points - 1 else None      # (the ends: trimmed already)
+            p = point(aircraft, bare, float(v), altitude, gear, quiet, theirs=known)
             row["points"].append(p)
             if log:
                 log(_point_line(spelled, p))
