@@ -10,7 +10,8 @@ The envelope is JSBSim's (the reference's): at each height the slowest speed of 
 :data:`SLOW` × the table's speed at which JSBSim trims (walked down from the table's speed to the first rung it
 fails: JSBSim's trim holds no α limit, so the slowest it trims is above the wing's CLmax by less than a rung), up
 to the fastest of the ladder :data:`FAST` × the table's speed at which it trims (walked up the same way: the
-cruise or maximum level speed, its throttle ≤ 1).  Both trims are as the
+cruise or maximum level speed, its throttle ≤ 1); where JSBSim cannot trim the table's speed and none below
+(higher up), the envelope is the rungs of :data:`FAST` it trims.  Both trims are as the
 table's (:func:`flightsim.verify.flight_check.compare_flight`): flightsim's
 :func:`~flightsim.physics.trim.trim` with the effective gravity of JSBSim's round Earth at 0°N 0°E, no
 sideslip; JSBSim's full trim (:func:`~flightsim.verify.flight_oracle.jsbsim_trim`, constant-speed propellers at
@@ -106,8 +107,9 @@ def _ends(bare, base, altitude, gear, quiet):
                     break
         return found
     down = walk(SLOW, [])
-    if not down:
-        return None
+    if not down:                                # too slow there (higher up): the envelope is above the table's speed
+        up = walk(FAST, [])
+        return (up[0], up[-1]) if up else None
     up = walk(FAST, [down[0]]) if down[0][0] == base else [down[0]]
     return down[-1], up[-1]
 
@@ -200,7 +202,7 @@ def row_line(row):
     speeds = sorted({round(p["airspeed"]) for p in pts})
     heights = "/".join(f"{h:.0f}" for h in row["heights"])
     a, t = worst(row)
-    wa = "—" if a is None else f"{a['alpha_diff']:+.3f} ({a['airspeed']:.0f}, {a['altitude']:.0f})"
+    wa = "—" if a is None else f"{a['alpha_diff']:+.4f} ({a['airspeed']:.0f}, {a['altitude']:.0f})"
     wt = "—" if t is None else f"{t['throttle_diff']:+.4f} ({t['airspeed']:.0f}, {t['altitude']:.0f})"
     return (f"| {row['aircraft']} | {row['gear']} | {both}/{len(pts)} | {speeds[0]}–{speeds[-1]} | {heights} | "
             f"{wa} | {wt} | {_fails(row, 'flightsim')} | {_fails(row, 'jsbsim')} |")
