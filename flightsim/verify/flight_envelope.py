@@ -65,7 +65,8 @@ def _jsbsim(bare, speed, altitude, gear, quiet):
 
 def point(aircraft, bare, speed, altitude, gear, quiet=contextlib.nullcontext, theirs=None):
     """Both trims at one point: a dict of ``airspeed``, ``altitude`` (ft/s, ft), ``flightsim`` and ``jsbsim``
-    (each ``{"alpha", "throttle"}`` or ``{"failed": reason}``), and, where both trim, ``alpha_diff`` (deg) and
+    (each ``{"alpha", "throttle"}`` or ``{"failed": reason}``; JSBSim's with its governors held also
+    ``blade_angle`` deg and engine 0's ``propeller_rpm``), and, where both trim, ``alpha_diff`` (deg) and
     ``throttle_diff`` (flightsim's less JSBSim's); ``seconds`` each took.  ``theirs``: JSBSim's trim there, already
     found (or its exception)."""
     out = {"airspeed": float(speed), "altitude": float(altitude)}
@@ -87,6 +88,8 @@ def point(aircraft, bare, speed, altitude, gear, quiet=contextlib.nullcontext, t
         out["jsbsim"] = {"failed": _reason(theirs)}
     else:
         out["jsbsim"] = {"alpha": theirs.alpha, "throttle": theirs.throttle}
+        if theirs.blade_angle is not None:      # its governors held (jsbsim_trim): where it left the propeller
+            out["jsbsim"].update(blade_angle=theirs.blade_angle, propeller_rpm=theirs.engines[0].get("propeller_rpm"))
     out["seconds"] = {"flightsim": t1 - t0, "jsbsim": time.perf_counter() - t1}
     if "alpha" in out["flightsim"] and "alpha" in out["jsbsim"]:
         out["alpha_diff"] = out["flightsim"]["alpha"] - out["jsbsim"]["alpha"]
