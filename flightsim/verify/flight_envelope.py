@@ -159,7 +159,7 @@ def sweep(name, points=5, quiet=contextlib.nullcontext, log=None):
         row["points"].append(point(aircraft, bare, base, height, gear, quiet))
     else:
         fly(height, ends)
-    for climb in CLIMBS:
+    for climb in CLIMBS if ends is not None else ():     # (none at the table's height: none searched higher)
         ends = _ends(bare, base, height + climb, gear, quiet)
         if ends is not None:
             fly(height + climb, ends)
@@ -167,7 +167,8 @@ def sweep(name, points=5, quiet=contextlib.nullcontext, log=None):
     else:                                       # the table's speed 10,000 ft up, reported
         row["heights"].append(height + CLIMBS[0])
         row["points"].append(point(aircraft, bare, base, height + CLIMBS[0], gear, quiet))
-        row["note"] = f"JSBSim trims none of the ladder at +{CLIMBS[-1]:.0f} ft"
+        row["note"] = ("JSBSim trims none of the ladder" if len(row["points"]) == 1 else
+                       f"JSBSim trims none of the ladder at +{CLIMBS[-1]:.0f} ft")
     return row
 
 
