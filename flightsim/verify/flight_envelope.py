@@ -146,7 +146,7 @@ def sweep(name, points=5, quiet=contextlib.nullcontext, log=None):
     def fly(altitude, ends):
         (v0, t0), (v1, t1) = ends
         row["heights"].append(altitude)
-        for k, v in enumerate(np.linspace(v0, v1, points)):
+        for k, v in enumerate(np.linspace(v0, v1, points) if v1 > v0 else [v0]):   # (one rung: one point)
             known = t0 if k == 0 else t1 if k == points - 1 else None      # (the ends: trimmed already)
             p = point(aircraft, bare, float(v), altitude, gear, quiet, theirs=known)
             row["points"].append(p)
