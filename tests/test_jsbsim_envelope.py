@@ -42,3 +42,16 @@ def test_sweep_refuses_one_point():
     proc = run("--sweep", "--aircraft", "c172p", "--points", "1")
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == ["--points: must be at least 2, got 1"]
+
+
+def test_c310_trims_up_to_300_fps_at_8000_ft_with_its_gear_up():
+    """What the sweep found (issue 40): at its fine stop and 2700 rpm the c310's propeller drags more as the
+    throttle opens from idle, so the trim started from throttle 0.5 slid to idle ("it needs less than idle
+    thrust") above 209 ft/s; it starts from 0.9 too now, and the throttle rises with the speed."""
+    from flightsim.physics import trim as trim_module
+    from flightsim.physics.aircraft import load_aircraft
+
+    aircraft = load_aircraft("jsbsim:c310")
+    throttles = [trim_module.trim(aircraft, v, 8000.0, heading=0.0, atmosphere="isa", report_range=False,
+                                  gear=0.0).throttle for v in (209.0, 250.0, 300.0)]
+    assert 0.7 < throttles[0] < throttles[1] < throttles[2] < 1.0
