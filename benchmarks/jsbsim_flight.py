@@ -74,6 +74,9 @@ def main(argv=None):
     parser.add_argument("--points", type=int, default=5, help="--sweep: speeds per height (default 5, at least 2)")
     parser.add_argument("--json", metavar="FILE", help="--sweep: write every point here (JSON)")
     args = parser.parse_args(argv)
+    if args.sweep and args.points < 2:
+        print(f"--points: must be at least 2, got {args.points}", file=sys.stderr)
+        return 2
     names = [*args.names, *args.aircraft] or [row[0].split(":", 1)[1] for row in jsbsim_fleet()[0]]
     if args.sweep:
         return sweep(names, args)
@@ -98,9 +101,6 @@ def sweep(names, args):
     stdout and in ``--markdown``, every point in ``--json`` (both rewritten after each aircraft)."""
     from flightsim.verify import flight_envelope as envelope
 
-    if args.points < 2:
-        print(f"--points: must be at least 2, got {args.points}", file=sys.stderr)
-        return 2
     rows = []
     t0 = time.perf_counter()
     for name in names:
