@@ -37,9 +37,17 @@ How to run
     python benchmarks/jsbsim_flight.py 737 c172p           # some
     python benchmarks/jsbsim_flight.py --markdown table.md # also write the README's table
     python benchmarks/jsbsim_flight.py --planet flat c172p # both on a flat, still planet
+    python benchmarks/jsbsim_flight.py --sweep             # trims across the envelope (issue 40, part 5)
+    python benchmarks/jsbsim_flight.py --sweep --aircraft c310 --points 2 --json sweep.json
+
+``--sweep``: instead of the table, both simulators' level trims (gear up where it retracts) at ``--points``
+speeds from just above the slowest JSBSim trims to the fastest it trims, at the table's height and 10,000 ft
+above it (:mod:`flightsim.verify.flight_envelope`); the Markdown table has each aircraft's worst point,
+``--json`` writes every point.
 """
 
 import argparse
+import json
 import sys
 import time
 
@@ -60,8 +68,18 @@ def main(argv=None):
     parser.add_argument("--markdown", metavar="FILE", help="write the table here too")
     parser.add_argument("--planet", choices=("round", "flat"), default="round",
                         help="JSBSim's rotating WGS-84 Earth and flightsim's round planet (default), or a flat one")
+    parser.add_argument("--sweep", action="store_true", help="trim across the envelope instead (issue 40, part 5)")
+    parser.add_argument("--aircraft", action="append", default=[], metavar="NAME",
+                        help="an aircraft (repeatable; the same as naming it)")
+    parser.add_argument("--points", type=int, default=5, help="--sweep: speeds per height (default 5, at least 2)")
+    parser.add_argument("--json", metavar="FILE", help="--sweep: write every point here (JSON)")
     args = parser.parse_args(argv)
-    names = args.names or [row[0].split(":", 1)[1] for row in jsbsim_fleet()[0]]
+    if args.sweep and args.points < 2:
+        print(f"--points: must be at least 2, got {args.points}", file=sys.stderr)
+        return 2
+    names = [*args.names, *args.aircraft] or [row[0].split(":", 1)[1] for row in jsbsim_fleet()[0]]
+    if args.sweep:
+        return sweep(names, args)
     rows = []
     t0 = time.perf_counter()
     for name in names:
@@ -75,6 +93,25 @@ def main(argv=None):
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as f:
             f.write(table + "\n")
+    return 0
+
+
+def sweep(names, args):
+    """``--sweep``: :func:`flightsim.verify.flight_envelope.sweep` per aircraft, the table (worst point each) on
+    stdout and in ``--markdown``, every point in ``--json`` (both rewritten after each aircraft)."""
+    from flightsim.verify import flight_envelope as envelope
+
+    rows = []
+    t0 = time.perf_counter()
+    for name in names:
+        rows.append(envelope.sweep(name, args.points, quiet=silenced, log=lambda line: print(line, file=sys.stderr)))
+        print(f"{name}: done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
+        for path, text in ((args.markdown, envelope.markdown(rows) + "\n"), (args.json, json.dumps(rows, indent=1))):
+            if path:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(text)
+    print(envelope.markdown(rows))
+    print(envelope.summary(rows))
     return 0
 
 

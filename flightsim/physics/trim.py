@@ -53,6 +53,10 @@ TOLERANCE = 1e-8
 SPEED_PROBES = (160.0, 120.0, 220.0, 90.0, 300.0, 70.0, 400.0, 50.0, 600.0, 35.0, 800.0, 25.0)
 #: The glide angle (deg) a glider's trim starts from (and its turn rate is reckoned at).
 GLIDE_GUESS = -3.0
+#: A second throttle the trim starts from where the first (0.5) finds none: a constant-speed propeller at its fine
+#: stop and high rpm drags more as the throttle opens from idle (the c310 at 250 ft/s, 8000 ft, gear up: u̇ −4.4,
+#: −7.3, −0.9, +2.2 ft/s² at throttle 0, 0.5, 0.75, 1), so from 0.5 the solver slides to idle.
+THROTTLE_HIGH = 0.9
 #: Bounds (ft/s) of the trimmable range search.
 SPEED_BOUNDS = (5.0, 1500.0)
 #: ``engine`` of :func:`trim`: None solves for the throttle; these glide with the throttle closed, the engine
@@ -365,8 +369,11 @@ def _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, e
     lower = [-30.0, -30.0, -30.0 if glider else 0.0, -1.0, -1.0, -1.0]
     upper = [30.0, 30.0, 0.0 if glider else 1.0, 1.0, 1.0, 1.0]
     best = None
-    for alpha0 in (2.0, 8.0, -2.0, 14.0)[: 4 if report_range else 2]:
-        x0 = np.array([alpha0, 0.0, GLIDE_GUESS if glider else 0.5, 0.0, 0.0, 0.0])
+    starts = [(alpha0, GLIDE_GUESS if glider else 0.5) for alpha0 in (2.0, 8.0, -2.0, 14.0)[: 4 if report_range else 2]]
+    if not glider:              # a propeller at its fine stop can make less thrust as the throttle opens from idle
+        starts += [(alpha0, THROTTLE_HIGH) for alpha0 in (2.0, 8.0)]       # (windmilling): start above that dip too
+    for alpha0, third in starts:
+        x0 = np.array([alpha0, 0.0, third, 0.0, 0.0, 0.0])
         sol = _least_squares()(residual, x0, bounds=(lower, upper), x_scale=[5.0, 5.0, 0.3, 0.3, 0.3, 0.3],
                             diff_step=1e-7, xtol=1e-15, ftol=1e-15, gtol=1e-15, max_nfev=200)
         # polish with plain Newton steps from the least-squares answer (central differences)

@@ -362,6 +362,10 @@ def _governed(name, advance):
     return out
 
 
+#: The blade angle's bisection in :func:`_governed_trim` stops when its bracket is this narrow, deg (about 0.01 rpm).
+BLADE_RESOLUTION = 1e-4
+
+
 def _governed_trim(trimmed, governed, name, airspeed_fps, altitude_ft, flaps):
     """JSBSim's trim of an aircraft whose propellers are governed.
 
@@ -375,6 +379,8 @@ def _governed_trim(trimmed, governed, name, airspeed_fps, altitude_ft, flaps):
     target, lo, hi = governed[k]
     best = None
     for _ in range(40):
+        if hi - lo < BLADE_RESOLUTION:
+            break
         mid = 0.5 * (lo + hi)
         try:
             fdm = trimmed(mid)
