@@ -38,7 +38,7 @@ while injecting (JSBSim would read a missing function); one with an
 augmethod 2) without ``AugThrust``.  Fuel flow, nozzle, EPR and EGT are not
 modelled (fuel burn is frozen here).
 
-As JSBSim's ``FGPiston`` (running, both magnetos, no starter; with its
+As JSBSim's ``FGPiston`` (its starter, magnetos and
 supercharger) driving an ``FGPropeller`` (fixed-pitch, variable-pitch or
 constant-speed): :mod:`flightsim.physics.jsbsim.piston` and
 :mod:`flightsim.physics.jsbsim.propeller`.  As ``FGTurboProp`` (running,
@@ -213,7 +213,8 @@ class Propulsion:
         Each engine's thruster location, structural frame, in.
     defaults : dict
         Initial values of the engines' properties: each piston as JSBSim's ``propulsion/set-running`` leaves it
-        before a frame (running, mixture 1, the propeller at twice the idle rpm, its thrust acting at the
+        before a frame (running, both magnetos on, the starter off, mixture 1, the propeller at twice the idle
+        rpm, its thrust acting at the
         thruster's location, the manifold at sea-level pressure); :meth:`steady` settles it.
     """
 
@@ -325,7 +326,9 @@ class Propulsion:
         s, ps = piston_slots[-1], propeller_slots[-1]
         name = self.properties.names
         self.defaults.update({name[s[PS_MIXTURE]]: 1.0, canonical(f"fcs/mixture-cmd-norm[{k}]"): 1.0,
-                              name[s[PS_RUNNING]]: 1.0, name[s[PS_MAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
+                              name[s[PS_RUNNING]]: 1.0, name[s[_piston.PS_MAGNETOS]]: 3.0,
+                              name[s[_piston.PS_STARTER_GAIN]]: 1.0,
+                              name[s[PS_MAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
                               name[s[_piston.PS_TMAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
                               name[ps[_propeller.RS_PITCH]]: prop_row[_propeller.PR_MIN_PITCH],
                               name[ps[_propeller.RS_CONSTANT_SPEED]]: constant_speed,
