@@ -61,6 +61,8 @@ TRIM_MODES = {0: ("longitudinal", "wings-level"), 1: ("full", "no-sideslip"), 5:
 TRIM_REFUSED = {2: "a ground trim needs JSBSim's ground reactions (not yet in flightsim)",
                 3: "a pull-up trim is not in flightsim's trim", 4: "a custom trim is not in flightsim's trim",
                 6: "mode 6 is no trim"}
+#: JSBSim's standard sea-level pressure, psf (``FGAtmosphere::StdDaySLpressure``), for ``in.PressureRatio``.
+SEA_LEVEL_PSF = 2116.228
 #: The wind's properties (NED, ft/s) and their index.
 WIND = {"atmosphere/wind-north-fps": 0, "atmosphere/wind-east-fps": 1, "atmosphere/wind-down-fps": 2}
 #: The pitch trim's command: FGTrim's ``tPitchTrim`` control, where the trimmed elevator goes.
@@ -141,6 +143,8 @@ class ScriptProperties:
         kind = self.kind(name)[0]
         if kind == "running":
             return 0.0                  # (JSBSim ties it with no getter)
+        if kind == "turbine-running":
+            return 1.0                  # (flightsim's turbines run)
         if kind == "magneto":
             return 0.0                  # (JSBSim ties it with no getter)
         if kind == "starter":           # (FGPropulsion::GetStarter: all engines')
@@ -167,8 +171,8 @@ class ScriptProperties:
 
     def kind(self, name):
         """What writing ``name`` does: ``(kind, reason)``, kind one of ``local``, ``command``, ``wind``,
-        ``terminate``, ``trim``, ``running``, ``magneto``, ``array``, or ``refused`` with the reason (None:
-        nothing defines it)."""
+        ``terminate``, ``trim``, ``running``, ``turbine-running``, ``magneto``, ``starter``, ``array``, or
+        ``refused`` with the reason (None: nothing defines it)."""
         if name in self.constants:
             return "local", ""
         if name == "simulation/terminate":
@@ -179,6 +183,9 @@ class ScriptProperties:
             return "wind", ""
         if name == "propulsion/set-running":
             return "running", ""
+        if (name.startswith("propulsion/engine") and name.endswith("/set-running")
+                and (self.model is None or name not in self.model.properties)):
+            return "turbine-running", ""        # (a turbine's, which runs from the start)
         if self.model is not None and self._pistons():
             if name == "propulsion/magneto_cmd":
                 return "magneto", ""
@@ -186,8 +193,8 @@ class ScriptProperties:
                 return "starter", ""
         base = name.split("[")[0]
         if base in ENGINE_STARTS:
-            return "refused", ("engine starts and cut-offs are not modelled (flightsim's engines run from the "
-                               "start, as JSBSim's set-running leaves them)")
+            return "refused", ("turbine starts and cut-offs are not modelled (flightsim's turbines run from the "
+                               "start, as JSBSim's set-running leaves them; its pistons start)")
         if name.startswith("position/"):
             return "refused", "flightsim does not move the aircraft from a script (the position is its state)"
         if (name in props.BUILTIN or name in AUXILIARY or name in STATE or name in PROP_LOADS or name in GEAR_LOADS
@@ -222,6 +229,9 @@ class ScriptProperties:
                 raise RuntimeError(f"{name} set to {value:g}: no such engine (tried to initialize a "
                                    "non-existent engine)")
             self.pending[name] = value
+        elif kind == "turbine-running":
+            if value == 0.0:
+                raise RuntimeError(f"{name} set to 0: stopping a turbine is not modelled (flightsim's turbines run)")
         elif kind in PISTON_COMMANDS:
             self._switch(kind, value)       # (the engine's switches act in this frame's engine step, as JSBSim's)
         else:
@@ -254,11 +264,16 @@ class ScriptProperties:
 
     def _init_running(self, n):
         """``FGPropulsion::InitRunning(n)`` for the pistons (``n`` −1: all): mixture 1, both magnetos, the
-        propeller at twice idle, running; then every engine settled (``GetSteadyState``)."""
+        propeller at twice idle, running; then each piston marched to its steady state as JSBSim's
+        ``GetSteadyState`` marches it (:func:`~flightsim.physics.jsbsim.propulsion.march_piston`: 0.5 s frames,
+        where an engine at idle on the ground may die, as in JSBSim)."""
         from flightsim.physics.jsbsim import piston, propeller
+        from flightsim.physics.jsbsim.propulsion import march_piston
 
         prop = self.model.propulsion
         names = self.model.properties.names
+        props = self.sim._params.jsb_props
+        inputs = {}
         for k, row in self._pistons():
             if n >= 0 and k != n:
                 continue
@@ -271,21 +286,30 @@ class ScriptProperties:
             self.sim.set_jsbsim_property(names[int(s[piston.PS_RUNNING])], 1.0)
             idle, gear = prop.pistons[row, piston.PE_IDLE_RPM], prop.propellers[row, propeller.PR_GEAR]
             self.sim.set_jsbsim_property(names[int(ps[propeller.RS_RPM])], 2.0 * idle / gear)
-        self.sim.settle_jsbsim()
+            # SetEngineRunning and FGPiston::InitRunning: the engine's throttle input 1 and its mixture input
+            # 1.3 × the pressure ratio until the next frame's LoadInputs, so through the march
+            ratio = props[int(s[piston.PS_PRESSURE])] / SEA_LEVEL_PSF
+            for column, value in ((piston.PS_THROTTLE, 1.0), (piston.PS_MIXTURE, 1.3 * ratio)):
+                slot = int(s[column])
+                inputs[slot] = props[slot]
+                props[slot] = value
+        for _, row in self._pistons():          # (GetSteadyState marches every engine, started or not)
+            march_piston(props, prop, row)
+        for slot, value in inputs.items():
+            props[slot] = value
 
     def initial_engines(self, running):
-        """The engines as the reset file leaves them (``running``: its ``<running>`` indices, −1 all): each piston
-        not named stands still (``ResetToIC``: not running, the magnetos off, the starter off, the mixture lean
-        (FGFCS's 0), the propeller at rest, the manifold at the ambient pressure); the named ones run (settled as
-        :attr:`~flightsim.physics.jsbsim.propulsion.Propulsion.defaults` and the start leave them)."""
+        """The engines as the reset file leaves them (``running``: its ``<running>`` indices, −1 all): every piston
+        first as ``ResetToIC`` leaves it (not running, the magnetos off, the starter off, the mixture lean
+        (FGFCS's 0), no fuel flow, the propeller at rest, the manifold at the ambient pressure), then the named ones
+        started as ``FGFDMExec::RunIC`` starts them (:meth:`_init_running`, one by one: an engine whose first
+        0.5 s frame finds no fuel flow yet stops there and may not catch again, as in JSBSim)."""
         from flightsim.physics.jsbsim import piston, propeller
 
         prop = self.model.propulsion
         names = self.model.properties.names
         props_now = self.sim.jsbsim_property
         for k, row in self._pistons():
-            if -1 in running or k in running:
-                continue
             s, ps = prop.piston_slots[row], prop.propeller_slots[row]
             mixture = f"fcs/mixture-cmd-norm[{k}]"
             if mixture in self.model.properties and self.model.properties[mixture] in self._rows:
@@ -300,6 +324,9 @@ class ScriptProperties:
                 self.sim.set_jsbsim_property(names[int(ps[column])], 0.0)
             friction = prop.pistons[row, piston.PE_STATIC_FRICTION]
             self.sim.set_jsbsim_property(names[int(s[piston.PS_POWER_HP])], -friction)
+        named = [k for k, _ in self._pistons() if -1 in running or k in running]
+        for k in named:                         # (FGFDMExec::RunIC: InitRunning(n) for each, then its march)
+            self._init_running(k)
 
     def apply(self):
         """What the script set for the flight (:meth:`write`) reaches it now."""

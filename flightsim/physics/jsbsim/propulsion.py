@@ -745,6 +745,45 @@ def _frame_callback(powered):
     return cfunc(FRAME_SIGNATURE, cache=True, error_model="numpy")(function)
 
 
+def march_piston(props, propulsion, row, dt=0.5, most=6000, still=120):
+    """``FGPropulsion::GetSteadyState`` for piston ``row`` of ``propulsion`` (:class:`Propulsion`): its frame
+    (:func:`~flightsim.physics.jsbsim.piston.piston_frame`) run again and again with a time step ``dt`` of 0.5 s
+    until its thrust has changed by less than 1e-4 lbf in more than ``still`` frames running, at most ``most``
+    frames, as JSBSim's time-marching steady state runs it after ``InitRunning`` (an engine that dies on the way,
+    as a c310's does at idle on the ground, stays dead).  ``props`` (the property array) is changed in place.
+
+    Returns
+    -------
+    int
+        The frames run.
+    """
+    import ctypes
+
+    callback = _frame_callback(False).ctypes
+    arrays = [np.ascontiguousarray(a) for a in (propulsion.pistons[row], propulsion.piston_slots[row],
+                                                propulsion.propellers[row], propulsion.propeller_slots[row],
+                                                propulsion.tables[row], propulsion.table_data)]
+    r, s, pr, ps, tb, data = arrays
+    out = np.zeros(6)
+    thrust = int(ps[_propeller.RS_THRUST])
+
+    def pointer(a):
+        return a.ctypes.data_as(ctypes.POINTER(ctypes.c_double if a.dtype == np.float64 else ctypes.c_int64))
+
+    args = (pointer(props), len(props), pointer(r), pointer(s), pointer(pr), pointer(ps), pointer(tb), pointer(data),
+            len(data), ctypes.c_double(dt), pointer(out))
+    current, count, frames = 0.0, 0, 0
+    while frames < most:
+        out[:] = 0.0
+        callback(*args)
+        frames += 1
+        last, current = current, props[thrust]
+        count = count + 1 if abs(last - current) < 0.0001 else 0
+        if count > still:
+            break
+    return frames
+
+
 def frame_addresses(pistons):
     """``jsb_frames`` for the rows ``pistons`` (:attr:`Propulsion.pistons`): int64, the address of a piston's
     frame and of a propeller-driving turbine's (0 where the aircraft has none), for
