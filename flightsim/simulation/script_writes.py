@@ -300,10 +300,11 @@ class ScriptProperties:
 
     def initial_engines(self, running):
         """The engines as the reset file leaves them (``running``: its ``<running>`` indices, −1 all): every piston
-        first as ``ResetToIC`` leaves it (not running, the magnetos off, the starter off, the mixture lean
-        (FGFCS's 0), no fuel flow, the propeller at rest, the manifold at the ambient pressure), then the named ones
-        started as ``FGFDMExec::RunIC`` starts them (:meth:`_init_running`, one by one: an engine whose first
-        0.5 s frame finds no fuel flow yet stops there and may not catch again, as in JSBSim)."""
+        first as ``ResetToIC`` leaves it (not running, the magnetos off, the starter off, the mixture lean and a
+        governor's rpm lever at its lowest (FGFCS's 0: flightsim's pilot has it at the highest), no fuel flow, the
+        propeller at rest, the manifold at the ambient pressure), then the named ones started as
+        ``FGFDMExec::RunIC`` starts them (:meth:`_init_running`, one by one: an engine whose first 0.5 s frame
+        finds no fuel flow yet stops there and may not catch again, as in JSBSim)."""
         from flightsim.physics.jsbsim import piston, propeller
 
         prop = self.model.propulsion
@@ -311,9 +312,10 @@ class ScriptProperties:
         props_now = self.sim.jsbsim_property
         for k, row in self._pistons():
             s, ps = prop.piston_slots[row], prop.propeller_slots[row]
-            mixture = f"fcs/mixture-cmd-norm[{k}]"
-            if mixture in self.model.properties and self.model.properties[mixture] in self._rows:
-                self._command(mixture, 0.0)
+            for command in (f"fcs/mixture-cmd-norm[{k}]", f"fcs/advance-cmd-norm[{k}]"):   # (FGFCS's 0, as
+                if command in self.model.properties and self.model.properties[command] in self._rows:  # JSBSim's)
+                    self._command(command, 0.0)
+            self.sim.set_jsbsim_property(names[int(ps[propeller.RS_ADVANCE_POS])], 0.0)
             p_amb = props_now(names[int(s[piston.PS_PRESSURE])]) * 47.88
             for column, value in ((piston.PS_MIXTURE, 0.0), (piston.PS_MAGNETOS, 0.0), (piston.PS_STARTER, 0.0),
                                   (piston.PS_CRANKING, 0.0), (piston.PS_RUNNING, 0.0), (piston.PS_FUEL_FLOW, 0.0),
