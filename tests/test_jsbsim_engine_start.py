@@ -77,7 +77,7 @@ AS_RESET = """<?xml version="1.0"?>
       <condition> simulation/sim-time-sec ge 0.0 </condition>
       <set name="fcs/left-brake-cmd-norm" value="1.0"/>
       <set name="fcs/right-brake-cmd-norm" value="1.0"/>
-    </event>
+    </event>{extra}
   </run>
   <output name="{out}" type="CSV" rate="120">
 {properties}
@@ -175,18 +175,29 @@ def test_start_events_fire_in_jsbsims_frames(start_run):
         assert math.isclose(t_ours, t_theirs, abs_tol=1e-4), (ours, theirs)
 
 
-@pytest.mark.parametrize("aircraft, init, engines, runs", [("c172p", "run0", 1, True), ("c172p", "ground", 1, False),
-                                                         ("c310", "right", 2, False)])
-def test_reset_file_decides_which_engines_run(tmp_path, aircraft, init, engines, runs):
+#: An event that stops the engine at 0.5 s (``FGEngine::SetRunning(false)``: with spark and fuel it catches again).
+STOP = """
+    <event name="Stop">
+      <condition> simulation/sim-time-sec ge 0.5 </condition>
+      <set name="propulsion/engine[0]/set-running" value="0"/>
+      <notify/>
+    </event>"""
+
+
+@pytest.mark.parametrize("aircraft, init, engines, runs, extra", [
+    ("c172p", "run0", 1, True, ""), ("c172p", "ground", 1, False, ""), ("c310", "right", 2, False, ""),
+    ("c172p", "run0", 1, True, STOP)])
+def test_reset_file_decides_which_engines_run(tmp_path, aircraft, init, engines, runs, extra):
     """A reset file's ``<running>``: the engines it names start as JSBSim's ``RunIC`` starts them (``InitRunning``
     then ``GetSteadyState``'s 0.5 s frames: the c172p's runs; the c310's right engine dies there, its governor
     driving the blades to full coarse at the march's throttle 1, as in JSBSim), the others stand; rpm and running
-    frame by frame as JSBSim's."""
+    frame by frame as JSBSim's; and an engine's own ``set-running`` 0 (it stops for a frame and catches again)."""
     root, work = _root(tmp_path)
     properties = "\n".join(f"    <property> propulsion/engine[{k}]/{p} </property>" for k in range(engines)
                            for p in ("engine-rpm", "set-running"))
     for who in ("jsbsim", "flightsim"):
-        text = AS_RESET.format(aircraft=aircraft, init=init, properties=properties, out=str(work / f"{who}.csv"))
+        text = AS_RESET.format(aircraft=aircraft, init=init, properties=properties, out=str(work / f"{who}.csv"),
+                               extra=extra)
         (root / "scripts" / f"{who}.xml").write_text(text)
     _jsbsim(root, "scripts/jsbsim.xml")
     done = cli("script", "scripts/flightsim.xml", "--root", str(root), cwd=work)

@@ -145,6 +145,8 @@ class ScriptProperties:
             return 0.0                  # (JSBSim ties it with no getter)
         if kind == "turbine-running":
             return 1.0                  # (flightsim's turbines run)
+        if kind == "piston-running":
+            return self.sim.jsbsim_property(name)
         if kind == "magneto":
             return 0.0                  # (JSBSim ties it with no getter)
         if kind == "starter":           # (FGPropulsion::GetStarter: all engines')
@@ -171,8 +173,8 @@ class ScriptProperties:
 
     def kind(self, name):
         """What writing ``name`` does: ``(kind, reason)``, kind one of ``local``, ``command``, ``wind``,
-        ``terminate``, ``trim``, ``running``, ``turbine-running``, ``magneto``, ``starter``, ``array``, or
-        ``refused`` with the reason (None: nothing defines it)."""
+        ``terminate``, ``trim``, ``running``, ``turbine-running``, ``piston-running``, ``magneto``, ``starter``,
+        ``array``, or ``refused`` with the reason (None: nothing defines it)."""
         if name in self.constants:
             return "local", ""
         if name == "simulation/terminate":
@@ -183,9 +185,12 @@ class ScriptProperties:
             return "wind", ""
         if name == "propulsion/set-running":
             return "running", ""
-        if (name.startswith("propulsion/engine") and name.endswith("/set-running")
-                and (self.model is None or name not in self.model.properties)):
-            return "turbine-running", ""        # (a turbine's, which runs from the start)
+        if name.startswith("propulsion/engine") and name.endswith("/set-running"):
+            index = name[len("propulsion/engine"):-len("/set-running")].strip("[]")
+            if (self.model is None or name not in self.model.properties or not index.isdigit() and index
+                    or int(index or 0) not in {k for k, _ in self._pistons()}):
+                return "turbine-running", ""    # (another engine's, which runs from the start)
+            return "piston-running", ""
         if self.model is not None and self._pistons():
             if name == "propulsion/magneto_cmd":
                 return "magneto", ""
@@ -232,8 +237,10 @@ class ScriptProperties:
         elif kind == "turbine-running":
             if value == 0.0:
                 raise RuntimeError(f"{name} set to 0: stopping a turbine is not modelled (flightsim's turbines run)")
-        elif kind in PISTON_COMMANDS:
-            self._switch(kind, value)       # (the engine's switches act in this frame's engine step, as JSBSim's)
+        elif kind in PISTON_COMMANDS:           # (the engine's switches act in this frame's engine step, as
+            self._switch(kind, value)           # JSBSim's)
+        elif kind == "piston-running":          # (FGEngine::SetRunning, read by this frame's engine step)
+            self.sim.set_jsbsim_property(name, 0.0 if value == 0.0 else 1.0)
         else:
             self.pending[name] = value
 
