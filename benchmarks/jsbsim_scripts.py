@@ -75,9 +75,8 @@ NOTES = {
                   "fuel does not burn (it sinks 12 ft); with JSBSim's fuel frozen too the heights differ by 26 ft",
     "737_cruise_steady_turn": "as 737_cruise: JSBSim burns 151 lb after the turn trim and climbs 72 ft; with its "
                               "fuel frozen the heights differ by 20 ft",
-    "b171": "no events (the script's are commented out): JSBSim's engines stay off and the B-17 stands, flightsim's "
-            "run at idle from the start and it rolls 123 ft in 20 s",
-    "c1721": "JSBSim's engine stays off (nothing starts it), flightsim's idles: it creeps 7 ft in 10 s",
+    "c3101": "the engines start in JSBSim's frames (rpm within 0.03 % over the first 20 s); Climb fires at "
+             "27.69 s, JSBSim's at 27.74 s (6 frames early): the take-off roll on flightsim's own gear",
     "f16_runway_test": "JSBSim's engine stays off and the F-16 stands (its airspeed the script's 80 ft/s wind "
                        "from 15 s), flightsim's idles and it rolls 1,049 ft in 60 s, the brakes set at 45–60 s "
                        "not slowing it (flightsim's own gear)",

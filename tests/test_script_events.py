@@ -221,12 +221,9 @@ BAD = [
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
      " <set name='simulation/do_simple_trim' value='2'/> </event>", "<set> value= (line 6)", "ground"),
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
-     " <set name='propulsion/starter_cmd' value='1'/> </event>", "<set> name= (line 6)", "engine starts"),
+     " <set name='propulsion/cutoff_cmd' value='1'/> </event>", "<set> name= (line 6)", "turbine starts"),
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
-     " <set name='propulsion/magneto_cmd' value='1'/> </event>", "<set> value= (line 6)", "magnetos"),
-    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
-     " <set name='propulsion/engine[1]/set-running' value='0'/> </event>", "<set> value= (line 6)",
-     "stopping an engine"),
+     " <set name='propulsion/set-running' value='7'/> </event>", "<set> value= (line 6)", "no such engine"),
     ("<event name='e'> <condition> simulation/sim-time-sec between 1 </condition> <notify/> </event>",
      "<condition> (line 6)", "between"),
     ("<event name='e'> <condition logic='XOR'> simulation/sim-time-sec gt 1 </condition> <notify/> </event>",

@@ -610,6 +610,7 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
     sim = Simulation(aircraft, integrator, script.dt, atmosphere="isa", start=start, planet=chosen,
                      lat=ic.lat_deg, lon=ic.lon_deg)
     tree = ScriptProperties(sim, constants, ic, ic.wind_ned)
+    tree.initial_engines(ic.running)
     for name, el in named.items():
         if not tree.known(name):
             reader.fail(el, f"unknown property {name!r}: nothing defines it (not flightsim's state, not the "
@@ -623,11 +624,9 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         if kind == "trim" and constant and int(value) not in TRIM_MODES:
             reader.fail(el, f"do_simple_trim mode {value:g}: {TRIM_REFUSED.get(int(value), 'no such mode')}",
                         "value=")
-        if kind == "magneto" and constant and value != 3.0:
-            reader.fail(el, f"magneto_cmd {value:g}: flightsim's pistons run on both magnetos (3) only", "value=")
-        if kind == "running" and constant and value != 1.0:
-            reader.fail(el, f"set-running {value:g}: stopping an engine is not modelled (flightsim's engines run "
-                        "from the start)", "value=")
+        if kind == "running" and constant and int(value) >= len(model.propulsion.kinds):
+            reader.fail(el, f"set-running {value:g}: no such engine (the aircraft has "
+                        f"{len(model.propulsion.kinds)})", "value=")
     rates = [max(1, int(0.5 + 1.0 / (script.dt * out.rate_hz))) for out in script.outputs]
     rows = [[] for _ in script.outputs]
     fresh = copy.deepcopy(script.events)        # (their running state: a script may be run again)

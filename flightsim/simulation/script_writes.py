@@ -20,9 +20,12 @@
   ``atmosphere/wind-{north,east,down}-fps`` the steady wind the flight flies (NED, ft/s)
   ``simulation/terminate``                  the run ends after this frame (its outputs written)
   ``simulation/do_simple_trim``             :meth:`ScriptProperties.trim`
-  ``propulsion/set-running``,               1: flightsim's engines already run (started as JSBSim's
-  ``propulsion/engine[n]/set-running``      ``InitRunning`` leaves them); another value is refused
-  ``propulsion/magneto_cmd``                3 (both): flightsim's pistons run on both; another value is refused
+  ``propulsion/set-running``                n (−1: all): engine n started as JSBSim's ``InitRunning`` starts it
+                                            (mixture 1, both magnetos, the propeller at twice idle, running),
+                                            then settled (``GetSteadyState``); pistons only (the others run)
+  ``propulsion/engine[n]/set-running``      the engine's ``Running`` flag, written (FGEngine::SetRunning)
+  ``propulsion/magneto_cmd``,               every piston's magnetos (0 off, 1 left, 2 right, 3 both) and
+  ``propulsion/starter_cmd``                starter (FGPropulsion::SetMagnetos, SetStarter, all engines)
   any other property of the array           written into it (the aircraft's own ``ap/*``, its systems' inputs):
                                             what computes it overwrites it, as in JSBSim
   ========================================  ==================================================================
@@ -30,7 +33,11 @@
   Refused (one line naming the script's ``<set>``): JSBSim's read-only properties (the state and what is
   computed from it: ``velocities/``, ``attitude/``, ``aero/``, ``accelerations/``, ``forces/``, ``moments/``,
   ``flight-path/``, ``metrics/``, the atmosphere's state), the position (flightsim does not move an aircraft from
-  a script), engine starts and cut-offs (flightsim's engines run from the start), and any name nothing defines.
+  a script), turbine starts and cut-offs (``cutoff_cmd``; a turbine's ``starter_cmd``: flightsim's turbines run from
+  the start), and any name nothing defines.
+
+The engines start as the reset file says (:meth:`ScriptProperties.initial_engines`): a piston its ``<running>``
+does not name stands still (FGEngine's and FGPiston's ``ResetToIC``) until the script starts it.
 """
 
 from __future__ import annotations
@@ -54,12 +61,17 @@ TRIM_MODES = {0: ("longitudinal", "wings-level"), 1: ("full", "no-sideslip"), 5:
 TRIM_REFUSED = {2: "a ground trim needs JSBSim's ground reactions (not yet in flightsim)",
                 3: "a pull-up trim is not in flightsim's trim", 4: "a custom trim is not in flightsim's trim",
                 6: "mode 6 is no trim"}
+#: JSBSim's standard sea-level pressure, psf (``FGAtmosphere::StdDaySLpressure``), for ``in.PressureRatio``.
+SEA_LEVEL_PSF = 2116.228
 #: The wind's properties (NED, ft/s) and their index.
 WIND = {"atmosphere/wind-north-fps": 0, "atmosphere/wind-east-fps": 1, "atmosphere/wind-down-fps": 2}
 #: The pitch trim's command: FGTrim's ``tPitchTrim`` control, where the trimmed elevator goes.
 PITCH_TRIM = "fcs/pitch-trim-cmd-norm"
 #: Engine-start properties flightsim's always-running engines cannot follow.
 ENGINE_STARTS = ("propulsion/starter_cmd", "propulsion/cutoff_cmd", "fcs/starter-cmd-norm")
+#: The per-engine properties a piston's ``propulsion/*`` command reaches (:data:`~flightsim.physics.jsbsim.piston.
+#: PISTON_SLOTS`).
+PISTON_COMMANDS = {"magneto": "magneto_cmd", "starter": "starter_cmd"}
 
 
 class ScriptProperties:
@@ -130,9 +142,15 @@ class ScriptProperties:
             return self.ned_wind[WIND[name]]
         kind = self.kind(name)[0]
         if kind == "running":
-            return 1.0                  # (flightsim's engines run)
+            return 0.0                  # (JSBSim ties it with no getter)
+        if kind == "turbine-running":
+            return 1.0                  # (flightsim's turbines run)
+        if kind == "piston-running":
+            return self.sim.jsbsim_property(name)
         if kind == "magneto":
-            return 3.0                  # (on both magnetos)
+            return 0.0                  # (JSBSim ties it with no getter)
+        if kind == "starter":           # (FGPropulsion::GetStarter: all engines')
+            return 1.0 if all(self.sim.jsbsim_property(n) != 0.0 for n in self._piston_names("starter")) else 0.0
         if name in ("simulation/terminate", "simulation/do_simple_trim"):
             return 1.0 if name == "simulation/terminate" and self.terminate else 0.0
         if name == "simulation/trim-completed":
@@ -155,8 +173,8 @@ class ScriptProperties:
 
     def kind(self, name):
         """What writing ``name`` does: ``(kind, reason)``, kind one of ``local``, ``command``, ``wind``,
-        ``terminate``, ``trim``, ``running``, ``magneto``, ``array``, or ``refused`` with the reason (None:
-        nothing defines it)."""
+        ``terminate``, ``trim``, ``running``, ``turbine-running``, ``piston-running``, ``magneto``, ``starter``,
+        ``array``, or ``refused`` with the reason (None: nothing defines it)."""
         if name in self.constants:
             return "local", ""
         if name == "simulation/terminate":
@@ -165,15 +183,23 @@ class ScriptProperties:
             return "trim", ""
         if name in WIND:
             return "wind", ""
-        if name == "propulsion/set-running" or (name.startswith("propulsion/engine")
-                                                and name.endswith("/set-running")):
+        if name == "propulsion/set-running":
             return "running", ""
-        if name == "propulsion/magneto_cmd":
-            return "magneto", ""
+        if name.startswith("propulsion/engine") and name.endswith("/set-running"):
+            index = name[len("propulsion/engine"):-len("/set-running")].strip("[]")
+            if (self.model is None or name not in self.model.properties or not index.isdigit() and index
+                    or int(index or 0) not in {k for k, _ in self._pistons()}):
+                return "turbine-running", ""    # (another engine's, which runs from the start)
+            return "piston-running", ""
+        if self.model is not None and self._pistons():
+            if name == "propulsion/magneto_cmd":
+                return "magneto", ""
+            if name == "propulsion/starter_cmd":
+                return "starter", ""
         base = name.split("[")[0]
         if base in ENGINE_STARTS:
-            return "refused", ("engine starts and cut-offs are not modelled (flightsim's engines run from the "
-                               "start, as JSBSim's set-running leaves them)")
+            return "refused", ("turbine starts and cut-offs are not modelled (flightsim's turbines run from the "
+                               "start, as JSBSim's set-running leaves them; its pistons start)")
         if name.startswith("position/"):
             return "refused", "flightsim does not move the aircraft from a script (the position is its state)"
         if (name in props.BUILTIN or name in AUXILIARY or name in STATE or name in PROP_LOADS or name in GEAR_LOADS
@@ -203,13 +229,113 @@ class ScriptProperties:
             self.apply()
             self.trim(int(value))
         elif kind == "running":
-            if value != 1.0:
-                raise RuntimeError(f"{name} set to {value:g}: stopping an engine is not modelled")
-        elif kind == "magneto":
-            if value != 3.0:
-                raise RuntimeError(f"{name} set to {value:g}: flightsim's pistons run on both magnetos (3) only")
+            n = int(value)
+            if n >= len(self.model.propulsion.kinds):        # (FGPropulsion::InitRunning's exception)
+                raise RuntimeError(f"{name} set to {value:g}: no such engine (tried to initialize a "
+                                   "non-existent engine)")
+            self.pending[name] = value
+        elif kind == "turbine-running":
+            if value == 0.0:
+                raise RuntimeError(f"{name} set to 0: stopping a turbine is not modelled (flightsim's turbines run)")
+        elif kind in PISTON_COMMANDS:           # (the engine's switches act in this frame's engine step, as
+            self._switch(kind, value)           # JSBSim's)
+        elif kind == "piston-running":          # (FGEngine::SetRunning, read by this frame's engine step)
+            self.sim.set_jsbsim_property(name, 0.0 if value == 0.0 else 1.0)
         else:
             self.pending[name] = value
+
+    def _command(self, name, value):
+        """Hold the command ``name`` (a command row's property) at ``value`` from now on."""
+        slot = self.model.properties[name]
+        row = self.commands[self._rows[slot]]
+        row[1], row[2] = -1.0, value
+        self.sim.set_jsbsim_property(name, min(max(value, row[3]), row[4]))
+
+    def _switch(self, kind, value):
+        """Every piston's magnetos (``kind`` ``magneto``: ``int(value)``) or starter (``starter``: on unless 0)."""
+        for n in self._piston_names(kind):
+            self.sim.set_jsbsim_property(n, float(int(value)) if kind == "magneto" else (0.0 if value == 0.0 else 1.0))
+
+    def _pistons(self):
+        """``(engine index, piston row)`` of each of the aircraft's piston engines."""
+        kinds = self.model.propulsion.kinds
+        return [(k, row) for k, (kind, row) in enumerate(kinds) if kind == "piston"]
+
+    def _piston_names(self, kind):
+        """Each piston's own property that :data:`PISTON_COMMANDS` ``kind`` reaches."""
+        from flightsim.physics.jsbsim import piston
+
+        column = {"magneto": piston.PS_MAGNETOS, "starter": piston.PS_STARTER}[kind]
+        slots = self.model.propulsion.piston_slots
+        return [self.model.properties.names[int(slots[row, column])] for _, row in self._pistons()]
+
+    def _init_running(self, n):
+        """``FGPropulsion::InitRunning(n)`` for the pistons (``n`` −1: all): mixture 1, both magnetos, the
+        propeller at twice idle, running; then each piston marched to its steady state as JSBSim's
+        ``GetSteadyState`` marches it (:func:`~flightsim.physics.jsbsim.propulsion.march_piston`: 0.5 s frames,
+        where an engine at idle on the ground may die, as in JSBSim)."""
+        from flightsim.physics.jsbsim import piston, propeller
+        from flightsim.physics.jsbsim.propulsion import march_piston
+
+        prop = self.model.propulsion
+        names = self.model.properties.names
+        props = self.sim._params.jsb_props
+        inputs = {}
+        for k, row in self._pistons():
+            if n >= 0 and k != n:
+                continue
+            s, ps = prop.piston_slots[row], prop.propeller_slots[row]
+            mixture = f"fcs/mixture-cmd-norm[{k}]"
+            if mixture in self.model.properties and self.model.properties[mixture] in self._rows:
+                self._command(mixture, 1.0)
+            self.sim.set_jsbsim_property(names[int(s[piston.PS_MIXTURE])], 1.0)
+            self.sim.set_jsbsim_property(names[int(s[piston.PS_MAGNETOS])], 3.0)
+            self.sim.set_jsbsim_property(names[int(s[piston.PS_RUNNING])], 1.0)
+            idle, gear = prop.pistons[row, piston.PE_IDLE_RPM], prop.propellers[row, propeller.PR_GEAR]
+            self.sim.set_jsbsim_property(names[int(ps[propeller.RS_RPM])], 2.0 * idle / gear)
+            # SetEngineRunning and FGPiston::InitRunning: the engine's throttle input 1 and its mixture input
+            # 1.3 × the pressure ratio until the next frame's LoadInputs, so through the march
+            ratio = props[int(s[piston.PS_PRESSURE])] / SEA_LEVEL_PSF
+            for column, value in ((piston.PS_THROTTLE, 1.0), (piston.PS_MIXTURE, 1.3 * ratio)):
+                slot = int(s[column])
+                inputs[slot] = props[slot]
+                props[slot] = value
+        for _, row in self._pistons():          # (GetSteadyState marches every engine, started or not)
+            march_piston(props, prop, row)
+        for slot, value in inputs.items():
+            props[slot] = value
+
+    def initial_engines(self, running):
+        """The engines as the reset file leaves them (``running``: its ``<running>`` indices, −1 all): every piston
+        first as ``ResetToIC`` leaves it (not running, the magnetos off, the starter off, the mixture lean and a
+        governor's rpm lever at its lowest (FGFCS's 0: flightsim's pilot has it at the highest), no fuel flow, the
+        propeller at rest, the manifold at the ambient pressure), then the named ones started as
+        ``FGFDMExec::RunIC`` starts them (:meth:`_init_running`, one by one: an engine whose first 0.5 s frame
+        finds no fuel flow yet stops there and may not catch again, as in JSBSim)."""
+        from flightsim.physics.jsbsim import piston, propeller
+
+        prop = self.model.propulsion
+        names = self.model.properties.names
+        props_now = self.sim.jsbsim_property
+        for k, row in self._pistons():
+            s, ps = prop.piston_slots[row], prop.propeller_slots[row]
+            for command in (f"fcs/mixture-cmd-norm[{k}]", f"fcs/advance-cmd-norm[{k}]"):   # (FGFCS's 0, as
+                if command in self.model.properties and self.model.properties[command] in self._rows:  # JSBSim's)
+                    self._command(command, 0.0)
+            self.sim.set_jsbsim_property(names[int(ps[propeller.RS_ADVANCE_POS])], 0.0)
+            p_amb = props_now(names[int(s[piston.PS_PRESSURE])]) * 47.88
+            for column, value in ((piston.PS_MIXTURE, 0.0), (piston.PS_MAGNETOS, 0.0), (piston.PS_STARTER, 0.0),
+                                  (piston.PS_CRANKING, 0.0), (piston.PS_RUNNING, 0.0), (piston.PS_FUEL_FLOW, 0.0),
+                                  (piston.PS_POWER_HP, 0.0), (piston.PS_MAP, p_amb), (piston.PS_TMAP, p_amb),
+                                  (piston.PS_MAP_INHG, p_amb / 3386.38)):
+                self.sim.set_jsbsim_property(names[int(s[column])], value)
+            for column in (propeller.RS_RPM, propeller.RS_ENGINE_RPM, propeller.RS_THRUST):
+                self.sim.set_jsbsim_property(names[int(ps[column])], 0.0)
+            friction = prop.pistons[row, piston.PE_STATIC_FRICTION]
+            self.sim.set_jsbsim_property(names[int(s[piston.PS_POWER_HP])], -friction)
+        named = [k for k, _ in self._pistons() if -1 in running or k in running]
+        for k in named:                         # (FGFDMExec::RunIC: InitRunning(n) for each, then its march)
+            self._init_running(k)
 
     def apply(self):
         """What the script set for the flight (:meth:`write`) reaches it now."""
@@ -219,10 +345,9 @@ class ScriptProperties:
                 self.ned_wind[WIND[name]] = value
                 self._hold_wind()
             elif kind == "command":
-                slot = self.model.properties[name]
-                row = self.commands[self._rows[slot]]
-                row[1], row[2] = -1.0, value
-                self.sim.set_jsbsim_property(name, min(max(value, row[3]), row[4]))
+                self._command(name, value)
+            elif kind == "running":
+                self._init_running(int(value))
             else:
                 self.sim.set_jsbsim_property(name, value)
         self.pending.clear()

@@ -1,7 +1,7 @@
-"""JSBSim's piston engine (``FGPiston``) in its running phase, with its supercharger, driving a propeller.
+"""JSBSim's piston engine (``FGPiston``), with its starter, magnetos and supercharger, driving a propeller.
 
-Each frame, as ``FGPiston::Calculate`` with both magnetos on, the starter off
-and fuel frozen (no fuel burnt):
+Each frame, as ``FGPiston::Calculate`` with fuel frozen (no fuel burnt, never
+starved):
 
 * the manifold pressure seeks ``p_ram · Ze / (Ze + Z_airbox + Z_throttle (1 −
   throttle)²)``, the impedances of the engine (``Ze``: the peak over the mean
@@ -26,9 +26,13 @@ and fuel frozen (no fuel burnt):
   static friction, plus the pumping and friction losses ``(PMEP + FMEP) ·
   displacement · RPM / (cycles · 22371)`` (``doEnginePower``); the BSFC, when
   the file gives none, is JSBSim's estimate for its maximum power;
-* the engine stops below 80 % of its idle rpm, without fuel flow, or when its
-  indicated power falls under 0.125 hp, and starts again (windmilling) above
-  80 % of idle (``doEngineStartup``);
+* the engine stops below 80 % of its idle rpm, without fuel flow, with the
+  magnetos off (``{e}/magneto_cmd`` 0), or when its indicated power falls
+  under 0.125 hp, and starts with a magneto on and fuel flowing above 80 % of
+  idle (``doEngineStartup``): cranked by its starter (``{e}/starter_cmd``,
+  ``Cranking``: the starter's torque, ``starter-torque`` lbf·ft falling to
+  none at ``starter-rpm``, turning the propeller while the engine stands) or
+  windmilling; on one magneto its power drops by ``sparkfaildrop``;
 * the power drives the propeller (:mod:`flightsim.physics.jsbsim.propeller`), whose rpm × its gear ratio
   is the engine's.
 
@@ -43,7 +47,7 @@ a supercharger's drive loss (``boost-loss-factor`` > 0: it needs the last
 frame's air flow), the engine's own ``<function>`` elements, any element
 JSBSim's ``FGPiston`` does not read.
 Elements that only feed what is not computed here (cylinder head, oil and
-exhaust temperatures, the starter, a single magneto's spark drop) are read as
+exhaust temperatures) are read as
 accepted and have no effect.  Units: Pa, K, kg/s and hp inside the engine as
 JSBSim's, lb/s for the fuel flow, ft·lbf/s for the power handed to the
 propeller.
@@ -96,20 +100,29 @@ PE_SWITCH_PRESSURE, PE_RATED_MAP, PE_TAKEOFF_MAP, PE_BOOST_MUL, PE_RATED_RPM = 2
 #: The row's last column says which engine it is (the same array holds every engine that drives a propeller): 0 a
 #: piston (this module's), else :mod:`~flightsim.physics.jsbsim.turboprop`'s kinds.
 PE_KIND = 35
+#: Then the starter and the magnetos (FGPiston's ``StarterRPM``, ``StarterTorque``, lbf·ft, and ``SparkFailDrop``:
+#: the power's factor on one magneto).
+PE_STARTER_RPM, PE_STARTER_TORQUE, PE_SPARK_DROP = 36, 37, 38
 #: How many columns a piston's row has.
-ROW_FIELDS = 36
+ROW_FIELDS = 39
 #: FGPiston's ``FG_MAX_BOOST_SPEEDS``.
 MAX_BOOST_SPEEDS = 3
 
 #: Columns of a piston's slot row, and the property each is, for engine ``k`` (``{e}``: ``propulsion/engine[k]``,
 #: ``{k}`` its index): what it reads from the flight controls, its state and outputs, the atmosphere it reads.
+#: ``{e}/magneto_cmd`` (0 off, 1 left, 2 right, 3 both) and ``{e}/starter_cmd`` (0/1) are flightsim's own names for
+#: FGPiston's ``Magnetos`` and FGEngine's ``Starter`` (JSBSim sets them through ``propulsion/magneto_cmd`` and
+#: ``propulsion/starter_cmd``), ``{e}/cranking`` its ``Cranking``; ``{e}/starter-norm`` is JSBSim's (the starter's
+#: gain, 1).
 #: ``{e}/tmap-pa`` is flightsim's own: FGPiston's ``TMAP``, the lagged manifold pressure before the supercharger
 #: (JSBSim does not show it; ``map-pa`` is the boosted one, equal to it without boost or at 0 rpm).
 PISTON_SLOTS = ("fcs/throttle-pos-norm[{k}]", "fcs/mixture-pos-norm[{k}]", "{e}/map-pa", "{e}/map-inhg",
                 "{e}/set-running", "{e}/fuel-flow-rate-pps", "{e}/power-hp", "atmosphere/P-psf", "atmosphere/T-R",
-                "velocities/mach", "{e}/boost-speed", "{e}/tmap-pa")
+                "velocities/mach", "{e}/boost-speed", "{e}/tmap-pa", "{e}/magneto_cmd", "{e}/starter_cmd",
+                "{e}/starter-norm", "{e}/cranking")
 (PS_THROTTLE, PS_MIXTURE, PS_MAP, PS_MAP_INHG, PS_RUNNING, PS_FUEL_FLOW, PS_POWER_HP, PS_PRESSURE,
- PS_TEMPERATURE, PS_MACH, PS_BOOST_SPEED, PS_TMAP) = range(len(PISTON_SLOTS))
+ PS_TEMPERATURE, PS_MACH, PS_BOOST_SPEED, PS_TMAP, PS_MAGNETOS, PS_STARTER, PS_STARTER_GAIN,
+ PS_CRANKING) = range(len(PISTON_SLOTS))
 
 # FGJSBBase's and FGPiston's constants, computed as JSBSim computes them.
 _FT_TO_M = 0.3048
@@ -150,7 +163,8 @@ _USED = {"minmp": (6.5, "INHG"), "maxmp": (28.5, "INHG"), "man-press-lag": (1.0,
          "cycles": (4.0, None), "idlerpm": (600.0, None), "maxrpm": (2800.0, None), "bsfc": (-1.0, "LBS/HP*HR"),
          "volumetric-efficiency": (0.85, None), "compression-ratio": (8.5, None), "stroke": (4.375, "IN"),
          "air-intake-impedance-factor": (-999.0, None), "ram-air-factor": (1.0, None),
-         "dynamic-fmep": (18400.0, "PA"), "static-fmep": (46500.0, "PA"), "peak-piston-speed": (100.0, None)}
+         "dynamic-fmep": (18400.0, "PA"), "static-fmep": (46500.0, "PA"), "peak-piston-speed": (100.0, None),
+         "starter-rpm": (-1.0, None), "starter-torque": (-1.0, None), "sparkfaildrop": (0.0, None)}
 #: The supercharger's elements, which FGPiston reads only with ``<numboostspeeds>``: tag → (default, unit).
 _BOOST = {"numboostspeeds": (0.0, None), "boostoverride": (0.0, None), "boostmanual": (0.0, None),
           "takeoffboost": (0.0, "PSI"), "boost-loss-factor": (0.0, None),
@@ -159,8 +173,8 @@ _BOOST = {"numboostspeeds": (0.0, None), "boostoverride": (0.0, None), "boostman
           **{f"ratedaltitude{i}": (0.0, "FT") for i in (1, 2, 3)}}
 #: Elements FGPiston reads only for what is not computed here (temperatures, oil, the starter, one magneto,
 #: the throttle's limits FGPiston does not use, boost settings it reads only with <numboostspeeds>).
-_ACCEPTED = {"sparkfaildrop", "maxthrottle", "minthrottle", "bore", "cylinders", "cylinder-head-mass",
-             "cooling-factor", "starter-rpm", "starter-torque", "oil-pressure-relief-valve-psi", "design-oil-temp-degK",
+_ACCEPTED = {"maxthrottle", "minthrottle", "bore", "cylinders", "cylinder-head-mass",
+             "cooling-factor", "oil-pressure-relief-valve-psi", "design-oil-temp-degK",
              "oil-pressure-rpm-max", "oil-viscosity-index", "documentation", "description", "table",
              "injected"}                                                  # (FGPiston does not read it)
 
@@ -245,6 +259,9 @@ def _derived(v):
     row[PE_ISFC], row[PE_STATIC_FRICTION] = isfc, v["static-friction"]
     row[PE_FMEP_DYNAMIC], row[PE_FMEP_STATIC] = v["dynamic-fmep"], v["static-fmep"]
     row[PE_CYCLES], row[PE_RAM_AIR] = v["cycles"], v["ram-air-factor"]
+    row[PE_STARTER_RPM] = v["starter-rpm"] if v["starter-rpm"] >= 0.0 else 2 * v["idlerpm"]
+    row[PE_STARTER_TORQUE] = v["starter-torque"] if v["starter-torque"] >= 0.0 else v["maxhp"] * 0.4   # (a wag)
+    row[PE_SPARK_DROP] = min(max(1 - v["sparkfaildrop"], 0.0), 1.0)
     _boost(v, row)
     return row
 
@@ -337,19 +354,22 @@ def _manifold_target(row, throttle, mps, p_ram):
 
 
 @borrowing_jit
-def _running(running, fuel_flow, rpm, idle_rpm):
-    """``doEngineStartup`` with spark (both magnetos) and no starter: stops without fuel flow (the last frame's)
-    or below 80 % of idle, starts above it."""
+def _running(running, spark, fuel_flow, rpm, idle_rpm):
+    """``doEngineStartup``: a running engine stops without spark (magnetos off), without fuel flow (the last
+    frame's) or below 80 % of idle; a stopped one starts with spark and fuel above 80 % of idle (the starter's
+    cranking, or windmilling)."""
     if running:
-        return fuel_flow > 0.0 and not rpm < idle_rpm * 0.8
-    return fuel_flow > 0.0 and rpm > idle_rpm * 0.8
+        return spark and fuel_flow > 0.0 and not rpm < idle_rpm * 0.8
+    return spark and fuel_flow > 0.0 and rpm > idle_rpm * 0.8
 
 
 @borrowing_jit
-def _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb, mixture):
+def _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb, mixture, magnetos, crank):
     """``doAirFlow``, ``doFuelFlow``, ``doEnginePower``: the brake power (hp), the indicated power (hp) and the
     fuel flow (lb/s) at manifold pressure ``manifold`` (Pa; the supercharger's ``TMAP`` before it, ``tmap``, gives
-    the pumping loss) and engine ``rpm``."""
+    the pumping loss) and engine ``rpm``; running on one magneto (``magnetos`` not 3) the power drops by the spark
+    fail drop; stopped and cranking, the starter's torque (``crank``: its gain, 0 without the starter) falling
+    linearly to none at the starter's rpm gives the indicated power."""
     gamma = 1.3
     cr = row[PE_COMPRESSION]
     mratio = cr if manifold < 1. else p_amb / manifold
@@ -366,7 +386,11 @@ def _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb, 
     if running:
         efficiency = table_value(tb, data, TB_MIXTURE, m_dot_fuel / m_dot_air)
         fmep = -row[PE_FMEP_DYNAMIC] * mps * _FT_TO_M - row[PE_FMEP_STATIC]
-        ihp = (fuel_flow * 3600 / row[PE_ISFC]) * efficiency * 1.0 - row[PE_STATIC_FRICTION]
+        power = 1.0 if magnetos == 3 else row[PE_SPARK_DROP]
+        ihp = (fuel_flow * 3600 / row[PE_ISFC]) * efficiency * power - row[PE_STATIC_FRICTION]
+    elif crank != 0.0:
+        k_torque = 1.0 - rpm / row[PE_STARTER_RPM] if rpm < row[PE_STARTER_RPM] else 0.0
+        ihp = row[PE_STARTER_TORQUE] * k_torque * crank * max(rpm, 1.0) / 5252
     pmep = (tmap - p_amb) * row[PE_VOL_EFF]
     pumping_hp = ((pmep + fmep) * row[PE_DISPLACEMENT] * rpm) / (row[PE_CYCLES] * 22371)
     return ihp + pumping_hp - 0.0, ihp, fuel_flow
@@ -444,7 +468,9 @@ def piston_frame(props, row, s, pr, ps, tb, data, dt, out):
     p_amb, p_ram, t_amb = _ambient(props, s, row)
     rpm = props[ps[RS_RPM]] * pr[PR_GEAR]
     mps = (rpm * row[PE_STROKE]) / 360
-    running = _running(props[s[PS_RUNNING]] != 0.0, props[s[PS_FUEL_FLOW]], rpm, row[PE_IDLE_RPM])
+    magnetos = int(props[s[PS_MAGNETOS]])
+    cranking = props[s[PS_STARTER]] != 0.0
+    running = _running(props[s[PS_RUNNING]] != 0.0, magnetos != 0, props[s[PS_FUEL_FLOW]], rpm, row[PE_IDLE_RPM])
     speed = _boost_speed(props, row, s, p_amb)
     throttle = props[s[PS_THROTTLE]]
     tmap = props[s[PS_TMAP]]
@@ -453,8 +479,9 @@ def piston_frame(props, row, s, pr, ps, tb, data, dt, out):
         step *= dt / row[PE_MAP_LAG]
     tmap -= step
     manifold = _boosted(row, speed, tmap, rpm, throttle)
+    crank = props[s[PS_STARTER_GAIN]] if cranking else 0.0
     hp, ihp, fuel_flow = _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb,
-                                     props[s[PS_MIXTURE]])
+                                     props[s[PS_MIXTURE]], magnetos, crank)
     if ihp < 0.1250:
         running = False
     props[s[PS_TMAP]] = tmap
@@ -463,6 +490,7 @@ def piston_frame(props, row, s, pr, ps, tb, data, dt, out):
     props[s[PS_RUNNING]] = 1.0 if running else 0.0
     props[s[PS_FUEL_FLOW]] = fuel_flow
     props[s[PS_POWER_HP]] = hp
+    props[s[PS_CRANKING]] = 1.0 if cranking else 0.0
     # (the reversible frame itself, not reversed: one function fewer to compile)
     propeller_calculate_reversible(props, pr, ps, tb, data, _shaft_power(hp, rpm), dt, out, np.bool_(False), 0.0)
 
@@ -479,7 +507,7 @@ def _excess_power(props, row, s, pr, ps, tb, data, prop_rpm, pitch):
     tmap = _manifold_target(row, throttle, mps, p_ram)
     manifold = _boosted(row, _settled_boost_speed(props, row, s, p_amb), tmap, rpm, throttle)
     hp, ihp, fuel_flow = _horsepower(row, tb, data, np.bool_(True), rpm, mps, manifold, tmap, p_amb, t_amb,
-                                     props[s[PS_MIXTURE]])
+                                     props[s[PS_MIXTURE]], int(props[s[PS_MAGNETOS]]), 0.0)
     excess = _shaft_power(hp, rpm) - propeller_power_required(props, pr, ps, tb, data, prop_rpm, pitch)
     return excess, ihp, fuel_flow, tmap
 
@@ -610,6 +638,9 @@ def piston_steady(props, row, s, pr, ps, tb, data, out, frame):
     each function that calls it, so called directly the frame's code was compiled once more here."""
     props[ps[RS_ADVANCE_POS]] = props[ps[RS_ADVANCE_CMD]]
     props[ps[RS_FEATHER_POS]] = props[ps[RS_FEATHER_CMD]]
+    if props[s[PS_RUNNING]] == 0.0:        # (stopped: it stays so, its loads as they are, as GetSteadyState's
+        call_frame(frame, props, row, s, pr, ps, tb, data, 0.0, out)       # frames leave a stopped engine)
+        return True
     pitch, rpm = _governed(props, row, s, pr, ps, tb, data)
     if rpm < 0.0:
         return False

@@ -38,7 +38,7 @@ while injecting (JSBSim would read a missing function); one with an
 augmethod 2) without ``AugThrust``.  Fuel flow, nozzle, EPR and EGT are not
 modelled (fuel burn is frozen here).
 
-As JSBSim's ``FGPiston`` (running, both magnetos, no starter; with its
+As JSBSim's ``FGPiston`` (its starter, magnetos and
 supercharger) driving an ``FGPropeller`` (fixed-pitch, variable-pitch or
 constant-speed): :mod:`flightsim.physics.jsbsim.piston` and
 :mod:`flightsim.physics.jsbsim.propeller`.  As ``FGTurboProp`` (running,
@@ -213,7 +213,8 @@ class Propulsion:
         Each engine's thruster location, structural frame, in.
     defaults : dict
         Initial values of the engines' properties: each piston as JSBSim's ``propulsion/set-running`` leaves it
-        before a frame (running, mixture 1, the propeller at twice the idle rpm, its thrust acting at the
+        before a frame (running, both magnetos on, the starter off, mixture 1, the propeller at twice the idle
+        rpm, its thrust acting at the
         thruster's location, the manifold at sea-level pressure); :meth:`steady` settles it.
     """
 
@@ -325,7 +326,9 @@ class Propulsion:
         s, ps = piston_slots[-1], propeller_slots[-1]
         name = self.properties.names
         self.defaults.update({name[s[PS_MIXTURE]]: 1.0, canonical(f"fcs/mixture-cmd-norm[{k}]"): 1.0,
-                              name[s[PS_RUNNING]]: 1.0, name[s[PS_MAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
+                              name[s[PS_RUNNING]]: 1.0, name[s[_piston.PS_MAGNETOS]]: 3.0,
+                              name[s[_piston.PS_STARTER_GAIN]]: 1.0,
+                              name[s[PS_MAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
                               name[s[_piston.PS_TMAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
                               name[ps[_propeller.RS_PITCH]]: prop_row[_propeller.PR_MIN_PITCH],
                               name[ps[_propeller.RS_CONSTANT_SPEED]]: constant_speed,
@@ -740,6 +743,45 @@ def _frame_callback(powered):
     or loaded from numba's disk cache, at the first call."""
     function = _powered_frame_c if powered else _piston_frame_c
     return cfunc(FRAME_SIGNATURE, cache=True, error_model="numpy")(function)
+
+
+def march_piston(props, propulsion, row, dt=0.5, most=6000, still=120):
+    """``FGPropulsion::GetSteadyState`` for piston ``row`` of ``propulsion`` (:class:`Propulsion`): its frame
+    (:func:`~flightsim.physics.jsbsim.piston.piston_frame`) run again and again with a time step ``dt`` of 0.5 s
+    until its thrust has changed by less than 1e-4 lbf in more than ``still`` frames running, at most ``most``
+    frames, as JSBSim's time-marching steady state runs it after ``InitRunning`` (an engine that dies on the way,
+    as a c310's does at idle on the ground, stays dead).  ``props`` (the property array) is changed in place.
+
+    Returns
+    -------
+    int
+        The frames run.
+    """
+    import ctypes
+
+    callback = _frame_callback(False).ctypes
+    arrays = [np.ascontiguousarray(a) for a in (propulsion.pistons[row], propulsion.piston_slots[row],
+                                                propulsion.propellers[row], propulsion.propeller_slots[row],
+                                                propulsion.tables[row], propulsion.table_data)]
+    r, s, pr, ps, tb, data = arrays
+    out = np.zeros(6)
+    thrust = int(ps[_propeller.RS_THRUST])
+
+    def pointer(a):
+        return a.ctypes.data_as(ctypes.POINTER(ctypes.c_double if a.dtype == np.float64 else ctypes.c_int64))
+
+    args = (pointer(props), len(props), pointer(r), pointer(s), pointer(pr), pointer(ps), pointer(tb), pointer(data),
+            len(data), ctypes.c_double(dt), pointer(out))
+    current, count, frames = 0.0, 0, 0
+    while frames < most:
+        out[:] = 0.0
+        callback(*args)
+        frames += 1
+        last, current = current, props[thrust]
+        count = count + 1 if abs(last - current) < 0.0001 else 0
+        if count > still:
+            break
+    return frames
 
 
 def frame_addresses(pistons):
