@@ -615,6 +615,12 @@ class Simulation:
         """
         return float(self._params.jsb_props[self._jsbsim_slot(name)])
 
+    @property
+    def jsbsim_properties(self):
+        """The JSBSim aircraft's property array itself, live (what the next step's loads read; a script's engine
+        start marches its engines on it), or None for flightsim's own aircraft."""
+        return self._params.jsb_props if self.aircraft.jsbsim is not None else None
+
     def _jsbsim_slot(self, name):
         """The slot of the JSBSim aircraft's property ``name`` in its array (KeyError: none)."""
         model = self.aircraft.jsbsim

@@ -279,7 +279,7 @@ class ScriptProperties:
 
         prop = self.model.propulsion
         names = self.model.properties.names
-        props = self.sim._params.jsb_props
+        props = self.sim.jsbsim_properties
         inputs = {}
         for k, row in self._pistons():
             if n >= 0 and k != n:
