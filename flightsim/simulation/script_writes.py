@@ -323,16 +323,15 @@ class ScriptProperties:
                 if command in self.model.properties and self.model.properties[command] in self._rows:  # JSBSim's)
                     self._command(command, 0.0)
             self.sim.set_jsbsim_property(names[int(ps[propeller.RS_ADVANCE_POS])], 0.0)
-            p_amb = props_now(names[int(s[piston.PS_PRESSURE])]) * 47.88
+            p_amb = piston.ambient_map(props_now(names[int(s[piston.PS_PRESSURE])]))
+            friction = prop.pistons[row, piston.PE_STATIC_FRICTION]
             for column, value in ((piston.PS_MIXTURE, 0.0), (piston.PS_MAGNETOS, 0.0), (piston.PS_STARTER, 0.0),
                                   (piston.PS_CRANKING, 0.0), (piston.PS_RUNNING, 0.0), (piston.PS_FUEL_FLOW, 0.0),
-                                  (piston.PS_POWER_HP, 0.0), (piston.PS_MAP, p_amb), (piston.PS_TMAP, p_amb),
-                                  (piston.PS_MAP_INHG, p_amb / 3386.38)):
+                                  (piston.PS_POWER_HP, -friction), (piston.PS_MAP, p_amb), (piston.PS_TMAP, p_amb),
+                                  (piston.PS_MAP_INHG, p_amb / piston.INHG_TO_PA)):
                 self.sim.set_jsbsim_property(names[int(s[column])], value)
             for column in (propeller.RS_RPM, propeller.RS_ENGINE_RPM, propeller.RS_THRUST):
                 self.sim.set_jsbsim_property(names[int(ps[column])], 0.0)
-            friction = prop.pistons[row, piston.PE_STATIC_FRICTION]
-            self.sim.set_jsbsim_property(names[int(s[piston.PS_POWER_HP])], -friction)
         named = [k for k, _ in self._pistons() if -1 in running or k in running]
         for k in named:                         # (FGFDMExec::RunIC: InitRunning(n) for each, then its march)
             self._init_running(k)
@@ -414,8 +413,7 @@ class ScriptProperties:
             if name.startswith("fcs/throttle-cmd-norm"):
                 held[name] = point.throttle
             if name in held:
-                row[1], row[2] = -1.0, held[name]
-                self.sim.set_jsbsim_property(name, min(max(held[name], row[3]), row[4]))
+                self._command(name, held[name])
         sim.settle_jsbsim()
         self._frame = self._aux = None
         self.trims.append((sim.t, mode, point))

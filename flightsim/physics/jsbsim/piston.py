@@ -128,7 +128,7 @@ PISTON_SLOTS = ("fcs/throttle-pos-norm[{k}]", "fcs/mixture-pos-norm[{k}]", "{e}/
 _FT_TO_M = 0.3048
 _INCH_TO_FT = 1.0 / 12.0
 _IN3_TO_M3 = _INCH_TO_FT * _INCH_TO_FT * _INCH_TO_FT / (1.0 / (_FT_TO_M * _FT_TO_M * _FT_TO_M))
-_INHG_TO_PA = 3386.38
+INHG_TO_PA = 3386.38
 _PSF_TO_PA = 47.88
 _HP_TO_FTLBS = 550.0
 _R_AIR = 287.3                      # J/kg/K
@@ -238,14 +238,14 @@ def _derived(v):
     max_mp = v["maxmp"]
     if isfc < 0:                                       # FGPiston: the BSFC that makes maxhp at maxrpm and maxmp
         pmep = 29.92 - max_mp
-        pmep *= _INHG_TO_PA * vol_eff
+        pmep *= INHG_TO_PA * vol_eff
         fmep = v["dynamic-fmep"] * rated_mps * _FT_TO_M + v["static-fmep"]
         hp_loss = ((pmep + fmep) * displacement_si * max_rpm) / (v["cycles"] * 22371)
         isfc = (1.1 * v["displacement"] * max_rpm * vol_eff * (max_mp / 29.92)) / \
             (9411 * (v["maxhp"] + hp_loss - v["static-friction"]))
     if max_mp > 29.9:                                  # (FGPiston: no boosting with a bogus number)
         max_mp = 29.9
-    min_map, max_map = v["minmp"] * _INHG_TO_PA, max_mp * _INHG_TO_PA
+    min_map, max_map = v["minmp"] * INHG_TO_PA, max_mp * INHG_TO_PA
     peak = v["peak-piston-speed"]
     z_airbox = v["air-intake-impedance-factor"]
     if z_airbox < 0.0:
@@ -486,7 +486,7 @@ def piston_frame(props, row, s, pr, ps, tb, data, dt, out):
         running = False
     props[s[PS_TMAP]] = tmap
     props[s[PS_MAP]] = manifold
-    props[s[PS_MAP_INHG]] = manifold / _INHG_TO_PA
+    props[s[PS_MAP_INHG]] = manifold / INHG_TO_PA
     props[s[PS_RUNNING]] = 1.0 if running else 0.0
     props[s[PS_FUEL_FLOW]] = fuel_flow
     props[s[PS_POWER_HP]] = hp
