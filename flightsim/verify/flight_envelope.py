@@ -153,22 +153,25 @@ def sweep(name, points=5, quiet=contextlib.nullcontext, log=None):
             if log:
                 log(_point_line(spelled, p))
 
+    def report(altitude):                       # (JSBSim trims none of the ladder there: the table's speed, reported)
+        row["heights"].append(altitude)
+        row["points"].append(point(aircraft, bare, base, altitude, gear, quiet))
+
     ends = _ends(bare, base, height, gear, quiet)
-    if ends is None:                            # JSBSim trims none of the ladder: the table's point, reported
-        row["heights"].append(height)
-        row["points"].append(point(aircraft, bare, base, height, gear, quiet))
-    else:
-        fly(height, ends)
-    for climb in CLIMBS if ends is not None else ():     # (none at the table's height: none searched higher)
+    if ends is None:                            # (none at the table's height: none searched higher)
+        report(height)
+        report(height + CLIMBS[0])
+        row["note"] = "JSBSim trims none of the ladder"
+        return row
+    fly(height, ends)
+    for climb in CLIMBS:
         ends = _ends(bare, base, height + climb, gear, quiet)
         if ends is not None:
             fly(height + climb, ends)
             break
-    else:                                       # the table's speed 10,000 ft up, reported
-        row["heights"].append(height + CLIMBS[0])
-        row["points"].append(point(aircraft, bare, base, height + CLIMBS[0], gear, quiet))
-        row["note"] = ("JSBSim trims none of the ladder" if len(row["points"]) == 1 else
-                       f"JSBSim trims none of the ladder at +{CLIMBS[-1]:.0f} ft")
+    else:
+        report(height + CLIMBS[0])
+        row["note"] = f"JSBSim trims none of the ladder at +{CLIMBS[-1]:.0f} ft"
     return row
 
 
