@@ -254,7 +254,7 @@ def evaluate(node, read):
         return sum(x) / len(x)
     if tag in ("lt", "le", "gt", "ge", "eq", "nq"):
         a, b = x
-        return float({"lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b, "eq": a == b, "nq": a != b}[tag])
+        return float(events.COMPARE[tag](a, b))
     if tag == "not":
         return 0.0 if x[0] else 1.0
     if tag == "and":

@@ -25,9 +25,11 @@ left side is a property, optionally ``-NAME``; its right side a number, else a p
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass, field
 
-__all__ = ["ACTIONS", "COMPARISONS", "TYPES", "Condition", "Event", "Notice", "SetAction", "Test", "run_events"]
+__all__ = ["ACTIONS", "COMPARE", "COMPARISONS", "TYPES", "Condition", "Event", "Notice", "SetAction", "Test",
+           "run_events"]
 
 #: A test's comparison words (FGCondition's table) → the comparison.
 COMPARISONS = {
@@ -41,18 +43,9 @@ ACTIONS = ("FG_RAMP", "FG_STEP", "FG_EXP")
 TYPES = ("FG_VALUE", "FG_DELTA", "FG_BOOL")
 
 
-def _compare(op, a, b):
-    if op == "lt":
-        return a < b
-    if op == "le":
-        return a <= b
-    if op == "gt":
-        return a > b
-    if op == "ge":
-        return a >= b
-    if op == "eq":
-        return a == b
-    return a != b
+#: Each comparison by its name: a condition's (:data:`COMPARISONS`' values) and a ``<function>``'s (``nq``).
+COMPARE = {"lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge, "eq": operator.eq,
+           "ne": operator.ne, "nq": operator.ne}
 
 
 @dataclass(frozen=True)
@@ -67,7 +60,7 @@ class Test:
 
     def evaluate(self, read):
         right = self.right if isinstance(self.right, float) else self.right_sign * read(self.right)
-        return _compare(self.op, self.sign * read(self.left), right)
+        return COMPARE[self.op](self.sign * read(self.left), right)
 
 
 @dataclass(frozen=True)
