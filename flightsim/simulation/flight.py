@@ -353,6 +353,8 @@ class Simulation:
         #: frame's origin on it
         self.planet = planets.resolve(planet, getattr(self.aircraft, "planet", None),
                                       self.aircraft.jsbsim is not None)
+        if self.aircraft.jsbsim is not None:        # (an INERTIAL external force needs the round planet's axes)
+            self.aircraft.jsbsim.external.check_planet(self.planet)
         self.lat = planets.DEFAULT_LAT if lat is None else planets.check_lat(lat)
         self.lon = planets.DEFAULT_LON if lon is None else planets.check_lon(lon)
         flat = aero.pack(self.aircraft, atmosphere)._replace(terrain=self._terrain)

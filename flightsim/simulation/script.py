@@ -34,6 +34,8 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import numpy as np
+
 from flightsim.errors import InputError
 from flightsim.physics.jsbsim.xmlfile import LinedXML
 from flightsim.simulation import script_events as events
@@ -52,8 +54,11 @@ FUNCTIONS = {
     "exp": (1, 1), "sqrt": (1, 1), "ln": (1, 1), "log10": (1, 1), "sign": (1, 1), "floor": (1, 1),
     "ceil": (1, 1), "toradians": (1, 1), "todegrees": (1, 1), "integer": (1, 1), "fraction": (1, 1),
     "lt": (2, 2), "le": (2, 2), "gt": (2, 2), "ge": (2, 2), "eq": (2, 2), "nq": (2, 2), "not": (1, 1),
-    "and": (1, None), "or": (1, None), "ifthen": (3, 3),
+    "and": (1, None), "or": (1, None), "ifthen": (3, 3), "switch": (2, None),
 }
+#: Each ``<table>`` of a script's functions compiled (:func:`_table_program`), by the element's id (the element
+#: kept with it, so that its id is not reused).
+_TABLES = {}
 
 
 @dataclass(frozen=True)
@@ -189,8 +194,11 @@ def _check_function(reader, el, where_name):
             return
         if tag == "pi":
             return
+        if tag in ("table", "t"):
+            _table_program(node, reader.path, reader.xml.where(node))
+            return
         if tag not in FUNCTIONS:
-            reader.fail(node, f"unsupported function element (supported: property, value, pi, "
+            reader.fail(node, f"unsupported function element (supported: property, value, pi, table, "
                         f"{', '.join(FUNCTIONS)})")
         lo, hi = FUNCTIONS[tag]
         args = [c for c in node if c.tag != "description"]
@@ -204,11 +212,60 @@ def _check_function(reader, el, where_name):
     return children[0]
 
 
+class _TableSource:
+    """What :class:`~flightsim.physics.jsbsim.program.ProgramBuilder` asks of the file its elements come from."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def number(self, el, what):
+        text = (el.text or "").strip()
+        try:
+            return float(text)
+        except ValueError:
+            raise InputError(self.path, what, f"not a number: {text!r}") from None
+
+
+def _table_program(node, path=None, where=""):
+    """A ``<table>`` of a script's function compiled by the aircraft's function compiler
+    (:class:`~flightsim.physics.jsbsim.program.ProgramBuilder`: JSBSim's ``FGTable``, its lookups, interpolation
+    and clamping): ``(program, names)``, the program storing the table's value in slot 0 from its lookup
+    properties in the slots ``names`` give (each by its name).  Compiled once per element.
+
+    Raises
+    ------
+    InputError
+        The table is malformed (naming ``path`` and ``where``).
+    """
+    found = _TABLES.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
+    from flightsim.physics.jsbsim.program import ProgramBuilder, Properties
+
+    properties = Properties()
+    properties.slot(" value")                   # (slot 0: the result; no property has a leading space)
+    builder = ProgramBuilder(_TableSource(path), properties)
+    builder.value(node, where or f"<{node.tag}>")
+    builder.store(" value")
+    names = {name: properties[name] for name in builder.reads}
+    _TABLES[id(node)] = (node, (builder.build(), names))
+    return _TABLES[id(node)][1]
+
+
+#: The elements of a function that name a property it reads (a table's lookups among them).
+_READS = ("property", "p", "independentVar")
+
+
+def _reads(tree):
+    """The properties a function's ``tree`` reads (canonical names, a leading '-' taken off)."""
+    return [props.canonical_name((node.text or "").strip().lstrip("-")) for node in tree.iter() if node.tag in _READS]
+
+
 def _substitute(tree, prop):
     """A copy of a template's tree with each ``<property> # </property>`` reading ``prop``."""
     tree = copy.deepcopy(tree)
     for node in tree.iter():
-        if node.tag in ("property", "p") and (node.text or "").strip() == "#":
+        if node.tag in _READS and (node.text or "").strip() == "#":
             node.text = prop
     return tree
 
@@ -224,6 +281,13 @@ def evaluate(node, read):
         return float(node.text)
     if tag == "pi":
         return math.pi
+    if tag in ("table", "t"):
+        program, names = _table_program(node)
+        values = np.zeros(1 + max(names.values(), default=0))
+        for name, slot in names.items():
+            values[slot] = read(name)
+        program.run(values)
+        return float(values[0])
     x = [evaluate(c, read) for c in node if c.tag != "description"]
     if tag == "sum":
         out = 0.0
@@ -263,6 +327,11 @@ def evaluate(node, read):
         return float(any(v != 0.0 for v in x))
     if tag == "ifthen":
         return x[1] if x[0] != 0.0 else x[2]
+    if tag == "switch":                 # (FGFunction's: the value at the index rounded, none below 0 or past the end)
+        if x[0] < 0.0 or int(x[0] + 0.5) >= len(x) - 1:
+            raise RuntimeError(f"the switch function index ({x[0]:g}) is "
+                               + ("negative" if x[0] < 0.0 else f"above the range of supplied values [0:{len(x) - 2}]"))
+        return x[1 + int(x[0] + 0.5)]
     v = x[0]
     unary = {
         "abs": abs, "sin": math.sin, "cos": math.cos, "tan": math.tan,
@@ -402,9 +471,8 @@ def load_script(path, root=None):
         for entry, p in zip(out.entries, elements, strict=True):
             named.setdefault(entry.prop, p)
             if entry.function is not None:
-                for node in entry.function.iter():
-                    if node.tag in ("property", "p"):
-                        named.setdefault(props.canonical_name(node.text.lstrip("-")), p)
+                for name in _reads(entry.function):
+                    named.setdefault(name, p)
     templates = {}
     for out_el in doc.findall("output"):
         for f in out_el.findall("function"):
@@ -492,9 +560,7 @@ def _event(reader, el, templates, reads, writes):
         for p in notify.findall("property"):
             prop, template = _applied(reader, p, templates, "the script's outputs")
             if template is not None:
-                for node in template.iter():
-                    if node.tag in ("property", "p"):
-                        reads.append((props.canonical_name(node.text.lstrip("-")), p))
+                reads.extend((name, p) for name in _reads(template))
             else:
                 reads.append((prop, p))
             rows.append((p.get("caption") or (p.text or "").strip(), prop, template))
@@ -519,9 +585,7 @@ def _event(reader, el, templates, reads, writes):
         elif s.find("function") is not None:
             value = 0.0
             function = _check_function(reader, s.find("function"), target)
-            for node in function.iter():
-                if node.tag in ("property", "p"):
-                    reads.append((props.canonical_name(node.text.lstrip("-")), s))
+            reads.extend((name, s) for name in _reads(function))
         else:
             reader.fail(s, "a <set> needs a value= or a <function>")
         sets.append(events.SetAction(target, value, function, action, kind, tc, reader.xml.line(s)))

@@ -7,7 +7,10 @@ view (:attr:`Simulation.vector`, :attr:`Simulation.geodetic`), turned to JSBSim'
 z down; North-East-down) and units.  Any other name is a property of a JSBSim aircraft's own property array
 (:meth:`Simulation.jsbsim_property`), or a property the script declares.  Sources: JSBSim's ``FGPropagate::bind``
 (``position/h-sl-ft`` is the distance from the centre less the sea-level radius at the geocentric latitude,
-``position/h-agl-ft`` the height above the ellipsoid: the terrain is at sea level).
+``position/h-agl-ft`` the height above the ellipsoid: the terrain is at sea level) and
+``FGPropagate::ComputeOrbitalParameters`` (``orbital/*``: the Kepler orbit of the inertial position and velocity
+about the planet's ``GM``).  On the flat planet the inertial axes are ECEF's at the flight's place, the planet
+still (the view laid on the ellipsoid at the origin, as the position).
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ import numpy as np
 
 from flightsim.math import quat
 from flightsim.physics.jsbsim.initial import _euler_of
+from flightsim.physics.planet import WGS84, ecef, local_axes
 
-__all__ = ["BUILTIN", "canonical_name", "known", "read_all"]
+__all__ = ["BUILTIN", "canonical_name", "known", "orbit", "read_all"]
 
 #: JSBSim's property names this module computes.
 BUILTIN = (
@@ -34,7 +38,11 @@ BUILTIN = (
     "velocities/pi-rad_sec", "velocities/qi-rad_sec", "velocities/ri-rad_sec",
     "velocities/v-north-fps", "velocities/v-east-fps", "velocities/v-down-fps", "velocities/h-dot-fps",
     "velocities/u-fps", "velocities/v-fps", "velocities/w-fps", "velocities/vt-fps", "velocities/vg-fps",
-)
+    "position/eci-x-ft", "position/eci-y-ft", "position/eci-z-ft",
+    "velocities/eci-x-fps", "velocities/eci-y-fps", "velocities/eci-z-fps", "velocities/eci-velocity-mag-fps",
+) + tuple(f"orbital/{n}" for n in (
+    "specific-angular-momentum-ft2_sec", "inclination-deg", "right-ascension-deg", "eccentricity",
+    "argument-of-perigee-deg", "true-anomaly-deg", "apoapsis-radius-ft", "periapsis-radius-ft", "period-sec"))
 _D = np.diag([1.0, -1.0, -1.0])
 #: JSBSim's property tree's root: a name may be given with it.
 ROOT = "/fdm/jsbsim/"
@@ -60,6 +68,46 @@ def known(sim, name):
     return True
 
 
+def orbit(r, v, gm):
+    """The ``orbital/*`` properties of the inertial position ``r`` (ft) and velocity ``v`` (ft/s) about ``gm``
+    (ft³/s²), as JSBSim's ``FGPropagate::ComputeOrbitalParameters`` computes them (angles in degrees; a node line
+    along x and a perigee argument of 0 where the orbit is equatorial; a period of 0 where it is not closed)."""
+    r = np.asarray(r, dtype=float)
+    v = np.asarray(v, dtype=float)
+    hv = np.cross(r, v)
+    h = float(np.linalg.norm(hv))
+    inclination = math.degrees(math.acos(hv[2] / h))
+    perigee = 0.0
+    if abs(inclination) > 1e-8:
+        node = np.cross([0.0, 0.0, 1.0], hv)
+        ascension = math.degrees(math.atan2(node[1], node[0]))
+        node = node / np.linalg.norm(node)
+    else:
+        ascension, node = 0.0, np.array([1.0, 0.0, 0.0])
+    rn = r / np.linalg.norm(r)
+    vr = float(rn @ v)
+    e_vec = np.cross(v, hv) / gm - rn
+    e = float(np.linalg.norm(e_vec))
+    if e > 1e-8:
+        e_vec = e_vec / e
+        if abs(inclination) > 1e-8:
+            perigee = math.degrees(math.acos(float(node @ e_vec)))
+            if e_vec[2] < 0.0:
+                perigee = 360.0 - perigee
+    else:
+        e_vec = np.array([1.0, 0.0, 0.0])
+    anomaly = math.degrees(math.acos(min(max(float(e_vec @ rn), -1.0), 1.0)))
+    if vr < 0.0:
+        anomaly = 360.0 - anomaly
+    apo = h * h / (gm * (1.0 - e)) if e != 1.0 else math.inf
+    peri = h * h / (gm * (1.0 + e))
+    period = 2.0 * math.pi * (0.5 * (apo + peri)) ** 1.5 / math.sqrt(gm) if e < 1.0 else 0.0
+    return {"orbital/specific-angular-momentum-ft2_sec": h, "orbital/inclination-deg": inclination,
+            "orbital/right-ascension-deg": ascension, "orbital/eccentricity": e,
+            "orbital/argument-of-perigee-deg": perigee, "orbital/true-anomaly-deg": anomaly,
+            "orbital/apoapsis-radius-ft": apo, "orbital/periapsis-radius-ft": peri, "orbital/period-sec": period}
+
+
 def read_all(sim, t):
     """The built-in properties of the flight ``sim`` now (``t``: the script's clock, s) as a dict."""
     y = sim.vector
@@ -68,16 +116,19 @@ def read_all(sim, t):
     omega = sim.planet.omega
     a, b = sim.planet.a, sim.planet.b
     if eci is None:             # a flat planet: the view laid on the ellipsoid at the origin (no rotation)
-        from flightsim.physics.planet import WGS84, ecef
-
         a, b = WGS84.a, WGS84.b
         xe, ye, ze = ecef(math.radians(lat), math.radians(lon), h, a, b)
         w_inertial = y[10:13]
+        north, west, up = local_axes(math.radians(lat), math.radians(lon))
+        r_eci = np.array([xe, ye, ze])
+        v_eci = y[3] * north + y[4] * west + y[5] * up
+        gm = WGS84.gm
     else:
         th = omega * sim.t
         c, s = math.cos(th), math.sin(th)
         xe, ye, ze = c * eci[0] + s * eci[1], -s * eci[0] + c * eci[1], eci[2]
         w_inertial = eci[10:13]
+        r_eci, v_eci, gm = np.asarray(eci[0:3]), np.asarray(eci[3:6]), sim.planet.gm
     r = math.sqrt(xe * xe + ye * ye + ze * ze)
     lat_gc = math.atan2(ze, math.hypot(xe, ye))
     e2 = 1.0 - (b / a) ** 2
@@ -108,5 +159,9 @@ def read_all(sim, t):
         "velocities/u-fps": uvw[0], "velocities/v-fps": uvw[1], "velocities/w-fps": uvw[2],
         "velocities/vt-fps": float(np.linalg.norm(y[3:6] - np.asarray(sim.wind)[:3])),
         "velocities/vg-fps": math.hypot(v_ned[0], v_ned[1]),
+        "position/eci-x-ft": r_eci[0], "position/eci-y-ft": r_eci[1], "position/eci-z-ft": r_eci[2],
+        "velocities/eci-x-fps": v_eci[0], "velocities/eci-y-fps": v_eci[1], "velocities/eci-z-fps": v_eci[2],
+        "velocities/eci-velocity-mag-fps": float(np.linalg.norm(v_eci)),
     }
+    out.update(orbit(r_eci, v_eci, gm))
     return {k: float(v) for k, v in out.items()}

@@ -12,13 +12,15 @@ Each ``<force name="N" frame="F">`` pushes along its direction with a magnitude 
   element's ``<function>`` (evaluated with the engines' program, after the flight controls and the auxiliary
   values of the frame);
 - the frame turns the vector into the body axes: ``BODY`` (none), ``LOCAL`` (North-East-down, by the attitude's
-  Euler angles: ``FGPropagate::GetTl2b``) or ``WIND`` (by α and β: ``FGAuxiliary::GetTw2b``);
+  Euler angles: ``FGPropagate::GetTl2b``), ``WIND`` (by α and β: ``FGAuxiliary::GetTw2b``) or ``INERTIAL``
+  (Earth-centred inertial axes, JSBSim's ECI: ``FGPropagate::GetTi2b``; on the round planet, whose view's local
+  North, West and up axes in ECI :func:`flightsim.physics.planet.to_view` keeps, ``Tl2b · Tec2l · Ti2ec``);
 - a force adds ``F`` and the moment ``r × F`` about the CG (``r`` its location relative to the CG, body axes);
   a moment adds its vector (``FGForce::GetBodyForces``).
 
 flightsim computes them once per step, after the flight controls and the engines, and holds them through the
-step with the thrust.  Refused, naming the element: the ``INERTIAL`` frame (flightsim's loads see the planet's
-local view, not its inertial axes), other elements than forces, moments and property declarations.
+step with the thrust.  Refused, naming the element: other frames, other elements than forces, moments and property
+declarations; an ``INERTIAL`` one on the flat planet (no inertial axes: :meth:`ExternalForces.check_planet`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import numpy as np
 
 from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_jit
+from flightsim.physics.planet import P_AXES
 
 __all__ = ["EXTERNAL_FIELDS", "ExternalForces", "external_loads"]
 
@@ -37,7 +40,9 @@ __all__ = ["EXTERNAL_FIELDS", "ExternalForces", "external_loads"]
 (X_KIND, X_FRAME, X_SLOT, X_DIRECTION, _DY, _DZ, X_ARM, _RY, _RZ) = range(9)
 EXTERNAL_FIELDS = 9
 #: The frames a vector may be given in, by their code in a row.
-FRAMES = ("BODY", "LOCAL", "WIND")
+FRAMES = ("BODY", "LOCAL", "WIND", "INERTIAL")
+#: The first entry of the packed round planet's local North, West and up axes in ECI (rows: ``P_AXES``).
+_AXES = P_AXES
 
 
 class ExternalForces:
@@ -64,12 +69,16 @@ class ExternalForces:
     functions : list of (Element, str, str)
         The magnitudes given by a ``<function>``: the element, where it is (for messages), the property it fills
         (:meth:`compile_functions`).
+    inertial : tuple of (str, str) or None
+        The file and the element of the first vector in the ``INERTIAL`` frame (:meth:`check_planet`); None if
+        there is none.
     """
 
     def __init__(self, source, properties, structural_to_body):
         block = source.section("external_reactions", required=False)
         rows, names, writable = [], [], set()
         self.defaults, self.functions = {}, []
+        self.inertial = None
         for el in [] if block is None else list(block):
             where = f"external_reactions/{source.where(el)}"
             if el.tag in ("documentation", "description"):
@@ -83,8 +92,10 @@ class ExternalForces:
                 raise InputError(source.path, where, "not supported (forces, moments and properties only)")
             frame = el.get("frame") or "BODY"
             if frame not in FRAMES:
-                raise InputError(source.path, where, f"frame {frame!r}: not supported (BODY, LOCAL and WIND; "
-                                 "flightsim's loads see the planet's local view, not its inertial axes)")
+                raise InputError(source.path, where, f"frame {frame!r}: not supported (BODY, LOCAL, WIND and "
+                                 "INERTIAL)")
+            if frame == "INERTIAL" and self.inertial is None:
+                self.inertial = (str(source.path), where)
             base = f"external_reactions/{el.get('name', '')}"
             moment = el.tag == "moment"
             name = f"{base}/magnitude-lbsft" if moment else f"{base}/magnitude"
@@ -112,6 +123,14 @@ class ExternalForces:
         self.magnitudes = tuple(names)
         self.writable = frozenset(writable)
 
+    def check_planet(self, planet):
+        """Refuse (:class:`~flightsim.errors.InputError`, naming the element) a vector in the ``INERTIAL`` frame
+        on the flat ``planet`` (a :class:`~flightsim.physics.planet.Planet`): Bourg's flat Earth has no
+        Earth-centred inertial axes."""
+        if self.inertial is not None and not planet.round:
+            raise InputError(self.inertial[0], self.inertial[1], "frame 'INERTIAL' needs the round planet "
+                             "(the flat one has no Earth-centred inertial axes)")
+
     def compile_functions(self, builder):
         """Add the magnitudes given by ``<function>``s to ``builder`` (a
         :class:`~flightsim.physics.jsbsim.program.ProgramBuilder`: the engines' program), each stored into its
@@ -122,9 +141,19 @@ class ExternalForces:
 
 
 @borrowing_jit
-def _to_body(frame, x, y, z, phi, theta, psi, alpha, beta):
+def _to_body(frame, x, y, z, phi, theta, psi, alpha, beta, planet):
     """A vector in ``frame`` (:data:`FRAMES`' code) in JSBSim's body axes: ``Tl2b`` from the Euler angles (LOCAL),
-    ``Tw2b`` from α and β (WIND)."""
+    ``Tw2b`` from α and β (WIND); an ECI one (INERTIAL) first turned to North-East-down by the round ``planet``'s
+    local axes in ECI (the view's, :func:`flightsim.physics.planet.to_view`), then as LOCAL.  ``planet`` is None
+    on the flat planet (where :meth:`ExternalForces.check_planet` refuses INERTIAL before a flight)."""
+    if frame == 3:
+        if planet is None:
+            return x, y, z
+        k = _AXES
+        n = x * planet[k] + y * planet[k + 1] + z * planet[k + 2]
+        e = -(x * planet[k + 3] + y * planet[k + 4] + z * planet[k + 5])
+        d = -(x * planet[k + 6] + y * planet[k + 7] + z * planet[k + 8])
+        x, y, z, frame = n, e, d, 1
     if frame == 1:
         cf, sf, ct, st, cp, sp = math.cos(phi), math.sin(phi), math.cos(theta), math.sin(theta), math.cos(psi), \
             math.sin(psi)
@@ -138,16 +167,18 @@ def _to_body(frame, x, y, z, phi, theta, psi, alpha, beta):
 
 
 @borrowing_jit
-def external_loads(props, rows, out, phi, theta, psi, alpha, beta):
+def external_loads(props, rows, out, phi, theta, psi, alpha, beta, planet):
     """Add the forces and moments of ``rows`` at their magnitudes and directions in ``props`` to ``out`` (force,
     then moment about the CG; JSBSim's body frame, lbf and lbf·ft); ``phi``, ``theta``, ``psi`` (the attitude)
-    and ``alpha``, ``beta`` (rad) turn the LOCAL and WIND frames."""
+    and ``alpha``, ``beta`` (rad) turn the LOCAL and WIND frames, and the packed round ``planet`` (None: flat)
+    the INERTIAL one (the local axes of the view last made: the step's)."""
     for k in range(rows.shape[0]):
         m = props[int(rows[k, X_SLOT])]
         dx = props[int(rows[k, X_DIRECTION])]
         dy = props[int(rows[k, X_DIRECTION + 1])]
         dz = props[int(rows[k, X_DIRECTION + 2])]
-        fx, fy, fz = _to_body(int(rows[k, X_FRAME]), m * dx, m * dy, m * dz, phi, theta, psi, alpha, beta)
+        fx, fy, fz = _to_body(int(rows[k, X_FRAME]), m * dx, m * dy, m * dz, phi, theta, psi, alpha, beta,
+                               planet)
         if rows[k, X_KIND] != 0.0:                      # a moment
             out[3] += fx
             out[4] += fy

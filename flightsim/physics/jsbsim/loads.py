@@ -43,7 +43,7 @@ from flightsim.physics.jsbsim.auxiliary import auxiliary_in, motion_in, put_atmo
 from flightsim.physics.jsbsim.external import external_loads
 from flightsim.physics.jsbsim.native import call_block
 from flightsim.physics.jsbsim.propulsion import engines_frame_by_address, engines_steady
-from flightsim.physics.planet import P_A, P_B, P_OMEGA, ecef, view_lat_lon
+from flightsim.physics.planet import P_A, P_B, P_KEY, P_OMEGA, ecef, view_lat_lon
 
 __all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPAN", "LAST_FIELDS", "STATE",
            "jsbsim_loads", "settle_start", "step_start"]
@@ -88,10 +88,11 @@ STATE = ("attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude
          "velocities/qi-rad_sec", "velocities/ri-rad_sec",
          "position/lat-geod-rad", "position/lat-gc-rad", "position/long-gc-rad", "position/lat-geod-deg",
          "position/lat-gc-deg", "position/long-gc-deg", "velocities/v-north-fps", "velocities/v-east-fps",
-         "velocities/v-down-fps", "atmosphere/pressure-altitude")
+         "velocities/v-down-fps", "atmosphere/pressure-altitude", "velocities/eci-x-fps", "velocities/eci-y-fps",
+         "velocities/eci-z-fps", "velocities/eci-velocity-mag-fps")
 (ST_PHI, ST_THETA, ST_PSI, ST_PHI_DEG, ST_THETA_DEG, ST_PSI_DEG, ST_ROLL, ST_PITCH, ST_HEADING, ST_H, ST_AGL,
  ST_HDOT, ST_PI, ST_QI, ST_RI, ST_LAT, ST_LAT_GC, ST_LON, ST_LAT_DEG, ST_LAT_GC_DEG, ST_LON_DEG, ST_VN, ST_VE,
- ST_VD, ST_PRESSURE_ALTITUDE) = range(len(STATE))
+ ST_VD, ST_PRESSURE_ALTITUDE, ST_ECI_VX, ST_ECI_VY, ST_ECI_VZ, ST_ECI_V) = range(len(STATE))
 #: The flat earth laid on JSBSim's WGS84 planet at 0°N 0°E: its radii of curvature there (meridian, prime
 #: vertical), ft, turning North and West distances into latitude and longitude.
 MERIDIAN_RADIUS = 20925646.32546 * (20855486.5951 / 20925646.32546) ** 2
@@ -259,7 +260,9 @@ def _state_into(props, slots, y, planet):
     round planet: the view's geodetic latitude and longitude (:func:`~flightsim.physics.planet.view_lat_lon`, of the
     view), the geocentric latitude of the CG, and the rates plus the Earth's turn Ω (North Ω cos φ, up Ω sin φ in
     the local frame) in body axes.  An argument so that numba drops the other branch (as
-    :func:`flightsim.physics.aero.own_loads`).
+    :func:`flightsim.physics.aero.own_loads`).  The inertial velocity (``velocities/eci-*``, FGPropagate's
+    ``vInertialVelocity``): on a round planet the ECI state's the view was made of (``P_KEY``); on the flat
+    one the earth-frame velocity in the axes of ECEF at 0°N 0°E (x up, y East, z North), the planet still.
     """
     t00, t01, t02, t10, t20, t21, t22 = _tb2l_row(y)
     phi = theta = psi = 0.0             # (each angle computed only where the aircraft reads it)
@@ -287,6 +290,7 @@ def _state_into(props, slots, y, planet):
         ex = ey = ez = 0.0                      # (the planet does not turn: the inertial rates are the rates)
         lat, lon = y[0] / MERIDIAN_RADIUS, -y[1] / PRIME_VERTICAL_RADIUS
         lat_gc = lat                            # (near the equator the two latitudes agree)
+        vx, vy, vz = y[5], -y[4], y[3]
     else:
         lat, lon = view_lat_lon(planet)
         xe, ye, ze = ecef(lat, lon, y[2], planet[P_A], planet[P_B])
@@ -296,6 +300,7 @@ def _state_into(props, slots, y, planet):
         n2 = qw * qw + qx * qx + qy * qy + qz * qz
         ex, ey, ez = qv_rotate(qw, -qx, -qy, -qz, om * math.cos(lat), 0.0, om * math.sin(lat))
         ex, ey, ez = ex / n2, ey / n2, ez / n2
+        vx, vy, vz = planet[P_KEY + 4], planet[P_KEY + 5], planet[P_KEY + 6]
     _put(props, slots[ST_PI], y[10] + ex)       # (flightsim's body axes → JSBSim's)
     _put(props, slots[ST_QI], -(y[11] + ey))
     _put(props, slots[ST_RI], -(y[12] + ez))
@@ -309,6 +314,10 @@ def _state_into(props, slots, y, planet):
     _put(props, slots[ST_VE], -y[4])
     _put(props, slots[ST_VD], -y[5])
     _put(props, slots[ST_PRESSURE_ALTITUDE], y[2])      # (the standard atmosphere's: the altitude itself)
+    _put(props, slots[ST_ECI_VX], vx)
+    _put(props, slots[ST_ECI_VY], vy)
+    _put(props, slots[ST_ECI_VZ], vz)
+    _put(props, slots[ST_ECI_V], math.sqrt(vx * vx + vy * vy + vz * vz))
 
 
 @borrowing_jit
@@ -383,7 +392,7 @@ def _held(props, params):
         _put(props, int(s[J_PROP_SLOTS + k]), held[k])
     st = params.jsb_state_slots
     external_loads(props, params.jsb_external, held, props[int(st[ST_PHI])], props[int(st[ST_THETA])],
-                   props[int(st[ST_PSI])], props[int(s[J_ALPHA_SLOT])], props[int(s[J_BETA_SLOT])])
+                   props[int(st[ST_PSI])], props[int(s[J_ALPHA_SLOT])], props[int(s[J_BETA_SLOT])], params.planet)
 
 
 @borrowing_jit
