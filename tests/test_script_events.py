@@ -169,6 +169,79 @@ def test_events_run_as_jsbsim_runs_them(tmp_path):
     assert logged[0]["simulation/frame"] == "1" and logged[-1]["simulation/trim-completed"] == "0"
 
 
+TABLES = """
+    <property value="0"> test/one </property>
+    <property value="0"> test/two </property>
+    <property value="0"> test/pick </property>
+    <property value="0"> test/index </property>
+    <property value="0"> test/trigger </property>
+    <event name="tables" continuous="true">
+      <condition> simulation/sim-time-sec ge 0.0 </condition>
+      <set name="test/one">
+        <function>
+          <product>
+            <table>
+              <independentVar lookup="row"> simulation/sim-time-sec </independentVar>
+              <tableData>
+                0.1   1.0
+                0.4   3.0
+                0.6  -2.0
+              </tableData>
+            </table>
+            <value> 2 </value>
+          </product>
+        </function>
+      </set>
+      <set name="test/two">
+        <function>
+          <table>
+            <independentVar lookup="row"> simulation/sim-time-sec </independentVar>
+            <independentVar lookup="column"> test/index </independentVar>
+            <tableData>
+                      0     2
+                0.0   0    10
+                1.0   5    -5
+            </tableData>
+          </table>
+        </function>
+      </set>
+      <set name="test/pick">
+        <function>
+          <switch>
+            <p> test/index </p>
+            <v> 7 </v>
+            <p> test/one </p>
+            <sum> <v> 1 </v> <p> simulation/sim-time-sec </p> </sum>
+          </switch>
+        </function>
+      </set>
+    </event>
+    <event name="step" persistent="true">
+      <condition> simulation/sim-time-sec ge test/trigger </condition>
+      <set name="test/trigger" value="0.17" type="FG_DELTA"/>
+      <set name="test/index" value="0.6" type="FG_DELTA"/>
+      <notify>
+        <property> test/one </property> <property> test/two </property> <property> test/pick </property>
+        <property> test/index </property>
+      </notify>
+    </event>"""
+
+
+def test_tables_and_switches_in_a_function_are_jsbsims(tmp_path):
+    """A ``<table>`` (1-D, clamped at its ends; 2-D, bilinear) and a ``<switch>`` (its index rounded) in a set's
+    function: every notice the same as JSBSim's, value for value."""
+    root, work = make_root(tmp_path)
+    script = _script(root, "tables", TABLES, end="0.6", logged=("test/one",))
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    ours = notices(done.stdout)
+    assert ours == notices(jsbsim_run(root, script))
+    values = [dict(v) for _, _, _, v in ours]
+    assert len(values) == 4 and values[0]["test/one"] == "2"        # (before its first key: the first value, ×2)
+    assert values[2]["test/one"] == "5.2" and values[3]["test/one"] == "0.5"      # (interpolated, ×2)
+    assert [v["test/pick"] for v in values] == ["7", values[1]["test/one"], values[2]["test/one"], "1.51"]
+
+
 def test_terminate_ends_the_run_with_its_outputs(tmp_path):
     """``simulation/terminate`` set at 0.5 s: the run ends in that frame, its row written, as JSBSim's does."""
     root, work = make_root(tmp_path)
@@ -230,6 +303,14 @@ BAD = [
      "<condition> logic= (line 6)", "XOR"),
     ("<event name='e'> <condition> simulation/sim-time-sec gt </condition> <notify/> </event>",
      "<condition> (line 6)", "three words"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition> <set name='test/x'> <function>"
+     " <table> <independentVar> simulation/sim-time-sec </independentVar> <tableData> 0 1\n 2 x </tableData>"
+     " </table> </function> </set> </event>", "<table> (line 6)", "not numbers: '2 x'"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition> <set name='test/x'> <function>"
+     " <table> <independentVar> test/nothing </independentVar> <tableData> 0 1\n 2 3 </tableData>"
+     " </table> </function> </set> </event>", "<set> (line 6)", "test/nothing"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition> <set name='test/x'> <function>"
+     " <switch> <v> 0 </v> </switch> </function> </set> </event>", "<switch> (line 6)", "at least 2"),
 ]
 
 
