@@ -16,12 +16,15 @@ What runs (JSBSim's ``FGScript::LoadScript``, ``FGOutputType::Load``, ``FGOutput
   time with 10 significant digits and the values with 18 (C++'s ``precision``), comma-separated (CSV) or
   tab-separated (TABULAR); ``apply="F"`` logs the ``<function name="F" type="template">`` of the same output with
   its ``<property> # </property>`` standing for the entry's property (:func:`evaluate`); ``file=`` appends the
-  children of an output-definition file beside the script (``FGModel::Upload``).
+  children of an output-definition file beside the script (``FGModel::Upload``); an output's subsystem switches
+  (``<rates> ON </rates>`` …) add JSBSim's columns for them before the properties
+  (:mod:`flightsim.simulation.script_subsystems`), those flightsim cannot give left out and named in one line on
+  stderr at the start.
 
-Everything else (``<input>``, an output's subsystem switches, a function element :func:`evaluate` does not
-compute) is refused naming the file, the element and its line: a script is never run in part.  The outputs are
-written when the run ends, each to a temporary file renamed into place: a failed run writes nothing (the notices
-printed before it stopped stay printed).
+Everything else (``<input>``, a function element :func:`evaluate` does not compute) is refused naming the file,
+the element and its line: a script is never run in part.  The outputs are written when the run ends, each to a
+temporary file renamed into place: a failed run writes nothing (the notices printed before it stopped stay
+printed).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from flightsim.errors import InputError
 from flightsim.physics.jsbsim.xmlfile import LinedXML
 from flightsim.simulation import script_events as events
 from flightsim.simulation import script_properties as props
+from flightsim.simulation import script_subsystems as subsystems
 from flightsim.simulation.script_writes import TRIM_MODES, TRIM_REFUSED, ScriptProperties
 
 __all__ = ["Output", "OutputEntry", "Script", "evaluate", "load_script", "run_script"]
@@ -79,6 +83,8 @@ class Output:
     rate_hz: float
     entries: tuple
     line: int = 0
+    #: the subsystem switches that are ON (:data:`flightsim.simulation.script_subsystems.SWITCHES` names)
+    switches: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -381,7 +387,10 @@ def _output(reader, el, folder):
     rate = reader.number(el, "rate", 1.0)
     if rate <= 0.0:
         reader.fail(el, f"the rate must be > 0 Hz, got {rate:g}", "rate=")
-    reader.refuse_unknown(el, ("property", "function", "description"))
+    reader.refuse_unknown(el, ("property", "function", "description", *subsystems.ELEMENTS))
+    # (FGOutputType::Load: a switch is on where its text is exactly ON)
+    switches = tuple(sorted({subsystems.ELEMENTS[c.tag] for c in el if c.tag in subsystems.ELEMENTS
+                             and (c.text or "").strip() == "ON"}, key=subsystems.SWITCHES.index))
     templates = {}
     for f in el.findall("function"):
         if (f.get("type") or "") != "template" or not f.get("name"):
@@ -392,7 +401,8 @@ def _output(reader, el, folder):
         prop, function = _applied(reader, p, templates, "this output")
         entries.append((OutputEntry(prop, p.get("caption"), function), p))
     path = Path(name).expanduser()
-    return Output(path, kind, rate, tuple(e for e, _ in entries), reader.xml.line(el)), [p for _, p in entries]
+    return (Output(path, kind, rate, tuple(e for e, _ in entries), reader.xml.line(el), switches),
+            [p for _, p in entries])
 
 
 def _applied(reader, p, templates, where):
@@ -609,9 +619,9 @@ def _writable(reader, out, el_line):
         raise InputError(reader.path, where, f"cannot write {str(path)!r} (permission denied)")
 
 
-def _format(value):
-    """C++'s ``ostream`` with precision 18 (``%.18g``), as JSBSim writes a property."""
-    return format(value, ".18g") if math.isfinite(value) else ("nan" if math.isnan(value) else
+def _format(value, spec=".18g"):
+    """C++'s ``ostream`` (``spec``: the default, precision 18, as JSBSim writes a property)."""
+    return format(value, spec) if math.isfinite(value) else ("nan" if math.isnan(value) else
                                                                 ("inf" if value > 0 else "-inf"))
 
 
@@ -691,6 +701,13 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         if kind == "running" and constant and int(value) >= len(model.propulsion.kinds):
             reader.fail(el, f"set-running {value:g}: no such engine (the aircraft has "
                         f"{len(model.propulsion.kinds)})", "value=")
+    columns = []
+    for out in script.outputs:
+        given, left = subsystems.columns(out.switches, tree.known, model)
+        columns.append(given)
+        if left:
+            sys.stderr.write(f"flightsim: {reader.path}: <output> (line {out.line}): left out of {out.path.name} "
+                             f"(flightsim does not give them): {', '.join(left)}\n")
     rates = [max(1, int(0.5 + 1.0 / (script.dt * out.rate_hz))) for out in script.outputs]
     rows = [[] for _ in script.outputs]
     fresh = copy.deepcopy(script.events)        # (their running state: a script may be run again)
@@ -719,6 +736,8 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
                 out = script.outputs[k]
                 delim = OUTPUT_TYPES[out.kind]
                 cells = [format(t, ".10g")]
+                for _, prop, scale, spec in columns[k]:
+                    cells.append(_format(0.0 if prop == "=0" else read(prop) * scale, spec))
                 for entry in out.entries:
                     value = read(entry.prop) if entry.function is None else evaluate(entry.function, read)
                     cells.append(_format(value))
@@ -737,9 +756,10 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         tree.apply()
         t = now
         frame += 1
-    for out, lines in zip(script.outputs, rows, strict=True):
+    for out, given, lines in zip(script.outputs, columns, rows, strict=True):
         delim = OUTPUT_TYPES[out.kind]
-        head = delim.join(["Time", *(e.caption if e.caption else props.ROOT + e.prop for e in out.entries)])
+        head = delim.join(["Time", *(c[0] for c in given),
+                           *(e.caption if e.caption else props.ROOT + e.prop for e in out.entries)])
         _write_atomically(out.path, [head, *lines])
     return replace(script, events=fresh)
 

@@ -38,9 +38,15 @@ BUILTIN = (
     "velocities/pi-rad_sec", "velocities/qi-rad_sec", "velocities/ri-rad_sec",
     "velocities/v-north-fps", "velocities/v-east-fps", "velocities/v-down-fps", "velocities/h-dot-fps",
     "velocities/u-fps", "velocities/v-fps", "velocities/w-fps", "velocities/vt-fps", "velocities/vg-fps",
-    "position/eci-x-ft", "position/eci-y-ft", "position/eci-z-ft",
+    "position/eci-x-ft", "position/eci-y-ft", "position/eci-z-ft", "position/epa-rad",
+    "position/terrain-elevation-asl-ft", "velocities/ecef-x-fps", "velocities/ecef-y-fps", "velocities/ecef-z-fps",
     "velocities/eci-x-fps", "velocities/eci-y-fps", "velocities/eci-z-fps", "velocities/eci-velocity-mag-fps",
-) + tuple(f"orbital/{n}" for n in (
+)
+#: A JSBSim aircraft's mass properties (``FGMassBalance::bind``; flightsim burns no fuel: as loaded).
+MASS = ("inertia/weight-lbs", "inertia/mass-slugs", "inertia/empty-weight-lbs", "inertia/cg-x-in", "inertia/cg-y-in",
+        "inertia/cg-z-in", "inertia/ixx-slugs_ft2", "inertia/iyy-slugs_ft2", "inertia/izz-slugs_ft2",
+        "inertia/ixy-slugs_ft2", "inertia/ixz-slugs_ft2", "inertia/iyz-slugs_ft2")
+BUILTIN = BUILTIN + MASS + tuple(f"orbital/{n}" for n in (
     "specific-angular-momentum-ft2_sec", "inclination-deg", "right-ascension-deg", "eccentricity",
     "argument-of-perigee-deg", "true-anomaly-deg", "apoapsis-radius-ft", "periapsis-radius-ft", "period-sec"))
 _D = np.diag([1.0, -1.0, -1.0])
@@ -66,6 +72,21 @@ def known(sim, name):
     except KeyError:
         return False
     return True
+
+
+def mass_properties(model):
+    """:data:`MASS` of the JSBSim aircraft ``model`` (None: flightsim's own, none) as loaded: weight (lb), mass
+    (slug), the CG (structural frame, in) and the inertia about it (slug·ft²; the products as JSBSim's ``Ixy`` …,
+    the tensor's off-diagonal entries negated)."""
+    if model is None:
+        return {}
+    from flightsim.physics.jsbsim.model import GRAVITY, inertia_about_cg
+
+    mass = model.mass
+    cg, j = mass.cg, inertia_about_cg(mass)
+    values = (mass.weight, mass.weight / GRAVITY, mass.empty_weight, *cg, j[0, 0], j[1, 1], j[2, 2], -j[0, 1],
+              -j[0, 2], -j[1, 2])
+    return {name: float(v) for name, v in zip(MASS, values, strict=True)}
 
 
 def orbit(r, v, gm):
@@ -129,6 +150,7 @@ def read_all(sim, t):
         xe, ye, ze = c * eci[0] + s * eci[1], -s * eci[0] + c * eci[1], eci[2]
         w_inertial = eci[10:13]
         r_eci, v_eci, gm = np.asarray(eci[0:3]), np.asarray(eci[3:6]), sim.planet.gm
+        north, west, up = local_axes(math.radians(lat), math.radians(lon))
     r = math.sqrt(xe * xe + ye * ye + ze * ze)
     lat_gc = math.atan2(ze, math.hypot(xe, ye))
     e2 = 1.0 - (b / a) ** 2
@@ -162,6 +184,12 @@ def read_all(sim, t):
         "position/eci-x-ft": r_eci[0], "position/eci-y-ft": r_eci[1], "position/eci-z-ft": r_eci[2],
         "velocities/eci-x-fps": v_eci[0], "velocities/eci-y-fps": v_eci[1], "velocities/eci-z-fps": v_eci[2],
         "velocities/eci-velocity-mag-fps": float(np.linalg.norm(v_eci)),
+        # (the Earth's turn since the start, JSBSim's epa from 0; the terrain at sea level; the velocity relative
+        # to the Earth in ECEF axes)
+        "position/epa-rad": 0.0 if eci is None else omega * sim.t, "position/terrain-elevation-asl-ft": 0.0,
+        **dict(zip(("velocities/ecef-x-fps", "velocities/ecef-y-fps", "velocities/ecef-z-fps"),
+                   y[3] * north + y[4] * west + y[5] * up, strict=True)),
     }
     out.update(orbit(r_eci, v_eci, gm))
+    out.update(mass_properties(sim.aircraft.jsbsim))
     return {k: float(v) for k, v in out.items()}

@@ -84,12 +84,14 @@ class Aerodynamics:
             if shift.find("function") is None:
                 raise InputError(source.path, "aerodynamics/aero_ref_pt_shift_x", "needs a <function>")
             functions.append((RP_SHIFT, shift.find("function"), "aerodynamics/aero_ref_pt_shift_x"))
+        own = []
         for child in block:
             if child.tag == "function":
                 if (child.get("type") or "pre") != "pre":
                     raise InputError(source.path, f"aerodynamics/{source.where(child)}",
                                      f"function type {child.get('type')!r} is not supported")
                 functions.append(self._named(child, "aerodynamics"))
+                own.append(functions[-1][0])
             elif child.tag == "property":
                 self.defaults[(child.text or "").strip()] = source.parse_number(
                     child.get("value", "0"), f"aerodynamics/property {(child.text or '').strip()!r} value")
@@ -118,6 +120,9 @@ class Aerodynamics:
             raise InputError(source.path, "aerodynamics/axis",
                              f"mixed force axis systems: {', '.join(sorted(systems))}")
         self.force_axes = FORCE_AXES[systems.pop() if systems else "wind"]
+        #: the functions' names as JSBSim's ``<coefficients>`` output lists them
+        #: (``FGAerodynamics::GetAeroFunctionStrings``): each axis's in axis order, then the block's own
+        self.output_names = tuple(name for row in rows for name in row) + tuple(own)
         self.limits = np.zeros(2)           # the stall hysteresis's min and max (rad) for frame_start
         hysteresis = block.find("hysteresis_limits")
         if hysteresis is not None:
