@@ -311,6 +311,8 @@ BAD = [
      " </table> </function> </set> </event>", "<set> (line 6)", "test/nothing"),
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition> <set name='test/x'> <function>"
      " <switch> <v> 0 </v> </switch> </function> </set> </event>", "<switch> (line 6)", "at least 2"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
+     " <set name='ic/alpha-deg' value='3'/> </event>", "<set> name= (line 6)", "ic/h-sl-ft, ic/h-agl-ft"),
 ]
 
 
@@ -356,6 +358,28 @@ def test_rudder_kick_fires_as_jsbsims_and_flies_close(tmp_path):
     for (_, _, t, mine), (_, _, _, jsb) in zip(ours, theirs, strict=True):
         for (caption, a), (_, b) in zip(mine, jsb, strict=True):
             assert abs(float(a) - float(b)) <= tolerance[caption], (t, caption, a, b)
+
+
+def test_ic_properties_are_the_reset_files_and_a_trim_starts_from_them(tmp_path):
+    """JSBSim's ``737_test``: the script sets ``ic/h-sl-ft`` and ``ic/mach``, prints them, then trims
+    (``do_simple_trim`` 0), which starts from the IC so changed (Mach 0.78 where the reset file says 750 ft/s).
+    The same notices at the same frames, the ``ic/*`` values printed alike, and after the trim the Mach number
+    within 1e-4, the true airspeed within 0.01 ft/s, the pitch within 0.0005 rad and the thrust within 0.5 % of
+    JSBSim's."""
+    import jsbsim
+
+    root = Path(jsbsim.__file__).parent
+    done = cli("script", "scripts/737_test.xml", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    ours, theirs = notices(done.stdout), notices(jsbsim_run(root, "scripts/737_test.xml"))
+    assert [(n, k, t) for n, k, t, _ in ours] == [(n, k, t) for n, k, t, _ in theirs]
+    assert ours[0][3] == theirs[0][3] == [("Altitude ASL", "30000"), ("Mach .......", "0.78")]
+    mine, jsb = dict(ours[-1][3]), dict(theirs[-1][3])
+    assert abs(float(mine["velocities/mach"]) - 0.78) < 1e-4 and jsb["velocities/mach"] == "0.78"
+    assert abs(float(mine["velocities/vt-fps"]) - float(jsb["velocities/vt-fps"])) < 0.01
+    assert abs(float(mine["attitude/theta-rad"]) - float(jsb["attitude/theta-rad"])) < 5e-4
+    thrust = "propulsion/engine[0]/thrust-lbs"
+    assert abs(float(mine[thrust]) / float(jsb[thrust]) - 1.0) < 0.005
 
 
 def test_a_kml_notice_is_jsbsims(tmp_path):

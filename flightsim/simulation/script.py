@@ -684,12 +684,19 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
     sim = Simulation(aircraft, integrator, script.dt, atmosphere="isa", start=start, planet=chosen,
                      lat=ic.lat_deg, lon=ic.lon_deg)
     tree = ScriptProperties(sim, constants, ic, ic.wind_ned)
+    tree.new_frame(script.start)
+    tree.initial = props.initial_values(tree.read)          # (ic/*: the start, as JSBSim's IC holds it)
+    for name, value in tree.initial.items():
+        constants.setdefault(name, value)
     tree.initial_engines(ic.running)
     for name, el in named.items():
         if not tree.known(name):
             reader.fail(el, f"unknown property {name!r}: nothing defines it (not flightsim's state, not the "
                         "aircraft's own, not declared by the script)")
     for name, el, constant, value in writes:
+        if name.startswith("ic/") and name not in props.WRITABLE_INITIAL:
+            reader.fail(el, f"cannot set {name!r}: of the reset's condition flightsim's trim takes only "
+                        f"{', '.join(props.WRITABLE_INITIAL)}", "name=")
         kind, reason = tree.kind(name)
         if kind == "refused":
             reader.fail(el, f"cannot set {name!r}: " + (reason or "no property of that name is defined "

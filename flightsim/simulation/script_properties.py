@@ -74,6 +74,77 @@ def known(sim, name):
     return True
 
 
+#: JSBSim's ``ic/*`` properties (``FGInitialCondition::bind``) → the property of the state at the start they equal,
+#: and a scale: the reset file as JSBSim resolves it.  (A script may write them, as JSBSim's: to no effect
+#: without a reset.)
+INITIAL = {
+    "ic/h-sl-ft": ("position/h-sl-ft", 1.0), "ic/h-agl-ft": ("position/h-agl-ft", 1.0),
+    "ic/geod-alt-ft": ("position/geod-alt-ft", 1.0),
+    "ic/terrain-elevation-ft": ("position/terrain-elevation-asl-ft", 1.0),
+    "ic/lat-gc-deg": ("position/lat-gc-deg", 1.0), "ic/lat-gc-rad": ("position/lat-gc-rad", 1.0),
+    "ic/lat-geod-deg": ("position/lat-geod-deg", 1.0), "ic/lat-geod-rad": ("position/lat-geod-rad", 1.0),
+    "ic/long-gc-deg": ("position/long-gc-deg", 1.0), "ic/long-gc-rad": ("position/long-gc-rad", 1.0),
+    "ic/phi-deg": ("attitude/phi-deg", 1.0), "ic/theta-deg": ("attitude/theta-deg", 1.0),
+    "ic/psi-true-deg": ("attitude/psi-deg", 1.0), "ic/phi-rad": ("attitude/phi-rad", 1.0),
+    "ic/theta-rad": ("attitude/theta-rad", 1.0), "ic/psi-true-rad": ("attitude/psi-rad", 1.0),
+    "ic/u-fps": ("velocities/u-fps", 1.0), "ic/v-fps": ("velocities/v-fps", 1.0), "ic/w-fps": ("velocities/w-fps", 1.0),
+    "ic/vn-fps": ("velocities/v-north-fps", 1.0), "ic/ve-fps": ("velocities/v-east-fps", 1.0),
+    "ic/vd-fps": ("velocities/v-down-fps", 1.0), "ic/vg-fps": ("velocities/vg-fps", 1.0),
+    "ic/roc-fps": ("velocities/h-dot-fps", 1.0), "ic/roc-fpm": ("velocities/h-dot-fps", 60.0),
+    "ic/p-rad_sec": ("velocities/p-rad_sec", 1.0), "ic/q-rad_sec": ("velocities/q-rad_sec", 1.0),
+    "ic/r-rad_sec": ("velocities/r-rad_sec", 1.0),
+    "ic/vt-fps": ("velocities/vt-fps", 1.0), "ic/vt-kts": ("velocities/vt-fps", 3600.0 / 6076.11548556),
+    "ic/vc-kts": ("velocities/vc-kts", 1.0), "ic/ve-kts": ("velocities/ve-kts", 1.0),
+    "ic/mach": ("velocities/mach", 1.0),
+    "ic/alpha-deg": ("aero/alpha-deg", 1.0), "ic/alpha-rad": ("aero/alpha-rad", 1.0),
+    "ic/beta-deg": ("aero/beta-deg", 1.0), "ic/beta-rad": ("aero/beta-rad", 1.0),
+    "ic/gamma-deg": ("flight-path/gamma-deg", 1.0), "ic/gamma-rad": ("flight-path/gamma-rad", 1.0),
+}
+
+
+def initial_values(read):
+    """The :data:`INITIAL` properties, each the value ``read(name)`` gives at the start of its state property (those
+    nothing defines left out); the wind's (``ic/vw-*``) from ``atmosphere/wind-*-fps``."""
+    out = {}
+    for name, (source, scale) in INITIAL.items():
+        try:
+            out[name] = read(source) * scale
+        except KeyError:
+            continue
+    try:
+        n, e, d = (read(f"atmosphere/wind-{a}-fps") for a in ("north", "east", "down"))
+    except KeyError:
+        return out
+    out.update({"ic/vw-north-fps": n, "ic/vw-east-fps": e, "ic/vw-down-fps": d,
+                "ic/vw-mag-fps": math.hypot(n, e), "ic/vw-dir-deg": math.degrees(math.atan2(e, n)) % 360.0})
+    return out
+
+
+#: The ``ic/*`` a script may write, which a later ``do_simple_trim`` starts from (JSBSim's FGTrim starts from the
+#: exec's IC): the height (any of the three; moved by the change written) and the airspeed (scaled by the change
+#: of the one written, its direction kept: ``SetMachIC``, ``SetVtrueFpsIC``).
+WRITABLE_INITIAL = ("ic/h-sl-ft", "ic/h-agl-ft", "ic/geod-alt-ft", "ic/mach", "ic/vt-fps", "ic/vt-kts")
+
+
+def trim_start(y0, wind, values, initial):
+    """The start state ``y0`` (a reset file's view, :meth:`~flightsim.physics.jsbsim.initial.InitialCondition.
+    view_state`) with the :data:`WRITABLE_INITIAL` properties a script wrote: ``values`` (the script's properties
+    now) against ``initial`` (their values at the start, :func:`initial_values`).  ``wind``: the wind, flightsim's
+    earth frame (ft/s).  The Mach number is scaled at the speed of sound of the start's height (JSBSim's at the new
+    height, where the script moves both)."""
+    y = np.array(y0, dtype=np.float64)
+    for name in WRITABLE_INITIAL[:3]:
+        if name in initial and values.get(name, initial[name]) != initial[name]:
+            y[2] += values[name] - initial[name]
+            break
+    for name in WRITABLE_INITIAL[3:]:
+        if name in initial and initial[name] != 0.0 and values.get(name, initial[name]) != initial[name]:
+            wind = np.asarray(wind, dtype=np.float64)
+            y[3:6] = wind + (y[3:6] - wind) * (values[name] / initial[name])
+            break
+    return y
+
+
 def mass_properties(model):
     """:data:`MASS` of the JSBSim aircraft ``model`` (None: flightsim's own, none) as loaded: weight (lb), mass
     (slug), the CG (structural frame, in) and the inertia about it (slug·ft²; the products as JSBSim's ``Ixy`` …,

@@ -105,6 +105,9 @@ class ScriptProperties:
         self.trims = []
         #: what the script set for the flight, waiting for the step's end (:meth:`write`)
         self.pending = {}
+        #: the ``ic/*`` properties at the start (:func:`~flightsim.simulation.script_properties.initial_values`),
+        #: which a trim compares the script's writes with
+        self.initial = {}
 
     # ------------------------------------------------------------------ reading
 
@@ -380,8 +383,8 @@ class ScriptProperties:
         if mode not in TRIM_MODES:
             raise RuntimeError(f"do_simple_trim mode {mode}: {TRIM_REFUSED.get(mode, 'not a JSBSim trim mode')}")
         what, lateral = TRIM_MODES[mode]
-        y0 = self.ic.view_state()
         wind = np.array([self.ned_wind[0], -self.ned_wind[1], -self.ned_wind[2]])
+        y0 = props.trim_start(self.ic.view_state(), wind, self.constants, self.initial)   # (the ic/* written)
         air = y0[3:6] - wind
         speed = float(np.linalg.norm(air))
         gamma = math.degrees(math.asin(max(-1.0, min(1.0, air[2] / speed)))) if speed > 0.0 else 0.0
