@@ -73,3 +73,62 @@ def test_switches_off_write_no_columns(tmp_path):
     done, mine, theirs = _run(tmp_path, ())
     assert done.returncode == 0 and "left out" not in done.stderr, done.stderr
     assert mine[0] == theirs[0] == ["Time", "/fdm/jsbsim/position/h-sl-ft"]
+
+
+MASSES = """  <mass_balance>
+    <ixx unit="SLUG*FT2"> 1.5 </ixx>
+    <pointmass name="tube">
+      <form shape="tube"> <radius unit="FT"> 2 </radius> <length unit="FT"> 10 </length> </form>
+      <weight unit="LBS"> 40 </weight>
+      <location unit="IN"> <x> 10 </x> <y> 0 </y> <z> 3 </z> </location>
+    </pointmass>
+    <pointmass name="cylinder">
+      <form shape="cylinder"> <radius unit="IN"> 6 </radius> <length unit="FT"> 3 </length> </form>
+      <weight unit="LBS"> 25 </weight>
+      <location unit="IN"> <x> -20 </x> <y> 1 </y> <z> 0 </z> </location>
+    </pointmass>
+    <pointmass name="ball">
+      <form shape="ball"> <radius unit="FT"> 1 </radius> </form>
+      <weight unit="LBS"> 10 </weight>
+      <location unit="IN"> <x> 0 </x> <y> -4 </y> <z> 0 </z> </location>
+    </pointmass>
+    <pointmass name="sphere">
+      <form shape="sphere"> <radius unit="FT"> 1.5 </radius> </form>
+      <weight unit="LBS"> 5 </weight>
+      <location unit="IN"> <x> 5 </x> <y> 0 </y> <z> -8 </z> </location>
+    </pointmass>
+    <pointmass name="own">
+      <ixx unit="SLUG*FT2"> 0.7 </ixx> <iyy unit="SLUG*FT2"> 0.4 </iyy> <ixz unit="SLUG*FT2"> 0.1 </ixz>
+      <weight unit="LBS"> 8 </weight>
+      <location unit="IN"> <x> 0 </x> <y> 0 </y> <z> 12 </z> </location>
+    </pointmass>
+  </mass_balance>"""
+
+
+def test_a_vehicle_of_point_masses_weighs_as_jsbsims(tmp_path):
+    """A ``<mass_balance>`` without ``<emptywt>`` and without a CG location (JSBSim's J246: an empty weight of 0,
+    the empty CG at the origin) whose point masses have forms (tube, cylinder, ball, sphere) and their own
+    inertia: the weight, mass, CG and inertia tensor flightsim logs are JSBSim's (to its printed digits)."""
+    root, work = make_root(tmp_path)
+    path = root / "aircraft" / "drop" / "drop.xml"
+    text = path.read_text()
+    path.write_text(text[:text.index("  <mass_balance>")] + MASSES
+                    + text[text.index("</mass_balance>") + len("</mass_balance>"):])
+    switches = "    <massprops> ON </massprops>"
+    (root / "scripts" / "switches.xml").write_text(SCRIPT.format(out="switches.csv", switches=switches))
+    done = cli("script", "scripts/switches.xml", "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    fdm = jsbsim.FGFDMExec(str(root))
+    fdm.set_debug_level(0)
+    fdm.load_script("scripts/switches.xml")
+    fdm.run_ic()
+    fdm.run()
+    mine, theirs = read_rows(work / "switches.csv"), read_rows(root / "switches.csv")
+    assert mine[0] == theirs[0]
+    columns = mine[0][1:15]
+    assert columns[-3:] == ["X_{cg}", "Y_{cg}", "Z_{cg}"] and columns[9:11] == ["Mass", "Weight"]
+    ours, jsbs = [float(v) for v in mine[1][1:15]], [float(v) for v in theirs[1][1:15]]
+    assert ours[10] == jsbs[10] == 88.0
+    for name, a, b in zip(columns, ours, jsbs, strict=True):
+        assert abs(a - b) <= 1e-9 * max(1.0, abs(b)), (name, a, b)
+    assert ours[0] - 1.5 > 5.0          # (the forms count: the tube alone, 40 lb of radius 2 ft, adds 4.97 to Ixx)

@@ -88,6 +88,40 @@ class Metrics:
                                        if self.wing_span * self.wing_area else 0.0)}
 
 
+#: JSBSim's ``slugtolb`` (FGJSBBase): pounds per slug.
+SLUG_TO_LB = 32.174049
+
+
+def _inertia_matrix(source, el, where):
+    """``el``'s ``<ixx>``…``<iyz>`` as the inertia tensor, JSBSim's body axes, slug·ft² (``ReadInertiaMatrix``:
+    absent entries 0; the products turned from the structural frame to the body frame, x and z flipped, xy and
+    yz changing sign, xz not; ``negated_crossproduct_inertia``, true by default, as above)."""
+    negated = (el.get("negated_crossproduct_inertia") or "true").strip().lower() != "false"
+    ixx, iyy, izz, ixy, ixz, iyz = (source.child_number(el, k, "SLUG*FT2", where, 0.0)
+                                    for k in ("ixx", "iyy", "izz", "ixy", "ixz", "iyz"))
+    s = -1.0 if negated else 1.0
+    return np.array([[ixx, s * ixy, -s * ixz], [s * ixy, iyy, s * iyz], [-s * ixz, s * iyz, izz]])
+
+
+def _point_mass_inertia(source, pm, weight, where):
+    """A point mass's own inertia about its own CG, slug·ft² (JSBSim's ``PointMass::CalculateShapeInertia``): a
+    ``<form shape="tube|cylinder|sphere|ball">`` of ``<radius>`` r and ``<length>`` l (ft; absent: 0) — a tube
+    m r² about x and m (6 r² + l²)/12 about y and z, a solid cylinder m r²/2 and m (3 r² + l²)/12, a hollow sphere
+    2 m r²/3, a ball 2 m r²/5; another shape none; without a form its own ``<ixx>``… (:func:`_inertia_matrix`)."""
+    form = pm.find("form")
+    if form is None:
+        return _inertia_matrix(source, pm, where)
+    r = source.child_number(form, "radius", "FT", f"{where}/form", 0.0)
+    length = source.child_number(form, "length", "FT", f"{where}/form", 0.0)
+    m = weight / SLUG_TO_LB
+    shape = form.get("shape", "")
+    axial, transverse = {"tube": (m * r * r, m / 12.0 * (6.0 * r * r + length * length)),
+                         "cylinder": (m * r * r / 2.0, m / 12.0 * (3.0 * r * r + length * length)),
+                         "sphere": (2.0 * m * r * r / 3.0,) * 2, "ball": (2.0 * m * r * r / 5.0,) * 2
+                         }.get(shape, (0.0, 0.0))
+    return np.diag([axial, transverse, transverse])
+
+
 @dataclass(frozen=True)
 class MassBalance:
     """The airplane's masses as loaded: the empty airplane, its point masses and its fuel tanks.
@@ -118,24 +152,17 @@ class MassBalance:
         el = source.section("mass_balance")
         if source.root.find("buoyant_forces") is not None:
             raise InputError(source.path, "buoyant_forces", "gas cells (airships, balloons) are not supported")
-        negated = (el.get("negated_crossproduct_inertia") or "true").strip().lower() != "false"
-
-        def value(tag, unit, default=None):
-            return source.child_number(el, tag, unit, "mass_balance", default)
-
-        ixx, iyy, izz = (value(k, "SLUG*FT2", 0.0) for k in ("ixx", "iyy", "izz"))
-        ixy, ixz, iyz = (value(k, "SLUG*FT2", 0.0) for k in ("ixy", "ixz", "iyz"))
-        # the products turned from the structural frame to the body frame (x and z flip: xy and yz change
-        # sign, xz does not), as FGMassBalance's ReadInertiaMatrix
-        s = -1.0 if negated else 1.0
-        inertia = np.array([[ixx, s * ixy, -s * ixz], [s * ixy, iyy, s * iyz], [-s * ixz, s * iyz, izz]])
+        inertia = _inertia_matrix(source, el, "mass_balance")
         cg = next((loc for loc in el.findall("location") if loc.get("name") == "CG"), None)
         masses = []
         for k, pm in enumerate(el.findall("pointmass")):
             where = f"mass_balance/pointmass[{k}]"
-            masses.append((pm.get("name") or f"pointmass {k}", source.number(pm.find("weight"), f"{where}/weight",
-                                                                             "LBS"),
+            weight = source.number(pm.find("weight"), f"{where}/weight", "LBS")
+            masses.append((pm.get("name") or f"pointmass {k}", weight,
                            source.location(pm.find("location"), f"{where}/location")))
+            # its own inertia about its own CG (FGMassBalance::AddPointMass: a <form>'s, or its <ixx>…), which
+            # JSBSim adds to the tensor wherever the mass is: added to the empty airplane's here
+            inertia = inertia + _point_mass_inertia(source, pm, weight, where)
         tanks = []
         propulsion = source.section("propulsion", required=False)
         for k, tank in enumerate(() if propulsion is None else propulsion.findall("tank")):
@@ -143,8 +170,11 @@ class MassBalance:
             contents = tank.find("contents")
             tanks.append((0.0 if contents is None else source.number(contents, f"{where}/contents", "LBS"),
                           source.location(tank.find("location"), f"{where}/location")))
-        return cls(value("emptywt", "LBS"), source.location(cg, "mass_balance/location[CG]"), inertia,
-                   tuple(masses), tuple(tanks))
+        # (FGMassBalance::Load: without <emptywt> the empty weight stays 0, without a CG location its CG at
+        # the origin, as a vehicle made of point masses is given: J246)
+        empty = source.child_number(el, "emptywt", "LBS", "mass_balance", 0.0)
+        return cls(empty, (0.0, 0.0, 0.0) if cg is None else source.location(cg, "mass_balance/location[CG]"),
+                   inertia, tuple(masses), tuple(tanks))
 
     @property
     def weight(self):
