@@ -259,7 +259,7 @@ def test_external_forces_are_jsbsims(tmp_path):
         fdm.run()
         out = np.zeros(6)
         external_loads(props, forces.rows, out, fdm["attitude/phi-rad"], fdm["attitude/theta-rad"],
-                       fdm["attitude/psi-rad"], fdm["aero/alpha-rad"], fdm["aero/beta-rad"])
+                       fdm["attitude/psi-rad"], fdm["aero/alpha-rad"], fdm["aero/beta-rad"], None)
         ref = [fdm[f"forces/fb{a}-external-lbs"] for a in "xyz"] + [fdm[f"moments/{a}-external-lbsft"] for a in "lmn"]
         np.testing.assert_allclose(out, ref, rtol=1e-12, atol=1e-9)
         assert np.linalg.norm(out[:3]) > 30.0 and np.linalg.norm(out[3:]) > 30.0       # real loads compared
