@@ -313,6 +313,10 @@ BAD = [
      " <switch> <v> 0 </v> </switch> </function> </set> </event>", "<switch> (line 6)", "at least 2"),
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
      " <set name='ic/alpha-deg' value='3'/> </event>", "<set> name= (line 6)", "ic/h-sl-ft, ic/h-agl-ft"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
+     " <set name='simulation/gravitational-torque' value='1'/> </event>", "<set> value= (line 6)",
+     "gravity-gradient torque is not modelled"),
+    ("<property value='0'> simulation/gravity-model </property>", "<property> value= (line 6)", "J2 model"),
 ]
 
 

@@ -4,7 +4,8 @@ JSBSim's ``ball`` aircraft points its rocket along its Earth-centred inertial ve
 ``external_reactions/rocket/x, y, z`` from ``velocities/eci-*-fps``) and the frame turns that ECI direction into
 the body axes (``FGForce::Transform``, ``FGPropagate::GetTi2b``).  A script on the package's ball, from its
 inclined ``iss_orbit`` reset file, burns 2000 lbf for 100 s, then coasts; flightsim (through the CLI, on its
-round planet) and JSBSim (the ``jsbsim`` package) run the same file and log the same properties every 10 s.
+round planet) and JSBSim (the ``jsbsim`` package, with the integrators the shipped orbit scripts choose, which
+flightsim takes as settings of JSBSim's own) run the same file and log the same properties every 10 s.
 """
 
 import math
@@ -25,6 +26,11 @@ SCRIPT = """<?xml version="1.0"?>
 <runscript name="burn">
   <use aircraft="ball" initialize="iss_orbit"/>
   <run start="0.0" end="{end}" dt="0.02">
+    <property value="3"> simulation/integrator/rate/rotational </property>
+    <property value="3"> simulation/integrator/rate/translational </property>
+    <property value="1"> simulation/integrator/position/rotational </property>
+    <property value="4"> simulation/integrator/position/translational </property>
+    <property value="1"> simulation/gravity-model </property>
     <event name="burn">
       <condition> simulation/sim-time-sec ge 10 </condition>
       <set name="propulsion/rocket_thrust" value="{thrust}"/>

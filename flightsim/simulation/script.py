@@ -60,6 +60,18 @@ FUNCTIONS = {
     "lt": (2, 2), "le": (2, 2), "gt": (2, 2), "ge": (2, 2), "eq": (2, 2), "nq": (2, 2), "not": (1, 1),
     "and": (1, None), "or": (1, None), "ifthen": (3, 3), "switch": (2, None),
 }
+#: JSBSim's settings of its integration a script may write (``FGPropagate``, ``FGInertial``, ``FGAccelerations``):
+#: name → (JSBSim's default, the values flightsim runs as JSBSim does (None: any), why the others are refused).
+#: The integrators are JSBSim's own (flightsim integrates with ``--integrator``); the gravity is J2's (model 1,
+#: ``gtWGS84``); the gravity-gradient torque is not modelled.
+SETTINGS = {
+    "simulation/integrator/rate/rotational": (1.0, None, ""),
+    "simulation/integrator/rate/translational": (3.0, None, ""),
+    "simulation/integrator/position/rotational": (1.0, None, ""),
+    "simulation/integrator/position/translational": (4.0, None, ""),
+    "simulation/gravity-model": (1.0, {1.0}, "flightsim's gravity is the planet's J2 model (JSBSim's 1, WGS84)"),
+    "simulation/gravitational-torque": (0.0, {0.0}, "the gravity-gradient torque is not modelled"),
+}
 #: Each ``<table>`` of a script's functions compiled (:func:`_table_program`), by the element's id (the element
 #: kept with it, so that its id is not reused).
 _TABLES = {}
@@ -181,6 +193,15 @@ def _script_path(path, root):
 
 def _xml_name(name):
     return name if name.endswith(".xml") else name + ".xml"
+
+
+def _check_setting(reader, el, name, value, constant, what):
+    """Refuse, naming ``el``, a write of :data:`SETTINGS` ``name`` to a value flightsim does not run as JSBSim
+    (``constant``: ``value`` is the value written; else a function's or a delta's, refused where any is)."""
+    if name in SETTINGS and SETTINGS[name][1] is not None and (not constant or value not in SETTINGS[name][1]):
+        reader.fail(el, f"{name} = {value:g}: not supported ({SETTINGS[name][2]})" if constant else
+                    f"{name}: only {', '.join(f'{v:g}' for v in sorted(SETTINGS[name][1]))} (a constant) is "
+                    f"supported ({SETTINGS[name][2]})", what)
 
 
 def _check_function(reader, el, where_name):
@@ -474,6 +495,7 @@ def load_script(path, root=None):
         if not name:
             reader.fail(p, "empty property name")
         declared[name] = reader.number(p, "value", 0.0)
+        _check_setting(reader, p, name, declared[name], True, "value=")
     outputs, named = [], {}
     for el in doc.findall("output"):
         out, elements = _output(reader, el, xml.path.parent)
@@ -674,7 +696,7 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
     chosen = resolve(planet, aircraft.planet, True)
     ic = load_initial_condition(script.initialize, chosen)
     model = aircraft.jsbsim
-    constants = {}
+    constants = {name: default for name, (default, _, _) in SETTINGS.items()}
     for name, value in script.declared.items():
         if name in model.properties:
             model.initial[model.properties[name]] = value
@@ -694,6 +716,7 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
             reader.fail(el, f"unknown property {name!r}: nothing defines it (not flightsim's state, not the "
                         "aircraft's own, not declared by the script)")
     for name, el, constant, value in writes:
+        _check_setting(reader, el, name, value, constant, "value=")
         if name.startswith("ic/") and name not in props.WRITABLE_INITIAL:
             reader.fail(el, f"cannot set {name!r}: of the reset's condition flightsim's trim takes only "
                         f"{', '.join(props.WRITABLE_INITIAL)}", "name=")
