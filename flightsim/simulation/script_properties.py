@@ -145,50 +145,63 @@ def trim_start(y0, wind, values, initial):
     return y
 
 
+#: :func:`mass_properties` of each model, by its id (the model kept with them, so that its id is not reused).
+_MASS = {}
+
+
 def mass_properties(model):
     """:data:`MASS` of the JSBSim aircraft ``model`` (None: flightsim's own, none) as loaded: weight (lb), mass
     (slug), the CG (structural frame, in) and the inertia about it (slug·ft²; the products as JSBSim's ``Ixy`` …,
     the tensor's off-diagonal entries negated)."""
     if model is None:
         return {}
+    cached = _MASS.get(id(model))
+    if cached is not None and cached[0] is model:
+        return cached[1]
     from flightsim.physics.jsbsim.model import GRAVITY, inertia_about_cg
 
     mass = model.mass
     cg, j = mass.cg, inertia_about_cg(mass)
     values = (mass.weight, mass.weight / GRAVITY, mass.empty_weight, *cg, j[0, 0], j[1, 1], j[2, 2], -j[0, 1],
               -j[0, 2], -j[1, 2])
-    return {name: float(v) for name, v in zip(MASS, values, strict=True)}
+    _MASS[id(model)] = (model, {name: float(v) for name, v in zip(MASS, values, strict=True)})
+    return _MASS[id(model)][1]
 
 
 def orbit(r, v, gm):
     """The ``orbital/*`` properties of the inertial position ``r`` (ft) and velocity ``v`` (ft/s) about ``gm``
     (ft³/s²), as JSBSim's ``FGPropagate::ComputeOrbitalParameters`` computes them (angles in degrees; a node line
-    along x and a perigee argument of 0 where the orbit is equatorial; a period of 0 where it is not closed)."""
-    r = np.asarray(r, dtype=float)
-    v = np.asarray(v, dtype=float)
-    hv = np.cross(r, v)
-    h = float(np.linalg.norm(hv))
-    inclination = math.degrees(math.acos(hv[2] / h))
+    along x and a perigee argument of 0 where the orbit is equatorial; a period of 0 where it is not closed).
+    (Plain floats: a script reads it every frame.)"""
+    rx, ry, rz = (float(c) for c in r)
+    vx, vy, vz = (float(c) for c in v)
+    hx, hy, hz = ry * vz - rz * vy, rz * vx - rx * vz, rx * vy - ry * vx
+    h = math.sqrt(hx * hx + hy * hy + hz * hz)
+    inclination = math.degrees(math.acos(hz / h))
     perigee = 0.0
     if abs(inclination) > 1e-8:
-        node = np.cross([0.0, 0.0, 1.0], hv)
-        ascension = math.degrees(math.atan2(node[1], node[0]))
-        node = node / np.linalg.norm(node)
+        nx, ny = -hy, hx                                    # Z × h
+        ascension = math.degrees(math.atan2(ny, nx))
+        n = math.hypot(nx, ny)
+        nx, ny = nx / n, ny / n
     else:
-        ascension, node = 0.0, np.array([1.0, 0.0, 0.0])
-    rn = r / np.linalg.norm(r)
-    vr = float(rn @ v)
-    e_vec = np.cross(v, hv) / gm - rn
-    e = float(np.linalg.norm(e_vec))
+        ascension, nx, ny = 0.0, 1.0, 0.0
+    rn = math.sqrt(rx * rx + ry * ry + rz * rz)
+    ux, uy, uz = rx / rn, ry / rn, rz / rn
+    vr = ux * vx + uy * vy + uz * vz
+    ex = (vy * hz - vz * hy) / gm - ux
+    ey = (vz * hx - vx * hz) / gm - uy
+    ez = (vx * hy - vy * hx) / gm - uz
+    e = math.sqrt(ex * ex + ey * ey + ez * ez)
     if e > 1e-8:
-        e_vec = e_vec / e
+        ex, ey, ez = ex / e, ey / e, ez / e
         if abs(inclination) > 1e-8:
-            perigee = math.degrees(math.acos(float(node @ e_vec)))
-            if e_vec[2] < 0.0:
+            perigee = math.degrees(math.acos(nx * ex + ny * ey))
+            if ez < 0.0:
                 perigee = 360.0 - perigee
     else:
-        e_vec = np.array([1.0, 0.0, 0.0])
-    anomaly = math.degrees(math.acos(min(max(float(e_vec @ rn), -1.0), 1.0)))
+        ex, ey, ez = 1.0, 0.0, 0.0
+    anomaly = math.degrees(math.acos(min(max(ex * ux + ey * uy + ez * uz, -1.0), 1.0)))
     if vr < 0.0:
         anomaly = 360.0 - anomaly
     apo = h * h / (gm * (1.0 - e)) if e != 1.0 else math.inf
