@@ -19,12 +19,20 @@ What runs (JSBSim's ``FGScript::LoadScript``, ``FGOutputType::Load``, ``FGOutput
   children of an output-definition file beside the script (``FGModel::Upload``); an output's subsystem switches
   (``<rates> ON </rates>`` …) add JSBSim's columns for them before the properties
   (:mod:`flightsim.simulation.script_subsystems`), those flightsim cannot give left out and named in one line on
-  stderr at the start.
+  stderr at the start;
+- the ``ic/*`` properties (JSBSim's ``FGInitialCondition``): the reset file's condition, read as JSBSim's IC holds
+  it; a script may write the height and the airspeed (:data:`~flightsim.simulation.script_properties.
+  WRITABLE_INITIAL`), where a later ``do_simple_trim`` starts from, as JSBSim's FGTrim starts from the IC;
+- JSBSim's integration settings (:data:`SETTINGS`): its integrators (taken as settings of JSBSim's own: flightsim
+  integrates with ``--integrator``), the gravity model 1 (J2) and the gravity-gradient torque off;
+- a function's ``<table>`` (compiled by the aircraft's compiler, :class:`~flightsim.physics.jsbsim.program.
+  ProgramBuilder`) and ``<switch>`` (FGFunction's: the value at the index rounded, a run stopped at an index
+  below 0 or past the end, as JSBSim's exception).
 
-Everything else (``<input>``, a function element :func:`evaluate` does not compute) is refused naming the file,
-the element and its line: a script is never run in part.  The outputs are written when the run ends, each to a
-temporary file renamed into place: a failed run writes nothing (the notices printed before it stopped stay
-printed).
+Everything else (``<input>``, a function element :func:`evaluate` does not compute, another ``ic/*`` written, an
+integration setting flightsim does not follow) is refused naming the file, the element and its line: a script is
+never run in part.  The outputs are written when the run ends, each to a temporary file renamed into place: a
+failed run writes nothing (the notices printed before it stopped stay printed).
 """
 
 from __future__ import annotations
