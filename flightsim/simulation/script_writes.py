@@ -324,20 +324,24 @@ class ScriptProperties:
                 out.append(None if slot is None else names[int(slot)])
         return out
 
-    def _init_running(self, n):
+    def _init_running(self, n, inputs=None):
         """``FGPropulsion::InitRunning(n)`` for the pistons and turbines (``n`` −1: all): a piston's mixture 1,
         both magnetos, the propeller at twice idle, running; a turbine's fuel on, running, its throttle input 1
         (:meth:`_turbine_running`); then each turbine and piston marched to its steady state as JSBSim's
         ``GetSteadyState`` marches it (:func:`~flightsim.physics.jsbsim.turbine.march_turbine`,
         :func:`~flightsim.physics.jsbsim.propulsion.march_piston`: 0.5 s frames, where a piston at idle on the
-        ground may die, as in JSBSim)."""
+        ground may die, as in JSBSim).  The engines' inputs it sets (throttle 1…) stay until the next frame's, as
+        JSBSim's ``in.ThrottlePos``: put back at the end, or, given ``inputs`` (slot → value), left to the caller
+        to put back from it (``RunIC``'s engines started one after the other, each march seeing the inputs of
+        the ones before)."""
         from flightsim.physics.jsbsim import piston, propeller, turbine
         from flightsim.physics.jsbsim.propulsion import march_piston
 
         prop = self.model.propulsion
         names = self.model.properties.names
         props = self.sim.jsbsim_properties
-        inputs = {}
+        own = inputs is None
+        inputs = {} if own else inputs
         for k, row in self._turbines():
             if n < 0 or k == n:
                 self._turbine_running(row, inputs)
@@ -358,15 +362,16 @@ class ScriptProperties:
             ratio = props[int(s[piston.PS_PRESSURE])] / SEA_LEVEL_PSF
             for column, value in ((piston.PS_THROTTLE, 1.0), (piston.PS_MIXTURE, 1.3 * ratio)):
                 slot = int(s[column])
-                inputs[slot] = props[slot]
+                inputs.setdefault(slot, props[slot])
                 props[slot] = value
         sigma = self.sim.jsbsim_property("atmosphere/sigma")
         for _, row in self._turbines():         # (GetSteadyState marches every engine, started or not)
-            turbine.march_turbine(props, prop.engines[row], prop.slots[row], sigma)
+            turbine.march_turbine(props, prop.engines[row], prop.slots[row], sigma, np.zeros(6))
         for _, row in self._pistons():
             march_piston(props, prop, row)
-        for slot, value in inputs.items():
-            props[slot] = value
+        if own:
+            for slot, value in inputs.items():
+                props[slot] = value
 
     def _turbine_running(self, row, inputs):
         """``FGTurbine::InitRunning`` for turbine ``row``: its fuel on, running, its spools at the last throttle's
@@ -432,8 +437,12 @@ class ScriptProperties:
             turbine.turbine_steady(self.sim.jsbsim_properties, prop.engines[row], s,
                                    self.sim.jsbsim_property("atmosphere/sigma"), np.zeros(6))
         named = [k for k, _, _ in self._startable() if -1 in running or k in running]
+        inputs = {}
         for k in named:                         # (FGFDMExec::RunIC: InitRunning(n) for each, then its march)
-            self._init_running(k)
+            self._init_running(k, inputs)
+        props = self.sim.jsbsim_properties      # (the next frame's LoadInputs)
+        for slot, value in inputs.items():
+            props[slot] = value
 
     def apply(self):
         """What the script set for the flight (:meth:`write`) reaches it now."""

@@ -47,8 +47,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit
 from flightsim.physics.jsbsim import rocket as _rocket
 
@@ -372,17 +370,19 @@ def turbine_steady(props, row, s, density_ratio, out):
 
 
 @borrowing_entry_jit         # (called from Python only: a script's set-running)
-def march_turbine(props, row, s, density_ratio, dt=0.5, most=6000, still=120):
+def march_turbine(props, row, s, density_ratio, out):
     """``FGPropulsion::GetSteadyState`` for one turbine: its frame (:func:`turbine_frame`) run again and again with
-    a time step ``dt`` of 0.5 s until its thrust has changed by less than 1e-4 lbf in more than ``still`` frames
-    running, at most ``most`` frames.  ``props`` is changed in place; returns the frames run."""
-    scratch = np.zeros(6)                   # (the loads: not wanted)
+    a time step of 0.5 s until its thrust has changed by less than 1e-4 lbf in more than 120 frames running, at
+    most 6000 frames.  ``props`` is changed in place, ``out`` (6 floats) takes the loads; returns the frames
+    run."""
     current, count, frames = 0.0, 0, 0
-    while frames < most:
-        turbine_frame(props, row, s, dt, density_ratio, scratch)
+    while frames < 6000:
+        for k in range(6):
+            out[k] = 0.0
+        turbine_frame(props, row, s, 0.5, density_ratio, out)
         frames += 1
         last, current = current, props[s[S_THRUST]]
         count = count + 1 if abs(last - current) < 0.0001 else 0
-        if count > still:
+        if count > 120:
             break
     return frames
