@@ -21,11 +21,16 @@
   ``simulation/terminate``                  the run ends after this frame (its outputs written)
   ``simulation/do_simple_trim``             :meth:`ScriptProperties.trim`
   ``propulsion/set-running``                n (−1: all): engine n started as JSBSim's ``InitRunning`` starts it
-                                            (mixture 1, both magnetos, the propeller at twice idle, running),
-                                            then settled (``GetSteadyState``); pistons only (the others run)
+                                            (a piston: mixture 1, both magnetos, the propeller at twice idle,
+                                            running; a turbine: fuel on, running, throttle 1 for the march), then
+                                            settled (``GetSteadyState``); pistons and turbines (turboprops run)
   ``propulsion/engine[n]/set-running``      the engine's ``Running`` flag, written (FGEngine::SetRunning)
-  ``propulsion/magneto_cmd``,               every piston's magnetos (0 off, 1 left, 2 right, 3 both) and
-  ``propulsion/starter_cmd``                starter (FGPropulsion::SetMagnetos, SetStarter, all engines)
+  ``propulsion/magneto_cmd``,               every piston's magnetos (0 off, 1 left, 2 right, 3 both), every
+  ``propulsion/starter_cmd``,               piston's and turbine's starter, every turbine's fuel cut-off
+  ``propulsion/cutoff_cmd``                 (FGPropulsion::SetMagnetos, SetStarter, SetCutoff), or the active
+                                            engine's only
+  ``propulsion/active_engine``              the engine those three reach (−1: all; FGPropulsion::SetActiveEngine,
+                                            an engine the aircraft lacks refused where JSBSim takes it as all)
   any other property of the array           written into it (the aircraft's own ``ap/*``, its systems' inputs):
                                             what computes it overwrites it, as in JSBSim
   ========================================  ==================================================================
@@ -33,11 +38,12 @@
   Refused (one line naming the script's ``<set>``): JSBSim's read-only properties (the state and what is
   computed from it: ``velocities/``, ``attitude/``, ``aero/``, ``accelerations/``, ``forces/``, ``moments/``,
   ``flight-path/``, ``metrics/``, the atmosphere's state), the position (flightsim does not move an aircraft from
-  a script), turbine starts and cut-offs (``cutoff_cmd``; a turbine's ``starter_cmd``: flightsim's turbines run from
-  the start), and any name nothing defines.
+  a script), starts and cut-offs on an aircraft with turboprops (FGTurboProp's start is not modelled: its engines
+  run from the start), and any name nothing defines.
 
-The engines start as the reset file says (:meth:`ScriptProperties.initial_engines`): a piston its ``<running>``
-does not name stands still (FGEngine's and FGPiston's ``ResetToIC``) until the script starts it.
+The engines start as the reset file says (:meth:`ScriptProperties.initial_engines`): a piston or turbine its
+``<running>`` does not name stands still (FGEngine's, FGPiston's and FGTurbine's ``ResetToIC``, then ``run_ic``'s
+frame with no time passing) until the script starts it.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters or propellers, turboprops and
 pistons with propellers, liquid rockets with nozzles, electric engines with direct thrusters.
 
-As JSBSim's ``FGTurbine`` in its running phase (``FGTurbine::Calculate`` and
-``FGTurbine::Run``) and ``FGThruster``/``FGForce`` for a ``direct`` thruster:
+As JSBSim's ``FGTurbine`` (``FGTurbine::Calculate`` with its phases — off, spin-up on the starter, start, run,
+stall, seize, trim — and its starter, fuel cut-off and running flag: :mod:`flightsim.physics.jsbsim.turbine`)
+and ``FGThruster``/``FGForce`` for a ``direct`` thruster.  Running (``FGTurbine::Run``),
 each frame the engine's spools seek their commanded speeds, ``N = idle +
 throttle (max − idle)``, at the rates of its ``N1SpoolUp``/``Down``,
 ``N2SpoolUp``/``Down`` functions (by default ``FGSpoolUp``: ``k · 90 /
@@ -35,8 +36,9 @@ the file's ``Injection`` function, and ``…/InjectionTimer`` runs until
 injected engine without an ``Injection`` function (B747's) keeps its thrust
 while injecting (JSBSim would read a missing function); one with an
 ``<injection-time>`` is refused without it, as is an augmented engine (or
-augmethod 2) without ``AugThrust``.  Fuel flow, nozzle, EPR and EGT are not
-modelled (fuel burn is frozen here).
+augmethod 2) without ``AugThrust``.  The fuel flow is computed as JSBSim's
+(``…/fuel-flow-rate-pps``: ``tsfc``, ``atsfc``, the idle fuel flow) but not
+burnt (fuel burn is frozen here); nozzle, EPR and EGT are not modelled.
 
 As JSBSim's ``FGPiston`` (its starter, magnetos and
 supercharger) driving an ``FGPropeller`` (fixed-pitch, variable-pitch or
@@ -58,13 +60,16 @@ The engine's functions run in the same stack machine as the aerodynamics
 (:mod:`flightsim.physics.jsbsim.program`), their values at
 ``propulsion/engine[k]/NAME`` as in JSBSim; the engines' state lives in the
 property array too (``propulsion/engine[k]/n1``, ``…/n2``, ``…/augmentation``,
-the injection's (:data:`TURBINE_STATE`); ``…/map-pa``, ``…/propeller-rpm``,
+the injection's (:data:`TURBINE_STATE`), the phase and switches
+(:data:`~flightsim.physics.jsbsim.turbine.TURBINE_SWITCHES`); ``…/map-pa``, ``…/propeller-rpm``,
 ``…/blade-angle``, ...), so a frame is one call of :func:`engines_frame`,
 which other compiled code can call with :attr:`Propulsion.arrays`, and a
 reset is the array's.  What is not modelled is refused by name: other engines
-and thrusters (a solid rocket, an electric engine driving a propeller or rotor), a supercharger's drive loss;
-the start, stall and windmilling phases of a turbine or turboprop (and ``FGTurbine::Trim``, JSBSim's thrust at a
-zero time step; FGTurboProp's no power then) are not modelled (engines run), nor is fuel burn.
+and thrusters (a solid rocket, an electric engine driving a propeller or rotor), a supercharger's drive loss.
+Not modelled either: a turboprop's start, off and trim phases (FGTurboProp's: its engines run), fuel burn.
+Turbines, like pistons, start running, as JSBSim's ``propulsion/set-running`` leaves them
+(:attr:`Propulsion.defaults`: the phase running, the fuel on); a script stops the ones its reset file does not
+start (``ScriptProperties.initial_engines`` in :mod:`flightsim.simulation.script_writes`).
 
 What the caller fills in ``props`` before a frame, in the order JSBSim's models compute it
 (``FGFDMExec``: Propagate, Atmosphere, FCS, MassBalance, Auxiliary, then Propulsion, then Aerodynamics):
