@@ -247,10 +247,9 @@ def test_start_notices_as_jsbsims(start_run):
 def test_reset_file_decides_which_turbines_run(tmp_path, init, runs):
     """A reset file's ``<running> -1``: both turbines started as ``RunIC`` starts them (``InitRunning``, then
     ``GetSteadyState``'s 0.5 s frames at throttle 1: the spools at their maximum when the flight begins, falling
-    to idle), as JSBSim's frame by frame (N within 1e-3 %; thrust within 0.2 %, measured 0.1 %: near full thrust flightsim's
-    T37 creeps forward against its brakes, 4.7 ft/s where JSBSim's holds at 0.13 ft/s, and the thrust tables
-    read the Mach number); none: they stand (off,
-    windmilling at nothing), as JSBSim's."""
+    to idle), as JSBSim's frame by frame (N within 1e-3 %; thrust within 0.2 %, measured 0.1 %: near full thrust
+    flightsim's T37 creeps forward against its brakes, 4.7 ft/s where JSBSim's holds at 0.13 ft/s, and the
+    thrust tables read the Mach number); none: they stand (off, windmilling at nothing), as JSBSim's."""
     jsb, ours, _, _ = _both(tmp_path, AS_RESET, init=init)
     assert len(ours) == 601 and len(jsb) - len(ours) in (0, 1)
     for j, f in zip(jsb[1:], ours[1:], strict=False):
@@ -295,3 +294,68 @@ def test_bad_engine_switches_refused_in_one_line(tmp_path, aircraft, init, name,
     lines = [line for line in done.stderr.splitlines() if line.strip() and "first start only" not in line]
     assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
     assert "bad.xml" in lines[0] and all(w in lines[0] for w in words), lines[0]
+
+
+#: The T37 started by its reset file, throttle 0.5: engine 1 seized at 1 s, engine 0 stalled at 2 s, its throttle to
+#: idle at 4 s (which clears the stall).
+STALL = """<?xml version="1.0"?>
+<runscript name="T37 stall and seize">
+  <use aircraft="T37" initialize="running"/>
+  <run start="0.0" end="6.0" dt="0.00833333">
+    <event name="Brakes">
+      <condition> simulation/sim-time-sec ge 0.0 </condition>
+      <set name="fcs/left-brake-cmd-norm" value="1.0"/>
+      <set name="fcs/right-brake-cmd-norm" value="1.0"/>
+      <set name="fcs/throttle-cmd-norm[0]" value="0.5"/>
+    </event>
+    <event name="Seize">
+      <condition> simulation/sim-time-sec ge 1.0 </condition>
+      <set name="propulsion/engine[1]/seized" value="1"/>
+      <notify/>
+    </event>
+    <event name="Stall">
+      <condition> simulation/sim-time-sec ge 2.0 </condition>
+      <set name="propulsion/engine[0]/stalled" value="1"/>
+      <notify/>
+    </event>
+    <event name="Idle">
+      <condition> simulation/sim-time-sec ge 4.0 </condition>
+      <set name="fcs/throttle-cmd-norm[0]" value="0.0"/>
+      <notify>
+        <property> propulsion/engine[0]/stalled </property>
+      </notify>
+    </event>
+  </run>
+  <output name="{out}" type="CSV" rate="120">
+{properties}
+    <property> propulsion/engine[0]/stalled </property>
+  </output>
+</runscript>
+"""
+
+
+def test_stall_and_seize_as_jsbsims(tmp_path):
+    """JSBSim's own ``…/seized`` and ``…/stalled`` set by a script: the seized engine stops at once (N2 0, N1
+    falling, no thrust, not running), the stalled one loses its thrust and both spools fall a tenth of
+    themselves a second, in JSBSim's frames (N1, N2 within 1e-4 % of JSBSim's to 4 s: measured 0); the throttle
+    at idle clears the stall (a frame after JSBSim's: the throttle reaches flightsim's engine a frame later), and
+    the engine runs again."""
+    jsb, ours, theirs, mine = _both(tmp_path, STALL)
+    assert [n for n, _, _ in mine] == [n for n, _, _ in theirs] == ["Seize", "Stall", "Idle"]
+    assert len(ours) == 721 and len(jsb) - len(ours) in (0, 1)
+    stalled = 1 + 2 * len(COLUMNS)
+    cleared = {who: next(r[0] for r in rows if r[0] > 4.0 and r[stalled] == 0.0) for who, rows in
+               (("jsbsim", jsb), ("flightsim", ours))}
+    assert 0.0 <= cleared["flightsim"] - cleared["jsbsim"] < 0.0084
+    for j, f in zip(jsb[1:], ours[1:], strict=False):
+        for k in range(2):
+            tol = 1e-4 if j[0] < 4.0 else 0.2
+            assert f[_column(k, "n1")] == pytest.approx(j[_column(k, "n1")], abs=tol), (j, f)
+            assert f[_column(k, "n2")] == pytest.approx(j[_column(k, "n2")], abs=tol), (j, f)
+            if j[0] < 4.0:
+                assert f[_column(k, "set-running")] == j[_column(k, "set-running")] and f[stalled] == j[stalled]
+                assert f[_column(k, "thrust-lbs")] == pytest.approx(j[_column(k, "thrust-lbs")], rel=5e-3, abs=1e-6)
+    seized = [r for r in ours if r[0] > 1.01]
+    assert all(r[_column(1, "n2")] == 0.0 and r[_column(1, "thrust-lbs")] == 0.0 for r in seized)
+    assert all(r[_column(0, "thrust-lbs")] == 0.0 for r in ours if 2.01 < r[0] < 4.0)
+    assert ours[-1][_column(0, "set-running")] == 1.0 and ours[-1][_column(0, "thrust-lbs")] > 40.0

@@ -54,6 +54,7 @@ import numpy as np
 
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY
 from flightsim.physics.jsbsim.loads import GEAR_LOADS, PROP_LOADS, STATE
+from flightsim.physics.jsbsim.program import canonical
 from flightsim.simulation import script_properties as props
 
 __all__ = ["READ_ONLY_PREFIXES", "TRIM_MODES", "ScriptProperties"]
@@ -154,7 +155,7 @@ class ScriptProperties:
             return 0.0                  # (JSBSim ties it with no getter)
         if kind == "turbine-running":
             return 1.0                  # (flightsim's turboprops run)
-        if kind == "engine-running":
+        if kind in ("engine-running", "engine-flag"):
             return self.sim.jsbsim_property(name)
         if kind == "magneto":
             return 0.0                  # (JSBSim ties it with no getter)
@@ -191,8 +192,8 @@ class ScriptProperties:
     def kind(self, name):
         """What writing ``name`` does: ``(kind, reason)``, kind one of ``local``, ``command``, ``wind``,
         ``terminate``, ``trim``, ``running``, ``turbine-running`` (a turboprop's), ``engine-running`` (a piston's
-        or a turbine's), ``magneto``, ``starter``, ``cutoff``, ``active``, ``array``, or ``refused`` with the
-        reason (None: nothing defines it)."""
+        or a turbine's), ``engine-flag`` (:meth:`_engine_flags`), ``magneto``, ``starter``, ``cutoff``,
+        ``active``, ``array``, or ``refused`` with the reason (None: nothing defines it)."""
         if name in self.constants:
             return "local", ""
         if name == "simulation/terminate":
@@ -209,6 +210,8 @@ class ScriptProperties:
                     or int(index or 0) not in {k for k, _, _ in self._startable()}):
                 return "turbine-running", ""    # (a turboprop's, which runs from the start)
             return "engine-running", ""
+        if self.model is not None and canonical(name) in self._engine_flags():
+            return "engine-flag", ""
         if self.model is not None and name == "propulsion/active_engine":
             return "active", ""
         if self.model is not None and name in ("propulsion/starter_cmd", "propulsion/cutoff_cmd"):
@@ -274,8 +277,8 @@ class ScriptProperties:
             self.active_engine = max(n, -1)
         elif kind in SWITCHES:                  # (the engine's switches act in this frame's engine step, as
             self._switch(kind, value)           # JSBSim's)
-        elif kind == "engine-running":          # (FGEngine::SetRunning, read by this frame's engine step)
-            self.sim.set_jsbsim_property(name, 0.0 if value == 0.0 else 1.0)
+        elif kind in ("engine-running", "engine-flag"):     # (FGEngine::SetRunning, a turbine's stalled,
+            self.sim.set_jsbsim_property(name, 0.0 if value == 0.0 else 1.0)    # seized…: this frame's step)
         else:
             self.pending[name] = value
 
@@ -309,6 +312,15 @@ class ScriptProperties:
         """``(engine index, kind, row)`` of each engine that starts and stops here: pistons and turbines."""
         kinds = self.model.propulsion.kinds
         return [(k, kind, row) for k, (kind, row) in enumerate(kinds) if kind in ("piston", "turbine")]
+
+    def _engine_flags(self):
+        """A turbine's own flags a script may set, which its engine reads in the frame they are set (JSBSim's
+        ``…/stalled`` and ``…/seized``, flightsim's ``…/starter_cmd`` and ``…/cutoff_cmd``)."""
+        from flightsim.physics.jsbsim import turbine
+
+        names, slots = self.model.properties.names, self.model.propulsion.slots
+        return {names[int(slots[row, column])] for _, row in self._turbines()
+                for column in (turbine.S_STALLED, turbine.S_SEIZED, turbine.S_STARTER, turbine.S_CUTOFF)}
 
     def _switch_names(self, kind, every=False):
         """The own property of each engine that switch ``kind`` (:data:`SWITCHES`) reaches: every engine's, or
