@@ -359,3 +359,49 @@ def test_stall_and_seize_as_jsbsims(tmp_path):
     assert all(r[_column(1, "n2")] == 0.0 and r[_column(1, "thrust-lbs")] == 0.0 for r in seized)
     assert all(r[_column(0, "thrust-lbs")] == 0.0 for r in ours if 2.01 < r[0] < 4.0)
     assert ours[-1][_column(0, "set-running")] == 1.0 and ours[-1][_column(0, "thrust-lbs")] > 40.0
+
+
+#: The T37 standing (its reset file starts nothing): ``propulsion/set-running`` −1 at 1 s, the fuel cut off at 2 s.
+SET_RUNNING = """<?xml version="1.0"?>
+<runscript name="T37 set running">
+  <use aircraft="T37" initialize="ground"/>
+  <run start="0.0" end="4.0" dt="0.00833333">
+    <event name="Brakes">
+      <condition> simulation/sim-time-sec ge 0.0 </condition>
+      <set name="fcs/left-brake-cmd-norm" value="1.0"/>
+      <set name="fcs/right-brake-cmd-norm" value="1.0"/>
+    </event>
+    <event name="Set running">
+      <condition> simulation/sim-time-sec ge 1.0 </condition>
+      <set name="propulsion/set-running" value="-1"/>
+      <notify/>
+    </event>
+    <event name="Cut off">
+      <condition> simulation/sim-time-sec ge 2.0 </condition>
+      <set name="propulsion/cutoff_cmd" value="1"/>
+      <notify/>
+    </event>
+  </run>
+  <output name="{out}" type="CSV" rate="120">
+{properties}
+  </output>
+</runscript>
+"""
+
+
+def test_set_running_in_a_script_as_jsbsims(tmp_path):
+    """``propulsion/set-running`` −1 during a run: every turbine started as ``FGPropulsion::InitRunning`` starts
+    it, at once (its 0.5 s march at throttle 1 done before that frame's step: the spools at 100 % falling toward
+    idle from the next frame, as JSBSim's, N within 1e-4 %, thrust within 0.2 %); the fuel cut off at 2 s stops
+    both in JSBSim's frame."""
+    jsb, ours, _, _ = _both(tmp_path, SET_RUNNING)
+    assert len(ours) == 481 and len(jsb) - len(ours) in (0, 1)
+    for j, f in zip(jsb[1:], ours[1:], strict=False):
+        for k in range(2):
+            assert f[_column(k, "set-running")] == j[_column(k, "set-running")], (j, f)
+            for name in ("n1", "n2"):
+                assert f[_column(k, name)] == pytest.approx(j[_column(k, name)], abs=1e-4), (name, j, f)
+            assert f[_column(k, "thrust-lbs")] == pytest.approx(j[_column(k, "thrust-lbs")], rel=2e-3, abs=1e-6)
+    started = next(r for r in ours if r[0] > 1.0)
+    assert 99.0 < started[_column(0, "n2")] < 100.0 and started[_column(1, "set-running")] == 1.0
+    assert all(r[_column(k, "thrust-lbs")] == 0.0 for r in ours if r[0] > 2.005 for k in range(2))

@@ -23,7 +23,8 @@
   ``propulsion/set-running``                n (−1: all): engine n started as JSBSim's ``InitRunning`` starts it
                                             (a piston: mixture 1, both magnetos, the propeller at twice idle,
                                             running; a turbine: fuel on, running, throttle 1 for the march), then
-                                            settled (``GetSteadyState``); pistons and turbines (turboprops run)
+                                            settled (``GetSteadyState``), at once (that frame's step goes on
+                                            from there); pistons and turbines (turboprops run)
   ``propulsion/engine[n]/set-running``      the engine's ``Running`` flag, written (FGEngine::SetRunning)
   ``propulsion/magneto_cmd``,               every piston's magnetos (0 off, 1 left, 2 right, 3 both), every
   ``propulsion/starter_cmd``,               piston's and turbine's starter, every turbine's fuel cut-off
@@ -249,7 +250,9 @@ class ScriptProperties:
         moves the state with the last frame's accelerations, then computes the new ones with what the script
         set: a command set at ``t`` acts on the flight from ``t`` on.  flightsim's script runs at ``t`` on the
         state of ``t − dt`` before the step to ``t`` (:func:`~flightsim.simulation.script.run_script`), so what
-        reaches the flight (the commands, the wind, the aircraft's properties) waits for that step's end.
+        reaches the flight (the commands, the wind, the aircraft's properties) waits for that step's end.  The
+        engines' own switches, flags and ``set-running`` act at once, in that step, as JSBSim's engines read them
+        in that frame.
         """
         kind, _ = self.kind(name)
         if kind == "local":
@@ -264,7 +267,8 @@ class ScriptProperties:
             if n >= len(self.model.propulsion.kinds):        # (FGPropulsion::InitRunning's exception)
                 raise RuntimeError(f"{name} set to {value:g}: no such engine (tried to initialize a "
                                    "non-existent engine)")
-            self.pending[name] = value
+            self._init_running(n)               # (at once, as JSBSim's tied setter: this frame's engine step
+            self._frame = self._aux = None      # goes on from the march)
         elif kind == "turbine-running":
             if value == 0.0:
                 raise RuntimeError(f"{name} set to 0: stopping a turboprop is not modelled (flightsim's turboprops "
