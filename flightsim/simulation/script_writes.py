@@ -116,6 +116,7 @@ class ScriptProperties:
         self.pending = {}
         #: ``propulsion/active_engine``: the engine the switches reach (FGPropulsion's ``ActiveEngine``; −1 all)
         self.active_engine = -1
+        self._flags = None
 
     # ------------------------------------------------------------------ reading
 
@@ -322,9 +323,11 @@ class ScriptProperties:
         ``…/stalled`` and ``…/seized``, flightsim's ``…/starter_cmd`` and ``…/cutoff_cmd``)."""
         from flightsim.physics.jsbsim import turbine
 
-        names, slots = self.model.properties.names, self.model.propulsion.slots
-        return {names[int(slots[row, column])] for _, row in self._turbines()
-                for column in (turbine.S_STALLED, turbine.S_SEIZED, turbine.S_STARTER, turbine.S_CUTOFF)}
+        if self._flags is None:
+            names, slots = self.model.properties.names, self.model.propulsion.slots
+            self._flags = {names[int(slots[row, column])] for _, row in self._turbines()
+                           for column in (turbine.S_STALLED, turbine.S_SEIZED, turbine.S_STARTER, turbine.S_CUTOFF)}
+        return self._flags
 
     def _switch_names(self, kind, every=False):
         """The own property of each engine that switch ``kind`` (:data:`SWITCHES`) reaches: every engine's, or
