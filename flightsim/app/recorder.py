@@ -75,7 +75,7 @@ class Recorder:
             self.stop()
         self.sim = sim
         self._times, self._states, self._controls, self._ground, self._wind, self._place = [], [], [], [], [], []
-        self._tuned = []
+        self._tuned, self._failed = [], []
         #: a round planet's place is read at every step; a flat one's found from the states at the end
         self._round, self._origin = sim.planet.round, (sim.lat, sim.lon)
         self._append()
@@ -92,6 +92,7 @@ class Recorder:
             self._place.append(sim.geodetic)
         radio = getattr(sim, "nav", None)
         self._tuned.append(None if radio is None else (radio, radio.station, radio.obs))
+        self._failed.append((sim.failures.bits, sim.gauges.indicated_airspeed))
 
     def stop(self):
         """Stop and write the trace; return its path (None if nothing was recording).
@@ -112,9 +113,10 @@ class Recorder:
                  else trace.flat_geodetic_rows(states[:, 0], states[:, 1], states[:, 2], *self._origin))
         rows = trace.table(np.array(self._times), states, np.array(self._controls),
                            on_ground=np.array(self._ground, dtype=np.float64), wind=np.array(self._wind),
-                           geodetic=place, nav=_nav_rows(self._tuned, states))
+                           geodetic=place, nav=_nav_rows(self._tuned, states),
+                           failures=[f for f, _ in self._failed], ias=[v for _, v in self._failed])
         self._times, self._states, self._controls, self._ground, self._wind, self._place = [], [], [], [], [], []
-        self._tuned = []
+        self._tuned, self._failed = [], []
         path = stamped_path(self.directory, ".csv")
         trace.write_csv(path, rows)
         self.last_path = path
