@@ -516,6 +516,7 @@ _SWITCHES = {
     "mute": lambda app: app.cockpit.set_sound(not (app.sound is not None and app.sound.muted)),
     "devices": lambda app: setattr(app.hud, "show_devices", not app.hud.show_devices),
     "map": lambda app: app.map.toggle(),
+    "instructor": lambda app: setattr(app.hud, "show_instructor", not app.hud.show_instructor),
     "gear": lambda app: _gear_lever(app),
 }
 

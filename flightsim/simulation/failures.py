@@ -72,7 +72,7 @@ from flightsim.simulation.controls import BRAKE_LEFT as B_LEFT
 from flightsim.simulation.controls import BRAKE_RIGHT as B_RIGHT
 
 __all__ = ["FLAT_TYRE_FRICTION", "KINDS", "TRIGGERS", "TRIM_RUNAWAY_RATE", "Failure", "Failures", "bits_of",
-           "read_failures"]
+           "describe", "kinds_for", "read_failures"]
 
 #: Every kind of failure, in the order of the trace's ``failures`` bit field (bit i: ``KINDS[i]``).
 KINDS = ("engine", "engine_partial", "engine_rough", "jam_aileron", "jam_elevator", "jam_rudder", "trim_runaway",
@@ -342,8 +342,8 @@ class Failures:
 
     def power(self, t, k=0):
         """The fraction (0..1) of its power engine ``k`` (0-based) gives at time ``t`` (s): 1 unless
-        ``engine_partial`` or ``engine_rough`` names it."""
-        scale = 1.0
+        ``engine_partial`` or ``engine_rough`` names it, 0 where it has quit."""
+        scale = 0.0 if not self.engine_running(k) else 1.0       # (a constant thrust reads no engine control)
         part = self.active.get("engine_partial")
         if part is not None and (part.engine is None or part.engine - 1 == k):
             scale *= part.fraction
@@ -351,6 +351,24 @@ class Failures:
         if rough is not None and (rough.engine is None or rough.engine - 1 == k):
             scale *= rough_power(t - self._since["engine_rough"], rough.seed)
         return scale
+
+
+def kinds_for(aircraft):
+    """The failures ``aircraft`` can have: every kind, but an engine's for JSBSim's aircraft (their engines are cut
+    through their own commands; not yet) and the brakes' and tyres' where it has no braked wheel."""
+    jsbsim = getattr(aircraft, "jsbsim", None) is not None
+    braked = any(c.is_wheel and c.brake_friction > 0.0 for c in aircraft.gear)
+    return tuple(k for k in KINDS if not (jsbsim and k in ENGINE_KINDS)
+                 and not (not braked and k.startswith(("brake_", "tyre_"))))
+
+
+def describe(failure):
+    """A scheduled failure's trigger in words: ``at 12 s``, ``above 300 ft``, ``below 200 ft``."""
+    if failure.at_s is not None:
+        return f"at {failure.at_s:.0f} s"
+    if failure.above_ft is not None:
+        return f"climbing through {failure.above_ft:.0f} ft"
+    return f"descending through {failure.below_ft:.0f} ft"
 
 
 def _fail_brakes(row, left, right):

@@ -69,7 +69,7 @@ from flightsim.physics.wind import WindModel, wingspan_of
 from flightsim.simulation.autopilot import Autopilot
 from flightsim.simulation.clock import MAX_FRAME, FixedStep  # noqa: F401 (MAX_FRAME: this module's API)
 from flightsim.simulation.controls import Controls, flown_row
-from flightsim.simulation.failures import Failures
+from flightsim.simulation.failures import KINDS, Failures
 from flightsim.simulation.gauges import Gauges
 from flightsim.simulation.navigation import NavRadio, default_station, terrain_heights
 from flightsim.simulation.source import LIVE
@@ -213,6 +213,11 @@ class Telemetry:
     #: Where a gear that retracts is (``gear/gear-pos-norm``: 1 down and locked, 0 up); None for fixed gear (and
     #: where the source does not say).
     gear_position: float = None
+    #: What the cockpit's instruments show (:class:`~flightsim.simulation.gauges.GaugeReadings`, failed ones as
+    #: they fail); None where the source does not say.
+    gauges: object = None
+    #: The failures in force, by kind (:data:`flightsim.simulation.failures.KINDS` order).
+    failures: tuple = ()
 
 
 def gear_legs(aircraft, params):
@@ -983,6 +988,8 @@ class Simulation:
             unconverged=bool(self._diag[aero.D_UNCONVERGED]) and self.integrator == "midpoint",
             lat=lat, lon=lon, alt_msl=alt_msl, planet=self.planet.name,
             gear_position=self.gear_position,
+            gauges=self.gauges.readings(roll, pitch, heading),
+            failures=tuple(k for k in KINDS if k in self.failures.active),
         )
 
     @property

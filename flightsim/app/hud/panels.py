@@ -78,7 +78,8 @@ from flightsim.simulation.navigation import station as find_station
 
 __all__ = ["NUMERICS_SECTIONS", "PANELS", "STALL_BLINK_HZ", "aircraft_section", "autopilot_section", "camera_section",
            "charts_section", "clock_section", "cockpit_overlay", "dynamics_panel", "dynamics_section", "flight_panel",
-           "gear_panel", "ghost_section", "integrator_section", "key_help", "nav_panel", "numerics_panel",
+           "gear_panel", "ghost_section", "instructor_panel", "integrator_section", "key_help", "nav_panel",
+           "numerics_panel",
            "place_section",
            "recording_section", "run_section", "sound_section", "stall_flash", "status_banner", "timing_section",
            "wind_section"]
@@ -115,7 +116,8 @@ _HELP_ACTIONS = (("pitch_up", "pitch up (stick back)"), ("pitch_down", "pitch do
                  ("engine", "engine off (mixture cut) / running"),
                  ("gear", "gear lever up / down (gear that retracts)"), ("mute", "sound off / on"),
                  ("devices", "Input panel: joysticks, their axes, calibration"),
-                 ("map", "map: terrain, airfields, navaids, your track (wheel zooms, drag pans)"), ("quit", "quit"))
+                 ("map", "map: terrain, airfields, navaids, your track (wheel zooms, drag pans)"),
+                 ("instructor", "Instructor: fail the engine, an instrument, a control; repair it"), ("quit", "quit"))
 
 STALL_BLINK_HZ = 1.5
 """The stall warning's blink, cycles a second of the app's clock (:attr:`~flightsim.app.hud.state.Hud.clock`):
@@ -264,18 +266,28 @@ def flight_panel(view, do, hud):
     _panel_background(hud)
     imgui.begin("Flight", None, _PANEL_FLAGS | imgui.WindowFlags_.no_move)
     size = 184.0
-    attitude_indicator(t.roll, t.pitch, size, view.director)
-    heading_tape(t.heading, size)
+    g, failed = t.gauges, t.failures
+    shown = g if g is not None and "vacuum" in failed else t          # the vacuum gyros as they drift
+    attitude_indicator(shown.roll, shown.pitch, size, view.director)
+    heading_tape(shown.heading, size)
+    pitot_static = g is not None and ("pitot" in failed or "static" in failed)
     kt = t.airspeed * FT_S_TO_KT
     aircraft = view.aircraft
     if aircraft is not None and aircraft.airspeed_unit == "kt":      # the airspeed indicator of a light airplane
-        imgui.text(f"IAS {t.indicated_airspeed * FT_S_TO_KT:5.1f} kt  TAS {kt:5.1f} kt  "
+        ias = g.airspeed_kt if pitot_static else t.indicated_airspeed * FT_S_TO_KT
+        imgui.text(f"IAS {ias:5.1f} kt  TAS {kt:5.1f} kt  "
                    f"GS {t.groundspeed * FT_S_TO_KT:5.1f} kt" + (f"  M {t.mach:.2f}" if t.mach >= 0.3 else ""))
     else:
         imgui.text(f"Airspeed {kt:6.1f} kt  ({t.airspeed:5.1f} ft/s)  GS {t.groundspeed * FT_S_TO_KT:5.1f} kt")
-    imgui.text(f"Altitude {t.altitude:7.0f} ft")
+    if pitot_static:                    # the pitot-static instruments, as they read with a tube or port blocked
+        imgui.text(f"Altimeter {g.altitude_ft:6.0f} ft  IAS {g.airspeed_kt:5.1f} kt")
+    else:
+        imgui.text(f"Altitude {t.altitude:7.0f} ft")
     place_section(t)
-    imgui.text(f"Vert spd {t.vertical_speed * 60.0:+7.0f} ft/min")
+    vs = g.vertical_speed_fpm if pitot_static else t.vertical_speed * 60.0
+    imgui.text(f"Vert spd {vs:+7.0f} ft/min")
+    if g is not None and g.flags:       # the flags and annunciators a real cockpit shows
+        imgui.text_colored(_RED, "  ".join(FLAG_TEXT[f] for f in g.flags))
     imgui.text(f"AoA      {t.alpha:+6.1f} deg")
     imgui.text(f"Roll {t.roll:+6.1f}  Pitch {t.pitch:+5.1f}  Hdg {t.heading:05.1f}")
     if t.stall:
@@ -832,6 +844,62 @@ def input_panel(view, do, hud):
         do.set_devices(False)
 
 
+#: The cockpit's failure flags (:data:`flightsim.simulation.gauges.FLAGS`) as the flight panel shows them.
+FLAG_TEXT = {"VAC": "LOW VACUUM", "NAV": "NAV OFF", "AP": "AP FAIL", "TC": "TC OFF"}
+#: What the Instructor panel calls each failure.
+FAILURE_LABELS = {"engine": "Engine quits", "engine_partial": "Engine: half power", "engine_rough": "Engine rough",
+                  "jam_aileron": "Aileron jammed", "jam_elevator": "Elevator jammed", "jam_rudder": "Rudder jammed",
+                  "trim_runaway": "Trim runaway (nose down)", "pitot": "Pitot tube blocked",
+                  "static": "Static port blocked", "vacuum": "Vacuum pump", "electrical": "Electrical system",
+                  "brake_left": "Left brake", "brake_right": "Right brake", "tyre_left": "Left tyre flat",
+                  "tyre_right": "Right tyre flat"}
+
+
+def instructor_panel(view, do, hud):
+    """The instructor's station (I opens and closes it): each failure this aircraft can have, failed (red, how long
+    ago, a Repair button) or working (a Fail button), the scheduled ones still to come (``--failures``), and
+    Repair all."""
+    readout = view.instructor
+    if readout is None or not _panels_fit(hud):
+        return
+    size = imgui.get_io().display_size
+    imgui.set_next_window_pos(vec2(0.5 * size.x, 0.5 * size.y), imgui.Cond_.always, vec2(0.5, 0.5))
+    imgui.set_next_window_bg_alpha(0.95)
+    _, keep = imgui.begin(f"Instructor ({view.keymap.describe('instructor')})", True,
+                          _DYNAMICS_FLAGS | imgui.WindowFlags_.no_move)
+    _remember_window(hud, "instructor:window")
+    active = dict(readout.active)
+    armed = {}
+    for kind, when in readout.armed:
+        armed.setdefault(kind, when)
+    if imgui.begin_table("failures", 3, imgui.TableFlags_.row_bg):
+        for kind in readout.kinds:
+            imgui.table_next_row()
+            imgui.table_next_column()
+            imgui.text(FAILURE_LABELS[kind])
+            imgui.table_next_column()
+            if kind in active:
+                imgui.text_colored(_RED, f"FAILED {readout.t - active[kind]:4.0f} s ago")
+            elif kind in armed:
+                imgui.text_colored(_AMBER, f"armed: {armed[kind]}")
+            else:
+                imgui.text_disabled("working")
+            imgui.table_next_column()
+            if kind in active:
+                if imgui.small_button(f"Repair##{kind}"):
+                    do.repair(kind)
+            elif imgui.small_button(f"Fail now##{kind}"):
+                do.fail(kind)
+            hud.remember(f"instructor:{kind}")
+        imgui.end_table()
+    if imgui.button("Repair all"):
+        do.repair(None)
+    hud.remember("instructor:repair_all")
+    imgui.end()
+    if not keep:
+        do.set_instructor(False)
+
+
 def _dynamics(view, d, do, hud):
     imgui.text(d.header)
     if view.capabilities.can_fly:
@@ -997,6 +1065,6 @@ NUMERICS_SECTIONS = (aircraft_section, integrator_section, timing_section, clock
 """The Numerics window's sections, top to bottom; each ``section(view, do, hud)``."""
 
 PANELS = (cockpit_overlay, flight_panel, gear_panel, numerics_panel, nav_panel, dynamics_panel, input_panel,
-          map_panel,
+          map_panel, instructor_panel,
           status_banner, key_help)
 """The HUD, in drawing order (later ones on top); each ``panel(view, do, hud)``."""
