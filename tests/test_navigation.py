@@ -129,7 +129,7 @@ def test_the_radio_tunes_a_frequency_or_a_station_and_the_world_has_them():
 
 
 def test_a_flight_carries_a_radio_tuned_to_home_and_its_trace_ends_with_the_nav_columns(tmp_path):
-    assert trace.COLUMNS[-4:-1] == ("nav_dev_dots", "gs_dev_dots", "dme_nm")
+    assert trace.COLUMNS[-6:-3] == ("nav_dev_dots", "gs_dev_dots", "dme_nm")
     out = tmp_path / "t.csv"
     subprocess.run([FLIGHTSIM, "simulate", "--aircraft", "c172", "--start", "air", "--duration", "1",
                     "--every", "60", "--out", str(out)], check=True, capture_output=True, text=True)
