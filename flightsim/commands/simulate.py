@@ -60,10 +60,11 @@ def add_arguments(p):
     add_failures_argument(p)
 
 
-def fly(sim, steps, schedule=None, every=1, progress=False):
+def fly(sim, steps, schedule=None, every=1, progress=False, until=None):
     """Fly ``steps`` steps; return the trace table of every ``every``-th state (and the first).
 
-    Stops early when the simulation stops (crash, non-finite state).
+    Stops early when the simulation stops (crash, non-finite state), or once ``until(sim)`` (called after each
+    step) is true.
     """
     import numpy as np
 
@@ -99,6 +100,8 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
                 rows_geo.append(sim.geodetic)
         if bar is not None and k % 1000 == 0:
             bar.update(1000)
+        if until is not None and until(sim):
+            break
     if bar is not None:
         bar.close()
     if not on_round:

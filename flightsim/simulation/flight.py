@@ -486,6 +486,7 @@ class Simulation:
         self.failures.airplane(self.t)
         self.gauges.reset()
         self._contact_now()
+        self._instruments()
         if self._wind_model is not None:
             self._wind_model.reset()
             self._wind_model.sample(self.t, self._y, 0.0, self._wind)
