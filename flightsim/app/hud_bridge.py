@@ -30,6 +30,7 @@ from flightsim.app.hud.instruments import cockpit_shapes
 from flightsim.app.hud.panels import BACKDROP_RGB, BACKDROP_WINDOWS
 from flightsim.errors import InputError
 from flightsim.resources import shipped_aircraft
+from flightsim.simulation.lessons import LESSONS
 
 __all__ = ["HudBridge"]
 
@@ -110,6 +111,9 @@ class HudBridge:
             fail=lambda kind: app.sim.failures.fail(kind, app.sim.t),
             repair=lambda kind: app.sim.failures.repair(kind),
             set_instructor=lambda on: setattr(app.hud, "show_instructor", bool(on)),
+            load_lesson=lambda name: app.lessons.load(name),
+            start_lesson=lambda: app.lessons.go(),
+            close_lesson=lambda: app.lessons.close(),
             calibrate=cockpit.calibrate,
             tune_nav=self._tune_nav,
             set_obs=self._set_obs,
@@ -194,6 +198,8 @@ class HudBridge:
             nav=self._nav_readout(sim) if caps.can_fly else None,
             map=app.map.readout(app.pose[0], app.telemetry.heading),
             instructor=self._instructor_readout(sim) if app.hud.show_instructor and caps.can_fly else None,
+            lesson=app.lessons.readout(),
+            lessons=_LESSON_TITLES if caps.can_fly else (),
         )
 
     @staticmethod
@@ -266,6 +272,10 @@ class HudBridge:
             if fade >= 1.0:
                 shapes += frame
         return size, shapes
+
+
+#: The Lessons menu: (name, title) of each lesson.
+_LESSON_TITLES = tuple((name, lesson.title) for name, lesson in LESSONS.items())
 
 
 def _radio(sim):

@@ -244,6 +244,9 @@ def open_app(args, sim, keymap, size, frames, caption, make_sound=None, **app_op
             sound.close(keep=False)                    # no half-written --audio-out
         window.close()
         raise
+    lesson = getattr(args, "lesson", None)
+    if lesson is not None:                     # flightsim lesson NAME: the lesson loaded, its brief shown
+        app.lessons.load(lesson, getattr(args, "lesson_seed", 0))
     saved = None
     try:
         app.cameras.set_mode(args.camera)

@@ -29,8 +29,9 @@ from flightsim.simulation import trace
 from flightsim.simulation.failures import Failure
 from flightsim.simulation.starts import AIM_DISTANCE, make_start
 
-__all__ = ["LESSONS", "PASS_SCORE", "Criterion", "Lesson", "Result", "lesson_failures", "lesson_start", "measure",
-           "score"]
+__all__ = ["LESSONS", "PASS_SCORE", "Criterion", "Lesson", "LessonEnd", "Result", "lesson_failures", "lesson_flight",
+           "lesson_start",
+           "measure", "runway_local", "score"]
 
 #: A lesson is passed with every criterion at least :data:`PASS_EACH` points and at least this mean score.
 PASS_SCORE = 70.0
@@ -39,6 +40,8 @@ NM = 6076.115
 KT = 1.6878099
 #: The lessons' airplane.
 AIRCRAFT = "c172"
+#: A landing lesson ends this long after the touchdown (s), or once the airplane is this slow on the ground (ft/s).
+AFTER_TOUCHDOWN_S, STOPPED_FPS = 20.0, 8.0
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,16 @@ def lesson_failures(lesson, seed=0):
     return lesson.failures + (Failure("engine", at_s=None, above_ft=height, seed=seed),)
 
 
+def lesson_flight(lesson, seed=0, dt=1.0 / 120.0):
+    """A :class:`~flightsim.simulation.flight.Simulation` of ``lesson``: the 172R at its start, in its wind, with its
+    failures (drawn with ``seed``), RK4 at ``dt``."""
+    from flightsim.simulation.flight import Simulation, resolve_aircraft
+
+    aircraft = resolve_aircraft(AIRCRAFT)
+    return Simulation(aircraft, "rk4", dt, start=lesson_start(lesson, aircraft), wind=lesson.wind,
+                      failures=lesson_failures(lesson, seed))
+
+
 def lesson_start(lesson, aircraft):
     """The :class:`~flightsim.simulation.starts.Start` of ``lesson`` for ``aircraft`` (the 172R)."""
     opts = lesson.options
@@ -213,8 +226,7 @@ def measure(lesson, rows, runway):
     col = {name: rows[:, k] for k, name in enumerate(trace.COLUMNS)}
     t, x, y, z = col["t"], col["x"], col["y"], col["z"]
     ground = col["on_ground"] > 0.5
-    along_off = np.array([runway.local(a, b) for a, b in zip(x, y, strict=True)]).reshape(-1, 2)
-    along, offset = along_off[:, 0], along_off[:, 1]
+    along, offset = runway_local(runway, x, y)
     airborne = np.flatnonzero(~ground)
     first_air = airborne[0] if len(airborne) else len(t)
     touched = np.flatnonzero(ground[first_air:])
@@ -248,6 +260,36 @@ def measure(lesson, rows, runway):
             seen = np.abs(dots[low & np.isfinite(dots)])
             out[k] = float(np.max(seen)) if len(seen) else nan
     return out
+
+
+def runway_local(runway, x, y):
+    """``(distance past the threshold, offset left of the centre line)`` arrays (ft) of earth ``x``, ``y`` arrays
+    (:meth:`Runway.local <flightsim.simulation.airfield.Runway.local>` over many points)."""
+    along, left = runway.axes()
+    d = np.column_stack([np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)]) - runway.threshold()
+    return d @ along, d @ left
+
+
+class LessonEnd:
+    """When a flight of ``lesson`` ends (called after each step with the flight; True: it has ended): a landing
+    lesson :data:`AFTER_TOUCHDOWN_S` after its touchdown or once slower than :data:`STOPPED_FPS` on the ground;
+    any lesson at its time (:attr:`Lesson.seconds`) or when the flight stops (a crash)."""
+
+    def __init__(self, lesson):
+        self.lesson = lesson
+        self.touchdown = None
+
+    def __call__(self, sim):
+        if sim.status is not None or sim.t >= self.lesson.seconds:
+            return True
+        if not self.lesson.landing:
+            return False
+        if sim.on_ground and self.touchdown is None and sim.t > 1.0:
+            self.touchdown = sim.t
+        if self.touchdown is None:
+            return False
+        return sim.t - self.touchdown > AFTER_TOUCHDOWN_S or (sim.on_ground
+                                                               and math.hypot(*sim.vector[3:5]) < STOPPED_FPS)
 
 
 def runway_height(runway):

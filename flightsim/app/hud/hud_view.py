@@ -274,6 +274,10 @@ class HudView:
     map: Optional[object] = None
     #: The Instructor panel (:class:`InstructorReadout`), or None while it is hidden.
     instructor: Optional[object] = None
+    #: The lesson flown (:class:`flightsim.app.lesson_companion.LessonReadout`), or None.
+    lesson: Optional[object] = None
+    #: The lessons the Lessons menu offers: ``(name, title)`` pairs (none where the source cannot fly).
+    lessons: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -340,6 +344,8 @@ class HudCommands:
         Fail a kind now (:data:`flightsim.simulation.failures.KINDS`); repair one (None: all).
     set_instructor : callable (bool)
         Show or hide the Instructor panel.
+    load_lesson, start_lesson, close_lesson : callable (str), (), ()
+        Fly a lesson (its brief shown, paused); start it; leave it (the flight goes on).
     """
 
     toggle_pause: Callable[[], None]
@@ -368,3 +374,6 @@ class HudCommands:
     fail: Callable[[str], None] = lambda kind: None
     repair: Callable[[Optional[str]], None] = lambda kind: None
     set_instructor: Callable[[bool], None] = lambda on: None
+    load_lesson: Callable[[str], None] = lambda name: None
+    start_lesson: Callable[[], None] = lambda: None
+    close_lesson: Callable[[], None] = lambda: None

@@ -900,6 +900,107 @@ def instructor_panel(view, do, hud):
         do.set_instructor(False)
 
 
+def lessons_section(view, do, hud):
+    """The Lessons menu: a lesson to fly (its brief shown, the flight paused until it starts)."""
+    if not view.lessons:
+        return
+    if imgui.collapsing_header("Lessons"):
+        for name, title in view.lessons:
+            if imgui.small_button(f"{title}##lesson"):
+                do.load_lesson(name)
+            hud.remember(f"lessons:{name}")
+
+
+def lesson_panel(view, do, hud):
+    """The lesson flown: its brief (before it starts), its criteria live (while flying), its debrief (at the end:
+    the score per criterion, the profile and the view from above, the best score so far)."""
+    r = view.lesson
+    if r is None or not _panels_fit(hud):
+        return
+    lesson = r.lesson
+    size = imgui.get_io().display_size
+    if r.state == "flying":
+        imgui.set_next_window_pos(vec2(0.5 * size.x, 8), imgui.Cond_.always, vec2(0.5, 0.0))
+    else:
+        imgui.set_next_window_pos(vec2(0.5 * size.x, 0.5 * size.y), imgui.Cond_.always, vec2(0.5, 0.5))
+    imgui.set_next_window_bg_alpha(0.95 if r.state != "flying" else PANEL_ALPHA)
+    imgui.begin(f"Lesson: {lesson.title}", None, _DYNAMICS_FLAGS | imgui.WindowFlags_.no_move)
+    _remember_window(hud, "lesson:window")
+    if r.state == "brief":
+        imgui.push_text_wrap_pos(imgui.get_cursor_pos_x() + 460.0)
+        imgui.text_wrapped(lesson.brief)
+        imgui.pop_text_wrap_pos()
+        imgui.separator()
+        imgui.text("Scored on (full points / none):")
+        for c in lesson.criteria:
+            imgui.bullet_text(f"{c.label}: {c.full:g} / {c.zero:g} {c.unit}")
+        if r.best is not None:
+            imgui.text(f"Best so far: {r.best:.0f}")
+        if imgui.button("Start"):
+            do.start_lesson()
+        hud.remember("lesson:start")
+        imgui.same_line()
+        if imgui.button("Cancel##lesson"):
+            do.close_lesson()
+    elif r.state == "flying":
+        imgui.text(f"{r.t:5.0f} s of {lesson.seconds:.0f}")
+        for c in lesson.criteria:
+            v = r.live.get(c.key)
+            shown = "-" if v is None or v != v else f"{v:.1f} {c.unit}"
+            colour = _GREEN if v is not None and v == v and c.points(v) >= 50.0 else _AMBER
+            imgui.text_colored(colour, f"{c.label}: {shown}")
+    else:
+        _debrief(r, do, hud)
+    imgui.end()
+
+
+def _debrief(r, do, hud):
+    """A finished lesson's debrief (the Lesson panel's last state)."""
+    lesson, result = r.lesson, r.result
+    imgui.text_colored(_GREEN if result.passed else _RED,
+                       f"{result.score:.0f} / 100 - {'passed' if result.passed else 'not passed'}"
+                       + (f"   (best {r.best:.0f})" if r.best is not None else ""))
+    if result.status:
+        imgui.text_colored(_RED, result.status)
+    if imgui.begin_table("debrief", 3, imgui.TableFlags_.row_bg):
+        for c in lesson.criteria:
+            v = result.values[c.key]
+            imgui.table_next_row()
+            imgui.table_next_column()
+            imgui.text(c.label)
+            imgui.table_next_column()
+            imgui.text("not reached" if v != v else f"{v:.1f} {c.unit}")
+            imgui.table_next_column()
+            imgui.text(f"{result.points[c.key]:5.1f} points")
+        imgui.end_table()
+    along = np.asarray(r.along)
+    if len(along) and implot.begin_plot("##profile", vec2(460, 150), CHART_FLAGS):
+        implot.setup_axes("past the threshold, ft", "height, ft", implot.AxisFlags_.auto_fit,
+                          implot.AxisFlags_.auto_fit)
+        if lesson.start == "approach":
+            d = np.linspace(min(float(along.min()), 0.0), 400.0, 40)
+            implot.plot_line("3 deg glide path", d, np.maximum((400.0 - d) * np.tan(np.radians(3.0)), 0.0))
+        implot.plot_line("flown", along, np.asarray(r.height))
+        implot.end_plot()
+    if len(along) and implot.begin_plot("##top", vec2(460, 110), CHART_FLAGS):
+        right = np.asarray(r.right)
+        reach = max(100.0, 1.1 * float(np.max(np.abs(right))))         # the runway's width shows to scale
+        implot.setup_axes("past the threshold, ft", "right of centre, ft", implot.AxisFlags_.auto_fit, 0)
+        implot.setup_axis_limits(implot.ImAxis_.y1, -reach, reach, imgui.Cond_.always)
+        implot.plot_shaded("runway", np.array([0.0, 3000.0]), np.array([37.5, 37.5]), np.array([-37.5, -37.5]))
+        implot.plot_line("flown", along, right)
+        implot.end_plot()
+    if r.saved:
+        imgui.text_disabled(f"kept: {r.saved['trace']}")
+    if imgui.button("Fly again"):
+        do.load_lesson(lesson.name)
+    hud.remember("lesson:again")
+    imgui.same_line()
+    if imgui.button("Close##debrief"):
+        do.close_lesson()
+    hud.remember("lesson:close")
+
+
 def _dynamics(view, d, do, hud):
     imgui.text(d.header)
     if view.capabilities.can_fly:
@@ -1060,11 +1161,11 @@ def _z_plot(d, hud):
 # ------------------------------------------------------------------ the registry
 
 NUMERICS_SECTIONS = (aircraft_section, integrator_section, timing_section, clock_section, run_section, camera_section,
-                     sound_section, recording_section, dynamics_section, autopilot_section, ghost_section,
-                     charts_section)
+                     sound_section, recording_section, dynamics_section, autopilot_section, lessons_section,
+                     ghost_section, charts_section)
 """The Numerics window's sections, top to bottom; each ``section(view, do, hud)``."""
 
 PANELS = (cockpit_overlay, flight_panel, gear_panel, numerics_panel, nav_panel, dynamics_panel, input_panel,
-          map_panel, instructor_panel,
+          map_panel, instructor_panel, lesson_panel,
           status_banner, key_help)
 """The HUD, in drawing order (later ones on top); each ``panel(view, do, hud)``."""
