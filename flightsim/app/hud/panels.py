@@ -280,7 +280,7 @@ def flight_panel(view, do, hud):
     else:
         imgui.text(f"Airspeed {kt:6.1f} kt  ({t.airspeed:5.1f} ft/s)  GS {t.groundspeed * FT_S_TO_KT:5.1f} kt")
     if pitot_static:                    # the pitot-static instruments, as they read with a tube or port blocked
-        imgui.text(f"Altimeter {g.altitude_ft:6.0f} ft  IAS {g.airspeed_kt:5.1f} kt")
+        imgui.text(f"Altimeter {g.altitude_ft:6.0f} ft")
     else:
         imgui.text(f"Altitude {t.altitude:7.0f} ft")
     place_section(t)
