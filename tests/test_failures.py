@@ -241,3 +241,38 @@ def test_the_kinds_are_the_issues_and_their_bits_the_trace_column():
                      "tyre_left", "tyre_right")
     assert trace.COLUMNS[-2:] == ("failures", "ias_indicated")
     assert bits_of(["engine", "pitot"]) == 1 + 128
+
+
+def test_the_batch_flies_its_failures_as_single_flights_do(c172, tmp_path):
+    from flightsim.simulation.batch import BatchSimulation
+
+    schedule = (Failure("engine", at_s=1.0), Failure("jam_aileron", at_s=0.5), Failure("electrical", at_s=1.5))
+    start = make_start(c172, "air")
+    batch = BatchSimulation(3, c172, "rk4", DT, start=start, failures=schedule)
+    single = Simulation(c172, "rk4", DT, start=start, failures=schedule)
+    for k in range(int(3.0 / DT)):
+        if k == int(1.0 / DT):                       # the stick full right: the jammed aileron does not follow
+            single.controls.aileron = 1.0
+            rows = batch.controls.copy()
+            rows[:, 2] = 1.0
+            batch.set_controls(rows)
+        batch.step()
+        single.step()
+    np.testing.assert_allclose(batch.states, np.repeat(single.vector[None], 3, axis=0), rtol=0, atol=1e-9)
+    assert (batch.failures.bits == single.failures.bits).all()
+    assert batch.controls[0, 2] == 1.0 and abs(batch.flown_controls[0, 2]) < 1e-12      # the pilot's, and what flies
+    with pytest.raises(ValueError, match="tyre_left is not flown by the batch"):
+        BatchSimulation(2, c172, "rk4", DT, start=start, failures=(Failure("tyre_left"),))
+
+
+def test_an_environment_takes_a_failures_file(tmp_path):
+    from flightsim.gym.envs import HeadingHoldEnv
+
+    spec = tmp_path / "f.toml"
+    spec.write_text('[[failure]]\nkind = "engine"\nat_s = 0.5\n')
+    env = HeadingHoldEnv(aircraft="c172", failures=spec)
+    env.reset(seed=1)
+    for _ in range(10):
+        env.step(env.action_space.sample() * 0.0)
+    assert env.task.batch.failures.bits[0] == 1 and env.task.batch.flown_controls[0, 7] == 0.0
+    env.close()

@@ -353,6 +353,118 @@ class Failures:
         return scale
 
 
+#: The failures a batch flies: those that act through the controls or the instruments (the others change an
+#: airplane's own engine and gear arrays, which a batch shares between its airplanes).
+BATCH_KINDS = ("engine", "jam_aileron", "jam_elevator", "jam_rudder", "trim_runaway", "pitot", "static", "vacuum",
+               "electrical", "brake_left", "brake_right")
+
+
+class BatchFailures:
+    """The failures of every airplane of a :class:`~flightsim.simulation.batch.BatchSimulation`: one schedule
+    (:func:`read_failures`; :data:`BATCH_KINDS` only) for each airplane, each firing on its own clock and height,
+    and what they do to each one's controls (:meth:`flown`), as :class:`Failures` does for one flight.
+
+    Parameters
+    ----------
+    n : int
+        Airplanes.
+    scheduled : iterable of Failure
+    constant_thrust : bool
+        The aircraft's thrust is a constant times the throttle (the book's airplane): a failed engine is then the
+        throttle closed (its thrust does not read the engine control).
+    """
+
+    def __init__(self, n, scheduled, constant_thrust=False):
+        self.scheduled = tuple(f for f in scheduled if f.happens)
+        for f in self.scheduled:
+            if f.kind not in BATCH_KINDS:
+                raise ValueError(f"failures: {f.kind} is not flown by the batch (it changes the airplane's own "
+                                 f"engine or gear, which the batch's airplanes share); the batch flies "
+                                 f"{', '.join(BATCH_KINDS)}")
+        self.n = int(n)
+        self.constant_thrust = bool(constant_thrust)
+        self.since = np.full((self.n, len(KINDS)), np.nan)
+        self._held = np.full((self.n, len(KINDS)), np.nan)
+        self._pending = np.ones((self.n, len(self.scheduled)), dtype=bool)
+        self._last_height = np.full(self.n, np.nan)
+
+    @property
+    def any(self):
+        """Whether anything is scheduled or in force (a batch with nothing to do skips the work)."""
+        return bool(self._pending.any()) or bool(np.isfinite(self.since).any())
+
+    @property
+    def bits(self):
+        """``(N,)`` int64: each airplane's failures in force as the trace's bit field."""
+        return (np.isfinite(self.since) * (1 << np.arange(len(KINDS)))).sum(axis=1).astype(np.int64)
+
+    def reset(self, index):
+        """The airplanes ``index`` repaired, their schedule armed again."""
+        self.since[index] = np.nan
+        self._held[index] = np.nan
+        self._pending[index] = True
+        self._last_height[index] = np.nan
+
+    def fail(self, kind, index, times):
+        """Fail ``kind`` now on the airplanes ``index`` (``times``: every airplane's clock, s); one already failed
+        stays as it failed."""
+        if kind not in BATCH_KINDS:
+            raise ValueError(f"kind: the batch flies {', '.join(BATCH_KINDS)}, not {kind!r}")
+        k = KINDS.index(kind)
+        index = np.asarray(index, dtype=np.int64).reshape(-1)
+        fresh = index[~np.isfinite(self.since[index, k])]
+        self.since[fresh, k] = times[fresh]
+
+    def trigger(self, times, heights, running):
+        """Fire what is due: each airplane at its clock ``times`` with its lowest point ``heights`` ft above the
+        ground, where ``running``."""
+        last = self._last_height
+        for j, f in enumerate(self.scheduled):
+            pending = self._pending[:, j] & running
+            if not pending.any():
+                continue
+            if f.at_s is not None:
+                due = times >= f.at_s
+            elif f.above_ft is not None:
+                due = (last < f.above_ft) & (heights >= f.above_ft)
+            else:
+                due = (last > f.below_ft) & (heights <= f.below_ft)
+            due &= pending
+            k = KINDS.index(f.kind)
+            fresh = due & ~np.isfinite(self.since[:, k])
+            self.since[fresh, k] = times[fresh]
+            self._pending[due, j] = False
+        self._last_height = np.where(running, heights, last)
+
+    def flown(self, pilot, out, times):
+        """The controls each airplane flies: the pilot's rows ``pilot`` ``(N, 11)`` with the failures in force, into
+        ``out`` (jams hold the value at the jam, the runaway trim runs from the pilot's elevator then, a failed
+        engine is off, a failed brake does nothing)."""
+        out[:] = pilot
+        for kind, name in _JAMMED.items():
+            k, c = KINDS.index(kind), CONTROL_NAMES.index(name)
+            on = np.isfinite(self.since[:, k])
+            new = on & np.isnan(self._held[:, k])
+            self._held[new, k] = pilot[new, c]
+            out[on, c] = self._held[on, k]
+        k = KINDS.index("trim_runaway")
+        on = np.isfinite(self.since[:, k]) & ~np.isfinite(self.since[:, KINDS.index("jam_elevator")])
+        if on.any():        # the trim runs from where it was, the stick still adding to it (rows hold stick + trim)
+            sign = -1.0 if next((f.direction for f in self.scheduled if f.kind == "trim_runaway"), "down") \
+                == "down" else 1.0
+            run = np.minimum(TRIM_RUNAWAY_RATE * (times[on] - self.since[on, k]), 2.0)
+            out[on, ELEVATOR] = np.clip(pilot[on, ELEVATOR] + sign * run, -1.0, 1.0)
+        dead = np.isfinite(self.since[:, KINDS.index("engine")])
+        out[dead, ENGINE] = 0.0
+        if self.constant_thrust:
+            out[dead, CONTROL_NAMES.index("throttle")] = 0.0
+        left = np.isfinite(self.since[:, KINDS.index("brake_left")])
+        right = np.isfinite(self.since[:, KINDS.index("brake_right")])
+        for a in np.flatnonzero(left | right):
+            _fail_brakes(out[a], bool(left[a]), bool(right[a]))
+        return out
+
+
 def kinds_for(aircraft):
     """The failures ``aircraft`` can have: every kind, but an engine's for JSBSim's aircraft (their engines are cut
     through their own commands; not yet) and the brakes' and tyres' where it has no braked wheel."""
