@@ -1,0 +1,153 @@
+"""JSBSim's ground reactions (FGLGear's struts, the brakes, the steering, FGAccelerations' friction solve) for a
+JSBSim aircraft, against JSBSim itself by property replay: JSBSim rolls the aircraft on its flat planet
+(``flightsim.verify.flight_oracle.flat_fdm``) braking and steering; after each frame its state, commands and
+other loads are fed to flightsim's compiled :func:`~flightsim.physics.jsbsim.ground_reactions.ground_reactions`
+(warm-started from its own last frame, as JSBSim's multipliers are), whose gear force and moment are compared
+with JSBSim's ``forces/fb[xyz]-gear-lbs`` and ``moments/[lmn]-gear-lbsft``.
+
+The residual is JSBSim's: its flat planet is a sphere a thousand times the Earth's, so a point's height is the
+difference of two ~2e10 ft radii and carries a few 1e-6 ft of rounding (measured: compressions within 1e-5 ft of
+flightsim's exact flat ones); times a strut's 5400 lbf/ft that is a few hundredths of a pound in ~2000 lbf.
+"""
+
+import math
+import textwrap
+
+import numpy as np
+import pytest
+
+from flightsim.errors import InputError
+from flightsim.math import quat
+from flightsim.physics.aero import pack
+from flightsim.physics.jsbsim import ground_reactions as G
+from flightsim.physics.jsbsim import loads as L
+from flightsim.physics.jsbsim.model import load_jsbsim_aircraft
+from flightsim.verify.flight_oracle import flat_fdm
+
+D = np.diag([1.0, -1.0, -1.0])
+BRAKES = ("fcs/left-brake-cmd-norm", "fcs/right-brake-cmd-norm", "fcs/center-brake-cmd-norm")
+
+
+def _state(fdm):
+    """flightsim's state (earth x North, y West, z up) from JSBSim's on its flat planet."""
+    phi, th, psi = (fdm[f"attitude/{a}-rad"] for a in ("phi", "theta", "psi"))
+    cf, sf, ct, st, cp, sp = math.cos(phi), math.sin(phi), math.cos(th), math.sin(th), math.cos(psi), math.sin(psi)
+    tl2b = np.array([[ct * cp, ct * sp, -st], [sf * st * cp - cf * sp, sf * st * sp + cf * cp, sf * ct],
+                     [cf * st * cp + sf * sp, cf * st * sp - sf * cp, cf * ct]])
+    y = np.zeros(13)
+    y[2] = fdm["position/h-agl-ft"]
+    y[3:6] = fdm["velocities/v-north-fps"], -fdm["velocities/v-east-fps"], -fdm["velocities/v-down-fps"]
+    y[6:10] = quat.from_matrix(D @ tl2b.T @ D)
+    y[10:13] = fdm["velocities/p-rad_sec"], -fdm["velocities/q-rad_sec"], -fdm["velocities/r-rad_sec"]
+    return y
+
+
+def _other(fdm):
+    """JSBSim's loads other than the gear's (aerodynamics and engines; JSBSim's body frame)."""
+    return np.array([fdm[f"forces/fb{c}-aero-lbs"] + fdm[f"forces/fb{c}-prop-lbs"] for c in "xyz"]
+                    + [fdm[f"moments/{c}-aero-lbsft"] + fdm[f"moments/{c}-prop-lbsft"] for c in "lmn"])
+
+
+def _gear(fdm):
+    return np.array([fdm[f"forces/fb{c}-gear-lbs"] for c in "xyz"] + [fdm[f"moments/{c}-gear-lbsft"] for c in "lmn"])
+
+
+def replay(name, frames, speed, brake, steer):
+    """Roll ``name`` from ``speed`` (ft/s) for ``frames`` frames, ``brake(t)`` on both brakes and ``steer(t)`` on
+    the steering; returns the largest force difference (relative to JSBSim's force), moment difference
+    (lbf·ft), compression difference (ft) over the frames the gear carries over 1000 lbf, and JSBSim's gear
+    loads per frame."""
+    aircraft = load_jsbsim_aircraft(f"jsbsim:{name}")
+    props_of = aircraft.jsbsim.properties
+    fdm = flat_fdm(name)
+    dt = fdm.get_delta_t()
+    fdm["ic/h-agl-ft"] = aircraft.contact_height + 0.3
+    fdm["ic/u-fps"] = speed
+    fdm["ic/psi-true-deg"] = 30.0
+    fdm.run_ic()
+    params = pack(aircraft)._replace(gravity=fdm["accelerations/gravity-ft_sec2"])
+    props, out = params.jsb_props, np.zeros(6)
+    contacts = params.jsb_contacts.shape[0]
+
+    def inputs():
+        for n in (*BRAKES, "fcs/steer-cmd-norm"):
+            props[props_of[n]] = fdm[n]
+        G.contacts_frame(props, params, dt, False, L.LAST_FIELDS, props[props_of["fcs/steer-cmd-norm"]], -1)
+
+    inputs()
+    for _ in range(2):              # (run_ic: JSBSim's models run twice with no time step)
+        G.ground_reactions_at(_state(fdm), params, _other(fdm), out, L.LAST_FIELDS, 0.0, True, 1.0)
+    force = moment = compression = 0.0
+    loads = []
+    for f in range(frames):
+        t = f * dt
+        fdm["fcs/left-brake-cmd-norm"] = fdm["fcs/right-brake-cmd-norm"] = brake(t)
+        fdm["fcs/steer-cmd-norm"] = steer(t)
+        fdm.run()
+        inputs()
+        G.ground_reactions_at(_state(fdm), params, _other(fdm), out, L.LAST_FIELDS, dt, False, 1.0)
+        ref = _gear(fdm)
+        loads.append(ref)
+        if np.linalg.norm(ref[:3]) < 1000.0:     # (touching down: a compression of a few 1e-3 ft, rounding's)
+            continue
+        force = max(force, np.max(np.abs(out[:3] - ref[:3])) / np.linalg.norm(ref[:3]))
+        moment = max(moment, np.max(np.abs(out[3:] - ref[3:])))
+        for k in range(contacts):
+            if fdm[f"{'gear' if params.jsb_contacts[k, G.C_KIND] == G.BOGEY else 'contact'}/unit[{k}]/WOW"]:
+                mine = params.jsb_last[L.LAST_FIELDS + k * G.CONTACT_FIELDS + G.S_COMPRESS]
+                compression = max(compression, abs(mine - fdm[f"gear/unit[{k}]/compression-ft"]))
+    return force, moment, compression, np.array(loads)
+
+
+def test_a_c172p_rolling_braking_and_steering_has_jsbsims_gear_loads_frame_by_frame():
+    force, moment, compression, loads = replay("c172p", 600, 40.0, lambda t: 0.6 if 2.0 < t < 4.0 else 0.0,
+                                               lambda t: 0.8 * math.sin(t) if t > 1.0 else 0.0)
+    assert compression <= 2e-5, compression          # (JSBSim's heights on its 1000×-Earth sphere: ~5e-6 ft)
+    assert force <= 3e-4, force
+    assert moment <= 10.0, moment                    # lbf·ft (measured 5.4), of moments up to ~2000 lbf·ft
+    # real loads were compared: the weight on the wheels, the brakes' drag, the steering's side force
+    assert np.min(loads[:, 2]) < -1500.0
+    assert np.min(loads[240:480, 0]) < -400.0        # braking (2 s to 4 s)
+    assert np.max(np.abs(loads[:, 1])) > 300.0       # steering
+
+
+def test_a_c172p_standing_holds_with_jsbsims_static_friction():
+    force, moment, compression, loads = replay("c172p", 240, 0.0, lambda t: 1.0, lambda t: 0.0)
+    assert compression <= 2e-5 and force <= 3e-4 and moment <= 10.0, (force, moment, compression)
+    assert np.min(loads[:, 2]) < -1500.0
+
+
+def test_the_x15s_square_law_dampers_are_read(tmp_path):
+    """The X-15's skids and nose wheel damp with the speed squared (``type="SQUARE"``, lbf·s²/ft²)."""
+    model = load_jsbsim_aircraft("jsbsim:X15").jsbsim
+    rows = model.contacts
+    assert np.any(rows[:, G.C_DAMPING_SQUARE] == 1.0)
+    assert np.all(rows[rows[:, G.C_DAMPING_SQUARE] == 1.0, G.C_DAMPING] > 0.0)
+
+
+def _aircraft_with(tmp_path, contact):
+    """c172p's file with its first contact's ``<brake_group>`` line replaced (a bad input)."""
+    from flightsim.physics.jsbsim.xmlfile import aircraft_path
+
+    text = aircraft_path("jsbsim:c172p").read_text()
+    path = tmp_path / "c172p.xml"
+    path.write_text(text.replace("<brake_group> NONE </brake_group>", contact, 1))
+    for other in aircraft_path("jsbsim:c172p").parent.iterdir():
+        if other.name != "c172p.xml" and other.is_file():
+            (tmp_path / other.name).write_bytes(other.read_bytes())
+    return path
+
+
+@pytest.mark.parametrize(("contact", "reason"), [
+    ("<brake_group>MIDDLE</brake_group>", "'MIDDLE' is not a brake group"),
+    (textwrap.dedent("""<brake_group>NONE</brake_group>
+        <table name="CORNERING_COEFF"><independentVar>x</independentVar>
+        <tableData> 0 0 </tableData></table>"""), "table is not supported"),
+])
+def test_a_contact_jsbsim_does_not_know_is_refused_in_one_line(tmp_path, contact, reason):
+    path = _aircraft_with(tmp_path, contact)
+    with pytest.raises(InputError) as e:
+        load_jsbsim_aircraft(path)
+    message = str(e.value)
+    assert "\n" not in message and str(path) in message and "ground_reactions/contact[" in message
+    assert reason in message
