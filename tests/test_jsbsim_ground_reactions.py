@@ -5,9 +5,10 @@ other loads are fed to flightsim's compiled :func:`~flightsim.physics.jsbsim.gro
 (warm-started from its own last frame, as JSBSim's multipliers are), whose gear force and moment are compared
 with JSBSim's ``forces/fb[xyz]-gear-lbs`` and ``moments/[lmn]-gear-lbsft``.
 
-The residual is JSBSim's: its flat planet is a sphere a thousand times the Earth's, so a point's height is the
-difference of two ~2e10 ft radii and carries a few 1e-6 ft of rounding (measured: compressions within 1e-5 ft of
-flightsim's exact flat ones); times a strut's 5400 lbf/ft that is a few hundredths of a pound in ~2000 lbf.
+JSBSim's flat planet is a sphere a thousand times the Earth's, so a point's height there is the difference of two
+~2e10 ft radii and carries a few 1e-6 ft of rounding (flightsim's compressions from the state are JSBSim's to
+7.8e-6 ft); times a strut's 5400 lbf/ft that is a few hundredths of a pound in ~2000 lbf.  So the replay gives
+the kernel JSBSim's own heights (from its compressions): then the loads agree to ~1e-8.
 """
 
 import math
@@ -52,11 +53,29 @@ def _gear(fdm):
     return np.array([fdm[f"forces/fb{c}-gear-lbs"] for c in "xyz"] + [fdm[f"moments/{c}-gear-lbsft"] for c in "lmn"])
 
 
-def replay(name, frames, speed, brake, steer):
+def _heights(fdm, rows):
+    """Each contact's height above JSBSim's ground (ft, negative below it) from its compression (a BOGEY's along
+    its strut: over the strut's projection on the ground's normal, ``cos φ cos θ`` on level ground) or its
+    ``AGL-ft`` off the ground."""
+    out = np.zeros(rows.shape[0])
+    for k in range(rows.shape[0]):
+        bogey = rows[k, G.C_KIND] == G.BOGEY
+        base = f"{'gear' if bogey else 'contact'}/unit[{k}]"
+        if fdm[f"{base}/WOW"]:
+            projection = math.cos(fdm["attitude/phi-rad"]) * math.cos(fdm["attitude/theta-rad"]) if bogey else 1.0
+            out[k] = -fdm[f"{base}/compression-ft"] * projection
+        else:
+            out[k] = fdm[f"{base}/AGL-ft"]
+    return out
+
+
+def replay(name, frames, speed, brake, steer, given=True):
     """Roll ``name`` from ``speed`` (ft/s) for ``frames`` frames, ``brake(t)`` on both brakes and ``steer(t)`` on
     the steering; returns the largest force difference (relative to JSBSim's force), moment difference
-    (lbf·ft), compression difference (ft) over the frames the gear carries over 1000 lbf, and JSBSim's gear
-    loads per frame."""
+    (relative to JSBSim's moment plus its force at 1 ft: a moment near zero is the difference of the wheels'
+    large ones), compression difference (ft) over the frames the gear carries over 1000 lbf,
+    and JSBSim's gear loads per frame.  ``given``: the contacts' heights JSBSim's (:func:`_heights`), else
+    flightsim's flat ones from the state."""
     aircraft = load_jsbsim_aircraft(f"jsbsim:{name}")
     props_of = aircraft.jsbsim.properties
     fdm = flat_fdm(name)
@@ -68,6 +87,10 @@ def replay(name, frames, speed, brake, steer):
     params = pack(aircraft)._replace(gravity=fdm["accelerations/gravity-ft_sec2"])
     props, out = params.jsb_props, np.zeros(6)
     contacts = params.jsb_contacts.shape[0]
+    assert np.all(params.jsb_contacts[:, G.C_T:G.C_T + 9] == np.eye(3).ravel())     # (_heights: no orientation)
+
+    def heights():
+        return _heights(fdm, params.jsb_contacts) if given else None
 
     def inputs():
         for n in (*BRAKES, "fcs/steer-cmd-norm"):
@@ -76,7 +99,7 @@ def replay(name, frames, speed, brake, steer):
 
     inputs()
     for _ in range(2):              # (run_ic: JSBSim's models run twice with no time step)
-        G.ground_reactions_at(_state(fdm), params, _other(fdm), out, L.LAST_FIELDS, 0.0, True, 1.0)
+        G.ground_reactions_at(_state(fdm), params, _other(fdm), out, L.LAST_FIELDS, 0.0, True, 1.0, heights())
     force = moment = compression = 0.0
     loads = []
     for f in range(frames):
@@ -85,36 +108,52 @@ def replay(name, frames, speed, brake, steer):
         fdm["fcs/steer-cmd-norm"] = steer(t)
         fdm.run()
         inputs()
-        G.ground_reactions_at(_state(fdm), params, _other(fdm), out, L.LAST_FIELDS, dt, False, 1.0)
+        G.ground_reactions_at(_state(fdm), params, _other(fdm), out, L.LAST_FIELDS, dt, False, 1.0, heights())
         ref = _gear(fdm)
         loads.append(ref)
         if np.linalg.norm(ref[:3]) < 1000.0:     # (touching down: a compression of a few 1e-3 ft, rounding's)
             continue
         force = max(force, np.max(np.abs(out[:3] - ref[:3])) / np.linalg.norm(ref[:3]))
-        moment = max(moment, np.max(np.abs(out[3:] - ref[3:])))
+        moment = max(moment, np.max(np.abs(out[3:] - ref[3:])) / (np.linalg.norm(ref[3:])
+                                                                   + np.linalg.norm(ref[:3]) * 1.0))
         for k in range(contacts):
             if fdm[f"{'gear' if params.jsb_contacts[k, G.C_KIND] == G.BOGEY else 'contact'}/unit[{k}]/WOW"]:
                 mine = params.jsb_last[L.LAST_FIELDS + k * G.CONTACT_FIELDS + G.S_COMPRESS]
-                compression = max(compression, abs(mine - fdm[f"gear/unit[{k}]/compression-ft"]))
+                unit = "gear" if params.jsb_contacts[k, G.C_KIND] == G.BOGEY else "contact"
+                compression = max(compression, abs(mine - fdm[f"{unit}/unit[{k}]/compression-ft"]))
     return force, moment, compression, np.array(loads)
 
 
+def _braking_and_steering(t):
+    return 0.6 if 2.0 < t < 4.0 else 0.0
+
+
+def _steering(t):
+    return 0.8 * math.sin(t) if t > 1.0 else 0.0
+
+
 def test_a_c172p_rolling_braking_and_steering_has_jsbsims_gear_loads_frame_by_frame():
-    force, moment, compression, loads = replay("c172p", 600, 40.0, lambda t: 0.6 if 2.0 < t < 4.0 else 0.0,
-                                               lambda t: 0.8 * math.sin(t) if t > 1.0 else 0.0)
-    assert compression <= 2e-5, compression          # (JSBSim's heights on its 1000×-Earth sphere: ~5e-6 ft)
-    assert force <= 3e-4, force
-    assert moment <= 10.0, moment                    # lbf·ft (measured 5.4), of moments up to ~2000 lbf·ft
+    force, moment, _, loads = replay("c172p", 600, 40.0, _braking_and_steering, _steering)
+    assert force <= 1e-8, force                      # measured 4.3e-9
+    assert moment <= 5e-8, moment                    # measured 1.7e-8
     # real loads were compared: the weight on the wheels, the brakes' drag, the steering's side force
     assert np.min(loads[:, 2]) < -1500.0
     assert np.min(loads[240:480, 0]) < -400.0        # braking (2 s to 4 s)
     assert np.max(np.abs(loads[:, 1])) > 300.0       # steering
 
 
-def test_a_c172p_standing_holds_with_jsbsims_static_friction():
-    force, moment, compression, loads = replay("c172p", 240, 0.0, lambda t: 1.0, lambda t: 0.0)
-    assert compression <= 2e-5 and force <= 3e-4 and moment <= 10.0, (force, moment, compression)
+def test_a_c172p_standing_braked_holds_with_jsbsims_static_friction():
+    force, moment, _, loads = replay("c172p", 240, 0.0, lambda t: 1.0, lambda t: 0.0)
+    assert force <= 1e-8 and moment <= 5e-8, (force, moment)
     assert np.min(loads[:, 2]) < -1500.0
+
+
+def test_the_heights_from_the_state_are_jsbsims_to_its_planets_rounding():
+    """From the state alone (flightsim's flat ground) the compressions are JSBSim's to a few 1e-6 ft: the
+    rounding of heights on JSBSim's 1000×-Earth sphere (radii of ~2e10 ft); the loads follow to ~1e-4."""
+    force, moment, compression, _ = replay("c172p", 600, 40.0, _braking_and_steering, _steering, given=False)
+    assert compression <= 2e-5, compression          # measured 7.8e-6 ft
+    assert force <= 5e-4 and moment <= 2e-3, (force, moment)
 
 
 def test_the_x15s_square_law_dampers_are_read(tmp_path):

@@ -125,7 +125,7 @@ def _register(state, m, ux, uy, uz, lo, hi):
 
 
 @borrowing_jit
-def _contact(row, state, props, t, h_cg, y, terrain, u, v, w, p, q, r, dt, settle, fcs_position):
+def _contact(row, state, props, t, h_cg, y, terrain, heights, k, u, v, w, p, q, r, fcs_position):
     """FGLGear::GetBodyForces up to the strut force: the contact's geometry, compression and its speed, written into
     ``state``; returns ``(touching, gx, gy, gz, cx, cy, cz, wx, wy, wz, projection)``: the ground's normal (body),
     the contact point (body, ft) and its velocity (body, ft/s), and the strut's projection on the normal."""
@@ -136,7 +136,9 @@ def _contact(row, state, props, t, h_cg, y, terrain, u, v, w, p, q, r, dt, settl
     lz = t20 * rx + t21 * ry + t22 * rz
     # the ground under the point: its height above it and the normal (up, NED)
     nn, ne, nd = 0.0, 0.0, -1.0
-    if terrain is None:
+    if heights is not None:
+        height = heights[k]
+    elif terrain is None:
         height = h_cg - lz
     else:
         ground, dhx, dhy = terrain_height(terrain, y[0] + lx, y[1] - ly)
@@ -234,7 +236,7 @@ def _friction(row, state, props, gx, gy, gz, wx, wy, wz, normal):
 
 
 @borrowing_jit
-def ground_reactions(y, params, terrain, fx, fy, fz, ml, mm, mn, base, dt, settle, fcs_position):
+def ground_reactions(y, params, terrain, fx, fy, fz, ml, mm, mn, base, dt, settle, fcs_position, heights):
     """The ground reactions of a JSBSim aircraft at state ``y`` (flightsim's, at an integrator stage): every
     contact's strut force along the ground's normal and the friction that the Lagrange multipliers give.
 
@@ -243,7 +245,9 @@ def ground_reactions(y, params, terrain, fx, fy, fz, ml, mm, mn, base, dt, settl
     (``jsb_scalars``) they give the accelerations the friction cancels.  ``terrain`` is ``params.terrain``
     (an argument so that numba drops the terrain's branch on the plane).  ``base``: where the contacts' states
     start in ``jsb_last``; ``dt``: the step (s); ``settle``: a steady state sought (no compression speed, no
-    velocity cancelled: JSBSim's trim); ``fcs_position``: ``gear/gear-pos-norm``.
+    velocity cancelled: JSBSim's trim); ``fcs_position``: ``gear/gear-pos-norm``; ``heights``: None (the
+    contacts' heights above the ground from the state), or each contact's given (a replay's: JSBSim's own, from its
+    round planet).
 
     Writes each contact's state (``jsb_last``), ``gear_diag`` (the height below the ground, ft; the compression
     speed, ft/s; the normal force, lbf) and the strut functions' properties.
@@ -272,8 +276,8 @@ def ground_reactions(y, params, terrain, fx, fy, fz, ml, mm, mn, base, dt, settl
     # 1. geometry and compression of every contact
     for k in range(n):
         row, state = rows[k], last[base + k * CONTACT_FIELDS:base + (k + 1) * CONTACT_FIELDS]
-        on, gx, gy, gz, cx, cy, cz, wx, wy, wz, projection = _contact(row, state, props, t, y[2], y, terrain, u, v,
-                                                                      w, p, q, r, dt, settle, fcs_position)
+        on, gx, gy, gz, cx, cy, cz, wx, wy, wz, projection = _contact(row, state, props, t, y[2], y, terrain,
+                                                                      heights, k, u, v, w, p, q, r, fcs_position)
         state[S_WOW] = 1.0 if on else 0.0
         if on:
             touching = True
@@ -488,11 +492,13 @@ def steering_after_fcs(props, params, base):
 
 
 @borrowing_entry_jit
-def ground_reactions_at(y, params, other, out, base, dt, settle, fcs_position):
+def ground_reactions_at(y, params, other, out, base, dt, settle, fcs_position, heights):
     """:func:`ground_reactions` called from Python (a property replay): ``params`` the
-    :class:`~flightsim.physics.aero.LoadParams`, ``other`` the other loads (6, JSBSim's body frame); writes the
-    gear's force and moment into ``out`` (6) and returns whether it touches."""
+    :class:`~flightsim.physics.aero.LoadParams`, ``other`` the other loads (6, JSBSim's body frame), ``heights``
+    each contact's height above the ground (ft; JSBSim's) or None; writes the gear's force and moment into ``out``
+    (6) and returns whether it touches."""
     fx, fy, fz, ml, mm, mn, touching = ground_reactions(y, params, params.terrain, other[0], other[1], other[2],
-                                                        other[3], other[4], other[5], base, dt, settle, fcs_position)
+                                                        other[3], other[4], other[5], base, dt, settle, fcs_position,
+                                                        heights)
     out[0], out[1], out[2], out[3], out[4], out[5] = fx, fy, fz, ml, mm, mn
     return touching

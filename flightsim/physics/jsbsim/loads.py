@@ -214,7 +214,8 @@ def jsbsim_loads(t, y, params):
     # the ground reactions (FGLGear, FGAccelerations' friction), given the other loads (JSBSim's body frame)
     gx, gy, gz, gl, gm, gn, touching = ground_reactions(
         y, params, params.terrain, x + held[0], yy + held[1], z + held[2], roll + held[3], m + held[4], n + held[5],
-        LAST_FIELDS, props[int(s[J_DT_SLOT])], props[int(s[J_SETTLE_SLOT])] != 0.0, props[int(s[J_GEAR_POS_SLOT])])
+        LAST_FIELDS, props[int(s[J_DT_SLOT])], props[int(s[J_SETTLE_SLOT])] != 0.0, props[int(s[J_GEAR_POS_SLOT])],
+        None)
     last = params.jsb_last
     last[L_GEAR] = last[L_GEAR + 1] = last[L_GEAR + 2] = 0.0
     if touching:
