@@ -10,7 +10,9 @@ Per contact (``<ground_reactions>/<contact>``, a row of ``jsb_contacts``, :data:
 * the compression speed: the contact point's velocity along the normal (a BOGEY's over the projection), at most
   the compression over the step (a leg meeting the ground within it), zero while settling (JSBSim's trim);
 * the strut force: spring and damper (linear, or SQUARE: the speed squared), the rebound's own damper, never
-  pulling (a ``<strut_force><function>`` is refused by the reader: :mod:`~flightsim.physics.jsbsim.model`);
+  pulling; or the aircraft's ``<strut_force><function>`` (compiled at the end of the aerodynamics' program, which
+  runs between :func:`contacts_geometry`, writing ``gear/unit[k]/compression-ft`` and
+  ``…/compression-velocity-fps``, and :func:`ground_reactions`, reading its value);
 * the ground frame (the wheel's heading, turned by its steering — the command times ``max_steer``, or what the
   flight controls write into ``fcs/steer-pos-deg[k]``, or a castering wheel's own slip — projected on the ground,
   the side, the normal), the slip angle, the braking coefficient (rolling friction plus the brake group's command
@@ -41,10 +43,11 @@ import math
 from flightsim.math.compiler import borrowing_entry_jit, borrowing_jit
 from flightsim.math.kernels import matrix_entries
 from flightsim.physics.gear import GD_DEPTH, GD_LOAD, GD_RATE
+from flightsim.physics.jsbsim.native import call_block
 from flightsim.physics.terrain import terrain_height
 
-__all__ = ["CONTACT_COLUMNS", "CONTACT_FIELDS", "ITERATIONS", "TOLERANCE", "contacts_frame", "ground_reactions",
-           "ground_reactions_at"]
+__all__ = ["CONTACT_COLUMNS", "CONTACT_FIELDS", "ITERATIONS", "STRUT_FORCE", "TOLERANCE", "contacts_frame",
+           "contacts_geometry", "ground_reactions", "ground_reactions_at", "state_size", "steering_after_fcs"]
 
 #: Columns of ``jsb_contacts``, one row per contact in file order (FGLGear's ``GearNumber``): the slots of its
 #: ``…/WOW`` and ``…/wheel-speed-fps`` (−1: none reads it), its row in flightsim's gear (wheels first), its kind
@@ -53,14 +56,18 @@ __all__ = ["CONTACT_COLUMNS", "CONTACT_FIELDS", "ITERATIONS", "TOLERANCE", "cont
 #: is SQUARE, the static, dynamic and rolling friction coefficients, ``max_steer`` (deg), the steering's kind
 #: (:data:`FIXED`, :data:`STEERED`, :data:`CASTERED`), the slot of its brake group's command (−1: none), whether it
 #: retracts, the slot of ``gear/unit[k]/pos-norm`` (−1: none), of ``fcs/steer-pos-deg[k]`` where the flight
-#: controls write it (−1: none), and the strut's orientation ``mTGear`` (row by row, 9).
+#: controls write it (−1: none), of its ``<strut_force>`` function's value (:data:`STRUT_FORCE`; −1: none), of its
+#: ``…/compression-ft`` and ``…/compression-velocity-fps`` (−1: nothing reads them), and the strut's orientation
+#: ``mTGear`` (row by row, 9).
 CONTACT_COLUMNS = ("wow_slot", "wheel_speed_slot", "gear_row", "kind", "x", "y", "z", "spring", "damping",
                    "damping_square", "rebound", "rebound_square", "static", "dynamic", "rolling", "max_steer",
                    "steering", "brake_slot", "retractable", "unit_position_slot", "steer_position_slot",
+                   "strut_slot", "compression_slot", "compression_speed_slot",
                    "t00", "t01", "t02", "t10", "t11", "t12", "t20", "t21", "t22")
 (C_WOW_SLOT, C_WHEEL_SPEED_SLOT, C_GEAR_ROW, C_KIND, C_X, C_Y, C_Z, C_SPRING, C_DAMPING, C_DAMPING_SQUARE,
  C_REBOUND, C_REBOUND_SQUARE, C_STATIC, C_DYNAMIC, C_ROLLING, C_MAX_STEER, C_STEERING, C_BRAKE_SLOT, C_RETRACTABLE,
- C_UNIT_POSITION_SLOT, C_STEER_POSITION_SLOT, C_T) = range(22)
+ C_UNIT_POSITION_SLOT, C_STEER_POSITION_SLOT, C_STRUT_SLOT, C_COMPRESSION_SLOT, C_COMPRESSION_SPEED_SLOT,
+ C_T) = range(25)
 BOGEY, STRUCTURE = 0, 1
 FIXED, STEERED, CASTERED = 0, 1, 2
 
@@ -75,6 +82,9 @@ FIXED, STEERED, CASTERED = 0, 1, 2
  S_NORMAL, S_U, _U1, _U2, _U3, _U4, _U5, _U6, _U7, _U8, S_ARM, _A1, _A2, S_MIN, _N1, _N2, S_MAX, _X1, _X2, S_COUNT,
  S_HEIGHT) = range(33)
 CONTACT_FIELDS = 33
+#: Where a contact's ``<strut_force><function>`` value goes (``{unit}`` its ``gear/unit[k]``): the aerodynamics'
+#: program computes it (after the block's own functions), from the compression written before it runs.
+STRUT_FORCE = "flightsim/{unit}/strut-force-lbs"
 #: The multipliers: along the heading, across it, against a sliding point's slip.
 ROLL, SIDE, DYNAMIC = 0, 1, 2
 #: FGAccelerations::CalculateFrictionForces: at most this many projected Gauss–Seidel sweeps, stopping once the
@@ -104,8 +114,10 @@ def _gear_position(row, state, props, fcs_position):
 
 
 @borrowing_jit
-def _strut(row, state):
+def _strut(row, state, props):
     """FGLGear::ComputeVerticalStrutForce's strut force (≤ 0, lbf, along the strut)."""
+    if row[C_STRUT_SLOT] >= 0:
+        return min(props[int(row[C_STRUT_SLOT])], 0.0)
     c, s = state[S_COMPRESS], state[S_COMPRESS_SPEED]
     spring = -c * row[C_SPRING]
     if s >= 0.0:
@@ -236,44 +248,36 @@ def _friction(row, state, props, gx, gy, gz, wx, wy, wz, normal):
 
 
 @borrowing_jit
-def ground_reactions(y, params, terrain, fx, fy, fz, ml, mm, mn, base, dt, settle, fcs_position, heights):
-    """The ground reactions of a JSBSim aircraft at state ``y`` (flightsim's, at an integrator stage): every
-    contact's strut force along the ground's normal and the friction that the Lagrange multipliers give.
-
-    ``fx``, ``fy``, ``fz``, ``ml``, ``mm``, ``mn`` are the other loads (the aerodynamics', the engines', the
-    external forces'; JSBSim's body frame about the CG, lbf, lbf·ft): with gravity, the mass and inertia
-    (``jsb_scalars``) they give the accelerations the friction cancels.  ``terrain`` is ``params.terrain``
-    (an argument so that numba drops the terrain's branch on the plane).  ``base``: where the contacts' states
-    start in ``jsb_last``; ``dt``: the step (s); ``settle``: a steady state sought (no compression speed, no
-    velocity cancelled: JSBSim's trim); ``fcs_position``: ``gear/gear-pos-norm``; ``heights``: None (the
-    contacts' heights above the ground from the state), or each contact's given (a replay's: JSBSim's own, from its
-    round planet).
-
-    Writes each contact's state (``jsb_last``), ``gear_diag`` (the height below the ground, ft; the compression
-    speed, ft/s; the normal force, lbf) and the strut functions' properties.
-
-    Returns
-    -------
-    tuple
-        The gear's force and moment about the CG (JSBSim's body frame, lbf and lbf·ft: ``forces/fb[xyz]-gear-lbs``,
-        ``moments/[lmn]-gear-lbsft``) and whether any contact touches.
-    """
-    rows, props, s, last = params.jsb_contacts, params.jsb_props, params.jsb_scalars, params.jsb_last
-    n = rows.shape[0]
-    if n == 0:
-        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+def _body(y):
+    """JSBSim's Tb2l (``D R D``, D = diag(1, −1, −1), row by row), the body velocity relative to the ground and the
+    body rates (JSBSim's axes) of flightsim's state ``y``."""
     qw, qx, qy, qz = y[6], y[7], y[8], y[9]
     inv = 1.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
     r00, r01, r02, r10, r11, r12, r20, r21, r22 = matrix_entries(qw, qx, qy, qz, inv)
-    # JSBSim's Tb2l = D R D, D = diag(1, −1, −1)
     t = (r00, -r01, -r02, -r10, r11, r12, -r20, r21, r22)
     u = r00 * y[3] + r10 * y[4] + r20 * y[5]
     v = -(r01 * y[3] + r11 * y[4] + r21 * y[5])
     w = -(r02 * y[3] + r12 * y[4] + r22 * y[5])
-    p, q, r = y[10], -y[11], -y[12]
-    diag = params.gear_diag
+    return t, u, v, w, y[10], -y[11], -y[12]
+
+
+@borrowing_jit
+def contacts_geometry(y, params, terrain, base, dt, settle, fcs_position, heights):
+    """The first half of the ground reactions at state ``y`` (FGLGear::GetBodyForces up to the strut force): each
+    contact's height, weight on it, compression and its speed, contact point and velocity, into its state in
+    ``jsb_last`` (from ``base``), and ``…/compression-ft``, ``…/compression-velocity-fps`` where read (a strut
+    force function's: the aerodynamics' program computes it next).
+
+    ``terrain`` is ``params.terrain`` (an argument so that numba drops the terrain's branch on the plane);
+    ``dt``: the step (s); ``settle``: a steady state sought (no compression speed: JSBSim's trim);
+    ``fcs_position``: ``gear/gear-pos-norm``; ``heights``: None (the contacts' heights above the ground from the
+    state), or each contact's given (a replay's: JSBSim's own, from its round planet).  Returns whether any
+    contact touches.
+    """
+    rows, props, last = params.jsb_contacts, params.jsb_props, params.jsb_last
+    n = rows.shape[0]
+    t, u, v, w, p, q, r = _body(y)
     touching = False
-    # 1. geometry and compression of every contact
     for k in range(n):
         row, state = rows[k], last[base + k * CONTACT_FIELDS:base + (k + 1) * CONTACT_FIELDS]
         on, gx, gy, gz, cx, cy, cz, wx, wy, wz, projection = _contact(row, state, props, t, y[2], y, terrain,
@@ -289,7 +293,6 @@ def ground_reactions(y, params, terrain, fx, fy, fz, ml, mm, mn, base, dt, settl
             if row[C_STEERING] == CASTERED:
                 if math.sqrt(state[S_WHEEL_X] ** 2 + state[S_WHEEL_Y] ** 2) > 0.1:
                     state[S_STEER] = math.atan2(state[S_WHEEL_Y], abs(state[S_WHEEL_X]))
-            ax, ay, az, sx, sy, sz = _ground_frame(row, state, gx, gy, gz)
             if settle:
                 speed = 0.0
             else:
@@ -300,9 +303,43 @@ def ground_reactions(y, params, terrain, fx, fy, fz, ml, mm, mn, base, dt, settl
                 if abs(speed) > limit:
                     speed = math.copysign(limit, speed)
             state[S_COMPRESS_SPEED] = speed
-            # (the velocity kept for the friction: in the spare lever/multiplier slots until then)
+            # (the velocity kept for the friction: in the spare multiplier slots until then)
             state[S_MIN], state[S_MIN + 1], state[S_MIN + 2] = wx, wy, wz
-            state[S_MAX] = projection
+        slot = int(row[C_COMPRESSION_SLOT])
+        if slot >= 0:
+            props[slot] = state[S_COMPRESS]
+        slot = int(row[C_COMPRESSION_SPEED_SLOT])
+        if slot >= 0:
+            props[slot] = state[S_COMPRESS_SPEED]
+    return touching
+
+
+@borrowing_jit
+def ground_reactions(y, params, fx, fy, fz, ml, mm, mn, base, dt, settle):
+    """The ground reactions of a JSBSim aircraft at state ``y`` (flightsim's, at an integrator stage), after
+    :func:`contacts_geometry` (and the strut force functions): every contact's strut force along the ground's
+    normal and the friction that the Lagrange multipliers give.
+
+    ``fx``, ``fy``, ``fz``, ``ml``, ``mm``, ``mn`` are the other loads (the aerodynamics', the engines', the
+    external forces'; JSBSim's body frame about the CG, lbf, lbf·ft): with gravity, the mass and inertia
+    (``jsb_scalars``) they give the accelerations the friction cancels.  ``base``: where the contacts' states
+    start in ``jsb_last``; ``dt``: the step (s); ``settle``: a steady state sought (no velocity cancelled: JSBSim's
+    trim).
+
+    Writes each contact's state (``jsb_last``) and ``gear_diag`` (the height below the ground, ft; the
+    compression speed, ft/s; the normal force, lbf).
+
+    Returns
+    -------
+    tuple
+        The gear's force and moment about the CG (JSBSim's body frame, lbf and lbf·ft: ``forces/fb[xyz]-gear-lbs``,
+        ``moments/[lmn]-gear-lbsft``) and whether any contact touches.
+    """
+    rows, props, s, last = params.jsb_contacts, params.jsb_props, params.jsb_scalars, params.jsb_last
+    n = rows.shape[0]
+    t, u, v, w, p, q, r = _body(y)
+    diag = params.gear_diag
+    touching = False
     # 2. strut forces, friction bounds and directions
     nx = ny = nz = nl = nm = nn = 0.0
     count = 0
@@ -312,9 +349,10 @@ def ground_reactions(y, params, terrain, fx, fy, fz, ml, mm, mn, base, dt, settl
         if state[S_WOW] == 0.0:
             diag[g, GD_DEPTH] = diag[g, GD_RATE] = diag[g, GD_LOAD] = 0.0
             continue
+        touching = True
         gx, gy, gz = state[S_U + 6], state[S_U + 7], state[S_U + 8]
         wx, wy, wz = state[S_MIN], state[S_MIN + 1], state[S_MIN + 2]
-        strut = _strut(row, state)
+        strut = _strut(row, state, props)
         if row[C_KIND] == BOGEY:
             ms = row[C_T:C_T + 9]
             normal = strut / (ms[2] * gx + ms[5] * gy + ms[8] * gz)
@@ -497,8 +535,10 @@ def ground_reactions_at(y, params, other, out, base, dt, settle, fcs_position, h
     :class:`~flightsim.physics.aero.LoadParams`, ``other`` the other loads (6, JSBSim's body frame), ``heights``
     each contact's height above the ground (ft; JSBSim's) or None; writes the gear's force and moment into ``out``
     (6) and returns whether it touches."""
-    fx, fy, fz, ml, mm, mn, touching = ground_reactions(y, params, params.terrain, other[0], other[1], other[2],
-                                                        other[3], other[4], other[5], base, dt, settle, fcs_position,
-                                                        heights)
+    if contacts_geometry(y, params, params.terrain, base, dt, settle, fcs_position, heights):
+        call_block(params.jsb_native[1], params.jsb_props, params.jsb_aero_constants, params.jsb_aero_tables,
+                   params.jsb_aero_data)               # (the strut force functions: in the aerodynamics' program)
+    fx, fy, fz, ml, mm, mn, touching = ground_reactions(y, params, other[0], other[1], other[2], other[3], other[4],
+                                                        other[5], base, dt, settle)
     out[0], out[1], out[2], out[3], out[4], out[5] = fx, fy, fz, ml, mm, mn
     return touching

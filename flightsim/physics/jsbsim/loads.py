@@ -41,7 +41,12 @@ from flightsim.physics.jsbsim.aero import axes_to_body, frame_start
 from flightsim.physics.jsbsim.atmosphere import standard_atmosphere
 from flightsim.physics.jsbsim.auxiliary import auxiliary_in, motion_in, put_atmosphere
 from flightsim.physics.jsbsim.external import external_loads
-from flightsim.physics.jsbsim.ground_reactions import contacts_frame, ground_reactions, steering_after_fcs
+from flightsim.physics.jsbsim.ground_reactions import (
+    contacts_frame,
+    contacts_geometry,
+    ground_reactions,
+    steering_after_fcs,
+)
 from flightsim.physics.jsbsim.native import call_block
 from flightsim.physics.jsbsim.propulsion import engines_frame_by_address, engines_steady
 from flightsim.physics.planet import P_A, P_B, P_OMEGA, ecef, view_lat_lon
@@ -200,8 +205,11 @@ def jsbsim_loads(t, y, params):
 
     The flight controls and the engines are those of :func:`step_start` (held through the step).
     """
-    props = params.jsb_props
+    props, s = params.jsb_props, params.jsb_scalars
     _auxiliary_at(y, params, props)
+    # the contacts' compressions first: the aerodynamics' program computes the strut force functions from them
+    dt, settle = props[int(s[J_DT_SLOT])], props[int(s[J_SETTLE_SLOT])] != 0.0
+    contacts_geometry(y, params, params.terrain, LAST_FIELDS, dt, settle, props[int(s[J_GEAR_POS_SLOT])], None)
     x, yy, z, roll, m, n = _aero(props, params)
     held = params.jsb_held
     fx, fy, fz = x + held[0], -(yy + held[1]), -(z + held[2])          # JSBSim body → flightsim body
@@ -210,12 +218,11 @@ def jsbsim_loads(t, y, params):
     qw, qx, qy, qz = y[6], y[7], y[8], y[9]
     inv = 1.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
     ex, ey, ez = qv_rotate(qw, qx, qy, qz, fx, fy, fz)
-    mass, s = params.mass, params.jsb_scalars
+    mass = params.mass
     # the ground reactions (FGLGear, FGAccelerations' friction), given the other loads (JSBSim's body frame)
     gx, gy, gz, gl, gm, gn, touching = ground_reactions(
-        y, params, params.terrain, x + held[0], yy + held[1], z + held[2], roll + held[3], m + held[4], n + held[5],
-        LAST_FIELDS, props[int(s[J_DT_SLOT])], props[int(s[J_SETTLE_SLOT])] != 0.0, props[int(s[J_GEAR_POS_SLOT])],
-        None)
+        y, params, x + held[0], yy + held[1], z + held[2], roll + held[3], m + held[4], n + held[5], LAST_FIELDS,
+        dt, settle)
     last = params.jsb_last
     last[L_GEAR] = last[L_GEAR + 1] = last[L_GEAR + 2] = 0.0
     if touching:

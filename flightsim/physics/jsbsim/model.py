@@ -183,13 +183,11 @@ def contacts(source, weight, cg_design):
             raise InputError(source.path, f"{where} type", f"{el.get('type')!r} is not a contact type "
                                                            f"({', '.join(CONTACT_KINDS)})")
 
-        if el.find("strut_force") is not None:
-            raise InputError(source.path, f"{where}/strut_force", "a strut force function is not supported")
-
         def value(tag, unit=None, default=0.0, el=el, where=where):
             return source.child_number(el, tag, unit, where, default)
 
-        stiffness = value("spring_coeff", "LBS/FT", None)
+        # (a strut force function gives no spring: its leg's travel from the weight, as for a spring of W per ft)
+        stiffness = value("spring_coeff", "LBS/FT", weight if el.find("strut_force") is not None else None)
         damping = (square_damping(source, el.find("damping_coeff"), f"{where}/damping_coeff")
                    if _square(el.find("damping_coeff")) else value("damping_coeff", "LBS/FT/SEC", 0.0))
         steer = math.degrees(value("max_steer", "RAD", 0.0))
@@ -272,7 +270,7 @@ class JSBSimModel:
             props.slot(name)
         metrics, mass = Metrics.read(source), MassBalance.read(source)
         fcs = FlightControls(source, props)
-        aero = Aerodynamics(source, props)
+        aero = Aerodynamics(source, props, extra=functools.partial(cls._strut_functions, source))
         cg = mass.cg
         external = ExternalForces(source, props, lambda r: mass.structural_to_body(r, cg))
         engines = Propulsion(source, props, extra=external.compile_functions)
@@ -298,7 +296,7 @@ class JSBSimModel:
         cls._check_inputs(source, props, aero, fcs, engines, set(own) | set(commands) | set(L.PROP_LOADS)
                           | set(L.GEAR_LOADS)
                           | {props.names[int(slot)] for slot in contact_rows[:, :2].ravel() if slot >= 0}
-                          | {canonical(GEAR_POSITION)}
+                          | {canonical(GEAR_POSITION)} | cls._compressions(source)
                           | {"simulation/sim-time-sec", "gear/wow"})
         aux_slots = slots_of(props)
         initial = props.array({canonical(GEAR_POSITION): 1.0, **external.defaults, **aero.defaults, **fcs.defaults,
@@ -352,8 +350,8 @@ class JSBSimModel:
         Raises
         ------
         flightsim.errors.InputError
-            A brake group JSBSim does not know, a ``<strut_force>`` function or a ``CORNERING_COEFF`` table
-            (not supported): the file, the contact's element and why.
+            A contact type or brake group JSBSim does not know, or a ``CORNERING_COEFF`` table (not supported):
+            the file, the contact's element and why.
         """
         block = source.section("ground_reactions", required=False)
         elements = list(() if block is None else block.findall("contact"))
@@ -367,8 +365,9 @@ class JSBSimModel:
         rows = []
         for k, (el, kind) in enumerate(zip(elements, kinds, strict=True)):
             where = f"ground_reactions/contact[{k}]"
-            if el.find("strut_force") is not None:
-                raise InputError(source.path, f"{where}/strut_force", "a strut force function is not supported")
+            if kind is None:
+                raise InputError(source.path, f"{where} type", f"{el.get('type')!r} is not a contact type "
+                                                               f"({', '.join(CONTACT_KINDS)})")
             for table in el.findall("table"):
                 raise InputError(source.path, f"{where}/table",
                                  f"a {table.get('name') or 'tyre'} table is not supported")
@@ -425,6 +424,10 @@ class JSBSimModel:
             row[G.C_RETRACTABLE] = float(int(number("retractable", default=0.0)) > 0)
             position = canonical(f"{base}/pos-norm")
             row[G.C_UNIT_POSITION_SLOT] = props[position] if row[G.C_RETRACTABLE] and position in props else -1
+            strut = canonical(G.STRUT_FORCE.format(unit=f"{'gear' if bogey else 'contact'}/unit[{k}]"))
+            row[G.C_STRUT_SLOT] = props[strut] if el.find("strut_force") is not None else -1
+            row[G.C_COMPRESSION_SLOT], row[G.C_COMPRESSION_SPEED_SLOT] = (
+                props[n] if n in props else -1 for n in (f"{base}/compression-ft", f"{base}/compression-velocity-fps"))
             steer_position = canonical(f"fcs/steer-pos-deg[{k}]")
             row[G.C_STEER_POSITION_SLOT] = props[steer_position] if steer_position in fcs.outputs else -1
             orientation = el.find("orientation")
@@ -434,6 +437,33 @@ class JSBSimModel:
             rows.append(row)
         return (np.array(rows, dtype=np.float64).reshape(-1, len(G.CONTACT_COLUMNS)),
                 sum(kind == "wheel" for kind in kinds))
+
+    @staticmethod
+    def _compressions(source):
+        """Each contact's ``…/compression-ft`` and ``…/compression-velocity-fps`` (FGLGear's, written by the ground
+        reactions' every evaluation)."""
+        block = source.section("ground_reactions", required=False)
+        out = set()
+        for k, el in enumerate(() if block is None else block.findall("contact")):
+            bogey = CONTACT_KINDS.get((el.get("type") or "BOGEY").upper()) == "wheel"
+            base = f"{'gear' if bogey else 'contact'}/unit[{k}]"
+            out |= {canonical(f"{base}/compression-ft"), canonical(f"{base}/compression-velocity-fps")}
+        return out
+
+    @staticmethod
+    def _strut_functions(source, builder):
+        """Each ``<contact>``'s ``<strut_force><function>`` compiled into ``builder`` (the aerodynamics' program),
+        its value stored into its :data:`~flightsim.physics.jsbsim.ground_reactions.STRUT_FORCE` property."""
+        block = source.section("ground_reactions", required=False)
+        for k, el in enumerate(() if block is None else block.findall("contact")):
+            strut = el.find("strut_force")
+            if strut is None:
+                continue
+            where = f"ground_reactions/contact[{k}]/strut_force"
+            bogey = CONTACT_KINDS.get((el.get("type") or "BOGEY").upper()) == "wheel"
+            builder.function(strut.find("function") if strut.find("function") is not None else strut,
+                             f"{where}/function")
+            builder.store(canonical(G.STRUT_FORCE.format(unit=f"{'gear' if bogey else 'contact'}/unit[{k}]")))
 
     @staticmethod
     def _retracting(source):
