@@ -37,6 +37,7 @@ import math
 import numpy as np
 
 from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit, qv_rotate
+from flightsim.physics.gear import BRAKE_BOTH, BRAKE_LEFT, BRAKE_RIGHT, wheel_brake
 from flightsim.physics.jsbsim.aero import axes_to_body, frame_start
 from flightsim.physics.jsbsim.atmosphere import standard_atmosphere
 from flightsim.physics.jsbsim.auxiliary import auxiliary_in, motion_in, put_atmosphere
@@ -64,13 +65,13 @@ __all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPA
 #: of the wind's properties a system writes (3, :data:`WIND_PROPERTIES`; −1: none writes it); the inertia tensor
 #: about the CG and its inverse (JSBSim's body frame, slug·ft², 9 each, row by row: the friction's solve,
 #: :mod:`~flightsim.physics.jsbsim.ground_reactions`); the slots of ``fcs/steer-cmd-norm`` and of
-#: ``gear/gear-pos-norm``.
+#: ``gear/gear-pos-norm``; the slots of :data:`BRAKES`.
 (J_FORCE_AXES, J_SPAN, J_CHORD, J_AREA, J_RP, _RP_Y, _RP_Z, J_DT_SLOT, J_SETTLE_SLOT, J_ALPHA_SLOT, J_BETA_SLOT,
  J_LIFT_SLOT, J_SIGMA_SLOT, J_RPM_SLOT, J_RHO_SLOT, J_EYE, _EYE_Y, _EYE_Z, J_PROP_SLOTS, _P1, _P2, _P3, _P4, _P5,
  J_TIME_SLOT, J_GEAR_WOW_SLOT, J_WHEELS, J_GEAR_FORCE_SLOTS, _G1, _G2, J_RP_SHIFT_SLOT, J_WIND_SLOTS, _W1,
  _W2) = range(34)
 J_INERTIA = 34
-J_STEER_CMD_SLOT, J_GEAR_POS_SLOT = 52, 53
+J_STEER_CMD_SLOT, J_GEAR_POS_SLOT, J_BRAKE_SLOTS = 52, 53, 54
 #: The thrusters' loads properties, in ``J_PROP_SLOTS`` order.
 PROP_LOADS = ("forces/fbx-prop-lbs", "forces/fby-prop-lbs", "forces/fbz-prop-lbs", "moments/l-prop-lbsft",
               "moments/m-prop-lbsft", "moments/n-prop-lbsft")
@@ -80,7 +81,11 @@ GEAR_LOADS = ("forces/fbx-gear-lbs", "forces/fby-gear-lbs", "forces/fbz-gear-lbs
 #: write one (−1: none does), the wind the step flies is theirs (JSBSim's systems run before FGAuxiliary).
 WIND_PROPERTIES = ("atmosphere/wind-north-fps", "atmosphere/wind-east-fps", "atmosphere/wind-down-fps")
 #: How many entries ``jsb_scalars`` has.
-SCALARS = 54
+SCALARS = 57
+#: JSBSim's brake groups' commands (FGFCS's ``BrakePos``: left, right, center) and the side of flightsim's brakes
+#: each one is (:func:`flightsim.physics.gear.wheel_brake`).
+BRAKES = ("fcs/left-brake-cmd-norm", "fcs/right-brake-cmd-norm", "fcs/center-brake-cmd-norm")
+BRAKE_SIDES = (BRAKE_LEFT, BRAKE_RIGHT, BRAKE_BOTH)
 #: JSBSim's ``slugtolb``: a slug's weight in lbf at standard gravity.
 SLUG_TO_LB = 32.174049
 #: Columns of the commands array ``jsb_commands``: the property's slot, the pilot input (an index of
@@ -259,6 +264,20 @@ def _commands(props, commands, controls):
 
 
 @borrowing_jit
+def _brakes(props, commands, controls, slots):
+    """The brake groups' commands from flightsim's brakes (:func:`~flightsim.physics.gear.wheel_brake`: the
+    parking brake, the toe brakes, the brake eased on the side away from the rudder), where the pilot's input
+    gives them (a script holding one at a value keeps it)."""
+    for k in range(commands.shape[0]):
+        if commands[k, 1] < 0.0:
+            continue
+        slot = int(commands[k, 0])
+        for j in range(3):
+            if slot == int(slots[j]):
+                props[slot] = wheel_brake(controls, BRAKE_SIDES[j])
+
+
+@borrowing_jit
 def _state_into(props, slots, y, planet):
     """What FGPropagate gives the FCS: Euler angles (JSBSim's: φ right wing down, θ nose up, ψ 0..2π from
     North), height above sea level and ground, climb rate, the inertial body rates, latitude and longitude.
@@ -348,6 +367,7 @@ def _frame_inputs(t, y, h, params, settle):
     props[int(s[J_DT_SLOT])] = h
     props[int(s[J_SETTLE_SLOT])] = 1.0 if settle else 0.0
     _commands(props, params.jsb_commands, params.controls)
+    _brakes(props, params.jsb_commands, params.controls, s[J_BRAKE_SLOTS:J_BRAKE_SLOTS + 3])
     _state_into(props, params.jsb_state_slots, y, params.planet)
     _put(props, int(s[J_TIME_SLOT]), t)
     for k in range(3):          # (FGGroundReactions ran last frame: the last evaluation's)

@@ -327,6 +327,7 @@ class JSBSimModel:
         scalars[L.J_INERTIA + 9:L.J_INERTIA + 18] = np.linalg.inv(inertia_about_cg(mass)).ravel()
         scalars[L.J_STEER_CMD_SLOT] = props["fcs/steer-cmd-norm"]
         scalars[L.J_GEAR_POS_SLOT] = props[GEAR_POSITION]
+        scalars[L.J_BRAKE_SLOTS:L.J_BRAKE_SLOTS + 3] = [props[n] for n in L.BRAKES]
         written = set(fcs.outputs)
         for k, name in enumerate(L.WIND_PROPERTIES):
             scalars[L.J_WIND_SLOTS + k] = props[name] if name in written else -1
