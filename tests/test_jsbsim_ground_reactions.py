@@ -15,8 +15,12 @@ rounding (JSBSim keeps the last angle only below 1e-3 ft/s), so at a standstill 
 in JSBSim itself, and a replay there differs by ~1e-3.
 """
 
+import json
 import math
+import subprocess
+import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -206,3 +210,21 @@ def test_a_contact_jsbsim_does_not_know_is_refused_in_one_line(tmp_path, contact
     message = str(e.value)
     assert "\n" not in message and str(path) in message and "ground_reactions/contact[" in message
     assert reason in message
+
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "jsbsim_scripts.py"
+
+
+def test_c3101s_take_off_roll_fires_its_climb_in_jsbsims_frame(tmp_path):
+    """``flightsim script`` runs JSBSim's c3101 (the c310's engines started on the runway, full throttle, the
+    Climb event at q̄ ≥ 17 psf) as JSBSim runs it, through ``benchmarks/jsbsim_scripts.py`` (its own run of each,
+    frame by frame): with JSBSim's gear the take-off roll fires Climb in JSBSim's frame (±1; on flightsim's own
+    gear it fired 6 frames early), and after 40 s the aircraft is within a few feet and 1 ft/s of JSBSim's."""
+    js = tmp_path / "rows.json"
+    done = subprocess.run([sys.executable, str(BENCH), "--only", "c3101", "--cap", "40", "--json", str(js)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(js.read_text())["rows"]
+    assert row["flightsim"] == "end" and row["jsbsim"] == "end"
+    assert row["events"] == [3, 3] and row["events_ok"] is True     # (Adjust altitude,) Start engine, Climb
+    assert row["pos"] < 10.0 and row["vt"] < 1.5 and row["att"] < 0.5, row

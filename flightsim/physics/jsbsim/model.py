@@ -4,8 +4,11 @@
 or a path to its ``.xml``) into an :class:`~flightsim.physics.aircraft.Aircraft`
 that every part of flightsim flies as it flies its own: the mass, CG and
 inertia tensor (``<mass_balance>``, point masses and tanks, as
-``FGMassBalance::Run``), the landing gear (``<ground_reactions>``, as
-flightsim's gear: :func:`contacts`), no aerodynamic elements, and a
+``FGMassBalance::Run``), the landing gear (``<ground_reactions>``: its
+contact points as flightsim's gear, :func:`contacts`, for the ground's
+machinery — touchdown, crash — and JSBSim's own model of them,
+``jsb_contacts``, for the loads: :mod:`~flightsim.physics.jsbsim.ground_reactions`),
+no aerodynamic elements, and a
 :class:`JSBSimModel` in ``Aircraft.jsbsim`` holding what the compiled loads
 (:mod:`flightsim.physics.jsbsim.loads`) read: the aerodynamics, the flight
 controls and the engines compiled for one stack machine over one property
@@ -166,7 +169,9 @@ def orientation_matrix(source, el, what):
 
 
 def contacts(source, weight, cg_design):
-    """``<ground_reactions>`` as flightsim's gear: each ``BOGEY`` a wheel, each ``STRUCTURE`` a hard point.
+    """``<ground_reactions>`` as flightsim's gear: each ``BOGEY`` a wheel, each ``STRUCTURE`` a hard point (the
+    contact points the ground's machinery reads — :mod:`flightsim.physics.ground`, the gear's legs; the loads are
+    JSBSim's own, :meth:`JSBSimModel._contacts`).
 
     Wheels first, then hard points, each in file order (the model's wheels are numbered so).  Spring and
     damper as the file gives them; static friction the file's; rolling friction the file's; a braked wheel
