@@ -244,11 +244,11 @@ def failures_option(args, aircraft):
     ``--failures`` (an empty tuple without it); a bad file is one :class:`~flightsim.errors.InputError`."""
     if getattr(args, "failures", None) is None:
         return ()
-    from flightsim.simulation.failures import read_failures
+    from flightsim.simulation.failures import kinds_for, read_failures
 
     jsbsim = aircraft.jsbsim
     return read_failures(args.failures, engines=1 if jsbsim is None else jsbsim.engine_count,
-                         engine_failures=jsbsim is None)
+                         kinds=kinds_for(aircraft))
 
 
 def add_airfield_arguments(parser):

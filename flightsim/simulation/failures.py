@@ -142,7 +142,7 @@ def bits_of(kinds):
 _FIELDS = ("kind", "engine", "fraction", "direction", "probability", "seed") + TRIGGERS
 
 
-def read_failures(path, engines=None, engine_failures=True):
+def read_failures(path, engines=None, kinds=KINDS):
     """The failures a failures file schedules (see the module's docstring), in the file's order.
 
     Parameters
@@ -150,9 +150,8 @@ def read_failures(path, engines=None, engine_failures=True):
     path : str or Path
     engines : int, optional
         How many engines the aircraft has: an ``engine`` beyond it is refused.
-    engine_failures : bool
-        False refuses the engine's failures (JSBSim's aircraft, for now: their engines are cut through their own
-        commands).
+    kinds : tuple of str
+        The kinds the aircraft can have (:func:`kinds_for`); the others are refused.
 
     Returns
     -------
@@ -176,9 +175,8 @@ def read_failures(path, engines=None, engine_failures=True):
         where = f"failure[{i}]"
         check.table(item, where, required=("kind",), optional=_FIELDS)
         kind = check.choice(item["kind"], f"{where}.kind", KINDS, noun="failure", label="the failures are")
-        if kind in ENGINE_KINDS and not engine_failures:
-            check.fail(f"{where}.kind", f"{kind}: an engine's failures are flightsim's own aircraft's for now "
-                                        "(not JSBSim's engines)")
+        if kind not in kinds:
+            check.fail(f"{where}.kind", f"{kind}: not for this aircraft (it can have {', '.join(kinds)})")
         triggers = [t for t in TRIGGERS if t in item]
         if len(triggers) != 1:
             check.fail(where, ("needs a trigger: one of " if not triggers else "has more than one trigger: ")
@@ -466,11 +464,12 @@ class BatchFailures:
 
 
 def kinds_for(aircraft):
-    """The failures ``aircraft`` can have: every kind, but an engine's for JSBSim's aircraft (their engines are cut
-    through their own commands; not yet) and the brakes' and tyres' where it has no braked wheel."""
+    """The failures ``aircraft`` can have: every kind for flightsim's own aircraft (the brakes' and the tyres' where
+    it has braked wheels); for JSBSim's aircraft not an engine's (their engines are cut through their own
+    commands; not yet) nor a tyre's (their gear is JSBSim's own, :mod:`flightsim.physics.jsbsim.ground_reactions`)."""
     jsbsim = getattr(aircraft, "jsbsim", None) is not None
     braked = any(c.is_wheel and c.brake_friction > 0.0 for c in aircraft.gear)
-    return tuple(k for k in KINDS if not (jsbsim and k in ENGINE_KINDS)
+    return tuple(k for k in KINDS if not (jsbsim and (k in ENGINE_KINDS or k.startswith("tyre_")))
                  and not (not braked and k.startswith(("brake_", "tyre_"))))
 
 
