@@ -13,11 +13,11 @@ from flightsim.simulation.source import LIVE
 def test_the_panels_are_registered_in_one_list():
     assert [p.__name__ for p in PANELS] == ["cockpit_overlay", "flight_panel", "gear_panel", "numerics_panel",
                                             "nav_panel", "dynamics_panel", "input_panel", "map_panel",
-                                            "status_banner", "key_help"]
+                                            "instructor_panel", "lesson_panel", "status_banner", "key_help"]
     assert [s.__name__ for s in NUMERICS_SECTIONS] == [
         "aircraft_section", "integrator_section", "timing_section", "clock_section", "run_section", "camera_section",
-        "sound_section", "recording_section", "dynamics_section", "autopilot_section", "ghost_section",
-        "charts_section"]
+        "sound_section", "recording_section", "dynamics_section", "autopilot_section", "lessons_section",
+        "ghost_section", "charts_section"]
 
 
 @pytest.fixture

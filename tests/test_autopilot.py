@@ -154,7 +154,7 @@ def test_the_command_line_flies_it_and_traces_rpm_and_ap_mode(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "autopilot       HDG ALT SPD engaged: heading 90°, altitude 2000 ft" in done.stdout
     table = trace.read_csv(out)
-    assert list(trace.COLUMNS[-12:-10]) == ["rpm", "ap_mode"]
+    assert list(trace.COLUMNS[-14:-12]) == ["rpm", "ap_mode"]
     col = {n: table[:, i] for i, n in enumerate(trace.COLUMNS)}
     assert np.all(col["ap_mode"] == 112) and np.all(col["rpm"] > 1500.0)
     bad = subprocess.run([FLIGHTSIM, "simulate", "--autopilot", "alt=99999"], capture_output=True, text=True)

@@ -342,7 +342,7 @@ def test_trim_glides_with_the_engine_idle_or_off_and_simulate_flies_the_engine_c
 
     table = trace.read_csv(out)
     col = {n: table[:, i] for i, n in enumerate(trace.COLUMNS)}
-    assert trace.COLUMNS[-10] == "engine"
+    assert trace.COLUMNS[-12] == "engine"
     assert np.all(col["engine"][col["t"] < 1.99] == 1.0) and np.all(col["engine"][col["t"] > 2.01] == 0.0)
     assert col["rpm"][-1] < 0.7 * col["rpm"][0]                      # windmilling
     bad = tmp_path / "bad.csv"

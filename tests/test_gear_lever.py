@@ -116,7 +116,8 @@ def test_trim_cli_takes_the_gear(tmp_path):
 
 
 def test_gear_is_the_last_trace_column_and_a_controls_csv_column(tmp_path):
-    assert trace.COLUMNS[-1] == "gear" and trace.COLUMNS[-4:-1] == ("nav_dev_dots", "gs_dev_dots", "dme_nm")
+    # the gear was the last column when it came; the failures' two came after it
+    assert trace.COLUMNS[-3] == "gear" and trace.COLUMNS[-6:-3] == ("nav_dev_dots", "gs_dev_dots", "dme_nm")
     controls = tmp_path / "gear.csv"
     controls.write_text("t,gear\n0,1\n0.5,0\n")
     schedule = ControlSchedule.from_csv(controls, Controls())
@@ -126,16 +127,16 @@ def test_gear_is_the_last_trace_column_and_a_controls_csv_column(tmp_path):
             "--duration", "1", "--controls", str(controls), "--out", str(out))
     assert r.returncode == 0, r.stderr
     header = out.read_text().splitlines()[0].split(",")
-    assert header[-1] == "gear" and tuple(header) == trace.COLUMNS
+    assert header[-3] == "gear" and tuple(header) == trace.COLUMNS
     table = trace.read_csv(out)
     t, gear = table[:, 0], table[:, trace.GEAR_AT]
     assert set(gear[t < 0.5]) == {1.0} and set(gear[t > 0.5]) == {0.0}
     # a trace from before the lever (no gear column) reads the gear down, the other columns as written
     lines = out.read_text().splitlines()
     old = tmp_path / "old.csv"
-    old.write_text("\n".join(",".join(line.split(",")[:-1]) for line in lines) + "\n")
-    np.testing.assert_array_equal(trace.read_csv(old)[:, :-1], table[:, :-1])
-    assert set(trace.read_csv(old)[:, -1]) == {1.0}
+    old.write_text("\n".join(",".join(line.split(",")[:-3]) for line in lines) + "\n")
+    np.testing.assert_array_equal(trace.read_csv(old)[:, :-3], table[:, :-3])
+    assert set(trace.read_csv(old)[:, trace.GEAR_AT]) == {1.0}
     assert trace.controls_of(table)[:, -1].tolist() == gear.tolist()
     bad = tmp_path / "bad.csv"
     bad.write_text("t,gear\n0,0.5\n")

@@ -129,14 +129,14 @@ def test_the_radio_tunes_a_frequency_or_a_station_and_the_world_has_them():
 
 
 def test_a_flight_carries_a_radio_tuned_to_home_and_its_trace_ends_with_the_nav_columns(tmp_path):
-    assert trace.COLUMNS[-4:-1] == ("nav_dev_dots", "gs_dev_dots", "dme_nm")
+    assert trace.COLUMNS[-6:-3] == ("nav_dev_dots", "gs_dev_dots", "dme_nm")
     out = tmp_path / "t.csv"
     subprocess.run([FLIGHTSIM, "simulate", "--aircraft", "c172", "--start", "air", "--duration", "1",
                     "--every", "60", "--out", str(out)], check=True, capture_output=True, text=True)
     lines = out.read_text().splitlines()
-    assert lines[0].endswith(",lat,lon,alt_msl,nav_dev_dots,gs_dev_dots,dme_nm,gear")
-    assert lines[1].split(",")[-3] == "nan"                    # no glide slope from a VOR: nan
-    assert np.isnan(np.loadtxt(out, delimiter=",", skiprows=1)[:, -3]).all()        # as numpy reads it
+    assert lines[0].endswith(",lat,lon,alt_msl,nav_dev_dots,gs_dev_dots,dme_nm,gear,failures,ias_indicated")
+    assert lines[1].split(",")[-5] == "nan"                    # no glide slope from a VOR: nan
+    assert np.isnan(np.loadtxt(out, delimiter=",", skiprows=1)[:, -5]).all()        # as numpy reads it
     data = trace.read_csv(out)
     col = {n: data[:, i] for i, n in enumerate(trace.COLUMNS)}
     # HOM at (0, 6000): the DME as the geometry says
@@ -145,7 +145,7 @@ def test_a_flight_carries_a_radio_tuned_to_home_and_its_trace_ends_with_the_nav_
     assert np.all(np.isnan(col["gs_dev_dots"])) and np.all(np.isfinite(col["nav_dev_dots"]))
     # an older trace (no NAV columns) reads no signal
     old = tmp_path / "old.csv"
-    old.write_text("\n".join(",".join(c.split(",")[:-4]) for c in lines) + "\n")
+    old.write_text("\n".join(",".join(c.split(",")[:-6]) for c in lines) + "\n")
     assert np.all(np.isnan(trace.read_csv(old)[:, trace.NAV_AT:trace.GEAR_AT]))
 
 

@@ -46,7 +46,7 @@ def flights(tmp_path_factory):
 def test_a_round_trace_ends_with_where_the_airplane_is(flights):
     path, stdout = flights["round"]
     header = next(csv.reader(open(path, newline="")))
-    assert header[-7:-4] == ["lat", "lon", "alt_msl"] and tuple(header) == trace.COLUMNS
+    assert header[-9:-6] == ["lat", "lon", "alt_msl"] and tuple(header) == trace.COLUMNS
     col = columns(path)
     assert np.all(np.abs(col["lat"] - 45.0) < 0.02) and np.all(np.abs(col["lon"] - 10.0) < 1e-4)
     # the start, South of the origin: its distance over the meridian's radius of curvature there (but for the
@@ -89,7 +89,7 @@ def test_old_traces_without_the_place_still_read_and_replay(tmp_path):
     rows = list(csv.reader(open(out, newline="")))
     old = tmp_path / "old.csv"
     with open(old, "w", newline="") as f:
-        csv.writer(f).writerows([r[:-6] for r in rows])      # (without the place and the NAV columns)
+        csv.writer(f).writerows([r[:-9] for r in rows])      # (without the place and the NAV columns)
     new, before = trace.read_csv(out), trace.read_csv(old)
     at = trace.GEODETIC_AT
     np.testing.assert_array_equal(new[:, :at], before[:, :at])

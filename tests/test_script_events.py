@@ -294,7 +294,7 @@ BAD = [
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
      " <set name='simulation/do_simple_trim' value='2'/> </event>", "<set> value= (line 6)", "ground"),
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
-     " <set name='propulsion/cutoff_cmd' value='1'/> </event>", "<set> name= (line 6)", "turbine starts"),
+     " <set name='propulsion/active_engine' value='7'/> </event>", "<set> value= (line 6)", "active_engine 7"),
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
      " <set name='propulsion/set-running' value='7'/> </event>", "<set> value= (line 6)", "no such engine"),
     ("<event name='e'> <condition> simulation/sim-time-sec between 1 </condition> <notify/> </event>",

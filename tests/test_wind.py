@@ -266,7 +266,7 @@ def test_trace_has_air_relative_columns_and_old_traces_still_read(tmp_path):
     assert main(["simulate", "--start", "air", "--wind", "270@15", "--steps", "120", "--out", str(out)]) == 0
     data = trace.read_csv(out)
     col = {n: data[:, i] for i, n in enumerate(trace.COLUMNS)}
-    assert list(trace.COLUMNS[-16:-12]) == ["wind_x", "wind_y", "wind_z", "groundspeed"]
+    assert list(trace.COLUMNS[-18:-14]) == ["wind_x", "wind_y", "wind_z", "groundspeed"]
     np.testing.assert_allclose(col["wind_y"], -15.0 * KNOT, rtol=1e-9)
     np.testing.assert_allclose(col["airspeed"], 160.0, atol=0.05)
     np.testing.assert_allclose(col["groundspeed"], math.hypot(160.0, 15 * KNOT), atol=0.1)

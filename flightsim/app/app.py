@@ -61,6 +61,7 @@ from flightsim.app.hud.state import Hud
 from flightsim.app.hud_bridge import HudBridge
 from flightsim.app.input.joystick import Joysticks, find_joysticks
 from flightsim.app.input.pilot import Gamepads, Pilot
+from flightsim.app.lesson_companion import LessonCompanion
 from flightsim.app.map_companion import MapCompanion
 from flightsim.app.poses import START_POSE, cockpit_hidden, finite_pose, gear_pose, ghost_pose, propeller_spin
 from flightsim.app.recorder import Recorder, stamped_path
@@ -201,6 +202,8 @@ class FlightApp:
         self._spec = model_spec if model_spec is not None else model_spec_for(sim.aircraft)
         self.model = build_airplane(sim.aircraft, self._spec, detail=self.quality.airplane_detail)
         self.terrain, self.scenery, self.scene, self.map = build_world(sim, terrain, self.model, self.quality)
+        #: the lesson flown (:class:`~flightsim.app.lesson_companion.LessonCompanion`; none until one is loaded)
+        self.lessons = LessonCompanion(self)
         self.cameras = CameraRig(self.model.cockpit_eye, self.model.radius, tower=self.scenery.tower_eye,
                                  terrain=self.terrain)
         self.pilot = Pilot(keymap)
@@ -376,6 +379,7 @@ class FlightApp:
         self.history.append(self.telemetry)
         self.pose = finite_pose(sim, self.pose)
         self.map.track.add(sim.t, self.pose[0])
+        self.lessons.frame()
         deflections = np.nan_to_num(sim.surface_deflections())
         if not sim.paused and sim.status is None:
             spin = propeller_spin(self.telemetry.rpm, sim.controls.throttle)
@@ -516,6 +520,7 @@ _SWITCHES = {
     "mute": lambda app: app.cockpit.set_sound(not (app.sound is not None and app.sound.muted)),
     "devices": lambda app: setattr(app.hud, "show_devices", not app.hud.show_devices),
     "map": lambda app: app.map.toggle(),
+    "instructor": lambda app: setattr(app.hud, "show_instructor", not app.hud.show_instructor),
     "gear": lambda app: _gear_lever(app),
 }
 

@@ -289,6 +289,26 @@ class Cockpit:
         if why is not None:
             self._refuse("Aircraft", why)
             return False
+        self._fly(sim, model, spec)
+        app.hud.notify(f"aircraft: {sim.aircraft.name}", 3.0)
+        return True
+
+    def switch_flight(self, sim, message):
+        """Fly ``sim`` (a new :class:`~flightsim.simulation.flight.Simulation`) from now on, from its start: the
+        airplane drawn with its model, a recording saved first, the ghost stopped, the charts cleared; the HUD says
+        ``message``.  False (the HUD saying why) where the app cannot change its flight (a replay)."""
+        app = self.app
+        if not app.capabilities.can_fly:
+            self._refuse("Lesson", "a replay shows the recorded flight")
+            return False
+        spec = model_spec_for(sim.aircraft)
+        self._fly(sim, build_airplane(sim.aircraft, spec, detail=app.quality.airplane_detail), spec)
+        app.hud.notify(message, 3.0)
+        return True
+
+    def _fly(self, sim, model, spec):
+        """Put the app on ``sim`` drawn as ``model``, from its start."""
+        app = self.app
         if app.recorder.recording:
             self.stop_recording()
         app.ghosts.stop()
@@ -298,5 +318,3 @@ class Cockpit:
         app.dynamics = DynamicsCompanion(sim.aircraft, sim.atmosphere, start_trim(sim), show=app.dynamics.show)
         app.reset()
         app.window.set_caption(f"flightsim - {sim.aircraft.name}")
-        app.hud.notify(f"aircraft: {sim.aircraft.name}", 3.0)
-        return True

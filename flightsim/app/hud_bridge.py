@@ -21,6 +21,7 @@ from flightsim.app.hud.hud_view import (
     CameraReadout,
     HudCommands,
     HudView,
+    InstructorReadout,
     NavReadout,
     PlaybackReadout,
     RecorderReadout,
@@ -29,6 +30,7 @@ from flightsim.app.hud.instruments import cockpit_shapes
 from flightsim.app.hud.panels import BACKDROP_RGB, BACKDROP_WINDOWS
 from flightsim.errors import InputError
 from flightsim.resources import shipped_aircraft
+from flightsim.simulation.lessons import LESSONS
 
 __all__ = ["HudBridge"]
 
@@ -106,6 +108,12 @@ class HudBridge:
             set_sound=cockpit.set_sound,
             set_devices=lambda on: setattr(app.hud, "show_devices", bool(on)),
             set_map=lambda on: app.map.toggle(bool(on)),
+            fail=lambda kind: app.sim.failures.fail(kind, app.sim.t),
+            repair=lambda kind: app.sim.failures.repair(kind),
+            set_instructor=lambda on: setattr(app.hud, "show_instructor", bool(on)),
+            load_lesson=lambda name: app.lessons.load(name),
+            start_lesson=lambda: app.lessons.go(),
+            close_lesson=lambda: app.lessons.close(),
             calibrate=cockpit.calibrate,
             tune_nav=self._tune_nav,
             set_obs=self._set_obs,
@@ -189,7 +197,19 @@ class HudBridge:
             devices=app.joysticks.readout() if app.hud.show_devices else None,
             nav=self._nav_readout(sim) if caps.can_fly else None,
             map=app.map.readout(app.pose[0], app.telemetry.heading),
+            instructor=self._instructor_readout(sim) if app.hud.show_instructor and caps.can_fly else None,
+            lesson=app.lessons.readout(),
+            lessons=_LESSON_TITLES if caps.can_fly else (),
         )
+
+    @staticmethod
+    def _instructor_readout(sim):
+        """The Instructor panel's :class:`~flightsim.app.hud.hud_view.InstructorReadout` of ``sim``'s failures."""
+        from flightsim.simulation.failures import describe, kinds_for
+
+        failures = sim.failures
+        return InstructorReadout(kinds_for(sim.aircraft), tuple((k, failures.since(k)) for k in failures.active),
+                                 tuple((f.kind, describe(f)) for f in failures.scheduled), sim.t)
 
     def close(self):
         """Wait (at most 10 s) for the search of the jsbsim package's aircraft to end: a daemon thread still inside
@@ -252,6 +272,10 @@ class HudBridge:
             if fade >= 1.0:
                 shapes += frame
         return size, shapes
+
+
+#: The Lessons menu: (name, title) of each lesson.
+_LESSON_TITLES = tuple((name, lesson.title) for name, lesson in LESSONS.items())
 
 
 def _radio(sim):

@@ -22,14 +22,14 @@ from flightsim.simulation import trace
 __all__ = ["Recorder"]
 
 
-def stamped_path(directory, suffix):
-    """A new file name ``flightsim-YYYYmmdd-HHMMSS[-n]<suffix>`` in ``directory`` that does not exist yet."""
+def stamped_path(directory, suffix, prefix="flightsim"):
+    """A new file name ``<prefix>-YYYYmmdd-HHMMSS[-n]<suffix>`` in ``directory`` that does not exist yet."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = Path(directory) / f"flightsim-{stamp}{suffix}"
+    path = Path(directory) / f"{prefix}-{stamp}{suffix}"
     n = 1
     while path.exists():
         n += 1
-        path = Path(directory) / f"flightsim-{stamp}-{n}{suffix}"
+        path = Path(directory) / f"{prefix}-{stamp}-{n}{suffix}"
     return path
 
 
@@ -49,8 +49,9 @@ class Recorder:
         The last trace written.
     """
 
-    def __init__(self, directory="."):
+    def __init__(self, directory=".", prefix="flightsim"):
         self.directory = Path(directory)
+        self.prefix = prefix
         self.sim = None
         self.last_path = None
         self._times, self._states, self._controls, self._ground, self._wind, self._place = [], [], [], [], [], []
@@ -75,7 +76,7 @@ class Recorder:
             self.stop()
         self.sim = sim
         self._times, self._states, self._controls, self._ground, self._wind, self._place = [], [], [], [], [], []
-        self._tuned = []
+        self._tuned, self._failed = [], []
         #: a round planet's place is read at every step; a flat one's found from the states at the end
         self._round, self._origin = sim.planet.round, (sim.lat, sim.lon)
         self._append()
@@ -92,6 +93,7 @@ class Recorder:
             self._place.append(sim.geodetic)
         radio = getattr(sim, "nav", None)
         self._tuned.append(None if radio is None else (radio, radio.station, radio.obs))
+        self._failed.append((sim.failures.bits, sim.gauges.indicated_airspeed))
 
     def stop(self):
         """Stop and write the trace; return its path (None if nothing was recording).
@@ -106,19 +108,32 @@ class Recorder:
             return None
         if self._append in sim.followers:
             sim.followers.remove(self._append)
+        rows = self.table()
         self.sim = None
-        states = np.array(self._states)
-        place = (np.array(self._place) if self._round
-                 else trace.flat_geodetic_rows(states[:, 0], states[:, 1], states[:, 2], *self._origin))
-        rows = trace.table(np.array(self._times), states, np.array(self._controls),
-                           on_ground=np.array(self._ground, dtype=np.float64), wind=np.array(self._wind),
-                           geodetic=place, nav=_nav_rows(self._tuned, states))
         self._times, self._states, self._controls, self._ground, self._wind, self._place = [], [], [], [], [], []
-        self._tuned = []
-        path = stamped_path(self.directory, ".csv")
+        self._tuned, self._failed = [], []
+        path = stamped_path(self.directory, ".csv", self.prefix)
         trace.write_csv(path, rows)
         self.last_path = path
         return path
+
+    def discard(self):
+        """Stop recording and drop the rows (nothing written)."""
+        if self.sim is not None and self._append in self.sim.followers:
+            self.sim.followers.remove(self._append)
+        self.sim = None
+        self._times, self._states, self._controls, self._ground, self._wind, self._place = [], [], [], [], [], []
+        self._tuned, self._failed = [], []
+
+    def table(self):
+        """The rows recorded so far as a trace table (:data:`flightsim.simulation.trace.COLUMNS`)."""
+        states = np.array(self._states).reshape(-1, 13)
+        place = (np.array(self._place) if self._round
+                 else trace.flat_geodetic_rows(states[:, 0], states[:, 1], states[:, 2], *self._origin))
+        return trace.table(np.array(self._times), states, np.array(self._controls),
+                           on_ground=np.array(self._ground, dtype=np.float64), wind=np.array(self._wind),
+                           geodetic=place, nav=_nav_rows(self._tuned, states),
+                           failures=[f for f, _ in self._failed], ias=[v for _, v in self._failed])
 
 
 def _nav_rows(tuned, states):

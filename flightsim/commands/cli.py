@@ -56,6 +56,8 @@ COMMANDS = (
     ("integrators", "list the orientation integrators (name, order, description)", None, _no_arguments,
      _cmd_integrators),
     ("simulate", "run a flight with no window; write a trace CSV", "simulate", "add_arguments", "run"),
+    ("lesson", "fly a scored lesson (landing, engine-failure, steep-turns, crosswind-landing, partial-panel) and "
+     "get its debrief", "lesson", "add_arguments", "run"),
     ("trim", "find the steady flight (pitch, throttle, elevator, ...) at an airspeed", "trim",
      "add_condition_arguments", "run_trim"),
     ("modes", "the airplane's dynamic modes about a trim (short period, phugoid, ...)", "trim",

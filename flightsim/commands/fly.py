@@ -17,10 +17,12 @@ import sys
 from flightsim.commands.options import (
     add_aircraft_argument,
     add_atmosphere_argument,
+    add_failures_argument,
     add_planet_arguments,
     add_terrain_argument,
     autopilot_spec,
     check_airfield_options,
+    failures_option,
     number,
     output_file,
     output_folder,
@@ -109,6 +111,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_wind_arguments(parser)
     add_planet_arguments(parser)
     add_terrain_argument(parser)
+    add_failures_argument(parser)
 
 
 def check_window_args(args):
@@ -163,6 +166,7 @@ def run(args) -> int:
         check_dt(args.dt)
     if args.controls:
         ControlSchedule.from_csv(args.controls, Controls())
+    failures = failures_option(args, aircraft)
     check_airfield_options(args, "trim" if args.trim is not None else args.start)
     from flightsim.simulation.world import load_world
 
@@ -173,7 +177,7 @@ def run(args) -> int:
         sim = Simulation(aircraft=aircraft, integrator=args.integrator, dt=DEFAULT_DT if args.dt is None else args.dt,
                          atmosphere=args.atmosphere, start=start_from_args(args, aircraft, args.atmosphere, wind),
                          wind=wind, **planet_options(args),
-                         terrain=terrain_option(args))
+                         terrain=terrain_option(args), failures=failures)
         if args.ghost:
             sim.warm_up(args.ghost_integrator)
         schedule = ControlSchedule.from_csv(args.controls, sim.controls) if args.controls else None
@@ -240,6 +244,9 @@ def open_app(args, sim, keymap, size, frames, caption, make_sound=None, **app_op
             sound.close(keep=False)                    # no half-written --audio-out
         window.close()
         raise
+    lesson = getattr(args, "lesson", None)
+    if lesson is not None:                     # flightsim lesson NAME: the lesson loaded, its brief shown
+        app.lessons.load(lesson, getattr(args, "lesson_seed", 0))
     saved = None
     try:
         app.cameras.set_mode(args.camera)

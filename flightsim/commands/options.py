@@ -231,6 +231,26 @@ def terrain_option(args):
     return None if getattr(args, "terrain", "world") == "off" else "world"
 
 
+def add_failures_argument(parser):
+    """``--failures FILE.toml``: failures on a schedule (``fly``, ``simulate``)."""
+    parser.add_argument("--failures", metavar="TOML", default=None,
+                        help="failures on a schedule: [[failure]] tables with kind, a trigger (at_s, above_ft, "
+                             "below_ft or window_s) and engine, fraction, direction, probability, seed where they "
+                             "apply (see README, Failures)")
+
+
+def failures_option(args, aircraft):
+    """The ``failures`` keyword argument of a :class:`~flightsim.simulation.flight.Simulation` from
+    ``--failures`` (an empty tuple without it); a bad file is one :class:`~flightsim.errors.InputError`."""
+    if getattr(args, "failures", None) is None:
+        return ()
+    from flightsim.simulation.failures import kinds_for, read_failures
+
+    jsbsim = aircraft.jsbsim
+    return read_failures(args.failures, engines=1 if jsbsim is None else jsbsim.engine_count,
+                         kinds=kinds_for(aircraft))
+
+
 def add_airfield_arguments(parser):
     """``--airfield ID``, ``--runway NN``: the runway end the ``runway`` and ``approach`` starts are placed at; the
     same in every command that takes them (checked by :func:`check_airfield_options`)."""

@@ -6,9 +6,11 @@ import time
 from flightsim.commands.options import (
     add_aircraft_argument,
     add_atmosphere_argument,
+    add_failures_argument,
     add_planet_arguments,
     add_terrain_argument,
     autopilot_spec,
+    failures_option,
     number,
     output_file,
     planet_options,
@@ -55,12 +57,14 @@ def add_arguments(p):
     add_wind_arguments(p)
     add_planet_arguments(p)
     add_terrain_argument(p)
+    add_failures_argument(p)
 
 
-def fly(sim, steps, schedule=None, every=1, progress=False):
+def fly(sim, steps, schedule=None, every=1, progress=False, until=None):
     """Fly ``steps`` steps; return the trace table of every ``every``-th state (and the first).
 
-    Stops early when the simulation stops (crash, non-finite state).
+    Stops early when the simulation stops (crash, non-finite state), or once ``until(sim)`` (called after each
+    step) is true.
     """
     import numpy as np
 
@@ -68,6 +72,7 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
 
     rows_t, rows_y, rows_u = [sim.t], [sim.vector], [sim.flown_controls]
     rows_g, rows_w, rows_rpm, rows_ap = [sim.on_ground], [sim.wind[:3]], [sim.rpm], [sim.autopilot.code]
+    rows_f, rows_ias = [sim.failures.bits], [sim.gauges.indicated_airspeed]
     # where on the planet: a round one's from each state's Earth-centred inertial one, a flat one's afterwards
     on_round = sim.planet.round
     rows_geo = [sim.geodetic] if on_round else None
@@ -89,10 +94,14 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
             rows_w.append(sim.wind[:3])
             rows_rpm.append(sim.rpm)
             rows_ap.append(sim.autopilot.code)
+            rows_f.append(sim.failures.bits)
+            rows_ias.append(sim.gauges.indicated_airspeed)
             if on_round:
                 rows_geo.append(sim.geodetic)
         if bar is not None and k % 1000 == 0:
             bar.update(1000)
+        if until is not None and until(sim):
+            break
     if bar is not None:
         bar.close()
     if not on_round:
@@ -101,7 +110,7 @@ def fly(sim, steps, schedule=None, every=1, progress=False):
     # what the NAV radio showed: a function of the place (the station and course held through the flight)
     nav = sim.nav.rows(np.asarray(rows_y)[:, :3])
     return trace.table(rows_t, rows_y, rows_u, on_ground=rows_g, wind=rows_w, rpm=rows_rpm, ap_mode=rows_ap,
-                       geodetic=rows_geo, nav=nav)
+                       geodetic=rows_geo, nav=nav, failures=rows_f, ias=rows_ias)
 
 
 def run(args):
@@ -113,9 +122,10 @@ def run(args):
     out = output_file("--out", args.out) if args.out else None
     aircraft = resolve_aircraft(args.aircraft)
     wind = wind_from_args(args, aircraft)
+    failures = failures_option(args, aircraft)
     start = start_from_args(args, aircraft, args.atmosphere, wind)
     sim = Simulation(aircraft, args.integrator, args.dt, atmosphere=args.atmosphere, start=start, wind=wind,
-                     **planet_options(args), terrain=terrain_option(args))
+                     **planet_options(args), terrain=terrain_option(args), failures=failures)
     if args.steps is not None:
         steps = args.steps
     else:

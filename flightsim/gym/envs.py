@@ -62,6 +62,9 @@ class FlightEnv(gymnasium.Env):
     airfield, runway : str, optional
         The landing task's runway end (an airfield's identifier and one of its ends, ``flightsim airfields``;
         default the home runway 36).
+    failures : str, Path or iterable of Failure, optional
+        Failures on a schedule (a failures file, :func:`flightsim.simulation.failures.read_failures`), each
+        episode's from its start (the batch's kinds: :data:`flightsim.simulation.failures.BATCH_KINDS`).
     """
 
     metadata = {"render_modes": RENDER_MODES, "render_fps": 30}
@@ -69,12 +72,13 @@ class FlightEnv(gymnasium.Env):
 
     def __init__(self, aircraft=None, integrator="euler", dt=DEFAULT_DT, agent_hz=10.0, wind=None,
                  turbulence="none", render_mode=None, episode_seconds=None, size=(640, 360), planet=None, lat=None,
-                 lon=None, airfield=None, runway=None):
+                 lon=None, airfield=None, runway=None, failures=None):
         if render_mode not in (None, *RENDER_MODES):
             raise ValueError(f"render_mode: must be one of {RENDER_MODES} or None, got {render_mode!r}")
         self.task = self.task_class(1, aircraft=aircraft, integrator=integrator, dt=dt, agent_hz=agent_hz,
                                     wind=wind, turbulence=turbulence, episode_seconds=episode_seconds,
-                                    planet=planet, lat=lat, lon=lon, airfield=airfield, runway=runway)
+                                    planet=planet, lat=lat, lon=lon, airfield=airfield, runway=runway,
+                                    failures=failures)
         self.observation_space, self.action_space = _spaces(self.task_class)
         self.render_mode = render_mode
         self.metadata = dict(self.metadata, render_fps=self.task.agent_hz)
@@ -143,14 +147,14 @@ class FlightVectorEnv(VectorEnv):
 
     def __init__(self, num_envs=1, aircraft=None, integrator="euler", dt=DEFAULT_DT, agent_hz=10.0, wind=None,
                  turbulence="none", render_mode=None, episode_seconds=None, size=(640, 360), planet=None, lat=None,
-                 lon=None, airfield=None, runway=None):
+                 lon=None, airfield=None, runway=None, failures=None):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode: the vector environment renders 'rgb_array' or None, got {render_mode!r}")
         self.num_envs = int(num_envs)
         self.task = self.task_class(self.num_envs, aircraft=aircraft, integrator=integrator, dt=dt,
                                     agent_hz=agent_hz, wind=wind, turbulence=turbulence,
                                     episode_seconds=episode_seconds, planet=planet, lat=lat, lon=lon,
-                                    airfield=airfield, runway=runway)
+                                    airfield=airfield, runway=runway, failures=failures)
         self.single_observation_space, self.single_action_space = _spaces(self.task_class)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)

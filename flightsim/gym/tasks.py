@@ -17,6 +17,7 @@ elevator trim), aileron (+ roll right), rudder (+ nose right), throttle
 """
 
 import math
+from pathlib import Path
 
 import numpy as np
 
@@ -73,6 +74,18 @@ def wind_spec(wind, turbulence, seed=0):
         except (TypeError, ValueError):
             raise ValueError(f"wind: expected None, a WindSpec, 'DEG@KNOTS' or (deg, knots), got {wind!r}") from None
     return WindSpec(deg % 360.0 if deg != 360.0 else deg, knots * KNOT, turbulence, seed)
+
+
+def failures_of(failures):
+    """The failures an environment flies: None (none), a failures file's path (:func:`~flightsim.simulation.failures.
+    read_failures`) or :class:`~flightsim.simulation.failures.Failure` objects."""
+    if failures is None:
+        return ()
+    if isinstance(failures, (str, Path)):
+        from flightsim.simulation.failures import read_failures
+
+        return read_failures(failures)
+    return tuple(failures)
 
 
 def substeps_of(dt, agent_hz):
@@ -136,7 +149,7 @@ class Task:
 
     def __init__(self, n, aircraft=None, integrator="euler", dt=DEFAULT_DT, agent_hz=10.0, wind=None,
                  turbulence="none", episode_seconds=None, planet=None, lat=None, lon=None, airfield=None,
-                 runway=None):
+                 runway=None, failures=None):
         self.aircraft = resolve_aircraft(aircraft)
         self.wind = wind_spec(wind, turbulence)
         self.substeps = substeps_of(dt, agent_hz)
@@ -150,7 +163,8 @@ class Task:
         #: the start's runway's elevation (ft above sea level): the altitude observed is above it
         self.elevation = self.start.elevation
         self.batch = BatchSimulation(n, self.aircraft, integrator, dt, start=self.start,
-                                     wind=None if self.wind.calm else self.wind, **self.where)
+                                     wind=None if self.wind.calm else self.wind, **self.where,
+                                     failures=failures_of(failures))
         self.n = n
         self.trim_elevator = np.zeros(n)
         self.flaps = np.zeros(n)

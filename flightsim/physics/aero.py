@@ -138,8 +138,11 @@ MIN_SPEED = 1.0
 #: level (ft·lbf/s), rated speed (rev/s), propeller diameter (ft), the throttle's flow at idle (a fraction of the
 #: rated-speed flow), sea-level density of the lapse (slug/ft³), indicated power per unit flow (ft·lbf/s),
 #: friction work per revolution at rest and its growth with speed, linear and quadratic (ft·lbf, per rev/s, per
-#: (rev/s)²), pumping work per revolution at a full vacuum, sea level (ft·lbf).
-P_POWER, P_RATED, P_DIAMETER, P_IDLE, P_RHO0, P_INDICATED, P_FRICTION0, P_FRICTION1, P_FRICTION2, P_PUMP = range(10)
+#: (rev/s)²), pumping work per revolution at a full vacuum, sea level (ft·lbf); the fraction of its indicated power
+#: (of a constant thrust, of its thrust) the engine gives (1; less with a failure:
+#: :mod:`flightsim.simulation.failures`).
+P_POWER, P_RATED, P_DIAMETER, P_IDLE, P_RHO0, P_INDICATED, P_FRICTION0, P_FRICTION1, P_FRICTION2, P_PUMP, \
+    P_AVAILABLE = range(11)
 #: Friction mean effective pressure of a spark-ignition engine, ``FMEP = a + b N + c N²`` with N in thousands of
 #: rev/min (Pa): Heywood, *Internal Combustion Engine Fundamentals* (1988), eq. 13.19 (Barnes-Moss: motored
 #: engines, the throttle wide open).  The volumetric efficiency of the pumping loss (JSBSim's ``FGPiston``'s).
@@ -316,8 +319,11 @@ def pack_propeller(prop):
         ``propeller``, ``engine``, ``prop_table``.
     """
     if prop is None:
-        return dict(propeller=False, engine=np.zeros(10), prop_table=np.zeros((3, 2)))
-    engine = np.zeros(10)
+        engine = np.zeros(11)
+        engine[P_AVAILABLE] = 1.0
+        return dict(propeller=False, engine=engine, prop_table=np.zeros((3, 2)))
+    engine = np.zeros(11)
+    engine[P_AVAILABLE] = 1.0
     n = prop.rated_rpm / 60.0
     engine[P_POWER] = prop.max_power
     engine[P_RATED] = n
@@ -552,7 +558,7 @@ def propeller(throttle, running, v_axial, rho, engine, table):
     if rho <= 0.0:
         return 0.0, 0.0
     sigma = rho / engine[P_RHO0]
-    lapse = sigma if running else 0.0
+    lapse = sigma * engine[P_AVAILABLE] if running else 0.0
     k = table.shape[1]
     xs, cts, cps = table[PT_J], table[PT_CT], table[PT_CP]
     opening = engine[P_IDLE] + (THROTTLE_OPEN - engine[P_IDLE]) * thr
@@ -817,7 +823,7 @@ def flat_loads(t, y, params, jsb_on, own_on):
         thrust, rpm = propeller(controls[C_THROTTLE], controls[C_ENGINE] >= 0.5, vbx, rho, params.engine,
                                 params.prop_table)
     else:
-        thrust, rpm = controls[C_THROTTLE] * params.max_thrust, 0.0
+        thrust, rpm = controls[C_THROTTLE] * params.max_thrust * params.engine[P_AVAILABLE], 0.0
     fx += thrust
     diag[D_STALL] = stall
     diag[D_RHO] = rho

@@ -77,6 +77,7 @@ from flightsim.physics.terrain import resolve_terrain
 from flightsim.physics.wind import wingspan_of
 from flightsim.simulation.autopilot import BatchAutopilot
 from flightsim.simulation.controls import CONTROL_NAMES, flown, flown_row
+from flightsim.simulation.failures import KINDS, BatchFailures
 from flightsim.simulation.flight import DEFAULT_DT, ground_for, resolve_aircraft
 from flightsim.simulation.starts import file_start
 
@@ -297,6 +298,11 @@ class BatchSimulation:
     airfield, runway : str, optional
         With ``start="runway"`` or ``"approach"``: the runway end (an airfield's identifier and one of its ends,
         :func:`flightsim.simulation.world.runway_end`; default the home runway 36).
+    failures : iterable of flightsim.simulation.failures.Failure, optional
+        One schedule for every airplane (:func:`~flightsim.simulation.failures.read_failures`; the kinds of
+        :data:`~flightsim.simulation.failures.BATCH_KINDS`), each firing on the airplane's own clock and height
+        (:attr:`failures`); :attr:`controls` are then the pilot's, and the airplanes fly them with the failures in
+        force.  Steps are then taken one a call.
 
     On a round planet each airplane's integrator advances its Earth-centred inertial state
     (:attr:`inertial`), and :attr:`states` holds each one's flat *view*
@@ -327,7 +333,7 @@ class BatchSimulation:
 
     def __init__(self, n, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere=None,
                  renormalize=True, start=None, wind=None, seeds=None, planet=None, lat=None, lon=None,
-                 airfield=None, runway=None, terrain=None):
+                 airfield=None, runway=None, terrain=None, failures=()):
         n = int(n)
         if n < 1:
             raise ValueError(f"n: must be ≥ 1 airplane, got {n}")
@@ -361,7 +367,12 @@ class BatchSimulation:
         self._fields = tuple(params)
         self._own = tuple(None if getattr(params, name) is None else np.repeat(getattr(params, name)[None], n, axis=0)
                           for name in PER_AIRPLANE)
-        self.controls = self._own[PER_AIRPLANE.index("controls")]
+        #: the controls the loads read; with failures, the pilot's (:attr:`controls`) with the failures in force
+        self._flown = self._own[PER_AIRPLANE.index("controls")]
+        #: what goes wrong (:class:`~flightsim.simulation.failures.BatchFailures`), None with no failures
+        self.failures = (BatchFailures(n, failures, constant_thrust=not self._fields[LoadParams._fields.index(
+            "propeller")] and self.aircraft.jsbsim is None) if failures else None)
+        self.controls = self._flown if self.failures is None else self._flown.copy()
         self._wind = self._own[PER_AIRPLANE.index("wind")]
         self._anchors = self._own[PER_AIRPLANE.index("gear_anchor")]
         #: each airplane's packed round planet (its scratch view), None on a flat planet
@@ -440,6 +451,9 @@ class BatchSimulation:
             self.messages[a] = None
         self.controls[index] = (flown_row(self.start.controls) if controls is None
                                 else flown(_rows(controls, m)))
+        if self.failures is not None:
+            self.failures.reset(index)
+            self._flown[index] = self.controls[index]
         self._contact(index)
         if self._wind_model is not None:
             self._wind_model.reset(index, seeds)
@@ -537,6 +551,12 @@ class BatchSimulation:
                       self._wheels_down, self.on_ground)
 
     @property
+    def flown_controls(self):
+        """``(N, 11)``: the controls the airplanes flew in the last step (:attr:`controls` with the failures in
+        force; the same without failures), a copy."""
+        return self._flown.copy()
+
+    @property
     def running(self):
         """``(N,)`` bool: airplanes not stopped."""
         return self.status == RUNNING
@@ -582,7 +602,8 @@ class BatchSimulation:
         # turbulence: at most the deviates drawn ahead per call
         per_call = min(int(steps), BLOCK) if wind_on and model.turbulent else int(steps)
         autopilot = self.autopilot.loops.engaged.any()
-        if autopilot:
+        failing = self.failures is not None and self.failures.any
+        if autopilot or failing:
             per_call = 1
         done = 0
         parallel = self.n >= PARALLEL_MIN
@@ -597,6 +618,8 @@ class BatchSimulation:
                 model.ahead(now, self.status == RUNNING)
             if autopilot:
                 self.autopilot.fly(self.status == RUNNING)
+            if failing:
+                self._fail(held)
             kernel(it.number, *states, self._diverged, self.times, self.dt, now, self._fields,
                    self._own, self._inertia, self._inertia_inv, self.renormalize, it.increment_id, self.status,
                    self.qnorm_error, self._wheels_down, self.on_ground, self._travel, self._gear.wheels_only,
@@ -608,6 +631,17 @@ class BatchSimulation:
         for a in stopped:
             self._report(a)
         return stopped
+
+    def _fail(self, held):
+        """Before a step: the failures due now, and the controls the airplanes then fly (:attr:`controls` with the
+        failures in force); the autopilot drops out with the electrics."""
+        f = self.failures
+        running = (self.status == RUNNING) & ~held
+        f.trigger(self.times, self.states[:, 2] - self.aircraft.contact_height, running)
+        dark = np.flatnonzero(np.isfinite(f.since[:, KINDS.index("electrical")]) & self.autopilot.loops.engaged)
+        if dark.shape[0]:
+            self.autopilot.disconnect("autopilot disconnected: electrical failure", dark)
+        f.flown(self.controls, self._flown, self.times)
 
     def _report(self, a):
         """Finish a stop found by the compiled step: the message, and a crashed airplane put at rest."""

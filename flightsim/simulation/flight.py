@@ -62,13 +62,15 @@ from flightsim.physics.ground import (  # noqa: F401 (contact_depths, state_betw
     state_between,
 )
 from flightsim.physics.rigidbody import check_dt
-from flightsim.physics.terrain import resolve_terrain, terrain_clearance_bound
+from flightsim.physics.terrain import resolve_terrain, terrain_clearance_bound, terrain_height
 from flightsim.physics.trim import TrimError
 from flightsim.physics.trim import trim as solve_trim
 from flightsim.physics.wind import WindModel, wingspan_of
 from flightsim.simulation.autopilot import Autopilot
 from flightsim.simulation.clock import MAX_FRAME, FixedStep  # noqa: F401 (MAX_FRAME: this module's API)
 from flightsim.simulation.controls import Controls, flown_row
+from flightsim.simulation.failures import KINDS, Failures
+from flightsim.simulation.gauges import Gauges
 from flightsim.simulation.navigation import NavRadio, default_station, terrain_heights
 from flightsim.simulation.source import LIVE
 from flightsim.simulation.starts import file_start
@@ -211,6 +213,11 @@ class Telemetry:
     #: Where a gear that retracts is (``gear/gear-pos-norm``: 1 down and locked, 0 up); None for fixed gear (and
     #: where the source does not say).
     gear_position: float = None
+    #: What the cockpit's instruments show (:class:`~flightsim.simulation.gauges.GaugeReadings`, failed ones as
+    #: they fail); None where the source does not say.
+    gauges: object = None
+    #: The failures in force, by kind (:data:`flightsim.simulation.failures.KINDS` order).
+    failures: tuple = ()
 
 
 def gear_legs(aircraft, params):
@@ -327,6 +334,9 @@ class Simulation:
         lying below its runway: :func:`ground_for`),
         ``"world"`` the shipped region (:func:`~flightsim.physics.terrain.load_terrain`),
         or a terrain of one's own; on a round planet looked up with the view's x, y.
+    failures : iterable of flightsim.simulation.failures.Failure, optional
+        Failures scheduled (:func:`~flightsim.simulation.failures.read_failures`); more fail at once through
+        :attr:`failures`.
 
     Raises
     ------
@@ -340,7 +350,7 @@ class Simulation:
     capabilities = LIVE
 
     def __init__(self, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere=None, renormalize=True,
-                 start=None, wind=None, planet=None, lat=None, lon=None, terrain=None):
+                 start=None, wind=None, planet=None, lat=None, lon=None, terrain=None, failures=()):
         self.aircraft = resolve_aircraft(aircraft)
         atmosphere = atmosphere_of(self.aircraft, atmosphere)
         self.start = file_start(self.aircraft) if start is None else start
@@ -401,6 +411,12 @@ class Simulation:
         #: start names, else the home VOR (HOM); the trace's and the HSI's readings
         #: (line of sight over the terrain the flight stands on, where it has one)
         self.nav = NavRadio(default=default_station(self.start), height=terrain_heights(getattr(self, "terrain", None)))
+        #: what goes wrong (:class:`~flightsim.simulation.failures.Failures`) and what the instruments then show
+        #: (:class:`~flightsim.simulation.gauges.Gauges`)
+        self.failures = Failures(failures, engines=1 if self.aircraft.jsbsim is None
+                                 else self.aircraft.jsbsim.engine_count)
+        self.failures.attach(self._params.gear, self._params.gear_refs, self._params.engine)
+        self.gauges = Gauges(self.failures)
         self.paused = False
         self.time_scale = 1.0
         self.set_integrator(integrator)
@@ -468,7 +484,11 @@ class Simulation:
         self.steps = 0
         self._clock.reset()
         self._step_seconds = 0.0
+        self.failures.reset()
+        self.failures.airplane(self.t)
+        self.gauges.reset()
         self._contact_now()
+        self._instruments()
         if self._wind_model is not None:
             self._wind_model.reset()
             self._wind_model.sample(self.t, self._y, 0.0, self._wind)
@@ -712,6 +732,11 @@ class Simulation:
         """
         if self.status is not None:
             return False
+        failed = self.failures.active
+        if failed:
+            if "electrical" in failed and self.autopilot.engaged:
+                self.autopilot.disconnect("electrical failure")
+            self.failures.airplane(self.t)
         if self.autopilot.engaged:
             self.autopilot.fly(self)
         self._load_controls()
@@ -742,9 +767,23 @@ class Simulation:
         self._ground()
         if self._wind_model is not None:   # once per step: the wind the next step holds through its stages
             self._wind_model.sample(self.t, self._y, self.dt, self._wind)
+        self._instruments()
         for follow in self.followers:
             follow()
         return self.status is None
+
+    def _instruments(self):
+        """After a step: the scheduled failures due now, and what the instruments show."""
+        y = self._y
+        if self.failures.scheduled:
+            ground = 0.0 if self._terrain is None else terrain_height(self._terrain, float(y[0]), float(y[1]))[0]
+            self.failures.trigger(self.t, float(y[2]) - self.aircraft.contact_height - ground)
+        air = y[3:6] - self._wind[:3]
+        attitude = None
+        if "vacuum" in self.failures.active:
+            attitude = quat.aviation_angles(y[6:10])
+        self.gauges.update(self.t, float(y[2]), math.sqrt(float(air @ air)), float(self._diag[aero.D_RHO]),
+                           attitude)
 
     def _load_controls(self):
         """Copy the pilot's controls through the controls boundary (:func:`~flightsim.simulation.controls.flown_row`:
@@ -754,6 +793,10 @@ class Simulation:
         checked).
         """
         c = self.controls
+        if self.failures.active:
+            self._controls_array[:] = self.failures.controls(flown_row(c), self.t, c.elevator, c.elevator_trim)
+            self._flown_key = None
+            return
         key = _CONTROL_VALUES(c)
         if key != self._flown_key:
             self._controls_array[:] = flown_row(c)
@@ -948,6 +991,8 @@ class Simulation:
             unconverged=bool(self._diag[aero.D_UNCONVERGED]) and self.integrator == "midpoint",
             lat=lat, lon=lon, alt_msl=alt_msl, planet=self.planet.name,
             gear_position=self.gear_position,
+            gauges=self.gauges.readings(roll, pitch, heading),
+            failures=tuple(k for k in KINDS if k in self.failures.active),
         )
 
     @property

@@ -736,9 +736,9 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         if kind == "trim" and constant and int(value) not in TRIM_MODES:
             reader.fail(el, f"do_simple_trim mode {value:g}: {TRIM_REFUSED.get(int(value), 'no such mode')}",
                         "value=")
-        if kind == "running" and constant and int(value) >= len(model.propulsion.kinds):
-            reader.fail(el, f"set-running {value:g}: no such engine (the aircraft has "
-                        f"{len(model.propulsion.kinds)})", "value=")
+        if kind in ("running", "active") and constant and int(value) >= len(model.propulsion.kinds):
+            reader.fail(el, f"{'set-running' if kind == 'running' else 'active_engine'} {value:g}: no such engine "
+                        f"(the aircraft has {len(model.propulsion.kinds)})", "value=")
     columns = []
     for out in script.outputs:
         given, left = subsystems.columns(out.switches, tree.known, model)

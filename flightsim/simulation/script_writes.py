@@ -21,11 +21,17 @@
   ``simulation/terminate``                  the run ends after this frame (its outputs written)
   ``simulation/do_simple_trim``             :meth:`ScriptProperties.trim`
   ``propulsion/set-running``                n (−1: all): engine n started as JSBSim's ``InitRunning`` starts it
-                                            (mixture 1, both magnetos, the propeller at twice idle, running),
-                                            then settled (``GetSteadyState``); pistons only (the others run)
+                                            (a piston: mixture 1, both magnetos, the propeller at twice idle,
+                                            running; a turbine: fuel on, running, throttle 1 for the march), then
+                                            settled (``GetSteadyState``), at once (that frame's step goes on
+                                            from there); pistons and turbines (turboprops run)
   ``propulsion/engine[n]/set-running``      the engine's ``Running`` flag, written (FGEngine::SetRunning)
-  ``propulsion/magneto_cmd``,               every piston's magnetos (0 off, 1 left, 2 right, 3 both) and
-  ``propulsion/starter_cmd``                starter (FGPropulsion::SetMagnetos, SetStarter, all engines)
+  ``propulsion/magneto_cmd``,               every piston's magnetos (0 off, 1 left, 2 right, 3 both), every
+  ``propulsion/starter_cmd``,               piston's and turbine's starter, every turbine's fuel cut-off
+  ``propulsion/cutoff_cmd``                 (FGPropulsion::SetMagnetos, SetStarter, SetCutoff), or the active
+                                            engine's only
+  ``propulsion/active_engine``              the engine those three reach (−1: all; FGPropulsion::SetActiveEngine,
+                                            an engine the aircraft lacks refused where JSBSim takes it as all)
   any other property of the array           written into it (the aircraft's own ``ap/*``, its systems' inputs):
                                             what computes it overwrites it, as in JSBSim
   ========================================  ==================================================================
@@ -33,11 +39,12 @@
   Refused (one line naming the script's ``<set>``): JSBSim's read-only properties (the state and what is
   computed from it: ``velocities/``, ``attitude/``, ``aero/``, ``accelerations/``, ``forces/``, ``moments/``,
   ``flight-path/``, ``metrics/``, the atmosphere's state), the position (flightsim does not move an aircraft from
-  a script), turbine starts and cut-offs (``cutoff_cmd``; a turbine's ``starter_cmd``: flightsim's turbines run from
-  the start), and any name nothing defines.
+  a script), starts and cut-offs on an aircraft with turboprops (FGTurboProp's start is not modelled: its engines
+  run from the start), and any name nothing defines.
 
-The engines start as the reset file says (:meth:`ScriptProperties.initial_engines`): a piston its ``<running>``
-does not name stands still (FGEngine's and FGPiston's ``ResetToIC``) until the script starts it.
+The engines start as the reset file says (:meth:`ScriptProperties.initial_engines`): a piston or turbine its
+``<running>`` does not name stands still (FGEngine's, FGPiston's and FGTurbine's ``ResetToIC``, then ``run_ic``'s
+frame with no time passing) until the script starts it.
 """
 
 from __future__ import annotations
@@ -48,6 +55,7 @@ import numpy as np
 
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY
 from flightsim.physics.jsbsim.loads import GEAR_LOADS, PROP_LOADS, STATE
+from flightsim.physics.jsbsim.program import canonical
 from flightsim.simulation import script_properties as props
 
 __all__ = ["READ_ONLY_PREFIXES", "TRIM_MODES", "ScriptProperties"]
@@ -67,11 +75,12 @@ SEA_LEVEL_PSF = 2116.228
 WIND = {"atmosphere/wind-north-fps": 0, "atmosphere/wind-east-fps": 1, "atmosphere/wind-down-fps": 2}
 #: The pitch trim's command: FGTrim's ``tPitchTrim`` control, where the trimmed elevator goes.
 PITCH_TRIM = "fcs/pitch-trim-cmd-norm"
-#: Engine-start properties flightsim's always-running engines cannot follow.
+#: Engine-start properties refused where the aircraft's engines have no such switch.
 ENGINE_STARTS = ("propulsion/starter_cmd", "propulsion/cutoff_cmd", "fcs/starter-cmd-norm")
-#: The per-engine properties a piston's ``propulsion/*`` command reaches (:data:`~flightsim.physics.jsbsim.piston.
-#: PISTON_SLOTS`).
-PISTON_COMMANDS = {"magneto": "magneto_cmd", "starter": "starter_cmd"}
+#: The per-engine properties a ``propulsion/*`` switch reaches: a piston's magnetos and starter
+#: (:data:`~flightsim.physics.jsbsim.piston.PISTON_SLOTS`), a turbine's starter and cut-off
+#: (:data:`~flightsim.physics.jsbsim.turbine.TURBINE_SWITCHES`).
+SWITCHES = {"magneto": "magneto_cmd", "starter": "starter_cmd", "cutoff": "cutoff_cmd"}
 
 
 class ScriptProperties:
@@ -105,6 +114,9 @@ class ScriptProperties:
         self.trims = []
         #: what the script set for the flight, waiting for the step's end (:meth:`write`)
         self.pending = {}
+        #: ``propulsion/active_engine``: the engine the switches reach (FGPropulsion's ``ActiveEngine``; −1 all)
+        self.active_engine = -1
+        self._flags = None
         #: the ``ic/*`` properties at the start (:func:`~flightsim.simulation.script_properties.initial_values`),
         #: which a trim compares the script's writes with
         self.initial = {}
@@ -147,13 +159,21 @@ class ScriptProperties:
         if kind == "running":
             return 0.0                  # (JSBSim ties it with no getter)
         if kind == "turbine-running":
-            return 1.0                  # (flightsim's turbines run)
-        if kind == "piston-running":
+            return 1.0                  # (flightsim's turboprops run)
+        if kind in ("engine-running", "engine-flag"):
             return self.sim.jsbsim_property(name)
         if kind == "magneto":
             return 0.0                  # (JSBSim ties it with no getter)
-        if kind == "starter":           # (FGPropulsion::GetStarter: all engines')
-            return 1.0 if all(self.sim.jsbsim_property(n) != 0.0 for n in self._piston_names("starter")) else 0.0
+        if kind == "active":
+            return float(self.active_engine)
+        if kind == "starter":           # (FGPropulsion::GetStarter: all engines', or the active one's)
+            return 1.0 if all(n is not None and self.sim.jsbsim_property(n) != 0.0
+                              for n in self._switch_names("starter", every=True)) else 0.0
+        if kind == "cutoff":            # (FGPropulsion::GetCutoff: −1 where another kind of engine is asked)
+            names = self._switch_names("cutoff", every=True)
+            if any(n is None for n in names):
+                return -1.0
+            return 1.0 if all(self.sim.jsbsim_property(n) != 0.0 for n in names) else 0.0
         if name in ("simulation/terminate", "simulation/do_simple_trim"):
             return 1.0 if name == "simulation/terminate" and self.terminate else 0.0
         if name == "simulation/trim-completed":
@@ -176,8 +196,9 @@ class ScriptProperties:
 
     def kind(self, name):
         """What writing ``name`` does: ``(kind, reason)``, kind one of ``local``, ``command``, ``wind``,
-        ``terminate``, ``trim``, ``running``, ``turbine-running``, ``piston-running``, ``magneto``, ``starter``,
-        ``array``, or ``refused`` with the reason (None: nothing defines it)."""
+        ``terminate``, ``trim``, ``running``, ``turbine-running`` (a turboprop's), ``engine-running`` (a piston's
+        or a turbine's), ``engine-flag`` (:meth:`_engine_flags`), ``magneto``, ``starter``, ``cutoff``,
+        ``active``, ``array``, or ``refused`` with the reason (None: nothing defines it)."""
         if name in self.constants:
             return "local", ""
         if name == "simulation/terminate":
@@ -191,18 +212,30 @@ class ScriptProperties:
         if name.startswith("propulsion/engine") and name.endswith("/set-running"):
             index = name[len("propulsion/engine"):-len("/set-running")].strip("[]")
             if (self.model is None or name not in self.model.properties or not index.isdigit() and index
-                    or int(index or 0) not in {k for k, _ in self._pistons()}):
-                return "turbine-running", ""    # (another engine's, which runs from the start)
-            return "piston-running", ""
-        if self.model is not None and self._pistons():
-            if name == "propulsion/magneto_cmd":
-                return "magneto", ""
-            if name == "propulsion/starter_cmd":
+                    or int(index or 0) not in {k for k, _, _ in self._startable()}):
+                return "turbine-running", ""    # (a turboprop's, which runs from the start)
+            return "engine-running", ""
+        if self.model is not None and canonical(name) in self._engine_flags():
+            return "engine-flag", ""
+        if self.model is not None and name == "propulsion/active_engine":
+            return "active", ""
+        if self.model is not None and name in ("propulsion/starter_cmd", "propulsion/cutoff_cmd"):
+            kinds = {kind for kind, _ in self.model.propulsion.kinds}
+            if "turboprop" in kinds:
+                return "refused", ("turboprop starts and cut-offs are not modelled (flightsim's turboprops run "
+                                   "from the start, as JSBSim's set-running leaves them; its turbines and pistons "
+                                   "start)")
+            if name == "propulsion/starter_cmd" and kinds & {"piston", "turbine"}:
                 return "starter", ""
+            if name == "propulsion/cutoff_cmd" and "turbine" in kinds:
+                return "cutoff", ""
+        if self.model is not None and self._pistons() and name == "propulsion/magneto_cmd":
+            return "magneto", ""
         base = name.split("[")[0]
         if base in ENGINE_STARTS:
-            return "refused", ("turbine starts and cut-offs are not modelled (flightsim's turbines run from the "
-                               "start, as JSBSim's set-running leaves them; its pistons start)")
+            return "refused", ("not JSBSim's (its engines' starts are propulsion/starter_cmd and cutoff_cmd)"
+                               if base.startswith("fcs/") else "JSBSim defines it only for an aircraft with turbines "
+                               "or turboprops (cutoff_cmd) or pistons (starter_cmd)")
         if name.startswith("position/"):
             return "refused", "flightsim does not move the aircraft from a script (the position is its state)"
         if (name in props.BUILTIN or name in AUXILIARY or name in STATE or name in PROP_LOADS or name in GEAR_LOADS
@@ -221,7 +254,9 @@ class ScriptProperties:
         moves the state with the last frame's accelerations, then computes the new ones with what the script
         set: a command set at ``t`` acts on the flight from ``t`` on.  flightsim's script runs at ``t`` on the
         state of ``t − dt`` before the step to ``t`` (:func:`~flightsim.simulation.script.run_script`), so what
-        reaches the flight (the commands, the wind, the aircraft's properties) waits for that step's end.
+        reaches the flight (the commands, the wind, the aircraft's properties) waits for that step's end.  The
+        engines' own switches, flags and ``set-running`` act at once, in that step, as JSBSim's engines read them
+        in that frame.
         """
         kind, _ = self.kind(name)
         if kind == "local":
@@ -236,14 +271,22 @@ class ScriptProperties:
             if n >= len(self.model.propulsion.kinds):        # (FGPropulsion::InitRunning's exception)
                 raise RuntimeError(f"{name} set to {value:g}: no such engine (tried to initialize a "
                                    "non-existent engine)")
-            self.pending[name] = value
+            self._init_running(n)               # (at once, as JSBSim's tied setter: this frame's engine step
+            self._frame = self._aux = None      # goes on from the march)
         elif kind == "turbine-running":
             if value == 0.0:
-                raise RuntimeError(f"{name} set to 0: stopping a turbine is not modelled (flightsim's turbines run)")
-        elif kind in PISTON_COMMANDS:           # (the engine's switches act in this frame's engine step, as
+                raise RuntimeError(f"{name} set to 0: stopping a turboprop is not modelled (flightsim's turboprops "
+                                   "run)")
+        elif kind == "active":                  # (FGPropulsion::SetActiveEngine; JSBSim takes an engine it does
+            n = int(value)                      # not have as all of them: refused here)
+            if n >= len(self.model.propulsion.kinds):
+                raise RuntimeError(f"propulsion/active_engine set to {value:g}: no such engine (the aircraft has "
+                                   f"{len(self.model.propulsion.kinds)})")
+            self.active_engine = max(n, -1)
+        elif kind in SWITCHES:                  # (the engine's switches act in this frame's engine step, as
             self._switch(kind, value)           # JSBSim's)
-        elif kind == "piston-running":          # (FGEngine::SetRunning, read by this frame's engine step)
-            self.sim.set_jsbsim_property(name, 0.0 if value == 0.0 else 1.0)
+        elif kind in ("engine-running", "engine-flag"):     # (FGEngine::SetRunning, a turbine's stalled,
+            self.sim.set_jsbsim_property(name, 0.0 if value == 0.0 else 1.0)    # seized…: this frame's step)
         else:
             self.pending[name] = value
 
@@ -255,35 +298,81 @@ class ScriptProperties:
         self.sim.set_jsbsim_property(name, min(max(value, row[3]), row[4]))
 
     def _switch(self, kind, value):
-        """Every piston's magnetos (``kind`` ``magneto``: ``int(value)``) or starter (``starter``: on unless 0)."""
-        for n in self._piston_names(kind):
-            self.sim.set_jsbsim_property(n, float(int(value)) if kind == "magneto" else (0.0 if value == 0.0 else 1.0))
+        """The magnetos (``kind`` ``magneto``: ``int(value)``), starter (``starter``: on unless 0) or fuel cut-off
+        (``cutoff``: on unless 0) of every engine that has them, or of the active engine only
+        (``FGPropulsion::SetMagnetos``, ``SetStarter``, ``SetCutoff``)."""
+        for n in self._switch_names(kind):
+            if n is not None:
+                self.sim.set_jsbsim_property(n, float(int(value)) if kind == "magneto" else
+                                             (0.0 if value == 0.0 else 1.0))
 
     def _pistons(self):
         """``(engine index, piston row)`` of each of the aircraft's piston engines."""
         kinds = self.model.propulsion.kinds
         return [(k, row) for k, (kind, row) in enumerate(kinds) if kind == "piston"]
 
-    def _piston_names(self, kind):
-        """Each piston's own property that :data:`PISTON_COMMANDS` ``kind`` reaches."""
-        from flightsim.physics.jsbsim import piston
+    def _turbines(self):
+        """``(engine index, turbine row)`` of each of the aircraft's turbines (direct or driving a propeller)."""
+        kinds = self.model.propulsion.kinds
+        return [(k, row) for k, (kind, row) in enumerate(kinds) if kind == "turbine"]
 
-        column = {"magneto": piston.PS_MAGNETOS, "starter": piston.PS_STARTER}[kind]
-        slots = self.model.propulsion.piston_slots
-        return [self.model.properties.names[int(slots[row, column])] for _, row in self._pistons()]
+    def _startable(self):
+        """``(engine index, kind, row)`` of each engine that starts and stops here: pistons and turbines."""
+        kinds = self.model.propulsion.kinds
+        return [(k, kind, row) for k, (kind, row) in enumerate(kinds) if kind in ("piston", "turbine")]
 
-    def _init_running(self, n):
-        """``FGPropulsion::InitRunning(n)`` for the pistons (``n`` −1: all): mixture 1, both magnetos, the
-        propeller at twice idle, running; then each piston marched to its steady state as JSBSim's
-        ``GetSteadyState`` marches it (:func:`~flightsim.physics.jsbsim.propulsion.march_piston`: 0.5 s frames,
-        where an engine at idle on the ground may die, as in JSBSim)."""
-        from flightsim.physics.jsbsim import piston, propeller
+    def _engine_flags(self):
+        """A turbine's own flags a script may set, which its engine reads in the frame they are set (JSBSim's
+        ``…/stalled`` and ``…/seized``, flightsim's ``…/starter_cmd`` and ``…/cutoff_cmd``)."""
+        from flightsim.physics.jsbsim import turbine
+
+        if self._flags is None:
+            names, slots = self.model.properties.names, self.model.propulsion.slots
+            self._flags = {names[int(slots[row, column])] for _, row in self._turbines()
+                           for column in (turbine.S_STALLED, turbine.S_SEIZED, turbine.S_STARTER, turbine.S_CUTOFF)}
+        return self._flags
+
+    def _switch_names(self, kind, every=False):
+        """The own property of each engine that switch ``kind`` (:data:`SWITCHES`) reaches: every engine's, or
+        the active engine's only (``propulsion/active_engine``); None for an engine without that switch (left
+        out unless ``every``: JSBSim's getters read every engine)."""
+        from flightsim.physics.jsbsim import piston, turbine
+
+        prop, names = self.model.propulsion, self.model.properties.names
+        out = []
+        for k, (engine, row) in enumerate(prop.kinds):
+            if self.active_engine >= 0 and k != self.active_engine:
+                continue
+            slot = None
+            if engine == "piston" and kind in ("magneto", "starter"):
+                slot = prop.piston_slots[row, piston.PS_MAGNETOS if kind == "magneto" else piston.PS_STARTER]
+            elif engine == "turbine" and kind in ("starter", "cutoff"):
+                slot = prop.slots[row, turbine.S_STARTER if kind == "starter" else turbine.S_CUTOFF]
+            if slot is not None or every:
+                out.append(None if slot is None else names[int(slot)])
+        return out
+
+    def _init_running(self, n, inputs=None):
+        """``FGPropulsion::InitRunning(n)`` for the pistons and turbines (``n`` −1: all): a piston's mixture 1,
+        both magnetos, the propeller at twice idle, running; a turbine's fuel on, running, its throttle input 1
+        (:meth:`_turbine_running`); then each turbine and piston marched to its steady state as JSBSim's
+        ``GetSteadyState`` marches it (:func:`~flightsim.physics.jsbsim.turbine.march_turbine`,
+        :func:`~flightsim.physics.jsbsim.propulsion.march_piston`: 0.5 s frames, where a piston at idle on the
+        ground may die, as in JSBSim).  The engines' inputs it sets (throttle 1…) stay until the next frame's, as
+        JSBSim's ``in.ThrottlePos``: put back at the end, or, given ``inputs`` (slot → value), left to the caller
+        to put back from it (``RunIC``'s engines started one after the other, each march seeing the inputs of
+        the ones before)."""
+        from flightsim.physics.jsbsim import piston, propeller, turbine
         from flightsim.physics.jsbsim.propulsion import march_piston
 
         prop = self.model.propulsion
         names = self.model.properties.names
         props = self.sim.jsbsim_properties
-        inputs = {}
+        own = inputs is None
+        inputs = {} if own else inputs
+        for k, row in self._turbines():
+            if n < 0 or k == n:
+                self._turbine_running(row, inputs)
         for k, row in self._pistons():
             if n >= 0 and k != n:
                 continue
@@ -301,21 +390,46 @@ class ScriptProperties:
             ratio = props[int(s[piston.PS_PRESSURE])] / SEA_LEVEL_PSF
             for column, value in ((piston.PS_THROTTLE, 1.0), (piston.PS_MIXTURE, 1.3 * ratio)):
                 slot = int(s[column])
-                inputs[slot] = props[slot]
+                inputs.setdefault(slot, props[slot])
                 props[slot] = value
-        for _, row in self._pistons():          # (GetSteadyState marches every engine, started or not)
+        sigma = self.sim.jsbsim_property("atmosphere/sigma")
+        for _, row in self._turbines():         # (GetSteadyState marches every engine, started or not)
+            turbine.march_turbine(props, prop.engines[row], prop.slots[row], sigma, np.zeros(6))
+        for _, row in self._pistons():
             march_piston(props, prop, row)
-        for slot, value in inputs.items():
-            props[slot] = value
+        if own:
+            for slot, value in inputs.items():
+                props[slot] = value
+
+    def _turbine_running(self, row, inputs):
+        """``FGTurbine::InitRunning`` for turbine ``row``: its fuel on, running, its spools at the last throttle's
+        (the first frame's: idle), in its running phase; its throttle input 1 (``SetEngineRunning``) until the next
+        frame's (``inputs``: slot → the value to put back after the march)."""
+        from flightsim.physics.jsbsim import turbine
+
+        prop, props = self.model.propulsion, self.sim.jsbsim_properties
+        r, s = prop.engines[row], prop.slots[row]
+        throttle = min(props[int(s[turbine.S_THROTTLE])], 1.0)
+        props[int(s[turbine.S_N2])] = r[turbine.E_IDLE_N2] + throttle * (r[turbine.E_MAX_N2] - r[turbine.E_IDLE_N2])
+        props[int(s[turbine.S_N1])] = r[turbine.E_IDLE_N1] + throttle * (r[turbine.E_MAX_N1] - r[turbine.E_IDLE_N1])
+        for column, value in ((turbine.S_CUTOFF, 0.0), (turbine.S_RUNNING, 1.0),
+                              (turbine.S_PHASE, float(turbine.PHASE_RUN))):
+            props[int(s[column])] = value
+        slot = int(s[turbine.S_THROTTLE])
+        inputs.setdefault(slot, props[slot])
+        props[slot] = 1.0
 
     def initial_engines(self, running):
         """The engines as the reset file leaves them (``running``: its ``<running>`` indices, −1 all): every piston
         first as ``ResetToIC`` leaves it (not running, the magnetos off, the starter off, the mixture lean and a
         governor's rpm lever at its lowest (FGFCS's 0: flightsim's pilot has it at the highest), no fuel flow, the
-        propeller at rest, the manifold at the ambient pressure), then the named ones started as
-        ``FGFDMExec::RunIC`` starts them (:meth:`_init_running`, one by one: an engine whose first 0.5 s frame
-        finds no fuel flow yet stops there and may not catch again, as in JSBSim)."""
-        from flightsim.physics.jsbsim import piston, propeller
+        propeller at rest, the manifold at the ambient pressure), every turbine as ``FGTurbine::ResetToIC`` leaves
+        it (off, its fuel cut off, the starter off, N1, N2 and N2norm 0, no thrust nor fuel flow, the afterburner
+        out, a propeller it drives at rest), then the named ones started as ``FGFDMExec::RunIC`` starts them
+        (:meth:`_init_running`, one by one: an engine whose first 0.5 s frame finds no fuel flow yet stops there and
+        may not catch again, as in JSBSim; a turbine marched at throttle 1, its spools at their maximum when the
+        flight begins, as JSBSim's)."""
+        from flightsim.physics.jsbsim import piston, propeller, turbine
 
         prop = self.model.propulsion
         names = self.model.properties.names
@@ -335,9 +449,28 @@ class ScriptProperties:
                 self.sim.set_jsbsim_property(names[int(s[column])], value)
             for column in (propeller.RS_RPM, propeller.RS_ENGINE_RPM, propeller.RS_THRUST):
                 self.sim.set_jsbsim_property(names[int(ps[column])], 0.0)
-        named = [k for k, _ in self._pistons() if -1 in running or k in running]
+        for k, row in self._turbines():
+            s = prop.slots[row]
+            for column in (turbine.S_N1, turbine.S_N2, turbine.S_N2NORM, turbine.S_THRUST, turbine.S_AUGMENTATION,
+                           turbine.S_STARTER, turbine.S_RUNNING, turbine.S_STALLED, turbine.S_SEIZED,
+                           turbine.S_CRANKING, turbine.S_FUEL_FLOW, turbine.S_INJECTION):
+                self.sim.set_jsbsim_property(names[int(s[column])], 0.0)
+            self.sim.set_jsbsim_property(names[int(s[turbine.S_CUTOFF])], 1.0)
+            if k in prop.turbine_propellers:
+                ps = prop.propeller_slots[prop.turbine_propellers[k]]
+                for column in (propeller.RS_RPM, propeller.RS_ENGINE_RPM, propeller.RS_THRUST):
+                    self.sim.set_jsbsim_property(names[int(ps[column])], 0.0)
+            # run_ic's frame with no time passing: the trim phase and FGTurbine::Trim's thrust (the next frame
+            # with time passing turns it off, or running if the script sets its running flag first)
+            turbine.turbine_steady(self.sim.jsbsim_properties, prop.engines[row], s,
+                                   self.sim.jsbsim_property("atmosphere/sigma"), np.zeros(6))
+        named = [k for k, _, _ in self._startable() if -1 in running or k in running]
+        inputs = {}
         for k in named:                         # (FGFDMExec::RunIC: InitRunning(n) for each, then its march)
-            self._init_running(k)
+            self._init_running(k, inputs)
+        props = self.sim.jsbsim_properties      # (the next frame's LoadInputs)
+        for slot, value in inputs.items():
+            props[slot] = value
 
     def apply(self):
         """What the script set for the flight (:meth:`write`) reaches it now."""

@@ -7,7 +7,7 @@ with aviation signs)::
     airspeed, alpha, throttle, elevator, aileron, rudder, flaps, brake,
     parking_brake, on_ground, wind_x, wind_y, wind_z, groundspeed, rpm, ap_mode,
     engine, brake_left, brake_right, lat, lon, alt_msl, nav_dev_dots,
-    gs_dev_dots, dme_nm, gear
+    gs_dev_dots, dme_nm, gear, failures, ias_indicated
 
 ``x, y, z`` earth position (x North, y West, z up); ``vx, vy, vz`` earth
 velocity (over the ground); ``qw..qz`` orientation body → earth; ``p, q, r``
@@ -38,11 +38,18 @@ the DME's slant range in nm), **nan where there is no signal** (beyond
 range, behind terrain, no glide slope for a VOR: NaN in the table, ``nan``
 in the CSV, as Python's ``float``, numpy and pandas read it); ``gear`` the
 gear lever (a control, last because it came last: 1 down, 0 up; see
-:class:`flightsim.simulation.controls.Controls`).
+:class:`flightsim.simulation.controls.Controls`); ``failures`` the
+failures in force as a bit field (bit i the i-th of
+:data:`flightsim.simulation.failures.KINDS`: 1 the engine, 128 the pitot
+tube, ...) and ``ias_indicated`` what the airspeed indicator shows (kt:
+the calibrated airspeed of the pressures its pitot tube and static port
+feel, :mod:`flightsim.simulation.gauges`; ``airspeed`` stays the true
+airspeed).
 Columns are only ever added at the end; a trace without the later ones
 reads the brakes, on_ground, rpm and ap_mode as 0, the wind as still air,
 the engine as running, its place as the flat earth frame laid at 0°, 0°,
-no NAV signal, and the gear lever down.
+no NAV signal, the gear lever down, no failure and the indicated airspeed
+unknown (NaN).
 """
 
 import csv
@@ -53,6 +60,10 @@ import numpy as np
 from flightsim.files import atomic_write
 from flightsim.math import quat
 from flightsim.simulation.controls import complete
+from flightsim.simulation.failures import bits_of
+
+#: The electrical failure's bit: the NAV radio shows nothing.
+ELECTRICAL = bits_of(["electrical"])
 
 STATE_COLUMNS = ("t", "x", "y", "z", "vx", "vy", "vz", "qw", "qx", "qy", "qz", "p", "q", "r")
 DERIVED_COLUMNS = ("roll", "pitch", "heading", "airspeed", "alpha")
@@ -68,8 +79,11 @@ GEODETIC_COLUMNS = ("lat", "lon", "alt_msl")
 NAV_COLUMNS = ("nav_dev_dots", "gs_dev_dots", "dme_nm")
 #: The gear lever (1 down, 0 up), a control added after the NAV columns.
 GEAR_COLUMNS = ("gear",)
+#: The failures in force (a bit field) and what the airspeed indicator shows (kt), after the gear lever.
+FAILURE_COLUMNS = ("failures", "ias_indicated")
 COLUMNS = (STATE_COLUMNS + DERIVED_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ("groundspeed",)
-           + ENGINE_COLUMNS + LATER_CONTROL_COLUMNS + GEODETIC_COLUMNS + NAV_COLUMNS + GEAR_COLUMNS)
+           + ENGINE_COLUMNS + LATER_CONTROL_COLUMNS + GEODETIC_COLUMNS + NAV_COLUMNS + GEAR_COLUMNS
+           + FAILURE_COLUMNS)
 #: What a trace without a column reads in it: 0, but the engine runs and the gear is down.
 _ABSENT = {"engine": 1.0, "brake_left": 0.0, "brake_right": 0.0, "gear": 1.0}
 #: Where the controls (but the later ones: :func:`controls_of`) and the on_ground flag start in a trace table.
@@ -81,6 +95,7 @@ LATER_AT = COLUMNS.index(LATER_CONTROL_COLUMNS[0])
 GEODETIC_AT = COLUMNS.index(GEODETIC_COLUMNS[0])
 NAV_AT = COLUMNS.index(NAV_COLUMNS[0])
 GEAR_AT = COLUMNS.index(GEAR_COLUMNS[0])
+FAILURES_AT = COLUMNS.index(FAILURE_COLUMNS[0])
 
 
 def flat_geodetic_rows(x, y, z, lat0=0.0, lon0=0.0):
@@ -94,7 +109,8 @@ def flat_geodetic_rows(x, y, z, lat0=0.0, lon0=0.0):
     return np.column_stack([lat, lon, z])
 
 
-def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=None, geodetic=None, nav=None):
+def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=None, geodetic=None, nav=None,
+          failures=None, ias=None):
     """The trace as one float array, columns :data:`COLUMNS`.
 
     Parameters
@@ -120,7 +136,10 @@ def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=
         frame laid on WGS-84 at 0°, 0° (:func:`flat_geodetic_rows`).
     nav : array_like, shape (N, 3), optional
         :data:`NAV_COLUMNS` at each row (:meth:`NavRadio.rows <flightsim.simulation.navigation.NavRadio.rows>`;
-        NaN without a signal); default no signal.
+        NaN without a signal); default no signal; none where ``failures`` has the electrical failure.
+    failures, ias : array_like, shape (N,), optional
+        The failures' bit field and the airspeed indicator's reading (kt) at each row; default no failure and
+        NaN (not known).
     """
     times = np.asarray(times, dtype=np.float64).reshape(-1, 1)
     states = np.asarray(states, dtype=np.float64).reshape(-1, 13)
@@ -142,9 +161,12 @@ def table(times, states, controls, on_ground=None, wind=None, rpm=None, ap_mode=
         groundspeed = np.hypot(states[:, 3], states[:, 4]).reshape(-1, 1)
         place = (flat_geodetic_rows(states[:, 0], states[:, 1], states[:, 2]) if geodetic is None
                  else np.asarray(geodetic, dtype=np.float64).reshape(n, 3))
-    nav = np.full((n, 3), np.nan) if nav is None else np.asarray(nav, dtype=np.float64).reshape(n, 3)
+    nav = np.full((n, 3), np.nan) if nav is None else np.array(nav, dtype=np.float64).reshape(n, 3)
+    failed = np.zeros((n, 1)) if failures is None else np.asarray(failures, dtype=np.float64).reshape(n, 1)
+    nav[(failed[:, 0].astype(np.int64) & ELECTRICAL) != 0] = np.nan        # the radio off with the electrics
+    shown = np.full((n, 1), np.nan) if ias is None else np.asarray(ias, dtype=np.float64).reshape(n, 1)
     return np.hstack([times, states, angles, airspeed, alpha, controls, ground, wind, groundspeed, *extra, later,
-                      place, nav, lever])
+                      place, nav, lever, failed, shown])
 
 
 def write_csv(path, rows):
@@ -209,6 +231,8 @@ def read_csv(path):
     index = {name: header.index(name) for name in header}
     placed = all(c in index for c in GEODETIC_COLUMNS)
     radio = [index.get(c) for c in NAV_COLUMNS]
+    radio_like = NAV_COLUMNS + ("ias_indicated",)        # NaN where nothing is shown
+    radio = radio + [index.get("ias_indicated")]
     rows, navs = [], []
     for number, cells in enumerate(lines[1:], start=2):
         if not cells:
@@ -217,7 +241,7 @@ def read_csv(path):
             raise InputError(path, f"line {number}", f"expected {len(header)} cells, got {len(cells)}")
         values = []
         for name in (STATE_COLUMNS + CONTROL_COLUMNS + GROUND_COLUMNS + WIND_COLUMNS + ENGINE_COLUMNS
-                     + LATER_CONTROL_COLUMNS + GEAR_COLUMNS + (GEODETIC_COLUMNS if placed else ())):
+                     + LATER_CONTROL_COLUMNS + GEAR_COLUMNS + ("failures",) + (GEODETIC_COLUMNS if placed else ())):
             if name not in index:
                 values.append(_ABSENT.get(name, 0.0))
                 continue
@@ -230,7 +254,7 @@ def read_csv(path):
                 raise InputError(path, f"line {number}, column {name}", f"not finite: {text!r}")
             values.append(v)
         nav = []
-        for name, at in zip(NAV_COLUMNS, radio, strict=True):
+        for name, at in zip(radio_like, radio, strict=True):
             text = "" if at is None else cells[at].strip()
             try:
                 v = float(text) if text else np.nan
@@ -254,11 +278,13 @@ def read_csv(path):
     at = 14 + len(CONTROL_COLUMNS)
     extra = at + 1 + len(WIND_COLUMNS)
     later = extra + len(ENGINE_COLUMNS)
-    place = later + len(LATER_CONTROL_COLUMNS) + len(GEAR_COLUMNS)
-    controls = np.hstack([data[:, 14:at], data[:, later:place]])
+    failed = later + len(LATER_CONTROL_COLUMNS) + len(GEAR_COLUMNS)
+    place = failed + 1
+    controls = np.hstack([data[:, 14:at], data[:, later:failed]])
+    navs = np.array(navs)
     return table(data[:, 0], states, controls, on_ground=data[:, at], wind=data[:, at + 1:at + 4],
                  rpm=data[:, extra], ap_mode=data[:, extra + 1], geodetic=data[:, place:] if placed else None,
-                 nav=np.array(navs))
+                 nav=navs[:, :3], failures=data[:, failed], ias=navs[:, 3])
 
 
 def controls_of(rows):

@@ -272,6 +272,23 @@ class HudView:
     #: The map panel's picture and what it marks (:class:`flightsim.app.map_companion.MapReadout`), or None while
     #: it is hidden.
     map: Optional[object] = None
+    #: The Instructor panel (:class:`InstructorReadout`), or None while it is hidden.
+    instructor: Optional[object] = None
+    #: The lesson flown (:class:`flightsim.app.lesson_companion.LessonReadout`), or None.
+    lesson: Optional[object] = None
+    #: The lessons the Lessons menu offers: ``(name, title)`` pairs (none where the source cannot fly).
+    lessons: tuple = ()
+
+
+@dataclass(frozen=True)
+class InstructorReadout:
+    """What the Instructor panel shows: ``kinds`` the failures this aircraft can have, ``active`` ``(kind, since s)``
+    of those in force, ``armed`` ``(kind, trigger in words)`` of those scheduled and still to come, ``t`` now (s)."""
+
+    kinds: tuple
+    active: tuple
+    armed: tuple
+    t: float
 
 
 @dataclass(frozen=True)
@@ -323,6 +340,12 @@ class HudCommands:
         Turn the course selector to that course, deg.
     set_map : callable (bool)
         Show or hide the map panel.
+    fail, repair : callable (str)
+        Fail a kind now (:data:`flightsim.simulation.failures.KINDS`); repair one (None: all).
+    set_instructor : callable (bool)
+        Show or hide the Instructor panel.
+    load_lesson, start_lesson, close_lesson : callable (str), (), ()
+        Fly a lesson (its brief shown, paused); start it; leave it (the flight goes on).
     """
 
     toggle_pause: Callable[[], None]
@@ -348,3 +371,9 @@ class HudCommands:
     set_obs: Callable[[float], None] = lambda course: None
     calibrate: Callable[[str], None] = lambda name: None
     set_map: Callable[[bool], None] = lambda on: None
+    fail: Callable[[str], None] = lambda kind: None
+    repair: Callable[[Optional[str]], None] = lambda kind: None
+    set_instructor: Callable[[bool], None] = lambda on: None
+    load_lesson: Callable[[str], None] = lambda name: None
+    start_lesson: Callable[[], None] = lambda: None
+    close_lesson: Callable[[], None] = lambda: None

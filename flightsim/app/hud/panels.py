@@ -78,7 +78,8 @@ from flightsim.simulation.navigation import station as find_station
 
 __all__ = ["NUMERICS_SECTIONS", "PANELS", "STALL_BLINK_HZ", "aircraft_section", "autopilot_section", "camera_section",
            "charts_section", "clock_section", "cockpit_overlay", "dynamics_panel", "dynamics_section", "flight_panel",
-           "gear_panel", "ghost_section", "integrator_section", "key_help", "nav_panel", "numerics_panel",
+           "gear_panel", "ghost_section", "instructor_panel", "integrator_section", "key_help", "nav_panel",
+           "numerics_panel",
            "place_section",
            "recording_section", "run_section", "sound_section", "stall_flash", "status_banner", "timing_section",
            "wind_section"]
@@ -115,7 +116,8 @@ _HELP_ACTIONS = (("pitch_up", "pitch up (stick back)"), ("pitch_down", "pitch do
                  ("engine", "engine off (mixture cut) / running"),
                  ("gear", "gear lever up / down (gear that retracts)"), ("mute", "sound off / on"),
                  ("devices", "Input panel: joysticks, their axes, calibration"),
-                 ("map", "map: terrain, airfields, navaids, your track (wheel zooms, drag pans)"), ("quit", "quit"))
+                 ("map", "map: terrain, airfields, navaids, your track (wheel zooms, drag pans)"),
+                 ("instructor", "Instructor: fail the engine, an instrument, a control; repair it"), ("quit", "quit"))
 
 STALL_BLINK_HZ = 1.5
 """The stall warning's blink, cycles a second of the app's clock (:attr:`~flightsim.app.hud.state.Hud.clock`):
@@ -264,18 +266,28 @@ def flight_panel(view, do, hud):
     _panel_background(hud)
     imgui.begin("Flight", None, _PANEL_FLAGS | imgui.WindowFlags_.no_move)
     size = 184.0
-    attitude_indicator(t.roll, t.pitch, size, view.director)
-    heading_tape(t.heading, size)
+    g, failed = t.gauges, t.failures
+    shown = g if g is not None and "vacuum" in failed else t          # the vacuum gyros as they drift
+    attitude_indicator(shown.roll, shown.pitch, size, view.director)
+    heading_tape(shown.heading, size)
+    pitot_static = g is not None and ("pitot" in failed or "static" in failed)
     kt = t.airspeed * FT_S_TO_KT
     aircraft = view.aircraft
     if aircraft is not None and aircraft.airspeed_unit == "kt":      # the airspeed indicator of a light airplane
-        imgui.text(f"IAS {t.indicated_airspeed * FT_S_TO_KT:5.1f} kt  TAS {kt:5.1f} kt  "
+        ias = g.airspeed_kt if pitot_static else t.indicated_airspeed * FT_S_TO_KT
+        imgui.text(f"IAS {ias:5.1f} kt  TAS {kt:5.1f} kt  "
                    f"GS {t.groundspeed * FT_S_TO_KT:5.1f} kt" + (f"  M {t.mach:.2f}" if t.mach >= 0.3 else ""))
     else:
         imgui.text(f"Airspeed {kt:6.1f} kt  ({t.airspeed:5.1f} ft/s)  GS {t.groundspeed * FT_S_TO_KT:5.1f} kt")
-    imgui.text(f"Altitude {t.altitude:7.0f} ft")
+    if pitot_static:                    # the pitot-static instruments, as they read with a tube or port blocked
+        imgui.text(f"Altimeter {g.altitude_ft:6.0f} ft")
+    else:
+        imgui.text(f"Altitude {t.altitude:7.0f} ft")
     place_section(t)
-    imgui.text(f"Vert spd {t.vertical_speed * 60.0:+7.0f} ft/min")
+    vs = g.vertical_speed_fpm if pitot_static else t.vertical_speed * 60.0
+    imgui.text(f"Vert spd {vs:+7.0f} ft/min")
+    if g is not None and g.flags:       # the flags and annunciators a real cockpit shows
+        imgui.text_colored(_RED, "  ".join(FLAG_TEXT[f] for f in g.flags))
     imgui.text(f"AoA      {t.alpha:+6.1f} deg")
     imgui.text(f"Roll {t.roll:+6.1f}  Pitch {t.pitch:+5.1f}  Hdg {t.heading:05.1f}")
     if t.stall:
@@ -832,6 +844,163 @@ def input_panel(view, do, hud):
         do.set_devices(False)
 
 
+#: The cockpit's failure flags (:data:`flightsim.simulation.gauges.FLAGS`) as the flight panel shows them.
+FLAG_TEXT = {"VAC": "LOW VACUUM", "NAV": "NAV OFF", "AP": "AP FAIL", "TC": "TC OFF"}
+#: What the Instructor panel calls each failure.
+FAILURE_LABELS = {"engine": "Engine quits", "engine_partial": "Engine: half power", "engine_rough": "Engine rough",
+                  "jam_aileron": "Aileron jammed", "jam_elevator": "Elevator jammed", "jam_rudder": "Rudder jammed",
+                  "trim_runaway": "Trim runaway (nose down)", "pitot": "Pitot tube blocked",
+                  "static": "Static port blocked", "vacuum": "Vacuum pump", "electrical": "Electrical system",
+                  "brake_left": "Left brake", "brake_right": "Right brake", "tyre_left": "Left tyre flat",
+                  "tyre_right": "Right tyre flat"}
+
+
+def instructor_panel(view, do, hud):
+    """The instructor's station (I opens and closes it): each failure this aircraft can have, failed (red, how long
+    ago, a Repair button) or working (a Fail button), the scheduled ones still to come (``--failures``), and
+    Repair all."""
+    readout = view.instructor
+    if readout is None or not _panels_fit(hud):
+        return
+    size = imgui.get_io().display_size
+    imgui.set_next_window_pos(vec2(0.5 * size.x, 0.5 * size.y), imgui.Cond_.always, vec2(0.5, 0.5))
+    imgui.set_next_window_bg_alpha(0.95)
+    _, keep = imgui.begin(f"Instructor ({view.keymap.describe('instructor')})", True,
+                          _DYNAMICS_FLAGS | imgui.WindowFlags_.no_move)
+    _remember_window(hud, "instructor:window")
+    active = dict(readout.active)
+    armed = {}
+    for kind, when in readout.armed:
+        armed.setdefault(kind, when)
+    if imgui.begin_table("failures", 3, imgui.TableFlags_.row_bg):
+        for kind in readout.kinds:
+            imgui.table_next_row()
+            imgui.table_next_column()
+            imgui.text(FAILURE_LABELS[kind])
+            imgui.table_next_column()
+            if kind in active:
+                imgui.text_colored(_RED, f"FAILED {readout.t - active[kind]:4.0f} s ago")
+            elif kind in armed:
+                imgui.text_colored(_AMBER, f"armed: {armed[kind]}")
+            else:
+                imgui.text_disabled("working")
+            imgui.table_next_column()
+            if kind in active:
+                if imgui.small_button(f"Repair##{kind}"):
+                    do.repair(kind)
+            elif imgui.small_button(f"Fail now##{kind}"):
+                do.fail(kind)
+            hud.remember(f"instructor:{kind}")
+        imgui.end_table()
+    if imgui.button("Repair all"):
+        do.repair(None)
+    hud.remember("instructor:repair_all")
+    imgui.end()
+    if not keep:
+        do.set_instructor(False)
+
+
+def lessons_section(view, do, hud):
+    """The Lessons menu: a lesson to fly (its brief shown, the flight paused until it starts)."""
+    if not view.lessons:
+        return
+    if imgui.collapsing_header("Lessons"):
+        for name, title in view.lessons:
+            if imgui.small_button(f"{title}##lesson"):
+                do.load_lesson(name)
+            hud.remember(f"lessons:{name}")
+
+
+def lesson_panel(view, do, hud):
+    """The lesson flown: its brief (before it starts), its criteria live (while flying), its debrief (at the end:
+    the score per criterion, the profile and the view from above, the best score so far)."""
+    r = view.lesson
+    if r is None or not _panels_fit(hud):
+        return
+    lesson = r.lesson
+    size = imgui.get_io().display_size
+    if r.state == "flying":
+        imgui.set_next_window_pos(vec2(0.5 * size.x, 8), imgui.Cond_.always, vec2(0.5, 0.0))
+    else:
+        imgui.set_next_window_pos(vec2(0.5 * size.x, 0.5 * size.y), imgui.Cond_.always, vec2(0.5, 0.5))
+    imgui.set_next_window_bg_alpha(0.95 if r.state != "flying" else PANEL_ALPHA)
+    imgui.begin(f"Lesson: {lesson.title}", None, _DYNAMICS_FLAGS | imgui.WindowFlags_.no_move)
+    _remember_window(hud, "lesson:window")
+    if r.state == "brief":
+        imgui.push_text_wrap_pos(imgui.get_cursor_pos_x() + 460.0)
+        imgui.text_wrapped(lesson.brief)
+        imgui.pop_text_wrap_pos()
+        imgui.separator()
+        imgui.text("Scored on (full points / none):")
+        for c in lesson.criteria:
+            imgui.bullet_text(f"{c.label}: {c.full:g} / {c.zero:g} {c.unit}")
+        if r.best is not None:
+            imgui.text(f"Best so far: {r.best:.0f}")
+        if imgui.button("Start"):
+            do.start_lesson()
+        hud.remember("lesson:start")
+        imgui.same_line()
+        if imgui.button("Cancel##lesson"):
+            do.close_lesson()
+    elif r.state == "flying":
+        imgui.text(f"{r.t:5.0f} s of {lesson.seconds:.0f}")
+        for c in lesson.criteria:
+            v = r.live.get(c.key)
+            shown = "-" if v is None or v != v else f"{v:.1f} {c.unit}"
+            colour = _GREEN if v is not None and v == v and c.points(v) >= 50.0 else _AMBER
+            imgui.text_colored(colour, f"{c.label}: {shown}")
+    else:
+        _debrief(r, do, hud)
+    imgui.end()
+
+
+def _debrief(r, do, hud):
+    """A finished lesson's debrief (the Lesson panel's last state)."""
+    lesson, result = r.lesson, r.result
+    imgui.text_colored(_GREEN if result.passed else _RED,
+                       f"{result.score:.0f} / 100 - {'passed' if result.passed else 'not passed'}"
+                       + (f"   (best {r.best:.0f})" if r.best is not None else ""))
+    if result.status:
+        imgui.text_colored(_RED, result.status)
+    if imgui.begin_table("debrief", 3, imgui.TableFlags_.row_bg):
+        for c in lesson.criteria:
+            v = result.values[c.key]
+            imgui.table_next_row()
+            imgui.table_next_column()
+            imgui.text(c.label)
+            imgui.table_next_column()
+            imgui.text("not reached" if v != v else f"{v:.1f} {c.unit}")
+            imgui.table_next_column()
+            imgui.text(f"{result.points[c.key]:5.1f} points")
+        imgui.end_table()
+    along = np.asarray(r.along)
+    if len(along) and implot.begin_plot("##profile", vec2(460, 150), CHART_FLAGS):
+        implot.setup_axes("past the threshold, ft", "height, ft", implot.AxisFlags_.auto_fit,
+                          implot.AxisFlags_.auto_fit)
+        if lesson.start == "approach":
+            d = np.linspace(min(float(along.min()), 0.0), 400.0, 40)
+            implot.plot_line("3 deg glide path", d, np.maximum((400.0 - d) * np.tan(np.radians(3.0)), 0.0))
+        implot.plot_line("flown", along, np.asarray(r.height))
+        implot.end_plot()
+    if len(along) and implot.begin_plot("##top", vec2(460, 110), CHART_FLAGS):
+        right = np.asarray(r.right)
+        reach = max(100.0, 1.1 * float(np.max(np.abs(right))))         # the runway's width shows to scale
+        implot.setup_axes("past the threshold, ft", "right of centre, ft", implot.AxisFlags_.auto_fit, 0)
+        implot.setup_axis_limits(implot.ImAxis_.y1, -reach, reach, imgui.Cond_.always)
+        implot.plot_shaded("runway", np.array([0.0, 3000.0]), np.array([37.5, 37.5]), np.array([-37.5, -37.5]))
+        implot.plot_line("flown", along, right)
+        implot.end_plot()
+    if r.saved:
+        imgui.text_disabled(f"kept: {r.saved['trace']}")
+    if imgui.button("Fly again"):
+        do.load_lesson(lesson.name)
+    hud.remember("lesson:again")
+    imgui.same_line()
+    if imgui.button("Close##debrief"):
+        do.close_lesson()
+    hud.remember("lesson:close")
+
+
 def _dynamics(view, d, do, hud):
     imgui.text(d.header)
     if view.capabilities.can_fly:
@@ -992,11 +1161,11 @@ def _z_plot(d, hud):
 # ------------------------------------------------------------------ the registry
 
 NUMERICS_SECTIONS = (aircraft_section, integrator_section, timing_section, clock_section, run_section, camera_section,
-                     sound_section, recording_section, dynamics_section, autopilot_section, ghost_section,
-                     charts_section)
+                     sound_section, recording_section, dynamics_section, autopilot_section, lessons_section,
+                     ghost_section, charts_section)
 """The Numerics window's sections, top to bottom; each ``section(view, do, hud)``."""
 
 PANELS = (cockpit_overlay, flight_panel, gear_panel, numerics_panel, nav_panel, dynamics_panel, input_panel,
-          map_panel,
+          map_panel, instructor_panel, lesson_panel,
           status_banner, key_help)
 """The HUD, in drawing order (later ones on top); each ``panel(view, do, hud)``."""

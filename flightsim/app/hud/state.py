@@ -83,6 +83,8 @@ class Hud:
         self.show_help = False
         #: the Input panel (joysticks) is shown
         self.show_devices = False
+        #: the Instructor panel (I): fail and repair things
+        self.show_instructor = False
         self.hit_boxes = {}
         self.clock = 0.0
         self.message = ""

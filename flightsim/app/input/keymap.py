@@ -51,6 +51,7 @@ PRESS_ACTIONS += ("mute",)           # the sound off / on
 PRESS_ACTIONS += ("devices",)        # the Input panel (joysticks, their axes, calibration) on / off
 PRESS_ACTIONS += ("map",)            # the map panel on / off
 PRESS_ACTIONS += ("gear",)           # the gear lever up / down (an aircraft whose gear retracts)
+PRESS_ACTIONS += ("instructor",)     # the Instructor panel (failures) on / off
 
 ACTIONS = HELD_ACTIONS + PRESS_ACTIONS
 """Every action a key can be bound to."""

@@ -58,6 +58,9 @@ class Aerodynamics:
     source : flightsim.physics.jsbsim.xmlfile.JSBSimFile
     properties : Properties
         Where the block's properties get their slots (shared with the FCS, the engines, ...).
+    extra : callable, optional
+        ``extra(builder)`` adds functions of its own after the block's (the gear's strut force functions:
+        :mod:`flightsim.physics.jsbsim.model`), evaluated with them at every load evaluation.
 
     Attributes
     ----------
@@ -73,7 +76,7 @@ class Aerodynamics:
         ``<property value="…">`` declarations: name → initial value.
     """
 
-    def __init__(self, source, properties=None):
+    def __init__(self, source, properties=None, extra=None):
         self.source = source
         self.properties = Properties() if properties is None else properties
         block = source.section("aerodynamics")
@@ -144,6 +147,8 @@ class Aerodynamics:
         for name, el, where in self.functions:
             builder.function(el, where)
             builder.store(name)
+        if extra is not None:                   # (functions evaluated with the aerodynamics': the gear's struts)
+            extra(builder)
         self.program = builder.build()
         self._reads = builder.reads
         p = self.properties

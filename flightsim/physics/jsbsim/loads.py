@@ -16,7 +16,8 @@ FGAerodynamics.  flightsim integrates with several load evaluations per step
 * **at every stage** (:func:`jsbsim_loads`, called by
   :func:`flightsim.physics.aero.airplane_loads`): the auxiliary properties at
   the stage's state (α, β, q̄, Mach, ...), the aerodynamics block and its
-  body loads, the held thrust, gravity and the landing gear.
+  body loads, the held thrust, gravity and the ground reactions (JSBSim's own: FGLGear's struts and
+  FGAccelerations' friction solve, :mod:`~flightsim.physics.jsbsim.ground_reactions`).
 
 α̇ and β̇ use the air-relative body acceleration of the last step (JSBSim's
 uses the last frame's), from the change of the body velocity over it.
@@ -36,11 +37,17 @@ import math
 import numpy as np
 
 from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit, qv_rotate
-from flightsim.physics.gear import GD_DEPTH, gear_loads
+from flightsim.physics.gear import BRAKE_BOTH, BRAKE_LEFT, BRAKE_RIGHT, wheel_brake
 from flightsim.physics.jsbsim.aero import axes_to_body, frame_start
 from flightsim.physics.jsbsim.atmosphere import standard_atmosphere
 from flightsim.physics.jsbsim.auxiliary import auxiliary_in, motion_in, put_atmosphere
 from flightsim.physics.jsbsim.external import external_loads
+from flightsim.physics.jsbsim.ground_reactions import (
+    contacts_frame,
+    contacts_geometry,
+    ground_reactions,
+    steering_after_fcs,
+)
 from flightsim.physics.jsbsim.native import call_block
 from flightsim.physics.jsbsim.propulsion import engines_frame_by_address, engines_steady
 from flightsim.physics.planet import P_A, P_B, P_KEY, P_OMEGA, ecef, view_lat_lon
@@ -55,11 +62,16 @@ __all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPA
 #: (−1: none reads it) of the thrusters' loads ``forces/fb[xyz]-prop-lbs``, ``moments/[lmn]-prop-lbsft`` (6), of
 #: ``simulation/sim-time-sec`` and of ``gear/wow``; how many wheels lead the gear rows; the slots of the gear's
 #: force ``forces/fb[xyz]-gear-lbs`` (3); the slot of the aerodynamic reference point's shift (−1: none); the slots
-#: of the wind's properties a system writes (3, :data:`WIND_PROPERTIES`; −1: none writes it).
+#: of the wind's properties a system writes (3, :data:`WIND_PROPERTIES`; −1: none writes it); the inertia tensor
+#: about the CG and its inverse (JSBSim's body frame, slug·ft², 9 each, row by row: the friction's solve,
+#: :mod:`~flightsim.physics.jsbsim.ground_reactions`); the slots of ``fcs/steer-cmd-norm`` and of
+#: ``gear/gear-pos-norm``; the slots of :data:`BRAKES`.
 (J_FORCE_AXES, J_SPAN, J_CHORD, J_AREA, J_RP, _RP_Y, _RP_Z, J_DT_SLOT, J_SETTLE_SLOT, J_ALPHA_SLOT, J_BETA_SLOT,
  J_LIFT_SLOT, J_SIGMA_SLOT, J_RPM_SLOT, J_RHO_SLOT, J_EYE, _EYE_Y, _EYE_Z, J_PROP_SLOTS, _P1, _P2, _P3, _P4, _P5,
  J_TIME_SLOT, J_GEAR_WOW_SLOT, J_WHEELS, J_GEAR_FORCE_SLOTS, _G1, _G2, J_RP_SHIFT_SLOT, J_WIND_SLOTS, _W1,
  _W2) = range(34)
+J_INERTIA = 34
+J_STEER_CMD_SLOT, J_GEAR_POS_SLOT, J_BRAKE_SLOTS = 52, 53, 54
 #: The thrusters' loads properties, in ``J_PROP_SLOTS`` order.
 PROP_LOADS = ("forces/fbx-prop-lbs", "forces/fby-prop-lbs", "forces/fbz-prop-lbs", "moments/l-prop-lbsft",
               "moments/m-prop-lbsft", "moments/n-prop-lbsft")
@@ -69,14 +81,13 @@ GEAR_LOADS = ("forces/fbx-gear-lbs", "forces/fby-gear-lbs", "forces/fbz-gear-lbs
 #: write one (−1: none does), the wind the step flies is theirs (JSBSim's systems run before FGAuxiliary).
 WIND_PROPERTIES = ("atmosphere/wind-north-fps", "atmosphere/wind-east-fps", "atmosphere/wind-down-fps")
 #: How many entries ``jsb_scalars`` has.
-SCALARS = 34
-#: Columns of the contacts array ``jsb_contacts``: the slots of a contact's ``…/WOW`` and ``…/wheel-speed-fps``
-#: (−1: none reads it) and its row in flightsim's gear.
-(C_WOW_SLOT, C_WHEEL_SPEED_SLOT, C_GEAR_ROW) = range(3)
+SCALARS = 57
+#: JSBSim's brake groups' commands (FGFCS's ``BrakePos``: left, right, center) and the side of flightsim's brakes
+#: each one is (:func:`flightsim.physics.gear.wheel_brake`).
+BRAKES = ("fcs/left-brake-cmd-norm", "fcs/right-brake-cmd-norm", "fcs/center-brake-cmd-norm")
+BRAKE_SIDES = (BRAKE_LEFT, BRAKE_RIGHT, BRAKE_BOTH)
 #: JSBSim's ``slugtolb``: a slug's weight in lbf at standard gravity.
 SLUG_TO_LB = 32.174049
-#: FGLGear: an airborne wheel spins down at 13 ft/s².
-WHEEL_SPIN_DOWN = 13.0
 #: Columns of the commands array ``jsb_commands``: the property's slot, the pilot input (an index of
 #: :data:`flightsim.physics.inputs.INPUTS`, or −1 for a constant), the scale (the constant for −1), the
 #: lowest and highest value.
@@ -105,7 +116,8 @@ SETTLE_ITERATIONS = 50
 #: sound, :data:`L_ATMOSPHERE`): a step's start and its stages at the same altitude compute it once; then the last
 #: evaluation's specific force (FGAccelerations' ``vBodyAccel``, ft/s², :data:`L_FORCE`), the body rates at the
 #: last step's start (:data:`L_RATES`) and their derivative over it (:data:`L_RATES_DOT`), the last
-#: evaluation's gear force (lbf, :data:`L_GEAR`), JSBSim's axes.
+#: evaluation's gear force (lbf, :data:`L_GEAR`), JSBSim's axes; then each contact's state
+#: (:data:`~flightsim.physics.jsbsim.ground_reactions.CONTACT_FIELDS` each, from :data:`LAST_FIELDS` on).
 LAST_FIELDS = 25
 L_ATMOSPHERE = 7
 L_FORCE = 13
@@ -199,8 +211,11 @@ def jsbsim_loads(t, y, params):
 
     The flight controls and the engines are those of :func:`step_start` (held through the step).
     """
-    props = params.jsb_props
+    props, s = params.jsb_props, params.jsb_scalars
     _auxiliary_at(y, params, props)
+    # the contacts' compressions first: the aerodynamics' program computes the strut force functions from them
+    dt, settle = props[int(s[J_DT_SLOT])], props[int(s[J_SETTLE_SLOT])] != 0.0
+    contacts_geometry(y, params, params.terrain, LAST_FIELDS, dt, settle, props[int(s[J_GEAR_POS_SLOT])], None)
     x, yy, z, roll, m, n = _aero(props, params)
     held = params.jsb_held
     fx, fy, fz = x + held[0], -(yy + held[1]), -(z + held[2])          # JSBSim body → flightsim body
@@ -210,18 +225,19 @@ def jsbsim_loads(t, y, params):
     inv = 1.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
     ex, ey, ez = qv_rotate(qw, qx, qy, qz, fx, fy, fz)
     mass = params.mass
-    gx, gy, gz, gmx, gmy, gmz, touching = gear_loads(y, params, qw, qx, qy, qz, inv, params.terrain)
-    last, sx, sy, sz = params.jsb_last, fx, fy, fz       # the specific force, for the load factors (JSBSim's axes)
+    # the ground reactions (FGLGear, FGAccelerations' friction), given the other loads (JSBSim's body frame)
+    gx, gy, gz, gl, gm, gn, touching = ground_reactions(
+        y, params, x + held[0], yy + held[1], z + held[2], roll + held[3], m + held[4], n + held[5], LAST_FIELDS,
+        dt, settle)
+    last = params.jsb_last
     last[L_GEAR] = last[L_GEAR + 1] = last[L_GEAR + 2] = 0.0
     if touching:
-        bx, by, bz = qv_rotate(qw, -qx, -qy, -qz, gx, gy, gz)
-        bx, by, bz = bx * inv, by * inv, bz * inv
-        sx, sy, sz = sx + bx, sy + by, sz + bz
-        last[L_GEAR], last[L_GEAR + 1], last[L_GEAR + 2] = bx, -by, -bz
-    last[L_FORCE], last[L_FORCE + 1], last[L_FORCE + 2] = sx / mass, -sy / mass, -sz / mass
-    if touching:
-        return ((ex * inv + gx) / mass, (ey * inv + gy) / mass, (ez * inv + gz) / mass - params.gravity,
-                mx + gmx, my + gmy, mz + gmz)
+        fx, fy, fz = fx + gx, fy - gy, fz - gz
+        mx, my, mz = mx + gl, my - gm, mz - gn
+        ex, ey, ez = qv_rotate(qw, qx, qy, qz, fx, fy, fz)
+        last[L_GEAR], last[L_GEAR + 1], last[L_GEAR + 2] = gx, gy, gz
+    # the specific force, for the load factors (JSBSim's axes)
+    last[L_FORCE], last[L_FORCE + 1], last[L_FORCE + 2] = fx / mass, -fy / mass, -fz / mass
     return ex * inv / mass, ey * inv / mass, ez * inv / mass - params.gravity, mx, my, mz
 
 
@@ -246,6 +262,20 @@ def _commands(props, commands, controls):
         value = commands[k, 2] if source < 0 else commands[k, 2] * controls[source]
         lo, hi = commands[k, 3], commands[k, 4]
         props[int(commands[k, 0])] = lo if value < lo else (hi if value > hi else value)
+
+
+@borrowing_jit
+def _brakes(props, commands, controls, slots):
+    """The brake groups' commands from flightsim's brakes (:func:`~flightsim.physics.gear.wheel_brake`: the
+    parking brake, the toe brakes, the brake eased on the side away from the rudder), where the pilot's input
+    gives them (a script holding one at a value keeps it)."""
+    for k in range(commands.shape[0]):
+        if commands[k, 1] < 0.0:
+            continue
+        slot = int(commands[k, 0])
+        for j in range(3):
+            if slot == int(slots[j]):
+                props[slot] = wheel_brake(controls, BRAKE_SIDES[j])
 
 
 @borrowing_jit
@@ -321,25 +351,6 @@ def _state_into(props, slots, y, planet):
 
 
 @borrowing_jit
-def _contacts(props, params, any_slot, wheels, u, h, settle):
-    """What FGGroundReactions gives the FCS (it ran last frame: the last evaluation's contacts): each contact's
-    weight on wheels, ``gear/wow`` (any wheel's), and a wheel's speed — the body's forward speed while it rolls
-    (flightsim's wheels have no speed of their own), spinning down at :data:`WHEEL_SPIN_DOWN` off the ground."""
-    rows, depth = params.jsb_contacts, params.gear_diag
-    anywhere = 0.0
-    for k in range(wheels):
-        if depth[k, GD_DEPTH] > 0.0:
-            anywhere = 1.0
-    _put(props, any_slot, anywhere)
-    for k in range(rows.shape[0]):
-        on = depth[int(rows[k, C_GEAR_ROW]), GD_DEPTH] > 0.0
-        _put(props, int(rows[k, C_WOW_SLOT]), 1.0 if on else 0.0)
-        slot = int(rows[k, C_WHEEL_SPEED_SLOT])
-        if slot >= 0:
-            props[slot] = u if on else (0.0 if settle else max(props[slot] - WHEEL_SPIN_DOWN * h, 0.0))
-
-
-@borrowing_jit
 def _settled_fcs(props, params):
     """The flight controls settled: run until no property changes (at most :data:`SETTLE_ITERATIONS` passes), so
     that a loop through the channels (a gain scheduled on the surface it moves, read through a filter) sits at
@@ -358,18 +369,20 @@ def _settled_fcs(props, params):
 
 
 @borrowing_jit
-def _frame_inputs(t, y, h, params, settle, u):
+def _frame_inputs(t, y, h, params, settle):
     """What a step's start gives the flight controls before they run (the commands, the state, the time, the
     gear's last forces and contacts, the atmosphere), in JSBSim's order; the settle switch and the step."""
     props, s, last = params.jsb_props, params.jsb_scalars, params.jsb_last
     props[int(s[J_DT_SLOT])] = h
     props[int(s[J_SETTLE_SLOT])] = 1.0 if settle else 0.0
     _commands(props, params.jsb_commands, params.controls)
+    _brakes(props, params.jsb_commands, params.controls, s[J_BRAKE_SLOTS:J_BRAKE_SLOTS + 3])
     _state_into(props, params.jsb_state_slots, y, params.planet)
     _put(props, int(s[J_TIME_SLOT]), t)
     for k in range(3):          # (FGGroundReactions ran last frame: the last evaluation's)
         _put(props, int(s[J_GEAR_FORCE_SLOTS + k]), last[L_GEAR + k])
-    _contacts(props, params, int(s[J_GEAR_WOW_SLOT]), int(s[J_WHEELS]), u, h, settle)
+    # (FGGroundReactions ran last frame: the last evaluation's contacts; the pilot's steering command)
+    contacts_frame(props, params, h, settle, LAST_FIELDS, props[int(s[J_STEER_CMD_SLOT])], int(s[J_GEAR_WOW_SLOT]))
     put_atmosphere(props, params.jsb_aux_slots, *_atmosphere(last, y[2]))
 
 
@@ -412,8 +425,9 @@ def step_start(t, y, h, params):
     last[0], last[1], last[2] = u, v, w
     last[L_RATES], last[L_RATES + 1], last[L_RATES + 2] = wx, wy, wz
     last[6] = 1.0
-    _frame_inputs(t, y, h, params, np.bool_(False), u)     # (a flag, not a literal: one compile for both)
+    _frame_inputs(t, y, h, params, np.bool_(False))     # (a flag, not a literal: one compile for both)
     call_block(params.jsb_native[0], props, params.jsb_fcs_constants, params.jsb_fcs_tables, params.jsb_fcs_data)
+    steering_after_fcs(props, params, LAST_FIELDS)
     _systems_wind(props, s, params.wind)
     _auxiliary_at(y, params, props)             # (FGAuxiliary after the FCS)
     sigma = _engine_block(props, params)
@@ -459,9 +473,10 @@ def _settle_inputs(t, y, h, params):
     last[0], last[1], last[2] = u, v, w
     last[L_RATES], last[L_RATES + 1], last[L_RATES + 2] = wx, wy, wz
     last[6] = 0.0                               # (after a settle the next step has no derivative yet)
-    _frame_inputs(t, y, h, params, np.bool_(True), u)
+    _frame_inputs(t, y, h, params, np.bool_(True))
     _auxiliary_at(y, params, props)             # (the FCS's "last frame" auxiliary values: this state's)
     _settled_fcs(props, params)
+    steering_after_fcs(props, params, LAST_FIELDS)
     _systems_wind(props, params.jsb_scalars, params.wind)
     return _engine_block(props, params)
 

@@ -4,8 +4,11 @@
 or a path to its ``.xml``) into an :class:`~flightsim.physics.aircraft.Aircraft`
 that every part of flightsim flies as it flies its own: the mass, CG and
 inertia tensor (``<mass_balance>``, point masses and tanks, as
-``FGMassBalance::Run``), the landing gear (``<ground_reactions>``, as
-flightsim's gear: :func:`contacts`), no aerodynamic elements, and a
+``FGMassBalance::Run``), the landing gear (``<ground_reactions>``: its
+contact points as flightsim's gear, :func:`contacts`, for the ground's
+machinery — touchdown, crash — and JSBSim's own model of them,
+``jsb_contacts``, for the loads: :mod:`~flightsim.physics.jsbsim.ground_reactions`),
+no aerodynamic elements, and a
 :class:`JSBSimModel` in ``Aircraft.jsbsim`` holding what the compiled loads
 (:mod:`flightsim.physics.jsbsim.loads`) read: the aerodynamics, the flight
 controls and the engines compiled for one stack machine over one property
@@ -36,6 +39,7 @@ from flightsim.physics.aero import ENGINE_FIELDS
 from flightsim.physics.aircraft import Aircraft, Contact
 from flightsim.physics.constants import RHO_SL
 from flightsim.physics.inputs import INPUTS
+from flightsim.physics.jsbsim import ground_reactions as G
 from flightsim.physics.jsbsim import loads as L
 from flightsim.physics.jsbsim.aero import CL_SQUARED, LIFT, STALL_LATCH, Aerodynamics
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY, slots_of
@@ -128,8 +132,46 @@ def inertia_about_cg(mass):
     return j
 
 
+#: A SQUARE damper's units (JSBSim's factors to lbf·s²/ft²).
+SQUARE_DAMPING = {"LBS/FT2/SEC2": 1.0, "N/M2/SEC2": 1.0 / 47.880259}
+
+
+def _square(el):
+    """Whether a damper element is a SQUARE one (``type="SQUARE"``: the force the speed squared times it)."""
+    return el is not None and (el.get("type") or "").strip() == "SQUARE"
+
+
+def square_damping(source, el, what):
+    """A SQUARE damper's coefficient, lbf·s²/ft² (its ``unit=`` one of :data:`SQUARE_DAMPING`, or none)."""
+    value = source.number(el, what)
+    unit = (el.get("unit") or "LBS/FT2/SEC2").strip().upper()
+    if unit not in SQUARE_DAMPING:
+        raise InputError(source.path, what, f"unit {unit!r} cannot be converted to LBS/FT2/SEC2")
+    return value * SQUARE_DAMPING[unit]
+
+
+def orientation_matrix(source, el, what):
+    """A BOGEY's ``<orientation>`` (roll, pitch, yaw; rad or deg) as FGLGear's ``mTGear``: the transformation
+    matrix of those Euler angles (FGQuaternion's ``GetT``)."""
+    angles = []
+    for axes in (("roll", "x"), ("pitch", "y"), ("yaw", "z")):
+        child = next((el.find(a) for a in axes if el.find(a) is not None), None)
+        angles.append(0.0 if child is None else source.number(child, f"{what}/{axes[0]}"))
+    unit = (el.get("unit") or "RAD").strip().upper()
+    if unit not in ("RAD", "DEG"):
+        raise InputError(source.path, what, f"unit {unit!r} is not an angle (RAD, DEG)")
+    phi, theta, psi = (math.radians(a) for a in angles) if unit == "DEG" else angles
+    cf, sf, ct, st, cp, sp = math.cos(phi), math.sin(phi), math.cos(theta), math.sin(theta), math.cos(psi), \
+        math.sin(psi)
+    return np.array([[ct * cp, ct * sp, -st],
+                     [sf * st * cp - cf * sp, sf * st * sp + cf * cp, sf * ct],
+                     [cf * st * cp + sf * sp, cf * st * sp - sf * cp, cf * ct]])
+
+
 def contacts(source, weight, cg_design):
-    """``<ground_reactions>`` as flightsim's gear: each ``BOGEY`` a wheel, each ``STRUCTURE`` a hard point.
+    """``<ground_reactions>`` as flightsim's gear: each ``BOGEY`` a wheel, each ``STRUCTURE`` a hard point (the
+    contact points the ground's machinery reads — :mod:`flightsim.physics.ground`, the gear's legs; the loads are
+    JSBSim's own, :meth:`JSBSimModel._contacts`).
 
     Wheels first, then hard points, each in file order (the model's wheels are numbered so).  Spring and
     damper as the file gives them; static friction the file's; rolling friction the file's; a braked wheel
@@ -146,14 +188,13 @@ def contacts(source, weight, cg_design):
             raise InputError(source.path, f"{where} type", f"{el.get('type')!r} is not a contact type "
                                                            f"({', '.join(CONTACT_KINDS)})")
 
-        if el.find("strut_force") is not None:
-            raise InputError(source.path, f"{where}/strut_force", "a strut force function is not supported")
-
         def value(tag, unit=None, default=0.0, el=el, where=where):
             return source.child_number(el, tag, unit, where, default)
 
-        stiffness = value("spring_coeff", "LBS/FT", None)
-        damping = value("damping_coeff", "LBS/FT/SEC", 0.0)
+        # (a strut force function gives no spring: its leg's travel from the weight, as for a spring of W per ft)
+        stiffness = value("spring_coeff", "LBS/FT", weight if el.find("strut_force") is not None else None)
+        damping = (square_damping(source, el.find("damping_coeff"), f"{where}/damping_coeff")
+                   if _square(el.find("damping_coeff")) else value("damping_coeff", "LBS/FT/SEC", 0.0))
         steer = math.degrees(value("max_steer", "RAD", 0.0))
         braked = (el.findtext("brake_group") or "NONE").strip().upper() != "NONE"
         found[kind].append(dict(
@@ -234,7 +275,7 @@ class JSBSimModel:
             props.slot(name)
         metrics, mass = Metrics.read(source), MassBalance.read(source)
         fcs = FlightControls(source, props)
-        aero = Aerodynamics(source, props)
+        aero = Aerodynamics(source, props, extra=functools.partial(cls._strut_functions, source))
         cg = mass.cg
         external = ExternalForces(source, props, lambda r: mass.structural_to_body(r, cg))
         engines = Propulsion(source, props, extra=external.compile_functions)
@@ -251,7 +292,8 @@ class JSBSimModel:
         rows = [(props.slot(name), -1 if control is None else INPUTS.index(control), scale, lo, hi)
                 for name, (control, scale, lo, hi) in commands.items()]
         state_slots = np.array([props.slot(n) for n in L.STATE], dtype=np.int64)
-        contact_rows, wheels = cls._contacts(source, props)
+        props.slot(GEAR_POSITION)
+        contact_rows, wheels = cls._contacts(source, props, mass, fcs)
         for n in SURFACES:
             props.slot(n)
         own = {**metrics.properties(), **tank_properties(source), "inertia/weight-lbs": mass.weight}
@@ -259,9 +301,11 @@ class JSBSimModel:
         cls._check_inputs(source, props, aero, fcs, engines, set(own) | set(commands) | set(L.PROP_LOADS)
                           | set(L.GEAR_LOADS)
                           | {props.names[int(slot)] for slot in contact_rows[:, :2].ravel() if slot >= 0}
+                          | {canonical(GEAR_POSITION)} | cls._compressions(source)
                           | {"simulation/sim-time-sec", "gear/wow"})
         aux_slots = slots_of(props)
-        initial = props.array({**external.defaults, **aero.defaults, **fcs.defaults, **engines.defaults})
+        initial = props.array({canonical(GEAR_POSITION): 1.0, **external.defaults, **aero.defaults, **fcs.defaults,
+                               **engines.defaults})      # (FGFCS: the gear down, 1, until something moves it)
         for k, v in own.items():
             if k in props:
                 initial[props[k]] = v
@@ -284,6 +328,11 @@ class JSBSimModel:
         scalars[L.J_RP_SHIFT_SLOT] = aero.rp_shift_slot
         for k, name in enumerate(L.GEAR_LOADS):
             scalars[L.J_GEAR_FORCE_SLOTS + k] = props[name] if name in props else -1
+        scalars[L.J_INERTIA:L.J_INERTIA + 9] = inertia_about_cg(mass).ravel()
+        scalars[L.J_INERTIA + 9:L.J_INERTIA + 18] = np.linalg.inv(inertia_about_cg(mass)).ravel()
+        scalars[L.J_STEER_CMD_SLOT] = props["fcs/steer-cmd-norm"]
+        scalars[L.J_GEAR_POS_SLOT] = props[GEAR_POSITION]
+        scalars[L.J_BRAKE_SLOTS:L.J_BRAKE_SLOTS + 3] = [props[n] for n in L.BRAKES]
         written = set(fcs.outputs)
         for k, name in enumerate(L.WIND_PROPERTIES):
             scalars[L.J_WIND_SLOTS + k] = props[name] if name in written else -1
@@ -294,23 +343,133 @@ class JSBSimModel:
                                  if n.startswith("/")})))
 
     @staticmethod
-    def _contacts(source, props):
-        """The ``jsb_contacts`` rows (``loads.C_*``) of the contacts whose ``gear/unit[k]/WOW`` or
-        ``…/wheel-speed-fps`` (a BOGEY's; a STRUCTURE's ``contact/unit[k]/…``) a block reads, ``k`` its place in
-        the file (FGLGear's ``GearNumber``), its gear row its place in flightsim's gear (wheels first:
-        :func:`contacts`); and how many wheels there are."""
+    def _contacts(source, props, mass, fcs):
+        """The ``jsb_contacts`` rows (:data:`~flightsim.physics.jsbsim.ground_reactions.CONTACT_COLUMNS`), one per
+        ``<contact>`` in file order (FGLGear's ``GearNumber`` ``k``), as ``FGLGear``'s constructor reads it: its
+        ``gear/unit[k]/…`` (a STRUCTURE's ``contact/unit[k]/…``) ``WOW`` and ``wheel-speed-fps`` where a block reads
+        them, its row in flightsim's gear (wheels first: :func:`contacts`), its location relative to the CG, the
+        strut (a STRUCTURE's default spring the empty weight per ft, its dampers the same and, without a rebound
+        damper, the damper), the friction coefficients (a STRUCTURE's static and dynamic 1 by default), the
+        steering (castering at ``max_steer`` 360 or ``<castered>``), the brake group's command, the retraction and
+        the strut's orientation; and how many wheels there are.
+
+        Raises
+        ------
+        flightsim.errors.InputError
+            A contact type or brake group JSBSim does not know, or a ``CORNERING_COEFF`` table (not supported):
+            the file, the contact's element and why.
+        """
         block = source.section("ground_reactions", required=False)
-        kinds = [CONTACT_KINDS.get((el.get("type") or "BOGEY").upper())
-                 for el in (() if block is None else block.findall("contact"))]
-        wheels = [k for k, kind in enumerate(kinds) if kind == "wheel"]
-        points = [k for k, kind in enumerate(kinds) if kind == "hard_point"]
+        elements = list(() if block is None else block.findall("contact"))
+        kinds = [CONTACT_KINDS.get((el.get("type") or "BOGEY").upper()) for el in elements]
+        order = [k for k, kind in enumerate(kinds) if kind == "wheel"] + [k for k, kind in enumerate(kinds)
+                                                                           if kind == "hard_point"]
+        brakes = {"LEFT": "fcs/left-brake-cmd-norm", "RIGHT": "fcs/right-brake-cmd-norm",
+                  "CENTER": "fcs/center-brake-cmd-norm", "NOSE": "fcs/center-brake-cmd-norm",
+                  "TAIL": "fcs/center-brake-cmd-norm", "NONE": None, "": None}
+        cg = mass.cg
         rows = []
-        for row, k in enumerate(wheels + points):
-            base = canonical(f"{'gear' if kinds[k] == 'wheel' else 'contact'}/unit[{k}]")
-            slots = [props[n] if n in props else -1 for n in (f"{base}/WOW", f"{base}/wheel-speed-fps")]
-            if max(slots) >= 0:
-                rows.append((*slots, row))
-        return np.array(rows, dtype=np.float64).reshape(-1, 3), len(wheels)
+        for k, (el, kind) in enumerate(zip(elements, kinds, strict=True)):
+            where = f"ground_reactions/contact[{k}]"
+            if kind is None:
+                raise InputError(source.path, f"{where} type", f"{el.get('type')!r} is not a contact type "
+                                                               f"({', '.join(CONTACT_KINDS)})")
+            for table in el.findall("table"):
+                raise InputError(source.path, f"{where}/table",
+                                 f"a {table.get('name') or 'tyre'} table is not supported")
+            bogey = kind == "wheel"
+            base = canonical(f"{'gear' if bogey else 'contact'}/unit[{k}]")
+            row = np.full(len(G.CONTACT_COLUMNS), 0.0)
+            row[G.C_WOW_SLOT], row[G.C_WHEEL_SPEED_SLOT] = (props[n] if n in props else -1
+                                                            for n in (f"{base}/WOW", f"{base}/wheel-speed-fps"))
+            row[G.C_GEAR_ROW] = order.index(k)
+            row[G.C_KIND] = G.BOGEY if bogey else G.STRUCTURE
+            row[G.C_X:G.C_X + 3] = mass.structural_to_body(source.location(el.find("location"), f"{where}/location"),
+                                                           cg)
+
+            def number(tag, unit=None, default=None, el=el, where=where):
+                return source.child_number(el, tag, unit, where, default)
+
+            def damper(tag, el=el, where=where):
+                child = el.find(tag)
+                if child is None:
+                    return None
+                if _square(child):
+                    return square_damping(source, child, f"{where}/{tag}"), 1.0
+                return number(tag, "LBS/FT/SEC"), 0.0
+
+            spring = mass.empty_weight if not bogey else 0.0
+            damping, rebound = ((spring, 0.0), (10.0 * spring, 0.0)) if not bogey else ((0.0, 0.0), (0.0, 0.0))
+            static, dynamic = (1.0, 1.0) if not bogey else (0.0, 0.0)
+            if el.find("spring_coeff") is not None:
+                spring = number("spring_coeff", "LBS/FT")
+            damping = damper("damping_coeff") or damping
+            rebound = damper("damping_coeff_rebound") or damping
+            row[G.C_SPRING] = spring
+            row[G.C_DAMPING], row[G.C_DAMPING_SQUARE] = damping
+            row[G.C_REBOUND], row[G.C_REBOUND_SQUARE] = rebound
+            row[G.C_STATIC] = number("static_friction", default=static)
+            row[G.C_DYNAMIC] = number("dynamic_friction", default=dynamic)
+            row[G.C_ROLLING] = number("rolling_friction", default=0.0)
+            steer = 0.0                     # (deg: FGLGear converts to degrees; 360 means castering)
+            if el.find("max_steer") is not None:
+                unit = (el.find("max_steer").get("unit") or "DEG").strip().upper()
+                steer = number("max_steer") * (180.0 / math.pi if unit == "RAD" else 1.0)
+            castered = el.find("castered")
+            row[G.C_MAX_STEER] = steer
+            if (steer == 360.0 and castered is None) or (castered is not None
+                                                         and number("castered", default=0.0) != 0.0):
+                row[G.C_STEERING] = G.CASTERED
+            else:
+                row[G.C_STEERING] = G.FIXED if steer == 0.0 else G.STEERED
+            group = (el.findtext("brake_group") or "").strip()
+            if group not in brakes:
+                raise InputError(source.path, f"{where}/brake_group",
+                                 f"{group!r} is not a brake group ({', '.join(b for b in brakes if b)})")
+            row[G.C_BRAKE_SLOT] = props[brakes[group]] if brakes[group] else -1
+            row[G.C_RETRACTABLE] = float(int(number("retractable", default=0.0)) > 0)
+            position = canonical(f"{base}/pos-norm")
+            row[G.C_UNIT_POSITION_SLOT] = props[position] if row[G.C_RETRACTABLE] and position in props else -1
+            strut = canonical(G.STRUT_FORCE.format(unit=f"{'gear' if bogey else 'contact'}/unit[{k}]"))
+            row[G.C_STRUT_SLOT] = props[strut] if el.find("strut_force") is not None else -1
+            row[G.C_COMPRESSION_SLOT], row[G.C_COMPRESSION_SPEED_SLOT] = (
+                props[n] if n in props else -1 for n in (f"{base}/compression-ft", f"{base}/compression-velocity-fps"))
+            steer_position = canonical(f"fcs/steer-pos-deg[{k}]")
+            row[G.C_STEER_POSITION_SLOT] = props[steer_position] if steer_position in fcs.outputs else -1
+            orientation = el.find("orientation")
+            t = (orientation_matrix(source, orientation, f"{where}/orientation")
+                 if orientation is not None and bogey else np.eye(3))
+            row[G.C_T:G.C_T + 9] = t.ravel()
+            rows.append(row)
+        return (np.array(rows, dtype=np.float64).reshape(-1, len(G.CONTACT_COLUMNS)),
+                sum(kind == "wheel" for kind in kinds))
+
+    @staticmethod
+    def _compressions(source):
+        """Each contact's ``…/compression-ft`` and ``…/compression-velocity-fps`` (FGLGear's, written by the ground
+        reactions' every evaluation)."""
+        block = source.section("ground_reactions", required=False)
+        out = set()
+        for k, el in enumerate(() if block is None else block.findall("contact")):
+            bogey = CONTACT_KINDS.get((el.get("type") or "BOGEY").upper()) == "wheel"
+            base = f"{'gear' if bogey else 'contact'}/unit[{k}]"
+            out |= {canonical(f"{base}/compression-ft"), canonical(f"{base}/compression-velocity-fps")}
+        return out
+
+    @staticmethod
+    def _strut_functions(source, builder):
+        """Each ``<contact>``'s ``<strut_force><function>`` compiled into ``builder`` (the aerodynamics' program),
+        its value stored into its :data:`~flightsim.physics.jsbsim.ground_reactions.STRUT_FORCE` property."""
+        block = source.section("ground_reactions", required=False)
+        for k, el in enumerate(() if block is None else block.findall("contact")):
+            strut = el.find("strut_force")
+            if strut is None:
+                continue
+            where = f"ground_reactions/contact[{k}]/strut_force"
+            bogey = CONTACT_KINDS.get((el.get("type") or "BOGEY").upper()) == "wheel"
+            builder.function(strut.find("function") if strut.find("function") is not None else strut,
+                             f"{where}/function")
+            builder.store(canonical(G.STRUT_FORCE.format(unit=f"{'gear' if bogey else 'contact'}/unit[{k}]")))
 
     @staticmethod
     def _retracting(source):
@@ -346,7 +505,7 @@ class JSBSimModel:
         return dict(
             jsb_on=True, jsb_props=self.initial.copy(), jsb_native=self.native.addresses,
             jsb_frames=frame_addresses(self.propulsion.pistons),
-            jsb_held=np.zeros(6), jsb_last=np.zeros(L.LAST_FIELDS),
+            jsb_held=np.zeros(6), jsb_last=np.zeros(L.LAST_FIELDS + G.state_size(self.contacts.shape[0])),
             jsb_scalars=self.scalars, jsb_commands=self.commands, jsb_state_slots=self.state_slots,
             jsb_aux_slots=self.aux_slots, jsb_axis_slots=self.aero.axis_slots,
             jsb_frame_slots=self.aero.state_slots, jsb_limits=self.aero.limits,

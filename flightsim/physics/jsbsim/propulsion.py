@@ -1,8 +1,9 @@
 """The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters or propellers, turboprops and
 pistons with propellers, liquid rockets with nozzles, electric engines with direct thrusters.
 
-As JSBSim's ``FGTurbine`` in its running phase (``FGTurbine::Calculate`` and
-``FGTurbine::Run``) and ``FGThruster``/``FGForce`` for a ``direct`` thruster:
+As JSBSim's ``FGTurbine`` (``FGTurbine::Calculate`` with its phases — off, spin-up on the starter, start, run,
+stall, seize, trim — and its starter, fuel cut-off and running flag: :mod:`flightsim.physics.jsbsim.turbine`)
+and ``FGThruster``/``FGForce`` for a ``direct`` thruster.  Running (``FGTurbine::Run``),
 each frame the engine's spools seek their commanded speeds, ``N = idle +
 throttle (max − idle)``, at the rates of its ``N1SpoolUp``/``Down``,
 ``N2SpoolUp``/``Down`` functions (by default ``FGSpoolUp``: ``k · 90 /
@@ -35,8 +36,9 @@ the file's ``Injection`` function, and ``…/InjectionTimer`` runs until
 injected engine without an ``Injection`` function (B747's) keeps its thrust
 while injecting (JSBSim would read a missing function); one with an
 ``<injection-time>`` is refused without it, as is an augmented engine (or
-augmethod 2) without ``AugThrust``.  Fuel flow, nozzle, EPR and EGT are not
-modelled (fuel burn is frozen here).
+augmethod 2) without ``AugThrust``.  The fuel flow is computed as JSBSim's
+(``…/fuel-flow-rate-pps``: ``tsfc``, ``atsfc``, the idle fuel flow) but not
+burnt (fuel burn is frozen here); nozzle, EPR and EGT are not modelled.
 
 As JSBSim's ``FGPiston`` (its starter, magnetos and
 supercharger) driving an ``FGPropeller`` (fixed-pitch, variable-pitch or
@@ -58,13 +60,16 @@ The engine's functions run in the same stack machine as the aerodynamics
 (:mod:`flightsim.physics.jsbsim.program`), their values at
 ``propulsion/engine[k]/NAME`` as in JSBSim; the engines' state lives in the
 property array too (``propulsion/engine[k]/n1``, ``…/n2``, ``…/augmentation``,
-the injection's (:data:`TURBINE_STATE`); ``…/map-pa``, ``…/propeller-rpm``,
+the injection's (:data:`TURBINE_STATE`), the phase and switches
+(:data:`~flightsim.physics.jsbsim.turbine.TURBINE_SWITCHES`); ``…/map-pa``, ``…/propeller-rpm``,
 ``…/blade-angle``, ...), so a frame is one call of :func:`engines_frame`,
 which other compiled code can call with :attr:`Propulsion.arrays`, and a
 reset is the array's.  What is not modelled is refused by name: other engines
-and thrusters (a solid rocket, an electric engine driving a propeller or rotor), a supercharger's drive loss;
-the start, stall and windmilling phases of a turbine or turboprop (and ``FGTurbine::Trim``, JSBSim's thrust at a
-zero time step; FGTurboProp's no power then) are not modelled (engines run), nor is fuel burn.
+and thrusters (a solid rocket, an electric engine driving a propeller or rotor), a supercharger's drive loss.
+Not modelled either: a turboprop's start, off and trim phases (FGTurboProp's: its engines run), fuel burn.
+Turbines, like pistons, start running, as JSBSim's ``propulsion/set-running`` leaves them
+(:attr:`Propulsion.defaults`: the phase running, the fuel on); a script stops the ones its reset file does not
+start (``ScriptProperties.initial_engines`` in :mod:`flightsim.simulation.script_writes`).
 
 What the caller fills in ``props`` before a frame, in the order JSBSim's models compute it
 (``FGFDMExec``: Propagate, Atmosphere, FCS, MassBalance, Auxiliary, then Propulsion, then Aerodynamics):
@@ -97,7 +102,7 @@ import numpy as np
 from numba import carray, cfunc
 
 from flightsim.errors import InputError
-from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit
+from flightsim.math.kernels import borrowing_jit
 from flightsim.physics.jsbsim import piston as _piston
 from flightsim.physics.jsbsim import propeller as _propeller
 from flightsim.physics.jsbsim import rocket as _rocket
@@ -126,41 +131,66 @@ from flightsim.physics.jsbsim.propeller import (
     TABLE_FIELDS,
     Tables,
 )
+from flightsim.physics.jsbsim.turbine import (
+    E_ATSFC,
+    E_AUGMENTED,
+    E_AUGMETHOD,
+    E_BLEED,
+    E_IDLE_FF,
+    E_IDLE_N1,
+    E_IDLE_N2,
+    E_INJECTED,
+    E_INJECTION_TIME,
+    E_KIND,
+    E_MAX_N1,
+    E_MAX_N2,
+    E_MAX_THRUST,
+    E_MIL,
+    E_N1_DOWN,
+    E_N1_UP,
+    E_N2_DOWN,
+    E_N2_UP,
+    E_NO_WINDMILL,
+    E_PITCH,
+    E_PROPELLER,
+    E_TSFC,
+    E_X,
+    E_YAW,
+    E_Z,
+    ENGINE_FIELDS,
+    KIND_ELECTRIC,
+    KIND_ROCKET,
+    KIND_TURBINE,
+    PHASE_RUN,
+    S_AUGMENTATION,
+    S_CUTOFF,
+    S_INJ_N1,
+    S_INJ_N2,
+    S_INJECTION,
+    S_INJECTION_TIMER,
+    S_N1,
+    S_N2,
+    S_N2NORM,
+    S_PHASE,
+    S_RUNNING,
+    S_THROTTLE,
+    S_THRUST,
+    S_WATER,
+    SLOT_FIELDS,
+    START_DEFAULTS,
+    TURBINE_STATE,
+    TURBINE_SWITCHES,
+    idle_fuel_flow,
+    turbine_frame,
+    turbine_steady,
+)
 from flightsim.physics.jsbsim.xmlfile import package_root
 
-__all__ = ["FRAME_SIGNATURE", "Propulsion", "engines_frame", "engines_frame_by_address", "engines_steady",
-           "frame_addresses", "turbines"]
-
-#: Columns of an engine's row in :attr:`Propulsion.engines`: its constants (lbf; %; rad; the location about the
-#: CG, ft), then its augmentation (``<augmented>``, ``<augmethod>``, the augmented thrust ``<maxthrust>``) and
-#: water injection (``<injected>``, ``<injection-time>``, s).
-(E_MIL, E_IDLE_N1, E_IDLE_N2, E_MAX_N1, E_MAX_N2, E_BLEED, E_N1_UP, E_N1_DOWN, E_N2_UP, E_N2_DOWN, E_X, E_Y, E_Z,
- E_PITCH, E_YAW, E_MAX_THRUST, E_AUGMENTED, E_AUGMETHOD, E_INJECTED, E_INJECTION_TIME) = range(20)
-#: The column of an engine's row in :attr:`Propulsion.engines` saying what the row is (``KIND_*``): a turbine, or
-#: a rocket or an electric engine with its thruster (whose rows reuse the columns as ``R_*``/``L_*`` say; the
-#: location and orientation columns ``E_X`` … ``E_YAW`` are every row's).
-E_KIND = 20
-#: :data:`E_KIND`'s values.
-KIND_TURBINE, KIND_ROCKET, KIND_ELECTRIC = 0.0, 1.0, 2.0
-#: Then 1 for a turbine that drives a propeller (its thrust is the propeller's power: no loads of its own), else 0.
-E_PROPELLER = 21
-#: Columns of an engine's row in :attr:`Propulsion.slots`: its throttle, its tables' and spool functions'
-#: values (−1: the default FGSpoolUp), its spools, its N2norm, its thrust; its ``AugThrust`` function (−1: none),
-#: the augmentation's state; its ``Injection`` function (−1: none), the injection command, timer, water left
-#: (normalised) and the injection's N1 and N2 increments.
-(S_THROTTLE, S_IDLE, S_MIL, S_N1_UP, S_N1_DOWN, S_N2_UP, S_N2_DOWN, S_N1, S_N2, S_N2NORM, S_THRUST, S_AUG,
- S_AUGMENTATION, S_INJECTION_FN, S_INJECTION, S_INJECTION_TIMER, S_WATER, S_INJ_N1, S_INJ_N2) = range(19)
-#: The number of columns of :attr:`Propulsion.engines` and :attr:`Propulsion.slots`.
-ENGINE_FIELDS, SLOT_FIELDS = 22, 19
-# (a rocket's or electric engine's row shares the thruster's, throttle's and thrust's columns)
-assert (E_X, E_Y, E_Z, E_PITCH, E_YAW, S_THROTTLE, S_THRUST) == (_rocket.T_X, _rocket.T_Y, _rocket.T_Z,
-                                                               _rocket.T_PITCH, _rocket.T_YAW, _rocket.K_THROTTLE,
-                                                               _rocket.K_THRUST)
-#: The properties of a turbine's state, ``{e}`` its ``propulsion/engine[k]``: the spools, N2norm, thrust; the
-#: augmentation (1 lit: flightsim's name, JSBSim binds none), the water-injection command, timer and water left
-#: and the N1/N2 increments (JSBSim's names).
-TURBINE_STATE = ("{e}/n1", "{e}/n2", "{e}/n2norm", "{e}/thrust-lbs", "{e}/augmentation", "{e}/injection_cmd",
-                 "{e}/InjectionTimer", "{e}/InjWaterNorm", "{e}/InjN1increment", "{e}/InjN2increment")
+__all__ = ["ENGINE_FIELDS", "E_AUGMETHOD", "E_IDLE_N1", "E_IDLE_N2", "E_KIND", "E_MAX_N1", "E_MAX_N2", "E_MIL",
+           "E_PROPELLER", "FRAME_SIGNATURE", "KIND_ELECTRIC", "KIND_ROCKET", "KIND_TURBINE", "Propulsion",
+           "SLOT_FIELDS", "S_AUGMENTATION", "S_INJECTION", "S_INJECTION_TIMER", "S_N1", "S_N2", "S_N2NORM",
+           "S_THROTTLE", "S_THRUST", "S_WATER", "TURBINE_STATE", "engines_frame", "engines_frame_by_address",
+           "engines_steady", "frame_addresses", "turbines"]
 
 _SPOOL_FUNCTIONS = ("N1SpoolUp", "N1SpoolDown", "N2SpoolUp", "N2SpoolDown")
 _KNOWN = {"milthrust", "maxthrust", "bypassratio", "tsfc", "atsfc", "bleed", "idlen1", "idlen2", "maxn1", "maxn2",
@@ -481,18 +511,39 @@ class Propulsion:
         row[E_MAX_THRUST] = value("maxthrust", 10000.0)
         row[E_AUGMENTED], row[E_AUGMETHOD], row[E_INJECTED] = augmented, method, injected
         row[E_INJECTION_TIME] = value("injection-time", 30.0)
+        for tag, (default, column) in START_DEFAULTS.items():
+            row[column] = value(tag, default)
+        for tag in ("n1spindown", "n2spindown"):
+            if row[START_DEFAULTS[tag][1]] <= 0.0:
+                raise InputError(self.source.path, f"{where}/{tag}", "must be above 0 (the spool's fall divides by it)")
+        windmill = root.find("disable-windmill")
+        row[E_NO_WINDMILL] = 0.0 if windmill is None else float(self._boolean(windmill, f"{where}/disable-windmill"))
+        row[E_TSFC], row[E_ATSFC] = value("tsfc", 0.8), value("atsfc", 1.7)
+        row[E_IDLE_FF] = idle_fuel_flow(row[E_MIL])
         own = [self.properties.slot(f"fcs/throttle-pos-norm[{k}]"), names["IdleThrust"], names["MilThrust"]]
         own += [names.get(n, -1) for n in _SPOOL_FUNCTIONS]
         state = [self.properties.slot(n.format(e=prefix)) for n in TURBINE_STATE]
         if thrust is not None:              # (a turbine driving a propeller: its own thrust is not thrust-lbs)
             state[TURBINE_STATE.index("{e}/thrust-lbs")] = self.properties.slot(thrust)
         own += state[:4] + [names.get("AugThrust", -1), state[4], names.get("Injection", -1)] + state[5:]
+        own += [self.properties.slot(n.format(e=prefix)) for n in TURBINE_SWITCHES]
         slots.append(own)
-        # FGTurbine::Load: the water left is 1 when the file gives an injection time, the increments the file's
-        self.defaults.update({self.properties.names[own[S_WATER]]: 1.0 if timed else 0.0,
-                              self.properties.names[own[S_INJ_N1]]: value("injection-N1-inc", 0.0),
-                              self.properties.names[own[S_INJ_N2]]: value("injection-N2-inc", 0.0)})
+        name = self.properties.names
+        # FGTurbine::Load: the water left is 1 when the file gives an injection time, the increments the file's;
+        # running, as JSBSim's set-running leaves it (a script's reset file stops the others: initial_engines)
+        self.defaults.update({name[own[S_WATER]]: 1.0 if timed else 0.0,
+                              name[own[S_INJ_N1]]: value("injection-N1-inc", 0.0),
+                              name[own[S_INJ_N2]]: value("injection-N2-inc", 0.0),
+                              name[own[S_PHASE]]: float(PHASE_RUN), name[own[S_RUNNING]]: 1.0,
+                              name[own[S_CUTOFF]]: 0.0})
         return row
+
+    def _boolean(self, el, where):
+        """An element's 0/1 (or true/false) value, as ``Element::FindElementValueAsBoolean`` reads it."""
+        text = (el.text or "").strip().lower()
+        if text in ("true", "false"):
+            return text == "true"
+        return self.source.number(el, where) != 0.0
 
     def locate(self, structural_to_body):
         """Fill each thruster's location about the CG (body frame, ft) from ``structural_to_body(r_in)``."""
@@ -533,29 +584,6 @@ class Propulsion:
 
 
 @borrowing_jit
-def _seek(v, target, accel, decel, dt):
-    """FGTurbine::Seek: ``v`` moved toward ``target`` by ``dt`` × the rate, not past it."""
-    if v > target:
-        v -= dt * decel
-        if v < target:
-            v = target
-    elif v < target:
-        v += dt * accel
-        if v > target:
-            v = target
-    return v
-
-
-@borrowing_jit
-def _spool_rate(props, slot, delay, n2norm, density_ratio):
-    """A spool function's value, or FGSpoolUp's default: ``delay / (1 + 3 (1 − n)³ + (1 − σ))``."""
-    if slot >= 0:
-        return props[slot]
-    n = min(1.0, n2norm + 0.1)
-    return delay / (1 + 3 * (1 - n) * (1 - n) * (1 - n) + (1 - density_ratio))
-
-
-@borrowing_jit
 def turbines(props, engines, slots, dt, density_ratio, out):
     """One frame of every running turbine (FGTurbine::Run) and the direct thrusters' loads into ``out`` (rows of
     other kinds skipped)."""
@@ -563,7 +591,7 @@ def turbines(props, engines, slots, dt, density_ratio, out):
         out[k] = 0.0
     for e in range(engines.shape[0]):
         if engines[e, E_KIND] == KIND_TURBINE:
-            _turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
+            turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
 
 
 @borrowing_jit
@@ -574,91 +602,6 @@ def _rocket_or_electric_frame(props, row, s, dt, out):
         _rocket.rocket_frame(props, row, s, dt, out)
     else:
         _rocket.electric_frame(props, row, s, out)
-
-
-@borrowing_jit
-def _turbine_frame(props, row, s, dt, density_ratio, out):
-    """One frame of a running turbine (``FGTurbine::Calculate`` in its running phase, ``FGTurbine::Run``, ``dt``
-    s), augmentation and water injection included; its direct thruster's body loads about the CG added into
-    ``out`` (``FGForce::GetBodyForces``: lbf, lbf·ft)."""
-    throttle = props[s[S_THROTTLE]]
-    augment_cmd = 0.0
-    if throttle > 1.0:                      # the range above 1 is the afterburner's (augmethod 2)
-        augment_cmd = throttle - 1.0
-        throttle -= augment_cmd
-    mil = row[E_MIL]
-    idle_thrust = mil * props[s[S_IDLE]]
-    mil_thrust = (mil - idle_thrust) * props[s[S_MIL]]
-    n1_factor = row[E_MAX_N1] - row[E_IDLE_N1]
-    n2_factor = row[E_MAX_N2] - row[E_IDLE_N2]
-    injecting = row[E_INJECTED] == 1.0 and props[s[S_INJECTION]] != 0.0 and props[s[S_WATER]] > 0.0
-    if injecting:
-        n1_factor += props[s[S_INJ_N1]]
-        n2_factor += props[s[S_INJ_N2]]
-    n2norm = props[s[S_N2NORM]]
-    up2 = _spool_rate(props, s[S_N2_UP], row[E_N2_UP], n2norm, density_ratio)
-    down2 = _spool_rate(props, s[S_N2_DOWN], row[E_N2_DOWN], n2norm, density_ratio)
-    n2 = _seek(props[s[S_N2]], row[E_IDLE_N2] + throttle * n2_factor, up2, down2, dt)
-    up1 = _spool_rate(props, s[S_N1_UP], row[E_N1_UP], n2norm, density_ratio)
-    down1 = _spool_rate(props, s[S_N1_DOWN], row[E_N1_DOWN], n2norm, density_ratio)
-    n1 = _seek(props[s[S_N1]], row[E_IDLE_N1] + throttle * n1_factor, up1, down1, dt)
-    n2norm = (n2 - row[E_IDLE_N2]) / n2_factor
-    thrust = idle_thrust + (mil_thrust * n2norm * n2norm)
-    augmentation = props[s[S_AUGMENTATION]] != 0.0         # (the last frame's: it decides the bleed)
-    if not augmentation:
-        thrust = thrust * (1.0 - row[E_BLEED])
-    method = row[E_AUGMETHOD]
-    if method == 1.0:
-        augmentation = throttle > 0.99 and n2 > 97.0
-    if row[E_AUGMENTED] == 1.0 and augmentation and method < 2.0:
-        thrust = props[s[S_AUG]] * row[E_MAX_THRUST]
-    if method == 2.0:
-        if augment_cmd > 0.0:
-            augmentation = True
-            tdiff = (row[E_MAX_THRUST] * props[s[S_AUG]]) - thrust
-            thrust += (tdiff * min(augment_cmd, 1.0))
-        else:
-            augmentation = False
-    if injecting:
-        timer = props[s[S_INJECTION_TIMER]] + dt
-        props[s[S_INJECTION_TIMER]] = timer
-        if timer < row[E_INJECTION_TIME]:
-            if s[S_INJECTION_FN] >= 0:      # (none: JSBSim would read a missing function; no change here)
-                thrust = thrust * props[s[S_INJECTION_FN]]
-            props[s[S_WATER]] = 1.0 - (timer / row[E_INJECTION_TIME])
-        else:
-            props[s[S_INJECTION]] = 0.0
-            props[s[S_WATER]] = 0.0
-    props[s[S_N1]], props[s[S_N2]], props[s[S_N2NORM]], props[s[S_THRUST]] = n1, n2, n2norm, thrust
-    props[s[S_AUGMENTATION]] = 1.0 if augmentation else 0.0
-    if row[E_PROPELLER] != 0.0:             # (its thrust is its propeller's power: turboprop.powered_frame)
-        return
-    _rocket.thruster_loads(row, thrust, out)    # (a direct thruster's: the same columns as a rocket's)
-
-
-@borrowing_entry_jit         # (called from Python only: engines_steady)
-def _turbine_steady(props, row, s, density_ratio, out):
-    """A running turbine at its steady state for its throttle (the fixed point ``FGPropulsion::GetSteadyState``
-    marches ``FGTurbine::Run`` to): the spools at their targets, the augmentation lit or not as it settles, then
-    one frame with no time passing (the injection's timer does not run); its loads added into ``out``."""
-    throttle = props[s[S_THROTTLE]]
-    augment_cmd = 0.0
-    if throttle > 1.0:
-        augment_cmd = throttle - 1.0
-        throttle -= augment_cmd
-    n1_factor = row[E_MAX_N1] - row[E_IDLE_N1]
-    n2_factor = row[E_MAX_N2] - row[E_IDLE_N2]
-    if row[E_INJECTED] == 1.0 and props[s[S_INJECTION]] != 0.0 and props[s[S_WATER]] > 0.0:
-        n1_factor += props[s[S_INJ_N1]]
-        n2_factor += props[s[S_INJ_N2]]
-    n2 = row[E_IDLE_N2] + throttle * n2_factor
-    props[s[S_N2]] = n2
-    props[s[S_N1]] = row[E_IDLE_N1] + throttle * n1_factor
-    if row[E_AUGMETHOD] == 1.0:
-        props[s[S_AUGMENTATION]] = 1.0 if throttle > 0.99 and n2 > 97.0 else 0.0
-    elif row[E_AUGMETHOD] == 2.0:
-        props[s[S_AUGMENTATION]] = 1.0 if augment_cmd > 0.0 else 0.0
-    _turbine_frame(props, row, s, 0.0, density_ratio, out)
 
 
 @borrowing_jit
@@ -693,7 +636,7 @@ def _direct_frames(props, engines, slots, dt, density_ratio, out):
         out[k] = 0.0
     for e in range(engines.shape[0]):
         if engines[e, E_KIND] == KIND_TURBINE:
-            _turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
+            turbine_frame(props, engines[e], slots[e], dt, density_ratio, out)
         else:
             _rocket_or_electric_frame(props, engines[e], slots[e], dt, out)
 
@@ -824,7 +767,7 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
     density_ratio = float(density_ratio)
     for e in range(engines.shape[0]):
         if engines[e, E_KIND] == KIND_TURBINE:
-            _turbine_steady(props, engines[e], slots[e], density_ratio, out)
+            turbine_steady(props, engines[e], slots[e], density_ratio, out)
         elif engines[e, E_KIND] == KIND_ROCKET:
             _rocket.rocket_steady(props, engines[e], slots[e], out)
         else:

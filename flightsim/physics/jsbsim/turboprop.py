@@ -46,7 +46,9 @@ handed to ``FGPropeller::Calculate`` as its power in ft·lbf/s, and FGTurbine
 never sets the propeller's rpm command or feather: its governor holds
 ``minrpm`` (FGPropeller's ``Advance`` stays 0; flightsim's
 ``…/propeller-advance`` and ``…/propeller-feather``, always 0).
-``propulsion/engine[k]/thrust-lbs`` is the propeller's thrust.
+``propulsion/engine[k]/thrust-lbs`` is the propeller's thrust.  The turbine starts, runs and is cut off in its
+phases as a direct one (:mod:`flightsim.physics.jsbsim.turbine`: off, its thrust and so the propeller's power
+0, the propeller windmilling or at rest).
 
 Each engine is a row of the piston array (:data:`~flightsim.physics.jsbsim.piston.PE_KIND`
 :data:`TURBOPROP` or :data:`TURBINE_PROPELLER`; columns ``TP_*``) and of its
