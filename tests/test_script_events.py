@@ -317,6 +317,8 @@ BAD = [
      " <set name='simulation/gravitational-torque' value='1'/> </event>", "<set> value= (line 6)",
      "gravity-gradient torque is not modelled"),
     ("<property value='0'> simulation/gravity-model </property>", "<property> value= (line 6)", "J2 model"),
+    ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
+     " <set name='atmosphere/cosine-gust/start' value='1'/> </event>", "<set> value= (line 6)", "cosine gust"),
 ]
 
 

@@ -71,7 +71,8 @@ FUNCTIONS = {
 #: JSBSim's settings of its integration a script may write (``FGPropagate``, ``FGInertial``, ``FGAccelerations``):
 #: name → (JSBSim's default, the values flightsim runs as JSBSim does (None: any), why the others are refused).
 #: The integrators are JSBSim's own (flightsim integrates with ``--integrator``); the gravity is J2's (model 1,
-#: ``gtWGS84``); the gravity-gradient torque is not modelled.
+#: ``gtWGS84``); the gravity-gradient torque and the cosine gust (``FGWinds``) are not modelled: a script that
+#: declares the gust's other properties would otherwise start one that never blows.
 SETTINGS = {
     "simulation/integrator/rate/rotational": (1.0, None, ""),
     "simulation/integrator/rate/translational": (3.0, None, ""),
@@ -79,6 +80,7 @@ SETTINGS = {
     "simulation/integrator/position/translational": (4.0, None, ""),
     "simulation/gravity-model": (1.0, {1.0}, "flightsim's gravity is the planet's J2 model (JSBSim's 1, WGS84)"),
     "simulation/gravitational-torque": (0.0, {0.0}, "the gravity-gradient torque is not modelled"),
+    "atmosphere/cosine-gust/start": (0.0, {0.0}, "JSBSim's cosine gust is not modelled"),
 }
 #: Each ``<table>`` of a script's functions compiled (:func:`_table_program`), by the element's id (the element
 #: kept with it, so that its id is not reused).
