@@ -216,8 +216,10 @@ def test_cli_simulate_writes_a_trace(tmp_path):
               "--out", str(trace))
     assert out.returncode == 0, out.stderr
     rows = np.loadtxt(trace, delimiter=",", skiprows=1)
-    # (the NAV columns at the end are NaN where the radio receives nothing: no glide slope from a VOR)
-    assert rows.shape[0] == 601 and np.all(np.isfinite(rows[:, :-3]))
+    # (the NAV columns are NaN where the radio receives nothing: no glide slope from a VOR)
+    from flightsim.simulation.trace import NAV_AT
+
+    assert rows.shape[0] == 601 and np.all(np.isfinite(rows[:, :NAV_AT])) and np.all(np.isfinite(rows[:, -3:]))
 
 
 def test_unsupported_aircraft_are_one_line_and_exit_2():

@@ -93,7 +93,8 @@ def test_the_app_is_grouped_by_what_it_is():
     assert sorted(p.name for p in app.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(APP_PARTS)
     assert sorted(p.name for p in app.glob("*.py")) == [
         "__init__.py", "app.py", "cockpit.py", "dynamics_companion.py", "frame_loop.py", "ghost_companion.py",
-        "hud_bridge.py", "map_companion.py", "poses.py", "recorder.py", "spin_app.py", "splash.py", "window.py"]
+        "hud_bridge.py", "lesson_companion.py", "map_companion.py", "poses.py", "recorder.py", "spin_app.py",
+        "splash.py", "window.py"]
     for part in APP_PARTS:
         doc = ast.get_docstring(ast.parse((app / part / "__init__.py").read_text()))
         assert doc and "may import" in doc, f"app/{part}/__init__.py says what it owns and may import"

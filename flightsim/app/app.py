@@ -202,8 +202,7 @@ class FlightApp:
         self._spec = model_spec if model_spec is not None else model_spec_for(sim.aircraft)
         self.model = build_airplane(sim.aircraft, self._spec, detail=self.quality.airplane_detail)
         self.terrain, self.scenery, self.scene, self.map = build_world(sim, terrain, self.model, self.quality)
-        #: the lesson flown (:class:`~flightsim.app.lesson_companion.LessonCompanion`; none until one is loaded)
-        self.lessons = LessonCompanion(self)
+        self.lessons = LessonCompanion(self)        # the lesson flown (none until one is loaded)
         self.cameras = CameraRig(self.model.cockpit_eye, self.model.radius, tower=self.scenery.tower_eye,
                                  terrain=self.terrain)
         self.pilot = Pilot(keymap)
@@ -371,15 +370,13 @@ class FlightApp:
         if self.ghost is not None:
             self.ghost.sim.renormalize = sim.renormalize      # the ghost differs by its integrator only
         steps = sim.advance(dt)
-        if sim.capabilities.can_fly:
-            self.cockpit.autopilot_news()
+        self.cockpit.news()
         self.telemetry = sim.telemetry()
         if self.sound is not None:       # the frame's wall time as the simulation took it; rendered on its own thread
             self.sound.listen(clamp_frame(dt), sim, self.telemetry)
         self.history.append(self.telemetry)
         self.pose = finite_pose(sim, self.pose)
         self.map.track.add(sim.t, self.pose[0])
-        self.lessons.frame()
         deflections = np.nan_to_num(sim.surface_deflections())
         if not sim.paused and sim.status is None:
             spin = propeller_spin(self.telemetry.rpm, sim.controls.throttle)

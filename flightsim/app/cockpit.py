@@ -193,9 +193,13 @@ class Cockpit:
         app.pilot.release_all()
         return True
 
-    def autopilot_news(self):
-        """After a frame's physics: say on the HUD, once, that the autopilot disconnected and why; the approach's
-        hand-back is its chime."""
+    def news(self):
+        """After a frame's physics: the lesson's progress and end (:meth:`LessonCompanion.frame
+        <flightsim.app.lesson_companion.LessonCompanion.frame>`); and say on the HUD, once, that the autopilot
+        disconnected and why (the approach's hand-back is its chime).  Nothing for a source that cannot fly."""
+        if not self.app.sim.capabilities.can_fly:
+            return
+        self.app.lessons.frame()
         ap = self.app.sim.autopilot
         if self._autopilot_was_on and not ap.engaged:
             self.app.hud.notify(("[chime] " if ap.chime else "") + ap.message, 6.0)

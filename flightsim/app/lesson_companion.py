@@ -13,12 +13,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from flightsim.app.recorder import Recorder
 from flightsim.simulation import trace
 from flightsim.simulation.lesson_debrief import best_scores, data_folder, keep
-from flightsim.simulation.lessons import LESSONS, LessonEnd, lesson_flight, measure, runway_local, score
+from flightsim.simulation.lessons import LESSONS, LessonEnd, lesson_flight, measure, runway_height, runway_local, score
 
-__all__ = ["LIVE_EVERY_S", "LessonCompanion", "LessonReadout"]
+__all__ = ["LIVE_EVERY_S", "LessonCompanion", "LessonReadout", "debrief_plot"]
 
 #: How often (wall-clock s) the live criteria are measured over the flight so far.
 LIVE_EVERY_S = 1.0
@@ -107,7 +109,7 @@ class LessonCompanion:
         try:
             data_folder().mkdir(parents=True, exist_ok=True)
             path = self._recorder.stop()
-            self.saved = keep(self.lesson, self.result, rows, sim.start.runway, trace_path=path)
+            self.saved = keep(self.lesson, self.result, rows, sim.start.runway, debrief_plot, trace_path=path)
         except OSError as exc:
             self._recorder.discard()
             self.saved = None
@@ -127,3 +129,36 @@ class LessonCompanion:
         best = self._best
         return LessonReadout(self.lesson, self.state, self.app.sim.t, self._live, self.result, self.saved,
                              None if best is None else best["score"], *self._track)
+
+
+def debrief_plot(lesson, rows, runway, path):
+    """The debrief's picture (PNG): the profile (height over the runway against the distance to the threshold,
+    with the 3° glide path where the lesson lands) and the view from above (the track over the runway)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    col = {name: rows[:, k] for k, name in enumerate(trace.COLUMNS)}
+    local = np.array([runway.local(a, b) for a, b in zip(col["x"], col["y"], strict=True)]).reshape(-1, 2)
+    along, left = local[:, 0], local[:, 1]
+    height = col["z"] - runway_height(runway)
+    fig, (profile, top) = plt.subplots(2, 1, figsize=(8, 6.5), constrained_layout=True)
+    fig.suptitle(lesson.title)
+    profile.plot(along, height, label="flown")
+    if lesson.landing or lesson.start == "approach":
+        d = np.linspace(min(along.min(), 0.0), 400.0, 50)
+        profile.plot(d, np.maximum((400.0 - d) * np.tan(np.radians(3.0)), 0.0), "--", label="3° glide path")
+    profile.set_xlabel("distance past the threshold, ft")
+    profile.set_ylabel("height, ft")
+    profile.legend()
+    profile.grid(True, alpha=0.3)
+    top.plot(along, -left, label="flown")
+    top.fill_between([0.0, runway.length], -0.5 * runway.width, 0.5 * runway.width, color="0.7", label="runway")
+    top.set_xlabel("distance past the threshold, ft")
+    top.set_ylabel("right of the centre line, ft")
+    top.legend()
+    top.grid(True, alpha=0.3)
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+

@@ -38,10 +38,11 @@ def run(args):
     if not args.headless:
         return _in_the_app(args)
     result, rows, sim = fly_lesson(lesson, args.controls, args.autopilot, args.seed)
+    from flightsim.app.lesson_companion import debrief_plot
     from flightsim.simulation.lesson_debrief import data_folder, debrief_text, keep
 
     try:
-        saved = keep(lesson, result, rows, sim.start.runway)
+        saved = keep(lesson, result, rows, sim.start.runway, debrief_plot)
     except OSError as exc:
         raise write_error("lesson", data_folder(), exc) from None
     if args.json:

@@ -12,13 +12,10 @@ import os
 import time
 from pathlib import Path
 
-import numpy as np
-
 from flightsim.files import atomic_write
 from flightsim.simulation import trace
-from flightsim.simulation.lessons import runway_height
 
-__all__ = ["best_scores", "data_folder", "debrief_plot", "debrief_text", "keep"]
+__all__ = ["best_scores", "data_folder", "debrief_text", "keep"]
 
 
 def data_folder():
@@ -28,8 +25,9 @@ def data_folder():
     return Path(base) / "flightsim" / "lessons"
 
 
-def keep(lesson, result, rows, runway, trace_path=None):
-    """Keep the lesson's trace (unless it is written already, at ``trace_path``), debrief plot and score in
+def keep(lesson, result, rows, runway, plot, trace_path=None):
+    """Keep the lesson's trace (unless it is written already, at ``trace_path``), debrief plot (drawn by
+    ``plot(lesson, rows, runway, path)``: :func:`flightsim.app.lesson_companion.debrief_plot`) and score in
     :func:`data_folder`; return where (``trace``, ``plot``) and the best score so far (``best``).
 
     Raises
@@ -44,7 +42,7 @@ def keep(lesson, result, rows, runway, trace_path=None):
         trace_path = folder / f"{lesson.name}-{stamp}.csv"
         trace.write_csv(trace_path, rows)
     plot_path = folder / f"{lesson.name}-{stamp}.png"
-    debrief_plot(lesson, rows, runway, plot_path)
+    plot(lesson, rows, runway, plot_path)
     best = best_scores()
     mine = best.get(lesson.name)
     if mine is None or result.score > mine["score"]:
@@ -76,36 +74,3 @@ def debrief_text(lesson, result, saved):
                      f"(full at {c.full:g}, none at {c.zero:g})")
     lines.append(f"  best so far {saved['best']:.0f}; trace {saved['trace']} (flightsim replay), plot {saved['plot']}")
     return "\n".join(lines)
-
-
-def debrief_plot(lesson, rows, runway, path):
-    """The debrief's picture (PNG): the profile (height over the runway against the distance to the threshold,
-    with the 3° glide path where the lesson lands) and the view from above (the track over the runway)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    col = {name: rows[:, k] for k, name in enumerate(trace.COLUMNS)}
-    local = np.array([runway.local(a, b) for a, b in zip(col["x"], col["y"], strict=True)]).reshape(-1, 2)
-    along, left = local[:, 0], local[:, 1]
-    height = col["z"] - runway_height(runway)
-    fig, (profile, top) = plt.subplots(2, 1, figsize=(8, 6.5), constrained_layout=True)
-    fig.suptitle(lesson.title)
-    profile.plot(along, height, label="flown")
-    if lesson.landing or lesson.start == "approach":
-        d = np.linspace(min(along.min(), 0.0), 400.0, 50)
-        profile.plot(d, np.maximum((400.0 - d) * np.tan(np.radians(3.0)), 0.0), "--", label="3° glide path")
-    profile.set_xlabel("distance past the threshold, ft")
-    profile.set_ylabel("height, ft")
-    profile.legend()
-    profile.grid(True, alpha=0.3)
-    top.plot(along, -left, label="flown")
-    top.fill_between([0.0, runway.length], -0.5 * runway.width, 0.5 * runway.width, color="0.7", label="runway")
-    top.set_xlabel("distance past the threshold, ft")
-    top.set_ylabel("right of the centre line, ft")
-    top.legend()
-    top.grid(True, alpha=0.3)
-    fig.savefig(path, dpi=80)
-    plt.close(fig)
-
