@@ -213,9 +213,11 @@ class GearLimits:
         ``(m,)`` after a touchdown too fast: 0 for a wheel, a hard point's travel.
     sink_rate : float
         The file's ``crash_sink_rate``, ft/s.
+
+    ``crashes=False``: every limit infinite, so the ground check finds no crash (the contacts' forces alone act).
     """
 
-    def __init__(self, aircraft):
+    def __init__(self, aircraft, crashes=True):
         gear = aircraft.gear
         self.positions = np.array([c.position for c in gear], dtype=np.float64).reshape(-1, 3)
         self.is_wheel = np.array([c.is_wheel for c in gear], dtype=bool)
@@ -223,6 +225,9 @@ class GearLimits:
         self.wheels_only = np.where(self.is_wheel, 0.0, np.inf)
         self.sink_limits = np.where(self.is_wheel, 0.0, self.travel)
         self.sink_rate = float(aircraft.crash_sink_rate)
+        if not crashes:                     # nothing on the ground stops the flight (JSBSim's CrashDetect reports)
+            self.travel = np.full_like(self.travel, np.inf)
+            self.sink_rate = math.inf
 
     def limits(self, code):
         """The limits a crash of kind ``code`` (:data:`GROUND_CRASH`, :data:`GROUND_SINK_CRASH`) was found at."""

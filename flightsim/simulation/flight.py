@@ -337,6 +337,10 @@ class Simulation:
     failures : iterable of flightsim.simulation.failures.Failure, optional
         Failures scheduled (:func:`~flightsim.simulation.failures.read_failures`); more fail at once through
         :attr:`failures`.
+    crashes : bool
+        True (the default): a touchdown too fast, a hard point on the ground, a leg past its travel or a gear-up
+        landing stops the flight (:attr:`status`).  False: nothing on the ground stops it, the contacts' forces
+        alone act, as in JSBSim, whose ``FGLGear::CrashDetect`` only reports (``flightsim script``).
 
     Raises
     ------
@@ -350,8 +354,9 @@ class Simulation:
     capabilities = LIVE
 
     def __init__(self, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere=None, renormalize=True,
-                 start=None, wind=None, planet=None, lat=None, lon=None, terrain=None, failures=()):
+                 start=None, wind=None, planet=None, lat=None, lon=None, terrain=None, failures=(), crashes=True):
         self.aircraft = resolve_aircraft(aircraft)
+        self.crashes = bool(crashes)
         atmosphere = atmosphere_of(self.aircraft, atmosphere)
         self.start = file_start(self.aircraft) if start is None else start
         #: the ground's terrain as asked for (None, ``"world"`` or a :class:`~flightsim.physics.terrain.Terrain`)
@@ -387,7 +392,7 @@ class Simulation:
         self.wind_spec = None if wind is None or wind.calm else wind
         self._wind_model = None if self.wind_spec is None else WindModel(self.wind_spec, wingspan_of(self._params))
         #: the contact points as the ground check reads them (a wheel?, how deep each may go)
-        self._gear = GearLimits(self.aircraft)
+        self._gear = GearLimits(self.aircraft, crashes=self.crashes)
         self._travel = self._gear.travel
         #: [a wheel touches the ground], [a wheel carries load]: arrays, as the compiled ground check writes them
         self._wheels_down_flag = np.zeros(1, dtype=np.bool_)
@@ -864,12 +869,12 @@ class Simulation:
         if not self._wheels_down_flag[0] and self._clear_of_ground():
             self._on_ground_flag[0] = False
             return
-        if self._gear_up_landing():
+        if self.crashes and self._gear_up_landing():
             return
         g = self._gear
         code = ground_after_step_fields(self._y, self._prev, self.t, self._view_fields, self._wheels_down_flag,
                                         self._on_ground_flag, 0, g.travel, g.wheels_only, g.sink_rate)
-        if code != GROUND_OK:
+        if code != GROUND_OK and self.crashes:
             self._crash(g.limits(code), code == GROUND_SINK_CRASH)
 
     def _gear_up_landing(self):

@@ -34,6 +34,9 @@ __all__ = ["DRIFT_DEG_PER_MIN", "SPIN_DOWN_S", "TOPPLE_SPIN", "Gauges", "GaugeRe
 #: Standard sea-level pressure (lbf/ft²) and speed of sound (ft/s).
 P0 = 2116.2166
 A0 = 1116.4505
+#: The least static pressure the static port is taken to feel (lbf/ft²: about 300,000 ft), and the highest Mach
+#: number the pitot's formula is taken to (beyond: held).
+P_MIN, MACH_MAX = 1e-6, 50.0
 #: The troposphere's pressure law: ``p = p₀ (1 − K h)^N``, h in ft.
 _K, _N = 6.8755856e-6, 5.2558797
 KT_PER_FPS = 3600.0 / 6076.115
@@ -51,9 +54,11 @@ ROLL_STOP, PITCH_STOP = 100.0, 60.0
 
 
 def static_pressure(height):
-    """The standard atmosphere's static pressure at ``height`` ft (lbf/ft²; the troposphere's law, held above)."""
-    return P0 * max(1.0 - _K * min(height, 36089.0), 0.0) ** _N * (
-        math.exp(-(height - 36089.0) / 20806.7) if height > 36089.0 else 1.0)
+    """The standard atmosphere's static pressure at ``height`` ft (lbf/ft²): the troposphere's law, the
+    stratosphere's exponential above 36,089 ft, no less than :data:`P_MIN` (an orbit, a ballistic arc)."""
+    h = max(height, -20000.0)
+    return max(P0 * (1.0 - _K * min(h, 36089.0)) ** _N * (math.exp(-(h - 36089.0) / 20806.7) if h > 36089.0
+                                                           else 1.0), P_MIN)
 
 
 def pressure_altitude(p):
@@ -66,9 +71,13 @@ def pressure_altitude(p):
 
 
 def impact_pressure(q, p):
-    """The pitot's impact pressure (lbf/ft²) of dynamic pressure ``q`` in air of static pressure ``p``
-    (isentropic, subsonic)."""
-    return p * ((1.0 + q / (3.5 * p)) ** 3.5 - 1.0)
+    """The pitot's impact pressure (lbf/ft²) of dynamic pressure ``q`` in air of static pressure ``p``: isentropic
+    below Mach 1, behind the tube's normal shock above (Rayleigh's pitot formula), γ = 1.4; the Mach number
+    ``M² = q / 0.7 p`` taken at most :data:`MACH_MAX`."""
+    m2 = min(q / (0.7 * p), MACH_MAX * MACH_MAX)
+    if m2 <= 1.0:
+        return p * ((1.0 + 0.2 * m2) ** 3.5 - 1.0)
+    return p * ((1.2 * m2) ** 3.5 * (6.0 / (7.0 * m2 - 1.0)) ** 2.5 - 1.0)
 
 
 def calibrated_airspeed(qc):

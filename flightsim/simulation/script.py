@@ -713,8 +713,9 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         else:
             constants[name] = value
     start = Start("file", ic.view_state(), Controls())
+    # (JSBSim's FGLGear::CrashDetect only reports: nothing on the ground stops a script's run)
     sim = Simulation(aircraft, integrator, script.dt, atmosphere="isa", start=start, planet=chosen,
-                     lat=ic.lat_deg, lon=ic.lon_deg)
+                     lat=ic.lat_deg, lon=ic.lon_deg, crashes=False)
     tree = ScriptProperties(sim, constants, ic, ic.wind_ned)
     tree.new_frame(script.start)
     tree.initial = props.initial_values(tree.read)          # (ic/*: the start, as JSBSim's IC holds it)
