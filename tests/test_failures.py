@@ -47,9 +47,14 @@ def test_the_instruments_physics_agrees_with_the_standard_atmosphere():
     for h in (0.0, 5000.0, 20000.0, 45000.0):
         assert pressure_altitude(static_pressure(h)) == pytest.approx(h, abs=1e-6)
     rho0 = 0.0023768924
-    for v in (50.0, 200.0, 600.0):
+    for v in (50.0, 200.0, 600.0, 1000.0):
         qc = impact_pressure(0.5 * rho0 * v * v, static_pressure(0.0))
         assert calibrated_airspeed(qc) == pytest.approx(v, rel=1e-4)
+    # through Mach 1 the pitot's pressure is continuous (isentropic below, Rayleigh's normal shock above), and an
+    # orbit or a meteor's speed reads finite
+    p0 = static_pressure(0.0)
+    assert impact_pressure(0.7 * p0 * (1.0 - 1e-9), p0) == pytest.approx(impact_pressure(0.7 * p0 * (1.0 + 1e-9), p0))
+    assert math.isfinite(calibrated_airspeed(impact_pressure(0.5 * rho0 * 25000.0 ** 2, static_pressure(1e6))))
 
 
 def test_a_healthy_airspeed_indicator_reads_the_calibrated_airspeed(c172):

@@ -192,6 +192,17 @@ def test_touching_down_sinking_too_fast_is_a_crash_naming_the_sink_rate():
     assert np.all(sim.gear_compressions() <= allowed_depth() + 1e-9)
 
 
+def test_with_crashes_off_the_same_touchdown_goes_on_on_the_gear_as_jsbsim_would():
+    # (JSBSim's FGLGear::CrashDetect only reports: flightsim script flies so)
+    sim = Simulation(crashes=False)
+    q = quat.from_aviation_angles(0.0, 3.0, 0.0)
+    sim.set_state(FlightState(0.0, np.array([0.0, 0.0, AIRCRAFT.contact_height + 1.0]), np.array([100.0, 0.0, -15.0]),
+                              q, np.zeros(3)))
+    for _ in range(240):
+        assert sim.step(), sim.status
+    assert sim.on_ground and abs(sim.vector[5]) < 2.0          # the struts took the blow and hold it
+
+
 def test_a_wing_tip_on_the_ground_is_a_crash():
     sim = Simulation()
     q = quat.from_aviation_angles(-25.0, 2.0, 0.0)                    # left wing down
