@@ -3,7 +3,8 @@ attitude indicator drifting, the LOW VACUUM annunciator), repair it; a failures 
 
 import numpy as np
 from conftest import hud_latency
-from pyglet.window import key, mouse
+from pyglet.window import key
+from test_app_input import centre, imgui_click
 
 from flightsim.physics.aircraft import load_aircraft
 from flightsim.simulation.failures import Failure
@@ -13,14 +14,7 @@ C172 = load_aircraft("c172")
 
 
 def click(app, run_frames, box):
-    x, y = 0.5 * (box[0] + box[2]), 0.5 * (box[1] + box[3])
-    h = app.window.get_size()[1]
-    app.window.dispatch_event("on_mouse_motion", x, h - y, 0, 0)
-    run_frames(app, 1)
-    app.window.dispatch_event("on_mouse_press", x, h - y, mouse.LEFT, 0)
-    run_frames(app, 1)
-    app.window.dispatch_event("on_mouse_release", x, h - y, mouse.LEFT, 0)
-    run_frames(app, hud_latency(app))
+    imgui_click(app, run_frames, *centre(box))
 
 
 def red_pixels(img, box):
