@@ -292,7 +292,7 @@ BAD = [
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
      " <set name='test/nothing' value='1'/> </event>", "<set> name= (line 6)", "test/nothing"),
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
-     " <set name='simulation/do_simple_trim' value='2'/> </event>", "<set> value= (line 6)", "ground"),
+     " <set name='simulation/do_simple_trim' value='3'/> </event>", "<set> value= (line 6)", "pull-up"),
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
      " <set name='propulsion/active_engine' value='7'/> </event>", "<set> value= (line 6)", "active_engine 7"),
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"

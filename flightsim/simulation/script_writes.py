@@ -64,10 +64,10 @@ __all__ = ["READ_ONLY_PREFIXES", "TRIM_MODES", "ScriptProperties"]
 READ_ONLY_PREFIXES = ("velocities/", "attitude/", "aero/", "accelerations/", "forces/", "moments/",
                       "flight-path/", "metrics/")
 #: JSBSim's ``do_simple_trim`` modes flightsim's trim matches: mode → (what it is, flightsim's lateral trim).
-TRIM_MODES = {0: ("longitudinal", "wings-level"), 1: ("full", "no-sideslip"), 5: ("turn", "turn")}
+TRIM_MODES = {0: ("longitudinal", "wings-level"), 1: ("full", "no-sideslip"), 2: ("ground", "ground"),
+              5: ("turn", "turn")}
 #: Why the other modes are refused.
-TRIM_REFUSED = {2: "a ground trim needs JSBSim's ground reactions (not yet in flightsim)",
-                3: "a pull-up trim is not in flightsim's trim", 4: "a custom trim is not in flightsim's trim",
+TRIM_REFUSED = {3: "a pull-up trim is not in flightsim's trim", 4: "a custom trim is not in flightsim's trim",
                 6: "mode 6 is no trim"}
 #: JSBSim's standard sea-level pressure, psf (``FGAtmosphere::StdDaySLpressure``), for ``in.PressureRatio``.
 SEA_LEVEL_PSF = 2116.228
@@ -516,6 +516,10 @@ class ScriptProperties:
         if mode not in TRIM_MODES:
             raise RuntimeError(f"do_simple_trim mode {mode}: {TRIM_REFUSED.get(mode, 'not a JSBSim trim mode')}")
         what, lateral = TRIM_MODES[mode]
+        if lateral == "ground":
+            self._ground_trim()
+            self.trims.append((sim.t, mode, None))
+            return
         wind = np.array([self.ned_wind[0], -self.ned_wind[1], -self.ned_wind[2]])
         y0 = props.trim_start(self.ic.view_state(), wind, self.constants, self.initial)   # (the ic/* written)
         air = y0[3:6] - wind
@@ -553,3 +557,23 @@ class ScriptProperties:
         sim.settle_jsbsim()
         self._frame = self._aux = None
         self.trims.append((sim.t, mode, point))
+
+    def _ground_trim(self):
+        """``do_simple_trim`` 2, JSBSim's ground trim (``FGTrim``'s ``tGround``: the height and the pitch where the
+        gear carries the airplane at rest, over the reset's place and heading): :func:`flightsim.simulation.starts.
+        settle` on JSBSim's own ground reactions, with the pilot's commands as the script has them; wings level
+        (FGTrim also balances φ: a symmetric airplane's is 0)."""
+        from flightsim.math import quat
+        from flightsim.simulation.flight import FlightState
+        from flightsim.simulation.starts import settle
+
+        sim = self.sim
+        y0 = self.ic.view_state()
+        heading = float(quat.aviation_angles(y0[6:10])[2])
+        try:
+            state = settle(sim.aircraft, float(y0[0]), float(y0[1]), heading, atmosphere=sim.atmosphere)
+        except ValueError as exc:
+            raise RuntimeError(f"the ground trim (do_simple_trim 2) failed: {exc}") from None
+        sim.set_state(FlightState.from_vector(sim.t, state))
+        sim.settle_jsbsim()
+        self._frame = self._aux = None
