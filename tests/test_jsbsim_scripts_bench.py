@@ -44,3 +44,18 @@ def test_an_unknown_script_is_one_line(tmp_path):
     done = _run("--only", "no_such_script", cwd=tmp_path)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert "--only: no script 'no_such_script'" in done.stderr and not done.stdout
+
+
+def test_a_ground_trim_and_a_jet_started_from_cold_run_as_jsbsims(tmp_path):
+    """c172_head_wind trims the c172x on its gear (``do_simple_trim`` 2) and T37 starts its two jets on the runway
+    (they used to stop: no ground trim, and a drop onto the gear taken as a crash): both to their end, every event
+    in JSBSim's frames, within the aims."""
+    js = tmp_path / "rows.json"
+    done = _run("--only", "c172_head_wind", "--only", "T37", "--cap", "20", "--json", str(js), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    rows = {r["script"]: r for r in json.loads(js.read_text())["rows"]}
+    for name in ("c172_head_wind", "T37"):
+        r = rows[name]
+        assert r["flightsim"] == "end" and r["events_ok"] is True and r["aims"] is True, r
+    assert rows["c172_head_wind"]["ground"] and rows["c172_head_wind"]["pos"] < 1.0
+    assert rows["T37"]["pos"] < 10.0 and rows["T37"]["vt"] < 2.0
