@@ -11,7 +11,7 @@ import pytest
 from flightsim.math import quat
 from flightsim.physics import aero
 from flightsim.simulation import trace
-from flightsim.simulation.failures import KINDS, Failure, bits_of, read_failures
+from flightsim.simulation.failures import KINDS, Failure, bits_of, engine_switches, read_failures
 from flightsim.simulation.flight import Simulation, resolve_aircraft
 from flightsim.simulation.gauges import Gauges, calibrated_airspeed, impact_pressure, pressure_altitude, static_pressure
 from flightsim.simulation.starts import make_start
@@ -281,3 +281,38 @@ def test_an_environment_takes_a_failures_file(tmp_path):
         env.step(env.action_space.sample() * 0.0)
     assert env.task.batch.failures.bits[0] == 1 and env.task.batch.flown_controls[0, 7] == 0.0
     env.close()
+
+
+@pytest.mark.parametrize("name, kind", [("jsbsim:c310", "piston"), ("jsbsim:T37", "turbine")])
+def test_a_jsbsim_engine_quits_as_its_own_switch_quits_it(name, kind):
+    """A piston's magnetos go off, a turbine's fuel is cut off: the failed engine (engine 1 of two) winds down while
+    the other runs on; repaired, its switch is back (magnetos both, fuel on: a stopped engine then needs a start)."""
+    aircraft = resolve_aircraft(name)
+    sim = Simulation(aircraft, "rk4", 1.0 / 120.0, start=make_start(aircraft, "air", planet="flat"), planet="flat",
+                     failures=(Failure("engine", at_s=1.0, engine=1),))
+    for _ in range(int(11.0 * 120)):
+        sim.step()
+    gauges = sim.telemetry().engines
+    assert [g[0] for g in gauges] == [kind, kind] and sim.failures.bits == 1
+    failed, running = gauges[0][1], gauges[1][1]
+    assert failed < 0.8 * running, gauges
+    slot, cut, working = engine_switches(aircraft.jsbsim)[0]
+    assert sim.jsbsim_properties[slot] == cut
+    sim.failures.repair("engine")
+    assert sim.jsbsim_properties[slot] == working and sim.failures.bits == 0
+
+
+def test_the_batch_quits_a_jsbsim_engine_as_a_single_flight_does():
+    from flightsim.simulation.batch import BatchSimulation
+
+    aircraft = resolve_aircraft("jsbsim:T37")
+    start = make_start(aircraft, "air", planet="flat")
+    schedule = (Failure("engine", at_s=0.5, engine=2),)
+    batch = BatchSimulation(2, aircraft, "rk4", 1.0 / 120.0, start=start, planet="flat", failures=schedule)
+    single = Simulation(aircraft, "rk4", 1.0 / 120.0, start=start, planet="flat", failures=schedule)
+    for _ in range(240):
+        batch.step()
+        single.step()
+    np.testing.assert_allclose(batch.states, np.repeat(single.vector[None], 2, axis=0), rtol=0, atol=1e-7)
+    slot = engine_switches(aircraft.jsbsim)[1][0]
+    assert single.jsbsim_properties[slot] == 1.0

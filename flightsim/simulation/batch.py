@@ -77,7 +77,7 @@ from flightsim.physics.terrain import resolve_terrain
 from flightsim.physics.wind import wingspan_of
 from flightsim.simulation.autopilot import BatchAutopilot
 from flightsim.simulation.controls import CONTROL_NAMES, flown, flown_row
-from flightsim.simulation.failures import KINDS, BatchFailures
+from flightsim.simulation.failures import KINDS, BatchFailures, engine_switches
 from flightsim.simulation.flight import DEFAULT_DT, ground_for, resolve_aircraft
 from flightsim.simulation.starts import file_start
 
@@ -642,6 +642,8 @@ class BatchSimulation:
         if dark.shape[0]:
             self.autopilot.disconnect("autopilot disconnected: electrical failure", dark)
         f.flown(self.controls, self._flown, self.times)
+        if self.aircraft.jsbsim is not None:        # a JSBSim engine quits by its own switch, in its property row
+            f.cut_engines(self._own[PER_AIRPLANE.index("jsb_props")], engine_switches(self.aircraft.jsbsim))
 
     def _report(self, a):
         """Finish a stop found by the compiled step: the message, and a crashed airplane put at rest."""

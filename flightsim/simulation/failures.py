@@ -238,6 +238,7 @@ class Failures:
         self._last_height = None
         self._schedule = tuple(self.scheduled)
         self._gear = self._refs = self._engine = self._rolling = None
+        self._switches, self._props, self._cut = (), None, set()
 
     def reset(self):
         """Everything repaired and the schedule armed again (a flight's reset)."""
@@ -269,6 +270,11 @@ class Failures:
             self.active.pop(k, None)
             self._since.pop(k, None)
             self._held.pop(k, None)
+        for k in list(self._cut):               # a JSBSim engine repaired: its magnetos on, its fuel on again
+            if self.engine_running(k):
+                slot, _, working = self._switches[k]
+                self._props[slot] = working
+                self._cut.discard(k)
 
     def trigger(self, t, height):
         """Fire the scheduled failures whose trigger the flight has reached at time ``t`` (s) with its lowest
@@ -322,8 +328,17 @@ class Failures:
         self._gear, self._refs, self._engine = gear, refs, engine
         self._rolling = None if gear is None else gear[:, G_ROLLING].copy()
 
+    def attach_jsbsim(self, model, props):
+        """Tie the ``engine`` failure to a JSBSim aircraft's engines (``model``, its property array ``props``): a
+        quit piston's magnetos off, a quit turbine's fuel cut off (:func:`engine_switches`)."""
+        self._switches, self._props = engine_switches(model), props
+
     def airplane(self, t):
         """Put the active failures into the attached arrays at time ``t`` (s): each step, before it flies."""
+        for k, switch in enumerate(self._switches):
+            if switch is not None and not self.engine_running(k):
+                self._props[switch[0]] = switch[1]
+                self._cut.add(k)
         if self._engine is not None:
             self._engine[P_AVAILABLE] = self.power(t)
         if self._gear is not None and len(self._rolling):
@@ -434,6 +449,17 @@ class BatchFailures:
             self._pending[due, j] = False
         self._last_height = np.where(running, heights, last)
 
+    def cut_engines(self, props, switches):
+        """A JSBSim aircraft's quit engines (``switches``: :func:`engine_switches`) switched off in each airplane's
+        property row ``props`` ``(N, slots)`` (the failure's engine, or every one)."""
+        dead = np.isfinite(self.since[:, KINDS.index("engine")])
+        if not dead.any():
+            return
+        which = next((f.engine for f in self.scheduled if f.kind == "engine"), None)
+        for k, switch in enumerate(switches):
+            if switch is not None and (which is None or which - 1 == k):
+                props[dead, switch[0]] = switch[1]
+
     def flown(self, pilot, out, times):
         """The controls each airplane flies: the pilot's rows ``pilot`` ``(N, 11)`` with the failures in force, into
         ``out`` (jams hold the value at the jam, the runaway trim runs from the pilot's elevator then, a failed
@@ -463,13 +489,35 @@ class BatchFailures:
         return out
 
 
+def engine_switches(model):
+    """Per engine of a JSBSim aircraft ``model``, what quits it: ``(slot, value failed, value working)`` of a
+    piston's magnetos (off / both) or a turbine's fuel cut-off (on / off) in its property array; None for an engine
+    that has neither (a rocket, an electric motor, a turboprop)."""
+    from flightsim.physics.jsbsim import piston, turbine
+
+    prop = model.propulsion
+    out = []
+    for kind, row in prop.kinds:
+        if kind == "piston":
+            out.append((int(prop.piston_slots[row, piston.PS_MAGNETOS]), 0.0, 3.0))
+        elif kind == "turbine":
+            out.append((int(prop.slots[row, turbine.S_CUTOFF]), 1.0, 0.0))
+        else:
+            out.append(None)
+    return tuple(out)
+
+
 def kinds_for(aircraft):
     """The failures ``aircraft`` can have: every kind for flightsim's own aircraft (the brakes' and the tyres' where
-    it has braked wheels); for JSBSim's aircraft not an engine's (their engines are cut through their own
-    commands; not yet) nor a tyre's (their gear is JSBSim's own, :mod:`flightsim.physics.jsbsim.ground_reactions`)."""
-    jsbsim = getattr(aircraft, "jsbsim", None) is not None
+    it has braked wheels); for JSBSim's aircraft the engine quitting where its engines are pistons or turbines
+    (:func:`engine_switches`), not partial power or rough running, nor a tyre (their gear is JSBSim's own,
+    :mod:`flightsim.physics.jsbsim.ground_reactions`)."""
+    model = getattr(aircraft, "jsbsim", None)
     braked = any(c.is_wheel and c.brake_friction > 0.0 for c in aircraft.gear)
-    return tuple(k for k in KINDS if not (jsbsim and (k in ENGINE_KINDS or k.startswith("tyre_")))
+    quits = model is None or any(s is not None for s in engine_switches(model))
+    return tuple(k for k in KINDS if not (model is not None and (k in ("engine_partial", "engine_rough")
+                                                                 or k.startswith("tyre_")))
+                 and not (k == "engine" and not quits)
                  and not (not braked and k.startswith(("brake_", "tyre_"))))
 
 

@@ -421,6 +421,8 @@ class Simulation:
         self.failures = Failures(failures, engines=1 if self.aircraft.jsbsim is None
                                  else self.aircraft.jsbsim.engine_count)
         self.failures.attach(self._params.gear, self._params.gear_refs, self._params.engine)
+        if self.aircraft.jsbsim is not None:
+            self.failures.attach_jsbsim(self.aircraft.jsbsim, self._params.jsb_props)
         self.gauges = Gauges(self.failures)
         self.paused = False
         self.time_scale = 1.0
