@@ -228,3 +228,19 @@ def test_c3101s_take_off_roll_fires_its_climb_in_jsbsims_frame(tmp_path):
     assert row["flightsim"] == "end" and row["jsbsim"] == "end"
     assert row["events"] == [3, 3] and row["events_ok"] is True     # (Adjust altitude,) Start engine, Climb
     assert row["pos"] < 10.0 and row["vt"] < 1.5 and row["att"] < 0.5, row
+
+
+def test_each_contacts_weight_on_wheels_is_a_scripts_property():
+    """FGLGear binds ``gear/unit[k]/WOW`` (a BOGEY) and ``contact/unit[k]/WOW`` (a STRUCTURE) for every contact: a
+    script's condition reads them (``contact/unit/WOW`` is ``contact/unit[0]/WOW``)."""
+    from flightsim.simulation.flight import Simulation, resolve_aircraft
+    from flightsim.simulation.script_writes import CONTACT_WOW
+    from flightsim.simulation.starts import make_start
+
+    aircraft = resolve_aircraft("jsbsim:c172p")
+    sim = Simulation(aircraft, "rk4", 1.0 / 120.0, start=make_start(aircraft, "runway", planet="flat"), planet="flat")
+    sim.step()
+    wow = dict(sim.contact_wow())
+    assert [wow[f"gear/unit[{k}]"] for k in range(3)] == [True, True, True]
+    assert not any(on for prefix, on in wow.items() if prefix.startswith("contact/"))
+    assert CONTACT_WOW.match("contact/unit/WOW").groups() == ("contact", None)

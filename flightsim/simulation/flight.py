@@ -650,6 +650,19 @@ class Simulation:
         start marches its engines on it), or None for flightsim's own aircraft."""
         return self._params.jsb_props if self.aircraft.jsbsim is not None else None
 
+    def contact_wow(self):
+        """A JSBSim aircraft's contacts in its file's order (FGLGear's ``GearNumber``), each
+        ``(JSBSim's prefix, weight on it)``: ``("gear/unit[k]", True)`` for a BOGEY, ``("contact/unit[k]", …)`` for
+        a STRUCTURE, as its ground reactions last found them; empty for flightsim's own aircraft."""
+        if self.aircraft.jsbsim is None:
+            return ()
+        from flightsim.physics.jsbsim import ground_reactions as G
+        from flightsim.physics.jsbsim.loads import LAST_FIELDS
+
+        rows, last = self._params.jsb_contacts, self._params.jsb_last
+        return tuple((f"{'gear' if rows[k, G.C_KIND] == G.BOGEY else 'contact'}/unit[{k}]",
+                      bool(last[LAST_FIELDS + k * G.CONTACT_FIELDS + G.S_WOW] != 0.0)) for k in range(rows.shape[0]))
+
     def _jsbsim_slot(self, name):
         """The slot of the JSBSim aircraft's property ``name`` in its array (KeyError: none)."""
         model = self.aircraft.jsbsim

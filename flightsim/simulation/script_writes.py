@@ -50,6 +50,7 @@ frame with no time passing) until the script starts it.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -71,6 +72,9 @@ TRIM_REFUSED = {3: "a pull-up trim is not in flightsim's trim", 4: "a custom tri
                 6: "mode 6 is no trim"}
 #: JSBSim's standard sea-level pressure, psf (``FGAtmosphere::StdDaySLpressure``), for ``in.PressureRatio``.
 SEA_LEVEL_PSF = 2116.228
+#: A contact's weight-on-wheels property (``FGLGear::bind``): ``gear/unit[k]/WOW`` for a BOGEY,
+#: ``contact/unit[k]/WOW`` for a STRUCTURE (``k`` its number in the file, ``unit`` alone ``unit[0]``).
+CONTACT_WOW = re.compile(r"^(gear|contact)/unit(?:\[(\d+)\])?/WOW$")
 #: The wind's properties (NED, ft/s) and their index.
 WIND = {"atmosphere/wind-north-fps": 0, "atmosphere/wind-east-fps": 1, "atmosphere/wind-down-fps": 2}
 #: The pitch trim's command: FGTrim's ``tPitchTrim`` control, where the trimmed elevator goes.
@@ -153,6 +157,12 @@ class ScriptProperties:
             return self._aux[name]
         if self.model is not None and name in self.model.properties:
             return self.sim.jsbsim_property(name)
+        wow = CONTACT_WOW.match(name)
+        if wow is not None and self.model is not None:       # FGLGear's own WOW, bound for every contact
+            unit = f"{wow.group(1)}/unit[{wow.group(2) or 0}]"
+            for prefix, on in self.sim.contact_wow():
+                if prefix == unit:
+                    return 1.0 if on else 0.0
         if name in WIND:
             return self.ned_wind[WIND[name]]
         kind = self.kind(name)[0]
