@@ -18,7 +18,7 @@ import numpy as np
 from flightsim.app.recorder import Recorder
 from flightsim.simulation import trace
 from flightsim.simulation.lesson_debrief import best_scores, data_folder, keep
-from flightsim.simulation.lessons import LESSONS, LessonEnd, lesson_flight, measure, runway_height, runway_local, score
+from flightsim.simulation.lessons import LESSONS, LessonEnd, lesson_flight, measure, runway_height, score
 
 __all__ = ["LIVE_EVERY_S", "LessonCompanion", "LessonReadout", "debrief_plot"]
 
@@ -115,7 +115,7 @@ class LessonCompanion:
             self.saved = None
             self.app.hud.notify(f"lesson: cannot keep the debrief in {data_folder()}: {exc.strerror or exc}", 6.0)
         col = {name: rows[:, k] for k, name in enumerate(trace.COLUMNS)}
-        along, left = runway_local(sim.start.runway, col["x"], col["y"])
+        along, left = sim.start.runway.local(col["x"], col["y"])
         self._track = (tuple(along), tuple(col["z"] - float(getattr(sim.start.runway, "elevation_ft", 0.0))),
                        tuple(-left))
         sim.paused = True
@@ -140,8 +140,7 @@ def debrief_plot(lesson, rows, runway, path):
     import matplotlib.pyplot as plt
 
     col = {name: rows[:, k] for k, name in enumerate(trace.COLUMNS)}
-    local = np.array([runway.local(a, b) for a, b in zip(col["x"], col["y"], strict=True)]).reshape(-1, 2)
-    along, left = local[:, 0], local[:, 1]
+    along, left = runway.local(col["x"], col["y"])
     height = col["z"] - runway_height(runway)
     fig, (profile, top) = plt.subplots(2, 1, figsize=(8, 6.5), constrained_layout=True)
     fig.suptitle(lesson.title)

@@ -60,10 +60,13 @@ class Runway:
         return self.threshold() + distance * along + offset * left
 
     def local(self, x, y):
-        """``(distance past the first threshold, offset left of the centre line)``, ft, of earth (x, y)."""
+        """``(distance past the first threshold, offset left of the centre line)``, ft, of earth (x, y): floats, or
+        arrays of x, y arrays."""
         along, left = self.axes()
-        d = np.array([x, y], dtype=np.float64) - self.threshold()
-        return float(d @ along), float(d @ left)
+        d = np.stack([np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)], axis=-1) - self.threshold()
+        if d.ndim == 1:
+            return float(d @ along), float(d @ left)
+        return d @ along, d @ left
 
     def contains(self, x, y):
         """True when earth (x, y) lies on the runway's rectangle."""

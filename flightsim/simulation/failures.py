@@ -57,7 +57,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from flightsim.physics.aero import P_AVAILABLE
-from flightsim.physics.gear import BRAKE_LEFT, BRAKE_RIGHT, G_ROLLING, GEAR_WHEEL, R_BRAKE, R_KIND
+from flightsim.physics.gear import BRAKE_LEFT, BRAKE_RIGHT, G_ROLLING, GEAR_WHEEL, R_BRAKE, R_KIND, wheel_brake
 from flightsim.schema import Checker, read_toml
 from flightsim.simulation.controls import (
     BRAKE,
@@ -65,8 +65,6 @@ from flightsim.simulation.controls import (
     ELEVATOR,
     ENGINE,
     PARKING_BRAKE,
-    PARKING_BRAKE_SET,
-    RUDDER,
 )
 from flightsim.simulation.controls import BRAKE_LEFT as B_LEFT
 from flightsim.simulation.controls import BRAKE_RIGHT as B_RIGHT
@@ -533,13 +531,10 @@ def describe(failure):
 def _fail_brakes(row, left, right):
     """A controls row with the failed side's brakes doing nothing: the other side keeps what it had (the pedals'
     brake eased by the rudder, its toe brake, the parking brake), carried in its own toe-brake entry."""
-    parked = row[PARKING_BRAKE] >= PARKING_BRAKE_SET
-    brake, rudder = row[BRAKE], row[RUDDER]
-    sides = {B_LEFT: 1.0 if parked else max(brake * min(1.0 - rudder, 1.0), row[B_LEFT]),
-             B_RIGHT: 1.0 if parked else max(brake * min(1.0 + rudder, 1.0), row[B_RIGHT])}
+    on_left, on_right = wheel_brake(row, BRAKE_LEFT), wheel_brake(row, BRAKE_RIGHT)    # (the gear's own rule)
     row[BRAKE] = row[PARKING_BRAKE] = 0.0
-    row[B_LEFT] = 0.0 if left else sides[B_LEFT]
-    row[B_RIGHT] = 0.0 if right else sides[B_RIGHT]
+    row[B_LEFT] = 0.0 if left else on_left
+    row[B_RIGHT] = 0.0 if right else on_right
 
 
 def _main_wheels(refs, side):

@@ -30,8 +30,7 @@ from flightsim.simulation.failures import Failure
 from flightsim.simulation.starts import AIM_DISTANCE, make_start
 
 __all__ = ["LESSONS", "PASS_SCORE", "Criterion", "Lesson", "LessonEnd", "Result", "lesson_failures", "lesson_flight",
-           "lesson_start",
-           "measure", "runway_local", "score"]
+           "lesson_start", "measure", "score"]
 
 #: A lesson is passed with every criterion at least :data:`PASS_EACH` points and at least this mean score.
 PASS_SCORE = 70.0
@@ -226,7 +225,7 @@ def measure(lesson, rows, runway):
     col = {name: rows[:, k] for k, name in enumerate(trace.COLUMNS)}
     t, x, y, z = col["t"], col["x"], col["y"], col["z"]
     ground = col["on_ground"] > 0.5
-    along, offset = runway_local(runway, x, y)
+    along, offset = runway.local(x, y)
     airborne = np.flatnonzero(~ground)
     first_air = airborne[0] if len(airborne) else len(t)
     touched = np.flatnonzero(ground[first_air:])
@@ -260,14 +259,6 @@ def measure(lesson, rows, runway):
             seen = np.abs(dots[low & np.isfinite(dots)])
             out[k] = float(np.max(seen)) if len(seen) else nan
     return out
-
-
-def runway_local(runway, x, y):
-    """``(distance past the threshold, offset left of the centre line)`` arrays (ft) of earth ``x``, ``y`` arrays
-    (:meth:`Runway.local <flightsim.simulation.airfield.Runway.local>` over many points)."""
-    along, left = runway.axes()
-    d = np.column_stack([np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)]) - runway.threshold()
-    return d @ along, d @ left
 
 
 class LessonEnd:
