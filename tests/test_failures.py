@@ -302,6 +302,59 @@ def test_a_jsbsim_engine_quits_as_its_own_switch_quits_it(name, kind):
     assert sim.jsbsim_properties[slot] == working and sim.failures.bits == 0
 
 
+@pytest.mark.parametrize("name", ["jsbsim:c310", "jsbsim:T37"])
+def test_a_jsbsim_engine_gives_part_of_its_power_and_runs_rough(name):
+    """Engine 1 of two at half power: a piston's indicated power halved (its rpm and thrust down), a turbine's
+    core no higher than leaves half its military thrust (N2 and thrust down); the other engine as before.  Rough:
+    the failed engine's thrust surges and drops, the same for the same seed."""
+    aircraft = resolve_aircraft(name)
+    start = make_start(aircraft, "air", planet="flat")
+
+    def thrusts(failures, seconds=6.0):
+        sim = Simulation(aircraft, "rk4", 1.0 / 120.0, start=start, planet="flat", failures=failures)
+        sim.controls.throttle = 1.0
+        out = []
+        for _ in range(int(seconds * 120)):
+            sim.step()
+            out.append([sim.jsbsim_property(f"propulsion/engine[{k}]/thrust-lbs") for k in (0, 1)])
+        return sim, np.array(out)
+
+    healthy, full = thrusts(())
+    half, part = thrusts((Failure("engine_partial", at_s=0.0, engine=1, fraction=0.5),))
+    assert part[-1, 0] < 0.75 * full[-1, 0] and part[-1, 1] == pytest.approx(full[-1, 1], rel=0.05), part[-1]
+    if half.telemetry().engines[0][0] == "piston":    # (the c310's governed propellers hold their rpm)
+        assert half.jsbsim_property("propulsion/engine[0]/power-hp") < \
+            0.6 * healthy.jsbsim_property("propulsion/engine[0]/power-hp")
+    else:
+        assert half.telemetry().engines[0][1] < healthy.telemetry().engines[0][1] - 5.0    # N1, %
+    assert half.failures.bits == 2
+    _, rough = thrusts((Failure("engine_rough", at_s=0.0, engine=1, seed=3),), 3.0)
+    _, again = thrusts((Failure("engine_rough", at_s=0.0, engine=1, seed=3),), 3.0)
+    assert np.ptp(rough[120:, 0]) > 10.0 * max(np.ptp(full[240:600, 0]), 1.0) and np.array_equal(rough, again)
+
+
+def test_a_jsbsim_aircrafts_flat_tyre_drags_and_pulls_to_its_side():
+    """The c172p's left main tyre flat (its LEFT brake group's wheel): on a take-off roll it turns the nose left and
+    the airplane rolls less far than on good tyres; a failures file may name it (kinds_for)."""
+    from flightsim.simulation.failures import kinds_for
+
+    aircraft = resolve_aircraft("jsbsim:c172p")
+    assert {"engine_partial", "engine_rough", "tyre_left", "tyre_right"} <= set(kinds_for(aircraft))
+    start = make_start(aircraft, "runway", planet="flat")
+
+    def roll(failures):
+        sim = Simulation(aircraft, "rk4", 1.0 / 120.0, start=start, planet="flat", failures=failures)
+        sim.controls.parking_brake = 0.0
+        sim.controls.throttle = 1.0
+        for _ in range(8 * 120):
+            sim.step()
+        return sim
+
+    good, flat = roll(()), roll((Failure("tyre_left", at_s=0.0),))
+    turn = (flat.telemetry().heading - good.telemetry().heading + 180.0) % 360.0 - 180.0
+    assert turn < -0.5 and flat.vector[0] < good.vector[0] - 10.0, (turn, flat.vector[0], good.vector[0])
+
+
 def test_the_batch_quits_a_jsbsim_engine_as_a_single_flight_does():
     from flightsim.simulation.batch import BatchSimulation
 

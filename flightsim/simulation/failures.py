@@ -9,8 +9,9 @@ kind               what it does
 =================  ====================================================================================
 engine             the engine quits: mixture cut, magnetos off (a propeller windmills, or stops against
                    its friction; a JSBSim engine's own cut-off)
-engine_partial     the engine gives ``fraction`` of its indicated power (flightsim's piston engines;
-                   a constant thrust gives that fraction of its thrust)
+engine_partial     the engine gives ``fraction`` of its indicated power (a piston's, flightsim's or JSBSim's;
+                   a constant thrust gives that fraction of its thrust; a JSBSim turbine's core spools no
+                   higher than leaves that fraction of its military thrust)
 engine_rough       the engine misfires: its power drops in irregular bursts (a few per second, to
                    between :data:`ROUGH_LOW` and 1 of its power), the same bursts for the same ``seed``
 jam_aileron,       the surface stays where it was when it jammed, whatever the stick does
@@ -58,6 +59,7 @@ import numpy as np
 
 from flightsim.physics.aero import P_AVAILABLE
 from flightsim.physics.gear import BRAKE_LEFT, BRAKE_RIGHT, G_ROLLING, GEAR_WHEEL, R_BRAKE, R_KIND, wheel_brake
+from flightsim.physics.jsbsim.ground_reactions import C_BRAKE_SLOT, C_ROLLING
 from flightsim.schema import Checker, read_toml
 from flightsim.simulation.controls import (
     BRAKE,
@@ -237,6 +239,7 @@ class Failures:
         self._schedule = tuple(self.scheduled)
         self._gear = self._refs = self._engine = self._rolling = None
         self._switches, self._props, self._cut = (), None, set()
+        self._power_slots, self._contacts, self._contact_rolling, self._contact_sides = (), None, None, {}
 
     def reset(self):
         """Everything repaired and the schedule armed again (a flight's reset)."""
@@ -326,10 +329,17 @@ class Failures:
         self._gear, self._refs, self._engine = gear, refs, engine
         self._rolling = None if gear is None else gear[:, G_ROLLING].copy()
 
-    def attach_jsbsim(self, model, props):
-        """Tie the ``engine`` failure to a JSBSim aircraft's engines (``model``, its property array ``props``): a
-        quit piston's magnetos off, a quit turbine's fuel cut off (:func:`engine_switches`)."""
+    def attach_jsbsim(self, model, props, contacts):
+        """Tie the failures to a JSBSim aircraft (``model``) flown with the property array ``props`` and the
+        contacts ``contacts`` (this flight's own ``jsb_contacts``): a quit piston's magnetos off, a quit turbine's
+        fuel cut off (:func:`engine_switches`); partial power and rough running through each engine's
+        ``failure-power-norm`` (:func:`engine_power_slots`); a flat tyre's rolling friction on the contacts of that
+        side's brake group (:func:`braked_contacts`)."""
         self._switches, self._props = engine_switches(model), props
+        self._power_slots = engine_power_slots(model)
+        self._contacts = contacts
+        self._contact_rolling = contacts[:, C_ROLLING].copy()
+        self._contact_sides = braked_contacts(model)
 
     def airplane(self, t):
         """Put the active failures into the attached arrays at time ``t`` (s): each step, before it flies."""
@@ -337,6 +347,15 @@ class Failures:
             if switch is not None and not self.engine_running(k):
                 self._props[switch[0]] = switch[1]
                 self._cut.add(k)
+        for k, slot in enumerate(self._power_slots):
+            if slot is not None:            # (a quit engine is its switch's: its power left whole here)
+                self._props[slot] = self.power(t, k) if self.engine_running(k) else 1.0
+        if self._contacts is not None:
+            rolling = self._contact_rolling.copy()
+            for kind, side in (("tyre_left", BRAKE_LEFT), ("tyre_right", BRAKE_RIGHT)):
+                if kind in self.active:
+                    rolling[self._contact_sides[side]] = FLAT_TYRE_FRICTION
+            self._contacts[:, C_ROLLING] = rolling
         if self._engine is not None:
             self._engine[P_AVAILABLE] = self.power(t)
         if self._gear is not None and len(self._rolling):
@@ -505,17 +524,51 @@ def engine_switches(model):
     return tuple(out)
 
 
+def engine_power_slots(model):
+    """Per engine of a JSBSim aircraft ``model``, the slot of its ``failure-power-norm`` (flightsim's own
+    property: the fraction of its power a failure leaves a piston or a turbine) in its property array; None for
+    an engine that has none (a rocket, an electric motor, a turboprop)."""
+    from flightsim.physics.jsbsim import piston, turbine
+
+    prop = model.propulsion
+    out = []
+    for kind, row in prop.kinds:
+        if kind == "piston":
+            out.append(int(prop.piston_slots[row, piston.PS_POWER]))
+        elif kind == "turbine":
+            out.append(int(prop.slots[row, turbine.S_POWER]))
+        else:
+            out.append(None)
+    return tuple(out)
+
+
+def braked_contacts(model):
+    """A JSBSim aircraft's wheels by side: ``{BRAKE_LEFT: rows, BRAKE_RIGHT: rows}`` of its contacts (rows of
+    ``jsb_contacts``) in the LEFT and the RIGHT brake groups (FGLGear's ``<brake_group>``): the main wheels whose
+    tyre a ``tyre_left`` or ``tyre_right`` flattens."""
+    rows, names = model.contacts, model.properties.names
+    side = {"fcs/left-brake-cmd-norm": BRAKE_LEFT, "fcs/right-brake-cmd-norm": BRAKE_RIGHT}
+    groups = [side.get(names[int(slot)]) if slot >= 0 else None for slot in rows[:, C_BRAKE_SLOT]]
+    return {s: np.array([k for k, g in enumerate(groups) if g == s], dtype=np.int64)
+            for s in (BRAKE_LEFT, BRAKE_RIGHT)}
+
+
 def kinds_for(aircraft):
     """The failures ``aircraft`` can have: every kind for flightsim's own aircraft (the brakes' and the tyres' where
-    it has braked wheels); for JSBSim's aircraft the engine quitting where its engines are pistons or turbines
-    (:func:`engine_switches`), not partial power or rough running, nor a tyre (their gear is JSBSim's own,
-    :mod:`flightsim.physics.jsbsim.ground_reactions`)."""
+    it has braked wheels); for JSBSim's aircraft the engine quitting, partial power and rough running where its
+    engines are pistons or turbines (:func:`engine_switches`, :func:`engine_power_slots`), the brakes and the tyres
+    where it has wheels in the LEFT and RIGHT brake groups (:func:`braked_contacts`)."""
     model = getattr(aircraft, "jsbsim", None)
-    braked = any(c.is_wheel and c.brake_friction > 0.0 for c in aircraft.gear)
-    quits = model is None or any(s is not None for s in engine_switches(model))
-    return tuple(k for k in KINDS if not (model is not None and (k in ("engine_partial", "engine_rough")
-                                                                 or k.startswith("tyre_")))
-                 and not (k == "engine" and not quits)
+    if model is None:
+        braked = any(c.is_wheel and c.brake_friction > 0.0 for c in aircraft.gear)
+        quits = powered = True
+    else:
+        sides = braked_contacts(model)
+        braked = all(len(rows) for rows in sides.values())
+        quits = any(s is not None for s in engine_switches(model))
+        powered = any(s is not None for s in engine_power_slots(model))
+    return tuple(k for k in KINDS if not (k == "engine" and not quits)
+                 and not (k in ("engine_partial", "engine_rough") and not powered)
                  and not (not braked and k.startswith(("brake_", "tyre_"))))
 
 
