@@ -270,6 +270,56 @@ def test_the_batch_flies_its_failures_as_single_flights_do(c172, tmp_path):
         BatchSimulation(2, c172, "rk4", DT, start=start, failures=(Failure("tyre_left"),))
 
 
+def test_the_batchs_instruments_read_as_a_single_flights_do(c172):
+    """A blocked pitot in a full-power climb, a blocked static port, a dead vacuum pump: every airplane's airspeed
+    indicator, altimeter, VSI and gyros (BatchGauges) read what the single flight's Gauges read."""
+    from flightsim.simulation.batch import BatchSimulation
+
+    start = make_start(c172, "air")
+    for schedule in ((Failure("pitot", at_s=1.0),), (Failure("static", at_s=1.0),),
+                     (Failure("vacuum", at_s=0.0, seed=4),)):
+        batch = BatchSimulation(2, c172, "rk4", DT, start=start, failures=schedule)
+        single = Simulation(c172, "rk4", DT, start=start, failures=schedule)
+        rows = batch.controls.copy()
+        rows[:, 0], rows[:, 2] = 1.0, 0.3               # full throttle, a roll to the right
+        batch.set_controls(rows)
+        single.controls.throttle, single.controls.aileron = 1.0, 0.3
+        for _ in range(int(6.0 / DT)):
+            batch.step()
+            single.step()
+        t = single.telemetry()
+        shown = single.gauges.readings(t.roll, t.pitch, t.heading)
+        roll, pitch, heading = batch.gauges.attitude(*quat.aviation_angles(batch.states[:, 6:10]).T)
+        for got, want in ((batch.gauges.indicated_airspeed, shown.airspeed_kt), (batch.gauges.altitude,
+                          shown.altitude_ft), (batch.gauges.vertical_speed, shown.vertical_speed_fpm),
+                          (roll, shown.roll), (pitch, shown.pitch), (heading, shown.heading)):
+            np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-7)
+    assert abs(shown.roll - t.roll) > 0.01                       # (the gyros have drifted: a real comparison)
+
+
+def test_an_agent_sees_the_failed_instruments_and_is_scored_on_the_truth(tmp_path):
+    """HeadingHold with the pitot blocked at once and full power: the observed airspeed error climbs away from the
+    true one (the indicator reads like an altimeter); without failures the observation is the true flight's."""
+    from flightsim.gym.envs import HeadingHoldEnv
+
+    spec = tmp_path / "f.toml"
+    spec.write_text('[[failure]]\nkind = "pitot"\nat_s = 0.0\n')
+    blocked, healthy = HeadingHoldEnv(aircraft="c172", failures=spec), HeadingHoldEnv(aircraft="c172")
+    seen = []
+    for env in (blocked, healthy):
+        env.reset(seed=3)
+        for _ in range(40):
+            obs, *_ = env.step(np.array([0.1, 0.0, 0.0, 1.0]))
+        task = env.unwrapped.task
+        i = [name for name, _, _ in task.OBSERVATION].index("airspeed_error")
+        truth = task.quantity("airspeed_error", task.flight()) / task.scale[i]
+        seen.append((obs[i], float(truth[0])))
+        env.close()
+    (b_obs, b_true), (h_obs, h_true) = seen
+    assert h_obs == pytest.approx(h_true, abs=1e-6)
+    assert b_obs > b_true + 0.02, seen
+
+
 def test_an_environment_takes_a_failures_file(tmp_path):
     from flightsim.gym.envs import HeadingHoldEnv
 
