@@ -266,8 +266,40 @@ def test_the_batch_flies_its_failures_as_single_flights_do(c172, tmp_path):
     np.testing.assert_allclose(batch.states, np.repeat(single.vector[None], 3, axis=0), rtol=0, atol=1e-9)
     assert (batch.failures.bits == single.failures.bits).all()
     assert batch.controls[0, 2] == 1.0 and abs(batch.flown_controls[0, 2]) < 1e-12      # the pilot's, and what flies
-    with pytest.raises(ValueError, match="tyre_left is not flown by the batch"):
-        BatchSimulation(2, c172, "rk4", DT, start=start, failures=(Failure("tyre_left"),))
+
+
+@pytest.mark.parametrize("name, start_kind, schedule", [
+    ("c172", "air", (Failure("engine_partial", at_s=0.5, fraction=0.4), Failure("engine_rough", at_s=1.0, seed=2))),
+    ("c172", "runway", (Failure("tyre_left", at_s=0.5),)),
+    ("jsbsim:c310", "air", (Failure("engine_partial", at_s=0.5, engine=2, fraction=0.3),
+                            Failure("engine_rough", at_s=1.0, engine=1, seed=5))),
+    ("jsbsim:c172p", "runway", (Failure("tyre_right", at_s=0.5),)),
+])
+def test_the_batch_flies_engine_and_tyre_failures_as_single_flights_do(name, start_kind, schedule):
+    """Partial power, rough running and a flat tyre change each airplane's own engine, gear or contact rows: one
+    airplane of three failing flies as the single flight with those failures, the others as healthy ones."""
+    from flightsim.simulation.batch import BatchSimulation
+
+    aircraft = resolve_aircraft(name)
+    flat = {"planet": "flat"} if name.startswith("jsbsim:") else {}
+    dt = 1.0 / 120.0 if flat else DT
+    start = make_start(aircraft, start_kind, **flat)
+    batch = BatchSimulation(3, aircraft, "rk4", dt, start=start, failures=schedule, **flat)
+    single = Simulation(aircraft, "rk4", dt, start=start, failures=schedule, **flat)
+    healthy = Simulation(aircraft, "rk4", dt, start=start, **flat)
+    rows = batch.controls.copy()
+    rows[:, 0] = 1.0                                    # full throttle (on the runway: a take-off roll)
+    rows[:, 6] = 0.0                                    # (the parking brake off)
+    batch.set_controls(rows)
+    for sim in (single, healthy):
+        sim.controls.throttle, sim.controls.parking_brake = 1.0, 0.0
+    for _ in range(int(3.0 / dt)):
+        batch.step()
+        single.step()
+        healthy.step()
+    np.testing.assert_allclose(batch.states, np.repeat(single.vector[None], 3, axis=0), rtol=0, atol=1e-7)
+    assert np.abs(single.vector - healthy.vector).max() > 0.05       # (the failures changed the flight)
+    assert (batch.failures.bits == single.failures.bits).all()
 
 
 def test_the_batchs_instruments_read_as_a_single_flights_do(c172):

@@ -85,8 +85,10 @@ from flightsim.simulation.starts import file_start
 
 #: The :class:`~flightsim.physics.aero.LoadParams` fields written during a flight: one row per airplane.
 #: Every other field is read only and shared.  (A round planet's packed array is written too: it holds the
-#: scratch view the loads read.)
-PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor", "jsb_props", "jsb_held", "jsb_last", "planet")
+#: scratch view the loads read; the engine's, the gear's and a JSBSim aircraft's contacts' rows are the
+#: failures': partial power, rough running, a flat tyre.)
+PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor", "jsb_props", "jsb_held", "jsb_last", "planet",
+                "engine", "gear", "jsb_contacts")
 #: ``status`` codes: flying, stopped by a non-finite state, crashed.
 RUNNING, NONFINITE, CRASHED = 0, 1, 2
 #: From this many airplanes on, a call steps them on all of numba's threads (fewer: on the calling thread).
@@ -301,10 +303,11 @@ class BatchSimulation:
         With ``start="runway"`` or ``"approach"``: the runway end (an airfield's identifier and one of its ends,
         :func:`flightsim.simulation.world.runway_end`; default the home runway 36).
     failures : iterable of flightsim.simulation.failures.Failure, optional
-        One schedule for every airplane (:func:`~flightsim.simulation.failures.read_failures`; the kinds of
-        :data:`~flightsim.simulation.failures.BATCH_KINDS`), each firing on the airplane's own clock and height
-        (:attr:`failures`); :attr:`controls` are then the pilot's, and the airplanes fly them with the failures in
-        force.  Steps are then taken one a call.
+        One schedule for every airplane (:func:`~flightsim.simulation.failures.read_failures`: every kind), each
+        firing on the airplane's own clock and height (:attr:`failures`), as a single flight's do: after a step
+        and at a reset; :attr:`controls` are then the pilot's, and the airplanes fly them with the failures in
+        force (partial power, rough running and a flat tyre in each airplane's own engine, gear or contact rows);
+        :attr:`gauges` read what the instruments show.  Steps are then taken one a call.
 
     On a round planet each airplane's integrator advances its Earth-centred inertial state
     (:attr:`inertial`), and :attr:`states` holds each one's flat *view*
@@ -378,6 +381,11 @@ class BatchSimulation:
         #: what each airplane's instruments show (:class:`~flightsim.simulation.gauges.BatchGauges`: the pitot-static
         #: and vacuum failures' readings), None with no failures (the instruments then show the truth)
         self.gauges = None if self.failures is None else BatchGauges(self.failures)
+        if self.failures is not None:
+            own = dict(zip(PER_AIRPLANE, self._own, strict=True))
+            self.failures.attach(own["engine"], own["gear"], params.gear_refs)
+            if self.aircraft.jsbsim is not None:
+                self.failures.attach_jsbsim(self.aircraft.jsbsim, own["jsb_props"], own["jsb_contacts"])
         self._wind = self._own[PER_AIRPLANE.index("wind")]
         self._anchors = self._own[PER_AIRPLANE.index("gear_anchor")]
         #: each airplane's packed round planet (its scratch view), None on a flat planet
@@ -655,6 +663,7 @@ class BatchSimulation:
         if dark.shape[0]:
             self.autopilot.disconnect("autopilot disconnected: electrical failure", dark)
         f.flown(self.controls, self._flown, self.times)
+        f.airplanes(self.times)
         if self.aircraft.jsbsim is not None:        # a JSBSim engine quits by its own switch, in its property row
             f.cut_engines(self._own[PER_AIRPLANE.index("jsb_props")], engine_switches(self.aircraft.jsbsim))
 
