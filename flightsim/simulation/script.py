@@ -21,8 +21,9 @@ What runs (JSBSim's ``FGScript::LoadScript``, ``FGOutputType::Load``, ``FGOutput
   (:mod:`flightsim.simulation.script_subsystems`), those flightsim cannot give left out and named in one line on
   stderr at the start;
 - the ``ic/*`` properties (JSBSim's ``FGInitialCondition``): the reset file's condition, read as JSBSim's IC holds
-  it; a script may write the height and the airspeed (:data:`~flightsim.simulation.script_properties.
-  WRITABLE_INITIAL`), where a later ``do_simple_trim`` starts from, as JSBSim's FGTrim starts from the IC;
+  it; its terrain ``<elevation>`` the ground of the whole flight (:func:`terrain_plane`); a script may write the
+  height and the airspeed (:data:`~flightsim.simulation.script_properties.WRITABLE_INITIAL`), where a later
+  ``do_simple_trim`` starts from, as JSBSim's FGTrim starts from the IC;
 - JSBSim's integration settings (:data:`SETTINGS`): its integrators (taken as settings of JSBSim's own: flightsim
   integrates with ``--integrator``), the gravity model 1 (J2) and the gravity-gradient torque off;
 - a function's ``<table>`` (compiled by the aircraft's compiler, :class:`~flightsim.physics.jsbsim.program.
@@ -707,6 +708,12 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
     ic = load_initial_condition(script.initialize, chosen)
     model = aircraft.jsbsim
     constants = {name: default for name, (default, _, _) in SETTINGS.items()}
+    # (a property the aircraft declares and nothing of it reads — the c310's ap/active-waypoint — has no slot in its
+    # array: it is the script's, at its declared value, as in JSBSim's tree)
+    for block in (model.fcs, model.aero, model.external, model.propulsion):
+        for name, value in block.defaults.items():
+            if name not in model.properties:
+                constants.setdefault(name, value)
     for name, value in script.declared.items():
         if name in model.properties:
             model.initial[model.properties[name]] = value
@@ -715,13 +722,18 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
     start = Start("file", ic.view_state(), Controls())
     # (JSBSim's FGLGear::CrashDetect only reports: nothing on the ground stops a script's run)
     sim = Simulation(aircraft, integrator, script.dt, atmosphere="isa", start=start, planet=chosen,
-                     lat=ic.lat_deg, lon=ic.lon_deg, crashes=False)
+                     lat=ic.lat_deg, lon=ic.lon_deg, crashes=False, terrain=terrain_plane(ic.elevation_ft))
     tree = ScriptProperties(sim, constants, ic, ic.wind_ned)
     tree.new_frame(script.start)
     tree.initial = props.initial_values(tree.read)          # (ic/*: the start, as JSBSim's IC holds it)
     for name, value in tree.initial.items():
         constants.setdefault(name, value)
     tree.initial_engines(ic.running)
+    held = [name for name in script.declared if tree.kind(name)[0] == "command"]
+    for name in held:                   # (a pilot's command declared at a value is held there, as a <set> holds it:
+        tree.write(name, script.declared[name])     # L4102's brakes)
+    if held:
+        tree.apply()
     for name, el in named.items():
         if not tree.known(name):
             reader.fail(el, f"unknown property {name!r}: nothing defines it (not flightsim's state, not the "
@@ -800,9 +812,23 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
     for out, given, lines in zip(script.outputs, columns, rows, strict=True):
         delim = OUTPUT_TYPES[out.kind]
         head = delim.join(["Time", *(c[0] for c in given),
-                           *(e.caption if e.caption else props.ROOT + e.prop for e in out.entries)])
+                           *(e.caption or (e.prop if e.prop.startswith("/") else props.ROOT + e.prop)
+                             for e in out.entries)])
         _write_atomically(out.path, [head, *lines])
     return replace(script, events=fresh)
+
+
+def terrain_plane(elevation):
+    """The ground of a reset file's terrain ``elevation`` (ft): None (the plane z = 0) at 0, else a
+    :class:`~flightsim.physics.terrain.Terrain` everywhere at that height (a 2 × 2 grid whose outside, its
+    ``sea_level``, is the same height): JSBSim's default ground callback, the ellipsoid raised by ``elevation``
+    (on a round planet flightsim's terrain is a height above the ellipsoid)."""
+    if elevation == 0.0:
+        return None
+    from flightsim.physics.terrain import Terrain
+
+    return Terrain(heights=np.full((2, 2), float(elevation)), landuse=np.zeros((2, 2), dtype=np.uint8), x0=0.0,
+                   y0=0.0, spacing=1.0, sea_level=float(elevation))
 
 
 def _write_atomically(path, lines):

@@ -16,8 +16,11 @@ and ``Load_v2``):
 Both: ``<running>N</running>`` (an engine index, −1 for all).  Units: each element's ``unit=`` (DEG, RAD, FT, M,
 FT/SEC, KTS, M/S, DEG/SEC, ...), JSBSim's default unit where it has none (angles of v1's ``phi theta psi`` and
 the latitude and longitude: RAD; ``alpha beta gamma winddir``: DEG; ``vc vt vground vwind hwind xwind``: KTS;
-lengths FT; speeds FT/SEC).  The terrain is at sea level (the ellipsoid): an ``elevation`` other than 0 is
-refused.
+lengths FT; speeds FT/SEC).  ``<elevation>`` is the terrain's height (JSBSim's default ground callback,
+``FGDefaultGroundCallback``: the ellipsoid raised by that much, the ground a flight stands on and the one
+``altitudeAGL`` is measured from): version 1 sets it where it stands in JSBSim's order (after the longitude,
+before the altitude: ``SetTerrainElevationFtIC``, which keeps the height above the ground where that was the
+last height set), version 2 before the position (``FGInertial::SetTerrainElevation``).
 
 The result (:class:`InitialCondition`): geodetic latitude and longitude, the height above the ellipsoid, the
 velocity relative to the Earth in North-East-down, the Euler angles of the body relative to the local NED frame,
@@ -71,7 +74,7 @@ class InitialCondition:
     lat_deg, lon_deg : float
         Geodetic latitude and longitude, deg.
     alt_ft : float
-        Height above the ellipsoid (the terrain), ft.
+        Height above the ellipsoid, ft (above the terrain: less ``elevation_ft``).
     v_ned : tuple of float
         Velocity relative to the Earth, North, East, down, ft/s.
     euler : tuple of float
@@ -84,6 +87,8 @@ class InitialCondition:
         The engines started running (an index, or −1: all).
     source : str
         The file.
+    elevation_ft : float
+        The terrain's height above the ellipsoid (``<elevation>``, JSBSim's ``ic/terrain-elevation-ft``), ft.
     """
 
     lat_deg: float
@@ -95,6 +100,7 @@ class InitialCondition:
     wind_ned: tuple = (0.0, 0.0, 0.0)
     running: tuple = ()
     source: str = ""
+    elevation_ft: float = 0.0
 
     def view_state(self):
         """The 13-number flat view flightsim's Simulation takes: position ``(0, 0, alt)`` (the latitude and
@@ -165,6 +171,7 @@ class _Resolver:
         self.alpha = self.beta = 0.0
         self.tw2b = np.eye(3)
         self.last_speed, self.last_alt, self.last_lat = "vt", "asl", "geoc"
+        self.elevation = 0.0            # (the terrain's height above the ellipsoid, ft)
 
     # ------------------------------------------------------------ position (FGLocation)
     def radius(self):
@@ -193,7 +200,15 @@ class _Resolver:
         return self.radius() - self.sea_level_radius()
 
     def agl(self):
-        return self.geodetic()[2]
+        return self.geodetic()[2] - self.elevation
+
+    def set_terrain_elevation(self, elevation):
+        """``FGInitialCondition::SetTerrainElevationFtIC``: the height above the ground kept where it was the last
+        height set."""
+        agl = self.agl()
+        self.elevation = elevation
+        if self.last_alt == "agl":
+            self.set_altitude_agl(agl)
 
     def tec2l(self):
         lat, lon, _ = self.geodetic()
@@ -223,7 +238,7 @@ class _Resolver:
     def set_agl_on_planet(self, agl):
         """``FGInertial::SetAltitudeAGL``: the geodetic latitude and longitude kept, the height ``agl``."""
         lat, lon, _ = self.geodetic()
-        self.set_geodetic(lon, lat, agl)
+        self.set_geodetic(lon, lat, self.elevation + agl)
 
     def set_altitude_agl(self, agl):
         mach0, vc0, ve0 = self._speeds_before()
@@ -492,7 +507,7 @@ class _Resolver:
         return InitialCondition(math.degrees(glat), planets.wrap_lon(math.degrees(glon)), float(h),
                                 tuple(float(v) for v in self.vned), tuple(float(v) for v in self.euler),
                                 tuple(float(v) for v in self.pqr), tuple(float(v) + 0.0 for v in wind),
-                                tuple(running), str(source))
+                                tuple(running), str(source), float(self.elevation))
 
 
 class _Reader:
@@ -563,11 +578,6 @@ def _load_latitude(r, reader, parent, where=""):
         r.last_lat = "geoc"
 
 
-def _check_elevation(reader, parent):
-    if parent.find("elevation") is not None and reader.value(parent, "elevation", "FT") != 0.0:
-        raise InputError(reader.path, "elevation", "a terrain elevation other than 0 is not supported")
-
-
 def _load_v1(r, reader, doc):
     for tag in _V1_UNSUPPORTED:
         if doc.find(tag) is not None:
@@ -581,7 +591,8 @@ def _load_v1(r, reader, doc):
 
     if has("longitude"):
         r.set_longitude(v("longitude"))
-    _check_elevation(reader, doc)
+    if has("elevation"):
+        r.set_terrain_elevation(v("elevation"))
     for tag in ("altitude", "altitudeAGL"):
         if has(tag):
             r.set_altitude_agl(v(tag))
@@ -624,7 +635,8 @@ def _load_v2(r, reader, doc):
     for tag in ("earth_position_angle", "planet_position_angle", "planet_rotation_rate"):
         if doc.find(tag) is not None:
             raise InputError(reader.path, tag, "not supported")
-    _check_elevation(reader, doc)
+    if doc.find("elevation") is not None:
+        r.elevation = reader.value(doc, "elevation", "FT")
     pos = doc.find("position")
     if pos is None:
         raise InputError(reader.path, "position", "required element is missing")
