@@ -7,9 +7,10 @@ package's ``aircraft/``, ``engine/`` and ``systems/`` (nothing is written into t
 * the copy's ``<run end>`` is the script's end or ``--cap`` s (default 300), whichever is sooner, and each
   ``<event>`` without a ``<notify>`` gets an empty one (it changes nothing but makes JSBSim print the event's
   heading, ``NAME (Event K) executed at time: T``, so that every event's firing can be read from its stdout);
-* **JSBSim** (the ``jsbsim`` package's ``FGFDMExec``: ``load_script``, ``run_ic``, ``run`` until it returns
-  false) and **flightsim** (:func:`flightsim.simulation.script.run_script`, RK4 at the script's ``dt``, its
-  ``on_frame`` hook reading the state) each run in a subprocess of this script, recording every frame's
+* **JSBSim** (the ``jsbsim`` package's ``FGFDMExec``: ``load_script``, ``run_ic``, the trim a reset file
+  requests as the ``JSBSim`` program runs it (:func:`ic_trim`), ``run`` until it returns false) and
+  **flightsim** (:func:`flightsim.simulation.script.run_script`, RK4 at the script's ``dt``, its ``on_frame`` hook
+  reading the state) each run in a subprocess of this script, recording every frame's
   geodetic latitude and longitude, height above sea level, Euler angles and true airspeed, and the notices'
   headings (which event fired at which frame);
 * the row: the aircraft; whether flightsim runs the script to its end (or the one line it refuses it with, or
@@ -60,6 +61,8 @@ HEADING = re.compile(r"^(?:<b>)?(.*) \(Event (\d+)\) executed at time: ([-+0-9.e
 #: The per-frame columns recorded: JSBSim's property names.
 COLUMNS = ("simulation/sim-time-sec", "position/lat-geod-deg", "position/long-gc-deg", "position/h-sl-ft",
            "attitude/phi-deg", "attitude/theta-deg", "attitude/psi-deg", "velocities/vt-fps")
+#: JSBSim's ``TrimMode::tNone`` (FGTrim.h): no trim requested.
+TRIM_NONE = 6
 #: The comparison window, s.
 WINDOW_S = 60.0
 #: Aims (issue 40): position, height (ft), attitude (deg), airspeed (ft/s); lift-off (s).
@@ -167,6 +170,7 @@ def worker_jsbsim(root, script, out):
         if not fdm.load_script(script):
             raise RuntimeError("load_script failed")
         fdm.run_ic()
+        ic_trim(fdm)
         try:
             wow = fdm.get_property_value("gear/wow")
         except Exception:       # noqa: BLE001 (no gear)
@@ -179,6 +183,17 @@ def worker_jsbsim(root, script, out):
     sys.stdout.flush()
     np.savez(out, rows=np.array(rows, dtype=float).reshape(-1, len(COLUMNS)), wow=wow)
     Path(str(out) + ".json").write_text(json.dumps({"status": status}))
+
+
+def ic_trim(fdm):
+    """The trim a reset file requests (``<trim>``), as the ``JSBSim`` program runs it after ``RunIC``
+    (``JSBSim.cpp``: an ``FGTrim`` of that mode, whether it converged ignored); the package's ``run_ic`` does not."""
+    mode = int(fdm.get_ic().trim_requested())
+    if mode != TRIM_NONE:
+        try:
+            fdm.do_trim(int(mode))
+        except Exception:       # noqa: BLE001 (JSBSim.cpp ignores a failed trim)
+            pass
 
 
 def worker_flightsim(root, script, out):
@@ -297,7 +312,9 @@ def timed(root, work, script, timeout, rounds=3):
 
 
 JSBSIM_CLI = ("import jsbsim, sys\nfdm = jsbsim.FGFDMExec(sys.argv[1])\nfdm.set_debug_level(0)\n"
-              "fdm.load_script(sys.argv[2])\nfdm.run_ic()\nwhile fdm.run():\n    pass\n")
+              "fdm.load_script(sys.argv[2])\nfdm.run_ic()\nmode = int(fdm.get_ic().trim_requested())\n"
+              f"if mode != {TRIM_NONE}:\n    try:\n        fdm.do_trim(mode)\n    except Exception:\n        pass\n"
+              "while fdm.run():\n    pass\n")
 
 
 def measure(package, name, path, cap, timeout):

@@ -21,7 +21,8 @@ What runs (JSBSim's ``FGScript::LoadScript``, ``FGOutputType::Load``, ``FGOutput
   (:mod:`flightsim.simulation.script_subsystems`), those flightsim cannot give left out and named in one line on
   stderr at the start;
 - the ``ic/*`` properties (JSBSim's ``FGInitialCondition``): the reset file's condition, read as JSBSim's IC holds
-  it; its terrain ``<elevation>`` the ground of the whole flight (:func:`terrain_plane`); a script may write the
+  it; its terrain ``<elevation>`` the ground of the whole flight (:func:`terrain_plane`); its ``<trim>`` run before
+  the first frame as the ``JSBSim`` program runs it (:func:`_trim_requested`); a script may write the
   height and the airspeed (:data:`~flightsim.simulation.script_properties.WRITABLE_INITIAL`), where a later
   ``do_simple_trim`` starts from, as JSBSim's FGTrim starts from the IC;
 - JSBSim's integration settings (:data:`SETTINGS`): its integrators (taken as settings of JSBSim's own: flightsim
@@ -754,6 +755,8 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         if kind in ("running", "active") and constant and int(value) >= len(model.propulsion.kinds):
             reader.fail(el, f"{'set-running' if kind == 'running' else 'active_engine'} {value:g}: no such engine "
                         f"(the aircraft has {len(model.propulsion.kinds)})", "value=")
+    if ic.trim is not None and ic.trim not in TRIM_MODES:
+        raise InputError(ic.source, "trim", f"trim mode {ic.trim}: {TRIM_REFUSED.get(ic.trim, 'no such mode')}")
     columns = []
     for out in script.outputs:
         given, left = subsystems.columns(out.switches, tree.known, model)
@@ -761,6 +764,8 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         if left:
             sys.stderr.write(f"flightsim: {reader.path}: <output> (line {out.line}): left out of {out.path.name} "
                              f"(flightsim does not give them): {', '.join(left)}\n")
+    if ic.trim is not None:
+        _trim_requested(tree, ic)
     rates = [max(1, int(0.5 + 1.0 / (script.dt * out.rate_hz))) for out in script.outputs]
     rows = [[] for _ in script.outputs]
     fresh = copy.deepcopy(script.events)        # (their running state: a script may be run again)
@@ -816,6 +821,20 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
                              for e in out.entries)])
         _write_atomically(out.path, [head, *lines])
     return replace(script, events=fresh)
+
+
+def _trim_requested(tree, ic):
+    """The trim a reset file requests (``<trim>``), as the ``JSBSim`` program runs it (``JSBSim.cpp``: after
+    ``RunIC``, before the first frame, an ``FGTrim`` of that mode): :meth:`~flightsim.simulation.script_writes.
+    ScriptProperties.trim`.  The program ignores whether it converged (the flight goes on from where the trim left
+    it: here from the reset file's condition, a line on stderr saying so) and sets no ``simulation/trim-completed``
+    (only ``do_simple_trim`` does)."""
+    try:
+        tree.trim(ic.trim)
+    except RuntimeError as exc:
+        sys.stderr.write(f"flightsim: {ic.source}: trim: {exc}; the flight goes on from the reset file's "
+                         "condition\n")
+    tree.trims.clear()
 
 
 def terrain_plane(elevation):

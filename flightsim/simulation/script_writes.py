@@ -584,6 +584,7 @@ class ScriptProperties:
             state = settle(sim.aircraft, float(y0[0]), float(y0[1]), heading, atmosphere=sim.atmosphere)
         except ValueError as exc:
             raise RuntimeError(f"the ground trim (do_simple_trim 2) failed: {exc}") from None
+        state[2] += self.ic.elevation_ft            # (on the reset file's terrain: level, at its height)
         sim.set_state(FlightState.from_vector(sim.t, state))
         sim.settle_jsbsim()
         self._frame = self._aux = None

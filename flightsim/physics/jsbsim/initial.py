@@ -8,7 +8,8 @@ and ``Load_v2``):
   ``gamma roc vground``, ``alpha beta``, ``phi theta psi``, ``vwind winddir hwind xwind``.  Each is applied in
   JSBSim's fixed order by a setter that keeps what was set before where it can (an airspeed kept through a
   later angle, the Euler angles changed by alpha and beta): :class:`_Resolver` ports those setters.  JSBSim's
-  version 1 reads no body rates (``vPQR_body`` is zeroed): nor does this;
+  version 1 reads no body rates (``vPQR_body`` is zeroed): nor does this.  Its ``trim`` is the trim the ``JSBSim``
+  program runs after ``RunIC`` (:data:`TRIM_REQUESTS`; version 2 reads none);
 - version 2: ``<position frame="ECEF|ECI">`` (``latitude longitude altitudeAGL|altitudeMSL|radius``, or
   ``x y z``), ``<orientation frame="LOCAL|ECEF|ECI">``, ``<velocity frame="LOCAL|BODY|ECEF|ECI">``,
   ``<attitude_rate frame="LOCAL|BODY|ECEF|ECI">`` (``x y z`` or ``roll pitch yaw``, the unit on the element).
@@ -60,7 +61,10 @@ _V1_UNITS = {
     "vwind": "KTS", "winddir": "DEG", "hwind": "KTS", "xwind": "KTS", "targetNlf": None}
 _FAMILY = {"FT": "FT", "RAD": "RAD", "DEG": "RAD", "FT/SEC": "FT/SEC", "KTS": "FT/SEC", "RAD/SEC": "RAD/SEC"}
 #: v1 elements JSBSim reads and this does not (refused rather than skipped).
-_V1_UNSUPPORTED = ("trim", "targetNlf")
+_V1_UNSUPPORTED = ("targetNlf",)
+#: A version-1 file's ``<trim>`` (``FGInitialCondition::SetTrimRequest``, in any case) → JSBSim's ``TrimMode``
+#: (FGTrim.h: longitudinal 0, full 1, ground 2, pullup 3, custom 4, turn 5); JSBSim takes any other value as no trim.
+TRIM_REQUESTS = {"1": 2, "longitudinal": 0, "full": 1, "ground": 2, "pullup": 3, "custom": 4, "turn": 5}
 _V2_FRAMES = {"position": ("ecef", "eci"), "orientation": ("local", "ecef", "eci"),
               "velocity": ("local", "body", "ecef", "eci"), "attitude_rate": ("local", "body", "ecef", "eci")}
 
@@ -89,6 +93,9 @@ class InitialCondition:
         The file.
     elevation_ft : float
         The terrain's height above the ellipsoid (``<elevation>``, JSBSim's ``ic/terrain-elevation-ft``), ft.
+    trim : int or None
+        The trim a version-1 file requests (``<trim>``, :data:`TRIM_REQUESTS`: JSBSim's ``TrimMode``), which the
+        ``JSBSim`` program runs after ``RunIC`` and before the first frame; None: none.
     """
 
     lat_deg: float
@@ -101,6 +108,7 @@ class InitialCondition:
     running: tuple = ()
     source: str = ""
     elevation_ft: float = 0.0
+    trim: int | None = None
 
     def view_state(self):
         """The 13-number flat view flightsim's Simulation takes: position ``(0, 0, alt)`` (the latitude and
@@ -172,6 +180,7 @@ class _Resolver:
         self.tw2b = np.eye(3)
         self.last_speed, self.last_alt, self.last_lat = "vt", "asl", "geoc"
         self.elevation = 0.0            # (the terrain's height above the ellipsoid, ft)
+        self.trim = None                # (the trim requested: JSBSim's TrimMode)
 
     # ------------------------------------------------------------ position (FGLocation)
     def radius(self):
@@ -507,7 +516,8 @@ class _Resolver:
         return InitialCondition(math.degrees(glat), planets.wrap_lon(math.degrees(glon)), float(h),
                                 tuple(float(v) for v in self.vned), tuple(float(v) for v in self.euler),
                                 tuple(float(v) for v in self.pqr), tuple(float(v) + 0.0 for v in wind),
-                                tuple(running), str(source), float(self.elevation))
+                                tuple(running), str(source), float(self.elevation),
+                                self.trim)
 
 
 class _Reader:
@@ -581,7 +591,7 @@ def _load_latitude(r, reader, parent, where=""):
 def _load_v1(r, reader, doc):
     for tag in _V1_UNSUPPORTED:
         if doc.find(tag) is not None:
-            raise InputError(reader.path, tag, "not supported (flightsim does not trim at a reset)")
+            raise InputError(reader.path, tag, "not supported (flightsim's trim takes no load factor)")
 
     def v(tag):
         return reader.value(doc, tag, _V1_UNITS[tag])
@@ -620,6 +630,8 @@ def _load_v1(r, reader, doc):
                 setter(value)
             except ValueError as exc:
                 raise InputError(reader.path, tag, str(exc)) from None
+    if has("trim"):
+        r.trim = TRIM_REQUESTS.get((doc.find("trim").text or "").strip().lower())
     r.pqr = np.zeros(3)
 
 
