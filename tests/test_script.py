@@ -458,3 +458,41 @@ def test_a_reset_files_terrain_elevation_is_the_ground(tmp_path):
     # at rest on the terrain: the contact at the CG (no moment to tip the ball), its spring carrying the 32 lb ball
     assert mine[-1]["agl"] == pytest.approx(-32.174 / 200.0, abs=0.005)
     assert abs(mine[-1]["agl"] - jsb[-1]["agl"]) < 0.005
+
+
+GUST = """
+    <property value="1"> atmosphere/cosine-gust/startup-duration-sec </property>
+    <property value="1"> atmosphere/cosine-gust/steady-duration-sec </property>
+    <property value="1"> atmosphere/cosine-gust/end-duration-sec </property>
+    <property value="10"> atmosphere/cosine-gust/magnitude-ft_sec </property>
+    <property value="{frame}"> atmosphere/cosine-gust/frame </property>
+    <property value="0"> atmosphere/cosine-gust/X-velocity-ft_sec </property>
+    <property value="3"> atmosphere/cosine-gust/Y-velocity-ft_sec </property>
+    <event name="gust">
+      <condition> simulation/sim-time-sec ge 1.0 </condition>
+      <set name="atmosphere/cosine-gust/start" value="1"/>
+    </event>"""
+
+
+@pytest.mark.parametrize("frame, yaw, east", [("3", 0, 1.0), ("1", 180, -1.0)], ids=["local", "body"])
+def test_a_cosine_gust_blows_as_jsbsims(tmp_path, frame, yaw, east):
+    """JSBSim's one-minus-cosine gust (10 ft/s along the gust frame's y, up 1 s, steady 1 s, down 1 s, started at
+    1 s): in the local frame y is East; in the body frame y is the right wing, West for the ball facing South.  The
+    total wind East and the ball's drift as JSBSim's at each half second, the profile's values (half at 0.5 s into
+    the rise, full when steady, none once it has ended)."""
+    root, work = make_root(tmp_path, end="5", prop="atmosphere/total-wind-east-fps", prop_caption="gust",
+                           run_extra=GUST.format(frame=frame))
+    init = root / "aircraft" / "drop" / "init.xml"
+    init.write_text(init.read_text().replace("<z> 0 </z> </orientation>", f"<z> {yaw} </z> </orientation>"))
+    done = cli("script", "scripts/drop.xml", "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    run_jsbsim(root, "scripts/drop.xml")
+    ours, theirs = read_rows(work / "drop.csv"), read_rows(root / "drop.csv")
+    head = ours[0]
+    assert head == theirs[0] and len(ours) == len(theirs) == 1 + 11
+    mine = {float(r[0]): dict(zip(head, map(float, r), strict=True)) for r in ours[1:]}
+    jsb = {float(r[0]): dict(zip(head, map(float, r), strict=True)) for r in theirs[1:]}
+    for t, a in mine.items():
+        assert abs(a["gust"] - jsb[t]["gust"]) < 1e-6 and abs(a["ve"] - jsb[t]["ve"]) < 1e-3, (t, a, jsb[t])
+    assert mine[1.5]["gust"] == pytest.approx(5.0 * east, abs=0.2) and mine[2.5]["gust"] == pytest.approx(10.0 * east)
+    assert mine[4.5]["gust"] == 0.0 and mine[5.0]["gust"] == 0.0 and mine[0.5]["gust"] == 0.0

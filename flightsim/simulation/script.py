@@ -25,6 +25,8 @@ What runs (JSBSim's ``FGScript::LoadScript``, ``FGOutputType::Load``, ``FGOutput
   the first frame as the ``JSBSim`` program runs it (:func:`_trim_requested`); a script may write the
   height and the airspeed (:data:`~flightsim.simulation.script_properties.WRITABLE_INITIAL`), where a later
   ``do_simple_trim`` starts from, as JSBSim's FGTrim starts from the IC;
+- JSBSim's one-minus-cosine gust (``atmosphere/cosine-gust/*``, :mod:`flightsim.simulation.script_gust`), added to
+  the steady wind from the frame its ``start`` is written;
 - JSBSim's integration settings (:data:`SETTINGS`): its integrators (taken as settings of JSBSim's own: flightsim
   integrates with ``--integrator``), the gravity model 1 (J2) and the gravity-gradient torque off;
 - a function's ``<table>`` (compiled by the aircraft's compiler, :class:`~flightsim.physics.jsbsim.program.
@@ -50,8 +52,10 @@ from pathlib import Path
 import numpy as np
 
 from flightsim.errors import InputError
+from flightsim.physics.jsbsim.initial import _tl2b
 from flightsim.physics.jsbsim.xmlfile import LinedXML
 from flightsim.simulation import script_events as events
+from flightsim.simulation import script_gust as gusts
 from flightsim.simulation import script_properties as props
 from flightsim.simulation import script_subsystems as subsystems
 from flightsim.simulation.script_writes import TRIM_MODES, TRIM_REFUSED, ScriptProperties
@@ -73,8 +77,8 @@ FUNCTIONS = {
 #: JSBSim's settings of its integration a script may write (``FGPropagate``, ``FGInertial``, ``FGAccelerations``):
 #: name → (JSBSim's default, the values flightsim runs as JSBSim does (None: any), why the others are refused).
 #: The integrators are JSBSim's own (flightsim integrates with ``--integrator``); the gravity is J2's (model 1,
-#: ``gtWGS84``); the gravity-gradient torque and the cosine gust (``FGWinds``) are not modelled: a script that
-#: declares the gust's other properties would otherwise start one that never blows.
+#: ``gtWGS84``); the gravity-gradient torque is not modelled.  (JSBSim's cosine gust, ``atmosphere/cosine-gust/*``,
+#: blows: :mod:`flightsim.simulation.script_gust`.)
 SETTINGS = {
     "simulation/integrator/rate/rotational": (1.0, None, ""),
     "simulation/integrator/rate/translational": (3.0, None, ""),
@@ -82,7 +86,6 @@ SETTINGS = {
     "simulation/integrator/position/translational": (4.0, None, ""),
     "simulation/gravity-model": (1.0, {1.0}, "flightsim's gravity is the planet's J2 model (JSBSim's 1, WGS84)"),
     "simulation/gravitational-torque": (0.0, {0.0}, "the gravity-gradient torque is not modelled"),
-    "atmosphere/cosine-gust/start": (0.0, {0.0}, "JSBSim's cosine gust is not modelled"),
 }
 #: Each ``<table>`` of a script's functions compiled (:func:`_table_program`), by the element's id (the element
 #: kept with it, so that its id is not reused).
@@ -709,6 +712,8 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
     ic = load_initial_condition(script.initialize, chosen)
     model = aircraft.jsbsim
     constants = {name: default for name, (default, _, _) in SETTINGS.items()}
+    constants.update(gusts.PROPERTIES)
+    constants[gusts.START] = 0.0
     # (a property the aircraft declares and nothing of it reads — the c310's ap/active-waypoint — has no slot in its
     # array: it is the script's, at its declared value, as in JSBSim's tree)
     for block in (model.fcs, model.aero, model.external, model.propulsion):
@@ -776,6 +781,13 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
     def read_named(name):
         return tree.read(props.canonical_name(name))
 
+    gust = gusts.CosineGust()
+
+    def write(name, value):
+        if name == gusts.START:         # (FGWinds::StartGust: this frame's winds start it)
+            gust.start(value != 0.0)
+        tree.write(name, value)
+
     while True:
         if on_frame is not None:
             on_frame(t, frame, sim)
@@ -806,12 +818,17 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         now = t + script.dt
         tree.new_frame(now, frame + 1)
         try:
-            events.run_events(fresh, now, read_named, tree.write, evaluate, emit)
+            events.run_events(fresh, now, read_named, write, evaluate, emit)
         except RuntimeError as exc:
             raise RuntimeError(f"at {now:g} s: {exc}") from None
         if not sim.step():
             raise RuntimeError(f"the flight stopped at {t:g} s: {sim.status}")
         tree.apply()
+        if gust.running:                # (FGWinds after the script, on this frame's state: the next step's wind)
+            tree.new_frame(now)
+            tree.set_gust(gust.frame(tree.read, _tl2b(*(tree.read(f"attitude/{a}-rad") for a in ("phi", "theta",
+                                                                                              "psi"))),
+                                     _tw2b_of(tree.read("aero/alpha-rad"), tree.read("aero/beta-rad")), script.dt))
         t = now
         frame += 1
     for out, given, lines in zip(script.outputs, columns, rows, strict=True):
@@ -821,6 +838,12 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
                              for e in out.entries)])
         _write_atomically(out.path, [head, *lines])
     return replace(script, events=fresh)
+
+
+def _tw2b_of(alpha, beta):
+    """JSBSim's wind → body matrix of ``alpha`` and ``beta`` (rad; ``FGAuxiliary::GetTw2b``)."""
+    ca, sa, cb, sb = math.cos(alpha), math.sin(alpha), math.cos(beta), math.sin(beta)
+    return np.array([[ca * cb, -ca * sb, -sa], [sb, cb, 0.0], [sa * cb, -sa * sb, ca]])
 
 
 def _trim_requested(tree, ic):

@@ -6,7 +6,8 @@
 - reading: the flight's built-in properties (:mod:`flightsim.simulation.script_properties`, computed once per
   frame), every ``FGAuxiliary`` property flightsim computes
   (:meth:`~flightsim.simulation.flight.Simulation.jsbsim_auxiliary`), the script's own declared properties, the
-  wind (``atmosphere/wind-north-fps``, ``-east-``, ``-down-``), ``simulation/frame``, ``simulation/dt``,
+  wind (``atmosphere/wind-north-fps``, ``-east-``, ``-down-``; with the cosine gust, :meth:`ScriptProperties.
+  set_gust`, ``atmosphere/total-wind-*-fps``), ``simulation/frame``, ``simulation/dt``,
   ``simulation/trim-completed``, and the aircraft's property array;
 - writing (:meth:`ScriptProperties.kind` sorts a name before the run, so that what cannot be written is refused
   before anything flies):
@@ -77,6 +78,9 @@ SEA_LEVEL_PSF = 2116.228
 CONTACT_WOW = re.compile(r"^(gear|contact)/unit(?:\[(\d+)\])?/WOW$")
 #: The wind's properties (NED, ft/s) and their index.
 WIND = {"atmosphere/wind-north-fps": 0, "atmosphere/wind-east-fps": 1, "atmosphere/wind-down-fps": 2}
+#: The total wind's (the steady wind plus the cosine gust: ``FGWinds``' ``vTotalWindNED``; read-only), NED, ft/s.
+TOTAL_WIND = {"atmosphere/total-wind-north-fps": 0, "atmosphere/total-wind-east-fps": 1,
+              "atmosphere/total-wind-down-fps": 2}
 #: The pitch trim's command: FGTrim's ``tPitchTrim`` control, where the trimmed elevator goes.
 PITCH_TRIM = "fcs/pitch-trim-cmd-norm"
 #: Engine-start properties refused where the aircraft's engines have no such switch.
@@ -108,6 +112,7 @@ class ScriptProperties:
         self.ic = ic
         self.terminate = False
         self.ned_wind = [float(w) for w in wind]
+        self.gust_ned = [0.0, 0.0, 0.0]
         self._frame = self._aux = None
         self._t = 0.0
         self.frame = 0
@@ -165,6 +170,8 @@ class ScriptProperties:
                     return 1.0 if on else 0.0
         if name in WIND:
             return self.ned_wind[WIND[name]]
+        if name in TOTAL_WIND:
+            return self.ned_wind[TOTAL_WIND[name]] + self.gust_ned[TOTAL_WIND[name]]
         kind = self.kind(name)[0]
         if kind == "running":
             return 0.0                  # (JSBSim ties it with no getter)
@@ -499,8 +506,14 @@ class ScriptProperties:
         self._frame = self._aux = None
 
     def _hold_wind(self):
-        n, e, d = self.ned_wind
+        n, e, d = (w + g for w, g in zip(self.ned_wind, self.gust_ned, strict=True))
         self.sim.hold_wind(np.array([n, -e, -d, 0.0, 0.0, 0.0]))
+
+    def set_gust(self, gust):
+        """The cosine gust's wind now (North, East, down, ft/s; :mod:`flightsim.simulation.script_gust`): the flight
+        flies the steady wind plus it from the next step on (``FGWinds``' ``vTotalWindNED``)."""
+        self.gust_ned = [float(g) for g in gust]
+        self._hold_wind()
 
     # ------------------------------------------------------------------ trim
 
