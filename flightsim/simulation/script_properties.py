@@ -44,7 +44,8 @@ BUILTIN = (
     "position/eci-x-ft", "position/eci-y-ft", "position/eci-z-ft", "position/epa-rad",
     "position/terrain-elevation-asl-ft", "velocities/ecef-x-fps", "velocities/ecef-y-fps", "velocities/ecef-z-fps",
     "velocities/eci-x-fps", "velocities/eci-y-fps", "velocities/eci-z-fps", "velocities/eci-velocity-mag-fps",
-    "metrics/terrain-radius",
+    "metrics/terrain-radius", "velocities/phidot-rad_sec", "velocities/thetadot-rad_sec",
+    "velocities/psidot-rad_sec",
 )
 #: A JSBSim aircraft's mass properties (``FGMassBalance::bind``; flightsim burns no fuel: as loaded).
 MASS = ("inertia/weight-lbs", "inertia/mass-slugs", "inertia/empty-weight-lbs", "inertia/cg-x-in", "inertia/cg-y-in",
@@ -283,6 +284,12 @@ def read_all(sim, t):
         **dict(zip(("velocities/ecef-x-fps", "velocities/ecef-y-fps", "velocities/ecef-z-fps"),
                    y[3] * north + y[4] * west + y[5] * up, strict=True)),
     }
+    # FGAuxiliary's Euler angle rates of the body rates relative to the Earth (ψ̇ and φ̇ 0 where cos θ is 0)
+    sphi, cphi, ctht = math.sin(phi), math.cos(phi), math.cos(theta)
+    out["velocities/thetadot-rad_sec"] = pqr[1] * cphi - pqr[2] * sphi
+    out["velocities/psidot-rad_sec"] = (pqr[1] * sphi + pqr[2] * cphi) / ctht if ctht != 0.0 else 0.0
+    out["velocities/phidot-rad_sec"] = pqr[0] + out["velocities/psidot-rad_sec"] * math.sin(theta) \
+        if ctht != 0.0 else 0.0
     out.update(orbit(r_eci, v_eci, gm))
     out.update(mass_properties(sim.aircraft.jsbsim))
     return {k: float(v) for k, v in out.items()}

@@ -76,6 +76,9 @@ SEA_LEVEL_PSF = 2116.228
 #: A contact's weight-on-wheels property (``FGLGear::bind``): ``gear/unit[k]/WOW`` for a BOGEY,
 #: ``contact/unit[k]/WOW`` for a STRUCTURE (``k`` its number in the file, ``unit`` alone ``unit[0]``).
 CONTACT_WOW = re.compile(r"^(gear|contact)/unit(?:\[(\d+)\])?/WOW$")
+#: An engine's fuel flow in US gallons an hour (``FGEngine::GetFuelFlowRateGPH``: its ``fuel-flow-rate-pps`` times
+#: 3600 over the fuel's density; read-only).
+FUEL_GPH = re.compile(r"^(propulsion/engine(?:\[\d+\])?)/fuel-flow-rate-gph$")
 #: The wind's properties (NED, ft/s) and their index.
 WIND = {"atmosphere/wind-north-fps": 0, "atmosphere/wind-east-fps": 1, "atmosphere/wind-down-fps": 2}
 #: The total wind's (the steady wind plus the cosine gust: ``FGWinds``' ``vTotalWindNED``; read-only), NED, ft/s.
@@ -172,6 +175,9 @@ class ScriptProperties:
             return self.ned_wind[WIND[name]]
         if name in TOTAL_WIND:
             return self.ned_wind[TOTAL_WIND[name]] + self.gust_ned[TOTAL_WIND[name]]
+        gph = FUEL_GPH.match(name)
+        if gph is not None and self.model is not None and f"{gph.group(1)}/fuel-flow-rate-pps" in self.model.properties:
+            return self.sim.jsbsim_property(f"{gph.group(1)}/fuel-flow-rate-pps") * 3600.0 / self._fuel_density()
         kind = self.kind(name)[0]
         if kind == "running":
             return 0.0                  # (JSBSim ties it with no getter)
@@ -255,6 +261,8 @@ class ScriptProperties:
                                "or turboprops (cutoff_cmd) or pistons (starter_cmd)")
         if name.startswith("position/"):
             return "refused", "flightsim does not move the aircraft from a script (the position is its state)"
+        if FUEL_GPH.match(name):
+            return "refused", "read-only in JSBSim (computed from the state each frame)"
         if (name in props.BUILTIN or name in AUXILIARY or name in STATE or name in PROP_LOADS or name in GEAR_LOADS
                 or name.startswith(READ_ONLY_PREFIXES) or (name.startswith("atmosphere/") and name not in WIND)):
             return "refused", "read-only in JSBSim (computed from the state each frame)"
@@ -504,6 +512,19 @@ class ScriptProperties:
                 self.sim.set_jsbsim_property(name, value)
         self.pending.clear()
         self._frame = self._aux = None
+
+    def _fuel_density(self):
+        """The density the engines' fuel flow in gallons is reckoned with (lb/gal): ``FGPropulsion::Load``'s, the
+        last ``type="FUEL"`` tank's (:func:`~flightsim.physics.jsbsim.mass.tank_properties`), 6 with none."""
+        from flightsim.physics.jsbsim.mass import tank_properties
+
+        source = self.model.source
+        propulsion = source.section("propulsion", required=False)
+        tanks = [] if propulsion is None else propulsion.findall("tank")
+        fuel = [k for k, tank in enumerate(tanks) if (tank.get("type") or "").strip().upper() == "FUEL"]
+        if not fuel:
+            return 6.0
+        return tank_properties(source)[canonical(f"propulsion/tank[{fuel[-1]}]") + "/density-lbs_per_gal"]
 
     def _hold_wind(self):
         n, e, d = (w + g for w, g in zip(self.ned_wind, self.gust_ned, strict=True))

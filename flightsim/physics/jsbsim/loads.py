@@ -40,7 +40,7 @@ from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit, qv_rotate
 from flightsim.physics.gear import BRAKE_BOTH, BRAKE_LEFT, BRAKE_RIGHT, wheel_brake
 from flightsim.physics.jsbsim.aero import axes_to_body, frame_start
 from flightsim.physics.jsbsim.atmosphere import standard_atmosphere
-from flightsim.physics.jsbsim.auxiliary import auxiliary_in, motion_in, put_atmosphere
+from flightsim.physics.jsbsim.auxiliary import A_PDOT, A_QDOT, A_RDOT, auxiliary_in, motion_in, put_atmosphere
 from flightsim.physics.jsbsim.external import external_loads
 from flightsim.physics.jsbsim.ground_reactions import (
     contacts_frame,
@@ -192,6 +192,11 @@ def _auxiliary_at(y, params, props):
     pz = fz + (ax * ey - ay * ex) + (wx * cy - wy * cx)
     motion_in(props, params.jsb_aux_slots, math.sqrt(u * u + v * v + w * w) / sound, pressure, y[3], -y[4], -y[5],
               fx, fy, fz, px, py, pz, props[int(s[J_LIFT_SLOT])] / (params.mass * SLUG_TO_LB))
+    # FGAccelerations' body angular acceleration (accelerations/pdot-rad_sec2 …): the rates' change over the last step
+    slots = params.jsb_aux_slots
+    _put(props, slots[A_PDOT], ax)
+    _put(props, slots[A_QDOT], ay)
+    _put(props, slots[A_RDOT], az)
 
 
 @borrowing_jit
