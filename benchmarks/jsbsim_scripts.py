@@ -88,6 +88,23 @@ NOTES = {
                   "its parachute's drag not yet looked into",
     "mk82_script": "the bomb lands 7 frames (0.14 s) after JSBSim's, 91 ft apart in height before (its attitude's "
                    "180° is the Euler angles' flip near a vertical dive); not yet looked into",
+    "L410": "the script starts no engine: JSBSim's turboprops stand still, flightsim's run from the start "
+            "(FGTurboProp's off and start phases are not modelled): their idle thrust (164 lbf each) rolls the L410 "
+            "15.8 ft in 10 s",
+    "L4102": "set-running −1 with the brakes on: JSBSim's turboprops spool up from rest (N1 21 % at 10 s), flightsim's "
+             "run at idle (N1 60 %) from the start; the brakes hold both",
+    "c3104": "its reset file (ellington: 29.5 ft above a 26 ft terrain) drops the C310 onto the runway; the two fall "
+             "alike, the impact on the stiff gear parts them by 7° in pitch for a second and 0.4 ft/s, so the take-off "
+             "events fire 2 frames early (15.88 s against 15.92 s); 'Set fourth waypoint' fires a frame after 'Set "
+             "third waypoint' (197.24 s) where JSBSim's does not: the script reads guidance/wp-distance, which the "
+             "aircraft's flight controls compute, a frame later than JSBSim (the waypoint it set is not yet seen)",
+    "c3105": "as c3104 at dt 1/120 s (the impact parts them by 1.06° and 2.0 ft/s); 'Cruise Throttle' (vc ≥ 300 ft/s, "
+             "reached slowly in level flight) fires 17 frames late (115.75 s against 115.61 s), and the waypoint event "
+             "as c3104's",
+    "p51d_tail_wind": "the cosine gust (25 ft/s tail wind, 15–26 s) blows as JSBSim's (airspeed within 0.05 ft/s from "
+                      "3 s on); the ground trim (do_simple_trim 2) differs: flightsim's settles the P-51 on its nose "
+                      "(θ −11.3°) where JSBSim's trimOnGround rotates it onto its tail wheel (θ 11.7°, ψ 88.24° after "
+                      "its rotations): 23° apart in pitch until flightsim's rocks back at 2 s, ψ 1.8° apart after",
     "p51_start_test": "its reset file puts the P-51 below the ground sinking at 17.7 ft/s; as in JSBSim nothing on "
                       "the ground stops the run, and after the start the two part in attitude (65°) on the ground",
 }
