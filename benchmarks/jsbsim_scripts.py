@@ -103,7 +103,8 @@ NOTES = {
              "as c3104's",
     "c1722": "JSBSim's longitudinal trim (do_simple_trim 0, at 0.5 s) leaves the aileron and rudder as they were: its "
              "c172x rolls to 23° before the roll autopilot takes it at 5 s; flightsim's trim balances them too "
-             "(aileron −0.077) and stays wings level (the 4th event, 'Engine starved', fires in JSBSim alone)",
+             "(aileron −0.077) and stays wings level; JSBSim's engine stops at 55.77 s ('Engine starved'), flightsim's "
+             "runs on",
     "paraglider_rotate_test": "flightsim's flight diverges at 6.8 s (the quaternion degenerates): not yet looked into",
     "p51d_tail_wind": "the cosine gust (25 ft/s tail wind, 15–26 s) blows as JSBSim's (airspeed within 0.05 ft/s from "
                       "3 s on); the ground trim (do_simple_trim 2) differs: flightsim's settles the P-51 on its nose "
