@@ -7,8 +7,8 @@ Measured in the same run, on the same airplanes (the 172R at the approach start,
    per second, and CPU time per airplane-step (load-independent where one thread runs);
 2. the bare physics: ``BatchSimulation.step`` of the same N airplanes with no autopilot (64 physics steps per
    compiled call), airplane-steps per second;
-3. the ratios: the campaign's airplane-steps per second over the bare batch's (what the per-step calls, the
-   autopilot, the pilot and the stop checks cost), and one thread over all of them.
+3. the ratios: the campaign's airplane-steps per second over the bare batch's on as many threads (what the
+   per-step calls, the autopilot, the pilot and the stop checks cost), and one thread over all of them.
 
     python benchmarks/bench_campaign_chunk.py [--runs N] [--quick]
 
@@ -38,9 +38,9 @@ def chunk(spec, n, threads):
     return wall, cpu, float(np.sum(rows["time_s"])) / spec.dt
 
 
-def bare(spec, n, steps):
-    """Airplane-steps per second of ``BatchSimulation.step`` with no autopilot (all threads)."""
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+def bare(spec, n, steps, threads):
+    """Airplane-steps per second of ``BatchSimulation.step`` with no autopilot, on ``threads`` numba threads."""
+    numba.set_num_threads(threads)
     b = BatchSimulation(n, spec.aircraft, spec.integrator, dt=spec.dt, start="approach", wind=spec.wind,
                         seeds=np.arange(n))
     b.step(64)
@@ -69,10 +69,11 @@ def main(argv=None):
         wall, cpu, steps = chunk(spec, n, k)
         results[k] = (wall, steps)
         print(f"{k:>8} {wall:>8.2f} {n / wall:>8.2f} {cpu:>8.2f} {cpu / steps * 1e6:>21.2f}")
-    rate = bare(spec, n, 64 * (2 if args.quick else 20))
-    wall, steps = results[threads]
-    print(f"bare batch (no autopilot, 64 steps a call, {threads} threads): {rate / 1e6:.3f} M airplane-steps/s")
-    print(f"campaign / bare batch = {steps / wall / rate:.3f} (airplane-steps per second)")
+    for k in sorted(results, reverse=True):
+        rate = bare(spec, n, 64 * (2 if args.quick else 20), k)
+        wall, steps = results[k]
+        print(f"bare batch (no autopilot, 64 steps a call, {k} threads): {rate / 1e6:.3f} M airplane-steps/s; "
+              f"campaign / bare batch = {steps / wall / rate:.3f} (airplane-steps per second)")
     if threads != 1:
         print(f"one thread / {threads} threads = {results[threads][0] / results[1][0]:.3f} (runs per second)")
 
