@@ -308,3 +308,17 @@ def test_the_chunk_benchmark_runs_and_prints_its_ratios():
     proc = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert "CPU-us/airplane-step" in proc.stdout and "campaign / bare batch = " in proc.stdout
+
+
+def test_a_run_stops_below_its_floor(tmp_path):
+    (tmp_path / "stick.csv").write_text("t,elevator\n0,-0.5\n")
+    # the air start is at 2000 ft or so: a floor 30 ft below it is crossed in a dive within seconds
+    from flightsim.physics.aircraft import load_aircraft
+    from flightsim.simulation.starts import make_start
+
+    start = make_start(load_aircraft("c172"), "air")
+    floor = float(start.state[2]) - 30.0
+    spec = read_spec(write(tmp_path, AIR.replace("time_s = 5", f"time_s = 20\nbelow_ft = {floor}")))
+    rows = run_chunk(spec, 0, 3).rows
+    assert list(rows["stop_reason"]) == ["below"] * 3
+    assert np.all((rows["time_s"] > 0.5) & (rows["time_s"] < 20.0))
