@@ -302,3 +302,34 @@ def test_bad_planet_arguments_say_which():
         BatchSimulation(2, AIRCRAFT, planet="square")
     with pytest.raises(ValueError, match="^latitude: "):
         BatchSimulation(2, AIRCRAFT, planet="round", lat=91.0)
+
+
+def test_an_airplane_with_its_own_wind_and_loading_flies_the_single_simulation_of_them(air):
+    # a campaign's dispersions: each airplane its own steady wind, turbulence level and seed, weight and CG
+    from flightsim.physics.aircraft import with_loading
+
+    shared = WindSpec(250.0, 20.0, "light", seed=4, gusts=(Gust(1.0, 1.5, (0.0, 15.0, -8.0)),))
+    own = [dict(), dict(speed=35.0, from_deg=200.0, turbulence="moderate", seeds=[9]),
+           dict(speed=0.0, from_deg=10.0, turbulence="none")]
+    loading = [(None, None), (AIRCRAFT.mass * 1.1, 0.3), (AIRCRAFT.mass * 0.9, -0.2)]
+    b = BatchSimulation(3, AIRCRAFT, "rk4", start=air, wind=shared, seeds=[4, 4, 4])
+    for k in (1, 2):
+        b.set_wind([k], **own[k])
+        b.set_loading([k], mass=loading[k][0], cg_shift=loading[k][1])
+    b.step(360)
+    for k in range(3):
+        w = own[k]
+        wind = WindSpec(w.get("from_deg", 250.0), w.get("speed", 20.0), w.get("turbulence", "light"),
+                        seed=w.get("seeds", [4])[0], gusts=shared.gusts)
+        mass, shift = loading[k]
+        aircraft = AIRCRAFT if mass is None else with_loading(AIRCRAFT, mass, shift)
+        sim = Simulation(aircraft, "rk4", start=air, wind=wind)
+        for _ in range(360):
+            sim.step()
+        np.testing.assert_allclose(b.states[k], sim.vector, rtol=1e-9, atol=1e-7)
+        np.testing.assert_allclose(b.wind[k], sim.wind, rtol=1e-9, atol=1e-12)
+    # the winds and loadings did make three flights
+    assert np.linalg.norm(b.states[0, 0:3] - b.states[1, 0:3]) > 10.0
+    assert np.linalg.norm(b.states[0, 0:3] - b.states[2, 0:3]) > 10.0
+    with pytest.raises(ValueError, match="^mass: "):
+        b.set_loading([0], mass=-1.0)

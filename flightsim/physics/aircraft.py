@@ -26,7 +26,7 @@ module may be imported first.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -67,6 +67,7 @@ __all__ = [
     "load_aircraft",
     "mass_properties",
     "shipped_aircraft",
+    "with_loading",
 ]
 
 UNITS = {"length": "ft", "mass": "slug", "force": "lbf", "angle": "deg"}
@@ -517,6 +518,48 @@ def atmosphere_of(aircraft, atmosphere=None):
     if chosen not in ATMOSPHERES:
         raise ValueError(f"atmosphere: must be 'constant' or 'isa', got {chosen!r}")
     return chosen
+
+
+def _read_only(a):
+    a = np.array(a, dtype=np.float64)
+    a.setflags(write=False)
+    return a
+
+
+def with_loading(aircraft, mass=None, cg_shift=0.0):
+    """``aircraft`` loaded otherwise: its total ``mass`` (slug; None: its own) and its CG moved ``cg_shift`` ft
+    forward along body x.
+
+    The mass added (or taken off) is a point mass at the CG, as JSBSim adds a point mass there: the CG stays
+    and the inertia about it is the file's.  A CG shift (a load moved, the weight and balance's arm) moves
+    every element's and contact point's position relative to the CG back by ``cg_shift``; the inertia about
+    the new CG is taken as the file's (a load moved a few inches changes it by well under 1 %: the parallel-axis
+    term of the whole airplane's mass over 0.5 ft is 1.4 % of the 172R's Iyy).  What a
+    :class:`~flightsim.simulation.batch.BatchSimulation` airplane flies with
+    :meth:`~flightsim.simulation.batch.BatchSimulation.set_loading`.
+
+    Parameters
+    ----------
+    aircraft : Aircraft
+        flightsim's own (a JSBSim aircraft's mass and balance are its file's: ``ValueError``).
+    mass : float, optional
+        slug, finite and > 0.
+    cg_shift : float
+        ft, + forward.
+
+    Returns
+    -------
+    Aircraft
+    """
+    if aircraft.jsbsim is not None:
+        raise ValueError("loading: a JSBSim aircraft's weight and balance are its file's own")
+    mass = float(aircraft.mass if mass is None else mass)
+    if not (np.isfinite(mass) and mass > 0.0) or not np.isfinite(cg_shift):
+        raise ValueError(f"loading: mass must be finite and > 0 and the CG shift finite, got {mass:g}, {cg_shift:g}")
+    d = np.array([float(cg_shift), 0.0, 0.0])
+    return replace(aircraft, mass=mass, cg=_read_only(aircraft.cg + d),
+                   elements=tuple(replace(e, position=_read_only(e.position - d)) for e in aircraft.elements),
+                   gear=tuple(replace(c, position=_read_only(c.position - d)) for c in aircraft.gear))
 
 
 #: Names of :mod:`flightsim.physics.aircraft_file` (reading a file) importable from here.

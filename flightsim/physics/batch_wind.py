@@ -1,7 +1,8 @@
 """The wind of many airplanes at once: :class:`flightsim.physics.wind.WindModel` compiled, per airplane.
 
 One :class:`~flightsim.physics.wind.WindSpec` for all, one turbulence seed
-per airplane.  Each airplane's series is the one a
+per airplane; each airplane's steady speed, direction and turbulence level may
+be its own (:meth:`BatchWind.set_airplanes`: a campaign's dispersed winds).  Each airplane's series is the one a
 :class:`~flightsim.physics.wind.WindModel` with its seed gives (to rounding):
 the same Dryden forming filters (:class:`flightsim.physics.wind.Dryden`; its
 filter steps :func:`~flightsim.physics.wind._second_order`,
@@ -13,8 +14,9 @@ is compiled, so the batched simulation samples each airplane's wind inside
 its compiled step loop, once per physics step as ``Simulation`` does.
 
 The wind's description travels as arrays (compiled code takes no objects):
-``consts`` (:data:`C_*` entries), the probability-of-exceedance table of the
-turbulence level, and the gusts (one row each: start, duration, peak x, y, z).
+``consts`` (one row per airplane of :data:`C_*` entries), the probability-of-exceedance
+altitudes and each airplane's row of σ at them (its turbulence level), and the gusts (one row each:
+start, duration, peak x, y, z; shared).
 """
 
 import math
@@ -109,8 +111,9 @@ def dryden_step(st, noise, dt, V, h, consts, poe_alt, poe_sig):
 def sample_one(a, t, y, dt, out, consts, poe_alt, poe_sig, gusts, state, noise, drawn):
     """:meth:`flightsim.physics.wind.WindModel.sample` for airplane ``a``: its wind into ``out`` (6,).
 
-    ``state`` (N, :data:`STATE_WIDTH`) the filters, ``noise`` (N, :data:`BLOCK`, 6) the deviates
-    drawn ahead and ``drawn`` (N,) how many of them each airplane has used.
+    ``consts`` and ``poe_sig`` are airplane ``a``'s rows; ``state`` (N, :data:`STATE_WIDTH`) the filters,
+    ``noise`` (N, :data:`BLOCK`, 6) the deviates drawn ahead and ``drawn`` (N,) how many of them each
+    airplane has used.
     """
     h = y[2]
     speed = consts[C_SPEED]
@@ -159,7 +162,7 @@ def sample_rows(index, T, Y, dt, out, consts, poe_alt, poe_sig, gusts, state, no
     """:func:`sample_one` for the airplanes ``index`` (times ``T``, states ``Y``, winds ``out``)."""
     for i in range(index.shape[0]):
         a = index[i]
-        sample_one(a, T[a], Y[a], dt, out[a], consts, poe_alt, poe_sig, gusts, state, noise, drawn)
+        sample_one(a, T[a], Y[a], dt, out[a], consts[a], poe_alt, poe_sig[a], gusts, state, noise, drawn)
 
 
 class BatchWind:
@@ -168,6 +171,7 @@ class BatchWind:
     Parameters
     ----------
     spec : flightsim.physics.wind.WindSpec
+        Every airplane's wind, until :meth:`set_airplanes` gives some their own speed, direction or level.
     seeds : numpy.ndarray
         ``(N,)`` int: each airplane's turbulence seed.
     wingspan : float
@@ -177,44 +181,89 @@ class BatchWind:
     ----------
     arrays : tuple
         ``(consts, poe_alt, poe_sig, gusts, state, noise, drawn)``: what :func:`sample_one` takes after
-        ``out``.
+        ``out`` (``consts`` ``(N, 10)`` and ``poe_sig`` ``(N, k)``: one row per airplane).
     steady : bool
-        The wind does not change along a flight (no turbulence, shear or gusts).
+        The wind does not change along any airplane's flight (no turbulence, shear or gusts).
+    turbulent : bool
+        Some airplane flies in turbulence.
     """
 
     def __init__(self, spec, seeds, wingspan):
         self.spec = spec
         self.seeds = np.array(seeds, dtype=np.int64)
         n = self.seeds.shape[0]
-        self.turbulent = spec.turbulence != "none"
-        self.steady = not self.turbulent and spec.shear is None and not spec.gusts
-        consts = np.zeros(10)
+        consts = np.zeros((n, 10))
         th = math.radians(spec.from_deg)
-        consts[C_SPEED], consts[C_COS], consts[C_SIN] = spec.speed, math.cos(th), math.sin(th)
+        consts[:, C_SPEED], consts[:, C_COS], consts[:, C_SIN] = spec.speed, math.cos(th), math.sin(th)
         if spec.shear is not None:
             sh = spec.shear
-            consts[C_SHEAR] = 1.0 if sh.kind == "power" else 2.0
-            consts[C_HEIGHT], consts[C_EXPONENT], consts[C_ROUGHNESS] = sh.height, sh.exponent, sh.roughness
-        consts[C_TURBULENT] = 1.0 if self.turbulent else 0.0
-        consts[C_SPAN] = float(wingspan) if wingspan and wingspan > 0.0 else scalar.DEFAULT_WINGSPAN
-        level = spec.turbulence if self.turbulent else "light"
-        consts[C_SIG_LOW] = 0.1 * W20_KNOTS[level] * KNOT
+            consts[:, C_SHEAR] = 1.0 if sh.kind == "power" else 2.0
+            consts[:, C_HEIGHT], consts[:, C_EXPONENT], consts[:, C_ROUGHNESS] = sh.height, sh.exponent, sh.roughness
+        consts[:, C_SPAN] = float(wingspan) if wingspan and wingspan > 0.0 else scalar.DEFAULT_WINGSPAN
+        self._consts = consts
+        self._poe_sig = np.zeros((n, POE_SIGMA["light"].shape[0]))
+        self._set_level(np.arange(n), spec.turbulence)
         gusts = np.array([(g.start, g.duration, *g.velocity) for g in spec.gusts], dtype=np.float64).reshape(-1, 5)
         self._rngs = [None] * n
-        self._noise = np.zeros((n, BLOCK if self.turbulent else 1, 6))
+        self._noise = np.zeros((n, BLOCK, 6))
         self._drawn = np.zeros(n, dtype=np.int64)
         self._state = np.zeros((n, STATE_WIDTH))
-        self.arrays = (consts, POE_ALTITUDES.copy(), POE_SIGMA[level].copy(), gusts, self._state, self._noise,
-                       self._drawn)
+        self.arrays = (consts, POE_ALTITUDES.copy(), self._poe_sig, gusts, self._state, self._noise, self._drawn)
+
+    @property
+    def turbulent(self):
+        return bool(np.any(self._consts[:, C_TURBULENT] > 0.5))
+
+    @property
+    def steady(self):
+        return not self.turbulent and self.spec.shear is None and not self.spec.gusts
+
+    def _set_level(self, index, level):
+        scalar.check_level(level)
+        on = level != "none"
+        self._consts[index, C_TURBULENT] = 1.0 if on else 0.0
+        self._consts[index, C_SIG_LOW] = 0.1 * W20_KNOTS[level if on else "light"] * KNOT
+        self._poe_sig[index] = POE_SIGMA[level if on else "light"]
+
+    def set_airplanes(self, index, speed=None, from_deg=None, turbulence=None):
+        """Give the airplanes ``index`` their own steady wind: ``speed`` (ft/s, ≥ 0, above the shear's height),
+        ``from_deg`` (deg true, 0..360) and ``turbulence`` (a level of :data:`flightsim.physics.wind.LEVELS`),
+        each a number (a level) or one per airplane; None leaves it as it is.  Their turbulence starts again at
+        the next :meth:`reset`.
+
+        Raises
+        ------
+        ValueError
+            A speed or direction out of range, or an unknown level, naming it.
+        """
+        index = np.asarray(index, dtype=np.int64).reshape(-1)
+        m = index.shape[0]
+        if speed is not None:
+            v = np.broadcast_to(np.asarray(speed, dtype=np.float64), (m,))
+            if not np.all(np.isfinite(v) & (v >= 0.0)):
+                raise ValueError(f"wind: speed must be ≥ 0, got {v[~(np.isfinite(v) & (v >= 0.0))][0]:g}")
+            self._consts[index, C_SPEED] = v
+        if from_deg is not None:
+            d = np.broadcast_to(np.asarray(from_deg, dtype=np.float64), (m,))
+            if not np.all(np.isfinite(d) & (d >= 0.0) & (d <= 360.0)):
+                raise ValueError("wind: direction must be 0..360 degrees")
+            for k in range(m):                  # math's cos and sin, as WindSpec's (the same bits for any N)
+                th = math.radians(float(d[k]))
+                self._consts[index[k], C_COS], self._consts[index[k], C_SIN] = math.cos(th), math.sin(th)
+        if turbulence is not None:
+            levels = [turbulence] * m if isinstance(turbulence, str) else list(turbulence)
+            for a, level in zip(index, levels, strict=True):
+                self._set_level(a, level)
 
     def reset(self, index, seeds=None):
         """Back to the start of the seeded series for the airplanes ``index`` (new ``seeds`` if given)."""
         if seeds is not None:
             self.seeds[index] = np.asarray(seeds, dtype=np.int64).reshape(-1)
-        if not self.turbulent:
-            return
         cv = np.linalg.cholesky(_P_INF)
         for a in index:
+            if self._consts[a, C_TURBULENT] < 0.5:
+                self._rngs[a] = None
+                continue
             rng = self._rngs[a] = np.random.Generator(np.random.PCG64(int(self.seeds[a])))
             n = rng.standard_normal(6)
             self._noise[a] = rng.standard_normal((BLOCK, 6))
@@ -228,10 +277,8 @@ class BatchWind:
             st[S_FIRST] = 1.0
 
     def ahead(self, steps, running):
-        """Make sure every running airplane has ``steps`` deviates drawn ahead (at most :data:`BLOCK`)."""
-        if not self.turbulent:
-            return
-        low = np.flatnonzero(running & (self._drawn + steps > BLOCK))
+        """Make sure every running turbulent airplane has ``steps`` deviates drawn ahead (at most :data:`BLOCK`)."""
+        low = np.flatnonzero(running & (self._drawn + steps > BLOCK) & (self._consts[:, C_TURBULENT] > 0.5))
         for a in low:
             used = self._drawn[a]
             self._noise[a, :BLOCK - used] = self._noise[a, used:]

@@ -84,13 +84,14 @@ from flightsim.simulation.starts import file_start
 #: The :class:`~flightsim.physics.aero.LoadParams` fields written during a flight: one row per airplane.
 #: Every other field is read only and shared.  (A round planet's packed array is written too: it holds the
 #: scratch view the loads read.)
-PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor", "jsb_props", "jsb_held", "jsb_last", "planet")
+PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor", "jsb_props", "jsb_held", "jsb_last", "planet",
+                "mass", "positions", "gear_positions", "gear_reach")
 #: ``status`` codes: flying, stopped by a non-finite state, crashed.
 RUNNING, NONFINITE, CRASHED = 0, 1, 2
 #: From this many airplanes on, a call steps them on all of numba's threads (fewer: on the calling thread).
 PARALLEL_MIN = 64
 #: The wind arrays passed when no wind is sampled in flight (never read; the types of :attr:`BatchWind.arrays`).
-_NO_WIND = (np.zeros(10), np.zeros(12), np.zeros(12), np.zeros((0, 5)), np.zeros((1, STATE_WIDTH)),
+_NO_WIND = (np.zeros((1, 10)), np.zeros(12), np.zeros((1, 12)), np.zeros((0, 5)), np.zeros((1, STATE_WIDTH)),
             np.zeros((1, 1, 6)), np.zeros(1, dtype=np.int64))
 #: ``status`` of an airplane held out of a call to :meth:`BatchSimulation.step`.
 HELD = -1
@@ -158,7 +159,8 @@ def batch_steps(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv,
                 status[a] = CRASHED + code - GROUND_CRASH
                 break
             if wind_on:
-                sample_one(a, T[a], y, h, params.wind, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn)
+                sample_one(a, T[a], y, h, params.wind, consts[a], poe_alt, poe_sig[a], gusts, wind_state, noise,
+                           drawn)
 '''
 _ROUND_AIRPLANE = f'''
 def fly_round(a, number, E, PE, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv, renorm, increment_id,
@@ -191,7 +193,8 @@ def fly_round(a, number, E, PE, Y, P, D, T, h, steps, fields, own, inertia, iner
             status[a] = CRASHED + code - GROUND_CRASH
             return
         if wind_on:
-            sample_one(a, T[a], y, h, params.wind, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn)
+            sample_one(a, T[a], y, h, params.wind, consts[a], poe_alt, poe_sig[a], gusts, wind_state, noise,
+                           drawn)
 '''
 #: One airplane's steps on a round planet: a function of its own, which the parallel loop calls (written in the
 #: loop's body, the same code ran at half the speed: numba's parallel lowering of it).
@@ -365,8 +368,11 @@ class BatchSimulation:
         params = params._replace(planet=planets.pack(self.planet, math.radians(self.lat), math.radians(self.lon),
                                                      params.gravity))
         self._fields = tuple(params)
-        self._own = tuple(None if getattr(params, name) is None else np.repeat(getattr(params, name)[None], n, axis=0)
-                          for name in PER_AIRPLANE)
+        self._own = tuple(None if getattr(params, name) is None
+                          else np.repeat(np.asarray(getattr(params, name))[None], n, axis=0) for name in PER_AIRPLANE)
+        #: the file's own loading: the mass (slug) and the elements' and contact points' positions from its CG
+        self._file_mass = float(params.mass)
+        self._file_positions = (params.positions, params.gear_positions)
         #: the controls the loads read; with failures, the pilot's (:attr:`controls`) with the failures in force
         self._flown = self._own[PER_AIRPLANE.index("controls")]
         #: what goes wrong (:class:`~flightsim.simulation.failures.BatchFailures`), None with no failures
@@ -385,7 +391,8 @@ class BatchSimulation:
         seeds = (np.arange(n) + (wind.seed if wind is not None else 0)) if seeds is None else np.asarray(seeds)
         if seeds.shape != (n,):
             raise ValueError(f"seeds: need one per airplane ({n}), got shape {seeds.shape}")
-        self._wind_model = None if self.wind_spec is None else BatchWind(self.wind_spec, seeds, wingspan_of(params))
+        # (a calm wind given still has its model: set_wind may give airplanes their own)
+        self._wind_model = None if wind is None else BatchWind(wind, seeds, wingspan_of(params))
         self.states = np.zeros((n, STATE_SIZE))
         self.previous = np.zeros((n, STATE_SIZE))
         #: on a round planet each airplane's Earth-centred inertial state (and the one before), :attr:`states`
@@ -535,6 +542,62 @@ class BatchSimulation:
         """
         index = self.airplanes(index)
         self.controls[index] = flown(_rows(controls, index.shape[0]))
+
+    def set_wind(self, index, speed=None, from_deg=None, turbulence=None, seeds=None):
+        """Give the airplanes ``index`` their own steady wind speed (ft/s), direction (from, deg true) and
+        turbulence level (:data:`flightsim.physics.wind.LEVELS`) and seeds, each one value or one per airplane
+        (None: as it is), the rest of the batch's wind (shear, gusts) theirs too; their turbulence starts its
+        seeded series again and their wind is sampled anew (call it before they fly: a campaign's dispersed
+        winds).  Each then flies the wind a :class:`~flightsim.simulation.flight.Simulation` with that
+        :class:`~flightsim.physics.wind.WindSpec` flies (``tests/test_batch.py``).
+
+        Raises
+        ------
+        ValueError
+            A batch made without ``wind=`` (give it one, calm if need be), or a value out of range.
+        """
+        if self._wind_model is None:
+            raise ValueError("wind: this batch was made without a wind; give it wind=WindSpec() to set airplanes' "
+                             "own winds")
+        index = self.airplanes(index)
+        self._wind_model.set_airplanes(index, speed=speed, from_deg=from_deg, turbulence=turbulence)
+        self._wind_model.reset(index, seeds)
+        self._wind_model.sample(index, self.times, self.states, 0.0, self._wind)
+
+    def set_loading(self, index, mass=None, cg_shift=None):
+        """Give the airplanes ``index`` their own loading, as
+        :func:`flightsim.physics.aircraft.with_loading` gives an aircraft: ``mass`` (slug, the file's when None)
+        with the difference from the file's a point mass at the CG (so the inertia about the CG stays the file's),
+        and the CG moved ``cg_shift`` ft forward along body x (0 when None): every element's and contact point's
+        position relative to the CG moves back by as much.  One value or one per airplane.
+
+        Raises
+        ------
+        ValueError
+            A JSBSim aircraft (its mass and balance are its own), a mass that is not finite and > 0, or a shift
+            that is not finite.
+        """
+        if self.aircraft.jsbsim is not None:
+            raise ValueError("loading: a JSBSim aircraft's weight and balance are its file's own")
+        index = self.airplanes(index)
+        m = index.shape[0]
+        mass = np.broadcast_to(np.asarray(self._file_mass if mass is None else mass, dtype=np.float64), (m,))
+        shift = np.broadcast_to(np.asarray(0.0 if cg_shift is None else cg_shift, dtype=np.float64), (m,))
+        if not np.all(np.isfinite(mass) & (mass > 0.0)):
+            raise ValueError("mass: must be finite and > 0")
+        if not np.all(np.isfinite(shift)):
+            raise ValueError("cg_shift: must be finite")
+        own = {name: self._own[PER_AIRPLANE.index(name)] for name in ("mass", "positions", "gear_positions",
+                                                                      "gear_reach")}
+        elements, contacts = self._file_positions
+        for k, a in enumerate(index):
+            d = np.array([float(shift[k]), 0.0, 0.0])
+            own["mass"][a] = mass[k]
+            own["positions"][a] = elements - d
+            own["gear_positions"][a] = contacts - d
+            # as flightsim.physics.gear.pack_gear measures it
+            own["gear_reach"][a] = (float(np.max(np.linalg.norm(own["gear_positions"][a], axis=1)))
+                                    if contacts.shape[0] else 0.0)
 
     def airplanes(self, index):
         """Airplane numbers as an int64 array (all for None; a bool mask or a list of numbers)."""
