@@ -67,6 +67,23 @@ def rows(folder):
     return pq.read_table(folder / "runs.parquet")
 
 
+def same_rows(a, b):
+    """The two tables hold the same columns and the same values, every float bit for bit (NaN included: pyarrow's
+    ``Table.equals`` holds NaN unequal to itself)."""
+    if a.column_names != b.column_names or a.num_rows != b.num_rows:
+        return False
+    for name in a.column_names:
+        x, y = (t.column(name).to_numpy(zero_copy_only=False) for t in (a, b))
+        if x.dtype != y.dtype:
+            return False
+        if x.dtype.kind == "f":
+            if not np.array_equal(x.view(np.uint64), y.view(np.uint64)):
+                return False
+        elif x.tolist() != y.tolist():
+            return False
+    return True
+
+
 def every_file(folder):
     """``{relative path: bytes}`` of every file under ``folder``."""
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
@@ -117,6 +134,7 @@ def test_a_campaign_writes_its_rows_its_summary_and_plots(clean):
     assert f"| time | {RUNS} | 100.00% | {low:.2%} – {high:.2%} |" in md
     assert f"| touchdown | 0 | 0.00% | 0.00% – {wilson(0, RUNS)[1]:.2%} |" in md
     assert "| time |" in r.stdout and "runs/s" in r.stdout and "footprint.png" in md
+    assert "Warning" not in r.stderr and "Traceback" not in r.stderr, r.stderr
     for name in PLOTS.values():
         import matplotlib.image
 
@@ -133,7 +151,7 @@ def test_the_same_seed_gives_the_same_rows_whatever_the_chunks_and_another_seed_
     spec, out, _ = clean
     r = campaign(spec, "--out", tmp_path / "again", "--chunk", 5)
     assert r.returncode == 0, r.stderr
-    assert rows(tmp_path / "again").equals(rows(out))
+    assert same_rows(rows(tmp_path / "again"), rows(out))
     assert (tmp_path / "again" / "runs.csv").read_bytes() == (out / "runs.csv").read_bytes()
     assert len(list((tmp_path / "again" / "chunks").iterdir())) == 3
     other = spec_file(tmp_path, "other.toml", seed=8)
@@ -166,8 +184,8 @@ def test_a_killed_campaign_resumes_to_the_rows_of_a_clean_run(clean, tmp_path):
         assert pq.read_table(path).num_rows == 1
     r = campaign(spec, "--out", folder, "--chunk", 4)
     assert r.returncode == 0, r.stderr
-    assert f"already flown" in r.stderr and "resumed" in r.stdout
-    assert rows(folder).equals(rows(out))
+    assert "already flown" in r.stderr and "resumed" in r.stdout
+    assert same_rows(rows(folder), rows(out))
     assert (folder / "runs.csv").read_bytes() == (out / "runs.csv").read_bytes()
     assert {p.name for p in folder.iterdir()} == EXPECTED and not temporaries(folder)
 
@@ -181,7 +199,7 @@ def test_more_runs_in_the_same_folder_fly_only_the_new_ones(clean, tmp_path):
     r = campaign(spec, "--out", folder)
     assert r.returncode == 0, r.stderr
     assert "5 of 12 runs already flown" in r.stderr and "flew 7 runs" in r.stdout
-    assert rows(folder).equals(rows(out))
+    assert same_rows(rows(folder), rows(out))
 
 
 def test_a_changed_spec_is_refused_in_the_same_folder_and_nothing_changes(clean, tmp_path):
@@ -205,8 +223,8 @@ def test_a_changed_spec_is_refused_in_the_same_folder_and_nothing_changes(clean,
     ({}, ["--chunk", "0"], "--chunk", "must be ≥ 1, got 0"),
 ])
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, spec_args, args, where, reason):
-    spec = spec_file(tmp_path, **spec_args)
-    line = one_line_error(campaign(spec, "--out", tmp_path / "out", *args))
+    spec_file(tmp_path, **spec_args)
+    line = one_line_error(campaign("approach.toml", "--out", "out", *args, cwd=tmp_path))
     assert line.startswith(f"flightsim: error: {where}") and reason in line, line
     assert not (tmp_path / "out").exists()
 
