@@ -15,6 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import FLIGHTSIM, one_line_error
 
+from flightsim.commands.campaign import CHUNK_RUNS, chunk_size
 from flightsim.commands.campaign_summary import PLOTS, ellipse, wilson
 from flightsim.simulation.campaign.runner import COLUMNS_OUTCOME, TRACE_COLUMNS
 
@@ -262,3 +263,11 @@ def test_the_footprint_ellipse_holds_95_percent_of_a_normal_sample():
     assert e["center"] == pytest.approx((5.0, 900.0), abs=2.0)
     assert (e["angle_deg"] - 80.0 + 90.0) % 180.0 - 90.0 == pytest.approx(0.0, abs=0.2)
     assert e["inside"] == pytest.approx(0.95, abs=0.003)
+
+
+@pytest.mark.parametrize("runs,at_once", [(1, 1), (12, 1), (300, 1), (10_000, 1), (5, 4), (100, 4), (10_000, 8)])
+def test_the_default_chunks_are_equal_at_most_256_runs_and_two_per_worker(runs, at_once):
+    size = chunk_size(runs, at_once)
+    count = math.ceil(runs / size)
+    assert 1 <= size <= CHUNK_RUNS and count * size - runs < count            # equal sizes, but for the last
+    assert count == math.ceil(runs / CHUNK_RUNS) if at_once == 1 else count >= min(runs, 2 * at_once)

@@ -15,6 +15,7 @@ another spec's results is refused) and, with ``--ray``, the cluster's address.
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from pathlib import Path
@@ -22,11 +23,19 @@ from pathlib import Path
 from flightsim.commands.options import number, output_folder, write_error
 from flightsim.errors import InputError
 
-__all__ = ["CHUNK_RUNS", "add_arguments", "run"]
+__all__ = ["CHUNK_RUNS", "add_arguments", "chunk_size", "run"]
 
 CHUNK_RUNS = 256
-"""Runs per chunk unless ``--chunk`` says otherwise: a batch wide enough to keep every thread busy, small enough
-that an interrupted campaign loses little and the progress bar moves."""
+"""The most runs per chunk unless ``--chunk`` says otherwise: a batch wide enough to keep every thread busy, small
+enough that an interrupted campaign loses little and the progress bar moves (:func:`chunk_size`)."""
+
+
+def chunk_size(runs, at_once=1, most=CHUNK_RUNS):
+    """Runs per chunk for ``runs`` runs flown ``at_once`` chunks at a time: chunks of equal size, at most ``most``
+    runs each, and (when there are runs enough) two per chunk flown at once, so that the last chunks of a cluster
+    keep every worker busy and a lost worker costs little."""
+    count = max(math.ceil(runs / most), min(runs, 2 * at_once) if at_once > 1 else 1)
+    return math.ceil(runs / count)
 
 
 def add_arguments(p):
@@ -42,8 +51,9 @@ def add_arguments(p):
     p.add_argument("--workers", type=number(int, minimum=1), metavar="N",
                    help="here: numba threads (default: every core); with --ray: Ray workers (default: the "
                         "cluster's CPUs)")
-    p.add_argument("--chunk", type=number(int, minimum=1), default=CHUNK_RUNS, metavar="N",
-                   help=f"runs per chunk, flown as one batch and written as one file (default: {CHUNK_RUNS})")
+    p.add_argument("--chunk", type=number(int, minimum=1), metavar="N",
+                   help=f"runs per chunk, flown as one batch and written as one file (default: the runs cut into "
+                        f"equal chunks of at most {CHUNK_RUNS}, two per Ray worker)")
 
 
 def _executor(args):
@@ -77,7 +87,8 @@ def run(args):
         store.create()
     except OSError as exc:
         raise write_error("--out", folder, exc) from None
-    pending = store.pending(spec.runs, args.chunk)
+    size = args.chunk or chunk_size(spec.runs, getattr(executor, "chunks_at_once", 1))
+    pending = store.pending(spec.runs, size)
     resumed = spec.runs - sum(stop - start for start, stop in pending)
     where = getattr(executor, "description", type(executor).__name__)
     if resumed:
