@@ -162,30 +162,46 @@ def test_the_same_seed_gives_the_same_rows_whatever_the_chunks_and_another_seed_
     assert not np.any(a.column(1).to_numpy() == b.column(1).to_numpy())
 
 
-def test_a_killed_campaign_resumes_to_the_rows_of_a_clean_run(clean, tmp_path):
-    spec, out, _ = clean
-    folder = tmp_path / "killed"
-    chunks = folder / "chunks"
-    p = subprocess.Popen([FLIGHTSIM, "campaign", str(spec), "--out", str(folder), "--chunk", "1"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+def interrupt(args, chunks, count, sig):
+    """Start ``flightsim campaign ARGS``; send it ``sig`` once ``chunks`` holds ``count`` chunk files; return
+    (its exit code, its stderr)."""
+    p = subprocess.Popen([FLIGHTSIM, "campaign", *map(str, args)], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline and p.poll() is None:
-            if chunks.is_dir() and len(list(chunks.glob("*.parquet"))) >= 3:
+            if chunks.is_dir() and len(list(chunks.glob("*.parquet"))) >= count:
                 break
             time.sleep(0.02)
-        assert p.poll() is None, f"the campaign ended before it was killed: {p.stderr.read()}"
-        os.kill(p.pid, signal.SIGKILL)                 # as a machine dies: no clean-up at all
+        assert p.poll() is None, f"the campaign ended before it was stopped: {p.stderr.read()}"
+        os.kill(p.pid, sig)
+        _, err = p.communicate(timeout=120)
     finally:
         p.kill()
         p.wait()
+    return p.returncode, err
+
+
+def test_a_stopped_or_killed_campaign_resumes_to_the_rows_of_a_clean_run(clean, tmp_path):
+    spec, out, _ = clean
+    folder = tmp_path / "killed"
+    chunks = folder / "chunks"
+    args = [spec, "--out", folder, "--chunk", 1]
+    # Ctrl-C: the finished chunks kept, one line saying so
+    code, err = interrupt(args, chunks, 2, signal.SIGINT)
+    kept = len(list(chunks.glob("*.parquet")))
+    assert code == 130 and err.splitlines()[-1] == (f"flightsim: interrupted: {kept} of {RUNS} runs kept in "
+                                                    f"{folder}; run the same command again to resume")
+    # resumed, then killed as a machine dies (no clean-up at all)
+    code, err = interrupt(args, chunks, kept + 2, signal.SIGKILL)
+    assert code == -signal.SIGKILL and f"{kept} of {RUNS} runs already flown" in err
     kept = sorted(chunks.glob("*.parquet"))
-    assert 3 <= len(kept) < RUNS and not (folder / "runs.parquet").exists()
+    assert 4 <= len(kept) < RUNS and not (folder / "runs.parquet").exists()
     for path in kept:                                  # each chunk file whole: its one run's row
         assert pq.read_table(path).num_rows == 1
     r = campaign(spec, "--out", folder, "--chunk", 4)
     assert r.returncode == 0, r.stderr
-    assert "already flown" in r.stderr and "resumed" in r.stdout
+    assert f"{len(kept)} of {RUNS} runs already flown" in r.stderr and f"{len(kept)} resumed" in r.stdout
     assert same_rows(rows(folder), rows(out))
     assert (folder / "runs.csv").read_bytes() == (out / "runs.csv").read_bytes()
     assert {p.name for p in folder.iterdir()} == EXPECTED and not temporaries(folder)
