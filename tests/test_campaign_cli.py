@@ -287,3 +287,14 @@ def test_the_default_chunks_are_equal_at_most_256_runs_and_two_per_worker(runs, 
     count = math.ceil(runs / size)
     assert 1 <= size <= CHUNK_RUNS and count * size - runs < count            # equal sizes, but for the last
     assert count == math.ceil(runs / CHUNK_RUNS) if at_once == 1 else count >= min(runs, 2 * at_once)
+
+
+def test_a_shipped_spec_is_flown_by_its_name_into_a_folder_of_that_name(tmp_path):
+    r = campaign("approach", "--runs", 2, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    table = rows(tmp_path / "approach")
+    assert table.num_rows == 2 and "weight_lb" in table.column_names
+    assert "configs/campaigns/approach.toml" in (tmp_path / "approach" / "summary.md").read_text()
+    line = one_line_error(campaign("aproach", cwd=tmp_path))
+    assert line == ("flightsim: error: aproach: no such campaign spec: not a file, nor a shipped one (shipped: "
+                    "approach); did you mean 'approach'?")

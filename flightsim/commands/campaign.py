@@ -23,7 +23,7 @@ from pathlib import Path
 from flightsim.commands.options import number, output_folder, write_error
 from flightsim.errors import InputError
 
-__all__ = ["CHUNK_RUNS", "add_arguments", "chunk_size", "run"]
+__all__ = ["CHUNK_RUNS", "add_arguments", "chunk_size", "run", "shipped_specs", "spec_path"]
 
 CHUNK_RUNS = 256
 """The most runs per chunk unless ``--chunk`` says otherwise: a batch wide enough to keep every thread busy, small
@@ -40,8 +40,8 @@ def chunk_size(runs, at_once=1, most=CHUNK_RUNS):
 
 def add_arguments(p):
     """Options of ``flightsim campaign``."""
-    p.add_argument("spec", metavar="SPEC.toml", help="the campaign: what to fly, how many runs, what to disperse "
-                   "(e.g. configs/campaigns/approach.toml)")
+    p.add_argument("spec", metavar="SPEC.toml", help="the campaign: what to fly, how many runs, what to disperse; "
+                   "a file, or a shipped spec's name (approach: configs/campaigns/approach.toml)")
     p.add_argument("--out", metavar="DIR", help="the output folder (default: the spec's name, here); run again "
                    "with the same spec and folder to resume")
     p.add_argument("--runs", type=number(int, minimum=1), metavar="N", help="fly N runs (default: the spec's)")
@@ -54,6 +54,33 @@ def add_arguments(p):
     p.add_argument("--chunk", type=number(int, minimum=1), metavar="N",
                    help=f"runs per chunk, flown as one batch and written as one file (default: the runs cut into "
                         f"equal chunks of at most {CHUNK_RUNS}, two per Ray worker)")
+
+
+def shipped_specs():
+    """The campaign specs shipped in ``configs/campaigns/``: ``{name: path}``, the name being the file's stem."""
+    from flightsim.resources import data_file
+
+    return {p.stem: p for p in sorted(data_file("configs", "campaigns").glob("*.toml"))}
+
+
+def spec_path(text):
+    """The spec file ``text`` names: a path, or a shipped spec's name (``approach``: a word, no folder, no suffix).
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        ``text`` is neither a file nor a shipped spec's name (the message lists them).
+    """
+    from flightsim.schema import did_you_mean
+
+    path = Path(text).expanduser()
+    if path.exists() or path.suffix or "/" in text or "\\" in text:
+        return path                     # (a missing file: read_spec says so)
+    names = shipped_specs()
+    if text in names:
+        return names[text]
+    raise InputError(text, "", f"no such campaign spec: not a file, nor a shipped one (shipped: {', '.join(names)})"
+                     + did_you_mean(text, names))
 
 
 def _executor(args):
@@ -75,7 +102,7 @@ def run(args):
     from flightsim.simulation.campaign.spec import read_spec
     from flightsim.simulation.campaign.store import CampaignStore
 
-    spec = read_spec(args.spec)
+    spec = read_spec(spec_path(args.spec))
     if args.runs is not None:
         spec = spec.with_runs(args.runs)
     out = args.out if args.out is not None else Path(args.spec).stem
