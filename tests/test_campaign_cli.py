@@ -295,6 +295,8 @@ def test_a_shipped_spec_is_flown_by_its_name_into_a_folder_of_that_name(tmp_path
     table = rows(tmp_path / "approach")
     assert table.num_rows == 2 and "weight_lb" in table.column_names
     assert "configs/campaigns/approach.toml" in (tmp_path / "approach" / "summary.md").read_text()
+    r = campaign("approach", "--runs", 3, cwd=tmp_path)           # ./approach is now a folder: still the name
+    assert r.returncode == 0 and "2 of 3 runs already flown" in r.stderr, r.stderr
     line = one_line_error(campaign("aproach", cwd=tmp_path))
     assert line == ("flightsim: error: aproach: no such campaign spec: not a file, nor a shipped one (shipped: "
                     "approach); did you mean 'approach'?")

@@ -74,11 +74,13 @@ def spec_path(text):
     from flightsim.schema import did_you_mean
 
     path = Path(text).expanduser()
-    if path.exists() or path.suffix or "/" in text or "\\" in text:
+    if path.is_file() or path.suffix or "/" in text or "\\" in text:
         return path                     # (a missing file: read_spec says so)
     names = shipped_specs()
-    if text in names:
+    if text in names:                   # (also where ./approach is the folder its last run wrote)
         return names[text]
+    if path.exists():
+        return path
     raise InputError(text, "", f"no such campaign spec: not a file, nor a shipped one (shipped: {', '.join(names)})"
                      + did_you_mean(text, names))
 
