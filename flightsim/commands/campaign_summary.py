@@ -30,6 +30,8 @@ __all__ = ["CONFIDENCE", "PLOTS", "SUMMARY", "ellipse", "fractions", "summary_te
 CONFIDENCE = 0.95
 """The confidence level of every interval, and the probability the footprint's ellipse holds."""
 SUMMARY = "summary.md"
+MIN_ELLIPSE = 10
+"""The fewest touchdowns the footprint's ellipse is drawn for (fewer say little about a covariance)."""
 PLOTS = {"footprint": "footprint.png", "sink_rate": "sink_rate.png", "distance": "touchdown_distance.png",
          "outcomes": "outcomes.png"}
 """The plots' file names in the campaign's folder."""
@@ -209,7 +211,7 @@ def summary_text(table, spec, outcome_columns=None, plots=True):
         x, y = (np.asarray(rows[c], dtype=np.float64)[touchdown] for c in ("touchdown_across_ft", "touchdown_along_ft"))
         good = np.isfinite(x) & np.isfinite(y)
         lines += ["", "## Touchdown footprint", ""]
-        if np.sum(good) >= 3:
+        if np.sum(good) >= MIN_ELLIPSE:
             e = ellipse(x[good], y[good])
             lines += [f"{int(np.sum(good)):,} touchdowns, centred {e['center'][1]:.0f} ft past the threshold and "
                       f"{abs(e['center'][0]):.1f} ft {'right' if e['center'][0] >= 0 else 'left'} of the centre "
@@ -218,7 +220,7 @@ def summary_text(table, spec, outcome_columns=None, plots=True):
                       f"{_tilt(e['angle_deg']):.1f}° off the runway's axis; it holds {e['inside']:.1%} of the "
                       "touchdowns."]
         else:
-            lines += [f"{int(np.sum(good))} touchdowns: too few for an ellipse."]
+            lines += [f"{int(np.sum(good))} touchdowns: too few for an ellipse (it takes {MIN_ELLIPSE})."]
         if plots:
             lines += ["", f"![touchdown footprint]({PLOTS['footprint']})"]
     lines += ["", "## Outcome statistics", "",
@@ -309,7 +311,7 @@ def _footprint(plt, rows, reasons, runway):
             ax.scatter(x[pick], y[pick], s=size, alpha=0.6, lw=0, color=_COLOURS[reason], zorder=2,
                        label=f"{reason} ({int(np.sum(pick)):,})")
     td = good & (reasons == "touchdown")
-    if np.sum(td) >= 3:
+    if np.sum(td) >= MIN_ELLIPSE:
         e = ellipse(x[td], y[td])
         ax.add_patch(Ellipse(e["center"], 2 * e["axes"][0], 2 * e["axes"][1], angle=e["angle_deg"], fill=False,
                              color="black", lw=1.5, zorder=3, label=f"{CONFIDENCE:.0%} ellipse"))
@@ -327,7 +329,7 @@ def _footprint(plt, rows, reasons, runway):
     ax.set_xlabel("offset right of the centre line, ft (landing up the page)")
     ax.set_ylabel("distance past the threshold, ft")
     ax.set_title("touchdown footprint (scales differ)", fontsize=10)
-    ax.legend(loc="upper right", fontsize=8, framealpha=0.9)
+    ax.legend(loc="best", fontsize=8, framealpha=0.9)
     ax.grid(alpha=0.3)
     return fig
 
