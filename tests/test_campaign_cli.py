@@ -300,3 +300,24 @@ def test_a_shipped_spec_is_flown_by_its_name_into_a_folder_of_that_name(tmp_path
     line = one_line_error(campaign("aproach", cwd=tmp_path))
     assert line == ("flightsim: error: aproach: no such campaign spec: not a file, nor a shipped one (shipped: "
                     "approach); did you mean 'approach'?")
+
+
+@pytest.mark.parametrize("argv,spec,ray", [
+    (["approach.toml"], "approach.toml", None),
+    (["approach.toml", "--ray"], "approach.toml", ""),
+    (["--ray", "approach.toml"], "approach.toml", ""),          # argparse gave the spec to --ray's address
+    (["--ray", "head:6379", "approach.toml"], "approach.toml", "head:6379"),
+    (["approach.toml", "--ray", "head:6379"], "approach.toml", "head:6379"),
+])
+def test_the_spec_is_the_spec_wherever_ray_stands(argv, spec, ray):
+    from flightsim.commands.campaign import spec_and_ray
+    from flightsim.commands.cli import build_parser
+
+    args = spec_and_ray(build_parser(only="campaign").parse_args(["campaign", *argv]))
+    assert (args.spec, args.ray) == (spec, ray)
+
+
+def test_no_spec_is_one_line(tmp_path):
+    line = one_line_error(campaign(cwd=tmp_path))
+    assert line.startswith("flightsim: error: flightsim campaign: give the campaign's spec")
+    assert not list(tmp_path.iterdir())

@@ -23,7 +23,7 @@ from pathlib import Path
 from flightsim.commands.options import number, output_folder, write_error
 from flightsim.errors import InputError
 
-__all__ = ["CHUNK_RUNS", "add_arguments", "chunk_size", "run", "shipped_specs", "spec_path"]
+__all__ = ["CHUNK_RUNS", "add_arguments", "chunk_size", "run", "shipped_specs", "spec_and_ray", "spec_path"]
 
 CHUNK_RUNS = 256
 """The most runs per chunk unless ``--chunk`` says otherwise: a batch wide enough to keep every thread busy, small
@@ -40,8 +40,9 @@ def chunk_size(runs, at_once=1, most=CHUNK_RUNS):
 
 def add_arguments(p):
     """Options of ``flightsim campaign``."""
-    p.add_argument("spec", metavar="SPEC.toml", help="the campaign: what to fly, how many runs, what to disperse; "
-                   "a file, or a shipped spec's name (approach: configs/campaigns/approach.toml)")
+    p.add_argument("spec", nargs="?", metavar="SPEC.toml",
+                   help="the campaign: what to fly, how many runs, what to disperse; a file, or a shipped spec's "
+                        "name (approach: configs/campaigns/approach.toml)")
     p.add_argument("--out", metavar="DIR", help="the output folder (default: the spec's name, here); run again "
                    "with the same spec and folder to resume")
     p.add_argument("--runs", type=number(int, minimum=1), metavar="N", help="fly N runs (default: the spec's)")
@@ -99,11 +100,29 @@ def _executor(args):
         raise InputError("--workers", "", str(exc).removeprefix("workers: ")) from None
 
 
+def spec_and_ray(args):
+    """``args`` with the spec where argparse took it for ``--ray``'s address (``flightsim campaign --ray
+    approach.toml``: ``--ray`` takes an optional value, so the spec after it went there).
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        No spec given.
+    """
+    if args.spec is None:
+        if not args.ray:
+            raise InputError("flightsim campaign", "", "give the campaign's spec: flightsim campaign SPEC.toml "
+                             "(see flightsim campaign --help)")
+        args.spec, args.ray = args.ray, ""
+    return args
+
+
 def run(args):
     """Run ``flightsim campaign``; return the exit code (0; 2 for bad input; 130 when interrupted)."""
     from flightsim.simulation.campaign.spec import read_spec
     from flightsim.simulation.campaign.store import CampaignStore
 
+    args = spec_and_ray(args)
     spec = read_spec(spec_path(args.spec))
     if args.runs is not None:
         spec = spec.with_runs(args.runs)
