@@ -346,7 +346,8 @@ def _histogram(plt, rows, reasons, column, label, runway=None):
             colours.append(_COLOURS[reason])
     if stacks:
         every = np.concatenate(stacks)
-        bins = np.histogram_bin_edges(every, bins="auto")[:121] if np.ptp(every) > 0 else 10
+        bins = np.histogram_bin_edges(every, bins="auto") if np.ptp(every) > 0 else 10
+        bins = 120 if np.size(bins) > 121 else bins           # at most 120 bins over the whole range
         ax.hist(stacks, bins=bins, stacked=True, color=colours, label=labels, edgecolor="white", lw=0.3)
         td = values[(reasons == "touchdown") & np.isfinite(values)]
         if len(td):
