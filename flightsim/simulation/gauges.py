@@ -94,12 +94,32 @@ def calibrated_airspeed(qc):
     return A0 * math.sqrt(5.0 * ((qc / P0 + 1.0) ** (2.0 / 7.0) - 1.0))
 
 
-#: The four laws above (compiled, for one value) over arrays (numpy ufuncs compiled from the very functions):
-#: what :class:`BatchGauges` reads for many airplanes at once.
-static_pressures = vectorize(cache=True)(static_pressure.py_func)
-pressure_altitudes = vectorize(cache=True)(pressure_altitude.py_func)
-impact_pressures = vectorize(cache=True)(impact_pressure.py_func)
-calibrated_airspeeds = vectorize(cache=True)(calibrated_airspeed.py_func)
+# The four laws above over arrays (numpy ufuncs, compiled from kernels that call the compiled laws: functions of
+# their own, so that numba's on-disk caches of a ufunc and of the law it wraps never share a file).
+def _static_pressure_kernel(height):
+    return static_pressure(height)
+
+
+def _pressure_altitude_kernel(p):
+    return pressure_altitude(p)
+
+
+def _impact_pressure_kernel(q, p):
+    return impact_pressure(q, p)
+
+
+def _calibrated_airspeed_kernel(qc):
+    return calibrated_airspeed(qc)
+
+
+#: :func:`static_pressure` over arrays: what :class:`BatchGauges` reads for many airplanes at once.
+static_pressures = vectorize(cache=True)(_static_pressure_kernel)
+#: :func:`pressure_altitude` over arrays.
+pressure_altitudes = vectorize(cache=True)(_pressure_altitude_kernel)
+#: :func:`impact_pressure` over arrays.
+impact_pressures = vectorize(cache=True)(_impact_pressure_kernel)
+#: :func:`calibrated_airspeed` over arrays.
+calibrated_airspeeds = vectorize(cache=True)(_calibrated_airspeed_kernel)
 
 
 @dataclass(frozen=True)
