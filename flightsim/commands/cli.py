@@ -73,6 +73,8 @@ COMMANDS = (
      "add_arguments", "run"),
     ("script", "run a JSBSim script (<runscript>: its aircraft, reset file, run and CSV outputs) as JSBSim does",
      "script", "add_arguments", "run"),
+    ("campaign", "fly a spec's dispersed runs (here on every core, or --ray on a cluster); write each run's row "
+     "(Parquet, CSV) and a summary with plots", "campaign", "add_arguments", "run"),
     ("verify", "fly a JSBSim aircraft (yours: a path) in flightsim and in JSBSim; print README's table row "
      "(exit 1: outside the bounds)", "verify", "add_arguments", "run"),
 )
