@@ -27,7 +27,7 @@ from flightsim.simulation.campaign.runner import COLUMNS_OUTCOME, run_chunk
 from flightsim.simulation.campaign.spec import read_spec
 
 REPO = Path(__file__).resolve().parents[1]
-#: The 172R's coupled approach to the home runway in a dispersed crosswind and turbulence, 20 s of each run: the
+#: The 172R's coupled approach to the home runway in a dispersed crosswind and turbulence, 10 s of each run: the
 #: distribution is under test here, not the flight (tests/test_campaign_core.py flies whole approaches).
 SPEC = """\
 aircraft = "c172"
@@ -40,7 +40,7 @@ trace_every_s = 1.0
 kind = "approach"
 
 [stop]
-time_s = 20
+time_s = 10
 
 [pilot]
 autopilot = "app=36"
@@ -62,8 +62,8 @@ uniform = [0, 2147483647]
 name = "weight_lb"
 uniform = [1950, 2450]
 """
-RUNS = 24
-CHUNK = 4
+RUNS = 12
+CHUNK = 2
 #: Seconds the cluster is given to start (two nodes on two shared cores).
 START_S = 120
 
