@@ -170,6 +170,11 @@ class RayExecutor:
         return int(self._ray.cluster_resources().get("CPU", 0))
 
     @property
+    def chunks_at_once(self):
+        """How many chunks fly at once: ``workers``, else as many tasks as the cluster's CPUs hold now."""
+        return self.workers or max(1, self.cpus // self.cpus_per_task)
+
+    @property
     def description(self):
         """A few words saying where the runs fly, for the command's output."""
         nodes = sum(1 for node in self._ray.nodes() if node.get("Alive"))
