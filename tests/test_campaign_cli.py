@@ -15,6 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import FLIGHTSIM, one_line_error
 
+from flightsim.commands.campaign import CHUNK_RUNS, chunk_size
 from flightsim.commands.campaign_summary import PLOTS, ellipse, wilson
 from flightsim.simulation.campaign.runner import COLUMNS_OUTCOME, TRACE_COLUMNS
 
@@ -67,6 +68,23 @@ def rows(folder):
     return pq.read_table(folder / "runs.parquet")
 
 
+def same_rows(a, b):
+    """The two tables hold the same columns and the same values, every float bit for bit (NaN included: pyarrow's
+    ``Table.equals`` holds NaN unequal to itself)."""
+    if a.column_names != b.column_names or a.num_rows != b.num_rows:
+        return False
+    for name in a.column_names:
+        x, y = (t.column(name).to_numpy(zero_copy_only=False) for t in (a, b))
+        if x.dtype != y.dtype:
+            return False
+        if x.dtype.kind == "f":
+            if not np.array_equal(x.view(np.uint64), y.view(np.uint64)):
+                return False
+        elif x.tolist() != y.tolist():
+            return False
+    return True
+
+
 def every_file(folder):
     """``{relative path: bytes}`` of every file under ``folder``."""
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
@@ -117,6 +135,7 @@ def test_a_campaign_writes_its_rows_its_summary_and_plots(clean):
     assert f"| time | {RUNS} | 100.00% | {low:.2%} – {high:.2%} |" in md
     assert f"| touchdown | 0 | 0.00% | 0.00% – {wilson(0, RUNS)[1]:.2%} |" in md
     assert "| time |" in r.stdout and "runs/s" in r.stdout and "footprint.png" in md
+    assert "Warning" not in r.stderr and "Traceback" not in r.stderr, r.stderr
     for name in PLOTS.values():
         import matplotlib.image
 
@@ -133,7 +152,7 @@ def test_the_same_seed_gives_the_same_rows_whatever_the_chunks_and_another_seed_
     spec, out, _ = clean
     r = campaign(spec, "--out", tmp_path / "again", "--chunk", 5)
     assert r.returncode == 0, r.stderr
-    assert rows(tmp_path / "again").equals(rows(out))
+    assert same_rows(rows(tmp_path / "again"), rows(out))
     assert (tmp_path / "again" / "runs.csv").read_bytes() == (out / "runs.csv").read_bytes()
     assert len(list((tmp_path / "again" / "chunks").iterdir())) == 3
     other = spec_file(tmp_path, "other.toml", seed=8)
@@ -143,31 +162,47 @@ def test_the_same_seed_gives_the_same_rows_whatever_the_chunks_and_another_seed_
     assert not np.any(a.column(1).to_numpy() == b.column(1).to_numpy())
 
 
-def test_a_killed_campaign_resumes_to_the_rows_of_a_clean_run(clean, tmp_path):
-    spec, out, _ = clean
-    folder = tmp_path / "killed"
-    chunks = folder / "chunks"
-    p = subprocess.Popen([FLIGHTSIM, "campaign", str(spec), "--out", str(folder), "--chunk", "1"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+def interrupt(args, chunks, count, sig):
+    """Start ``flightsim campaign ARGS``; send it ``sig`` once ``chunks`` holds ``count`` chunk files; return
+    (its exit code, its stderr)."""
+    p = subprocess.Popen([FLIGHTSIM, "campaign", *map(str, args)], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline and p.poll() is None:
-            if chunks.is_dir() and len(list(chunks.glob("*.parquet"))) >= 3:
+            if chunks.is_dir() and len(list(chunks.glob("*.parquet"))) >= count:
                 break
             time.sleep(0.02)
-        assert p.poll() is None, f"the campaign ended before it was killed: {p.stderr.read()}"
-        os.kill(p.pid, signal.SIGKILL)                 # as a machine dies: no clean-up at all
+        assert p.poll() is None, f"the campaign ended before it was stopped: {p.stderr.read()}"
+        os.kill(p.pid, sig)
+        _, err = p.communicate(timeout=120)
     finally:
         p.kill()
         p.wait()
+    return p.returncode, err
+
+
+def test_a_stopped_or_killed_campaign_resumes_to_the_rows_of_a_clean_run(clean, tmp_path):
+    spec, out, _ = clean
+    folder = tmp_path / "killed"
+    chunks = folder / "chunks"
+    args = [spec, "--out", folder, "--chunk", 1]
+    # Ctrl-C: the finished chunks kept, one line saying so
+    code, err = interrupt(args, chunks, 2, signal.SIGINT)
+    kept = len(list(chunks.glob("*.parquet")))
+    assert code == 130 and err.splitlines()[-1] == (f"flightsim: interrupted: {kept} of {RUNS} runs kept in "
+                                                    f"{folder}; run the same command again to resume")
+    # resumed, then killed as a machine dies (no clean-up at all)
+    code, err = interrupt(args, chunks, kept + 2, signal.SIGKILL)
+    assert code == -signal.SIGKILL and f"{kept} of {RUNS} runs already flown" in err
     kept = sorted(chunks.glob("*.parquet"))
-    assert 3 <= len(kept) < RUNS and not (folder / "runs.parquet").exists()
+    assert 4 <= len(kept) < RUNS and not (folder / "runs.parquet").exists()
     for path in kept:                                  # each chunk file whole: its one run's row
         assert pq.read_table(path).num_rows == 1
     r = campaign(spec, "--out", folder, "--chunk", 4)
     assert r.returncode == 0, r.stderr
-    assert f"already flown" in r.stderr and "resumed" in r.stdout
-    assert rows(folder).equals(rows(out))
+    assert f"{len(kept)} of {RUNS} runs already flown" in r.stderr and f"{len(kept)} resumed" in r.stdout
+    assert same_rows(rows(folder), rows(out))
     assert (folder / "runs.csv").read_bytes() == (out / "runs.csv").read_bytes()
     assert {p.name for p in folder.iterdir()} == EXPECTED and not temporaries(folder)
 
@@ -181,7 +216,7 @@ def test_more_runs_in_the_same_folder_fly_only_the_new_ones(clean, tmp_path):
     r = campaign(spec, "--out", folder)
     assert r.returncode == 0, r.stderr
     assert "5 of 12 runs already flown" in r.stderr and "flew 7 runs" in r.stdout
-    assert rows(folder).equals(rows(out))
+    assert same_rows(rows(folder), rows(out))
 
 
 def test_a_changed_spec_is_refused_in_the_same_folder_and_nothing_changes(clean, tmp_path):
@@ -205,8 +240,8 @@ def test_a_changed_spec_is_refused_in_the_same_folder_and_nothing_changes(clean,
     ({}, ["--chunk", "0"], "--chunk", "must be ≥ 1, got 0"),
 ])
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, spec_args, args, where, reason):
-    spec = spec_file(tmp_path, **spec_args)
-    line = one_line_error(campaign(spec, "--out", tmp_path / "out", *args))
+    spec_file(tmp_path, **spec_args)
+    line = one_line_error(campaign("approach.toml", "--out", "out", *args, cwd=tmp_path))
     assert line.startswith(f"flightsim: error: {where}") and reason in line, line
     assert not (tmp_path / "out").exists()
 
@@ -244,3 +279,45 @@ def test_the_footprint_ellipse_holds_95_percent_of_a_normal_sample():
     assert e["center"] == pytest.approx((5.0, 900.0), abs=2.0)
     assert (e["angle_deg"] - 80.0 + 90.0) % 180.0 - 90.0 == pytest.approx(0.0, abs=0.2)
     assert e["inside"] == pytest.approx(0.95, abs=0.003)
+
+
+@pytest.mark.parametrize("runs,at_once", [(1, 1), (12, 1), (300, 1), (10_000, 1), (5, 4), (100, 4), (10_000, 8)])
+def test_the_default_chunks_are_equal_at_most_256_runs_and_two_per_worker(runs, at_once):
+    size = chunk_size(runs, at_once)
+    count = math.ceil(runs / size)
+    assert 1 <= size <= CHUNK_RUNS and count * size - runs < count            # equal sizes, but for the last
+    assert count == math.ceil(runs / CHUNK_RUNS) if at_once == 1 else count >= min(runs, 2 * at_once)
+
+
+def test_a_shipped_spec_is_flown_by_its_name_into_a_folder_of_that_name(tmp_path):
+    r = campaign("approach", "--runs", 2, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    table = rows(tmp_path / "approach")
+    assert table.num_rows == 2 and "weight_lb" in table.column_names
+    assert "configs/campaigns/approach.toml" in (tmp_path / "approach" / "summary.md").read_text()
+    r = campaign("approach", "--runs", 3, cwd=tmp_path)           # ./approach is now a folder: still the name
+    assert r.returncode == 0 and "2 of 3 runs already flown" in r.stderr, r.stderr
+    line = one_line_error(campaign("aproach", cwd=tmp_path))
+    assert line == ("flightsim: error: aproach: no such campaign spec: not a file, nor a shipped one (shipped: "
+                    "approach); did you mean 'approach'?")
+
+
+@pytest.mark.parametrize("argv,spec,ray", [
+    (["approach.toml"], "approach.toml", None),
+    (["approach.toml", "--ray"], "approach.toml", ""),
+    (["--ray", "approach.toml"], "approach.toml", ""),          # argparse gave the spec to --ray's address
+    (["--ray", "head:6379", "approach.toml"], "approach.toml", "head:6379"),
+    (["approach.toml", "--ray", "head:6379"], "approach.toml", "head:6379"),
+])
+def test_the_spec_is_the_spec_wherever_ray_stands(argv, spec, ray):
+    from flightsim.commands.campaign import spec_and_ray
+    from flightsim.commands.cli import build_parser
+
+    args = spec_and_ray(build_parser(only="campaign").parse_args(["campaign", *argv]))
+    assert (args.spec, args.ray) == (spec, ray)
+
+
+def test_no_spec_is_one_line(tmp_path):
+    line = one_line_error(campaign(cwd=tmp_path))
+    assert line.startswith("flightsim: error: flightsim campaign: give the campaign's spec")
+    assert not list(tmp_path.iterdir())

@@ -15,6 +15,7 @@ another spec's results is refused) and, with ``--ray``, the cluster's address.
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from pathlib import Path
@@ -22,17 +23,26 @@ from pathlib import Path
 from flightsim.commands.options import number, output_folder, write_error
 from flightsim.errors import InputError
 
-__all__ = ["CHUNK_RUNS", "add_arguments", "run"]
+__all__ = ["CHUNK_RUNS", "add_arguments", "chunk_size", "run", "shipped_specs", "spec_and_ray", "spec_path"]
 
 CHUNK_RUNS = 256
-"""Runs per chunk unless ``--chunk`` says otherwise: a batch wide enough to keep every thread busy, small enough
-that an interrupted campaign loses little and the progress bar moves."""
+"""The most runs per chunk unless ``--chunk`` says otherwise: a batch wide enough to keep every thread busy, small
+enough that an interrupted campaign loses little and the progress bar moves (:func:`chunk_size`)."""
+
+
+def chunk_size(runs, at_once=1, most=CHUNK_RUNS):
+    """Runs per chunk for ``runs`` runs flown ``at_once`` chunks at a time: chunks of equal size, at most ``most``
+    runs each, and (when there are runs enough) two per chunk flown at once, so that the last chunks of a cluster
+    keep every worker busy and a lost worker costs little."""
+    count = max(math.ceil(runs / most), min(runs, 2 * at_once) if at_once > 1 else 1)
+    return math.ceil(runs / count)
 
 
 def add_arguments(p):
     """Options of ``flightsim campaign``."""
-    p.add_argument("spec", metavar="SPEC.toml", help="the campaign: what to fly, how many runs, what to disperse "
-                   "(e.g. configs/campaigns/approach.toml)")
+    p.add_argument("spec", nargs="?", metavar="SPEC.toml",
+                   help="the campaign: what to fly, how many runs, what to disperse; a file, or a shipped spec's "
+                        "name (approach: configs/campaigns/approach.toml)")
     p.add_argument("--out", metavar="DIR", help="the output folder (default: the spec's name, here); run again "
                    "with the same spec and folder to resume")
     p.add_argument("--runs", type=number(int, minimum=1), metavar="N", help="fly N runs (default: the spec's)")
@@ -42,8 +52,38 @@ def add_arguments(p):
     p.add_argument("--workers", type=number(int, minimum=1), metavar="N",
                    help="here: numba threads (default: every core); with --ray: Ray workers (default: the "
                         "cluster's CPUs)")
-    p.add_argument("--chunk", type=number(int, minimum=1), default=CHUNK_RUNS, metavar="N",
-                   help=f"runs per chunk, flown as one batch and written as one file (default: {CHUNK_RUNS})")
+    p.add_argument("--chunk", type=number(int, minimum=1), metavar="N",
+                   help=f"runs per chunk, flown as one batch and written as one file (default: the runs cut into "
+                        f"equal chunks of at most {CHUNK_RUNS}, two per Ray worker)")
+
+
+def shipped_specs():
+    """The campaign specs shipped in ``configs/campaigns/``: ``{name: path}``, the name being the file's stem."""
+    from flightsim.resources import data_file
+
+    return {p.stem: p for p in sorted(data_file("configs", "campaigns").glob("*.toml"))}
+
+
+def spec_path(text):
+    """The spec file ``text`` names: a path, or a shipped spec's name (``approach``: a word, no folder, no suffix).
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        ``text`` is neither a file nor a shipped spec's name (the message lists them).
+    """
+    from flightsim.schema import did_you_mean
+
+    path = Path(text).expanduser()
+    if path.is_file() or path.suffix or "/" in text or "\\" in text:
+        return path                     # (a missing file: read_spec says so)
+    names = shipped_specs()
+    if text in names:                   # (also where ./approach is the folder its last run wrote)
+        return names[text]
+    if path.exists():
+        return path
+    raise InputError(text, "", f"no such campaign spec: not a file, nor a shipped one (shipped: {', '.join(names)})"
+                     + did_you_mean(text, names))
 
 
 def _executor(args):
@@ -60,12 +100,30 @@ def _executor(args):
         raise InputError("--workers", "", str(exc).removeprefix("workers: ")) from None
 
 
+def spec_and_ray(args):
+    """``args`` with the spec where argparse took it for ``--ray``'s address (``flightsim campaign --ray
+    approach.toml``: ``--ray`` takes an optional value, so the spec after it went there).
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        No spec given.
+    """
+    if args.spec is None:
+        if not args.ray:
+            raise InputError("flightsim campaign", "", "give the campaign's spec: flightsim campaign SPEC.toml "
+                             "(see flightsim campaign --help)")
+        args.spec, args.ray = args.ray, ""
+    return args
+
+
 def run(args):
     """Run ``flightsim campaign``; return the exit code (0; 2 for bad input; 130 when interrupted)."""
     from flightsim.simulation.campaign.spec import read_spec
     from flightsim.simulation.campaign.store import CampaignStore
 
-    spec = read_spec(args.spec)
+    args = spec_and_ray(args)
+    spec = read_spec(spec_path(args.spec))
     if args.runs is not None:
         spec = spec.with_runs(args.runs)
     out = args.out if args.out is not None else Path(args.spec).stem
@@ -77,7 +135,8 @@ def run(args):
         store.create()
     except OSError as exc:
         raise write_error("--out", folder, exc) from None
-    pending = store.pending(spec.runs, args.chunk)
+    size = args.chunk or chunk_size(spec.runs, getattr(executor, "chunks_at_once", 1))
+    pending = store.pending(spec.runs, size)
     resumed = spec.runs - sum(stop - start for start, stop in pending)
     where = getattr(executor, "description", type(executor).__name__)
     if resumed:

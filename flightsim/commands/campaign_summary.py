@@ -4,8 +4,8 @@
 with four PNG plots (matplotlib, Agg; no window):
 
 - ``footprint.png``: each run's touchdown on the runway (distance past the threshold against the offset from the
-  centre line, seen from above, landing up the page) with the ellipse holding 95 % of a normal distribution of the
-  same mean and covariance (radius² = the χ² quantile of 0.95 with 2 degrees of freedom, 5.99);
+  centre line, + right, seen from above, landing up the page) with the ellipse holding 95 % of a normal
+  distribution of the same mean and covariance (radius² = the χ² quantile of 0.95 with 2 degrees of freedom, 5.99);
 - ``sink_rate.png`` and ``touchdown_distance.png``: histograms (touchdowns, and crashes where they have a value);
 - ``outcomes.png``: the fraction of runs ending each way, with its 95 % Wilson score interval
   (:meth:`scipy.stats.binomtest` ``proportion_ci(method="wilson")``: Wilson, *J. Am. Stat. Assoc.* 22 (1927),
@@ -22,15 +22,16 @@ from pathlib import Path
 import numpy as np
 
 from flightsim.files import atomic_write
+from flightsim.simulation.campaign.runner import COLUMNS_OUTCOME, STOP_REASONS
 
-__all__ = ["CONFIDENCE", "STOP_REASONS", "SUMMARY", "ellipse", "fractions", "summary_text", "wilson",
+__all__ = ["CONFIDENCE", "PLOTS", "SUMMARY", "ellipse", "fractions", "summary_text", "wilson",
            "write_summary"]
 
 CONFIDENCE = 0.95
 """The confidence level of every interval, and the probability the footprint's ellipse holds."""
-STOP_REASONS = ("touchdown", "crash", "below", "time", "nonfinite")
-"""How a run can end (the rows' ``stop_reason``), in the order the summary lists them."""
 SUMMARY = "summary.md"
+MIN_ELLIPSE = 10
+"""The fewest touchdowns the footprint's ellipse is drawn for (fewer say little about a covariance)."""
 PLOTS = {"footprint": "footprint.png", "sink_rate": "sink_rate.png", "distance": "touchdown_distance.png",
          "outcomes": "outcomes.png"}
 """The plots' file names in the campaign's folder."""
@@ -187,7 +188,7 @@ def summary_text(table, spec, outcome_columns=None, plots=True):
         The outcome columns (the others after ``run`` are the draws); default: the runner's ``COLUMNS_OUTCOME``.
     """
     if outcome_columns is None:
-        from flightsim.simulation.campaign.runner import COLUMNS_OUTCOME as outcome_columns
+        outcome_columns = COLUMNS_OUTCOME
     rows = _columns(table)
     n = len(rows["run"])
     runway = _runway(spec)
@@ -199,7 +200,7 @@ def summary_text(table, spec, outcome_columns=None, plots=True):
     lines = [f"# Campaign {name}", "",
              f"{n:,} runs of `{spec.path}` (seed {spec.seed}, spec checksum `{spec.checksum[:12]}`); touchdowns "
              f"measured on {_runway_name(spec)} ({runway[0]:,.0f} × {runway[1]:,.0f} ft) from its threshold, "
-             "offsets + left of the centre line.", "",
+             "offsets + right of the centre line.", "",
              "## Outcomes", "",
              f"Fraction of the {n:,} runs, with its {CONFIDENCE:.0%} confidence interval (Wilson score).", ""]
     lines += _table(["outcome", "runs", "fraction", f"{CONFIDENCE:.0%} interval"],
@@ -210,16 +211,16 @@ def summary_text(table, spec, outcome_columns=None, plots=True):
         x, y = (np.asarray(rows[c], dtype=np.float64)[touchdown] for c in ("touchdown_across_ft", "touchdown_along_ft"))
         good = np.isfinite(x) & np.isfinite(y)
         lines += ["", "## Touchdown footprint", ""]
-        if np.sum(good) >= 3:
+        if np.sum(good) >= MIN_ELLIPSE:
             e = ellipse(x[good], y[good])
             lines += [f"{int(np.sum(good)):,} touchdowns, centred {e['center'][1]:.0f} ft past the threshold and "
-                      f"{abs(e['center'][0]):.1f} ft {'left' if e['center'][0] >= 0 else 'right'} of the centre "
+                      f"{abs(e['center'][0]):.1f} ft {'right' if e['center'][0] >= 0 else 'left'} of the centre "
                       f"line. The {CONFIDENCE:.0%} ellipse (a normal distribution of the same mean and covariance) "
                       f"has semi-axes {e['axes'][0]:.0f} ft and {e['axes'][1]:.1f} ft, its long axis "
                       f"{_tilt(e['angle_deg']):.1f}° off the runway's axis; it holds {e['inside']:.1%} of the "
                       "touchdowns."]
         else:
-            lines += [f"{int(np.sum(good))} touchdowns: too few for an ellipse."]
+            lines += [f"{int(np.sum(good))} touchdowns: too few for an ellipse (it takes {MIN_ELLIPSE})."]
         if plots:
             lines += ["", f"![touchdown footprint]({PLOTS['footprint']})"]
     lines += ["", "## Outcome statistics", "",
@@ -310,7 +311,7 @@ def _footprint(plt, rows, reasons, runway):
             ax.scatter(x[pick], y[pick], s=size, alpha=0.6, lw=0, color=_COLOURS[reason], zorder=2,
                        label=f"{reason} ({int(np.sum(pick)):,})")
     td = good & (reasons == "touchdown")
-    if np.sum(td) >= 3:
+    if np.sum(td) >= MIN_ELLIPSE:
         e = ellipse(x[td], y[td])
         ax.add_patch(Ellipse(e["center"], 2 * e["axes"][0], 2 * e["axes"][1], angle=e["angle_deg"], fill=False,
                              color="black", lw=1.5, zorder=3, label=f"{CONFIDENCE:.0%} ellipse"))
@@ -324,11 +325,11 @@ def _footprint(plt, rows, reasons, runway):
         pad_x, pad_y = 0.08 * (np.ptp(xs) or 10.0), 0.08 * (np.ptp(ys) or 100.0)
         ax.set_xlim(xs.min() - pad_x, xs.max() + pad_x)
         ax.set_ylim(min(ys.min(), 0.0) - pad_y, ys.max() + pad_y)
-    ax.invert_xaxis()                # + left of the centre line: on the left, as the landing pilot sees it
-    ax.set_xlabel("offset left of the centre line, ft (landing up the page)")
+    # + right of the centre line (the runner's touchdown_across_ft): on the right, as the landing pilot sees it
+    ax.set_xlabel("offset right of the centre line, ft (landing up the page)")
     ax.set_ylabel("distance past the threshold, ft")
     ax.set_title("touchdown footprint (scales differ)", fontsize=10)
-    ax.legend(loc="upper right", fontsize=8, framealpha=0.9)
+    ax.legend(loc="best", fontsize=8, framealpha=0.9)
     ax.grid(alpha=0.3)
     return fig
 
@@ -361,7 +362,8 @@ def _histogram(plt, rows, reasons, column, label, runway=None):
             ax.axvline(d, color="0.4", lw=0.8, ls=":", label=f"{what} ({d:,.0f} ft)")
     ax.set_xlabel(label)
     ax.set_ylabel("runs")
-    ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     return fig
 

@@ -25,9 +25,14 @@ import math
 import numpy as np
 
 from flightsim.physics.constants import KNOT
+from flightsim.simulation.campaign.spec import FLARE_FT
 
-__all__ = ["POLICY_PILOT", "AutopilotPilot", "ControlsPilot", "Pilot", "make_pilot"]
+__all__ = ["FLARE_FLOOR", "FLARE_FT", "POLICY_PILOT", "AutopilotPilot", "ControlsPilot", "Pilot", "decision_steps",
+           "make_pilot"]
 
+#: The autopilot pilot's flare (``land``): from :data:`~flightsim.simulation.campaign.spec.FLARE_FT` above the
+#: runway the vertical speed falls with the height, to this fraction of the glide path's at the ground.
+FLARE_FLOOR = 0.5
 #: Where the policy pilot lives: ``module:Name``, imported when a spec's ``[pilot] policy`` asks for it.
 POLICY_PILOT = "flightsim.gym.policy:PolicyPilot"
 
@@ -54,20 +59,33 @@ class AutopilotPilot(Pilot):
     on the chunk.  The dispersed targets (``autopilot.ias_kt``, ``alt_ft``, ``hdg_deg``, ``vs_fpm``) replace the
     selection's, airplane by airplane.
 
+    The coupled approach hands back at :data:`~flightsim.simulation.autopilot.APPROACH_MINIMUM` ft above the
+    runway.  With ``land`` (the default) the campaign's pilot then flies on to the ground with the same loops,
+    as an autoland would: the localiser's track (``LOC``), and a vertical speed (``VS``) that is the ``GS``
+    mode's own law (the glide path's descent at the ground speed, corrected toward the path) down to
+    ``flare_ft`` above the runway, then the path's descent falling in proportion to the height (a flare, to
+    :data:`FLARE_FLOOR` of it at the ground), at the approach's speed.  Without ``land`` it holds the controls
+    as they were at the minimum (the Gymnasium Landing task's baseline).
+
     Parameters
     ----------
     text : str
         The selection, as ``flightsim fly --autopilot`` takes it.
     gains : flightsim.simulation.autopilot.Gains
+    land : bool
+    flare_ft : float
+        ft above the runway.
     """
 
     hz = None
 
-    def __init__(self, text, gains):
+    def __init__(self, text, gains, land=True, flare_ft=FLARE_FT):
         from flightsim.simulation.autopilot import parse_spec
 
         self.selection = parse_spec(text)
         self.gains = gains
+        self.land = bool(land) and self.selection.approach
+        self.flare_ft = float(flare_ft)
 
     @staticmethod
     def gains_for(text, batch):
@@ -78,6 +96,8 @@ class AutopilotPilot(Pilot):
         return batch.autopilot.engage(parse_spec(text), [0])
 
     def start(self, batch, draws):
+        from flightsim.simulation.autopilot import wheel_height
+
         batch.autopilot.engage(self.selection, gains=self.gains)
         loops = batch.autopilot.loops
         if "autopilot_ias_kt" in draws:
@@ -88,9 +108,46 @@ class AutopilotPilot(Pilot):
             loops.heading[:] = np.asarray(draws["autopilot_hdg_deg"], dtype=np.float64) % 360.0
         if "autopilot_vs_fpm" in draws:
             loops.vertical_speed[:] = draws["autopilot_vs_fpm"]
+        self._landing = np.zeros(batch.n, dtype=bool)
+        self._wheels = wheel_height(batch.aircraft)
 
     def fly(self, batch):
-        """Nothing: the batch flies its engaged autopilot before every physics step."""
+        """Below the approach's minimum (with ``land``): on to the ground on ``LOC`` and ``VS``, flaring."""
+        if not self.land:
+            return
+        from flightsim.simulation.autopilot import LATERAL, Selection
+        from flightsim.simulation.controls import AILERON, ELEVATOR, RUDDER, THROTTLE
+
+        loops = batch.autopilot.loops
+        handed = np.flatnonzero(loops.chime & ~loops.engaged & ~self._landing & batch.running)
+        if handed.shape[0]:
+            # the loops engaged afresh on these airplanes only, from their controls now (the batch's engage
+            # would evaluate every airplane's loads, refreshing the air density the others' autopilots read)
+            tracks, speeds = loops.tracks[handed].copy(), loops.airspeed[handed].copy()
+            controls = batch.controls[np.ix_(handed, [THROTTLE, ELEVATOR, AILERON, RUDDER])]
+            loops.engage(handed, Selection(vertical_speed=-500.0), batch.states[handed, 2], speeds,
+                         controls=controls, trim=np.zeros(handed.shape[0]), gains=self.gains)
+            loops.lateral[handed] = LATERAL["LOC"]
+            loops.tracks[handed] = tracks
+            self._landing[handed] = True
+        index = np.flatnonzero(self._landing & loops.engaged)
+        if index.shape[0] == 0:
+            return
+        from flightsim.simulation.autopilot import PATH_TIME
+
+        y = batch.states[index]
+        track = loops.tracks[index]
+        height = y[:, 2] - self._wheels - track[:, 7]
+        along = (y[:, 0] - track[:, 0]) * track[:, 2] + (y[:, 1] - track[:, 1]) * track[:, 3]
+        slope = self._slopes(track[:, 8])
+        glide = np.sqrt(y[:, 3] * y[:, 3] + y[:, 4] * y[:, 4]) * slope                 # ft/s down the path
+        path = -glide + (slope * (track[:, 9] - along) - height) / PATH_TIME            # the GS mode's law
+        flare = -glide * np.maximum(height / self.flare_ft, FLARE_FLOOR)
+        loops.vertical_speed[index] = 60.0 * np.where(height > self.flare_ft, path, flare)
+
+    def _slopes(self, degrees):
+        """tan of each glide path (deg), scalar math (the same bits for any chunk)."""
+        return np.array([math.tan(math.radians(float(d))) for d in degrees])
 
 
 class ControlsPilot(Pilot):
@@ -111,7 +168,7 @@ class ControlsPilot(Pilot):
         from flightsim.simulation.controls import ControlSchedule
 
         self.schedule = ControlSchedule.from_csv(path, initial)
-        self._row_at = None
+        self._last = None
 
     def start(self, batch, draws):
         self._last = None
@@ -141,9 +198,10 @@ def _policy_class():
 
 def make_pilot(spec, batch_start, gains=None):
     """The pilot of ``spec`` (:class:`~flightsim.simulation.campaign.spec.CampaignSpec`): ``batch_start`` the
-    campaign's :class:`~flightsim.simulation.starts.Start`, ``gains`` the autopilot's (:meth:`AutopilotPilot.gains_for`)."""
+    campaign's :class:`~flightsim.simulation.starts.Start`, ``gains`` the autopilot's
+    (:meth:`AutopilotPilot.gains_for`)."""
     if spec.pilot == "autopilot":
-        return AutopilotPilot(spec.pilot_value, gains)
+        return AutopilotPilot(spec.pilot_value, gains, land=spec.land, flare_ft=spec.flare_ft)
     if spec.pilot == "controls":
         return ControlsPilot(spec.pilot_value, batch_start.controls)
     return _policy_class()(spec.pilot_value, spec)
@@ -155,6 +213,3 @@ def decision_steps(pilot, dt):
         return 1
     return max(1, int(round(1.0 / (float(pilot.hz) * dt))))
 
-
-__all__.append("decision_steps")
-_ = math

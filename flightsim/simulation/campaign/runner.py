@@ -260,6 +260,7 @@ def run_chunk(spec, start, stop):
     worst[:, 2] = -np.inf
     m = np.zeros((n, _ENTRIES))
     everyone = np.arange(n, dtype=np.int64)
+    before = batch.states.copy()
     _measure(batch.states, batch.states, batch.wind, spec.dt, g, everyone, m)
     m[:, 5] = 1.0
     for a in traced:
@@ -276,15 +277,19 @@ def run_chunk(spec, start, stop):
             failed[due] = True
         if k % every == 0:
             pilot.fly(batch)
+        before[:] = batch.states
         batch.step(1, hold=~active)
-        index = np.flatnonzero(active)
         flew = active.copy()
-        _measure(batch.states, batch.previous, batch.wind, spec.dt, g, index, m)
+        crashed = active & (batch.status == CRASHED)
+        diverged = active & (batch.status == NONFINITE)
+        # (a crashed airplane is put at rest: its measures are those of the step before)
+        index = np.flatnonzero(active & ~crashed & ~diverged)
+        _measure(batch.states, before, batch.wind, spec.dt, g, index, m)
         worst[index, 0] = np.maximum(worst[index, 0], m[index, 5])
         worst[index, 1] = np.maximum(worst[index, 1], np.abs(m[index, 0]))
         worst[index, 2] = np.maximum(worst[index, 2], m[index, 4])
-        crashed = active & (batch.status == CRASHED)
-        diverged = active & (batch.status == NONFINITE)
+        index = np.flatnonzero(crashed)
+        _measure(before, before, batch.wind, spec.dt, g, index, m)
         down = active & ~crashed & ~diverged & batch.on_ground if spec.touchdown else np.zeros(n, dtype=bool)
         low = (active & ~crashed & ~diverged & ~down & (batch.states[:, 2] < spec.below_ft)
                if spec.below_ft is not None else np.zeros(n, dtype=bool))
@@ -305,13 +310,13 @@ def run_chunk(spec, start, stop):
     rows.update(drawn)
     rows["stop_reason"] = reason.astype(str).astype(object)
     rows["time_s"] = time_s
-    rows["touchdown_along_ft"] = at[:, 0]
-    rows["touchdown_across_ft"] = at[:, 1]
+    rows["touchdown_along_ft"] = at[:, 0].copy()
+    rows["touchdown_across_ft"] = at[:, 1].copy()
     rows["sink_rate_fpm"] = at[:, 2] * 60.0
     rows["touchdown_speed_kt"] = at[:, 3] / KNOT
-    rows["max_load_factor"] = worst[:, 0]
-    rows["max_bank_deg"] = worst[:, 1]
-    rows["max_alpha_deg"] = worst[:, 2]
+    rows["max_load_factor"] = worst[:, 0].copy()
+    rows["max_bank_deg"] = worst[:, 1].copy()
+    rows["max_alpha_deg"] = worst[:, 2].copy()
     rows["fuel_used_lb"] = np.full(n, np.nan)
     traces = {start + a: {c: np.array([r[j] for r in traced[a]]) for j, c in enumerate(TRACE_COLUMNS)}
               for a in traced}

@@ -25,6 +25,8 @@ problem one :class:`~flightsim.errors.InputError` naming the file, the field and
 
     [pilot]                      # exactly one of:
     autopilot = "app=36"         # a spec as `flightsim fly --autopilot` takes it
+    land = true                  #   optional: below the approach's minimum fly on to the ground (default true)
+    flare_ft = 20                #   optional: flaring from this height, ft (default 20)
     # controls = "stick.csv"     # a controls schedule CSV (as `flightsim simulate --controls`)
     # policy = "policy.zip"      # a saved policy (flightsim.gym.policy:PolicyPilot)
 
@@ -93,6 +95,9 @@ _STOP_OPTIONAL = {"touchdown": lambda check, v, where: check.boolean(v, where),
                   "crash": lambda check, v, where: check.boolean(v, where),
                   "below_ft": Number(ge=-1e4, le=1e6, unit="ft")}
 _DISTRIBUTIONS = ("uniform", "normal", "choices")
+#: The autopilot pilot's flare height by default, ft above the runway
+#: (:class:`~flightsim.simulation.campaign.pilots.AutopilotPilot`).
+FLARE_FT = 20.0
 
 
 def column_of(name):
@@ -150,6 +155,9 @@ class CampaignSpec:
         :data:`PILOTS`: who flies.
     pilot_value : str
         The autopilot's spec string, or the controls CSV's or policy file's path.
+    land, flare_ft : bool, float
+        The autopilot's coupled approach flies on below its minimum to the ground, flaring from ``flare_ft``
+        (:class:`~flightsim.simulation.campaign.pilots.AutopilotPilot`).
     wind : flightsim.physics.wind.WindSpec
         The wind every run flies, but for what is dispersed.
     dispersions : tuple of Dispersion
@@ -175,6 +183,8 @@ class CampaignSpec:
     time_s: float
     pilot: str
     pilot_value: str
+    land: bool
+    flare_ft: float
     wind: object
     dispersions: tuple
     runs: int
@@ -349,7 +359,10 @@ def read_spec(path):
     stop = check.fields(data["stop"], "stop", _STOP, _STOP_OPTIONAL)
     if stop.get("crash", True) is not True:
         check.fail("stop.crash", "a crash always stops a run: leave crash out or true")
-    pilot_table = check.table(data["pilot"], "pilot", (), PILOTS)
+    pilot_table = check.table(data["pilot"], "pilot", (), (*PILOTS, "land", "flare_ft"))
+    land = check.boolean(pilot_table["land"], "pilot.land") if "land" in pilot_table else True
+    flare_ft = (check.number(pilot_table["flare_ft"], "pilot.flare_ft", gt=0.0, le=200.0, unit="ft")
+                if "flare_ft" in pilot_table else FLARE_FT)
     given = [k for k in PILOTS if k in pilot_table]
     if len(given) != 1:
         check.fail("pilot", "give exactly one of autopilot = \"SPEC\", controls = \"FILE.csv\" or policy = \"FILE\""
@@ -364,6 +377,10 @@ def read_spec(path):
             parse_spec(value)
         except ValueError as exc:
             check.fail("pilot.autopilot", str(exc))
+        if start["kind"] == "runway":
+            check.fail("pilot.autopilot", "the autopilot is engaged in flight: start on the approach or in the air")
+    elif "land" in pilot_table or "flare_ft" in pilot_table:
+        check.fail("pilot.land" if "land" in pilot_table else "pilot.flare_ft", "only the autopilot lands")
     else:
         p = _file(check, pilot_table[pilot], f"pilot.{pilot}", base)
         files.append(p)
@@ -389,6 +406,7 @@ def read_spec(path):
     return CampaignSpec(
         path=str(path), aircraft=str(aircraft), start=start["kind"], airfield=start.get("airfield"),
         runway=start.get("runway"), integrator=integrator, dt=float(dt), touchdown=stop.get("touchdown", True),
-        below_ft=stop.get("below_ft"), time_s=stop["time_s"], pilot=pilot, pilot_value=value, wind=wind,
+        below_ft=stop.get("below_ft"), time_s=stop["time_s"], pilot=pilot, pilot_value=value, land=land,
+        flare_ft=flare_ft, wind=wind,
         dispersions=dispersions, runs=top["runs"], seed=top["seed"], traces=tuple(sorted(traces)),
         trace_every_s=top.get("trace_every_s", 0.5), checksum=checksum_of(data, files))
