@@ -226,3 +226,64 @@ def test_the_threads_fly_a_run_as_the_calling_thread_does(short):
 def test_a_chunk_must_hold_runs(short):
     with pytest.raises(ValueError, match="chunk"):
         run_chunk(short, 5, 5)
+
+
+AIR = """
+aircraft = "c172"
+runs = 6
+seed = 11
+integrator = "rk4"
+traces = [0, 1, 2, 3, 4, 5]
+trace_every_s = 0.25
+
+[start]
+kind = "air"
+
+[stop]
+time_s = 5
+
+[pilot]
+controls = "stick.csv"
+
+[[dispersion]]
+name = "start.heading_deg"
+uniform = [-30, 30]
+[[dispersion]]
+name = "start.speed_kt"
+uniform = [-5, 5]
+[[dispersion]]
+name = "failure.kind"
+choices = ["none", "engine"]
+[[dispersion]]
+name = "failure.at_s"
+uniform = [0.5, 1.0]
+"""
+
+
+def test_a_controls_schedule_flies_turned_faster_starts_and_the_failures_drawn(tmp_path):
+    (tmp_path / "stick.csv").write_text("t,aileron\n1,0.3\n2,0\n")
+    spec = read_spec(write(tmp_path, AIR))
+    whole = run_chunk(spec, 0, 6)
+    same_rows(whole.rows, joined([run_chunk(spec, 0, 2), run_chunk(spec, 2, 6)]))
+    rows, traces = whole.rows, whole.traces
+    assert list(rows["stop_reason"]) == ["time"] * 6 and np.all(rows["time_s"] == pytest.approx(5.0))
+    assert np.all(np.isnan(rows["touchdown_along_ft"]))
+    # the starts turned right and made faster by their draws (the undispersed start flies North)
+    from flightsim.physics.aircraft import load_aircraft
+    from flightsim.simulation.starts import make_start
+
+    nominal = make_start(load_aircraft(spec.aircraft), "air")
+    speed = np.linalg.norm(nominal.state[3:6])
+    for k in range(6):
+        t = traces[k]
+        assert t["heading"][0] == pytest.approx(rows["start_heading_deg"][k] % 360.0, abs=1e-6)
+        v = math.sqrt(t["vx"][0] ** 2 + t["vy"][0] ** 2 + t["vz"][0] ** 2)
+        assert v == pytest.approx(speed + rows["start_speed_kt"][k] * 1.68781, rel=1e-12)
+        # the schedule's aileron from 1 s to 2 s: a bank to the right
+        assert rows["max_bank_deg"][k] > 5.0 and np.max(t["roll"]) > 5.0
+        assert t["aileron"][np.searchsorted(t["t"], 1.5)] == 0.3
+    # an engine that quits slows its airplane down more than any that runs on
+    failed = rows["failure_kind"] == "engine"
+    assert 0 < failed.sum() < 6
+    loss = np.array([traces[k]["airspeed_kt"][0] - traces[k]["airspeed_kt"][-1] for k in range(6)])
+    assert loss[failed].min() > loss[~failed].max()

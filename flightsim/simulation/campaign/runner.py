@@ -97,9 +97,10 @@ class ChunkResult:
 
 
 @entry_jit
-def _measure(Y, P, W, dt, g, index, out):
+def _measure(Y, P, W, dt, g, index, out, worst, keep):
     """For the airplanes ``index``: their attitude, airspeed, angle of attack and load factor over the last step
-    into ``out[a]`` (:data:`_ENTRIES`), one airplane at a time with scalar math (the same bits for any chunk).
+    into ``out[a]`` (:data:`_ENTRIES`), and with ``keep`` the largest load factor, ``|bank|`` and angle of attack
+    so far into ``worst[a]``; one airplane at a time with scalar math (the same bits for any chunk).
 
     ``Y``, ``P``: states after and before the step; ``W``: the winds (earth ft/s in columns 0..2)."""
     for i in range(index.shape[0]):
@@ -127,6 +128,10 @@ def _measure(Y, P, W, dt, g, index, out):
         out[a, 0], out[a, 1], out[a, 2], out[a, 3] = roll, pitch, heading, speed
         out[a, 4], out[a, 5], out[a, 6] = alpha, n, -P[a, 5]
         out[a, 7] = math.sqrt(bx * bx + by * by + bz * bz)
+        if keep:
+            worst[a, 0] = max(worst[a, 0], n)
+            worst[a, 1] = max(worst[a, 1], abs(roll))
+            worst[a, 2] = max(worst[a, 2], alpha)
 
 
 @lru_cache(maxsize=4)
@@ -261,8 +266,9 @@ def run_chunk(spec, start, stop):
     m = np.zeros((n, _ENTRIES))
     everyone = np.arange(n, dtype=np.int64)
     before = batch.states.copy()
-    _measure(batch.states, batch.states, batch.wind, spec.dt, g, everyone, m)
+    _measure(batch.states, batch.states, batch.wind, spec.dt, g, everyone, m, worst, False)
     m[:, 5] = 1.0
+    no = np.zeros(n, dtype=bool)
     for a in traced:
         traced[a].append(_trace_row(batch, a, m))
 
@@ -280,27 +286,26 @@ def run_chunk(spec, start, stop):
         before[:] = batch.states
         batch.step(1, hold=~active)
         flew = active.copy()
-        crashed = active & (batch.status == CRASHED)
-        diverged = active & (batch.status == NONFINITE)
+        status = batch.status
+        crashed = active & (status == CRASHED)
+        diverged = active & (status == NONFINITE)
+        ended = crashed | diverged
         # (a crashed airplane is put at rest: its measures are those of the step before)
-        index = np.flatnonzero(active & ~crashed & ~diverged)
-        _measure(batch.states, before, batch.wind, spec.dt, g, index, m)
-        worst[index, 0] = np.maximum(worst[index, 0], m[index, 5])
-        worst[index, 1] = np.maximum(worst[index, 1], np.abs(m[index, 0]))
-        worst[index, 2] = np.maximum(worst[index, 2], m[index, 4])
-        index = np.flatnonzero(crashed)
-        _measure(before, before, batch.wind, spec.dt, g, index, m)
-        down = active & ~crashed & ~diverged & batch.on_ground if spec.touchdown else np.zeros(n, dtype=bool)
-        low = (active & ~crashed & ~diverged & ~down & (batch.states[:, 2] < spec.below_ft)
-               if spec.below_ft is not None else np.zeros(n, dtype=bool))
-        for mask, why in ((crashed, "crash"), (diverged, "nonfinite"), (down, "touchdown"), (low, "below")):
-            for a in np.flatnonzero(mask):
-                reason[a] = why
-                time_s[a] = batch.times[a]
-                if why in ("crash", "touchdown"):
-                    along, left = runway.local(float(batch.states[a, 0]), float(batch.states[a, 1]))
-                    at[a] = along, -left, m[a, 6], m[a, 7]
-                active[a] = False
+        _measure(batch.states, before, batch.wind, spec.dt, g, np.flatnonzero(active & ~ended), m, worst, True)
+        if crashed.any():
+            _measure(before, before, batch.wind, spec.dt, g, np.flatnonzero(crashed), m, worst, False)
+        flying = active & ~ended
+        down = flying & batch.on_ground if spec.touchdown else no
+        low = flying & ~down & (batch.states[:, 2] < spec.below_ft) if spec.below_ft is not None else no
+        if (ended | down | low).any():
+            for mask, why in ((crashed, "crash"), (diverged, "nonfinite"), (down, "touchdown"), (low, "below")):
+                for a in np.flatnonzero(mask):
+                    reason[a] = why
+                    time_s[a] = batch.times[a]
+                    if why in ("crash", "touchdown"):
+                        along, left = runway.local(float(batch.states[a, 0]), float(batch.states[a, 1]))
+                        at[a] = along, -left, m[a, 6], m[a, 7]
+                    active[a] = False
         for a in traced:
             if flew[a] and ((k + 1) % thin == 0 or not active[a] or k == steps - 1):
                 traced[a].append(_trace_row(batch, a, m))
