@@ -8,16 +8,18 @@ The cluster's nodes run ``ray start --block`` in their own sessions and are stop
 """
 
 import os
+import re
+import secrets
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 from conftest import FLIGHTSIM, one_line_error
 
@@ -112,7 +114,10 @@ class Cluster:
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
         self.nodes = []
-        self.env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0",
+        # token authentication (Ray's default where a token exists) with the cluster's own token, whatever
+        # ~/.ray holds: the nodes and the command's driver share it through the environment
+        self.env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE="token",
+                        RAY_AUTH_TOKEN=secrets.token_hex(32),
                         PYTHONPATH=os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p))
 
     def start_node(self, name, *args):
@@ -204,53 +209,50 @@ def same_rows(a, b):
             assert x.tobytes() == y.tobytes(), f"{name}: {x} != {y}"
 
 
-def joined(results):
-    """The rows of chunk results, sorted by run, as one dict of arrays."""
-    results = sorted(results, key=lambda r: r.start)
-    return {name: np.concatenate([r.rows[name] for r in results]) for name in results[0].rows}
+@pytest.fixture(scope="module")
+def here(tmp_path_factory):
+    """The spec's file and its runs flown here in one batch (numba's cache warmed for the workers too)."""
+    path = spec_file(tmp_path_factory.mktemp("spec"))
+    result = run_chunk(read_spec(path), 0, RUNS)
+    assert list(result.rows)[0] == "run" and list(result.rows)[-len(COLUMNS_OUTCOME):] == list(COLUMNS_OUTCOME)
+    return path, result
 
 
-def test_campaign_across_a_cluster_survives_a_killed_worker(cluster, tmp_path):
-    spec = read_spec(spec_file(tmp_path))
-    here = run_chunk(spec, 0, RUNS)                 # one batch of all the runs, here (numba's cache warmed too)
-    assert list(here.rows)[0] == "run" and set(COLUMNS_OUTCOME) <= set(here.rows)
-
+def test_a_campaign_across_the_cluster_survives_a_killed_worker_and_writes_the_rows_flown_here(cluster, here,
+                                                                                                  tmp_path):
+    path, here = here
+    cluster.wait(lambda: "Ray runtime started" in (Path(cluster.folder) / "node.log").read_text(), "the second node")
+    out = tmp_path / "out"
+    command = subprocess.Popen([FLIGHTSIM, "campaign", str(path), "--out", str(out), "--ray", cluster.address,
+                                "--chunk", str(CHUNK)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=cluster.env)
     killed = []
-    stop = threading.Event()
-
-    def kill_a_task():
-        """SIGKILL the second node's worker as soon as it runs a chunk (its title is the task's name)."""
-        while not stop.is_set():
+    try:
+        # SIGKILL the second node's worker as soon as it runs a chunk (its title is then the task's name)
+        while command.poll() is None and not killed:
             for pid, title in cluster.workers(1).items():
                 if title.startswith("ray::fly_chunk"):
                     os.kill(pid, signal.SIGKILL)
                     killed.append(pid)
-                    return
+                    break
             time.sleep(0.02)
-
-    killer = threading.Thread(target=kill_a_task, daemon=True)
-    done = []
-    executor = RayExecutor(cluster.address)
-    try:
-        cluster.wait(lambda: executor.cpus == 2, "the second node")
-        assert "2 nodes" in executor.description
-        killer.start()
-        executor.run(spec, [(s, min(s + CHUNK, RUNS)) for s in range(0, RUNS, CHUNK)],
-                     lambda chunk, result: done.append((chunk, result)))
+        stdout, stderr = command.communicate(timeout=300)
     finally:
-        stop.set()
-        executor.close()
-        killer.join(5)
+        if command.poll() is None:
+            command.kill()
+            command.wait()
+    assert command.returncode == 0, stdout + stderr
     assert killed, "no worker ran a chunk on the second node"
-    # every chunk came back once, with its own runs, whatever the kill
-    assert sorted(chunk for chunk, _ in done) == [(s, min(s + CHUNK, RUNS)) for s in range(0, RUNS, CHUNK)]
-    assert all((r.start, r.stop) == chunk for chunk, r in done)
-    there = joined([r for _, r in done])
-    same_rows(there, here.rows)
-    assert np.array_equal(there["run"], np.arange(RUNS))
-    traces = {run: trace for _, r in done for run, trace in r.traces.items()}
-    assert list(traces) == list(here.traces) == [3]
-    same_rows(traces[3], here.traces[3])
+    assert f"on the Ray cluster at {cluster.address} (2 CPUs, 2 nodes)" in stdout, stdout
+    assert "Traceback" not in stderr and "Warning" not in stderr, stderr
+    # every chunk written once, and the rows those of the runs flown here in one batch, bit for bit
+    assert len(list((out / "chunks").iterdir())) == -(-RUNS // CHUNK)
+    # the driver's own log (kept in the cluster's session folder) says Ray ran the killed chunk again
+    logs = Path(cluster.folder).glob("session_*/logs/python-core-driver-*")
+    drivers = "".join(log.read_text(errors="replace") for log in logs)
+    assert re.search(r"[Rr]esubmit task.*function_name=fly_chunk", drivers), drivers[-3000:]
+    table = pq.read_table(out / "runs.parquet")
+    same_rows({name: table.column(name).to_numpy(zero_copy_only=False) for name in table.column_names}, here.rows)
 
 
 def test_unreachable_address_is_one_line_before_any_run(tmp_path):

@@ -158,7 +158,9 @@ class RayExecutor:
                 ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
                          logging_level="ERROR", configure_logging=True)
             except (ConnectionError, RuntimeError, ValueError) as exc:
-                raise InputError(SOURCE, self.address or "", f"cannot connect to Ray: {_line(exc)}") from None
+                hint = ("" if os.environ.get("RAY_AUTH_MODE", "").lower() == "token" else
+                        " (a cluster with token authentication also needs RAY_AUTH_MODE=token and its token here)")
+                raise InputError(SOURCE, self.address or "", f"cannot connect to Ray: {_line(exc)}{hint}") from None
         self._ray = ray
 
     def __repr__(self):
