@@ -70,8 +70,17 @@ def _jsbsim():
     if _fdm is None:
         import jsbsim
 
-        fdm = jsbsim.FGFDMExec(None)
-        fdm.set_debug_level(0)
+        # its start-up banner goes straight to file descriptor 1 (C++): away from the table, in this pool process
+        sys.stdout.flush()
+        kept = os.dup(1)
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 1)
+            try:
+                fdm = jsbsim.FGFDMExec(None)
+                fdm.set_debug_level(0)
+            finally:
+                os.dup2(kept, 1)
+                os.close(kept)
         fdm.load_model("c172r")
         fdm.set_dt(JSBSIM_DT)
         fdm.reset_to_initial_conditions(0)
