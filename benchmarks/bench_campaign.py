@@ -40,6 +40,7 @@ Needs the ``cluster`` extra (``pip install -e '.[cluster]'``: Ray) and jsbsim (a
 
 import argparse
 import math
+import multiprocessing
 import os
 import statistics
 import sys
@@ -185,7 +186,8 @@ def main(argv=None):
     same = same_rows(rows["local"], rows["ray"])
 
     drawn = run_draws(spec, jsbsim_runs)
-    with ProcessPoolExecutor(max_workers=cores) as pool:
+    # fresh processes (spawned, not forked from this one with its numba and Ray threads)
+    with ProcessPoolExecutor(max_workers=cores, mp_context=multiprocessing.get_context("spawn")) as pool:
         list(pool.map(jsbsim_run, drawn[:cores]))            # each process's JSBSim loaded and flown once
         began = time.perf_counter()
         flown = list(pool.map(jsbsim_run, drawn))
