@@ -154,10 +154,12 @@ class RayExecutor:
         _probe(self.address if self.address is not None else os.environ.get("RAY_ADDRESS") or None)
         self._started = not ray.is_initialized()
         if self._started:
+            # a Ray Client address (ray://) passes ray.init's other arguments on to the server's: none given there
+            quiet = ({} if str(self.address).startswith("ray://") else
+                     {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"})
             try:
-                ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
-                         logging_level="ERROR", configure_logging=True)
-            except (ConnectionError, RuntimeError, ValueError) as exc:
+                ray.init(address=self.address, **quiet)
+            except (ConnectionError, RuntimeError, ValueError, ImportError) as exc:
                 hint = ("" if os.environ.get("RAY_AUTH_MODE", "").lower() == "token" else
                         " (a cluster with token authentication also needs RAY_AUTH_MODE=token and its token here)")
                 raise InputError(SOURCE, self.address or "", f"cannot connect to Ray: {_line(exc)}{hint}") from None
