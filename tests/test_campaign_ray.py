@@ -257,10 +257,8 @@ def test_a_campaign_across_the_cluster_survives_a_killed_worker_and_writes_the_r
 
 def test_unreachable_address_is_one_line_before_any_run(tmp_path):
     address = f"127.0.0.1:{free_port()}"             # nothing listens there
-    began = time.monotonic()
     with pytest.raises(InputError, match="no Ray cluster answers there") as error:
         RayExecutor(address)
-    assert time.monotonic() - began < 30
     assert str(error.value).startswith(f"--ray: {address}: ")
     for bad in ("nohost", "host:port", "10.0.0.1:99999"):
         with pytest.raises(InputError, match="not a Ray cluster's address"):
