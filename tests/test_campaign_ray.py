@@ -232,8 +232,11 @@ def test_a_campaign_across_the_cluster_survives_a_killed_worker_and_writes_the_r
         while command.poll() is None and not killed:
             for pid, title in cluster.workers(1).items():
                 if title.startswith("ray::fly_chunk"):
+                    environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
                     os.kill(pid, signal.SIGKILL)
                     killed.append(pid)
+                    # numba's pool in the worker no larger than the task's one CPU
+                    assert b"NUMBA_NUM_THREADS=1" in environ
                     break
             time.sleep(0.02)
         stdout, stderr = command.communicate(timeout=300)

@@ -11,8 +11,9 @@ Nothing is lost when a worker dies: a task whose worker process (or node) dies i
 ``max_retries`` times (Ray's task fault tolerance: a system failure is retried; an exception raised by the
 chunk's own code is not, except the transient :data:`RETRIED`, since the same chunk would raise it again).
 
-Each task asks Ray for ``cpus_per_task`` CPUs (1) and limits numba's threads to them, so a node runs as many
-chunks at once as it has CPUs and no more threads than cores.
+Each task asks Ray for ``cpus_per_task`` CPUs (1) and limits numba's threads to them (``NUMBA_NUM_THREADS`` in
+the task's runtime environment, and ``numba.set_num_threads`` in the task), so a node runs as many chunks at once
+as it has CPUs and no more threads than cores.
 
 Ray is an optional extra (``pip install 'flightsim[cluster]'``), imported only when an executor is made; Ray
 itself documents tasks, retries and clusters at docs.ray.io (*Tasks*, *Task Fault Tolerance*, *Starting Ray*).
@@ -205,8 +206,10 @@ class RayExecutor:
             A task failed past its retries (what Ray said, and which runs).
         """
         ray = self._ray
+        # numba's thread pool in each worker no larger than the task's CPUs (it is sized when numba is imported)
+        threads = {"env_vars": {"NUMBA_NUM_THREADS": str(self.cpus_per_task)}}
         task = ray.remote(fly_chunk).options(num_cpus=self.cpus_per_task, max_retries=self.max_retries,
-                                             retry_exceptions=list(RETRIED))
+                                             retry_exceptions=list(RETRIED), runtime_env=threads)
         spec_ref = ray.put(spec)
         waiting = [(int(start), int(stop)) for start, stop in chunks]
         waiting.reverse()                     # popped from the end: the first chunks go first
