@@ -333,3 +333,17 @@ def test_an_airplane_with_its_own_wind_and_loading_flies_the_single_simulation_o
     assert np.linalg.norm(b.states[0, 0:3] - b.states[2, 0:3]) > 10.0
     with pytest.raises(ValueError, match="^mass: "):
         b.set_loading([0], mass=-1.0)
+
+
+def test_a_calm_batch_gives_one_airplane_its_own_turbulence(air):
+    b = BatchSimulation(2, AIRCRAFT, "euler", start=air, wind=WindSpec())
+    b.set_wind([1], speed=15.0, from_deg=90.0, turbulence="light", seeds=[5])
+    b.step(240)
+    for k, wind in enumerate((WindSpec(), WindSpec(90.0, 15.0, "light", seed=5))):
+        sim = Simulation(AIRCRAFT, "euler", start=air, wind=wind)
+        for _ in range(240):
+            sim.step()
+        np.testing.assert_allclose(b.states[k], sim.vector, rtol=1e-9, atol=1e-7)
+    assert np.all(b.wind[0] == 0.0) and np.linalg.norm(b.wind[1, 3:6]) > 0.0
+    with pytest.raises(ValueError, match="^wind: "):
+        BatchSimulation(1, AIRCRAFT).set_wind([0], speed=10.0)

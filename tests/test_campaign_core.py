@@ -134,6 +134,16 @@ def test_bad_specs_are_one_line_naming_the_file_the_field_and_the_reason(tmp_pat
     assert "\n" not in str(err.value)
 
 
+def test_the_spec_pickles_and_the_approach_flies_to_the_start_s_runway(tmp_path, short):
+    import pickle
+
+    assert pickle.loads(pickle.dumps(short)) == short
+    path = write(tmp_path, SHORT.replace('kind = "approach"', 'kind = "approach"\nairfield = "KVAL"\nrunway = "27"'))
+    with pytest.raises(InputError) as err:
+        read_spec(path)
+    assert err.value.where == "pilot.autopilot" and "give app=KVAL/27" in err.value.reason
+
+
 def test_a_pilot_file_that_is_not_there_and_two_pilots_are_refused(tmp_path):
     path = write(tmp_path, SHORT.replace('autopilot = "app=36"', 'controls = "nowhere.csv"'))
     with pytest.raises(InputError, match=r"pilot\.controls: no such file: .*nowhere\.csv"):
@@ -287,3 +297,28 @@ def test_a_controls_schedule_flies_turned_faster_starts_and_the_failures_drawn(t
     assert 0 < failed.sum() < 6
     loss = np.array([traces[k]["airspeed_kt"][0] - traces[k]["airspeed_kt"][-1] for k in range(6)])
     assert loss[failed].min() > loss[~failed].max()
+
+
+def test_the_chunk_benchmark_runs_and_prints_its_ratios():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_campaign_chunk.py"
+    proc = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "CPU-us/airplane-step" in proc.stdout and "campaign / bare batch = " in proc.stdout
+
+
+def test_a_run_stops_below_its_floor(tmp_path):
+    (tmp_path / "stick.csv").write_text("t,elevator\n0,-0.5\n")
+    # the air start is at 2000 ft or so: a floor 30 ft below it is crossed in a dive within seconds
+    from flightsim.physics.aircraft import load_aircraft
+    from flightsim.simulation.starts import make_start
+
+    start = make_start(load_aircraft("c172"), "air")
+    floor = float(start.state[2]) - 30.0
+    spec = read_spec(write(tmp_path, AIR.replace("time_s = 5", f"time_s = 20\nbelow_ft = {floor}")))
+    rows = run_chunk(spec, 0, 3).rows
+    assert list(rows["stop_reason"]) == ["below"] * 3
+    assert np.all((rows["time_s"] > 0.5) & (rows["time_s"] < 20.0))

@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 SHIPPED = ("flightsim/configs/bourg.toml", "flightsim/configs/keymap.toml",
            "flightsim/assets/models/bourg_airplane.toml", "flightsim/app/audio/synth.py",
            "flightsim/configs/airfields/KHOM.toml", "flightsim/configs/airfields/navaids.toml",
-           "flightsim/assets/terrain/region.npz")
+           "flightsim/assets/terrain/region.npz", "flightsim/configs/campaigns/approach.toml")
 
 
 @pytest.fixture(scope="module")

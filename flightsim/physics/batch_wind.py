@@ -210,20 +210,14 @@ class BatchWind:
         self._state = np.zeros((n, STATE_WIDTH))
         self.arrays = (consts, POE_ALTITUDES.copy(), self._poe_sig, gusts, self._state, self._noise, self._drawn)
 
-    @property
-    def turbulent(self):
-        return bool(np.any(self._consts[:, C_TURBULENT] > 0.5))
-
-    @property
-    def steady(self):
-        return not self.turbulent and self.spec.shear is None and not self.spec.gusts
-
     def _set_level(self, index, level):
         scalar.check_level(level)
         on = level != "none"
         self._consts[index, C_TURBULENT] = 1.0 if on else 0.0
         self._consts[index, C_SIG_LOW] = 0.1 * W20_KNOTS[level if on else "light"] * KNOT
         self._poe_sig[index] = POE_SIGMA[level if on else "light"]
+        self.turbulent = bool(np.any(self._consts[:, C_TURBULENT] > 0.5))
+        self.steady = not self.turbulent and self.spec.shear is None and not self.spec.gusts
 
     def set_airplanes(self, index, speed=None, from_deg=None, turbulence=None):
         """Give the airplanes ``index`` their own steady wind: ``speed`` (ft/s, ≥ 0, above the shear's height),

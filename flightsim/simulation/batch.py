@@ -38,7 +38,17 @@ The loads' parameters (:class:`flightsim.physics.aero.LoadParams`) are
 shared by all the airplanes except the fields written during a flight
 (:data:`PER_AIRPLANE`: controls, wind, the loads' diagnostics, the brakes'
 anchors, a JSBSim aircraft's property array, stack and held thrust, a round
-planet's packed array with its scratch view), which get one row per airplane.
+planet's packed array with its scratch view) and the airplane's loading (its
+mass, and the elements' and contact points' positions relative to its CG, with
+the gear's reach), which get one row per airplane.
+
+A campaign's dispersions give airplanes their own wind and loading before they
+fly: :meth:`BatchSimulation.set_wind` (steady speed, direction, turbulence level
+and seed: per-airplane rows of the wind's constants) and
+:meth:`BatchSimulation.set_loading` (weight and CG, as
+:func:`flightsim.physics.aircraft.with_loading` loads an aircraft).  Such an
+airplane flies as a single :class:`Simulation` with that wind and that aircraft
+does (``tests/test_batch.py``).
 
 On a round planet (``planet="round"``, a JSBSim aircraft's default, as
 :class:`Simulation`'s) each airplane's Earth-centred inertial state is

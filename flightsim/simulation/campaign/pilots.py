@@ -109,6 +109,8 @@ class AutopilotPilot(Pilot):
         if "autopilot_vs_fpm" in draws:
             loops.vertical_speed[:] = draws["autopilot_vs_fpm"]
         self._landing = np.zeros(batch.n, dtype=bool)
+        #: each landing airplane's tan of its glide path (scalar math: the same bits for any chunk)
+        self._slope = np.zeros(batch.n)
         self._wheels = wheel_height(batch.aircraft)
 
     def fly(self, batch):
@@ -130,6 +132,7 @@ class AutopilotPilot(Pilot):
             loops.lateral[handed] = LATERAL["LOC"]
             loops.tracks[handed] = tracks
             self._landing[handed] = True
+            self._slope[handed] = [math.tan(math.radians(float(d))) for d in tracks[:, 8]]
         index = np.flatnonzero(self._landing & loops.engaged)
         if index.shape[0] == 0:
             return
@@ -139,15 +142,11 @@ class AutopilotPilot(Pilot):
         track = loops.tracks[index]
         height = y[:, 2] - self._wheels - track[:, 7]
         along = (y[:, 0] - track[:, 0]) * track[:, 2] + (y[:, 1] - track[:, 1]) * track[:, 3]
-        slope = self._slopes(track[:, 8])
+        slope = self._slope[index]
         glide = np.sqrt(y[:, 3] * y[:, 3] + y[:, 4] * y[:, 4]) * slope                 # ft/s down the path
         path = -glide + (slope * (track[:, 9] - along) - height) / PATH_TIME            # the GS mode's law
         flare = -glide * np.maximum(height / self.flare_ft, FLARE_FLOOR)
         loops.vertical_speed[index] = 60.0 * np.where(height > self.flare_ft, path, flare)
-
-    def _slopes(self, degrees):
-        """tan of each glide path (deg), scalar math (the same bits for any chunk)."""
-        return np.array([math.tan(math.radians(float(d))) for d in degrees])
 
 
 class ControlsPilot(Pilot):

@@ -287,6 +287,21 @@ def _dispersion(check, value, where, names_seen):
     return Dispersion(name, kind, tuple(rule(check, v, f"{at}[{i}]") for i, v in enumerate(items)))
 
 
+def _same_runway(check, selection, start):
+    """The coupled approach must fly to the runway end the approach start is placed at."""
+    from flightsim.simulation.world import HOME
+
+    field = str(start.get("airfield", HOME)).upper()
+    end = str(start.get("runway", "36" if field == HOME else "")).upper()
+    flown = selection.runway or (HOME, "36")
+    if start.get("runway") is None and field != HOME:
+        return                                  # (the airfield's first end: checked when the start is made)
+    if (field, end) != tuple(str(x).upper() for x in flown):
+        check.fail("pilot.autopilot", f"the approach flies to {'/'.join(flown)}, the start is placed at "
+                   f"{field}/{end}: give app={field}/{end}" + (" (or app=36)" if (field, end) == (HOME, "36")
+                                                               else ""))
+
+
 def _canonical(value):
     """The parsed TOML as JSON-able data (dates as their text)."""
     if isinstance(value, dict):
@@ -374,9 +389,11 @@ def read_spec(path):
 
         value = check.string(pilot_table[pilot], "pilot.autopilot")
         try:
-            parse_spec(value)
+            selection = parse_spec(value)
         except ValueError as exc:
             check.fail("pilot.autopilot", str(exc))
+        if selection.approach and start["kind"] == "approach":
+            _same_runway(check, selection, start)
         if start["kind"] == "runway":
             check.fail("pilot.autopilot", "the autopilot is engaged in flight: start on the approach or in the air")
     elif "land" in pilot_table or "flare_ft" in pilot_table:
