@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import FLIGHTSIM, one_line_error
 
-from flightsim.commands.campaign import CHUNK_RUNS, chunk_size
+from flightsim.commands.campaign import CLUSTER_CHUNK_RUNS, LOCAL_CHUNK_RUNS, chunk_size
 from flightsim.commands.campaign_summary import PLOTS, ellipse, wilson
 from flightsim.simulation.campaign.runner import COLUMNS_OUTCOME, TRACE_COLUMNS
 
@@ -281,12 +281,16 @@ def test_the_footprint_ellipse_holds_95_percent_of_a_normal_sample():
     assert e["inside"] == pytest.approx(0.95, abs=0.003)
 
 
-@pytest.mark.parametrize("runs,at_once", [(1, 1), (12, 1), (300, 1), (10_000, 1), (5, 4), (100, 4), (10_000, 8)])
-def test_the_default_chunks_are_equal_at_most_256_runs_and_two_per_worker(runs, at_once):
+@pytest.mark.parametrize("runs,at_once", [(1, None), (12, None), (300, None), (10_000, None), (100_000, None),
+                                          (1, 4), (5, 4), (100, 4), (10_000, 1), (10_000, 8)])
+def test_the_default_chunks_are_equal_big_here_and_smaller_two_per_worker_on_a_cluster(runs, at_once):
     size = chunk_size(runs, at_once)
     count = math.ceil(runs / size)
-    assert 1 <= size <= CHUNK_RUNS and count * size - runs < count            # equal sizes, but for the last
-    assert count == math.ceil(runs / CHUNK_RUNS) if at_once == 1 else count >= min(runs, 2 * at_once)
+    assert 1 <= size and count * size - runs < count            # equal sizes, but for the last
+    if at_once is None:                                         # here: as few chunks as 2048 runs each allow
+        assert size <= LOCAL_CHUNK_RUNS and count == math.ceil(runs / LOCAL_CHUNK_RUNS)
+    else:
+        assert size <= CLUSTER_CHUNK_RUNS and count >= min(runs, 2 * at_once)
 
 
 def test_a_shipped_spec_is_flown_by_its_name_into_a_folder_of_that_name(tmp_path):

@@ -23,18 +23,26 @@ from pathlib import Path
 from flightsim.commands.options import number, output_folder, write_error
 from flightsim.errors import InputError
 
-__all__ = ["CHUNK_RUNS", "add_arguments", "chunk_size", "run", "shipped_specs", "spec_and_ray", "spec_path"]
+__all__ = ["CLUSTER_CHUNK_RUNS", "LOCAL_CHUNK_RUNS", "add_arguments", "chunk_size", "run", "shipped_specs",
+           "spec_and_ray", "spec_path"]
 
-CHUNK_RUNS = 256
-"""The most runs per chunk unless ``--chunk`` says otherwise: a batch wide enough to keep every thread busy, small
-enough that an interrupted campaign loses little and the progress bar moves (:func:`chunk_size`)."""
+LOCAL_CHUNK_RUNS = 2048
+"""The most runs per chunk here (unless ``--chunk`` says otherwise): a batch of thousands of airplanes, over which
+numba's threads share each physics step's work (a chunk of 2048 172Rs is tens of milliseconds of work a step for
+one synchronisation), while a stopped campaign still loses at most one chunk (:func:`chunk_size`)."""
+CLUSTER_CHUNK_RUNS = 256
+"""The most runs per chunk on a Ray cluster: each task flies its chunk on its own CPUs, so smaller chunks cost
+little, keep every worker busy to the end, and lose little when a worker dies and its chunk is flown again."""
 
 
-def chunk_size(runs, at_once=1, most=CHUNK_RUNS):
-    """Runs per chunk for ``runs`` runs flown ``at_once`` chunks at a time: chunks of equal size, at most ``most``
-    runs each, and (when there are runs enough) two per chunk flown at once, so that the last chunks of a cluster
-    keep every worker busy and a lost worker costs little."""
-    count = max(math.ceil(runs / most), min(runs, 2 * at_once) if at_once > 1 else 1)
+def chunk_size(runs, at_once=None):
+    """Runs per chunk for ``runs`` runs: equal chunks of at most :data:`LOCAL_CHUNK_RUNS` here (``at_once`` None),
+    or, for ``at_once`` chunks flown at a time on a cluster, of at most :data:`CLUSTER_CHUNK_RUNS` and (when there
+    are runs enough) two chunks per chunk flown at once."""
+    if at_once is None:
+        count = math.ceil(runs / LOCAL_CHUNK_RUNS)
+    else:
+        count = max(math.ceil(runs / CLUSTER_CHUNK_RUNS), min(runs, 2 * max(1, at_once)))
     return math.ceil(runs / count)
 
 
@@ -54,7 +62,8 @@ def add_arguments(p):
                         "cluster's CPUs)")
     p.add_argument("--chunk", type=number(int, minimum=1), metavar="N",
                    help=f"runs per chunk, flown as one batch and written as one file (default: the runs cut into "
-                        f"equal chunks of at most {CHUNK_RUNS}, two per Ray worker)")
+                        f"equal chunks of at most {LOCAL_CHUNK_RUNS} here, or with --ray of at most "
+                        f"{CLUSTER_CHUNK_RUNS} and two per worker)")
 
 
 def shipped_specs():
@@ -100,6 +109,19 @@ def _executor(args):
         raise InputError("--workers", "", str(exc).removeprefix("workers: ")) from None
 
 
+def _at_once(executor):
+    """How many chunks a cluster executor flies at a time: its ``chunks_at_once``, its ``workers``, or its CPUs
+    over its CPUs per task (at least 1)."""
+    for name in ("chunks_at_once", "workers"):
+        value = getattr(executor, name, None)
+        if value:
+            return int(value)
+    try:
+        return max(1, int(executor.cpus) // int(getattr(executor, "cpus_per_task", 1) or 1))
+    except (AttributeError, TypeError, ValueError):
+        return 1
+
+
 def spec_and_ray(args):
     """``args`` with the spec where argparse took it for ``--ray``'s address (``flightsim campaign --ray
     approach.toml``: ``--ray`` takes an optional value, so the spec after it went there).
@@ -135,7 +157,7 @@ def run(args):
         store.create()
     except OSError as exc:
         raise write_error("--out", folder, exc) from None
-    size = args.chunk or chunk_size(spec.runs, getattr(executor, "chunks_at_once", 1))
+    size = args.chunk or chunk_size(spec.runs, None if args.ray is None else _at_once(executor))
     pending = store.pending(spec.runs, size)
     resumed = spec.runs - sum(stop - start for start, stop in pending)
     where = getattr(executor, "description", type(executor).__name__)

@@ -316,15 +316,27 @@ def _footprint(plt, rows, reasons, runway):
         ax.add_patch(Ellipse(e["center"], 2 * e["axes"][0], 2 * e["axes"][1], angle=e["angle_deg"], fill=False,
                              color="black", lw=1.5, zorder=3, label=f"{CONFIDENCE:.0%} ellipse"))
         ax.plot(*e["center"], "k+", ms=10, zorder=3)
-        # the view: the touchdowns and their ellipse, the runway's edges when near
+        # the view: the touchdowns, their ellipse, the runway's edges and threshold; the crashes far from them
+        # (short of the field, off the side) are counted below the plot instead of shrinking it
         (a, b), t = e["axes"], math.radians(e["angle_deg"])
         half = math.hypot(a * math.cos(t), b * math.sin(t)), math.hypot(a * math.sin(t), b * math.cos(t))
-        xs = np.r_[x[good], e["center"][0] + np.array([-1, 1]) * half[0]]
-        ys = np.r_[y[good], e["center"][1] + np.array([-1, 1]) * half[1]]
+        xs = np.r_[x[td], e["center"][0] + np.array([-1, 1]) * half[0]]
+        ys = np.r_[y[td], e["center"][1] + np.array([-1, 1]) * half[1], 0.0]
         xs = np.r_[xs, (-0.5 * runway[1], 0.5 * runway[1])] if runway is not None else xs
         pad_x, pad_y = 0.08 * (np.ptp(xs) or 10.0), 0.08 * (np.ptp(ys) or 100.0)
-        ax.set_xlim(xs.min() - pad_x, xs.max() + pad_x)
-        ax.set_ylim(min(ys.min(), 0.0) - pad_y, ys.max() + pad_y)
+        (x0, x1), (y0, y1) = (xs.min() - pad_x, xs.max() + pad_x), (ys.min() - pad_y, ys.max() + pad_y)
+        ax.set_xlim(x0, x1)
+        ax.set_ylim(y0, y1)
+        out = good & ((x < x0) | (x > x1) | (y < y0) | (y > y1))
+        if np.any(out):
+            kinds = ", ".join(f"{int(np.sum(out & (reasons == r)))} {r}{'es' if r == 'crash' else 's'}"
+                              for r in STOP_REASONS if np.any(out & (reasons == r)))
+            far = [f"up to {-y[out].min():,.0f} ft short of the threshold"] if y[out].min() < y0 else []
+            far += [f"up to {y[out].max():,.0f} ft past it"] if y[out].max() > y1 else []
+            far += [f"up to {np.abs(x[out]).max():,.0f} ft off the centre line"] if np.any(
+                (x[out] < x0) | (x[out] > x1)) else []
+            ax.text(0.5, 0.01, f"outside this view: {kinds} ({', '.join(far)})", transform=ax.transAxes,
+                    ha="center", va="bottom", fontsize=7.5, color="0.25")
     # + right of the centre line (the runner's touchdown_across_ft): on the right, as the landing pilot sees it
     ax.set_xlabel("offset right of the centre line, ft (landing up the page)")
     ax.set_ylabel("distance past the threshold, ft")
@@ -335,31 +347,51 @@ def _footprint(plt, rows, reasons, runway):
 
 
 def _histogram(plt, rows, reasons, column, label, runway=None):
+    """A histogram of ``column`` over the touchdowns, the crashes stacked on them.  Its range holds the
+    touchdowns (the threshold and the runway's first third too, when ``runway`` is given) and the crashes up to
+    as far again beyond them (when there are :data:`MIN_ELLIPSE` touchdowns): a crash beyond that (far short of
+    the field, into the ground at thousands of ft/min) is counted in the legend instead of squeezing the bins."""
     fig, ax = plt.subplots(figsize=(6.4, 4.0), layout="constrained")
     values = np.asarray(rows.get(column, np.full(len(reasons), np.nan)), dtype=np.float64)
-    stacks, labels, colours = [], [], []
-    for reason in ("touchdown", "crash"):
-        v = values[(reasons == reason) & np.isfinite(values)]
-        if len(v):
-            stacks.append(v)
-            labels.append(f"{reason} ({len(v):,})")
-            colours.append(_COLOURS[reason])
-    if stacks:
-        every = np.concatenate(stacks)
-        bins = np.histogram_bin_edges(every, bins="auto")[:121] if np.ptp(every) > 0 else 10
-        ax.hist(stacks, bins=bins, stacked=True, color=colours, label=labels, edgecolor="white", lw=0.3)
-        td = values[(reasons == "touchdown") & np.isfinite(values)]
+    finite = np.isfinite(values)
+    td, crash = values[(reasons == "touchdown") & finite], values[(reasons == "crash") & finite]
+    every = np.r_[td, crash]
+    marks = (0.0, runway[0] / 3.0) if runway is not None else ()
+    if len(every):
+        lo, hi = min([every.min(), *marks]), max([every.max(), *marks])
+        if len(td) >= MIN_ELLIPSE:
+            near = min([td.min(), *marks]), max([td.max(), *marks])
+            span = near[1] - near[0]
+            kept = every[(every >= near[0] - span) & (every <= near[1] + span)]
+            lo, hi = min([kept.min(), *marks]), max([kept.max(), *marks])
+        if hi == lo:
+            lo, hi = lo - 0.5, hi + 0.5
+
+        def inside(v):
+            return v[(v >= lo) & (v <= hi)]
+
+        stacks, labels, colours = [], [], []
+        for reason, v in (("touchdown", td), ("crash", crash)):
+            if len(v):
+                beyond = len(v) - len(inside(v))
+                stacks.append(inside(v))
+                labels.append(f"{reason} ({len(v):,}" + (f"; {beyond:,} beyond this range" if beyond else "") + ")")
+                colours.append(_COLOURS[reason])
+        bins = np.histogram_bin_edges(np.concatenate(stacks), bins="auto", range=(lo, hi))
+        bins = 120 if np.size(bins) > 121 else bins           # at most 120 bins
+        ax.hist(stacks, bins=bins, range=(lo, hi), stacked=True, color=colours, label=labels, edgecolor="white",
+                lw=0.3)
         if len(td):
             for q, style in ((50, "-"), (95, "--")):
                 ax.axvline(np.percentile(td, q), color="black", lw=1, ls=style,
                            label=f"touchdowns' {'median' if q == 50 else '95th percentile'} "
-                                 f"{np.percentile(td, q):.0f}")
+                                 f"{np.percentile(td, q):,.0f}")
+        pad = 0.03 * (hi - lo)
+        ax.set_xlim(lo - pad, hi + pad)
     else:
         ax.text(0.5, 0.5, "no values", transform=ax.transAxes, ha="center")
-    if runway is not None:
-        length = runway[0]
-        for d, what in ((0.0, "threshold"), (length / 3.0, "first third")):
-            ax.axvline(d, color="0.4", lw=0.8, ls=":", label=f"{what} ({d:,.0f} ft)")
+    for d, what in zip(marks, ("threshold", "first third"), strict=False):
+        ax.axvline(d, color="0.4", lw=0.8, ls=":", label=f"{what} ({d:,.0f} ft)")
     ax.set_xlabel(label)
     ax.set_ylabel("runs")
     if ax.get_legend_handles_labels()[0]:

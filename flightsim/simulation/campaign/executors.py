@@ -45,9 +45,6 @@ class LocalExecutor:
     def __repr__(self):
         return f"LocalExecutor(workers={self.workers})"
 
-    chunks_at_once = 1
-    """Chunks flown at the same time: one, on all the threads."""
-
     @property
     def description(self):
         """A few words saying where the runs fly, for the command's output."""
