@@ -4,12 +4,14 @@ What is measured
 ----------------
 - **flightsim, local**: the spec's runs (default ``configs/campaigns/approach.toml``: the 172R's coupled approach
   to runway 36 from a minute out, flaps down, in a dispersed gusty crosswind with light turbulence, stopped at the
-  first wheel on the ground or 2 minutes of flight) in chunks of ``--chunk`` runs, flown by
+  first wheel on the ground or 2 minutes of flight) in the chunks ``flightsim campaign`` cuts here (equal, at
+  most 2048 runs: :func:`flightsim.commands.campaign.chunk_size`), flown by
   :class:`~flightsim.simulation.campaign.executors.LocalExecutor` (this process, every core: numba's threads);
   runs/s = runs / wall time of ``run(spec, chunks, on_done)``.
 - **flightsim, local on one thread**: the same with ``LocalExecutor(1)`` (numba held to one thread), the
   per-core rate the Ray path's tasks run at.
-- **flightsim, Ray**: the same runs and chunks flown by
+- **flightsim, Ray**: the same runs, in the chunks ``flightsim campaign --ray`` cuts (at most 256 runs, two per
+  chunk flown at once), flown by
   :class:`~flightsim.simulation.campaign.ray_executor.RayExecutor` on a local Ray started here (``ray.init()``:
   this machine's cores, one task per core, numba held to one thread per task), or on ``--ray ADDRESS``; the
   workers are warmed first (their imports and numba's cache, one tiny chunk per CPU).  The rows of the two
@@ -33,7 +35,7 @@ How to run
 ----------
 ::
 
-    PYTHONPATH=$PWD python benchmarks/bench_campaign.py                 # 256 runs, 1 round, 8 JSBSim runs per core
+    PYTHONPATH=$PWD python benchmarks/bench_campaign.py                 # 1024 runs, 1 round, 8 JSBSim runs per core
     PYTHONPATH=$PWD python benchmarks/bench_campaign.py --quick         # smoke run: 16 runs, 4 JSBSim runs
     PYTHONPATH=$PWD python benchmarks/bench_campaign.py --ray HOST:PORT # Ray: that cluster instead of a local one
 
@@ -52,6 +54,7 @@ from pathlib import Path
 
 import numpy as np
 
+from flightsim.commands.campaign import chunk_size
 from flightsim.simulation.campaign.dispersions import draws
 from flightsim.simulation.campaign.executors import LocalExecutor
 from flightsim.simulation.campaign.ray_executor import RayExecutor
@@ -123,6 +126,11 @@ def jsbsim_run(draw):
     return fdm.get_sim_time(), False
 
 
+def cut(runs, size):
+    """The chunks ``(start, stop)`` of ``size`` runs (the last one shorter)."""
+    return [(s, min(s + size, runs)) for s in range(0, runs, size)]
+
+
 def run_draws(spec, runs):
     """Each run's draws as a dict of plain values."""
     drawn = draws(spec, 0, runs)
@@ -150,25 +158,25 @@ def same_rows(a, b):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--spec", default=str(SPEC), help="the campaign (default: configs/campaigns/approach.toml)")
-    parser.add_argument("--runs", type=int, default=256, help="flightsim runs per path and round (default 256)")
-    parser.add_argument("--chunk", type=int, default=64, help="runs per chunk (default 64)")
+    parser.add_argument("--runs", type=int, default=1024, help="flightsim runs per path and round (default 1024)")
+    parser.add_argument("--chunk", type=int, default=None,
+                        help="runs per chunk on every path (default: each path's as `flightsim campaign` cuts them)")
     parser.add_argument("--rounds", type=int, default=1,
                         help="rounds of local, local on 1 thread, then Ray (default 1)")
     parser.add_argument("--jsbsim-runs", type=int, default=None,
                         help="JSBSim runs (default 8 per core)")
     parser.add_argument("--ray", metavar="ADDRESS", default=None, help="a Ray cluster (default: a local Ray)")
-    parser.add_argument("--quick", action="store_true", help="smoke run: 16 runs in chunks of 8, 1 round, "
+    parser.add_argument("--quick", action="store_true", help="smoke run: 16 runs, 1 round, "
                         "4 JSBSim runs")
     args = parser.parse_args(argv)
     cores = os.cpu_count() or 1
     if args.quick:
-        args.runs, args.chunk, args.rounds = 16, 8, 1
+        args.runs, args.rounds = 16, 1
         args.jsbsim_runs = args.jsbsim_runs or 4
     jsbsim_runs = args.jsbsim_runs or 8 * cores
     spec = read_spec(args.spec).with_runs(args.runs)
-    chunks = [(s, min(s + args.chunk, args.runs)) for s in range(0, args.runs, args.chunk)]
-    print(f"# {Path(args.spec).name}: {args.runs} runs in {len(chunks)} chunks of {args.chunk}, {args.rounds} "
-          f"round(s); {cores} cores; load average {os.getloadavg()[0]:.2f} at start", flush=True)
+    print(f"# {Path(args.spec).name}: {args.runs} runs, {args.rounds} round(s); {cores} cores; load average "
+          f"{os.getloadavg()[0]:.2f} at start", flush=True)
 
     local, one = LocalExecutor(), LocalExecutor(1)
     run_chunk(spec, 0, 1)                                    # numba compiled or loaded here
@@ -176,11 +184,16 @@ def main(argv=None):
     try:
         cpus = ray_executor.cpus
         ray_executor.run(spec, [(i, i + 1) for i in range(cpus)], lambda *_: None)  # every worker warmed
+        chunks = {"local": cut(args.runs, args.chunk or chunk_size(args.runs)),
+                  "ray": cut(args.runs, args.chunk or chunk_size(args.runs, ray_executor.chunks_at_once))}
+        chunks["local1"] = chunks["local"]
+        for name in ("local", "ray"):
+            print(f"#   {name}: {len(chunks[name])} chunks of {chunks[name][0][1]} runs", flush=True)
         times = {"local": [], "local1": [], "ray": []}
         rows = {}
         for _ in range(args.rounds):
             for name, executor in (("local", local), ("local1", one), ("ray", ray_executor)):
-                seconds, rows[name] = fly(executor, spec, chunks)
+                seconds, rows[name] = fly(executor, spec, chunks[name])
                 times[name].append(seconds)
                 print(f"#   {name}: {seconds:.2f} s", flush=True)
         description = ray_executor.description
@@ -205,12 +218,13 @@ def main(argv=None):
     print()
     print("| path | runs | wall s | runs/s | ÷ JSBSim |")
     print("|---|---:|---:|---:|---:|")
-    print(f"| flightsim local (LocalExecutor, {local.workers} numba threads) | {args.runs} | {local_s:.2f} | "
-          f"{rate['local']:.1f} | {rate['local'] / rate['jsbsim']:.1f}× |")
-    print(f"| flightsim local (LocalExecutor, 1 numba thread) | {args.runs} | {one_s:.2f} | {rate['local1']:.1f} | "
-          f"{rate['local1'] / rate['jsbsim']:.1f}× |")
-    print(f"| flightsim Ray ({description}) | {args.runs} | {ray_s:.2f} | {rate['ray']:.1f} | "
-          f"{rate['ray'] / rate['jsbsim']:.1f}× |")
+    size = {name: chunks[name][0][1] for name in chunks}
+    labels = {"local": f"flightsim local (LocalExecutor, {local.workers} numba threads, chunks of {size['local']})",
+              "local1": f"flightsim local (LocalExecutor, 1 numba thread, chunks of {size['local1']})",
+              "ray": f"flightsim Ray ({description}, chunks of {size['ray']})"}
+    for name, seconds in (("local", local_s), ("local1", one_s), ("ray", ray_s)):
+        print(f"| {labels[name]} | {args.runs} | {seconds:.2f} | {rate[name]:.1f} | "
+              f"{rate[name] / rate['jsbsim']:.1f}× |")
     print(f"| JSBSim c172r, pool of {cores} processes (held trim) | {jsbsim_runs} | {jsbsim_s:.2f} | "
           f"{rate['jsbsim']:.2f} | 1× |")
     print()

@@ -122,5 +122,7 @@ def test_bench_campaign_quick():
         assert label in out
     assert "Ray rows = local rows, bit for bit: yes" in out
     assert "Ray / local = " in out and "(aim ≥ 0.80:" in out
-    assert "flightsim local / JSBSim = " in out and "(aim ≥ 200×:" in out
+    assert "flightsim local / JSBSim = " in out and "flightsim Ray / JSBSim = " in out and "(aim ≥ 200×:" in out
+    assert "| flightsim local (LocalExecutor, 1 numba thread, chunks of 16) |" in out
+    assert "/ local on 1 thread = " in out
     assert "JSBSim Flight Dynamics Model" not in out
