@@ -105,6 +105,17 @@ def _runway(spec):
     return float(runway.length), float(runway.width)
 
 
+def _spec_label(spec):
+    """The spec's path as a reader knows it: ``configs/campaigns/approach.toml`` for a shipped one (not the
+    installed package's folder), else as given."""
+    from flightsim.resources import data_file
+
+    try:
+        return (Path("configs") / Path(spec.path).resolve().relative_to(data_file("configs").resolve())).as_posix()
+    except ValueError:
+        return str(spec.path)
+
+
 def _runway_name(spec):
     from flightsim.simulation.starts import start_end
 
@@ -198,9 +209,9 @@ def summary_text(table, spec, outcome_columns=None, plots=True):
     draws = [c for c in numeric if c not in outcome_columns]
     chosen = [c for c in table.column_names if c not in numeric and c not in outcome_columns and c != "run"]
     lines = [f"# Campaign {name}", "",
-             f"{n:,} runs of `{spec.path}` (seed {spec.seed}, spec checksum `{spec.checksum[:12]}`); touchdowns "
-             f"measured on {_runway_name(spec)} ({runway[0]:,.0f} × {runway[1]:,.0f} ft) from its threshold, "
-             "offsets + right of the centre line.", "",
+             f"{n:,} runs of `{_spec_label(spec)}` (seed {spec.seed}, spec checksum `{spec.checksum[:12]}`); "
+             f"touchdowns measured on {_runway_name(spec)} ({runway[0]:,.0f} × {runway[1]:,.0f} ft) from its "
+             "threshold, offsets + right of the centre line.", "",
              "## Outcomes", "",
              f"Fraction of the {n:,} runs, with its {CONFIDENCE:.0%} confidence interval (Wilson score).", ""]
     lines += _table(["outcome", "runs", "fraction", f"{CONFIDENCE:.0%} interval"],
