@@ -21,8 +21,11 @@ itself documents tasks, retries and clusters at docs.ray.io (*Tasks*, *Task Faul
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
+import sys
+import tempfile
 
 from flightsim.errors import InputError
 
@@ -159,7 +162,10 @@ class RayExecutor:
             quiet = ({} if str(self.address).startswith("ray://") else
                      {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"})
             try:
-                ray.init(address=self.address, **quiet)
+                # connecting to a cluster starts no process here: Ray's own retries, which its C++ core prints
+                # straight to file descriptor 2, are held back and shown only if the connection is made
+                with _held_stderr(self.address is not None):
+                    ray.init(address=self.address, **quiet)
             except (ConnectionError, RuntimeError, ValueError, ImportError) as exc:
                 hint = ("" if os.environ.get("RAY_AUTH_MODE", "").lower() == "token" else
                         " (a cluster with token authentication also needs RAY_AUTH_MODE=token and its token here)")
@@ -245,6 +251,27 @@ class RayExecutor:
 
     def __exit__(self, *exc):
         self.close()
+
+
+@contextlib.contextmanager
+def _held_stderr(hold):
+    """While the block runs, file descriptor 2 goes to a temporary file (``hold``); written out if it succeeds."""
+    if not hold:
+        yield
+        return
+    sys.stderr.flush()
+    kept = os.dup(2)
+    with tempfile.TemporaryFile() as held:
+        os.dup2(held.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(kept, 2)
+            os.close(kept)
+        held.seek(0)
+        text = held.read().decode(errors="replace")
+        if text:
+            sys.stderr.write(text)
 
 
 def _line(exc):
