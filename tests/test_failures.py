@@ -266,8 +266,90 @@ def test_the_batch_flies_its_failures_as_single_flights_do(c172, tmp_path):
     np.testing.assert_allclose(batch.states, np.repeat(single.vector[None], 3, axis=0), rtol=0, atol=1e-9)
     assert (batch.failures.bits == single.failures.bits).all()
     assert batch.controls[0, 2] == 1.0 and abs(batch.flown_controls[0, 2]) < 1e-12      # the pilot's, and what flies
-    with pytest.raises(ValueError, match="tyre_left is not flown by the batch"):
-        BatchSimulation(2, c172, "rk4", DT, start=start, failures=(Failure("tyre_left"),))
+
+
+@pytest.mark.parametrize("name, start_kind, schedule", [
+    ("c172", "air", (Failure("engine_partial", at_s=0.5, fraction=0.4), Failure("engine_rough", at_s=1.0, seed=2))),
+    ("c172", "runway", (Failure("tyre_left", at_s=0.5),)),
+    ("jsbsim:c310", "air", (Failure("engine_partial", at_s=0.5, engine=2, fraction=0.3),
+                            Failure("engine_rough", at_s=1.0, engine=1, seed=5))),
+    ("jsbsim:c172p", "runway", (Failure("tyre_right", at_s=0.5),)),
+])
+def test_the_batch_flies_engine_and_tyre_failures_as_single_flights_do(name, start_kind, schedule):
+    """Partial power, rough running and a flat tyre change each airplane's own engine, gear or contact rows: one
+    airplane of three failing flies as the single flight with those failures, the others as healthy ones."""
+    from flightsim.simulation.batch import BatchSimulation
+
+    aircraft = resolve_aircraft(name)
+    flat = {"planet": "flat"} if name.startswith("jsbsim:") else {}
+    dt = 1.0 / 120.0 if flat else DT
+    start = make_start(aircraft, start_kind, **flat)
+    batch = BatchSimulation(3, aircraft, "rk4", dt, start=start, failures=schedule, **flat)
+    single = Simulation(aircraft, "rk4", dt, start=start, failures=schedule, **flat)
+    healthy = Simulation(aircraft, "rk4", dt, start=start, **flat)
+    rows = batch.controls.copy()
+    rows[:, 0] = 1.0                                    # full throttle (on the runway: a take-off roll)
+    rows[:, 6] = 0.0                                    # (the parking brake off)
+    batch.set_controls(rows)
+    for sim in (single, healthy):
+        sim.controls.throttle, sim.controls.parking_brake = 1.0, 0.0
+    for _ in range(int(3.0 / dt)):
+        batch.step()
+        single.step()
+        healthy.step()
+    np.testing.assert_allclose(batch.states, np.repeat(single.vector[None], 3, axis=0), rtol=0, atol=1e-7)
+    assert np.abs(single.vector - healthy.vector).max() > 0.05       # (the failures changed the flight)
+    assert (batch.failures.bits == single.failures.bits).all()
+
+
+def test_the_batchs_instruments_read_as_a_single_flights_do(c172):
+    """A blocked pitot in a full-power climb, a blocked static port, a dead vacuum pump: every airplane's airspeed
+    indicator, altimeter, VSI and gyros (BatchGauges) read what the single flight's Gauges read."""
+    from flightsim.simulation.batch import BatchSimulation
+
+    start = make_start(c172, "air")
+    for schedule in ((Failure("pitot", at_s=1.0),), (Failure("static", at_s=1.0),),
+                     (Failure("vacuum", at_s=0.0, seed=4),)):
+        batch = BatchSimulation(2, c172, "rk4", DT, start=start, failures=schedule)
+        single = Simulation(c172, "rk4", DT, start=start, failures=schedule)
+        rows = batch.controls.copy()
+        rows[:, 0], rows[:, 2] = 1.0, 0.3               # full throttle, a roll to the right
+        batch.set_controls(rows)
+        single.controls.throttle, single.controls.aileron = 1.0, 0.3
+        for _ in range(int(6.0 / DT)):
+            batch.step()
+            single.step()
+        t = single.telemetry()
+        shown = single.gauges.readings(t.roll, t.pitch, t.heading)
+        roll, pitch, heading = batch.gauges.attitude(*quat.aviation_angles(batch.states[:, 6:10]).T)
+        for got, want in ((batch.gauges.indicated_airspeed, shown.airspeed_kt), (batch.gauges.altitude,
+                          shown.altitude_ft), (batch.gauges.vertical_speed, shown.vertical_speed_fpm),
+                          (roll, shown.roll), (pitch, shown.pitch), (heading, shown.heading)):
+            np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-7)
+    assert abs(shown.roll - t.roll) > 0.01                       # (the gyros have drifted: a real comparison)
+
+
+def test_an_agent_sees_the_failed_instruments_and_is_scored_on_the_truth(tmp_path):
+    """HeadingHold with the pitot blocked at once and full power: the observed airspeed error climbs away from the
+    true one (the indicator reads like an altimeter); without failures the observation is the true flight's."""
+    from flightsim.gym.envs import HeadingHoldEnv
+
+    spec = tmp_path / "f.toml"
+    spec.write_text('[[failure]]\nkind = "pitot"\nat_s = 0.0\n')
+    blocked, healthy = HeadingHoldEnv(aircraft="c172", failures=spec), HeadingHoldEnv(aircraft="c172")
+    seen = []
+    for env in (blocked, healthy):
+        env.reset(seed=3)
+        for _ in range(40):
+            obs, *_ = env.step(np.array([0.1, 0.0, 0.0, 1.0]))
+        task = env.unwrapped.task
+        i = [name for name, _, _ in task.OBSERVATION].index("airspeed_error")
+        truth = task.quantity("airspeed_error", task.flight()) / task.scale[i]
+        seen.append((obs[i], float(truth[0])))
+        env.close()
+    (b_obs, b_true), (h_obs, h_true) = seen
+    assert h_obs == pytest.approx(h_true, abs=1e-6)
+    assert b_obs > b_true + 0.02, seen
 
 
 def test_an_environment_takes_a_failures_file(tmp_path):
@@ -300,6 +382,59 @@ def test_a_jsbsim_engine_quits_as_its_own_switch_quits_it(name, kind):
     assert sim.jsbsim_properties[slot] == cut
     sim.failures.repair("engine")
     assert sim.jsbsim_properties[slot] == working and sim.failures.bits == 0
+
+
+@pytest.mark.parametrize("name", ["jsbsim:c310", "jsbsim:T37"])
+def test_a_jsbsim_engine_gives_part_of_its_power_and_runs_rough(name):
+    """Engine 1 of two at half power: a piston's indicated power halved (its rpm and thrust down), a turbine's
+    core no higher than leaves half its military thrust (N2 and thrust down); the other engine as before.  Rough:
+    the failed engine's thrust surges and drops, the same for the same seed."""
+    aircraft = resolve_aircraft(name)
+    start = make_start(aircraft, "air", planet="flat")
+
+    def thrusts(failures, seconds=6.0):
+        sim = Simulation(aircraft, "rk4", 1.0 / 120.0, start=start, planet="flat", failures=failures)
+        sim.controls.throttle = 1.0
+        out = []
+        for _ in range(int(seconds * 120)):
+            sim.step()
+            out.append([sim.jsbsim_property(f"propulsion/engine[{k}]/thrust-lbs") for k in (0, 1)])
+        return sim, np.array(out)
+
+    healthy, full = thrusts(())
+    half, part = thrusts((Failure("engine_partial", at_s=0.0, engine=1, fraction=0.5),))
+    assert part[-1, 0] < 0.75 * full[-1, 0] and part[-1, 1] == pytest.approx(full[-1, 1], rel=0.05), part[-1]
+    if half.telemetry().engines[0][0] == "piston":    # (the c310's governed propellers hold their rpm)
+        assert half.jsbsim_property("propulsion/engine[0]/power-hp") < \
+            0.6 * healthy.jsbsim_property("propulsion/engine[0]/power-hp")
+    else:
+        assert half.telemetry().engines[0][1] < healthy.telemetry().engines[0][1] - 5.0    # N1, %
+    assert half.failures.bits == 2
+    _, rough = thrusts((Failure("engine_rough", at_s=0.0, engine=1, seed=3),), 3.0)
+    _, again = thrusts((Failure("engine_rough", at_s=0.0, engine=1, seed=3),), 3.0)
+    assert np.ptp(rough[120:, 0]) > 10.0 * max(np.ptp(full[240:600, 0]), 1.0) and np.array_equal(rough, again)
+
+
+def test_a_jsbsim_aircrafts_flat_tyre_drags_and_pulls_to_its_side():
+    """The c172p's left main tyre flat (its LEFT brake group's wheel): on a take-off roll it turns the nose left and
+    the airplane rolls less far than on good tyres; a failures file may name it (kinds_for)."""
+    from flightsim.simulation.failures import kinds_for
+
+    aircraft = resolve_aircraft("jsbsim:c172p")
+    assert {"engine_partial", "engine_rough", "tyre_left", "tyre_right"} <= set(kinds_for(aircraft))
+    start = make_start(aircraft, "runway", planet="flat")
+
+    def roll(failures):
+        sim = Simulation(aircraft, "rk4", 1.0 / 120.0, start=start, planet="flat", failures=failures)
+        sim.controls.parking_brake = 0.0
+        sim.controls.throttle = 1.0
+        for _ in range(8 * 120):
+            sim.step()
+        return sim
+
+    good, flat = roll(()), roll((Failure("tyre_left", at_s=0.0),))
+    turn = (flat.telemetry().heading - good.telemetry().heading + 180.0) % 360.0 - 180.0
+    assert turn < -0.5 and flat.vector[0] < good.vector[0] - 10.0, (turn, flat.vector[0], good.vector[0])
 
 
 def test_the_batch_quits_a_jsbsim_engine_as_a_single_flight_does():

@@ -64,7 +64,7 @@ class FlightEnv(gymnasium.Env):
         default the home runway 36).
     failures : str, Path or iterable of Failure, optional
         Failures on a schedule (a failures file, :func:`flightsim.simulation.failures.read_failures`), each
-        episode's from its start (the batch's kinds: :data:`flightsim.simulation.failures.BATCH_KINDS`).
+        episode's from its start (every kind; the agent observes through the failed instruments).
     """
 
     metadata = {"render_modes": RENDER_MODES, "render_fps": 30}

@@ -247,9 +247,25 @@ class Task:
 
         ``f``: :meth:`flight` of the current states, if the caller has it.
         """
-        f = self.flight() if f is None else f
+        f = self.shown(self.flight() if f is None else f)
         raw = np.stack([self.quantity(name, f) for name, _, _ in self.OBSERVATION], axis=1)
         return np.clip(raw / self.scale, -OBS_LIMIT, OBS_LIMIT).astype(np.float32)
+
+    def shown(self, f):
+        """:meth:`flight`'s values as the cockpit's instruments show them: with failures on a schedule, a blocked
+        pitot or static port's airspeed, height and vertical speed and a failed vacuum pump's attitude and heading
+        (:meth:`flightsim.simulation.gauges.BatchGauges.implied`), so that an agent flies on what it can see; the
+        reward still scores the true flight.  Without failures ``f`` itself."""
+        gauges = self.batch.gauges
+        if gauges is None:
+            return f
+        y = self.batch.states
+        f = dict(f)
+        airspeed, height, f["vertical_speed"], f["roll"], f["pitch"], f["heading"] = gauges.implied(
+            y[:, 2], f["airspeed"], self.batch.air_density, f["vertical_speed"], f["roll"], f["pitch"], f["heading"])
+        f["altitude"] = f["altitude"] + (height - y[:, 2])
+        f["airspeed"] = airspeed
+        return f
 
     def quantity(self, name, f):
         """One observation entry, in its unit, for every airplane."""

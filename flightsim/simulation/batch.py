@@ -64,6 +64,7 @@ import numpy as np
 from numba import njit, prange, types  # noqa: F401 (prange: the kernels generated below)
 from numba.extending import overload
 
+from flightsim.math import quat
 from flightsim.math.compiler import ERROR_MODEL, compile_source, entry_jit, jit
 from flightsim.physics import aero, divergence, integrators
 from flightsim.physics import planet as planets
@@ -89,13 +90,16 @@ from flightsim.simulation.autopilot import BatchAutopilot
 from flightsim.simulation.controls import CONTROL_NAMES, flown, flown_row
 from flightsim.simulation.failures import KINDS, BatchFailures, engine_switches
 from flightsim.simulation.flight import DEFAULT_DT, ground_for, resolve_aircraft
+from flightsim.simulation.gauges import BatchGauges
 from flightsim.simulation.starts import file_start
 
 #: The :class:`~flightsim.physics.aero.LoadParams` fields written during a flight: one row per airplane.
 #: Every other field is read only and shared.  (A round planet's packed array is written too: it holds the
-#: scratch view the loads read.)
+#: scratch view the loads read; the engine's, the gear's and a JSBSim aircraft's contacts' rows are the
+#: failures': partial power, rough running, a flat tyre.)  The mass, the elements' and contact points' positions
+#: and the gear's reach are each airplane's loading (:meth:`BatchSimulation.set_loading`).
 PER_AIRPLANE = ("controls", "diag", "wind", "gear_diag", "gear_anchor", "jsb_props", "jsb_held", "jsb_last", "planet",
-                "mass", "positions", "gear_positions", "gear_reach")
+                "engine", "gear", "jsb_contacts", "mass", "positions", "gear_positions", "gear_reach")
 #: ``status`` codes: flying, stopped by a non-finite state, crashed.
 RUNNING, NONFINITE, CRASHED = 0, 1, 2
 #: From this many airplanes on, a call steps them on all of numba's threads (fewer: on the calling thread).
@@ -312,10 +316,11 @@ class BatchSimulation:
         With ``start="runway"`` or ``"approach"``: the runway end (an airfield's identifier and one of its ends,
         :func:`flightsim.simulation.world.runway_end`; default the home runway 36).
     failures : iterable of flightsim.simulation.failures.Failure, optional
-        One schedule for every airplane (:func:`~flightsim.simulation.failures.read_failures`; the kinds of
-        :data:`~flightsim.simulation.failures.BATCH_KINDS`), each firing on the airplane's own clock and height
-        (:attr:`failures`); :attr:`controls` are then the pilot's, and the airplanes fly them with the failures in
-        force.  Steps are then taken one a call.
+        One schedule for every airplane (:func:`~flightsim.simulation.failures.read_failures`: every kind), each
+        firing on the airplane's own clock and height (:attr:`failures`), as a single flight's do: after a step
+        and at a reset; :attr:`controls` are then the pilot's, and the airplanes fly them with the failures in
+        force (partial power, rough running and a flat tyre in each airplane's own engine, gear or contact rows);
+        :attr:`gauges` read what the instruments show.  Steps are then taken one a call.
 
     On a round planet each airplane's integrator advances its Earth-centred inertial state
     (:attr:`inertial`), and :attr:`states` holds each one's flat *view*
@@ -389,6 +394,14 @@ class BatchSimulation:
         self.failures = (BatchFailures(n, failures, constant_thrust=not self._fields[LoadParams._fields.index(
             "propeller")] and self.aircraft.jsbsim is None) if failures else None)
         self.controls = self._flown if self.failures is None else self._flown.copy()
+        #: what each airplane's instruments show (:class:`~flightsim.simulation.gauges.BatchGauges`: the pitot-static
+        #: and vacuum failures' readings), None with no failures (the instruments then show the truth)
+        self.gauges = None if self.failures is None else BatchGauges(self.failures)
+        if self.failures is not None:
+            own = dict(zip(PER_AIRPLANE, self._own, strict=True))
+            self.failures.attach(own["engine"], own["gear"], params.gear_refs)
+            if self.aircraft.jsbsim is not None:
+                self.failures.attach_jsbsim(self.aircraft.jsbsim, own["jsb_props"], own["jsb_contacts"])
         self._wind = self._own[PER_AIRPLANE.index("wind")]
         self._anchors = self._own[PER_AIRPLANE.index("gear_anchor")]
         #: each airplane's packed round planet (its scratch view), None on a flat planet
@@ -470,7 +483,13 @@ class BatchSimulation:
                                 else flown(_rows(controls, m)))
         if self.failures is not None:
             self.failures.reset(index)
+            self.gauges.reset(index)
             self._flown[index] = self.controls[index]
+            mask = np.zeros(self.n, dtype=bool)
+            mask[index] = True
+            # as a single flight's reset: what is due at the start fires, the instruments read
+            self.failures.trigger(self.times, self.states[:, 2] - self.aircraft.contact_height, mask)
+            self._read_gauges()
         self._contact(index)
         if self._wind_model is not None:
             self._wind_model.reset(index, seeds)
@@ -692,12 +711,16 @@ class BatchSimulation:
             if autopilot:
                 self.autopilot.fly(self.status == RUNNING)
             if failing:
-                self._fail(held)
+                self._fail()
             kernel(it.number, *states, self._diverged, self.times, self.dt, now, self._fields,
                    self._own, self._inertia, self._inertia_inv, self.renormalize, it.increment_id, self.status,
                    self.qnorm_error, self._wheels_down, self.on_ground, self._travel, self._gear.wheels_only,
                    self._gear.sink_rate, wind_on, *arrays)
             done += now
+            if failing:         # after the step, as a single flight: the failures due now, what the gauges read
+                self.failures.trigger(self.times, self.states[:, 2] - self.aircraft.contact_height,
+                                      (self.status == RUNNING) & ~held)
+                self._read_gauges()
         self.status[held] = RUNNING
         self.steps += int(steps)
         stopped = np.flatnonzero(was & (self.status != RUNNING))
@@ -705,18 +728,24 @@ class BatchSimulation:
             self._report(a)
         return stopped
 
-    def _fail(self, held):
-        """Before a step: the failures due now, and the controls the airplanes then fly (:attr:`controls` with the
-        failures in force); the autopilot drops out with the electrics."""
+    def _fail(self):
+        """Before a step: the controls the airplanes fly with the failures in force (:attr:`controls` as the
+        failures leave them); the autopilot drops out with the electrics."""
         f = self.failures
-        running = (self.status == RUNNING) & ~held
-        f.trigger(self.times, self.states[:, 2] - self.aircraft.contact_height, running)
         dark = np.flatnonzero(np.isfinite(f.since[:, KINDS.index("electrical")]) & self.autopilot.loops.engaged)
         if dark.shape[0]:
             self.autopilot.disconnect("autopilot disconnected: electrical failure", dark)
         f.flown(self.controls, self._flown, self.times)
+        f.airplanes(self.times)
         if self.aircraft.jsbsim is not None:        # a JSBSim engine quits by its own switch, in its property row
             f.cut_engines(self._own[PER_AIRPLANE.index("jsb_props")], engine_switches(self.aircraft.jsbsim))
+
+    def _read_gauges(self):
+        """After a step with failures: every airplane's instruments (:attr:`gauges`) read their flight."""
+        y = self.states
+        air = y[:, 3:6] - self._wind[:, :3]
+        self.gauges.update(self.times, y[:, 2], np.sqrt(np.einsum("ij,ij->i", air, air)), self.air_density,
+                           quat.aviation_angles(y[:, 6:10]))
 
     def _report(self, a):
         """Finish a stop found by the compiled step: the message, and a crashed airplane put at rest."""

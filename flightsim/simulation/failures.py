@@ -9,8 +9,9 @@ kind               what it does
 =================  ====================================================================================
 engine             the engine quits: mixture cut, magnetos off (a propeller windmills, or stops against
                    its friction; a JSBSim engine's own cut-off)
-engine_partial     the engine gives ``fraction`` of its indicated power (flightsim's piston engines;
-                   a constant thrust gives that fraction of its thrust)
+engine_partial     the engine gives ``fraction`` of its indicated power (a piston's, flightsim's or JSBSim's;
+                   a constant thrust gives that fraction of its thrust; a JSBSim turbine's core spools no
+                   higher than leaves that fraction of its military thrust)
 engine_rough       the engine misfires: its power drops in irregular bursts (a few per second, to
                    between :data:`ROUGH_LOW` and 1 of its power), the same bursts for the same ``seed``
 jam_aileron,       the surface stays where it was when it jammed, whatever the stick does
@@ -58,6 +59,7 @@ import numpy as np
 
 from flightsim.physics.aero import P_AVAILABLE
 from flightsim.physics.gear import BRAKE_LEFT, BRAKE_RIGHT, G_ROLLING, GEAR_WHEEL, R_BRAKE, R_KIND, wheel_brake
+from flightsim.physics.jsbsim.ground_reactions import C_BRAKE_SLOT, C_ROLLING
 from flightsim.schema import Checker, read_toml
 from flightsim.simulation.controls import (
     BRAKE,
@@ -237,6 +239,7 @@ class Failures:
         self._schedule = tuple(self.scheduled)
         self._gear = self._refs = self._engine = self._rolling = None
         self._switches, self._props, self._cut = (), None, set()
+        self._power_slots, self._contacts, self._contact_rolling, self._contact_sides = (), None, None, {}
 
     def reset(self):
         """Everything repaired and the schedule armed again (a flight's reset)."""
@@ -326,10 +329,17 @@ class Failures:
         self._gear, self._refs, self._engine = gear, refs, engine
         self._rolling = None if gear is None else gear[:, G_ROLLING].copy()
 
-    def attach_jsbsim(self, model, props):
-        """Tie the ``engine`` failure to a JSBSim aircraft's engines (``model``, its property array ``props``): a
-        quit piston's magnetos off, a quit turbine's fuel cut off (:func:`engine_switches`)."""
+    def attach_jsbsim(self, model, props, contacts):
+        """Tie the failures to a JSBSim aircraft (``model``) flown with the property array ``props`` and the
+        contacts ``contacts`` (this flight's own ``jsb_contacts``): a quit piston's magnetos off, a quit turbine's
+        fuel cut off (:func:`engine_switches`); partial power and rough running through each engine's
+        ``failure-power-norm`` (:func:`engine_power_slots`); a flat tyre's rolling friction on the contacts of that
+        side's brake group (:func:`braked_contacts`)."""
         self._switches, self._props = engine_switches(model), props
+        self._power_slots = engine_power_slots(model)
+        self._contacts = contacts
+        self._contact_rolling = contacts[:, C_ROLLING].copy()
+        self._contact_sides = braked_contacts(model)
 
     def airplane(self, t):
         """Put the active failures into the attached arrays at time ``t`` (s): each step, before it flies."""
@@ -337,6 +347,15 @@ class Failures:
             if switch is not None and not self.engine_running(k):
                 self._props[switch[0]] = switch[1]
                 self._cut.add(k)
+        for k, slot in enumerate(self._power_slots):
+            if slot is not None:            # (a quit engine is its switch's: its power left whole here)
+                self._props[slot] = self.power(t, k) if self.engine_running(k) else 1.0
+        if self._contacts is not None:
+            rolling = self._contact_rolling.copy()
+            for kind, side in (("tyre_left", BRAKE_LEFT), ("tyre_right", BRAKE_RIGHT)):
+                if kind in self.active:
+                    rolling[self._contact_sides[side]] = FLAT_TYRE_FRICTION
+            self._contacts[:, C_ROLLING] = rolling
         if self._engine is not None:
             self._engine[P_AVAILABLE] = self.power(t)
         if self._gear is not None and len(self._rolling):
@@ -364,16 +383,15 @@ class Failures:
         return scale
 
 
-#: The failures a batch flies: those that act through the controls or the instruments (the others change an
-#: airplane's own engine and gear arrays, which a batch shares between its airplanes).
-BATCH_KINDS = ("engine", "jam_aileron", "jam_elevator", "jam_rudder", "trim_runaway", "pitot", "static", "vacuum",
-               "electrical", "brake_left", "brake_right")
+#: The failures a batch flies: every kind (each airplane has its own engine and gear rows).
+BATCH_KINDS = KINDS
 
 
 class BatchFailures:
     """The failures of every airplane of a :class:`~flightsim.simulation.batch.BatchSimulation`: one schedule
-    (:func:`read_failures`; :data:`BATCH_KINDS` only) for each airplane, each firing on its own clock and height,
-    and what they do to each one's controls (:meth:`flown`), as :class:`Failures` does for one flight.
+    (:func:`read_failures`: every kind, :data:`BATCH_KINDS`) for each airplane, each firing on its own clock and
+    height, and what they do to each one's controls (:meth:`flown`) and its own engine, gear and contact rows
+    (:meth:`airplanes`), as :class:`Failures` does for one flight.
 
     Parameters
     ----------
@@ -387,17 +405,78 @@ class BatchFailures:
 
     def __init__(self, n, scheduled, constant_thrust=False):
         self.scheduled = tuple(f for f in scheduled if f.happens)
-        for f in self.scheduled:
-            if f.kind not in BATCH_KINDS:
-                raise ValueError(f"failures: {f.kind} is not flown by the batch (it changes the airplane's own "
-                                 f"engine or gear, which the batch's airplanes share); the batch flies "
-                                 f"{', '.join(BATCH_KINDS)}")
         self.n = int(n)
         self.constant_thrust = bool(constant_thrust)
         self.since = np.full((self.n, len(KINDS)), np.nan)
         self._held = np.full((self.n, len(KINDS)), np.nan)
         self._pending = np.ones((self.n, len(self.scheduled)), dtype=bool)
         self._last_height = np.full(self.n, np.nan)
+        self._engine = self._gear = self._refs = self._rolling = None
+        self._props, self._power_slots, self._contacts, self._contact_rolling, self._contact_sides = \
+            None, (), None, None, {}
+
+    def attach(self, engine, gear, refs):
+        """Tie the failures to the airplanes' own rows of flightsim's loads: ``engine`` ``(N, …)`` (its
+        :data:`~flightsim.physics.aero.P_AVAILABLE`: partial power and rough running), ``gear`` ``(N, rows, …)``
+        and the shared ``gear_refs`` (a flat tyre's rolling friction), as :meth:`Failures.attach` does for one."""
+        self._engine, self._gear, self._refs = engine, gear, refs
+        self._rolling = None if gear is None else gear[:, :, G_ROLLING].copy()
+
+    def attach_jsbsim(self, model, props, contacts):
+        """Tie the failures to a JSBSim aircraft's airplanes: their property rows ``props`` ``(N, slots)`` (each
+        engine's ``failure-power-norm``) and contact rows ``contacts`` ``(N, contacts, …)`` (a flat tyre), as
+        :meth:`Failures.attach_jsbsim` does for one."""
+        self._props, self._power_slots = props, engine_power_slots(model)
+        self._contacts = contacts
+        self._contact_rolling = contacts[:, :, C_ROLLING].copy()
+        self._contact_sides = braked_contacts(model)
+
+    def power(self, times, k=0):
+        """``(N,)`` the fraction (0..1) of its power each airplane's engine ``k`` (0-based) gives at its clock
+        ``times`` (s), as :meth:`Failures.power`."""
+        out = np.where(self._dead(k), 0.0, 1.0)
+        part = self._failure("engine_partial")
+        on = np.isfinite(self.since[:, KINDS.index("engine_partial")])
+        if part.engine is None or part.engine - 1 == k:
+            out[on] *= part.fraction
+        rough = self._failure("engine_rough")
+        j = KINDS.index("engine_rough")
+        if rough.engine is None or rough.engine - 1 == k:
+            for a in np.flatnonzero(np.isfinite(self.since[:, j])):
+                out[a] *= rough_power(times[a] - self.since[a, j], rough.seed)
+        return out
+
+    def _failure(self, kind):
+        """The schedule's failure of ``kind`` (its engine, fraction, seed), or one with the defaults of
+        :class:`Failure` (a failure made at once with :meth:`fail`)."""
+        return next((f for f in self.scheduled if f.kind == kind), Failure(kind))
+
+    def _dead(self, k):
+        """``(N,)`` whether each airplane's engine ``k`` has quit."""
+        which = self._failure("engine").engine
+        dead = np.isfinite(self.since[:, KINDS.index("engine")])
+        return dead if which is None or which - 1 == k else np.zeros(self.n, dtype=bool)
+
+    def airplanes(self, times):
+        """Before a step: each airplane's engine power and tyres as its failures leave them (at its clock ``times``,
+        s), in the attached rows, as :meth:`Failures.airplane` does for one flight."""
+        flat = {side: np.isfinite(self.since[:, KINDS.index(kind)])
+                for kind, side in (("tyre_left", BRAKE_LEFT), ("tyre_right", BRAKE_RIGHT))}
+        if self._engine is not None:
+            self._engine[:, P_AVAILABLE] = self.power(times)
+        if self._gear is not None and self._rolling.shape[1]:
+            rolling = self._rolling.copy()
+            for side, on in flat.items():
+                rolling[np.ix_(on, _main_wheels(self._refs, side))] = FLAT_TYRE_FRICTION
+            self._gear[:, :, G_ROLLING] = rolling
+        for k, slot in enumerate(self._power_slots):
+            if slot is not None:
+                self._props[:, slot] = np.where(self._dead(k), 1.0, self.power(times, k))
+        if self._contacts is not None:
+            rolling = self._contact_rolling.copy()
+            for side, on in flat.items():
+                rolling[np.ix_(on, self._contact_sides[side])] = FLAT_TYRE_FRICTION
+            self._contacts[:, :, C_ROLLING] = rolling
 
     @property
     def any(self):
@@ -419,8 +498,8 @@ class BatchFailures:
     def fail(self, kind, index, times):
         """Fail ``kind`` now on the airplanes ``index`` (``times``: every airplane's clock, s); one already failed
         stays as it failed."""
-        if kind not in BATCH_KINDS:
-            raise ValueError(f"kind: the batch flies {', '.join(BATCH_KINDS)}, not {kind!r}")
+        if kind not in KINDS:
+            raise ValueError(f"kind: no failure {kind!r}; the failures are {', '.join(KINDS)}")
         k = KINDS.index(kind)
         index = np.asarray(index, dtype=np.int64).reshape(-1)
         fresh = index[~np.isfinite(self.since[index, k])]
@@ -450,13 +529,9 @@ class BatchFailures:
     def cut_engines(self, props, switches):
         """A JSBSim aircraft's quit engines (``switches``: :func:`engine_switches`) switched off in each airplane's
         property row ``props`` ``(N, slots)`` (the failure's engine, or every one)."""
-        dead = np.isfinite(self.since[:, KINDS.index("engine")])
-        if not dead.any():
-            return
-        which = next((f.engine for f in self.scheduled if f.kind == "engine"), None)
         for k, switch in enumerate(switches):
-            if switch is not None and (which is None or which - 1 == k):
-                props[dead, switch[0]] = switch[1]
+            if switch is not None:
+                props[self._dead(k), switch[0]] = switch[1]
 
     def flown(self, pilot, out, times):
         """The controls each airplane flies: the pilot's rows ``pilot`` ``(N, 11)`` with the failures in force, into
@@ -505,17 +580,51 @@ def engine_switches(model):
     return tuple(out)
 
 
+def engine_power_slots(model):
+    """Per engine of a JSBSim aircraft ``model``, the slot of its ``failure-power-norm`` (flightsim's own
+    property: the fraction of its power a failure leaves a piston or a turbine) in its property array; None for
+    an engine that has none (a rocket, an electric motor, a turboprop)."""
+    from flightsim.physics.jsbsim import piston, turbine
+
+    prop = model.propulsion
+    out = []
+    for kind, row in prop.kinds:
+        if kind == "piston":
+            out.append(int(prop.piston_slots[row, piston.PS_POWER]))
+        elif kind == "turbine":
+            out.append(int(prop.slots[row, turbine.S_POWER]))
+        else:
+            out.append(None)
+    return tuple(out)
+
+
+def braked_contacts(model):
+    """A JSBSim aircraft's wheels by side: ``{BRAKE_LEFT: rows, BRAKE_RIGHT: rows}`` of its contacts (rows of
+    ``jsb_contacts``) in the LEFT and the RIGHT brake groups (FGLGear's ``<brake_group>``): the main wheels whose
+    tyre a ``tyre_left`` or ``tyre_right`` flattens."""
+    rows, names = model.contacts, model.properties.names
+    side = {"fcs/left-brake-cmd-norm": BRAKE_LEFT, "fcs/right-brake-cmd-norm": BRAKE_RIGHT}
+    groups = [side.get(names[int(slot)]) if slot >= 0 else None for slot in rows[:, C_BRAKE_SLOT]]
+    return {s: np.array([k for k, g in enumerate(groups) if g == s], dtype=np.int64)
+            for s in (BRAKE_LEFT, BRAKE_RIGHT)}
+
+
 def kinds_for(aircraft):
     """The failures ``aircraft`` can have: every kind for flightsim's own aircraft (the brakes' and the tyres' where
-    it has braked wheels); for JSBSim's aircraft the engine quitting where its engines are pistons or turbines
-    (:func:`engine_switches`), not partial power or rough running, nor a tyre (their gear is JSBSim's own,
-    :mod:`flightsim.physics.jsbsim.ground_reactions`)."""
+    it has braked wheels); for JSBSim's aircraft the engine quitting, partial power and rough running where its
+    engines are pistons or turbines (:func:`engine_switches`, :func:`engine_power_slots`), the brakes and the tyres
+    where it has wheels in the LEFT and RIGHT brake groups (:func:`braked_contacts`)."""
     model = getattr(aircraft, "jsbsim", None)
-    braked = any(c.is_wheel and c.brake_friction > 0.0 for c in aircraft.gear)
-    quits = model is None or any(s is not None for s in engine_switches(model))
-    return tuple(k for k in KINDS if not (model is not None and (k in ("engine_partial", "engine_rough")
-                                                                 or k.startswith("tyre_")))
-                 and not (k == "engine" and not quits)
+    if model is None:
+        braked = any(c.is_wheel and c.brake_friction > 0.0 for c in aircraft.gear)
+        quits = powered = True
+    else:
+        sides = braked_contacts(model)
+        braked = all(len(rows) for rows in sides.values())
+        quits = any(s is not None for s in engine_switches(model))
+        powered = any(s is not None for s in engine_power_slots(model))
+    return tuple(k for k in KINDS if not (k == "engine" and not quits)
+                 and not (k in ("engine_partial", "engine_rough") and not powered)
                  and not (not braked and k.startswith(("brake_", "tyre_"))))
 
 

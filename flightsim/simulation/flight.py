@@ -373,6 +373,8 @@ class Simulation:
         self.lat = planets.DEFAULT_LAT if lat is None else planets.check_lat(lat)
         self.lon = planets.DEFAULT_LON if lon is None else planets.check_lon(lon)
         flat = aero.pack(self.aircraft, atmosphere)._replace(terrain=self._terrain)
+        if self.aircraft.jsbsim is not None:        # this flight's own contacts: a flat tyre changes its friction
+            flat = flat._replace(jsb_contacts=flat.jsb_contacts.copy())
         packed = planets.pack(self.planet, math.radians(self.lat), math.radians(self.lon))
         if packed is not None:
             # the view's constant gravity: the effective gravity at the origin (planets.pack), which the loads
@@ -422,7 +424,7 @@ class Simulation:
                                  else self.aircraft.jsbsim.engine_count)
         self.failures.attach(self._params.gear, self._params.gear_refs, self._params.engine)
         if self.aircraft.jsbsim is not None:
-            self.failures.attach_jsbsim(self.aircraft.jsbsim, self._params.jsb_props)
+            self.failures.attach_jsbsim(self.aircraft.jsbsim, self._params.jsb_props, self._params.jsb_contacts)
         self.gauges = Gauges(self.failures)
         self.paused = False
         self.time_scale = 1.0

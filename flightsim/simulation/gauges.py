@@ -27,9 +27,12 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numba import vectorize
 
-__all__ = ["DRIFT_DEG_PER_MIN", "SPIN_DOWN_S", "TOPPLE_SPIN", "Gauges", "GaugeReadings", "calibrated_airspeed",
-           "impact_pressure", "pressure_altitude", "static_pressure"]
+from flightsim.math.compiler import entry_jit
+
+__all__ = ["DRIFT_DEG_PER_MIN", "SPIN_DOWN_S", "TOPPLE_SPIN", "BatchGauges", "Gauges", "GaugeReadings",
+           "calibrated_airspeed", "impact_pressure", "pressure_altitude", "static_pressure"]
 
 #: Standard sea-level pressure (lbf/ft²) and speed of sound (ft/s).
 P0 = 2116.2166
@@ -53,6 +56,7 @@ FLAGS = (("VAC", "vacuum"), ("NAV", "electrical"), ("AP", "electrical"), ("TC", 
 ROLL_STOP, PITCH_STOP = 100.0, 60.0
 
 
+@entry_jit
 def static_pressure(height):
     """The standard atmosphere's static pressure at ``height`` ft (lbf/ft²): the troposphere's law, the
     stratosphere's exponential above 36,089 ft, no less than :data:`P_MIN` (an orbit, a ballistic arc)."""
@@ -61,6 +65,7 @@ def static_pressure(height):
                                                            else 1.0), P_MIN)
 
 
+@entry_jit
 def pressure_altitude(p):
     """The height (ft) of static pressure ``p`` in the standard atmosphere (the inverse of
     :func:`static_pressure`): what an altimeter set to 29.92 inHg shows."""
@@ -70,6 +75,7 @@ def pressure_altitude(p):
     return (1.0 - (p / P0) ** (1.0 / _N)) / _K
 
 
+@entry_jit
 def impact_pressure(q, p):
     """The pitot's impact pressure (lbf/ft²) of dynamic pressure ``q`` in air of static pressure ``p``: isentropic
     below Mach 1, behind the tube's normal shock above (Rayleigh's pitot formula), γ = 1.4; the Mach number
@@ -80,11 +86,20 @@ def impact_pressure(q, p):
     return p * ((1.2 * m2) ** 3.5 * (6.0 / (7.0 * m2 - 1.0)) ** 2.5 - 1.0)
 
 
+@entry_jit
 def calibrated_airspeed(qc):
     """The calibrated airspeed (ft/s) an airspeed indicator shows for impact pressure ``qc`` (0 for ``qc`` ≤ 0)."""
     if qc <= 0.0:
         return 0.0
     return A0 * math.sqrt(5.0 * ((qc / P0 + 1.0) ** (2.0 / 7.0) - 1.0))
+
+
+#: The four laws above (compiled, for one value) over arrays (numpy ufuncs compiled from the very functions):
+#: what :class:`BatchGauges` reads for many airplanes at once.
+static_pressures = vectorize(cache=True)(static_pressure.py_func)
+pressure_altitudes = vectorize(cache=True)(pressure_altitude.py_func)
+impact_pressures = vectorize(cache=True)(impact_pressure.py_func)
+calibrated_airspeeds = vectorize(cache=True)(calibrated_airspeed.py_func)
 
 
 @dataclass(frozen=True)
@@ -170,17 +185,10 @@ class Gauges:
         self._last = (roll, pitch, heading, t)
         if last is None or t <= last[3]:
             return
-        dt = t - last[3]
-        s = math.exp(-(t - since) / SPIN_DOWN_S)
-        drift = DRIFT_DEG_PER_MIN / 60.0 * dt / max(s, 0.05)
-        seed = self.failures.active["vacuum"].seed
-        way = np.random.default_rng([seed, 17]).random() * 2.0 * math.pi
-        d_roll = _wrap(roll - last[0])
-        d_hdg = _wrap(heading - last[2])
-        self._tumbled = self._tumbled or s < TOPPLE_SPIN
-        drag = 1.0 if self._tumbled else 1.0 - s
-        self._att_err += (drift * math.cos(way) - drag * d_roll, drift * math.sin(way) - drag * (pitch - last[1]))
-        self._hdg_err += drift - drag * d_hdg
+        d_roll, d_pitch, d_hdg, self._tumbled = gyro_errors(last, (roll, pitch, heading, t), since,
+                                                            self.failures.active["vacuum"].seed, self._tumbled)
+        self._att_err += (d_roll, d_pitch)
+        self._hdg_err += d_hdg
 
     def readings(self, roll, pitch, heading):
         """What the instruments show (:class:`GaugeReadings`) for the airplane's true attitude now (deg)."""
@@ -192,6 +200,130 @@ class Gauges:
                              (heading + self._hdg_err) % 360.0, flags)
 
 
+def gyro_errors(last, now, since, seed, tumbled):
+    """How much a vacuum gyro's errors grow over a step, its pump failed at ``since`` (s): ``last`` and ``now`` the
+    true ``(roll, pitch, heading, t)`` (deg, s) before and after it; ``seed`` the failure's (the drift's
+    direction); ``tumbled`` whether the attitude gyro has tumbled.  Returns the roll, pitch and heading errors'
+    increments (deg) and whether it has tumbled now."""
+    roll, pitch, heading, t = now
+    dt = t - last[3]
+    s = math.exp(-(t - since) / SPIN_DOWN_S)
+    drift = DRIFT_DEG_PER_MIN / 60.0 * dt / max(s, 0.05)
+    way = np.random.default_rng([seed, 17]).random() * 2.0 * math.pi
+    tumbled = tumbled or s < TOPPLE_SPIN
+    drag = 1.0 if tumbled else 1.0 - s
+    return (drift * math.cos(way) - drag * _wrap(roll - last[0]), drift * math.sin(way) - drag * (pitch - last[1]),
+            drift - drag * _wrap(heading - last[2]), tumbled)
+
+
 def _wrap(deg):
     """An angle difference in (−180, 180] deg."""
     return (deg + 180.0) % 360.0 - 180.0
+
+
+class BatchGauges:
+    """The instruments of every airplane of a :class:`~flightsim.simulation.batch.BatchSimulation`, as
+    :class:`Gauges` are one flight's: the same pitot-static physics and vacuum gyros over arrays, each airplane's
+    failures from :class:`~flightsim.simulation.failures.BatchFailures` (``pitot``, ``static``, ``vacuum``).
+
+    Parameters
+    ----------
+    failures : flightsim.simulation.failures.BatchFailures
+        The batch's failures (its ``since``: when each airplane's failed, NaN while it works).
+
+    Attributes
+    ----------
+    indicated_airspeed : numpy.ndarray
+        ``(N,)`` what each airspeed indicator shows, kt.
+    altitude, vertical_speed : numpy.ndarray
+        ``(N,)`` each altimeter (ft) and vertical speed indicator (ft/min).
+    """
+
+    def __init__(self, failures):
+        from flightsim.simulation.failures import KINDS
+
+        self.failures = failures
+        self._pitot, self._static, self._vacuum = (KINDS.index(k) for k in ("pitot", "static", "vacuum"))
+        n = failures.n
+        self.indicated_airspeed, self.altitude, self.vertical_speed = np.zeros(n), np.zeros(n), np.zeros(n)
+        self._pt, self._ps = np.full(n, np.nan), np.full(n, np.nan)     # what a blocked tube or port holds
+        self._port = np.full(n, P0)
+        self._t = np.full(n, np.nan)
+        self._att_err, self._hdg_err = np.zeros((n, 2)), np.zeros(n)
+        self._last = np.full((n, 4), np.nan)                            # roll, pitch, heading (deg), time (s)
+        self._tumbled = np.zeros(n, dtype=bool)
+
+    def reset(self, index):
+        """The airplanes ``index``'s instruments healthy, nothing held (a reset)."""
+        for a in (self._pt, self._ps, self._t, self._last):
+            a[index] = np.nan
+        self._port[index] = P0
+        self._att_err[index] = 0.0
+        self._hdg_err[index] = 0.0
+        self._tumbled[index] = False
+        self.vertical_speed[index] = 0.0
+
+    def update(self, t, height, airspeed, density, attitude):
+        """Every airplane's instruments after a step (as :meth:`Gauges.update`): ``t`` their clocks (s),
+        ``height`` (ft), ``airspeed`` true (ft/s), ``density`` (slug/ft³), ``attitude`` ``(N, 3)`` their true roll,
+        pitch, heading (deg)."""
+        since = self.failures.since
+        p_s = static_pressures(height)
+        p_t = p_s + impact_pressures(0.5 * density * airspeed * airspeed, p_s)
+        pitot = np.isfinite(since[:, self._pitot])
+        self._pt = np.where(pitot, np.where(np.isnan(self._pt), p_t, self._pt), np.nan)
+        p_t = np.where(pitot, self._pt, p_t)
+        static = np.isfinite(since[:, self._static])
+        self._ps = np.where(static, np.where(np.isnan(self._ps), self._port, self._ps), np.nan)
+        port = np.where(static, self._ps, p_s)
+        alt = pressure_altitudes(port)
+        later = np.isfinite(self._t) & (t > self._t)
+        self.vertical_speed = np.where(later, 60.0 * (alt - self.altitude) / np.where(later, t - self._t, 1.0),
+                                       self.vertical_speed)
+        self._port, self.altitude, self._t = port, alt, np.array(t, dtype=np.float64)
+        self.indicated_airspeed = calibrated_airspeeds(p_t - port) * KT_PER_FPS
+        failed = np.isfinite(since[:, self._vacuum])
+        healthy = ~failed
+        self._att_err[healthy] = 0.0
+        self._hdg_err[healthy] = 0.0
+        self._tumbled[healthy] = False
+        self._last[healthy] = np.nan
+        for a in np.flatnonzero(failed):
+            self._gyros(a, float(t[a]), float(since[a, self._vacuum]), *(float(x) for x in attitude[a]))
+
+    def _gyros(self, a, t, since, roll, pitch, heading):
+        """Airplane ``a``'s vacuum gyros after a step, its pump failed at ``since`` (s): as :meth:`Gauges._gyros`."""
+        last = tuple(self._last[a])
+        self._last[a] = (roll, pitch, heading, t)
+        if np.isnan(last[3]) or t <= last[3]:
+            return
+        seed = next((f.seed for f in self.failures.scheduled if f.kind == "vacuum"), 0)
+        d_roll, d_pitch, d_hdg, self._tumbled[a] = gyro_errors(last, (roll, pitch, heading, t), since, seed,
+                                                               bool(self._tumbled[a]))
+        self._att_err[a] += (d_roll, d_pitch)
+        self._hdg_err[a] += d_hdg
+
+    def implied(self, height, airspeed, density, vertical_speed, roll, pitch, heading):
+        """What each airplane's instruments make of its flight, in the flight's own quantities: the true airspeed
+        (ft/s) its indicator's reading implies (the true airspeed scaled by the reading over a healthy indicator's),
+        the height (ft) and vertical speed (ft/s) its altimeter and VSI imply, the attitude and heading its vacuum
+        gyros show (deg); each the true value given wherever that instrument's failure is not in force (so a
+        healthy airplane's are its true ones exactly).  Arguments: the true values, arrays ``(N,)``, as
+        :meth:`update` took them after the last step.  Returns the six arrays but the density, in order."""
+        since = self.failures.since
+        pitot_static = np.isfinite(since[:, self._pitot]) | np.isfinite(since[:, self._static])
+        p_s = static_pressures(height)
+        healthy = calibrated_airspeeds(impact_pressures(0.5 * density * airspeed * airspeed, p_s)) * KT_PER_FPS
+        airspeed = np.where(pitot_static, airspeed * self.indicated_airspeed / np.maximum(healthy, 1e-9), airspeed)
+        static = np.isfinite(since[:, self._static])
+        height = np.where(static, height + self.altitude - pressure_altitudes(p_s), height)
+        vertical_speed = np.where(static, self.vertical_speed / 60.0, vertical_speed)
+        vacuum = np.isfinite(since[:, self._vacuum])
+        shown = self.attitude(roll, pitch, heading)
+        roll, pitch, heading = (np.where(vacuum, a, b) for a, b in zip(shown, (roll, pitch, heading), strict=True))
+        return airspeed, height, vertical_speed, roll, pitch, heading
+
+    def attitude(self, roll, pitch, heading):
+        """``(roll, pitch, heading)`` arrays: what each attitude and heading indicator shows for the true ones (deg)."""
+        return (np.clip(roll + self._att_err[:, 0], -ROLL_STOP, ROLL_STOP),
+                np.clip(pitch + self._att_err[:, 1], -PITCH_STOP, PITCH_STOP), (heading + self._hdg_err) % 360.0)

@@ -116,13 +116,15 @@ MAX_BOOST_SPEEDS = 3
 #: gain, 1).
 #: ``{e}/tmap-pa`` is flightsim's own: FGPiston's ``TMAP``, the lagged manifold pressure before the supercharger
 #: (JSBSim does not show it; ``map-pa`` is the boosted one, equal to it without boost or at 0 rpm).
+#: ``{e}/failure-power-norm`` is flightsim's own too: the fraction of its indicated power a failure leaves it
+#: (:mod:`flightsim.simulation.failures`' partial power and rough running; 1 healthy).
 PISTON_SLOTS = ("fcs/throttle-pos-norm[{k}]", "fcs/mixture-pos-norm[{k}]", "{e}/map-pa", "{e}/map-inhg",
                 "{e}/set-running", "{e}/fuel-flow-rate-pps", "{e}/power-hp", "atmosphere/P-psf", "atmosphere/T-R",
                 "velocities/mach", "{e}/boost-speed", "{e}/tmap-pa", "{e}/magneto_cmd", "{e}/starter_cmd",
-                "{e}/starter-norm", "{e}/cranking")
+                "{e}/starter-norm", "{e}/cranking", "{e}/failure-power-norm")
 (PS_THROTTLE, PS_MIXTURE, PS_MAP, PS_MAP_INHG, PS_RUNNING, PS_FUEL_FLOW, PS_POWER_HP, PS_PRESSURE,
  PS_TEMPERATURE, PS_MACH, PS_BOOST_SPEED, PS_TMAP, PS_MAGNETOS, PS_STARTER, PS_STARTER_GAIN,
- PS_CRANKING) = range(len(PISTON_SLOTS))
+ PS_CRANKING, PS_POWER) = range(len(PISTON_SLOTS))
 
 # FGJSBBase's and FGPiston's constants, computed as JSBSim computes them.
 _FT_TO_M = 0.3048
@@ -364,12 +366,13 @@ def _running(running, spark, fuel_flow, rpm, idle_rpm):
 
 
 @borrowing_jit
-def _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb, mixture, magnetos, crank):
+def _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb, mixture, magnetos, crank, failed):
     """``doAirFlow``, ``doFuelFlow``, ``doEnginePower``: the brake power (hp), the indicated power (hp) and the
     fuel flow (lb/s) at manifold pressure ``manifold`` (Pa; the supercharger's ``TMAP`` before it, ``tmap``, gives
     the pumping loss) and engine ``rpm``; running on one magneto (``magnetos`` not 3) the power drops by the spark
-    fail drop; stopped and cranking, the starter's torque (``crank``: its gain, 0 without the starter) falling
-    linearly to none at the starter's rpm gives the indicated power."""
+    fail drop, and by ``failed`` (the fraction a failure leaves, flightsim's own: 1 healthy); stopped and cranking,
+    the starter's torque (``crank``: its gain, 0 without the starter) falling linearly to none at the starter's
+    rpm gives the indicated power."""
     gamma = 1.3
     cr = row[PE_COMPRESSION]
     mratio = cr if manifold < 1. else p_amb / manifold
@@ -386,7 +389,7 @@ def _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb, 
     if running:
         efficiency = table_value(tb, data, TB_MIXTURE, m_dot_fuel / m_dot_air)
         fmep = -row[PE_FMEP_DYNAMIC] * mps * _FT_TO_M - row[PE_FMEP_STATIC]
-        power = 1.0 if magnetos == 3 else row[PE_SPARK_DROP]
+        power = (1.0 if magnetos == 3 else row[PE_SPARK_DROP]) * failed
         ihp = (fuel_flow * 3600 / row[PE_ISFC]) * efficiency * power - row[PE_STATIC_FRICTION]
     elif crank != 0.0:
         k_torque = 1.0 - rpm / row[PE_STARTER_RPM] if rpm < row[PE_STARTER_RPM] else 0.0
@@ -481,7 +484,7 @@ def piston_frame(props, row, s, pr, ps, tb, data, dt, out):
     manifold = _boosted(row, speed, tmap, rpm, throttle)
     crank = props[s[PS_STARTER_GAIN]] if cranking else 0.0
     hp, ihp, fuel_flow = _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb,
-                                     props[s[PS_MIXTURE]], magnetos, crank)
+                                     props[s[PS_MIXTURE]], magnetos, crank, props[s[PS_POWER]])
     if ihp < 0.1250:
         running = False
     props[s[PS_TMAP]] = tmap
@@ -507,7 +510,7 @@ def _excess_power(props, row, s, pr, ps, tb, data, prop_rpm, pitch):
     tmap = _manifold_target(row, throttle, mps, p_ram)
     manifold = _boosted(row, _settled_boost_speed(props, row, s, p_amb), tmap, rpm, throttle)
     hp, ihp, fuel_flow = _horsepower(row, tb, data, np.bool_(True), rpm, mps, manifold, tmap, p_amb, t_amb,
-                                     props[s[PS_MIXTURE]], int(props[s[PS_MAGNETOS]]), 0.0)
+                                     props[s[PS_MIXTURE]], int(props[s[PS_MAGNETOS]]), 0.0, props[s[PS_POWER]])
     excess = _shaft_power(hp, rpm) - propeller_power_required(props, pr, ps, tb, data, prop_rpm, pitch)
     return excess, ihp, fuel_flow, tmap
 

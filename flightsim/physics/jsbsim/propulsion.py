@@ -172,6 +172,7 @@ from flightsim.physics.jsbsim.turbine import (
     S_N2,
     S_N2NORM,
     S_PHASE,
+    S_POWER,
     S_RUNNING,
     S_THROTTLE,
     S_THRUST,
@@ -357,7 +358,7 @@ class Propulsion:
         name = self.properties.names
         self.defaults.update({name[s[PS_MIXTURE]]: 1.0, canonical(f"fcs/mixture-cmd-norm[{k}]"): 1.0,
                               name[s[PS_RUNNING]]: 1.0, name[s[_piston.PS_MAGNETOS]]: 3.0,
-                              name[s[_piston.PS_STARTER_GAIN]]: 1.0,
+                              name[s[_piston.PS_STARTER_GAIN]]: 1.0, name[s[_piston.PS_POWER]]: 1.0,
                               name[s[PS_MAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
                               name[s[_piston.PS_TMAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
                               name[ps[_propeller.RS_PITCH]]: prop_row[_propeller.PR_MIN_PITCH],
@@ -535,7 +536,7 @@ class Propulsion:
                               name[own[S_INJ_N1]]: value("injection-N1-inc", 0.0),
                               name[own[S_INJ_N2]]: value("injection-N2-inc", 0.0),
                               name[own[S_PHASE]]: float(PHASE_RUN), name[own[S_RUNNING]]: 1.0,
-                              name[own[S_CUTOFF]]: 0.0})
+                              name[own[S_CUTOFF]]: 0.0, name[own[S_POWER]]: 1.0})
         return row
 
     def _boolean(self, el, where):

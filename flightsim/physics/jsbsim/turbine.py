@@ -76,9 +76,9 @@ E_PROPELLER = 21
 #: and what it reads of the air (the dynamic pressure, the temperature).
 (S_THROTTLE, S_IDLE, S_MIL, S_N1_UP, S_N1_DOWN, S_N2_UP, S_N2_DOWN, S_N1, S_N2, S_N2NORM, S_THRUST, S_AUG,
  S_AUGMENTATION, S_INJECTION_FN, S_INJECTION, S_INJECTION_TIMER, S_WATER, S_INJ_N1, S_INJ_N2, S_PHASE, S_STARTER,
- S_CUTOFF, S_RUNNING, S_STALLED, S_SEIZED, S_CRANKING, S_FUEL_FLOW, S_QBAR, S_TEMPERATURE) = range(29)
+ S_CUTOFF, S_RUNNING, S_STALLED, S_SEIZED, S_CRANKING, S_FUEL_FLOW, S_QBAR, S_TEMPERATURE, S_POWER) = range(30)
 #: The number of columns of :attr:`Propulsion.engines` and :attr:`Propulsion.slots`.
-ENGINE_FIELDS, SLOT_FIELDS = 34, 29
+ENGINE_FIELDS, SLOT_FIELDS = 34, 30
 # (a rocket's or electric engine's row shares the thruster's, throttle's and thrust's columns)
 assert (E_X, E_Y, E_Z, E_PITCH, E_YAW, S_THROTTLE, S_THRUST) == (_rocket.T_X, _rocket.T_Y, _rocket.T_Z,
                                                                _rocket.T_PITCH, _rocket.T_YAW, _rocket.K_THROTTLE,
@@ -92,9 +92,12 @@ TURBINE_STATE = ("{e}/n1", "{e}/n2", "{e}/n2norm", "{e}/thrust-lbs", "{e}/augmen
 #: (flightsim's name), the starter and the fuel cut-off (flightsim's names for FGEngine's ``Starter`` and
 #: FGTurbine's ``Cutoff``, which JSBSim reaches only through ``propulsion/starter_cmd`` and ``cutoff_cmd``), the
 #: running flag, stalled, seized (JSBSim's), cranking (flightsim's: FGEngine's ``Cranking``), the fuel flow
-#: (JSBSim's), then the dynamic pressure and the temperature it reads.
+#: (JSBSim's), then the dynamic pressure and the temperature it reads, and ``{e}/failure-power-norm``: the fraction
+#: of its power a failure leaves it (flightsim's own, :mod:`flightsim.simulation.failures`' partial power and rough
+#: running; 1 healthy, JSBSim has none).
 TURBINE_SWITCHES = ("{e}/phase", "{e}/starter_cmd", "{e}/cutoff_cmd", "{e}/set-running", "{e}/stalled",
-                    "{e}/seized", "{e}/cranking", "{e}/fuel-flow-rate-pps", "aero/qbar-psf", "atmosphere/T-R")
+                    "{e}/seized", "{e}/cranking", "{e}/fuel-flow-rate-pps", "aero/qbar-psf", "atmosphere/T-R",
+                    "{e}/failure-power-norm")
 #: FGTurbine's ``phaseType``: tpOff, tpRun, tpSpinUp, tpStart, tpStall, tpSeize, tpTrim.
 PHASE_OFF, PHASE_RUN, PHASE_SPINUP, PHASE_START, PHASE_STALL, PHASE_SEIZE, PHASE_TRIM = range(7)
 #: FGTurbine's constructor's defaults of the start's constants (tag → value, column).
@@ -226,6 +229,10 @@ def turbine_frame(props, row, s, dt, density_ratio, out):
     if throttle > 1.0:                      # the range above 1 is the afterburner's (augmethod 2)
         augment_cmd = throttle - 1.0
         throttle -= augment_cmd
+    power = props[s[S_POWER]]
+    if power < 1.0:     # a failure (flightsim's): the core spools no higher than leaves that fraction of mil thrust
+        throttle = min(throttle, math.sqrt(max(power, 0.0)))
+        augment_cmd = 0.0
     phase = int(props[s[S_PHASE]])
     running = props[s[S_RUNNING]] != 0.0
     cutoff = props[s[S_CUTOFF]] != 0.0

@@ -57,7 +57,8 @@ from pathlib import Path
 from flightsim.errors import InputError
 from flightsim.schema import Checker, Number, Text, join, read_toml
 
-__all__ = ["PILOTS", "QUANTITIES", "START_KINDS", "CampaignSpec", "Dispersion", "column_of", "read_spec"]
+__all__ = ["FAILURE_KINDS", "PILOTS", "QUANTITIES", "START_KINDS", "CampaignSpec", "Dispersion", "column_of",
+           "read_spec"]
 
 #: The starts a campaign flies from (:func:`flightsim.simulation.starts.make_start`'s kinds).
 START_KINDS = ("runway", "approach", "air")
@@ -84,7 +85,7 @@ QUANTITIES = {
     "autopilot.alt_ft": ("number", "ft", 0.0, 60000.0, "the autopilot's altitude target"),
     "autopilot.hdg_deg": ("number", "deg", -360.0, 720.0, "the autopilot's heading target (wrapped into 0..360)"),
     "autopilot.vs_fpm": ("number", "ft/min", -6000.0, 6000.0, "the autopilot's vertical speed target"),
-    "failure.kind": ("failure", "", None, None, "a failure (a kind the batch flies, or none)"),
+    "failure.kind": ("failure", "", None, None, "a failure (one of FAILURE_KINDS, or none)"),
     "failure.at_s": ("number", "s", 0.0, 1e6, "when the failure happens, s of flight"),
 }
 _TOP = {"runs": Number(ge=1, le=10 ** 12, integer=True), "seed": Number(ge=0, le=2 ** 63 - 1, integer=True)}
@@ -95,6 +96,10 @@ _STOP_OPTIONAL = {"touchdown": lambda check, v, where: check.boolean(v, where),
                   "crash": lambda check, v, where: check.boolean(v, where),
                   "below_ft": Number(ge=-1e4, le=1e6, unit="ft")}
 _DISTRIBUTIONS = ("uniform", "normal", "choices")
+#: The failures ``failure.kind`` may draw: those of :data:`flightsim.simulation.failures.BATCH_KINDS` that take no
+#: parameters (no fraction, direction, engine or wheel to choose), and ``none``.
+FAILURE_KINDS = ("engine", "jam_aileron", "jam_elevator", "jam_rudder", "pitot", "static", "vacuum", "electrical",
+                 "brake_left", "brake_right")
 #: The autopilot pilot's flare height by default, ft above the runway
 #: (:class:`~flightsim.simulation.campaign.pilots.AutopilotPilot`).
 FLARE_FT = 20.0
@@ -279,9 +284,7 @@ def _dispersion(check, value, where, names_seen):
 
         return Dispersion(name, kind, tuple(check.string(v, f"{at}[{i}]", LEVELS) for i, v in enumerate(items)))
     if quantity == "failure":
-        from flightsim.simulation.failures import BATCH_KINDS
-
-        return Dispersion(name, kind, tuple(check.string(v, f"{at}[{i}]", ("none", *BATCH_KINDS))
+        return Dispersion(name, kind, tuple(check.string(v, f"{at}[{i}]", ("none", *FAILURE_KINDS))
                                             for i, v in enumerate(items)))
     rule = Number(integer=quantity == "integer", **bounds)
     return Dispersion(name, kind, tuple(rule(check, v, f"{at}[{i}]") for i, v in enumerate(items)))
