@@ -7,9 +7,10 @@ package's ``aircraft/``, ``engine/`` and ``systems/`` (nothing is written into t
 * the copy's ``<run end>`` is the script's end or ``--cap`` s (default 300), whichever is sooner, and each
   ``<event>`` without a ``<notify>`` gets an empty one (it changes nothing but makes JSBSim print the event's
   heading, ``NAME (Event K) executed at time: T``, so that every event's firing can be read from its stdout);
-* **JSBSim** (the ``jsbsim`` package's ``FGFDMExec``: ``load_script``, ``run_ic``, ``run`` until it returns
-  false) and **flightsim** (:func:`flightsim.simulation.script.run_script`, RK4 at the script's ``dt``, its
-  ``on_frame`` hook reading the state) each run in a subprocess of this script, recording every frame's
+* **JSBSim** (the ``jsbsim`` package's ``FGFDMExec``: ``load_script``, ``run_ic``, the trim a reset file
+  requests as the ``JSBSim`` program runs it (:func:`ic_trim`), ``run`` until it returns false) and
+  **flightsim** (:func:`flightsim.simulation.script.run_script`, RK4 at the script's ``dt``, its ``on_frame`` hook
+  reading the state) each run in a subprocess of this script, recording every frame's
   geodetic latitude and longitude, height above sea level, Euler angles and true airspeed, and the notices'
   headings (which event fired at which frame);
 * the row: the aircraft; whether flightsim runs the script to its end (or the one line it refuses it with, or
@@ -60,6 +61,8 @@ HEADING = re.compile(r"^(?:<b>)?(.*) \(Event (\d+)\) executed at time: ([-+0-9.e
 #: The per-frame columns recorded: JSBSim's property names.
 COLUMNS = ("simulation/sim-time-sec", "position/lat-geod-deg", "position/long-gc-deg", "position/h-sl-ft",
            "attitude/phi-deg", "attitude/theta-deg", "attitude/psi-deg", "velocities/vt-fps")
+#: JSBSim's ``TrimMode::tNone`` (FGTrim.h): no trim requested.
+TRIM_NONE = 6
 #: The comparison window, s.
 WINDOW_S = 60.0
 #: Aims (issue 40): position, height (ft), attitude (deg), airspeed (ft/s); lift-off (s).
@@ -85,6 +88,28 @@ NOTES = {
                   "its parachute's drag not yet looked into",
     "mk82_script": "the bomb lands 7 frames (0.14 s) after JSBSim's, 91 ft apart in height before (its attitude's "
                    "180° is the Euler angles' flip near a vertical dive); not yet looked into",
+    "L410": "the script starts no engine: JSBSim's turboprops stand still, flightsim's run from the start "
+            "(FGTurboProp's off and start phases are not modelled): their idle thrust (164 lbf each) rolls the L410 "
+            "15.8 ft in 10 s",
+    "L4102": "set-running −1 with the brakes on: JSBSim's turboprops spool up from rest (N1 21 % at 10 s), flightsim's "
+             "run at idle (N1 60 %) from the start; the brakes hold both",
+    "c3104": "its reset file (ellington: 29.5 ft above a 26 ft terrain) drops the C310 onto the runway; the two fall "
+             "alike, the impact on the stiff gear parts them by 7° in pitch for a second and 0.4 ft/s, so the take-off "
+             "events fire 2 frames early (15.88 s against 15.92 s); 'Set fourth waypoint' fires a frame after 'Set "
+             "third waypoint' (197.24 s) where JSBSim's does not: the script reads guidance/wp-distance, which the "
+             "aircraft's flight controls compute, a frame later than JSBSim (the waypoint it set is not yet seen)",
+    "c3105": "as c3104 at dt 1/120 s (the impact parts them by 1.06° and 2.0 ft/s); 'Cruise Throttle' (vc ≥ 300 ft/s, "
+             "reached slowly in level flight) fires 17 frames late (115.75 s against 115.61 s), and the waypoint event "
+             "as c3104's",
+    "c1722": "JSBSim's longitudinal trim (do_simple_trim 0, at 0.5 s) leaves the aileron and rudder as they were: its "
+             "c172x rolls to 23° before the roll autopilot takes it at 5 s; flightsim's trim balances them too "
+             "(aileron −0.077) and stays wings level; JSBSim's engine stops at 55.77 s ('Engine starved'), flightsim's "
+             "runs on",
+    "paraglider_rotate_test": "flightsim's flight diverges at 6.8 s (the quaternion degenerates): not yet looked into",
+    "p51d_tail_wind": "the cosine gust (25 ft/s tail wind, 15–26 s) blows as JSBSim's (airspeed within 0.05 ft/s from "
+                      "3 s on); the ground trim (do_simple_trim 2) differs: flightsim's settles the P-51 on its nose "
+                      "(θ −11.3°) where JSBSim's trimOnGround rotates it onto its tail wheel (θ 11.7°, ψ 88.24° after "
+                      "its rotations): 23° apart in pitch until flightsim's rocks back at 2 s, ψ 1.8° apart after",
     "p51_start_test": "its reset file puts the P-51 below the ground sinking at 17.7 ft/s; as in JSBSim nothing on "
                       "the ground stops the run, and after the start the two part in attitude (65°) on the ground",
 }
@@ -167,6 +192,7 @@ def worker_jsbsim(root, script, out):
         if not fdm.load_script(script):
             raise RuntimeError("load_script failed")
         fdm.run_ic()
+        ic_trim(fdm)
         try:
             wow = fdm.get_property_value("gear/wow")
         except Exception:       # noqa: BLE001 (no gear)
@@ -179,6 +205,17 @@ def worker_jsbsim(root, script, out):
     sys.stdout.flush()
     np.savez(out, rows=np.array(rows, dtype=float).reshape(-1, len(COLUMNS)), wow=wow)
     Path(str(out) + ".json").write_text(json.dumps({"status": status}))
+
+
+def ic_trim(fdm):
+    """The trim a reset file requests (``<trim>``), as the ``JSBSim`` program runs it after ``RunIC``
+    (``JSBSim.cpp``: an ``FGTrim`` of that mode, whether it converged ignored); the package's ``run_ic`` does not."""
+    mode = int(fdm.get_ic().trim_requested())
+    if mode != TRIM_NONE:
+        try:
+            fdm.do_trim(int(mode))
+        except Exception:       # noqa: BLE001 (JSBSim.cpp ignores a failed trim)
+            pass
 
 
 def worker_flightsim(root, script, out):
@@ -297,7 +334,9 @@ def timed(root, work, script, timeout, rounds=3):
 
 
 JSBSIM_CLI = ("import jsbsim, sys\nfdm = jsbsim.FGFDMExec(sys.argv[1])\nfdm.set_debug_level(0)\n"
-              "fdm.load_script(sys.argv[2])\nfdm.run_ic()\nwhile fdm.run():\n    pass\n")
+              "fdm.load_script(sys.argv[2])\nfdm.run_ic()\nmode = int(fdm.get_ic().trim_requested())\n"
+              f"if mode != {TRIM_NONE}:\n    try:\n        fdm.do_trim(mode)\n    except Exception:\n        pass\n"
+              "while fdm.run():\n    pass\n")
 
 
 def measure(package, name, path, cap, timeout):

@@ -353,7 +353,7 @@ def test_the_flight_controls_read_the_round_planets_latitude_and_inertial_rates(
     geodetic_lat, geodetic_lon = to_view(t, eci, packed, seen)      # (writes the planet's latitude and longitude)
     slots = np.arange(len(STATE), dtype=np.int64)
     props = np.zeros(len(STATE))
-    _state_into(props, slots, seen, packed)
+    _state_into(props, slots, seen, packed, None)      # (no terrain: the plane z = 0)
     got = dict(zip(STATE, props, strict=True))
     assert got["position/lat-geod-rad"] == geodetic_lat and got["position/long-gc-rad"] == geodetic_lon
     assert abs(got["position/lat-geod-deg"] - lat) < 0.5 and abs(got["position/long-gc-deg"] - lon) < 0.5

@@ -286,6 +286,10 @@ V1 = {
         <winddir unit="DEG"> 45 </winddir> <hwind> 5 </hwind>""",
     "vt-roc-vground": """<altitude> 5000 </altitude> <psi unit="DEG"> 30 </psi> <vt> 150 </vt>
         <roc unit="FT/SEC"> 10 </roc>""",
+    "elevation-agl-geocentric": """<longitude unit="DEG"> -95.16 </longitude> <latitude unit="DEG"> 29.59 </latitude>
+        <altitude unit="FT"> 7.1 </altitude> <elevation unit="FT"> 2000 </elevation> <vc> 100 </vc>""",
+    "elevation-msl-geodetic": """<latitude unit="DEG" type="geod"> 45 </latitude> <elevation unit="M"> 500 </elevation>
+        <altitudeMSL unit="FT"> 3000 </altitudeMSL> <psi unit="DEG"> 10 </psi> <vt> 120 </vt>""",
 }
 V2 = {
     "ecef-orientation-body-velocity": """<position frame="ECEF"> <latitude unit="DEG" type="geod"> 45 </latitude>
@@ -303,11 +307,16 @@ V2 = {
         <orientation unit="RAD" frame="LOCAL"> <x> 0.1 </x> <y> 0.2 </y> <z> 3.0 </z> </orientation>
         <velocity unit="FT/SEC" frame="LOCAL"> <x> 100 </x> <y> -50 </y> <z> 2 </z> </velocity>
         <attitude_rate unit="RAD/SEC" frame="ECEF"> <x> 0.01 </x> <y> 0 </y> <z> -0.02 </z> </attitude_rate>""",
+    "elevation-agl": """<position frame="ECEF"> <altitudeAGL unit="FT"> 29.5 </altitudeAGL>
+          <latitude type="geodetic" unit="DEG"> 29.594656 </latitude> <longitude unit="DEG"> -95.16 </longitude>
+        </position> <orientation unit="DEG" frame="LOCAL"> <yaw> 0 </yaw> </orientation>
+        <elevation unit="FT"> 26.0 </elevation>""",
 }
 PROPERTIES = ("position/lat-geod-deg", "position/long-gc-deg", "position/geod-alt-ft", "velocities/v-north-fps",
               "velocities/v-east-fps", "velocities/v-down-fps", "attitude/phi-rad", "attitude/theta-rad",
               "attitude/psi-rad", "velocities/p-rad_sec", "velocities/q-rad_sec", "velocities/r-rad_sec",
-              "atmosphere/total-wind-north-fps", "atmosphere/total-wind-east-fps", "atmosphere/total-wind-down-fps")
+              "atmosphere/total-wind-north-fps", "atmosphere/total-wind-east-fps", "atmosphere/total-wind-down-fps",
+              "position/terrain-elevation-asl-ft", "position/h-agl-ft")
 
 
 @pytest.fixture(scope="module")
@@ -333,13 +342,14 @@ def test_reset_file_resolves_as_jsbsims(ic_root, tmp_path, name, body):
     path = tmp_path / f"{name}.xml"
     path.write_text(f'<?xml version="1.0"?>\n<initialize name="t"{version}>\n{text}\n</initialize>\n')
     ic = load_initial_condition(path)
-    ours = [ic.lat_deg, ic.lon_deg, ic.alt_ft, *ic.v_ned, *ic.euler, *ic.pqr, *ic.wind_ned]
+    ours = [ic.lat_deg, ic.lon_deg, ic.alt_ft, *ic.v_ned, *ic.euler, *ic.pqr, *ic.wind_ned, ic.elevation_ft,
+            ic.alt_ft - ic.elevation_ft]
     theirs = _jsbsim_ic(ic_root, path)
     for prop, a, b in zip(PROPERTIES, ours, theirs, strict=True):
         if prop.endswith("psi-rad"):
             a, b = math.remainder(a, 2 * math.pi), math.remainder(b, 2 * math.pi)
         # (JSBSim's geodetic height of a point far up, 2.7e6 ft, is its iteration's: 2e-8 of it apart)
-        if "alt" in prop:
+        if "alt" in prop or "agl" in prop or "terrain" in prop:
             tol = 1e-5 + 2e-8 * abs(b)
         else:
             tol = 1e-9 if prop.startswith(("position", "attitude")) else 1e-7 * (1 + abs(b))
@@ -373,7 +383,7 @@ def test_view_state_is_flightsims_frames(tmp_path):
     ('<latitude unit="PARSEC"> 1 </latitude>', "latitude"),
     ('<altitude unit="DEG"> 1 </altitude>', "altitude"),
     ("<vt> fast </vt>", "vt"),
-    ("<trim> 1 </trim>", "trim"),
+    ("<targetNlf> 1 </targetNlf>", "targetNlf"),
 ])
 def test_bad_reset_file(tmp_path, text, element):
     path = tmp_path / "bad.xml"
@@ -383,3 +393,106 @@ def test_bad_reset_file(tmp_path, text, element):
     assert str(path) in str(err.value) and element in str(err.value) and "\n" not in str(err.value)
     with pytest.raises(InputError, match="No such file"):
         load_initial_condition(tmp_path / "nope.xml")
+
+
+@pytest.mark.parametrize("text, mode", [("1", 2), (" Ground ", 2), ("longitudinal", 0), ("FULL", 1), ("turn", 5),
+                                        ("pullup", 3), ("custom", 4), ("2", None), ("yes", None)])
+def test_a_reset_files_trim_is_read_as_jsbsims(ic_root, tmp_path, text, mode):
+    """``<trim>`` (version 1): JSBSim's TrimMode, as ``FGInitialCondition::SetTrimRequest`` reads it (any case; a
+    value it does not know is no trim), checked against JSBSim's own ``trim_requested``."""
+    path = tmp_path / "t.xml"
+    path.write_text(f'<initialize name="t"> <altitude> 10 </altitude> <trim>{text}</trim> </initialize>')
+    assert load_initial_condition(path).trim == mode
+    fdm = jsbsim.FGFDMExec(str(ic_root))
+    fdm.set_debug_level(0)
+    fdm.load_model("drop")
+    assert fdm.load_ic(str(path), False)
+    assert int(fdm.get_ic().trim_requested()) == (6 if mode is None else mode)     # (TrimMode::tNone: 6)
+
+
+def test_a_reset_files_trim_flightsim_lacks_is_one_line(tmp_path):
+    """A pull-up trim requested by the reset file: refused naming the file and ``trim``, nothing written."""
+    root, work = make_root(tmp_path, end="1")
+    (root / "aircraft" / "drop" / "init.xml").write_text(
+        '<initialize name="p"> <latitude unit="DEG"> 30 </latitude> <altitude unit="FT"> 3000 </altitude>'
+        ' <vt> 100 </vt> <trim> pullup </trim> </initialize>')
+    done = cli("script", "scripts/drop.xml", "--root", str(root), cwd=work)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "init.xml" in lines[0] and "trim" in lines[0] and "pull-up" in lines[0], lines
+    assert not list(work.iterdir())
+
+
+CONTACT = """<ground_reactions>
+    <contact type="STRUCTURE" name="BOTTOM">
+      <location unit="IN"> <x> 0 </x> <y> 0 </y> <z> 0 </z> </location>
+      <static_friction> 0.8 </static_friction> <dynamic_friction> 0.5 </dynamic_friction>
+      <spring_coeff unit="LBS/FT"> 200 </spring_coeff> <damping_coeff unit="LBS/FT/SEC"> 20 </damping_coeff>
+    </contact>
+  </ground_reactions>"""
+
+
+def test_a_reset_files_terrain_elevation_is_the_ground(tmp_path):
+    """A version-1 reset file's ``<elevation>`` (2,000 ft): the ball starts 20 ft above that terrain
+    (``altitude`` is above the ground), its ``h-agl-ft`` is measured from it, and it falls onto it and rests
+    on its contact there, as JSBSim's: the heights within 0.05 ft of JSBSim's at each half second (its bounce
+    on the stiff contact integrated by RK4 and by JSBSim's own), 0.005 ft at rest."""
+    root, work = make_root(tmp_path, end="4", prop="position/terrain-elevation-asl-ft", prop_caption="terrain")
+    aircraft = root / "aircraft" / "drop" / "drop.xml"
+    aircraft.write_text(aircraft.read_text().replace("<ground_reactions/>", CONTACT))
+    (root / "aircraft" / "drop" / "init.xml").write_text(
+        '<initialize name="e"> <longitude unit="DEG"> 10 </longitude> <elevation unit="FT"> 2000 </elevation>'
+        ' <altitude unit="FT"> 20 </altitude> <latitude unit="DEG"> 30 </latitude> </initialize>')
+    done = cli("script", "scripts/drop.xml", "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    run_jsbsim(root, "scripts/drop.xml")
+    ours, theirs = read_rows(work / "drop.csv"), read_rows(root / "drop.csv")
+    head = ours[0]
+    assert head == theirs[0] and len(ours) == len(theirs) == 1 + 9
+    mine = [dict(zip(head, map(float, row), strict=True)) for row in ours[1:]]
+    jsb = [dict(zip(head, map(float, row), strict=True)) for row in theirs[1:]]
+    assert mine[0]["agl"] == pytest.approx(20.0, abs=1e-6) and mine[0]["terrain"] == 2000.0
+    assert mine[0]["/fdm/jsbsim/position/h-sl-ft"] == pytest.approx(2020.0, abs=0.1)
+    for a, b in zip(mine, jsb, strict=True):
+        assert abs(a["agl"] - b["agl"]) < 0.05 and abs(a["terrain"] - b["terrain"]) < 1e-6, (a["Time"], a, b)
+    # at rest on the terrain: the contact at the CG (no moment to tip the ball), its spring carrying the 32 lb ball
+    assert mine[-1]["agl"] == pytest.approx(-32.174 / 200.0, abs=0.005)
+    assert abs(mine[-1]["agl"] - jsb[-1]["agl"]) < 0.005
+
+
+GUST = """
+    <property value="1"> atmosphere/cosine-gust/startup-duration-sec </property>
+    <property value="1"> atmosphere/cosine-gust/steady-duration-sec </property>
+    <property value="1"> atmosphere/cosine-gust/end-duration-sec </property>
+    <property value="10"> atmosphere/cosine-gust/magnitude-ft_sec </property>
+    <property value="{frame}"> atmosphere/cosine-gust/frame </property>
+    <property value="0"> atmosphere/cosine-gust/X-velocity-ft_sec </property>
+    <property value="3"> atmosphere/cosine-gust/Y-velocity-ft_sec </property>
+    <event name="gust">
+      <condition> simulation/sim-time-sec ge 1.0 </condition>
+      <set name="atmosphere/cosine-gust/start" value="1"/>
+    </event>"""
+
+
+@pytest.mark.parametrize("frame, yaw, east", [("3", 0, 1.0), ("1", 180, -1.0)], ids=["local", "body"])
+def test_a_cosine_gust_blows_as_jsbsims(tmp_path, frame, yaw, east):
+    """JSBSim's one-minus-cosine gust (10 ft/s along the gust frame's y, up 1 s, steady 1 s, down 1 s, started at
+    1 s): in the local frame y is East; in the body frame y is the right wing, West for the ball facing South.  The
+    total wind East and the ball's drift as JSBSim's at each half second, the profile's values (half at 0.5 s into
+    the rise, full when steady, none once it has ended)."""
+    root, work = make_root(tmp_path, end="5", prop="atmosphere/total-wind-east-fps", prop_caption="gust",
+                           run_extra=GUST.format(frame=frame))
+    init = root / "aircraft" / "drop" / "init.xml"
+    init.write_text(init.read_text().replace("<z> 0 </z> </orientation>", f"<z> {yaw} </z> </orientation>"))
+    done = cli("script", "scripts/drop.xml", "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    run_jsbsim(root, "scripts/drop.xml")
+    ours, theirs = read_rows(work / "drop.csv"), read_rows(root / "drop.csv")
+    head = ours[0]
+    assert head == theirs[0] and len(ours) == len(theirs) == 1 + 11
+    mine = {float(r[0]): dict(zip(head, map(float, r), strict=True)) for r in ours[1:]}
+    jsb = {float(r[0]): dict(zip(head, map(float, r), strict=True)) for r in theirs[1:]}
+    for t, a in mine.items():
+        assert abs(a["gust"] - jsb[t]["gust"]) < 1e-6 and abs(a["ve"] - jsb[t]["ve"]) < 1e-3, (t, a, jsb[t])
+    assert mine[1.5]["gust"] == pytest.approx(5.0 * east, abs=0.2) and mine[2.5]["gust"] == pytest.approx(10.0 * east)
+    assert mine[4.5]["gust"] == 0.0 and mine[5.0]["gust"] == 0.0 and mine[0.5]["gust"] == 0.0

@@ -318,7 +318,7 @@ BAD = [
      "gravity-gradient torque is not modelled"),
     ("<property value='0'> simulation/gravity-model </property>", "<property> value= (line 6)", "J2 model"),
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
-     " <set name='atmosphere/cosine-gust/start' value='1'/> </event>", "<set> value= (line 6)", "cosine gust"),
+     " <set name='atmosphere/total-wind-east-fps' value='1'/> </event>", "<set> name= (line 6)", "read-only"),
 ]
 
 

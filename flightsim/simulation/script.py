@@ -21,8 +21,12 @@ What runs (JSBSim's ``FGScript::LoadScript``, ``FGOutputType::Load``, ``FGOutput
   (:mod:`flightsim.simulation.script_subsystems`), those flightsim cannot give left out and named in one line on
   stderr at the start;
 - the ``ic/*`` properties (JSBSim's ``FGInitialCondition``): the reset file's condition, read as JSBSim's IC holds
-  it; a script may write the height and the airspeed (:data:`~flightsim.simulation.script_properties.
-  WRITABLE_INITIAL`), where a later ``do_simple_trim`` starts from, as JSBSim's FGTrim starts from the IC;
+  it; its terrain ``<elevation>`` the ground of the whole flight (:func:`terrain_plane`); its ``<trim>`` run before
+  the first frame as the ``JSBSim`` program runs it (:func:`_trim_requested`); a script may write the
+  height and the airspeed (:data:`~flightsim.simulation.script_properties.WRITABLE_INITIAL`), where a later
+  ``do_simple_trim`` starts from, as JSBSim's FGTrim starts from the IC;
+- JSBSim's one-minus-cosine gust (``atmosphere/cosine-gust/*``, :mod:`flightsim.simulation.script_gust`), added to
+  the steady wind from the frame its ``start`` is written;
 - JSBSim's integration settings (:data:`SETTINGS`): its integrators (taken as settings of JSBSim's own: flightsim
   integrates with ``--integrator``), the gravity model 1 (J2) and the gravity-gradient torque off;
 - a function's ``<table>`` (compiled by the aircraft's compiler, :class:`~flightsim.physics.jsbsim.program.
@@ -48,8 +52,10 @@ from pathlib import Path
 import numpy as np
 
 from flightsim.errors import InputError
+from flightsim.physics.jsbsim.initial import _tl2b
 from flightsim.physics.jsbsim.xmlfile import LinedXML
 from flightsim.simulation import script_events as events
+from flightsim.simulation import script_gust as gusts
 from flightsim.simulation import script_properties as props
 from flightsim.simulation import script_subsystems as subsystems
 from flightsim.simulation.script_writes import TRIM_MODES, TRIM_REFUSED, ScriptProperties
@@ -71,8 +77,8 @@ FUNCTIONS = {
 #: JSBSim's settings of its integration a script may write (``FGPropagate``, ``FGInertial``, ``FGAccelerations``):
 #: name → (JSBSim's default, the values flightsim runs as JSBSim does (None: any), why the others are refused).
 #: The integrators are JSBSim's own (flightsim integrates with ``--integrator``); the gravity is J2's (model 1,
-#: ``gtWGS84``); the gravity-gradient torque and the cosine gust (``FGWinds``) are not modelled: a script that
-#: declares the gust's other properties would otherwise start one that never blows.
+#: ``gtWGS84``); the gravity-gradient torque is not modelled.  (JSBSim's cosine gust, ``atmosphere/cosine-gust/*``,
+#: blows: :mod:`flightsim.simulation.script_gust`.)
 SETTINGS = {
     "simulation/integrator/rate/rotational": (1.0, None, ""),
     "simulation/integrator/rate/translational": (3.0, None, ""),
@@ -80,7 +86,6 @@ SETTINGS = {
     "simulation/integrator/position/translational": (4.0, None, ""),
     "simulation/gravity-model": (1.0, {1.0}, "flightsim's gravity is the planet's J2 model (JSBSim's 1, WGS84)"),
     "simulation/gravitational-torque": (0.0, {0.0}, "the gravity-gradient torque is not modelled"),
-    "atmosphere/cosine-gust/start": (0.0, {0.0}, "JSBSim's cosine gust is not modelled"),
 }
 #: Each ``<table>`` of a script's functions compiled (:func:`_table_program`), by the element's id (the element
 #: kept with it, so that its id is not reused).
@@ -707,6 +712,14 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
     ic = load_initial_condition(script.initialize, chosen)
     model = aircraft.jsbsim
     constants = {name: default for name, (default, _, _) in SETTINGS.items()}
+    constants.update(gusts.PROPERTIES)
+    constants[gusts.START] = 0.0
+    # (a property the aircraft declares and nothing of it reads — the c310's ap/active-waypoint — has no slot in its
+    # array: it is the script's, at its declared value, as in JSBSim's tree)
+    for block in (model.fcs, model.aero, model.external, model.propulsion):
+        for name, value in block.defaults.items():
+            if name not in model.properties:
+                constants.setdefault(name, value)
     for name, value in script.declared.items():
         if name in model.properties:
             model.initial[model.properties[name]] = value
@@ -715,13 +728,18 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
     start = Start("file", ic.view_state(), Controls())
     # (JSBSim's FGLGear::CrashDetect only reports: nothing on the ground stops a script's run)
     sim = Simulation(aircraft, integrator, script.dt, atmosphere="isa", start=start, planet=chosen,
-                     lat=ic.lat_deg, lon=ic.lon_deg, crashes=False)
+                     lat=ic.lat_deg, lon=ic.lon_deg, crashes=False, terrain=terrain_plane(ic.elevation_ft))
     tree = ScriptProperties(sim, constants, ic, ic.wind_ned)
     tree.new_frame(script.start)
     tree.initial = props.initial_values(tree.read)          # (ic/*: the start, as JSBSim's IC holds it)
     for name, value in tree.initial.items():
         constants.setdefault(name, value)
     tree.initial_engines(ic.running)
+    held = [name for name in script.declared if tree.kind(name)[0] == "command"]
+    for name in held:                   # (a pilot's command declared at a value is held there, as a <set> holds it:
+        tree.write(name, script.declared[name])     # L4102's brakes)
+    if held:
+        tree.apply()
     for name, el in named.items():
         if not tree.known(name):
             reader.fail(el, f"unknown property {name!r}: nothing defines it (not flightsim's state, not the "
@@ -742,6 +760,8 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         if kind in ("running", "active") and constant and int(value) >= len(model.propulsion.kinds):
             reader.fail(el, f"{'set-running' if kind == 'running' else 'active_engine'} {value:g}: no such engine "
                         f"(the aircraft has {len(model.propulsion.kinds)})", "value=")
+    if ic.trim is not None and ic.trim not in TRIM_MODES:
+        raise InputError(ic.source, "trim", f"trim mode {ic.trim}: {TRIM_REFUSED.get(ic.trim, 'no such mode')}")
     columns = []
     for out in script.outputs:
         given, left = subsystems.columns(out.switches, tree.known, model)
@@ -749,6 +769,8 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         if left:
             sys.stderr.write(f"flightsim: {reader.path}: <output> (line {out.line}): left out of {out.path.name} "
                              f"(flightsim does not give them): {', '.join(left)}\n")
+    if ic.trim is not None:
+        _trim_requested(tree, ic)
     rates = [max(1, int(0.5 + 1.0 / (script.dt * out.rate_hz))) for out in script.outputs]
     rows = [[] for _ in script.outputs]
     fresh = copy.deepcopy(script.events)        # (their running state: a script may be run again)
@@ -758,6 +780,13 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
 
     def read_named(name):
         return tree.read(props.canonical_name(name))
+
+    gust = gusts.CosineGust()
+
+    def write(name, value):
+        if name == gusts.START:         # (FGWinds::StartGust: this frame's winds start it)
+            gust.start(value != 0.0)
+        tree.write(name, value)
 
     while True:
         if on_frame is not None:
@@ -789,20 +818,59 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         now = t + script.dt
         tree.new_frame(now, frame + 1)
         try:
-            events.run_events(fresh, now, read_named, tree.write, evaluate, emit)
+            events.run_events(fresh, now, read_named, write, evaluate, emit)
         except RuntimeError as exc:
             raise RuntimeError(f"at {now:g} s: {exc}") from None
         if not sim.step():
             raise RuntimeError(f"the flight stopped at {t:g} s: {sim.status}")
         tree.apply()
+        if gust.running:                # (FGWinds after the script, on this frame's state: the next step's wind)
+            tree.new_frame(now)
+            tree.set_gust(gust.frame(tree.read, _tl2b(*(tree.read(f"attitude/{a}-rad") for a in ("phi", "theta",
+                                                                                              "psi"))),
+                                     _tw2b_of(tree.read("aero/alpha-rad"), tree.read("aero/beta-rad")), script.dt))
         t = now
         frame += 1
     for out, given, lines in zip(script.outputs, columns, rows, strict=True):
         delim = OUTPUT_TYPES[out.kind]
         head = delim.join(["Time", *(c[0] for c in given),
-                           *(e.caption if e.caption else props.ROOT + e.prop for e in out.entries)])
+                           *(e.caption or (e.prop if e.prop.startswith("/") else props.ROOT + e.prop)
+                             for e in out.entries)])
         _write_atomically(out.path, [head, *lines])
     return replace(script, events=fresh)
+
+
+def _tw2b_of(alpha, beta):
+    """JSBSim's wind → body matrix of ``alpha`` and ``beta`` (rad; ``FGAuxiliary::GetTw2b``)."""
+    ca, sa, cb, sb = math.cos(alpha), math.sin(alpha), math.cos(beta), math.sin(beta)
+    return np.array([[ca * cb, -ca * sb, -sa], [sb, cb, 0.0], [sa * cb, -sa * sb, ca]])
+
+
+def _trim_requested(tree, ic):
+    """The trim a reset file requests (``<trim>``), as the ``JSBSim`` program runs it (``JSBSim.cpp``: after
+    ``RunIC``, before the first frame, an ``FGTrim`` of that mode): :meth:`~flightsim.simulation.script_writes.
+    ScriptProperties.trim`.  The program ignores whether it converged (the flight goes on from where the trim left
+    it: here from the reset file's condition, a line on stderr saying so) and sets no ``simulation/trim-completed``
+    (only ``do_simple_trim`` does)."""
+    try:
+        tree.trim(ic.trim)
+    except RuntimeError as exc:
+        sys.stderr.write(f"flightsim: {ic.source}: trim: {exc}; the flight goes on from the reset file's "
+                         "condition\n")
+    tree.trims.clear()
+
+
+def terrain_plane(elevation):
+    """The ground of a reset file's terrain ``elevation`` (ft): None (the plane z = 0) at 0, else a
+    :class:`~flightsim.physics.terrain.Terrain` everywhere at that height (a 2 × 2 grid whose outside, its
+    ``sea_level``, is the same height): JSBSim's default ground callback, the ellipsoid raised by ``elevation``
+    (on a round planet flightsim's terrain is a height above the ellipsoid)."""
+    if elevation == 0.0:
+        return None
+    from flightsim.physics.terrain import Terrain
+
+    return Terrain(heights=np.full((2, 2), float(elevation)), landuse=np.zeros((2, 2), dtype=np.uint8), x0=0.0,
+                   y0=0.0, spacing=1.0, sea_level=float(elevation))
 
 
 def _write_atomically(path, lines):

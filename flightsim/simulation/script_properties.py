@@ -7,7 +7,9 @@ view (:attr:`Simulation.vector`, :attr:`Simulation.geodetic`), turned to JSBSim'
 z down; North-East-down) and units.  Any other name is a property of a JSBSim aircraft's own property array
 (:meth:`Simulation.jsbsim_property`), or a property the script declares.  Sources: JSBSim's ``FGPropagate::bind``
 (``position/h-sl-ft`` is the distance from the centre less the sea-level radius at the geocentric latitude,
-``position/h-agl-ft`` the height above the ellipsoid: the terrain is at sea level) and
+``position/h-agl-ft`` the height above the flight's terrain — a reset file's ``<elevation>`` is a
+:class:`~flightsim.physics.terrain.Terrain` at that height, JSBSim's ellipsoid raised by it — and
+``metrics/terrain-radius`` the distance from the centre to the ground under the aircraft) and
 ``FGPropagate::ComputeOrbitalParameters`` (``orbital/*``: the Kepler orbit of the inertial position and velocity
 about the planet's ``GM``).  On the flat planet the inertial axes are ECEF's at the flight's place, the planet
 still (the view laid on the ellipsoid at the origin, as the position).
@@ -22,6 +24,7 @@ import numpy as np
 from flightsim.math import quat
 from flightsim.physics.jsbsim.initial import _euler_of
 from flightsim.physics.planet import WGS84, ecef, local_axes
+from flightsim.physics.terrain import Terrain
 
 __all__ = ["BUILTIN", "canonical_name", "known", "orbit", "read_all"]
 
@@ -41,6 +44,8 @@ BUILTIN = (
     "position/eci-x-ft", "position/eci-y-ft", "position/eci-z-ft", "position/epa-rad",
     "position/terrain-elevation-asl-ft", "velocities/ecef-x-fps", "velocities/ecef-y-fps", "velocities/ecef-z-fps",
     "velocities/eci-x-fps", "velocities/eci-y-fps", "velocities/eci-z-fps", "velocities/eci-velocity-mag-fps",
+    "metrics/terrain-radius", "velocities/phidot-rad_sec", "velocities/thetadot-rad_sec",
+    "velocities/psidot-rad_sec",
 )
 #: A JSBSim aircraft's mass properties (``FGMassBalance::bind``; flightsim burns no fuel: as loaded).
 MASS = ("inertia/weight-lbs", "inertia/mass-slugs", "inertia/empty-weight-lbs", "inertia/cg-x-in", "inertia/cg-y-in",
@@ -55,11 +60,13 @@ ROOT = "/fdm/jsbsim/"
 
 
 def canonical_name(name):
-    """``name`` without the property tree's root (``/fdm/jsbsim/position/h-sl-ft`` → ``position/h-sl-ft``)."""
+    """``name`` without the property tree's root (``/fdm/jsbsim/position/h-sl-ft`` → ``position/h-sl-ft``); a
+    name outside it keeps its leading ``/`` (``/systems/l410/battery1-ok``: JSBSim's absolute path, the node an
+    aircraft's ``<property>/systems/l410/battery1-ok</property>`` declares, not ``/fdm/jsbsim/systems/…``)."""
     name = name.strip()
     if name.startswith(ROOT):
         name = name[len(ROOT):]
-    return name.lstrip("/")
+    return name
 
 
 def known(sim, name):
@@ -246,13 +253,15 @@ def read_all(sim, t):
     pqr = _D @ y[10:13]
     pqri = _D @ np.asarray(w_inertial)
     h_sl = r - sea_level
+    terrain = sim.terrain
+    ground = float(terrain.height(float(y[0]), float(y[1]))) if isinstance(terrain, Terrain) else 0.0
     out = {
         "simulation/sim-time-sec": t,
         "position/lat-geod-deg": lat, "position/lat-geod-rad": math.radians(lat),
         "position/lat-gc-deg": math.degrees(lat_gc), "position/lat-gc-rad": lat_gc,
         "position/long-gc-deg": lon, "position/long-gc-rad": math.radians(lon),
         "position/h-sl-ft": h_sl, "position/h-sl-meters": h_sl * 0.3048,
-        "position/h-agl-ft": h, "position/geod-alt-ft": h, "position/radius-to-vehicle-ft": r,
+        "position/h-agl-ft": h - ground, "position/geod-alt-ft": h, "position/radius-to-vehicle-ft": r,
         "position/ecef-x-ft": xe, "position/ecef-y-ft": ye, "position/ecef-z-ft": ze,
         "attitude/phi-rad": phi, "attitude/theta-rad": theta, "attitude/psi-rad": psi,
         "attitude/phi-deg": math.degrees(phi), "attitude/theta-deg": math.degrees(theta),
@@ -268,12 +277,19 @@ def read_all(sim, t):
         "position/eci-x-ft": r_eci[0], "position/eci-y-ft": r_eci[1], "position/eci-z-ft": r_eci[2],
         "velocities/eci-x-fps": v_eci[0], "velocities/eci-y-fps": v_eci[1], "velocities/eci-z-fps": v_eci[2],
         "velocities/eci-velocity-mag-fps": float(np.linalg.norm(v_eci)),
-        # (the Earth's turn since the start, JSBSim's epa from 0; the terrain at sea level; the velocity relative
-        # to the Earth in ECEF axes)
-        "position/epa-rad": 0.0 if eci is None else omega * sim.t, "position/terrain-elevation-asl-ft": 0.0,
+        # (the Earth's turn since the start, JSBSim's epa from 0; the terrain's height and the radius of the point
+        # under the aircraft on it; the velocity relative to the Earth in ECEF axes)
+        "position/epa-rad": 0.0 if eci is None else omega * sim.t, "position/terrain-elevation-asl-ft": ground,
+        "metrics/terrain-radius": float(np.linalg.norm(ecef(math.radians(lat), math.radians(lon), ground, a, b))),
         **dict(zip(("velocities/ecef-x-fps", "velocities/ecef-y-fps", "velocities/ecef-z-fps"),
                    y[3] * north + y[4] * west + y[5] * up, strict=True)),
     }
+    # FGAuxiliary's Euler angle rates of the body rates relative to the Earth (ψ̇ and φ̇ 0 where cos θ is 0)
+    sphi, cphi, ctht = math.sin(phi), math.cos(phi), math.cos(theta)
+    out["velocities/thetadot-rad_sec"] = pqr[1] * cphi - pqr[2] * sphi
+    out["velocities/psidot-rad_sec"] = (pqr[1] * sphi + pqr[2] * cphi) / ctht if ctht != 0.0 else 0.0
+    out["velocities/phidot-rad_sec"] = pqr[0] + out["velocities/psidot-rad_sec"] * math.sin(theta) \
+        if ctht != 0.0 else 0.0
     out.update(orbit(r_eci, v_eci, gm))
     out.update(mass_properties(sim.aircraft.jsbsim))
     return {k: float(v) for k, v in out.items()}

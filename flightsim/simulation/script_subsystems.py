@@ -71,8 +71,9 @@ FIXED = {
     "rates": [
         *_trio(("P (deg/s)", "Q (deg/s)", "R (deg/s)"),
                ("velocities/p-rad_sec", "velocities/q-rad_sec", "velocities/r-rad_sec"), R2D),
-        *_trio(("P dot (deg/s^2)", "Q dot (deg/s^2)", "R dot (deg/s^2)"),
-               ("accelerations/pdot-rad_sec2", "accelerations/qdot-rad_sec2", "accelerations/rdot-rad_sec2"), R2D),
+        # (flightsim's accelerations/pdot-rad_sec2 … and udot-ft_sec2 … are the change over the last step, not
+        # FGAccelerations' derivative at the frame: these columns are left out, as JSBSim's values they are not)
+        *_trio(("P dot (deg/s^2)", "Q dot (deg/s^2)", "R dot (deg/s^2)"), (None, None, None)),
         *_trio(("P_{inertial} (deg/s)", "Q_{inertial} (deg/s)", "R_{inertial} (deg/s)"),
                ("velocities/pi-rad_sec", "velocities/qi-rad_sec", "velocities/ri-rad_sec"), R2D)],
     "velocities": [
@@ -81,8 +82,7 @@ FIXED = {
         ("V_{Total} (ft/s)", "velocities/vt-fps", 1.0, SCALAR_12),
         ("V_{Inertial} (ft/s)", "velocities/eci-velocity-mag-fps", 1.0, SCALAR_12),
         *_trio(("UBody", "VBody", "WBody"), ("velocities/u-fps", "velocities/v-fps", "velocities/w-fps")),
-        *_trio(("UdotBody", "VdotBody", "WdotBody"),
-               ("accelerations/udot-ft_sec2", "accelerations/vdot-ft_sec2", "accelerations/wdot-ft_sec2")),
+        *_trio(("UdotBody", "VdotBody", "WdotBody"), (None, None, None)),
         *_trio(("UdotBody_i", "VdotBody_i", "WdotBody_i"),
                ("accelerations/uidot-ft_sec2", "accelerations/vidot-ft_sec2", "accelerations/widot-ft_sec2")),
         *_trio(("BodyAccel_X", "BodyAccel_Y", "BodyAccel_Z"), (None, None, None)),

@@ -6,7 +6,8 @@
 - reading: the flight's built-in properties (:mod:`flightsim.simulation.script_properties`, computed once per
   frame), every ``FGAuxiliary`` property flightsim computes
   (:meth:`~flightsim.simulation.flight.Simulation.jsbsim_auxiliary`), the script's own declared properties, the
-  wind (``atmosphere/wind-north-fps``, ``-east-``, ``-down-``), ``simulation/frame``, ``simulation/dt``,
+  wind (``atmosphere/wind-north-fps``, ``-east-``, ``-down-``; with the cosine gust, :meth:`ScriptProperties.
+  set_gust`, ``atmosphere/total-wind-*-fps``), ``simulation/frame``, ``simulation/dt``,
   ``simulation/trim-completed``, and the aircraft's property array;
 - writing (:meth:`ScriptProperties.kind` sorts a name before the run, so that what cannot be written is refused
   before anything flies):
@@ -75,8 +76,14 @@ SEA_LEVEL_PSF = 2116.228
 #: A contact's weight-on-wheels property (``FGLGear::bind``): ``gear/unit[k]/WOW`` for a BOGEY,
 #: ``contact/unit[k]/WOW`` for a STRUCTURE (``k`` its number in the file, ``unit`` alone ``unit[0]``).
 CONTACT_WOW = re.compile(r"^(gear|contact)/unit(?:\[(\d+)\])?/WOW$")
+#: An engine's fuel flow in US gallons an hour (``FGEngine::GetFuelFlowRateGPH``: its ``fuel-flow-rate-pps`` times
+#: 3600 over the fuel's density; read-only).
+FUEL_GPH = re.compile(r"^(propulsion/engine(?:\[\d+\])?)/fuel-flow-rate-gph$")
 #: The wind's properties (NED, ft/s) and their index.
 WIND = {"atmosphere/wind-north-fps": 0, "atmosphere/wind-east-fps": 1, "atmosphere/wind-down-fps": 2}
+#: The total wind's (the steady wind plus the cosine gust: ``FGWinds``' ``vTotalWindNED``; read-only), NED, ft/s.
+TOTAL_WIND = {"atmosphere/total-wind-north-fps": 0, "atmosphere/total-wind-east-fps": 1,
+              "atmosphere/total-wind-down-fps": 2}
 #: The pitch trim's command: FGTrim's ``tPitchTrim`` control, where the trimmed elevator goes.
 PITCH_TRIM = "fcs/pitch-trim-cmd-norm"
 #: Engine-start properties refused where the aircraft's engines have no such switch.
@@ -108,6 +115,7 @@ class ScriptProperties:
         self.ic = ic
         self.terminate = False
         self.ned_wind = [float(w) for w in wind]
+        self.gust_ned = [0.0, 0.0, 0.0]
         self._frame = self._aux = None
         self._t = 0.0
         self.frame = 0
@@ -165,6 +173,11 @@ class ScriptProperties:
                     return 1.0 if on else 0.0
         if name in WIND:
             return self.ned_wind[WIND[name]]
+        if name in TOTAL_WIND:
+            return self.ned_wind[TOTAL_WIND[name]] + self.gust_ned[TOTAL_WIND[name]]
+        gph = FUEL_GPH.match(name)
+        if gph is not None and self.model is not None and f"{gph.group(1)}/fuel-flow-rate-pps" in self.model.properties:
+            return self.sim.jsbsim_property(f"{gph.group(1)}/fuel-flow-rate-pps") * 3600.0 / self._fuel_density()
         kind = self.kind(name)[0]
         if kind == "running":
             return 0.0                  # (JSBSim ties it with no getter)
@@ -248,6 +261,8 @@ class ScriptProperties:
                                "or turboprops (cutoff_cmd) or pistons (starter_cmd)")
         if name.startswith("position/"):
             return "refused", "flightsim does not move the aircraft from a script (the position is its state)"
+        if FUEL_GPH.match(name):
+            return "refused", "read-only in JSBSim (computed from the state each frame)"
         if (name in props.BUILTIN or name in AUXILIARY or name in STATE or name in PROP_LOADS or name in GEAR_LOADS
                 or name.startswith(READ_ONLY_PREFIXES) or (name.startswith("atmosphere/") and name not in WIND)):
             return "refused", "read-only in JSBSim (computed from the state each frame)"
@@ -498,9 +513,28 @@ class ScriptProperties:
         self.pending.clear()
         self._frame = self._aux = None
 
+    def _fuel_density(self):
+        """The density the engines' fuel flow in gallons is reckoned with (lb/gal): ``FGPropulsion::Load``'s, the
+        last ``type="FUEL"`` tank's (:func:`~flightsim.physics.jsbsim.mass.tank_properties`), 6 with none."""
+        from flightsim.physics.jsbsim.mass import tank_properties
+
+        source = self.model.source
+        propulsion = source.section("propulsion", required=False)
+        tanks = [] if propulsion is None else propulsion.findall("tank")
+        fuel = [k for k, tank in enumerate(tanks) if (tank.get("type") or "").strip().upper() == "FUEL"]
+        if not fuel:
+            return 6.0
+        return tank_properties(source)[canonical(f"propulsion/tank[{fuel[-1]}]") + "/density-lbs_per_gal"]
+
     def _hold_wind(self):
-        n, e, d = self.ned_wind
+        n, e, d = (w + g for w, g in zip(self.ned_wind, self.gust_ned, strict=True))
         self.sim.hold_wind(np.array([n, -e, -d, 0.0, 0.0, 0.0]))
+
+    def set_gust(self, gust):
+        """The cosine gust's wind now (North, East, down, ft/s; :mod:`flightsim.simulation.script_gust`): the flight
+        flies the steady wind plus it from the next step on (``FGWinds``' ``vTotalWindNED``)."""
+        self.gust_ned = [float(g) for g in gust]
+        self._hold_wind()
 
     # ------------------------------------------------------------------ trim
 
@@ -584,6 +618,7 @@ class ScriptProperties:
             state = settle(sim.aircraft, float(y0[0]), float(y0[1]), heading, atmosphere=sim.atmosphere)
         except ValueError as exc:
             raise RuntimeError(f"the ground trim (do_simple_trim 2) failed: {exc}") from None
+        state[2] += self.ic.elevation_ft            # (on the reset file's terrain: level, at its height)
         sim.set_state(FlightState.from_vector(sim.t, state))
         sim.settle_jsbsim()
         self._frame = self._aux = None

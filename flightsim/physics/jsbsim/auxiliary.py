@@ -36,13 +36,17 @@ AUXILIARY = (
     "velocities/vc-fps", "velocities/vc-kts", "velocities/vg-fps", "flight-path/gamma-rad", "flight-path/gamma-deg",
     "accelerations/Nx", "accelerations/Ny", "accelerations/Nz", "accelerations/n-pilot-x-norm",
     "accelerations/n-pilot-y-norm", "accelerations/n-pilot-z-norm", "forces/load-factor", "atmosphere/delta",
-    "atmosphere/theta",
+    "atmosphere/theta", "accelerations/a-pilot-x-ft_sec2", "accelerations/a-pilot-y-ft_sec2",
+    "accelerations/a-pilot-z-ft_sec2", "accelerations/pdot-rad_sec2", "accelerations/qdot-rad_sec2",
+    "accelerations/rdot-rad_sec2", "velocities/vtrue-kts", "accelerations/udot-ft_sec2",
+    "accelerations/vdot-ft_sec2", "accelerations/wdot-ft_sec2", "velocities/vtrue-fps", "velocities/machU",
 )
 (A_ALPHA, A_BETA, A_MAG_BETA, A_ALPHA_DEG, A_BETA_DEG, A_ALPHADOT, A_BETADOT, A_VT, A_QBAR, A_MACH, A_U, A_V, A_W,
  A_P_AERO, A_Q_AERO, A_R_AERO, A_P, A_Q, A_R, A_VE_KTS, A_VE_FPS, A_RE, A_T, A_P_ATM, A_RHO, A_SOUND, A_HB_CG,
  A_HB_MAC, A_BI2VEL, A_CI2VEL, A_QBAR_AREA, A_DENSITY_ALTITUDE, A_SIGMA, A_U_EARTH, A_V_EARTH,
  A_W_EARTH, A_VC_FPS, A_VC_KTS, A_VG, A_GAMMA, A_GAMMA_DEG, A_NX, A_NY, A_NZ, A_NPX, A_NPY, A_NPZ, A_NLF, A_DELTA,
- A_THETA) = range(len(AUXILIARY))
+ A_THETA, A_APX, A_APY, A_APZ, A_PDOT, A_QDOT, A_RDOT, A_VTRUE_KTS, A_UDOT, A_VDOT, A_WDOT,
+ A_VTRUE_FPS, A_MACH_U) = range(len(AUXILIARY))
 
 _RAD_TO_DEG = 180.0 / math.pi
 #: JSBSim's ft/s → knots (FGJSBBase fpstokts: 1 / (1852 / (3600 × 0.3048))).
@@ -137,6 +141,12 @@ def auxiliary_in(props, slots, u, v, w, udot, vdot, wdot, p, q, r, agl, span, ch
     _put(props, slots[A_ALPHADOT], adot)
     _put(props, slots[A_BETADOT], bdot)
     _put(props, slots[A_VT], vt)
+    _put(props, slots[A_VTRUE_KTS], vt * _FPS_TO_KTS)
+    _put(props, slots[A_VTRUE_FPS], vt)
+    _put(props, slots[A_MACH_U], u / sound)
+    _put(props, slots[A_UDOT], udot)            # (the air-relative body velocity's change over the last step;
+    _put(props, slots[A_VDOT], vdot)            # JSBSim's FGAccelerations: the Earth-relative's, the same in a
+    _put(props, slots[A_WDOT], wdot)            # steady wind but for its turning with the body)
     _put(props, slots[A_QBAR], qbar)
     _put(props, slots[A_MACH], vt / sound)
     _put(props, slots[A_U], u)
@@ -223,4 +233,7 @@ def motion_in(props, slots, mach, pressure, vn, ve, vd, fx, fy, fz, pilot_x, pil
     _put(props, slots[A_NPX], pilot_x / _STANDARD_GRAVITY)
     _put(props, slots[A_NPY], pilot_y / _STANDARD_GRAVITY)
     _put(props, slots[A_NPZ], pilot_z / _STANDARD_GRAVITY)
+    _put(props, slots[A_APX], pilot_x)          # (FGAuxiliary's vPilotAccel, ft/s²)
+    _put(props, slots[A_APY], pilot_y)
+    _put(props, slots[A_APZ], pilot_z)
     _put(props, slots[A_NLF], lift_per_weight)

@@ -8,7 +8,8 @@ and ``Load_v2``):
   ``gamma roc vground``, ``alpha beta``, ``phi theta psi``, ``vwind winddir hwind xwind``.  Each is applied in
   JSBSim's fixed order by a setter that keeps what was set before where it can (an airspeed kept through a
   later angle, the Euler angles changed by alpha and beta): :class:`_Resolver` ports those setters.  JSBSim's
-  version 1 reads no body rates (``vPQR_body`` is zeroed): nor does this;
+  version 1 reads no body rates (``vPQR_body`` is zeroed): nor does this.  Its ``trim`` is the trim the ``JSBSim``
+  program runs after ``RunIC`` (:data:`TRIM_REQUESTS`; version 2 reads none);
 - version 2: ``<position frame="ECEF|ECI">`` (``latitude longitude altitudeAGL|altitudeMSL|radius``, or
   ``x y z``), ``<orientation frame="LOCAL|ECEF|ECI">``, ``<velocity frame="LOCAL|BODY|ECEF|ECI">``,
   ``<attitude_rate frame="LOCAL|BODY|ECEF|ECI">`` (``x y z`` or ``roll pitch yaw``, the unit on the element).
@@ -16,8 +17,11 @@ and ``Load_v2``):
 Both: ``<running>N</running>`` (an engine index, −1 for all).  Units: each element's ``unit=`` (DEG, RAD, FT, M,
 FT/SEC, KTS, M/S, DEG/SEC, ...), JSBSim's default unit where it has none (angles of v1's ``phi theta psi`` and
 the latitude and longitude: RAD; ``alpha beta gamma winddir``: DEG; ``vc vt vground vwind hwind xwind``: KTS;
-lengths FT; speeds FT/SEC).  The terrain is at sea level (the ellipsoid): an ``elevation`` other than 0 is
-refused.
+lengths FT; speeds FT/SEC).  ``<elevation>`` is the terrain's height (JSBSim's default ground callback,
+``FGDefaultGroundCallback``: the ellipsoid raised by that much, the ground a flight stands on and the one
+``altitudeAGL`` is measured from): version 1 sets it where it stands in JSBSim's order (after the longitude,
+before the altitude: ``SetTerrainElevationFtIC``, which keeps the height above the ground where that was the
+last height set), version 2 before the position (``FGInertial::SetTerrainElevation``).
 
 The result (:class:`InitialCondition`): geodetic latitude and longitude, the height above the ellipsoid, the
 velocity relative to the Earth in North-East-down, the Euler angles of the body relative to the local NED frame,
@@ -57,7 +61,10 @@ _V1_UNITS = {
     "vwind": "KTS", "winddir": "DEG", "hwind": "KTS", "xwind": "KTS", "targetNlf": None}
 _FAMILY = {"FT": "FT", "RAD": "RAD", "DEG": "RAD", "FT/SEC": "FT/SEC", "KTS": "FT/SEC", "RAD/SEC": "RAD/SEC"}
 #: v1 elements JSBSim reads and this does not (refused rather than skipped).
-_V1_UNSUPPORTED = ("trim", "targetNlf")
+_V1_UNSUPPORTED = ("targetNlf",)
+#: A version-1 file's ``<trim>`` (``FGInitialCondition::SetTrimRequest``, in any case) → JSBSim's ``TrimMode``
+#: (FGTrim.h: longitudinal 0, full 1, ground 2, pullup 3, custom 4, turn 5); JSBSim takes any other value as no trim.
+TRIM_REQUESTS = {"1": 2, "longitudinal": 0, "full": 1, "ground": 2, "pullup": 3, "custom": 4, "turn": 5}
 _V2_FRAMES = {"position": ("ecef", "eci"), "orientation": ("local", "ecef", "eci"),
               "velocity": ("local", "body", "ecef", "eci"), "attitude_rate": ("local", "body", "ecef", "eci")}
 
@@ -71,7 +78,7 @@ class InitialCondition:
     lat_deg, lon_deg : float
         Geodetic latitude and longitude, deg.
     alt_ft : float
-        Height above the ellipsoid (the terrain), ft.
+        Height above the ellipsoid, ft (above the terrain: less ``elevation_ft``).
     v_ned : tuple of float
         Velocity relative to the Earth, North, East, down, ft/s.
     euler : tuple of float
@@ -84,6 +91,11 @@ class InitialCondition:
         The engines started running (an index, or −1: all).
     source : str
         The file.
+    elevation_ft : float
+        The terrain's height above the ellipsoid (``<elevation>``, JSBSim's ``ic/terrain-elevation-ft``), ft.
+    trim : int or None
+        The trim a version-1 file requests (``<trim>``, :data:`TRIM_REQUESTS`: JSBSim's ``TrimMode``), which the
+        ``JSBSim`` program runs after ``RunIC`` and before the first frame; None: none.
     """
 
     lat_deg: float
@@ -95,6 +107,8 @@ class InitialCondition:
     wind_ned: tuple = (0.0, 0.0, 0.0)
     running: tuple = ()
     source: str = ""
+    elevation_ft: float = 0.0
+    trim: int | None = None
 
     def view_state(self):
         """The 13-number flat view flightsim's Simulation takes: position ``(0, 0, alt)`` (the latitude and
@@ -165,6 +179,8 @@ class _Resolver:
         self.alpha = self.beta = 0.0
         self.tw2b = np.eye(3)
         self.last_speed, self.last_alt, self.last_lat = "vt", "asl", "geoc"
+        self.elevation = 0.0            # (the terrain's height above the ellipsoid, ft)
+        self.trim = None                # (the trim requested: JSBSim's TrimMode)
 
     # ------------------------------------------------------------ position (FGLocation)
     def radius(self):
@@ -193,7 +209,15 @@ class _Resolver:
         return self.radius() - self.sea_level_radius()
 
     def agl(self):
-        return self.geodetic()[2]
+        return self.geodetic()[2] - self.elevation
+
+    def set_terrain_elevation(self, elevation):
+        """``FGInitialCondition::SetTerrainElevationFtIC``: the height above the ground kept where it was the last
+        height set."""
+        agl = self.agl()
+        self.elevation = elevation
+        if self.last_alt == "agl":
+            self.set_altitude_agl(agl)
 
     def tec2l(self):
         lat, lon, _ = self.geodetic()
@@ -223,7 +247,7 @@ class _Resolver:
     def set_agl_on_planet(self, agl):
         """``FGInertial::SetAltitudeAGL``: the geodetic latitude and longitude kept, the height ``agl``."""
         lat, lon, _ = self.geodetic()
-        self.set_geodetic(lon, lat, agl)
+        self.set_geodetic(lon, lat, self.elevation + agl)
 
     def set_altitude_agl(self, agl):
         mach0, vc0, ve0 = self._speeds_before()
@@ -492,7 +516,8 @@ class _Resolver:
         return InitialCondition(math.degrees(glat), planets.wrap_lon(math.degrees(glon)), float(h),
                                 tuple(float(v) for v in self.vned), tuple(float(v) for v in self.euler),
                                 tuple(float(v) for v in self.pqr), tuple(float(v) + 0.0 for v in wind),
-                                tuple(running), str(source))
+                                tuple(running), str(source), float(self.elevation),
+                                self.trim)
 
 
 class _Reader:
@@ -563,15 +588,10 @@ def _load_latitude(r, reader, parent, where=""):
         r.last_lat = "geoc"
 
 
-def _check_elevation(reader, parent):
-    if parent.find("elevation") is not None and reader.value(parent, "elevation", "FT") != 0.0:
-        raise InputError(reader.path, "elevation", "a terrain elevation other than 0 is not supported")
-
-
 def _load_v1(r, reader, doc):
     for tag in _V1_UNSUPPORTED:
         if doc.find(tag) is not None:
-            raise InputError(reader.path, tag, "not supported (flightsim does not trim at a reset)")
+            raise InputError(reader.path, tag, "not supported (flightsim's trim takes no load factor)")
 
     def v(tag):
         return reader.value(doc, tag, _V1_UNITS[tag])
@@ -581,7 +601,8 @@ def _load_v1(r, reader, doc):
 
     if has("longitude"):
         r.set_longitude(v("longitude"))
-    _check_elevation(reader, doc)
+    if has("elevation"):
+        r.set_terrain_elevation(v("elevation"))
     for tag in ("altitude", "altitudeAGL"):
         if has(tag):
             r.set_altitude_agl(v(tag))
@@ -609,6 +630,8 @@ def _load_v1(r, reader, doc):
                 setter(value)
             except ValueError as exc:
                 raise InputError(reader.path, tag, str(exc)) from None
+    if has("trim"):
+        r.trim = TRIM_REQUESTS.get((doc.find("trim").text or "").strip().lower())
     r.pqr = np.zeros(3)
 
 
@@ -624,7 +647,8 @@ def _load_v2(r, reader, doc):
     for tag in ("earth_position_angle", "planet_position_angle", "planet_rotation_rate"):
         if doc.find(tag) is not None:
             raise InputError(reader.path, tag, "not supported")
-    _check_elevation(reader, doc)
+    if doc.find("elevation") is not None:
+        r.elevation = reader.value(doc, "elevation", "FT")
     pos = doc.find("position")
     if pos is None:
         raise InputError(reader.path, "position", "required element is missing")

@@ -40,7 +40,7 @@ from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit, qv_rotate
 from flightsim.physics.gear import BRAKE_BOTH, BRAKE_LEFT, BRAKE_RIGHT, wheel_brake
 from flightsim.physics.jsbsim.aero import axes_to_body, frame_start
 from flightsim.physics.jsbsim.atmosphere import standard_atmosphere
-from flightsim.physics.jsbsim.auxiliary import auxiliary_in, motion_in, put_atmosphere
+from flightsim.physics.jsbsim.auxiliary import A_PDOT, A_QDOT, A_RDOT, auxiliary_in, motion_in, put_atmosphere
 from flightsim.physics.jsbsim.external import external_loads
 from flightsim.physics.jsbsim.ground_reactions import (
     contacts_frame,
@@ -51,6 +51,7 @@ from flightsim.physics.jsbsim.ground_reactions import (
 from flightsim.physics.jsbsim.native import call_block
 from flightsim.physics.jsbsim.propulsion import engines_frame_by_address, engines_steady
 from flightsim.physics.planet import P_A, P_B, P_KEY, P_OMEGA, ecef, view_lat_lon
+from flightsim.physics.terrain import terrain_height
 
 __all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPAN", "LAST_FIELDS", "STATE",
            "jsbsim_loads", "settle_start", "step_start"]
@@ -159,6 +160,16 @@ def _tb2l_row(y):
 
 
 @borrowing_jit
+def _agl(y, terrain):
+    """The CG's height above the ground under it (ft; FGPropagate's ``GetDistanceAGL``): above the plane z = 0, or
+    the packed terrain's surface (``terrain``: ``params.terrain``, an argument so that numba drops the terrain's
+    branch on the plane)."""
+    if terrain is None:
+        return y[2]
+    return y[2] - terrain_height(terrain, y[0], y[1])[0]
+
+
+@borrowing_jit
 def _auxiliary_at(y, params, props):
     """FGAuxiliary at state ``y`` (the last step's accelerations for α̇, β̇)."""
     s, last = params.jsb_scalars, params.jsb_last
@@ -167,8 +178,9 @@ def _auxiliary_at(y, params, props):
     rpx, rpy, rpz = s[J_RP], s[J_RP + 1], s[J_RP + 2]
     mac_down = t20 * rpx + t21 * rpy + t22 * rpz
     t, pressure, rho, sound = _atmosphere(last, y[2])
-    auxiliary_in(props, params.jsb_aux_slots, u, v, w, last[3], last[4], last[5], p, q, r, y[2],
-                 s[J_SPAN], s[J_CHORD], s[J_AREA], mac_down, t, pressure, rho, sound)
+    agl = _agl(y, params.terrain)
+    auxiliary_in(props, params.jsb_aux_slots, u, v, w, last[3], last[4], last[5], p, q, r, agl, s[J_SPAN],
+                 s[J_CHORD], s[J_AREA], mac_down, t, pressure, rho, sound)
     # the pilot's eye: the specific force plus ω̇ × r + ω × (ω × r) (FGAuxiliary, the planet not turning)
     fx, fy, fz = last[L_FORCE], last[L_FORCE + 1], last[L_FORCE + 2]
     wx, wy, wz = y[10], -y[11], -y[12]
@@ -180,6 +192,11 @@ def _auxiliary_at(y, params, props):
     pz = fz + (ax * ey - ay * ex) + (wx * cy - wy * cx)
     motion_in(props, params.jsb_aux_slots, math.sqrt(u * u + v * v + w * w) / sound, pressure, y[3], -y[4], -y[5],
               fx, fy, fz, px, py, pz, props[int(s[J_LIFT_SLOT])] / (params.mass * SLUG_TO_LB))
+    # FGAccelerations' body angular acceleration (accelerations/pdot-rad_sec2 …): the rates' change over the last step
+    slots = params.jsb_aux_slots
+    _put(props, slots[A_PDOT], ax)
+    _put(props, slots[A_QDOT], ay)
+    _put(props, slots[A_RDOT], az)
 
 
 @borrowing_jit
@@ -279,9 +296,10 @@ def _brakes(props, commands, controls, slots):
 
 
 @borrowing_jit
-def _state_into(props, slots, y, planet):
+def _state_into(props, slots, y, planet, terrain):
     """What FGPropagate gives the FCS: Euler angles (JSBSim's: φ right wing down, θ nose up, ψ 0..2π from
-    North), height above sea level and ground, climb rate, the inertial body rates, latitude and longitude.
+    North), height above sea level and ground (``terrain``: ``params.terrain``, :func:`_agl`), climb rate, the
+    inertial body rates, latitude and longitude.
 
     ``y`` is the flat earth's state, or a round planet's view (:func:`flightsim.physics.planet.to_view`).
     ``planet`` (``params.planet``) is None on a flat planet — the planet does not turn, the body rates are the
@@ -314,7 +332,8 @@ def _state_into(props, slots, y, planet):
     _put(props, slots[ST_PITCH], theta)
     _put(props, slots[ST_HEADING], psi)
     _put(props, slots[ST_H], y[2])
-    _put(props, slots[ST_AGL], y[2])
+    if slots[ST_AGL] >= 0:
+        props[slots[ST_AGL]] = _agl(y, terrain)
     _put(props, slots[ST_HDOT], y[5])
     if planet is None:
         ex = ey = ez = 0.0                      # (the planet does not turn: the inertial rates are the rates)
@@ -377,7 +396,7 @@ def _frame_inputs(t, y, h, params, settle):
     props[int(s[J_SETTLE_SLOT])] = 1.0 if settle else 0.0
     _commands(props, params.jsb_commands, params.controls)
     _brakes(props, params.jsb_commands, params.controls, s[J_BRAKE_SLOTS:J_BRAKE_SLOTS + 3])
-    _state_into(props, params.jsb_state_slots, y, params.planet)
+    _state_into(props, params.jsb_state_slots, y, params.planet, params.terrain)
     _put(props, int(s[J_TIME_SLOT]), t)
     for k in range(3):          # (FGGroundReactions ran last frame: the last evaluation's)
         _put(props, int(s[J_GEAR_FORCE_SLOTS + k]), last[L_GEAR + k])
