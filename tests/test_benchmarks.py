@@ -112,3 +112,17 @@ def test_jsbsim_aero_quick(tmp_path):
         assert f"| {name} | {functions} | " in out                  # read and compared, not failed
     assert "largest relative difference from JSBSim over the aircraft compared: " in out and "(target ≤ 1e-9)" in out
     assert md.read_text(encoding="utf-8").count("\n") == 5
+
+
+def test_bench_campaign_quick():
+    # a local Ray started and stopped by the script; flightsim's rows here and on Ray compared bit for bit
+    out = run("--quick", script="bench_campaign.py")
+    assert "| path | runs | wall s | runs/s | ÷ JSBSim |" in out
+    for label in ("| flightsim local (LocalExecutor, ", "| flightsim Ray (on Ray (", "| JSBSim c172r, pool of "):
+        assert label in out
+    assert "Ray rows = local rows, bit for bit: yes" in out
+    assert "Ray / local = " in out and "(aim ≥ 0.80:" in out
+    assert "flightsim local / JSBSim = " in out and "flightsim Ray / JSBSim = " in out and "(aim ≥ 200×:" in out
+    assert "| flightsim local (LocalExecutor, 1 numba thread, chunks of 16) |" in out
+    assert "/ local on 1 thread = " in out
+    assert "JSBSim Flight Dynamics Model" not in out
