@@ -158,7 +158,16 @@ def plot_curve(rows, autopilot, path):
         axis.axhline(0.9 * autopilot, color="tab:green", lw=1, ls="--", label=f"90 % of it: {0.9 * autopilot:.0f}")
         axis.set_xlabel(label)
         axis.grid(alpha=0.3)
-    ax.set_ylabel("mean episode reward (60 s, 600 decisions; max 600)")
+    reached = [r for r in rows if r["mean_reward"] >= 0.9 * autopilot]
+    if reached:
+        first = reached[0]
+        for axis, x, text in ((ax, first["decisions"] / 1e6, f"{first['decisions'] / 1e6:.2f} M"),
+                              (ax2, first["wall_s"] / 60.0, f"{first['wall_s'] / 60.0:.1f} min")):
+            axis.axvline(x, color="tab:gray", lw=1, ls=":")
+            axis.annotate(f"first at 90 %: {text}", (x, 0.9 * autopilot), xytext=(6, -18),
+                          textcoords="offset points", fontsize=8, color="tab:gray")
+    seconds = rows[0].get("episode_seconds") or 60.0
+    ax.set_ylabel(f"mean episode reward ({seconds:g} s, {10 * seconds:g} decisions; max {10 * seconds:g})")
     ax.legend(loc="lower right", fontsize=8)
     fig.suptitle(f"HeadingHold-v0: PPO learning curve, {rows[0]['episodes']} evaluation episodes each point "
                  f"(mean ± standard error)", fontsize=10)
@@ -198,12 +207,28 @@ def make_parser():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="heading_hold_ppo", help="folder for policy.npz and curve.csv")
     parser.add_argument("--plot", help="write the learning curve there (PNG)")
+    parser.add_argument("--replot", action="store_true", help="only draw --plot from --out's curve.csv")
     return parser
+
+
+def replot(curve, path):
+    """Draw the learning curve of a finished run's ``curve.csv`` to ``path``; 0, or 2 when there is none."""
+    if path is None or not curve.is_file():
+        print(f"train_ppo.py: --replot needs --plot and {curve}", file=sys.stderr)
+        return 2
+    with open(curve, newline="") as file:
+        rows = [{k: int(v) if k in ("decisions", "episodes", "crashes") else float(v) for k, v in row.items()}
+                for row in csv.DictReader(file)]
+    plot_curve(rows, rows[0]["autopilot_mean"], path)
+    print(f"plot: {path}")
+    return 0
 
 
 def main(argv=None):
     parser = make_parser()
     args = parser.parse_args(argv)
+    if args.replot:
+        return replot(Path(args.out) / "curve.csv", args.plot)
     for name in ("envs", "eval_episodes", "rollouts", "epochs", "mini_batches"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')}: must be ≥ 1, got {getattr(args, name)}")
@@ -253,7 +278,8 @@ def main(argv=None):
         rewards, crashed = run_episodes(evals, policy.act, args.eval_seed)
         row = {"decisions": decisions, "wall_s": round(wall, 2), "mean_reward": float(rewards.mean()),
                "sem_reward": float(rewards.std(ddof=1) / np.sqrt(rewards.size)) if rewards.size > 1 else 0.0,
-               "crashes": int(np.sum(crashed)), "episodes": int(rewards.size), "autopilot_mean": autopilot}
+               "crashes": int(np.sum(crashed)), "episodes": int(rewards.size), "autopilot_mean": autopilot,
+               "episode_seconds": task.episode_seconds}
         rows.append(row)
         with open(curve.with_name("curve.csv.part"), "w", newline="") as file:
             writer = csv.DictWriter(file, fieldnames=list(row))

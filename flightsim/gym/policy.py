@@ -373,13 +373,22 @@ class PolicyPilot:
     ----------
     path : str or Path
         The policy file (:func:`load_policy`).
-    spec : flightsim.simulation.campaign.spec.CampaignSpec
-        The campaign (unused but for its presence in the protocol: the policy's own file says what it flies).
+    spec : flightsim.simulation.campaign.spec.CampaignSpec, optional
+        The campaign: its ``aircraft`` must be the one the policy was trained on (else
+        :class:`~flightsim.errors.InputError`); the policy's own file says what it flies.
     """
 
     def __init__(self, path, spec=None):
         self.policy = load_policy(path)
         self.spec = spec
+        if spec is not None and getattr(spec, "aircraft", None) is not None:
+            from flightsim.simulation.flight import resolve_aircraft
+
+            flies, campaign = (resolve_aircraft(self.policy.env_kwargs.get("aircraft")).name,
+                               resolve_aircraft(spec.aircraft).name)
+            if flies != campaign:
+                raise InputError(path, "meta.env_kwargs.aircraft", f"the policy flies the {flies}, not the "
+                                                                   f"campaign's {campaign}")
         self.hz = self.policy.agent_hz
         self.driver = None
 
