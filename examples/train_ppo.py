@@ -3,21 +3,25 @@
 Needs the optional extra ``pip install 'flightsim[train]'`` (skrl, JAX, Flax, Optax: about 0.2 GB of
 wheels, CPU only).  Then::
 
-    python examples/train_ppo.py                       # 256 airplanes, up to 60 min; heading_hold_ppo.npz
-    python examples/train_ppo.py --minutes 5 --out /tmp/ppo --plot docs/ppo-learning-curve.png
+    python examples/train_ppo.py --plot docs/ppo-learning-curve.png      # 25 min; heading_hold_ppo/
+    python examples/train_ppo.py --replot --out heading_hold_ppo --plot curve.png     # redraw a run's curve
+    flightsim fly --policy heading_hold_ppo/policy.npz --policy-target hdg=90,alt=2500
 
-The airplanes are one :class:`flightsim.gym.envs.FlightVectorEnv` (one compiled call steps them all).
-The loop is skrl's agent interface (``act``, ``record_transition``, ``post_interaction``, which updates
-every ``--rollouts`` decisions); a finished airplane is reset in the same step through the vector
-environment's ``reset_mask``, so each transition's next observation is its own episode's last.
+The airplanes (``--envs``, default 256) are one :class:`flightsim.gym.envs.FlightVectorEnv` (one compiled
+call steps them all).  The loop is skrl's agent interface (``act``, ``record_transition``,
+``post_interaction``, which updates every ``--rollouts`` decisions); a finished airplane is reset in the
+same step through the vector environment's ``reset_mask``, so each transition's next observation is its
+own episode's last.  The observations are standardised by skrl's running scaler, the learning rate follows
+the KL divergence (skrl's ``KLAdaptiveLR``), and the policy's mean starts at the trimmed throttle.
 
-Every ``--eval-every`` decisions the policy as saved (:mod:`flightsim.gym.policy`, numpy, its mean
-action) flies ``--eval-episodes`` evaluation episodes, always the same (drawn from ``--eval-seed``),
-and so does :class:`flightsim.gym.AutopilotAgent` once, at the start: the baseline.  Written to
-``--out``: ``policy.npz`` (the best evaluation's policy: a flightsim policy file), ``curve.csv``
-(decisions, wall time training (s, evaluations excluded), mean episode reward, its standard error,
-the autopilot's mean), and with ``--plot`` the learning curve as a PNG.  The first evaluation at or
-above 90 % of the autopilot's mean is printed with its decisions and wall time.
+Every ``--eval-every`` decisions the policy as saved (:mod:`flightsim.gym.policy`: numpy, its mean action)
+flies ``--eval-episodes`` evaluation episodes, always the same ones (drawn from ``--eval-seed``), and so
+does :class:`flightsim.gym.AutopilotAgent` once, at the start: the baseline.  Written to ``--out``:
+``policy.npz`` (the best evaluation's policy, a flightsim policy file), ``final.npz`` (the last one's),
+``curve.csv`` (decisions, wall time training in s (evaluations excluded), mean episode reward, its
+standard error, crashes, episodes, the autopilot's mean), ``summary.json``, and with ``--plot`` the
+learning curve as a PNG (redrawn after each evaluation).  The first evaluation at or above 90 % of the
+autopilot's mean is printed with its decisions and wall time.
 """
 
 import argparse
@@ -182,10 +186,10 @@ def make_parser():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--envs", type=int, default=256, help="airplanes flying at once (default 256)")
     parser.add_argument("--steps", type=float, default=2e8, help="decisions to train for, all airplanes together")
-    parser.add_argument("--minutes", type=float, default=60.0, help="stop after this wall time training (min)")
+    parser.add_argument("--minutes", type=float, default=25.0, help="stop after this wall time training (min)")
     parser.add_argument("--episode-seconds", type=float, help="simulated seconds an episode lasts (default the "
                                                                   "task's, 60 s), in training and evaluation")
-    parser.add_argument("--eval-every", type=float, default=1e6, help="decisions between evaluations")
+    parser.add_argument("--eval-every", type=float, default=2.5e5, help="decisions between evaluations")
     parser.add_argument("--eval-episodes", type=int, default=64)
     parser.add_argument("--eval-seed", type=int, default=12345)
     parser.add_argument("--no-autopilot", action="store_true", help="skip the autopilot's baseline evaluation")
