@@ -24,7 +24,8 @@ ALLOWED = {
     # imports it, so flying never loads JSBSim's extension (test_flying_does_not_load_jsbsim)
     "verify": {"math", "physics", "simulation", "verify"},
     "app": {"math", "physics", "simulation", "app"},
-    "commands": {"math", "physics", "simulation", "app", "verify", "commands"},
+    # and the gym: `fly --policy` flies a saved policy (flightsim.gym.policy), imported only when asked for
+    "commands": {"math", "physics", "simulation", "app", "verify", "commands", "gym"},
     # the Gymnasium environments: the app only to draw frames, imported lazily (tests/test_gym.py checks it)
     "gym": {"math", "physics", "simulation", "app", "gym"},
 }

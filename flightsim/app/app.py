@@ -135,6 +135,8 @@ class FlightApp:
         Where recorded traces go.
     schedule : flightsim.simulation.controls.ControlSchedule, optional
         Fly these controls (by simulation time) instead of the pilot's.
+    policy : flightsim.gym.policy.PolicyFlight, optional
+        A saved policy flying (``fly --policy``) until the pilot's hand takes over (``cockpit.hands``).
     model_spec : dict, optional
         How to draw the airplane (:func:`flightsim.app.scene.airplane_model.load_model_spec`);
         default: the bundled model.
@@ -176,9 +178,9 @@ class FlightApp:
     def __init__(self, window, sim, keymap, integrators, time_scales, use_gamepads=True, screenshot_dir=".",
                  ghost=False, ghost_integrator=DEFAULT_INTEGRATOR, ghost_substeps=DEFAULT_SUBSTEPS,
                  record_dir=".", schedule=None, model_spec=None, dynamics=False, quality="auto", sound=None,
-                 terrain="auto"):
+                 terrain="auto", policy=None):
         self.window = window
-        self.sim = sim
+        self.sim, self.policy = sim, policy
         #: the flight's sound (:class:`flightsim.app.audio.Sound`; closed with the app), or None
         self.sound = sound
         self.keymap = keymap
@@ -364,9 +366,7 @@ class FlightApp:
                     sim.followers.remove(self._schedule_follower)
                 sim.followers.append(self._schedule_follower)
             else:
-                moved = self.pilot.update(dt, sim.controls, pad, hold=sim.autopilot.engaged, sticks=sticks)
-                if moved and sim.autopilot.engaged:
-                    sim.autopilot.disconnect(f"autopilot disconnected: pilot input on the {moved[0]}")
+                self.cockpit.hands(dt, pad, sticks)
         if self.ghost is not None:
             self.ghost.sim.renormalize = sim.renormalize      # the ghost differs by its integrator only
         steps = sim.advance(dt)

@@ -1,7 +1,7 @@
 """The flight app's switches: what a key or a HUD button switches on, off or over.
 
 A :class:`Cockpit` belongs to one :class:`~flightsim.app.app.FlightApp` and
-acts on it: the ghost, the recording, the sound, the autopilot, *Trim now*,
+acts on it: the pilot's hands, the ghost, the recording, the sound, the autopilot, *Trim now*,
 the Dynamics panel and the aircraft.  Each switch checks first whether the
 flight shown allows it (a replay, a control schedule, a stopped flight) and,
 where it does not, says why in one HUD line and changes nothing.  None of
@@ -158,6 +158,27 @@ class Cockpit:
             sound.volume = volume
         if was != sound.muted:
             self.app.hud.notify("sound off" if muted else "sound on", 1.5)
+
+    def hands(self, dt, pad, sticks):
+        """The pilot's hands for one frame (keys, gamepad, joysticks): they move the controls, and a control moved
+        disconnects whoever flies, the autopilot or a saved policy (``fly --policy``), saying why; an engaged
+        autopilot also stops the policy."""
+        app = self.app
+        sim = app.sim
+        policy = app.policy if app.policy is not None and app.policy.engaged else None
+        if policy is not None and sim.autopilot.engaged:
+            self._policy_off("policy off: the autopilot flies")
+            policy = None
+        moved = app.pilot.update(dt, sim.controls, pad, hold=sim.autopilot.engaged or policy is not None,
+                                 sticks=sticks)
+        if moved and sim.autopilot.engaged:
+            sim.autopilot.disconnect(f"autopilot disconnected: pilot input on the {moved[0]}")
+        if moved and policy is not None:
+            self._policy_off(f"policy disconnected: pilot input on the {moved[0]}")
+
+    def _policy_off(self, why):
+        self.app.policy.disconnect(why)
+        self.app.hud.notify(why, 4.0)
 
     def toggle_autopilot(self):
         """Engage the autopilot holding the heading (to a degree), the altitude and the speed as they are, or
@@ -316,6 +337,8 @@ class Cockpit:
         if app.recorder.recording:
             self.stop_recording()
         app.ghosts.stop()
+        if app.policy is not None and app.policy.engaged:      # it flew the flight left behind
+            app.policy.disconnect("policy off: a new flight")
         sim.paused, sim.time_scale = app.sim.paused, app.sim.time_scale
         app.sim = sim
         app.show_airplane(model, spec)

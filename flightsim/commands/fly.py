@@ -100,6 +100,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="engage the autopilot at the start (as `flightsim simulate --autopilot`), e.g. "
                              "hdg=270,alt=2500,ias=100, app=36, app=KVAL/27 (an ILS) or nav=HOM/090 (a VOR radial); "
                              "a pilot's input disconnects it")
+    parser.add_argument("--policy", metavar="FILE",
+                        help="a saved policy flies (a flightsim policy file, examples/train_ppo.py's policy.npz; "
+                             "needs flightsim[rl]); a pilot's input disconnects it")
+    parser.add_argument("--policy-target", type=autopilot_spec, metavar="SPEC",
+                        help="a heading-hold policy's target, hdg=DEG,alt=FT (default: the start's heading and "
+                             "altitude)")
     parser.add_argument("--controls", metavar="CSV",
                         help="fly this control schedule (as `flightsim simulate --controls`) instead of the "
                              "keys and the gamepad")
@@ -166,6 +172,7 @@ def run(args) -> int:
         check_dt(args.dt)
     if args.controls:
         ControlSchedule.from_csv(args.controls, Controls())
+    policy = _policy_option(args, aircraft)
     failures = failures_option(args, aircraft)
     check_airfield_options(args, "trim" if args.trim is not None else args.start)
     from flightsim.simulation.world import load_world
@@ -185,11 +192,55 @@ def run(args) -> int:
             from flightsim.commands.simulate import engage_autopilot
 
             engage_autopilot(sim, args.autopilot, schedule)
-        return sim, {"schedule": schedule}
+        more = {"schedule": schedule}
+        if policy is not None:
+            from flightsim.gym.policy import PolicyFlight
+
+            target = args.policy_target
+            more["policy"] = PolicyFlight(policy, sim, heading=None if target is None else target.heading,
+                                          altitude=None if target is None else target.altitude)
+        return sim, more
 
     return open_app(args, flight, keymap, size, frames, caption=f"flightsim - {aircraft.name}",
                     model_spec=model, ghost=args.ghost, ghost_integrator=args.ghost_integrator,
                     ghost_substeps=args.ghost_substeps, record_dir=record_dir, make_sound=lambda: _sound(args))
+
+
+def _policy_option(args, aircraft):
+    """``--policy FILE`` read (:func:`flightsim.gym.policy.load_policy`), or None; ``--policy-target`` checked.
+
+    Raises
+    ------
+    InputError
+        A bad policy file, or one trained on another aircraft; ``--policy`` beside ``--autopilot`` or
+        ``--controls``; ``--policy-target`` without ``--policy`` or with other keys than ``hdg`` and ``alt``; no
+        Gymnasium (``pip install 'flightsim[rl]'``).
+    """
+    if args.policy is None:
+        if args.policy_target is not None:
+            raise InputError("--policy-target", "", "needs --policy")
+        return None
+    for other in ("autopilot", "controls"):
+        if getattr(args, other) is not None:
+            raise InputError("--policy", "", f"a policy flies instead of --{other}: give one of them")
+    target = args.policy_target
+    if target is not None:
+        from flightsim.simulation.autopilot import Selection
+
+        if target != Selection(heading=target.heading, altitude=target.altitude):
+            raise InputError("--policy-target", "", "only hdg=DEG and alt=FT")
+    try:
+        from flightsim.gym.policy import load_policy
+    except ImportError as exc:
+        raise InputError("--policy", "", f"needs Gymnasium: pip install 'flightsim[rl]' ({exc})") from None
+    from flightsim.simulation.flight import resolve_aircraft
+
+    policy = load_policy(args.policy)
+    flies = resolve_aircraft(policy.env_kwargs.get("aircraft")).name
+    if flies != aircraft.name:
+        raise InputError(args.policy, "meta.env_kwargs.aircraft", f"the policy flies the {flies}, not the "
+                                                                  f"{aircraft.name} (--aircraft)")
+    return policy
 
 
 def _sound(args):

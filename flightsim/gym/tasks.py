@@ -141,6 +141,16 @@ class Task:
         The runway end of a task that starts on the approach (:class:`Landing`): an airfield's identifier and one
         of its runway ends (:func:`flightsim.simulation.world.runway_end`; default the home runway 36).  A task
         that starts in the air refuses them (ValueError).
+    failures : str, Path or iterable of Failure, optional
+        See :func:`failures_of`.
+    batch : BatchSimulation or None
+        Airplanes flown by someone else (a campaign's batch, the app's flight seen as a batch of one:
+        :class:`flightsim.gym.policy.FlightAsBatch`): the task observes them (:meth:`observe`) and sets their
+        controls (:meth:`act`) but builds no batch of its own; ``n`` must be its size.  The start (its trim, the
+        cruise speed the observation is relative to) is still the task's own, as the environments' are, so that
+        a policy trained on them reads the same numbers.  Needs ``states``, ``wind``, ``controls``,
+        ``on_ground``, ``status``, ``times``, ``dt`` and :meth:`set_controls
+        <flightsim.simulation.batch.BatchSimulation.set_controls>`.
     """
 
     #: Entries of the observation, with their scales (a person reads ``obs * scale`` in the units named).
@@ -149,10 +159,11 @@ class Task:
 
     def __init__(self, n, aircraft=None, integrator="euler", dt=DEFAULT_DT, agent_hz=10.0, wind=None,
                  turbulence="none", episode_seconds=None, planet=None, lat=None, lon=None, airfield=None,
-                 runway=None, failures=None):
+                 runway=None, failures=None, batch=None):
         self.aircraft = resolve_aircraft(aircraft)
         self.wind = wind_spec(wind, turbulence)
-        self.substeps = substeps_of(dt, agent_hz)
+        # another's batch keeps its own step: the decisions are as near agent_hz as whole steps make them
+        self.substeps = substeps_of(dt, agent_hz) if batch is None else max(1, round(1.0 / (batch.dt * agent_hz)))
         self.agent_hz = float(agent_hz)
         self.episode_seconds = float(episode_seconds or self.default_seconds)
         #: where the batch flies: the start is trimmed for the same planet (its gravity there)
@@ -162,9 +173,14 @@ class Task:
         self.start = self.make_start()
         #: the start's runway's elevation (ft above sea level): the altitude observed is above it
         self.elevation = self.start.elevation
-        self.batch = BatchSimulation(n, self.aircraft, integrator, dt, start=self.start,
-                                     wind=None if self.wind.calm else self.wind, **self.where,
-                                     failures=failures_of(failures))
+        if batch is None:
+            self.batch = BatchSimulation(n, self.aircraft, integrator, dt, start=self.start,
+                                         wind=None if self.wind.calm else self.wind, **self.where,
+                                         failures=failures_of(failures))
+        elif batch.n != n:
+            raise ValueError(f"batch: {batch.n} airplanes, the task has {n}")
+        else:
+            self.batch = batch
         self.n = n
         self.trim_elevator = np.zeros(n)
         self.flaps = np.zeros(n)
