@@ -273,6 +273,9 @@ class FlightAsBatch:
     """
 
     n = 1
+    #: the task observes the flight's true values (a batch's failed instruments are its ``gauges``; the app's
+    #: failures show on the cockpit's instruments, to the pilot)
+    gauges = None
 
     def __init__(self, sim):
         self.sim = sim
