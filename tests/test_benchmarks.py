@@ -75,6 +75,33 @@ def test_bench_batch_quick():
     assert "rk4 N=1024 / JSBSim = " in out and "(target ≥ 5:" in out
 
 
+def test_bench_peers_quick_without_nimbus_times_flightsim_alone():
+    # Nimbus is no dependency: hidden here (a None entry in sys.modules makes its import fail) wherever it is
+    # importable, the script says so in one line and times flightsim's batch and the c172p against JSBSim.
+    code = (
+        "import runpy, sys; sys.modules['nimbus'] = None; "
+        f"sys.path.insert(0, {str(BENCH)!r}); "
+        f"sys.argv = [{str(BENCH / 'bench_peers.py')!r}, '--quick', '--rounds', '1']; "
+        f"runpy.run_path({str(BENCH / 'bench_peers.py')!r}, run_name='__main__')"
+    )
+    out = run("-c", code)
+    assert sum(line.startswith("Nimbus: not importable") for line in out.splitlines()) == 1
+    assert "pip install \"git+https://github.com/auxeno/nimbus@" in out
+    assert "| N | steps per call | flightsim airplane-steps/s |" in out and "| 1,024 |" in out
+    assert "flightsim / Nimbus at N" not in out
+    assert "flightsim jsbsim:c172p euler N=256 round / JSBSim = " in out and "(keep ≥ 10, aim 20:" in out
+
+
+def test_profile_batch_quick_prints_the_stages_and_the_floor():
+    out = run("--quick", script="profile_batch.py")
+    assert "full step's kernel leaves the states as BatchSimulation.step does, bit for bit: True" in out
+    for row in ("| BatchSimulation.step |", "| full step |", "| 4 × derivative |", "| full step, no elements |",
+                "| one lifting element |", "| the wind (20 kt, moderate turbulence, sampled every step) |",
+                "| **floor, vectorised** |"):
+        assert row in out
+    assert "the vectorised floor" in out and "Unvectorised floor" in out
+
+
 def test_bench_frame_quick_prints_ratios_to_the_floor(tmp_path):
     # Headless (EGL): the floor's window and the app's in one process, one camera, a second of flight.
     out = tmp_path / "frame.json"
