@@ -92,16 +92,6 @@ def test_bench_peers_quick_without_nimbus_times_flightsim_alone():
     assert "flightsim jsbsim:c172p euler N=256 round / JSBSim = " in out and "(keep ≥ 10, aim 20:" in out
 
 
-def test_profile_batch_quick_prints_the_stages_and_the_floor():
-    out = run("--quick", script="profile_batch.py")
-    assert "full step's kernel leaves the states as BatchSimulation.step does, bit for bit: True" in out
-    for row in ("| BatchSimulation.step |", "| full step |", "| 4 × derivative |", "| full step, no elements |",
-                "| one lifting element |", "| the wind (20 kt, moderate turbulence, sampled every step) |",
-                "| **floor, vectorised** |"):
-        assert row in out
-    assert "the vectorised floor" in out and "Unvectorised floor" in out
-
-
 def test_bench_frame_quick_prints_ratios_to_the_floor(tmp_path):
     # Headless (EGL): the floor's window and the app's in one process, one camera, a second of flight.
     out = tmp_path / "frame.json"
