@@ -31,6 +31,11 @@ from pathlib import Path
 
 import pytest
 
+# numba's OpenMP threads sleep between parallel calls instead of spinning (as the campaign's LocalExecutor asks):
+# the suite's two workers share the two cores, and spinning threads made every per-step parallel call (the
+# autopilot's, the failures', a campaign chunk's) wait out a scheduler tick.  The same bits either way.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 REPO = Path(__file__).resolve().parents[1]
 """The checkout under test; put first on sys.path so its ``flightsim`` is the one imported,
 whichever checkout the editable install happens to point at."""
