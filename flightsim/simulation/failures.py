@@ -385,6 +385,8 @@ class Failures:
 
 #: The failures a batch flies: every kind (each airplane has its own engine and gear rows).
 BATCH_KINDS = KINDS
+#: The columns of :attr:`BatchFailures.since` whose failures change an airplane's engine, gear or contact rows.
+_ROW_KINDS = [KINDS.index(k) for k in ("engine", "engine_partial", "engine_rough", "tyre_left", "tyre_right")]
 
 
 class BatchFailures:
@@ -414,6 +416,8 @@ class BatchFailures:
         self._engine = self._gear = self._refs = self._rolling = None
         self._props, self._power_slots, self._contacts, self._contact_rolling, self._contact_sides = \
             None, (), None, None, {}
+        #: whether the attached rows last got a failure's values (so that a repair writes the healthy ones once)
+        self._rows_failed = False
 
     def attach(self, engine, gear, refs):
         """Tie the failures to the airplanes' own rows of flightsim's loads: ``engine`` ``(N, …)`` (its
@@ -459,7 +463,12 @@ class BatchFailures:
 
     def airplanes(self, times):
         """Before a step: each airplane's engine power and tyres as its failures leave them (at its clock ``times``,
-        s), in the attached rows, as :meth:`Failures.airplane` does for one flight."""
+        s), in the attached rows, as :meth:`Failures.airplane` does for one flight.  Nothing is written while no
+        airplane has such a failure and the rows already hold the healthy values (the batch's hot path)."""
+        on = bool(np.isfinite(self.since[:, _ROW_KINDS]).any())
+        if not on and not self._rows_failed:
+            return
+        self._rows_failed = on
         flat = {side: np.isfinite(self.since[:, KINDS.index(kind)])
                 for kind, side in (("tyre_left", BRAKE_LEFT), ("tyre_right", BRAKE_RIGHT))}
         if self._engine is not None:
