@@ -95,16 +95,14 @@ NOTES = {
              "run at idle (N1 60 %) from the start; the brakes hold both",
     "c3104": "its reset file (ellington: 29.5 ft above a 26 ft terrain) drops the C310 onto the runway; the two fall "
              "alike, the impact on the stiff gear parts them by 7° in pitch for a second and 0.4 ft/s, so the take-off "
-             "events fire 2 frames early (15.88 s against 15.92 s); 'Set fourth waypoint' fires a frame after 'Set "
-             "third waypoint' (197.24 s) where JSBSim's does not: the script reads guidance/wp-distance, which the "
-             "aircraft's flight controls compute, a frame later than JSBSim (the waypoint it set is not yet seen)",
+             "events fire a frame early (15.90 s against 15.92 s); the waypoint events in JSBSim's frames (the script "
+             "reads guidance/wp-distance as the flight controls computed it in the last frame, as JSBSim's)",
     "c3105": "as c3104 at dt 1/120 s (the impact parts them by 1.06° and 2.0 ft/s); 'Cruise Throttle' (vc ≥ 300 ft/s, "
-             "reached slowly in level flight) fires 17 frames late (115.75 s against 115.61 s), and the waypoint event "
-             "as c3104's",
-    "c1722": "JSBSim's longitudinal trim (do_simple_trim 0, at 0.5 s) leaves the aileron and rudder as they were: its "
-             "c172x rolls to 23° before the roll autopilot takes it at 5 s; flightsim's trim balances them too "
-             "(aileron −0.077) and stays wings level; JSBSim's engine stops at 55.77 s ('Engine starved'), flightsim's "
-             "runs on",
+             "reached slowly in level flight) fires 18 frames late (115.76 s against 115.61 s)",
+    "c1722": "the longitudinal trim (do_simple_trim 0, at 0.5 s) is JSBSim's (α, throttle and pitch trim alone: the "
+             "c172x rolls on its propeller's torque until the roll autopilot takes it at 5 s), and over the first 55 s "
+             "the two fly within 7.4 ft, 6.0 ft, 0.56° and 0.11 ft/s; the script sets the tanks' unusable fuel so that "
+             "JSBSim's engine starves at 55.77 s ('Engine starved'): flightsim's fuel does not burn, its engine runs on",
     "paraglider_rotate_test": "flightsim's flight diverges at 6.8 s (the quaternion degenerates): not yet looked into",
     "p51d_tail_wind": "the cosine gust (25 ft/s tail wind, 15–26 s) blows as JSBSim's (airspeed within 0.05 ft/s from "
                       "3 s on); the ground trim (do_simple_trim 2) differs: flightsim's settles the P-51 on its nose "

@@ -144,6 +144,36 @@ def test_c130s_turbines_driving_propellers_cannot_hold_level_flight_as_in_jsbsim
         flight_oracle.jsbsim_trim("C130", 400.0, 10000.0)
 
 
+def test_a_longitudinal_trim_is_jsbsims_and_leaves_the_roll_to_the_torque():
+    """JSBSim's longitudinal trim (``do_trim(0)``, ``tLongitudinal``: c1722's ``do_simple_trim`` 0) balances α, the
+    throttle and the pitch trim alone, the aileron and rudder where they were: flightsim's ``lateral=
+    "longitudinal"`` finds its α, throttle and elevator, and the c172x's propeller torque is left to roll it (ṗ as
+    JSBSim's), where the wings-level trim balances it with the aileron and a sideslip."""
+    from flightsim.physics.trim import AirplaneModel, trim
+
+    c172x = load_aircraft("jsbsim:c172x")
+    model = AirplaneModel(c172x, "isa")
+    point = trim(c172x, 168.78, 4000.0, heading=200.0, atmosphere="isa", model=model, lateral="longitudinal")
+    level = trim(c172x, 168.78, 4000.0, heading=200.0, atmosphere="isa", model=model)
+    d = model.derivative(point.state, np.array([point.throttle, point.elevator, point.aileron, point.rudder, 0.0]))
+    fdm = flight_oracle.planet_fdm("c172x", planet="flat")
+    for name, value in (("ic/lat-gc-deg", 0.0), ("ic/long-gc-deg", 0.0), ("ic/h-sl-ft", 4000.0),
+                        ("ic/psi-true-deg", 200.0), ("ic/gamma-deg", 0.0), ("ic/vt-fps", 168.78),
+                        ("propulsion/set-running", -1)):
+        fdm[name] = value
+    fdm.run_ic()
+    flight_oracle.start_pistons(fdm, range(1))
+    fdm.do_trim(0)
+    assert abs(point.alpha - fdm["aero/alpha-deg"]) < 0.001
+    assert abs(point.throttle - fdm["fcs/throttle-cmd-norm"]) < 0.0001
+    assert abs(-point.elevator - fdm["fcs/pitch-trim-cmd-norm"]) < 0.0001
+    assert point.aileron == point.rudder == point.beta == 0.0 == fdm["fcs/aileron-cmd-norm"]
+    assert abs(d[10] - fdm["accelerations/pdot-rad_sec2"]) < 0.02 and d[10] > 0.5       # (flightsim's x: forward)
+    assert abs(level.aileron) > 0.05 and abs(level.beta) > 0.1
+    with pytest.raises(ValueError, match="longitudinal trim is straight flight"):
+        trim(c172x, 168.78, 4000.0, bank=20.0, atmosphere="isa", model=model, lateral="longitudinal")
+
+
 def test_a_trimmed_start_holds_and_the_controls_keep_flightsims_signs(b737):
     """From the air start (trimmed at the cruise speed) the airplane flies level; +aileron rolls right, +elevator
     pitches the nose up, +rudder yaws the nose right (flightsim's signs, through JSBSim's FCS)."""
@@ -163,6 +193,31 @@ def test_a_trimmed_start_holds_and_the_controls_keep_flightsims_signs(b737):
         angles = quat.aviation_angles(sim.vector[6:10]) - quat.aviation_angles(start.state[6:10])
         angles[2] = (angles[2] + 180.0) % 360.0 - 180.0
         assert sign * angles[index] > 0.05, (control, angles)
+
+
+def test_a_step_begun_then_integrated_is_the_whole_step(b737):
+    """``begin_step`` (the flight controls and engines at the state now, what a JSBSim script then reads) and
+    ``step`` integrating only fly bit for bit as whole steps (on the 737's round planet, the stick moved
+    between); the stick moved after ``begin_step`` reaches the step after."""
+    start = make_start(b737, "air")
+    whole, split = Simulation(b737, "rk4", start=start), Simulation(b737, "rk4", start=start)
+    for k in range(60):
+        for sim in (whole, split):
+            sim.controls.elevator = 0.2 if k >= 20 else 0.0
+        split.begin_step()
+        split.begin_step()                      # (once begun, nothing more)
+        whole.step()
+        split.step()
+    np.testing.assert_array_equal(split.vector, whole.vector)
+    assert split.jsbsim_property("fcs/elevator-pos-rad") == whole.jsbsim_property("fcs/elevator-pos-rad")
+    # begun before the stick moved, the split flight's controls reach the step after (as a script's do)
+    split.controls.elevator = whole.controls.elevator = -0.3
+    split.begin_step()
+    split.controls.elevator = 0.5
+    split.step()
+    whole.step()
+    np.testing.assert_array_equal(split.vector, whole.vector)
+    assert split.controls.elevator == 0.5 and whole.controls.elevator == -0.3
 
 
 def test_the_surfaces_follow_the_stick(b737):

@@ -460,3 +460,53 @@ def test_a_failed_trim_ends_the_run_and_writes_nothing(tmp_path):
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "at 0.2 s" in lines[0] and "full trim (do_simple_trim 1) failed" in lines[0], lines
     assert "nothing written" in lines[0] and not list(work.iterdir())
+
+
+ECHO_SYSTEM = """  <system name="echo">
+    <property value="0"> test/input </property>
+    <channel name="echo">
+      <pure_gain name="test/echo-gain">
+        <input> test/input </input>
+        <gain> 1.0 </gain>
+        <output> test/echo </output>
+      </pure_gain>
+    </channel>
+  </system>
+</fdm_config>
+"""
+
+ECHO_EVENTS = """
+    <event name="set">
+      <condition> simulation/sim-time-sec ge 0.1 </condition>
+      <set name="test/input" value="1"/>
+      <notify> <property> test/echo </property> <property> simulation/frame </property> </notify>
+    </event>
+    <event name="seen">
+      <condition> test/echo ge 1 </condition>
+      <notify> <property> test/echo </property> <property> simulation/frame </property> </notify>
+    </event>
+    <event name="guard">
+      <condition>
+        test/echo lt 1
+        test/input eq 1
+      </condition>
+      <notify> <property> test/echo </property> <property> simulation/frame </property> </notify>
+    </event>"""
+
+
+def test_a_script_reads_the_flight_controls_of_the_last_frame_as_jsbsim(tmp_path):
+    """JSBSim's frame runs the script before its models: what an event sets reaches the flight controls in that
+    frame, and the next frame's script reads their output (c3104's waypoints: ``guidance/wp-distance`` after
+    ``ap/active-waypoint``).  A system echoing a property the script sets: the echo is seen one frame after the
+    set, not two, and a guard reading the echo and the property together fires in the set's frame only."""
+    root, work = make_root(tmp_path)
+    path = root / "aircraft" / "drop" / "drop.xml"
+    path.write_text(path.read_text().replace("</fdm_config>\n", ECHO_SYSTEM))
+    script = _script(root, "echo", ECHO_EVENTS, end="0.3", logged=("test/echo",))
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    ours = notices(done.stdout)
+    assert ours == notices(jsbsim_run(root, script))
+    frames = {name: dict(values)["simulation/frame"] for name, _, _, values in ours}
+    assert [n for n, _, _, _ in ours] == ["set", "guard", "seen"]
+    assert frames == {"set": "11", "guard": "11", "seen": "12"}   # (the clock's sum of 0.01s passes 0.1 at 11)

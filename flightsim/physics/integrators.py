@@ -227,6 +227,13 @@ class Integrator:
         """This integrator's compiled step alone (:func:`step_entry`), for a flight that steps from Python."""
         return step_entry(self.function)
 
+    @property
+    def integrate_entry(self):
+        """This integrator's compiled step without what runs once per step before it (:func:`step_entry` with
+        ``start=False``), for a flight that ran that already (:func:`~flightsim.physics.step_entries.start_fields`,
+        :meth:`flightsim.simulation.flight.Simulation.begin_step`)."""
+        return step_entry(self.function, start=False)
+
     def python_step(self, python_loads):
         """The same step as plain Python, with a Python ``loads(t, y, params)`` callable.
 

@@ -57,10 +57,18 @@ def run_steps(number, y, t0, h, steps, params, inertia, inertia_inv, renorm, inc
     return worst
 
 
+@borrowing_entry_jit
+def start_fields(y, t, h, fields):
+    """What runs once per step before the integrator's (:func:`flightsim.physics.aero.step_start`) alone, for a
+    call from Python, given ``fields = tuple(params)``: a step split in two, its integration then by
+    :func:`step_entry` with ``start=False``."""
+    step_start(t, y, h, LoadParams(*fields))
+
+
 _ENTRIES = {}
 
 
-def step_entry(step):
+def step_entry(step, start=True):
     """:func:`step_fields` for one step function only: what a flight compiles, not every registered step.
 
     :func:`step_fields` goes through :func:`~flightsim.physics.steps.step_by_number`,
@@ -74,6 +82,9 @@ def step_entry(step):
     ----------
     step : numba dispatcher
         A step function of :data:`~flightsim.physics.steps.STEPS`.
+    start : bool
+        Whether the entry runs :func:`~flightsim.physics.aero.step_start` first (False: the integration alone,
+        under the name ``step_only__<step>``, after a :func:`start_fields` of the caller's).
 
     Returns
     -------
@@ -81,16 +92,16 @@ def step_entry(step):
         ``entry(y, t, h, fields, inertia, inertia_inv, renorm, increment_id) -> |q| − 1`` (``fields = tuple(params)``).
     """
     fname = step.py_func.__name__
-    entry = _ENTRIES.get(fname)
+    entry = _ENTRIES.get((fname, start))
     if entry is None:
         if step not in STEPS:
             raise ValueError(f"{fname} is not a step function of {step_methods.__name__}")
-        name = f"step_fields__{fname}"
+        name = f"{'step_fields' if start else 'step_only'}__{fname}"
         source = (f"def {name}(y, t, h, fields, inertia, inertia_inv, renorm, increment_id):\n"
                   f"    params = LoadParams(*fields)\n"
-                  f"    step_start(t, y, h, params)\n"
-                  f"    return step_methods.{fname}(y, t, h, params, inertia, inertia_inv, renorm, increment_id)\n")
-        entry = _ENTRIES[fname] = compile_source(name, source, borrowing_entry_jit)
+                  + ("    step_start(t, y, h, params)\n" if start else "")
+                  + f"    return step_methods.{fname}(y, t, h, params, inertia, inertia_inv, renorm, increment_id)\n")
+        entry = _ENTRIES[(fname, start)] = compile_source(name, source, borrowing_entry_jit)
     return entry
 
 

@@ -268,7 +268,8 @@ def _check(name, value, low=None, high=None, unit=""):
 
 
 def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=None, bank=0.0,
-         atmosphere=None, model=None, report_range=True, engine=None, lateral="wings-level", gear=1.0):
+         atmosphere=None, model=None, report_range=True, engine=None, lateral="wings-level", gear=1.0,
+         held=(0.0, 0.0)):
     """Find the steady flight at the given condition.
 
     Parameters
@@ -296,10 +297,15 @@ def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=
     engine : {None, "idle", "off"}
         None: the throttle holds the climb angle.  ``"idle"`` or ``"off"``: the throttle closed, the engine
         running or off, and the trim finds the glide angle (as a glider's).
-    lateral : {"wings-level", "no-sideslip"}
+    lateral : {"wings-level", "no-sideslip", "longitudinal"}
         What straight flight balances the propeller's torque with: the wings level and the sideslip found
         (the default), or no sideslip and the bank found (JSBSim's full trim: φ for v̇); a turn is always
-        coordinated.
+        coordinated.  ``"longitudinal"``: nothing balances it (JSBSim's longitudinal trim, ``FGTrim``'s
+        ``tLongitudinal``: α for ẇ, the throttle for u̇ and the elevator for q̇, in the body axes; the bank and
+        the sideslip at ``bank`` and 0, the aileron and rudder held at ``held``), so that the airplane may roll
+        and yaw from it.
+    held : (float, float)
+        The aileron and rudder (flightsim's signs) a longitudinal trim holds.
     gear : float
         The gear lever, 1 down (the default) or 0 up: a JSBSim aircraft whose gear retracts trims with its gear
         there (its flight controls settled: the gear at its command), the others ignore it.
@@ -325,8 +331,13 @@ def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=
     mu = _check("bank", bank, -75.0, 75.0, " deg")
     if engine not in (None, *ENGINE_STATES):
         raise ValueError(f"engine: must be one of {', '.join(ENGINE_STATES)} or None, got {engine!r}")
-    if lateral not in ("wings-level", "no-sideslip"):
-        raise ValueError(f"lateral: must be wings-level or no-sideslip, got {lateral!r}")
+    if lateral not in ("wings-level", "no-sideslip", "longitudinal"):
+        raise ValueError(f"lateral: must be wings-level, no-sideslip or longitudinal, got {lateral!r}")
+    if lateral == "longitudinal" and mu:
+        raise ValueError("lateral: a longitudinal trim is straight flight (bank 0)")
+    fixed = None
+    if lateral == "longitudinal":
+        fixed = tuple(_check(name, v, -1.0, 1.0) for name, v in zip(("aileron", "rudder"), held, strict=True))
     model = model or AirplaneModel(aircraft, atmosphere)
     lever = _check("gear", gear, 0.0, 1.0)
     if lever not in (0.0, 1.0):
@@ -336,12 +347,12 @@ def trim(aircraft, airspeed, altitude=None, climb_angle=0.0, flaps=0.0, heading=
     model.gear = lever
     try:
         return _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, engine,
-                     lateral == "no-sideslip" and not mu)
+                     lateral == "no-sideslip" and not mu, fixed)
     finally:
         model.engine, model.gear = held, held_gear
 
 
-def _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, engine, banked=False):
+def _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, engine, banked=False, fixed=None):
     g = model.gravity
     rate = coordinated_turn_rate(V, gamma, mu, g) if mu else 0.0
     omega_earth = np.array([0.0, 0.0, -math.radians(rate)])
@@ -368,6 +379,9 @@ def _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, e
 
     lower = [-30.0, -30.0, -30.0 if glider else 0.0, -1.0, -1.0, -1.0]
     upper = [30.0, 30.0, 0.0 if glider else 1.0, 1.0, 1.0, 1.0]
+    if fixed is not None:
+        return _longitudinal(aircraft, V, h, gamma, fl, chi, atmosphere, model, report_range, engine, glider, fixed,
+                             state, controls, lower, upper)
     best = None
     starts = [(alpha0, GLIDE_GUESS if glider else 0.5) for alpha0 in (2.0, 8.0, -2.0, 14.0)[: 4 if report_range else 2]]
     if not glider:              # a propeller at its fine stop can make less thrust as the throttle opens from idle
@@ -400,8 +414,54 @@ def _trim(aircraft, V, h, gamma, fl, chi, mu, atmosphere, model, report_range, e
     )
 
 
+def _longitudinal(aircraft, V, h, gamma, fl, chi, atmosphere, model, report_range, engine, glider, fixed, state,
+                  controls, lower, upper):
+    """:func:`trim`'s longitudinal trim: α, the throttle (a glider's: the glide angle) and the elevator for the
+    body axes' u̇, ẇ and q̇ (``FGTrim``'s ``tLongitudinal``), the sideslip 0 and the aileron and rudder ``fixed``."""
+    keep = (0, 2, 3)
+
+    def full(z):
+        x = np.array([0.0, 0.0, 0.0, 0.0, fixed[0], fixed[1]])
+        x[list(keep)] = z
+        return x
+
+    def residual(z):
+        x = full(z)
+        y = state(x)
+        d = model.derivative(y, controls(x))
+        body = quat.rotate(quat.conj(y[6:10]), d[3:6]) / model.gravity   # (the body axes' acceleration, g)
+        return np.array([body[0], body[2], d[11]])
+
+    lo, hi = [lower[k] for k in keep], [upper[k] for k in keep]
+    best = None
+    for alpha0 in (2.0, 8.0, -2.0, 14.0)[: 4 if report_range else 2]:
+        z0 = np.array([alpha0, GLIDE_GUESS if glider else 0.5, 0.0])
+        sol = _least_squares()(residual, z0, bounds=(lo, hi), x_scale=[5.0, 0.3, 0.3], diff_step=1e-7, xtol=1e-15,
+                               ftol=1e-15, gtol=1e-15, max_nfev=200)
+        z = _newton(residual, sol.x, lo, hi)
+        r = residual(z)
+        if best is None or np.max(np.abs(r)) < np.max(np.abs(best[1])):
+            best = (z, r)
+        if np.max(np.abs(r)) < TOLERANCE and not model.stalled(state(full(z)), controls(full(z))):
+            break
+    z, r = best
+    x = full(z)
+    y = state(x)
+    lin, ang = float(max(abs(r[0]), abs(r[1]))), float(abs(r[2]))
+    stalled = model.stalled(y, controls(x))
+    if lin >= TOLERANCE or ang >= TOLERANCE or stalled:
+        raise _failure(aircraft, x, lin, ang, stalled, V, h, gamma, fl, chi, 0.0, atmosphere, model, False, engine)
+    roll, pitch, _ = quat.aviation_angles(y[6:10])
+    return TrimPoint(
+        airspeed=V, altitude=h, climb_angle=float(x[2]) if glider else gamma, bank=0.0, heading=chi,
+        alpha=float(x[0]), beta=0.0, roll=float(roll), pitch=float(pitch), throttle=0.0 if glider else float(x[2]),
+        elevator=float(x[3]), aileron=float(x[4]), rudder=float(x[5]), flaps=fl, turn_rate=0.0, residual=lin,
+        residual_angular=ang, state=y, engine=model.engine, gear=model.gear,
+    )
+
+
 def _newton(residual, x, lower, upper, steps=8):
-    """A few Newton steps on the square system (6 equations, 6 unknowns), staying inside the bounds."""
+    """A few Newton steps on the square system (as many equations as unknowns), staying inside the bounds."""
     x = np.array(x, dtype=np.float64)
     lo, hi = np.array(lower), np.array(upper)
     r = residual(x)

@@ -62,6 +62,7 @@ from flightsim.physics.ground import (  # noqa: F401 (contact_depths, state_betw
     state_between,
 )
 from flightsim.physics.rigidbody import check_dt
+from flightsim.physics.step_entries import start_fields
 from flightsim.physics.terrain import resolve_terrain, terrain_clearance_bound, terrain_height
 from flightsim.physics.trim import TrimError
 from flightsim.physics.trim import trim as solve_trim
@@ -400,6 +401,8 @@ class Simulation:
         self._wheels_down_flag = np.zeros(1, dtype=np.bool_)
         self._on_ground_flag = np.zeros(1, dtype=np.bool_)
         self._clock = FixedStep(self.dt)
+        #: whether :meth:`begin_step` ran what the next step runs before it integrates
+        self._begun = False
         #: the controls values last copied into the loads' controls array (skip the copy while they hold)
         self._flown_key = None
         #: the parameters as a plain tuple for :func:`~flightsim.physics.step_entries.step_fields` (cheaper per call)
@@ -487,6 +490,7 @@ class Simulation:
         self._t_prev = 0.0
         self.controls = replace(self.start.controls)
         self.status = None
+        self._begun = False
         #: True once a step diverged (:attr:`status` says how); a crash leaves it False
         self.diverged = False
         self.qnorm_error = 0.0
@@ -540,6 +544,7 @@ class Simulation:
         self.t, self._t_prev = float(state.t), float(previous.t)
         self._to_eci()
         self.status = status
+        self._begun = False                 # (the next step starts again from this state)
         self.diverged = False
         self._contact_now()
         if self._wind_model is not None:   # the wind where the airplane now is; the turbulence does not advance
@@ -600,6 +605,7 @@ class Simulation:
         self._integrator = method
         self._step_number, self._increment_id = method.number, method.increment_id
         self._step_entry = method.entry
+        self._integrate_entry = None        # (the step without its start, compiled when first asked for)
 
     def warm_up(self, integrator=None):
         """Load (or compile, the first time on this machine) the step of ``integrator`` (default: the one flying)
@@ -754,23 +760,21 @@ class Simulation:
         """
         if self.status is not None:
             return False
-        failed = self.failures.active
-        if failed:
-            if "electrical" in failed and self.autopilot.engaged:
-                self.autopilot.disconnect("electrical failure")
-            self.failures.airplane(self.t)
-        if self.autopilot.engaged:
-            self.autopilot.fly(self)
-        self._load_controls()
+        begun, self._begun = self._begun, False
+        if not begun:
+            self._before_step()
         self._prev[:] = self._y
         self._t_prev = self.t
         stepped = self._y
         if self._eci is not None:
             self._prev_eci[:] = self._eci
             stepped = self._eci
+        if begun and self._integrate_entry is None:
+            self._integrate_entry = self._integrator.integrate_entry
         start = time.perf_counter()
-        err = self._step_entry(stepped, self.t, self.dt, self._param_fields, self._inertia, self._inertia_inv,
-                               self.renormalize, self._increment_id)
+        err = (self._integrate_entry if begun else self._step_entry)(
+            stepped, self.t, self.dt, self._param_fields, self._inertia, self._inertia_inv, self.renormalize,
+            self._increment_id)
         elapsed = time.perf_counter() - start
         if err == steps.UNKNOWN_SELECTOR:      # the state untouched: a step or increment number unknown
             integrators.check_selectors(self.integrator, self._step_number, self._increment_id)
@@ -793,6 +797,34 @@ class Simulation:
         for follow in self.followers:
             follow()
         return self.status is None
+
+    def _before_step(self):
+        """What a step does first: the failures due, the autopilot's controls, the controls copied in."""
+        failed = self.failures.active
+        if failed:
+            if "electrical" in failed and self.autopilot.engaged:
+                self.autopilot.disconnect("electrical failure")
+            self.failures.airplane(self.t)
+        if self.autopilot.engaged:
+            self.autopilot.fly(self)
+        self._load_controls()
+
+    def begin_step(self):
+        """Run now what the next :meth:`step` runs before it integrates (the failures, the autopilot, the
+        controls copied in, and a JSBSim aircraft's once-a-step models: its flight controls, auxiliary values and
+        engines at the state now, :func:`flightsim.physics.aero.step_start`); that step then integrates only.
+
+        JSBSim's frame (``FGFDMExec::Run``) runs its script *before* its models, so a script reads the flight
+        controls' outputs the models computed in the last frame, on the last frame's state; a caller that runs a
+        script between :meth:`begin_step` and :meth:`step` reads them as JSBSim's does.  What it changes in
+        between (the controls, the aircraft's properties) reaches the step after (a state set or reset in
+        between: the step runs its start again).  Nothing if the flight has stopped or the step is begun already.
+        """
+        if self.status is not None or self._begun:
+            return
+        self._before_step()
+        start_fields(self._y if self._eci is None else self._eci, self.t, self.dt, self._param_fields)
+        self._begun = True
 
     def _instruments(self):
         """After a step: the scheduled failures due now, and what the instruments show."""

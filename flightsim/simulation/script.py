@@ -680,9 +680,11 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
     emit : callable
         Takes the events' notices (JSBSim's text; default: printed to stdout as they happen).
     on_frame : callable or None
-        Called at each frame (the first at ``start``, then after each step) as ``on_frame(t, frame, sim)``: the
-        script's clock (s), the frame number and the :class:`~flightsim.simulation.flight.Simulation` (to read
-        its state, e.g. with :func:`flightsim.simulation.script_properties.read_all`; it must not change it).
+        Called at each frame (the first at ``start``, then after each step), once the frame's once-a-step models
+        have run on its state (:meth:`~flightsim.simulation.flight.Simulation.begin_step`), as ``on_frame(t,
+        frame, sim)``: the script's clock (s), the frame number and the
+        :class:`~flightsim.simulation.flight.Simulation` (to read its state, e.g. with
+        :func:`flightsim.simulation.script_properties.read_all`; it must not change it).
 
     Returns
     -------
@@ -789,6 +791,13 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         tree.write(name, value)
 
     while True:
+        # FGFDMExec::Run's models on this frame's state (the flight controls, the engines), before the frame's
+        # outputs and the next frame's script read them; the step to the next frame then integrates only.  (The
+        # first frame's are RunIC's, with no time passing: the start's settled models, the engines as the reset
+        # file leaves them, which the first step's start then runs on, after the script's first frame, as
+        # JSBSim's first frame does: a turbine set running then leaves its trim phase running.)
+        if frame:
+            sim.begin_step()
         if on_frame is not None:
             on_frame(t, frame, sim)
         due = [k for k, r in enumerate(rates) if frame % r == 0]
@@ -814,7 +823,8 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
                 rows[k].append(delim.join(cells))
         if tree.terminate or t + script.dt > end:
             break
-        # FGFDMExec::Run: the clock moves, the script runs on the last frame's state, then the models
+        # FGFDMExec::Run: the clock moves, the script runs on the last frame's state and models, then the state
+        # moves (its models' loads held through the step) and the next frame's models run (sim.begin_step above)
         now = t + script.dt
         tree.new_frame(now, frame + 1)
         try:

@@ -66,7 +66,7 @@ __all__ = ["READ_ONLY_PREFIXES", "TRIM_MODES", "ScriptProperties"]
 READ_ONLY_PREFIXES = ("velocities/", "attitude/", "aero/", "accelerations/", "forces/", "moments/",
                       "flight-path/", "metrics/")
 #: JSBSim's ``do_simple_trim`` modes flightsim's trim matches: mode → (what it is, flightsim's lateral trim).
-TRIM_MODES = {0: ("longitudinal", "wings-level"), 1: ("full", "no-sideslip"), 2: ("ground", "ground"),
+TRIM_MODES = {0: ("longitudinal", "longitudinal"), 1: ("full", "no-sideslip"), 2: ("ground", "ground"),
               5: ("turn", "turn")}
 #: Why the other modes are refused.
 TRIM_REFUSED = {3: "a pull-up trim is not in flightsim's trim", 4: "a custom trim is not in flightsim's trim",
@@ -275,13 +275,15 @@ class ScriptProperties:
         """Set ``name`` to ``value`` (:meth:`kind` has accepted it): at once for the script (a later event reads
         it), and for the flight from the next step on (:meth:`apply`).
 
-        JSBSim's frame (``FGFDMExec::Run``) runs the script at the new time on the last frame's state, then
-        moves the state with the last frame's accelerations, then computes the new ones with what the script
-        set: a command set at ``t`` acts on the flight from ``t`` on.  flightsim's script runs at ``t`` on the
-        state of ``t − dt`` before the step to ``t`` (:func:`~flightsim.simulation.script.run_script`), so what
-        reaches the flight (the commands, the wind, the aircraft's properties) waits for that step's end.  The
-        engines' own switches, flags and ``set-running`` act at once, in that step, as JSBSim's engines read them
-        in that frame.
+        JSBSim's frame (``FGFDMExec::Run``) runs the script at the new time on the last frame's state and models'
+        outputs, then moves the state with the last frame's accelerations, then runs its models (the flight
+        controls, the engines, the loads) with what the script set: a command set at ``t`` acts on the flight
+        from ``t`` on.  flightsim's script runs at ``t`` after the models of ``t − dt``
+        (:meth:`~flightsim.simulation.flight.Simulation.begin_step`) and before the step to ``t``, which holds
+        their loads (:func:`~flightsim.simulation.script.run_script`), so what the step's loads read (the
+        commands, the wind, the aircraft's properties) waits for that step's end, and the models of ``t`` read
+        it.  The engines' own switches, flags and ``set-running``, which only the engines' step reads, act at
+        once: the models of ``t`` read them, as JSBSim's engines do in the script's frame.
         """
         kind, _ = self.kind(name)
         if kind == "local":
@@ -296,8 +298,8 @@ class ScriptProperties:
             if n >= len(self.model.propulsion.kinds):        # (FGPropulsion::InitRunning's exception)
                 raise RuntimeError(f"{name} set to {value:g}: no such engine (tried to initialize a "
                                    "non-existent engine)")
-            self._init_running(n)               # (at once, as JSBSim's tied setter: this frame's engine step
-            self._frame = self._aux = None      # goes on from the march)
+            self._init_running(n)               # (at once, as JSBSim's tied setter: this frame's engine step,
+            self._frame = self._aux = None      # after the integration, goes on from the march)
         elif kind == "turbine-running":
             if value == 0.0:
                 raise RuntimeError(f"{name} set to 0: stopping a turboprop is not modelled (flightsim's turboprops "
@@ -543,7 +545,9 @@ class ScriptProperties:
         position, airspeed, flight-path angle, heading; a turn: its bank), with flightsim's trim
         (:func:`flightsim.physics.trim.trim`); the flight put in that state now, the pilot's commands at the
         trim's (the elevator through ``fcs/pitch-trim-cmd-norm`` where the aircraft reads it, as FGTrim's
-        ``tPitchTrim``), the flight controls and engines settled.
+        ``tPitchTrim``), the flight controls and engines settled.  The longitudinal trim (mode 0, FGTrim's
+        ``tLongitudinal``) balances α, the throttle and the elevator alone, the wings level and the aileron and
+        rudder commands as the script has them: a propeller's torque then rolls the airplane from it, as JSBSim's.
 
         Raises
         ------
@@ -578,10 +582,14 @@ class ScriptProperties:
         flaps = min(max(self.read("fcs/flap-cmd-norm") if self.known("fcs/flap-cmd-norm") else 0.0, 0.0), 1.0)
         # the gear as the script left its lever (JSBSim's trim settles the gear kinematic at gear/gear-cmd-norm)
         gear = 0.0 if self.known("gear/gear-cmd-norm") and self.read("gear/gear-cmd-norm") < 0.5 else 1.0
+        # (a longitudinal trim, FGTrim's tLongitudinal, leaves the aileron and rudder commands as they are)
+        held = tuple(sign * min(max(self.read(name), -1.0), 1.0) if self.known(name) else 0.0
+                     for name, sign in (("fcs/aileron-cmd-norm", 1.0), ("fcs/rudder-cmd-norm", -1.0)))
         try:
             point = solve_trim(sim.aircraft, speed, float(y0[2]), gamma, flaps, track, bank=bank,
                                atmosphere=sim.atmosphere, model=model, report_range=False,
-                               lateral="no-sideslip" if lateral == "no-sideslip" else "wings-level", gear=gear)
+                               lateral=lateral if lateral in ("no-sideslip", "longitudinal") else "wings-level",
+                               gear=gear, held=held)
         except (TrimError, ValueError) as exc:
             raise RuntimeError(f"the {what} trim (do_simple_trim {mode}) failed: {exc}") from None
         state = point.state_at(y0[0], y0[1])
