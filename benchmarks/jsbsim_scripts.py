@@ -102,7 +102,7 @@ NOTES = {
     "c1722": "the longitudinal trim (do_simple_trim 0, at 0.5 s) is JSBSim's (α, throttle and pitch trim alone: the "
              "c172x rolls on its propeller's torque until the roll autopilot takes it at 5 s), and over the first 55 s "
              "the two fly within 7.4 ft, 6.0 ft, 0.56° and 0.11 ft/s; the script sets the tanks' unusable fuel so that "
-             "JSBSim's engine starves at 55.77 s ('Engine starved'): flightsim's fuel does not burn, its engine runs on",
+             "JSBSim's engine starves at 55.77 s ('Engine starved'): flightsim's fuel does not burn, its engine runs",
     "paraglider_rotate_test": "flightsim's flight diverges at 6.8 s (the quaternion degenerates): not yet looked into",
     "p51d_tail_wind": "the cosine gust (25 ft/s tail wind, 15–26 s) blows as JSBSim's (airspeed within 0.05 ft/s from "
                       "3 s on); the ground trim (do_simple_trim 2) differs: flightsim's settles the P-51 on its nose "
