@@ -510,3 +510,134 @@ def test_a_script_reads_the_flight_controls_of_the_last_frame_as_jsbsim(tmp_path
     frames = {name: dict(values)["simulation/frame"] for name, _, _, values in ours}
     assert [n for n, _, _, _ in ours] == ["set", "guard", "seen"]
     assert frames == {"set": "11", "guard": "11", "seen": "12"}   # (the clock's sum of 0.01s passes 0.1 at 11)
+
+
+RESET_EVENTS = """
+    <property value="1" persistent="true"> test/run </property>
+    <property value="0"> test/local </property>
+    <event name="count">
+      <condition> simulation/sim-time-sec ge 0.2 </condition>
+      <set name="test/local" value="1" type="FG_DELTA"/>
+      <notify> <property> test/run </property> <property> test/local </property> </notify>
+    </event>
+    <event name="again">
+      <condition>
+        simulation/sim-time-sec ge 0.5
+        test/run lt 3
+      </condition>
+      <set name="test/run" value="1" type="FG_DELTA"/>
+      <set name="ic/terrain-elevation-ft">
+        <function> <product> <property> test/run </property> <value> 100 </value> </product> </function>
+      </set>
+      <set name="simulation/reset" value="1"/>
+      <notify>
+        <property> test/run </property> <property> position/terrain-elevation-asl-ft </property>
+        <property> position/h-agl-ft </property> <property> simulation/frame </property>
+      </notify>
+    </event>"""
+
+
+def test_a_reset_runs_again_from_the_reset_file_as_jsbsim(tmp_path):
+    """``simulation/reset`` 1 (c172_elevation_test's, c172_cruise_8K's): the flight back at the reset file's
+    condition over the terrain the script set (``ic/terrain-elevation-ft``; the ball's height given above the
+    ground, so it moves with it), the clock back at the start, the events re-armed, the declared properties back
+    (a persistent one kept), and each run's output in a file of its own (``NAME_0.csv``, ``NAME_1.csv``): the
+    notices and the three files as JSBSim's."""
+    root, work = make_root(tmp_path, alt="1000.0")
+    script = _script(root, "reset", RESET_EVENTS, end="0.8", rate="20", out="resets.csv",
+                     logged=("position/h-agl-ft", "position/h-sl-ft"))
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    ours, theirs = notices(done.stdout), notices(jsbsim_run(root, script))
+    assert ours == theirs
+    assert [(n, t) for n, _, t, _ in ours] == [("count", "0.2"), ("again", "0.5"), ("count", "0.2"), ("again", "0.5"),
+                                              ("count", "0.2")]
+    assert [dict(v)["position/terrain-elevation-asl-ft"] for n, _, _, v in ours if n == "again"] == ["100", "200"]
+    assert [dict(v)["test/local"] for n, _, _, v in ours if n == "count"] == ["1", "1", "1"]
+    for name in ("resets.csv", "resets_0.csv", "resets_1.csv"):
+        mine, jsb = read_rows(work / name), read_rows(root / name)
+        assert mine[0] == jsb[0] and [r[0] for r in mine] == [r[0] for r in jsb], name
+        for a, b in zip(mine[1:], jsb[1:], strict=True):
+            assert abs(float(a[1]) - float(b[1])) < 0.01 and abs(float(a[2]) - float(b[2])) < 0.01, (name, a, b)
+    last = read_rows(work / "resets_1.csv")[-1]
+    assert abs(float(last[2]) - float(last[1]) - 200.0) < 0.05 and float(last[1]) < 1000.0    # (200 ft terrain)
+
+
+AIRCRAFT_OUTPUT = """  <output name="aircraft_log.csv" type="CSV" rate="20">
+    <function name="test/not-logged"> <sum> <value> 1 </value> <value> 2 </value> </sum> </function>
+    <property> position/h-sl-ft </property>
+    <property> velocities/v-down-fps </property>
+  </output>
+  <output name="localhost" type="SOCKET" port="1138" rate="20"/>
+</fdm_config>
+"""
+
+RATE_EVENTS = """
+    <event name="slower">
+      <condition> simulation/sim-time-sec ge 0.3 </condition>
+      <set name="simulation/output/log_rate_hz" value="10"/>
+      <set name="simulation/output[2]/enabled" value="0"/>
+      <set name="simulation/write-state-file" value="2"/>
+      <notify> <property> simulation/output/log_rate_hz </property> </notify>
+    </event>
+    <event name="state">
+      <condition> simulation/sim-time-sec ge 0.6 </condition>
+      <set name="simulation/write-state-file" value="1"/>
+      <set name="simulation/output[2]/enabled" value="1"/>
+    </event>"""
+
+
+def test_the_aircrafts_output_its_rate_and_a_state_file_are_jsbsims(tmp_path):
+    """The aircraft file's ``<output>`` is written as JSBSim writes it (numbered before the script's: a SOCKET one
+    flightsim does not open keeps its number, a function it defines is not logged), ``simulation/output/log_rate_hz``
+    (c1723's) changes its rate and ``…/enabled`` turns the script's own off and on, in JSBSim's frames; and
+    ``simulation/write-state-file`` writes the state as JSBSim's reset files of version 2 and 1."""
+    root, work = make_root(tmp_path)
+    path = root / "aircraft" / "drop" / "drop.xml"
+    path.write_text(path.read_text().replace("</fdm_config>\n", AIRCRAFT_OUTPUT))
+    script = _script(root, "rates", RATE_EVENTS, end="1.0", rate="50", out="own.csv",
+                     logged=("position/h-sl-ft",))
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    assert "<output> (line" in done.stderr and "not written" in done.stderr and "SOCKET" in done.stderr
+    ours, theirs = notices(done.stdout), notices(jsbsim_run(root, script))
+    assert ours == theirs and ours[0][3] == [("simulation/output/log_rate_hz", "10")]
+    for name in ("aircraft_log.csv", "own.csv"):
+        mine, jsb = read_rows(work / name), read_rows(root / name)
+        assert mine[0] == jsb[0] and [r[0] for r in mine] == [r[0] for r in jsb], name
+        for a, b in zip(mine[1:], jsb[1:], strict=True):
+            assert all(abs(float(x) - float(y)) < 0.01 for x, y in zip(a, b, strict=True)), (name, a, b)
+    times = [float(r[0]) for r in read_rows(work / "aircraft_log.csv")[1:]]
+    assert times[:3] == [0.0, 0.05, 0.1] and 0.4 in times and 0.45 not in times
+    own = [float(r[0]) for r in read_rows(work / "own.csv")[1:]]
+    assert 0.28 in own and not any(0.3 <= x < 0.6 for x in own) and 0.6 in own
+    for state in ("initfile.0.300000.xml", "initfile.0.600000.xml"):
+        mine, jsb = (f.read_text().splitlines() for f in (work / state, root / state))
+        assert len(mine) == len(jsb) and mine[:2] == jsb[:2], state
+        for a, b in zip(mine, jsb, strict=True):
+            wa, wb = a.split(), b.split()
+            assert len(wa) == len(wb)
+            for x, y in zip(wa, wb, strict=True):
+                if x != y:
+                    assert abs(float(x) - float(y)) < 1e-3 * max(1.0, abs(float(y))), (state, a, b)
+
+
+@pytest.mark.parametrize("sets, says", [
+    ('<set name="ic/terrain-elevation-ft" value="50"/>', "ic/terrain-elevation-ft set to 50 with no simulation/reset"),
+    ('<set name="simulation/reset" value="2"/>', "only modes 0 and 1"),
+    ('<set name="simulation/write-state-file" value="3"/>', "1 or 2")])
+def test_a_reset_or_state_file_flightsim_cannot_do_ends_the_run_and_writes_nothing(tmp_path, sets, says):
+    """The terrain moved with no reset after it (flightsim moves it at a reset only), a reset that does not run the
+    reset file (DONT_EXECUTE_RUN_IC), a state file of no version: exit 1, one line, no output nor state file."""
+    root, work = make_root(tmp_path)
+    script = _script(root, "bad", f"""
+    <event name="bad">
+      <condition> simulation/sim-time-sec ge 0.2 </condition>
+      <set name="simulation/write-state-file" value="0"/>
+      {sets}
+    </event>""", end="1", rate="1", logged=("position/h-sl-ft",), out=str(work / "bad.csv"))
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "at 0.2 s" in lines[0] and says in lines[0], lines
+    assert not list(work.iterdir())

@@ -714,14 +714,20 @@ class Simulation:
                       scratch)
         return {name: float(scratch[s]) for name, s in zip(AUXILIARY, slots, strict=True)}
 
-    def own_jsbsim_commands(self):
+    def own_jsbsim_commands(self, leave=()):
         """This flight's own copy of the JSBSim aircraft's command rows (``jsb_commands``,
         :data:`flightsim.physics.jsbsim.loads.COMMAND_FIELDS`), returned to be changed in place: a row turned to
         a constant (source −1) holds its command whatever the pilot's controls (a script's ``<set>``).  The
-        aircraft's own rows (shared by every flight and trim of it) stay as loaded."""
+        aircraft's own rows (shared by every flight and trim of it) stay as loaded.
+
+        ``leave``: property names whose rows this flight drops, on its first copy: nothing then writes those
+        commands but what computes them (the c172x's automatic mixture, a system's output) or a one-off write
+        (a script's, as JSBSim's FGFCS holds a command property until something writes it)."""
         cmds = self._params.jsb_commands
         if cmds is self.aircraft.jsbsim.commands:
-            cmds = cmds.copy()
+            names = self.aircraft.jsbsim.properties.names
+            keep = [k for k in range(cmds.shape[0]) if names[int(cmds[k, 0])] not in set(leave)]
+            cmds = np.ascontiguousarray(cmds[keep]) if len(keep) < cmds.shape[0] else cmds.copy()
             flat = aero.LoadParams(*self._view_fields)._replace(jsb_commands=cmds)
             self._params = self._params._replace(jsb_commands=cmds)
             self._view_fields = tuple(flat)

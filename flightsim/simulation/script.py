@@ -44,6 +44,7 @@ from __future__ import annotations
 import copy
 import math
 import os
+import re
 import sys
 import tempfile
 from dataclasses import dataclass, field, replace
@@ -87,6 +88,14 @@ SETTINGS = {
     "simulation/gravity-model": (1.0, {1.0}, "flightsim's gravity is the planet's J2 model (JSBSim's 1, WGS84)"),
     "simulation/gravitational-torque": (0.0, {0.0}, "the gravity-gradient torque is not modelled"),
 }
+#: ``simulation/reset`` (``FGFDMExec::ResetToInitialConditions``) and the reset file's terrain elevation a script
+#: may set before it (``FGInitialCondition::SetTerrainElevationFtIC``).
+RESET, TERRAIN = "simulation/reset", "ic/terrain-elevation-ft"
+#: ``FGPropagate::WriteStateFile``: the state now written as a reset file (1 or 2: its version).
+STATE_FILE = "simulation/write-state-file"
+#: An output's rate and switch (``FGOutputType::SetIdx``: ``simulation/output[N]/log_rate_hz``, ``…/enabled``;
+#: N the output's number, the aircraft file's first, then the script's).
+OUTPUT_SETTING = re.compile(r"^simulation/output(?:\[(\d+)\])?/(log_rate_hz|enabled)$")
 #: Each ``<table>`` of a script's functions compiled (:func:`_table_program`), by the element's id (the element
 #: kept with it, so that its id is not reused).
 _TABLES = {}
@@ -94,11 +103,13 @@ _TABLES = {}
 
 @dataclass(frozen=True)
 class OutputEntry:
-    """One logged column: the property, its caption (None: JSBSim's full name) and its template (or None)."""
+    """One logged column: the property, its caption (None: JSBSim's full name) and its template (or None); or a
+    function of the output's own (``named``: ``prop`` is its name, its caption too)."""
 
     prop: str
     caption: str | None
     function: object = None
+    named: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,6 +123,12 @@ class Output:
     line: int = 0
     #: the subsystem switches that are ON (:data:`flightsim.simulation.script_subsystems.SWITCHES` names)
     switches: tuple = ()
+    #: the aircraft file's (``<fdm_config>``'s ``<output>``, JSBSim's ``FGFDMExec::LoadModel``: numbered before
+    #: the script's) rather than the script's
+    aircraft: bool = False
+    #: why flightsim does not write it (an aircraft's output of a kind flightsim does not write: a SOCKET…), or
+    #: None; it keeps its number (``simulation/output[N]/*``)
+    unwritten: str | None = None
 
 
 @dataclass(frozen=True)
@@ -131,6 +148,8 @@ class Script:
     outputs : tuple of Output
     events : tuple of flightsim.simulation.script_events.Event
         The ``<run>``'s events, in file order (their running state fresh).
+    persistent : frozenset
+        The declared properties marked ``persistent="true"``: a ``simulation/reset`` keeps their values.
     """
 
     path: Path
@@ -143,6 +162,7 @@ class Script:
     declared: dict = field(default_factory=dict)
     outputs: tuple = ()
     events: tuple = ()
+    persistent: frozenset = frozenset()
 
 
 class _Reader:
@@ -410,8 +430,9 @@ def _include(reader, el, folder):
         el.append(copy.deepcopy(child))
 
 
-def _output(reader, el, folder):
-    """One ``<output>`` element."""
+def _output(reader, el, folder, aircraft=False):
+    """One ``<output>`` element (``aircraft``: of the aircraft file): its properties, then its named functions
+    that are not templates (JSBSim logs each under its name)."""
     if el.get("file"):
         _include(reader, el, folder)
     kind = (el.get("type") or "CSV").upper()
@@ -427,18 +448,39 @@ def _output(reader, el, folder):
     # (FGOutputType::Load: a switch is on where its text is exactly ON)
     switches = tuple(sorted({subsystems.ELEMENTS[c.tag] for c in el if c.tag in subsystems.ELEMENTS
                              and (c.text or "").strip() == "ON"}, key=subsystems.SWITCHES.index))
-    templates = {}
+    templates, logged = {}, []
     for f in el.findall("function"):
-        if (f.get("type") or "") != "template" or not f.get("name"):
-            reader.fail(f, "only named template functions (type=\"template\") are supported in an output")
-        templates[f.get("name")] = _check_function(reader, f, f.get("name"))
+        if not f.get("name"):
+            reader.fail(f, "an output's function needs a name= (its column's, or a template's)")
+        tree = _check_function(reader, f, f.get("name"))
+        if (f.get("type") or "") == "template":
+            templates[f.get("name")] = tree
+        else:
+            logged.append((OutputEntry(f.get("name"), f.get("name"), tree, named=True), f))
     entries = []
     for p in el.findall("property"):
         prop, function = _applied(reader, p, templates, "this output")
         entries.append((OutputEntry(prop, p.get("caption"), function), p))
+    entries += logged
     path = Path(name).expanduser()
-    return (Output(path, kind, rate, tuple(e for e, _ in entries), reader.xml.line(el), switches),
+    return (Output(path, kind, rate, tuple(e for e, _ in entries), reader.xml.line(el), switches, aircraft),
             [p for _, p in entries])
+
+
+def _aircraft_outputs(path, folder):
+    """The aircraft file's ``<output>``s (JSBSim writes them for every script that uses the aircraft): each an
+    :class:`Output`, one flightsim does not write kept (its number counts) with why."""
+    xml = LinedXML(path)
+    reader = _Reader(xml)
+    outs = []
+    for el in xml.root.findall("output"):
+        try:
+            out, _ = _output(reader, el, folder, aircraft=True)
+        except InputError as exc:
+            out = Output(Path(el.get("name") or "?"), (el.get("type") or "CSV").upper(), 1.0, (), xml.line(el),
+                         aircraft=True, unwritten=str(exc))
+        outs.append(out)
+    return outs
 
 
 def _applied(reader, p, templates, where):
@@ -504,32 +546,36 @@ def load_script(path, root=None):
         reader.fail(run, f"the step must be > 0 s, got {dt:g}", "dt=")
     if end < start:
         reader.fail(run, f"it ends ({end:g} s) before it starts ({start:g} s)", "end=")
-    declared = {}
+    declared, persistent = {}, set()
     for p in run.findall("property"):
         name = props.canonical_name(p.text or "")
         if not name:
             reader.fail(p, "empty property name")
         declared[name] = reader.number(p, "value", 0.0)
+        if (p.get("persistent") or "").strip() == "true":   # (FGPropertyReader: kept through a reset)
+            persistent.add(name)
         _check_setting(reader, p, name, declared[name], True, "value=")
-    outputs, named = [], {}
+    outputs, named = _aircraft_outputs(aircraft_file, aircraft_file.parent), {}
     for el in doc.findall("output"):
         out, elements = _output(reader, el, xml.path.parent)
         outputs.append(out)
         for entry, p in zip(out.entries, elements, strict=True):
-            named.setdefault(entry.prop, p)
+            if not entry.named:
+                named.setdefault(entry.prop, p)
             if entry.function is not None:
                 for name in _reads(entry.function):
                     named.setdefault(name, p)
     templates = {}
     for out_el in doc.findall("output"):
         for f in out_el.findall("function"):
-            templates.setdefault(f.get("name"), _check_function(reader, f, f.get("name")))
+            if (f.get("type") or "") == "template":
+                templates.setdefault(f.get("name"), _check_function(reader, f, f.get("name")))
     reads, writes = [], []
     events = tuple(_event(reader, el, templates, reads, writes) for el in run.findall("event"))
     for name, el in reads:
         named.setdefault(name, el)
     return Script(xml.path, doc.get("name") or xml.path.stem, aircraft_file, init_file, start, end, dt, declared,
-                  tuple(outputs), events), (named, reader, writes)
+                  tuple(outputs), events, frozenset(persistent)), (named, reader, writes)
 
 
 def _condition(reader, el, reads):
@@ -643,17 +689,18 @@ def _event(reader, el, templates, reads, writes):
                         el.get("continuous") == "true", delay, reader.xml.line(el))
 
 
-def _writable(reader, out, el_line):
-    """The output's path can be written: fail naming the output's line otherwise."""
+def _writable(source, out, el_line):
+    """The output's path can be written: fail naming the file ``source`` (the script, or the aircraft whose output
+    it is) and the output's line otherwise."""
     path = out.path
     where = f"<output> name= (line {el_line})"
     if path.is_dir():
-        raise InputError(reader.path, where, f"{str(path)!r} is a folder, not a file")
+        raise InputError(source, where, f"{str(path)!r} is a folder, not a file")
     folder = Path(os.path.realpath(path)).parent
     if not folder.is_dir():
-        raise InputError(reader.path, where, f"folder {str(path.parent)!r} does not exist")
+        raise InputError(source, where, f"folder {str(path.parent)!r} does not exist")
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise InputError(reader.path, where, f"cannot write {str(path)!r} (permission denied)")
+        raise InputError(source, where, f"cannot write {str(path)!r} (permission denied)")
 
 
 def _format(value, spec=".18g"):
@@ -708,7 +755,8 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
 
     script, (named, reader, writes) = load_script(path, root)
     for out in script.outputs:
-        _writable(reader, out, out.line)
+        if out.unwritten is None:
+            _writable(script.aircraft if out.aircraft else reader.path, out, out.line)
     aircraft = load_jsbsim_aircraft(script.aircraft)
     chosen = resolve(planet, aircraft.planet, True)
     ic = load_initial_condition(script.initialize, chosen)
@@ -727,30 +775,47 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
             model.initial[model.properties[name]] = value
         else:
             constants[name] = value
-    start = Start("file", ic.view_state(), Controls())
-    # (JSBSim's FGLGear::CrashDetect only reports: nothing on the ground stops a script's run)
-    sim = Simulation(aircraft, integrator, script.dt, atmosphere="isa", start=start, planet=chosen,
-                     lat=ic.lat_deg, lon=ic.lon_deg, crashes=False, terrain=terrain_plane(ic.elevation_ft))
-    tree = ScriptProperties(sim, constants, ic, ic.wind_ned)
-    tree.new_frame(script.start)
-    tree.initial = props.initial_values(tree.read)          # (ic/*: the start, as JSBSim's IC holds it)
-    for name, value in tree.initial.items():
-        constants.setdefault(name, value)
-    tree.initial_engines(ic.running)
-    held = [name for name in script.declared if tree.kind(name)[0] == "command"]
-    for name in held:                   # (a pilot's command declared at a value is held there, as a <set> holds it:
-        tree.write(name, script.declared[name])     # L4102's brakes)
-    if held:
-        tree.apply()
+
+    def begin_run(ic, t0):
+        """A flight from the reset file's condition ``ic`` (its clock at ``t0``, s) and the script's view of it,
+        the engines as the reset file leaves them and the script's declared commands held."""
+        start = Start("file", ic.view_state(), Controls())
+        # (JSBSim's FGLGear::CrashDetect only reports: nothing on the ground stops a script's run)
+        sim = Simulation(aircraft, integrator, script.dt, atmosphere="isa", start=start, planet=chosen,
+                         lat=ic.lat_deg, lon=ic.lon_deg, crashes=False, terrain=terrain_plane(ic.elevation_ft))
+        if t0:
+            sim.set_state(replace(sim.state, t=t0))
+        tree = ScriptProperties(sim, constants, ic, ic.wind_ned)
+        tree.new_frame(script.start)
+        tree.initial = props.initial_values(tree.read)          # (ic/*: the start, as JSBSim's IC holds it)
+        for name, value in tree.initial.items():
+            constants.setdefault(name, value)
+        tree.initial_engines(ic.running)
+        held = [name for name in script.declared if tree.kind(name)[0] == "command"]
+        for name in held:               # (a pilot's command declared at a value is held there, as a <set> holds
+            tree.write(name, script.declared[name])     # it: L4102's brakes)
+        if held:
+            tree.apply()
+        return sim, tree
+
+    sim, tree = begin_run(ic, 0.0)
+    first_initial = dict(tree.initial)
+    # each output's rate in frames, its switch and (below) its frame count (FGModel's exe_ctr): simulation/output[N]/*
+    rates = [max(1, int(0.5 + 1.0 / (script.dt * out.rate_hz))) for out in script.outputs]
+    enabled = [True] * len(script.outputs)
+    for k in range(len(script.outputs)):
+        for node in (f"simulation/output[{k}]", *(["simulation/output"] if k == 0 else [])):
+            constants[f"{node}/log_rate_hz"] = 1.0 / (rates[k] * script.dt)
+            constants[f"{node}/enabled"] = 1.0
     for name, el in named.items():
         if not tree.known(name):
             reader.fail(el, f"unknown property {name!r}: nothing defines it (not flightsim's state, not the "
                         "aircraft's own, not declared by the script)")
     for name, el, constant, value in writes:
         _check_setting(reader, el, name, value, constant, "value=")
-        if name.startswith("ic/") and name not in props.WRITABLE_INITIAL:
+        if name.startswith("ic/") and name not in props.WRITABLE_INITIAL and name != TERRAIN:
             reader.fail(el, f"cannot set {name!r}: of the reset's condition flightsim's trim takes only "
-                        f"{', '.join(props.WRITABLE_INITIAL)}", "name=")
+                        f"{', '.join(props.WRITABLE_INITIAL)} (and a reset {TERRAIN})", "name=")
         kind, reason = tree.kind(name)
         if kind == "refused":
             reader.fail(el, f"cannot set {name!r}: " + (reason or "no property of that name is defined "
@@ -764,17 +829,28 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
                         f"(the aircraft has {len(model.propulsion.kinds)})", "value=")
     if ic.trim is not None and ic.trim not in TRIM_MODES:
         raise InputError(ic.source, "trim", f"trim mode {ic.trim}: {TRIM_REFUSED.get(ic.trim, 'no such mode')}")
-    columns = []
+    columns, outputs = [], []
     for out in script.outputs:
+        source = script.aircraft if out.aircraft else reader.path
+        if out.unwritten is not None:
+            sys.stderr.write(f"flightsim: {source}: <output> (line {out.line}): not written: {out.unwritten}\n")
         given, left = subsystems.columns(out.switches, tree.known, model)
+        if out.aircraft:                # (JSBSim leaves out of an output a property it does not have, and says so)
+            def given_all(e):
+                return all(tree.known(n) for n in ([e.prop] if e.function is None else _reads(e.function)))
+
+            left = left + [e.prop for e in out.entries if not given_all(e)]
+            out = replace(out, entries=tuple(e for e in out.entries if given_all(e)))
         columns.append(given)
-        if left:
-            sys.stderr.write(f"flightsim: {reader.path}: <output> (line {out.line}): left out of {out.path.name} "
+        outputs.append(out)
+        if left and out.unwritten is None:
+            sys.stderr.write(f"flightsim: {source}: <output> (line {out.line}): left out of {out.path.name} "
                              f"(flightsim does not give them): {', '.join(left)}\n")
     if ic.trim is not None:
         _trim_requested(tree, ic)
-    rates = [max(1, int(0.5 + 1.0 / (script.dt * out.rate_hz))) for out in script.outputs]
+    counts = [1] * len(outputs)
     rows = [[] for _ in script.outputs]
+    paths = [out.path for out in script.outputs]
     fresh = copy.deepcopy(script.events)        # (their running state: a script may be run again)
     end = script.end + 0.99 * script.dt
     t = script.start
@@ -785,9 +861,160 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
 
     gust = gusts.CosineGust()
 
+    def log(due, t):
+        """The outputs ``due`` (their indices) write a row at the clock ``t`` (s)."""
+        if not due:
+            return
+        tree.new_frame(t)
+        values = props.read_all(sim, t)
+
+        def read(name):
+            name = props.canonical_name(name)
+            if name in values:
+                return values[name]
+            return tree.read(name)
+
+        for k in due:
+            out = outputs[k]
+            delim = OUTPUT_TYPES[out.kind]
+            cells = [format(t, ".10g")]
+            for _, prop, scale, spec in columns[k]:
+                cells.append(_format(0.0 if prop == "=0" else read(prop) * scale, spec))
+            for entry in out.entries:
+                value = read(entry.prop) if entry.function is None else evaluate(entry.function, read)
+                cells.append(_format(value))
+            rows[k].append(delim.join(cells))
+
+    def due():
+        """The outputs that write this frame: ``FGModel::Run``'s count (every ``rate`` frames from the first after
+        its ``InitModel``) and ``FGOutputType::Run``'s switch; those flightsim does not write left out."""
+        out = []
+        for k, rate in enumerate(rates):
+            if rate != 1:
+                if counts[k] >= rate:
+                    counts[k] = 0
+                counts[k] += 1
+                if counts[k] != 2:
+                    continue
+            if enabled[k] and outputs[k].unwritten is None:
+                out.append(k)
+        return out
+
+    def output_setting(name, value):
+        """``simulation/output[N]/log_rate_hz`` (``FGOutputType::SetRateHz``: clipped to 0…1000 Hz; 0 turns the
+        output off) or ``…/enabled``, written."""
+        m = OUTPUT_SETTING.match(name)
+        k = int(m.group(1) or 0)
+        if m.group(2) == "enabled":
+            enabled[k] = value != 0.0
+        else:
+            hz = min(max(value, 0.0), 1000.0)
+            rates[k] = int(0.5 + 1.0 / (script.dt * hz)) if hz > 0.0 else 1
+            enabled[k] = hz > 0.0
+        for node in (f"simulation/output[{k}]", *(["simulation/output"] if k == 0 else [])):
+            constants[f"{node}/log_rate_hz"] = 1.0 / (rates[k] * script.dt) if rates[k] > 0 else 0.0
+            constants[f"{node}/enabled"] = 1.0 if enabled[k] else 0.0
+
+    def write_state_file(version):
+        """``simulation/write-state-file`` (``FGPropagate::WriteStateFile``): the state now (the last frame's, as
+        the script reads it) as a reset file of JSBSim's ``version`` (1: body velocities, Euler angles, geocentric
+        latitude, the height above the ground; 2: geodetic position and height above sea level, local velocity
+        and body rates), ``initfile.<clock>.xml`` in the working folder (once the run has ended, with the
+        outputs), JSBSim's text; 0 writes nothing."""
+        if version == 0:
+            return
+        if version not in (1, 2):
+            raise RuntimeError(f"{STATE_FILE} {version}: the version of a state file is 1 or 2 (JSBSim's)")
+        r = read_named
+        g = events.cpp_number
+        if version == 1:
+            lines = ['<?xml version="1.0"?>', '<initialize name="reset00">',
+                     *(f'  <{tag}body unit="FT/SEC"> {g(r(f"velocities/{tag}-fps"))} </{tag}body> ' for tag in "uvw"),
+                     *(f'  <{a} unit="DEG"> {g(r(f"attitude/{a}-deg"))} </{a}>' for a in ("phi", "theta", "psi")),
+                     f'  <longitude unit="DEG"> {g(r("position/long-gc-deg"))} </longitude>',
+                     f'  <latitude unit="DEG"> {g(r("position/lat-gc-deg"))} </latitude>',
+                     f'  <altitude unit="FT"> {g(r("position/h-agl-ft"))} </altitude>', "</initialize>"]
+        else:
+            lines = ['<?xml version="1.0"?>', '<initialize name="IC File" version="2.0">', "",
+                     '  <position frame="ECEF">',
+                     f'    <latitude unit="DEG" type="geodetic"> {g(r("position/lat-geod-deg"))} </latitude>',
+                     f'    <longitude unit="DEG"> {g(r("position/long-gc-deg"))} </longitude>',
+                     f'    <altitudeMSL unit="FT"> {g(r("position/h-sl-ft"))} </altitudeMSL>', "  </position>", "",
+                     '  <orientation unit="DEG" frame="LOCAL">',
+                     *(f"    <{tag}> {g(r(f'attitude/{a}-deg'))} </{tag}>"
+                       for tag, a in (("yaw", "psi"), ("pitch", "theta"), ("roll", "phi"))), "  </orientation>", "",
+                     '  <velocity unit="FT/SEC" frame="LOCAL">',
+                     *(f"    <{x}> {g(r(f'velocities/v-{d}-fps'))} </{x}>"
+                       for x, d in (("x", "north"), ("y", "east"), ("z", "down"))), "  </velocity>", "",
+                     '  <attitude_rate unit="DEG/SEC" frame="BODY">',
+                     *(f"    <{tag}> {g(math.degrees(r(f'velocities/{a}-rad_sec')))} </{tag}>"
+                       for tag, a in (("roll", "p"), ("pitch", "q"), ("yaw", "r"))), "  </attitude_rate>", "",
+                     "</initialize>"]
+        state_files.append((Path(f"initfile.{tree.read('simulation/sim-time-sec'):f}.xml"), lines))
+
+    state_files = []                    # (written with the outputs, once the run has ended)
+    reset = {"runs": 0, "now": None, "files": []}
+
+    def reset_to_initial_conditions(value):
+        """``simulation/reset`` (FGFDMExec::ResetToInitialConditions, at once, in the event's sets): the models
+        as loaded, the script's declared properties back at their values (but its persistent ones), its events
+        re-armed, the clock back at the start, then RunIC from the reset file's condition with the ``ic/*`` the
+        script wrote (the terrain's elevation: ``ic/terrain-elevation-ft``); mode 1 starts new output files
+        (``NAME_0.csv``, ``NAME_1.csv``, … as JSBSim names them), mode 0 writes the same ones again."""
+        nonlocal sim, tree, gust, ic
+        mode = int(value)
+        if mode & ~1:
+            raise RuntimeError(f"simulation/reset {value:g}: only modes 0 and 1 (a new output) are supported "
+                               "(DONT_EXECUTE_RUN_IC is not)")
+        moved = [name for name in props.WRITABLE_INITIAL
+                 if name in first_initial and constants.get(name, first_initial[name]) != first_initial[name]]
+        if moved:
+            raise RuntimeError(f"simulation/reset after {moved[0]} was written: flightsim resets to the reset "
+                               "file's condition with only ic/terrain-elevation-ft changed")
+        kept = {name: tree.read(name) for name in script.persistent}
+        counted = tree.frame            # (JSBSim's frame count goes on; its clock reads the start from now on)
+        for name, value0 in script.declared.items():
+            if name not in model.properties:
+                constants[name] = value0
+        for name in kept:
+            if name not in model.properties:
+                constants[name] = kept[name]
+        ic = load_initial_condition(script.initialize, chosen,
+                                    elevation=constants.get("ic/terrain-elevation-ft", ic.elevation_ft))
+        for ev in fresh:                            # (FGScript::ResetEvents: struct event's reset)
+            ev.triggered, ev.notified, ev.start = False, False, 0.0
+        sim, tree = begin_run(ic, -script.dt)      # (this frame's step brings its clock to 0, the script's start)
+        tree.new_frame(script.start, counted)
+        for name, v in kept.items():
+            if name in model.properties:
+                sim.set_jsbsim_property(name, v)
+        if ic.trim is not None:
+            _trim_requested(tree, ic)
+        gust = gusts.CosineGust()
+        reset["runs"] += 1
+        reset["now"] = script.start
+        if mode & 1:                                # (FGOutputFile::SetStartNewOutput)
+            for k, out in enumerate(outputs):
+                reset["files"].append((out, columns[k], rows[k][:], paths[k]))
+                paths[k] = out.path.with_name(f"{out.path.stem}_{reset['runs'] - 1}{out.path.suffix}")
+        for lines in rows:
+            lines.clear()
+        counts[:] = [1] * len(counts)                           # (FGModel::InitModel)
+        log(due(), script.start)                                # (RunIC's frame: the reset file's condition)
+        tree.new_frame(script.start, counted)
+
     def write(name, value):
         if name == gusts.START:         # (FGWinds::StartGust: this frame's winds start it)
             gust.start(value != 0.0)
+        if name == RESET:
+            reset_to_initial_conditions(value)
+            return
+        if OUTPUT_SETTING.match(name):
+            output_setting(name, value)
+            return
+        if name == STATE_FILE:
+            write_state_file(int(value))
+            return
         tree.write(name, value)
 
     while True:
@@ -800,27 +1027,7 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
             sim.begin_step()
         if on_frame is not None:
             on_frame(t, frame, sim)
-        due = [k for k, r in enumerate(rates) if frame % r == 0]
-        if due:
-            tree.new_frame(t)
-            values = props.read_all(sim, t)
-
-            def read(name, values=values):
-                name = props.canonical_name(name)
-                if name in values:
-                    return values[name]
-                return tree.read(name)
-
-            for k in due:
-                out = script.outputs[k]
-                delim = OUTPUT_TYPES[out.kind]
-                cells = [format(t, ".10g")]
-                for _, prop, scale, spec in columns[k]:
-                    cells.append(_format(0.0 if prop == "=0" else read(prop) * scale, spec))
-                for entry in out.entries:
-                    value = read(entry.prop) if entry.function is None else evaluate(entry.function, read)
-                    cells.append(_format(value))
-                rows[k].append(delim.join(cells))
+        log(due(), t)
         if tree.terminate or t + script.dt > end:
             break
         # FGFDMExec::Run: the clock moves, the script runs on the last frame's state and models, then the state
@@ -829,8 +1036,14 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         tree.new_frame(now, frame + 1)
         try:
             events.run_events(fresh, now, read_named, write, evaluate, emit)
+            if reset["now"] is None and constants.get(TERRAIN, ic.elevation_ft) != ic.elevation_ft:
+                raise RuntimeError(f"{TERRAIN} set to {constants[TERRAIN]:g} with no simulation/reset after it: "
+                                   "flightsim moves the terrain at a reset only")
         except RuntimeError as exc:
             raise RuntimeError(f"at {now:g} s: {exc}") from None
+        if reset["now"] is not None:    # (a reset: this frame's models ran on the reset file's condition, and the
+            now, reset["now"] = reset["now"], None      # clock went back to the start; RunIC's frame wrote the
+            #                                             outputs, whose count this frame goes on)
         if not sim.step():
             raise RuntimeError(f"the flight stopped at {t:g} s: {sim.status}")
         tree.apply()
@@ -841,12 +1054,16 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
                                      _tw2b_of(tree.read("aero/alpha-rad"), tree.read("aero/beta-rad")), script.dt))
         t = now
         frame += 1
-    for out, given, lines in zip(script.outputs, columns, rows, strict=True):
+    for out, given, lines, path in [*reset["files"], *zip(outputs, columns, rows, paths, strict=True)]:
+        if out.unwritten is not None:
+            continue
         delim = OUTPUT_TYPES[out.kind]
         head = delim.join(["Time", *(c[0] for c in given),
                            *(e.caption or (e.prop if e.prop.startswith("/") else props.ROOT + e.prop)
                              for e in out.entries)])
-        _write_atomically(out.path, [head, *lines])
+        _write_atomically(path, [head, *lines])
+    for path, lines in state_files:
+        _write_atomically(path, lines)
     return replace(script, events=fresh)
 
 

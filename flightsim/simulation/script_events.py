@@ -29,7 +29,7 @@ import operator
 from dataclasses import dataclass, field
 
 __all__ = ["ACTIONS", "COMPARE", "COMPARISONS", "TYPES", "Condition", "Event", "Notice", "SetAction", "Test",
-           "run_events"]
+           "cpp_number", "run_events"]
 
 #: A test's comparison words (FGCondition's table) → the comparison.
 COMPARISONS = {
@@ -188,7 +188,7 @@ def run_events(events, t, read, write, evaluate, emit):
                 ev.notified = True
 
 
-def _g(value):
+def cpp_number(value):
     """C++'s ``ostream << double`` at its default precision (``%g``, six significant digits)."""
     if math.isnan(value):
         return "nan" if math.copysign(1.0, value) > 0 else "-nan"
@@ -198,19 +198,20 @@ def _g(value):
 def _notice_text(ev, index, t, read, evaluate):
     kml = ev.notice.kml
     if kml:
-        lines = ["", "<Placemark>", f"  <name> {_g(t)} seconds </name>", "  <description>", "  <![CDATA[",
-                 f"  <b>{ev.name} (Event {index}) executed at time: {_g(t)}</b><br/>"]
+        lines = ["", "<Placemark>", f"  <name> {cpp_number(t)} seconds </name>", "  <description>", "  <![CDATA[",
+                 f"  <b>{ev.name} (Event {index}) executed at time: {cpp_number(t)}</b><br/>"]
     else:
-        lines = ["", f"{ev.name} (Event {index}) executed at time: {_g(t)}"]
+        lines = ["", f"{ev.name} (Event {index}) executed at time: {cpp_number(t)}"]
     if ev.notice.description:
         lines.append(f"    {ev.notice.description}")
     for caption, name, template in ev.notice.rows:
         value = read(name) if template is None else evaluate(template, read)
-        lines.append(f"    {caption} = {_g(value)}" + (" <br/>" if kml else ""))
+        lines.append(f"    {caption} = {cpp_number(value)}" + (" <br/>" if kml else ""))
     if kml:
         lines += ["  ]]>", "  </description>", "  <Point>", "    <altitudeMode> absolute </altitudeMode>",
                   "    <extrude> 1 </extrude>",
-                  f"    <coordinates>{_g(read('position/long-gc-deg'))},{_g(read('position/lat-geod-deg'))},"
-                  f"{_g(read('position/h-sl-meters'))}</coordinates>", "  </Point>", "</Placemark>"]
+                  f"    <coordinates>{cpp_number(read('position/long-gc-deg'))},"
+                  f"{cpp_number(read('position/lat-geod-deg'))},{cpp_number(read('position/h-sl-meters'))}"
+                  "</coordinates>", "  </Point>", "</Placemark>"]
     lines.append("")
     return "\n".join(lines) + "\n"

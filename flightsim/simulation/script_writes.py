@@ -119,7 +119,9 @@ class ScriptProperties:
         self._frame = self._aux = None
         self._t = 0.0
         self.frame = 0
-        self.commands = sim.own_jsbsim_commands()
+        # (a command the aircraft's flight controls compute, the c172x's automatic mixture, is theirs: a script's
+        # write reaches it once, as JSBSim's FGFCS property, and no pilot's row holds it)
+        self.commands = sim.own_jsbsim_commands(leave=set(self.model.fcs.outputs))
         self._rows = {int(row[0]): k for k, row in enumerate(self.commands)}
         self._hold_wind()
         #: the trims done: (clock, mode, TrimPoint)
@@ -197,7 +199,8 @@ class ScriptProperties:
             if any(n is None for n in names):
                 return -1.0
             return 1.0 if all(self.sim.jsbsim_property(n) != 0.0 for n in names) else 0.0
-        if name in ("simulation/terminate", "simulation/do_simple_trim"):
+        if name in ("simulation/terminate", "simulation/do_simple_trim", "simulation/reset",
+                    "simulation/write-state-file"):
             return 1.0 if name == "simulation/terminate" and self.terminate else 0.0
         if name == "simulation/trim-completed":
             return 1.0 if self.trims else 0.0
@@ -228,6 +231,8 @@ class ScriptProperties:
             return "terminate", ""
         if name == "simulation/do_simple_trim":
             return "trim", ""
+        if name in ("simulation/reset", "simulation/write-state-file"):
+            return "run", ""            # (run_script's: FGFDMExec::ResetToInitialConditions, a state file)
         if name in WIND:
             return "wind", ""
         if name == "propulsion/set-running":
@@ -324,6 +329,14 @@ class ScriptProperties:
         row[1], row[2] = -1.0, value
         self.sim.set_jsbsim_property(name, min(max(value, row[3]), row[4]))
 
+    def _set_command(self, name, value):
+        """The command ``name`` at ``value``: held (:meth:`_command`) where a row of the pilot's gives it, else (the
+        flight controls compute it) written once."""
+        if self.model.properties[name] in self._rows:
+            self._command(name, value)
+        else:
+            self.sim.set_jsbsim_property(name, value)
+
     def _switch(self, kind, value):
         """The magnetos (``kind`` ``magneto``: ``int(value)``), starter (``starter``: on unless 0) or fuel cut-off
         (``cutoff``: on unless 0) of every engine that has them, or of the active engine only
@@ -405,8 +418,8 @@ class ScriptProperties:
                 continue
             s, ps = prop.piston_slots[row], prop.propeller_slots[row]
             mixture = f"fcs/mixture-cmd-norm[{k}]"
-            if mixture in self.model.properties and self.model.properties[mixture] in self._rows:
-                self._command(mixture, 1.0)
+            if mixture in self.model.properties:
+                self._set_command(mixture, 1.0)
             self.sim.set_jsbsim_property(names[int(s[piston.PS_MIXTURE])], 1.0)
             self.sim.set_jsbsim_property(names[int(s[piston.PS_MAGNETOS])], 3.0)
             self.sim.set_jsbsim_property(names[int(s[piston.PS_RUNNING])], 1.0)
@@ -464,8 +477,8 @@ class ScriptProperties:
         for k, row in self._pistons():
             s, ps = prop.piston_slots[row], prop.propeller_slots[row]
             for command in (f"fcs/mixture-cmd-norm[{k}]", f"fcs/advance-cmd-norm[{k}]"):   # (FGFCS's 0, as
-                if command in self.model.properties and self.model.properties[command] in self._rows:  # JSBSim's)
-                    self._command(command, 0.0)
+                if command in self.model.properties:                                            # JSBSim's)
+                    self._set_command(command, 0.0)
             self.sim.set_jsbsim_property(names[int(ps[propeller.RS_ADVANCE_POS])], 0.0)
             p_amb = piston.ambient_map(props_now(names[int(s[piston.PS_PRESSURE])]))
             friction = prop.pistons[row, piston.PE_STATIC_FRICTION]

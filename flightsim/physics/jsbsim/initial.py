@@ -705,8 +705,11 @@ def _load_v2(r, reader, doc):
             r.pqr = w
 
 
-def load_initial_condition(path, planet=None):
-    """The :class:`InitialCondition` of the reset file ``path`` on ``planet`` (default WGS-84).
+def load_initial_condition(path, planet=None, elevation=None):
+    """The :class:`InitialCondition` of the reset file ``path`` on ``planet`` (default WGS-84); ``elevation``
+    (ft, None: the file's) the terrain's height set after the file, as a script's ``ic/terrain-elevation-ft``
+    before a reset (``FGInitialCondition::SetTerrainElevationFtIC``: the height above the ground kept where the
+    file gave its altitude so, else the height above sea level).
 
     Raises
     ------
@@ -734,6 +737,8 @@ def load_initial_condition(path, planet=None):
         raise InputError(path, "initialize version", "only versions 1 and 2 are supported")
     r = _Resolver(planets.WGS84 if planet is None or not planet.round else planet)
     (_load_v2 if version >= 2.0 else _load_v1)(r, reader, doc)
+    if elevation is not None:
+        r.set_terrain_elevation(float(elevation))
     running = []
     for k, el in enumerate(doc.findall("running")):
         n = reader.number(el, f"running[{k}]")
