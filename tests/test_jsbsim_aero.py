@@ -390,6 +390,42 @@ def test_the_standard_atmosphere_is_jsbsims_to_the_bit():
     assert a == pytest.approx(1116.45, rel=1e-5)
 
 
+def test_a_biased_atmosphere_is_jsbsims_to_the_bit():
+    """``atmosphere/delta-T`` (c172_cruise_8K's ±36 °R): JSBSim's temperature bias, its layers' pressures found
+    again with the warmer or colder air; and a flight's σ and θ over the biased sea level's, as JSBSim's."""
+    from flightsim.physics.aircraft import load_aircraft
+    from flightsim.physics.jsbsim.atmosphere import biased_atmosphere
+    from flightsim.simulation.flight import Simulation
+
+    fdm = new_fdm("SGS")
+    for bias in (-36.0, 36.0):
+        fdm["atmosphere/delta-T"] = bias
+        for h in (0.0, 4000.0, 40000.0, 80000.0):
+            fdm["ic/h-sl-ft"], fdm["ic/vc-kts"] = h, 100.0
+            fdm.run_ic()
+            ours = biased_atmosphere(fdm["position/h-sl-ft"], bias)
+            theirs = tuple(fdm[k] for k in ("atmosphere/T-R", "atmosphere/P-psf", "atmosphere/rho-slugs_ft3",
+                                            "atmosphere/a-fps"))
+            assert ours == pytest.approx(theirs, rel=1e-15, abs=0.0), (bias, h)
+    assert biased_atmosphere(4000.0, 0.0) == standard_atmosphere_at(4000.0)
+    sim = Simulation(load_aircraft("jsbsim:c172x"), "rk4")
+    sim.set_jsbsim_temperature_bias(36.0)
+    sim.step()
+    sim.step()
+    fdm["ic/h-sl-ft"] = sim.vector[2]
+    fdm.run_ic()
+    assert sim.jsbsim_temperature_bias == 36.0
+    assert sim.jsbsim_property("atmosphere/sigma") == pytest.approx(fdm["atmosphere/sigma"], rel=1e-6)
+    with pytest.raises(ValueError, match="absolute zero"):
+        sim.set_jsbsim_temperature_bias(-600.0)
+
+
+def standard_atmosphere_at(h):
+    from flightsim.physics.jsbsim.atmosphere import standard_atmosphere
+
+    return standard_atmosphere(h)
+
+
 def test_the_auxiliary_properties_follow_their_definitions():
     """Hand-derived: u = 100, w = 10, v = 5 ft/s at sea level; α̇ from ẇ alone."""
     from flightsim.physics.jsbsim.auxiliary import AUXILIARY, auxiliary, slots_of

@@ -689,6 +689,40 @@ class Simulation:
         """
         self._params.jsb_props[self._jsbsim_slot(name)] = float(value)
 
+    @property
+    def jsbsim_temperature_bias(self):
+        """A JSBSim aircraft's atmosphere: its temperature above the standard's at every height (°R, JSBSim's
+        ``atmosphere/delta-T``; 0 the standard atmosphere; 0 for flightsim's own aircraft)."""
+        if self.aircraft.jsbsim is None:
+            return 0.0
+        from flightsim.physics.jsbsim.loads import L_TEMPERATURE_BIAS
+
+        return float(self._params.jsb_last[L_TEMPERATURE_BIAS])
+
+    def set_jsbsim_temperature_bias(self, bias):
+        """Warm (or cool) a JSBSim aircraft's atmosphere by ``bias`` °R at every height from the next load evaluation
+        on (``FGStandardAtmosphere::SetTemperatureBias``: :func:`flightsim.physics.jsbsim.atmosphere.
+        biased_atmosphere`).
+
+        Raises
+        ------
+        KeyError
+            Not a JSBSim aircraft.
+        ValueError
+            Not a finite number, or colder than absolute zero at sea level.
+        """
+        from flightsim.physics.jsbsim.loads import L_ATMOSPHERE, L_TEMPERATURE_BIAS
+
+        if self.aircraft.jsbsim is None:
+            raise KeyError("not a JSBSim aircraft")
+        bias = float(bias)
+        if not math.isfinite(bias) or bias <= -518.67:
+            raise ValueError(f"temperature bias: must be finite and above -518.67 °R (absolute zero at sea level), "
+                             f"got {bias!r}")
+        last = self._params.jsb_last
+        last[L_TEMPERATURE_BIAS] = bias
+        last[L_ATMOSPHERE] = 0.0            # (the atmosphere kept for the last altitude is no longer this one)
+
     def jsbsim_auxiliary(self):
         """Every one of JSBSim's ``FGAuxiliary`` properties flightsim computes
         (:data:`flightsim.physics.jsbsim.auxiliary.AUXILIARY`) at the state now, whether or not the aircraft

@@ -84,6 +84,10 @@ WIND = {"atmosphere/wind-north-fps": 0, "atmosphere/wind-east-fps": 1, "atmosphe
 #: The total wind's (the steady wind plus the cosine gust: ``FGWinds``' ``vTotalWindNED``; read-only), NED, ft/s.
 TOTAL_WIND = {"atmosphere/total-wind-north-fps": 0, "atmosphere/total-wind-east-fps": 1,
               "atmosphere/total-wind-down-fps": 2}
+#: The atmosphere's temperature bias, °R (``FGStandardAtmosphere``'s ``atmosphere/delta-T``): the flight's
+#: atmosphere from the step after the script writes it (:meth:`~flightsim.simulation.flight.Simulation.
+#: set_jsbsim_temperature_bias`).
+TEMPERATURE_BIAS = "atmosphere/delta-T"
 #: The pitch trim's command: FGTrim's ``tPitchTrim`` control, where the trimmed elevator goes.
 PITCH_TRIM = "fcs/pitch-trim-cmd-norm"
 #: Engine-start properties refused where the aircraft's engines have no such switch.
@@ -175,6 +179,8 @@ class ScriptProperties:
                     return 1.0 if on else 0.0
         if name in WIND:
             return self.ned_wind[WIND[name]]
+        if name == TEMPERATURE_BIAS and self.model is not None:
+            return self.sim.jsbsim_temperature_bias
         if name in TOTAL_WIND:
             return self.ned_wind[TOTAL_WIND[name]] + self.gust_ned[TOTAL_WIND[name]]
         gph = FUEL_GPH.match(name)
@@ -231,6 +237,8 @@ class ScriptProperties:
             return "terminate", ""
         if name == "simulation/do_simple_trim":
             return "trim", ""
+        if name == TEMPERATURE_BIAS and self.model is not None:
+            return "temperature", ""
         if name in ("simulation/reset", "simulation/write-state-file"):
             return "run", ""            # (run_script's: FGFDMExec::ResetToInitialConditions, a state file)
         if name in WIND:
@@ -519,6 +527,8 @@ class ScriptProperties:
             if kind == "wind":
                 self.ned_wind[WIND[name]] = value
                 self._hold_wind()
+            elif kind == "temperature":
+                self.sim.set_jsbsim_temperature_bias(value)
             elif kind == "command":
                 self._command(name, value)
             elif kind == "running":
@@ -592,6 +602,10 @@ class ScriptProperties:
         planet = sim.planet if sim.planet.round else "flat"
         gravity = start_gravity(sim.aircraft, float(y0[2]), planet, sim.lat, sim.lon)
         model = AirplaneModel(sim.aircraft, sim.atmosphere, gravity=gravity)
+        if sim.jsbsim_temperature_bias:         # (FGTrim in the script's atmosphere)
+            from flightsim.physics.jsbsim.loads import L_TEMPERATURE_BIAS
+
+            model.params.jsb_last[L_TEMPERATURE_BIAS] = sim.jsbsim_temperature_bias
         flaps = min(max(self.read("fcs/flap-cmd-norm") if self.known("fcs/flap-cmd-norm") else 0.0, 0.0), 1.0)
         # the gear as the script left its lever (JSBSim's trim settles the gear kinematic at gear/gear-cmd-norm)
         gear = 0.0 if self.known("gear/gear-cmd-norm") and self.read("gear/gear-cmd-norm") < 0.5 else 1.0

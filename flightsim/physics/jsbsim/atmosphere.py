@@ -21,7 +21,7 @@ import numpy as np
 
 from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit
 
-__all__ = ["R_AIR", "SEA_LEVEL_PRESSURE", "density_altitude", "standard_atmosphere"]
+__all__ = ["R_AIR", "SEA_LEVEL_PRESSURE", "biased_atmosphere", "density_altitude", "standard_atmosphere"]
 
 _FT_TO_M = 0.3048
 _KG_TO_SLUG = 0.06852168
@@ -89,8 +89,32 @@ def _temperature_geopotential(hp):
 @borrowing_entry_jit
 def standard_atmosphere(altitude):
     """``(T °R, P psf, ρ slug/ft³, a ft/s)`` at geometric altitude ``altitude`` (ft above sea level)."""
+    return biased_atmosphere(altitude, 0.0)
+
+
+@borrowing_jit
+def _base_pressure(b, bias):
+    """The pressure (psf) at layer ``b``'s base with every temperature ``bias`` °R warmer
+    (``CalculatePressureBreakpoints``: the layers' pressures found again from sea level up)."""
+    if bias == 0.0:
+        return _BASE_PRESSURE[b]
+    p = SEA_LEVEL_PRESSURE
+    for k in range(b):
+        tmb, dh = _TEMPERATURES[k] + bias, _ALTITUDES[k + 1] - _ALTITUDES[k]
+        if _LAPSE[k] != 0.0:
+            p = p * math.pow(tmb / (tmb + _LAPSE[k] * dh), G0 / (R_AIR * _LAPSE[k]))
+        else:
+            p = p * math.exp(-G0 * dh / (R_AIR * tmb))
+    return p
+
+
+@borrowing_entry_jit
+def biased_atmosphere(altitude, bias):
+    """:func:`standard_atmosphere` with its temperature ``bias`` °R above the standard's at every height (JSBSim's
+    ``atmosphere/delta-T``, ``FGStandardAtmosphere::SetTemperatureBias``: the sea-level pressure kept, the layers'
+    pressures found again with the warmer air, density and speed of sound from the biased temperature)."""
     hp = (altitude * EARTH_RADIUS) / (EARTH_RADIUS + altitude)
-    t = _temperature_geopotential(hp)
+    t = _temperature_geopotential(hp) + bias
     n = _ALTITUDES.shape[0]
     base = _ALTITUDES[0]
     b = 0
@@ -102,13 +126,14 @@ def standard_atmosphere(altitude):
         b += 1
     # the base's temperature, through the geometric altitude and back, as JSBSim computes it
     geometric = (base * EARTH_RADIUS) / (EARTH_RADIUS - base)
-    tmb = _temperature_geopotential((geometric * EARTH_RADIUS) / (EARTH_RADIUS + geometric))
+    tmb = _temperature_geopotential((geometric * EARTH_RADIUS) / (EARTH_RADIUS + geometric)) + bias
     dh = hp - base
     lmb = _LAPSE[b]
+    pb = _base_pressure(b, bias)
     if lmb != 0.0:
-        p = _BASE_PRESSURE[b] * math.pow(tmb / (tmb + lmb * dh), G0 / (R_AIR * lmb))
+        p = pb * math.pow(tmb / (tmb + lmb * dh), G0 / (R_AIR * lmb))
     else:
-        p = _BASE_PRESSURE[b] * math.exp(-G0 * dh / (R_AIR * tmb))
+        p = pb * math.exp(-G0 * dh / (R_AIR * tmb))
     p = max(p, _MIN_PRESSURE)
     return t, p, p / (R_AIR * t), math.sqrt(GAMMA * R_AIR * t)
 

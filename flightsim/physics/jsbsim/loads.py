@@ -39,8 +39,17 @@ import numpy as np
 from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit, qv_rotate
 from flightsim.physics.gear import BRAKE_BOTH, BRAKE_LEFT, BRAKE_RIGHT, wheel_brake
 from flightsim.physics.jsbsim.aero import axes_to_body, frame_start
-from flightsim.physics.jsbsim.atmosphere import standard_atmosphere
-from flightsim.physics.jsbsim.auxiliary import A_PDOT, A_QDOT, A_RDOT, auxiliary_in, motion_in, put_atmosphere
+from flightsim.physics.jsbsim.atmosphere import R_AIR, SEA_LEVEL_PRESSURE, biased_atmosphere
+from flightsim.physics.jsbsim.auxiliary import (
+    A_PDOT,
+    A_QDOT,
+    A_RDOT,
+    A_SIGMA,
+    A_THETA,
+    auxiliary_in,
+    motion_in,
+    put_atmosphere,
+)
 from flightsim.physics.jsbsim.external import external_loads
 from flightsim.physics.jsbsim.ground_reactions import (
     contacts_frame,
@@ -117,14 +126,18 @@ SETTLE_ITERATIONS = 50
 #: sound, :data:`L_ATMOSPHERE`): a step's start and its stages at the same altitude compute it once; then the last
 #: evaluation's specific force (FGAccelerations' ``vBodyAccel``, ft/s², :data:`L_FORCE`), the body rates at the
 #: last step's start (:data:`L_RATES`) and their derivative over it (:data:`L_RATES_DOT`), the last
-#: evaluation's gear force (lbf, :data:`L_GEAR`), JSBSim's axes; then each contact's state
+#: evaluation's gear force (lbf, :data:`L_GEAR`), JSBSim's axes; the atmosphere's temperature bias (°R, JSBSim's
+#: ``atmosphere/delta-T``, :data:`L_TEMPERATURE_BIAS`; 0: the standard atmosphere); then each contact's state
 #: (:data:`~flightsim.physics.jsbsim.ground_reactions.CONTACT_FIELDS` each, from :data:`LAST_FIELDS` on).
-LAST_FIELDS = 25
+LAST_FIELDS = 26
 L_ATMOSPHERE = 7
 L_FORCE = 13
 L_RATES = 16
 L_RATES_DOT = 19
 L_GEAR = 22
+L_TEMPERATURE_BIAS = 25
+#: The standard sea-level temperature, °R.
+SEA_LEVEL_TEMPERATURE = 518.67
 
 
 @borrowing_jit
@@ -170,6 +183,19 @@ def _agl(y, terrain):
 
 
 @borrowing_jit
+def _biased_ratios(props, slots, t, rho, bias):
+    """``atmosphere/sigma`` and ``atmosphere/theta`` in an atmosphere ``bias`` °R warmer than the standard: over its
+    own sea-level density and temperature, as JSBSim's (``SetTemperatureBias`` moves them; the sea-level pressure
+    stays, and so does ``atmosphere/delta``)."""
+    if bias != 0.0:
+        t_sl = SEA_LEVEL_TEMPERATURE + bias
+        if slots[A_SIGMA] >= 0:
+            props[slots[A_SIGMA]] = rho / (SEA_LEVEL_PRESSURE / (R_AIR * t_sl))
+        if slots[A_THETA] >= 0:
+            props[slots[A_THETA]] = t / t_sl
+
+
+@borrowing_jit
 def _auxiliary_at(y, params, props):
     """FGAuxiliary at state ``y`` (the last step's accelerations for α̇, β̇)."""
     s, last = params.jsb_scalars, params.jsb_last
@@ -181,6 +207,7 @@ def _auxiliary_at(y, params, props):
     agl = _agl(y, params.terrain)
     auxiliary_in(props, params.jsb_aux_slots, u, v, w, last[3], last[4], last[5], p, q, r, agl, s[J_SPAN],
                  s[J_CHORD], s[J_AREA], mac_down, t, pressure, rho, sound)
+    _biased_ratios(props, params.jsb_aux_slots, t, rho, last[L_TEMPERATURE_BIAS])
     # the pilot's eye: the specific force plus ω̇ × r + ω × (ω × r) (FGAuxiliary, the planet not turning)
     fx, fy, fz = last[L_FORCE], last[L_FORCE + 1], last[L_FORCE + 2]
     wx, wy, wz = y[10], -y[11], -y[12]
@@ -201,10 +228,11 @@ def _auxiliary_at(y, params, props):
 
 @borrowing_jit
 def _atmosphere(last, altitude):
-    """The standard atmosphere at ``altitude`` (ft): the one kept in ``last`` when it is this altitude's."""
+    """The standard atmosphere at ``altitude`` (ft), its temperature biased by ``last``'s
+    :data:`L_TEMPERATURE_BIAS`: the one kept in ``last`` when it is this altitude's (a new bias clears it)."""
     k = L_ATMOSPHERE
     if last[k] == 0.0 or last[k + 1] != altitude:
-        last[k + 2], last[k + 3], last[k + 4], last[k + 5] = standard_atmosphere(altitude)
+        last[k + 2], last[k + 3], last[k + 4], last[k + 5] = biased_atmosphere(altitude, last[L_TEMPERATURE_BIAS])
         last[k], last[k + 1] = 1.0, altitude
     return last[k + 2], last[k + 3], last[k + 4], last[k + 5]
 
@@ -402,7 +430,9 @@ def _frame_inputs(t, y, h, params, settle):
         _put(props, int(s[J_GEAR_FORCE_SLOTS + k]), last[L_GEAR + k])
     # (FGGroundReactions ran last frame: the last evaluation's contacts; the pilot's steering command)
     contacts_frame(props, params, h, settle, LAST_FIELDS, props[int(s[J_STEER_CMD_SLOT])], int(s[J_GEAR_WOW_SLOT]))
-    put_atmosphere(props, params.jsb_aux_slots, *_atmosphere(last, y[2]))
+    t, pressure, rho, sound = _atmosphere(last, y[2])
+    put_atmosphere(props, params.jsb_aux_slots, t, pressure, rho, sound)
+    _biased_ratios(props, params.jsb_aux_slots, t, rho, last[L_TEMPERATURE_BIAS])
 
 
 @borrowing_jit
