@@ -95,14 +95,21 @@ NOTES = {
              "run at idle (N1 60 %) from the start; the brakes hold both",
     "c3104": "its reset file (ellington: 29.5 ft above a 26 ft terrain) drops the C310 onto the runway; the two fall "
              "alike, the impact on the stiff gear parts them by 7° in pitch for a second and 0.4 ft/s, so the take-off "
-             "events fire a frame early (15.90 s against 15.92 s); the waypoint events in JSBSim's frames (the script "
-             "reads guidance/wp-distance as the flight controls computed it in the last frame, as JSBSim's)",
+             "events fire a frame early (15.90 s against 15.92 s); the script reads guidance/wp-distance as the "
+             "flight controls computed it in the last frame, as JSBSim's, so no waypoint event fires twice, but the "
+             "second and third fire 2 frames late (167.88 s against 167.84 s: the two fly 10 ft apart there)",
     "c3105": "as c3104 at dt 1/120 s (the impact parts them by 1.06° and 2.0 ft/s); 'Cruise Throttle' (vc ≥ 300 ft/s, "
              "reached slowly in level flight) fires 18 frames late (115.76 s against 115.61 s)",
     "c1722": "the longitudinal trim (do_simple_trim 0, at 0.5 s) is JSBSim's (α, throttle and pitch trim alone: the "
              "c172x rolls on its propeller's torque until the roll autopilot takes it at 5 s), and over the first 55 s "
              "the two fly within 7.4 ft, 6.0 ft, 0.56° and 0.11 ft/s; the script sets the tanks' unusable fuel so that "
              "JSBSim's engine starves at 55.77 s ('Engine starved'): flightsim's fuel does not burn, its engine runs",
+    "c1723": "the take-off, the climb and the output rate the script sets (its aircraft's own output, "
+             "simulation/output/log_rate_hz) as JSBSim's, lift-off in the same frame; 'Adjust throttle/flaps' (1000 ft "
+             "above the ground, reached in a slow climb) fires 17 frames late (133.58 s against 133.44 s)",
+    "Concorde_runway_test": "'Notify Velocity' (vc ≥ 10 kt) fires a frame late (56.125 s against 56.117 s): "
+                            "flightsim's Concorde rolls 0.02 kt slower there (the engines' n2 and thrust as JSBSim's "
+                            "at every notice), and 'Notify stop', which follows it, 2 frames late",
     "paraglider_rotate_test": "flightsim's flight diverges at 6.8 s (the quaternion degenerates): not yet looked into",
     "p51d_tail_wind": "the cosine gust (25 ft/s tail wind, 15–26 s) blows as JSBSim's (airspeed within 0.05 ft/s from "
                       "3 s on); the ground trim (do_simple_trim 2) differs: flightsim's settles the P-51 on its nose "

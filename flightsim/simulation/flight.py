@@ -849,7 +849,7 @@ class Simulation:
             self.autopilot.fly(self)
         self._load_controls()
 
-    def begin_step(self):
+    def begin_step(self, advance=True):
         """Run now what the next :meth:`step` runs before it integrates (the failures, the autopilot, the
         controls copied in, and a JSBSim aircraft's once-a-step models: its flight controls, auxiliary values and
         engines at the state now, :func:`flightsim.physics.aero.step_start`); that step then integrates only.
@@ -859,11 +859,21 @@ class Simulation:
         script between :meth:`begin_step` and :meth:`step` reads them as JSBSim's does.  What it changes in
         between (the controls, the aircraft's properties) reaches the step after (a state set or reset in
         between: the step runs its start again).  Nothing if the flight has stopped or the step is begun already.
+
+        ``advance`` False: the models run on a copy of their state, so that nothing of them moves (JSBSim's
+        ``RunIC``, no time passing); only the loads they hold through the step (the engines', the external
+        forces) are kept for it.
         """
         if self.status is not None or self._begun:
             return
         self._before_step()
-        start_fields(self._y if self._eci is None else self._eci, self.t, self.dt, self._param_fields)
+        y = self._y if self._eci is None else self._eci
+        if advance:
+            start_fields(y, self.t, self.dt, self._param_fields)
+        elif self._params.jsb_on:
+            scratch = tuple(f.copy() if isinstance(f, np.ndarray) else f for f in self._param_fields)
+            start_fields(y.copy(), self.t, self.dt, scratch)
+            self._params.jsb_held[:] = aero.LoadParams(*scratch).jsb_held
         self._begun = True
 
     def _instruments(self):

@@ -727,11 +727,9 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
     emit : callable
         Takes the events' notices (JSBSim's text; default: printed to stdout as they happen).
     on_frame : callable or None
-        Called at each frame (the first at ``start``, then after each step), once the frame's once-a-step models
-        have run on its state (:meth:`~flightsim.simulation.flight.Simulation.begin_step`), as ``on_frame(t,
-        frame, sim)``: the script's clock (s), the frame number and the
-        :class:`~flightsim.simulation.flight.Simulation` (to read its state, e.g. with
-        :func:`flightsim.simulation.script_properties.read_all`; it must not change it).
+        Called at each frame (the first at ``start``, then after each step) as ``on_frame(t, frame, sim)``: the
+        script's clock (s), the frame number and the :class:`~flightsim.simulation.flight.Simulation` (to read its
+        state, e.g. with :func:`flightsim.simulation.script_properties.read_all`; it must not change it).
 
     Returns
     -------
@@ -1000,7 +998,8 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         for lines in rows:
             lines.clear()
         counts[:] = [1] * len(counts)                           # (FGModel::InitModel)
-        log(due(), script.start)                                # (RunIC's frame: the reset file's condition)
+        sim.begin_step(advance=False)                           # (RunIC's frame: the reset file's condition)
+        log(due(), script.start)
         tree.new_frame(script.start, counted)
 
     def write(name, value):
@@ -1017,14 +1016,12 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
             return
         tree.write(name, value)
 
+    sim.begin_step(advance=False)
     while True:
-        # FGFDMExec::Run's models on this frame's state (the flight controls, the engines), before the frame's
-        # outputs and the next frame's script read them; the step to the next frame then integrates only.  (The
-        # first frame's are RunIC's, with no time passing: the start's settled models, the engines as the reset
-        # file leaves them, which the first step's start then runs on, after the script's first frame, as
-        # JSBSim's first frame does: a turbine set running then leaves its trim phase running.)
-        if frame:
-            sim.begin_step()
+        # (FGFDMExec::Run's models have run on this frame's state: the flight controls, the engines; the first
+        # frame's are RunIC's, with no time passing: the start's settled models, the engines as the reset file
+        # leaves them, the loads they hold found on a copy, so that a turbine the script sets running leaves its
+        # trim phase in the next frame, as JSBSim's)
         if on_frame is not None:
             on_frame(t, frame, sim)
         log(due(), t)
@@ -1054,6 +1051,9 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
                                      _tw2b_of(tree.read("aero/alpha-rad"), tree.read("aero/beta-rad")), script.dt))
         t = now
         frame += 1
+        # FGFDMExec::Run's models on the new state, with what the script set: the frame's outputs and the next
+        # frame's script read them; the step to the next frame integrates only, on the loads they hold
+        sim.begin_step()
     for out, given, lines, path in [*reset["files"], *zip(outputs, columns, rows, paths, strict=True)]:
         if out.unwritten is not None:
             continue
