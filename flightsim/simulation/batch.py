@@ -109,6 +109,8 @@ _NO_WIND = (np.zeros((1, 10)), np.zeros(12), np.zeros((1, 12)), np.zeros((0, 5))
             np.zeros((1, 1, 6)), np.zeros(1, dtype=np.int64))
 #: ``status`` of an airplane held out of a call to :meth:`BatchSimulation.step`.
 HELD = -1
+#: Where a batch's steps run (:class:`BatchSimulation`'s ``device``).
+DEVICES = ("cpu", "cuda")
 
 parallel_jit = njit(cache=True, fastmath=False, parallel=True, error_model=ERROR_MODEL)
 
@@ -321,6 +323,12 @@ class BatchSimulation:
         and at a reset; :attr:`controls` are then the pilot's, and the airplanes fly them with the failures in
         force (partial power, rough running and a flat tyre in each airplane's own engine, gear or contact rows);
         :attr:`gauges` read what the instruments show.  Steps are then taken one a call.
+    device : {"cpu", "cuda"}
+        Where the steps run: numba's threads on the CPU, or one thread per airplane on an NVIDIA GPU
+        (:mod:`flightsim.simulation.batch_cuda`: the same compiled physics; numba-cuda, ``pip install
+        'flightsim[gpu]'``).  The GPU flies flightsim's own aircraft on a flat planet with the integrators of
+        :func:`~flightsim.simulation.batch_cuda.gpu_integrators`; anything else, or no GPU, is refused in one line
+        (:class:`~flightsim.simulation.batch_cuda.GpuUnavailable`, a ``ValueError``).
 
     On a round planet each airplane's integrator advances its Earth-centred inertial state
     (:attr:`inertial`), and :attr:`states` holds each one's flat *view*
@@ -351,7 +359,9 @@ class BatchSimulation:
 
     def __init__(self, n, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere=None,
                  renormalize=True, start=None, wind=None, seeds=None, planet=None, lat=None, lon=None,
-                 airfield=None, runway=None, terrain=None, failures=()):
+                 airfield=None, runway=None, terrain=None, failures=(), device="cpu"):
+        if device not in DEVICES:
+            raise ValueError(f"device: one of {', '.join(DEVICES)}, got {device!r}")
         n = int(n)
         if n < 1:
             raise ValueError(f"n: must be ≥ 1 airplane, got {n}")
@@ -431,6 +441,16 @@ class BatchSimulation:
         self.on_ground = np.zeros(n, dtype=np.bool_)
         self.messages = [None] * n
         self.steps = 0
+        #: where the steps run ("cpu" or "cuda"); on the GPU its kernel and device arrays
+        self.device = device
+        self._cuda = None
+        if device == "cuda":
+            from flightsim.simulation import batch_cuda
+
+            batch_cuda.check_batch(self.aircraft, self._planets, integrator)
+            self._cuda = batch_cuda.CudaSteps(self._fields, dict(zip(PER_AIRPLANE, self._own, strict=True)),
+                                              self._inertia, self._inertia_inv, self._travel,
+                                              self._gear.wheels_only)
         self.set_integrator(integrator)
         self.autopilot = BatchAutopilot(self)
         self.reset()
@@ -444,6 +464,10 @@ class BatchSimulation:
 
     def set_integrator(self, name):
         """Switch every airplane's integrator between two steps (``ValueError`` naming the valid ones)."""
+        if self._cuda is not None:
+            from flightsim.simulation.batch_cuda import check_integrator
+
+            check_integrator(name)
         self._integrator = integrators.get(name)
 
     # ------------------------------------------------------------------ state
@@ -481,6 +505,8 @@ class BatchSimulation:
             self.messages[a] = None
         self.controls[index] = (flown_row(self.start.controls) if controls is None
                                 else flown(_rows(controls, m)))
+        if self._cuda is not None:
+            self._cuda.stale()
         if self.failures is not None:
             self.failures.reset(index)
             self.gauges.reset(index)
@@ -619,6 +645,8 @@ class BatchSimulation:
         own = {name: self._own[PER_AIRPLANE.index(name)] for name in ("mass", "positions", "gear_positions",
                                                                       "gear_reach")}
         elements, contacts = self._file_positions
+        if self._cuda is not None:
+            self._cuda.stale()
         for k, a in enumerate(index):
             d = np.array([float(shift[k]), 0.0, 0.0])
             own["mass"][a] = mass[k]
@@ -712,10 +740,15 @@ class BatchSimulation:
                 self.autopilot.fly(self.status == RUNNING)
             if failing:
                 self._fail()
-            kernel(it.number, *states, self._diverged, self.times, self.dt, now, self._fields,
-                   self._own, self._inertia, self._inertia_inv, self.renormalize, it.increment_id, self.status,
-                   self.qnorm_error, self._wheels_down, self.on_ground, self._travel, self._gear.wheels_only,
-                   self._gear.sink_rate, wind_on, *arrays)
+            if self._cuda is not None:
+                if failing:             # the failures write the engine's and gear's rows
+                    self._cuda.stale()
+                self._cuda.run(self._kernel_call(now, wind_on, arrays))
+            else:
+                kernel(it.number, *states, self._diverged, self.times, self.dt, now, self._fields,
+                       self._own, self._inertia, self._inertia_inv, self.renormalize, it.increment_id, self.status,
+                       self.qnorm_error, self._wheels_down, self.on_ground, self._travel, self._gear.wheels_only,
+                       self._gear.sink_rate, wind_on, *arrays)
             done += now
             if failing:         # after the step, as a single flight: the failures due now, what the gauges read
                 self.failures.trigger(self.times, self.states[:, 2] - self.aircraft.contact_height,
@@ -727,6 +760,27 @@ class BatchSimulation:
         for a in stopped:
             self._report(a)
         return stopped
+
+    def _kernel_call(self, steps, wind_on, arrays):
+        """The GPU kernel's call of ``steps`` steps (:class:`~flightsim.simulation.batch_cuda.KernelCall`)."""
+        from flightsim.simulation.batch_cuda import KernelCall
+
+        it = self._integrator
+        return KernelCall(it.number, self.states, self.previous, self._diverged, self.times, self.dt, int(steps),
+                          self.renormalize, it.increment_id, self.status, self.qnorm_error, self._wheels_down,
+                          self.on_ground, self._gear.sink_rate, wind_on, tuple(np.ascontiguousarray(x) for x in arrays))
+
+    def gpu_ptx(self, cc=(9, 0)):
+        """The PTX of this batch's GPU kernel for compute capability ``cc`` (default 9.0: H100, H200), made by
+        NVIDIA's NVVM (:func:`flightsim.simulation.batch_cuda.kernel_ptx`): what ``device="cuda"`` runs, every GPU
+        integrator's step in it.  Needs numba-cuda and NVVM (``flightsim[gpu]``); refused in one line for a batch
+        the GPU does not fly."""
+        from flightsim.simulation import batch_cuda
+
+        batch_cuda.check_batch(self.aircraft, self._planets, "euler")
+        constants = (self._inertia, self._inertia_inv, self._travel, self._gear.wheels_only)
+        return batch_cuda.kernel_ptx(self._fields, dict(zip(PER_AIRPLANE, self._own, strict=True)), constants,
+                                     self._kernel_call(1, False, _NO_WIND), cc)
 
     def _fail(self):
         """Before a step: the controls the airplanes fly with the failures in force (:attr:`controls` as the
