@@ -687,6 +687,12 @@ class BatchSimulation:
         return self._own[PER_AIRPLANE.index("diag")][:, aero.D_RHO].copy()
 
     @property
+    def gpu_seconds(self):
+        """The GPU's own time in this batch's kernels so far, s (CUDA events; the copies not counted); 0 on the
+        CPU."""
+        return 0.0 if self._cuda is None else self._cuda.kernel_seconds
+
+    @property
     def wind(self):
         """``(N, 6)``: the wind each airplane's next step holds (earth ft/s, body rad/s), a copy."""
         return self._wind.copy()
