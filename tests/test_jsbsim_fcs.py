@@ -276,8 +276,10 @@ def test_what_the_flight_controls_may_write_of_an_external_force(tmp_path):
     at = text.index("<flight_control")
     writes = ('<system name="w"><channel name="c"><pure_gain name="G"><input>fcs/elevator-cmd-norm</input>'
               '<output>external_reactions/{}</output></pure_gain></channel></system>')
+    # (a name FGExternalForce does not bind, e.g. the hydrodynamics system's old force-pair moments of a Short
+    # S.23 that defines them as moments: a property of its own that nothing reads, as in JSBSim)
     for written, ok in (("tow/x", True), ("tow/magnitude", True), ("tow/location-x-in", False),
-                        ("sling/magnitude", False)):
+                        ("sling/magnitude", True), ("tow/location-y-in", False)):
         path.write_text(text[:at] + TOW + writes.format(written) + text[at:])
         if ok:
             load_jsbsim_aircraft(str(path))

@@ -29,6 +29,7 @@ from flightsim.physics.jsbsim.aero import LIFT, STALL_LATCH, Aerodynamics
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY, atmosphere_into, auxiliary, motion_in, slots_of
 from flightsim.physics.jsbsim.fcs import BUILTIN, FlightControls
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics, tank_properties
+from flightsim.physics.jsbsim.piston import volume_flow
 from flightsim.physics.jsbsim.program import Properties
 from flightsim.physics.jsbsim.propulsion import (
     E_AUGMETHOD,
@@ -47,6 +48,7 @@ from flightsim.physics.jsbsim.propulsion import (
     S_WATER,
     Propulsion,
 )
+from flightsim.physics.jsbsim.rocket import R_SOLID
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
 __all__ = ["FcsReplay", "INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPELLER_STATE", "PROPULSION_LOADS",
@@ -532,6 +534,10 @@ def _start_engines(fdm, engines, props):
             e = f"propulsion/engine[{k}]"
             props[names[f"{e}/tmap-pa"]] = hidden_tmap(engines.pistons[row], fdm[f"{e}/map-pa"],
                                                       fdm[f"{e}/engine-rpm"], int(fdm[f"{e}/boost-speed"]))
+            # (FGPiston's hidden v_dot_air, which a supercharger's drive loss reads next frame: doAirFlow's of the
+            # state run_ic left, its MAP at the ambient pressure then)
+            props[names[f"{e}/v-dot-air-m3_sec"]] = volume_flow(engines.pistons[row], fdm[f"{e}/engine-rpm"],
+                                                                fdm[f"{e}/map-pa"], fdm["atmosphere/P-psf"] * 47.88)
 
 
 #: A propeller's state JSBSim keeps (the rpm, blade angle, the thrust's point of action and the torque, which a
@@ -621,8 +627,9 @@ def _compare_engines(fdm, engines, props, worst):
             continue
         worst.scaled("thrust", k, abs(ours - thrust), thrust)
         if kind in ("rocket", "electric"):
-            for name in (("fuel-flow-rate-pps", "oxi-flow-rate-pps", "vacuum-thrust_lbs") if kind == "rocket"
-                         else ("power-hp",)):
+            liquid = ("fuel-flow-rate-pps", "oxi-flow-rate-pps", "vacuum-thrust_lbs")
+            solid = engines.engines[row, R_SOLID] != 0.0
+            for name in ((liquid[::2] if solid else liquid) if kind == "rocket" else ("power-hp",)):
                 worst.scaled("power", k, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]), fdm[f"{e}/{name}"])
             continue
         for key, name in (("induced", "prop-induced-velocity_fps"), ("power", "power-hp")):
@@ -655,7 +662,7 @@ def _compare_powered(fdm, engines, props, worst, k, kind, row):
 
 
 def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft=8000.0, dt=1.0 / 120.0,
-                      throttle=_throttle, root=None, extra=None, burn=None):
+                      throttle=_throttle, root=None, extra=None, burn=None, from_fcs=()):
     """Fly ``name`` in JSBSim with its engines running and the throttles moving (``throttle(t)``, the commands: by
     default 0.7, then 1 at 1 s, 0.2 at 2.5 s, 0.6 at 4 s; a piston's mixture 1, 0.85 at 2 s, cut off at 3.5 s, 1 at
     4.25 s: the engine stops, windmills and starts again); run flightsim's engines on the same commands and JSBSim's
@@ -686,6 +693,10 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     ``root``: JSBSim's root folder holding ``aircraft/NAME/NAME.xml`` (by default the package's); ``extra(t)``:
     other commands, ``{property: value}``, set in JSBSim and in flightsim's properties before each frame (e.g. a
     water-injection command).
+
+    ``from_fcs``: properties (``{k}`` the engine's index) the aircraft's own flight controls write for its engines
+    (a Short S.23's blade angles, mixtures and starters), copied from JSBSim into flightsim's after each of its
+    frames, as its throttle positions are.
 
     ``burn`` (by default: whether the aircraft has a rocket): JSBSim's fuel is not frozen but burns, and every
     tank's contents are put back as the file gives them before each frame, so the mass and CG stay flightsim's
@@ -754,6 +765,8 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
         engine_inputs_from(fdm, props, aux_slots, inertial, metrics, rp, last)
         for k in range(n):                  # what JSBSim's FCS made of the commands this frame
             props[properties[f"fcs/throttle-pos-norm[{k}]"]] = fdm[f"fcs/throttle-pos-norm[{k}]"]
+            for pattern in from_fcs:
+                props[properties[pattern.format(k=k)]] = fdm[pattern.format(k=k)]
         engines.run(props, dt, props[sigma], out)
         if i % every:
             continue

@@ -40,7 +40,15 @@ from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit, qv_rotate
 from flightsim.physics.gear import BRAKE_BOTH, BRAKE_LEFT, BRAKE_RIGHT, wheel_brake
 from flightsim.physics.jsbsim.aero import axes_to_body, frame_start
 from flightsim.physics.jsbsim.atmosphere import standard_atmosphere
-from flightsim.physics.jsbsim.auxiliary import A_PDOT, A_QDOT, A_RDOT, auxiliary_in, motion_in, put_atmosphere
+from flightsim.physics.jsbsim.auxiliary import (
+    A_PDOT,
+    A_QDOT,
+    A_RDOT,
+    auxiliary_in,
+    euler_rates_in,
+    motion_in,
+    put_atmosphere,
+)
 from flightsim.physics.jsbsim.external import external_loads
 from flightsim.physics.jsbsim.ground_reactions import (
     contacts_frame,
@@ -181,6 +189,8 @@ def _auxiliary_at(y, params, props):
     agl = _agl(y, params.terrain)
     auxiliary_in(props, params.jsb_aux_slots, u, v, w, last[3], last[4], last[5], p, q, r, agl, s[J_SPAN],
                  s[J_CHORD], s[J_AREA], mac_down, t, pressure, rho, sound)
+    st = params.jsb_state_slots
+    euler_rates_in(props, params.jsb_aux_slots, props[int(st[ST_PHI])], props[int(st[ST_THETA])], p, q, r)
     # the pilot's eye: the specific force plus ω̇ × r + ω × (ω × r) (FGAuxiliary, the planet not turning)
     fx, fy, fz = last[L_FORCE], last[L_FORCE + 1], last[L_FORCE + 2]
     wx, wy, wz = y[10], -y[11], -y[12]
@@ -415,6 +425,13 @@ def _engine_block(props, params):
 
 
 @borrowing_jit
+def _post_block(props, params):
+    """The engines' post functions (their own program, over the engines' constants), after their frames."""
+    call_block(params.jsb_native[3], props, params.jsb_engine_constants, params.jsb_engine_tables,
+               params.jsb_engine_data)
+
+
+@borrowing_jit
 def _held(props, params):
     """The engines' loads just computed held, the external forces added (FGExternalReactions: after the FCS and
     the engines), and the diagnostics and the thrusters' load properties written."""
@@ -454,6 +471,7 @@ def step_start(t, y, h, params):
                              params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,
                              params.jsb_engine_table_index, params.jsb_engine_table_data, params.jsb_frames, h,
                              sigma, params.jsb_held)
+    _post_block(props, params)
     _held(props, params)
     params.diag[3] = props[int(s[J_RPM_SLOT])] if s[J_RPM_SLOT] >= 0 else 0.0
 
@@ -504,6 +522,7 @@ def _settle_inputs(t, y, h, params):
 def _settle_outputs(params):
     """:func:`settle_start` after the engines: their loads held, the flight controls settled on them, cl²."""
     props, s = params.jsb_props, params.jsb_scalars
+    _post_block(props, params)
     _held(props, params)
     # flight controls that read the engines' outputs (DHC6's thrust coefficient) read this state's, not the last
     # evaluation's (settled again: a fixed point, so nothing else moves)
