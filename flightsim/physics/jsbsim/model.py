@@ -291,8 +291,11 @@ class JSBSimModel:
         commands[GEAR_COMMAND] = ("gear", 1.0, 0.0, 1.0) if cls._retracting(source) else (None, 1.0, 0.0, 1.0)
         rows = [(props.slot(name), -1 if control is None else INPUTS.index(control), scale, lo, hi)
                 for name, (control, scale, lo, hi) in commands.items()]
-        state_slots = np.array([props.slot(n) for n in L.STATE], dtype=np.int64)
+        state_slots = np.array([(props[n] if n in props else -1) if n in L.STATE_IF_READ else props.slot(n)
+                                for n in L.STATE], dtype=np.int64)
         props.slot(GEAR_POSITION)
+        for name in L.PROP_LOADS:           # (the thrusters' loads, FGPropulsion's: a script's condition may read them)
+            props.slot(name)
         contact_rows, wheels = cls._contacts(source, props, mass, fcs)
         for n in SURFACES:
             props.slot(n)
