@@ -391,7 +391,7 @@ class BatchSimulation:
         self._terrain = resolve_terrain(self.terrain)
         params = aero.pack(self.aircraft, atmosphere)._replace(terrain=self._terrain)
         params = params._replace(planet=planets.pack(self.planet, math.radians(self.lat), math.radians(self.lon),
-                                                     params.gravity))
+                                                     params.gravity, inertia=self.aircraft.inertia))
         self._fields = tuple(params)
         self._own = tuple(None if getattr(params, name) is None
                           else np.repeat(np.asarray(getattr(params, name))[None], n, axis=0) for name in PER_AIRPLANE)
