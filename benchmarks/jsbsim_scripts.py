@@ -105,6 +105,10 @@ NOTES = {
              "c172x rolls to 23° before the roll autopilot takes it at 5 s; flightsim's trim balances them too "
              "(aileron −0.077) and stays wings level; JSBSim's engine stops at 55.77 s ('Engine starved'), flightsim's "
              "runs on",
+    "x153": "the gravity-gradient torque acts as JSBSim's (tests/test_gravity_torque.py); JSBSim's X-15 burns its "
+            "18,000 lb of propellant from 3 s (lighter, it climbs away; the rocket runs dry and the 'Engine Flame "
+            "Out' and 'Apogee' events fire), flightsim's fuel does not burn: its rocket never runs dry and, at full "
+            "thrust on a 45° climb, leaves the atmosphere until the state overflows at 87 s",
     "paraglider_rotate_test": "flightsim's flight diverges at 6.8 s (the quaternion degenerates): not yet looked into",
     "p51d_tail_wind": "the cosine gust (25 ft/s tail wind, 15–26 s) blows as JSBSim's (airspeed within 0.05 ft/s from "
                       "3 s on); the ground trim (do_simple_trim 2) differs: flightsim's settles the P-51 on its nose "

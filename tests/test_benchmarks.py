@@ -152,7 +152,8 @@ def test_bench_gpu_smoke_under_the_simulator_and_one_line_without_a_gpu():
     proc = subprocess.run(cmd, cwd=BENCH.parent, capture_output=True, text=True, timeout=600, env=env)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "| aircraft | integrator | N | steps a call | end to end (airplane-steps/s) | kernel (airplane-steps/s) |" in out
+    assert ("| aircraft | integrator | N | steps a call | end to end (airplane-steps/s) | kernel (airplane-steps/s) |"
+            in out)
     assert sum(line.startswith(("| book |", "| c172 |")) for line in out.splitlines()) == 8 + 4
     assert "Nimbus's best published" in out
     # no GPU and no simulator: one line, exit 2

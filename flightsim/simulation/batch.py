@@ -248,7 +248,7 @@ batch_steps_serial = compile_source("batch_steps", _KERNEL, entry_jit)
 _CONTACT = f'''
 def batch_contact(Y, T, fields, own, travel, index, wheels_down, on_ground):
     """The ground contact of the airplanes ``index`` at their states (their anchors reset): no crash check."""
-    for i in range(index.shape[0]):
+    for i in prange(index.shape[0]):
         a = index[i]
         params = {_fields_expression("fields", "own", "a", view=True)}
         params.gear_anchor[:] = 0.0
@@ -256,7 +256,9 @@ def batch_contact(Y, T, fields, own, travel, index, wheels_down, on_ground):
         wheels_down[a] = touching
         on_ground[a] = loaded
 '''
-batch_contact = compile_source("batch_contact", _CONTACT, entry_jit)
+batch_contact = compile_source("batch_contact", _CONTACT, parallel_jit)
+#: The same on the calling thread (few airplanes).
+batch_contact_serial = compile_source("batch_contact", _CONTACT, entry_jit)
 
 _LOADS = f'''
 def batch_loads(Y, T, fields, own, out):
@@ -391,7 +393,7 @@ class BatchSimulation:
         self._terrain = resolve_terrain(self.terrain)
         params = aero.pack(self.aircraft, atmosphere)._replace(terrain=self._terrain)
         params = params._replace(planet=planets.pack(self.planet, math.radians(self.lat), math.radians(self.lon),
-                                                     params.gravity))
+                                                     params.gravity, inertia=self.aircraft.inertia))
         self._fields = tuple(params)
         self._own = tuple(None if getattr(params, name) is None
                           else np.repeat(np.asarray(getattr(params, name))[None], n, axis=0) for name in PER_AIRPLANE)
@@ -501,7 +503,7 @@ class BatchSimulation:
         self._to_eci(index)
         self.status[index] = RUNNING
         self.qnorm_error[index] = 0.0
-        for a in index:
+        for a in index.tolist():
             self.messages[a] = None
         self.controls[index] = (flown_row(self.start.controls) if controls is None
                                 else flown(_rows(controls, m)))
@@ -667,8 +669,9 @@ class BatchSimulation:
 
     def _contact(self, index):
         """Ground contact of the airplanes just loaded (no touchdown, no crash check); their brakes hold anew."""
-        batch_contact(self.states, self.times, self._fields, self._own, self._travel, index,
-                      self._wheels_down, self.on_ground)
+        contact = batch_contact if index.shape[0] >= PARALLEL_MIN else batch_contact_serial
+        contact(self.states, self.times, self._fields, self._own, self._travel, index, self._wheels_down,
+                self.on_ground)
 
     @property
     def flown_controls(self):
