@@ -365,6 +365,17 @@ def test_a_solid_rockets_thrust_flow_and_post_function_are_jsbsims_frame_by_fram
     assert fdm["propulsion/tank[0]/contents-lbs"] < 1.0              # (JSBSim's booster burned out: its tank empty)
 
 
+def test_a_launchers_boosters_core_engines_and_their_gimbals_are_jsbsims_frame_by_frame():
+    """J246 through the replay's throttle programme (its boosters lit as their throttles reach 1 at 1 s, its core
+    stage's liquid engines burning; no ``set-running``, which JSBSim's steady state would light the boosters
+    with), its guidance's thrust vector control (``propulsion/engine[k]/pitch-angle-rad``, ``yaw-angle-rad``, which
+    its flight controls write) copied from JSBSim: thrust, flows and the thrusters' loads are JSBSim's."""
+    r = replay_propulsion("J246", frames=600, every=3)
+    assert r.frames == 200 and r.largest_thrust > 3.0e6, r
+    assert r.thrust_error <= 1e-12 and r.power_error <= 1e-12, r
+    assert r.force_error <= 1e-12 and r.moment_error <= 1e-12, r
+
+
 def test_a_rocket_gives_no_thrust_with_jsbsims_fuel_frozen_or_its_oxidizer_tank_empty():
     """The evidence for :mod:`flightsim.physics.jsbsim.rocket`'s burn: JSBSim's x24b, fuel frozen, gives 0 lbf at
     full throttle; X15's oxidizer tank is empty: starved, burning or not (flightsim's too)."""

@@ -30,7 +30,7 @@ from flightsim.physics.jsbsim.auxiliary import AUXILIARY, atmosphere_into, auxil
 from flightsim.physics.jsbsim.fcs import BUILTIN, FlightControls
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics, tank_properties
 from flightsim.physics.jsbsim.piston import volume_flow
-from flightsim.physics.jsbsim.program import Properties
+from flightsim.physics.jsbsim.program import OP_PROP, Properties
 from flightsim.physics.jsbsim.propulsion import (
     E_AUGMETHOD,
     E_IDLE_N1,
@@ -661,8 +661,24 @@ def _compare_powered(fdm, engines, props, worst, k, kind, row):
                                abs(props[s[S_N2]] - fdm[f"{e}/n2"]) / r[E_MAX_N2] * 100))
 
 
+def _engine_inputs_from_fcs(source, engines):
+    """The engines' properties (their slots' names, what their functions read) that the aircraft's flight
+    controls write: none where flightsim does not read its flight controls."""
+    from flightsim.errors import InputError
+
+    try:
+        outputs = set(FlightControls(source, Properties()).outputs)
+    except InputError:
+        return ()
+    names = engines.properties.names
+    slots = {int(v) for table in (engines.slots, engines.piston_slots, engines.propeller_slots) for v in table.ravel()
+             if v >= 0}
+    read = {names[k] for k in slots} | {names[int(arg)] for op, arg in engines.program.code if op == OP_PROP}
+    return tuple(sorted(n for n in read & outputs if not n.startswith("fcs/throttle-pos-norm")))
+
+
 def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft=8000.0, dt=1.0 / 120.0,
-                      throttle=_throttle, root=None, extra=None, burn=None, from_fcs=()):
+                      throttle=_throttle, root=None, extra=None, burn=None, from_fcs=None):
     """Fly ``name`` in JSBSim with its engines running and the throttles moving (``throttle(t)``, the commands: by
     default 0.7, then 1 at 1 s, 0.2 at 2.5 s, 0.6 at 4 s; a piston's mixture 1, 0.85 at 2 s, cut off at 3.5 s, 1 at
     4.25 s: the engine stops, windmills and starts again); run flightsim's engines on the same commands and JSBSim's
@@ -696,7 +712,12 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
 
     ``from_fcs``: properties (``{k}`` the engine's index) the aircraft's own flight controls write for its engines
     (a Short S.23's blade angles, mixtures and starters), copied from JSBSim into flightsim's after each of its
-    frames, as its throttle positions are.
+    frames, as its throttle positions are; by default every one of the engines' properties (their slots, what
+    their functions read) that the aircraft's flight controls write (none where flightsim does not read them).
+
+    A solid rocket is not started by ``set-running`` (JSBSim's steady state would light it and burn it before
+    the first frame): an aircraft whose engines are all rockets is flown without it, its solid rockets lit as
+    their throttles reach 1.
 
     ``burn`` (by default: whether the aircraft has a rocket): JSBSim's fuel is not frozen but burns, and every
     tank's contents are put back as the file gives them before each frame, so the mass and CG stay flightsim's
@@ -718,8 +739,11 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     if burn is None:
         burn = any(kind == "rocket" for kind, _ in engines.kinds)
     fdm["propulsion/fuel_freeze"] = 0 if burn else 1
-    fdm["propulsion/set-running"] = -1
+    if any(kind != "rocket" for kind, _ in engines.kinds):
+        fdm["propulsion/set-running"] = -1
     n = len(engines.kinds)
+    if from_fcs is None:
+        from_fcs = _engine_inputs_from_fcs(source, engines)
     pistons = [k for k, (kind, _) in enumerate(engines.kinds) if kind in ("piston", "turboprop")]
     tanks = {k: v for k, v in tank_properties(source).items() if k.endswith("/contents-lbs")} if burn else {}
     powered = any(kind == "turboprop" for kind, _ in engines.kinds) or bool(engines.turbine_propellers)
@@ -766,7 +790,8 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
         for k in range(n):                  # what JSBSim's FCS made of the commands this frame
             props[properties[f"fcs/throttle-pos-norm[{k}]"]] = fdm[f"fcs/throttle-pos-norm[{k}]"]
             for pattern in from_fcs:
-                props[properties[pattern.format(k=k)]] = fdm[pattern.format(k=k)]
+                if "{k}" in pattern or k == 0:
+                    props[properties[pattern.format(k=k)]] = fdm[pattern.format(k=k)]
         engines.run(props, dt, props[sigma], out)
         if i % every:
             continue

@@ -450,6 +450,11 @@ class Propulsion:
             raise InputError(self.source.path, f"{where}/thruster/orient/roll", "a rolled thruster is not supported")
         if thruster.find("pointing") is not None:
             raise InputError(self.source.path, f"{where}/thruster/pointing", "a <pointing> thruster is not supported")
+        # (the thruster's angles, FGThruster's properties: the flight controls may gimbal it, the file's by default)
+        for column, name, value in ((_rocket.K_PITCH, _rocket.ANGLES[0], row[E_PITCH]),
+                                    (_rocket.K_YAW, _rocket.ANGLES[1], row[E_YAW])):
+            own[column] = self.properties.slot(name.format(e=e))
+            self.defaults[self.properties.names[own[column]]] = value
         return row
 
     # -- turboprops, and turbines driving propellers (flightsim.physics.jsbsim.turboprop)

@@ -116,6 +116,10 @@ K_HP = 1
 #: A solid rocket's: its propellant burnt (lb), the thrust and Isp variations, its burn time (s), its thrust
 #: table's value at the propellant burnt (lbf) and what the last frame burned (lb).
 K_EXPENDED, K_VARIATION, K_ISP_VARIATION, K_BURN_TIME, K_TABLE, K_FUEL_EXPENDED = 2, 4, 5, 7, 8, 9
+#: Every rocket's and electric engine's thruster angles (rad; FGThruster's ``pitch-angle-rad``, ``yaw-angle-rad``).
+K_PITCH, K_YAW = 11, 12
+#: Their properties (``{e}``: ``propulsion/engine[k]``), JSBSim's names.
+ANGLES = ("{e}/pitch-angle-rad", "{e}/yaw-angle-rad")
 #: A rocket's properties in slot columns 1 … 6 (``{e}``: ``propulsion/engine[k]``), JSBSim's names.
 ROCKET_STATE = ("{e}/fuel-flow-rate-pps", "{e}/oxi-flow-rate-pps", "{e}/vacuum-thrust_lbs", "{e}/isp",
                 "{e}/mixture-ratio", "atmosphere/P-psf")
@@ -287,7 +291,22 @@ def starved(source, engine, where, rocket):
 def thruster_loads(row, thrust, out):
     """A thruster's ``thrust`` (lbf) along its orientation at its location (``T_*`` of ``row``): its body force
     and moment about the CG added into ``out`` (``FGForce::GetBodyForces``)."""
-    cp, sp, cy, sy = math.cos(row[T_PITCH]), math.sin(row[T_PITCH]), math.cos(row[T_YAW]), math.sin(row[T_YAW])
+    turned_loads(row, thrust, row[T_PITCH], row[T_YAW], out)
+
+
+@borrowing_jit
+def _gimballed_loads(props, row, s, thrust, out):
+    """:func:`thruster_loads` at the thruster's angles now: ``propulsion/engine[k]/pitch-angle-rad`` and
+    ``…/yaw-angle-rad`` (FGThruster's, which the flight controls may move: a launcher's thrust vector control;
+    the file's ``<orient>`` by default)."""
+    turned_loads(row, thrust, props[s[K_PITCH]], props[s[K_YAW]], out)
+
+
+@borrowing_jit
+def turned_loads(row, thrust, pitch, yaw, out):
+    """A thruster's ``thrust`` (lbf) turned by ``pitch`` and ``yaw`` (rad) at its location (``T_X`` … of ``row``):
+    its body force and moment about the CG added into ``out``."""
+    cp, sp, cy, sy = math.cos(pitch), math.sin(pitch), math.cos(yaw), math.sin(yaw)
     fx, fy, fz = cp * cy * thrust, cp * sy * thrust, -sp * thrust
     x, y, z = row[T_X], row[T_Y], row[T_Z]
     out[0] += fx
@@ -344,7 +363,7 @@ def _solid_frame(props, row, s, dt, out):
         flow /= (1 + props[s[K_ISP_VARIATION]])
         props[s[K_FUEL_FLOW]] = flow
         props[s[K_FUEL_EXPENDED]] = flow * dt
-    thruster_loads(row, thrust, out)
+    _gimballed_loads(props, row, s, thrust, out)
 
 
 @borrowing_jit
@@ -361,7 +380,7 @@ def rocket_frame(props, row, s, dt, out):
     else:
         thrust = _rocket_thrust(props, row, s, (props[s[K_FUEL_FLOW]] * dt + props[s[K_OXI_FLOW]] * dt) / dt)
     _burn(props, row, s)
-    thruster_loads(row, thrust, out)
+    _gimballed_loads(props, row, s, thrust, out)
 
 
 @borrowing_entry_jit         # (called from Python only: engines_steady)
@@ -370,13 +389,13 @@ def rocket_steady(props, row, s, out):
     (the fixed point of :func:`rocket_frame`); its loads added into ``out``.  A solid rocket stays as it is (JSBSim's
     rocket does nothing while its integration is suspended), its loads those of its last thrust."""
     if row[R_SOLID] != 0.0:
-        thruster_loads(row, props[s[K_THRUST]], out)
+        _gimballed_loads(props, row, s, props[s[K_THRUST]], out)
         return
     _burn(props, row, s)
     throttle = props[s[K_THROTTLE]]
     flow = 0.0 if throttle < row[R_MIN_THROTTLE] or row[R_STARVED] != 0.0 else \
         props[s[K_FUEL_FLOW]] + props[s[K_OXI_FLOW]]
-    thruster_loads(row, _rocket_thrust(props, row, s, flow), out)
+    _gimballed_loads(props, row, s, _rocket_thrust(props, row, s, flow), out)
 
 
 @borrowing_jit
@@ -387,4 +406,4 @@ def electric_frame(props, row, s, out):
     props[s[K_HP]] = hp
     thrust = max(hp * HP_TO_FTLBS, 0.0)             # (the thruster's rpm, a direct one's, is 0)
     props[s[K_THRUST]] = thrust
-    thruster_loads(row, thrust, out)
+    _gimballed_loads(props, row, s, thrust, out)
