@@ -118,7 +118,8 @@ def _call(address, props, constants, tables, data):
 def test_the_compiled_components_compute_the_interpreters_numbers_to_the_bit(root):
     fcs, p, props = _controls(root)
     prog = fcs.program
-    blocks = native.compile_blocks({"fcs": prog, "aero": prog, "engine": prog}, len(p), "every_component")
+    blocks = native.compile_blocks({"fcs": prog, "aero": prog, "engine": prog, "engine_post": prog}, len(p),
+                                   "every_component")
     interpreted, compiled = props.copy(), props.copy()
     written = set()
     rng = np.random.default_rng(11)
