@@ -369,6 +369,8 @@ def replay_fcs(name, frames=600, airspeed_kts=250.0, altitude_ft=10000.0, dt=1.0
     for i in range(frames):
         for k, v in commands(i * dt).items():
             fdm[k] = v
+            if k in properties:         # (the pilot's command, which an aircraft's own systems may rewrite)
+                props[properties[k]] = v
         for slot, n in inputs:
             props[slot] = fdm[n]
         fdm.run()
