@@ -58,7 +58,8 @@ __all__ = ["FcsReplay", "INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPELLER_ST
 #: Properties JSBSim's FGPropagate writes: it runs first in a frame, so the FCS reads this frame's values of
 #: these, and the last frame's of what FGAuxiliary computes (α, β, q̄, the air-relative rates, ...).
 PROPAGATED = ("attitude/", "position/", "velocities/p-rad_sec", "velocities/q-rad_sec", "velocities/r-rad_sec",
-              "velocities/u-fps", "velocities/v-fps", "velocities/w-fps", "velocities/h-dot-fps")
+              "velocities/u-fps", "velocities/v-fps", "velocities/w-fps", "velocities/h-dot-fps",
+              "velocities/v-north-fps", "velocities/v-east-fps", "velocities/v-down-fps")
 #: JSBSim's aerodynamic loads in the body frame about the CG (lbf, lbf·ft).
 LOADS = ("forces/fbx-aero-lbs", "forces/fby-aero-lbs", "forces/fbz-aero-lbs",
          "moments/l-aero-lbsft", "moments/m-aero-lbsft", "moments/n-aero-lbsft")
@@ -214,6 +215,12 @@ def _flight_controls_after_run_ic(fdm, fcs, props, inputs, outputs):
         props[state:state + 3] = 0.0
 
 
+#: The commands :func:`replay_aero` moves (written into flightsim's properties too where the aircraft's flight
+#: controls write them as well: the Short S.23's boost control rewrites its throttle command).
+PILOT_COMMANDS = ("fcs/elevator-cmd-norm", "fcs/aileron-cmd-norm", "fcs/rudder-cmd-norm", "fcs/throttle-cmd-norm",
+                  "fcs/flap-cmd-norm")
+
+
 def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.0, dt=1.0 / 120.0, with_fcs=True):
     """Fly ``name`` in JSBSim with a stick programme; compare flightsim's flight controls, auxiliary properties
     and aerodynamic loads, computed from JSBSim's state and commands, with JSBSim's.
@@ -285,6 +292,9 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
         last = _accelerations(fdm)        # what this frame's α̇ will use
         for slot, n in fcs_commands:
             props[slot] = fdm[n]
+        for n in PILOT_COMMANDS if fcs else ():     # (the pilot's, which an aircraft's own systems may rewrite)
+            if n in written:
+                props[properties[n]] = fdm[n]
         fdm.run()
         if fcs:
             for slot, n in fcs_state:
