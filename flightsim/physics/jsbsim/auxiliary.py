@@ -184,7 +184,9 @@ def euler_rates_in(props, slots, phi, theta, p, q, r):
     """FGAuxiliary's Euler angles' rates (``velocities/phidot-rad_sec``, ``thetadot-``, ``psidot-``; rad/s) from
     the attitude ``phi``, ``theta`` (rad) and the body rates ``(p, q, r)`` (rad/s; JSBSim's body axes): θ̇ = q cos φ −
     r sin φ; where cos θ ≠ 0, ψ̇ = (q sin φ + r cos φ) / cos θ and φ̇ = p + ψ̇ sin θ (else they keep their last
-    values, as in JSBSim)."""
+    values, as in JSBSim).  Nothing computed where the aircraft reads none of them."""
+    if slots[A_PHIDOT] < 0 and slots[A_THETADOT] < 0 and slots[A_PSIDOT] < 0:
+        return
     cphi, sphi, ctht = math.cos(phi), math.sin(phi), math.cos(theta)
     _put(props, slots[A_THETADOT], q * cphi - r * sphi)
     if ctht != 0.0:

@@ -79,7 +79,8 @@ integration is suspended): its loads those of its last thrust.
 Not modelled, and refused by name: an ``<isp>`` function, a nozzle or
 direct thruster's reverser (its angle is taken as 0, as for the turbines).
 
-The thrust acts along the thruster's orientation (pitch, yaw) at its location
+The thrust acts along the thruster's orientation (pitch, yaw: ``propulsion/engine[k]/pitch-angle-rad`` and
+``…/yaw-angle-rad``, the file's ``<orient>`` by default, which flight controls may move) at its location
 about the CG: JSBSim's body frame (x forward, y right, z down); lbf, lbf·ft,
 lb/s, ft², psf.
 """
