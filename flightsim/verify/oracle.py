@@ -434,6 +434,8 @@ class PropulsionReplay:
         Of a propeller's blade angle, deg.
     ielu : int
         Of the frames compared, those with a turboprop's IELU (torque limiter) intervening.
+    egt_error : float
+        Of a piston's exhaust gas temperature (``egt-degF``), relative to JSBSim's (°F, at least 1).
     """
 
     thrust_error: float
@@ -450,6 +452,7 @@ class PropulsionReplay:
     injection_error: float = 0.0
     pitch_error: float = 0.0
     ielu: int = 0
+    egt_error: float = 0.0
 
 
 #: A piston engine's state JSBSim keeps, copied into flightsim's properties once after ``run_ic`` (``{e}``:
@@ -544,6 +547,8 @@ def _start_engines(fdm, engines, props):
                 if fdm.get_property_manager().hasNode(name):
                     props[names[name]] = fdm[name]
             e = f"propulsion/engine[{k}]"
+            props[names[f"{e}/egt-degF"]] = fdm[f"{e}/egt-degF"]     # (FGPiston's temperature, from its °F)
+            props[names[f"{e}/egt-degK"]] = (fdm[f"{e}/egt-degF"] + 459.4) / 1.8
             props[names[f"{e}/tmap-pa"]] = hidden_tmap(engines.pistons[row], fdm[f"{e}/map-pa"],
                                                       fdm[f"{e}/engine-rpm"], int(fdm[f"{e}/boost-speed"]))
             # (FGPiston's hidden v_dot_air, which a supercharger's drive loss reads next frame: doAirFlow's of the
@@ -649,6 +654,9 @@ def _compare_engines(fdm, engines, props, worst):
         for key, name in (("rpm", "propeller-rpm"), ("map", "map-pa")):
             worst.add(key, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]) / max(abs(fdm[f"{e}/{name}"]), 1.0))
         worst.add("pitch", abs(props[names[f"{e}/blade-angle"]] - fdm[f"{e}/blade-angle"]))
+        if kind == "piston":
+            worst.add("egt", abs(props[names[f"{e}/egt-degF"]] - fdm[f"{e}/egt-degF"]) / max(abs(fdm[f"{e}/egt-degF"]),
+                                                                                          1.0))
     return largest
 
 
@@ -816,4 +824,4 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
         compared += 1
     return PropulsionReplay(worst.get("thrust"), worst.get("spool"), worst.get("force"), worst.get("moment"), compared,
                             largest, worst.get("rpm"), worst.get("map"), worst.get("induced"), worst.get("power"), lit,
-                            worst.get("injection"), worst.get("pitch"), ielu)
+                            worst.get("injection"), worst.get("pitch"), ielu, worst.get("egt"))

@@ -84,6 +84,8 @@ ENGINE_COMMANDS = {"fcs/throttle-cmd-norm[{k}]": ("throttle", 1.0, 0.0, 1.0),
                    "fcs/mixture-cmd-norm[{k}]": (None, 1.0, 0.0, 1.0),
                    "fcs/advance-cmd-norm[{k}]": (None, 1.0, 0.0, 1.0),
                    "propulsion/magneto_cmd": (None, 3.0, 0.0, 3.0)}
+#: FGAtmosphere's sea-level temperature (°R): the standard atmosphere's, flightsim's JSBSim aircraft's.
+SEA_LEVEL_TEMPERATURE = "atmosphere/T-sl-R"
 #: The first engine's speed (a piston's), the engine gauge of the loads' diagnostics.
 RPM = "propulsion/engine/engine-rpm"
 #: The surfaces the app draws, as :attr:`JSBSimModel.surface_slots` orders them.
@@ -294,14 +296,14 @@ class JSBSimModel:
         state_slots = np.array([(props[n] if n in props else -1) if n in L.STATE_IF_READ else props.slot(n)
                                 for n in L.STATE], dtype=np.int64)
         props.slot(GEAR_POSITION)
-        for name in L.PROP_LOADS:           # (the thrusters' loads, FGPropulsion's: a script's condition may read them)
-            props.slot(name)
+        for name in (*L.PROP_LOADS, SEA_LEVEL_TEMPERATURE):     # (the thrusters' loads, FGPropulsion's, and the
+            props.slot(name)                                    # sea-level temperature: a script may read them)
         contact_rows, wheels = cls._contacts(source, props, mass, fcs)
         for n in SURFACES:
             props.slot(n)
         # (FGMassBalance's outputs, as loaded: flightsim's JSBSim aircraft keep their mass; the CG structural, in)
         own = {**metrics.properties(), **tank_properties(source), "inertia/weight-lbs": mass.weight,
-               "inertia/mass-slugs": mass.weight / GRAVITY,
+               "inertia/mass-slugs": mass.weight / GRAVITY, SEA_LEVEL_TEMPERATURE: 518.67,
                **{f"inertia/cg-{axis}-in": float(v) for axis, v in zip("xyz", mass.cg, strict=True)}}
         own.update(cls._retracting(source))
         cls._check_inputs(source, props, aero, fcs, engines, set(own) | set(commands) | set(L.PROP_LOADS)

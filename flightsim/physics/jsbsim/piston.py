@@ -51,8 +51,11 @@ taken off the brake power (``{e}/boostloss-hp``); the steady state takes it at i
 
 Not modelled, and refused by name (:class:`~flightsim.errors.InputError`):
 any element JSBSim's ``FGPiston`` does not read.
-Elements that only feed what is not computed here (cylinder head, oil and
-exhaust temperatures) are read as
+The exhaust gas temperature (``doEGT``, ``{e}/egt-degF``): running with air flowing, the burnt fuel's energy
+(47.3 MJ/kg × the ``COMBUSTION`` table's efficiency at the equivalence ratio, FGPiston's default table
+without one, × 0.30) over the exhaust's heat capacity above the ambient temperature; stopped, it falls
+towards the ambient with a time constant of 100 s.
+Elements that only feed what is not computed here (cylinder head and oil temperatures) are read as
 accepted and have no effect.  Units: Pa, K, kg/s and hp inside the engine as
 JSBSim's, lb/s for the fuel flow, ft·lbf/s for the power handed to the
 propeller.
@@ -80,6 +83,7 @@ from flightsim.physics.jsbsim.propeller import (
     RS_FEATHER_POS,
     RS_PITCH,
     RS_RPM,
+    TB_ENGINE_2,
     TB_MIXTURE,
     propeller_calculate_reversible,
     propeller_power_required,
@@ -112,6 +116,11 @@ PE_STARTER_RPM, PE_STARTER_TORQUE, PE_SPARK_DROP = 36, 37, 38
 PE_BOOST_LOSS = 39
 #: How many columns a piston's row has.
 ROW_FIELDS = 40
+#: The piston's COMBUSTION table (combustion efficiency over the equivalence ratio: ``doEGT``) in its table row.
+TB_COMBUSTION = TB_ENGINE_2
+#: FGPiston's default COMBUSTION table, when the file has none.
+DEFAULT_COMBUSTION = ((0.00, 0.980), (0.90, 0.980), (1.00, 0.970), (1.05, 0.950), (1.10, 0.900), (1.15, 0.850),
+                      (1.20, 0.790), (1.30, 0.700), (1.40, 0.630), (1.50, 0.570), (1.60, 0.525), (2.00, 0.345))
 #: FGPiston's ``FG_MAX_BOOST_SPEEDS``.
 MAX_BOOST_SPEEDS = 3
 
@@ -126,15 +135,16 @@ MAX_BOOST_SPEEDS = 3
 #: ``{e}/failure-power-norm`` is flightsim's own too: the fraction of its indicated power a failure leaves it
 #: (:mod:`flightsim.simulation.failures`' partial power and rough running; 1 healthy).
 #: ``{e}/boostloss-hp`` is JSBSim's (the supercharger's drive loss), ``{e}/v-dot-air-m3_sec`` flightsim's own
-#: (FGPiston's ``v_dot_air``, the last frame's volume flow of air, which the drive loss reads).
+#: (FGPiston's ``v_dot_air``, the last frame's volume flow of air, which the drive loss reads); ``{e}/egt-degF``
+#: JSBSim's exhaust gas temperature, ``{e}/egt-degK`` flightsim's name for FGPiston's ``ExhaustGasTemp_degK``.
 PISTON_SLOTS = ("fcs/throttle-pos-norm[{k}]", "fcs/mixture-pos-norm[{k}]", "{e}/map-pa", "{e}/map-inhg",
                 "{e}/set-running", "{e}/fuel-flow-rate-pps", "{e}/power-hp", "atmosphere/P-psf", "atmosphere/T-R",
                 "velocities/mach", "{e}/boost-speed", "{e}/tmap-pa", "{e}/magneto_cmd", "{e}/starter_cmd",
                 "{e}/starter-norm", "{e}/cranking", "{e}/failure-power-norm", "{e}/boostloss-hp",
-                "{e}/v-dot-air-m3_sec")
+                "{e}/v-dot-air-m3_sec", "{e}/egt-degF", "{e}/egt-degK")
 (PS_THROTTLE, PS_MIXTURE, PS_MAP, PS_MAP_INHG, PS_RUNNING, PS_FUEL_FLOW, PS_POWER_HP, PS_PRESSURE,
  PS_TEMPERATURE, PS_MACH, PS_BOOST_SPEED, PS_TMAP, PS_MAGNETOS, PS_STARTER, PS_STARTER_GAIN,
- PS_CRANKING, PS_POWER, PS_BOOST_LOSS, PS_V_DOT_AIR) = range(len(PISTON_SLOTS))
+ PS_CRANKING, PS_POWER, PS_BOOST_LOSS, PS_V_DOT_AIR, PS_EGT_F, PS_EGT_K) = range(len(PISTON_SLOTS))
 
 # FGJSBBase's and FGPiston's constants, computed as JSBSim computes them.
 _FT_TO_M = 0.3048
@@ -214,8 +224,9 @@ def read_piston(source, root, where, tables):
     -------
     row : list of float
         :data:`ROW_FIELDS` columns, derived as the constructor derives them (the BSFC estimate, the impedances).
-    mixture : tuple
-        The MIXTURE table's ``(start, rows)`` in ``tables`` (FGPiston's default when the file has none).
+    mixture, combustion : tuple
+        The MIXTURE and COMBUSTION tables' ``(start, rows, 1)`` in ``tables`` (FGPiston's defaults when the file
+        has none).
     """
     for child in root:
         if child.tag == "function":             # (compiled by Propulsion with the engines' functions)
@@ -225,17 +236,21 @@ def read_piston(source, root, where, tables):
     v = {tag: _number(source, root, tag, where) for tag in _USED}
     if root.find("numboostspeeds") is not None:          # (FGPiston reads the rest only with it)
         v.update({tag: _number(source, root, tag, where) for tag in _BOOST})
-    mixture = None
+    mixture = combustion = None
     for el in root.findall("table"):
         name = el.get("name", "")
         if name == "MIXTURE":
             mixture = tables.read(source, el, f"{where}/table name='MIXTURE'")
-        elif name != "COMBUSTION":                    # (COMBUSTION: the exhaust temperature only)
+        elif name == "COMBUSTION":                    # (the exhaust gas temperature's)
+            combustion = tables.read(source, el, f"{where}/table name='COMBUSTION'")
+        else:
             raise InputError(source.path, f"{where}/table name={name!r}", "unknown piston engine table "
                              "(JSBSim's are MIXTURE and COMBUSTION)")
     if mixture is None:
         mixture = tables.add([k for k, _ in DEFAULT_MIXTURE], [e for _, e in DEFAULT_MIXTURE])
-    return _derived(v), mixture
+    if combustion is None:
+        combustion = tables.add([k for k, _ in DEFAULT_COMBUSTION], [e for _, e in DEFAULT_COMBUSTION])
+    return _derived(v), mixture, combustion
 
 
 def _derived(v):
@@ -404,6 +419,23 @@ def _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb, 
 
 
 @borrowing_jit
+def _exhaust_temperature(tb, data, running, v_dot_air, manifold, mixture, p_amb, t_amb, last, dt):
+    """``doEGT``: the exhaust gas temperature (K) — running with air flowing, the energy balance of the burnt
+    fuel (47.3 MJ/kg × the COMBUSTION table's efficiency at the equivalence ratio × 0.30) over the exhaust's heat
+    capacity (c_p 1005 and 1700 J/kg/K) above the ambient ``t_amb``; otherwise ``last`` falling towards the
+    ambient with a time constant of 100 s over the step ``dt``."""
+    m_dot_air = v_dot_air * (manifold / (_R_AIR * t_amb))
+    if running and m_dot_air > 0.0:
+        equivalence_ratio = 1.3 * mixture * 101325.0 / p_amb
+        m_dot_fuel = (m_dot_air * equivalence_ratio) / 14.7
+        efficiency = table_value(tb, data, TB_COMBUSTION, equivalence_ratio)
+        enthalpy = m_dot_fuel * 47.3e6 * efficiency * 0.30
+        heat_capacity = (1005.0 * m_dot_air) + (1700.0 * m_dot_fuel)
+        return t_amb + enthalpy / heat_capacity
+    return last + ((t_amb - last) / 100.0) * dt
+
+
+@borrowing_jit
 def volume_flow(row, rpm, manifold, p_amb):
     """``doAirFlow``'s ``v_dot_air`` (m³/s): the swept volume at engine ``rpm`` times the volumetric efficiency,
     reduced by the manifold-to-exhaust pressure ratio (``manifold`` and ``p_amb`` in Pa; Taylor eq. 6-10)."""
@@ -519,6 +551,10 @@ def piston_frame(props, row, s, pr, ps, tb, data, dt, out):
     props[s[PS_V_DOT_AIR]] = v_dot_air
     if ihp < 0.1250:
         running = False
+    egt = _exhaust_temperature(tb, data, running, v_dot_air, manifold, props[s[PS_MIXTURE]], p_amb, t_amb,
+                               props[s[PS_EGT_K]], dt)                       # (doEGT, after doEnginePower)
+    props[s[PS_EGT_K]] = egt
+    props[s[PS_EGT_F]] = 1.8 * egt - 459.4                                 # (JSBSim's KelvinToFahrenheit)
     props[s[PS_TMAP]] = tmap
     props[s[PS_MAP]] = manifold
     props[s[PS_MAP_INHG]] = manifold / INHG_TO_PA

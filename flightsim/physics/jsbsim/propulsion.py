@@ -384,10 +384,11 @@ class Propulsion:
         """Read piston engine ``k`` and its propeller; append their rows to the lists in ``out``."""
         pistons, piston_slots, propellers, propeller_slots, tables = out
         thruster, prop = self._propeller_of(engine, where, "a piston engine")
-        row, mixture = _piston.read_piston(self.source, root, where, store)
+        row, mixture, combustion = _piston.read_piston(self.source, root, where, store)
         prop_row, table_row, location, constant_speed = _propeller.read_propeller(self.source, thruster, prop,
                                                                                   f"{where}/thruster", store)
         table_row[_propeller.TB_MIXTURE:_propeller.TB_MIXTURE + 3] = mixture
+        table_row[_piston.TB_COMBUSTION:_piston.TB_COMBUSTION + 3] = combustion
         names = {"e": f"propulsion/engine[{k}]", "k": k}
         pistons.append(row)
         piston_slots.append([self.properties.slot(n.format(**names)) for n in PISTON_SLOTS])
@@ -402,6 +403,9 @@ class Propulsion:
                               name[s[PS_RUNNING]]: 1.0, name[s[_piston.PS_MAGNETOS]]: 3.0,
                               name[s[_piston.PS_STARTER_GAIN]]: 1.0, name[s[_piston.PS_POWER]]: 1.0,
                               name[s[PS_MAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
+                              # (FGPiston::ResetToIC: the exhaust at the ambient temperature, standard sea level's)
+                              name[s[_piston.PS_EGT_K]]: 518.67 / 1.8, name[s[_piston.PS_EGT_F]]: 1.8 * (518.67 / 1.8)
+                              - 459.4,
                               name[s[_piston.PS_TMAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
                               name[ps[_propeller.RS_PITCH]]: prop_row[_propeller.PR_MIN_PITCH],
                               name[ps[_propeller.RS_CONSTANT_SPEED]]: constant_speed,
