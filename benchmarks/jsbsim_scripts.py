@@ -114,6 +114,10 @@ NOTES = {
                             "the 10 ft/s² the spool-up adds, 0.04 ft/s, the difference measured at 56 s",
     "b737_runway_new": "as Concorde_runway_test (the 737's spool-up adds 10 ft/s² too): 'Notify Velocity' a frame late "
                        "(53.608 s against 53.600 s), 'Notify stop' 2 frames late",
+    "x153": "the gravity-gradient torque acts as JSBSim's (tests/test_gravity_torque.py); JSBSim's X-15 burns its "
+            "18,000 lb of propellant from 3 s (lighter, it climbs away; the rocket runs dry and the 'Engine Flame "
+            "Out' and 'Apogee' events fire), flightsim's fuel does not burn: its rocket never runs dry and, at full "
+            "thrust on a 45° climb, leaves the atmosphere until the state overflows at 87 s",
     "paraglider_rotate_test": "it runs to its end since the frame runs as JSBSim's (its quaternion degenerated at "
                               "6.8 s before), but parts from JSBSim's by 125 ft and 72° in attitude over its 30 s: "
                               "not yet looked into",
@@ -121,6 +125,8 @@ NOTES = {
                       "3 s on); the ground trim (do_simple_trim 2) differs: flightsim's settles the P-51 on its nose "
                       "(θ −11.3°) where JSBSim's trimOnGround rotates it onto its tail wheel (θ 11.7°, ψ 88.24° after "
                       "its rotations): 23° apart in pitch until flightsim's rocks back at 2 s, ψ 1.8° apart after",
+    "J2460": "the script holds the launcher on its pad (forces/hold-down 1: JSBSim's FGAccelerations zeroes its "
+             "accelerations, its engines off), which flightsim does not model: flightsim's J246 falls from the pad",
     "p51_start_test": "its reset file puts the P-51 below the ground sinking at 17.7 ft/s; as in JSBSim nothing on "
                       "the ground stops the run, and after the start the two part in attitude (65°) on the ground",
 }

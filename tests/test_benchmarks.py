@@ -5,6 +5,7 @@ checks that they run to completion and print the headers and ratio lines the
 README refers to.
 """
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -143,3 +144,20 @@ def test_bench_campaign_quick():
     assert "| flightsim local (LocalExecutor, 1 numba thread, chunks of 16) |" in out
     assert "/ local on 1 thread = " in out
     assert "JSBSim Flight Dynamics Model" not in out
+
+
+def test_bench_gpu_smoke_under_the_simulator_and_one_line_without_a_gpu():
+    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}
+    cmd = [sys.executable, str(BENCH / "bench_gpu.py"), "--smoke"]
+    proc = subprocess.run(cmd, cwd=BENCH.parent, capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert ("| aircraft | integrator | N | steps a call | end to end (airplane-steps/s) | kernel (airplane-steps/s) |"
+            in out)
+    assert sum(line.startswith(("| book |", "| c172 |")) for line in out.splitlines()) == 8 + 4
+    assert "Nimbus's best published" in out
+    # no GPU and no simulator: one line, exit 2
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    proc = subprocess.run(cmd, cwd=BENCH.parent, capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("bench_gpu: device='cuda': no NVIDIA GPU here") and proc.stderr.count("\n") == 1

@@ -118,7 +118,8 @@ def _call(address, props, constants, tables, data):
 def test_the_compiled_components_compute_the_interpreters_numbers_to_the_bit(root):
     fcs, p, props = _controls(root)
     prog = fcs.program
-    blocks = native.compile_blocks({"fcs": prog, "aero": prog, "engine": prog}, len(p), "every_component")
+    blocks = native.compile_blocks({"fcs": prog, "aero": prog, "engine": prog, "engine_post": prog}, len(p),
+                                   "every_component")
     interpreted, compiled = props.copy(), props.copy()
     written = set()
     rng = np.random.default_rng(11)
@@ -276,8 +277,10 @@ def test_what_the_flight_controls_may_write_of_an_external_force(tmp_path):
     at = text.index("<flight_control")
     writes = ('<system name="w"><channel name="c"><pure_gain name="G"><input>fcs/elevator-cmd-norm</input>'
               '<output>external_reactions/{}</output></pure_gain></channel></system>')
+    # (a name FGExternalForce does not bind, e.g. the hydrodynamics system's old force-pair moments of a Short
+    # S.23 that defines them as moments: a property of its own that nothing reads, as in JSBSim)
     for written, ok in (("tow/x", True), ("tow/magnitude", True), ("tow/location-x-in", False),
-                        ("sling/magnitude", False)):
+                        ("sling/magnitude", True), ("tow/location-y-in", False)):
         path.write_text(text[:at] + TOW + writes.format(written) + text[at:])
         if ok:
             load_jsbsim_aircraft(str(path))
@@ -330,6 +333,33 @@ def test_load_factors_speeds_and_flight_path_are_jsbsims():
     assert abs(fdm["accelerations/Nz"] - 1.0) > 0.2            # the stick moved the load factor (a real check)
 
 
+def test_the_euler_angles_rates_are_jsbsims():
+    """FGAuxiliary's ``velocities/phidot-rad_sec``, ``thetadot-``, ``psidot-`` (a Short S.23's take-off autopilot
+    reads them) from JSBSim's attitude and body rates, through an F-16's rolling and pitching: JSBSim's."""
+    from flightsim.physics.jsbsim.auxiliary import AUXILIARY, euler_rates_in, slots_of
+    from flightsim.physics.jsbsim.program import Properties
+    from flightsim.verify.flight_oracle import flat_fdm
+
+    properties = Properties(AUXILIARY)
+    slots = slots_of(properties)
+    fdm = flat_fdm("f16")
+    fdm["ic/h-sl-ft"], fdm["ic/vc-kts"] = 15000.0, 350.0
+    fdm.run_ic()
+    names = ("velocities/phidot-rad_sec", "velocities/thetadot-rad_sec", "velocities/psidot-rad_sec")
+    worst, largest = 0.0, dict.fromkeys(names, 0.0)
+    for i in range(360):
+        t = i / 120.0
+        fdm["fcs/aileron-cmd-norm"], fdm["fcs/elevator-cmd-norm"] = 0.6 * math.sin(2.0 * t), -0.3 * math.sin(1.1 * t)
+        fdm.run()
+        props = properties.array()
+        euler_rates_in(props, slots, fdm["attitude/phi-rad"], fdm["attitude/theta-rad"],
+                       *(fdm[f"velocities/{c}-rad_sec"] for c in "pqr"))
+        for n in names:
+            worst = max(worst, abs(props[properties[n]] - fdm[n]))
+            largest[n] = max(largest[n], abs(fdm[n]))
+    assert worst <= 1e-12 and min(largest.values()) > 0.01, (worst, largest)
+
+
 @pytest.mark.parametrize("lat, lon", [(30.0, -97.0), (-45.0, 170.0)])
 def test_the_flight_controls_read_the_round_planets_latitude_and_inertial_rates(lat, lon):
     """On a round planet (``params.planet`` packed) what FGPropagate gives the FCS is the view's: the geodetic
@@ -363,3 +393,50 @@ def test_the_flight_controls_read_the_round_planets_latitude_and_inertial_rates(
     np.testing.assert_allclose([got["velocities/pi-rad_sec"], got["velocities/qi-rad_sec"],
                                 got["velocities/ri-rad_sec"]], inertial, rtol=0, atol=1e-15)
     assert np.max(np.abs(inertial - [seen[10], -seen[11], -seen[12]])) > 1e-5      # (the Earth's turn, 7.3e-5 rad/s)
+    # a launcher's guidance reads the sea-level radius under it (the ellipse's at the geocentric latitude) and its
+    # orbit's apsides (from the ECI state: vis-viva's semi-major axis, the eccentricity from the angular momentum)
+    c, s_ = math.cos(got["position/lat-gc-rad"]), math.sin(got["position/lat-gc-rad"])
+    assert got["inertial/sea-level-radius_ft"] == pytest.approx(
+        WGS84.a * WGS84.b / math.sqrt((WGS84.b * c) ** 2 + (WGS84.a * s_) ** 2), rel=1e-14)
+    r, v = np.linalg.norm(eci[0:3]), np.linalg.norm(eci[3:6])
+    semi = 1.0 / (2.0 / r - v * v / WGS84.gm)
+    e = math.sqrt(1.0 - np.linalg.norm(np.cross(eci[0:3], eci[3:6])) ** 2 / (WGS84.gm * semi))
+    assert got["orbital/apoapsis-radius-ft"] == pytest.approx(semi * (1 + e), rel=1e-9)
+    assert got["orbital/periapsis-radius-ft"] == pytest.approx(semi * (1 - e), rel=1e-9)
+
+
+def test_a_flying_boats_hydrodynamic_forces_and_moments_act_as_jsbsims():
+    """The Short S.23 afloat (its reset00, on the water; JSBSim's hydrodynamics systems computing): at the
+    magnitudes JSBSim's systems wrote each frame — the three LOCAL forces and the three BODY moments
+    (``…/magnitude-lbsft``) —, the body force and moment about the CG flightsim adds are JSBSim's
+    ``forces/fb*-external-lbs`` and ``moments/*-external-lbsft``, the moments among them."""
+    from flightsim.physics.jsbsim.external import ExternalForces, external_loads
+    from flightsim.physics.jsbsim.mass import MassBalance
+    from flightsim.physics.jsbsim.program import Properties
+    from flightsim.physics.jsbsim.xmlfile import aircraft_path
+    from flightsim.verify.oracle import new_fdm
+
+    source = JSBSimFile(aircraft_path("Short_S23"))
+    mass = MassBalance.read(source)
+    properties = Properties()
+    forces = ExternalForces(source, properties, lambda r: mass.structural_to_body(r, mass.cg))
+    assert sum(name.endswith("magnitude-lbsft") for name in forces.magnitudes) == 3
+    fdm = new_fdm("Short_S23")
+    fdm["propulsion/fuel_freeze"] = 1
+    fdm.load_ic("reset00", True)
+    fdm.run_ic()
+    props = properties.array(forces.defaults)
+    worst, moment = 0.0, 0.0
+    for _ in range(240):
+        fdm.run()
+        for name in forces.magnitudes:
+            props[properties[name]] = fdm[name]
+        out = np.zeros(6)
+        external_loads(props, forces.rows, out, fdm["attitude/phi-rad"], fdm["attitude/theta-rad"],
+                       fdm["attitude/psi-rad"], fdm["aero/alpha-rad"], fdm["aero/beta-rad"], None)
+        ref = np.array([fdm[f"forces/fb{a}-external-lbs"] for a in "xyz"]
+                       + [fdm[f"moments/{a}-external-lbsft"] for a in "lmn"])
+        worst = max(worst, float(np.max(np.abs(out - ref))) / max(float(np.max(np.abs(ref))), 1.0))
+        moment = max(moment, max(abs(fdm[f"external_reactions/hydro-{a}/magnitude-lbsft"])
+                                 for a in ("pitch", "roll", "yaw")))
+    assert worst <= 1e-9 and moment > 1000.0, (worst, moment)

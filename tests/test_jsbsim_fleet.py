@@ -142,3 +142,17 @@ def test_a_moving_reference_point_and_the_wings_angle_of_attack_are_jsbsims(name
     assert r.largest_force > 1000.0 and r.force_error <= 1e-12 and r.moment_error <= 1e-12, r
     if name == "Concorde":
         assert Aerodynamics(JSBSimFile(aircraft_path(name))).rp_shift_slot >= 0
+
+
+def test_a_flying_boat_and_a_launcher_load_with_their_engines_functions_and_boosters():
+    """Short S.23 (its engine file's own starter functions, its supercharger's drive loss, its hydrodynamics'
+    external forces and moments, the Euler rates and CG its autopilot reads) and J246 (its solid boosters, its
+    guidance's orbital values): loaded as Aircraft, each engine of its kind; the hydrodynamic moments are moments
+    of the aircraft's own (JSBSim's ``magnitude-lbsft``, which the hydrodynamics system writes)."""
+    s23, j246 = load_aircraft("jsbsim:Short_S23"), load_aircraft("jsbsim:J246")
+    assert [kind for kind, _ in s23.jsbsim.propulsion.kinds] == ["piston"] * 4
+    assert [kind for kind, _ in j246.jsbsim.propulsion.kinds] == ["rocket"] * 12
+    moments = {name for name in s23.jsbsim.external.magnitudes if name.endswith("magnitude-lbsft")}
+    assert moments == {f"external_reactions/hydro-{axis}/magnitude-lbsft" for axis in ("pitch", "roll", "yaw")}
+    assert moments <= set(s23.jsbsim.fcs.outputs)
+    assert j246.mass * 32.174049 == pytest.approx(4861783.0)

@@ -35,15 +35,18 @@ def b737():
     return load_aircraft("jsbsim:737")
 
 
-@pytest.mark.parametrize("name", ["737", "t6texan2", "A4", "SGS"])
+@pytest.mark.parametrize("name", ["737", "t6texan2", "A4", "SGS", "Short_S23", "Boeing314", "J246"])
 def test_mass_and_inertia_are_jsbsims(name):
     """Weight, CG and the whole inertia tensor (point masses, tanks, JSBSim's product signs) as JSBSim has them,
-    turned into flightsim's body axes."""
+    turned into flightsim's body axes; the tanks' contents with their own inertia (FGTank: a liquid's shrinking
+    snowball where the tank has a radius — Short S.23, Boeing 314 —, J246's boosters' cylindrical grains)."""
     a = load_aircraft(f"jsbsim:{name}")
     fdm = flight_oracle.flat_fdm(name)
     fdm.run_ic()
     assert a.mass * GRAVITY == pytest.approx(fdm["inertia/weight-lbs"], rel=1e-12)
-    j = np.array([[fdm[f"inertia/i{a_}{b_}-slugs_ft2"] if a_ <= b_ else fdm[f"inertia/i{b_}{a_}-slugs_ft2"]
+    # (FGMassBalance's GetIxy and GetIyz are −J's entries, its GetIxz J's own: the S.23 has the first two)
+    sign = {"xy": -1.0, "yz": -1.0}
+    j = np.array([[fdm[f"inertia/i{min(a_, b_)}{max(a_, b_)}-slugs_ft2"] * sign.get(min(a_, b_) + max(a_, b_), 1.0)
                    for b_ in "xyz"] for a_ in "xyz"])
     np.testing.assert_allclose(a.inertia, j * np.outer(D, D), rtol=1e-12, atol=1e-9 * np.max(np.abs(j)))
     np.testing.assert_allclose(a.jsbsim.mass.cg, [fdm[f"inertia/cg-{c}-in"] for c in "xyz"], atol=1e-9)

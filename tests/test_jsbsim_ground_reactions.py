@@ -92,8 +92,8 @@ def replay(name, frames, speed, brake, steer, given=True):
     fdm["ic/u-fps"] = speed
     fdm["ic/psi-true-deg"] = 30.0
     fdm.run_ic()
-    # JSBSim's gravity, and its inertia (flightsim's leaves out the tanks' own, FGTank::CalculateInertias: c172x's
-    # Ixx is 2076 slug·ft² to JSBSim's 2096)
+    # JSBSim's gravity, and its inertia (flightsim's has the tanks' own since, FGTank::CalculateInertias: c172x's
+    # Ixx 2095.73 slug·ft² as JSBSim's; taken from JSBSim still, as the gravity)
     j = np.array([[fdm[f"inertia/i{a}{b}-slugs_ft2" if a <= b else f"inertia/i{b}{a}-slugs_ft2"] for b in "xyz"]
                   for a in "xyz"])
     scalars = aircraft.jsbsim.scalars.copy()

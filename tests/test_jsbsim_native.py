@@ -28,7 +28,8 @@ def _call(address, props, constants, tables, data):
 
 
 def _programs(model):
-    return {"fcs": model.fcs.program, "aero": model.aero.program, "engine": model.propulsion.program}
+    return {"fcs": model.fcs.program, "aero": model.aero.program, "engine": model.propulsion.program,
+            "engine_post": model.propulsion.post_program}
 
 
 @pytest.mark.parametrize("name", TARGETS)
@@ -78,7 +79,8 @@ def test_every_operation_of_the_machine_is_generated(tmp_path):
     prog = b.build()
     used = {int(op) for op in prog.code[:, 0]}
     assert used >= {op for op, _, _ in program.OPERATIONS.values()}
-    blocks = native.compile_blocks({"fcs": prog, "aero": prog, "engine": prog}, len(props), "every_operation")
+    blocks = native.compile_blocks({"fcs": prog, "aero": prog, "engine": prog, "engine_post": prog}, len(props),
+                                   "every_operation")
     rng = np.random.default_rng(3)
     for trial in range(200):
         values = rng.normal(0.0, 2.0, len(props)) if trial % 2 else rng.integers(-1, 2, len(props)).astype(float)
@@ -88,7 +90,7 @@ def test_every_operation_of_the_machine_is_generated(tmp_path):
         np.testing.assert_array_equal(compiled, interpreted)
     bad = Program(np.array([[99, 0]]), np.zeros(0), np.zeros((0, 7), dtype=np.int64), np.zeros(0), 1)
     with pytest.raises(ValueError, match="instruction 0 has an unknown operation 99"):
-        native.source({"fcs": bad, "aero": bad, "engine": bad}, 1)
+        native.source({"fcs": bad, "aero": bad, "engine": bad, "engine_post": bad}, 1)
 
 
 def test_the_generated_source_is_kept_and_loaded_again_not_rewritten(tmp_path, monkeypatch):
@@ -135,7 +137,8 @@ def test_tables_of_one_two_and_three_dimensions_and_a_kinematic_compile_to_the_i
     b.emit(program.OP_KINEMATIC, b.kinematic([0.0, 10.0, 30.0, 40.0], [0.0, 2.0, 4.0, 1.0], True), pops=3)
     b.store("output")
     kinematic = b.build()
-    blocks = native.compile_blocks({"fcs": kinematic, "aero": tables, "engine": tables}, len(props), "tables")
+    blocks = native.compile_blocks({"fcs": kinematic, "aero": tables, "engine": tables, "engine_post": tables},
+                                   len(props), "tables")
     rng = np.random.default_rng(5)
     for trial in range(400):
         values = props.array()

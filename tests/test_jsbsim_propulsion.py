@@ -45,6 +45,54 @@ def test_a_pistons_rpm_power_thrust_and_loads_are_jsbsims_frame_by_frame(name):
     assert r.rpm_error <= 1e-9 and r.map_error <= 1e-9 and r.power_error <= 1e-9, r
     assert r.thrust_error <= 1e-9 and r.induced_error <= 1e-9, r
     assert r.force_error <= 1e-9 and r.moment_error <= 1e-9, r
+    assert r.egt_error <= 1e-12, r          # (the exhaust gas temperature, falling while the mixture is cut off)
+
+
+#: What a Short S.23's own flight controls write for its engines (its blade angles, its boost control's mixtures,
+#: its starters), copied from JSBSim's each frame as the throttle positions are.
+S23_FROM_FCS = ("fcs/mixture-pos-norm[{k}]", "propulsion/engine[{k}]/blade-angle",
+                "propulsion/engine[{k}]/starter-norm", "propulsion/engine[{k}]/starter-voltage-V")
+
+
+def test_a_superchargers_drive_loss_and_an_engines_own_functions_are_jsbsims_frame_by_frame():
+    """The Short S.23's Pegasus XC: its supercharger's drive loss (``boost-loss-factor`` 1.2, the last frame's air
+    flow) and its engine file's starter functions (``propulsion/engine[#]/starter-…``, ``#`` each engine's number),
+    frame by frame through the replay's throttle, mixture and rpm programme.  Its moments are compared less
+    tightly: JSBSim's S.23 fuel system moves fuel between its tanks (their external flows: its CG moves 0.0012 in
+    over the replay), flightsim's JSBSim aircraft keep the CG they load with."""
+    from flightsim.physics.jsbsim.piston import PE_BOOST_LOSS
+
+    engines = Propulsion(JSBSimFile(aircraft_path("Short_S23")))
+    assert [kind for kind, _ in engines.kinds] == ["piston"] * 4 and np.all(engines.pistons[:, PE_BOOST_LOSS] == 1.2)
+    names = engines.properties
+    assert all(f"propulsion/engine[{k}]/starter-running-norm".replace("[0]", "") in names for k in range(4))
+    r = replay_propulsion("Short_S23", frames=300, every=1, airspeed_kts=100.0, from_fcs=S23_FROM_FCS)
+    assert r.frames == 300 and r.largest_thrust > 1000.0, r
+    assert r.rpm_error <= 1e-8 and r.map_error <= 1e-8 and r.power_error <= 1e-8, r
+    assert r.thrust_error <= 1e-8 and r.induced_error <= 1e-8 and r.force_error <= 1e-6, r
+    assert r.moment_error <= 1e-4 and r.egt_error <= 1e-12, r       # (the exhaust gas temperature: FGPiston's doEGT)
+
+
+def test_an_engines_own_functions_run_before_and_after_its_frame_with_its_number(tmp_path):
+    """A piston's pre function (no type) reads the engine's last rpm before its frame, a post function its power
+    after it; ``#`` is the engine's number in names and properties; a template function is refused."""
+    pre = ('<function name="propulsion/engine[#]/seen-rpm"><product><p>propulsion/engine[#]/engine-rpm</p>'
+           '<v>2</v></product></function>')
+    post = ('<function name="propulsion/engine[#]/seen-hp" type="post"><p>propulsion/engine[#]/power-hp</p>'
+            '</function>')
+    engines = Propulsion(_plane(tmp_path, engine=pre + post))
+    props = engines.properties.array(engines.defaults)
+    names = engines.properties
+    rpm, hp = names["propulsion/engine/engine-rpm"], names["propulsion/engine/power-hp"]
+    props[names["atmosphere/P-psf"]], props[names["atmosphere/T-R"]] = 2116.22, 518.67
+    props[names["fcs/throttle-pos-norm"]] = 0.8
+    before = props[rpm]
+    engines.run(props, 1.0 / 120.0, 1.0)
+    assert props[names["propulsion/engine/seen-rpm"]] == 2.0 * before != 2.0 * props[rpm]
+    assert props[names["propulsion/engine/seen-hp"]] == props[hp] != 0.0
+    with pytest.raises(InputError, match=r"engine\[0\]/function\[0\] name='t': template functions are not "
+                                         r"supported"):
+        Propulsion(_plane(tmp_path, engine='<function name="t" type="template"><v>1</v></function>'))
 
 
 #: Aircraft with constant-speed propellers, at a cruise of theirs: (kts, ft).  B17's propellers are geared;
@@ -284,6 +332,51 @@ def test_a_liquid_rockets_thrust_flows_and_loads_are_jsbsims_frame_by_frame_burn
     assert r.force_error <= 1e-9 and r.moment_error <= 1e-9, r
 
 
+def test_a_solid_rockets_thrust_flow_and_post_function_are_jsbsims_frame_by_frame_to_its_burnout():
+    """J246's left booster (``SRB.xml``: a thrust table of the propellant burnt, a 0.2 s build-up, a 2 % thrust
+    variation, a post function of its thrust) on the pad (JSBSim's ``forces/hold-down``), lit at 0.5 s by its throttle
+    at 1 and burning on to its burnout (its 1,114,092 lb gone at 118.7 s): the same numbers every frame, the same
+    frame of burnout (JSBSim's tank drained, flightsim's propellant counted)."""
+    dt = 1.0 / 120.0
+    engines = Propulsion(JSBSimFile(aircraft_path("J246")))
+    assert [kind for kind, _ in engines.kinds] == ["rocket"] * 12
+    names = engines.properties
+    props = names.array(engines.defaults)
+    fdm = new_fdm("J246", dt)
+    fdm["forces/hold-down"] = 1
+    fdm.run_ic()
+    compared = ("thrust-lbs", "vacuum-thrust_lbs", "fuel-flow-rate-pps", "chamber-pressure_psia")
+    worst, largest, out, burnout = 0.0, 0.0, [None, None], np.zeros(6)
+    for i in range(int(125.0 / dt)):
+        fdm["fcs/throttle-cmd-norm[0]"] = 1.0 if i * dt >= 0.5 else 0.0
+        fdm.run()
+        props[names["fcs/throttle-pos-norm"]] = fdm["fcs/throttle-pos-norm[0]"]
+        props[names["atmosphere/P-psf"]] = fdm["atmosphere/P-psf"]
+        engines.run(props, dt, 1.0, burnout)
+        for n in compared:
+            ref = fdm[f"propulsion/engine[0]/{n}"]
+            worst = max(worst, abs(props[names[f"propulsion/engine/{n}"]] - ref) / max(abs(ref), 1.0))
+        largest = max(largest, fdm["propulsion/engine[0]/thrust-lbs"])
+        for side, thrust in enumerate((fdm["propulsion/engine[0]/thrust-lbs"],
+                                       props[names["propulsion/engine/thrust-lbs"]])):
+            if out[side] is None and i * dt > 1.0 and thrust == 0.0:
+                out[side] = i
+    assert worst <= 1e-12 and largest > 3.0e6
+    assert out[0] == out[1] and 118.0 < out[0] * dt < 119.0, out
+    assert fdm["propulsion/tank[0]/contents-lbs"] < 1.0              # (JSBSim's booster burned out: its tank empty)
+
+
+def test_a_launchers_boosters_core_engines_and_their_gimbals_are_jsbsims_frame_by_frame():
+    """J246 through the replay's throttle programme (its boosters lit as their throttles reach 1 at 1 s, its core
+    stage's liquid engines burning; no ``set-running``, which JSBSim's steady state would light the boosters
+    with), its guidance's thrust vector control (``propulsion/engine[k]/pitch-angle-rad``, ``yaw-angle-rad``, which
+    its flight controls write) copied from JSBSim: thrust, flows and the thrusters' loads are JSBSim's."""
+    r = replay_propulsion("J246", frames=600, every=3)
+    assert r.frames == 200 and r.largest_thrust > 3.0e6, r
+    assert r.thrust_error <= 1e-12 and r.power_error <= 1e-12, r
+    assert r.force_error <= 1e-12 and r.moment_error <= 1e-12, r
+
+
 def test_a_rocket_gives_no_thrust_with_jsbsims_fuel_frozen_or_its_oxidizer_tank_empty():
     """The evidence for :mod:`flightsim.physics.jsbsim.rocket`'s burn: JSBSim's x24b, fuel frozen, gives 0 lbf at
     full throttle; X15's oxidizer tank is empty: starved, burning or not (flightsim's too)."""
@@ -516,9 +609,6 @@ def test_the_engines_frame_runs_from_compiled_code_as_from_python():
 @pytest.mark.parametrize("name, message", [
     ("ZLT-NT", r"ZLT-NT.xml: propulsion/engine\[3\]/thruster: an electric engine driving a <propeller> is not "
                r"supported yet"),
-    ("J246", r"J246.xml: propulsion/engine\[0\]/thrust_table: a solid rocket \(its <thrust_table>\) is not "
-             r"supported yet"),
-    ("Short_S23", r"Short_S23.xml: propulsion/engine\[0\]/function: an engine's own functions are not supported"),
 ])
 def test_engines_and_propellers_not_modelled_are_refused_by_name(name, message):
     with pytest.raises(InputError, match=message):
@@ -583,8 +673,6 @@ def _plane(tmp_path, engine="", propeller="", thruster="", pitch=(20, 20)):
     (dict(propeller="<governor>1</governor>"), r"thruster/propeller/governor: not supported in a propeller"),
     (dict(thruster="<pointing><x>1</x></pointing>"), r"thruster/pointing: a <pointing> thruster is not supported"),
     (dict(thruster="<p_factor>-1</p_factor>"), r"thruster/p_factor: must not be negative"),
-    (dict(engine="<numboostspeeds>1</numboostspeeds><boost-loss-factor>1.2</boost-loss-factor>"),
-     r"propulsion/engine\[0\]/boost-loss-factor: the supercharger's drive loss is not supported"),
     (dict(engine='<numboostspeeds>1</numboostspeeds><ratedboost1 unit="PA">1</ratedboost1>'),
      r"propulsion/engine\[0\]/ratedboost1: unit 'PA' cannot be converted to PSI"),
     (dict(propeller="<maxrpm>2700</maxrpm>", pitch=(15, 25)),

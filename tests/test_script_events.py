@@ -314,8 +314,8 @@ BAD = [
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
      " <set name='ic/alpha-deg' value='3'/> </event>", "<set> name= (line 6)", "ic/h-sl-ft, ic/h-agl-ft"),
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
-     " <set name='simulation/gravitational-torque' value='1'/> </event>", "<set> value= (line 6)",
-     "gravity-gradient torque is not modelled"),
+     " <set name='simulation/gravitational-torque' value='2'/> </event>", "<set> value= (line 6)",
+     "gravitational-torque = 2: not supported (the gravity-gradient torque is on (1) or off (0))"),
     ("<property value='0'> simulation/gravity-model </property>", "<property> value= (line 6)", "J2 model"),
     ("<event name='e'> <condition> simulation/sim-time-sec gt 1 </condition>"
      " <set name='atmosphere/total-wind-east-fps' value='1'/> </event>", "<set> name= (line 6)", "read-only"),

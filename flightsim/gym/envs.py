@@ -139,7 +139,8 @@ class FlightVectorEnv(VectorEnv):
     draws sub-environment 0).  Autoreset: next-step
     (``metadata["autoreset_mode"]``).  ``infos`` is empty but for the key
     ``status`` (the stop message of each sub-environment that crashed, else
-    None) on steps where one ended.
+    None) on steps where one ended.  ``device="cuda"`` steps the airplanes on an NVIDIA GPU
+    (:class:`~flightsim.simulation.batch.BatchSimulation`'s ``device``).
     """
 
     metadata = {"render_modes": ["rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
@@ -147,14 +148,14 @@ class FlightVectorEnv(VectorEnv):
 
     def __init__(self, num_envs=1, aircraft=None, integrator="euler", dt=DEFAULT_DT, agent_hz=10.0, wind=None,
                  turbulence="none", render_mode=None, episode_seconds=None, size=(640, 360), planet=None, lat=None,
-                 lon=None, airfield=None, runway=None, failures=None):
+                 lon=None, airfield=None, runway=None, failures=None, device="cpu"):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode: the vector environment renders 'rgb_array' or None, got {render_mode!r}")
         self.num_envs = int(num_envs)
         self.task = self.task_class(self.num_envs, aircraft=aircraft, integrator=integrator, dt=dt,
                                     agent_hz=agent_hz, wind=wind, turbulence=turbulence,
                                     episode_seconds=episode_seconds, planet=planet, lat=lat, lon=lon,
-                                    airfield=airfield, runway=runway, failures=failures)
+                                    airfield=airfield, runway=runway, failures=failures, device=device)
         self.single_observation_space, self.single_action_space = _spaces(self.task_class)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)

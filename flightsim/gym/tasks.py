@@ -151,6 +151,8 @@ class Task:
         a policy trained on them reads the same numbers.  Needs ``states``, ``wind``, ``controls``,
         ``on_ground``, ``status``, ``times``, ``dt`` and :meth:`set_controls
         <flightsim.simulation.batch.BatchSimulation.set_controls>`.
+    device : {"cpu", "cuda"}
+        Where the task's own batch steps (:class:`~flightsim.simulation.batch.BatchSimulation`'s ``device``).
     """
 
     #: Entries of the observation, with their scales (a person reads ``obs * scale`` in the units named).
@@ -159,7 +161,7 @@ class Task:
 
     def __init__(self, n, aircraft=None, integrator="euler", dt=DEFAULT_DT, agent_hz=10.0, wind=None,
                  turbulence="none", episode_seconds=None, planet=None, lat=None, lon=None, airfield=None,
-                 runway=None, failures=None, batch=None):
+                 runway=None, failures=None, batch=None, device="cpu"):
         self.aircraft = resolve_aircraft(aircraft)
         self.wind = wind_spec(wind, turbulence)
         # another's batch keeps its own step: the decisions are as near agent_hz as whole steps make them
@@ -176,7 +178,7 @@ class Task:
         if batch is None:
             self.batch = BatchSimulation(n, self.aircraft, integrator, dt, start=self.start,
                                          wind=None if self.wind.calm else self.wind, **self.where,
-                                         failures=failures_of(failures))
+                                         failures=failures_of(failures), device=device)
         elif batch.n != n:
             raise ValueError(f"batch: {batch.n} airplanes, the task has {n}")
         else:

@@ -117,7 +117,7 @@ from flightsim.physics.inputs import (  # noqa: F401
 from flightsim.physics.jsbsim.loads import jsbsim_loads
 from flightsim.physics.jsbsim.loads import settle_start as jsbsim_settle_start
 from flightsim.physics.jsbsim.loads import step_start as jsbsim_step_start
-from flightsim.physics.planet import P_VIEW, P_VIEW_END, eci_acceleration, view_in_place
+from flightsim.physics.planet import P_VIEW, P_VIEW_END, eci_acceleration, gravity_torque, view_in_place
 
 KIND_LIFTING, KIND_SYMMETRIC, KIND_DRAG = 0, 1, 2
 KINDS = {"lifting": KIND_LIFTING, "symmetric": KIND_SYMMETRIC, "drag": KIND_DRAG}
@@ -843,12 +843,14 @@ def round_loads(t, y, params, jsb_on, own_on, planet):
     """The loads at the Earth-centred inertial state ``y`` on the packed round ``planet``: those of its flat view
     (:func:`flightsim.physics.planet.to_view`: where the airplane is, relative to the turning Earth and its local
     horizon), the acceleration turned back to ECI with the planet's gravitation
-    (:func:`flightsim.physics.planet.eci_acceleration`); the moment stays in the body frame."""
+    (:func:`flightsim.physics.planet.eci_acceleration`); the moment stays in the body frame, the gravity-gradient
+    torque added where it is on (:func:`flightsim.physics.planet.gravity_torque`)."""
     view_in_place(t, y, planet)
     view = planet[P_VIEW:P_VIEW_END]
     ax, ay, az, mx, my, mz = flat_loads(t, view, params, jsb_on, own_on)
     ax, ay, az = eci_acceleration(y, planet, ax, ay, az)
-    return ax, ay, az, mx, my, mz
+    tx, ty, tz = gravity_torque(y, planet)
+    return ax, ay, az, mx + tx, my + ty, mz + tz
 
 
 @borrowing_entry_jit

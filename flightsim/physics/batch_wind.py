@@ -53,6 +53,23 @@ to_body = jit(scalar._to_body)
 
 
 @jit
+def table_at(x, xs, ys):
+    """``np.interp(x, xs, ys)`` for a finite ``x``, with numpy's own formula (the same bits), written out so that
+    the GPU compiles it too (numba's CUDA target has no ``np.interp``)."""
+    n = xs.shape[0]
+    if x < xs[0]:
+        return ys[0]
+    if x >= xs[n - 1]:
+        return ys[n - 1]
+    j = 0
+    while xs[j + 1] <= x:
+        j += 1
+    if xs[j] == x:
+        return ys[j]
+    return (ys[j + 1] - ys[j]) / (xs[j + 1] - xs[j]) * (x - xs[j]) + ys[j]
+
+
+@jit
 def intensity(h, sig_low, poe_alt, poe_sig):
     """:func:`flightsim.physics.wind.turbulence_intensity` of a level given by ``sig_low`` and its table, at ``h`` ft.
 
@@ -63,7 +80,7 @@ def intensity(h, sig_low, poe_alt, poe_sig):
         k = 0.177 + 0.000823 * h
         s_u = sig_low / k ** 0.4
         return s_u, sig_low, h / k ** 1.2, h
-    high = np.interp(h, poe_alt, poe_sig)
+    high = table_at(h, poe_alt, poe_sig)
     if h <= 2000.0:
         f = (h - 1000.0) / 1000.0
         length = 1000.0 + f * 750.0

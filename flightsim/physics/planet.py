@@ -93,7 +93,8 @@ WGS84 = Planet("WGS-84", True, a=20925646.32546, b=20855486.5951, omega=7.292115
 # scratch view (13 numbers) with the local axes in ECI (9) of the last evaluation; then the time and ECI state
 # that view was made of (14: :func:`to_view` gives it again without the work when asked for the same, NaN before
 # the first) and the four numbers its latitude and longitude are the angles of; and the last time the Earth's
-# turn was asked for with its cosine and sine (the stages of a step share their times).
+# turn was asked for with its cosine and sine (the stages of a step share their times); then whether the
+# gravity-gradient torque acts (0 or 1) and the body's inertia tensor it needs (9, slug·ft², body frame).
 (P_A, P_B, P_OMEGA, P_GM, P_J2, P_E2, P_EP2) = range(7)
 P_ORIGIN, P_NORTH, P_WEST, P_UP = 7, 10, 13, 16
 P_LAT0, P_LON0, P_G = 19, 20, 21
@@ -103,10 +104,12 @@ P_AXES = P_VIEW_END
 P_KEY = P_AXES + 9
 P_ANGLES = P_KEY + 14
 P_TURN = P_ANGLES + 4
-PLANET_SIZE = P_TURN + 3
+P_TORQUE = P_TURN + 3
+P_INERTIA = P_TORQUE + 1
+PLANET_SIZE = P_INERTIA + 9
 
 
-def pack(planet, lat, lon, gravity=None):
+def pack(planet, lat, lon, gravity=None, inertia=None):
     """The packed round planet for a flight that starts at geodetic ``lat``, ``lon`` (rad); None for a flat one.
 
     Parameters
@@ -118,6 +121,9 @@ def pack(planet, lat, lon, gravity=None):
         The constant gravity the flat view's loads subtract (ft/s²), added back here; default: the effective
         gravity (gravitation and the centrifugal term) at the start, on the ellipsoid, so that a flat trim
         holds on the round planet.
+    inertia : array_like, optional
+        The body's inertia tensor (3×3, slug·ft², body frame) for the gravity-gradient torque
+        (:func:`gravity_torque`, off until :func:`set_gravity_torque`); default zeros.
     """
     if not planet.round:
         return None
@@ -136,7 +142,15 @@ def pack(planet, lat, lon, gravity=None):
     p[P_G] = effective_gravity(planet, lat, lon) if gravity is None else gravity
     p[P_KEY:P_KEY + 14] = math.nan
     p[P_TURN] = math.nan
+    if inertia is not None:
+        p[P_INERTIA:P_INERTIA + 9] = np.asarray(inertia, dtype=np.float64).reshape(9)
     return p
+
+
+def set_gravity_torque(packed, on):
+    """Turn the gravity-gradient torque (:func:`gravity_torque`) on or off in a packed round planet (JSBSim's
+    ``simulation/gravitational-torque``, off by default)."""
+    packed[P_TORQUE] = 1.0 if on else 0.0
 
 
 def effective_gravity(planet, lat, lon, h=0.0):
@@ -358,6 +372,32 @@ def _qv(qw, qx, qy, qz, vx, vy, vz):
             + 2.0 * vz * (qy * qz - qw * qx),
             2.0 * vx * (qx * qz - qw * qy) + 2.0 * vy * (qy * qz + qw * qx)
             + vz * (qw * qw - qx * qx - qy * qy + qz * qz))
+
+
+@borrowing_jit
+def gravity_torque(y, planet):
+    """The gravity-gradient torque on the body at the ECI state ``y`` (ft·lbf, body frame), where
+    ``planet[P_TORQUE]`` turns it on; zero otherwise.
+
+    ``M = (3 |g| / r) R̂ × (J R̂)``, ``R̂`` the unit vector from the Earth's centre to the CG in the body frame,
+    ``r`` its distance, ``|g|`` the gravitation there (:func:`gravitation`) and ``J`` the inertia tensor
+    (``planet[P_INERTIA:]``): Harris and Lyle, *Spacecraft Gravitational Torques*, NASA SP-8024 (1969), eq. 2, as
+    JSBSim's ``FGAccelerations::CalculatePQRdot`` adds it.  (JSBSim's body axes, y right and z down, are
+    flightsim's turned half a turn about x: the cross product keeps its form.)
+    """
+    if planet[P_TORQUE] == 0.0:
+        return 0.0, 0.0, 0.0
+    qw, qx, qy, qz = y[6], y[7], y[8], y[9]
+    bx, by, bz = _qv(qw, -qx, -qy, -qz, y[0], y[1], y[2])      # times |q|²: its length is divided out below
+    n = math.sqrt(bx * bx + by * by + bz * bz)
+    bx, by, bz = bx / n, by / n, bz / n
+    gx, gy, gz = gravitation(y[0], y[1], y[2], planet[P_GM], planet[P_A], planet[P_J2])
+    k = 3.0 * math.sqrt(gx * gx + gy * gy + gz * gz) / math.sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2])
+    j = P_INERTIA
+    jx = planet[j] * bx + planet[j + 1] * by + planet[j + 2] * bz
+    jy = planet[j + 3] * bx + planet[j + 4] * by + planet[j + 5] * bz
+    jz = planet[j + 6] * bx + planet[j + 7] * by + planet[j + 8] * bz
+    return k * (by * jz - bz * jy), k * (bz * jx - bx * jz), k * (bx * jy - by * jx)
 
 
 @borrowing_jit

@@ -109,6 +109,8 @@ _NO_WIND = (np.zeros((1, 10)), np.zeros(12), np.zeros((1, 12)), np.zeros((0, 5))
             np.zeros((1, 1, 6)), np.zeros(1, dtype=np.int64))
 #: ``status`` of an airplane held out of a call to :meth:`BatchSimulation.step`.
 HELD = -1
+#: Where a batch's steps run (:class:`BatchSimulation`'s ``device``).
+DEVICES = ("cpu", "cuda")
 
 parallel_jit = njit(cache=True, fastmath=False, parallel=True, error_model=ERROR_MODEL)
 
@@ -246,7 +248,7 @@ batch_steps_serial = compile_source("batch_steps", _KERNEL, entry_jit)
 _CONTACT = f'''
 def batch_contact(Y, T, fields, own, travel, index, wheels_down, on_ground):
     """The ground contact of the airplanes ``index`` at their states (their anchors reset): no crash check."""
-    for i in range(index.shape[0]):
+    for i in prange(index.shape[0]):
         a = index[i]
         params = {_fields_expression("fields", "own", "a", view=True)}
         params.gear_anchor[:] = 0.0
@@ -254,7 +256,9 @@ def batch_contact(Y, T, fields, own, travel, index, wheels_down, on_ground):
         wheels_down[a] = touching
         on_ground[a] = loaded
 '''
-batch_contact = compile_source("batch_contact", _CONTACT, entry_jit)
+batch_contact = compile_source("batch_contact", _CONTACT, parallel_jit)
+#: The same on the calling thread (few airplanes).
+batch_contact_serial = compile_source("batch_contact", _CONTACT, entry_jit)
 
 _LOADS = f'''
 def batch_loads(Y, T, fields, own, out):
@@ -321,6 +325,12 @@ class BatchSimulation:
         and at a reset; :attr:`controls` are then the pilot's, and the airplanes fly them with the failures in
         force (partial power, rough running and a flat tyre in each airplane's own engine, gear or contact rows);
         :attr:`gauges` read what the instruments show.  Steps are then taken one a call.
+    device : {"cpu", "cuda"}
+        Where the steps run: numba's threads on the CPU, or one thread per airplane on an NVIDIA GPU
+        (:mod:`flightsim.simulation.batch_cuda`: the same compiled physics; numba-cuda, ``pip install
+        'flightsim[gpu]'``).  The GPU flies flightsim's own aircraft on a flat planet with the integrators of
+        :func:`~flightsim.simulation.batch_cuda.gpu_integrators`; anything else, or no GPU, is refused in one line
+        (:class:`~flightsim.simulation.batch_cuda.GpuUnavailable`, a ``ValueError``).
 
     On a round planet each airplane's integrator advances its Earth-centred inertial state
     (:attr:`inertial`), and :attr:`states` holds each one's flat *view*
@@ -351,7 +361,9 @@ class BatchSimulation:
 
     def __init__(self, n, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere=None,
                  renormalize=True, start=None, wind=None, seeds=None, planet=None, lat=None, lon=None,
-                 airfield=None, runway=None, terrain=None, failures=()):
+                 airfield=None, runway=None, terrain=None, failures=(), device="cpu"):
+        if device not in DEVICES:
+            raise ValueError(f"device: one of {', '.join(DEVICES)}, got {device!r}")
         n = int(n)
         if n < 1:
             raise ValueError(f"n: must be ≥ 1 airplane, got {n}")
@@ -381,7 +393,7 @@ class BatchSimulation:
         self._terrain = resolve_terrain(self.terrain)
         params = aero.pack(self.aircraft, atmosphere)._replace(terrain=self._terrain)
         params = params._replace(planet=planets.pack(self.planet, math.radians(self.lat), math.radians(self.lon),
-                                                     params.gravity))
+                                                     params.gravity, inertia=self.aircraft.inertia))
         self._fields = tuple(params)
         self._own = tuple(None if getattr(params, name) is None
                           else np.repeat(np.asarray(getattr(params, name))[None], n, axis=0) for name in PER_AIRPLANE)
@@ -431,6 +443,16 @@ class BatchSimulation:
         self.on_ground = np.zeros(n, dtype=np.bool_)
         self.messages = [None] * n
         self.steps = 0
+        #: where the steps run ("cpu" or "cuda"); on the GPU its kernel and device arrays
+        self.device = device
+        self._cuda = None
+        if device == "cuda":
+            from flightsim.simulation import batch_cuda
+
+            batch_cuda.check_batch(self.aircraft, self._planets, integrator)
+            self._cuda = batch_cuda.CudaSteps(self._fields, dict(zip(PER_AIRPLANE, self._own, strict=True)),
+                                              self._inertia, self._inertia_inv, self._travel,
+                                              self._gear.wheels_only)
         self.set_integrator(integrator)
         self.autopilot = BatchAutopilot(self)
         self.reset()
@@ -444,6 +466,10 @@ class BatchSimulation:
 
     def set_integrator(self, name):
         """Switch every airplane's integrator between two steps (``ValueError`` naming the valid ones)."""
+        if self._cuda is not None:
+            from flightsim.simulation.batch_cuda import check_integrator
+
+            check_integrator(name)
         self._integrator = integrators.get(name)
 
     # ------------------------------------------------------------------ state
@@ -477,10 +503,12 @@ class BatchSimulation:
         self._to_eci(index)
         self.status[index] = RUNNING
         self.qnorm_error[index] = 0.0
-        for a in index:
+        for a in index.tolist():
             self.messages[a] = None
         self.controls[index] = (flown_row(self.start.controls) if controls is None
                                 else flown(_rows(controls, m)))
+        if self._cuda is not None:
+            self._cuda.stale()
         if self.failures is not None:
             self.failures.reset(index)
             self.gauges.reset(index)
@@ -619,6 +647,8 @@ class BatchSimulation:
         own = {name: self._own[PER_AIRPLANE.index(name)] for name in ("mass", "positions", "gear_positions",
                                                                       "gear_reach")}
         elements, contacts = self._file_positions
+        if self._cuda is not None:
+            self._cuda.stale()
         for k, a in enumerate(index):
             d = np.array([float(shift[k]), 0.0, 0.0])
             own["mass"][a] = mass[k]
@@ -639,8 +669,9 @@ class BatchSimulation:
 
     def _contact(self, index):
         """Ground contact of the airplanes just loaded (no touchdown, no crash check); their brakes hold anew."""
-        batch_contact(self.states, self.times, self._fields, self._own, self._travel, index,
-                      self._wheels_down, self.on_ground)
+        contact = batch_contact if index.shape[0] >= PARALLEL_MIN else batch_contact_serial
+        contact(self.states, self.times, self._fields, self._own, self._travel, index, self._wheels_down,
+                self.on_ground)
 
     @property
     def flown_controls(self):
@@ -657,6 +688,12 @@ class BatchSimulation:
     def air_density(self):
         """``(N,)``: the air's density each airplane's loads last saw, slug/ft³ (0 before any evaluation), a copy."""
         return self._own[PER_AIRPLANE.index("diag")][:, aero.D_RHO].copy()
+
+    @property
+    def gpu_seconds(self):
+        """The GPU's own time in this batch's kernels so far, s (CUDA events; the copies not counted); 0 on the
+        CPU."""
+        return 0.0 if self._cuda is None else self._cuda.kernel_seconds
 
     @property
     def wind(self):
@@ -712,10 +749,15 @@ class BatchSimulation:
                 self.autopilot.fly(self.status == RUNNING)
             if failing:
                 self._fail()
-            kernel(it.number, *states, self._diverged, self.times, self.dt, now, self._fields,
-                   self._own, self._inertia, self._inertia_inv, self.renormalize, it.increment_id, self.status,
-                   self.qnorm_error, self._wheels_down, self.on_ground, self._travel, self._gear.wheels_only,
-                   self._gear.sink_rate, wind_on, *arrays)
+            if self._cuda is not None:
+                if failing:             # the failures write the engine's and gear's rows
+                    self._cuda.stale()
+                self._cuda.run(self._kernel_call(now, wind_on, arrays))
+            else:
+                kernel(it.number, *states, self._diverged, self.times, self.dt, now, self._fields,
+                       self._own, self._inertia, self._inertia_inv, self.renormalize, it.increment_id, self.status,
+                       self.qnorm_error, self._wheels_down, self.on_ground, self._travel, self._gear.wheels_only,
+                       self._gear.sink_rate, wind_on, *arrays)
             done += now
             if failing:         # after the step, as a single flight: the failures due now, what the gauges read
                 self.failures.trigger(self.times, self.states[:, 2] - self.aircraft.contact_height,
@@ -727,6 +769,27 @@ class BatchSimulation:
         for a in stopped:
             self._report(a)
         return stopped
+
+    def _kernel_call(self, steps, wind_on, arrays):
+        """The GPU kernel's call of ``steps`` steps (:class:`~flightsim.simulation.batch_cuda.KernelCall`)."""
+        from flightsim.simulation.batch_cuda import KernelCall
+
+        it = self._integrator
+        return KernelCall(it.number, self.states, self.previous, self._diverged, self.times, self.dt, int(steps),
+                          self.renormalize, it.increment_id, self.status, self.qnorm_error, self._wheels_down,
+                          self.on_ground, self._gear.sink_rate, wind_on, tuple(np.ascontiguousarray(x) for x in arrays))
+
+    def gpu_ptx(self, cc=(9, 0)):
+        """The PTX of this batch's GPU kernel for compute capability ``cc`` (default 9.0: H100, H200), made by
+        NVIDIA's NVVM (:func:`flightsim.simulation.batch_cuda.kernel_ptx`): what ``device="cuda"`` runs, every GPU
+        integrator's step in it.  Needs numba-cuda and NVVM (``flightsim[gpu]``); refused in one line for a batch
+        the GPU does not fly."""
+        from flightsim.simulation import batch_cuda
+
+        batch_cuda.check_batch(self.aircraft, self._planets, "euler")
+        constants = (self._inertia, self._inertia_inv, self._travel, self._gear.wheels_only)
+        return batch_cuda.kernel_ptx(self._fields, dict(zip(PER_AIRPLANE, self._own, strict=True)), constants,
+                                     self._kernel_call(1, False, _NO_WIND), cc)
 
     def _fail(self):
         """Before a step: the controls the airplanes fly with the failures in force (:attr:`controls` as the

@@ -376,7 +376,8 @@ class Simulation:
         flat = aero.pack(self.aircraft, atmosphere)._replace(terrain=self._terrain)
         if self.aircraft.jsbsim is not None:        # this flight's own contacts: a flat tyre changes its friction
             flat = flat._replace(jsb_contacts=flat.jsb_contacts.copy())
-        packed = planets.pack(self.planet, math.radians(self.lat), math.radians(self.lon))
+        packed = planets.pack(self.planet, math.radians(self.lat), math.radians(self.lon),
+                              inertia=self.aircraft.inertia)
         if packed is not None:
             # the view's constant gravity: the effective gravity at the origin (planets.pack), which the loads
             # subtract and the planet adds back, so that the steady states (a JSBSim aircraft's settled specific
@@ -627,6 +628,22 @@ class Simulation:
         """On a round planet, ``_y`` ← the view of the Earth-centred inertial state after a step (its quaternion on
         the hemisphere of the one before, so the view never jumps between the two signs)."""
         planets.to_view_after(self.t, self._eci, self._params.planet, self._y, self._prev)
+
+    @property
+    def gravity_torque(self):
+        """Whether the gravity-gradient torque acts on the body (JSBSim's ``simulation/gravitational-torque``,
+        :func:`flightsim.physics.planet.gravity_torque`): off by default; on a round planet only."""
+        packed = self._params.planet
+        return packed is not None and bool(packed[planets.P_TORQUE])
+
+    @gravity_torque.setter
+    def gravity_torque(self, on):
+        if self._params.planet is None:
+            if on:
+                raise ValueError("gravity_torque: the gravity-gradient torque needs the round planet "
+                                 "(planet='round')")
+            return
+        planets.set_gravity_torque(self._params.planet, on)
 
     @property
     def geodetic(self):

@@ -78,7 +78,8 @@ FUNCTIONS = {
 #: JSBSim's settings of its integration a script may write (``FGPropagate``, ``FGInertial``, ``FGAccelerations``):
 #: name → (JSBSim's default, the values flightsim runs as JSBSim does (None: any), why the others are refused).
 #: The integrators are JSBSim's own (flightsim integrates with ``--integrator``); the gravity is J2's (model 1,
-#: ``gtWGS84``); the gravity-gradient torque is not modelled.  (JSBSim's cosine gust, ``atmosphere/cosine-gust/*``,
+#: ``gtWGS84``); the gravity-gradient torque acts on the round planet when on
+#: (:func:`flightsim.physics.planet.gravity_torque`).  (JSBSim's cosine gust, ``atmosphere/cosine-gust/*``,
 #: blows: :mod:`flightsim.simulation.script_gust`.)
 SETTINGS = {
     "simulation/integrator/rate/rotational": (1.0, None, ""),
@@ -86,7 +87,7 @@ SETTINGS = {
     "simulation/integrator/position/rotational": (1.0, None, ""),
     "simulation/integrator/position/translational": (4.0, None, ""),
     "simulation/gravity-model": (1.0, {1.0}, "flightsim's gravity is the planet's J2 model (JSBSim's 1, WGS84)"),
-    "simulation/gravitational-torque": (0.0, {0.0}, "the gravity-gradient torque is not modelled"),
+    "simulation/gravitational-torque": (0.0, {0.0, 1.0}, "the gravity-gradient torque is on (1) or off (0)"),
 }
 #: ``simulation/reset`` (``FGFDMExec::ResetToInitialConditions``) and the reset file's terrain elevation a script
 #: may set before it (``FGInitialCondition::SetTerrainElevationFtIC``).
@@ -96,6 +97,9 @@ STATE_FILE = "simulation/write-state-file"
 #: An output's rate and switch (``FGOutputType::SetIdx``: ``simulation/output[N]/log_rate_hz``, ``…/enabled``;
 #: N the output's number, the aircraft file's first, then the script's).
 OUTPUT_SETTING = re.compile(r"^simulation/output(?:\[(\d+)\])?/(log_rate_hz|enabled)$")
+#: The setting that turns the gravity-gradient torque on (:attr:`Simulation.gravity_torque
+#: <flightsim.simulation.flight.Simulation.gravity_torque>`).
+GRAVITY_TORQUE = "simulation/gravitational-torque"
 #: Each ``<table>`` of a script's functions compiled (:func:`_table_program`), by the element's id (the element
 #: kept with it, so that its id is not reused).
 _TABLES = {}
@@ -781,6 +785,8 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         # (JSBSim's FGLGear::CrashDetect only reports: nothing on the ground stops a script's run)
         sim = Simulation(aircraft, integrator, script.dt, atmosphere="isa", start=start, planet=chosen,
                          lat=ic.lat_deg, lon=ic.lon_deg, crashes=False, terrain=terrain_plane(ic.elevation_ft))
+        if constants[GRAVITY_TORQUE] != 0.0:
+            sim.gravity_torque = True
         if t0:
             sim.set_state(replace(sim.state, t=t0))
         tree = ScriptProperties(sim, constants, ic, ic.wind_ned)

@@ -301,6 +301,8 @@ class ScriptProperties:
         kind, _ = self.kind(name)
         if kind == "local":
             self.constants[name] = value
+            if name == "simulation/gravitational-torque":       # (a setting of JSBSim's FGAccelerations)
+                self.sim.gravity_torque = value != 0.0
         elif kind == "terminate":
             self.terminate = self.terminate or value != 0.0
         elif kind == "trim":

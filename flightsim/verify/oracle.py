@@ -29,7 +29,8 @@ from flightsim.physics.jsbsim.aero import LIFT, STALL_LATCH, Aerodynamics
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY, atmosphere_into, auxiliary, motion_in, slots_of
 from flightsim.physics.jsbsim.fcs import BUILTIN, FlightControls
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics, tank_properties
-from flightsim.physics.jsbsim.program import Properties
+from flightsim.physics.jsbsim.piston import volume_flow
+from flightsim.physics.jsbsim.program import OP_PROP, Properties
 from flightsim.physics.jsbsim.propulsion import (
     E_AUGMETHOD,
     E_IDLE_N1,
@@ -47,6 +48,7 @@ from flightsim.physics.jsbsim.propulsion import (
     S_WATER,
     Propulsion,
 )
+from flightsim.physics.jsbsim.rocket import R_SOLID
 from flightsim.physics.jsbsim.xmlfile import JSBSimFile, aircraft_path
 
 __all__ = ["FcsReplay", "INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPELLER_STATE", "PROPULSION_LOADS",
@@ -56,7 +58,8 @@ __all__ = ["FcsReplay", "INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPELLER_ST
 #: Properties JSBSim's FGPropagate writes: it runs first in a frame, so the FCS reads this frame's values of
 #: these, and the last frame's of what FGAuxiliary computes (α, β, q̄, the air-relative rates, ...).
 PROPAGATED = ("attitude/", "position/", "velocities/p-rad_sec", "velocities/q-rad_sec", "velocities/r-rad_sec",
-              "velocities/u-fps", "velocities/v-fps", "velocities/w-fps", "velocities/h-dot-fps")
+              "velocities/u-fps", "velocities/v-fps", "velocities/w-fps", "velocities/h-dot-fps",
+              "velocities/v-north-fps", "velocities/v-east-fps", "velocities/v-down-fps")
 #: JSBSim's aerodynamic loads in the body frame about the CG (lbf, lbf·ft).
 LOADS = ("forces/fbx-aero-lbs", "forces/fby-aero-lbs", "forces/fbz-aero-lbs",
          "moments/l-aero-lbsft", "moments/m-aero-lbsft", "moments/n-aero-lbsft")
@@ -212,6 +215,12 @@ def _flight_controls_after_run_ic(fdm, fcs, props, inputs, outputs):
         props[state:state + 3] = 0.0
 
 
+#: The commands :func:`replay_aero` moves (written into flightsim's properties too where the aircraft's flight
+#: controls write them as well: the Short S.23's boost control rewrites its throttle command).
+PILOT_COMMANDS = ("fcs/elevator-cmd-norm", "fcs/aileron-cmd-norm", "fcs/rudder-cmd-norm", "fcs/throttle-cmd-norm",
+                  "fcs/flap-cmd-norm")
+
+
 def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.0, dt=1.0 / 120.0, with_fcs=True):
     """Fly ``name`` in JSBSim with a stick programme; compare flightsim's flight controls, auxiliary properties
     and aerodynamic loads, computed from JSBSim's state and commands, with JSBSim's.
@@ -283,6 +292,9 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
         last = _accelerations(fdm)        # what this frame's α̇ will use
         for slot, n in fcs_commands:
             props[slot] = fdm[n]
+        for n in PILOT_COMMANDS if fcs else ():     # (the pilot's, which an aircraft's own systems may rewrite)
+            if n in written:
+                props[properties[n]] = fdm[n]
         fdm.run()
         if fcs:
             for slot, n in fcs_state:
@@ -367,6 +379,8 @@ def replay_fcs(name, frames=600, airspeed_kts=250.0, altitude_ft=10000.0, dt=1.0
     for i in range(frames):
         for k, v in commands(i * dt).items():
             fdm[k] = v
+            if k in properties:         # (the pilot's command, which an aircraft's own systems may rewrite)
+                props[properties[k]] = v
         for slot, n in inputs:
             props[slot] = fdm[n]
         fdm.run()
@@ -420,6 +434,8 @@ class PropulsionReplay:
         Of a propeller's blade angle, deg.
     ielu : int
         Of the frames compared, those with a turboprop's IELU (torque limiter) intervening.
+    egt_error : float
+        Of a piston's exhaust gas temperature (``egt-degF``), relative to JSBSim's (°F, at least 1).
     """
 
     thrust_error: float
@@ -436,6 +452,7 @@ class PropulsionReplay:
     injection_error: float = 0.0
     pitch_error: float = 0.0
     ielu: int = 0
+    egt_error: float = 0.0
 
 
 #: A piston engine's state JSBSim keeps, copied into flightsim's properties once after ``run_ic`` (``{e}``:
@@ -530,8 +547,14 @@ def _start_engines(fdm, engines, props):
                 if fdm.get_property_manager().hasNode(name):
                     props[names[name]] = fdm[name]
             e = f"propulsion/engine[{k}]"
+            props[names[f"{e}/egt-degF"]] = fdm[f"{e}/egt-degF"]     # (FGPiston's temperature, from its °F)
+            props[names[f"{e}/egt-degK"]] = (fdm[f"{e}/egt-degF"] + 459.4) / 1.8
             props[names[f"{e}/tmap-pa"]] = hidden_tmap(engines.pistons[row], fdm[f"{e}/map-pa"],
                                                       fdm[f"{e}/engine-rpm"], int(fdm[f"{e}/boost-speed"]))
+            # (FGPiston's hidden v_dot_air, which a supercharger's drive loss reads next frame: doAirFlow's of the
+            # state run_ic left, its MAP at the ambient pressure then)
+            props[names[f"{e}/v-dot-air-m3_sec"]] = volume_flow(engines.pistons[row], fdm[f"{e}/engine-rpm"],
+                                                                fdm[f"{e}/map-pa"], fdm["atmosphere/P-psf"] * 47.88)
 
 
 #: A propeller's state JSBSim keeps (the rpm, blade angle, the thrust's point of action and the torque, which a
@@ -621,8 +644,9 @@ def _compare_engines(fdm, engines, props, worst):
             continue
         worst.scaled("thrust", k, abs(ours - thrust), thrust)
         if kind in ("rocket", "electric"):
-            for name in (("fuel-flow-rate-pps", "oxi-flow-rate-pps", "vacuum-thrust_lbs") if kind == "rocket"
-                         else ("power-hp",)):
+            liquid = ("fuel-flow-rate-pps", "oxi-flow-rate-pps", "vacuum-thrust_lbs")
+            solid = engines.engines[row, R_SOLID] != 0.0
+            for name in ((liquid[::2] if solid else liquid) if kind == "rocket" else ("power-hp",)):
                 worst.scaled("power", k, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]), fdm[f"{e}/{name}"])
             continue
         for key, name in (("induced", "prop-induced-velocity_fps"), ("power", "power-hp")):
@@ -630,6 +654,9 @@ def _compare_engines(fdm, engines, props, worst):
         for key, name in (("rpm", "propeller-rpm"), ("map", "map-pa")):
             worst.add(key, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]) / max(abs(fdm[f"{e}/{name}"]), 1.0))
         worst.add("pitch", abs(props[names[f"{e}/blade-angle"]] - fdm[f"{e}/blade-angle"]))
+        if kind == "piston":
+            worst.add("egt", abs(props[names[f"{e}/egt-degF"]] - fdm[f"{e}/egt-degF"]) / max(abs(fdm[f"{e}/egt-degF"]),
+                                                                                          1.0))
     return largest
 
 
@@ -654,8 +681,24 @@ def _compare_powered(fdm, engines, props, worst, k, kind, row):
                                abs(props[s[S_N2]] - fdm[f"{e}/n2"]) / r[E_MAX_N2] * 100))
 
 
+def _engine_inputs_from_fcs(source, engines):
+    """The engines' properties (their slots' names, what their functions read) that the aircraft's flight
+    controls write: none where flightsim does not read its flight controls."""
+    from flightsim.errors import InputError
+
+    try:
+        outputs = set(FlightControls(source, Properties()).outputs)
+    except InputError:
+        return ()
+    names = engines.properties.names
+    slots = {int(v) for table in (engines.slots, engines.piston_slots, engines.propeller_slots) for v in table.ravel()
+             if v >= 0}
+    read = {names[k] for k in slots} | {names[int(arg)] for op, arg in engines.program.code if op == OP_PROP}
+    return tuple(sorted(n for n in read & outputs if not n.startswith("fcs/throttle-pos-norm")))
+
+
 def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft=8000.0, dt=1.0 / 120.0,
-                      throttle=_throttle, root=None, extra=None, burn=None):
+                      throttle=_throttle, root=None, extra=None, burn=None, from_fcs=None):
     """Fly ``name`` in JSBSim with its engines running and the throttles moving (``throttle(t)``, the commands: by
     default 0.7, then 1 at 1 s, 0.2 at 2.5 s, 0.6 at 4 s; a piston's mixture 1, 0.85 at 2 s, cut off at 3.5 s, 1 at
     4.25 s: the engine stops, windmills and starts again); run flightsim's engines on the same commands and JSBSim's
@@ -687,6 +730,15 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     other commands, ``{property: value}``, set in JSBSim and in flightsim's properties before each frame (e.g. a
     water-injection command).
 
+    ``from_fcs``: properties (``{k}`` the engine's index) the aircraft's own flight controls write for its engines
+    (a Short S.23's blade angles, mixtures and starters), copied from JSBSim into flightsim's after each of its
+    frames, as its throttle positions are; by default every one of the engines' properties (their slots, what
+    their functions read) that the aircraft's flight controls write (none where flightsim does not read them).
+
+    A solid rocket is not started by ``set-running`` (JSBSim's steady state would light it and burn it before
+    the first frame): an aircraft whose engines are all rockets is flown without it, its solid rockets lit as
+    their throttles reach 1.
+
     ``burn`` (by default: whether the aircraft has a rocket): JSBSim's fuel is not frozen but burns, and every
     tank's contents are put back as the file gives them before each frame, so the mass and CG stay flightsim's
     (a liquid rocket's thrust is the propellant it burned, none with the fuel frozen:
@@ -707,8 +759,11 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
     if burn is None:
         burn = any(kind == "rocket" for kind, _ in engines.kinds)
     fdm["propulsion/fuel_freeze"] = 0 if burn else 1
-    fdm["propulsion/set-running"] = -1
+    if any(kind != "rocket" for kind, _ in engines.kinds):
+        fdm["propulsion/set-running"] = -1
     n = len(engines.kinds)
+    if from_fcs is None:
+        from_fcs = _engine_inputs_from_fcs(source, engines)
     pistons = [k for k, (kind, _) in enumerate(engines.kinds) if kind in ("piston", "turboprop")]
     tanks = {k: v for k, v in tank_properties(source).items() if k.endswith("/contents-lbs")} if burn else {}
     powered = any(kind == "turboprop" for kind, _ in engines.kinds) or bool(engines.turbine_propellers)
@@ -754,6 +809,9 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
         engine_inputs_from(fdm, props, aux_slots, inertial, metrics, rp, last)
         for k in range(n):                  # what JSBSim's FCS made of the commands this frame
             props[properties[f"fcs/throttle-pos-norm[{k}]"]] = fdm[f"fcs/throttle-pos-norm[{k}]"]
+            for pattern in from_fcs:
+                if "{k}" in pattern or k == 0:
+                    props[properties[pattern.format(k=k)]] = fdm[pattern.format(k=k)]
         engines.run(props, dt, props[sigma], out)
         if i % every:
             continue
@@ -766,4 +824,4 @@ def replay_propulsion(name, frames=600, every=3, airspeed_kts=200.0, altitude_ft
         compared += 1
     return PropulsionReplay(worst.get("thrust"), worst.get("spool"), worst.get("force"), worst.get("moment"), compared,
                             largest, worst.get("rpm"), worst.get("map"), worst.get("induced"), worst.get("power"), lit,
-                            worst.get("injection"), worst.get("pitch"), ielu)
+                            worst.get("injection"), worst.get("pitch"), ielu, worst.get("egt"))

@@ -21,7 +21,8 @@ import numpy as np
 from flightsim.math.kernels import borrowing_jit
 from flightsim.physics.jsbsim.atmosphere import R_AIR, SEA_LEVEL_PRESSURE, density_altitude, standard_atmosphere
 
-__all__ = ["AUXILIARY", "atmosphere_into", "auxiliary", "auxiliary_in", "motion_in", "put_atmosphere", "slots_of"]
+__all__ = ["AUXILIARY", "atmosphere_into", "auxiliary", "auxiliary_in", "euler_rates_in", "motion_in",
+           "put_atmosphere", "slots_of"]
 
 #: The properties :func:`auxiliary` computes, in the order of its slot array.
 AUXILIARY = (
@@ -40,13 +41,14 @@ AUXILIARY = (
     "accelerations/a-pilot-z-ft_sec2", "accelerations/pdot-rad_sec2", "accelerations/qdot-rad_sec2",
     "accelerations/rdot-rad_sec2", "velocities/vtrue-kts", "accelerations/udot-ft_sec2",
     "accelerations/vdot-ft_sec2", "accelerations/wdot-ft_sec2", "velocities/vtrue-fps", "velocities/machU",
+    "velocities/phidot-rad_sec", "velocities/thetadot-rad_sec", "velocities/psidot-rad_sec",
 )
 (A_ALPHA, A_BETA, A_MAG_BETA, A_ALPHA_DEG, A_BETA_DEG, A_ALPHADOT, A_BETADOT, A_VT, A_QBAR, A_MACH, A_U, A_V, A_W,
  A_P_AERO, A_Q_AERO, A_R_AERO, A_P, A_Q, A_R, A_VE_KTS, A_VE_FPS, A_RE, A_T, A_P_ATM, A_RHO, A_SOUND, A_HB_CG,
  A_HB_MAC, A_BI2VEL, A_CI2VEL, A_QBAR_AREA, A_DENSITY_ALTITUDE, A_SIGMA, A_U_EARTH, A_V_EARTH,
  A_W_EARTH, A_VC_FPS, A_VC_KTS, A_VG, A_GAMMA, A_GAMMA_DEG, A_NX, A_NY, A_NZ, A_NPX, A_NPY, A_NPZ, A_NLF, A_DELTA,
  A_THETA, A_APX, A_APY, A_APZ, A_PDOT, A_QDOT, A_RDOT, A_VTRUE_KTS, A_UDOT, A_VDOT, A_WDOT,
- A_VTRUE_FPS, A_MACH_U) = range(len(AUXILIARY))
+ A_VTRUE_FPS, A_MACH_U, A_PHIDOT, A_THETADOT, A_PSIDOT) = range(len(AUXILIARY))
 
 _RAD_TO_DEG = 180.0 / math.pi
 #: JSBSim's ft/s → knots (FGJSBBase fpstokts: 1 / (1852 / (3600 × 0.3048))).
@@ -175,6 +177,22 @@ def auxiliary_in(props, slots, u, v, w, udot, vdot, wdot, p, q, r, agl, span, ch
     _put(props, slots[A_U_EARTH], u)             # (still air: the velocity over the ground is the air-relative one)
     _put(props, slots[A_V_EARTH], v)
     _put(props, slots[A_W_EARTH], w)
+
+
+@borrowing_jit
+def euler_rates_in(props, slots, phi, theta, p, q, r):
+    """FGAuxiliary's Euler angles' rates (``velocities/phidot-rad_sec``, ``thetadot-``, ``psidot-``; rad/s) from
+    the attitude ``phi``, ``theta`` (rad) and the body rates ``(p, q, r)`` (rad/s; JSBSim's body axes): θ̇ = q cos φ −
+    r sin φ; where cos θ ≠ 0, ψ̇ = (q sin φ + r cos φ) / cos θ and φ̇ = p + ψ̇ sin θ (else they keep their last
+    values, as in JSBSim).  Nothing computed where the aircraft reads none of them."""
+    if slots[A_PHIDOT] < 0 and slots[A_THETADOT] < 0 and slots[A_PSIDOT] < 0:
+        return
+    cphi, sphi, ctht = math.cos(phi), math.sin(phi), math.cos(theta)
+    _put(props, slots[A_THETADOT], q * cphi - r * sphi)
+    if ctht != 0.0:
+        psidot = (q * sphi + r * cphi) / ctht
+        _put(props, slots[A_PSIDOT], psidot)
+        _put(props, slots[A_PHIDOT], p + psidot * math.sin(theta))
 
 
 @borrowing_jit

@@ -31,6 +31,7 @@ import numpy as np
 
 from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_jit
+from flightsim.physics.jsbsim.program import canonical
 from flightsim.physics.planet import P_AXES
 
 __all__ = ["EXTERNAL_FIELDS", "ExternalForces", "external_loads"]
@@ -64,6 +65,13 @@ class ExternalForces:
         Each force's or moment's magnitude property.
     writable : frozenset of str
         The properties the flight controls may write: the magnitudes and the directions' components.
+    bound : frozenset of str
+        Every property ``FGExternalForce`` binds: a force's ``magnitude``, ``x``, ``y``, ``z`` and
+        ``location-x-in`` … ``location-z-in``, a moment's ``magnitude-lbsft``, ``l``, ``m``, ``n``.  The flight
+        controls may write only the :attr:`writable` ones (flightsim does not move a force's location); a name
+        JSBSim does not bind, as the hydrodynamics system's ``external_reactions/hydro-pitch[0]/magnitude`` (the
+        old force-pair moments) on a Short S.23 that defines ``hydro-pitch`` as a moment, is a property of its own
+        that nothing reads, as in JSBSim.
     defaults : dict
         Initial values: each direction normalised, each declared ``<property>`` (0 or its ``value``).
     functions : list of (Element, str, str)
@@ -76,7 +84,7 @@ class ExternalForces:
 
     def __init__(self, source, properties, structural_to_body):
         block = source.section("external_reactions", required=False)
-        rows, names, writable = [], [], set()
+        rows, names, writable, bound = [], [], set(), set()
         self.defaults, self.functions = {}, []
         self.inertial = None
         for el in [] if block is None else list(block):
@@ -107,6 +115,8 @@ class ExternalForces:
                     raise InputError(source.path, f"{where}/direction", "a direction of length 0")
                 direction = direction / norm
             components = [f"{base}/{axis}" for axis in ("lmn" if moment else "xyz")]
+            bound.update(canonical(n) for n in [name, *components] + ([] if moment else [
+                f"{base}/location-{axis}-in" for axis in "xyz"]))
             for component, value in zip(components, direction, strict=True):
                 self.defaults[component] = float(value)
             arm = (0.0, 0.0, 0.0) if moment else structural_to_body(
@@ -122,6 +132,7 @@ class ExternalForces:
         self.rows = np.array(rows, dtype=np.float64).reshape(-1, EXTERNAL_FIELDS)
         self.magnitudes = tuple(names)
         self.writable = frozenset(writable)
+        self.bound = frozenset(bound)
 
     def check_planet(self, planet):
         """Refuse (:class:`~flightsim.errors.InputError`, naming the element) a vector in the ``INERTIAL`` frame

@@ -47,6 +47,7 @@ from flightsim.physics.jsbsim.auxiliary import (
     A_SIGMA,
     A_THETA,
     auxiliary_in,
+    euler_rates_in,
     motion_in,
     put_atmosphere,
 )
@@ -59,7 +60,7 @@ from flightsim.physics.jsbsim.ground_reactions import (
 )
 from flightsim.physics.jsbsim.native import call_block
 from flightsim.physics.jsbsim.propulsion import engines_frame_by_address, engines_steady
-from flightsim.physics.planet import P_A, P_B, P_KEY, P_OMEGA, ecef, view_lat_lon
+from flightsim.physics.planet import P_A, P_B, P_GM, P_KEY, P_OMEGA, WGS84, ecef, view_lat_lon
 from flightsim.physics.terrain import terrain_height
 
 __all__ = ["COMMAND_FIELDS", "J_AREA", "J_CHORD", "J_FORCE_AXES", "J_RP", "J_SPAN", "LAST_FIELDS", "STATE",
@@ -110,10 +111,17 @@ STATE = ("attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude
          "position/lat-geod-rad", "position/lat-gc-rad", "position/long-gc-rad", "position/lat-geod-deg",
          "position/lat-gc-deg", "position/long-gc-deg", "velocities/v-north-fps", "velocities/v-east-fps",
          "velocities/v-down-fps", "atmosphere/pressure-altitude", "velocities/eci-x-fps", "velocities/eci-y-fps",
-         "velocities/eci-z-fps", "velocities/eci-velocity-mag-fps")
+         "velocities/eci-z-fps", "velocities/eci-velocity-mag-fps", "inertial/sea-level-radius_ft",
+         "orbital/apoapsis-radius-ft", "orbital/periapsis-radius-ft")
+#: Of :data:`STATE`, those computed only where the aircraft reads them (their slot −1 otherwise: a launcher's
+#: guidance reads them, an airplane's does not).
+#: WGS-84's semi-major and semi-minor axes (ft) and GM (ft³/s²), for the flat planet's orbital values.
+_WGS84_A, _WGS84_B, _WGS84_GM = WGS84.a, WGS84.b, WGS84.gm
+STATE_IF_READ = ("inertial/sea-level-radius_ft", "orbital/apoapsis-radius-ft", "orbital/periapsis-radius-ft")
 (ST_PHI, ST_THETA, ST_PSI, ST_PHI_DEG, ST_THETA_DEG, ST_PSI_DEG, ST_ROLL, ST_PITCH, ST_HEADING, ST_H, ST_AGL,
  ST_HDOT, ST_PI, ST_QI, ST_RI, ST_LAT, ST_LAT_GC, ST_LON, ST_LAT_DEG, ST_LAT_GC_DEG, ST_LON_DEG, ST_VN, ST_VE,
- ST_VD, ST_PRESSURE_ALTITUDE, ST_ECI_VX, ST_ECI_VY, ST_ECI_VZ, ST_ECI_V) = range(len(STATE))
+ ST_VD, ST_PRESSURE_ALTITUDE, ST_ECI_VX, ST_ECI_VY, ST_ECI_VZ, ST_ECI_V, ST_SEA_LEVEL_RADIUS, ST_APOAPSIS,
+ ST_PERIAPSIS) = range(len(STATE))
 #: The flat earth laid on JSBSim's WGS84 planet at 0°N 0°E: its radii of curvature there (meridian, prime
 #: vertical), ft, turning North and West distances into latitude and longitude.
 MERIDIAN_RADIUS = 20925646.32546 * (20855486.5951 / 20925646.32546) ** 2
@@ -208,6 +216,8 @@ def _auxiliary_at(y, params, props):
     auxiliary_in(props, params.jsb_aux_slots, u, v, w, last[3], last[4], last[5], p, q, r, agl, s[J_SPAN],
                  s[J_CHORD], s[J_AREA], mac_down, t, pressure, rho, sound)
     _biased_ratios(props, params.jsb_aux_slots, t, rho, last[L_TEMPERATURE_BIAS])
+    st = params.jsb_state_slots
+    euler_rates_in(props, params.jsb_aux_slots, props[int(st[ST_PHI])], props[int(st[ST_THETA])], p, q, r)
     # the pilot's eye: the specific force plus ω̇ × r + ω × (ω × r) (FGAuxiliary, the planet not turning)
     fx, fy, fz = last[L_FORCE], last[L_FORCE + 1], last[L_FORCE + 2]
     wx, wy, wz = y[10], -y[11], -y[12]
@@ -339,6 +349,9 @@ def _state_into(props, slots, y, planet, terrain):
     :func:`flightsim.physics.aero.own_loads`).  The inertial velocity (``velocities/eci-*``, FGPropagate's
     ``vInertialVelocity``): on a round planet the ECI state's the view was made of (``P_KEY``); on the flat
     one the earth-frame velocity in the axes of ECEF at 0°N 0°E (x up, y East, z North), the planet still.
+    Where the aircraft reads them: the sea-level radius under the CG (FGLocation's ``GetSeaLevelRadius``, of the
+    geocentric latitude) and the orbit's apoapsis and periapsis radii (``FGPropagate::ComputeOrbitalParameters``,
+    from the ECI position and velocity; on the flat planet of WGS-84's a + the height up the x axis, its GM).
     """
     t00, t01, t02, t10, t20, t21, t22 = _tb2l_row(y)
     phi = theta = psi = 0.0             # (each angle computed only where the aircraft reads it)
@@ -395,6 +408,33 @@ def _state_into(props, slots, y, planet, terrain):
     _put(props, slots[ST_ECI_VY], vy)
     _put(props, slots[ST_ECI_VZ], vz)
     _put(props, slots[ST_ECI_V], math.sqrt(vx * vx + vy * vy + vz * vz))
+    if slots[ST_SEA_LEVEL_RADIUS] >= 0:
+        a, b = (_WGS84_A, _WGS84_B) if planet is None else (planet[P_A], planet[P_B])
+        ec = b / a
+        c = math.cos(lat_gc)
+        props[slots[ST_SEA_LEVEL_RADIUS]] = a * ec / math.sqrt(1.0 - (1.0 - ec * ec) * c * c)
+    if slots[ST_APOAPSIS] >= 0 or slots[ST_PERIAPSIS] >= 0:
+        if planet is None:
+            rx, ry, rz, gm = _WGS84_A + y[2], 0.0, 0.0, _WGS84_GM
+        else:
+            rx, ry, rz, gm = planet[P_KEY + 1], planet[P_KEY + 2], planet[P_KEY + 3], planet[P_GM]
+        apo, peri = _apsides(rx, ry, rz, vx, vy, vz, gm)
+        _put(props, slots[ST_APOAPSIS], apo)
+        _put(props, slots[ST_PERIAPSIS], peri)
+
+
+@borrowing_jit
+def _apsides(rx, ry, rz, vx, vy, vz, gm):
+    """The apoapsis and periapsis radii (ft) of the orbit of ECI position ``r`` (ft) and velocity ``v`` (ft/s)
+    about a body of ``gm`` (ft³/s²), as ``FGPropagate::ComputeOrbitalParameters``: h²/(GM (1 ∓ e))."""
+    hx, hy, hz = ry * vz - rz * vy, rz * vx - rx * vz, rx * vy - ry * vx
+    h = math.sqrt(hx * hx + hy * hy + hz * hz)
+    rn = math.sqrt(rx * rx + ry * ry + rz * rz)
+    ex = (vy * hz - vz * hy) / gm - rx / rn
+    ey = (vz * hx - vx * hz) / gm - ry / rn
+    ez = (vx * hy - vy * hx) / gm - rz / rn
+    e = math.sqrt(ex * ex + ey * ey + ez * ez)
+    return h * h / (gm * (1 - e)), h * h / (gm * (1 + e))
 
 
 @borrowing_jit
@@ -445,6 +485,13 @@ def _engine_block(props, params):
 
 
 @borrowing_jit
+def _post_block(props, params):
+    """The engines' post functions (their own program, over the engines' constants), after their frames."""
+    call_block(params.jsb_native[3], props, params.jsb_engine_constants, params.jsb_engine_tables,
+               params.jsb_engine_data)
+
+
+@borrowing_jit
 def _held(props, params):
     """The engines' loads just computed held, the external forces added (FGExternalReactions: after the FCS and
     the engines), and the diagnostics and the thrusters' load properties written."""
@@ -484,6 +531,7 @@ def step_start(t, y, h, params):
                              params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,
                              params.jsb_engine_table_index, params.jsb_engine_table_data, params.jsb_frames, h,
                              sigma, params.jsb_held)
+    _post_block(props, params)
     _held(props, params)
     params.diag[3] = props[int(s[J_RPM_SLOT])] if s[J_RPM_SLOT] >= 0 else 0.0
 
@@ -534,6 +582,7 @@ def _settle_inputs(t, y, h, params):
 def _settle_outputs(params):
     """:func:`settle_start` after the engines: their loads held, the flight controls settled on them, cl²."""
     props, s = params.jsb_props, params.jsb_scalars
+    _post_block(props, params)
     _held(props, params)
     # flight controls that read the engines' outputs (DHC6's thrust coefficient) read this state's, not the last
     # evaluation's (settled again: a fixed point, so nothing else moves)

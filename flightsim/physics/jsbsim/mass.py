@@ -16,6 +16,7 @@ about the CG, ft (x forward, y right, z down), as ``FGMassBalance::StructuralToB
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -170,6 +171,9 @@ class MassBalance:
             contents = tank.find("contents")
             tanks.append((0.0 if contents is None else source.number(contents, f"{where}/contents", "LBS"),
                           source.location(tank.find("location"), f"{where}/location")))
+            # the contents' own inertia (FGTank::CalculateInertias), which FGPropulsion::CalculateTankInertias adds
+            # to the tensor wherever the tank is, as a point mass's own: added to the empty airplane's too
+            inertia = inertia + np.diag(tank_inertia(source, tank, tanks[-1][0], where))
         # (FGMassBalance::Load: without <emptywt> the empty weight stays 0, without a CG location its CG at
         # the origin, as a vehicle made of point masses is given: J246)
         empty = source.child_number(el, "emptywt", "LBS", "mass_balance", 0.0)
@@ -196,6 +200,51 @@ class MassBalance:
         """Structural point ``r`` (in) relative to the CG in the body frame, ft (JSBSim's ``StructuralToBody``)."""
         c = self.cg if cg is None else np.asarray(cg, dtype=np.float64)
         return np.array([INCH_TO_FT * (c[0] - r[0]), INCH_TO_FT * (r[1] - c[1]), INCH_TO_FT * (c[2] - r[2])])
+
+
+def tank_inertia(source, tank, contents, where):
+    """A tank's contents' own moments of inertia ``(Ixx, Iyy, Izz)``, slug·ft², as ``FGTank::CalculateInertias``
+    computes them for ``contents`` lb: a liquid's a shrinking snowball, ``m · inertia_factor · 0.4 · R²`` (none
+    without a ``<radius>``); a solid propellant's (``<grain_config>``) a ``CYLINDRICAL`` grain's — a tube of the
+    tank's radius whose bore grows as it burns, its density the full tank's (``<capacity>`` in the grain's
+    volume) — or an ``ENDBURNING`` one's, a cylinder shortening as it burns.
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        A ``FUNCTION`` grain (its inertia functions are not supported), another grain type, or a bore not smaller
+        than the grain: the file, the element and why.
+    """
+    mass = contents / 32.174049                                             # (JSBSim's lbtoslug)
+    radius = source.child_number(tank, "radius", "FT", where, 0.0) * 12.0             # (in, as FGTank keeps it)
+    grain = tank.find("grain_config")
+    if grain is None:
+        if radius <= 0.0:
+            return (0.0, 0.0, 0.0)
+        factor = source.child_number(tank, "inertia_factor", None, where, 1.0)
+        i = mass * factor * 0.4 * radius * radius / 144.0
+        return (i, i, i)
+    kind = (grain.get("type") or "").strip()
+    if kind not in ("CYLINDRICAL", "ENDBURNING"):
+        raise InputError(source.path, f"{where}/grain_config", f"grain type {kind!r} is not supported "
+                         "(CYLINDRICAL and ENDBURNING: a FUNCTION grain's inertia functions are not)")
+    length = source.child_number(grain, "length", "FT", f"{where}/grain_config", 0.0) * 12.0
+    bore = source.child_number(grain, "bore_diameter", "FT", f"{where}/grain_config", 0.0) * 12.0 / 2.0
+    capacity = source.child_number(tank, "capacity", "LBS", where, 0.00001)
+    rad2 = radius * radius
+    if kind == "CYLINDRICAL":
+        if radius <= bore:
+            raise InputError(source.path, f"{where}/grain_config/bore_diameter", "the bore must be smaller than the "
+                             "grain's diameter")
+        density = (capacity / 32.174049) / (math.pi * length * (rad2 - bore * bore))
+        inner = math.sqrt(rad2 - (mass / density) / (math.pi * length))
+        sum_sqr = (rad2 + inner * inner) / 144.0
+        iyy = mass * (3.0 * sum_sqr + length * length / 144.0) / 12.0
+        return (0.5 * mass * sum_sqr, iyy, iyy)
+    density = (capacity / 32.174049) / (math.pi * length * rad2)
+    length = (mass / density) / (math.pi * rad2)
+    iyy = mass * (3.0 * rad2 + length * length) / (144.0 * 12.0)
+    return (0.5 * mass * rad2 / 144.0, iyy, iyy)
 
 
 #: ``FGTank::ProcessFuelName``: a named fuel's density, lb/gal (anything else: 6.6).

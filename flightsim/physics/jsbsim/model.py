@@ -84,6 +84,8 @@ ENGINE_COMMANDS = {"fcs/throttle-cmd-norm[{k}]": ("throttle", 1.0, 0.0, 1.0),
                    "fcs/mixture-cmd-norm[{k}]": (None, 1.0, 0.0, 1.0),
                    "fcs/advance-cmd-norm[{k}]": (None, 1.0, 0.0, 1.0),
                    "propulsion/magneto_cmd": (None, 3.0, 0.0, 3.0)}
+#: FGAtmosphere's sea-level temperature (°R): the standard atmosphere's, flightsim's JSBSim aircraft's.
+SEA_LEVEL_TEMPERATURE = "atmosphere/T-sl-R"
 #: The first engine's speed (a piston's), the engine gauge of the loads' diagnostics.
 RPM = "propulsion/engine/engine-rpm"
 #: The surfaces the app draws, as :attr:`JSBSimModel.surface_slots` orders them.
@@ -222,7 +224,7 @@ def _engine_outputs(props, engines):
     program = engines.program
     slots = {int(v) for table in (engines.slots, engines.piston_slots, engines.propeller_slots) for v in table.ravel()
              if v >= 0}
-    slots |= {int(arg) for op, arg in program.code if op == OP_STORE}
+    slots |= {int(arg) for code in (program.code, engines.post_program.code) for op, arg in code if op == OP_STORE}
     return {props.names[k] for k in slots} | set(engines.defaults)
 
 
@@ -280,10 +282,10 @@ class JSBSimModel:
         external = ExternalForces(source, props, lambda r: mass.structural_to_body(r, cg))
         engines = Propulsion(source, props, extra=external.compile_functions)
         engines.locate(lambda r: mass.structural_to_body(r, cg))
-        for name in fcs.outputs:
-            if name.startswith("external_reactions/") and name not in external.writable:
+        for name in fcs.outputs:        # (under no force's or moment's name: a property of its own, as in JSBSim)
+            if name in external.bound and name not in external.writable:
                 raise InputError(source.path, "flight_control", f"writes {name!r}, but <external_reactions> "
-                                 "has no such force or moment (or its magnitude is a function)")
+                                 "has no such force or moment property (or its magnitude is a function)")
         commands = {**COMMANDS, **{canonical(pattern.format(k=k)): spec for k in range(len(engines.kinds))
                                    for pattern, spec in ENGINE_COMMANDS.items()}}
         # the gear lever: JSBSim's pilot writes gear/gear-cmd-norm, the aircraft's own flight controls (a kinematic,
@@ -291,12 +293,18 @@ class JSBSimModel:
         commands[GEAR_COMMAND] = ("gear", 1.0, 0.0, 1.0) if cls._retracting(source) else (None, 1.0, 0.0, 1.0)
         rows = [(props.slot(name), -1 if control is None else INPUTS.index(control), scale, lo, hi)
                 for name, (control, scale, lo, hi) in commands.items()]
-        state_slots = np.array([props.slot(n) for n in L.STATE], dtype=np.int64)
+        state_slots = np.array([(props[n] if n in props else -1) if n in L.STATE_IF_READ else props.slot(n)
+                                for n in L.STATE], dtype=np.int64)
         props.slot(GEAR_POSITION)
+        for name in (*L.PROP_LOADS, SEA_LEVEL_TEMPERATURE):     # (the thrusters' loads, FGPropulsion's, and the
+            props.slot(name)                                    # sea-level temperature: a script may read them)
         contact_rows, wheels = cls._contacts(source, props, mass, fcs)
         for n in SURFACES:
             props.slot(n)
-        own = {**metrics.properties(), **tank_properties(source), "inertia/weight-lbs": mass.weight}
+        # (FGMassBalance's outputs, as loaded: flightsim's JSBSim aircraft keep their mass; the CG structural, in)
+        own = {**metrics.properties(), **tank_properties(source), "inertia/weight-lbs": mass.weight,
+               "inertia/mass-slugs": mass.weight / GRAVITY, SEA_LEVEL_TEMPERATURE: 518.67,
+               **{f"inertia/cg-{axis}-in": float(v) for axis, v in zip("xyz", mass.cg, strict=True)}}
         own.update(cls._retracting(source))
         cls._check_inputs(source, props, aero, fcs, engines, set(own) | set(commands) | set(L.PROP_LOADS)
                           | set(L.GEAR_LOADS)
@@ -548,7 +556,8 @@ class JSBSimModel:
     def native(self):
         """The flight controls', aerodynamics' and engines' programs compiled (:mod:`~flightsim.physics.jsbsim.native`):
         generated and compiled the first time the aircraft is flown on this machine, loaded from the cache after."""
-        programs = {"fcs": self.fcs.program, "aero": self.aero.program, "engine": self.propulsion.program}
+        programs = {"fcs": self.fcs.program, "aero": self.aero.program, "engine": self.propulsion.program,
+                    "engine_post": self.propulsion.post_program}
         return compile_blocks(programs, len(self.properties), Path(self.source.path).stem)
 
     @functools.cached_property

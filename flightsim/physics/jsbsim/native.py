@@ -110,7 +110,7 @@ __all__ = ["BLOCKS", "NativeBlocks", "cache_folder", "call_block", "compile_bloc
            "writable_cache_folder"]
 
 #: The blocks an aircraft's programs make, in the order of their addresses in ``jsb_native``.
-BLOCKS = ("fcs", "aero", "engine")
+BLOCKS = ("fcs", "aero", "engine", "engine_post")
 _BINARY = (OP_QUOTIENT, OP_POW, OP_ATAN2, OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NQ)
 _UNARY = (OP_ABS, OP_SIN, OP_COS, OP_TAN, OP_ASIN, OP_ACOS, OP_ATAN, OP_EXP, OP_SQRT, OP_LN, OP_LOG10, OP_SIGN,
           OP_FLOOR, OP_CEIL, OP_TORADIANS, OP_TODEGREES, OP_INTEGER, OP_FRACTION, OP_NOT)

@@ -42,12 +42,20 @@ properties a row of slots (``PS_*``, named in :data:`PISTON_SLOTS`); its state
 running, the last fuel flow, the boost speed, the propeller's rpm, blade angle
 and point of action — lives in the property array under JSBSim's names.
 
+A supercharger's drive loss (``boost-loss-factor`` > 0, ``doMAP``): ``BoostLossHP = TMAP · v̇_air · γ/(γ − 1) ·
+((MAP/TMAP)^((γ − 1)/γ) − 1) · factor / 745.7`` (γ 1.414, one stage), ``v̇_air`` the *last* frame's volume flow
+of air (m³/s, ``doAirFlow``'s, kept in ``{e}/v-dot-air-m3_sec``, flightsim's name; 0 at load as in JSBSim),
+taken off the brake power (``{e}/boostloss-hp``); the steady state takes it at its own air flow (the fixed point
+``GetSteadyState`` marches to).  The engine's own ``<function>`` elements are compiled by
+:class:`~flightsim.physics.jsbsim.propulsion.Propulsion` (run with the engines' functions).
+
 Not modelled, and refused by name (:class:`~flightsim.errors.InputError`):
-a supercharger's drive loss (``boost-loss-factor`` > 0: it needs the last
-frame's air flow), the engine's own ``<function>`` elements, any element
-JSBSim's ``FGPiston`` does not read.
-Elements that only feed what is not computed here (cylinder head, oil and
-exhaust temperatures) are read as
+any element JSBSim's ``FGPiston`` does not read.
+The exhaust gas temperature (``doEGT``, ``{e}/egt-degF``): running with air flowing, the burnt fuel's energy
+(47.3 MJ/kg × the ``COMBUSTION`` table's efficiency at the equivalence ratio, FGPiston's default table
+without one, × 0.30) over the exhaust's heat capacity above the ambient temperature; stopped, it falls
+towards the ambient with a time constant of 100 s.
+Elements that only feed what is not computed here (cylinder head and oil temperatures) are read as
 accepted and have no effect.  Units: Pa, K, kg/s and hp inside the engine as
 JSBSim's, lb/s for the fuel flow, ft·lbf/s for the power handed to the
 propeller.
@@ -75,13 +83,14 @@ from flightsim.physics.jsbsim.propeller import (
     RS_FEATHER_POS,
     RS_PITCH,
     RS_RPM,
+    TB_ENGINE_2,
     TB_MIXTURE,
     propeller_calculate_reversible,
     propeller_power_required,
     table_value,
 )
 
-__all__ = ["PISTON_SLOTS", "call_frame", "read_piston", "piston_frame", "piston_steady"]
+__all__ = ["PISTON_SLOTS", "call_frame", "read_piston", "piston_frame", "piston_steady", "volume_flow"]
 
 #: Columns of a piston engine's row: idle and maximum rpm, the stroke (in), the peak mean piston speed (ft/s),
 #: the air box's and the throttle's impedance, the manifold pressure's lag (s), the volumetric efficiency, the
@@ -103,8 +112,15 @@ PE_KIND = 35
 #: Then the starter and the magnetos (FGPiston's ``StarterRPM``, ``StarterTorque``, lbf·ft, and ``SparkFailDrop``:
 #: the power's factor on one magneto).
 PE_STARTER_RPM, PE_STARTER_TORQUE, PE_SPARK_DROP = 36, 37, 38
+#: The supercharger's drive-loss factor (``boost-loss-factor``; 0 none).
+PE_BOOST_LOSS = 39
 #: How many columns a piston's row has.
-ROW_FIELDS = 39
+ROW_FIELDS = 40
+#: The piston's COMBUSTION table (combustion efficiency over the equivalence ratio: ``doEGT``) in its table row.
+TB_COMBUSTION = TB_ENGINE_2
+#: FGPiston's default COMBUSTION table, when the file has none.
+DEFAULT_COMBUSTION = ((0.00, 0.980), (0.90, 0.980), (1.00, 0.970), (1.05, 0.950), (1.10, 0.900), (1.15, 0.850),
+                      (1.20, 0.790), (1.30, 0.700), (1.40, 0.630), (1.50, 0.570), (1.60, 0.525), (2.00, 0.345))
 #: FGPiston's ``FG_MAX_BOOST_SPEEDS``.
 MAX_BOOST_SPEEDS = 3
 
@@ -118,13 +134,17 @@ MAX_BOOST_SPEEDS = 3
 #: (JSBSim does not show it; ``map-pa`` is the boosted one, equal to it without boost or at 0 rpm).
 #: ``{e}/failure-power-norm`` is flightsim's own too: the fraction of its indicated power a failure leaves it
 #: (:mod:`flightsim.simulation.failures`' partial power and rough running; 1 healthy).
+#: ``{e}/boostloss-hp`` is JSBSim's (the supercharger's drive loss), ``{e}/v-dot-air-m3_sec`` flightsim's own
+#: (FGPiston's ``v_dot_air``, the last frame's volume flow of air, which the drive loss reads); ``{e}/egt-degF``
+#: JSBSim's exhaust gas temperature, ``{e}/egt-degK`` flightsim's name for FGPiston's ``ExhaustGasTemp_degK``.
 PISTON_SLOTS = ("fcs/throttle-pos-norm[{k}]", "fcs/mixture-pos-norm[{k}]", "{e}/map-pa", "{e}/map-inhg",
                 "{e}/set-running", "{e}/fuel-flow-rate-pps", "{e}/power-hp", "atmosphere/P-psf", "atmosphere/T-R",
                 "velocities/mach", "{e}/boost-speed", "{e}/tmap-pa", "{e}/magneto_cmd", "{e}/starter_cmd",
-                "{e}/starter-norm", "{e}/cranking", "{e}/failure-power-norm")
+                "{e}/starter-norm", "{e}/cranking", "{e}/failure-power-norm", "{e}/boostloss-hp",
+                "{e}/v-dot-air-m3_sec", "{e}/egt-degF", "{e}/egt-degK")
 (PS_THROTTLE, PS_MIXTURE, PS_MAP, PS_MAP_INHG, PS_RUNNING, PS_FUEL_FLOW, PS_POWER_HP, PS_PRESSURE,
  PS_TEMPERATURE, PS_MACH, PS_BOOST_SPEED, PS_TMAP, PS_MAGNETOS, PS_STARTER, PS_STARTER_GAIN,
- PS_CRANKING, PS_POWER) = range(len(PISTON_SLOTS))
+ PS_CRANKING, PS_POWER, PS_BOOST_LOSS, PS_V_DOT_AIR, PS_EGT_F, PS_EGT_K) = range(len(PISTON_SLOTS))
 
 # FGJSBBase's and FGPiston's constants, computed as JSBSim computes them.
 _FT_TO_M = 0.3048
@@ -204,31 +224,33 @@ def read_piston(source, root, where, tables):
     -------
     row : list of float
         :data:`ROW_FIELDS` columns, derived as the constructor derives them (the BSFC estimate, the impedances).
-    mixture : tuple
-        The MIXTURE table's ``(start, rows)`` in ``tables`` (FGPiston's default when the file has none).
+    mixture, combustion : tuple
+        The MIXTURE and COMBUSTION tables' ``(start, rows, 1)`` in ``tables`` (FGPiston's defaults when the file
+        has none).
     """
     for child in root:
-        if child.tag == "function":
-            raise InputError(source.path, f"{where}/function", "an engine's own functions are not supported")
+        if child.tag == "function":             # (compiled by Propulsion with the engines' functions)
+            continue
         if child.tag not in _USED and child.tag not in _ACCEPTED and child.tag not in _BOOST:
             raise InputError(source.path, f"{where}/{child.tag}", "not supported in a piston engine")
     v = {tag: _number(source, root, tag, where) for tag in _USED}
     if root.find("numboostspeeds") is not None:          # (FGPiston reads the rest only with it)
         v.update({tag: _number(source, root, tag, where) for tag in _BOOST})
-        if v["boost-loss-factor"] > 0.0:
-            raise InputError(source.path, f"{where}/boost-loss-factor", "the supercharger's drive loss is not "
-                             "supported (it needs FGPiston's last air flow)")
-    mixture = None
+    mixture = combustion = None
     for el in root.findall("table"):
         name = el.get("name", "")
         if name == "MIXTURE":
             mixture = tables.read(source, el, f"{where}/table name='MIXTURE'")
-        elif name != "COMBUSTION":                    # (COMBUSTION: the exhaust temperature only)
+        elif name == "COMBUSTION":                    # (the exhaust gas temperature's)
+            combustion = tables.read(source, el, f"{where}/table name='COMBUSTION'")
+        else:
             raise InputError(source.path, f"{where}/table name={name!r}", "unknown piston engine table "
                              "(JSBSim's are MIXTURE and COMBUSTION)")
     if mixture is None:
         mixture = tables.add([k for k, _ in DEFAULT_MIXTURE], [e for _, e in DEFAULT_MIXTURE])
-    return _derived(v), mixture
+    if combustion is None:
+        combustion = tables.add([k for k, _ in DEFAULT_COMBUSTION], [e for _, e in DEFAULT_COMBUSTION])
+    return _derived(v), mixture, combustion
 
 
 def _derived(v):
@@ -264,6 +286,7 @@ def _derived(v):
     row[PE_STARTER_RPM] = v["starter-rpm"] if v["starter-rpm"] >= 0.0 else 2 * v["idlerpm"]
     row[PE_STARTER_TORQUE] = v["starter-torque"] if v["starter-torque"] >= 0.0 else v["maxhp"] * 0.4   # (a wag)
     row[PE_SPARK_DROP] = min(max(1 - v["sparkfaildrop"], 0.0), 1.0)
+    row[PE_BOOST_LOSS] = max(v.get("boost-loss-factor", 0.0), 0.0)
     _boost(v, row)
     return row
 
@@ -366,21 +389,17 @@ def _running(running, spark, fuel_flow, rpm, idle_rpm):
 
 
 @borrowing_jit
-def _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb, mixture, magnetos, crank, failed):
+def _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb, mixture, magnetos, crank, failed,
+                boost_loss):
     """``doAirFlow``, ``doFuelFlow``, ``doEnginePower``: the brake power (hp), the indicated power (hp) and the
     fuel flow (lb/s) at manifold pressure ``manifold`` (Pa; the supercharger's ``TMAP`` before it, ``tmap``, gives
     the pumping loss) and engine ``rpm``; running on one magneto (``magnetos`` not 3) the power drops by the spark
     fail drop, and by ``failed`` (the fraction a failure leaves, flightsim's own: 1 healthy); stopped and cranking,
     the starter's torque (``crank``: its gain, 0 without the starter) falling linearly to none at the starter's
-    rpm gives the indicated power."""
-    gamma = 1.3
-    cr = row[PE_COMPRESSION]
-    mratio = cr if manifold < 1. else p_amb / manifold
-    if mratio > cr:
-        mratio = cr
-    ve = ((gamma - 1) / gamma) + (cr - mratio) / (gamma * (cr - 1))
-    swept_volume = (row[PE_DISPLACEMENT] * (rpm / 60)) / 2
-    m_dot_air = swept_volume * (row[PE_VOL_EFF] * ve) * (manifold / (_R_AIR * t_amb))
+    rpm gives the indicated power; ``boost_loss`` (hp) is the supercharger's drive loss, taken off the brake power.
+    Also returns the volume flow of air (m³/s, ``v_dot_air``)."""
+    v_dot_air = volume_flow(row, rpm, manifold, p_amb)
+    m_dot_air = v_dot_air * (manifold / (_R_AIR * t_amb))
     equivalence_ratio = 1.3 * mixture * 101325.0 / p_amb
     m_dot_fuel = (m_dot_air * equivalence_ratio) / 14.7
     fuel_flow = m_dot_fuel * 2.2046
@@ -396,7 +415,49 @@ def _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb, 
         ihp = row[PE_STARTER_TORQUE] * k_torque * crank * max(rpm, 1.0) / 5252
     pmep = (tmap - p_amb) * row[PE_VOL_EFF]
     pumping_hp = ((pmep + fmep) * row[PE_DISPLACEMENT] * rpm) / (row[PE_CYCLES] * 22371)
-    return ihp + pumping_hp - 0.0, ihp, fuel_flow
+    return ihp + pumping_hp - boost_loss, ihp, fuel_flow, v_dot_air
+
+
+@borrowing_jit
+def _exhaust_temperature(tb, data, running, v_dot_air, manifold, mixture, p_amb, t_amb, last, dt):
+    """``doEGT``: the exhaust gas temperature (K) — running with air flowing, the energy balance of the burnt
+    fuel (47.3 MJ/kg × the COMBUSTION table's efficiency at the equivalence ratio × 0.30) over the exhaust's heat
+    capacity (c_p 1005 and 1700 J/kg/K) above the ambient ``t_amb``; otherwise ``last`` falling towards the
+    ambient with a time constant of 100 s over the step ``dt``."""
+    m_dot_air = v_dot_air * (manifold / (_R_AIR * t_amb))
+    if running and m_dot_air > 0.0:
+        equivalence_ratio = 1.3 * mixture * 101325.0 / p_amb
+        m_dot_fuel = (m_dot_air * equivalence_ratio) / 14.7
+        efficiency = table_value(tb, data, TB_COMBUSTION, equivalence_ratio)
+        enthalpy = m_dot_fuel * 47.3e6 * efficiency * 0.30
+        heat_capacity = (1005.0 * m_dot_air) + (1700.0 * m_dot_fuel)
+        return t_amb + enthalpy / heat_capacity
+    return last + ((t_amb - last) / 100.0) * dt
+
+
+@borrowing_jit
+def volume_flow(row, rpm, manifold, p_amb):
+    """``doAirFlow``'s ``v_dot_air`` (m³/s): the swept volume at engine ``rpm`` times the volumetric efficiency,
+    reduced by the manifold-to-exhaust pressure ratio (``manifold`` and ``p_amb`` in Pa; Taylor eq. 6-10)."""
+    gamma = 1.3
+    cr = row[PE_COMPRESSION]
+    mratio = cr if manifold < 1. else p_amb / manifold
+    if mratio > cr:
+        mratio = cr
+    ve = ((gamma - 1) / gamma) + (cr - mratio) / (gamma * (cr - 1))
+    swept_volume = (row[PE_DISPLACEMENT] * (rpm / 60)) / 2
+    return swept_volume * (row[PE_VOL_EFF] * ve)
+
+
+@borrowing_jit
+def _boost_loss(row, tmap, manifold, v_dot_air):
+    """``doMAP``'s ``BoostLossHP`` (hp): the supercharger's drive loss at ``TMAP`` and ``MAP`` (Pa) with the air
+    flow ``v_dot_air`` (m³/s); 0 without a ``boost-loss-factor``."""
+    if row[PE_BOOST_LOSS] <= 0.0:
+        return 0.0
+    gamma, stages = 1.414, 1.0
+    return ((stages * tmap * v_dot_air * gamma) / (gamma - 1)) * \
+        ((manifold / tmap) ** ((gamma - 1) / (stages * gamma)) - 1) * row[PE_BOOST_LOSS] / 745.7
 
 
 @borrowing_jit
@@ -483,10 +544,17 @@ def piston_frame(props, row, s, pr, ps, tb, data, dt, out):
     tmap -= step
     manifold = _boosted(row, speed, tmap, rpm, throttle)
     crank = props[s[PS_STARTER_GAIN]] if cranking else 0.0
-    hp, ihp, fuel_flow = _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb,
-                                     props[s[PS_MIXTURE]], magnetos, crank, props[s[PS_POWER]])
+    loss = _boost_loss(row, tmap, manifold, props[s[PS_V_DOT_AIR]])       # (the last frame's air flow)
+    hp, ihp, fuel_flow, v_dot_air = _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb,
+                                                props[s[PS_MIXTURE]], magnetos, crank, props[s[PS_POWER]], loss)
+    props[s[PS_BOOST_LOSS]] = loss
+    props[s[PS_V_DOT_AIR]] = v_dot_air
     if ihp < 0.1250:
         running = False
+    egt = _exhaust_temperature(tb, data, running, v_dot_air, manifold, props[s[PS_MIXTURE]], p_amb, t_amb,
+                               props[s[PS_EGT_K]], dt)                       # (doEGT, after doEnginePower)
+    props[s[PS_EGT_K]] = egt
+    props[s[PS_EGT_F]] = 1.8 * egt - 459.4                                 # (JSBSim's KelvinToFahrenheit)
     props[s[PS_TMAP]] = tmap
     props[s[PS_MAP]] = manifold
     props[s[PS_MAP_INHG]] = manifold / INHG_TO_PA
@@ -509,10 +577,13 @@ def _excess_power(props, row, s, pr, ps, tb, data, prop_rpm, pitch):
     throttle = props[s[PS_THROTTLE]]
     tmap = _manifold_target(row, throttle, mps, p_ram)
     manifold = _boosted(row, _settled_boost_speed(props, row, s, p_amb), tmap, rpm, throttle)
-    hp, ihp, fuel_flow = _horsepower(row, tb, data, np.bool_(True), rpm, mps, manifold, tmap, p_amb, t_amb,
-                                     props[s[PS_MIXTURE]], int(props[s[PS_MAGNETOS]]), 0.0, props[s[PS_POWER]])
+    mixture, magnetos, failed = props[s[PS_MIXTURE]], int(props[s[PS_MAGNETOS]]), props[s[PS_POWER]]
+    hp, ihp, fuel_flow, v_dot_air = _horsepower(row, tb, data, np.bool_(True), rpm, mps, manifold, tmap, p_amb,
+                                                t_amb, mixture, magnetos, 0.0, failed, 0.0)
+    if row[PE_BOOST_LOSS] > 0.0:        # (the drive loss at its own air flow: GetSteadyState's fixed point)
+        hp = hp - _boost_loss(row, tmap, manifold, v_dot_air)
     excess = _shaft_power(hp, rpm) - propeller_power_required(props, pr, ps, tb, data, prop_rpm, pitch)
-    return excess, ihp, fuel_flow, tmap
+    return excess, ihp, fuel_flow, tmap, v_dot_air
 
 
 @borrowing_jit
@@ -647,7 +718,7 @@ def piston_steady(props, row, s, pr, ps, tb, data, out, frame):
     pitch, rpm = _governed(props, row, s, pr, ps, tb, data)
     if rpm < 0.0:
         return False
-    _, ihp, fuel_flow, tmap = _excess_power(props, row, s, pr, ps, tb, data, rpm, pitch)
+    _, ihp, fuel_flow, tmap, v_dot_air = _excess_power(props, row, s, pr, ps, tb, data, rpm, pitch)
     if ihp < 0.1250:
         return False
     p_amb = _ambient(props, s, row)[0]
@@ -658,5 +729,6 @@ def piston_steady(props, row, s, pr, ps, tb, data, out, frame):
     props[s[PS_TMAP]] = tmap
     props[s[PS_RUNNING]] = 1.0
     props[s[PS_FUEL_FLOW]] = fuel_flow
+    props[s[PS_V_DOT_AIR]] = v_dot_air
     call_frame(frame, props, row, s, pr, ps, tb, data, 0.0, out)
     return True

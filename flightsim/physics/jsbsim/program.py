@@ -180,6 +180,10 @@ class ProgramBuilder:
 
     source: object
     properties: Properties
+    #: An engine's number while its own functions compile (``FGFunction``'s prefix: each ``#`` in a property's or
+    #: a function's name is replaced by it, as ``FGEngine::Load`` hands ``FGModelFunctions`` the engine's number);
+    #: None elsewhere, where a ``#`` is refused.
+    index: str | None = None
     code: list = field(default_factory=list)
     #: the properties the program reads (by name, a leading '-' removed)
     reads: set = field(default_factory=set)
@@ -207,17 +211,24 @@ class ProgramBuilder:
         name = (text or "").strip()
         if not name:
             raise InputError(self.source.path, where, "empty property name")
-        if "#" in name:
-            raise InputError(self.source.path, where, f"property {name!r}: the engine index '#' is not supported here")
+        name = self.indexed(name, where)
         negate = name.startswith("-")
         self.reads.add(canonical(name.lstrip("-")))
         self.emit(OP_PROP, self.properties.slot(name.lstrip("-")), pushes=1)
         if negate:
             self.emit(OP_NEG)
 
+    def indexed(self, name, where):
+        """``name`` with each ``#`` replaced by :attr:`index` (refused where there is none)."""
+        if "#" not in name:
+            return name
+        if self.index is None:
+            raise InputError(self.source.path, where, f"property {name!r}: the engine index '#' is not supported here")
+        return name.replace("#", self.index, 1)          # (the first, as JSBSim's replace())
+
     def store(self, name):
-        """Pop the value on top of the stack into property ``name``."""
-        self.emit(OP_STORE, self.properties.slot(name), pops=1)
+        """Pop the value on top of the stack into property ``name`` (a ``#`` in it: :meth:`indexed`)."""
+        self.emit(OP_STORE, self.properties.slot(self.indexed(name, name)), pops=1)
 
     # ------------------------------------------------------------------ compiling
 
@@ -352,6 +363,15 @@ class ProgramBuilder:
         entry[T_ROW_KEYS] = self._append(breakpoints)
         entry[T_FIRST] = first
         return first - 1
+
+    def keyed_table(self, el, where):
+        """Look up ``el``'s one-dimensional ``<tableData>`` at the key on top of the stack (a table read by its
+        model at a value of its own, as ``FGRocket`` reads its ``<thrust_table>`` at the propellant burnt: no
+        ``<independentVar>``); leaves its value on the stack."""
+        index = self._table_data(el, where)
+        if self.tables[index][T_DIMS] != 1:
+            raise InputError(self.source.path, where, "must be a one-dimensional table (key, value a line)")
+        self.emit(OP_TABLE, index, pushes=1, pops=1)
 
     def parameter(self, text, where):
         """Push a JSBSim *parameter* (``FGParameterValue``) given as ``text``: a number, or else a property (a

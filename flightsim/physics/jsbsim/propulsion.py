@@ -65,7 +65,12 @@ the injection's (:data:`TURBINE_STATE`), the phase and switches
 ``…/blade-angle``, ...), so a frame is one call of :func:`engines_frame`,
 which other compiled code can call with :attr:`Propulsion.arrays`, and a
 reset is the array's.  What is not modelled is refused by name: other engines
-and thrusters (a solid rocket, an electric engine driving a propeller or rotor), a supercharger's drive loss.
+and thrusters (an electric engine driving a propeller or rotor), a ``template`` function in an engine file.
+A piston's, a rocket's or an electric engine's own ``<function>`` elements run as JSBSim's ``FGModelFunctions``
+runs them (``#`` the engine's number): ``pre`` ones (or untyped) in the engines' program before the frames,
+``post`` ones in :attr:`Propulsion.post_program` after them.  A rocket's or an electric engine's thruster turns
+with ``propulsion/engine[k]/pitch-angle-rad`` and ``…/yaw-angle-rad`` (FGThruster's: a launcher's flight
+controls gimbal it); a turbine's keeps its file's orientation.
 Not modelled either: a turboprop's start, off and trim phases (FGTurboProp's: its engines run), fuel burn.
 Turbines, like pistons, start running, as JSBSim's ``propulsion/set-running`` leaves them
 (:attr:`Propulsion.defaults`: the phase running, the fuel on); a script stops the ones its reset file does not
@@ -117,7 +122,7 @@ from flightsim.physics.jsbsim.piston import (
     piston_frame,
     piston_steady,
 )
-from flightsim.physics.jsbsim.program import ProgramBuilder, Properties, canonical
+from flightsim.physics.jsbsim.program import OPERATIONS, ProgramBuilder, Properties, canonical
 from flightsim.physics.jsbsim.propeller import (
     PR_LOC_Y,
     PR_LOC_Z,
@@ -215,7 +220,10 @@ class Propulsion:
     Attributes
     ----------
     program : Program
-        The engines' functions (``propulsion/engine[k]/IdleThrust``, ...).
+        The engines' functions (``propulsion/engine[k]/IdleThrust``, ..., and the pre functions of a piston's or a
+        rocket's file: :meth:`_own_functions`), then the external forces' magnitudes.
+    post_program : Program
+        The engines' post functions (run after their frames), over :attr:`program`'s constants and tables.
     engines : numpy.ndarray
         ``(m, ENGINE_FIELDS)`` each turbine's constants (the ``E_*`` columns; location in the body frame about the CG
         filled by :meth:`locate`), or a rocket's or electric engine's (``rocket.R_*``/``L_*``, the same location
@@ -253,6 +261,10 @@ class Propulsion:
         self.source = source
         self.properties = Properties() if properties is None else properties
         builder = ProgramBuilder(source, self.properties)
+        # (the engines' post functions: a program of their own over the same constants and tables, run after the
+        # engines' frames)
+        self._post = ProgramBuilder(source, self.properties, constants=builder.constants, tables=builder.tables,
+                                    table_data=builder.table_data)
         block = source.section("propulsion", required=False)
         rows, slots, self.locations, self.kinds = [], [], [], []
         #: engine index → its row of the propeller arrays, for a turbine that drives a propeller
@@ -266,9 +278,11 @@ class Propulsion:
             if root.tag == "piston_engine":
                 self._piston(engine, root, k, where, store, (pistons, piston_slots, propellers, propeller_slots,
                                                              tables))
+                self._own_functions(root, k, where, builder)
                 continue
             if root.tag in ("rocket_engine", "electric_engine"):
-                rows.append(self._rocket_or_electric(engine, root, k, where, slots))
+                rows.append(self._rocket_or_electric(engine, root, k, where, slots, builder))
+                self._own_functions(root, k, where, builder)
                 continue
             powered = (pistons, piston_slots, propellers, propeller_slots, tables)
             if root.tag == "turboprop_engine":
@@ -300,9 +314,37 @@ class Propulsion:
         if extra is not None:           # (functions evaluated with the engines': the external forces' magnitudes)
             extra(builder)
         self.program = builder.build()
+        self.post_program = self._post.build()
         (self.engines, self.slots, self.pistons, self.piston_slots, self.propellers, self.propeller_slots,
          self.tables, _) = self.shaped(rows, slots, pistons, piston_slots, propellers, propeller_slots, tables, [])
         self.table_data = store.array()
+
+    def _own_functions(self, root, k, where, builder):
+        """Compile engine ``k``'s own ``<function>`` elements (a piston's, a rocket's, an electric engine's), as
+        ``FGEngine::Load`` hands them to ``FGModelFunctions`` with the engine's number as prefix: each ``#`` in a
+        function's or a property's name is ``k``; a function of ``type`` ``pre`` (or none) runs before the
+        engine's frame (``RunPreFunctions``: into ``builder``, the engines' program), one of type ``post`` after
+        it (``RunPostFunctions``: :attr:`post_program`), any other type not at all; a function whose name has no
+        ``#`` is bound to no property (JSBSim logs it as malformed), so nothing can read it and it is left out.
+
+        All engines' pre functions run before the first engine's frame and their post functions after the last
+        one's, where JSBSim runs each engine's around its own frame: the same numbers while no engine's function
+        reads what another engine's frame writes."""
+        for n, el in enumerate(root.findall("function")):
+            kind = (el.get("type") or "pre").strip()
+            name = (el.get("name") or "").strip()
+            here = f"{where}/function[{n}] name={name!r}"
+            if kind == "template":
+                raise InputError(self.source.path, here, "template functions are not supported")
+            if kind not in ("pre", "post") or "#" not in name:
+                continue
+            target = self._post if kind == "post" else builder
+            target.index = str(k)
+            try:
+                target.function(el, here)
+                target.store(name)
+            finally:
+                target.index = None
 
     @staticmethod
     def shaped(engines=(), slots=(), pistons=(), piston_slots=(), propellers=(), propeller_slots=(), tables=(),
@@ -342,10 +384,11 @@ class Propulsion:
         """Read piston engine ``k`` and its propeller; append their rows to the lists in ``out``."""
         pistons, piston_slots, propellers, propeller_slots, tables = out
         thruster, prop = self._propeller_of(engine, where, "a piston engine")
-        row, mixture = _piston.read_piston(self.source, root, where, store)
+        row, mixture, combustion = _piston.read_piston(self.source, root, where, store)
         prop_row, table_row, location, constant_speed = _propeller.read_propeller(self.source, thruster, prop,
                                                                                   f"{where}/thruster", store)
         table_row[_propeller.TB_MIXTURE:_propeller.TB_MIXTURE + 3] = mixture
+        table_row[_piston.TB_COMBUSTION:_piston.TB_COMBUSTION + 3] = combustion
         names = {"e": f"propulsion/engine[{k}]", "k": k}
         pistons.append(row)
         piston_slots.append([self.properties.slot(n.format(**names)) for n in PISTON_SLOTS])
@@ -360,6 +403,9 @@ class Propulsion:
                               name[s[PS_RUNNING]]: 1.0, name[s[_piston.PS_MAGNETOS]]: 3.0,
                               name[s[_piston.PS_STARTER_GAIN]]: 1.0, name[s[_piston.PS_POWER]]: 1.0,
                               name[s[PS_MAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
+                              # (FGPiston::ResetToIC: the exhaust at the ambient temperature, standard sea level's)
+                              name[s[_piston.PS_EGT_K]]: 518.67 / 1.8, name[s[_piston.PS_EGT_F]]: 1.8 * (518.67 / 1.8)
+                              - 459.4,
                               name[s[_piston.PS_TMAP]]: _piston.ambient_map(SEA_LEVEL_PRESSURE),
                               name[ps[_propeller.RS_PITCH]]: prop_row[_propeller.PR_MIN_PITCH],
                               name[ps[_propeller.RS_CONSTANT_SPEED]]: constant_speed,
@@ -367,9 +413,11 @@ class Propulsion:
                               name[ps[RS_ENGINE_RPM]]: 2.0 * row[_piston.PE_IDLE_RPM],
                               name[ps[RS_ACTING_Y]]: prop_row[PR_LOC_Y], name[ps[RS_ACTING_Z]]: prop_row[PR_LOC_Z]})
 
-    def _rocket_or_electric(self, engine, root, k, where, slots):
+    def _rocket_or_electric(self, engine, root, k, where, slots, builder):
         """Read rocket or electric engine ``k`` (:mod:`~flightsim.physics.jsbsim.rocket`) and its thruster: its row
-        of :attr:`engines` (returned) and of :attr:`slots` (appended), its location, kind and defaults."""
+        of :attr:`engines` (returned) and of :attr:`slots` (appended), its location, kind and defaults; a solid
+        rocket's thrust table compiled into ``builder`` (looked up at the propellant burnt by the end of this
+        frame's burn: the burnt so far and what the last frame burned)."""
         thruster, nozzle = self._thruster_of(engine, where)
         row = [0.0] * ENGINE_FIELDS
         e = f"propulsion/engine[{k}]"
@@ -381,6 +429,15 @@ class Propulsion:
             row[_rocket.R_STARVED] = float(_rocket.starved(self.source, engine, where, True))
             row[E_KIND] = KIND_ROCKET
             names = _rocket.ROCKET_STATE
+            if _rocket.solid(root):
+                names = _rocket.SOLID_STATE
+                row[_rocket.R_PROPELLANT] = _rocket.propellant(self.source, engine, where)
+                state = [n.format(e=e) for n in names]
+                builder.push_property(state[_rocket.K_EXPENDED - 1], f"{where}/thrust_table")
+                builder.push_property(state[_rocket.K_FUEL_EXPENDED - 1], f"{where}/thrust_table")
+                builder.emit(OPERATIONS["sum"][0], 2, pops=2, pushes=1)
+                builder.keyed_table(root.find("thrust_table"), f"{where}/thrust_table")
+                builder.store(state[_rocket.K_TABLE - 1])
             self.defaults.update({canonical(f"{e}/{key}"): v for key, v in defaults.items()})
         else:
             _rocket.read_electric(self.source, root, nozzle, where, row)
@@ -402,6 +459,11 @@ class Propulsion:
             raise InputError(self.source.path, f"{where}/thruster/orient/roll", "a rolled thruster is not supported")
         if thruster.find("pointing") is not None:
             raise InputError(self.source.path, f"{where}/thruster/pointing", "a <pointing> thruster is not supported")
+        # (the thruster's angles, FGThruster's properties: the flight controls may gimbal it, the file's by default)
+        for column, name, value in ((_rocket.K_PITCH, _rocket.ANGLES[0], row[E_PITCH]),
+                                    (_rocket.K_YAW, _rocket.ANGLES[1], row[E_YAW])):
+            own[column] = self.properties.slot(name.format(e=e))
+            self.defaults[self.properties.names[own[column]]] = value
         return row
 
     # -- turboprops, and turbines driving propellers (flightsim.physics.jsbsim.turboprop)
@@ -562,6 +624,7 @@ class Propulsion:
         out = np.zeros(6) if out is None else out
         self.program.run(props)
         engines_frame(props, *self.arrays, dt, density_ratio, out)
+        self.post_program.run(props)
         return out
 
     def steady(self, props, density_ratio, out=None):
@@ -576,6 +639,7 @@ class Propulsion:
         out = np.zeros(6) if out is None else out
         self.program.run(props)
         failed = engines_steady(props, *self.arrays, density_ratio, out)
+        self.post_program.run(props)
         if failed:
             kind = "piston" if not np.any(self.pistons[:, _piston.PE_KIND]) else "propeller-driving"
             raise RuntimeError(f"{self.source.path}: {failed} of its {self.pistons.shape[0]} {kind} engine(s) have "
