@@ -496,3 +496,20 @@ def test_a_cosine_gust_blows_as_jsbsims(tmp_path, frame, yaw, east):
         assert abs(a["gust"] - jsb[t]["gust"]) < 1e-6 and abs(a["ve"] - jsb[t]["ve"]) < 1e-3, (t, a, jsb[t])
     assert mine[1.5]["gust"] == pytest.approx(5.0 * east, abs=0.2) and mine[2.5]["gust"] == pytest.approx(10.0 * east)
     assert mine[4.5]["gust"] == 0.0 and mine[5.0]["gust"] == 0.0 and mine[0.5]["gust"] == 0.0
+
+
+def test_a_scripts_inertia_properties_are_jsbsims():
+    """``inertia/*`` as JSBSim's ``FGMassBalance`` gives them: the products of inertia with its signs
+    (``−J₁₂``, ``+J₁₃``, ``−J₂₃``), the 737's ``ixz`` positive."""
+    from flightsim.simulation.flight import resolve_aircraft
+    from flightsim.simulation.script_properties import mass_properties
+
+    ours = mass_properties(resolve_aircraft("jsbsim:737").jsbsim)
+    fdm = jsbsim.FGFDMExec(jsbsim.get_default_root_dir())
+    fdm.set_debug_level(0)
+    fdm.load_model("737")
+    fdm.run_ic()
+    for axes in ("xx", "yy", "zz", "xy", "xz", "yz"):
+        name = f"inertia/i{axes}-slugs_ft2"
+        assert ours[name] == pytest.approx(fdm[name], rel=1e-12, abs=1e-9), name
+    assert ours["inertia/ixz-slugs_ft2"] > 1000.0

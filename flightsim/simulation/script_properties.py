@@ -158,8 +158,8 @@ _MASS = {}
 
 def mass_properties(model):
     """:data:`MASS` of the JSBSim aircraft ``model`` (None: flightsim's own, none) as loaded: weight (lb), mass
-    (slug), the CG (structural frame, in) and the inertia about it (slug·ft²; the products as JSBSim's ``Ixy`` …,
-    the tensor's off-diagonal entries negated)."""
+    (slug), the CG (structural frame, in) and the inertia about it (slug·ft²; the products as JSBSim's
+    ``FGMassBalance::GetIxy``, ``GetIxz``, ``GetIyz`` give them: ``−J₁₂``, ``+J₁₃``, ``−J₂₃`` of its tensor)."""
     if model is None:
         return {}
     cached = _MASS.get(id(model))
@@ -170,7 +170,7 @@ def mass_properties(model):
     mass = model.mass
     cg, j = mass.cg, inertia_about_cg(mass)
     values = (mass.weight, mass.weight / GRAVITY, mass.empty_weight, *cg, j[0, 0], j[1, 1], j[2, 2], -j[0, 1],
-              -j[0, 2], -j[1, 2])
+              j[0, 2], -j[1, 2])
     _MASS[id(model)] = (model, {name: float(v) for name, v in zip(MASS, values, strict=True)})
     return _MASS[id(model)][1]
 
