@@ -68,7 +68,9 @@ def test_a_cold_cache_is_seen_without_importing_numba(tmp_path, monkeypatch):
     assert compile_cache.cold_parts(jsbsim) == [] and not compile_cache.cold(jsbsim)
     r = subprocess.run([sys.executable, "-X", "importtime", "-c", "import flightsim.commands.first_start"],
                        capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0 and "numba" not in r.stderr
+    # (numba-cuda's site hook, _numba_cuda_redirector, imports no numba: its name only says it)
+    imported = {line.split("|")[-1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
+    assert r.returncode == 0 and not any(name == "numba" or name.startswith("numba.") for name in imported)
 
 
 def test_each_integrator_names_the_step_it_compiles():
