@@ -738,12 +738,19 @@ def loads_inline(t, y, params):
     return airplane_loads(t, y, params)
 
 
-@overload(loads_inline, inline="always")
+@overload(loads_inline, inline="always", target="cpu")
 def _loads_inline_of_type(t, y, params):
     kinds = dict(zip(params.fields, params.types, strict=True))
     if (isinstance(kinds["planet"], types.NoneType) and isinstance(kinds["jsb_on"], types.NoneType)
             and not isinstance(kinds["own_on"], types.NoneType)):
         return own_flat_loads.py_func
+    return lambda t, y, params: airplane_loads(t, y, params)
+
+
+@overload(loads_inline)
+def _loads_inline_elsewhere(t, y, params):
+    """:func:`loads_inline` for numba's other targets (a GPU's, :mod:`flightsim.simulation.batch_cuda`): there
+    numba-cuda does not lower the loads' body inlined by type, and it is :func:`airplane_loads`."""
     return lambda t, y, params: airplane_loads(t, y, params)
 
 
