@@ -63,7 +63,13 @@ from flightsim.physics import planet as planets
 from flightsim.physics.aero import LoadParams, airplane_loads  # noqa: F401 (the kernels)
 from flightsim.physics.aircraft import atmosphere_of
 from flightsim.physics.ground import GearLimits, ground_after_step  # noqa: F401 (the kernels)
-from flightsim.physics.steps import derivative, omega_dot, step_by_number, step_rk4, store_q  # noqa: F401
+from flightsim.physics.steps import (  # noqa: F401 (the kernels)
+    derivative,
+    omega_dot,
+    step_by_number_inline,
+    step_rk4,
+    store_q,
+)
 from flightsim.physics.terrain import resolve_terrain
 from flightsim.physics.wind import WindSpec
 from flightsim.simulation.batch import PER_AIRPLANE, BatchSimulation, parallel_jit
@@ -103,7 +109,7 @@ def book_batch_fields(n, aircraft, start):
     params = params._replace(planet=planets.pack(planet, math.radians(planets.DEFAULT_LAT),
                                                  math.radians(planets.DEFAULT_LON), params.gravity))
     own_names = [name for name in PER_AIRPLANE if getattr(params, name) is not None]
-    own = tuple(np.repeat(getattr(params, name)[None], n, axis=0) for name in own_names)
+    own = tuple(np.repeat(np.asarray(getattr(params, name))[None], n, axis=0) for name in own_names)
     return tuple(params), own_names, own
 
 
@@ -141,7 +147,7 @@ BODIES = {
     "full step": '''
             prev[:] = y
             aero.step_start(T[a], y, h, params)
-            err = step_by_number(number, y, T[a], h, params, inertia, inertia_inv, renorm, increment_id)
+            err = step_by_number_inline(number, y, T[a], h, params, inertia, inertia_inv, renorm, increment_id)
             if not math.isfinite(err):
                 y[:] = prev
                 status[a] = 1
@@ -344,22 +350,26 @@ def main(argv=None):
                for i, (label, body) in enumerate(BODIES.items())}
 
     def lacking(*names):
-        """The fields with the arrays ``names`` empty (their loops run zero times)."""
-        out = list(fields)
+        """The shared fields and own rows with the arrays ``names`` empty (their loops run zero times)."""
+        out, rows = list(fields), list(own)
         for name in names:
             i = LoadParams._fields.index(name)
-            out[i] = np.zeros((0,) + out[i].shape[1:], dtype=out[i].dtype)
-        return tuple(out)
+            if name in own_names:
+                j = own_names.index(name)
+                rows[j] = np.zeros((n, 0) + rows[j].shape[2:], dtype=rows[j].dtype)
+            else:
+                out[i] = np.zeros((0,) + out[i].shape[1:], dtype=out[i].dtype)
+        return tuple(out), tuple(rows)
 
     state = {}
 
-    def call(label, kernel, use_fields=fields):
+    def call(label, kernel, use=(fields, own)):
         Y, P = y0.copy(), y0.copy()
         T = np.zeros(n)
         status = np.zeros(n, dtype=np.int64)
         qerr, sink = np.zeros(n), np.zeros(n)
         wheels_down, on_ground = np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_)
-        arguments = (rk4.number, Y, P, T, DT, steps, use_fields, own, batch.aircraft.inertia,
+        arguments = (rk4.number, Y, P, T, DT, steps, *use, batch.aircraft.inertia,
                      batch.aircraft.inertia_inv, True, rk4.increment_id, status, qerr, wheels_down, on_ground,
                      gear.travel, gear.wheels_only, gear.sink_rate, sink)
         arguments = tuple(np.ascontiguousarray(x, dtype=np.float64) if i in (8, 9) else x

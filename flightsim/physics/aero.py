@@ -60,6 +60,8 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from flightsim.math.compiler import borrowing_entry_jit, borrowing_inline_jit, borrowing_jit
 from flightsim.math.kernels import qv_rotate
@@ -653,7 +655,7 @@ def interpolate_at(ys, k, f, n):
     return ys[k - 1] + f * (ys[k] - ys[k - 1])
 
 
-@borrowing_jit
+@borrowing_inline_jit
 def coefficients(alpha, flap, table_kind, xs, vals, n, out_cl, out_cd):
     """Lift and drag coefficients at ``alpha`` (deg) with flap setting ``flap`` in [−1, 1] from a table of
     kind ``table_kind`` (``KIND_*``).
@@ -661,7 +663,8 @@ def coefficients(alpha, flap, table_kind, xs, vals, n, out_cl, out_cd):
     ``flap`` blends linearly from the neutral table (0) to the trailing-edge-up
     table (+1) or the trailing-edge-down table (−1), so ±1 gives exactly the
     book's settings.  Returns ``(cl, cd, inside)``; outside the breakpoints
-    the table's stalled values and ``inside = False``.
+    the table's stalled values and ``inside = False``.  Written into its compiled caller (the loads' loop over
+    the elements: no call per element).
     """
     if table_kind == KIND_DRAG:
         return 0.0, vals[3, 0], True
@@ -720,6 +723,37 @@ def airplane_loads(t, y, params):
     return own_loads(t, y, params, params.jsb_on, params.own_on, params.planet)
 
 
+def loads_inline(t, y, params):
+    """:func:`airplane_loads`, written whole into its compiled caller for flightsim's own aircraft on a flat planet.
+
+    Compiled, for such an airplane's parameters (``params.planet`` and ``params.jsb_on`` None, ``params.own_on``
+    not), the body of :func:`own_flat_loads` becomes part of the caller (numba's typed inlining of an overload,
+    :func:`_loads_inline_of_type`): no call between the caller and the loads' arithmetic, where a call passes
+    the whole :class:`LoadParams` (some 200 machine words for the book's airplane) every time.  For every other
+    kind of parameters it is :func:`airplane_loads`.  The same arithmetic either way, bit for bit.  Meant for
+    one call site per compiled step (:func:`flightsim.physics.steps.derivative` in
+    :func:`~flightsim.physics.steps.step_rk4`'s loop over its stages): each site holds a copy of the loads,
+    which numba compiles.
+    """
+    return airplane_loads(t, y, params)
+
+
+@overload(loads_inline, inline="always", target="cpu")
+def _loads_inline_of_type(t, y, params):
+    kinds = dict(zip(params.fields, params.types, strict=True))
+    if (isinstance(kinds["planet"], types.NoneType) and isinstance(kinds["jsb_on"], types.NoneType)
+            and not isinstance(kinds["own_on"], types.NoneType)):
+        return own_flat_loads.py_func
+    return lambda t, y, params: airplane_loads(t, y, params)
+
+
+@overload(loads_inline)
+def _loads_inline_elsewhere(t, y, params):
+    """:func:`loads_inline` for numba's other targets (a GPU's, :mod:`flightsim.simulation.batch_cuda`): there
+    numba-cuda does not lower the loads' body inlined by type, and it is :func:`airplane_loads`."""
+    return lambda t, y, params: airplane_loads(t, y, params)
+
+
 @airplane_loads.from_python
 def _airplane_loads_from_python(t, y, params):
     return loads_fields(t, y, tuple(params))
@@ -753,6 +787,14 @@ def flat_loads(t, y, params, jsb_on, own_on):
         if jsb_on is not None:
             return jsbsim_loads(t, y, params)
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    return own_flat_loads(t, y, params)
+
+
+@borrowing_inline_jit
+def own_flat_loads(t, y, params):
+    """The loads of flightsim's own packed airplane on a flat planet (or a round planet's flat view): the body of
+    :func:`flat_loads` for its kind, written into each compiled caller (numba's ``inline="always"``): into
+    :func:`flat_loads`, and whole into a step through :func:`loads_inline`."""
     r, elem, elem_i, normals = params.positions, params.elements, params.element_refs, params.normals
     tab_alpha, tab_vals, tab_n, tab_kind, tab_out = (
         params.table_alpha, params.table_values, params.table_size, params.table_kind, params.table_outside

@@ -32,7 +32,7 @@ import math
 
 import numpy as np
 
-from flightsim.math.compiler import borrowing_jit
+from flightsim.math.compiler import borrowing_inline_jit, borrowing_jit
 from flightsim.math.kernels import matrix_entries
 from flightsim.physics.inputs import C_BRAKE, C_BRAKE_LEFT, C_BRAKE_RIGHT, C_PARKING_BRAKE, C_RUDDER
 from flightsim.physics.terrain import terrain_clearance_bound, terrain_height
@@ -130,7 +130,7 @@ def gear_loads(y, params, qw, qx, qy, qz, inv, terrain):
                                  params.gear_diag, params.gear_anchor, params.controls, qw, qx, qy, qz, inv, terrain)
 
 
-@borrowing_jit
+@borrowing_inline_jit
 def contact_loads(y, r, g, refs, reach, out, anchor, controls, qw, qx, qy, qz, inv):
     """Ground reaction of the contact points (the ``gear*`` fields of
     :class:`~flightsim.physics.aero.LoadParams`) at state ``y``.
@@ -176,16 +176,26 @@ def contact_loads(y, r, g, refs, reach, out, anchor, controls, qw, qx, qy, qz, i
         ``(fx, fy, fz)`` earth-frame force (lbf), ``(mx, my, mz)`` body-frame
         moment about the CG (ft·lbf), and whether any point touches.  Writes
         ``gear_diag`` (``GD_*`` per point; zeros for those clear of the ground).
+
+    Written into its compiled caller (numba's ``inline="always"``): with the CG higher than ``reach`` (in the air)
+    it costs no call; lower, :func:`ground_loads` works out the contacts.
     """
-    fx = fy = fz = 0.0
-    mx = my = mz = 0.0
     n = r.shape[0]
     for k in range(n):
         out[k, GD_DEPTH] = 0.0
         out[k, GD_RATE] = 0.0
         out[k, GD_LOAD] = 0.0
     if y[2] > reach:
-        return fx, fy, fz, mx, my, mz, False
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    return ground_loads(y, r, g, refs, out, anchor, controls, qw, qx, qy, qz, inv)
+
+
+@borrowing_jit
+def ground_loads(y, r, g, refs, out, anchor, controls, qw, qx, qy, qz, inv):
+    """:func:`contact_loads` with the CG within reach of the ground (``out``, the diagnostics, zeroed)."""
+    fx = fy = fz = 0.0
+    mx = my = mz = 0.0
+    n = r.shape[0]
     # Rotation body → earth for a quaternion of any length.
     r00, r01, r02, r10, r11, r12, r20, r21, r22 = matrix_entries(qw, qx, qy, qz, inv)
     wx, wy, wz = y[10], y[11], y[12]

@@ -27,7 +27,7 @@ import math
 import numpy as np
 
 from flightsim.math import quat
-from flightsim.math.compiler import borrowing_entry_jit, borrowing_jit
+from flightsim.math.compiler import borrowing_entry_jit, borrowing_inline_jit, borrowing_jit
 from flightsim.math.kernels import matrix_entries
 from flightsim.physics.aero import LoadParams, airplane_loads
 from flightsim.physics.gear import GD_DEPTH, GD_LOAD, GEAR_WHEEL, R_KIND, hold_brakes
@@ -120,7 +120,7 @@ def first_contact(prev, y, r, limits, terrain):
     return lo
 
 
-@borrowing_jit
+@borrowing_inline_jit
 def ground_after_step(y, prev, t, params, wheels_down, on_ground, a, travel, wheels_only, sink_rate):
     """The ground after a step ``prev`` → ``y`` of airplane ``a``: :data:`GROUND_OK`, :data:`GROUND_CRASH` or
     :data:`GROUND_SINK_CRASH`.
@@ -131,9 +131,19 @@ def ground_after_step(y, prev, t, params, wheels_down, on_ground, a, travel, whe
     contact point may go (a wheel its leg's travel, a hard point 0),
     ``wheels_only`` 0 for the wheels and inf for the rest, ``sink_rate`` the
     fastest touchdown the gear takes, ft/s.
+
+    Written into its compiled caller (numba's ``inline="always"``): an airplane clear of the ground costs its
+    caller one compare (:func:`clear_of_ground`) and no call that passes the loads' parameters; near the ground
+    :func:`near_ground_after_step` runs.
     """
-    return _ground_after_step(y, prev, t, params, wheels_down, on_ground, a, travel, wheels_only, sink_rate,
-                              params.terrain)
+    if clear_of_ground(y, params.gear_reach, params.terrain):
+        if wheels_down[a]:
+            params.gear_anchor[:] = 0.0
+        wheels_down[a] = False
+        on_ground[a] = False
+        return GROUND_OK
+    return near_ground_after_step(y, prev, t, params, wheels_down, on_ground, a, travel, wheels_only, sink_rate,
+                                  params.terrain)
 
 
 @borrowing_jit
@@ -161,15 +171,10 @@ def sink_speed(prev, y, s, terrain):
 
 
 @borrowing_jit
-def _ground_after_step(y, prev, t, params, wheels_down, on_ground, a, travel, wheels_only, sink_rate, terrain):
-    """:func:`ground_after_step`, with ``params.terrain`` an argument so that numba compiles nothing of the
-    terrain for the plane (as :func:`flightsim.physics.aero.own_loads` does with the planet)."""
-    if clear_of_ground(y, params.gear_reach, terrain):
-        if wheels_down[a]:
-            params.gear_anchor[:] = 0.0
-        wheels_down[a] = False
-        on_ground[a] = False
-        return GROUND_OK
+def near_ground_after_step(y, prev, t, params, wheels_down, on_ground, a, travel, wheels_only, sink_rate, terrain):
+    """:func:`ground_after_step` of an airplane not surely clear of the ground, with ``params.terrain`` an
+    argument so that numba compiles nothing of the terrain for the plane (as
+    :func:`flightsim.physics.aero.own_loads` does with the planet)."""
     touching, loaded, excess = ground_contact(t, y, params, travel)
     if terrain is not None:
         if y[2] < terrain_height(terrain, y[0], y[1])[0]:  # the CG itself under the surface

@@ -37,6 +37,7 @@ from flightsim.physics import steps
 # the names of the steps and of their entries, re-exported: ``integrators.step_rk4``, ``integrators.X`` … as before
 from flightsim.physics.step_entries import (  # noqa: F401
     LOADS_CALLERS,
+    LOADS_NAMES,
     entry_compiled,
     python_step,
     run_steps,
@@ -56,6 +57,7 @@ from flightsim.physics.steps import (  # noqa: F401
     V,
     W,
     X,
+    added,
     cross,
     derivative,
     euler_kick,
@@ -72,6 +74,7 @@ from flightsim.physics.steps import (  # noqa: F401
     solve33,
     step_buss2,
     step_by_number,
+    step_by_number_inline,
     step_gyro_clamped,
     step_gyro_implicit,
     step_matrix,
@@ -82,6 +85,7 @@ from flightsim.physics.steps import (  # noqa: F401
     step_splitting,
     store_q,
     translate,
+    twice_added,
 )
 
 

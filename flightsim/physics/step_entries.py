@@ -111,6 +111,12 @@ def entry_compiled(entry):
     return bool(entry.signatures) or in_disk_cache(entry)
 
 
+#: The names under which :mod:`flightsim.physics.steps` evaluates the loads: ``loads``
+#: (:func:`~flightsim.physics.aero.airplane_loads`) and ``loads_inline`` (the same, written into the caller:
+#: :func:`~flightsim.physics.aero.loads_inline`).
+LOADS_NAMES = frozenset(("loads", "loads_inline"))
+
+
 def _names_used(code):
     """Global and attribute names a code object (and the code nested in it) refers to."""
     names = set(code.co_names)
@@ -133,7 +139,7 @@ def _loads_callers(namespace):
     while grew:
         grew = False
         for name, used in uses.items():
-            if name not in callers and ("loads" in used or used & callers):
+            if name not in callers and (used & LOADS_NAMES or used & callers):
                 callers.add(name)
                 grew = True
     return frozenset(callers)
@@ -157,7 +163,8 @@ def python_step(step, python_loads):
     helpers that never evaluate the loads stay compiled.
     """
     env = dict(vars(step_methods))
-    env["loads"] = python_loads
+    for name in LOADS_NAMES:
+        env[name] = python_loads
     for name in LOADS_CALLERS:
         f = env[name].py_func
         env[name] = FunctionType(f.__code__, env, name, f.__defaults__, f.__closure__)

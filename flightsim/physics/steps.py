@@ -36,9 +36,9 @@ from types import FunctionType
 import numpy as np
 
 from flightsim.math import kernels
-from flightsim.math.compiler import borrowing_entry_jit, borrowing_jit, compiled_dispatch, jit
+from flightsim.math.compiler import borrowing_entry_jit, borrowing_inline_jit, borrowing_jit, compiled_dispatch, jit
 from flightsim.math.kernels import matrix_to_quat, quat_to_matrix, turn
-from flightsim.physics.aero import D_UNCONVERGED
+from flightsim.physics.aero import D_UNCONVERGED, loads_inline
 from flightsim.physics.aero import airplane_loads as loads
 
 #: Slices of the state vector.
@@ -224,10 +224,15 @@ def step_buss2(y, t, h, params, inertia, inertia_inv, renorm, increment_id):
     return store_q(y, qw, qx, qy, qz, renorm)
 
 
-@borrowing_jit
+@borrowing_inline_jit
 def derivative(t, y, params, inertia, inertia_inv):
-    """``dy/dt`` as a 13-tuple: [v, a, ½ q ⊗ (0, ω), I⁻¹(M − ω × Iω)]."""
-    ax, ay, az, mx, my, mz = loads(t, y, params)
+    """``dy/dt`` as a 13-tuple: [v, a, ½ q ⊗ (0, ω), I⁻¹(M − ω × Iω)].
+
+    Written into its compiled caller, and the loads with it (:func:`flightsim.physics.aero.loads_inline`:
+    for flightsim's own aircraft on a flat planet no call passes the loads' parameters): call it from one place
+    in a compiled function (:func:`step_rk4` calls it in its loop over the stages).
+    """
+    ax, ay, az, mx, my, mz = loads_inline(t, y, params)
     qw, qx, qy, qz = turn(y[6], y[7], y[8], y[9], 0.0, 0.5, y[10], y[11], y[12])  # ca = 0, sa = ½: ½ q ⊗ (0, ω)
     dx, dy, dz = omega_dot(y[10], y[11], y[12], mx, my, mz, inertia, inertia_inv)
     return y[3], y[4], y[5], ax, ay, az, qw, qx, qy, qz, dx, dy, dz
@@ -242,27 +247,54 @@ def rk4_deriv(t, y, params, inertia, inertia_inv, out):
 
 
 @borrowing_jit
+def twice_added(s, k):
+    """``s + 2 k`` of two 13-tuples, entry by entry."""
+    return (s[0] + 2.0 * k[0], s[1] + 2.0 * k[1], s[2] + 2.0 * k[2], s[3] + 2.0 * k[3], s[4] + 2.0 * k[4],
+            s[5] + 2.0 * k[5], s[6] + 2.0 * k[6], s[7] + 2.0 * k[7], s[8] + 2.0 * k[8], s[9] + 2.0 * k[9],
+            s[10] + 2.0 * k[10], s[11] + 2.0 * k[11], s[12] + 2.0 * k[12])
+
+
+@borrowing_jit
+def added(s, k):
+    """``s + k`` of two 13-tuples, entry by entry."""
+    return (s[0] + k[0], s[1] + k[1], s[2] + k[2], s[3] + k[3], s[4] + k[4], s[5] + k[5], s[6] + k[6],
+            s[7] + k[7], s[8] + k[8], s[9] + k[9], s[10] + k[10], s[11] + k[11], s[12] + k[12])
+
+
+@borrowing_jit
 def step_rk4(y, t, h, params, inertia, inertia_inv, renorm, increment_id):
     """Classical Runge–Kutta 4 on the whole state with ``dq/dt = ½ q ⊗ (0, ω)``.
 
     Four load evaluations per step; q renormalised at the end.  The stages
     are evaluated in ``y`` itself, the start state and the slopes held as
     tuples (no array is allocated); each number is the same expression as
-    ``y + ½h k1`` … ``y + (h/6)(k1 + 2 k2 + 2 k3 + k4)`` on arrays.
+    ``y + ½h k1`` … ``y + (h/6)(k1 + 2 k2 + 2 k3 + k4)`` on arrays (the sum
+    gathered stage by stage in the same order: ``((k1 + 2 k2) + 2 k3) + k4``).
+    The four stages are one loop around one :func:`derivative`, so the
+    compiled step holds one copy of the loads, written into it.
     """
     y0 = (y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], y[8], y[9], y[10], y[11], y[12])
-    k1 = derivative(t, y, params, inertia, inertia_inv)
+    total = y0
+    for stage in range(4):
+        if stage == 0:
+            ts = t
+        elif stage < 3:
+            ts = t + 0.5 * h
+        else:
+            ts = t + h
+        k = derivative(ts, y, params, inertia, inertia_inv)
+        if stage == 0:
+            total = k
+        elif stage < 3:
+            total = twice_added(total, k)
+        else:
+            total = added(total, k)
+        if stage < 3:
+            c = h if stage == 2 else 0.5 * h
+            for i in range(STATE_SIZE):
+                y[i] = y0[i] + c * k[i]
     for i in range(STATE_SIZE):
-        y[i] = y0[i] + 0.5 * h * k1[i]
-    k2 = derivative(t + 0.5 * h, y, params, inertia, inertia_inv)
-    for i in range(STATE_SIZE):
-        y[i] = y0[i] + 0.5 * h * k2[i]
-    k3 = derivative(t + 0.5 * h, y, params, inertia, inertia_inv)
-    for i in range(STATE_SIZE):
-        y[i] = y0[i] + h * k3[i]
-    k4 = derivative(t + h, y, params, inertia, inertia_inv)
-    for i in range(STATE_SIZE):
-        y[i] = y0[i] + (h / 6.0) * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i])
+        y[i] = y0[i] + (h / 6.0) * total[i]
     return store_q(y, y[6], y[7], y[8], y[9], renorm)
 
 
@@ -677,4 +709,13 @@ step_by_number = compiled_dispatch(
     "Run the step numbered ``number`` in STEPS (every step function of flightsim.physics.steps, in order); "
     "UNKNOWN_SELECTOR for a number outside it.",
     unknown="UNKNOWN_SELECTOR", decorator=borrowing_jit,
+)
+
+#: :func:`step_by_number`, written into its compiled caller (numba's ``inline="always"``): the if-chain becomes
+#: the caller's, so the caller calls the chosen step itself, and no function passes the loads' parameters
+#: between them (the batch's kernels, :mod:`flightsim.simulation.batch`, which step every airplane every step).
+step_by_number_inline = compiled_dispatch(
+    "step_by_number_inline", "number", STEP_ARGS, STEPS,
+    "Run the step numbered ``number`` in STEPS, written into the caller (as step_by_number).",
+    unknown="UNKNOWN_SELECTOR", decorator=borrowing_inline_jit,
 )

@@ -83,7 +83,7 @@ from flightsim.physics.ground import (  # noqa: F401
 )
 from flightsim.physics.planet import to_view_after  # noqa: F401 (the round planet's kernel)
 from flightsim.physics.rigidbody import check_dt
-from flightsim.physics.steps import STATE_SIZE, step_by_number  # noqa: F401 (step_by_number: the kernel steps)
+from flightsim.physics.steps import STATE_SIZE, step_by_number_inline  # noqa: F401 (the kernel steps)
 from flightsim.physics.terrain import resolve_terrain
 from flightsim.physics.wind import wingspan_of
 from flightsim.simulation.autopilot import BatchAutopilot
@@ -162,7 +162,7 @@ def batch_steps(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv,
         for k in range(steps):
             prev[:] = y
             aero.step_start(T[a], y, h, params)
-            err = step_by_number(number, y, T[a], h, params, inertia, inertia_inv, renorm, increment_id)
+            err = step_by_number_inline(number, y, T[a], h, params, inertia, inertia_inv, renorm, increment_id)
             if not math.isfinite(err):
                 D[a, :] = y
                 y[:] = prev
@@ -194,7 +194,7 @@ def fly_round(a, number, E, PE, Y, P, D, T, h, steps, fields, own, inertia, iner
         prev_e[:] = e
         prev[:] = y
         aero.step_start(T[a], e, h, params)
-        err = step_by_number(number, e, T[a], h, params, inertia, inertia_inv, renorm, increment_id)
+        err = step_by_number_inline(number, e, T[a], h, params, inertia, inertia_inv, renorm, increment_id)
         if not math.isfinite(err):
             D[a, :] = e
             e[:] = prev_e
