@@ -41,6 +41,7 @@ from flightsim.physics.step_entries import (  # noqa: F401
     entry_compiled,
     python_step,
     run_steps,
+    start_fields,
     step_entry,
     step_fields,
 )

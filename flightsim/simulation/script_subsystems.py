@@ -128,11 +128,12 @@ FIXED = {
         *_trio(("Roll Turbulence (deg/sec)", "Pitch Turbulence (deg/sec)", "Yaw Turbulence (deg/sec)"),
                ("atmosphere/p-turb-rad_sec", "atmosphere/q-turb-rad_sec", "atmosphere/r-turb-rad_sec"), R2D)],
     "massprops": [
-        # (the tensor JSBSim dumps: its products of inertia are the properties negated)
+        # (the tensor JSBSim dumps: its xy and yz products are the properties negated, its xz the property, as
+        # FGMassBalance's GetIxy, GetIyz and GetIxz give them)
         ("I_{xx}", "inertia/ixx-slugs_ft2", 1.0, MATRIX), ("I_{xy}", "inertia/ixy-slugs_ft2", -1.0, MATRIX),
-        ("I_{xz}", "inertia/ixz-slugs_ft2", -1.0, MATRIX), ("I_{yx}", "inertia/ixy-slugs_ft2", -1.0, MATRIX),
+        ("I_{xz}", "inertia/ixz-slugs_ft2", 1.0, MATRIX), ("I_{yx}", "inertia/ixy-slugs_ft2", -1.0, MATRIX),
         ("I_{yy}", "inertia/iyy-slugs_ft2", 1.0, MATRIX), ("I_{yz}", "inertia/iyz-slugs_ft2", -1.0, MATRIX),
-        ("I_{zx}", "inertia/ixz-slugs_ft2", -1.0, MATRIX), ("I_{zy}", "inertia/iyz-slugs_ft2", -1.0, MATRIX),
+        ("I_{zx}", "inertia/ixz-slugs_ft2", 1.0, MATRIX), ("I_{zy}", "inertia/iyz-slugs_ft2", -1.0, MATRIX),
         ("I_{zz}", "inertia/izz-slugs_ft2", 1.0, MATRIX),
         ("Mass", "inertia/mass-slugs", 1.0, SCALAR), ("Weight", "inertia/weight-lbs", 1.0, SCALAR),
         *_xyz(("X_{cg}", "Y_{cg}", "Z_{cg}"), "inertia/cg-", "-in")],
