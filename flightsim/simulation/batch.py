@@ -59,6 +59,7 @@ added to it later (a propeller's tables) are shared with no change here.
 """
 
 import math  # noqa: F401 (the kernels generated below use it)
+import textwrap
 
 import numpy as np
 from numba import njit, prange, types  # noqa: F401 (prange: the kernels generated below)
@@ -143,6 +144,39 @@ def _fields_expression(fields, own, index, view=False):
     return f"LoadParams({', '.join(args)})"
 
 
+#: One airplane's ``steps`` physics steps on a flat planet (airplane ``a``, its ``params``; ``STEP`` the step
+#: dispatch): the body of the CPU's kernel (:func:`batch_steps`, in a ``prange`` over the airplanes) and of the
+#: GPU's (:mod:`flightsim.simulation.batch_cuda`, one thread an airplane), written once for both.
+AIRPLANE_STEPS = '''
+y = Y[a]
+prev = P[a]
+for k in range(steps):
+    for i in range(STATE_SIZE):
+        prev[i] = y[i]
+    aero.step_start(T[a], y, h, params)
+    err = STEP(number, y, T[a], h, params, inertia, inertia_inv, renorm, increment_id)
+    if not math.isfinite(err):
+        for i in range(STATE_SIZE):
+            D[a, i] = y[i]
+            y[i] = prev[i]
+        status[a] = NONFINITE
+        break
+    T[a] += h
+    qerr[a] = err
+    code = ground_after_step(y, prev, T[a], params, wheels_down, on_ground, a, travel, wheels_only, sink_rate)
+    if code != 0:
+        status[a] = CRASHED + code - GROUND_CRASH
+        break
+    if wind_on:
+        sample_one(a, T[a], y, h, params.wind, consts[a], poe_alt, poe_sig[a], gusts, wind_state, noise, drawn)
+'''
+
+
+def airplane_steps(step, indent):
+    """:data:`AIRPLANE_STEPS` with the step dispatch ``step``, indented by ``indent``."""
+    return textwrap.indent(AIRPLANE_STEPS.replace("STEP", step).strip("\n"), indent) + "\n"
+
+
 _KERNEL = f'''
 def batch_steps(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv, renorm, increment_id,
                 status, qerr, wheels_down, on_ground, travel, wheels_only, sink_rate,
@@ -157,27 +191,7 @@ def batch_steps(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv,
         if status[a] != RUNNING:
             continue
         params = {_fields_expression("fields", "own", "a")}
-        y = Y[a]
-        prev = P[a]
-        for k in range(steps):
-            prev[:] = y
-            aero.step_start(T[a], y, h, params)
-            err = step_by_number_inline(number, y, T[a], h, params, inertia, inertia_inv, renorm, increment_id)
-            if not math.isfinite(err):
-                D[a, :] = y
-                y[:] = prev
-                status[a] = NONFINITE
-                break
-            T[a] += h
-            qerr[a] = err
-            code = ground_after_step(y, prev, T[a], params, wheels_down, on_ground, a, travel, wheels_only, sink_rate)
-            if code != 0:
-                status[a] = CRASHED + code - GROUND_CRASH
-                break
-            if wind_on:
-                sample_one(a, T[a], y, h, params.wind, consts[a], poe_alt, poe_sig[a], gusts, wind_state, noise,
-                           drawn)
-'''
+{airplane_steps("step_by_number_inline", "        ")}'''
 _ROUND_AIRPLANE = f'''
 def fly_round(a, number, E, PE, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv, renorm, increment_id,
               status, qerr, wheels_down, on_ground, travel, wheels_only, sink_rate,

@@ -44,13 +44,12 @@ from flightsim.physics.aero import LoadParams  # noqa: F401 (the kernel)
 from flightsim.physics.batch_wind import sample_one  # noqa: F401 (the kernel)
 from flightsim.physics.ground import GROUND_CRASH, ground_after_step  # noqa: F401 (the kernel)
 from flightsim.physics.steps import STATE_SIZE, STEPS, UNKNOWN_SELECTOR  # noqa: F401 (the kernel, the dispatch)
+from flightsim.simulation.batch import CRASHED, NONFINITE, RUNNING, airplane_steps  # noqa: F401 (the kernel)
 
 #: The steps the GPU runs (by the names of :data:`flightsim.physics.steps.STEPS`): those that allocate nothing.
 GPU_STEPS = ("step_semi_implicit", "step_buss2", "step_rk4", "step_gyro_clamped")
 #: Threads per block.
 BLOCK_THREADS = 128
-#: The airplane's status codes, as :mod:`flightsim.simulation.batch` has them (RUNNING, NONFINITE, CRASHED).
-RUNNING, NONFINITE, CRASHED = 0, 1, 2
 
 
 class GpuUnavailable(ValueError):
@@ -132,29 +131,7 @@ def gpu_batch_steps(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_
         return
 SIMULATED
     params = PARAMS
-    y = Y[a]
-    prev = P[a]
-    for k in range(steps):
-        for i in range(STATE_SIZE):
-            prev[i] = y[i]
-        aero.step_start(T[a], y, h, params)
-        err = gpu_step(number, y, T[a], h, params, inertia, inertia_inv, renorm, increment_id)
-        if not math.isfinite(err):
-            for i in range(STATE_SIZE):
-                D[a, i] = y[i]
-                y[i] = prev[i]
-            status[a] = NONFINITE
-            return
-        T[a] += h
-        qerr[a] = err
-        code = ground_after_step(y, prev, T[a], params, wheels_down, on_ground, a, travel, wheels_only, sink_rate)
-        if code != 0:
-            status[a] = CRASHED + code - GROUND_CRASH
-            return
-        if wind_on:
-            sample_one(a, T[a], y, h, params.wind, consts[a], poe_alt, poe_sig[a], gusts, wind_state, noise,
-                       drawn)
-'''
+STEPS'''
 
 #: The per-airplane rows the host may change between calls (uploaded at every call) and those only the loading,
 #: a failure or a reset changes (uploaded when :meth:`CudaSteps.stale` was called).  Every row the steps write is
@@ -328,7 +305,8 @@ def _kernel(cuda, shared, own_names):
             module["cuda"] = cuda          # what the generated sources below name
             module["gpu_step"] = compile_source("gpu_step", _dispatch_source(), cuda.jit(device=True))
         source = _KERNEL.replace("PARAMS", _params_source(shared, own_names)).replace(
-            "SIMULATED\n", _SIMULATED if numba.config.ENABLE_CUDASIM else "")
+            "SIMULATED\n", _SIMULATED if numba.config.ENABLE_CUDASIM else "").replace(
+            "STEPS", airplane_steps("gpu_step", "    "))
         kernel = _KERNELS[shared, own_names] = compile_source("gpu_batch_steps", source, cuda.jit)
     return kernel
 
