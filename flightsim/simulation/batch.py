@@ -460,14 +460,14 @@ class BatchSimulation:
         #: where the steps run ("cpu" or "cuda"); on the GPU its kernel and device arrays
         self.device = device
         self._cuda = None
+        self.set_integrator(integrator)         # (on the GPU, one it runs: refused before its kernel compiles)
         if device == "cuda":
             from flightsim.simulation import batch_cuda
 
-            batch_cuda.check_batch(self.aircraft, self._planets, integrator)
+            batch_cuda.check_batch(self.aircraft, self._planets)
             self._cuda = batch_cuda.CudaSteps(self._fields, dict(zip(PER_AIRPLANE, self._own, strict=True)),
                                               self._inertia, self._inertia_inv, self._travel,
                                               self._gear.wheels_only)
-        self.set_integrator(integrator)
         self.autopilot = BatchAutopilot(self)
         self.reset()
 
@@ -480,7 +480,7 @@ class BatchSimulation:
 
     def set_integrator(self, name):
         """Switch every airplane's integrator between two steps (``ValueError`` naming the valid ones)."""
-        if self._cuda is not None:
+        if self.device == "cuda":
             from flightsim.simulation.batch_cuda import check_integrator
 
             check_integrator(name)
@@ -800,7 +800,7 @@ class BatchSimulation:
         the GPU does not fly."""
         from flightsim.simulation import batch_cuda
 
-        batch_cuda.check_batch(self.aircraft, self._planets, "euler")
+        batch_cuda.check_batch(self.aircraft, self._planets)
         constants = (self._inertia, self._inertia_inv, self._travel, self._gear.wheels_only)
         return batch_cuda.kernel_ptx(self._fields, dict(zip(PER_AIRPLANE, self._own, strict=True)), constants,
                                      self._kernel_call(1, False, _NO_WIND), cc)

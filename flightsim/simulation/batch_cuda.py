@@ -76,14 +76,14 @@ def gpu_integrators():
     return [name for name, it in INTEGRATORS.items() if STEPS[it.number].__name__ in GPU_STEPS]
 
 
-def check_batch(aircraft, planet_packed, integrator):
-    """Refuse, in one line, a batch the GPU does not fly (:class:`GpuUnavailable`)."""
+def check_batch(aircraft, planet_packed):
+    """Refuse, in one line, a batch the GPU does not fly: a JSBSim aircraft or the round planet
+    (:class:`GpuUnavailable`; its integrator: :func:`check_integrator`)."""
     if getattr(aircraft, "jsbsim", None) is not None:
         raise GpuUnavailable("device='cuda': JSBSim's aircraft fly on the CPU only (their flight-control systems "
                              "allocate arrays); flightsim's own aircraft fly on the GPU")
     if planet_packed is not None:
         raise GpuUnavailable("device='cuda': the round planet flies on the CPU only; give planet='flat'")
-    check_integrator(integrator)
 
 
 def check_integrator(integrator):
