@@ -59,7 +59,7 @@ from flightsim.simulation import script_events as events
 from flightsim.simulation import script_gust as gusts
 from flightsim.simulation import script_properties as props
 from flightsim.simulation import script_subsystems as subsystems
-from flightsim.simulation.script_writes import TRIM_MODES, TRIM_REFUSED, ScriptProperties
+from flightsim.simulation.script_writes import GRAVITY_TORQUE, TRIM_MODES, TRIM_REFUSED, ScriptProperties
 
 __all__ = ["Output", "OutputEntry", "Script", "evaluate", "load_script", "run_script"]
 
@@ -87,7 +87,7 @@ SETTINGS = {
     "simulation/integrator/position/rotational": (1.0, None, ""),
     "simulation/integrator/position/translational": (4.0, None, ""),
     "simulation/gravity-model": (1.0, {1.0}, "flightsim's gravity is the planet's J2 model (JSBSim's 1, WGS84)"),
-    "simulation/gravitational-torque": (0.0, {0.0, 1.0}, "the gravity-gradient torque is on (1) or off (0)"),
+    GRAVITY_TORQUE: (0.0, {0.0, 1.0}, "the gravity-gradient torque is on (1) or off (0)"),
 }
 #: ``simulation/reset`` (``FGFDMExec::ResetToInitialConditions``) and the reset file's terrain elevation a script
 #: may set before it (``FGInitialCondition::SetTerrainElevationFtIC``).
@@ -97,9 +97,6 @@ STATE_FILE = "simulation/write-state-file"
 #: An output's rate and switch (``FGOutputType::SetIdx``: ``simulation/output[N]/log_rate_hz``, ``…/enabled``;
 #: N the output's number, the aircraft file's first, then the script's).
 OUTPUT_SETTING = re.compile(r"^simulation/output(?:\[(\d+)\])?/(log_rate_hz|enabled)$")
-#: The setting that turns the gravity-gradient torque on (:attr:`Simulation.gravity_torque
-#: <flightsim.simulation.flight.Simulation.gravity_torque>`).
-GRAVITY_TORQUE = "simulation/gravitational-torque"
 #: Each ``<table>`` of a script's functions compiled (:func:`_table_program`), by the element's id (the element
 #: kept with it, so that its id is not reused).
 _TABLES = {}

@@ -90,6 +90,9 @@ TOTAL_WIND = {"atmosphere/total-wind-north-fps": 0, "atmosphere/total-wind-east-
 TEMPERATURE_BIAS = "atmosphere/delta-T"
 #: The pitch trim's command: FGTrim's ``tPitchTrim`` control, where the trimmed elevator goes.
 PITCH_TRIM = "fcs/pitch-trim-cmd-norm"
+#: JSBSim's setting (``FGAccelerations``) that turns the gravity-gradient torque on (:attr:`Simulation.gravity_torque
+#: <flightsim.simulation.flight.Simulation.gravity_torque>`).
+GRAVITY_TORQUE = "simulation/gravitational-torque"
 #: Engine-start properties refused where the aircraft's engines have no such switch.
 ENGINE_STARTS = ("propulsion/starter_cmd", "propulsion/cutoff_cmd", "fcs/starter-cmd-norm")
 #: The per-engine properties a ``propulsion/*`` switch reaches: a piston's magnetos and starter
@@ -301,7 +304,7 @@ class ScriptProperties:
         kind, _ = self.kind(name)
         if kind == "local":
             self.constants[name] = value
-            if name == "simulation/gravitational-torque":       # (a setting of JSBSim's FGAccelerations)
+            if name == GRAVITY_TORQUE:
                 self.sim.gravity_torque = value != 0.0
         elif kind == "terminate":
             self.terminate = self.terminate or value != 0.0
