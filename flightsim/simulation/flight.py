@@ -776,8 +776,8 @@ class Simulation:
         (a script's, as JSBSim's FGFCS holds a command property until something writes it)."""
         cmds = self._params.jsb_commands
         if cmds is self.aircraft.jsbsim.commands:
-            names = self.aircraft.jsbsim.properties.names
-            keep = [k for k in range(cmds.shape[0]) if names[int(cmds[k, 0])] not in set(leave)]
+            names, leave = self.aircraft.jsbsim.properties.names, set(leave)
+            keep = [k for k in range(cmds.shape[0]) if names[int(cmds[k, 0])] not in leave]
             cmds = np.ascontiguousarray(cmds[keep]) if len(keep) < cmds.shape[0] else cmds.copy()
             flat = aero.LoadParams(*self._view_fields)._replace(jsb_commands=cmds)
             self._params = self._params._replace(jsb_commands=cmds)
