@@ -376,6 +376,9 @@ class Simulation:
         flat = aero.pack(self.aircraft, atmosphere)._replace(terrain=self._terrain)
         if self.aircraft.jsbsim is not None:        # this flight's own contacts: a flat tyre changes its friction
             flat = flat._replace(jsb_contacts=flat.jsb_contacts.copy())
+        #: a JSBSim aircraft's tanks and point masses (:class:`~flightsim.physics.jsbsim.fuel.FuelFlight`): its
+        #: mass, CG and inertia follow them; None for flightsim's own aircraft
+        self._fuel, flat = _fuel_flight(self.aircraft, flat)
         packed = planets.pack(self.planet, math.radians(self.lat), math.radians(self.lon),
                               inertia=self.aircraft.inertia)
         if packed is not None:
@@ -387,8 +390,8 @@ class Simulation:
         #: the loads' parameters with no planet: what reads the state's flat view (the ground, the instruments)
         self._view_fields = tuple(flat)
         self.atmosphere = atmosphere
-        self._inertia = np.ascontiguousarray(self.aircraft.inertia, dtype=np.float64)
-        self._inertia_inv = np.ascontiguousarray(self.aircraft.inertia_inv, dtype=np.float64)
+        self._inertia = np.array(self.aircraft.inertia, dtype=np.float64)      # (this flight's: fuel burns)
+        self._inertia_inv = np.array(self.aircraft.inertia_inv, dtype=np.float64)
         self._controls_array = self._params.controls
         self._diag = self._params.diag
         self._wind = self._params.wind
@@ -404,6 +407,9 @@ class Simulation:
         self._clock = FixedStep(self.dt)
         #: whether :meth:`begin_step` ran what the next step runs before it integrates
         self._begun = False
+        #: whether a JSBSim aircraft's models were settled since the last step (a start, a trim: the next step's
+        #: start runs its engines burning nothing, as JSBSim's RunIC and trim)
+        self._settled = False
         #: the controls values last copied into the loads' controls array (skip the copy while they hold)
         self._flown_key = None
         #: the parameters as a plain tuple for :func:`~flightsim.physics.step_entries.step_fields` (cheaper per call)
@@ -513,9 +519,38 @@ class Simulation:
         now (:func:`flightsim.physics.aero.settle`); nothing for flightsim's own aircraft."""
         if self._params.jsb_on:
             self._params.jsb_props[:] = self.aircraft.jsbsim.initial
+            if self._fuel is not None:
+                self._fuel.reset()
+                self._mass_balance(nudge=False)
+            self._settled = True
             self._flown_key = None
             self._load_controls()
             aero.settle(self.t, self._y, aero.LoadParams(*self._view_fields))
+
+    def _mass_balance(self, nudge=True):
+        """A JSBSim aircraft's ``FGMassBalance::Run``: its mass, CG and inertia from its tanks and point masses
+        now (:meth:`~flightsim.physics.jsbsim.fuel.FuelFlight.balance`) into the loads and the integrator; on the
+        ground (``nudge``, a wheel's weight on it) the CG's move shifts the state the other way, so that the
+        airplane's structure stays where it stands (``FGPropagate::NudgeBodyLocation``)."""
+        mass, j, delta = self._fuel.balance(self._params.jsb_props)
+        if delta is None:
+            return
+        if mass != self._params.mass:
+            self._params = self._params._replace(mass=mass)
+            self._param_fields = tuple(self._params)
+            view = list(self._view_fields)
+            view[_MASS_FIELD] = mass
+            self._view_fields = tuple(view)
+        flipped = j * _FLIP
+        self._inertia[:] = flipped
+        self._inertia_inv[:] = np.linalg.inv(flipped)
+        if self._params.planet is not None:         # (the gravity-gradient torque's tensor)
+            self._params.planet[planets.P_INERTIA:planets.P_INERTIA + 9] = flipped.ravel()
+        if nudge and (delta[0] or delta[1] or delta[2]) and any(on for _, on in self.contact_wow()):
+            # (JSBSim's body axes → flightsim's, then to the earth frame)
+            moved = quat.rotate(self._y[6:10], np.array([delta[0], -delta[1], -delta[2]]))
+            self._y[0:3] -= moved
+            self._to_eci()
 
     def set_state(self, state, previous=None, status=None):
         """Load a whole state, bit for bit: the flight goes on from ``state``.
@@ -789,6 +824,7 @@ class Simulation:
         """The JSBSim aircraft's flight controls and engines settled for the controls and state now (a trim's
         end), its other properties kept (:func:`flightsim.physics.aero.settle`)."""
         if self._params.jsb_on:
+            self._settled = True
             self._flown_key = None
             self._load_controls()
             aero.settle(self.t, self._y, aero.LoadParams(*self._view_fields))
@@ -820,6 +856,8 @@ class Simulation:
         begun, self._begun = self._begun, False
         if not begun:
             self._before_step()
+            if self._fuel is not None:
+                self._mass_balance()
         self._prev[:] = self._y
         self._t_prev = self.t
         stepped = self._y
@@ -835,6 +873,11 @@ class Simulation:
         elapsed = time.perf_counter() - start
         if err == steps.UNKNOWN_SELECTOR:      # the state untouched: a step or increment number unknown
             integrators.check_selectors(self.integrator, self._step_number, self._increment_id)
+        if not begun and self._fuel is not None and not self._settled:
+            # (the engines' frame ran at the step's start: their burn; not after a settle — a trim, a state set —
+            # whose engines JSBSim's trim runs burning nothing)
+            self._fuel.consume(self._params.jsb_props, self.dt)
+        self._settled = False
         # exponential average over ~100 steps, seeded by the first one
         self._step_seconds += (0.01 if self._step_seconds else 1.0) * (elapsed - self._step_seconds)
         self.steps += 1
@@ -884,9 +927,13 @@ class Simulation:
         if self.status is not None or self._begun:
             return
         self._before_step()
+        if self._fuel is not None:
+            self._mass_balance()
         y = self._y if self._eci is None else self._eci
         if advance:
             start_fields(y, self.t, self.dt, self._param_fields)
+            if self._fuel is not None:
+                self._fuel.consume(self._params.jsb_props, self.dt)
         elif self._params.jsb_on:
             scratch = tuple(f.copy() if isinstance(f, np.ndarray) else f for f in self._param_fields)
             start_fields(y.copy(), self.t, self.dt, scratch)
@@ -1177,6 +1224,34 @@ class Simulation:
         """
         self._load_controls()
         return np.array(aero.loads_fields(self.t, self._y, self._view_fields))
+
+
+#: Where the mass is among :class:`~flightsim.physics.aero.LoadParams`' fields; JSBSim's body axes ↔ flightsim's.
+_MASS_FIELD = aero.LoadParams._fields.index("mass")
+_FLIP = np.outer([1.0, -1.0, -1.0], [1.0, -1.0, -1.0])
+
+
+def _fuel_flight(aircraft, flat):
+    """A JSBSim ``aircraft``'s :class:`~flightsim.physics.jsbsim.fuel.FuelFlight` over this flight's own copies of
+    the loads' arrays that hold lever arms (put into ``flat``, returned with it); ``(None, flat)`` for flightsim's
+    own aircraft."""
+    model = aircraft.jsbsim
+    if model is None or model.fuel is None:
+        return None, flat
+    from flightsim.physics.jsbsim import ground_reactions as G
+    from flightsim.physics.jsbsim import loads as L
+    from flightsim.physics.jsbsim.fuel import FuelFlight
+    from flightsim.physics.jsbsim.propeller import PR_X
+    from flightsim.physics.jsbsim.rocket import R_STARVED
+    from flightsim.physics.jsbsim.turbine import E_X
+
+    flat = flat._replace(jsb_scalars=flat.jsb_scalars.copy(), jsb_turbines=flat.jsb_turbines.copy(),
+                         jsb_propellers=flat.jsb_propellers.copy(), jsb_external=flat.jsb_external.copy())
+    columns = {"scalars": (L.J_RP, L.J_EYE), "engines": E_X, "propellers": PR_X,
+               "external": flat.jsb_external.shape[1] - 3, "contacts": G.C_X, "inertia": L.J_INERTIA,
+               "starved": R_STARVED}
+    return FuelFlight(model.fuel, model.mass.cg, flat.jsb_scalars, flat.jsb_turbines, flat.jsb_propellers,
+                      flat.jsb_external, flat.jsb_contacts, columns), flat
 
 
 def _state_vector(state):

@@ -291,5 +291,6 @@ def read_all(sim, t):
     out["velocities/phidot-rad_sec"] = pqr[0] + out["velocities/psidot-rad_sec"] * math.sin(theta) \
         if ctht != 0.0 else 0.0
     out.update(orbit(r_eci, v_eci, gm))
-    out.update(mass_properties(sim.aircraft.jsbsim))
+    if sim.aircraft.jsbsim is not None:         # (FGMassBalance's outputs now: the fuel burns, masses move)
+        out.update({name: sim.jsbsim_property(name) for name in MASS})
     return {k: float(v) for k, v in out.items()}

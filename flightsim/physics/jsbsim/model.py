@@ -45,6 +45,7 @@ from flightsim.physics.jsbsim.aero import CL_SQUARED, LIFT, STALL_LATCH, Aerodyn
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY, slots_of
 from flightsim.physics.jsbsim.external import ExternalForces
 from flightsim.physics.jsbsim.fcs import BUILTIN, SETTLE, FlightControls
+from flightsim.physics.jsbsim.fuel import FuelSystem
 from flightsim.physics.jsbsim.mass import INCH_TO_FT, MassBalance, Metrics, tank_properties
 from flightsim.physics.jsbsim.native import compile_blocks
 from flightsim.physics.jsbsim.program import OP_STORE, Properties, canonical
@@ -114,6 +115,15 @@ def _flip(tensor):
     """A JSBSim body-frame tensor in flightsim's body axes (``D J D``, D = diag(1, −1, −1))."""
     d = np.array([1.0, -1.0, -1.0])
     return tensor * np.outer(d, d)
+
+
+def mass_properties_of(mass):
+    """FGMassBalance's outputs (``inertia/*``) as loaded, by name (the products as ``GetIxy``, ``GetIxz``,
+    ``GetIyz`` give them: ``−J₁₂``, ``+J₁₃``, ``−J₂₃``)."""
+    j = inertia_about_cg(mass)
+    return {"inertia/empty-weight-lbs": mass.empty_weight, "inertia/ixx-slugs_ft2": j[0, 0],
+            "inertia/iyy-slugs_ft2": j[1, 1], "inertia/izz-slugs_ft2": j[2, 2], "inertia/ixy-slugs_ft2": -j[0, 1],
+            "inertia/ixz-slugs_ft2": j[0, 2], "inertia/iyz-slugs_ft2": -j[1, 2]}
 
 
 def inertia_about_cg(mass):
@@ -268,6 +278,9 @@ class JSBSimModel:
     contacts: np.ndarray
     #: FlightGear's properties the blocks read (declared in the file: their declared value here, as in JSBSim alone).
     flightgear_reads: tuple = ()
+    #: The tanks and point masses (:class:`~flightsim.physics.jsbsim.fuel.FuelSystem`): the mass, CG and inertia
+    #: as they change in flight.
+    fuel: object = None
 
     @classmethod
     def read(cls, source):
@@ -306,6 +319,11 @@ class JSBSimModel:
                "inertia/mass-slugs": mass.weight / GRAVITY, SEA_LEVEL_TEMPERATURE: 518.67,
                **{f"inertia/cg-{axis}-in": float(v) for axis, v in zip("xyz", mass.cg, strict=True)}}
         own.update(cls._retracting(source))
+        # (the tanks, the point masses and FGMassBalance's outputs: changing in flight, flightsim.physics.jsbsim.fuel)
+        fuel, fuel_values = FuelSystem.read(source, props, mass)
+        fuel = fuel.with_engines(engines.kinds)
+        own.update(fuel_values)
+        own.update(mass_properties_of(mass))
         cls._check_inputs(source, props, aero, fcs, engines, set(own) | set(commands) | set(L.PROP_LOADS)
                           | set(L.GEAR_LOADS)
                           | {props.names[int(slot)] for slot in contact_rows[:, :2].ravel() if slot >= 0}
@@ -348,7 +366,7 @@ class JSBSimModel:
                    np.array(rows, dtype=np.float64).reshape(-1, L.COMMAND_FIELDS), state_slots, aux_slots, scalars,
                    external, contact_rows,
                    tuple(sorted({n for n in (*fcs.inputs, *aero.inputs, *getattr(engines, "inputs", ()))
-                                 if n.startswith("/")})))
+                                 if n.startswith("/")})), fuel)
 
     @staticmethod
     def _contacts(source, props, mass, fcs):

@@ -141,10 +141,10 @@ PISTON_SLOTS = ("fcs/throttle-pos-norm[{k}]", "fcs/mixture-pos-norm[{k}]", "{e}/
                 "{e}/set-running", "{e}/fuel-flow-rate-pps", "{e}/power-hp", "atmosphere/P-psf", "atmosphere/T-R",
                 "velocities/mach", "{e}/boost-speed", "{e}/tmap-pa", "{e}/magneto_cmd", "{e}/starter_cmd",
                 "{e}/starter-norm", "{e}/cranking", "{e}/failure-power-norm", "{e}/boostloss-hp",
-                "{e}/v-dot-air-m3_sec", "{e}/egt-degF", "{e}/egt-degK")
+                "{e}/v-dot-air-m3_sec", "{e}/egt-degF", "{e}/egt-degK", "{e}/starved")
 (PS_THROTTLE, PS_MIXTURE, PS_MAP, PS_MAP_INHG, PS_RUNNING, PS_FUEL_FLOW, PS_POWER_HP, PS_PRESSURE,
  PS_TEMPERATURE, PS_MACH, PS_BOOST_SPEED, PS_TMAP, PS_MAGNETOS, PS_STARTER, PS_STARTER_GAIN,
- PS_CRANKING, PS_POWER, PS_BOOST_LOSS, PS_V_DOT_AIR, PS_EGT_F, PS_EGT_K) = range(len(PISTON_SLOTS))
+ PS_CRANKING, PS_POWER, PS_BOOST_LOSS, PS_V_DOT_AIR, PS_EGT_F, PS_EGT_K, PS_STARVED) = range(len(PISTON_SLOTS))
 
 # FGJSBBase's and FGPiston's constants, computed as JSBSim computes them.
 _FT_TO_M = 0.3048
@@ -545,13 +545,16 @@ def piston_frame(props, row, s, pr, ps, tb, data, dt, out):
     manifold = _boosted(row, speed, tmap, rpm, throttle)
     crank = props[s[PS_STARTER_GAIN]] if cranking else 0.0
     loss = _boost_loss(row, tmap, manifold, props[s[PS_V_DOT_AIR]])       # (the last frame's air flow)
+    # (a starved engine, FGPropulsion::ConsumeFuel's last frame: doFuelFlow's flows and equivalence ratio 0, as
+    # at mixture 0; flightsim's own fuel.STARVED flag)
+    mixture = props[s[PS_MIXTURE]] if props[s[PS_STARVED]] == 0.0 else 0.0
     hp, ihp, fuel_flow, v_dot_air = _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb,
-                                                props[s[PS_MIXTURE]], magnetos, crank, props[s[PS_POWER]], loss)
+                                                mixture, magnetos, crank, props[s[PS_POWER]], loss)
     props[s[PS_BOOST_LOSS]] = loss
     props[s[PS_V_DOT_AIR]] = v_dot_air
     if ihp < 0.1250:
         running = False
-    egt = _exhaust_temperature(tb, data, running, v_dot_air, manifold, props[s[PS_MIXTURE]], p_amb, t_amb,
+    egt = _exhaust_temperature(tb, data, running, v_dot_air, manifold, mixture, p_amb, t_amb,
                                props[s[PS_EGT_K]], dt)                       # (doEGT, after doEnginePower)
     props[s[PS_EGT_K]] = egt
     props[s[PS_EGT_F]] = 1.8 * egt - 459.4                                 # (JSBSim's KelvinToFahrenheit)
