@@ -107,6 +107,11 @@ START_DEFAULTS = {"ignitionn1": (5.21, E_IGNITION_N1), "ignitionn2": (25.18, E_I
                   "n1spindown": (2.0, E_N1_SPINDOWN), "n2spindown": (2.0, E_N2_SPINDOWN)}
 
 
+#: How long a steady state's fuel flow seeks its target (s): long enough to reach it from anywhere (1,000 pph/s at the
+#: slowest), as ``FGPropulsion::GetSteadyState`` marches the engines until their thrust holds.
+STEADY_FLOW_SECONDS = 1.0e6
+
+
 def idle_fuel_flow(mil_thrust):
     """FGTurbine's idle fuel flow estimate, pph: ``milthrust^0.2 × 107`` (``FGTurbine::Load``)."""
     return mil_thrust ** 0.2 * 107.0
@@ -136,10 +141,11 @@ def _spool_rate(props, slot, delay, n2norm, density_ratio):
 
 
 @borrowing_jit
-def _run(props, row, s, throttle, augment_cmd, dt, density_ratio, flow):
+def _run(props, row, s, throttle, augment_cmd, dt, density_ratio, flow, flow_dt):
     """``FGTurbine::Run`` for ``dt`` s at ``throttle`` (the afterburner's command ``augment_cmd``), the fuel flow
-    ``flow`` (pph): the spools, N2norm, the augmentation and injection written into ``props``; returns the thrust
-    (lbf) and the new fuel flow."""
+    ``flow`` (pph) seeking its target for ``flow_dt`` s (``dt``; a steady state's: long enough to reach it, as
+    ``FGPropulsion::GetSteadyState``'s march does): the spools, N2norm, the augmentation and injection written into
+    ``props``; returns the thrust (lbf) and the new fuel flow."""
     mil = row[E_MIL]
     idle_thrust = mil * props[s[S_IDLE]]
     mil_thrust = (mil - idle_thrust) * props[s[S_MIL]]
@@ -161,20 +167,20 @@ def _run(props, row, s, throttle, augment_cmd, dt, density_ratio, flow):
     augmentation = props[s[S_AUGMENTATION]] != 0.0         # (the last frame's: it decides the bleed)
     if not augmentation:
         tsfc = row[E_TSFC] * math.sqrt(props[s[S_TEMPERATURE]] / 389.7) * (0.84 + (1 - n2norm) * (1 - n2norm))
-        flow = max(_seek(flow, thrust * tsfc, 1000.0, 10000.0, dt), row[E_IDLE_FF])
+        flow = max(_seek(flow, thrust * tsfc, 1000.0, 10000.0, flow_dt), row[E_IDLE_FF])
         thrust = thrust * (1.0 - row[E_BLEED])
     method = row[E_AUGMETHOD]
     if method == 1.0:
         augmentation = throttle > 0.99 and n2 > 97.0
     if row[E_AUGMENTED] == 1.0 and augmentation and method < 2.0:
         thrust = props[s[S_AUG]] * row[E_MAX_THRUST]
-        flow = _seek(flow, thrust * row[E_ATSFC], 5000.0, 10000.0, dt)
+        flow = _seek(flow, thrust * row[E_ATSFC], 5000.0, 10000.0, flow_dt)
     if method == 2.0:
         if augment_cmd > 0.0:
             augmentation = True
             tdiff = (row[E_MAX_THRUST] * props[s[S_AUG]]) - thrust
             thrust += (tdiff * min(augment_cmd, 1.0))
-            flow = _seek(flow, thrust * row[E_ATSFC], 5000.0, 10000.0, dt)
+            flow = _seek(flow, thrust * row[E_ATSFC], 5000.0, 10000.0, flow_dt)
         else:
             augmentation = False
     if injecting:
@@ -266,7 +272,7 @@ def turbine_frame(props, row, s, dt, density_ratio, out):
     thrust = 0.0
     if phase == PHASE_RUN:
         props[s[S_N1]], props[s[S_N2]] = n1, n2
-        thrust, flow = _run(props, row, s, throttle, augment_cmd, dt, density_ratio, flow)
+        thrust, flow = _run(props, row, s, throttle, augment_cmd, dt, density_ratio, flow, dt)
         n1, n2 = props[s[S_N1]], props[s[S_N2]]
         running = True
         starter = False
@@ -368,7 +374,8 @@ def turbine_steady(props, row, s, density_ratio, out):
     props[s[S_PHASE]] = float(PHASE_RUN)
     props[s[S_CUTOFF]] = 0.0
     props[s[S_STALLED]] = props[s[S_SEIZED]] = 0.0
-    thrust, flow = _run(props, row, s, throttle, augment_cmd, 0.0, density_ratio, props[s[S_FUEL_FLOW]] * 3600.0)
+    thrust, flow = _run(props, row, s, throttle, augment_cmd, 0.0, density_ratio, props[s[S_FUEL_FLOW]] * 3600.0,
+                        STEADY_FLOW_SECONDS)
     props[s[S_THRUST]] = thrust
     props[s[S_FUEL_FLOW]] = flow / 3600.0
     props[s[S_STARTER]] = 0.0
