@@ -191,6 +191,15 @@ class AirplaneModel:
         self.gravity = float(self.params.gravity)
         self._fields = tuple(self.params)       # (the same arrays: the controls written in place count)
 
+    def weigh(self, mass, inertia, **arrays):
+        """Trim the aircraft as it weighs now: ``mass`` (slug), ``inertia`` (body frame, slug·ft²) and the loads'
+        arrays that hold its lever arms about the CG (a JSBSim aircraft's fuel burnt and masses moved in flight:
+        :meth:`flightsim.simulation.flight.Simulation.mass_now`), as JSBSim's FGTrim trims the aircraft it has."""
+        self.params = self.params._replace(mass=float(mass), **{k: v.copy() for k, v in arrays.items()})
+        self.inertia = np.array(inertia, dtype=np.float64)
+        self.inertia_inv = np.linalg.inv(self.inertia)
+        self._fields = tuple(self.params)
+
     def derivative(self, y, controls):
         """``dy/dt`` of the 13-number state for ``controls`` = (throttle, elevator, aileron, rudder, flaps).
 

@@ -518,14 +518,27 @@ class Simulation:
         """A JSBSim aircraft's flight controls and engines as loaded, then settled for the controls and state
         now (:func:`flightsim.physics.aero.settle`); nothing for flightsim's own aircraft."""
         if self._params.jsb_on:
-            self._params.jsb_props[:] = self.aircraft.jsbsim.initial
-            if self._fuel is not None:
+            props = self._params.jsb_props
+            if self._fuel is not None:      # (FGPropulsion's FuelFreeze outlives a reset, as JSBSim's)
+                frozen = props[self._fuel.system.freeze_slot]
+                props[:] = self.aircraft.jsbsim.initial
+                props[self._fuel.system.freeze_slot] = frozen
                 self._fuel.reset()
                 self._mass_balance(nudge=False)
+            else:
+                props[:] = self.aircraft.jsbsim.initial
             self._settled = True
             self._flown_key = None
             self._load_controls()
             aero.settle(self.t, self._y, aero.LoadParams(*self._view_fields))
+
+    def mass_now(self):
+        """The flight's mass now (slug), its inertia tensor (body frame, slug·ft²) and, for a JSBSim aircraft, the
+        loads' arrays that hold lever arms about its CG now (``jsb_scalars``, ``jsb_turbines``, ``jsb_propellers``,
+        ``jsb_external``; its fuel burns and its masses move: :mod:`flightsim.physics.jsbsim.fuel`)."""
+        arrays = {} if self._fuel is None else {k: getattr(self._params, k) for k in (
+            "jsb_scalars", "jsb_turbines", "jsb_propellers", "jsb_external")}
+        return float(self._params.mass), self._inertia.copy(), arrays
 
     def _mass_balance(self, nudge=True):
         """A JSBSim aircraft's ``FGMassBalance::Run``: its mass, CG and inertia from its tanks and point masses

@@ -607,6 +607,8 @@ class ScriptProperties:
         planet = sim.planet if sim.planet.round else "flat"
         gravity = start_gravity(sim.aircraft, float(y0[2]), planet, sim.lat, sim.lon)
         model = AirplaneModel(sim.aircraft, sim.atmosphere, gravity=gravity)
+        mass, inertia, arrays = sim.mass_now()      # (FGTrim trims the aircraft as it weighs now)
+        model.weigh(mass, inertia, **arrays)
         if sim.jsbsim_temperature_bias:         # (FGTrim in the script's atmosphere)
             from flightsim.physics.jsbsim.loads import L_TEMPERATURE_BIAS
 
