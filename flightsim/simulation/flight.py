@@ -407,8 +407,8 @@ class Simulation:
         self._clock = FixedStep(self.dt)
         #: whether :meth:`begin_step` ran what the next step runs before it integrates
         self._begun = False
-        #: whether a JSBSim aircraft's models were settled since the last step (a start, a trim: the next step's
-        #: start runs its engines burning nothing, as JSBSim's RunIC and trim)
+        #: whether a JSBSim aircraft's models were settled since the last step (a trim: the next step's start runs
+        #: its engines burning nothing, as JSBSim's trim does)
         self._settled = False
         #: the controls values last copied into the loads' controls array (skip the copy while they hold)
         self._flown_key = None
@@ -497,7 +497,7 @@ class Simulation:
         self._t_prev = 0.0
         self.controls = replace(self.start.controls)
         self.status = None
-        self._begun = False
+        self._begun = self._settled = False
         #: True once a step diverged (:attr:`status` says how); a crash leaves it False
         self.diverged = False
         self.qnorm_error = 0.0
@@ -527,7 +527,6 @@ class Simulation:
                 self._mass_balance(nudge=False)
             else:
                 props[:] = self.aircraft.jsbsim.initial
-            self._settled = True
             self._flown_key = None
             self._load_controls()
             aero.settle(self.t, self._y, aero.LoadParams(*self._view_fields))
@@ -945,8 +944,9 @@ class Simulation:
         y = self._y if self._eci is None else self._eci
         if advance:
             start_fields(y, self.t, self.dt, self._param_fields)
-            if self._fuel is not None:
+            if self._fuel is not None and not self._settled:
                 self._fuel.consume(self._params.jsb_props, self.dt)
+            self._settled = False
         elif self._params.jsb_on:
             scratch = tuple(f.copy() if isinstance(f, np.ndarray) else f for f in self._param_fields)
             start_fields(y.copy(), self.t, self.dt, scratch)

@@ -37,6 +37,7 @@ import numpy as np
 from flightsim.math import quat
 from flightsim.physics import trim as trim_module
 from flightsim.physics.aircraft import load_aircraft
+from flightsim.physics.jsbsim.fuel import FUEL_FREEZE
 from flightsim.simulation.controls import Controls
 from flightsim.simulation.flight import Simulation
 from flightsim.simulation.starts import Start, start_gravity
@@ -106,6 +107,8 @@ def flightsim_doublet(aircraft, point, duration=30.0, dt=1.0 / 120.0, integrator
                                                         aileron=point.aileron, rudder=point.rudder,
                                                         flaps=point.flaps), point)
     sim = Simulation(aircraft, integrator, dt, atmosphere="isa", start=start, planet=planet, lat=lat, lon=lon)
+    if sim.aircraft.jsbsim is not None:     # (JSBSim's oracle flies with its fuel frozen: flightsim's too)
+        sim.set_jsbsim_property(FUEL_FREEZE, 1.0)
     frames = int(round(duration / dt))
     rows = np.empty((frames + 1, 10))
     controls = np.empty((frames + 1, 5))

@@ -46,7 +46,7 @@ import numpy as np
 from flightsim.physics.jsbsim.mass import FUEL_DENSITY, INCH_TO_FT, _inertia_matrix, tank_inertia
 from flightsim.physics.jsbsim.program import canonical
 
-__all__ = ["FuelSystem", "FuelFlight", "MASS_OUTPUTS", "TANK_FIELDS", "STARVED"]
+__all__ = ["FUEL_FREEZE", "FuelSystem", "FuelFlight", "MASS_OUTPUTS", "TANK_FIELDS", "STARVED"]
 
 #: JSBSim's ``lbtoslug``'s inverse (``slugtolb``).
 SLUG_TO_LB = 32.174049
