@@ -378,7 +378,11 @@ class Simulation:
             flat = flat._replace(jsb_contacts=flat.jsb_contacts.copy())
         #: a JSBSim aircraft's tanks and point masses (:class:`~flightsim.physics.jsbsim.fuel.FuelFlight`): its
         #: mass, CG and inertia follow them; None for flightsim's own aircraft
-        self._fuel, flat = _fuel_flight(self.aircraft, flat)
+        self._inertia = np.array(self.aircraft.inertia, dtype=np.float64)      # (this flight's: fuel burns)
+        self._inertia_inv = np.array(self.aircraft.inertia_inv, dtype=np.float64)
+        self._fuel, flat = _fuel_flight(self.aircraft, flat, self._inertia, self._inertia_inv)
+        #: where each contact's weight on wheels is in ``jsb_last`` (FGGroundReactions' ``GetWOW``: any)
+        self._wow_index = None if self.aircraft.jsbsim is None else _wow_index(flat.jsb_contacts.shape[0])
         packed = planets.pack(self.planet, math.radians(self.lat), math.radians(self.lon),
                               inertia=self.aircraft.inertia)
         if packed is not None:
@@ -390,8 +394,6 @@ class Simulation:
         #: the loads' parameters with no planet: what reads the state's flat view (the ground, the instruments)
         self._view_fields = tuple(flat)
         self.atmosphere = atmosphere
-        self._inertia = np.array(self.aircraft.inertia, dtype=np.float64)      # (this flight's: fuel burns)
-        self._inertia_inv = np.array(self.aircraft.inertia_inv, dtype=np.float64)
         self._controls_array = self._params.controls
         self._diag = self._params.diag
         self._wind = self._params.wind
@@ -537,28 +539,28 @@ class Simulation:
         ``jsb_external``; its fuel burns and its masses move: :mod:`flightsim.physics.jsbsim.fuel`)."""
         arrays = {} if self._fuel is None else {k: getattr(self._params, k) for k in (
             "jsb_scalars", "jsb_turbines", "jsb_propellers", "jsb_external")}
-        return float(self._params.mass), self._inertia.copy(), arrays
+        return float(self._param_fields[_MASS_FIELD]), self._inertia.copy(), arrays
 
     def _mass_balance(self, nudge=True):
         """A JSBSim aircraft's ``FGMassBalance::Run``: its mass, CG and inertia from its tanks and point masses
         now (:meth:`~flightsim.physics.jsbsim.fuel.FuelFlight.balance`) into the loads and the integrator; on the
         ground (``nudge``, a wheel's weight on it) the CG's move shifts the state the other way, so that the
         airplane's structure stays where it stands (``FGPropagate::NudgeBodyLocation``)."""
-        mass, j, delta = self._fuel.balance(self._params.jsb_props)
-        if delta is None:
+        fuel = self._fuel
+        if not fuel.balance(self._params.jsb_props):
             return
-        if mass != self._params.mass:
-            self._params = self._params._replace(mass=mass)
-            self._param_fields = tuple(self._params)
+        mass = fuel.mass
+        if mass != self._param_fields[_MASS_FIELD]:     # (the fields the steps read: a named tuple's own
+            fields = list(self._param_fields)           # constructor costs more than the step's balance)
+            fields[_MASS_FIELD] = mass
+            self._param_fields = tuple(fields)
             view = list(self._view_fields)
             view[_MASS_FIELD] = mass
             self._view_fields = tuple(view)
-        flipped = j * _FLIP
-        self._inertia[:] = flipped
-        self._inertia_inv[:] = np.linalg.inv(flipped)
         if self._params.planet is not None:         # (the gravity-gradient torque's tensor)
-            self._params.planet[planets.P_INERTIA:planets.P_INERTIA + 9] = flipped.ravel()
-        if nudge and (delta[0] or delta[1] or delta[2]) and any(on for _, on in self.contact_wow()):
+            self._params.planet[planets.P_INERTIA:planets.P_INERTIA + 9] = self._inertia.ravel()
+        delta = fuel.delta
+        if nudge and (delta[0] or delta[1] or delta[2]) and np.any(self._params.jsb_last[self._wow_index] != 0.0):
             # (JSBSim's body axes → flightsim's, then to the earth frame)
             moved = quat.rotate(self._y[6:10], np.array([delta[0], -delta[1], -delta[2]]))
             self._y[0:3] -= moved
@@ -827,7 +829,7 @@ class Simulation:
             keep = [k for k in range(cmds.shape[0]) if names[int(cmds[k, 0])] not in leave]
             cmds = np.ascontiguousarray(cmds[keep]) if len(keep) < cmds.shape[0] else cmds.copy()
             flat = aero.LoadParams(*self._view_fields)._replace(jsb_commands=cmds)
-            self._params = self._params._replace(jsb_commands=cmds)
+            self._params = self._params._replace(jsb_commands=cmds, mass=self._param_fields[_MASS_FIELD])
             self._view_fields = tuple(flat)
             self._param_fields = tuple(self._params)
         return cmds
@@ -1239,15 +1241,22 @@ class Simulation:
         return np.array(aero.loads_fields(self.t, self._y, self._view_fields))
 
 
-#: Where the mass is among :class:`~flightsim.physics.aero.LoadParams`' fields; JSBSim's body axes ↔ flightsim's.
+#: Where the mass is among :class:`~flightsim.physics.aero.LoadParams`' fields.
 _MASS_FIELD = aero.LoadParams._fields.index("mass")
-_FLIP = np.outer([1.0, -1.0, -1.0], [1.0, -1.0, -1.0])
 
 
-def _fuel_flight(aircraft, flat):
+def _wow_index(contacts):
+    """Where each of ``contacts`` JSBSim contacts keeps its weight on wheels in ``jsb_last``."""
+    from flightsim.physics.jsbsim import ground_reactions as G
+    from flightsim.physics.jsbsim.loads import LAST_FIELDS
+
+    return LAST_FIELDS + np.arange(contacts, dtype=np.int64) * G.CONTACT_FIELDS + G.S_WOW
+
+
+def _fuel_flight(aircraft, flat, inertia, inertia_inv):
     """A JSBSim ``aircraft``'s :class:`~flightsim.physics.jsbsim.fuel.FuelFlight` over this flight's own copies of
-    the loads' arrays that hold lever arms (put into ``flat``, returned with it); ``(None, flat)`` for flightsim's
-    own aircraft."""
+    the loads' arrays that hold lever arms (put into ``flat``, returned with it) and its integrator's ``inertia``
+    and ``inertia_inv``; ``(None, flat)`` for flightsim's own aircraft."""
     model = aircraft.jsbsim
     if model is None or model.fuel is None:
         return None, flat
@@ -1264,7 +1273,7 @@ def _fuel_flight(aircraft, flat):
                "external": flat.jsb_external.shape[1] - 3, "contacts": G.C_X, "inertia": L.J_INERTIA,
                "starved": R_STARVED}
     return FuelFlight(model.fuel, model.mass.cg, flat.jsb_scalars, flat.jsb_turbines, flat.jsb_propellers,
-                      flat.jsb_external, flat.jsb_contacts, columns), flat
+                      flat.jsb_external, flat.jsb_contacts, inertia, inertia_inv, columns), flat
 
 
 def _state_vector(state):

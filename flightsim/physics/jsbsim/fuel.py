@@ -39,11 +39,14 @@ right, z down); the caller turns the tensor into flightsim's body axes.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from flightsim.physics.jsbsim.mass import FUEL_DENSITY, INCH_TO_FT, _inertia_matrix, tank_inertia
+from flightsim.errors import InputError
+from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit
+from flightsim.physics.jsbsim.mass import FUEL_DENSITY, INCH_TO_FT, _inertia_matrix
 from flightsim.physics.jsbsim.program import canonical
 
 __all__ = ["FUEL_FREEZE", "FuelSystem", "FuelFlight", "MASS_OUTPUTS", "TANK_FIELDS", "STARVED"]
@@ -67,6 +70,11 @@ STARVED = "{e}/starved"
 #: Point-mass shapes (``PointMass::esShape``): none given (its own ``<ixx>``…), tube, cylinder, sphere, ball.
 SHAPES = {"tube": 1, "cylinder": 2, "sphere": 3, "ball": 4}
 TANK_FUEL, TANK_OXIDIZER = 1, 2
+#: Engine kinds the burn tells apart: another (a turbine, a turboprop), a piston, a rocket, an electric engine.
+ENGINE_KINDS = {"piston": 1, "rocket": 2, "electric": 3}
+#: Columns of :attr:`FuelSystem.tank_own`: the grain (0 a liquid, 1 CYLINDRICAL, 2 ENDBURNING), a liquid's
+#: coefficient, the grain's radius, length and bore radius (in) and its density (slug/in³).
+GRAIN_FIELDS = 6
 
 
 def _tank_base(k):
@@ -99,9 +107,10 @@ class FuelSystem:
         (m, :data:`TANK_FIELDS`) slots.
     tank_capacity, tank_kind : numpy.ndarray
         lb; :data:`TANK_FUEL`, :data:`TANK_OXIDIZER` or 0.
-    tank_own : tuple
-        Per tank its contents' own inertia as ``(coefficient, None)`` (a liquid's: I = coefficient × contents, all
-        three axes) or ``(source, element)`` of a solid grain (:func:`tank_inertia`).
+    tank_own : numpy.ndarray
+        (m, :data:`GRAIN_FIELDS`) per tank what its contents' own inertia is made of (``FGTank::CalculateInertias``):
+        a liquid's coefficient (I = coefficient × contents, all three axes), or a solid grain's kind, radius,
+        length, bore (in) and density (slug/in³).
     feeds : tuple
         Per engine (file order) its ``<feed>`` tank numbers.
     engines : tuple
@@ -126,7 +135,7 @@ class FuelSystem:
     tank_slots: np.ndarray
     tank_capacity: np.ndarray
     tank_kind: np.ndarray
-    tank_own: tuple
+    tank_own: np.ndarray
     feeds: tuple
     engines: tuple
     flow_slots: np.ndarray
@@ -180,13 +189,7 @@ class FuelSystem:
                            f"{base}/priority": float(int(priority)),
                            f"{base}/pct-full": 100.0 * contents / capacity[-1],
                            f"{base}/external-flow-rate-pps": 0.0})
-            if tank.find("grain_config") is None:
-                radius = source.child_number(tank, "radius", "FT", where, 0.0) * 12.0
-                factor = source.child_number(tank, "inertia_factor", None, where, 1.0)
-                tank_own.append((factor * 0.4 * radius * radius / (144.0 * SLUG_TO_LB) if radius > 0.0 else 0.0,
-                                 None))
-            else:
-                tank_own.append((source, tank))
+            tank_own.append(_tank_own(source, tank, where, capacity[-1]))
         feeds, flows, starved = [], [], []
         engines = [] if block is None else block.findall("engine")
         for k, engine in enumerate(engines):
@@ -204,7 +207,8 @@ class FuelSystem:
                    np.array(shapes, dtype=np.float64).reshape(-1, 3), np.array(own).reshape(-1, 3, 3),
                    np.array([t[1] for t in mass.tanks], dtype=np.float64).reshape(-1, 3),
                    np.array(tslots, dtype=np.int64).reshape(-1, len(TANK_FIELDS)), np.array(capacity),
-                   np.array(kinds, dtype=np.int64), tuple(tank_own), tuple(feeds), (),
+                   np.array(kinds, dtype=np.int64), np.array(tank_own, dtype=np.float64).reshape(-1, GRAIN_FIELDS),
+                   tuple(feeds), (),
                    np.array(flows, dtype=np.int64).reshape(-1, 2), np.array(starved, dtype=np.int64),
                    np.array(outputs, dtype=np.int64), freeze), values
 
@@ -213,29 +217,357 @@ class FuelSystem:
         from dataclasses import replace
         return replace(self, engines=tuple(kinds))
 
-
-def _shape_inertia(shape, radius, length, weight):
-    """``PointMass::CalculateShapeInertia`` for a point mass of ``weight`` lb (JSBSim's body axes)."""
-    m = weight / SLUG_TO_LB
-    r2, l2 = radius * radius, length * length
-    if shape == 1:
-        return np.diag([m * r2, m / 12.0 * (6.0 * r2 + l2), m / 12.0 * (6.0 * r2 + l2)])
-    if shape == 2:
-        return np.diag([m * r2 / 2.0, m / 12.0 * (3.0 * r2 + l2), m / 12.0 * (3.0 * r2 + l2)])
-    if shape == 3:
-        return np.diag([2.0 * m * r2 / 3.0] * 3)
-    if shape == 4:
-        return np.diag([2.0 * m * r2 / 5.0] * 3)
-    return np.zeros((3, 3))
+    def engine_table(self):
+        """Per engine: its kind (:data:`ENGINE_KINDS`), its row, its fuel and oxidizer flow slots, its starved slot,
+        how many tanks it feeds from, then those tanks (−1 after): the compiled burn's table."""
+        width = max([len(f) for f in self.feeds] + [0])
+        out = np.full((len(self.feeds), 6 + width), -1, dtype=np.int64)
+        for k, feeds in enumerate(self.feeds):
+            kind, row = self.engines[k]
+            out[k, :6] = (ENGINE_KINDS.get(kind, 0), row, self.flow_slots[k, 0], self.flow_slots[k, 1],
+                          self.starved_slots[k], len(feeds))
+            out[k, 6:6 + len(feeds)] = feeds
+        return out
 
 
-def _point_inertia(m, r, cg):
-    """``FGMassBalance::GetPointmassInertia``: a point of ``m`` slug at structural ``r`` (in) about ``cg``."""
-    v = INCH_TO_FT * np.array([cg[0] - r[0], r[1] - cg[1], cg[2] - r[2]])
-    sv = m * v
-    xx, yy, zz = sv[0] * v[0], sv[1] * v[1], sv[2] * v[2]
-    xy, xz, yz = -sv[0] * v[1], -sv[0] * v[2], -sv[1] * v[2]
-    return np.array([[yy + zz, xy, xz], [xy, xx + zz, yz], [xz, yz, xx + yy]])
+def _tank_own(source, tank, where, capacity):
+    """A tank's row of :attr:`FuelSystem.tank_own` (``FGTank``'s constructor and ``CalculateInertias``).
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        A ``FUNCTION`` grain or another grain type, or a bore not smaller than the grain (as
+        :func:`~flightsim.physics.jsbsim.mass.tank_inertia`).
+    """
+    radius = source.child_number(tank, "radius", "FT", where, 0.0) * 12.0
+    grain = tank.find("grain_config")
+    if grain is None:
+        factor = source.child_number(tank, "inertia_factor", None, where, 1.0)
+        return (0.0, factor * 0.4 * radius * radius / (144.0 * SLUG_TO_LB) if radius > 0.0 else 0.0, 0.0, 0.0,
+                0.0, 0.0)
+    kind = (grain.get("type") or "").strip()
+    if kind not in ("CYLINDRICAL", "ENDBURNING"):
+        raise InputError(source.path, f"{where}/grain_config", f"grain type {kind!r} is not supported "
+                         "(CYLINDRICAL and ENDBURNING: a FUNCTION grain's inertia functions are not)")
+    length = source.child_number(grain, "length", "FT", f"{where}/grain_config", 0.0) * 12.0
+    bore = source.child_number(grain, "bore_diameter", "FT", f"{where}/grain_config", 0.0) * 12.0 / 2.0
+    if kind == "CYLINDRICAL":
+        if radius <= bore:
+            raise InputError(source.path, f"{where}/grain_config/bore_diameter", "the bore must be smaller than the "
+                             "grain's diameter")
+        density = (capacity / SLUG_TO_LB) / (np.pi * length * (radius * radius - bore * bore))
+        return (1.0, 0.0, radius, length, bore, density)
+    return (2.0, 0.0, radius, length, bore, (capacity / SLUG_TO_LB) / (np.pi * length * radius * radius))
+
+
+#: Entries of a flight's state array (:attr:`FuelFlight.state`): the CG the arms were computed about (the loaded
+#: one), the CG now, the CG before this frame's balance (the tanks' inertia's), 1 once balanced, the CG's move
+#: in this balance (JSBSim's body axes, ft), the mass (slug).
+(S_CG0, S_CG, S_LAST, S_BALANCED, S_DELTA, S_MASS) = (0, 3, 6, 9, 10, 13)
+STATE_SIZE = 14
+
+
+@borrowing_jit
+def _add_point(j, m, rx, ry, rz, cg):
+    """``j`` += ``FGMassBalance::GetPointmassInertia(m, r)`` about ``cg`` (slug, in; JSBSim's body axes)."""
+    vx, vy, vz = INCH_TO_FT * (cg[0] - rx), INCH_TO_FT * (ry - cg[1]), INCH_TO_FT * (cg[2] - rz)
+    sx, sy, sz = m * vx, m * vy, m * vz
+    xx, yy, zz = sx * vx, sy * vy, sz * vz
+    xy, xz, yz = -sx * vy, -sx * vz, -sy * vz
+    j[0, 0] += yy + zz
+    j[0, 1] += xy
+    j[0, 2] += xz
+    j[1, 0] += xy
+    j[1, 1] += xx + zz
+    j[1, 2] += yz
+    j[2, 0] += xz
+    j[2, 1] += yz
+    j[2, 2] += xx + yy
+
+
+@borrowing_jit
+def _tank_own_inertia(row, contents):
+    """``FGTank::CalculateInertias``: the contents' own ``(Ixx, Iyy, Izz)``, slug·ft² (:data:`GRAIN_FIELDS`)."""
+    mass = contents / SLUG_TO_LB
+    if row[0] == 0.0:
+        i = row[1] * contents
+        return i, i, i
+    radius, length, density = row[2], row[3], row[5]
+    rad2 = radius * radius
+    if row[0] == 1.0:
+        inner = math.sqrt(rad2 - (mass / density) / (math.pi * length))
+        sum_sqr = (rad2 + inner * inner) / 144.0
+        iyy = mass * (3.0 * sum_sqr + length * length / 144.0) / 12.0
+        return 0.5 * mass * sum_sqr, iyy, iyy
+    burning = (mass / density) / (math.pi * rad2)
+    iyy = mass * (3.0 * rad2 + burning * burning) / (144.0 * 12.0)
+    return 0.5 * mass * rad2 / 144.0, iyy, iyy
+
+
+@borrowing_jit
+def _shift_rows(rows, column, base, dx, dy, dz, skip_moments):
+    """Rows' arms (3 columns from ``column``) = their loaded arms ``base`` + the CG's move; an external moment's
+    (``skip_moments``: column 0 not 0) stays none."""
+    for k in range(rows.shape[0]):
+        if skip_moments and rows[k, 0] != 0.0:
+            continue
+        rows[k, column] = base[k, 0] + dx
+        rows[k, column + 1] = base[k, 1] + dy
+        rows[k, column + 2] = base[k, 2] + dz
+
+
+@borrowing_entry_jit
+def mass_balance(props, masses, mass_slots, mass_shapes, mass_own, tanks, tank_slots, tank_capacity, tank_kind,
+                 tank_own, empty, base_j, output_slots, state, scalars, scalar_columns, scalar_base, engines,
+                 engine_column, engine_base, propellers, propeller_column, propeller_base, external, external_column,
+                 external_base, contacts, contact_column, contact_base, inertia, inertia_inv, work):
+    """``FGMassBalance::Run`` (:class:`FuelFlight` holds the arguments): the weight, CG and inertia from the
+    point masses' weights and the tanks' contents in ``props`` (contents above capacity cut to it, as ``FGTank::
+    SetContents``); :data:`MASS_OUTPUTS` and the tanks' fullness written; every arm about the CG moved with it; the
+    loads' tensor and its inverse (``scalar_columns[2]``: ``J_INERTIA``, JSBSim's axes) and the integrator's
+    (``inertia``, ``inertia_inv``: flightsim's body axes) set.  ``empty``: the empty weight (lb) and CG (in).
+    ``work``: 3×3 scratch.  Returns False when nothing moved since the last call (nothing written then)."""
+    n, m = masses.shape[0], tanks.shape[0]
+    changed = state[S_BALANCED] == 0.0
+    for k in range(m):
+        if props[tank_slots[k, T_CONTENTS]] > tank_capacity[k]:
+            props[tank_slots[k, T_CONTENTS]] = tank_capacity[k]
+    # (what moved since the last balance: told by the mass and the CG, below)
+    tanks_weight = 0.0
+    for k in range(m):
+        tanks_weight += props[tank_slots[k, T_CONTENTS]]
+    masses_weight = 0.0
+    for k in range(n):
+        masses_weight += props[mass_slots[k]]
+    weight = empty[0] + tanks_weight + masses_weight
+    mx, my, mz = empty[0] * empty[1], empty[0] * empty[2], empty[0] * empty[3]
+    px = py = pz = 0.0
+    for k in range(n):
+        w = props[mass_slots[k]]
+        px += w * masses[k, 0]
+        py += w * masses[k, 1]
+        pz += w * masses[k, 2]
+    tx = ty = tz = 0.0
+    for k in range(m):
+        c = props[tank_slots[k, T_CONTENTS]]
+        tx += tanks[k, 0] * c
+        ty += tanks[k, 1] * c
+        tz += tanks[k, 2] * c
+    cg = state[S_CG:S_CG + 3]
+    last = state[S_LAST:S_LAST + 3]
+    cx, cy, cz = (mx + px + tx) / weight, (my + py + ty) / weight, (mz + pz + tz) / weight
+    mass = weight / SLUG_TO_LB
+    if not changed and mass == state[S_MASS] and cx == cg[0] and cy == cg[1] and cz == cg[2] \
+            and last[0] == cg[0] and last[1] == cg[1] and last[2] == cg[2]:
+        return False
+    # the tanks' inertia (FGPropulsion::CalculateTankInertias, before this frame's mass balance: about the last
+    # frame's CG; the first balance's about the loaded one)
+    for a in range(3):
+        last[a] = cg[a] if state[S_BALANCED] != 0.0 else state[S_CG0 + a]
+    for a in range(3):
+        for b in range(3):
+            work[a, b] = 0.0
+    for k in range(m):
+        c = props[tank_slots[k, T_CONTENTS]]
+        _add_point(work, c / SLUG_TO_LB, tanks[k, 0], tanks[k, 1], tanks[k, 2], last)
+        ixx, iyy, izz = _tank_own_inertia(tank_own[k], c)
+        work[0, 0] += ixx
+        work[1, 1] += iyy
+        work[2, 2] += izz
+    cg[0], cg[1], cg[2] = cx, cy, cz
+    j = scalars[scalar_columns[2]:scalar_columns[2] + 9]
+    for a in range(3):
+        for b in range(3):
+            j[3 * a + b] = base_j[a, b]
+    tank_j00, tank_j01, tank_j02 = work[0, 0], work[0, 1], work[0, 2]
+    tank_j11, tank_j12, tank_j22 = work[1, 1], work[1, 2], work[2, 2]
+    for a in range(3):
+        for b in range(3):
+            work[a, b] = base_j[a, b]
+    _add_point(work, empty[0] / SLUG_TO_LB, empty[1], empty[2], empty[3], cg)
+    base00, base01, base02 = work[0, 0], work[0, 1], work[0, 2]
+    base10, base11, base12 = work[1, 0], work[1, 1], work[1, 2]
+    base20, base21, base22 = work[2, 0], work[2, 1], work[2, 2]
+    for a in range(3):
+        for b in range(3):
+            work[a, b] = 0.0
+    for k in range(n):
+        w = props[mass_slots[k]]
+        _add_point(work, w / SLUG_TO_LB, masses[k, 0], masses[k, 1], masses[k, 2], cg)
+        shape = mass_shapes[k, 0]
+        if shape == 0.0:
+            for a in range(3):
+                for b in range(3):
+                    work[a, b] += mass_own[k, 3 * a + b]
+        else:
+            pm = w / SLUG_TO_LB
+            r2, l2 = mass_shapes[k, 1] * mass_shapes[k, 1], mass_shapes[k, 2] * mass_shapes[k, 2]
+            if shape == 1.0:
+                axial, transverse = pm * r2, pm / 12.0 * (6.0 * r2 + l2)
+            elif shape == 2.0:
+                axial, transverse = pm * r2 / 2.0, pm / 12.0 * (3.0 * r2 + l2)
+            elif shape == 3.0:
+                axial = transverse = 2.0 * pm * r2 / 3.0
+            elif shape == 4.0:
+                axial = transverse = 2.0 * pm * r2 / 5.0
+            else:
+                axial = transverse = 0.0
+            work[0, 0] += axial
+            work[1, 1] += transverse
+            work[2, 2] += transverse
+    # mJ = baseJ + the empty airplane's parallel axes, + the point masses', + the tanks' (FGMassBalance::Run)
+    j[0] = base00 + work[0, 0] + tank_j00
+    j[1] = base01 + work[0, 1] + tank_j01
+    j[2] = base02 + work[0, 2] + tank_j02
+    j[3] = base10 + work[1, 0] + tank_j01
+    j[4] = base11 + work[1, 1] + tank_j11
+    j[5] = base12 + work[1, 2] + tank_j12
+    j[6] = base20 + work[2, 0] + tank_j02
+    j[7] = base21 + work[2, 1] + tank_j12
+    j[8] = base22 + work[2, 2] + tank_j22
+    # the inverse (Stevens and Lewis, as FGMassBalance::Run)
+    ixx, iyy, izz, ixy, ixz, iyz = j[0], j[4], j[8], -j[1], -j[2], -j[5]
+    k1 = iyy * izz - iyz * iyz
+    k2 = iyz * ixz + ixy * izz
+    k3 = ixy * iyz + iyy * ixz
+    denom = 1.0 / (ixx * k1 - ixy * k2 - ixz * k3)
+    k1, k2, k3 = k1 * denom, k2 * denom, k3 * denom
+    k4 = (izz * ixx - ixz * ixz) * denom
+    k5 = (ixy * ixz + iyz * ixx) * denom
+    k6 = (ixx * iyy - ixy * ixy) * denom
+    inv = scalars[scalar_columns[2] + 9:scalar_columns[2] + 18]
+    inv[0], inv[1], inv[2], inv[3], inv[4], inv[5], inv[6], inv[7], inv[8] = k1, k2, k3, k2, k4, k5, k3, k5, k6
+    for a in range(3):                      # (flightsim's body axes: D J D, D = diag(1, −1, −1))
+        for b in range(3):
+            sign = 1.0 if (a == 0) == (b == 0) else -1.0
+            inertia[a, b] = sign * j[3 * a + b]
+            inertia_inv[a, b] = sign * inv[3 * a + b]
+    state[S_DELTA] = INCH_TO_FT * (cx - last[0])
+    state[S_DELTA + 1] = INCH_TO_FT * (last[1] - cy)
+    state[S_DELTA + 2] = INCH_TO_FT * (cz - last[2])
+    state[S_MASS] = mass
+    state[S_BALANCED] = 1.0
+    dx = INCH_TO_FT * (cx - state[S_CG0])
+    dy = INCH_TO_FT * (state[S_CG0 + 1] - cy)
+    dz = INCH_TO_FT * (cz - state[S_CG0 + 2])
+    for a in range(2):
+        col = scalar_columns[a]
+        scalars[col] = scalar_base[a, 0] + dx
+        scalars[col + 1] = scalar_base[a, 1] + dy
+        scalars[col + 2] = scalar_base[a, 2] + dz
+    _shift_rows(engines, engine_column, engine_base, dx, dy, dz, False)
+    _shift_rows(propellers, propeller_column, propeller_base, dx, dy, dz, False)
+    _shift_rows(external, external_column, external_base, dx, dy, dz, True)
+    _shift_rows(contacts, contact_column, contact_base, dx, dy, dz, False)
+    fuel = oxidizer = 0.0
+    for k in range(m):
+        c = props[tank_slots[k, T_CONTENTS]]
+        props[tank_slots[k, T_PCT]] = 100.0 * c / tank_capacity[k]
+        if tank_kind[k] == TANK_FUEL:
+            fuel += c
+        elif tank_kind[k] == TANK_OXIDIZER:
+            oxidizer += c
+    out = output_slots
+    props[out[0]], props[out[1]], props[out[2]] = weight, mass, empty[0]
+    props[out[3]], props[out[4]], props[out[5]] = cx, cy, cz
+    props[out[6]], props[out[7]], props[out[8]] = j[0], j[4], j[8]
+    props[out[9]], props[out[10]], props[out[11]] = -j[1], j[2], -j[5]
+    props[out[12]], props[out[13]] = fuel, oxidizer
+    return True
+
+
+@borrowing_jit
+def _feed_list(table, k, kind_wanted, contents, unusable, priority, tank_kind, found):
+    """``ConsumeFuel``'s search for engine row ``k`` of ``table``: its selected feed tanks of ``kind_wanted`` holding
+    more than their unusable fuel at the lowest priority number that has any, into ``found``; returns how many,
+    and whether it feeds from any selected tank of that kind."""
+    count = table[k, 5]
+    n = contents.shape[0]
+    level = 1
+    found_n = 0
+    has = False
+    while found_n == 0 and level <= n:
+        for f in range(count):
+            t = table[k, 6 + f]
+            if priority[t] == 0 or tank_kind[t] != kind_wanted:
+                continue
+            has = True
+            if contents[t] > unusable[t] and priority[t] == level:
+                found[found_n] = t
+                found_n += 1
+        if found_n == 0:
+            level += 1
+    return found_n, has
+
+
+@borrowing_jit
+def _drain(contents, unusable, found, found_n, need):
+    """``FGTank::Drain`` of ``need`` (lb) shared by the ``found_n`` tanks of ``found``."""
+    if found_n == 0:
+        return
+    per_tank = need / found_n
+    for f in range(found_n):
+        t = found[f]
+        if contents[t] - per_tank >= unusable[t]:
+            contents[t] -= per_tank
+        elif contents[t] > unusable[t]:
+            contents[t] = unusable[t]
+
+
+@borrowing_entry_jit
+def consume_fuel(props, dt, table, tank_slots, tank_capacity, tank_kind, freeze_slot, output_slots, engines,
+                 starved_column, work, found):
+    """``FGPropulsion::ConsumeFuel`` for each engine after its frame (``table``: :meth:`FuelSystem.engine_table`;
+    the fuel flows in ``props``), each starved engine marked for its next frame (a piston's starved flag, a
+    rocket's row's ``starved_column``), then the tanks' external flows (``FGTank::Calculate``) and the totals.
+    ``work``: (m, 3) scratch; ``found``: (m,) int scratch."""
+    m = tank_slots.shape[0]
+    if m == 0:
+        return
+    for t in range(m):
+        work[t, 0] = props[tank_slots[t, T_CONTENTS]]
+        work[t, 1] = props[tank_slots[t, T_UNUSABLE]] * props[tank_slots[t, T_DENSITY]]
+        work[t, 2] = float(int(props[tank_slots[t, T_PRIORITY]]))
+    contents, unusable, priority = work[:, 0], work[:, 1], work[:, 2]
+    if props[freeze_slot] == 0.0:
+        for k in range(table.shape[0]):
+            kind = table[k, 0]
+            fuel_n, _ = _feed_list(table, k, TANK_FUEL, contents, unusable, priority, tank_kind, found)
+            starved = fuel_n == 0
+            oxi_n, oxi_tanks = 0, False
+            if kind == 2:
+                # (the oxidizer's list after the fuel's, in found's other end: a rocket feeds from few tanks)
+                oxi_n, oxi_tanks = _feed_list(table, k, TANK_OXIDIZER, contents, unusable, priority, tank_kind,
+                                              found[fuel_n:])
+                starved = starved or (oxi_tanks and oxi_n == 0)
+            if kind == 1 and table[k, 4] >= 0:
+                props[table[k, 4]] = 1.0 if starved else 0.0
+            elif kind == 2:
+                engines[table[k, 1], starved_column] = 1.0 if starved else 0.0
+            if starved or kind == 3:
+                continue
+            need = props[table[k, 2]] * dt if table[k, 2] >= 0 else 0.0
+            _drain(contents, unusable, found, fuel_n, need)
+            if kind == 2 and oxi_n > 0:
+                need = props[table[k, 3]] * dt if table[k, 3] >= 0 else 0.0
+                _drain(contents, unusable, found[fuel_n:], oxi_n, need)
+    fuel = oxidizer = 0.0
+    for t in range(m):
+        flow = props[tank_slots[t, T_FLOW]]
+        if flow < 0.0:
+            if contents[t] + flow * dt >= unusable[t]:
+                contents[t] += flow * dt
+            elif contents[t] > unusable[t]:
+                contents[t] = unusable[t]
+        elif flow > 0.0:
+            contents[t] = min(contents[t] + flow * dt, tank_capacity[t])
+        props[tank_slots[t, T_CONTENTS]] = contents[t]
+        props[tank_slots[t, T_PCT]] = 100.0 * contents[t] / tank_capacity[t]
+        if tank_kind[t] == TANK_FUEL:
+            fuel += contents[t]
+        elif tank_kind[t] == TANK_OXIDIZER:
+            oxidizer += contents[t]
+    props[output_slots[12]], props[output_slots[13]] = fuel, oxidizer
 
 
 class FuelFlight:
@@ -249,189 +581,63 @@ class FuelFlight:
     scalars, engines, propellers, external, contacts : numpy.ndarray
         This flight's ``jsb_scalars``, ``jsb_turbines``, ``jsb_propellers``, ``jsb_external``, ``jsb_contacts``
         (changed in place: the arms, the inertia, a rocket's starvation).
+    inertia, inertia_inv : numpy.ndarray
+        The integrator's tensor and its inverse (flightsim's body axes), set in place.
     arm_columns : dict
         Where each array's arms are: ``{"scalars": (J_RP, J_EYE), "engines": E_X, "propellers": PR_X,
         "external": first arm column, "contacts": C_X, "inertia": J_INERTIA, "starved": R_STARVED}``.
     """
 
-    def __init__(self, system, cg, scalars, engines, propellers, external, contacts, arm_columns):
+    def __init__(self, system, cg, scalars, engines, propellers, external, contacts, inertia, inertia_inv,
+                 arm_columns):
         self.system = system
-        self.cg0 = np.asarray(cg, dtype=np.float64)
-        self.scalars, self.engines, self.propellers = scalars, engines, propellers
-        self.external, self.contacts = external, contacts
-        self.columns = arm_columns
         c = arm_columns
-        self._base = {
-            "scalars": [scalars[k:k + 3].copy() for k in c["scalars"]],
-            "engines": engines[:, c["engines"]:c["engines"] + 3].copy(),
-            "propellers": propellers[:, c["propellers"]:c["propellers"] + 3].copy(),
-            "external": external[:, c["external"]:c["external"] + 3].copy(),
-            "contacts": contacts[:, c["contacts"]:c["contacts"] + 3].copy(),
-        }
-        self._moments = external[:, 0] != 0.0 if external.shape[0] else np.zeros(0, dtype=bool)
-        self._starved0 = engines[:, c["starved"]].copy() if engines.shape[0] else np.zeros(0)
+        self.starved_column = c["starved"]
+        self._starved0 = engines[:, c["starved"]].copy()
+        self.engines = engines
+        s = system
+        self.state = np.zeros(STATE_SIZE)
+        self.state[S_CG0:S_CG0 + 3] = cg
+        self._table = s.engine_table()
+        self._work = np.zeros((3, 3))
+        self._tank_work = np.zeros((s.tanks.shape[0], 3))
+        self._found = np.zeros(max(s.tanks.shape[0], 1) * 2, dtype=np.int64)
+        self._balance_args = (
+            s.masses, s.mass_slots, s.mass_shapes, np.ascontiguousarray(s.mass_own.reshape(-1, 9)), s.tanks,
+            s.tank_slots, s.tank_capacity, s.tank_kind, s.tank_own,
+            np.array([s.empty_weight, *s.empty_cg]), np.ascontiguousarray(s.base_inertia), s.output_slots,
+            self.state, scalars, np.array([*c["scalars"], c["inertia"]], dtype=np.int64),
+            np.array([scalars[k:k + 3] for k in c["scalars"]]),
+            engines, c["engines"], engines[:, c["engines"]:c["engines"] + 3].copy(),
+            propellers, c["propellers"], propellers[:, c["propellers"]:c["propellers"] + 3].copy(),
+            external, c["external"], external[:, c["external"]:c["external"] + 3].copy(),
+            contacts, c["contacts"], contacts[:, c["contacts"]:c["contacts"] + 3].copy(),
+            inertia, inertia_inv, self._work)
         self.reset()
 
     def reset(self):
-        """As loaded: the arms about the loaded CG, no engine starved but as the file leaves them."""
-        self.cg = self.cg0.copy()
-        self.last_cg = self.cg_before = None
-        self.key = None
-        self.mass = None
-        self.inertia = None
-        self._shift(np.zeros(3))
+        """As loaded: no balance yet, no engine starved but as the file leaves them."""
+        self.state[S_CG:] = 0.0
+        self.state[S_CG:S_CG + 3] = self.state[S_CG0:S_CG0 + 3]
         if self.engines.shape[0]:
-            self.engines[:, self.columns["starved"]] = self._starved0
+            self.engines[:, self.starved_column] = self._starved0
 
-    def _shift(self, d):
-        """Every arm moved by ``d`` (JSBSim's body axes, ft): the CG's move from the loaded one."""
-        c, b = self.columns, self._base
-        for k, base in zip(c["scalars"], b["scalars"], strict=True):
-            self.scalars[k:k + 3] = base + d
-        if self.engines.shape[0]:
-            self.engines[:, c["engines"]:c["engines"] + 3] = b["engines"] + d
-        if self.propellers.shape[0]:
-            self.propellers[:, c["propellers"]:c["propellers"] + 3] = b["propellers"] + d
-        if self.external.shape[0]:
-            moved = b["external"] + d
-            moved[self._moments] = 0.0
-            self.external[:, c["external"]:c["external"] + 3] = moved
-        if self.contacts.shape[0]:
-            self.contacts[:, c["contacts"]:c["contacts"] + 3] = b["contacts"] + d
+    @property
+    def mass(self):
+        """The mass at the last balance, slug."""
+        return float(self.state[S_MASS])
+
+    @property
+    def delta(self):
+        """The CG's move in the last balance, JSBSim's body axes, ft (``vDeltaXYZcgBody``)."""
+        return self.state[S_DELTA:S_DELTA + 3]
 
     def balance(self, props):
-        """``FGMassBalance::Run`` on the property array ``props`` (the tanks' contents and the point masses'
-        weights there): writes :data:`MASS_OUTPUTS` and the tanks' fullness, moves the arms and the loads' inertia
-        (``J_INERTIA``) with the CG.  Returns ``(mass slug, J, delta)``: J JSBSim's body-axes tensor, ``delta`` the
-        CG's move since the last call in JSBSim's body axes (ft; ``vDeltaXYZcgBody``), or None when nothing
-        changed since the last call (then the rest is the last call's)."""
-        s = self.system
-        weights = props[s.mass_slots] if s.mass_slots.size else np.zeros(0)
-        ts = s.tank_slots
-        contents = np.minimum(props[ts[:, T_CONTENTS]], s.tank_capacity) if ts.size else np.zeros(0)
-        if ts.size:
-            props[ts[:, T_CONTENTS]] = contents
-        key = (weights.tobytes(), contents.tobytes())
-        if key == self.key and self.last_cg is not None and np.array_equal(self.last_cg, self.cg_before):
-            return self.mass, self.inertia, None        # (nothing moved, and the tanks' arms are about this CG)
-        self.key = key
-        tanks_weight = float(np.sum(contents)) if contents.size else 0.0
-        weight = s.empty_weight + tanks_weight + (float(np.sum(weights)) if weights.size else 0.0)
-        moment = s.empty_weight * s.empty_cg
-        if weights.size:
-            moment = moment + weights @ s.masses
-        if contents.size:
-            moment = moment + contents @ s.tanks
-        cg = moment / weight
-        last = self.cg if self.last_cg is None else self.last_cg
-        # the tanks' inertia (FGPropulsion::CalculateTankInertias, before this frame's mass balance: about the
-        # last frame's CG)
-        tank_j = np.zeros((3, 3))
-        for k in range(contents.shape[0]):
-            tank_j += _point_inertia(contents[k] / SLUG_TO_LB, s.tanks[k], last)
-            coefficient, element = s.tank_own[k]
-            if element is None:
-                own = (coefficient * contents[k],) * 3
-            else:
-                own = tank_inertia(coefficient, element, contents[k], f"propulsion/tank[{k}]")
-            tank_j += np.diag(own)
-        j = s.base_inertia + _point_inertia(s.empty_weight / SLUG_TO_LB, s.empty_cg, cg)
-        pm_j = np.zeros((3, 3))
-        for k in range(weights.shape[0]):
-            pm_j += _point_inertia(weights[k] / SLUG_TO_LB, s.masses[k], cg)
-            shape, radius, length = s.mass_shapes[k]
-            pm_j += s.mass_own[k] if shape == 0.0 else _shape_inertia(int(shape), radius, length, weights[k])
-        j = j + pm_j + tank_j
-        delta = INCH_TO_FT * np.array([cg[0] - last[0], last[1] - cg[1], cg[2] - last[2]])
-        self.cg_before = last
-        self.last_cg = cg
-        self.cg = cg
-        self.mass = weight / SLUG_TO_LB
-        self.inertia = j
-        self._shift(INCH_TO_FT * np.array([cg[0] - self.cg0[0], self.cg0[1] - cg[1], cg[2] - self.cg0[2]]))
-        k = self.columns["inertia"]
-        self.scalars[k:k + 9] = j.ravel()
-        self.scalars[k + 9:k + 18] = np.linalg.inv(j).ravel()
-        fuel = float(np.sum(contents[s.tank_kind == TANK_FUEL])) if contents.size else 0.0
-        oxidizer = float(np.sum(contents[s.tank_kind == TANK_OXIDIZER])) if contents.size else 0.0
-        values = (weight, self.mass, s.empty_weight, cg[0], cg[1], cg[2], j[0, 0], j[1, 1], j[2, 2], -j[0, 1],
-                  j[0, 2], -j[1, 2], fuel, oxidizer)
-        props[s.output_slots] = values
-        if ts.size:
-            props[ts[:, T_PCT]] = 100.0 * contents / s.tank_capacity
-        return self.mass, j, delta
+        """``FGMassBalance::Run`` on the property array ``props`` (:func:`mass_balance`): whether anything moved."""
+        return mass_balance(props, *self._balance_args)
 
     def consume(self, props, dt):
-        """``FGPropulsion::ConsumeFuel`` for every engine after its frame (the fuel flows in ``props``), then
-        the tanks' external flows and the totals; the starved engines marked for the next frame."""
+        """``FGPropulsion::ConsumeFuel`` after the engines' frame of ``dt`` s (:func:`consume_fuel`)."""
         s = self.system
-        if s.tank_slots.size == 0:
-            return
-        ts = s.tank_slots
-        contents = props[ts[:, T_CONTENTS]].copy()
-        unusable = props[ts[:, T_UNUSABLE]] * props[ts[:, T_DENSITY]]
-        priority = props[ts[:, T_PRIORITY]].astype(np.int64)
-        frozen = props[s.freeze_slot] != 0.0
-        n = contents.shape[0]
-        for k, feeds in enumerate(s.feeds):
-            if frozen:
-                break
-            kind, row = s.engines[k]
-            lists = []
-            starved = False
-            for wanted in (TANK_FUEL, TANK_OXIDIZER) if kind == "rocket" else (TANK_FUEL,):
-                found, level = [], 1
-                has = False
-                while not found and level <= n:
-                    for t in feeds:
-                        if priority[t] == 0 or s.tank_kind[t] != wanted:
-                            continue
-                        has = True
-                        if contents[t] > unusable[t] and priority[t] == level:
-                            found.append(t)
-                    if not found:
-                        level += 1
-                lists.append(found)
-                if wanted == TANK_FUEL:
-                    starved = not found
-                elif has and not found:
-                    starved = True
-            self._starve(props, k, kind, row, starved)
-            if starved:
-                continue
-            for found, column in zip(lists, (0, 1), strict=False):
-                slot = s.flow_slots[k, column]
-                need = props[slot] * dt if slot >= 0 else 0.0
-                if kind == "electric":
-                    need = 0.0
-                per_tank = need / len(found) if found else 0.0
-                for t in found:
-                    remaining = contents[t] - per_tank
-                    if remaining >= unusable[t]:
-                        contents[t] -= per_tank
-                    elif contents[t] > unusable[t]:
-                        contents[t] = unusable[t]
-        flow = props[ts[:, T_FLOW]]
-        for t in range(n):
-            if flow[t] < 0.0:
-                remaining = contents[t] + flow[t] * dt
-                if remaining >= unusable[t]:
-                    contents[t] = remaining
-                elif contents[t] > unusable[t]:
-                    contents[t] = unusable[t]
-            elif flow[t] > 0.0:
-                contents[t] = min(contents[t] + flow[t] * dt, s.tank_capacity[t])
-        props[ts[:, T_CONTENTS]] = contents
-        props[ts[:, T_PCT]] = 100.0 * contents / s.tank_capacity
-        out = s.output_slots
-        props[out[-2]] = float(np.sum(contents[s.tank_kind == TANK_FUEL]))
-        props[out[-1]] = float(np.sum(contents[s.tank_kind == TANK_OXIDIZER]))
-
-    def _starve(self, props, k, kind, row, starved):
-        """Engine ``k``'s ``Starved`` flag for its next frame."""
-        if kind == "piston":
-            slot = self.system.starved_slots[k]
-            if slot >= 0:
-                props[slot] = 1.0 if starved else 0.0
-        elif kind == "rocket":
-            self.engines[row, self.columns["starved"]] = 1.0 if starved else 0.0
+        consume_fuel(props, dt, self._table, s.tank_slots, s.tank_capacity, s.tank_kind, s.freeze_slot,
+                     s.output_slots, self.engines, self.starved_column, self._tank_work, self._found)
