@@ -10,6 +10,7 @@ import pytest
 
 from flightsim.math import quat
 from flightsim.physics import aero
+from flightsim.physics.jsbsim.fuel import FUEL_FREEZE
 from flightsim.simulation import trace
 from flightsim.simulation.failures import KINDS, Failure, bits_of, engine_switches, read_failures
 from flightsim.simulation.flight import Simulation, resolve_aircraft
@@ -268,6 +269,14 @@ def test_the_batch_flies_its_failures_as_single_flights_do(c172, tmp_path):
     assert batch.controls[0, 2] == 1.0 and abs(batch.flown_controls[0, 2]) < 1e-12      # the pilot's, and what flies
 
 
+def _frozen(sim):
+    """The batch keeps a JSBSim aircraft's mass as loaded (its fuel does not burn): so does a single flight compared
+    with it."""
+    if sim.aircraft.jsbsim is not None:
+        sim.set_jsbsim_property(FUEL_FREEZE, 1.0)
+    return sim
+
+
 @pytest.mark.parametrize("name, start_kind, schedule", [
     ("c172", "air", (Failure("engine_partial", at_s=0.5, fraction=0.4), Failure("engine_rough", at_s=1.0, seed=2))),
     ("c172", "runway", (Failure("tyre_left", at_s=0.5),)),
@@ -284,8 +293,8 @@ def test_the_batch_flies_engine_and_tyre_failures_as_single_flights_do(name, sta
     dt = 1.0 / 120.0 if flat else DT
     start = make_start(aircraft, start_kind, **flat)
     batch = BatchSimulation(3, aircraft, "rk4", dt, start=start, failures=schedule, **flat)
-    single = Simulation(aircraft, "rk4", dt, start=start, failures=schedule, **flat)
-    healthy = Simulation(aircraft, "rk4", dt, start=start, **flat)
+    single = _frozen(Simulation(aircraft, "rk4", dt, start=start, failures=schedule, **flat))
+    healthy = _frozen(Simulation(aircraft, "rk4", dt, start=start, **flat))
     rows = batch.controls.copy()
     rows[:, 0] = 1.0                                    # full throttle (on the runway: a take-off roll)
     rows[:, 6] = 0.0                                    # (the parking brake off)
@@ -443,7 +452,7 @@ def test_the_batch_quits_a_jsbsim_engine_as_a_single_flight_does():
     start = make_start(aircraft, "air", planet="flat")
     schedule = (Failure("engine", at_s=0.5, engine=2),)
     batch = BatchSimulation(2, aircraft, "rk4", 1.0 / 120.0, start=start, planet="flat", failures=schedule)
-    single = Simulation(aircraft, "rk4", 1.0 / 120.0, start=start, planet="flat", failures=schedule)
+    single = _frozen(Simulation(aircraft, "rk4", 1.0 / 120.0, start=start, planet="flat", failures=schedule))
     for _ in range(240):
         batch.step()
         single.step()

@@ -525,8 +525,8 @@ class Simulation:
                 frozen = props[self._fuel.system.freeze_slot]
                 props[:] = self.aircraft.jsbsim.initial
                 props[self._fuel.system.freeze_slot] = frozen
-                self._fuel.reset()
-                self._mass_balance(nudge=False)
+                self._fuel.reset(props)
+                self._set_mass(float(self.aircraft.mass))
             else:
                 props[:] = self.aircraft.jsbsim.initial
             self._flown_key = None
@@ -541,6 +541,19 @@ class Simulation:
             "jsb_scalars", "jsb_turbines", "jsb_propellers", "jsb_external")}
         return float(self._param_fields[_MASS_FIELD]), self._inertia.copy(), arrays
 
+    def _set_mass(self, mass):
+        """The mass (slug) the steps and the loads read, and the gravity-gradient torque's tensor (a round planet's)
+        from the integrator's."""
+        if mass != self._param_fields[_MASS_FIELD]:     # (the fields the steps read: a named tuple's own
+            fields = list(self._param_fields)           # constructor costs more than the step's balance)
+            fields[_MASS_FIELD] = mass
+            self._param_fields = tuple(fields)
+            view = list(self._view_fields)
+            view[_MASS_FIELD] = mass
+            self._view_fields = tuple(view)
+        if self._params.planet is not None:
+            self._params.planet[planets.P_INERTIA:planets.P_INERTIA + 9] = self._inertia.ravel()
+
     def _mass_balance(self, nudge=True):
         """A JSBSim aircraft's ``FGMassBalance::Run``: its mass, CG and inertia from its tanks and point masses
         now (:meth:`~flightsim.physics.jsbsim.fuel.FuelFlight.balance`) into the loads and the integrator; on the
@@ -549,16 +562,7 @@ class Simulation:
         fuel = self._fuel
         if not fuel.balance(self._params.jsb_props):
             return
-        mass = fuel.mass
-        if mass != self._param_fields[_MASS_FIELD]:     # (the fields the steps read: a named tuple's own
-            fields = list(self._param_fields)           # constructor costs more than the step's balance)
-            fields[_MASS_FIELD] = mass
-            self._param_fields = tuple(fields)
-            view = list(self._view_fields)
-            view[_MASS_FIELD] = mass
-            self._view_fields = tuple(view)
-        if self._params.planet is not None:         # (the gravity-gradient torque's tensor)
-            self._params.planet[planets.P_INERTIA:planets.P_INERTIA + 9] = self._inertia.ravel()
+        self._set_mass(fuel.mass)
         delta = fuel.delta
         if nudge and (delta[0] or delta[1] or delta[2]) and np.any(self._params.jsb_last[self._wow_index] != 0.0):
             # (JSBSim's body axes → flightsim's, then to the earth frame)

@@ -602,6 +602,10 @@ class FuelFlight:
         self._work = np.zeros((3, 3))
         self._tank_work = np.zeros((s.tanks.shape[0], 3))
         self._found = np.zeros(max(s.tanks.shape[0], 1) * 2, dtype=np.int64)
+        # (as loaded: what a reset puts back, so that an aircraft whose masses do not move flies bit for bit as
+        # its loaded arrays, not as their sums taken again in another order)
+        self._loaded = [(a, a.copy()) for a in (scalars, engines, propellers, external, contacts, inertia,
+                                                inertia_inv)]
         self._balance_args = (
             s.masses, s.mass_slots, s.mass_shapes, np.ascontiguousarray(s.mass_own.reshape(-1, 9)), s.tanks,
             s.tank_slots, s.tank_capacity, s.tank_kind, s.tank_own,
@@ -613,14 +617,26 @@ class FuelFlight:
             external, c["external"], external[:, c["external"]:c["external"] + 3].copy(),
             contacts, c["contacts"], contacts[:, c["contacts"]:c["contacts"] + 3].copy(),
             inertia, inertia_inv, self._work)
-        self.reset()
+        self._cg_file = np.array(cg, dtype=np.float64)
 
-    def reset(self):
-        """As loaded: no balance yet, no engine starved but as the file leaves them."""
-        self.state[S_CG:] = 0.0
-        self.state[S_CG:S_CG + 3] = self.state[S_CG0:S_CG0 + 3]
+    def reset(self, props):
+        """As loaded (``props``: the property array as loaded): the arrays' arms and tensors the loaded ones, no
+        engine starved but as the file leaves them; the balance of the loaded masses taken (its CG the one the
+        arms are about from now on), so that only a mass that moves changes them."""
+        for array, loaded in self._loaded:
+            array[...] = loaded
         if self.engines.shape[0]:
             self.engines[:, self.starved_column] = self._starved0
+        state = self.state
+        state[:] = 0.0
+        state[S_CG0:S_CG0 + 3] = self._cg_file
+        state[S_CG:S_CG + 3] = self._cg_file
+        self.balance(props)
+        state[S_CG0:S_CG0 + 3] = state[S_CG:S_CG + 3]
+        state[S_LAST:S_LAST + 3] = state[S_CG:S_CG + 3]
+        state[S_DELTA:S_DELTA + 3] = 0.0
+        for array, loaded in self._loaded:
+            array[...] = loaded
 
     @property
     def mass(self):
