@@ -74,10 +74,11 @@ EARTH_FT = 20_902_231.0
 #: Why a script that flightsim runs cannot match JSBSim, where the reason is known (shown in the table).
 #: (Measured with this script and with JSBSim's ``propulsion/fuel_freeze`` set; see the README's table.)
 NOTES = {
-    "737_cruise": "after the trim (5.1 s) JSBSim burns 125 lb of fuel and climbs 51 ft as it lightens, flightsim's "
-                  "fuel does not burn (it sinks 12 ft); with JSBSim's fuel frozen too the heights differ by 26 ft",
-    "737_cruise_steady_turn": "as 737_cruise: JSBSim burns 151 lb after the turn trim and climbs 72 ft; with its "
-                              "fuel frozen the heights differ by 20 ft",
+    "737_cruise": "the fuel burns as JSBSim's (the tanks within 0.02 lb of JSBSim's over the first 30 s, the mass, CG "
+                  "and inertia with them); the heights part by 26 ft as they did with both fuels frozen: the trims' "
+                  "(flightsim's throttle 0.92990 against JSBSim's 0.93029, N2 97.196 % against 97.211 %)",
+    "737_cruise_steady_turn": "as 737_cruise: the fuel burns as JSBSim's; the heights part by 20.3 ft (20 ft with "
+                              "both fuels frozen: the trims')",
     "c3101": "the engines start in JSBSim's frames (rpm within 0.03 % over the first 20 s); on JSBSim's ground "
              "reactions its Climb event fires one frame from JSBSim's (27.733 s against 27.742 s)",
     "f16_runway_test": "the script starts no engine: both F-16s stand, their airspeed the script's 80 ft/s wind "
@@ -101,9 +102,9 @@ NOTES = {
     "c3105": "as c3104 at dt 1/120 s (the impact parts them by 1.06° and 2.0 ft/s); 'Cruise Throttle' (vc ≥ 300 ft/s, "
              "reached slowly in level flight) fires 18 frames late (115.76 s against 115.61 s)",
     "c1722": "the longitudinal trim (do_simple_trim 0, at 0.5 s) is JSBSim's (α, throttle and pitch trim alone: the "
-             "c172x rolls on its propeller's torque until the roll autopilot takes it at 5 s), and over the first 55 s "
-             "the two fly within 7.4 ft, 6.0 ft, 0.56° and 0.11 ft/s; the script sets the tanks' unusable fuel so that "
-             "JSBSim's engine starves at 55.77 s ('Engine starved'): flightsim's fuel does not burn, its engine runs",
+             "c172x rolls on its propeller's torque until the roll autopilot takes it at 5 s); the script sets the "
+             "tanks' unusable fuel: both burn it alike (the tanks within 2e-5 lb) and both engines starve at 55.77 s "
+             "('Engine starved' in the same frame ±1)",
     "c1723": "the take-off, the climb and the output rate the script sets (its aircraft's own output, "
              "simulation/output/log_rate_hz) as JSBSim's, lift-off in the same frame; 'Adjust throttle/flaps' (1000 ft "
              "above the ground, reached in a slow climb) fires 17 frames late (133.58 s against 133.44 s)",
@@ -114,10 +115,10 @@ NOTES = {
                             "the 10 ft/s² the spool-up adds, 0.04 ft/s, the difference measured at 56 s",
     "b737_runway_new": "as Concorde_runway_test (the 737's spool-up adds 10 ft/s² too): 'Notify Velocity' a frame late "
                        "(53.608 s against 53.600 s), 'Notify stop' 2 frames late",
-    "x153": "the gravity-gradient torque acts as JSBSim's (tests/test_gravity_torque.py); JSBSim's X-15 burns its "
-            "18,000 lb of propellant from 3 s (lighter, it climbs away; the rocket runs dry and the 'Engine Flame "
-            "Out' and 'Apogee' events fire), flightsim's fuel does not burn: its rocket never runs dry and, at full "
-            "thrust on a 45° climb, leaves the atmosphere until the state overflows at 87 s",
+    "x153": "the X-15's rocket burns its propellant as JSBSim's (the tanks to the pound at every notice; the "
+            "gravity-gradient torque as JSBSim's, tests/test_gravity_torque.py): 'Engine Flame Out' fires in "
+            "JSBSim's frame (98.14 s), 'Apogee' 1.55 s early (185.59 s against 187.14 s: at the top of a 90-s "
+            "coast a small difference of climb rate moves it far)",
     "paraglider_rotate_test": "it runs to its end since the frame runs as JSBSim's (its quaternion degenerated at "
                               "6.8 s before), but parts from JSBSim's by 125 ft and 72° in attitude over its 30 s: "
                               "not yet looked into",
