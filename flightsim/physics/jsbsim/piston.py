@@ -1,7 +1,7 @@
 """JSBSim's piston engine (``FGPiston``), with its starter, magnetos and supercharger, driving a propeller.
 
-Each frame, as ``FGPiston::Calculate`` with fuel frozen (no fuel burnt, never
-starved):
+Each frame, as ``FGPiston::Calculate`` (the fuel it flows burnt by the flight, :mod:`~flightsim.physics.
+jsbsim.fuel`; starved, ``{e}/starved``, it gets none, as at mixture 0):
 
 * the manifold pressure seeks ``p_ram · Ze / (Ze + Z_airbox + Z_throttle (1 −
   throttle)²)``, the impedances of the engine (``Ze``: the peak over the mean

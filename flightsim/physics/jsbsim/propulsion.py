@@ -37,8 +37,8 @@ injected engine without an ``Injection`` function (B747's) keeps its thrust
 while injecting (JSBSim would read a missing function); one with an
 ``<injection-time>`` is refused without it, as is an augmented engine (or
 augmethod 2) without ``AugThrust``.  The fuel flow is computed as JSBSim's
-(``…/fuel-flow-rate-pps``: ``tsfc``, ``atsfc``, the idle fuel flow) but not
-burnt (fuel burn is frozen here); nozzle, EPR and EGT are not modelled.
+(``…/fuel-flow-rate-pps``: ``tsfc``, ``atsfc``, the idle fuel flow) and burnt by the flight
+(:mod:`~flightsim.physics.jsbsim.fuel`); nozzle, EPR and EGT are not modelled.
 
 As JSBSim's ``FGPiston`` (its starter, magnetos and
 supercharger) driving an ``FGPropeller`` (fixed-pitch, variable-pitch or
@@ -71,7 +71,8 @@ runs them (``#`` the engine's number): ``pre`` ones (or untyped) in the engines'
 ``post`` ones in :attr:`Propulsion.post_program` after them.  A rocket's or an electric engine's thruster turns
 with ``propulsion/engine[k]/pitch-angle-rad`` and ``…/yaw-angle-rad`` (FGThruster's: a launcher's flight
 controls gimbal it); a turbine's keeps its file's orientation.
-Not modelled either: a turboprop's start, off and trim phases (FGTurboProp's: its engines run), fuel burn.
+Not modelled either: a turboprop's start, off and trim phases (FGTurboProp's: its engines run), a turbine's or
+turboprop's starvation.
 Turbines, like pistons, start running, as JSBSim's ``propulsion/set-running`` leaves them
 (:attr:`Propulsion.defaults`: the phase running, the fuel on); a script stops the ones its reset file does not
 start (``ScriptProperties.initial_engines`` in :mod:`flightsim.simulation.script_writes`).

@@ -17,8 +17,9 @@ Rocket, as ``FGRocket::Calculate`` and ``FGPropulsion::ConsumeFuel`` each frame:
   (``FGNozzle::Calculate``: ``atmosphere/P-psf``, the file's ``<area>``, ft²);
   a ``direct`` thruster takes the vacuum thrust as it is.
 
-**Fuel burn.**  flightsim's fuel does not burn (the tanks keep their
-contents).  JSBSim's liquid rocket has no thrust at all with
+**Fuel burn.**  A flight burns the propellant (:mod:`~flightsim.physics.jsbsim.fuel`: the tanks drain
+after each frame, and a rocket whose tanks run dry is starved from the next, its row's ``R_STARVED``; with
+``propulsion/fuel_freeze`` they keep their contents, as below).  JSBSim's liquid rocket has no thrust at all with
 ``propulsion/fuel_freeze`` = 1, as the other engines' oracles fly: its thrust
 is made of the propellant ``ConsumeFuel`` drained, and a frozen
 ``ConsumeFuel`` drains none (nor does it during JSBSim's trim, so a rocket
@@ -30,9 +31,8 @@ replay_propulsion`) flies JSBSim with the burn on and puts every tank's
 contents back before each frame, so both have the mass and CG of the file's
 tanks.  The engine is starved, as ``ConsumeFuel`` decides, when none of the
 tanks it feeds from (``<feed>``, priority > 0) holds fuel above its unusable
-amount, or it feeds from oxidizer tanks and none holds oxidizer: with the
-tanks' contents frozen that is decided once, from the file (X15's oxidizer
-tank is empty: its rocket never burns, in JSBSim too).
+amount, or it feeds from oxidizer tanks and none holds oxidizer: as loaded that is decided from the file
+(X15's oxidizer tank is empty: its rocket never burns, in JSBSim too), then by the burn each frame.
 
 The state is the last frame's flows (``propulsion/engine[k]/fuel-flow-rate-pps``
 and ``…/oxi-flow-rate-pps``, JSBSim's names; a frame burns ``flow × dt``,

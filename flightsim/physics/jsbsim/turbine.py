@@ -34,8 +34,8 @@ Then, ``dt`` s of the phase (``FGTurbine::Off``, ``Run``, ``SpinUp``, ``Start``,
 * **seize**: N2 0, N1 falling toward ``q̄/20``, not running;
 * **trim** (no time passing): the thrust at the throttle's N2 with no spool lag, as ``FGTurbine::Trim``.
 
-Fuel is not burnt (flightsim freezes it), so no engine starves; the fuel flow is kept as
-``…/fuel-flow-rate-pps`` (JSBSim's name; FGTurbine's ``FuelFlow_pph`` / 3600).  EGT, oil, nozzle and EPR are
+The fuel flow is kept as ``…/fuel-flow-rate-pps`` (JSBSim's name; FGTurbine's ``FuelFlow_pph`` / 3600), which
+the flight burns (:mod:`~flightsim.physics.jsbsim.fuel`); a turbine with empty tanks is not starved (it runs on).  EGT, oil, nozzle and EPR are
 not computed.
 
 An engine is a row of :data:`ENGINE_FIELDS` constants (``E_*``) and a row of :data:`SLOT_FIELDS` property slots
