@@ -35,7 +35,8 @@ Then, ``dt`` s of the phase (``FGTurbine::Off``, ``Run``, ``SpinUp``, ``Start``,
 * **trim** (no time passing): the thrust at the throttle's N2 with no spool lag, as ``FGTurbine::Trim``.
 
 The fuel flow is kept as ``…/fuel-flow-rate-pps`` (JSBSim's name; FGTurbine's ``FuelFlow_pph`` / 3600), which
-the flight burns (:mod:`~flightsim.physics.jsbsim.fuel`); a turbine with empty tanks is not starved (it runs on).  EGT, oil, nozzle and EPR are
+the flight burns (:mod:`~flightsim.physics.jsbsim.fuel`); a turbine with empty tanks is not starved (it runs on).
+EGT, oil, nozzle and EPR are
 not computed.
 
 An engine is a row of :data:`ENGINE_FIELDS` constants (``E_*``) and a row of :data:`SLOT_FIELDS` property slots
