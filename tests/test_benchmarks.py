@@ -161,3 +161,11 @@ def test_bench_gpu_smoke_under_the_simulator_and_one_line_without_a_gpu():
     proc = subprocess.run(cmd, cwd=BENCH.parent, capture_output=True, text=True, timeout=600, env=env)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("bench_gpu: device='cuda': no NVIDIA GPU here") and proc.stderr.count("\n") == 1
+
+
+def test_jsbsim_fuel_cost_prints_each_aircraft_burning_and_frozen():
+    out = run("c172x", "--steps", "20", script="jsbsim_fuel_cost.py")
+    assert "| aircraft | step burning µs | step frozen µs | ratio |" in out
+    row = next(line for line in out.splitlines() if line.startswith("| c172x |"))
+    burning, frozen, ratio = (float(cell) for cell in row.strip("|").split("|")[1:])
+    assert burning > 0.0 and frozen > 0.0 and ratio > 0.0
