@@ -126,7 +126,7 @@ NOTES = {
                       "(θ −11.3°) where JSBSim's trimOnGround rotates it onto its tail wheel (θ 11.7°, ψ 88.24° after "
                       "its rotations): 23° apart in pitch until flightsim's rocks back at 2 s, ψ 1.8° apart after",
     "J2460": "the script holds the launcher on its pad (forces/hold-down 1: JSBSim's FGAccelerations zeroes its "
-             "accelerations, its engines off), which flightsim does not model: flightsim's J246 falls from the pad",
+             "accelerations), as flightsim's Simulation.hold_down does: the two stand still, to the foot, for 420 s",
     "p51_start_test": "its reset file puts the P-51 below the ground sinking at 17.7 ft/s; as in JSBSim nothing on "
                       "the ground stops the run, and after the start the two part in attitude (65°) on the ground",
 }

@@ -412,6 +412,11 @@ class Simulation:
         #: ``_y`` then being its flat view (:func:`flightsim.physics.planet.to_view`); None on a flat planet
         self._eci = None if packed is None else np.zeros(steps.STATE_SIZE)
         self._prev_eci = None if packed is None else np.zeros(steps.STATE_SIZE)
+        #: while held down (:attr:`hold_down`) the position and attitude where it is held (``x`` then ``q``, the
+        #: view's); None when free.  Released after :meth:`begin_step`, the step begun still holds it
+        #: (``_release``), as JSBSim's frame integrates the accelerations its models found while held
+        self._held_at = None
+        self._release = False
         self.renormalize = bool(renormalize)
         #: callables run after every completed step (e.g. a ghost airplane keeping pace)
         self.followers = []
@@ -488,6 +493,7 @@ class Simulation:
         self._prev = self._y.copy()
         self.t = 0.0 if state is None else float(state.t)
         self._to_eci()
+        self._hold_again()
         self._t_prev = 0.0
         self.controls = replace(self.start.controls)
         self.status = None
@@ -544,6 +550,7 @@ class Simulation:
         self._prev[:] = prev
         self.t, self._t_prev = float(state.t), float(previous.t)
         self._to_eci()
+        self._hold_again()
         self.status = status
         self._begun = False                 # (the next step starts again from this state)
         self.diverged = False
@@ -644,6 +651,52 @@ class Simulation:
                                  "(planet='round')")
             return
         planets.set_gravity_torque(self._params.planet, on)
+
+    @property
+    def hold_down(self):
+        """Whether the airplane is held where it is, at rest on the ground (JSBSim's ``forces/hold-down``: a
+        launcher on its pad, its engines running).
+
+        JSBSim (``FGFDMExec::SetHoldDown``) zeroes the body's velocity and rates relative to the Earth at once,
+        and while held ``FGAccelerations`` makes its accelerations zero in the body frame: the airplane turns
+        with the Earth and its loads move it no more, while its engines, fuel and flight controls run on.  Here
+        each step integrates as ever (the models and engines run) and the state is then put back where it was
+        held, at rest relative to the Earth (on a round planet the inertial state whose view that is).  Released
+        (False), it flies on from there: from the step after the one :meth:`begin_step` began, if it began one
+        (JSBSim's frame, whose script runs between its models and the integration, integrates the accelerations
+        its models found while held).  Held (True), the step begun holds it too (JSBSim's ``SetHoldDown`` sets the
+        held accelerations at once).
+        """
+        return self._held_at is not None and not self._release
+
+    @hold_down.setter
+    def hold_down(self, on):
+        if not on:
+            if self._begun and self._held_at is not None:
+                self._release = True
+            else:
+                self._held_at = None
+            return
+        self._release = False
+        if self._held_at is None:
+            self._y[steps.V] = 0.0
+            self._y[steps.W] = 0.0
+            self._held_at = np.concatenate([self._y[steps.X], self._y[steps.Q]])
+            self._to_eci()
+
+    def _hold_again(self):
+        """A new state while held down (a reset, a loaded state): held where it now is."""
+        if self._held_at is not None:
+            self._held_at, self._release = None, False
+            self.hold_down = True
+
+    def _hold(self):
+        """After a step while held down: the state back where it is held, at rest relative to the Earth."""
+        self._y[steps.X] = self._held_at[:3]
+        self._y[steps.V] = 0.0
+        self._y[steps.Q] = self._held_at[3:]
+        self._y[steps.W] = 0.0
+        self._to_eci()
 
     @property
     def geodetic(self):
@@ -846,6 +899,10 @@ class Simulation:
         self.t += self.dt
         if self._eci is not None:
             self._to_view()
+        if self._held_at is not None:
+            self._hold()
+            if self._release:
+                self._held_at, self._release = None, False
         self.qnorm_error = err
         self._ground()
         if self._wind_model is not None:   # once per step: the wind the next step holds through its stages

@@ -28,7 +28,8 @@ What runs (JSBSim's ``FGScript::LoadScript``, ``FGOutputType::Load``, ``FGOutput
 - JSBSim's one-minus-cosine gust (``atmosphere/cosine-gust/*``, :mod:`flightsim.simulation.script_gust`), added to
   the steady wind from the frame its ``start`` is written;
 - JSBSim's integration settings (:data:`SETTINGS`): its integrators (taken as settings of JSBSim's own: flightsim
-  integrates with ``--integrator``), the gravity model 1 (J2) and the gravity-gradient torque off;
+  integrates with ``--integrator``), the gravity model 1 (J2), the gravity-gradient torque, and the hold-down
+  (``forces/hold-down``: :attr:`~flightsim.simulation.flight.Simulation.hold_down`);
 - a function's ``<table>`` (compiled by the aircraft's compiler, :class:`~flightsim.physics.jsbsim.program.
   ProgramBuilder`) and ``<switch>`` (FGFunction's: the value at the index rounded, a run stopped at an index
   below 0 or past the end, as JSBSim's exception).
@@ -59,7 +60,7 @@ from flightsim.simulation import script_events as events
 from flightsim.simulation import script_gust as gusts
 from flightsim.simulation import script_properties as props
 from flightsim.simulation import script_subsystems as subsystems
-from flightsim.simulation.script_writes import GRAVITY_TORQUE, TRIM_MODES, TRIM_REFUSED, ScriptProperties
+from flightsim.simulation.script_writes import GRAVITY_TORQUE, HOLD_DOWN, TRIM_MODES, TRIM_REFUSED, ScriptProperties
 
 __all__ = ["Output", "OutputEntry", "Script", "evaluate", "load_script", "run_script"]
 
@@ -75,11 +76,12 @@ FUNCTIONS = {
     "lt": (2, 2), "le": (2, 2), "gt": (2, 2), "ge": (2, 2), "eq": (2, 2), "nq": (2, 2), "not": (1, 1),
     "and": (1, None), "or": (1, None), "ifthen": (3, 3), "switch": (2, None),
 }
-#: JSBSim's settings of its integration a script may write (``FGPropagate``, ``FGInertial``, ``FGAccelerations``):
-#: name → (JSBSim's default, the values flightsim runs as JSBSim does (None: any), why the others are refused).
-#: The integrators are JSBSim's own (flightsim integrates with ``--integrator``); the gravity is J2's (model 1,
-#: ``gtWGS84``); the gravity-gradient torque acts on the round planet when on
-#: (:func:`flightsim.physics.planet.gravity_torque`).  (JSBSim's cosine gust, ``atmosphere/cosine-gust/*``,
+#: JSBSim's settings of its integration a script may write (``FGPropagate``, ``FGInertial``, ``FGAccelerations``,
+#: ``FGFDMExec``): name → (JSBSim's default, the values flightsim runs as JSBSim does (None: any), why the others
+#: are refused).  The integrators are JSBSim's own (flightsim integrates with ``--integrator``); the gravity is J2's
+#: (model 1, ``gtWGS84``); the gravity-gradient torque acts on the round planet when on
+#: (:func:`flightsim.physics.planet.gravity_torque`); the hold-down holds the airplane at rest where it is
+#: (:attr:`~flightsim.simulation.flight.Simulation.hold_down`).  (JSBSim's cosine gust, ``atmosphere/cosine-gust/*``,
 #: blows: :mod:`flightsim.simulation.script_gust`.)
 SETTINGS = {
     "simulation/integrator/rate/rotational": (1.0, None, ""),
@@ -88,6 +90,7 @@ SETTINGS = {
     "simulation/integrator/position/translational": (4.0, None, ""),
     "simulation/gravity-model": (1.0, {1.0}, "flightsim's gravity is the planet's J2 model (JSBSim's 1, WGS84)"),
     GRAVITY_TORQUE: (0.0, {0.0, 1.0}, "the gravity-gradient torque is on (1) or off (0)"),
+    HOLD_DOWN: (0.0, None, ""),
 }
 #: ``simulation/reset`` (``FGFDMExec::ResetToInitialConditions``) and the reset file's terrain elevation a script
 #: may set before it (``FGInitialCondition::SetTerrainElevationFtIC``).
@@ -784,6 +787,8 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
                          lat=ic.lat_deg, lon=ic.lon_deg, crashes=False, terrain=terrain_plane(ic.elevation_ft))
         if constants[GRAVITY_TORQUE] != 0.0:
             sim.gravity_torque = True
+        if constants[HOLD_DOWN] != 0.0:         # (the launcher on its pad: FGFDMExec::SetHoldDown)
+            sim.hold_down = True
         if t0:
             sim.set_state(replace(sim.state, t=t0))
         tree = ScriptProperties(sim, constants, ic, ic.wind_ned)

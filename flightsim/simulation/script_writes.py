@@ -93,6 +93,9 @@ PITCH_TRIM = "fcs/pitch-trim-cmd-norm"
 #: JSBSim's setting (``FGAccelerations``) that turns the gravity-gradient torque on (:attr:`Simulation.gravity_torque
 #: <flightsim.simulation.flight.Simulation.gravity_torque>`).
 GRAVITY_TORQUE = "simulation/gravitational-torque"
+#: JSBSim's ``forces/hold-down`` (``FGFDMExec::SetHoldDown``): the airplane held at rest where it is
+#: (:attr:`Simulation.hold_down <flightsim.simulation.flight.Simulation.hold_down>`).
+HOLD_DOWN = "forces/hold-down"
 #: Engine-start properties refused where the aircraft's engines have no such switch.
 ENGINE_STARTS = ("propulsion/starter_cmd", "propulsion/cutoff_cmd", "fcs/starter-cmd-norm")
 #: The per-engine properties a ``propulsion/*`` switch reaches: a piston's magnetos and starter
@@ -306,6 +309,8 @@ class ScriptProperties:
             self.constants[name] = value
             if name == GRAVITY_TORQUE:
                 self.sim.gravity_torque = value != 0.0
+            elif name == HOLD_DOWN:
+                self.sim.hold_down = value != 0.0
         elif kind == "terminate":
             self.terminate = self.terminate or value != 0.0
         elif kind == "trim":
