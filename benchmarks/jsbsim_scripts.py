@@ -123,11 +123,11 @@ NOTES = {
             "Out' and 'Apogee' events fire), flightsim's fuel does not burn: its rocket never runs dry and, at full "
             "thrust on a 45° climb, leaves the atmosphere until the state overflows at 87 s",
     "paraglider_rotate_test": "it runs to its end since the frame runs as JSBSim's (its quaternion degenerated at "
-                              "6.8 s before), but parts from JSBSim's by 125 ft and 72° in attitude over its 30 s. The roll "
-                              "the script commands tumbles the canopy in both (heading 224° at 10 s in JSBSim's, 282° "
-                              "in flightsim's), and JSBSim's own run at dt 1/960 s is 17° from its run at the script's "
-                              "dt by then; flightsim's at 1/960 s diverges at 8.4 s (the airspeed runs away at "
-                              "rdot 195 rad/s²): not yet found why",
+                              "6.8 s before), but parts from JSBSim's by 125 ft and 72° in attitude over its 30 s. "
+                              "The roll the script commands tumbles the canopy in both (heading 224° at 10 s in "
+                              "JSBSim's, 282° in flightsim's), and JSBSim's own run at dt 1/960 s is 17° from its run "
+                              "at the script's dt by then; flightsim's at 1/960 s diverges at 8.4 s (the airspeed "
+                              "runs away at rdot 195 rad/s²): not yet found why",
     "p51d_tail_wind": "the cosine gust (25 ft/s tail wind, 15–26 s) blows as JSBSim's (airspeed within 0.05 ft/s from "
                       "3 s on); the ground trim (do_simple_trim 2) differs: flightsim's settles the P-51 on its nose "
                       "(θ −11.3°) where JSBSim's trimOnGround rotates it onto its tail wheel (θ 11.7°, ψ 88.24° after "

@@ -81,6 +81,11 @@ CONTACT_WOW = re.compile(r"^(gear|contact)/unit(?:\[(\d+)\])?/WOW$")
 FUEL_GPH = re.compile(r"^(propulsion/engine(?:\[\d+\])?)/fuel-flow-rate-gph$")
 #: The wind's properties (NED, ft/s) and their index.
 WIND = {"atmosphere/wind-north-fps": 0, "atmosphere/wind-east-fps": 1, "atmosphere/wind-down-fps": 2}
+#: The steady wind's direction (the way it blows *towards*, rad) and speed (ft/s), as ``FGWinds`` ties them:
+#: ``SetWindPsi`` keeps the speed and turns the wind to the direction (level), ``SetWindspeed`` keeps the direction
+#: (a calm wind starts blowing North, the direction back at 0); the direction is FGWinds' own ``psiw``, 0 until set,
+#: and each frame the wind's own direction where it blows North or South (``FGWinds::Run``).
+WIND_DIRECTION, WIND_SPEED = "atmosphere/psiw-rad", "atmosphere/wind-mag-fps"
 #: The total wind's (the steady wind plus the cosine gust: ``FGWinds``' ``vTotalWindNED``; read-only), NED, ft/s.
 TOTAL_WIND = {"atmosphere/total-wind-north-fps": 0, "atmosphere/total-wind-east-fps": 1,
               "atmosphere/total-wind-down-fps": 2}
@@ -125,6 +130,7 @@ class ScriptProperties:
         self.ic = ic
         self.terminate = False
         self.ned_wind = [float(w) for w in wind]
+        self.wind_psi = 0.0                 # (FGWinds' psiw: written, and each frame the wind's, :meth:`apply`)
         self.gust_ned = [0.0, 0.0, 0.0]
         self._frame = self._aux = None
         self._t = 0.0
@@ -185,6 +191,10 @@ class ScriptProperties:
                     return 1.0 if on else 0.0
         if name in WIND:
             return self.ned_wind[WIND[name]]
+        if name == WIND_DIRECTION:
+            return self.wind_psi
+        if name == WIND_SPEED:
+            return math.sqrt(sum(w * w for w in self.ned_wind))
         if name == TEMPERATURE_BIAS and self.model is not None:
             return self.sim.jsbsim_temperature_bias
         if name in TOTAL_WIND:
@@ -247,7 +257,7 @@ class ScriptProperties:
             return "temperature", ""
         if name in ("simulation/reset", "simulation/write-state-file"):
             return "run", ""            # (run_script's: FGFDMExec::ResetToInitialConditions, a state file)
-        if name in WIND:
+        if name in WIND or name in (WIND_DIRECTION, WIND_SPEED):
             return "wind", ""
         if name == "propulsion/set-running":
             return "running", ""
@@ -535,7 +545,7 @@ class ScriptProperties:
         for name, value in self.pending.items():
             kind, _ = self.kind(name)
             if kind == "wind":
-                self.ned_wind[WIND[name]] = value
+                self._set_wind(name, value)
                 self._hold_wind()
             elif kind == "temperature":
                 self.sim.set_jsbsim_temperature_bias(value)
@@ -547,6 +557,30 @@ class ScriptProperties:
                 self.sim.set_jsbsim_property(name, value)
         self.pending.clear()
         self._frame = self._aux = None
+        # FGWinds::Run, each frame: the direction the wind blows towards, from the wind where it blows North or
+        # South, in [0, 2π)
+        if self.ned_wind[0] != 0.0:
+            self.wind_psi = math.atan2(self.ned_wind[1], self.ned_wind[0])
+        if self.wind_psi < 0.0:
+            self.wind_psi += 2.0 * math.pi
+
+    def _set_wind(self, name, value):
+        """The steady wind after a write of ``name`` (:data:`WIND`, :data:`WIND_DIRECTION`, :data:`WIND_SPEED`),
+        as ``FGWinds``' setters change it: ``SetWindPsi`` is ``SetWindspeed`` at the speed now with the new
+        direction, and ``SetWindspeed`` on a calm wind blows North and puts the direction back at 0 (so a direction
+        written to a calm wind is lost, as JSBSim's documentation warns)."""
+        if name in WIND:
+            self.ned_wind[WIND[name]] = value
+            return
+        speed = value
+        if name == WIND_DIRECTION:
+            speed = math.sqrt(sum(w * w for w in self.ned_wind))
+            self.wind_psi = value
+        if not any(self.ned_wind):
+            self.wind_psi = 0.0
+            self.ned_wind[0] = speed
+        else:
+            self.ned_wind[:] = [speed * math.cos(self.wind_psi), speed * math.sin(self.wind_psi), 0.0]
 
     def _fuel_density(self):
         """The density the engines' fuel flow in gallons is reckoned with (lb/gal): ``FGPropulsion::Load``'s, the
