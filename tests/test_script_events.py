@@ -282,7 +282,8 @@ def test_a_wind_set_by_the_script_blows_as_jsbsims(tmp_path):
 def test_a_wind_direction_and_speed_set_by_the_script_are_jsbsims(tmp_path):
     """``atmosphere/psiw-rad`` and ``wind-mag-fps`` as FGWinds' setters: a direction written to the calm air is
     lost (SetWindspeed then blows North and the direction goes back to 0), a speed then a direction turn the wind,
-    a speed keeps the direction; the ball drifts with each as JSBSim's."""
+    a speed keeps the direction; the ball drifts with each as JSBSim's, its distances from the start
+    (``position/distance-from-start-*-mt``) JSBSim's."""
     root, work = make_root(tmp_path)
     script = _script(root, "winddir", """
     <event name="direction while calm">
@@ -302,7 +303,9 @@ def test_a_wind_direction_and_speed_set_by_the_script_are_jsbsims(tmp_path):
       <set name="atmosphere/wind-mag-fps" value="-20"/>
     </event>""", end="4", rate="2",
                      logged=("atmosphere/psiw-rad", "atmosphere/wind-mag-fps", "atmosphere/wind-north-fps",
-                             "atmosphere/wind-east-fps", "velocities/v-east-fps"))
+                             "atmosphere/wind-east-fps", "velocities/v-east-fps",
+                             "position/distance-from-start-mag-mt", "position/distance-from-start-lon-mt",
+                             "position/distance-from-start-lat-mt"))
     done = cli("script", script, "--root", str(root), cwd=work)
     assert done.returncode == 0, done.stderr
     jsbsim_run(root, script)
@@ -311,6 +314,9 @@ def test_a_wind_direction_and_speed_set_by_the_script_are_jsbsims(tmp_path):
     for a, b in zip(mine[1:], jsb[1:], strict=True):
         assert a[:5] == b[:5], (a, b)
         assert abs(float(a[5]) - float(b[5])) < 1e-3
+        for k in (6, 7, 8):                     # (FGAuxiliary's distances from the start, m)
+            assert abs(float(a[k]) - float(b[k])) < 1e-4, (a[0], k, a[k], b[k])
+    assert float(mine[-1][6]) > 0.01 and float(mine[-1][6]) >= max(float(mine[-1][7]), float(mine[-1][8]))
     rows = {float(r[0]): [float(x) for x in r[1:5]] for r in mine[1:]}
     assert rows[0.5] == [0.0, 0.0, 0.0, 0.0]                 # (the direction lost on the calm air)
     assert rows[1.5][1:3] == [40.0, 40.0]                     # (North, the direction back at 0)

@@ -55,9 +55,11 @@ import re
 
 import numpy as np
 
+from flightsim.physics import planet as planets
+from flightsim.physics.constants import FT_TO_M
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY
 from flightsim.physics.jsbsim.loads import GEAR_LOADS, PROP_LOADS, STATE
-from flightsim.physics.jsbsim.program import canonical
+from flightsim.physics.jsbsim.program import canonical, geodesic
 from flightsim.simulation import script_properties as props
 
 __all__ = ["READ_ONLY_PREFIXES", "TRIM_MODES", "ScriptProperties"]
@@ -86,6 +88,12 @@ WIND = {"atmosphere/wind-north-fps": 0, "atmosphere/wind-east-fps": 1, "atmosphe
 #: (a calm wind starts blowing North, the direction back at 0); the direction is FGWinds' own ``psiw``, 0 until set,
 #: and each frame the wind's own direction where it blows North or South (``FGWinds::Run``).
 WIND_DIRECTION, WIND_SPEED = "atmosphere/psiw-rad", "atmosphere/wind-mag-fps"
+#: ``FGAuxiliary``'s distances from the start (m): along the geodesic on the planet's ellipsoid from the reset
+#: file's position (``GetDistanceRelativePosition``), and from the start's longitude along the present latitude's
+#: and from its latitude along the present longitude's (``GetLongitudeRelativePosition``,
+#: ``GetLatitudeRelativePosition``).
+DISTANCE_FROM_START = ("position/distance-from-start-mag-mt", "position/distance-from-start-lon-mt",
+                       "position/distance-from-start-lat-mt")
 #: The total wind's (the steady wind plus the cosine gust: ``FGWinds``' ``vTotalWindNED``; read-only), NED, ft/s.
 TOTAL_WIND = {"atmosphere/total-wind-north-fps": 0, "atmosphere/total-wind-east-fps": 1,
               "atmosphere/total-wind-down-fps": 2}
@@ -193,6 +201,8 @@ class ScriptProperties:
             return self.ned_wind[WIND[name]]
         if name == WIND_DIRECTION:
             return self.wind_psi
+        if name in DISTANCE_FROM_START:
+            return self._distance_from_start(DISTANCE_FROM_START.index(name))
         if name == WIND_SPEED:
             return math.sqrt(sum(w * w for w in self.ned_wind))
         if name == TEMPERATURE_BIAS and self.model is not None:
@@ -563,6 +573,15 @@ class ScriptProperties:
             self.wind_psi = math.atan2(self.ned_wind[1], self.ned_wind[0])
         if self.wind_psi < 0.0:
             self.wind_psi += 2.0 * math.pi
+
+    def _distance_from_start(self, which):
+        """:data:`DISTANCE_FROM_START`'s ``which`` (0 the geodesic, 1 the longitude's, 2 the latitude's), m."""
+        lat, lon = self.read("position/lat-geod-rad"), self.read("position/long-gc-rad")
+        lat0, lon0 = math.radians(self.ic.lat_deg), math.radians(self.ic.lon_deg)
+        target = ((lat0, lon0), (lat, lon0), (lat0, lon))[which]
+        planet = self.sim.planet if self.sim.planet.round else planets.WGS84
+        ft, _ = geodesic(lat, lon, *target, planet.a, 1.0 - planet.b / planet.a)
+        return ft * FT_TO_M
 
     def _set_wind(self, name, value):
         """The steady wind after a write of ``name`` (:data:`WIND`, :data:`WIND_DIRECTION`, :data:`WIND_SPEED`),
