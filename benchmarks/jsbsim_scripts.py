@@ -363,8 +363,8 @@ JSBSIM_CLI = ("import jsbsim, sys\nfdm = jsbsim.FGFDMExec(sys.argv[1])\nfdm.set_
               "while fdm.run():\n    pass\n")
 
 
-def measure(package, name, path, cap, timeout):
-    """One script's row (a dict)."""
+def measure(package, name, path, cap, timeout, rounds=3):
+    """One script's row (a dict); its wall times the least of ``rounds`` runs each (0: not timed)."""
     row = {"script": name, "aircraft": aircraft_of(path)}
     with tempfile.TemporaryDirectory(prefix=f"fs-script-{name}-") as tmp:
         root, work, script, end, dt = prepare(package, path, cap, Path(tmp))
@@ -383,13 +383,13 @@ def measure(package, name, path, cap, timeout):
         row.update(compare(a, b, dt) if until >= 0 else {})
         if ground:
             row["liftoff"] = (liftoff(a) if until >= 0 else None, liftoff(b))
-        if fstatus == "end":
-            row["wall"] = timed(root, work, script, timeout)
+        if fstatus == "end" and rounds > 0:
+            row["wall"] = timed(root, work, script, timeout, rounds)
             # the start alone: the same script ending after its first step (FGFDMExec's first frame)
             short = Path(tmp) / "start"
             short.mkdir()
             sroot, swork, sscript, _, _ = prepare(package, path, dt, short)
-            row["start"] = timed(sroot, swork, sscript, timeout)
+            row["start"] = timed(sroot, swork, sscript, timeout, rounds)
     row["aims"] = within_aims(row)
     return row
 
@@ -482,6 +482,8 @@ def main(argv=None):
     p.add_argument("--table-from", metavar="JSON",
                    help="run nothing: print (and --markdown) the table of the rows a --json run wrote")
     p.add_argument("--timeout", type=float, default=900.0, help="per run, s (default 900)")
+    p.add_argument("--rounds", type=int, default=3, metavar="N",
+                   help="time each from the command line N times and keep the least (default 3; 0: not timed)")
     p.add_argument("--worker", nargs=4, metavar=("KIND", "ROOT", "SCRIPT", "OUT"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.worker:
@@ -490,6 +492,9 @@ def main(argv=None):
         return 0
     if args.cap <= 0:
         print(f"jsbsim_scripts.py: --cap: must be > 0 s, got {args.cap:g}", file=sys.stderr)
+        return 2
+    if args.rounds < 0:
+        print(f"jsbsim_scripts.py: --rounds: must be >= 0, got {args.rounds}", file=sys.stderr)
         return 2
     if args.table_from:
         data = json.loads(Path(args.table_from).read_text())
@@ -511,7 +516,7 @@ def main(argv=None):
     rows = []
     for k, name in enumerate(names):
         t0 = time.perf_counter()
-        row = measure(package, name, runs[name], args.cap, args.timeout)
+        row = measure(package, name, runs[name], args.cap, args.timeout, args.rounds)
         rows.append(row)
         print(f"[{k + 1}/{len(names)}] {name}: {row['flightsim'][:100]} events {row['events']} "
               f"{'same' if row['events_ok'] else 'differ'}, pos {_num(row.get('pos'))} alt {_num(row.get('alt'))} "
