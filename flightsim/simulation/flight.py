@@ -406,6 +406,8 @@ class Simulation:
         self._begun = False
         #: the controls values last copied into the loads' controls array (skip the copy while they hold)
         self._flown_key = None
+        #: the auxiliary properties' slots (:meth:`jsbsim_auxiliary_values`), found when first asked for
+        self._aux_slots = None
         #: the parameters as a plain tuple for :func:`~flightsim.physics.step_entries.step_fields` (cheaper per call)
         self._param_fields = tuple(self._params)
         #: on a round planet the Earth-centred inertial state the integrator advances (and the one before),
@@ -751,6 +753,18 @@ class Simulation:
         KeyError
             Not a JSBSim aircraft.
         """
+        values, index = self.jsbsim_auxiliary_values()
+        return {name: float(values[k]) for name, k in index.items()}
+
+    def jsbsim_auxiliary_values(self):
+        """:meth:`jsbsim_auxiliary` as an array and each property's index in it (name → index): for a reader of a
+        few of them.
+
+        Raises
+        ------
+        KeyError
+            Not a JSBSim aircraft.
+        """
         from flightsim.physics.jsbsim.auxiliary import AUXILIARY
         from flightsim.physics.jsbsim.loads import _auxiliary_at
 
@@ -759,11 +773,16 @@ class Simulation:
         params = aero.LoadParams(*self._view_fields)
         props = params.jsb_props
         n = props.shape[0]
-        slots = np.array([s if s >= 0 else n + k for k, s in enumerate(params.jsb_aux_slots)], dtype=np.int64)
+        known = self._aux_slots             # (the slots of the array's and the scratch's, found once)
+        if known is None or known[0] is not params.jsb_aux_slots or known[1] != n:
+            slots = np.array([s if s >= 0 else n + k for k, s in enumerate(params.jsb_aux_slots)], dtype=np.int64)
+            known = self._aux_slots = (params.jsb_aux_slots, n, slots,
+                                       dict(zip(AUXILIARY, (int(s) for s in slots), strict=True)))
+        slots = known[2]
         scratch = np.concatenate([props, np.zeros(len(AUXILIARY))])
         _auxiliary_at(self._y, params._replace(jsb_aux_slots=slots, jsb_props=scratch, jsb_last=params.jsb_last.copy()),
                       scratch)
-        return {name: float(scratch[s]) for name, s in zip(AUXILIARY, slots, strict=True)}
+        return scratch, known[3]
 
     def own_jsbsim_commands(self, leave=()):
         """This flight's own copy of the JSBSim aircraft's command rows (``jsb_commands``,

@@ -862,16 +862,21 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
 
     gust = gusts.CosineGust()
 
+    def read_canonical(name):
+        return tree.read(name)
+
     def log(due, t):
-        """The outputs ``due`` (their indices) write a row at the clock ``t`` (s)."""
+        """The outputs ``due`` (their indices) write a row at the clock ``t`` (s); the script's properties read
+        from then on are the state's at ``t``."""
+        tree.new_frame(t)
         if not due:
             return
-        tree.new_frame(t)
-        values = props.read_all(sim, t)
+        values = tree.view()
+        builtin = props.BUILTIN
 
         def read(name):
             name = props.canonical_name(name)
-            if name in values:
+            if name in builtin:
                 return values[name]
             return tree.read(name)
 
@@ -1019,6 +1024,7 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
             return
         tree.write(name, value)
 
+    runner = events.EventRunner(fresh, read_named, write, evaluate, emit, read_canonical)
     sim.begin_step(advance=False)
     while True:
         # (FGFDMExec::Run's models have run on this frame's state: the flight controls, the engines; the first
@@ -1033,9 +1039,9 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         # FGFDMExec::Run: the clock moves, the script runs on the last frame's state and models, then the state
         # moves (its models' loads held through the step) and the next frame's models run (sim.begin_step above)
         now = t + script.dt
-        tree.new_frame(now, frame + 1)
+        tree.new_frame(now, frame + 1, same_state=True)     # (the state log read, at the new clock)
         try:
-            events.run_events(fresh, now, read_named, write, evaluate, emit)
+            runner.run(now)
             if reset["now"] is None and constants.get(TERRAIN, ic.elevation_ft) != ic.elevation_ft:
                 raise RuntimeError(f"{TERRAIN} set to {constants[TERRAIN]:g} with no simulation/reset after it: "
                                    "flightsim moves the terrain at a reset only")

@@ -21,12 +21,12 @@ import math
 
 import numpy as np
 
-from flightsim.math import quat
+from flightsim.math import kernels
 from flightsim.physics.jsbsim.initial import _euler_of
 from flightsim.physics.planet import WGS84, ecef, local_axes
 from flightsim.physics.terrain import Terrain
 
-__all__ = ["BUILTIN", "canonical_name", "known", "orbit", "read_all"]
+__all__ = ["BUILTIN", "FrameView", "canonical_name", "known", "orbit", "read_all"]
 
 #: JSBSim's property names this module computes.
 BUILTIN = (
@@ -220,8 +220,8 @@ def orbit(r, v, gm):
             "orbital/apoapsis-radius-ft": apo, "orbital/periapsis-radius-ft": peri, "orbital/period-sec": period}
 
 
-def read_all(sim, t):
-    """The built-in properties of the flight ``sim`` now (``t``: the script's clock, s) as a dict."""
+def _place(sim):
+    """The position's properties and what the others are computed from (the flight's state now)."""
     y = sim.vector
     lat, lon, h = sim.geodetic
     eci = sim.inertial
@@ -246,43 +246,57 @@ def read_all(sim, t):
     lat_gc = math.atan2(ze, math.hypot(xe, ye))
     e2 = 1.0 - (b / a) ** 2
     sea_level = b / math.sqrt(1.0 - e2 * math.cos(lat_gc) ** 2)
-    tb2l = _D @ quat.to_matrix(y[6:10]) @ _D           # JSBSim's body → NED
-    phi, theta, psi = _euler_of(tb2l.T)
-    v_ned = np.array([y[3], -y[4], -y[5]])
-    uvw = tb2l.T @ v_ned
-    pqr = _D @ y[10:13]
-    pqri = _D @ np.asarray(w_inertial)
     h_sl = r - sea_level
     terrain = sim.terrain
     ground = float(terrain.height(float(y[0]), float(y[1]))) if isinstance(terrain, Terrain) else 0.0
+    v_ned = np.array([y[3], -y[4], -y[5]])
     out = {
-        "simulation/sim-time-sec": t,
         "position/lat-geod-deg": lat, "position/lat-geod-rad": math.radians(lat),
         "position/lat-gc-deg": math.degrees(lat_gc), "position/lat-gc-rad": lat_gc,
         "position/long-gc-deg": lon, "position/long-gc-rad": math.radians(lon),
         "position/h-sl-ft": h_sl, "position/h-sl-meters": h_sl * 0.3048,
         "position/h-agl-ft": h - ground, "position/geod-alt-ft": h, "position/radius-to-vehicle-ft": r,
         "position/ecef-x-ft": xe, "position/ecef-y-ft": ye, "position/ecef-z-ft": ze,
+        "velocities/v-north-fps": v_ned[0], "velocities/v-east-fps": v_ned[1], "velocities/v-down-fps": v_ned[2],
+        "velocities/h-dot-fps": -v_ned[2],
+        "velocities/vt-fps": float(np.linalg.norm(y[3:6] - np.asarray(sim.wind)[:3])),
+        "velocities/vg-fps": math.hypot(v_ned[0], v_ned[1]),
+        "position/eci-x-ft": r_eci[0], "position/eci-y-ft": r_eci[1], "position/eci-z-ft": r_eci[2],
+        "velocities/eci-x-fps": v_eci[0], "velocities/eci-y-fps": v_eci[1], "velocities/eci-z-fps": v_eci[2],
+        "velocities/eci-velocity-mag-fps": float(np.linalg.norm(v_eci)),
+        # (the Earth's turn since the start, JSBSim's epa from 0; the terrain's height; the velocity relative to
+        # the Earth in ECEF axes)
+        "position/epa-rad": 0.0 if eci is None else omega * sim.t, "position/terrain-elevation-asl-ft": ground,
+        **dict(zip(("velocities/ecef-x-fps", "velocities/ecef-y-fps", "velocities/ecef-z-fps"),
+                   y[3] * north + y[4] * west + y[5] * up, strict=True)),
+    }
+    return {k: float(v) for k, v in out.items()}, (y, v_ned, w_inertial, r_eci, v_eci, gm, lat, lon, ground, a, b)
+
+
+def _body_matrix(q):
+    """JSBSim's body → NED matrix of the quaternion ``q`` (flightsim's body → earth): ``quat.to_matrix``'s
+    arithmetic (normalised first), without its checks of a state a step has already checked."""
+    q = q / np.sqrt(np.einsum("...i,...i->...", q, q))[..., None]
+    rows = np.ascontiguousarray(q.reshape(-1, 4))
+    return _D @ kernels.matrix_rows(rows, np.empty((len(rows), 3, 3))).reshape(q.shape[:-1] + (3, 3)) @ _D
+
+
+def _attitude(base):
+    """The attitude's and the body velocities' and rates' properties."""
+    y, v_ned, w_inertial = base[0], base[1], base[2]
+    tb2l = _body_matrix(y[6:10])                       # (JSBSim's body → NED)
+    phi, theta, psi = _euler_of(tb2l.T)
+    uvw = tb2l.T @ v_ned
+    pqr = _D @ y[10:13]
+    pqri = _D @ np.asarray(w_inertial)
+    out = {
         "attitude/phi-rad": phi, "attitude/theta-rad": theta, "attitude/psi-rad": psi,
         "attitude/phi-deg": math.degrees(phi), "attitude/theta-deg": math.degrees(theta),
         "attitude/psi-deg": math.degrees(psi), "attitude/roll-rad": phi, "attitude/pitch-rad": theta,
         "attitude/heading-true-rad": psi,
         "velocities/p-rad_sec": pqr[0], "velocities/q-rad_sec": pqr[1], "velocities/r-rad_sec": pqr[2],
         "velocities/pi-rad_sec": pqri[0], "velocities/qi-rad_sec": pqri[1], "velocities/ri-rad_sec": pqri[2],
-        "velocities/v-north-fps": v_ned[0], "velocities/v-east-fps": v_ned[1], "velocities/v-down-fps": v_ned[2],
-        "velocities/h-dot-fps": -v_ned[2],
         "velocities/u-fps": uvw[0], "velocities/v-fps": uvw[1], "velocities/w-fps": uvw[2],
-        "velocities/vt-fps": float(np.linalg.norm(y[3:6] - np.asarray(sim.wind)[:3])),
-        "velocities/vg-fps": math.hypot(v_ned[0], v_ned[1]),
-        "position/eci-x-ft": r_eci[0], "position/eci-y-ft": r_eci[1], "position/eci-z-ft": r_eci[2],
-        "velocities/eci-x-fps": v_eci[0], "velocities/eci-y-fps": v_eci[1], "velocities/eci-z-fps": v_eci[2],
-        "velocities/eci-velocity-mag-fps": float(np.linalg.norm(v_eci)),
-        # (the Earth's turn since the start, JSBSim's epa from 0; the terrain's height and the radius of the point
-        # under the aircraft on it; the velocity relative to the Earth in ECEF axes)
-        "position/epa-rad": 0.0 if eci is None else omega * sim.t, "position/terrain-elevation-asl-ft": ground,
-        "metrics/terrain-radius": float(np.linalg.norm(ecef(math.radians(lat), math.radians(lon), ground, a, b))),
-        **dict(zip(("velocities/ecef-x-fps", "velocities/ecef-y-fps", "velocities/ecef-z-fps"),
-                   y[3] * north + y[4] * west + y[5] * up, strict=True)),
     }
     # FGAuxiliary's Euler angle rates of the body rates relative to the Earth (ψ̇ and φ̇ 0 where cos θ is 0)
     sphi, cphi, ctht = math.sin(phi), math.cos(phi), math.cos(theta)
@@ -290,6 +304,75 @@ def read_all(sim, t):
     out["velocities/psidot-rad_sec"] = (pqr[1] * sphi + pqr[2] * cphi) / ctht if ctht != 0.0 else 0.0
     out["velocities/phidot-rad_sec"] = pqr[0] + out["velocities/psidot-rad_sec"] * math.sin(theta) \
         if ctht != 0.0 else 0.0
-    out.update(orbit(r_eci, v_eci, gm))
-    out.update(mass_properties(sim.aircraft.jsbsim))
     return {k: float(v) for k, v in out.items()}
+
+
+def _terrain_radius(base):
+    lat, lon, ground, a, b = base[6:11]
+    return {"metrics/terrain-radius": float(np.linalg.norm(ecef(math.radians(lat), math.radians(lon), ground, a, b)))}
+
+
+def _orbit(base):
+    return {k: float(v) for k, v in orbit(base[3], base[4], base[5]).items()}
+
+
+#: The groups of :data:`BUILTIN` computed together (:class:`FrameView`): name → the group's function of the place's
+#: intermediate values (:func:`_place`'s second value).
+_GROUPS = {}
+for _name in ("attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude/phi-deg", "attitude/theta-deg",
+              "attitude/psi-deg", "attitude/roll-rad", "attitude/pitch-rad", "attitude/heading-true-rad",
+              "velocities/p-rad_sec", "velocities/q-rad_sec", "velocities/r-rad_sec", "velocities/pi-rad_sec",
+              "velocities/qi-rad_sec", "velocities/ri-rad_sec", "velocities/u-fps", "velocities/v-fps",
+              "velocities/w-fps", "velocities/thetadot-rad_sec", "velocities/psidot-rad_sec",
+              "velocities/phidot-rad_sec"):
+    _GROUPS[_name] = _attitude
+_GROUPS["metrics/terrain-radius"] = _terrain_radius
+for _name in BUILTIN:
+    if _name.startswith("orbital/"):
+        _GROUPS[_name] = _orbit
+
+
+class FrameView:
+    """The built-in properties of the flight ``sim`` now (``t``: the script's clock, s), each group of them
+    (the position, the attitude, the orbit, the mass) computed when one of it is first read, then kept: what
+    :func:`read_all` gives, name by name.  (Valid while the flight's state stays as it was; :meth:`at` moves the
+    clock alone.)"""
+
+    def __init__(self, sim, t):
+        self.sim = sim
+        self.t = float(t)
+        self.values = {"simulation/sim-time-sec": self.t}
+        self._base = None
+
+    def at(self, t):
+        """The same state read at the clock ``t`` (s)."""
+        self.t = float(t)
+        self.values["simulation/sim-time-sec"] = self.t
+        return self
+
+    def __getitem__(self, name):
+        try:
+            return self.values[name]
+        except KeyError:
+            pass
+        if name not in BUILTIN:
+            raise KeyError(name)
+        if name in MASS:
+            self.values.update(mass_properties(self.sim.aircraft.jsbsim))
+        else:
+            if self._base is None:
+                place, self._base = _place(self.sim)
+                self.values.update(place)
+            group = _GROUPS.get(name)
+            if group is not None and name not in self.values:
+                self.values.update(group(self._base))
+        return self.values[name]
+
+    def all(self):
+        """Every built-in property (:data:`BUILTIN`' order) as a dict."""
+        return {name: self[name] for name in BUILTIN if name not in MASS or self.sim.aircraft.jsbsim is not None}
+
+
+def read_all(sim, t):
+    """The built-in properties of the flight ``sim`` now (``t``: the script's clock, s) as a dict."""
+    return FrameView(sim, t).all()
