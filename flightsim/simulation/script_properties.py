@@ -220,10 +220,41 @@ def orbit(r, v, gm):
             "orbital/apoapsis-radius-ft": apo, "orbital/periapsis-radius-ft": peri, "orbital/period-sec": period}
 
 
-def _place(sim):
-    """The position's properties and what the others are computed from (the flight's state now)."""
-    y = sim.vector
+def _where(view):
+    """The state and the geodetic position now: what the groups are computed from."""
+    sim = view.sim
     lat, lon, h = sim.geodetic
+    return sim.vector, lat, lon, h
+
+
+def _height(view):
+    """The geodetic position's properties and the ground's height under it."""
+    sim = view.sim
+    y, lat, lon, h = view.part(_where)
+    terrain = sim.terrain
+    ground = float(terrain.height(float(y[0]), float(y[1]))) if isinstance(terrain, Terrain) else 0.0
+    out = {"position/lat-geod-deg": lat, "position/lat-geod-rad": math.radians(lat),
+           "position/long-gc-deg": lon, "position/long-gc-rad": math.radians(lon),
+           "position/h-agl-ft": h - ground, "position/geod-alt-ft": h,
+           "position/terrain-elevation-asl-ft": ground}
+    return {k: float(v) for k, v in out.items()}, ground
+
+
+def _velocity(view):
+    """The velocity's properties in the local frame (North-East-down)."""
+    y = view.part(_where)[0]
+    v_ned = np.array([y[3], -y[4], -y[5]])
+    out = {"velocities/v-north-fps": v_ned[0], "velocities/v-east-fps": v_ned[1], "velocities/v-down-fps": v_ned[2],
+           "velocities/h-dot-fps": -v_ned[2],
+           "velocities/vt-fps": float(np.linalg.norm(y[3:6] - np.asarray(view.sim.wind)[:3])),
+           "velocities/vg-fps": math.hypot(v_ned[0], v_ned[1])}
+    return {k: float(v) for k, v in out.items()}, v_ned
+
+
+def _planet(view):
+    """The Earth-centred position's and velocity's properties (ECEF, ECI, the radius, the geocentric latitude)."""
+    sim = view.sim
+    y, lat, lon, h = view.part(_where)
     eci = sim.inertial
     omega = sim.planet.omega
     a, b = sim.planet.a, sim.planet.b
@@ -247,30 +278,19 @@ def _place(sim):
     e2 = 1.0 - (b / a) ** 2
     sea_level = b / math.sqrt(1.0 - e2 * math.cos(lat_gc) ** 2)
     h_sl = r - sea_level
-    terrain = sim.terrain
-    ground = float(terrain.height(float(y[0]), float(y[1]))) if isinstance(terrain, Terrain) else 0.0
-    v_ned = np.array([y[3], -y[4], -y[5]])
     out = {
-        "position/lat-geod-deg": lat, "position/lat-geod-rad": math.radians(lat),
         "position/lat-gc-deg": math.degrees(lat_gc), "position/lat-gc-rad": lat_gc,
-        "position/long-gc-deg": lon, "position/long-gc-rad": math.radians(lon),
-        "position/h-sl-ft": h_sl, "position/h-sl-meters": h_sl * 0.3048,
-        "position/h-agl-ft": h - ground, "position/geod-alt-ft": h, "position/radius-to-vehicle-ft": r,
+        "position/h-sl-ft": h_sl, "position/h-sl-meters": h_sl * 0.3048, "position/radius-to-vehicle-ft": r,
         "position/ecef-x-ft": xe, "position/ecef-y-ft": ye, "position/ecef-z-ft": ze,
-        "velocities/v-north-fps": v_ned[0], "velocities/v-east-fps": v_ned[1], "velocities/v-down-fps": v_ned[2],
-        "velocities/h-dot-fps": -v_ned[2],
-        "velocities/vt-fps": float(np.linalg.norm(y[3:6] - np.asarray(sim.wind)[:3])),
-        "velocities/vg-fps": math.hypot(v_ned[0], v_ned[1]),
         "position/eci-x-ft": r_eci[0], "position/eci-y-ft": r_eci[1], "position/eci-z-ft": r_eci[2],
         "velocities/eci-x-fps": v_eci[0], "velocities/eci-y-fps": v_eci[1], "velocities/eci-z-fps": v_eci[2],
         "velocities/eci-velocity-mag-fps": float(np.linalg.norm(v_eci)),
-        # (the Earth's turn since the start, JSBSim's epa from 0; the terrain's height; the velocity relative to
-        # the Earth in ECEF axes)
-        "position/epa-rad": 0.0 if eci is None else omega * sim.t, "position/terrain-elevation-asl-ft": ground,
+        # (the Earth's turn since the start, JSBSim's epa from 0; the velocity relative to the Earth in ECEF axes)
+        "position/epa-rad": 0.0 if eci is None else omega * sim.t,
         **dict(zip(("velocities/ecef-x-fps", "velocities/ecef-y-fps", "velocities/ecef-z-fps"),
                    y[3] * north + y[4] * west + y[5] * up, strict=True)),
     }
-    return {k: float(v) for k, v in out.items()}, (y, v_ned, w_inertial, r_eci, v_eci, gm, lat, lon, ground, a, b)
+    return {k: float(v) for k, v in out.items()}, (w_inertial, r_eci, v_eci, gm, a, b)
 
 
 def _body_matrix(q):
@@ -281,9 +301,11 @@ def _body_matrix(q):
     return _D @ kernels.matrix_rows(rows, np.empty((len(rows), 3, 3))).reshape(q.shape[:-1] + (3, 3)) @ _D
 
 
-def _attitude(base):
+def _attitude(view):
     """The attitude's and the body velocities' and rates' properties."""
-    y, v_ned, w_inertial = base[0], base[1], base[2]
+    y = view.part(_where)[0]
+    v_ned = view.part(_velocity)
+    w_inertial = view.part(_planet)[0]
     tb2l = _body_matrix(y[6:10])                       # (JSBSim's body → NED)
     phi, theta, psi = _euler_of(tb2l.T)
     uvw = tb2l.T @ v_ned
@@ -304,45 +326,64 @@ def _attitude(base):
     out["velocities/psidot-rad_sec"] = (pqr[1] * sphi + pqr[2] * cphi) / ctht if ctht != 0.0 else 0.0
     out["velocities/phidot-rad_sec"] = pqr[0] + out["velocities/psidot-rad_sec"] * math.sin(theta) \
         if ctht != 0.0 else 0.0
-    return {k: float(v) for k, v in out.items()}
+    return {k: float(v) for k, v in out.items()}, None
 
 
-def _terrain_radius(base):
-    lat, lon, ground, a, b = base[6:11]
-    return {"metrics/terrain-radius": float(np.linalg.norm(ecef(math.radians(lat), math.radians(lon), ground, a, b)))}
+def _terrain_radius(view):
+    """The distance from the centre to the ground under the aircraft."""
+    _, lat, lon, _ = view.part(_where)
+    ground = view.part(_height)
+    a, b = view.part(_planet)[4:6]
+    return {"metrics/terrain-radius": float(np.linalg.norm(ecef(math.radians(lat), math.radians(lon), ground, a,
+                                                                  b)))}, None
 
 
-def _orbit(base):
-    return {k: float(v) for k, v in orbit(base[3], base[4], base[5]).items()}
+def _orbit(view):
+    """The ``orbital/*`` properties (:func:`orbit`)."""
+    _, r_eci, v_eci, gm, _, _ = view.part(_planet)
+    return {k: float(v) for k, v in orbit(r_eci, v_eci, gm).items()}, None
 
 
-#: The groups of :data:`BUILTIN` computed together (:class:`FrameView`): name → the group's function of the place's
-#: intermediate values (:func:`_place`'s second value).
+def _mass(view):
+    """The mass properties (:func:`mass_properties`)."""
+    return mass_properties(view.sim.aircraft.jsbsim), None
+
+
+#: The function computing each of :data:`BUILTIN` (and the others of its group) in :class:`FrameView`.
 _GROUPS = {}
-for _name in ("attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude/phi-deg", "attitude/theta-deg",
-              "attitude/psi-deg", "attitude/roll-rad", "attitude/pitch-rad", "attitude/heading-true-rad",
-              "velocities/p-rad_sec", "velocities/q-rad_sec", "velocities/r-rad_sec", "velocities/pi-rad_sec",
-              "velocities/qi-rad_sec", "velocities/ri-rad_sec", "velocities/u-fps", "velocities/v-fps",
-              "velocities/w-fps", "velocities/thetadot-rad_sec", "velocities/psidot-rad_sec",
-              "velocities/phidot-rad_sec"):
-    _GROUPS[_name] = _attitude
-_GROUPS["metrics/terrain-radius"] = _terrain_radius
+for _group, _names in ((_height, ("position/lat-geod-deg", "position/lat-geod-rad", "position/long-gc-deg",
+                                  "position/long-gc-rad", "position/h-agl-ft", "position/geod-alt-ft",
+                                  "position/terrain-elevation-asl-ft")),
+                       (_velocity, ("velocities/v-north-fps", "velocities/v-east-fps", "velocities/v-down-fps",
+                                    "velocities/h-dot-fps", "velocities/vt-fps", "velocities/vg-fps")),
+                       (_attitude, ("attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude/phi-deg",
+                                    "attitude/theta-deg", "attitude/psi-deg", "attitude/roll-rad",
+                                    "attitude/pitch-rad", "attitude/heading-true-rad", "velocities/p-rad_sec",
+                                    "velocities/q-rad_sec", "velocities/r-rad_sec", "velocities/pi-rad_sec",
+                                    "velocities/qi-rad_sec", "velocities/ri-rad_sec", "velocities/u-fps",
+                                    "velocities/v-fps", "velocities/w-fps", "velocities/thetadot-rad_sec",
+                                    "velocities/psidot-rad_sec", "velocities/phidot-rad_sec")),
+                       (_terrain_radius, ("metrics/terrain-radius",)),
+                       (_orbit, tuple(n for n in BUILTIN if n.startswith("orbital/"))),
+                       (_mass, MASS)):
+    for _name in _names:
+        _GROUPS[_name] = _group
 for _name in BUILTIN:
-    if _name.startswith("orbital/"):
-        _GROUPS[_name] = _orbit
+    if _name != "simulation/sim-time-sec":
+        _GROUPS.setdefault(_name, _planet)
 
 
 class FrameView:
     """The built-in properties of the flight ``sim`` now (``t``: the script's clock, s), each group of them
-    (the position, the attitude, the orbit, the mass) computed when one of it is first read, then kept: what
-    :func:`read_all` gives, name by name.  (Valid while the flight's state stays as it was; :meth:`at` moves the
-    clock alone.)"""
+    (the height, the velocity, the Earth-centred position, the attitude, the orbit, the mass) computed when one of
+    it is first read, then kept: what :func:`read_all` gives, name by name.  (Valid while the flight's state stays
+    as it was; :meth:`at` moves the clock alone.)"""
 
     def __init__(self, sim, t):
         self.sim = sim
         self.t = float(t)
         self.values = {"simulation/sim-time-sec": self.t}
-        self._base = None
+        self._parts = {}
 
     def at(self, t):
         """The same state read at the clock ``t`` (s)."""
@@ -350,26 +391,33 @@ class FrameView:
         self.values["simulation/sim-time-sec"] = self.t
         return self
 
+    def part(self, group):
+        """What the group's function ``group`` gives beside its properties (computing them once)."""
+        try:
+            return self._parts[group]
+        except KeyError:
+            pass
+        if group is _where:
+            self._parts[group] = found = _where(self)
+            return found
+        values, found = group(self)
+        self.values.update(values)
+        self._parts[group] = found
+        return found
+
     def __getitem__(self, name):
         try:
             return self.values[name]
         except KeyError:
             pass
-        if name not in BUILTIN:
+        group = _GROUPS.get(name)
+        if group is None:
             raise KeyError(name)
-        if name in MASS:
-            self.values.update(mass_properties(self.sim.aircraft.jsbsim))
-        else:
-            if self._base is None:
-                place, self._base = _place(self.sim)
-                self.values.update(place)
-            group = _GROUPS.get(name)
-            if group is not None and name not in self.values:
-                self.values.update(group(self._base))
+        self.part(group)
         return self.values[name]
 
     def all(self):
-        """Every built-in property (:data:`BUILTIN`' order) as a dict."""
+        """Every built-in property as a dict (the mass properties where the aircraft is JSBSim's)."""
         return {name: self[name] for name in BUILTIN if name not in MASS or self.sim.aircraft.jsbsim is not None}
 
 
