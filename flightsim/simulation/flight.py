@@ -342,6 +342,13 @@ class Simulation:
         True (the default): a touchdown too fast, a hard point on the ground, a leg past its travel or a gear-up
         landing stops the flight (:attr:`status`).  False: nothing on the ground stops it, the contacts' forces
         alone act, as in JSBSim, whose ``FGLGear::CrashDetect`` only reports (``flightsim script``).
+    instruments : bool
+        True (the default): what the cockpit's instruments show is worked out after every step
+        (:attr:`gauges`).  False: not (a run no one watches, ``flightsim script``; the failures still trigger).
+    warm : bool
+        True (the default): the integrator's whole step is loaded (or compiled) now (:meth:`warm_up`), not in
+        the first frame that needs it.  False: when first needed (a run that steps only through
+        :meth:`begin_step` may never need it).
 
     Raises
     ------
@@ -355,9 +362,11 @@ class Simulation:
     capabilities = LIVE
 
     def __init__(self, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere=None, renormalize=True,
-                 start=None, wind=None, planet=None, lat=None, lon=None, terrain=None, failures=(), crashes=True):
+                 start=None, wind=None, planet=None, lat=None, lon=None, terrain=None, failures=(), crashes=True,
+                 instruments=True, warm=True):
         self.aircraft = resolve_aircraft(aircraft)
         self.crashes = bool(crashes)
+        self.instruments = bool(instruments)
         atmosphere = atmosphere_of(self.aircraft, atmosphere)
         self.start = file_start(self.aircraft) if start is None else start
         #: the ground's terrain as asked for (None, ``"world"`` or a :class:`~flightsim.physics.terrain.Terrain`)
@@ -436,7 +445,8 @@ class Simulation:
         self.time_scale = 1.0
         self.set_integrator(integrator)
         self.reset()
-        self.warm_up()
+        if warm:
+            self.warm_up()
 
     # ------------------------------------------------------------------ state
 
@@ -918,6 +928,8 @@ class Simulation:
         if self.failures.scheduled:
             ground = 0.0 if self._terrain is None else terrain_height(self._terrain, float(y[0]), float(y[1]))[0]
             self.failures.trigger(self.t, float(y[2]) - self.aircraft.contact_height - ground)
+        if not self.instruments:
+            return
         air = y[3:6] - self._wind[:3]
         attitude = None
         if "vacuum" in self.failures.active:

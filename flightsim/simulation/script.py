@@ -779,9 +779,12 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         """A flight from the reset file's condition ``ic`` (its clock at ``t0``, s) and the script's view of it,
         the engines as the reset file leaves them and the script's declared commands held."""
         start = Start("file", ic.view_state(), Controls())
-        # (JSBSim's FGLGear::CrashDetect only reports: nothing on the ground stops a script's run)
+        # (JSBSim's FGLGear::CrashDetect only reports: nothing on the ground stops a script's run; no one reads the
+        # cockpit's instruments; the frames step through begin_step, the whole step loaded only where a trim or a
+        # reset needs it)
         sim = Simulation(aircraft, integrator, script.dt, atmosphere="isa", start=start, planet=chosen,
-                         lat=ic.lat_deg, lon=ic.lon_deg, crashes=False, terrain=terrain_plane(ic.elevation_ft))
+                         lat=ic.lat_deg, lon=ic.lon_deg, crashes=False, terrain=terrain_plane(ic.elevation_ft),
+                         instruments=False, warm=False)
         if constants[GRAVITY_TORQUE] != 0.0:
             sim.gravity_torque = True
         if t0:
