@@ -88,6 +88,9 @@ class Condition:
         terms = tuple(term.compile(read) for term in self.terms)
         if len(terms) == 1:
             return terms[0]
+        if len(terms) == 2:
+            a, b = terms
+            return (lambda: bool(a() and b())) if self.logic == "AND" else (lambda: bool(a() or b()))
         if self.logic == "AND":
             return lambda: all(term() for term in terms)
         return lambda: any(term() for term in terms)

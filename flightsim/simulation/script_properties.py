@@ -220,6 +220,23 @@ def orbit(r, v, gm):
             "orbital/apoapsis-radius-ft": apo, "orbital/periapsis-radius-ft": peri, "orbital/period-sec": period}
 
 
+#: :func:`_level` of each terrain, by its id (the terrain kept with it, so that its id is not reused).
+_LEVELS = {}
+
+
+def _level(terrain):
+    """The height (ft) of a terrain that is one level everywhere, inside its grid and out (a reset file's
+    ``<elevation>``, :func:`~flightsim.simulation.script.terrain_plane`), or None: where :meth:`~flightsim.physics.
+    terrain.Terrain.height` gives that height exactly (its interpolation adds zeros to it), without its numpy."""
+    known = _LEVELS.get(id(terrain))
+    if known is None or known[0] is not terrain:
+        hs = terrain.heights
+        level = float(terrain.sea_level)
+        flat = bool(np.all(hs == level)) and math.isfinite(level) and level != 0.0
+        known = _LEVELS[id(terrain)] = (terrain, level if flat else None)
+    return known[1]
+
+
 def _where(view):
     """The state and the geodetic position now: what the groups are computed from."""
     sim = view.sim
@@ -232,7 +249,10 @@ def _height(view):
     sim = view.sim
     y, lat, lon, h = view.part(_where)
     terrain = sim.terrain
-    ground = float(terrain.height(float(y[0]), float(y[1]))) if isinstance(terrain, Terrain) else 0.0
+    ground = 0.0
+    if isinstance(terrain, Terrain):
+        level = _level(terrain)
+        ground = level if level is not None else float(terrain.height(float(y[0]), float(y[1])))
     out = {"position/lat-geod-deg": lat, "position/lat-geod-rad": math.radians(lat),
            "position/long-gc-deg": lon, "position/long-gc-rad": math.radians(lon),
            "position/h-agl-ft": h - ground, "position/geod-alt-ft": h,

@@ -126,6 +126,7 @@ class ScriptProperties:
         self._frame = self._aux = None
         self._t = 0.0
         self._getters = {}
+        self._kinds = {}
         self.frame = 0
         # (a command the aircraft's flight controls compute, the c172x's automatic mixture, is theirs: a script's
         # write reaches it once, as JSBSim's FGFCS property, and no pilot's row holds it)
@@ -264,6 +265,13 @@ class ScriptProperties:
         ``active``, ``array``, or ``refused`` with the reason (None: nothing defines it)."""
         if name in self.constants:
             return "local", ""
+        found = self._kinds.get(name)        # (what else a name is does not change during a run: found once)
+        if found is None:
+            found = self._kinds[name] = self._kind(name)
+        return found
+
+    def _kind(self, name):
+        """:meth:`kind` of a name that is not the script's own."""
         if name == "simulation/terminate":
             return "terminate", ""
         if name == "simulation/do_simple_trim":
