@@ -868,6 +868,8 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
     def read_canonical(name):
         return tree.read(name)
 
+    canonical = {}                      # (each name an output reads made canonical once)
+
     def log(due, t):
         """The outputs ``due`` (their indices) write a row at the clock ``t`` (s); the script's properties read
         from then on are the state's at ``t``."""
@@ -875,23 +877,24 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         if not due:
             return
         values = tree.view()
-        builtin = props.BUILTIN
+        builtin, tree_read, isfinite = props.BUILTIN, tree.read, math.isfinite
 
         def read(name):
-            name = props.canonical_name(name)
-            if name in builtin:
-                return values[name]
-            return tree.read(name)
+            known = canonical.get(name)
+            if known is None:
+                known = canonical[name] = props.canonical_name(name)
+            return values[known] if known in builtin else tree_read(known)
 
         for k in due:
             out = outputs[k]
             delim = OUTPUT_TYPES[out.kind]
             cells = [format(t, ".10g")]
             for _, prop, scale, spec in columns[k]:
-                cells.append(_format(0.0 if prop == "=0" else read(prop) * scale, spec))
+                value = 0.0 if prop == "=0" else read(prop) * scale
+                cells.append(format(value, spec) if isfinite(value) else _format(value, spec))
             for entry in out.entries:
                 value = read(entry.prop) if entry.function is None else evaluate(entry.function, read)
-                cells.append(_format(value))
+                cells.append(format(value, ".18g") if isfinite(value) else _format(value))
             rows[k].append(delim.join(cells))
 
     def due():

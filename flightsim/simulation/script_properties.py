@@ -325,19 +325,16 @@ def _attitude(view):
     """The attitude's and the body velocities' and rates' properties."""
     y = view.part(_where)[0]
     v_ned = view.part(_velocity)
-    w_inertial = view.part(_planet)[0]
     tb2l = _body_matrix(y[6:10])                       # (JSBSim's body → NED)
     phi, theta, psi = _euler_of(tb2l.T)
     uvw = tb2l.T @ v_ned
     pqr = _D @ y[10:13]
-    pqri = _D @ np.asarray(w_inertial)
     out = {
         "attitude/phi-rad": phi, "attitude/theta-rad": theta, "attitude/psi-rad": psi,
         "attitude/phi-deg": math.degrees(phi), "attitude/theta-deg": math.degrees(theta),
         "attitude/psi-deg": math.degrees(psi), "attitude/roll-rad": phi, "attitude/pitch-rad": theta,
         "attitude/heading-true-rad": psi,
         "velocities/p-rad_sec": pqr[0], "velocities/q-rad_sec": pqr[1], "velocities/r-rad_sec": pqr[2],
-        "velocities/pi-rad_sec": pqri[0], "velocities/qi-rad_sec": pqri[1], "velocities/ri-rad_sec": pqri[2],
         "velocities/u-fps": uvw[0], "velocities/v-fps": uvw[1], "velocities/w-fps": uvw[2],
     }
     # FGAuxiliary's Euler angle rates of the body rates relative to the Earth (ψ̇ and φ̇ 0 where cos θ is 0)
@@ -346,6 +343,15 @@ def _attitude(view):
     out["velocities/psidot-rad_sec"] = (pqr[1] * sphi + pqr[2] * cphi) / ctht if ctht != 0.0 else 0.0
     out["velocities/phidot-rad_sec"] = pqr[0] + out["velocities/psidot-rad_sec"] * math.sin(theta) \
         if ctht != 0.0 else 0.0
+    return {k: float(v) for k, v in out.items()}, None
+
+
+def _inertial_rates(view):
+    """The body's rates relative to inertial space (JSBSim's body axes)."""
+    eci = view.sim.inertial
+    w_inertial = view.part(_where)[0][10:13] if eci is None else eci[10:13]
+    pqri = _D @ np.asarray(w_inertial)
+    out = {"velocities/pi-rad_sec": pqri[0], "velocities/qi-rad_sec": pqri[1], "velocities/ri-rad_sec": pqri[2]}
     return {k: float(v) for k, v in out.items()}, None
 
 
@@ -379,10 +385,11 @@ for _group, _names in ((_height, ("position/lat-geod-deg", "position/lat-geod-ra
                        (_attitude, ("attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude/phi-deg",
                                     "attitude/theta-deg", "attitude/psi-deg", "attitude/roll-rad",
                                     "attitude/pitch-rad", "attitude/heading-true-rad", "velocities/p-rad_sec",
-                                    "velocities/q-rad_sec", "velocities/r-rad_sec", "velocities/pi-rad_sec",
-                                    "velocities/qi-rad_sec", "velocities/ri-rad_sec", "velocities/u-fps",
+                                    "velocities/q-rad_sec", "velocities/r-rad_sec", "velocities/u-fps",
                                     "velocities/v-fps", "velocities/w-fps", "velocities/thetadot-rad_sec",
                                     "velocities/psidot-rad_sec", "velocities/phidot-rad_sec")),
+                       (_inertial_rates, ("velocities/pi-rad_sec", "velocities/qi-rad_sec",
+                                          "velocities/ri-rad_sec")),
                        (_terrain_radius, ("metrics/terrain-radius",)),
                        (_orbit, tuple(n for n in BUILTIN if n.startswith("orbital/"))),
                        (_mass, MASS)):
@@ -395,9 +402,9 @@ for _name in BUILTIN:
 
 class FrameView:
     """The built-in properties of the flight ``sim`` now (``t``: the script's clock, s), each group of them
-    (the height, the velocity, the Earth-centred position, the attitude, the orbit, the mass) computed when one of
-    it is first read, then kept: what :func:`read_all` gives, name by name.  (Valid while the flight's state stays
-    as it was; :meth:`at` moves the clock alone.)"""
+    (the height, the velocity, the Earth-centred position, the attitude, the inertial rates, the orbit, the mass)
+    computed when one of it is first read, then kept: what :func:`read_all` gives, name by name.  (Valid while the
+    flight's state stays as it was; :meth:`at` moves the clock alone.)"""
 
     def __init__(self, sim, t):
         self.sim = sim

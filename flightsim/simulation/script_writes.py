@@ -198,7 +198,8 @@ class ScriptProperties:
         if name in AUXILIARY:
             return lambda: self._auxiliary(name)
         if self.model is not None and name in self.model.properties:
-            return lambda: self.sim.jsbsim_property(name)
+            slot = self.model.properties[name]          # (Simulation.jsbsim_property's, found once)
+            return lambda: float(self.sim.jsbsim_properties[slot])
         return lambda: self._read_other(name)
 
     def _read_other(self, name):
