@@ -342,6 +342,13 @@ class Simulation:
         True (the default): a touchdown too fast, a hard point on the ground, a leg past its travel or a gear-up
         landing stops the flight (:attr:`status`).  False: nothing on the ground stops it, the contacts' forces
         alone act, as in JSBSim, whose ``FGLGear::CrashDetect`` only reports (``flightsim script``).
+    instruments : bool
+        True (the default): what the cockpit's instruments show is worked out after every step
+        (:attr:`gauges`).  False: not (a run no one watches, ``flightsim script``; the failures still trigger).
+    warm : bool
+        True (the default): the integrator's whole step is loaded (or compiled) now (:meth:`warm_up`), not in
+        the first frame that needs it.  False: when first needed (a run that steps only through
+        :meth:`begin_step` may never need it).
 
     Raises
     ------
@@ -355,9 +362,11 @@ class Simulation:
     capabilities = LIVE
 
     def __init__(self, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere=None, renormalize=True,
-                 start=None, wind=None, planet=None, lat=None, lon=None, terrain=None, failures=(), crashes=True):
+                 start=None, wind=None, planet=None, lat=None, lon=None, terrain=None, failures=(), crashes=True,
+                 instruments=True, warm=True):
         self.aircraft = resolve_aircraft(aircraft)
         self.crashes = bool(crashes)
+        self.instruments = bool(instruments)
         atmosphere = atmosphere_of(self.aircraft, atmosphere)
         self.start = file_start(self.aircraft) if start is None else start
         #: the ground's terrain as asked for (None, ``"world"`` or a :class:`~flightsim.physics.terrain.Terrain`)
@@ -406,6 +415,8 @@ class Simulation:
         self._begun = False
         #: the controls values last copied into the loads' controls array (skip the copy while they hold)
         self._flown_key = None
+        #: the auxiliary properties' slots (:meth:`jsbsim_auxiliary_values`), found when first asked for
+        self._aux_slots = None
         #: the parameters as a plain tuple for :func:`~flightsim.physics.step_entries.step_fields` (cheaper per call)
         self._param_fields = tuple(self._params)
         #: on a round planet the Earth-centred inertial state the integrator advances (and the one before),
@@ -439,7 +450,8 @@ class Simulation:
         self.time_scale = 1.0
         self.set_integrator(integrator)
         self.reset()
-        self.warm_up()
+        if warm:
+            self.warm_up()
 
     # ------------------------------------------------------------------ state
 
@@ -804,6 +816,18 @@ class Simulation:
         KeyError
             Not a JSBSim aircraft.
         """
+        values, index = self.jsbsim_auxiliary_values()
+        return {name: float(values[k]) for name, k in index.items()}
+
+    def jsbsim_auxiliary_values(self):
+        """:meth:`jsbsim_auxiliary` as an array and each property's index in it (name → index): for a reader of a
+        few of them.
+
+        Raises
+        ------
+        KeyError
+            Not a JSBSim aircraft.
+        """
         from flightsim.physics.jsbsim.auxiliary import AUXILIARY
         from flightsim.physics.jsbsim.loads import _auxiliary_at
 
@@ -812,11 +836,16 @@ class Simulation:
         params = aero.LoadParams(*self._view_fields)
         props = params.jsb_props
         n = props.shape[0]
-        slots = np.array([s if s >= 0 else n + k for k, s in enumerate(params.jsb_aux_slots)], dtype=np.int64)
+        known = self._aux_slots             # (the slots of the array's and the scratch's, found once)
+        if known is None or known[0] is not params.jsb_aux_slots or known[1] != n:
+            slots = np.array([s if s >= 0 else n + k for k, s in enumerate(params.jsb_aux_slots)], dtype=np.int64)
+            known = self._aux_slots = (params.jsb_aux_slots, n, slots,
+                                       dict(zip(AUXILIARY, (int(s) for s in slots), strict=True)))
+        slots = known[2]
         scratch = np.concatenate([props, np.zeros(len(AUXILIARY))])
         _auxiliary_at(self._y, params._replace(jsb_aux_slots=slots, jsb_props=scratch, jsb_last=params.jsb_last.copy()),
                       scratch)
-        return {name: float(scratch[s]) for name, s in zip(AUXILIARY, slots, strict=True)}
+        return scratch, known[3]
 
     def own_jsbsim_commands(self, leave=()):
         """This flight's own copy of the JSBSim aircraft's command rows (``jsb_commands``,
@@ -956,6 +985,8 @@ class Simulation:
         if self.failures.scheduled:
             ground = 0.0 if self._terrain is None else terrain_height(self._terrain, float(y[0]), float(y[1]))[0]
             self.failures.trigger(self.t, float(y[2]) - self.aircraft.contact_height - ground)
+        if not self.instruments:
+            return
         air = y[3:6] - self._wind[:3]
         attitude = None
         if "vacuum" in self.failures.active:

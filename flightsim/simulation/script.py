@@ -782,9 +782,12 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         """A flight from the reset file's condition ``ic`` (its clock at ``t0``, s) and the script's view of it,
         the engines as the reset file leaves them and the script's declared commands held."""
         start = Start("file", ic.view_state(), Controls())
-        # (JSBSim's FGLGear::CrashDetect only reports: nothing on the ground stops a script's run)
+        # (JSBSim's FGLGear::CrashDetect only reports: nothing on the ground stops a script's run; no one reads the
+        # cockpit's instruments; the frames step through begin_step, the whole step loaded only where a trim or a
+        # reset needs it)
         sim = Simulation(aircraft, integrator, script.dt, atmosphere="isa", start=start, planet=chosen,
-                         lat=ic.lat_deg, lon=ic.lon_deg, crashes=False, terrain=terrain_plane(ic.elevation_ft))
+                         lat=ic.lat_deg, lon=ic.lon_deg, crashes=False, terrain=terrain_plane(ic.elevation_ft),
+                         instruments=False, warm=False)
         if constants[GRAVITY_TORQUE] != 0.0:
             sim.gravity_torque = True
         if constants[HOLD_DOWN] != 0.0:         # (the launcher on its pad: FGFDMExec::SetHoldDown)
@@ -867,28 +870,36 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
 
     gust = gusts.CosineGust()
 
+    def read_canonical(name):
+        return tree.read(name)
+
+    canonical = {}                      # (each name an output reads made canonical once)
+
     def log(due, t):
-        """The outputs ``due`` (their indices) write a row at the clock ``t`` (s)."""
+        """The outputs ``due`` (their indices) write a row at the clock ``t`` (s); the script's properties read
+        from then on are the state's at ``t``."""
+        tree.new_frame(t)
         if not due:
             return
-        tree.new_frame(t)
-        values = props.read_all(sim, t)
+        values = tree.view()
+        builtin, tree_read, isfinite = props.BUILTIN, tree.read, math.isfinite
 
         def read(name):
-            name = props.canonical_name(name)
-            if name in values:
-                return values[name]
-            return tree.read(name)
+            known = canonical.get(name)
+            if known is None:
+                known = canonical[name] = props.canonical_name(name)
+            return values[known] if known in builtin else tree_read(known)
 
         for k in due:
             out = outputs[k]
             delim = OUTPUT_TYPES[out.kind]
             cells = [format(t, ".10g")]
             for _, prop, scale, spec in columns[k]:
-                cells.append(_format(0.0 if prop == "=0" else read(prop) * scale, spec))
+                value = 0.0 if prop == "=0" else read(prop) * scale
+                cells.append(format(value, spec) if isfinite(value) else _format(value, spec))
             for entry in out.entries:
                 value = read(entry.prop) if entry.function is None else evaluate(entry.function, read)
-                cells.append(_format(value))
+                cells.append(format(value, ".18g") if isfinite(value) else _format(value))
             rows[k].append(delim.join(cells))
 
     def due():
@@ -1024,6 +1035,7 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
             return
         tree.write(name, value)
 
+    runner = events.EventRunner(fresh, read_named, write, evaluate, emit, read_canonical)
     sim.begin_step(advance=False)
     while True:
         # (FGFDMExec::Run's models have run on this frame's state: the flight controls, the engines; the first
@@ -1038,9 +1050,9 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         # FGFDMExec::Run: the clock moves, the script runs on the last frame's state and models, then the state
         # moves (its models' loads held through the step) and the next frame's models run (sim.begin_step above)
         now = t + script.dt
-        tree.new_frame(now, frame + 1)
+        tree.new_frame(now, frame + 1, same_state=True)     # (the state log read, at the new clock)
         try:
-            events.run_events(fresh, now, read_named, write, evaluate, emit)
+            runner.run(now)
             if reset["now"] is None and constants.get(TERRAIN, ic.elevation_ft) != ic.elevation_ft:
                 raise RuntimeError(f"{TERRAIN} set to {constants[TERRAIN]:g} with no simulation/reset after it: "
                                    "flightsim moves the terrain at a reset only")

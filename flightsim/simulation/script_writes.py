@@ -142,6 +142,8 @@ class ScriptProperties:
         self.gust_ned = [0.0, 0.0, 0.0]
         self._frame = self._aux = None
         self._t = 0.0
+        self._getters = {}
+        self._kinds = {}
         self.frame = 0
         # (a command the aircraft's flight controls compute, the c172x's automatic mixture, is theirs: a script's
         # write reaches it once, as JSBSim's FGFCS property, and no pilot's row holds it)
@@ -161,13 +163,32 @@ class ScriptProperties:
 
     # ------------------------------------------------------------------ reading
 
-    def new_frame(self, t, frame=None):
+    def new_frame(self, t, frame=None, same_state=False):
         """The clock is now ``t`` (s), the frame ``frame`` (JSBSim's ``simulation/frame``; None: as it was): the
-        built-in properties are computed again when next read."""
-        self._frame = self._aux = None
+        built-in properties are computed again when next read (``same_state``: the flight's state and models are
+        those last read, only the clock moved: what was computed of them is kept)."""
+        if same_state and self._frame is not None:
+            self._frame.at(t)
+        else:
+            self._frame = self._aux = None
         self._t = t
         if frame is not None:
             self.frame = frame
+
+    def view(self):
+        """The built-in properties now (:class:`~flightsim.simulation.script_properties.FrameView`, computed as
+        they are read)."""
+        if self._frame is None:
+            self._frame = props.FrameView(self.sim, self._t)
+        return self._frame
+
+    def _auxiliary(self, name):
+        """An ``FGAuxiliary`` property now (:meth:`~flightsim.simulation.flight.Simulation.jsbsim_auxiliary_values`,
+        computed once a frame)."""
+        if self._aux is None:
+            self._aux = self.sim.jsbsim_auxiliary_values()
+        values, index = self._aux
+        return float(values[index[name]])
 
     def read(self, name):
         """A property's value now (``name`` canonical: :func:`~flightsim.simulation.script_properties.canonical_name`).
@@ -181,16 +202,25 @@ class ScriptProperties:
             return self.constants[name]
         if name in self.pending:
             return self.pending[name]
+        getter = self._getters.get(name)
+        if getter is None:
+            getter = self._getters[name] = self._getter(name)
+        return getter()
+
+    def _getter(self, name):
+        """How :meth:`read` reads ``name`` when neither a constant nor pending: what defines it does not change
+        during a run, so it is found once (the function it returns raises KeyError where nothing defines it)."""
         if name in props.BUILTIN:
-            if self._frame is None:
-                self._frame = props.read_all(self.sim, self._t)
-            return self._frame[name]
+            return lambda: self.view()[name]
         if name in AUXILIARY:
-            if self._aux is None:
-                self._aux = self.sim.jsbsim_auxiliary()
-            return self._aux[name]
+            return lambda: self._auxiliary(name)
         if self.model is not None and name in self.model.properties:
-            return self.sim.jsbsim_property(name)
+            slot = self.model.properties[name]          # (Simulation.jsbsim_property's, found once)
+            return lambda: float(self.sim.jsbsim_properties[slot])
+        return lambda: self._read_other(name)
+
+    def _read_other(self, name):
+        """:meth:`read` of a name that is not a built-in, an auxiliary or an array property."""
         wow = CONTACT_WOW.match(name)
         if wow is not None and self.model is not None:       # FGLGear's own WOW, bound for every contact
             unit = f"{wow.group(1)}/unit[{wow.group(2) or 0}]"
@@ -259,6 +289,13 @@ class ScriptProperties:
         ``active``, ``array``, or ``refused`` with the reason (None: nothing defines it)."""
         if name in self.constants:
             return "local", ""
+        found = self._kinds.get(name)        # (what else a name is does not change during a run: found once)
+        if found is None:
+            found = self._kinds[name] = self._kind(name)
+        return found
+
+    def _kind(self, name):
+        """:meth:`kind` of a name that is not the script's own."""
         if name == "simulation/terminate":
             return "terminate", ""
         if name == "simulation/do_simple_trim":
