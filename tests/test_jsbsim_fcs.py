@@ -5,7 +5,8 @@ The oracle (``flightsim.verify.oracle.replay_fcs``) flies an aircraft in JSBSim 
 and runs flightsim's flight controls beside it on the inputs JSBSim's FCS had, frame by frame, with their own
 state: every property they write must be JSBSim's.  The aircraft here is the package's SGS glider with one
 more ``<system>`` file that holds every dynamic component with most of its options, fed by the stick, the
-attitude and the rates.
+attitude and the rates, and the system's own functions (a ``pre`` one, run before its channels on the last frame's
+lag, and a ``post`` one after them).
 """
 
 import math
@@ -26,6 +27,9 @@ SYSTEM = """<?xml version="1.0"?>
 <system name="every dynamic component">
   <property value="0">test/trigger</property>
   <property value="90">test/target-heading-deg</property>
+  <function name="test/after-channels" type="post">
+    <sum><property>fcs/lag</property><property>test/before-channels</property></sum></function>
+  <function name="test/before-channels"><product><property>fcs/lag</property><value>2</value></product></function>
   <channel name="Filters">
     <lag_filter name="Lag"><input>fcs/elevator-cmd-norm</input><c1>2.0</c1></lag_filter>
     <lead_lag_filter name="test/lead-lag"><input>fcs/aileron-cmd-norm</input>
@@ -67,7 +71,7 @@ SYSTEM = """<?xml version="1.0"?>
 #: What SYSTEM's components write.
 COMPONENTS = ("fcs/lag", "test/lead-lag", "fcs/washout", "fcs/second-order", "test/trigger-switch", "fcs/integral",
               "fcs/pid", "fcs/standard-pid", "fcs/ab2-pid", "fcs/actuator", "fcs/plain-actuator", "fcs/dead-band",
-              "fcs/sensor", "fcs/angle")
+              "fcs/sensor", "fcs/angle", "test/before-channels", "test/after-channels")
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,8 @@ def _run(*args, cwd):
 
 def test_rudder_kick_row_runs_and_its_events_match(tmp_path):
     md, js = tmp_path / "table.md", tmp_path / "rows.json"
-    done = _run("--only", "rudder_kick", "--cap", "5", "--markdown", str(md), "--json", str(js), cwd=tmp_path)
+    done = _run("--only", "rudder_kick", "--cap", "5", "--rounds", "1", "--markdown", str(md), "--json", str(js),
+                cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     (row,) = json.loads(js.read_text())["rows"]
     assert row["script"] == "rudder_kick" and row["aircraft"] == "737"
@@ -44,6 +45,8 @@ def test_an_unknown_script_is_one_line(tmp_path):
     done = _run("--only", "no_such_script", cwd=tmp_path)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert "--only: no script 'no_such_script'" in done.stderr and not done.stdout
+    done = _run("--only", "rudder_kick", "--rounds", "-1", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.strip() == "jsbsim_scripts.py: --rounds: must be >= 0, got -1"
 
 
 def test_a_ground_trim_and_a_jet_started_from_cold_run_as_jsbsims(tmp_path):
@@ -51,7 +54,8 @@ def test_a_ground_trim_and_a_jet_started_from_cold_run_as_jsbsims(tmp_path):
     (they used to stop: no ground trim, and a drop onto the gear taken as a crash): both to their end, every event
     in JSBSim's frames, within the aims."""
     js = tmp_path / "rows.json"
-    done = _run("--only", "c172_head_wind", "--only", "T37", "--cap", "20", "--json", str(js), cwd=tmp_path)
+    done = _run("--only", "c172_head_wind", "--only", "T37", "--cap", "20", "--rounds", "0", "--json", str(js),
+                cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     rows = {r["script"]: r for r in json.loads(js.read_text())["rows"]}
     for name in ("c172_head_wind", "T37"):
@@ -59,3 +63,4 @@ def test_a_ground_trim_and_a_jet_started_from_cold_run_as_jsbsims(tmp_path):
         assert r["flightsim"] == "end" and r["events_ok"] is True and r["aims"] is True, r
     assert rows["c172_head_wind"]["ground"] and rows["c172_head_wind"]["pos"] < 1.0
     assert rows["T37"]["pos"] < 10.0 and rows["T37"]["vt"] < 2.0
+    assert "wall" not in rows["T37"]                  # (--rounds 0: not timed)

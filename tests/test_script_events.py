@@ -278,6 +278,51 @@ def test_a_wind_set_by_the_script_blows_as_jsbsims(tmp_path):
     assert float(mine[-1][1]) > 0.4 and float(mine[1][1]) == 0.0
 
 
+
+def test_a_wind_direction_and_speed_set_by_the_script_are_jsbsims(tmp_path):
+    """``atmosphere/psiw-rad`` and ``wind-mag-fps`` as FGWinds' setters: a direction written to the calm air is
+    lost (SetWindspeed then blows North and the direction goes back to 0), a speed then a direction turn the wind,
+    a speed keeps the direction; the ball drifts with each as JSBSim's, its distances from the start
+    (``position/distance-from-start-*-mt``) JSBSim's."""
+    root, work = make_root(tmp_path)
+    script = _script(root, "winddir", """
+    <event name="direction while calm">
+      <condition> simulation/sim-time-sec ge 0.5 </condition>
+      <set name="atmosphere/psiw-rad" value="1.2"/>
+    </event>
+    <event name="speed">
+      <condition> simulation/sim-time-sec ge 1 </condition>
+      <set name="atmosphere/wind-mag-fps" value="40"/>
+    </event>
+    <event name="direction">
+      <condition> simulation/sim-time-sec ge 2 </condition>
+      <set name="atmosphere/psiw-rad" value="2.5"/>
+    </event>
+    <event name="speed again">
+      <condition> simulation/sim-time-sec ge 3 </condition>
+      <set name="atmosphere/wind-mag-fps" value="-20"/>
+    </event>""", end="4", rate="2",
+                     logged=("atmosphere/psiw-rad", "atmosphere/wind-mag-fps", "atmosphere/wind-north-fps",
+                             "atmosphere/wind-east-fps", "velocities/v-east-fps",
+                             "position/distance-from-start-mag-mt", "position/distance-from-start-lon-mt",
+                             "position/distance-from-start-lat-mt"))
+    done = cli("script", script, "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    jsbsim_run(root, script)
+    mine, jsb = read_rows(work / "events.csv"), read_rows(root / "events.csv")
+    assert mine[0] == jsb[0] and len(mine) == len(jsb) == 1 + 9
+    for a, b in zip(mine[1:], jsb[1:], strict=True):
+        assert a[:5] == b[:5], (a, b)
+        assert abs(float(a[5]) - float(b[5])) < 1e-3
+        for k in (6, 7, 8):                     # (FGAuxiliary's distances from the start, m)
+            assert abs(float(a[k]) - float(b[k])) < 1e-4, (a[0], k, a[k], b[k])
+    assert float(mine[-1][6]) > 0.01 and float(mine[-1][6]) >= max(float(mine[-1][7]), float(mine[-1][8]))
+    rows = {float(r[0]): [float(x) for x in r[1:5]] for r in mine[1:]}
+    assert rows[0.5] == [0.0, 0.0, 0.0, 0.0]                 # (the direction lost on the calm air)
+    assert rows[1.5][1:3] == [40.0, 40.0]                     # (North, the direction back at 0)
+    assert rows[2.5][0] == 2.5 and abs(rows[2.5][2] - 40.0 * math.cos(2.5)) < 1e-12
+    assert rows[4.0][1] == 20.0 and abs(rows[4.0][3] + 20.0 * math.sin(2.5)) < 1e-12
+
 BAD = [
     ("<event name='e'> <condition> test/nothing gt 1 </condition> <notify/> </event>",
      "<condition> (line 6)", "test/nothing"),

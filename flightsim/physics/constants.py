@@ -22,6 +22,9 @@ KNOT = 1.68781
 #: Feet per international nautical mile (ft): 1852 m / 0.3048 m = 6076.115 ft, rounded.
 NAUTICAL_MILE = 6076.12
 
+#: Metres per international foot (m), exactly (the 1959 agreement; JSBSim's ``fttom``).
+FT_TO_M = 0.3048
+
 #: Foot-pounds (force) per second per horsepower (ft·lbf/s): the mechanical
 #: horsepower, 550 ft·lbf/s by definition.
 HP = 550.0

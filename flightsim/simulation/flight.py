@@ -342,6 +342,13 @@ class Simulation:
         True (the default): a touchdown too fast, a hard point on the ground, a leg past its travel or a gear-up
         landing stops the flight (:attr:`status`).  False: nothing on the ground stops it, the contacts' forces
         alone act, as in JSBSim, whose ``FGLGear::CrashDetect`` only reports (``flightsim script``).
+    instruments : bool
+        True (the default): what the cockpit's instruments show is worked out after every step
+        (:attr:`gauges`).  False: not (a run no one watches, ``flightsim script``; the failures still trigger).
+    warm : bool
+        True (the default): the integrator's whole step is loaded (or compiled) now (:meth:`warm_up`), not in
+        the first frame that needs it.  False: when first needed (a run that steps only through
+        :meth:`begin_step` may never need it).
 
     Raises
     ------
@@ -355,9 +362,11 @@ class Simulation:
     capabilities = LIVE
 
     def __init__(self, aircraft=None, integrator="euler", dt=DEFAULT_DT, atmosphere=None, renormalize=True,
-                 start=None, wind=None, planet=None, lat=None, lon=None, terrain=None, failures=(), crashes=True):
+                 start=None, wind=None, planet=None, lat=None, lon=None, terrain=None, failures=(), crashes=True,
+                 instruments=True, warm=True):
         self.aircraft = resolve_aircraft(aircraft)
         self.crashes = bool(crashes)
+        self.instruments = bool(instruments)
         atmosphere = atmosphere_of(self.aircraft, atmosphere)
         self.start = file_start(self.aircraft) if start is None else start
         #: the ground's terrain as asked for (None, ``"world"`` or a :class:`~flightsim.physics.terrain.Terrain`)
@@ -414,12 +423,19 @@ class Simulation:
         self._settled = False
         #: the controls values last copied into the loads' controls array (skip the copy while they hold)
         self._flown_key = None
+        #: the auxiliary properties' slots (:meth:`jsbsim_auxiliary_values`), found when first asked for
+        self._aux_slots = None
         #: the parameters as a plain tuple for :func:`~flightsim.physics.step_entries.step_fields` (cheaper per call)
         self._param_fields = tuple(self._params)
         #: on a round planet the Earth-centred inertial state the integrator advances (and the one before),
         #: ``_y`` then being its flat view (:func:`flightsim.physics.planet.to_view`); None on a flat planet
         self._eci = None if packed is None else np.zeros(steps.STATE_SIZE)
         self._prev_eci = None if packed is None else np.zeros(steps.STATE_SIZE)
+        #: while held down (:attr:`hold_down`) the position and attitude where it is held (``x`` then ``q``, the
+        #: view's); None when free.  Released after :meth:`begin_step`, the step begun still holds it
+        #: (``_release``), as JSBSim's frame integrates the accelerations its models found while held
+        self._held_at = None
+        self._release = False
         self.renormalize = bool(renormalize)
         #: callables run after every completed step (e.g. a ghost airplane keeping pace)
         self.followers = []
@@ -442,7 +458,8 @@ class Simulation:
         self.time_scale = 1.0
         self.set_integrator(integrator)
         self.reset()
-        self.warm_up()
+        if warm:
+            self.warm_up()
 
     # ------------------------------------------------------------------ state
 
@@ -496,6 +513,7 @@ class Simulation:
         self._prev = self._y.copy()
         self.t = 0.0 if state is None else float(state.t)
         self._to_eci()
+        self._hold_again()
         self._t_prev = 0.0
         self.controls = replace(self.start.controls)
         self.status = None
@@ -564,10 +582,15 @@ class Simulation:
             return
         self._set_mass(fuel.mass)
         delta = fuel.delta
-        if nudge and (delta[0] or delta[1] or delta[2]) and np.any(self._params.jsb_last[self._wow_index] != 0.0):
-            # (JSBSim's body axes → flightsim's, then to the earth frame)
+        held = self._held_at is not None
+        if nudge and (delta[0] or delta[1] or delta[2]) and (
+                held or np.any(self._params.jsb_last[self._wow_index] != 0.0)):
+            # (held down or on the ground, as FGMassBalance::Run: JSBSim's body axes → flightsim's, then to the
+            # earth frame)
             moved = quat.rotate(self._y[6:10], np.array([delta[0], -delta[1], -delta[2]]))
             self._y[0:3] -= moved
+            if held:
+                self._held_at[:3] -= moved
             self._to_eci()
 
     def set_state(self, state, previous=None, status=None):
@@ -597,6 +620,7 @@ class Simulation:
         self._prev[:] = prev
         self.t, self._t_prev = float(state.t), float(previous.t)
         self._to_eci()
+        self._hold_again()
         self.status = status
         self._begun = False                 # (the next step starts again from this state)
         self.diverged = False
@@ -697,6 +721,52 @@ class Simulation:
                                  "(planet='round')")
             return
         planets.set_gravity_torque(self._params.planet, on)
+
+    @property
+    def hold_down(self):
+        """Whether the airplane is held where it is, at rest on the ground (JSBSim's ``forces/hold-down``: a
+        launcher on its pad, its engines running).
+
+        JSBSim (``FGFDMExec::SetHoldDown``) zeroes the body's velocity and rates relative to the Earth at once,
+        and while held ``FGAccelerations`` makes its accelerations zero in the body frame: the airplane turns
+        with the Earth and its loads move it no more, while its engines, fuel and flight controls run on.  Here
+        each step integrates as ever (the models and engines run) and the state is then put back where it was
+        held, at rest relative to the Earth (on a round planet the inertial state whose view that is).  Released
+        (False), it flies on from there: from the step after the one :meth:`begin_step` began, if it began one
+        (JSBSim's frame, whose script runs between its models and the integration, integrates the accelerations
+        its models found while held).  Held (True), the step begun holds it too (JSBSim's ``SetHoldDown`` sets the
+        held accelerations at once).
+        """
+        return self._held_at is not None and not self._release
+
+    @hold_down.setter
+    def hold_down(self, on):
+        if not on:
+            if self._begun and self._held_at is not None:
+                self._release = True
+            else:
+                self._held_at = None
+            return
+        self._release = False
+        if self._held_at is None:
+            self._y[steps.V] = 0.0
+            self._y[steps.W] = 0.0
+            self._held_at = np.concatenate([self._y[steps.X], self._y[steps.Q]])
+            self._to_eci()
+
+    def _hold_again(self):
+        """A new state while held down (a reset, a loaded state): held where it now is."""
+        if self._held_at is not None:
+            self._held_at, self._release = None, False
+            self.hold_down = True
+
+    def _hold(self):
+        """After a step while held down: the state back where it is held, at rest relative to the Earth."""
+        self._y[steps.X] = self._held_at[:3]
+        self._y[steps.V] = 0.0
+        self._y[steps.Q] = self._held_at[3:]
+        self._y[steps.W] = 0.0
+        self._to_eci()
 
     @property
     def geodetic(self):
@@ -804,6 +874,18 @@ class Simulation:
         KeyError
             Not a JSBSim aircraft.
         """
+        values, index = self.jsbsim_auxiliary_values()
+        return {name: float(values[k]) for name, k in index.items()}
+
+    def jsbsim_auxiliary_values(self):
+        """:meth:`jsbsim_auxiliary` as an array and each property's index in it (name → index): for a reader of a
+        few of them.
+
+        Raises
+        ------
+        KeyError
+            Not a JSBSim aircraft.
+        """
         from flightsim.physics.jsbsim.auxiliary import AUXILIARY
         from flightsim.physics.jsbsim.loads import _auxiliary_at
 
@@ -812,11 +894,16 @@ class Simulation:
         params = aero.LoadParams(*self._view_fields)
         props = params.jsb_props
         n = props.shape[0]
-        slots = np.array([s if s >= 0 else n + k for k, s in enumerate(params.jsb_aux_slots)], dtype=np.int64)
+        known = self._aux_slots             # (the slots of the array's and the scratch's, found once)
+        if known is None or known[0] is not params.jsb_aux_slots or known[1] != n:
+            slots = np.array([s if s >= 0 else n + k for k, s in enumerate(params.jsb_aux_slots)], dtype=np.int64)
+            known = self._aux_slots = (params.jsb_aux_slots, n, slots,
+                                       dict(zip(AUXILIARY, (int(s) for s in slots), strict=True)))
+        slots = known[2]
         scratch = np.concatenate([props, np.zeros(len(AUXILIARY))])
         _auxiliary_at(self._y, params._replace(jsb_aux_slots=slots, jsb_props=scratch, jsb_last=params.jsb_last.copy()),
                       scratch)
-        return {name: float(scratch[s]) for name, s in zip(AUXILIARY, slots, strict=True)}
+        return scratch, known[3]
 
     def own_jsbsim_commands(self, leave=()):
         """This flight's own copy of the JSBSim aircraft's command rows (``jsb_commands``,
@@ -907,6 +994,10 @@ class Simulation:
         self.t += self.dt
         if self._eci is not None:
             self._to_view()
+        if self._held_at is not None:
+            self._hold()
+            if self._release:
+                self._held_at, self._release = None, False
         self.qnorm_error = err
         self._ground()
         if self._wind_model is not None:   # once per step: the wind the next step holds through its stages
@@ -965,6 +1056,8 @@ class Simulation:
         if self.failures.scheduled:
             ground = 0.0 if self._terrain is None else terrain_height(self._terrain, float(y[0]), float(y[1]))[0]
             self.failures.trigger(self.t, float(y[2]) - self.aircraft.contact_height - ground)
+        if not self.instruments:
+            return
         air = y[3:6] - self._wind[:3]
         attitude = None
         if "vacuum" in self.failures.active:

@@ -182,7 +182,7 @@ def _full_throttle_climb(aircraft, speed, height):
     for _ in range(25):
         mid = 0.5 * (lo + hi)
         try:
-            point = trim(aircraft, speed, height, climb_angle=mid)
+            point = trim(aircraft, speed, height, climb_angle=mid, report_range=False)   # (a refusal: no range)
         except TrimError:
             hi = mid
             continue

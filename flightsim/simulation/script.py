@@ -28,7 +28,8 @@ What runs (JSBSim's ``FGScript::LoadScript``, ``FGOutputType::Load``, ``FGOutput
 - JSBSim's one-minus-cosine gust (``atmosphere/cosine-gust/*``, :mod:`flightsim.simulation.script_gust`), added to
   the steady wind from the frame its ``start`` is written;
 - JSBSim's integration settings (:data:`SETTINGS`): its integrators (taken as settings of JSBSim's own: flightsim
-  integrates with ``--integrator``), the gravity model 1 (J2) and the gravity-gradient torque off;
+  integrates with ``--integrator``), the gravity model 1 (J2), the gravity-gradient torque, and the hold-down
+  (``forces/hold-down``: :attr:`~flightsim.simulation.flight.Simulation.hold_down`);
 - a function's ``<table>`` (compiled by the aircraft's compiler, :class:`~flightsim.physics.jsbsim.program.
   ProgramBuilder`) and ``<switch>`` (FGFunction's: the value at the index rounded, a run stopped at an index
   below 0 or past the end, as JSBSim's exception).
@@ -59,7 +60,7 @@ from flightsim.simulation import script_events as events
 from flightsim.simulation import script_gust as gusts
 from flightsim.simulation import script_properties as props
 from flightsim.simulation import script_subsystems as subsystems
-from flightsim.simulation.script_writes import GRAVITY_TORQUE, TRIM_MODES, TRIM_REFUSED, ScriptProperties
+from flightsim.simulation.script_writes import GRAVITY_TORQUE, HOLD_DOWN, TRIM_MODES, TRIM_REFUSED, ScriptProperties
 
 __all__ = ["Output", "OutputEntry", "Script", "evaluate", "load_script", "run_script"]
 
@@ -75,11 +76,12 @@ FUNCTIONS = {
     "lt": (2, 2), "le": (2, 2), "gt": (2, 2), "ge": (2, 2), "eq": (2, 2), "nq": (2, 2), "not": (1, 1),
     "and": (1, None), "or": (1, None), "ifthen": (3, 3), "switch": (2, None),
 }
-#: JSBSim's settings of its integration a script may write (``FGPropagate``, ``FGInertial``, ``FGAccelerations``):
-#: name → (JSBSim's default, the values flightsim runs as JSBSim does (None: any), why the others are refused).
-#: The integrators are JSBSim's own (flightsim integrates with ``--integrator``); the gravity is J2's (model 1,
-#: ``gtWGS84``); the gravity-gradient torque acts on the round planet when on
-#: (:func:`flightsim.physics.planet.gravity_torque`).  (JSBSim's cosine gust, ``atmosphere/cosine-gust/*``,
+#: JSBSim's settings of its integration a script may write (``FGPropagate``, ``FGInertial``, ``FGAccelerations``,
+#: ``FGFDMExec``): name → (JSBSim's default, the values flightsim runs as JSBSim does (None: any), why the others
+#: are refused).  The integrators are JSBSim's own (flightsim integrates with ``--integrator``); the gravity is J2's
+#: (model 1, ``gtWGS84``); the gravity-gradient torque acts on the round planet when on
+#: (:func:`flightsim.physics.planet.gravity_torque`); the hold-down holds the airplane at rest where it is
+#: (:attr:`~flightsim.simulation.flight.Simulation.hold_down`).  (JSBSim's cosine gust, ``atmosphere/cosine-gust/*``,
 #: blows: :mod:`flightsim.simulation.script_gust`.)
 SETTINGS = {
     "simulation/integrator/rate/rotational": (1.0, None, ""),
@@ -88,6 +90,7 @@ SETTINGS = {
     "simulation/integrator/position/translational": (4.0, None, ""),
     "simulation/gravity-model": (1.0, {1.0}, "flightsim's gravity is the planet's J2 model (JSBSim's 1, WGS84)"),
     GRAVITY_TORQUE: (0.0, {0.0, 1.0}, "the gravity-gradient torque is on (1) or off (0)"),
+    HOLD_DOWN: (0.0, None, ""),
 }
 #: ``simulation/reset`` (``FGFDMExec::ResetToInitialConditions``) and the reset file's terrain elevation a script
 #: may set before it (``FGInitialCondition::SetTerrainElevationFtIC``).
@@ -779,11 +782,16 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         """A flight from the reset file's condition ``ic`` (its clock at ``t0``, s) and the script's view of it,
         the engines as the reset file leaves them and the script's declared commands held."""
         start = Start("file", ic.view_state(), Controls())
-        # (JSBSim's FGLGear::CrashDetect only reports: nothing on the ground stops a script's run)
+        # (JSBSim's FGLGear::CrashDetect only reports: nothing on the ground stops a script's run; no one reads the
+        # cockpit's instruments; the frames step through begin_step, the whole step loaded only where a trim or a
+        # reset needs it)
         sim = Simulation(aircraft, integrator, script.dt, atmosphere="isa", start=start, planet=chosen,
-                         lat=ic.lat_deg, lon=ic.lon_deg, crashes=False, terrain=terrain_plane(ic.elevation_ft))
+                         lat=ic.lat_deg, lon=ic.lon_deg, crashes=False, terrain=terrain_plane(ic.elevation_ft),
+                         instruments=False, warm=False)
         if constants[GRAVITY_TORQUE] != 0.0:
             sim.gravity_torque = True
+        if constants[HOLD_DOWN] != 0.0:         # (the launcher on its pad: FGFDMExec::SetHoldDown)
+            sim.hold_down = True
         if t0:
             sim.set_state(replace(sim.state, t=t0))
         tree = ScriptProperties(sim, constants, ic, ic.wind_ned)
@@ -862,28 +870,36 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
 
     gust = gusts.CosineGust()
 
+    def read_canonical(name):
+        return tree.read(name)
+
+    canonical = {}                      # (each name an output reads made canonical once)
+
     def log(due, t):
-        """The outputs ``due`` (their indices) write a row at the clock ``t`` (s)."""
+        """The outputs ``due`` (their indices) write a row at the clock ``t`` (s); the script's properties read
+        from then on are the state's at ``t``."""
+        tree.new_frame(t)
         if not due:
             return
-        tree.new_frame(t)
-        values = props.read_all(sim, t)
+        values = tree.view()
+        builtin, tree_read, isfinite = props.BUILTIN, tree.read, math.isfinite
 
         def read(name):
-            name = props.canonical_name(name)
-            if name in values:
-                return values[name]
-            return tree.read(name)
+            known = canonical.get(name)
+            if known is None:
+                known = canonical[name] = props.canonical_name(name)
+            return values[known] if known in builtin else tree_read(known)
 
         for k in due:
             out = outputs[k]
             delim = OUTPUT_TYPES[out.kind]
             cells = [format(t, ".10g")]
             for _, prop, scale, spec in columns[k]:
-                cells.append(_format(0.0 if prop == "=0" else read(prop) * scale, spec))
+                value = 0.0 if prop == "=0" else read(prop) * scale
+                cells.append(format(value, spec) if isfinite(value) else _format(value, spec))
             for entry in out.entries:
                 value = read(entry.prop) if entry.function is None else evaluate(entry.function, read)
-                cells.append(_format(value))
+                cells.append(format(value, ".18g") if isfinite(value) else _format(value))
             rows[k].append(delim.join(cells))
 
     def due():
@@ -1019,6 +1035,7 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
             return
         tree.write(name, value)
 
+    runner = events.EventRunner(fresh, read_named, write, evaluate, emit, read_canonical)
     sim.begin_step(advance=False)
     while True:
         # (FGFDMExec::Run's models have run on this frame's state: the flight controls, the engines; the first
@@ -1033,9 +1050,9 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         # FGFDMExec::Run: the clock moves, the script runs on the last frame's state and models, then the state
         # moves (its models' loads held through the step) and the next frame's models run (sim.begin_step above)
         now = t + script.dt
-        tree.new_frame(now, frame + 1)
+        tree.new_frame(now, frame + 1, same_state=True)     # (the state log read, at the new clock)
         try:
-            events.run_events(fresh, now, read_named, write, evaluate, emit)
+            runner.run(now)
             if reset["now"] is None and constants.get(TERRAIN, ic.elevation_ft) != ic.elevation_ft:
                 raise RuntimeError(f"{TERRAIN} set to {constants[TERRAIN]:g} with no simulation/reset after it: "
                                    "flightsim moves the terrain at a reset only")

@@ -28,8 +28,8 @@ import math
 import operator
 from dataclasses import dataclass, field
 
-__all__ = ["ACTIONS", "COMPARE", "COMPARISONS", "TYPES", "Condition", "Event", "Notice", "SetAction", "Test",
-           "cpp_number", "run_events"]
+__all__ = ["ACTIONS", "COMPARE", "COMPARISONS", "TYPES", "Condition", "Event", "EventRunner", "Notice", "SetAction",
+           "Test", "cpp_number", "run_events"]
 
 #: A test's comparison words (FGCondition's table) → the comparison.
 COMPARISONS = {
@@ -62,6 +62,13 @@ class Test:
         right = self.right if isinstance(self.right, float) else self.right_sign * read(self.right)
         return COMPARE[self.op](self.sign * read(self.left), right)
 
+    def compile(self, read):
+        """:meth:`evaluate` as a function of nothing, reading with ``read``."""
+        compare, left, sign, right, right_sign = COMPARE[self.op], self.left, self.sign, self.right, self.right_sign
+        if isinstance(right, float):
+            return lambda: compare(sign * read(left), right)
+        return lambda: compare(sign * read(left), right_sign * read(right))
+
 
 @dataclass(frozen=True)
 class Condition:
@@ -74,6 +81,19 @@ class Condition:
         # (JSBSim evaluates every term: no short cut, though nothing here has side effects)
         values = [term.evaluate(read) for term in self.terms]
         return all(values) if self.logic == "AND" else any(values)
+
+    def compile(self, read):
+        """:meth:`evaluate` as a function of nothing, reading with ``read`` (its terms' reads have no effects: the
+        first term that decides it decides it)."""
+        terms = tuple(term.compile(read) for term in self.terms)
+        if len(terms) == 1:
+            return terms[0]
+        if len(terms) == 2:
+            a, b = terms
+            return (lambda: bool(a() and b())) if self.logic == "AND" else (lambda: bool(a() or b()))
+        if self.logic == "AND":
+            return lambda: all(term() for term in terms)
+        return lambda: any(term() for term in terms)
 
     def properties(self):
         """Every property name the condition reads."""
@@ -145,47 +165,79 @@ def run_events(events, t, read, write, evaluate, emit):
         ``evaluate(tree, read)``: a ``<function>``'s value.
     emit : callable
         Takes each notice's text.
+
+    (:class:`EventRunner` runs them frame after frame with their conditions compiled once.)
     """
-    for index, ev in enumerate(events):
-        if ev.condition.evaluate(read):
-            if not ev.triggered:
+    EventRunner(events, read, write, evaluate, emit).run(t)
+
+
+class EventRunner:
+    """The script's events run frame after frame (:func:`run_events`), each condition compiled once into a function
+    of its properties (:meth:`Condition.compile`).
+
+    Parameters
+    ----------
+    events, write, evaluate, emit
+        As :func:`run_events`'.
+    read : callable
+        ``read(name)``: a property's value now, its name as the script's element gives it (a function's).
+    read_canonical : callable or None
+        ``read`` for a canonical name (:func:`~flightsim.simulation.script_properties.canonical_name`: a
+        condition's, a ``<set>``'s), quicker; None: ``read``.
+    """
+
+    def __init__(self, events, read, write, evaluate, emit, read_canonical=None):
+        self.events = events
+        self.read, self.write, self.evaluate, self.emit = read, write, evaluate, emit
+        self.fast = read if read_canonical is None else read_canonical
+        self.conditions = [ev.condition.compile(self.fast) for ev in events]
+
+    def run(self, t):
+        """Run the events at the clock ``t`` (s)."""
+        read, fast, write, evaluate = self.read, self.fast, self.write, self.evaluate
+        for index, ev in enumerate(self.events):
+            rearms = ev.persistent or ev.continuous
+            # (a plain event once triggered stays so whatever its condition: it is not evaluated again)
+            if not ev.triggered or rearms:
+                if self.conditions[index]():
+                    if not ev.triggered:
+                        for s in ev.sets:
+                            s.original = fast(s.name)
+                            if s.function is not None:
+                                s.value = evaluate(s.function, read)
+                            s.target = s.original + s.value if s.kind == "FG_DELTA" else s.value
+                            ev.start = t + ev.delay
+                            s.span = s.target - s.original
+                            s.transiting = True
+                        ev.fired.append(t)
+                    ev.triggered = True
+                elif rearms:
+                    ev.triggered = False
+                    ev.notified = False
+            if t >= ev.start and ev.triggered:
                 for s in ev.sets:
-                    s.original = read(s.name)
-                    if s.function is not None:
-                        s.value = evaluate(s.function, read)
-                    s.target = s.original + s.value if s.kind == "FG_DELTA" else s.value
-                    ev.start = t + ev.delay
-                    s.span = s.target - s.original
-                    s.transiting = True
-                ev.fired.append(t)
-            ev.triggered = True
-        elif ev.persistent or ev.continuous:
-            ev.triggered = False
-            ev.notified = False
-        if t >= ev.start and ev.triggered:
-            for s in ev.sets:
-                if not s.transiting:
-                    continue
-                span = t - ev.start
-                if s.action == "FG_RAMP":
-                    if span <= s.tc:
-                        new = span / s.tc * s.span + s.original
-                    else:
+                    if not s.transiting:
+                        continue
+                    span = t - ev.start
+                    if s.action == "FG_RAMP":
+                        if span <= s.tc:
+                            new = span / s.tc * s.span + s.original
+                        else:
+                            new = s.target
+                            if not ev.continuous:
+                                s.transiting = False
+                    elif s.action == "FG_STEP":
                         new = s.target
                         if not ev.continuous:
                             s.transiting = False
-                elif s.action == "FG_STEP":
-                    new = s.target
-                    if not ev.continuous:
-                        s.transiting = False
-                    elif s.function is not None:
-                        new = evaluate(s.function, read)
-                else:                   # FG_EXP
-                    new = (1.0 - math.exp(-span / s.tc)) * s.span + s.original
-                write(s.name, new)
-            if ev.notice is not None and not ev.notified:
-                emit(_notice_text(ev, index, t, read, evaluate))
-                ev.notified = True
+                        elif s.function is not None:
+                            new = evaluate(s.function, read)
+                    else:                   # FG_EXP
+                        new = (1.0 - math.exp(-span / s.tc)) * s.span + s.original
+                    write(s.name, new)
+                if ev.notice is not None and not ev.notified:
+                    self.emit(_notice_text(ev, index, t, read, evaluate))
+                    ev.notified = True
 
 
 def cpp_number(value):

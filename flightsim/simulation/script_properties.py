@@ -21,12 +21,12 @@ import math
 
 import numpy as np
 
-from flightsim.math import quat
+from flightsim.math import kernels
 from flightsim.physics.jsbsim.initial import _euler_of
 from flightsim.physics.planet import WGS84, ecef, local_axes
 from flightsim.physics.terrain import Terrain
 
-__all__ = ["BUILTIN", "canonical_name", "known", "orbit", "read_all"]
+__all__ = ["BUILTIN", "FrameView", "canonical_name", "known", "orbit", "read_all"]
 
 #: JSBSim's property names this module computes.
 BUILTIN = (
@@ -220,10 +220,61 @@ def orbit(r, v, gm):
             "orbital/apoapsis-radius-ft": apo, "orbital/periapsis-radius-ft": peri, "orbital/period-sec": period}
 
 
-def read_all(sim, t):
-    """The built-in properties of the flight ``sim`` now (``t``: the script's clock, s) as a dict."""
-    y = sim.vector
+#: :func:`_level` of each terrain, by its id (the terrain kept with it, so that its id is not reused).
+_LEVELS = {}
+
+
+def _level(terrain):
+    """The height (ft) of a terrain that is one level everywhere, inside its grid and out (a reset file's
+    ``<elevation>``, :func:`~flightsim.simulation.script.terrain_plane`), or None: where :meth:`~flightsim.physics.
+    terrain.Terrain.height` gives that height exactly (its interpolation adds zeros to it), without its numpy."""
+    known = _LEVELS.get(id(terrain))
+    if known is None or known[0] is not terrain:
+        hs = terrain.heights
+        level = float(terrain.sea_level)
+        flat = bool(np.all(hs == level)) and math.isfinite(level) and level != 0.0
+        known = _LEVELS[id(terrain)] = (terrain, level if flat else None)
+    return known[1]
+
+
+def _where(view):
+    """The state and the geodetic position now: what the groups are computed from."""
+    sim = view.sim
     lat, lon, h = sim.geodetic
+    return sim.vector, lat, lon, h
+
+
+def _height(view):
+    """The geodetic position's properties and the ground's height under it."""
+    sim = view.sim
+    y, lat, lon, h = view.part(_where)
+    terrain = sim.terrain
+    ground = 0.0
+    if isinstance(terrain, Terrain):
+        level = _level(terrain)
+        ground = level if level is not None else float(terrain.height(float(y[0]), float(y[1])))
+    out = {"position/lat-geod-deg": lat, "position/lat-geod-rad": math.radians(lat),
+           "position/long-gc-deg": lon, "position/long-gc-rad": math.radians(lon),
+           "position/h-agl-ft": h - ground, "position/geod-alt-ft": h,
+           "position/terrain-elevation-asl-ft": ground}
+    return {k: float(v) for k, v in out.items()}, ground
+
+
+def _velocity(view):
+    """The velocity's properties in the local frame (North-East-down)."""
+    y = view.part(_where)[0]
+    v_ned = np.array([y[3], -y[4], -y[5]])
+    out = {"velocities/v-north-fps": v_ned[0], "velocities/v-east-fps": v_ned[1], "velocities/v-down-fps": v_ned[2],
+           "velocities/h-dot-fps": -v_ned[2],
+           "velocities/vt-fps": float(np.linalg.norm(y[3:6] - np.asarray(view.sim.wind)[:3])),
+           "velocities/vg-fps": math.hypot(v_ned[0], v_ned[1])}
+    return {k: float(v) for k, v in out.items()}, v_ned
+
+
+def _planet(view):
+    """The Earth-centred position's and velocity's properties (ECEF, ECI, the radius, the geocentric latitude)."""
+    sim = view.sim
+    y, lat, lon, h = view.part(_where)
     eci = sim.inertial
     omega = sim.planet.omega
     a, b = sim.planet.a, sim.planet.b
@@ -246,43 +297,45 @@ def read_all(sim, t):
     lat_gc = math.atan2(ze, math.hypot(xe, ye))
     e2 = 1.0 - (b / a) ** 2
     sea_level = b / math.sqrt(1.0 - e2 * math.cos(lat_gc) ** 2)
-    tb2l = _D @ quat.to_matrix(y[6:10]) @ _D           # JSBSim's body → NED
+    h_sl = r - sea_level
+    out = {
+        "position/lat-gc-deg": math.degrees(lat_gc), "position/lat-gc-rad": lat_gc,
+        "position/h-sl-ft": h_sl, "position/h-sl-meters": h_sl * 0.3048, "position/radius-to-vehicle-ft": r,
+        "position/ecef-x-ft": xe, "position/ecef-y-ft": ye, "position/ecef-z-ft": ze,
+        "position/eci-x-ft": r_eci[0], "position/eci-y-ft": r_eci[1], "position/eci-z-ft": r_eci[2],
+        "velocities/eci-x-fps": v_eci[0], "velocities/eci-y-fps": v_eci[1], "velocities/eci-z-fps": v_eci[2],
+        "velocities/eci-velocity-mag-fps": float(np.linalg.norm(v_eci)),
+        # (the Earth's turn since the start, JSBSim's epa from 0; the velocity relative to the Earth in ECEF axes)
+        "position/epa-rad": 0.0 if eci is None else omega * sim.t,
+        **dict(zip(("velocities/ecef-x-fps", "velocities/ecef-y-fps", "velocities/ecef-z-fps"),
+                   y[3] * north + y[4] * west + y[5] * up, strict=True)),
+    }
+    return {k: float(v) for k, v in out.items()}, (w_inertial, r_eci, v_eci, gm, a, b)
+
+
+def _body_matrix(q):
+    """JSBSim's body → NED matrix of the quaternion ``q`` (flightsim's body → earth): ``quat.to_matrix``'s
+    arithmetic (normalised first), without its checks of a state a step has already checked."""
+    q = q / np.sqrt(np.einsum("...i,...i->...", q, q))[..., None]
+    rows = np.ascontiguousarray(q.reshape(-1, 4))
+    return _D @ kernels.matrix_rows(rows, np.empty((len(rows), 3, 3))).reshape(q.shape[:-1] + (3, 3)) @ _D
+
+
+def _attitude(view):
+    """The attitude's and the body velocities' and rates' properties."""
+    y = view.part(_where)[0]
+    v_ned = view.part(_velocity)
+    tb2l = _body_matrix(y[6:10])                       # (JSBSim's body → NED)
     phi, theta, psi = _euler_of(tb2l.T)
-    v_ned = np.array([y[3], -y[4], -y[5]])
     uvw = tb2l.T @ v_ned
     pqr = _D @ y[10:13]
-    pqri = _D @ np.asarray(w_inertial)
-    h_sl = r - sea_level
-    terrain = sim.terrain
-    ground = float(terrain.height(float(y[0]), float(y[1]))) if isinstance(terrain, Terrain) else 0.0
     out = {
-        "simulation/sim-time-sec": t,
-        "position/lat-geod-deg": lat, "position/lat-geod-rad": math.radians(lat),
-        "position/lat-gc-deg": math.degrees(lat_gc), "position/lat-gc-rad": lat_gc,
-        "position/long-gc-deg": lon, "position/long-gc-rad": math.radians(lon),
-        "position/h-sl-ft": h_sl, "position/h-sl-meters": h_sl * 0.3048,
-        "position/h-agl-ft": h - ground, "position/geod-alt-ft": h, "position/radius-to-vehicle-ft": r,
-        "position/ecef-x-ft": xe, "position/ecef-y-ft": ye, "position/ecef-z-ft": ze,
         "attitude/phi-rad": phi, "attitude/theta-rad": theta, "attitude/psi-rad": psi,
         "attitude/phi-deg": math.degrees(phi), "attitude/theta-deg": math.degrees(theta),
         "attitude/psi-deg": math.degrees(psi), "attitude/roll-rad": phi, "attitude/pitch-rad": theta,
         "attitude/heading-true-rad": psi,
         "velocities/p-rad_sec": pqr[0], "velocities/q-rad_sec": pqr[1], "velocities/r-rad_sec": pqr[2],
-        "velocities/pi-rad_sec": pqri[0], "velocities/qi-rad_sec": pqri[1], "velocities/ri-rad_sec": pqri[2],
-        "velocities/v-north-fps": v_ned[0], "velocities/v-east-fps": v_ned[1], "velocities/v-down-fps": v_ned[2],
-        "velocities/h-dot-fps": -v_ned[2],
         "velocities/u-fps": uvw[0], "velocities/v-fps": uvw[1], "velocities/w-fps": uvw[2],
-        "velocities/vt-fps": float(np.linalg.norm(y[3:6] - np.asarray(sim.wind)[:3])),
-        "velocities/vg-fps": math.hypot(v_ned[0], v_ned[1]),
-        "position/eci-x-ft": r_eci[0], "position/eci-y-ft": r_eci[1], "position/eci-z-ft": r_eci[2],
-        "velocities/eci-x-fps": v_eci[0], "velocities/eci-y-fps": v_eci[1], "velocities/eci-z-fps": v_eci[2],
-        "velocities/eci-velocity-mag-fps": float(np.linalg.norm(v_eci)),
-        # (the Earth's turn since the start, JSBSim's epa from 0; the terrain's height and the radius of the point
-        # under the aircraft on it; the velocity relative to the Earth in ECEF axes)
-        "position/epa-rad": 0.0 if eci is None else omega * sim.t, "position/terrain-elevation-asl-ft": ground,
-        "metrics/terrain-radius": float(np.linalg.norm(ecef(math.radians(lat), math.radians(lon), ground, a, b))),
-        **dict(zip(("velocities/ecef-x-fps", "velocities/ecef-y-fps", "velocities/ecef-z-fps"),
-                   y[3] * north + y[4] * west + y[5] * up, strict=True)),
     }
     # FGAuxiliary's Euler angle rates of the body rates relative to the Earth (ψ̇ and φ̇ 0 where cos θ is 0)
     sphi, cphi, ctht = math.sin(phi), math.cos(phi), math.cos(theta)
@@ -290,7 +343,115 @@ def read_all(sim, t):
     out["velocities/psidot-rad_sec"] = (pqr[1] * sphi + pqr[2] * cphi) / ctht if ctht != 0.0 else 0.0
     out["velocities/phidot-rad_sec"] = pqr[0] + out["velocities/psidot-rad_sec"] * math.sin(theta) \
         if ctht != 0.0 else 0.0
-    out.update(orbit(r_eci, v_eci, gm))
-    if sim.aircraft.jsbsim is not None:         # (FGMassBalance's outputs now: the fuel burns, masses move)
-        out.update({name: sim.jsbsim_property(name) for name in MASS})
-    return {k: float(v) for k, v in out.items()}
+    return {k: float(v) for k, v in out.items()}, None
+
+
+def _inertial_rates(view):
+    """The body's rates relative to inertial space (JSBSim's body axes)."""
+    eci = view.sim.inertial
+    w_inertial = view.part(_where)[0][10:13] if eci is None else eci[10:13]
+    pqri = _D @ np.asarray(w_inertial)
+    out = {"velocities/pi-rad_sec": pqri[0], "velocities/qi-rad_sec": pqri[1], "velocities/ri-rad_sec": pqri[2]}
+    return {k: float(v) for k, v in out.items()}, None
+
+
+def _terrain_radius(view):
+    """The distance from the centre to the ground under the aircraft."""
+    _, lat, lon, _ = view.part(_where)
+    ground = view.part(_height)
+    a, b = view.part(_planet)[4:6]
+    return {"metrics/terrain-radius": float(np.linalg.norm(ecef(math.radians(lat), math.radians(lon), ground, a,
+                                                                  b)))}, None
+
+
+def _orbit(view):
+    """The ``orbital/*`` properties (:func:`orbit`)."""
+    _, r_eci, v_eci, gm, _, _ = view.part(_planet)
+    return {k: float(v) for k, v in orbit(r_eci, v_eci, gm).items()}, None
+
+
+def _mass(view):
+    """The mass properties now (FGMassBalance's outputs: the fuel burns, the masses move,
+    :mod:`flightsim.physics.jsbsim.fuel`; :func:`mass_properties` as loaded for a flight without them)."""
+    sim = view.sim
+    if sim.aircraft.jsbsim is None or sim.aircraft.jsbsim.fuel is None:
+        return mass_properties(sim.aircraft.jsbsim), None
+    return {name: sim.jsbsim_property(name) for name in MASS}, None
+
+
+#: The function computing each of :data:`BUILTIN` (and the others of its group) in :class:`FrameView`.
+_GROUPS = {}
+for _group, _names in ((_height, ("position/lat-geod-deg", "position/lat-geod-rad", "position/long-gc-deg",
+                                  "position/long-gc-rad", "position/h-agl-ft", "position/geod-alt-ft",
+                                  "position/terrain-elevation-asl-ft")),
+                       (_velocity, ("velocities/v-north-fps", "velocities/v-east-fps", "velocities/v-down-fps",
+                                    "velocities/h-dot-fps", "velocities/vt-fps", "velocities/vg-fps")),
+                       (_attitude, ("attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude/phi-deg",
+                                    "attitude/theta-deg", "attitude/psi-deg", "attitude/roll-rad",
+                                    "attitude/pitch-rad", "attitude/heading-true-rad", "velocities/p-rad_sec",
+                                    "velocities/q-rad_sec", "velocities/r-rad_sec", "velocities/u-fps",
+                                    "velocities/v-fps", "velocities/w-fps", "velocities/thetadot-rad_sec",
+                                    "velocities/psidot-rad_sec", "velocities/phidot-rad_sec")),
+                       (_inertial_rates, ("velocities/pi-rad_sec", "velocities/qi-rad_sec",
+                                          "velocities/ri-rad_sec")),
+                       (_terrain_radius, ("metrics/terrain-radius",)),
+                       (_orbit, tuple(n for n in BUILTIN if n.startswith("orbital/"))),
+                       (_mass, MASS)):
+    for _name in _names:
+        _GROUPS[_name] = _group
+for _name in BUILTIN:
+    if _name != "simulation/sim-time-sec":
+        _GROUPS.setdefault(_name, _planet)
+
+
+class FrameView:
+    """The built-in properties of the flight ``sim`` now (``t``: the script's clock, s), each group of them
+    (the height, the velocity, the Earth-centred position, the attitude, the inertial rates, the orbit, the mass)
+    computed when one of it is first read, then kept: what :func:`read_all` gives, name by name.  (Valid while the
+    flight's state stays as it was; :meth:`at` moves the clock alone.)"""
+
+    def __init__(self, sim, t):
+        self.sim = sim
+        self.t = float(t)
+        self.values = {"simulation/sim-time-sec": self.t}
+        self._parts = {}
+
+    def at(self, t):
+        """The same state read at the clock ``t`` (s)."""
+        self.t = float(t)
+        self.values["simulation/sim-time-sec"] = self.t
+        return self
+
+    def part(self, group):
+        """What the group's function ``group`` gives beside its properties (computing them once)."""
+        try:
+            return self._parts[group]
+        except KeyError:
+            pass
+        if group is _where:
+            self._parts[group] = found = _where(self)
+            return found
+        values, found = group(self)
+        self.values.update(values)
+        self._parts[group] = found
+        return found
+
+    def __getitem__(self, name):
+        try:
+            return self.values[name]
+        except KeyError:
+            pass
+        group = _GROUPS.get(name)
+        if group is None:
+            raise KeyError(name)
+        self.part(group)
+        return self.values[name]
+
+    def all(self):
+        """Every built-in property as a dict (the mass properties where the aircraft is JSBSim's)."""
+        return {name: self[name] for name in BUILTIN if name not in MASS or self.sim.aircraft.jsbsim is not None}
+
+
+def read_all(sim, t):
+    """The built-in properties of the flight ``sim`` now (``t``: the script's clock, s) as a dict."""
+    return FrameView(sim, t).all()

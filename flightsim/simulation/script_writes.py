@@ -55,9 +55,11 @@ import re
 
 import numpy as np
 
+from flightsim.physics import planet as planets
+from flightsim.physics.constants import FT_TO_M
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY
 from flightsim.physics.jsbsim.loads import GEAR_LOADS, PROP_LOADS, STATE
-from flightsim.physics.jsbsim.program import canonical
+from flightsim.physics.jsbsim.program import canonical, geodesic
 from flightsim.simulation import script_properties as props
 
 __all__ = ["READ_ONLY_PREFIXES", "TRIM_MODES", "ScriptProperties"]
@@ -81,6 +83,17 @@ CONTACT_WOW = re.compile(r"^(gear|contact)/unit(?:\[(\d+)\])?/WOW$")
 FUEL_GPH = re.compile(r"^(propulsion/engine(?:\[\d+\])?)/fuel-flow-rate-gph$")
 #: The wind's properties (NED, ft/s) and their index.
 WIND = {"atmosphere/wind-north-fps": 0, "atmosphere/wind-east-fps": 1, "atmosphere/wind-down-fps": 2}
+#: The steady wind's direction (the way it blows *towards*, rad) and speed (ft/s), as ``FGWinds`` ties them:
+#: ``SetWindPsi`` keeps the speed and turns the wind to the direction (level), ``SetWindspeed`` keeps the direction
+#: (a calm wind starts blowing North, the direction back at 0); the direction is FGWinds' own ``psiw``, 0 until set,
+#: and each frame the wind's own direction where it blows North or South (``FGWinds::Run``).
+WIND_DIRECTION, WIND_SPEED = "atmosphere/psiw-rad", "atmosphere/wind-mag-fps"
+#: ``FGAuxiliary``'s distances from the start (m): along the geodesic on the planet's ellipsoid from the reset
+#: file's position (``GetDistanceRelativePosition``), and from the start's longitude along the present latitude's
+#: and from its latitude along the present longitude's (``GetLongitudeRelativePosition``,
+#: ``GetLatitudeRelativePosition``).
+DISTANCE_FROM_START = ("position/distance-from-start-mag-mt", "position/distance-from-start-lon-mt",
+                       "position/distance-from-start-lat-mt")
 #: The total wind's (the steady wind plus the cosine gust: ``FGWinds``' ``vTotalWindNED``; read-only), NED, ft/s.
 TOTAL_WIND = {"atmosphere/total-wind-north-fps": 0, "atmosphere/total-wind-east-fps": 1,
               "atmosphere/total-wind-down-fps": 2}
@@ -93,6 +106,9 @@ PITCH_TRIM = "fcs/pitch-trim-cmd-norm"
 #: JSBSim's setting (``FGAccelerations``) that turns the gravity-gradient torque on (:attr:`Simulation.gravity_torque
 #: <flightsim.simulation.flight.Simulation.gravity_torque>`).
 GRAVITY_TORQUE = "simulation/gravitational-torque"
+#: JSBSim's ``forces/hold-down`` (``FGFDMExec::SetHoldDown``): the airplane held at rest where it is
+#: (:attr:`Simulation.hold_down <flightsim.simulation.flight.Simulation.hold_down>`).
+HOLD_DOWN = "forces/hold-down"
 #: Engine-start properties refused where the aircraft's engines have no such switch.
 ENGINE_STARTS = ("propulsion/starter_cmd", "propulsion/cutoff_cmd", "fcs/starter-cmd-norm")
 #: The per-engine properties a ``propulsion/*`` switch reaches: a piston's magnetos and starter
@@ -122,9 +138,12 @@ class ScriptProperties:
         self.ic = ic
         self.terminate = False
         self.ned_wind = [float(w) for w in wind]
+        self.wind_psi = 0.0                 # (FGWinds' psiw: written, and each frame the wind's, :meth:`apply`)
         self.gust_ned = [0.0, 0.0, 0.0]
         self._frame = self._aux = None
         self._t = 0.0
+        self._getters = {}
+        self._kinds = {}
         self.frame = 0
         # (a command the aircraft's flight controls compute, the c172x's automatic mixture, is theirs: a script's
         # write reaches it once, as JSBSim's FGFCS property, and no pilot's row holds it)
@@ -144,13 +163,32 @@ class ScriptProperties:
 
     # ------------------------------------------------------------------ reading
 
-    def new_frame(self, t, frame=None):
+    def new_frame(self, t, frame=None, same_state=False):
         """The clock is now ``t`` (s), the frame ``frame`` (JSBSim's ``simulation/frame``; None: as it was): the
-        built-in properties are computed again when next read."""
-        self._frame = self._aux = None
+        built-in properties are computed again when next read (``same_state``: the flight's state and models are
+        those last read, only the clock moved: what was computed of them is kept)."""
+        if same_state and self._frame is not None:
+            self._frame.at(t)
+        else:
+            self._frame = self._aux = None
         self._t = t
         if frame is not None:
             self.frame = frame
+
+    def view(self):
+        """The built-in properties now (:class:`~flightsim.simulation.script_properties.FrameView`, computed as
+        they are read)."""
+        if self._frame is None:
+            self._frame = props.FrameView(self.sim, self._t)
+        return self._frame
+
+    def _auxiliary(self, name):
+        """An ``FGAuxiliary`` property now (:meth:`~flightsim.simulation.flight.Simulation.jsbsim_auxiliary_values`,
+        computed once a frame)."""
+        if self._aux is None:
+            self._aux = self.sim.jsbsim_auxiliary_values()
+        values, index = self._aux
+        return float(values[index[name]])
 
     def read(self, name):
         """A property's value now (``name`` canonical: :func:`~flightsim.simulation.script_properties.canonical_name`).
@@ -164,16 +202,25 @@ class ScriptProperties:
             return self.constants[name]
         if name in self.pending:
             return self.pending[name]
+        getter = self._getters.get(name)
+        if getter is None:
+            getter = self._getters[name] = self._getter(name)
+        return getter()
+
+    def _getter(self, name):
+        """How :meth:`read` reads ``name`` when neither a constant nor pending: what defines it does not change
+        during a run, so it is found once (the function it returns raises KeyError where nothing defines it)."""
         if name in props.BUILTIN:
-            if self._frame is None:
-                self._frame = props.read_all(self.sim, self._t)
-            return self._frame[name]
+            return lambda: self.view()[name]
         if name in AUXILIARY:
-            if self._aux is None:
-                self._aux = self.sim.jsbsim_auxiliary()
-            return self._aux[name]
+            return lambda: self._auxiliary(name)
         if self.model is not None and name in self.model.properties:
-            return self.sim.jsbsim_property(name)
+            slot = self.model.properties[name]          # (Simulation.jsbsim_property's, found once)
+            return lambda: float(self.sim.jsbsim_properties[slot])
+        return lambda: self._read_other(name)
+
+    def _read_other(self, name):
+        """:meth:`read` of a name that is not a built-in, an auxiliary or an array property."""
         wow = CONTACT_WOW.match(name)
         if wow is not None and self.model is not None:       # FGLGear's own WOW, bound for every contact
             unit = f"{wow.group(1)}/unit[{wow.group(2) or 0}]"
@@ -182,6 +229,12 @@ class ScriptProperties:
                     return 1.0 if on else 0.0
         if name in WIND:
             return self.ned_wind[WIND[name]]
+        if name == WIND_DIRECTION:
+            return self.wind_psi
+        if name in DISTANCE_FROM_START:
+            return self._distance_from_start(DISTANCE_FROM_START.index(name))
+        if name == WIND_SPEED:
+            return math.sqrt(sum(w * w for w in self.ned_wind))
         if name == TEMPERATURE_BIAS and self.model is not None:
             return self.sim.jsbsim_temperature_bias
         if name in TOTAL_WIND:
@@ -236,6 +289,13 @@ class ScriptProperties:
         ``active``, ``array``, or ``refused`` with the reason (None: nothing defines it)."""
         if name in self.constants:
             return "local", ""
+        found = self._kinds.get(name)        # (what else a name is does not change during a run: found once)
+        if found is None:
+            found = self._kinds[name] = self._kind(name)
+        return found
+
+    def _kind(self, name):
+        """:meth:`kind` of a name that is not the script's own."""
         if name == "simulation/terminate":
             return "terminate", ""
         if name == "simulation/do_simple_trim":
@@ -244,7 +304,7 @@ class ScriptProperties:
             return "temperature", ""
         if name in ("simulation/reset", "simulation/write-state-file"):
             return "run", ""            # (run_script's: FGFDMExec::ResetToInitialConditions, a state file)
-        if name in WIND:
+        if name in WIND or name in (WIND_DIRECTION, WIND_SPEED):
             return "wind", ""
         if name == "propulsion/set-running":
             return "running", ""
@@ -306,6 +366,8 @@ class ScriptProperties:
             self.constants[name] = value
             if name == GRAVITY_TORQUE:
                 self.sim.gravity_torque = value != 0.0
+            elif name == HOLD_DOWN:
+                self.sim.hold_down = value != 0.0
         elif kind == "terminate":
             self.terminate = self.terminate or value != 0.0
         elif kind == "trim":
@@ -530,7 +592,7 @@ class ScriptProperties:
         for name, value in self.pending.items():
             kind, _ = self.kind(name)
             if kind == "wind":
-                self.ned_wind[WIND[name]] = value
+                self._set_wind(name, value)
                 self._hold_wind()
             elif kind == "temperature":
                 self.sim.set_jsbsim_temperature_bias(value)
@@ -542,6 +604,39 @@ class ScriptProperties:
                 self.sim.set_jsbsim_property(name, value)
         self.pending.clear()
         self._frame = self._aux = None
+        # FGWinds::Run, each frame: the direction the wind blows towards, from the wind where it blows North or
+        # South, in [0, 2π)
+        if self.ned_wind[0] != 0.0:
+            self.wind_psi = math.atan2(self.ned_wind[1], self.ned_wind[0])
+        if self.wind_psi < 0.0:
+            self.wind_psi += 2.0 * math.pi
+
+    def _distance_from_start(self, which):
+        """:data:`DISTANCE_FROM_START`'s ``which`` (0 the geodesic, 1 the longitude's, 2 the latitude's), m."""
+        lat, lon = self.read("position/lat-geod-rad"), self.read("position/long-gc-rad")
+        lat0, lon0 = math.radians(self.ic.lat_deg), math.radians(self.ic.lon_deg)
+        target = ((lat0, lon0), (lat, lon0), (lat0, lon))[which]
+        planet = self.sim.planet if self.sim.planet.round else planets.WGS84
+        ft, _ = geodesic(lat, lon, *target, planet.a, 1.0 - planet.b / planet.a)
+        return ft * FT_TO_M
+
+    def _set_wind(self, name, value):
+        """The steady wind after a write of ``name`` (:data:`WIND`, :data:`WIND_DIRECTION`, :data:`WIND_SPEED`),
+        as ``FGWinds``' setters change it: ``SetWindPsi`` is ``SetWindspeed`` at the speed now with the new
+        direction, and ``SetWindspeed`` on a calm wind blows North and puts the direction back at 0 (so a direction
+        written to a calm wind is lost, as JSBSim's documentation warns)."""
+        if name in WIND:
+            self.ned_wind[WIND[name]] = value
+            return
+        speed = value
+        if name == WIND_DIRECTION:
+            speed = math.sqrt(sum(w * w for w in self.ned_wind))
+            self.wind_psi = value
+        if not any(self.ned_wind):
+            self.wind_psi = 0.0
+            self.ned_wind[0] = speed
+        else:
+            self.ned_wind[:] = [speed * math.cos(self.wind_psi), speed * math.sin(self.wind_psi), 0.0]
 
     def _fuel_density(self):
         """The density the engines' fuel flow in gallons is reckoned with (lb/gal): ``FGPropulsion::Load``'s, the

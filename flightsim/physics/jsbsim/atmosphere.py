@@ -20,23 +20,23 @@ import math
 import numpy as np
 
 from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit
+from flightsim.physics.constants import FT_TO_M
 
 __all__ = ["R_AIR", "SEA_LEVEL_PRESSURE", "biased_atmosphere", "density_altitude", "standard_atmosphere"]
 
-_FT_TO_M = 0.3048
 _KG_TO_SLUG = 0.06852168
 #: Universal gas constant, ft·lbf/(°R·mol) (JSBSim's Rstar: 8.31432 J/(K·mol) in its units).
-_R_STAR = 8.31432 * _KG_TO_SLUG / (_FT_TO_M * _FT_TO_M * 1.8)
+_R_STAR = 8.31432 * _KG_TO_SLUG / (FT_TO_M * FT_TO_M * 1.8)
 #: Mean molecular weight of air, slug/mol.
 _M_AIR = 28.9645 * _KG_TO_SLUG / 1000.0
 #: Specific gas constant of dry air, ft·lbf/(slug·°R).
 R_AIR = _R_STAR / _M_AIR
 #: Standard gravity, ft/s² (the atmosphere's, whatever the gravity model).
-G0 = 9.80665 / _FT_TO_M
+G0 = 9.80665 / FT_TO_M
 #: Ratio of specific heats.
 GAMMA = 1.4
 #: The atmosphere's Earth radius, ft (for geopotential altitude).
-EARTH_RADIUS = 6356766.0 / _FT_TO_M
+EARTH_RADIUS = 6356766.0 / FT_TO_M
 #: Standard sea-level pressure, lbf/ft².
 SEA_LEVEL_PRESSURE = 2116.228
 
@@ -67,7 +67,7 @@ _LAPSE, _BASE_PRESSURE = _layers()
 #: The standard density at each layer's base (CalculateStdDensityBreakpoints), slug/ft³.
 _BASE_DENSITY = _BASE_PRESSURE / (R_AIR * _TEMPERATURES)
 #: JSBSim caps pressure at 1e-15 Pa (in psf).
-_MIN_PRESSURE = 1e-15 / (4.4482216152605 / (_FT_TO_M * _FT_TO_M))
+_MIN_PRESSURE = 1e-15 / (4.4482216152605 / (FT_TO_M * FT_TO_M))
 
 
 @borrowing_jit

@@ -188,13 +188,37 @@ class FlightControls:
                                     f"system[{k}] file={name!r}", "no such system file")
 
     def _block(self, block, where):
+        """A system's (or the flight controls', the autopilot's) channels, run as ``FGFCS::Run`` runs them: its own
+        ``<function>``s of type ``pre`` (the default) first, then the channels in order, then its ``post``
+        functions (``FGModelFunctions``: each writes the property it names)."""
+        functions = {"pre": [], "post": []}
+        for child in block:
+            if child.tag == "function":
+                kind = (child.get("type") or "pre").strip()
+                if kind not in functions:
+                    raise InputError(self.source.path, f"{where}/{self.source.where(child)}",
+                                     f"function type {kind!r} is not supported (pre or post)")
+                functions[kind].append(child)
+        self._functions(functions["pre"], where)
         for child in block:
             if child.tag == "channel":
                 self._channel(child, where)
             elif child.tag == "property":
                 self._property(child, where)
-            elif child.tag not in ("documentation", "description"):
+            elif child.tag not in ("documentation", "description", "function"):
                 raise InputError(self.source.path, f"{where}/<{child.tag}>", "not supported")
+        self._functions(functions["post"], where)
+
+    def _functions(self, functions, where):
+        """A system's own ``<function name=…>``s, in the file's order, each into the property it names."""
+        for el in functions:
+            here = f"{where}/{self.source.where(el)}"
+            name = (el.get("name") or "").strip()
+            if not name:
+                raise InputError(self.source.path, here, "a function needs a name (the property it writes)")
+            self._b.function(el, here)
+            self._b.store(name)
+            self.outputs.append(canonical(name))
 
     def _declare(self, el, where):
         """The ``<property>`` declarations inside a ``<system file="…">`` element itself (FGModel::Upload reads

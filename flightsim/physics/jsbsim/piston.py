@@ -70,6 +70,7 @@ from numba.extending import intrinsic
 
 from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_entry_jit, borrowing_inline_jit, borrowing_jit
+from flightsim.physics.constants import FT_TO_M
 from flightsim.physics.jsbsim.propeller import (
     PR_GEAR,
     PR_MAX_PITCH,
@@ -147,9 +148,8 @@ PISTON_SLOTS = ("fcs/throttle-pos-norm[{k}]", "fcs/mixture-pos-norm[{k}]", "{e}/
  PS_CRANKING, PS_POWER, PS_BOOST_LOSS, PS_V_DOT_AIR, PS_EGT_F, PS_EGT_K, PS_STARVED) = range(len(PISTON_SLOTS))
 
 # FGJSBBase's and FGPiston's constants, computed as JSBSim computes them.
-_FT_TO_M = 0.3048
 _INCH_TO_FT = 1.0 / 12.0
-_IN3_TO_M3 = _INCH_TO_FT * _INCH_TO_FT * _INCH_TO_FT / (1.0 / (_FT_TO_M * _FT_TO_M * _FT_TO_M))
+_IN3_TO_M3 = _INCH_TO_FT * _INCH_TO_FT * _INCH_TO_FT / (1.0 / (FT_TO_M * FT_TO_M * FT_TO_M))
 INHG_TO_PA = 3386.38
 _PSF_TO_PA = 47.88
 _HP_TO_FTLBS = 550.0
@@ -263,7 +263,7 @@ def _derived(v):
     if isfc < 0:                                       # FGPiston: the BSFC that makes maxhp at maxrpm and maxmp
         pmep = 29.92 - max_mp
         pmep *= INHG_TO_PA * vol_eff
-        fmep = v["dynamic-fmep"] * rated_mps * _FT_TO_M + v["static-fmep"]
+        fmep = v["dynamic-fmep"] * rated_mps * FT_TO_M + v["static-fmep"]
         hp_loss = ((pmep + fmep) * displacement_si * max_rpm) / (v["cycles"] * 22371)
         isfc = (1.1 * v["displacement"] * max_rpm * vol_eff * (max_mp / 29.92)) / \
             (9411 * (v["maxhp"] + hp_loss - v["static-friction"]))
@@ -407,7 +407,7 @@ def _horsepower(row, tb, data, running, rpm, mps, manifold, tmap, p_amb, t_amb, 
     fmep = 0.0
     if running:
         efficiency = table_value(tb, data, TB_MIXTURE, m_dot_fuel / m_dot_air)
-        fmep = -row[PE_FMEP_DYNAMIC] * mps * _FT_TO_M - row[PE_FMEP_STATIC]
+        fmep = -row[PE_FMEP_DYNAMIC] * mps * FT_TO_M - row[PE_FMEP_STATIC]
         power = (1.0 if magnetos == 3 else row[PE_SPARK_DROP]) * failed
         ihp = (fuel_flow * 3600 / row[PE_ISFC]) * efficiency * power - row[PE_STATIC_FRICTION]
     elif crank != 0.0:

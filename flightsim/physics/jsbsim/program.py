@@ -852,7 +852,7 @@ def _angle(source, target, unit):
 
 
 @borrowing_jit
-def _geodesic(lat1, lon1, lat2, lon2, a, f):
+def geodesic(lat1, lon1, lat2, lon2, a, f):
     """The geodesic from (lat1, lon1) to (lat2, lon2) (rad) on the ellipsoid of semi-major axis ``a`` and
     flattening ``f``: its length (``a``'s unit) and its azimuth at the start (rad, clockwise from North, in
     (−π, π]).  Vincenty's inverse formula (1975), iterated to 1e-13 rad: within 1e-8 of GeographicLib's (what
@@ -894,7 +894,7 @@ def _geodesic(lat1, lon1, lat2, lon2, a, f):
 def _waypoint(distance, lat1, lon1, lat2, lon2, unit, a, f):
     """FGWaypoint: the heading (``distance`` 0; rad, times ``unit``) or the distance (ft, times ``unit``) from
     the source to the target, on the planet's ellipsoid."""
-    s, azimuth = _geodesic(lat1, lon1, lat2, lon2, a, f)
+    s, azimuth = geodesic(lat1, lon1, lat2, lon2, a, f)
     return (s if distance else azimuth) * unit
 
 
