@@ -442,7 +442,7 @@ def main(argv=None):
              "evaluation", False),
         part("one loads evaluation called from the kernel's loop itself", c["4 × loads"] / 4, "evaluation", False),
         part("BatchSimulation.step's Python around the kernel (its reset not timed)",
-             c["BatchSimulation.step"] - c["full step"], "step", True),
+             c["BatchSimulation.step, one airplane at a time (lanes off)"] - c["full step"], "step", True),
         part("the wind (20 kt, moderate turbulence, sampled every step)",
              c["BatchSimulation.step, wind 20 kt, moderate turbulence"] - c["BatchSimulation.step"], "step", False),
     ]

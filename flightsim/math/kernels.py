@@ -176,10 +176,10 @@ def arcsin(x):
     """``asin(x)`` (rad) for ``x`` in [−1, 1], within 1 ulp of libm's, written out as arithmetic (Cephes'
     ``asin``, S. L. Moshier, Cephes Math Library 2.8, 2000; :data:`ASIN_P` …): both of its branches evaluated
     and one kept (one division: the kept branch's ratio), no call and no branch, so that a compiled loop over
-    many values vectorises (numba has no vector ``asin`` without Intel's SVML).  The loads' angle of attack
-    (:func:`flightsim.physics.aero.own_flat_loads`) and the batch's airplanes side by side in SIMD lanes
-    (:mod:`flightsim.physics.lanes`) both use it, so the two agree bit for bit.  Written into its compiled
-    caller (numba's ``inline="always"``).
+    many values vectorises (numba has no vector ``asin`` without Intel's SVML).  The batch's airplanes side by
+    side in SIMD lanes (:mod:`flightsim.physics.lanes`) use it, the loads' angle of attack one airplane at a time
+    (:func:`flightsim.physics.aero.own_flat_loads`) :func:`arcsin_one`, the same numbers: the two agree bit for
+    bit.  Written into its compiled caller (numba's ``inline="always"``).
     """
     a = abs(x)
     big = a > 0.625
@@ -194,6 +194,25 @@ def arcsin(x):
     small = a * ratio + a
     s = math.sqrt(w + w)
     z = ((_PIO4 - s) - (s * ratio - _MOREBITS)) + _PIO4 if big else small
+    return -z if x < 0.0 else z
+
+
+@borrowing_inline_jit
+def arcsin_one(x):
+    """:func:`arcsin` for one value at a time: only the branch kept is computed (the same operations on the same
+    numbers: the same result, bit for bit), which scalar code runs faster than both; a compiled loop over many
+    values should use :func:`arcsin`, which it can vectorise."""
+    a = abs(x)
+    if a > 0.625:
+        w = 1.0 - a
+        ratio = w * ((((_R0 * w + _R1) * w + _R2) * w + _R3) * w + _R4) / ((((w + _S0) * w + _S1) * w + _S2) * w + _S3)
+        s = math.sqrt(w + w)
+        z = ((_PIO4 - s) - (s * ratio - _MOREBITS)) + _PIO4
+    else:
+        zz = a * a
+        ratio = zz * (((((_P0 * zz + _P1) * zz + _P2) * zz + _P3) * zz + _P4) * zz + _P5) / \
+            (((((zz + _Q0) * zz + _Q1) * zz + _Q2) * zz + _Q3) * zz + _Q4)
+        z = a * ratio + a
     return -z if x < 0.0 else z
 
 

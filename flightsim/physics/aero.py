@@ -64,7 +64,7 @@ from numba import types
 from numba.extending import overload
 
 from flightsim.math.compiler import borrowing_entry_jit, borrowing_inline_jit, borrowing_jit
-from flightsim.math.kernels import arcsin, qv_rotate
+from flightsim.math.kernels import arcsin_one, qv_rotate
 from flightsim.physics.constants import (
     ISA_DENSITY_EXPONENT,
     ISA_LAPSE,
@@ -842,7 +842,7 @@ def own_flat_loads(t, y, params):
             ux *= inv_ul
             uy *= inv_ul
             uz *= inv_ul
-        alpha = math.degrees(arcsin(min(max(dx * nx + dy * ny + dz * nz, -1.0), 1.0)))
+        alpha = math.degrees(arcsin_one(min(max(dx * nx + dy * ny + dz * nz, -1.0), 1.0)))
         tb = elem_i[k, I_TABLE]
         cl, cd, inside = coefficients(
             alpha, flap, tab_kind[tb], tab_alpha[tb], tab_vals[tb], tab_n[tb], tab_out[tb, 0], tab_out[tb, 1]
