@@ -11,7 +11,8 @@ What is measured
   from ``jax.vmap(generate_simulation)``; each timed call is one ``lax.scan`` of k steps, waited for with
   ``jax.block_until_ready``.  airplane-steps/s = N·k / time.
 - **flightsim**: ``BatchSimulation(N, None, integrator="rk4", dt=1/60, start=make_start(..., "air",
-  planet="flat"))`` — the book's airplane in calm air, float64 — each timed call one ``step(k)`` after a
+  planet="flat"))`` — the book's airplane in calm air, float64, stepped 16 airplanes side by side in SIMD
+  lanes (``BatchSimulation.lanes``, :mod:`flightsim.physics.lanes`) — each timed call one ``step(k)`` after a
   ``reset()`` outside the timed region.
 - **JSBSim's c172p**: flightsim's batch flying JSBSim's own c172p (``jsbsim:c172p``, ``euler``, dt = 1/120 s,
   on the round planet, its default, and on the flat one, as ``bench_batch.py --aircraft jsbsim:c172p``) at

@@ -10,7 +10,9 @@ step switched off, or the same kernel given parameters with parts left out (no l
 points), so that what a part costs is the difference between two rows measured in the same run:
 
 - ``BatchSimulation.step``: the public call (its Python around the kernel included; the ``reset()`` before it
-  not timed, as no row's resetting of its states is);
+  not timed, as no row's resetting of its states is), which steps the airplanes side by side in SIMD lanes
+  (:mod:`flightsim.physics.lanes`); ``one airplane at a time``: the same with its lanes off
+  (``BatchSimulation.lanes = False``), the kernel every other row is a variant of;
 - ``full step``: the kernel of ``batch_steps`` (checked to leave every state bit for bit as ``step`` does);
 - ``step_rk4 called directly``: the integrator alone (no dispatch, no ground check);
 - ``4 × derivative``, ``4 × loads``: what the integrator's four stages evaluate, with no state update;
@@ -29,8 +31,8 @@ The floor
 The arithmetic of one airplane-step, counted from the source for the book's airplane in the air (8 lifting
 elements, 7 contact points clear of the ground: :data:`COUNTS`), divided by this CPU's throughput for each kind
 of operation as measured here: compiled loops over float64 arrays in L1 that numba vectorises (adds and
-multiplies, divisions, square roots; ``asin`` is libm's, one value at a time), the fastest of five runs on one
-core, divided by the cores.  That is the time a step would take if all of its
+multiplies, divisions, square roots; ``asin`` is arithmetic, :func:`flightsim.math.kernels.arcsin`), the fastest
+of five runs on one core, divided by the cores.  That is the time a step would take if all of its
 arithmetic ran at the rate the cores give a simple vectorised loop, with no loads of memory, branches or calls:
 a bound no implementation reaches, and the measure of how far the present one is from it.  The same count at
 four scalar adds or multiplies a cycle, a division or a square root every five, gives the floor of
@@ -82,21 +84,21 @@ N = 4096
 WORK = 400_000
 
 #: Operations per airplane-step of the book's airplane in level flight with rk4, counted from the source
-#: (flightsim.physics.aero.flat_loads, gear.contact_loads in the air, steps.derivative, steps.step_rk4,
+#: (flightsim.physics.aero.own_flat_loads, gear.contact_loads in the air, steps.derivative, steps.step_rk4,
 #: steps.store_q).  Per loads evaluation: ~60 before the elements' loop (|q|², the air's velocity turned into
 #: the body frame, the rotation relative to the air, the body's up axis), per element ~90 (the local velocity
 #: ω × r + v: 12, its square 5, the drag direction 3, the lift direction two cross products 18 and its length 5,
 #: sin α 5, the table's fraction 3 and two interpolations 6, the dynamic pressure 3, the force 12 and its sum 3,
-#: the moment 12 and its sum, the flap's blend) with 2 square roots, 4 divisions (drag direction 3 (negated), the
-#: table's fraction 1; the lift direction's 3 where its length is not tiny: 7 in all), 1 asin and ~12 compares,
-#: ~45 after (thrust, the force turned to the earth frame, the accelerations); per derivative 70 more (q ⊗ ω:
-#: 31, Euler's equations: 39); per RK4 step the stages' updates 3 × 26, the combination 13 × 8, the
-#: quaternion's norm ~20.
+#: the moment 12 and its sum, the flap's blend) and ~45 for asin (flightsim.math.kernels.arcsin: both branches'
+#: polynomials, 36, and their combination) with 3 square roots (the speed, the lift direction's length, asin's)
+#: and 4 divisions (the speed's and the lift direction's reciprocals, asin's ratio, the table's fraction), and
+#: ~12 compares; ~45 after (thrust, the force turned to the earth frame, the accelerations); per derivative 70
+#: more (q ⊗ ω: 31, Euler's equations: 39); per RK4 step the stages' updates 3 × 26, the combination 13 × 8,
+#: the quaternion's norm ~20.
 COUNTS = {
-    "add/mul": 4 * (60 + 8 * 90 + 45 + 70) + 3 * 26 + 13 * 8 + 20,
-    "div": 4 * (1 + 8 * 7 + 4) + 4,
-    "sqrt": 4 * (8 * 2) + 1,
-    "asin": 4 * 8,
+    "add/mul": 4 * (60 + 8 * (90 + 45) + 45 + 70) + 3 * 26 + 13 * 8 + 20,
+    "div": 4 * (1 + 8 * 4 + 4) + 4,
+    "sqrt": 4 * (8 * 3) + 1,
 }
 
 
@@ -262,18 +264,6 @@ def _ops_sqrt(a, b, reps):
 
 
 @entry_jit
-def _ops_asin(a, b, reps):
-    for _ in range(reps):
-        for i in range(a.shape[0]):
-            x = a[i]
-            u = b[i]
-            for _ in range(8):
-                u = math.asin(u * 0.5 + x)        # an asin, a multiply and an add
-            b[i] = u
-    return 0
-
-
-@entry_jit
 def _ops_latency(a, b, reps):
     # one dependent chain of adds: the add's latency (3 cycles on AMD Zen 4, 4 on Intel's recent cores)
     u = a[0]
@@ -337,6 +327,8 @@ def main(argv=None):
     aircraft = resolve_aircraft(None)
     start = make_start(aircraft, "air", planet="flat")
     batch = BatchSimulation(n, aircraft, integrator="rk4", dt=DT, start=start, planet="flat")
+    one = BatchSimulation(n, aircraft, integrator="rk4", dt=DT, start=start, planet="flat")
+    one.lanes = False
     windy = BatchSimulation(n, aircraft, integrator="rk4", dt=DT, start=start, planet="flat",
                             wind=WindSpec(from_deg=270.0, speed=20.0 * 1.6878, turbulence="moderate"))
     rk4 = integrators.get("rk4")
@@ -390,7 +382,8 @@ def main(argv=None):
             b.step(steps)
         return go, b.reset
 
-    variants = [("BatchSimulation.step", public(batch))]
+    variants = [("BatchSimulation.step", public(batch)),
+                ("BatchSimulation.step, one airplane at a time (lanes off)", public(one))]
     variants += [(label, call(label, k)) for label, k in kernels.items()]
     elements = ("positions", "elements", "element_refs", "normals")
     for kernel in ("full step", "4 × derivative"):
@@ -407,8 +400,11 @@ def main(argv=None):
     # the kernel copies batch_steps: the same states, bit for bit
     rows[0].run()
     rows[1].run()
+    rows[2].run()
     same = np.array_equal(batch.states, state["full step"][0])
-    print(f"# full step's kernel leaves the states as BatchSimulation.step does, bit for bit: {same}")
+    print(f"# full step's kernel leaves the states as BatchSimulation.step does, bit for bit: {same}; "
+          f"in SIMD lanes (BatchSimulation.step, {'on' if batch.lanes else 'off'}) as one airplane at a time: "
+          f"{np.array_equal(batch.states, one.states)}")
 
     samples = {r.label: [] for r in rows}
     for _ in range(rounds):
@@ -429,6 +425,8 @@ def main(argv=None):
 
     c = cpu
     derived = [
+        part("BatchSimulation.step one airplane at a time / in SIMD lanes",
+             c["BatchSimulation.step, one airplane at a time (lanes off)"] / c["BatchSimulation.step"], "×", False),
         part("the 8 lifting elements (4 evaluations)", c["full step"] - c["full step, no elements"], "step", True),
         part("one lifting element", (c["full step"] - c["full step, no elements"]) / 32, "element", False),
         part("the 7 contact points in the air (4 evaluations)", c["full step"] - c["full step, no gear"], "step",
@@ -444,7 +442,7 @@ def main(argv=None):
              "evaluation", False),
         part("one loads evaluation called from the kernel's loop itself", c["4 × loads"] / 4, "evaluation", False),
         part("BatchSimulation.step's Python around the kernel (its reset not timed)",
-             c["BatchSimulation.step"] - c["full step"], "step", True),
+             c["BatchSimulation.step, one airplane at a time (lanes off)"] - c["full step"], "step", True),
         part("the wind (20 kt, moderate turbulence, sampled every step)",
              c["BatchSimulation.step, wind 20 kt, moderate turbulence"] - c["BatchSimulation.step"], "step", False),
     ]
@@ -453,7 +451,8 @@ def main(argv=None):
     print("|---|---:|---:|---:|")
     for label, value, per, of_step in derived:
         share = f"{100 * value / c['full step']:.0f} %" if of_step else ""
-        print(f"| {label} | {value:.0f} | {per} | {share} |")
+        shown = f"{value:.2f}" if per == "×" else f"{value:.0f}"
+        print(f"| {label} | {shown} | {per} | {share} |")
 
     # ------------------------------------------------------------------ the floor
     reps = 200 if args.quick else 2000
@@ -463,7 +462,6 @@ def main(argv=None):
         "add/mul": add,
         "div": max(throughput(_ops_div, 8, reps, 5) - add, add),       # less the add beside each
         "sqrt": max(throughput(_ops_sqrt, 8, reps, 5) - add, add),
-        "asin": max(throughput(_ops_asin, 8, reps // 4, 5) - 2 * add, add),
     }
     latency = throughput(_ops_latency, 1, 200_000 * reps // 200, 5, lanes=1)
     clock = 3.0 / latency
@@ -478,14 +476,16 @@ def main(argv=None):
         print(f"| {op} | {count} | {t_op[op] * 1e9:.3f} | {count * t_op[op] * 1e9 / cores:.0f} |")
     print(f"| **floor, vectorised** | | | **{floor:.0f}** ({1e3 / floor:.1f} M airplane-steps/s) |")
     # unvectorised: 2 adds and 2 multiplies a cycle per core (Zen 4's four FP pipes), a division or a square root
-    # every 5 cycles and an asin (libm) every ~40 (the measured asin above is libm's too: numba has no vector asin
-    # without Intel's SVML)
-    scalar_cycles = COUNTS["add/mul"] / 4 + 5 * (COUNTS["div"] + COUNTS["sqrt"]) + t_op["asin"] * clock * COUNTS["asin"]
+    # every 5 cycles
+    scalar_cycles = COUNTS["add/mul"] / 4 + 5 * (COUNTS["div"] + COUNTS["sqrt"])
     scalar = scalar_cycles / clock / cores * 1e9
-    print(f"\nfull step now: {full:.0f} ns per airplane-step wall ({1e3 / full:.2f} M airplane-steps/s), "
-          f"{cpu['full step']:.0f} CPU ns = {cpu['full step'] * clock / 1e9:.0f} cycles; the vectorised floor "
-          f"{floor * cores:.0f} CPU ns: {cpu['full step'] / (floor * cores):.1f}× above it.  Unvectorised floor "
-          f"(4 adds or multiplies a cycle, a division or root every 5, asin as measured): {scalar_cycles:.0f} "
+    lanes = cpu["BatchSimulation.step"]
+    print(f"\nfull step now (one airplane at a time): {full:.0f} ns per airplane-step wall "
+          f"({1e3 / full:.2f} M airplane-steps/s), {cpu['full step']:.0f} CPU ns = "
+          f"{cpu['full step'] * clock / 1e9:.0f} cycles; the vectorised floor {floor * cores:.0f} CPU ns: "
+          f"{cpu['full step'] / (floor * cores):.1f}× above it.  BatchSimulation.step (in SIMD lanes where it can): "
+          f"{lanes:.0f} CPU ns, {lanes / (floor * cores):.1f}× the vectorised floor.  Unvectorised floor "
+          f"(4 adds or multiplies a cycle, a division or root every 5): {scalar_cycles:.0f} "
           f"cycles, {scalar:.0f} ns per airplane-step on all cores ({1e3 / scalar:.1f} M/s)")
     return 0
 

@@ -7,6 +7,7 @@ import pytest
 from flightsim.physics import aero
 from flightsim.physics.aircraft import load_aircraft
 from flightsim.physics.integrators import INTEGRATORS
+from flightsim.physics.lanes import LANES
 from flightsim.physics.wind import Gust, Shear, WindSpec
 from flightsim.simulation.batch import (
     CRASHED,
@@ -347,3 +348,107 @@ def test_a_calm_batch_gives_one_airplane_its_own_turbulence(air):
     assert np.all(b.wind[0] == 0.0) and np.linalg.norm(b.wind[1, 3:6]) > 0.0
     with pytest.raises(ValueError, match="^wind: "):
         BatchSimulation(1, AIRCRAFT).set_wind([0], speed=10.0)
+
+
+# --------------------------------------------------------------------------- airplanes side by side in SIMD lanes
+
+#: Enough airplanes for the threads, and a last block of the SIMD lanes left part full.
+N_LANES = PARALLEL_MIN + LANES // 2 + 1
+
+
+def lanes_pair(start, pilots, integrator="rk4", **kwargs):
+    """Two batches of the same airplanes and pilots: one stepped in SIMD lanes where it can, one airplane at a
+    time."""
+    lanes, one = batch_of(start, pilots, integrator, **kwargs), batch_of(start, pilots, integrator, **kwargs)
+    one.lanes = False
+    return lanes, one
+
+
+def random_pilots(n, seed=1):
+    rng = np.random.default_rng(seed)
+    return [dict(aileron=rng.uniform(-0.3, 0.3), rudder=rng.uniform(-0.3, 0.3), elevator=rng.uniform(-0.2, 0.2),
+                 flaps=rng.choice([0.0, 0.5, 1.0]), throttle=rng.uniform(0.2, 1.0)) for _ in range(n)]
+
+
+def assert_same_batches(a, b):
+    np.testing.assert_array_equal(a.states, b.states)
+    np.testing.assert_array_equal(a.previous, b.previous)
+    np.testing.assert_array_equal(a.times, b.times)
+    np.testing.assert_array_equal(a.qnorm_error, b.qnorm_error)
+    np.testing.assert_array_equal(a.status, b.status)
+    np.testing.assert_array_equal(a.on_ground, b.on_ground)
+    np.testing.assert_array_equal(a.air_density, b.air_density)
+    np.testing.assert_array_equal(a.wind, b.wind)
+    assert a.messages == b.messages
+
+
+def test_the_lanes_fly_each_airplane_as_the_single_simulation_bit_for_bit(air):
+    pilots = random_pilots(N_LANES)
+    b, one = lanes_pair(air, pilots)
+    assert b.lanes and not one.lanes
+    b.step(240)
+    one.step(240)
+    assert_same_batches(b, one)
+    assert np.all(b.status == RUNNING)
+    for k in (0, LANES + 3, N_LANES - 1):         # in a full block, and in the last, part-full one
+        sim = single(air, pilots[k], 240, "rk4")
+        np.testing.assert_array_equal(b.states[k], sim.vector)
+        assert b.qnorm_error[k] == sim.qnorm_error
+    # the pilots did fly different flights
+    assert np.ptp(b.states[:, 2]) > 10.0 and np.ptp(b.states[:, 1]) > 10.0
+
+
+def test_the_lanes_fly_the_wind_and_turbulence_as_one_airplane_at_a_time(air):
+    wind = WindSpec(250.0, 20.0, "moderate", seed=7, shear=Shear("log", 3000.0))
+    b, one = lanes_pair(air, random_pilots(N_LANES, seed=2), wind=wind)
+    for batch in (b, one):
+        batch.step(300)
+    assert_same_batches(b, one)
+    assert np.ptp(b.wind[:, 3]) > 0.0          # each airplane its own turbulence
+
+
+def test_near_the_ground_the_lanes_leave_the_airplanes_to_the_scalar_step():
+    # the approach: the airplanes come down, touch down, roll out and brake (the gear within reach: each block
+    # steps one airplane at a time from then on), as one airplane at a time does, bit for bit
+    start = make_start(AIRCRAFT, "approach")
+    pilots = [dict(brake=float(k % 2)) for k in range(N_LANES)]
+    b, one = lanes_pair(start, pilots)
+    steps = 75 * 120
+    for batch in (b, one):
+        batch.step(steps)
+    assert_same_batches(b, one)
+    assert np.all(b.on_ground) and np.all(b.status == RUNNING)
+    sim = single(start, pilots[1], steps, "rk4")      # as test_the_batch_flies_the_landing_and_the_rollout…
+    np.testing.assert_allclose(b.states[1], sim.vector, rtol=1e-9, atol=1e-7)
+
+
+def test_in_the_lanes_a_crash_a_divergence_and_a_hold_stop_only_their_airplanes(air):
+    pilots = [None] * N_LANES
+    pilots[LANES + 2] = dict(elevator=-1.0, throttle=1.0)       # dives into the ground
+    b, one = lanes_pair(air, pilots)
+    wild = air.state.copy()
+    wild[10:13] = 1e300                       # ω that overflows within a step
+    for batch in (b, one):
+        batch.set_states([5], wild[None, :])
+        batch.step(10, hold=[2 * LANES + 1])
+        batch.step(15 * 120)
+    assert_same_batches(b, one)
+    assert b.status[5] == NONFINITE and "non-finite with integrator 'rk4'" in b.messages[5]
+    np.testing.assert_array_equal(b.states[5], wild)
+    assert b.status[LANES + 2] == CRASHED and b.messages[LANES + 2].startswith("crashed at t = ")
+    assert np.sum(b.status != RUNNING) == 2
+    assert b.times[2 * LANES + 1] == pytest.approx(b.times[0] - 10 * b.dt)
+    sim = single(air, None, 15 * 120 + 10, "rk4")
+    np.testing.assert_array_equal(b.states[0], sim.vector)
+
+
+def test_the_lanes_step_only_the_batches_they_model(air):
+    assert not BatchSimulation(N_LANES, AIRCRAFT, "euler", start=air).lanes              # another integrator
+    assert not BatchSimulation(PARALLEL_MIN - 1, AIRCRAFT, "rk4", start=air).lanes      # on one thread
+    assert not BatchSimulation(N_LANES, "c172", "rk4", start="air").lanes             # a propeller
+    assert not BatchSimulation(N_LANES, AIRCRAFT, "rk4", start=air, planet="round").lanes
+    b = BatchSimulation(N_LANES, AIRCRAFT, "euler", start=air)
+    b.set_integrator("rk4")
+    assert b.lanes
+    b.lanes = False
+    assert not b.lanes

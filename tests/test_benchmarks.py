@@ -93,6 +93,17 @@ def test_bench_peers_quick_without_nimbus_times_flightsim_alone():
     assert "flightsim jsbsim:c172p euler N=256 round / JSBSim = " in out and "(keep ≥ 10, aim 20:" in out
 
 
+def test_profile_batch_quick_checks_its_kernels_and_the_lanes_bit_for_bit():
+    # the profile's kernels copy the batch's, and the batch in SIMD lanes flies as one airplane at a time: both
+    # checked on the states (not timed: the figures are only printed)
+    out = run("--quick", "--rounds", "1", script="profile_batch.py")
+    assert ("# full step's kernel leaves the states as BatchSimulation.step does, bit for bit: True; in SIMD lanes "
+            "(BatchSimulation.step, on) as one airplane at a time: True") in out
+    assert "| BatchSimulation.step, one airplane at a time (lanes off) |" in out
+    assert "| BatchSimulation.step one airplane at a time / in SIMD lanes | " in out
+    assert "| **floor, vectorised** |" in out
+
+
 def test_bench_frame_quick_prints_ratios_to_the_floor(tmp_path):
     # Headless (EGL): the floor's window and the app's in one process, one camera, a second of flight.
     out = tmp_path / "frame.json"

@@ -153,6 +153,69 @@ def qv_rotate(qw, qx, qy, qz, vx, vy, vz):
     )
 
 
+#: Cephes' ``asin`` (Moshier, ``cmath/asin.c``): ``x + x³ P(x²)/Q(x²)`` for ``|x| ≤ 0.625``, and past it
+#: ``π/2 − 2 asin(√((1 − |x|)/2))`` as a rational function of ``1 − |x|``.
+ASIN_P = (4.253011369004428248960e-3, -6.019598008014123785661e-1, 5.444622390564711410273e0,
+          -1.626247967210700244449e1, 1.956261983317594739197e1, -8.198089802484824371615e0)
+ASIN_Q = (-1.474091372988853791896e1, 7.049610280856842141659e1, -1.471791292232726029859e2,
+          1.395105614657485689735e2, -4.918853881490881290097e1)
+ASIN_R = (2.967721961301243206100e-3, -5.634242780008963776856e-1, 6.968710824104713396794e0,
+          -2.556901049652824852289e1, 2.853665548261061424989e1)
+ASIN_S = (-2.194779531642920639778e1, 1.470656354026814941758e2, -3.838770957603691357202e2,
+          3.424398657913078477438e2)
+_P0, _P1, _P2, _P3, _P4, _P5 = ASIN_P
+_Q0, _Q1, _Q2, _Q3, _Q4 = ASIN_Q
+_R0, _R1, _R2, _R3, _R4 = ASIN_R
+_S0, _S1, _S2, _S3 = ASIN_S
+_PIO4 = 7.85398163397448309616e-1
+_MOREBITS = 6.123233995736765886130e-17
+
+
+@borrowing_inline_jit
+def arcsin(x):
+    """``asin(x)`` (rad) for ``x`` in [−1, 1], within 1 ulp of libm's, written out as arithmetic (Cephes'
+    ``asin``, S. L. Moshier, Cephes Math Library 2.8, 2000; :data:`ASIN_P` …): both of its branches evaluated
+    and one kept (one division: the kept branch's ratio), no call and no branch, so that a compiled loop over
+    many values vectorises (numba has no vector ``asin`` without Intel's SVML).  The batch's airplanes side by
+    side in SIMD lanes (:mod:`flightsim.physics.lanes`) use it, the loads' angle of attack one airplane at a time
+    (:func:`flightsim.physics.aero.own_flat_loads`) :func:`arcsin_one`, the same numbers: the two agree bit for
+    bit.  Written into its compiled caller (numba's ``inline="always"``).
+    """
+    a = abs(x)
+    big = a > 0.625
+    zz = a * a
+    w = 1.0 - a
+    # one division: the ratio of the branch's polynomials (each branch's own ratio, bit for bit)
+    num = w * ((((_R0 * w + _R1) * w + _R2) * w + _R3) * w + _R4) if big else \
+        zz * (((((_P0 * zz + _P1) * zz + _P2) * zz + _P3) * zz + _P4) * zz + _P5)
+    den = ((((w + _S0) * w + _S1) * w + _S2) * w + _S3) if big else \
+        (((((zz + _Q0) * zz + _Q1) * zz + _Q2) * zz + _Q3) * zz + _Q4)
+    ratio = num / den
+    small = a * ratio + a
+    s = math.sqrt(w + w)
+    z = ((_PIO4 - s) - (s * ratio - _MOREBITS)) + _PIO4 if big else small
+    return -z if x < 0.0 else z
+
+
+@borrowing_inline_jit
+def arcsin_one(x):
+    """:func:`arcsin` for one value at a time: only the branch kept is computed (the same operations on the same
+    numbers: the same result, bit for bit), which scalar code runs faster than both; a compiled loop over many
+    values should use :func:`arcsin`, which it can vectorise."""
+    a = abs(x)
+    if a > 0.625:
+        w = 1.0 - a
+        ratio = w * ((((_R0 * w + _R1) * w + _R2) * w + _R3) * w + _R4) / ((((w + _S0) * w + _S1) * w + _S2) * w + _S3)
+        s = math.sqrt(w + w)
+        z = ((_PIO4 - s) - (s * ratio - _MOREBITS)) + _PIO4
+    else:
+        zz = a * a
+        ratio = zz * (((((_P0 * zz + _P1) * zz + _P2) * zz + _P3) * zz + _P4) * zz + _P5) / \
+            (((((zz + _Q0) * zz + _Q1) * zz + _Q2) * zz + _Q3) * zz + _Q4)
+        z = a * ratio + a
+    return -z if x < 0.0 else z
+
+
 @jit
 def aviation_angles_of(n, x, y, z):
     """Roll, pitch, heading (deg, the signs a pilot reads) of the quaternion ``(n, x, y, z)`` (normalised first):

@@ -64,7 +64,7 @@ from numba import types
 from numba.extending import overload
 
 from flightsim.math.compiler import borrowing_entry_jit, borrowing_inline_jit, borrowing_jit
-from flightsim.math.kernels import qv_rotate
+from flightsim.math.kernels import arcsin_one, qv_rotate
 from flightsim.physics.constants import (
     ISA_DENSITY_EXPONENT,
     ISA_LAPSE,
@@ -826,8 +826,8 @@ def own_flat_loads(t, y, params):
         speed2 = lx * lx + ly * ly + lz * lz
         if speed2 < MIN_SPEED * MIN_SPEED:
             continue
-        speed = math.sqrt(speed2)
-        dx, dy, dz = -lx / speed, -ly / speed, -lz / speed
+        inv_speed = 1.0 / math.sqrt(speed2)
+        dx, dy, dz = -lx * inv_speed, -ly * inv_speed, -lz * inv_speed
         flap, dinc = element_deflections(elem, elem_i, controls, k)
         if elem_i[k, I_INC_INPUT] >= 0:
             nx, ny, nz = element_normal(elem[k, E_INCIDENCE] + dinc, elem[k, E_DIHEDRAL])
@@ -838,10 +838,11 @@ def own_flat_loads(t, y, params):
         ux, uy, uz = cy * dz - cz * dy, cz * dx - cx * dz, cx * dy - cy * dx
         ul = math.sqrt(ux * ux + uy * uy + uz * uz)
         if ul > 1e-12:
-            ux /= ul
-            uy /= ul
-            uz /= ul
-        alpha = math.degrees(math.asin(min(max(dx * nx + dy * ny + dz * nz, -1.0), 1.0)))
+            inv_ul = 1.0 / ul
+            ux *= inv_ul
+            uy *= inv_ul
+            uz *= inv_ul
+        alpha = math.degrees(arcsin_one(min(max(dx * nx + dy * ny + dz * nz, -1.0), 1.0)))
         tb = elem_i[k, I_TABLE]
         cl, cd, inside = coefficients(
             alpha, flap, tab_kind[tb], tab_alpha[tb], tab_vals[tb], tab_n[tb], tab_out[tb, 0], tab_out[tb, 1]

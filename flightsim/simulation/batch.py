@@ -82,6 +82,7 @@ from flightsim.physics.ground import (  # noqa: F401
     ground_after_step,
     ground_contact,
 )
+from flightsim.physics.lanes import EL_SIZE, LANES, W_SIZE, lane_step, lanes_apply, lanes_setup, rk4_lanes  # noqa: F401
 from flightsim.physics.planet import to_view_after  # noqa: F401 (the round planet's kernel)
 from flightsim.physics.rigidbody import check_dt
 from flightsim.physics.steps import STATE_SIZE, step_by_number_inline  # noqa: F401 (the kernel steps)
@@ -172,9 +173,11 @@ for k in range(steps):
 '''
 
 
-def airplane_steps(step, indent):
-    """:data:`AIRPLANE_STEPS` with the step dispatch ``step``, indented by ``indent``."""
-    return textwrap.indent(AIRPLANE_STEPS.replace("STEP", step).strip("\n"), indent) + "\n"
+def airplane_steps(step, indent, steps="steps", first=""):
+    """:data:`AIRPLANE_STEPS` with the step dispatch ``step``, indented by ``indent``; ``steps``: the expression
+    of the number of steps; ``first``: arguments the step takes before the usual ones."""
+    source = AIRPLANE_STEPS.replace("STEP(", f"{step}({first}").replace("range(steps)", f"range({steps})")
+    return textwrap.indent(source.strip("\n"), indent) + "\n"
 
 
 _KERNEL = f'''
@@ -258,6 +261,53 @@ _SINK_CRASH = CRASHED + GROUND_SINK_CRASH - GROUND_CRASH
 batch_steps = compile_source("batch_steps", _KERNEL, parallel_jit)
 #: The same kernel run on the calling thread: for few airplanes, where starting the threads costs more than it saves.
 batch_steps_serial = compile_source("batch_steps", _KERNEL, entry_jit)
+
+def _field(name):
+    """Where the kernels' tuples hold field ``name``: ``own[i]`` for a per-airplane one, ``fields[i]`` else."""
+    if name in PER_AIRPLANE:
+        return f"own[{PER_AIRPLANE.index(name)}]"
+    return f"fields[{LoadParams._fields.index(name)}]"
+
+
+_SETUP_ARGS = ", ".join(_field(name) for name in (
+    "elements", "element_refs", "normals", "max_thrust", "controls", "engine", "mass", "positions", "gear_reach"))
+_LANES_ARGS = ", ".join(_field(name) for name in (
+    "elements", "element_refs", "table_alpha", "table_values", "table_size", "table_kind", "table_outside",
+    "air_density", "gravity", "ground_effect", "diag", "wind", "gear_diag"))
+_LANES_KERNEL = f'''
+def batch_steps_lanes(number, Y, P, D, T, h, steps, fields, own, inertia, inertia_inv, renorm, increment_id,
+                      status, qerr, wheels_down, on_ground, travel, wheels_only, sink_rate,
+                      wind_on, consts, poe_alt, poe_sig, gusts, wind_state, noise, drawn):
+    """:func:`batch_steps` with the airplanes side by side in SIMD lanes: blocks of :data:`LANES` consecutive
+    airplanes, in parallel over the blocks, each step of a block by :func:`flightsim.physics.lanes.rk4_lanes`
+    where it models all of them (all running; none near the ground, none with a state not finite), else each
+    airplane's scalar step; after it, each airplane's divergence and ground checks and its wind, as
+    :func:`batch_steps`.  Only for the batches :func:`flightsim.physics.lanes.lanes_apply` accepts (``rk4``)."""
+    n = Y.shape[0]
+    has_gear = {_field("gear_positions")}.shape[1] > 0
+    for b in prange((n + LANES - 1) // LANES):
+        W = np.empty(W_SIZE)
+        EL = np.empty((max({_field("elements")}.shape[0], 1), EL_SIZE))
+        a0 = b * LANES
+        if a0 + LANES <= n:
+            lanes_setup(a0, W, EL, {_SETUP_ARGS})
+        for s in range(steps):
+            lanes = a0 + LANES <= n
+            if lanes:
+                for j in range(LANES):
+                    if status[a0 + j] != RUNNING:
+                        lanes = False
+            if lanes:
+                lanes = rk4_lanes(Y, a0, W, EL, h, renorm, inertia, inertia_inv, {_LANES_ARGS}, has_gear)
+            for j in range(LANES):
+                a = a0 + j
+                if a >= n or status[a] != RUNNING:
+                    continue
+                params = {_fields_expression("fields", "own", "a")}
+{airplane_steps("lane_step", "                ", steps="1", first="lanes, W, j, ")}'''
+#: The kernel of :func:`batch_steps`'s batches that :func:`flightsim.physics.lanes.lanes_apply` accepts, many
+#: airplanes at once in SIMD lanes (:mod:`flightsim.physics.lanes`); the same states bit for bit.
+batch_steps_lanes = compile_source("batch_steps_lanes", _LANES_KERNEL, parallel_jit)
 
 _CONTACT = f'''
 def batch_contact(Y, T, fields, own, travel, index, wheels_down, on_ground):
@@ -460,6 +510,7 @@ class BatchSimulation:
         #: where the steps run ("cpu" or "cuda"); on the GPU its kernel and device arrays
         self.device = device
         self._cuda = None
+        self._lanes_on = True
         self.set_integrator(integrator)         # (on the GPU, one it runs: refused before its kernel compiles)
         if device == "cuda":
             from flightsim.simulation import batch_cuda
@@ -485,6 +536,21 @@ class BatchSimulation:
 
             check_integrator(name)
         self._integrator = integrators.get(name)
+        #: whether the SIMD lanes' step models this batch with this integrator (:attr:`lanes`)
+        self._lanes_model = self.device == "cpu" and lanes_apply(LoadParams(*self._fields), self._integrator.name)
+
+    @property
+    def lanes(self):
+        """Whether the CPU steps this batch's airplanes side by side in SIMD lanes (:func:`batch_steps_lanes`:
+        the same states, bit for bit, faster): where :func:`flightsim.physics.lanes.lanes_apply` accepts the
+        batch (flightsim's own aircraft with thrust and no propeller, constant air density, a flat planet,
+        ``rk4``) and its airplanes run on the threads (at least :data:`PARALLEL_MIN`).  Set it False to step
+        them one at a time (a comparison, a profile); True again to let the lanes step them where they can."""
+        return self._lanes_model and self._lanes_on and self.n >= PARALLEL_MIN
+
+    @lanes.setter
+    def lanes(self, on):
+        self._lanes_on = bool(on)
 
     # ------------------------------------------------------------------ state
 
@@ -752,6 +818,8 @@ class BatchSimulation:
         parallel = self.n >= PARALLEL_MIN
         if self._eci is None:
             kernel, states = (batch_steps if parallel else batch_steps_serial), (self.states, self.previous)
+            if self.lanes:
+                kernel = batch_steps_lanes
         else:
             kernel = batch_steps_round if parallel else batch_steps_round_serial
             states = (self._eci, self._prev_eci, self.states, self.previous)
