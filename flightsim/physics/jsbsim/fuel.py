@@ -44,9 +44,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit
-from flightsim.physics.jsbsim.mass import FUEL_DENSITY, INCH_TO_FT, _inertia_matrix
+from flightsim.physics.jsbsim.mass import FUEL_DENSITY, INCH_TO_FT, _inertia_matrix, grain_shape
 from flightsim.physics.jsbsim.program import canonical
 
 __all__ = ["FUEL_FREEZE", "FuelSystem", "FuelFlight", "MASS_OUTPUTS", "TANK_FIELDS", "STARVED"]
@@ -245,16 +244,8 @@ def _tank_own(source, tank, where, capacity):
         factor = source.child_number(tank, "inertia_factor", None, where, 1.0)
         return (0.0, factor * 0.4 * radius * radius / (144.0 * SLUG_TO_LB) if radius > 0.0 else 0.0, 0.0, 0.0,
                 0.0, 0.0)
-    kind = (grain.get("type") or "").strip()
-    if kind not in ("CYLINDRICAL", "ENDBURNING"):
-        raise InputError(source.path, f"{where}/grain_config", f"grain type {kind!r} is not supported "
-                         "(CYLINDRICAL and ENDBURNING: a FUNCTION grain's inertia functions are not)")
-    length = source.child_number(grain, "length", "FT", f"{where}/grain_config", 0.0) * 12.0
-    bore = source.child_number(grain, "bore_diameter", "FT", f"{where}/grain_config", 0.0) * 12.0 / 2.0
+    kind, length, bore = grain_shape(source, tank, radius, where)
     if kind == "CYLINDRICAL":
-        if radius <= bore:
-            raise InputError(source.path, f"{where}/grain_config/bore_diameter", "the bore must be smaller than the "
-                             "grain's diameter")
         density = (capacity / SLUG_TO_LB) / (np.pi * length * (radius * radius - bore * bore))
         return (1.0, 0.0, radius, length, bore, density)
     return (2.0, 0.0, radius, length, bore, (capacity / SLUG_TO_LB) / (np.pi * length * radius * radius))

@@ -202,6 +202,28 @@ class MassBalance:
         return np.array([INCH_TO_FT * (c[0] - r[0]), INCH_TO_FT * (r[1] - c[1]), INCH_TO_FT * (c[2] - r[2])])
 
 
+def grain_shape(source, tank, radius, where):
+    """A solid-propellant tank's ``<grain_config>`` as ``FGTank`` reads it: ``(type, length, bore radius)``, in.
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        A ``FUNCTION`` grain (its inertia functions are not supported), another grain type, or a ``CYLINDRICAL``
+        one whose bore is not smaller than the tank's ``radius`` (in): the file, the element and why.
+    """
+    grain = tank.find("grain_config")
+    kind = (grain.get("type") or "").strip()
+    if kind not in ("CYLINDRICAL", "ENDBURNING"):
+        raise InputError(source.path, f"{where}/grain_config", f"grain type {kind!r} is not supported "
+                         "(CYLINDRICAL and ENDBURNING: a FUNCTION grain's inertia functions are not)")
+    length = source.child_number(grain, "length", "FT", f"{where}/grain_config", 0.0) * 12.0
+    bore = source.child_number(grain, "bore_diameter", "FT", f"{where}/grain_config", 0.0) * 12.0 / 2.0
+    if kind == "CYLINDRICAL" and radius <= bore:
+        raise InputError(source.path, f"{where}/grain_config/bore_diameter", "the bore must be smaller than the "
+                         "grain's diameter")
+    return kind, length, bore
+
+
 def tank_inertia(source, tank, contents, where):
     """A tank's contents' own moments of inertia ``(Ixx, Iyy, Izz)``, slug·ft², as ``FGTank::CalculateInertias``
     computes them for ``contents`` lb: a liquid's a shrinking snowball, ``m · inertia_factor · 0.4 · R²`` (none
@@ -224,18 +246,10 @@ def tank_inertia(source, tank, contents, where):
         factor = source.child_number(tank, "inertia_factor", None, where, 1.0)
         i = mass * factor * 0.4 * radius * radius / 144.0
         return (i, i, i)
-    kind = (grain.get("type") or "").strip()
-    if kind not in ("CYLINDRICAL", "ENDBURNING"):
-        raise InputError(source.path, f"{where}/grain_config", f"grain type {kind!r} is not supported "
-                         "(CYLINDRICAL and ENDBURNING: a FUNCTION grain's inertia functions are not)")
-    length = source.child_number(grain, "length", "FT", f"{where}/grain_config", 0.0) * 12.0
-    bore = source.child_number(grain, "bore_diameter", "FT", f"{where}/grain_config", 0.0) * 12.0 / 2.0
+    kind, length, bore = grain_shape(source, tank, radius, where)
     capacity = source.child_number(tank, "capacity", "LBS", where, 0.00001)
     rad2 = radius * radius
     if kind == "CYLINDRICAL":
-        if radius <= bore:
-            raise InputError(source.path, f"{where}/grain_config/bore_diameter", "the bore must be smaller than the "
-                             "grain's diameter")
         density = (capacity / 32.174049) / (math.pi * length * (rad2 - bore * bore))
         inner = math.sqrt(rad2 - (mass / density) / (math.pi * length))
         sum_sqr = (rad2 + inner * inner) / 144.0
