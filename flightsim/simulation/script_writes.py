@@ -217,6 +217,13 @@ class ScriptProperties:
         if self.model is not None and name in self.model.properties:
             slot = self.model.properties[name]          # (Simulation.jsbsim_property's, found once)
             return lambda: float(self.sim.jsbsim_properties[slot])
+        if name == WIND_DIRECTION:
+            return lambda: self.wind_psi
+        if name == WIND_SPEED:
+            return self._wind_speed
+        if name in DISTANCE_FROM_START:
+            which = DISTANCE_FROM_START.index(name)
+            return lambda: self._distance_from_start(which)
         return lambda: self._read_other(name)
 
     def _read_other(self, name):
@@ -229,12 +236,6 @@ class ScriptProperties:
                     return 1.0 if on else 0.0
         if name in WIND:
             return self.ned_wind[WIND[name]]
-        if name == WIND_DIRECTION:
-            return self.wind_psi
-        if name in DISTANCE_FROM_START:
-            return self._distance_from_start(DISTANCE_FROM_START.index(name))
-        if name == WIND_SPEED:
-            return math.sqrt(sum(w * w for w in self.ned_wind))
         if name == TEMPERATURE_BIAS and self.model is not None:
             return self.sim.jsbsim_temperature_bias
         if name in TOTAL_WIND:
@@ -611,6 +612,10 @@ class ScriptProperties:
         if self.wind_psi < 0.0:
             self.wind_psi += 2.0 * math.pi
 
+    def _wind_speed(self):
+        """The steady wind's speed, ft/s (``FGWinds::GetWindspeed``: FGColumnVector3's magnitude, as it sums it)."""
+        return math.sqrt(sum(w * w for w in self.ned_wind))
+
     def _distance_from_start(self, which):
         """:data:`DISTANCE_FROM_START`'s ``which`` (0 the geodesic, 1 the longitude's, 2 the latitude's), m."""
         lat, lon = self.read("position/lat-geod-rad"), self.read("position/long-gc-rad")
@@ -630,7 +635,7 @@ class ScriptProperties:
             return
         speed = value
         if name == WIND_DIRECTION:
-            speed = math.sqrt(sum(w * w for w in self.ned_wind))
+            speed = self._wind_speed()
             self.wind_psi = value
         if not any(self.ned_wind):
             self.wind_psi = 0.0
