@@ -118,10 +118,9 @@ NOTES = {
                             "every notice, but JSBSim's Adams-Bashforth 2 velocity integrator extrapolates the rising "
                             "thrust half a frame ahead of RK4 with the engines' loads held through each step: dt/2 × "
                             "the 10 ft/s² the spool-up adds, 0.04 ft/s, the difference measured at 56 s",
-    "Concorde_rotate_test": "JSBSim's four engines starve at 49 s (their feed tanks run dry at full reheat: thrust "
-                            "0, n2 falling from 106 %), and its Concorde decelerates from 105 ft/s; flightsim's "
-                            "turbines do not starve (a turbine's starvation is not modelled): it accelerates on and "
-                            "rotates",
+    "Concorde_rotate_test": "the four engines starve at 49 s in both (their feed tanks run dry at full reheat: "
+                            "FGTurbine's Off phase, thrust 0, n2 falling from 106 %), and both Concordes decelerate "
+                            "from 105 ft/s without lifting off",
     "b737_runway_new": "as Concorde_runway_test (the 737's spool-up adds 10 ft/s² too): 'Notify Velocity' a frame late "
                        "(53.608 s against 53.600 s), 'Notify stop' 2 frames late",
     "Short_S23_2": "the point masses the script writes (inertia/pointmass-weight-lbs) give JSBSim's weight, CG and "
