@@ -934,6 +934,21 @@ class Simulation:
             self._load_controls()
             aero.settle(self.t, self._y, aero.LoadParams(*self._view_fields))
 
+    def hold_jsbsim_acceleration(self, uvw_dot):
+        """The body acceleration (JSBSim's body axes, x forward, y right, z down; ft/s²: ``FGAccelerations``'
+        ``vUVWdot``) a JSBSim aircraft's next loads read for ``FGAuxiliary``'s α̇ and β̇, until the next step or
+        settle computes its own (a settle leaves it 0): a linearization's second frame at a point, which reads the
+        first's (:mod:`flightsim.simulation.linearization`).
+
+        Raises
+        ------
+        KeyError
+            Not a JSBSim aircraft.
+        """
+        if self.aircraft.jsbsim is None:
+            raise KeyError("not a JSBSim aircraft")
+        self._params.jsb_last[3:6] = np.asarray(uvw_dot, dtype=np.float64).reshape(3)
+
     @property
     def inertial(self):
         """The Earth-centred inertial state ``[x, v, q, ω]`` (ft, ft/s, body → ECI, inertial body rates rad/s) on

@@ -21,6 +21,8 @@
   ``atmosphere/wind-{north,east,down}-fps`` the steady wind the flight flies (NED, ft/s)
   ``simulation/terminate``                  the run ends after this frame (its outputs written)
   ``simulation/do_simple_trim``             :meth:`ScriptProperties.trim`
+  ``simulation/do_linearization``           :meth:`ScriptProperties.linearize`: JSBSim's linear model about the
+                                            state now, ``<aircraft>_lin.sce`` written in the current folder
   ``propulsion/set-running``                n (−1: all): engine n started as JSBSim's ``InitRunning`` starts it
                                             (a piston: mixture 1, both magnetos, the propeller at twice idle,
                                             running; a turbine: fuel on, running, throttle 1 for the march), then
@@ -101,6 +103,8 @@ TOTAL_WIND = {"atmosphere/total-wind-north-fps": 0, "atmosphere/total-wind-east-
 #: atmosphere from the step after the script writes it (:meth:`~flightsim.simulation.flight.Simulation.
 #: set_jsbsim_temperature_bias`).
 TEMPERATURE_BIAS = "atmosphere/delta-T"
+#: JSBSim's ``simulation/do_linearization`` (``FGFDMExec::DoLinearization``: any value).
+LINEARIZE = "simulation/do_linearization"
 #: The pitch trim's command: FGTrim's ``tPitchTrim`` control, where the trimmed elevator goes.
 PITCH_TRIM = "fcs/pitch-trim-cmd-norm"
 #: JSBSim's setting (``FGAccelerations``) that turns the gravity-gradient torque on (:attr:`Simulation.gravity_torque
@@ -152,6 +156,8 @@ class ScriptProperties:
         self._hold_wind()
         #: the trims done: (clock, mode, TrimPoint)
         self.trims = []
+        #: the linearizations done (:class:`~flightsim.simulation.linearization.Linearization`), each written
+        self.linearizations = []
         #: what the script set for the flight, waiting for the step's end (:meth:`write`)
         self.pending = {}
         #: ``propulsion/active_engine``: the engine the switches reach (FGPropulsion's ``ActiveEngine``; −1 all)
@@ -263,7 +269,7 @@ class ScriptProperties:
                 return -1.0
             return 1.0 if all(self.sim.jsbsim_property(n) != 0.0 for n in names) else 0.0
         if name in ("simulation/terminate", "simulation/do_simple_trim", "simulation/reset",
-                    "simulation/write-state-file"):
+                    "simulation/write-state-file", LINEARIZE):
             return 1.0 if name == "simulation/terminate" and self.terminate else 0.0
         if name == "simulation/trim-completed":
             return 1.0 if self.trims else 0.0
@@ -301,6 +307,10 @@ class ScriptProperties:
             return "terminate", ""
         if name == "simulation/do_simple_trim":
             return "trim", ""
+        if name == LINEARIZE and self.model is not None:
+            from flightsim.simulation.linearization import REFUSED
+
+            return ("refused", REFUSED) if self._propeller_first() else ("linearize", "")
         if name == TEMPERATURE_BIAS and self.model is not None:
             return "temperature", ""
         if name in ("simulation/reset", "simulation/write-state-file"):
@@ -374,6 +384,9 @@ class ScriptProperties:
         elif kind == "trim":
             self.apply()
             self.trim(int(value))
+        elif kind == "linearize":
+            self.apply()
+            self.linearize()
         elif kind == "running":
             n = int(value)
             if n >= len(self.model.propulsion.kinds):        # (FGPropulsion::InitRunning's exception)
@@ -743,6 +756,33 @@ class ScriptProperties:
         sim.settle_jsbsim()
         self._frame = self._aux = None
         self.trims.append((sim.t, mode, point))
+
+    def _propeller_first(self):
+        """Whether the aircraft's engine 0 drives a propeller (FGLinearization's rpm states: refused)."""
+        kinds = self.model.propulsion.kinds
+        return bool(kinds) and (kinds[0][0] in ("piston", "turboprop")
+                                or 0 in self.model.propulsion.turbine_propellers)
+
+    def linearize(self):
+        """``simulation/do_linearization`` (``FGFDMExec::DoLinearization``): JSBSim's linear model of the aircraft
+        about its state now (:func:`flightsim.simulation.linearization.linearize`), from JSBSim's initial condition
+        as the reset file leaves it, every engine started first (``FGStateSpace::run``'s ``InitRunning``), written
+        as ``<aircraft>_lin.sce`` in the current folder; the flight left where JSBSim's linearization leaves it (at
+        its state set once more through the initial condition's setters, settled)."""
+        from flightsim.physics.jsbsim import turbine
+        from flightsim.physics.jsbsim.initial import initial_setters
+        from flightsim.simulation.linearization import linearize
+
+        ic = initial_setters(self.ic.source, self.sim.planet, self.ic.elevation_ft)
+        props = self.sim.jsbsim_properties
+        for k, kind, row in self._startable():
+            if kind == "turbine" and props[int(self.model.propulsion.slots[row, turbine.S_RUNNING])] == 0.0:
+                self._init_running(k)
+        throttles = [canonical(f"fcs/throttle-cmd-norm[{k}]") for k in range(len(self.model.propulsion.kinds))]
+        lin = linearize(self.sim, ic, self._set_command, self.read, throttles)
+        lin.write()
+        self.linearizations.append(lin)
+        self._frame = self._aux = None
 
     def _ground_trim(self):
         """``do_simple_trim`` 2, JSBSim's ground trim (``FGTrim``'s ``tGround``: the height and the pitch where the
