@@ -77,7 +77,8 @@ NOTES = {
     "737_cruise_steady_turn_linearize": "the turn trim (do_simple_trim 5), then do_linearization writes 737_lin.sce "
                                         "as JSBSim's (at JSBSim's trim point A within 1.3e-4, B 1.1e-5, C 5e-9 "
                                         "relative, D 0); the linearization leaves both where FGStateSpace does "
-                                        "(the state set again through the IC's setters: θ 0.027, sinking 3.7 ft/s)",
+                                        "(the state set again through the IC's setters: θ 0.027 rad against the "
+                                        "trim's 0.032, sinking 3.4 ft/s)",
     "737_cruise": "the fuel burns as JSBSim's (the tanks within 0.02 lb of JSBSim's over the first 30 s, the mass, CG "
                   "and inertia with them); the heights part by 26 ft as they did with both fuels frozen: the trims' "
                   "(flightsim's throttle 0.92990 against JSBSim's 0.93029, N2 97.196 % against 97.211 %)",
