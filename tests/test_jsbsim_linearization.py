@@ -1,6 +1,7 @@
 """JSBSim's ``simulation/do_linearization`` on a flightsim flight (:mod:`flightsim.simulation.linearization`): the
 T37, trimmed in the air by a script, linearized as the jsbsim package linearizes it (``FGLinearization``), the
-file written as JSBSim writes it; an aircraft whose engine 0 drives a propeller refused in one line."""
+file written as JSBSim writes it; an aircraft whose engine 0 drives a propeller, and a flat planet, refused in one
+line."""
 
 import os
 import re
@@ -123,19 +124,22 @@ def test_the_matrices_are_jsbsims(linearized):
     assert not np.any(ours[5]) and not np.any(theirs[5])
 
 
-def test_a_propeller_aircraft_is_refused_in_one_line(tmp_path):
-    """The c172x (its engine 0 drives a propeller: FGLinearization's rpm states are not modelled): the script's
-    ``<set>`` named with the reason, exit 2, nothing written, no traceback."""
+@pytest.mark.parametrize("aircraft, init, planet, words", [
+    ("c172x", "reset01", "round", "propeller"), ("T37", "reset00", "flat", "round planet")])
+def test_what_cannot_be_linearized_is_refused_in_one_line(tmp_path, aircraft, init, planet, words):
+    """The c172x (its engine 0 drives a propeller: FGLinearization's rpm states are not modelled), and a flight on
+    a flat planet (the states and rates are the round planet's): the script's ``<set>`` named with the reason,
+    exit 2, nothing written, no traceback."""
     (tmp_path / "scripts").mkdir()
     for folder in ("aircraft", "engine", "systems"):
         (tmp_path / folder).symlink_to(PACKAGE / folder)
-    (tmp_path / "scripts" / "lin.xml").write_text(SCRIPT.format(aircraft="c172x", init="reset01"))
+    (tmp_path / "scripts" / "lin.xml").write_text(SCRIPT.format(aircraft=aircraft, init=init))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).resolve().parents[1]),
                                                         os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-m", "flightsim", "script", "scripts/lin.xml", "--root", str(tmp_path)],
-                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
+    done = subprocess.run([sys.executable, "-m", "flightsim", "script", "scripts/lin.xml", "--root", str(tmp_path),
+                           "--planet", planet], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in done.stderr
-    assert "lin.xml" in lines[0] and "do_linearization" in lines[0] and "propeller" in lines[0]
+    assert "lin.xml" in lines[0] and "do_linearization" in lines[0] and words in lines[0]
     assert not list(tmp_path.glob("*_lin.sce"))

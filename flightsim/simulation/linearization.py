@@ -52,7 +52,7 @@ state's), FGAuxiliary's α̇ and β̇ in each read the frame before's accelerati
 here, two evaluations of the loads, each after
 :meth:`~flightsim.simulation.flight.Simulation.hold_jsbsim_acceleration` of the one before's.  Not modelled:
 the propeller rpm states (``Rpm0`` … ``Rpm3``, which ``FGLinearization`` adds where engine 0 drives a propeller:
-refused, :data:`REFUSED`).
+refused, :data:`REFUSED`); a flat planet (refused, :data:`FLAT`).
 
 Frames: JSBSim's (body x forward, y right, z down; local North, East, down) throughout; flightsim's view (North,
 West, up; body y left, z up) only where the flight is put at a condition and its loads read.  Source: JSBSim
@@ -70,7 +70,7 @@ import numpy as np
 from flightsim.math import quat
 from flightsim.physics import planet as planets
 
-__all__ = ["INPUTS", "REFUSED", "STATES", "STEP", "Linearization", "flight_states", "linearize", "scicoslab"]
+__all__ = ["FLAT", "INPUTS", "REFUSED", "STATES", "STEP", "Linearization", "flight_states", "linearize", "scicoslab"]
 
 #: The states (name, unit), in ``FGLinearization``'s order for an aircraft whose engine 0 drives no propeller.
 STATES = (("Vt", "ft/s"), ("Alpha", "rad"), ("Theta", "rad"), ("Q", "rad/s"), ("Beta", "rad"), ("Phi", "rad"),
@@ -82,6 +82,9 @@ STEP = 1e-4
 #: Why an aircraft whose engine 0 drives a propeller is refused.
 REFUSED = ("FGLinearization's propeller rpm states (Rpm0 ...: their rate a frame flown at 1/120 s) are not "
            "modelled")
+#: Why a flight on a flat planet is refused.
+FLAT = ("FGLinearization's states (the geocentric latitude, the height above sea level) and rates (the Earth's "
+        "turn, its gravitation) are the round planet's: fly it on one (--planet round)")
 #: The surfaces' commands the inputs set.
 _COMMANDS = ("fcs/aileron-cmd-norm", "fcs/elevator-cmd-norm", "fcs/rudder-cmd-norm")
 _D = np.diag([1.0, -1.0, -1.0])     # JSBSim's axes ↔ flightsim's (body y, z; North-East-down ↔ North-West-up)

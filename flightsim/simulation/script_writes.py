@@ -308,8 +308,10 @@ class ScriptProperties:
         if name == "simulation/do_simple_trim":
             return "trim", ""
         if name == LINEARIZE and self.model is not None:
-            from flightsim.simulation.linearization import REFUSED
+            from flightsim.simulation.linearization import FLAT, REFUSED
 
+            if not self.sim.planet.round:
+                return "refused", FLAT
             return ("refused", REFUSED) if self._propeller_first() else ("linearize", "")
         if name == TEMPERATURE_BIAS and self.model is not None:
             return "temperature", ""
