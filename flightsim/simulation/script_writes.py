@@ -217,6 +217,9 @@ class ScriptProperties:
         if self.model is not None and name in self.model.properties:
             slot = self.model.properties[name]          # (Simulation.jsbsim_property's, found once)
             return lambda: float(self.sim.jsbsim_properties[slot])
+        if name in GEAR_LOADS and self.model is not None:       # (FGGroundReactions' force, the last frame's)
+            which = GEAR_LOADS.index(name)
+            return lambda: self.sim.jsbsim_gear_force()[which]
         if name == WIND_DIRECTION:
             return lambda: self.wind_psi
         if name == WIND_SPEED:
@@ -427,6 +430,11 @@ class ScriptProperties:
         kinds = self.model.propulsion.kinds
         return [(k, row) for k, (kind, row) in enumerate(kinds) if kind == "piston"]
 
+    def _rotors(self):
+        """``(engine index, row)`` of each of the aircraft's electric engines driving a rotor."""
+        kinds = self.model.propulsion.kinds
+        return [(k, row) for k, (kind, row) in enumerate(kinds) if kind == "rotor"]
+
     def _turbines(self):
         """``(engine index, turbine row)`` of each of the aircraft's turbines (direct or driving a propeller)."""
         kinds = self.model.propulsion.kinds
@@ -478,8 +486,8 @@ class ScriptProperties:
         JSBSim's ``in.ThrottlePos``: put back at the end, or, given ``inputs`` (slot → value), left to the caller
         to put back from it (``RunIC``'s engines started one after the other, each march seeing the inputs of
         the ones before)."""
-        from flightsim.physics.jsbsim import piston, propeller, turbine
-        from flightsim.physics.jsbsim.propulsion import march_piston
+        from flightsim.physics.jsbsim import piston, propeller, rotor, turbine
+        from flightsim.physics.jsbsim.propulsion import march_piston, march_rotor
 
         prop = self.model.propulsion
         names = self.model.properties.names
@@ -513,6 +521,14 @@ class ScriptProperties:
             turbine.march_turbine(props, prop.engines[row], prop.slots[row], sigma, np.zeros(6))
         for _, row in self._pistons():
             march_piston(props, prop, row)
+        thrust = 0.0
+        for k, row in self._rotors():        # (an electric engine's InitRunning does nothing: its throttle input 1)
+            if n < 0 or k == n:
+                slot = int(prop.piston_slots[row, rotor.RE_THROTTLE])
+                inputs.setdefault(slot, props[slot])
+                props[slot] = 1.0
+        for _, row in self._rotors():        # (its thrust's march starts from the last engine's, as JSBSim's)
+            thrust, _ = march_rotor(props, prop, row, current=thrust)
         if own:
             for slot, value in inputs.items():
                 props[slot] = value
@@ -580,6 +596,7 @@ class ScriptProperties:
             # with time passing turns it off, or running if the script sets its running flag first)
             turbine.turbine_steady(self.sim.jsbsim_properties, prop.engines[row], s,
                                    self.sim.jsbsim_property("atmosphere/sigma"), np.zeros(6))
+        self._initial_rotors()
         named = [k for k, _, _ in self._startable() if -1 in running or k in running]
         inputs = {}
         for k in named:                         # (FGFDMExec::RunIC: InitRunning(n) for each, then its march)
@@ -587,6 +604,27 @@ class ScriptProperties:
         props = self.sim.jsbsim_properties      # (the next frame's LoadInputs)
         for slot, value in inputs.items():
             props[slot] = value
+
+    def _initial_rotors(self):
+        """Every rotor as ``FGRotor``'s and ``FGTransmission``'s constructors leave it (at rest, its inflow's
+        start: :func:`~flightsim.physics.jsbsim.rotor.rotor_defaults`), then ``RunIC``'s frame with no time passing
+        (the transmission still, the inflow's lag and the height filter stepping the rotor's own step)."""
+        from flightsim.physics.jsbsim import rotor
+        from flightsim.physics.jsbsim.propulsion import run_rotor_frame
+
+        prop, names = self.model.propulsion, self.model.properties.names
+        props = self.sim.jsbsim_properties
+        defaults = rotor.rotor_defaults()
+        for k, row in self._rotors():
+            slots = [int(x) for x in prop.piston_slots[row, :len(rotor.ROTOR_ENGINE_SLOTS)]] + \
+                [int(x) for x in prop.propeller_slots[row, :len(rotor.ROTOR_SLOTS)]]
+            for slot in slots:
+                name = names[slot] if slot >= 0 else ""
+                suffix = name.split("/", 2)[-1] if name.startswith(f"propulsion/engine[{k}]/") else None
+                if suffix is not None and suffix != "x-rpm-dict" and not suffix.endswith("-ctrl-rad") and \
+                        suffix != "groundeffect-scale-norm":
+                    props[slot] = defaults.get(suffix, 0.0)
+            run_rotor_frame(props, prop, row, 0.0)
 
     def apply(self):
         """What the script set for the flight (:meth:`write`) reaches it now."""
