@@ -19,8 +19,8 @@ left side is a property, optionally ``-NAME``; its right side a number, else a p
   caption if given; ``apply=`` a template of ``<output>``'s), an empty line, with C++'s default six significant
   digits; ``format="kml"``: JSBSim's KML ``<Placemark>`` (the same lines, and the longitude, latitude and height
   above sea level in metres as its point).  A ``<property>`` nothing defines is bound late, as JSBSim's
-  ``FGPropertyValue``: the run stops only when its event fires.  (An event with no ``<set>`` has its start at 0 s, as JSBSim's: its
-  delay is not waited for.)
+  ``FGPropertyValue``: the run stops only when its event fires.  (An event with no ``<set>`` has its start at 0 s,
+  as JSBSim's: its delay is not waited for.)
 """
 
 from __future__ import annotations

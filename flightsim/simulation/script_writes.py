@@ -41,7 +41,9 @@
   computed from it: ``velocities/``, ``attitude/``, ``aero/``, ``accelerations/``, ``forces/``, ``moments/``,
   ``flight-path/``, ``metrics/``, the atmosphere's state), the position (flightsim does not move an aircraft from
   a script), starts and cut-offs on an aircraft with turboprops (FGTurboProp's start is not modelled: its engines
-  run from the start), and any name nothing defines.
+  run from the start), and any name nothing defines.  ``position/terrain-elevation-asl-ft`` (the ground's height)
+  is accepted when the script is read and stops the run when an event writes it (flightsim's ground is the reset
+  file's for the whole run).
 
 The engines start as the reset file says (:meth:`ScriptProperties.initial_engines`): a piston or turbine its
 ``<running>`` does not name stands still (FGEngine's, FGPiston's and FGTurbine's ``ResetToIC``, then ``run_ic``'s
@@ -73,6 +75,9 @@ TRIM_MODES = {0: ("longitudinal", "longitudinal"), 1: ("full", "no-sideslip"), 2
 #: Why the other modes are refused.
 TRIM_REFUSED = {3: "a pull-up trim is not in flightsim's trim", 4: "a custom trim is not in flightsim's trim",
                 6: "mode 6 is no trim"}
+#: The ground's height a script may write (FGGroundCallback's, through FGPropagate): accepted when the script is
+#: read, refused when an event writes it (flightsim's ground is the reset file's for the whole run).
+GROUND = "position/terrain-elevation-asl-ft"
 #: JSBSim's standard sea-level pressure, psf (``FGAtmosphere::StdDaySLpressure``), for ``in.PressureRatio``.
 SEA_LEVEL_PSF = 2116.228
 #: A contact's weight-on-wheels property (``FGLGear::bind``): ``gear/unit[k]/WOW`` for a BOGEY,
@@ -339,6 +344,8 @@ class ScriptProperties:
             return "refused", ("not JSBSim's (its engines' starts are propulsion/starter_cmd and cutoff_cmd)"
                                if base.startswith("fcs/") else "JSBSim defines it only for an aircraft with turbines "
                                "or turboprops (cutoff_cmd) or pistons (starter_cmd)")
+        if name == GROUND:
+            return "ground", ""
         if name.startswith("position/"):
             return "refused", "flightsim does not move the aircraft from a script (the position is its state)"
         if FUEL_GPH.match(name):
@@ -384,6 +391,9 @@ class ScriptProperties:
                                    "non-existent engine)")
             self._init_running(n)               # (at once, as JSBSim's tied setter: this frame's engine step,
             self._frame = self._aux = None      # after the integration, goes on from the march)
+        elif kind == "ground":
+            raise RuntimeError(f"{name} set to {value:g}: flightsim does not move the ground during a run (the "
+                               "reset file's elevation, or ic/terrain-elevation-ft with a simulation/reset)")
         elif kind == "turbine-running":
             if value == 0.0:
                 raise RuntimeError(f"{name} set to 0: stopping a turboprop is not modelled (flightsim's turboprops "
