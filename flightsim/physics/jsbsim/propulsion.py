@@ -65,7 +65,12 @@ the injection's (:data:`TURBINE_STATE`), the phase and switches
 ``…/blade-angle``, ...), so a frame is one call of :func:`engines_frame`,
 which other compiled code can call with :attr:`Propulsion.arrays`, and a
 reset is the array's.  What is not modelled is refused by name: other engines
-and thrusters (an electric engine driving a propeller or rotor), a ``template`` function in an engine file.
+and thrusters (an electric engine driving a propeller), a ``template`` function in an engine file.
+
+As JSBSim's ``FGElectric`` driving an ``FGRotor`` (a helicopter's rotor, its ``FGTransmission``, the tail rotor
+following the main one's rpm): :mod:`flightsim.physics.jsbsim.rotor`, a row of the piston arrays too
+(``piston.PE_KIND`` ``rotor.ROTOR``), its frame called by address like the pistons' and marched as
+``GetSteadyState`` marches it (:func:`march_rotor`).
 A piston's, a rocket's or an electric engine's own ``<function>`` elements run as JSBSim's ``FGModelFunctions``
 runs them (``#`` the engine's number): ``pre`` ones (or untyped) in the engines' program before the frames,
 ``post`` ones in :attr:`Propulsion.post_program` after them.  A rocket's or an electric engine's thruster turns
@@ -246,7 +251,8 @@ class Propulsion:
         Those tables' keys and values.
     kinds : list of tuple
         ``("turbine", row)``, ``("rocket", row)``, ``("electric", row)``, ``("piston", row)`` or
-        ``("turboprop", row)`` for each engine of the file.
+        ``("turboprop", row)`` or ``("rotor", row)`` (an electric engine driving a rotor: a row of the piston and
+        propeller arrays) for each engine of the file.
     turbine_propellers : dict
         Engine index → its propeller's row of :attr:`pistons`/:attr:`propellers`, for each turbine that drives a
         propeller.
@@ -907,7 +913,8 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
     its target and its propeller at the rpm where the engine's power is the propeller's
     (:func:`~flightsim.physics.jsbsim.piston.piston_steady`); a rocket's flows at its throttle's and the thrust
     they make (the fixed point of its frames burning: JSBSim's own trim burns nothing, so its rocket gives no
-    thrust there), an electric engine's power and thrust at its throttle.
+    thrust there), an electric engine's power and thrust at its throttle; an electric engine's rotor marched as
+    ``GetSteadyState`` marches it (0.5 s frames until its thrust holds, at most 6000: its loads the last frame's).
 
     Called from Python (a settled start, :func:`flightsim.physics.jsbsim.loads.settle_start`), it compiles (or
     loads) only the steady states of the kinds of engine the aircraft has, each engine's in turn as the compiled
