@@ -6,7 +6,8 @@ started with ``propulsion/set-running`` — the steady-state march — then a fe
 on and the collective raised, the helicopter on its skids), and after each frame flightsim's main and tail rotor
 take the inputs JSBSim's rotors read in that frame (the air's velocity and body rates, the density, the height
 above ground, the throttle and the controls, the ground effect's scale) and step their own state; their outputs
-(rpm, thrust, coning, flapping, inflow, torque) are compared with JSBSim's.  Only the rotor's frame is compiled
+(rpm, thrust, coning, flapping, inflow, torque) and their loads about the CG (``forces/fb?-prop-lbs``,
+``moments/?-prop-lbsft``) are compared with JSBSim's.  Only the rotor's frame is compiled
 (its C callback, cached).
 """
 
@@ -36,6 +37,9 @@ INPUTS = ("velocities/u-aero-fps", "velocities/v-aero-fps", "velocities/w-aero-f
           "propulsion/engine[0]/lateral-ctrl-rad", "propulsion/engine[0]/longitudinal-ctrl-rad",
           "propulsion/engine[1]/antitorque-ctrl-rad", "propulsion/engine[0]/groundeffect-scale-norm",
           "propulsion/engine[1]/groundeffect-scale-norm")
+#: The engines' loads about the CG (JSBSim's body axes).
+LOADS = ("forces/fbx-prop-lbs", "forces/fby-prop-lbs", "forces/fbz-prop-lbs", "moments/l-prop-lbsft",
+         "moments/m-prop-lbsft", "moments/n-prop-lbsft")
 #: What they compute, each engine's.
 OUTPUTS = ("rotor-rpm", "engine-rpm", "thrust-lbs", "a0-rad", "a1-rad", "b1-rad", "inflow-ratio",
            "induced-inflow-ratio", "advance-ratio", "torque-lbsft", "thrust-coefficient")
@@ -53,7 +57,8 @@ def _jsbsim_frames(frames):
         fdm.run_ic()
 
     def row():
-        return ([fdm[n] for n in INPUTS], [fdm[f"propulsion/engine[{k}]/{n}"] for k in (0, 1) for n in OUTPUTS])
+        return ([fdm[n] for n in INPUTS], [fdm[f"propulsion/engine[{k}]/{n}"] for k in (0, 1) for n in OUTPUTS]
+                + [fdm[n] for n in LOADS])
 
     rows = [row()]
     fdm["propulsion/set-running"] = -1
@@ -84,20 +89,19 @@ def _flightsim_frames(rows):
 
     got = []
     inputs(rows[0][0])
-    for row in rotors:                      # (RunIC's frame: no time passes)
-        run_rotor_frame(props, prop, row, 0.0)
-    got.append(props[out_slots].copy())
+    loads = sum(run_rotor_frame(props, prop, row, 0.0) for row in rotors)     # (RunIC's frame: no time passes)
+    got.append(np.concatenate([props[out_slots], loads]))
     throttles = [names["fcs/throttle-pos-norm[0]"], names["fcs/throttle-pos-norm[1]"]]
     props[throttles] = 1.0                  # (SetEngineRunning: each engine's throttle input 1 for the march)
-    thrust = 0.0
+    thrust, loads = 0.0, np.zeros(6)
     for row in rotors:
-        thrust, _ = march_rotor(props, prop, row, current=thrust)
-    got.append(props[out_slots].copy())
+        thrust, last = march_rotor(props, prop, row, current=thrust)
+        loads = loads + last
+    got.append(np.concatenate([props[out_slots], loads]))
     for values, _ in rows[2:]:
         inputs(values)
-        for row in rotors:
-            run_rotor_frame(props, prop, row, DT)
-        got.append(props[out_slots].copy())
+        loads = sum(run_rotor_frame(props, prop, row, DT) for row in rotors)
+        got.append(np.concatenate([props[out_slots], loads]))
     return np.array(got)
 
 
@@ -105,7 +109,7 @@ def test_rotors_follow_jsbsim_on_the_skids():
     rows = _jsbsim_frames(300)
     expected = np.array([r[1] for r in rows])
     got = _flightsim_frames(rows)
-    names = [f"engine[{k}]/{n}" for k in (0, 1) for n in OUTPUTS]
+    names = [f"engine[{k}]/{n}" for k in (0, 1) for n in OUTPUTS] + list(LOADS)
     main_rpm, tail_rpm = expected[-1, 0], expected[-1, len(OUTPUTS)]
     assert main_rpm > 300.0 and tail_rpm > 1500.0          # (the rotors turn: the march and the governor)
     assert expected[-1, 2] > 1000.0                         # (the main rotor lifts: the collective raised)
@@ -113,7 +117,7 @@ def test_rotors_follow_jsbsim_on_the_skids():
         # the tail rotor's march is not compared: its collective near 0 there, its inflow's map never settles (its
         # thrust jumps between about -100 and +500 lbf for all 6000 of the march's frames, in JSBSim as here), so
         # the march ends at an arbitrary point of it; the inflow's lag has forgotten it 60 frames on
-        first = 1 if j < len(OUTPUTS) else 62
+        first = 1 if j < len(OUTPUTS) else 62         # (the loads: the tail rotor's in them)
         scale = max(np.max(np.abs(expected[first:, j])), 1e-6)
         error = np.max(np.abs(got[first:, j] - expected[first:, j])) / scale
         assert error < 1e-6, f"{name}: {error:.3g} of its largest value {scale:.4g}"
