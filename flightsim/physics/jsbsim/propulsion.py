@@ -670,7 +670,10 @@ class Propulsion:
         ``props``); returns the thrusters' body loads ``[X, Y, Z, L, M, N]`` about the CG (lbf, lbf·ft)."""
         out = np.zeros(6) if out is None else out
         self.program.run(props)
-        engines_frame(props, *self.arrays, dt, density_ratio, out)
+        if np.any(self.pistons[:, _piston.PE_KIND] == _rotor.ROTOR):      # (a rotor's frame: by address only)
+            engines_frame_by_address(props, *self.arrays, frame_addresses(self.pistons), dt, density_ratio, out)
+        else:
+            engines_frame(props, *self.arrays, dt, density_ratio, out)
         self.post_program.run(props)
         return out
 
@@ -725,6 +728,10 @@ def engines_frame(props, engines, slots, pistons, piston_slots, propellers, prop
     ``out`` is set to the sum of all thrusters' body loads about the CG ``[X, Y, Z, L, M, N]`` (JSBSim's body
     frame, x forward, y right, z down; lbf, lbf·ft).
 
+    An electric engine's rotor is left out here: its frame is called by address only
+    (:func:`engines_frame_by_address`, which :meth:`Propulsion.run` calls for an aircraft with one), so that this
+    function, compiled for every aircraft's engines when called from Python, does not compile it too.
+
     The arrays after ``props`` are :attr:`Propulsion.arrays`.  The engines' functions
     (:attr:`Propulsion.program`) must have run on ``props`` first; ``density_ratio`` is σ (the turbines' spool
     rates).  Everything else the engines read is in ``props``: the throttle (and mixture) positions, the
@@ -732,9 +739,7 @@ def engines_frame(props, engines, slots, pistons, piston_slots, propellers, prop
     """
     _direct_frames(props, engines, slots, dt, density_ratio, out)
     for e in range(pistons.shape[0]):
-        if pistons[e, _piston.PE_KIND] == _rotor.ROTOR:
-            _rotor.rotor_frame(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
-                               table_data, dt, out)
+        if pistons[e, _piston.PE_KIND] == _rotor.ROTOR:     # (by address only: engines_frame_by_address)
             continue
         if pistons[e, _piston.PE_KIND] != 0.0:
             _turboprop.powered_frame(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
