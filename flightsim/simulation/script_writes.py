@@ -617,8 +617,9 @@ class ScriptProperties:
 
     def _initial_rotors(self):
         """Every rotor as ``FGRotor``'s and ``FGTransmission``'s constructors leave it (at rest, its inflow's
-        start: :func:`~flightsim.physics.jsbsim.rotor.rotor_defaults`), then ``RunIC``'s frame with no time passing
-        (the transmission still, the inflow's lag and the height filter stepping the rotor's own step)."""
+        start: :func:`~flightsim.physics.jsbsim.rotor.rotor_defaults`), then ``RunIC``'s two frames with no time
+        passing (``FGFDMExec::Initialize`` runs the models, then ``RunIC`` once more: the transmission still, the
+        inflow's lag and the height filter stepping the rotor's own step)."""
         from flightsim.physics.jsbsim import rotor
         from flightsim.physics.jsbsim.propulsion import run_rotor_frame
 
@@ -634,7 +635,8 @@ class ScriptProperties:
                 if suffix is not None and suffix != "x-rpm-dict" and not suffix.endswith("-ctrl-rad") and \
                         suffix != "groundeffect-scale-norm":
                     props[slot] = defaults.get(suffix, 0.0)
-            run_rotor_frame(props, prop, row, 0.0)
+            for _ in range(2):
+                run_rotor_frame(props, prop, row, 0.0)
 
     def apply(self):
         """What the script set for the flight (:meth:`write`) reaches it now."""
