@@ -811,6 +811,16 @@ class Simulation:
         return tuple((f"{'gear' if rows[k, G.C_KIND] == G.BOGEY else 'contact'}/unit[{k}]",
                       bool(last[LAST_FIELDS + k * G.CONTACT_FIELDS + G.S_WOW] != 0.0)) for k in range(rows.shape[0]))
 
+    def jsbsim_gear_force(self):
+        """A JSBSim aircraft's ground reactions' force as they last found it (``forces/fb[xyz]-gear-lbs``: JSBSim's
+        body axes, x forward, y right, z down, lbf); zeros for flightsim's own aircraft."""
+        if self.aircraft.jsbsim is None:
+            return (0.0, 0.0, 0.0)
+        from flightsim.physics.jsbsim.loads import L_GEAR
+
+        last = self._params.jsb_last
+        return float(last[L_GEAR]), float(last[L_GEAR + 1]), float(last[L_GEAR + 2])
+
     def _jsbsim_slot(self, name):
         """The slot of the JSBSim aircraft's property ``name`` in its array (KeyError: none)."""
         model = self.aircraft.jsbsim

@@ -49,7 +49,7 @@ default) × throttle, ``…/power-hp`` = that / 745.7; the thruster is handed
 thruster's always is, so a negative throttle gives none), which a ``direct``
 thruster takes as its thrust, in lbf (``FGThruster::Calculate``).  No state:
 it follows the throttle in the same frame.  An electric engine driving a
-propeller is refused.
+rotor is :mod:`~flightsim.physics.jsbsim.rotor`'s; one driving a propeller is refused.
 
 The engine's own ``<function>`` elements are compiled by
 :class:`~flightsim.physics.jsbsim.propulsion.Propulsion` (pre functions before the engines' frames, post
@@ -251,7 +251,7 @@ def read_electric(source, root, thruster, where, row):
     _check(source, root, where, _ELECTRIC_KNOWN, "an electric engine")
     if thruster.tag != "direct":
         raise InputError(source.path, f"{where}/thruster", f"an electric engine driving a <{thruster.tag}> is not "
-                         "supported yet (a direct thruster only)")
+                         "supported yet (a direct thruster or a rotor only)")
     row[L_POWER] = _value(source, root, "power", where, _POWER_UNITS, HP_TO_WATTS)
 
 
