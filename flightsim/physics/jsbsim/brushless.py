@@ -3,9 +3,13 @@
 
 Drela's three-constant motor model, as ``FGBrushLessDCMotor::Calculate``: the battery's voltage scaled by the
 throttle, ``V = maxvolts · throttle``; the current ``I = (V − rpm / Kv) / R`` (``rpm`` the propeller's: the motor
-turns it directly); the torque ``(I − I₀) / Kv`` when ``I ≥ I₀``, ``(I + I₀) / Kv`` when ``I ≤ −I₀`` (the
-no-load current ``I₀`` always resists), else 0, in W/rpm turned into ft·lbf (× 60 / (2π · 1.3558), JSBSim's
-``WattperRPMtoftpound``); the power handed to the propeller ``2π · max(rpm, 0.0001) · torque / 60`` (ft·lbf/s),
+turns it directly); the torque ``(I − I₀) / Kv`` (``I₀`` the no-load current) in W/rpm turned into ft·lbf
+(× 60 / (2π · 1.3558), JSBSim's ``WattperRPMtoftpound``) at every current but 0 (a motor at rest with no
+voltage: no torque), as the ``jsbsim`` package (1.3.3) computes it: its braking motor's power and the rpm it
+leaves (the throttle cut at 8760 rpm: −0.9599 hp at −77.99 A; −5.7e-7 hp at −0.008 A; 0 at 0 A) are those,
+where the sources read here (FGBrushLessDCMotor.cpp since 2022) write ``(I + I₀) / Kv`` below ``−I₀`` and 0
+between ``±I₀``; the power handed to the propeller
+``2π · max(rpm, 0.0001) · torque / 60`` (ft·lbf/s),
 ``propulsion/engine[k]/power-hp`` that over 745.7 times 1.3558 (JSBSim's ``hptowatts``, ``NMtoftpound``) and
 ``…/current-amperes`` the current.  The propeller (:func:`~flightsim.physics.jsbsim.propeller.propeller_calculate`)
 then integrates its rpm from the power it has left over.
@@ -76,12 +80,9 @@ def motor_power(row, throttle, rpm):
     """The motor's power handed to its propeller at ``throttle`` and propeller ``rpm`` (ft·lbf/s) and its current
     (A), as ``FGBrushLessDCMotor::Calculate``."""
     current = (row[BL_MAX_VOLTS] * throttle - rpm / row[BL_KV]) / row[BL_RESISTANCE]
-    i0 = row[BL_NO_LOAD_CURRENT]
     torque = 0.0
-    if current >= i0:
-        torque = (current - i0) / row[BL_KV] * WATT_PER_RPM_TO_FTLB
-    if current <= -i0:
-        torque = (current + i0) / row[BL_KV] * WATT_PER_RPM_TO_FTLB
+    if current != 0.0:          # (at rest with no voltage: no torque, as the package's motor)
+        torque = (current - row[BL_NO_LOAD_CURRENT]) / row[BL_KV] * WATT_PER_RPM_TO_FTLB
     return ((2.0 * math.pi) * max(rpm, 0.0001) * torque) / 60.0, current
 
 

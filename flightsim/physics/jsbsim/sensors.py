@@ -57,9 +57,9 @@ RANDOM_SEED = "simulation/randomseed"
 GENERATOR = "simulation/flightsim-random"
 #: The generator's slots and their values at the start: seeded with 0 (the engine at 1, nothing kept).
 GENERATOR_START = (0.0, 1.0, 0.0, 0.0)
-#: ``minstd_rand0``: multiplier and modulus; its smallest and largest value; ``generate_canonical``'s range.
-_A, _M = 16807.0, 2147483647.0
-_RANGE = _M - 1.0
+#: ``minstd_rand0``'s modulus and ``generate_canonical``'s range (its largest value less its smallest, plus 1).
+_M = 2147483647
+_RANGE = float(_M - 1)
 #: FGMagnetometer's ``INERTIAL_UPDATE_RATE``: the field is computed again every this many runs.
 INERTIAL_UPDATE_RATE = 1000
 #: The slots of a magnetometer's state: its run counter and the field (North, East, down; nT).
@@ -79,16 +79,16 @@ _FT_TO_M = 0.3048
 
 def seed(value):
     """``minstd_rand0::seed(value)`` of JSBSim's seed (an ``int`` taken as ``unsigned int``): the engine's state."""
-    x = (int(value) & 0xFFFFFFFF) % int(_M)
+    x = (int(value) & 0xFFFFFFFF) % _M
     return float(x if x else 1)
 
 
 @borrowing_jit
 def _seed_state(props, g, value):
     """The generator at ``props[g:g + 4]`` seeded with ``value`` (engine and distributions reset)."""
-    x = math.fmod(float(np.uint32(np.int64(value) & 0xFFFFFFFF)), _M)
+    x = (np.int64(value) & 0xFFFFFFFF) % np.int64(2147483647)
     props[g] = value
-    props[g + 1] = x if x != 0.0 else 1.0
+    props[g + 1] = float(x) if x != 0 else 1.0
     props[g + 2] = 0.0
     props[g + 3] = 0.0
 
@@ -98,7 +98,7 @@ def _canonical(props, g):
     """``std::generate_canonical<double, 53>`` over the engine at ``props[g + 1]``: two draws, in [0, 1)."""
     total, scale = 0.0, 1.0
     for _ in range(2):
-        x = math.fmod(_A * props[g + 1], _M)
+        x = float(np.int64(16807) * np.int64(props[g + 1]) % np.int64(2147483647))
         props[g + 1] = x
         total += (x - 1.0) * scale
         scale *= _RANGE
