@@ -110,7 +110,7 @@ def _read_state(fdm, props, p, last):
     props[p["position/h-sl-ft"]] = fdm["position/geod-alt-ft"]      # (FGMagnetometer's height: geodetic)
 
 
-def _fly(root, frames, seed_value=None):
+def _fly(root, frames, seed_value=None, run_ic=True):
     """JSBSim flies the F450 off the ground, rolling and yawing; flightsim's flight controls run beside it on what
     JSBSim's read each frame.  Returns (flightsim's, JSBSim's) values of :data:`SENSORS` + :data:`NOISY`."""
     fdm = new_fdm("F450", 0.002, root)
@@ -123,10 +123,13 @@ def _fly(root, frames, seed_value=None):
     # JSBSim's RunIC ran its flight controls twice on the initial state (no time passing), FGAccelerations' force
     # 0 the first time and the one it then computed (the one it shows now) the second, from the magnetometer's
     # counter at 1 (its constructor computed the field once): so do flightsim's here
-    props[p["test/mag-z/field/flightsim-state-0"]] = 1.0
-    for last in ((0.0,) * 6, _accelerations(fdm)):
-        _read_state(fdm, props, p, last)
-        fcs.program.run(props)
+    if run_ic:          # (flightsim's own start: the magnetometer counted and the random numbers drawn already)
+        props[p["test/mag-z/field/flightsim-state-0"]] = 1.0
+        generator = [p[f"simulation/flightsim-random/flightsim-state-{k}"] for k in range(4)]
+        props[generator] = (0.0, 1.0, 0.0, 0.0)
+        for last in ((0.0,) * 6, _accelerations(fdm)):
+            _read_state(fdm, props, p, last)
+            fcs.program.run(props)
     if seed_value is not None:
         fdm["simulation/randomseed"] = seed_value
         props[p["simulation/randomseed"]] = seed_value
@@ -175,6 +178,14 @@ def test_noise_is_jsbsims_random_numbers_to_the_bit(root):
     for k in range(len(SENSORS), len(SENSORS) + len(NOISY)):
         np.testing.assert_array_equal(ours[:, k], theirs[:, k])
     assert np.std(theirs[:, len(SENSORS)]) > 0.1                     # (noisy indeed)
+
+
+def test_noise_starts_where_jsbsims_generator_is_when_a_flight_begins(root):
+    """Unseeded: flightsim's generator starts where JSBSim's is after ``run_ic`` (seed 0, both noisy sensors' draws
+    of its two passes taken), so an unlagged noisy sensor reads JSBSim's numbers from the first frame."""
+    ours, theirs, _, _ = _fly(root, 50, run_ic=False)
+    k = len(SENSORS)
+    np.testing.assert_array_equal(ours[:, k], theirs[:, k])
 
 
 def test_the_generator_is_libstdcxx_minstd_rand0_with_its_distributions():

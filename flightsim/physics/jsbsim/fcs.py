@@ -41,10 +41,17 @@ with the property array — reset, trim, the batch and replays carry it:
   ``<pvdot>`` or the input's difference for the derivative;
 * ``actuator`` — ``FGActuator``: lag, rate limits (both or each ``sense``),
   deadband, hysteresis, bias, delay (failures are not modelled);
-* ``sensor`` — ``FGSensor``: lag, drift, gain, bias, delay, quantization.  Its
-  ``<noise>`` is left out: JSBSim draws it from its executive's generator (a
-  C++ standard-library engine seeded with ``simulation/randomseed``), which
-  flightsim does not reproduce, so a noisy sensor reads its clean signal;
+* ``sensor`` — ``FGSensor``: lag, noise, drift, gain, bias, delay,
+  quantization; its ``<noise>`` (uniform or Gaussian, absolute or percent)
+  drawn from JSBSim's own random numbers — its executive's generator seeded
+  with ``simulation/randomseed``, the same numbers to the bit
+  (:mod:`~flightsim.physics.jsbsim.sensors`; a settled pass draws none);
+* ``accelerometer``, ``gyro``, ``magnetometer`` — ``FGAccelerometer``
+  (the specific force at its ``<location>``), ``FGGyro`` (the inertial body
+  rates), ``FGMagnetometer`` (the Earth's field, WMM2005), each along its
+  ``<axis>`` of its ``<orientation>``, then a sensor's degradations
+  (:mod:`~flightsim.physics.jsbsim.sensors`); JSBSim's body axes (x forward,
+  y right, z down), as the properties;
 * ``<delay>`` (seconds, or ``type="frames"``) on a switch, an actuator or a
   sensor, as ``FGFCSComponent::Delay``: a ring of that many frames, written
   then read one place on, so a value comes back one frame sooner than the
@@ -64,13 +71,19 @@ frequency, an integral holds, an actuator passes its input through (as
 JSBSim's does), a delay fills with its input.
 
 Refused, naming it: a channel's ``execute`` condition or ``execrate``, a
-component's ``<init>``, accelerometers, gyros, magnetometers, distributors
-and linear actuators.
+component's ``<init>``, distributors and linear actuators; an accelerometer or
+magnetometer without its ``<location>``, an ``<axis>`` that is not X, Y or Z,
+an orientation's unit that is not RAD or DEG, a noise's variation or
+distribution JSBSim does not know (it would take PERCENT or UNIFORM and say
+so).  Not modelled: a sensor's own ``fcs/NAME/randomseed`` and its
+``malfunction/fail_*`` switches.
 """
 
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from flightsim.errors import InputError
 from flightsim.physics.jsbsim import program as P
@@ -160,6 +173,7 @@ class FlightControls:
         self.outputs = []
         self.integrals = []
         self._generator = None          # (the executive's random numbers' state slots, made at the first noise)
+        self._draws = []                # (each noisy sensor's distribution, in the order they draw: Gaussian)
         self._b = ProgramBuilder(source, self.properties)
         propulsion = source.section("propulsion", required=False)
         for k in range(0 if propulsion is None else len(propulsion.findall("engine"))):
@@ -180,6 +194,13 @@ class FlightControls:
         if block is not None:
             self._block(block, "flight_control")
         self.program = self._b.build()
+        if self._generator is not None:     # (JSBSim's RunIC ran the flight controls twice: their draws taken)
+            start = np.array(sensors.GENERATOR_START)
+            for _ in range(sensors.RUN_IC_PASSES):
+                for gaussian in self._draws:
+                    (sensors.normal if gaussian else sensors.uniform)(start, 0)
+            for k, value in enumerate(start):
+                self.defaults[f"{sensors.GENERATOR}/flightsim-state-{k}"] = float(value)
 
     def _system(self, el, k):
         """A ``<system>`` (``k`` its number) or the ``<autopilot>`` (``k`` None), read from the file it names or
@@ -519,6 +540,7 @@ class FlightControls:
             for k, value in enumerate(sensors.GENERATOR_START):
                 self.defaults[f"{sensors.GENERATOR}/flightsim-state-{k}"] = value
             self.defaults.setdefault(sensors.RANDOM_SEED, 0.0)
+        self._draws.append(distribution == "GAUSSIAN")
         for value in (amplitude, variation == "ABSOLUTE", distribution == "GAUSSIAN"):
             self._b.push_constant(float(value))
         self._b.push_property(sensors.RANDOM_SEED, where)

@@ -1,5 +1,6 @@
 """The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters or propellers, turboprops and
-pistons with propellers, liquid rockets with nozzles, electric engines with direct thrusters.
+pistons with propellers, liquid rockets with nozzles, electric engines with direct thrusters, brushless DC
+motors with propellers (:mod:`flightsim.physics.jsbsim.brushless`).
 
 As JSBSim's ``FGTurbine`` (``FGTurbine::Calculate`` with its phases — off, spin-up on the starter, start, run,
 stall, seize, trim — and its starter, fuel cut-off and running flag: :mod:`flightsim.physics.jsbsim.turbine`)

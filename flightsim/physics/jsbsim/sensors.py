@@ -14,11 +14,13 @@ bias, delay and quantization are :mod:`flightsim.physics.jsbsim.program`'s ``_se
   ``minstd_rand0`` engine (``x ← 16807 x mod (2³¹ − 1)``, seed 0 taken as 1), ``generate_canonical`` from two
   draws of it, and Marsaglia's polar method keeping its second number for the next call; flightsim computes
   the same, to the bit, its state (the seed last applied, the engine, the kept normal number and whether one is
-  kept) in property slots of its own (:data:`GENERATOR`), so that it travels with the property array.  Writing
+  kept) in property slots of its own (:data:`GENERATOR`), so that it travels with the property array; it starts
+  where JSBSim's is when a flight begins, after ``RunIC``'s two passes of the flight controls drew their numbers
+  (:data:`RUN_IC_PASSES`).  Writing
   ``simulation/randomseed`` re-seeds it at the next draw (JSBSim's ``SRand``: at once; writing the seed it
   already has does not re-seed here).  flightsim's settled passes (trim, a start: the settle switch) draw
-  nothing and add no noise, where JSBSim's trim frames draw, so a noisy sensor's numbers follow JSBSim's after
-  the same number of flown frames from a seed written after the start.  A sensor's own
+  nothing and add no noise, where JSBSim's trim frames draw, so a noisy sensor's numbers are JSBSim's in a flight
+  with no trim (and after a seed written once a trim is done).  A sensor's own
   ``fcs/NAME/randomseed`` (JSBSim's per-sensor generator) is not modelled.
 * **accelerometer** (:func:`accelerometer`, ``FGAccelerometer``) — the specific force at its ``<location>``:
   the CG's (FGAccelerations' ``vBodyAccel``, forces over mass, the last frame's) plus ``ω̇ × r + ω × (ω × r)``
@@ -55,8 +57,12 @@ RANDOM_SEED = "simulation/randomseed"
 #: The name of the executive's generator's state (its slots ``…/flightsim-state-0..3``: the seed last applied, the
 #: engine's state, the normal number kept, whether one is kept).
 GENERATOR = "simulation/flightsim-random"
-#: The generator's slots and their values at the start: seeded with 0 (the engine at 1, nothing kept).
+#: The generator's slots and their values when seeded with 0 (the engine at 1, nothing kept).
 GENERATOR_START = (0.0, 1.0, 0.0, 0.0)
+#: How many times JSBSim's ``RunIC`` runs the flight controls before the first frame (no time passing): their
+#: noisy sensors' draws are taken from the generator before a flight starts (and a magnetometer's runs counted,
+#: :data:`MAGNETOMETER_START`).
+RUN_IC_PASSES = 2
 #: ``minstd_rand0``'s modulus and ``generate_canonical``'s range (its largest value less its smallest, plus 1).
 _M = 2147483647
 _RANGE = float(_M - 1)
