@@ -32,7 +32,10 @@ bias, delay and quantization are :mod:`flightsim.physics.jsbsim.program`'s ``_se
   East, down) turned into the body frame and the sensor's axes.  As JSBSim's, the field is computed when the
   aircraft loads (at latitude 0, longitude 0, height 0: FGPropagate's position then) and again every 1000th run
   of the sensor, at the position of that frame; the date is the day the aircraft loads (UTC), as
-  ``FGMagnetometer`` takes it from the clock, its month counted from 0 as JSBSim passes it.
+  ``FGMagnetometer`` takes it from the clock, its month counted from 0 as JSBSim passes it.  JSBSim's trim runs
+  its models (and so counts the sensor's runs) as many times as its iterations take, flightsim's settled passes
+  do not count: in Test_F450_Launch (a ground trim at its second frame) JSBSim computes the field again at frame
+  586, flightsim at frame 997 (JSBSim's without the trim) — 411 trim runs apart; the field between is 0°N 0°E's.
 
 The sensor's axes: ``<orientation>`` (roll, pitch, yaw) makes ``FGSensorOrientation``'s matrix (the body vector
 into the sensor's frame), of which the ``<axis>``'s row is used (X, Y, Z).  Frames: JSBSim's body axes (x
