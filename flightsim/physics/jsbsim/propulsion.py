@@ -247,7 +247,8 @@ class Propulsion:
         Those tables' keys and values.
     kinds : list of tuple
         ``("turbine", row)``, ``("rocket", row)``, ``("electric", row)``, ``("piston", row)`` or
-        ``("turboprop", row)`` for each engine of the file.
+        ``("turboprop", row)`` or ``("brushless", row)`` (a brushless DC motor: a row of :attr:`pistons`) for each
+        engine of the file.
     turbine_propellers : dict
         Engine index → its propeller's row of :attr:`pistons`/:attr:`propellers`, for each turbine that drives a
         propeller.
