@@ -314,8 +314,9 @@ def test_gains_scales_sums_and_clips_compute_as_jsbsims(tmp_path):
 
 
 @pytest.mark.parametrize("channel, message", [
-    ('<gyro name="P"><input>a</input></gyro>', "fcs.xml: flight_control/<channel name='c'>/<gyro name='P'>: "
-                                               "component <gyro> is not supported"),
+    ('<distributor name="P"><input>a</input></distributor>', "fcs.xml: flight_control/<channel name='c'>/"
+                                                             "<distributor name='P'>: component <distributor> is "
+                                                             "not supported"),
     ('<summer name="S"><input>a</input><init>2</init></summer>', r"<summer name='S'>/init: not supported"),
     ('<integrator name="I"><input>a</input></integrator>', r"<integrator name='I'>/c1: required element is missing"),
     ('<actuator name="A"><input>a</input><fail_zero>1</fail_zero></actuator>',
@@ -343,10 +344,10 @@ def test_each_engines_throttle_position_follows_its_command():
 
 def test_a_component_in_a_system_is_refused_by_name(tmp_path):
     path = tmp_path / "sys.xml"
-    path.write_text('<fdm_config name="t"><system name="s"><channel name="Sensors"><gyro name="Rate Gyro">'
-                    '<input>a</input></gyro></channel></system></fdm_config>')
-    with pytest.raises(InputError, match=r"sys.xml: system\[0\]/<channel name='Sensors'>/<gyro name='Rate Gyro'>: "
-                                         r"component <gyro> is not supported"):
+    path.write_text('<fdm_config name="t"><system name="s"><channel name="Sensors"><linear_actuator name="Rate '
+                    'Gyro"><input>a</input></linear_actuator></channel></system></fdm_config>')
+    with pytest.raises(InputError, match=r"sys.xml: system\[0\]/<channel name='Sensors'>/<linear_actuator name='Rate "
+                                         r"Gyro'>: component <linear_actuator> is not supported"):
         FlightControls(JSBSimFile(path))
 
 

@@ -10,6 +10,10 @@ from flightsim.resources import shipped_aircraft
 
 __all__ = ["add_arguments", "jsbsim_fleet", "refusal", "run"]
 
+#: How the listing names an engine kind (:attr:`~flightsim.physics.jsbsim.propulsion.Propulsion.kinds`) where its
+#: name is not a noun.
+ENGINE_NAMES = {"brushless": "brushless motor"}
+
 
 def add_arguments(parser):
     """``flightsim aircraft`` takes no options."""
@@ -73,7 +77,8 @@ def jsbsim_fleet():
             refused.append((name, refusal(a)))
             continue
         kinds = [kind for kind, _ in a.jsbsim.propulsion.kinds]
-        engines = ", ".join(f"{kinds.count(k)} {k}{'s' if kinds.count(k) > 1 else ''}" for k in sorted(set(kinds)))
+        engines = ", ".join(f"{kinds.count(k)} {ENGINE_NAMES.get(k, k)}{'s' if kinds.count(k) > 1 else ''}"
+                            for k in sorted(set(kinds)))
         rows.append((f"jsbsim:{name}", a.name, f"{a.mass * a.gravity:.0f} lbf", engines or "glider", str(a.source)))
         if a.jsbsim.flightgear_reads:
             flightgear.append((f"jsbsim:{name}", a.jsbsim.flightgear_reads))

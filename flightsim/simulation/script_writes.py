@@ -118,7 +118,8 @@ GRAVITY_TORQUE = "simulation/gravitational-torque"
 #: JSBSim's ``forces/hold-down`` (``FGFDMExec::SetHoldDown``): the airplane held at rest where it is
 #: (:attr:`Simulation.hold_down <flightsim.simulation.flight.Simulation.hold_down>`).
 HOLD_DOWN = "forces/hold-down"
-#: Engine-start properties refused where the aircraft's engines have no such switch.
+#: Engine-start properties refused where the aircraft's engines have no such switch and its own systems do not
+#: declare them (the Short_S23's declare ``fcs/starter-cmd-norm[n]``, which its electrical system reads).
 ENGINE_STARTS = ("propulsion/starter_cmd", "propulsion/cutoff_cmd", "fcs/starter-cmd-norm")
 #: The per-engine properties a ``propulsion/*`` switch reaches: a piston's magnetos and starter
 #: (:data:`~flightsim.physics.jsbsim.piston.PISTON_SLOTS`), a turbine's starter and cut-off
@@ -352,7 +353,9 @@ class ScriptProperties:
         if self.model is not None and self._pistons() and name == "propulsion/magneto_cmd":
             return "magneto", ""
         base = name.split("[")[0]
-        if base in ENGINE_STARTS:
+        declared = self.model is not None and name in self.model.properties
+        if base in ENGINE_STARTS and not declared:     # (an aircraft's own systems may declare it: the Short_S23's
+            # fcs/starter-cmd-norm[n], which its electrical system's starter switches read)
             return "refused", ("not JSBSim's (its engines' starts are propulsion/starter_cmd and cutoff_cmd)"
                                if base.startswith("fcs/") else "JSBSim defines it only for an aircraft with turbines "
                                "or turboprops (cutoff_cmd) or pistons (starter_cmd)")

@@ -28,6 +28,7 @@ import numpy as np
 from flightsim.physics.jsbsim.aero import LIFT, STALL_LATCH, Aerodynamics
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY, atmosphere_into, auxiliary, motion_in, slots_of
 from flightsim.physics.jsbsim.fcs import BUILTIN, FlightControls
+from flightsim.physics.jsbsim.loads import SENSOR_STATE
 from flightsim.physics.jsbsim.mass import MassBalance, Metrics, tank_properties
 from flightsim.physics.jsbsim.piston import volume_flow
 from flightsim.physics.jsbsim.program import OP_PROP, Properties
@@ -59,7 +60,8 @@ __all__ = ["FcsReplay", "INERTIAL_RATES", "LOADS", "PISTON_STATE", "PROPELLER_ST
 #: these, and the last frame's of what FGAuxiliary computes (α, β, q̄, the air-relative rates, ...).
 PROPAGATED = ("attitude/", "position/", "velocities/p-rad_sec", "velocities/q-rad_sec", "velocities/r-rad_sec",
               "velocities/u-fps", "velocities/v-fps", "velocities/w-fps", "velocities/h-dot-fps",
-              "velocities/v-north-fps", "velocities/v-east-fps", "velocities/v-down-fps")
+              "velocities/v-north-fps", "velocities/v-east-fps", "velocities/v-down-fps", "velocities/pi-rad_sec",
+              "velocities/qi-rad_sec", "velocities/ri-rad_sec", "simulation/sim-time-sec")
 #: JSBSim's aerodynamic loads in the body frame about the CG (lbf, lbf·ft).
 LOADS = ("forces/fbx-aero-lbs", "forces/fby-aero-lbs", "forces/fbz-aero-lbs",
          "moments/l-aero-lbsft", "moments/m-aero-lbsft", "moments/n-aero-lbsft")
@@ -266,7 +268,10 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
     # JSBSim's commands, and flightsim's own auxiliary values of the frame before (FGAuxiliary runs after it)
     fcs_state = [(properties[n], n) for n in fcs.inputs if n.startswith(PROPAGATED)] if fcs else []
     fcs_commands = [(properties[n], n) for n in fcs.inputs
-                    if n not in computed and not n.startswith(PROPAGATED)] if fcs else []
+                    if n not in computed and not n.startswith(PROPAGATED) and n not in SENSOR_STATE] if fcs else []
+    # (an accelerometer's: FGAccelerations' last force over the mass and angular acceleration, JSBSim ties no
+    # property to the first: from _accelerations)
+    sensed = [(properties[n], 3 + k) for k, n in enumerate(SENSOR_STATE) if fcs and n in fcs.inputs]
     copied = [(properties[n], n) for n in aero.inputs if n not in computed and n not in written]
     checked = [(properties[n], n) for n in sorted(written) if fdm.get_property_manager().hasNode(n)]
     checked_aux = [(aux_slots[k], n) for k, n in enumerate(AUXILIARY)
@@ -292,6 +297,8 @@ def replay_aero(name, frames=600, every=6, airspeed_kts=120.0, altitude_ft=4000.
         last = _accelerations(fdm)        # what this frame's α̇ will use
         for slot, n in fcs_commands:
             props[slot] = fdm[n]
+        for slot, k in sensed:
+            props[slot] = last[k]
         for n in PILOT_COMMANDS if fcs else ():     # (the pilot's, which an aircraft's own systems may rewrite)
             if n in written:
                 props[properties[n]] = fdm[n]
@@ -533,6 +540,10 @@ def _start_engines(fdm, engines, props):
     for k, (kind, row) in enumerate(engines.kinds):
         if kind in ("rocket", "electric"):
             continue                # (a rocket's flows start at 0: run_ic burned over a zero step; no state else)
+        if kind == "brushless":     # (a motor keeps no state: its propeller's, as set-running's march left it)
+            for name in PROPELLER_STATE:
+                props[names[name.format(e=f"propulsion/engine[{k}]")]] = fdm[name.format(e=f"propulsion/engine[{k}]")]
+            continue
         if kind == "turbine":
             r, s = engines.engines[row], engines.slots[row]
             throttle = fdm[f"fcs/throttle-pos-norm[{k}]"]
@@ -651,7 +662,7 @@ def _compare_engines(fdm, engines, props, worst):
             continue
         for key, name in (("induced", "prop-induced-velocity_fps"), ("power", "power-hp")):
             worst.scaled(key, k, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]), fdm[f"{e}/{name}"])
-        for key, name in (("rpm", "propeller-rpm"), ("map", "map-pa")):
+        for key, name in (("rpm", "propeller-rpm"), ("map", "map-pa"))[:1 if kind == "brushless" else 2]:
             worst.add(key, abs(props[names[f"{e}/{name}"]] - fdm[f"{e}/{name}"]) / max(abs(fdm[f"{e}/{name}"]), 1.0))
         worst.add("pitch", abs(props[names[f"{e}/blade-angle"]] - fdm[f"{e}/blade-angle"]))
         if kind == "piston":

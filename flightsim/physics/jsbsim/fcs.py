@@ -41,10 +41,17 @@ with the property array — reset, trim, the batch and replays carry it:
   ``<pvdot>`` or the input's difference for the derivative;
 * ``actuator`` — ``FGActuator``: lag, rate limits (both or each ``sense``),
   deadband, hysteresis, bias, delay (failures are not modelled);
-* ``sensor`` — ``FGSensor``: lag, drift, gain, bias, delay, quantization.  Its
-  ``<noise>`` is left out: JSBSim draws it from its executive's generator (a
-  C++ standard-library engine seeded with ``simulation/randomseed``), which
-  flightsim does not reproduce, so a noisy sensor reads its clean signal;
+* ``sensor`` — ``FGSensor``: lag, noise, drift, gain, bias, delay,
+  quantization; its ``<noise>`` (uniform or Gaussian, absolute or percent)
+  drawn from JSBSim's own random numbers — its executive's generator seeded
+  with ``simulation/randomseed``, the same numbers to the bit
+  (:mod:`~flightsim.physics.jsbsim.sensors`; a settled pass draws none);
+* ``accelerometer``, ``gyro``, ``magnetometer`` — ``FGAccelerometer``
+  (the specific force at its ``<location>``), ``FGGyro`` (the inertial body
+  rates), ``FGMagnetometer`` (the Earth's field, WMM2005), each along its
+  ``<axis>`` of its ``<orientation>``, then a sensor's degradations
+  (:mod:`~flightsim.physics.jsbsim.sensors`); JSBSim's body axes (x forward,
+  y right, z down), as the properties;
 * ``<delay>`` (seconds, or ``type="frames"``) on a switch, an actuator or a
   sensor, as ``FGFCSComponent::Delay``: a ring of that many frames, written
   then read one place on, so a value comes back one frame sooner than the
@@ -64,16 +71,24 @@ frequency, an integral holds, an actuator passes its input through (as
 JSBSim's does), a delay fills with its input.
 
 Refused, naming it: a channel's ``execute`` condition or ``execrate``, a
-component's ``<init>``, accelerometers, gyros, magnetometers, distributors
-and linear actuators.
+component's ``<init>``, distributors and linear actuators; an accelerometer or
+magnetometer without its ``<location>``, an ``<axis>`` that is not X, Y or Z,
+an orientation's unit that is not RAD or DEG, a noise's variation or
+distribution JSBSim does not know (it would take PERCENT or UNIFORM and say
+so).  Not modelled: a sensor's own ``fcs/NAME/randomseed`` and its
+``malfunction/fail_*`` switches.
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from flightsim.errors import InputError
 from flightsim.physics.jsbsim import program as P
+from flightsim.physics.jsbsim import sensors
+from flightsim.physics.jsbsim.loads import SENSOR_STATE
 from flightsim.physics.jsbsim.program import ProgramBuilder, Properties, canonical
 from flightsim.physics.jsbsim.xmlfile import package_root
 
@@ -101,7 +116,11 @@ _FILTERS = {"lag_filter": P.FILTER_LAG, "lead_lag_filter": P.FILTER_LEAD_LAG, "w
             "second_order_filter": P.FILTER_ORDER2}
 _COMPONENTS = ("summer", "pure_gain", "scheduled_gain", "aerosurface_scale", "kinematic", "fcs_function", "switch",
                "deadband", "angle", "waypoint_heading", "waypoint_distance", *_FILTERS, "pid", "integrator",
-               "actuator", "sensor")
+               "actuator", "sensor", "accelerometer", "gyro", "magnetometer")
+#: A sensor's ``<axis>`` → its row of the orientation matrix (``FGSensorOrientation``).
+_AXES = {"X": 0, "x": 0, "Y": 1, "y": 1, "Z": 2, "z": 2}
+#: JSBSim's inch → ft (FGJSBBase ``inchtoft``) and degree → radian (its unit conversion's).
+INCH_TO_FT = 1.0 / 12.0
 #: FGPID's integrations by ``<ki type="…">`` (anything else: Adams-Bashforth 2).
 _INTEGRATIONS = {"rect": P.INT_RECT, "trap": P.INT_TRAP, "ab2": P.INT_AB2, "ab3": P.INT_AB3}
 #: The smallest step a time ``<delay>`` keeps its whole length at (its ring has room for that many frames).
@@ -153,6 +172,8 @@ class FlightControls:
         self.defaults = {**DEFAULTS, DT: self.dt}
         self.outputs = []
         self.integrals = []
+        self._generator = None          # (the executive's random numbers' state slots, made at the first noise)
+        self._draws = []                # (each noisy sensor's distribution, in the order they draw: Gaussian)
         self._b = ProgramBuilder(source, self.properties)
         propulsion = source.section("propulsion", required=False)
         for k in range(0 if propulsion is None else len(propulsion.findall("engine"))):
@@ -173,6 +194,13 @@ class FlightControls:
         if block is not None:
             self._block(block, "flight_control")
         self.program = self._b.build()
+        if self._generator is not None:     # (JSBSim's RunIC ran the flight controls twice: their draws taken)
+            start = np.array(sensors.GENERATOR_START)
+            for _ in range(sensors.RUN_IC_PASSES):
+                for gaussian in self._draws:
+                    (sensors.normal if gaussian else sensors.uniform)(start, 0)
+            for k, value in enumerate(start):
+                self.defaults[f"{sensors.GENERATOR}/flightsim-state-{k}"] = float(value)
 
     def _system(self, el, k):
         """A ``<system>`` (``k`` its number) or the ``<autopilot>`` (``k`` None), read from the file it names or
@@ -457,13 +485,22 @@ class FlightControls:
         self._b.dynamic(P.OP_ACTUATOR, self._b.state(self._name(comp), P.STATE[P.OP_ACTUATOR]), where)
         self._delay(comp, where)
 
-    def _sensor(self, comp, where):
-        """FGSensor without its noise: lag, drift, gain, bias, delay, quantization."""
-        self._inputs(comp, where, 1)
+    def _sensor(self, comp, where, given=False):
+        """FGSensor: lag, noise, drift, gain, bias, delay, quantization (``given``: the input is on the stack,
+        an accelerometer's, a gyro's or a magnetometer's)."""
+        if not given:
+            self._inputs(comp, where, 1)
+        amplitude = self._number(comp, "noise", where)
+        if amplitude != 0.0:        # (FGSensor: the lag, then the noise, then the drift, gain and bias)
+            for tag in ("lag", "drift_rate", "gain", "bias"):
+                self._b.push_constant(self._number(comp, tag, where) if tag == "lag" else 0.0)
+            self._clock(where)
+            self._b.dynamic(P.OP_SENSOR, self._b.state(self._unique(comp, "lag"), P.STATE[P.OP_SENSOR]), where)
+            self._noise(comp.find("noise"), amplitude, f"{where}/noise")
         for tag in ("lag", "drift_rate", "gain", "bias"):
-            self._b.push_constant(self._number(comp, tag, where))
+            self._b.push_constant(0.0 if tag == "lag" and amplitude != 0.0 else self._number(comp, tag, where))
         self._clock(where)
-        self._b.dynamic(P.OP_SENSOR, self._b.state(self._name(comp), P.STATE[P.OP_SENSOR]), where)
+        self._b.dynamic(P.OP_SENSOR, self._b.state(self._unique(comp), P.STATE[P.OP_SENSOR]), where)
         self._delay(comp, where)
         quantization = comp.find("quantization")
         if quantization is not None:
@@ -474,6 +511,118 @@ class FlightControls:
                 for value in (lo, hi, (hi - lo) / (1 << bits)):
                     self._b.push_constant(value)
                 self._b.dynamic(P.OP_QUANTIZE, 0, where)
+
+    def _unique(self, comp, part=""):
+        """The name a component's state slots go under: its property's (``part``: a part of it), or, where another
+        component of the same name has state already (the F450's ``AccelX`` accelerometer and ``AccelX`` sensor,
+        one ``fcs/accelx`` in JSBSim; its IMU's and barometer's ``temp_C``), the same name with ``-k``."""
+        base = self._name(comp) + (f"/{part}" if part else "")
+        name, k = base, 1
+        while f"{name}/flightsim-state-0" in self.properties:
+            name, k = f"{base}-{k}", k + 1
+        return name
+
+    def _noise(self, el, amplitude, where):
+        """FGSensor::Noise (:func:`~flightsim.physics.jsbsim.sensors.noise`): ``variation`` ABSOLUTE or PERCENT
+        (JSBSim takes anything else as PERCENT, and says so: refused here), ``distribution`` UNIFORM or GAUSSIAN
+        (else UNIFORM, said: refused); drawn from the executive's generator, seeded with
+        ``simulation/randomseed``."""
+        variation = (el.get("variation") or "").strip()
+        distribution = (el.get("distribution") or "").strip()
+        if variation not in ("ABSOLUTE", "PERCENT"):
+            raise InputError(self.source.path, f"{where} variation", f"{variation!r} is not a noise variation "
+                             "(ABSOLUTE or PERCENT)")
+        if distribution not in ("UNIFORM", "GAUSSIAN"):
+            raise InputError(self.source.path, f"{where} distribution", f"{distribution!r} is not a noise "
+                             "distribution (UNIFORM or GAUSSIAN)")
+        if self._generator is None:
+            self._generator = self._b.state(sensors.GENERATOR, len(sensors.GENERATOR_START))
+            for k, value in enumerate(sensors.GENERATOR_START):
+                self.defaults[f"{sensors.GENERATOR}/flightsim-state-{k}"] = value
+            self.defaults.setdefault(sensors.RANDOM_SEED, 0.0)
+        self._draws.append(distribution == "GAUSSIAN")
+        for value in (amplitude, variation == "ABSOLUTE", distribution == "GAUSSIAN"):
+            self._b.push_constant(float(value))
+        self._b.push_property(sensors.RANDOM_SEED, where)
+        self._b.push_property(SETTLE, where)
+        self._b.dynamic(P.OP_NOISE, self._generator, where)
+
+    def _orientation(self, comp, where):
+        """A sensor's axis: the row of ``FGSensorOrientation``'s matrix its ``<axis>`` picks (no axis: X, as
+        JSBSim assumes after a warning)."""
+        angles = [0.0, 0.0, 0.0]
+        el = comp.find("orientation")
+        if el is not None:
+            unit = (el.get("unit") or "RAD").strip().upper()
+            if unit not in ("RAD", "DEG"):
+                raise InputError(self.source.path, f"{where}/orientation unit", f"{unit!r} is not an angle's unit "
+                                 "(RAD or DEG)")
+            for k, (tag, alias) in enumerate((("x", "roll"), ("y", "pitch"), ("z", "yaw"))):
+                child = el.find(tag) if el.find(tag) is not None else el.find(alias)
+                if child is not None:
+                    angles[k] = self.source.number(child, f"{where}/orientation/{child.tag}") * (
+                        DEG_TO_RAD if unit == "DEG" else 1.0)
+        axis = (comp.findtext("axis") or "").strip()
+        if axis and axis not in _AXES:
+            raise InputError(self.source.path, f"{where}/axis", f"{axis!r} is not an axis (X, Y or Z)")
+        return sensors.orientation_rows(*angles)[_AXES.get(axis, 0)]
+
+    def _located(self, comp, where, what):
+        """A sensor's ``<location>`` (structural frame, in), which JSBSim requires."""
+        if comp.find("location") is None:
+            raise InputError(self.source.path, f"{where}/location", f"required element is missing (no location "
+                             f"given for {what})")
+        return self.source.location(comp.find("location"), f"{where}/location")
+
+    def _accelerometer(self, comp, where):
+        """FGAccelerometer: the specific force at its location (:func:`~flightsim.physics.jsbsim.sensors.
+        accelerometer`, the CG's location read each frame), along its axis; then FGSensor's degradations."""
+        location = self._located(comp, where, "accelerometer")
+        for name in (*SENSOR_STATE, "velocities/pi-rad_sec", "velocities/qi-rad_sec", "velocities/ri-rad_sec"):
+            self._b.push_property(name, where)
+        for axis, value, sign in zip("xyz", location, (-1.0, 1.0, -1.0), strict=True):
+            # FGMassBalance::StructuralToBody: (location − CG) in ft, x and z turned round
+            self._b.push_constant(value)
+            self._b.push_property(f"inertia/cg-{axis}-in", where)
+            self._b.emit(P.OP_DIFFERENCE, 2, pops=2, pushes=1)
+            self._b.push_constant(sign * INCH_TO_FT)
+            self._b.emit(P.OP_PRODUCT, 2, pops=2, pushes=1)
+        for value in self._orientation(comp, where):
+            self._b.push_constant(value)
+        self._b.dynamic(P.OP_ACCELEROMETER, 0, where)
+        self._sensor(comp, where, given=True)
+
+    def _gyro(self, comp, where):
+        """FGGyro: the inertial body rates along its axis; then FGSensor's degradations."""
+        row = self._orientation(comp, where)
+        for name, value in zip(("velocities/pi-rad_sec", "velocities/qi-rad_sec", "velocities/ri-rad_sec"), row,
+                               strict=True):
+            self._b.push_property(name, where)
+            self._b.push_constant(value)
+            self._b.emit(P.OP_PRODUCT, 2, pops=2, pushes=1)
+        self._b.emit(P.OP_SUM, 3, pops=3, pushes=1)
+        self._sensor(comp, where, given=True)
+
+    def _magnetometer(self, comp, where):
+        """FGMagnetometer: the Earth's field (:func:`~flightsim.physics.jsbsim.sensors.magnetometer`) in the body
+        frame along its axis; then FGSensor's degradations.  Its state: the run counter and the field, which the
+        aircraft's loading computed at FGPropagate's position then (0°, 0°, 4 ft) on the day it loads."""
+        self._located(comp, where, "magnetometer")
+        for name in ("position/lat-geod-rad", "position/long-gc-rad", "position/h-sl-ft", "attitude/phi-rad",
+                     "attitude/theta-rad", "attitude/psi-rad"):
+            self._b.push_property(name, where)
+        for value in self._orientation(comp, where):
+            self._b.push_constant(value)
+        date = sensors.load_date()
+        self._b.push_constant(date)
+        self._b.push_property(SETTLE, where)
+        name = self._unique(comp, "field")
+        state = self._b.state(name, P.STATE[P.OP_MAGNETOMETER])
+        field = sensors.magnetic_field(0.0, 0.0, sensors.LOAD_HEIGHT_FT * 0.3048 * 0.001, date)
+        for k, value in enumerate((sensors.MAGNETOMETER_START, *field)):
+            self.defaults[f"{name}/flightsim-state-{k}"] = value
+        self._b.dynamic(P.OP_MAGNETOMETER, state, where)
+        self._sensor(comp, where, given=True)
 
     def _delay(self, comp, where):
         """FGFCSComponent::Delay, where the component has a ``<delay>``: seconds (frames at the step flown, for a
@@ -497,7 +646,7 @@ class FlightControls:
             self._b.push_constant(room)
             self._b.emit(P.OP_MIN, 2, pops=2, pushes=1)
         self._b.push_property(SETTLE, here)
-        self._b.dynamic(P.OP_DELAY, self._b.state(self._name(comp) + "/delay", room + 1), where)
+        self._b.dynamic(P.OP_DELAY, self._b.state(self._unique(comp, "delay"), room + 1), where)
 
     def _deadband(self, comp, where):
         self._inputs(comp, where, 1)

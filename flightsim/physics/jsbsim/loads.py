@@ -103,7 +103,14 @@ SLUG_TO_LB = 32.174049
 #: :data:`flightsim.physics.inputs.INPUTS`, or −1 for a constant), the scale (the constant for −1), the
 #: lowest and highest value.
 COMMAND_FIELDS = 5
-#: The state JSBSim's FGPropagate gives the FCS, written once per step (slot −1 where nothing reads it).
+#: What an accelerometer reads (:mod:`~flightsim.physics.jsbsim.sensors`), JSBSim's body frame: FGAccelerations'
+#: ``vBodyAccel`` (the specific force at the CG, ft/s²: flightsim's names, JSBSim ties it to no property) and
+#: ``vPQRidot`` (rad/s²), the last frame's (the last evaluation's force, the rates' change over the last step).
+SENSOR_STATE = ("accelerations/flightsim-body-accel-x-ft_sec2", "accelerations/flightsim-body-accel-y-ft_sec2",
+                "accelerations/flightsim-body-accel-z-ft_sec2", "accelerations/pidot-rad_sec2",
+                "accelerations/qidot-rad_sec2", "accelerations/ridot-rad_sec2")
+#: The state JSBSim's FGPropagate gives the FCS, written once per step (slot −1 where nothing reads it), and
+#: what FGAccelerations gives an accelerometer (:data:`SENSOR_STATE`).
 STATE = ("attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude/phi-deg", "attitude/theta-deg",
          "attitude/psi-deg", "attitude/roll-rad", "attitude/pitch-rad", "attitude/heading-true-rad",
          "position/h-sl-ft", "position/h-agl-ft", "velocities/h-dot-fps", "velocities/pi-rad_sec",
@@ -112,16 +119,17 @@ STATE = ("attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude
          "position/lat-gc-deg", "position/long-gc-deg", "velocities/v-north-fps", "velocities/v-east-fps",
          "velocities/v-down-fps", "atmosphere/pressure-altitude", "velocities/eci-x-fps", "velocities/eci-y-fps",
          "velocities/eci-z-fps", "velocities/eci-velocity-mag-fps", "inertial/sea-level-radius_ft",
-         "orbital/apoapsis-radius-ft", "orbital/periapsis-radius-ft")
+         "orbital/apoapsis-radius-ft", "orbital/periapsis-radius-ft", *SENSOR_STATE)
 #: Of :data:`STATE`, those computed only where the aircraft reads them (their slot −1 otherwise: a launcher's
 #: guidance reads them, an airplane's does not).
 #: WGS-84's semi-major and semi-minor axes (ft) and GM (ft³/s²), for the flat planet's orbital values.
 _WGS84_A, _WGS84_B, _WGS84_GM = WGS84.a, WGS84.b, WGS84.gm
-STATE_IF_READ = ("inertial/sea-level-radius_ft", "orbital/apoapsis-radius-ft", "orbital/periapsis-radius-ft")
+STATE_IF_READ = ("inertial/sea-level-radius_ft", "orbital/apoapsis-radius-ft", "orbital/periapsis-radius-ft",
+                 *SENSOR_STATE)
 (ST_PHI, ST_THETA, ST_PSI, ST_PHI_DEG, ST_THETA_DEG, ST_PSI_DEG, ST_ROLL, ST_PITCH, ST_HEADING, ST_H, ST_AGL,
  ST_HDOT, ST_PI, ST_QI, ST_RI, ST_LAT, ST_LAT_GC, ST_LON, ST_LAT_DEG, ST_LAT_GC_DEG, ST_LON_DEG, ST_VN, ST_VE,
  ST_VD, ST_PRESSURE_ALTITUDE, ST_ECI_VX, ST_ECI_VY, ST_ECI_VZ, ST_ECI_V, ST_SEA_LEVEL_RADIUS, ST_APOAPSIS,
- ST_PERIAPSIS) = range(len(STATE))
+ ST_PERIAPSIS, ST_BODY_ACCEL, _, _, ST_PQRIDOT, _, _) = range(len(STATE))
 #: The flat earth laid on JSBSim's WGS84 planet at 0°N 0°E: its radii of curvature there (meridian, prime
 #: vertical), ft, turning North and West distances into latitude and longitude.
 MERIDIAN_RADIUS = 20925646.32546 * (20855486.5951 / 20925646.32546) ** 2
@@ -465,6 +473,10 @@ def _frame_inputs(t, y, h, params, settle):
     _commands(props, params.jsb_commands, params.controls)
     _brakes(props, params.jsb_commands, params.controls, s[J_BRAKE_SLOTS:J_BRAKE_SLOTS + 3])
     _state_into(props, params.jsb_state_slots, y, params.planet, params.terrain)
+    st = params.jsb_state_slots
+    for k in range(3):          # (FGAccelerations ran last frame: what an accelerometer reads)
+        _put(props, st[ST_BODY_ACCEL + k], last[L_FORCE + k])
+        _put(props, st[ST_PQRIDOT + k], last[L_RATES_DOT + k])
     _put(props, int(s[J_TIME_SLOT]), t)
     for k in range(3):          # (FGGroundReactions ran last frame: the last evaluation's)
         _put(props, int(s[J_GEAR_FORCE_SLOTS + k]), last[L_GEAR + k])

@@ -551,7 +551,7 @@ class JSBSimModel:
             if kind == "turbine":
                 s = self.propulsion.slots[row]
                 out.append(("turbine", float(props[s[S_N1]]), float(props[s[S_N2]])))
-            elif kind == "turboprop":           # (its propeller's rpm, on the rpm gauge)
+            elif kind in ("turboprop", "brushless"):      # (its propeller's rpm, on the rpm gauge)
                 out.append(("piston", float(props[self.propulsion.propeller_slots[row, RS_RPM]])))
             elif kind != "piston":              # (a rocket's, an electric engine's: no spool or propeller)
                 out.append((kind, 0.0))

@@ -39,10 +39,12 @@ from numba.extending import intrinsic
 from flightsim.files import atomic_write
 from flightsim.physics.compile_cache import jsbsim_source_folder as cache_folder
 from flightsim.physics.jsbsim import program as _program
+from flightsim.physics.jsbsim import sensors as _sensors
 from flightsim.physics.jsbsim.program import (
     DYNAMIC_POPS,
     KINEMATIC,
     OP_ABS,
+    OP_ACCELEROMETER,
     OP_ACOS,
     OP_ACTUATOR,
     OP_AND,
@@ -74,9 +76,11 @@ from flightsim.physics.jsbsim.program import (
     OP_LN,
     OP_LOG10,
     OP_LT,
+    OP_MAGNETOMETER,
     OP_MAX,
     OP_MIN,
     OP_NEG,
+    OP_NOISE,
     OP_NOT,
     OP_NQ,
     OP_OR,
@@ -120,7 +124,8 @@ _DYNAMIC = {OP_FILTER: ("_filter", True, (9,)), OP_PID: ("_pid", True, (1, 2, 10
             OP_ACTUATOR: ("_actuator", True, (8,)), OP_DEADBAND: ("_deadband", False, ()),
             OP_SENSOR: ("_sensor", True, (6,)), OP_QUANTIZE: ("_quantize", False, ()),
             OP_DELAY: ("_delay", True, (2,)), OP_ANGLE: ("_angle", False, ()),
-            OP_WAYPOINT: ("_waypoint", False, (0,))}
+            OP_WAYPOINT: ("_waypoint", False, (0,)), OP_NOISE: ("noise", True, (2, 3, 5)),
+            OP_ACCELEROMETER: ("accelerometer", False, ()), OP_MAGNETOMETER: ("magnetometer", True, (10,))}
 #: The C signature of a compiled block: pointers to props, constants, tables (int64, row after row) and table data.
 C_SIGNATURE = "void(CPointer(float64), CPointer(float64), CPointer(int64), CPointer(float64))"
 
@@ -238,7 +243,8 @@ def _block_source(program, name, n_props):
 @functools.cache
 def _helpers_version():
     """A hash of the interpreter's helpers the compiled blocks call (a change to them makes new files)."""
-    return hashlib.sha256(Path(_program.__file__).read_bytes() + Path(__file__).read_bytes()).hexdigest()[:16]
+    return hashlib.sha256(Path(_program.__file__).read_bytes() + Path(_sensors.__file__).read_bytes()
+                          + Path(__file__).read_bytes()).hexdigest()[:16]
 
 
 def source(programs, n_props):
@@ -249,6 +255,7 @@ def source(programs, n_props):
              "from flightsim.physics.jsbsim.program import (_actuator, _aerosurface_scale, _and_step, _angle, "
              "_binary_op, _clip, _deadband, _delay, _filter, _ifthen, _kinematic, _lookup, _lookup_1d, _max_step, "
              "_min_step, _or_step, _pid, _quantize, _sensor, _unary_op, _waypoint)",
+             "from flightsim.physics.jsbsim.sensors import accelerometer, magnetometer, noise",
              f"# helpers {_helpers_version()}"]
     for name in BLOCKS:
         parts.append("\n\n" + _block_source(programs[name], name, n_props))

@@ -33,6 +33,7 @@ import numpy as np
 
 from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_jit
+from flightsim.physics.jsbsim.sensors import MAGNETOMETER_STATE, accelerometer, magnetometer, noise
 
 __all__ = ["OPERATIONS", "Program", "ProgramBuilder", "Properties", "run"]
 
@@ -42,14 +43,15 @@ __all__ = ["OPERATIONS", "Program", "ProgramBuilder", "Properties", "run"]
  OP_TABLE, OP_ABS, OP_SIN, OP_COS, OP_TAN, OP_ASIN, OP_ACOS, OP_ATAN, OP_ATAN2, OP_EXP, OP_SQRT, OP_LN, OP_LOG10,
  OP_SIGN, OP_FLOOR, OP_CEIL, OP_TORADIANS, OP_TODEGREES, OP_INTEGER, OP_FRACTION, OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ,
  OP_NQ, OP_NOT, OP_AND, OP_OR, OP_IFTHEN, OP_NEG, OP_DUP, OP_CLIP, OP_CYCLIC_CLIP, OP_SCALE, OP_KINEMATIC,
- OP_FILTER, OP_PID, OP_ACTUATOR, OP_DEADBAND, OP_SENSOR, OP_QUANTIZE, OP_DELAY, OP_ANGLE, OP_WAYPOINT) = range(56)
+ OP_FILTER, OP_PID, OP_ACTUATOR, OP_DEADBAND, OP_SENSOR, OP_QUANTIZE, OP_DELAY, OP_ANGLE, OP_WAYPOINT, OP_NOISE,
+ OP_ACCELEROMETER, OP_MAGNETOMETER) = range(59)
 #: The dynamic components' operations keep their state in property slots from their argument on (see
 #: :meth:`ProgramBuilder.state`), so the state travels with the property array (reset, trim, batch, replay):
 #: how many slots each takes (a delay: 1 + its frames).
-STATE = {OP_FILTER: 5, OP_PID: 3, OP_ACTUATOR: 5, OP_SENSOR: 3}
+STATE = {OP_FILTER: 5, OP_PID: 3, OP_ACTUATOR: 5, OP_SENSOR: 3, OP_MAGNETOMETER: MAGNETOMETER_STATE}
 #: How many values each dynamic operation pops (it pushes one).
 DYNAMIC_POPS = {OP_FILTER: 10, OP_PID: 11, OP_ACTUATOR: 9, OP_DEADBAND: 3, OP_SENSOR: 7, OP_QUANTIZE: 4,
-                OP_DELAY: 3, OP_ANGLE: 3, OP_WAYPOINT: 8}
+                OP_DELAY: 3, OP_ANGLE: 3, OP_WAYPOINT: 8, OP_NOISE: 6, OP_ACCELEROMETER: 15, OP_MAGNETOMETER: 11}
 #: Filter kinds (``OP_FILTER``'s first operand), as FGFilter's ``FilterType``.
 (FILTER_LAG, FILTER_LEAD_LAG, FILTER_ORDER2, FILTER_WASHOUT) = range(4)
 #: Integration kinds of a PID (``OP_PID``'s first operand), as FGPID's ``IntType``.
@@ -1009,6 +1011,23 @@ def run(code, constants, tables, table_data, props, stack):
         elif op == OP_DELAY:
             sp -= 2
             stack[sp - 1] = _delay(props, arg, stack[sp - 1], stack[sp], stack[sp + 1] != 0.0)
+        elif op == OP_NOISE:
+            sp -= 5
+            b = sp - 1
+            stack[b] = noise(props, arg, stack[b], stack[b + 1], stack[b + 2] != 0.0, stack[b + 3] != 0.0,
+                             stack[b + 4], stack[b + 5] != 0.0)
+        elif op == OP_ACCELEROMETER:
+            sp -= 14
+            b = sp - 1
+            stack[b] = accelerometer(stack[b], stack[b + 1], stack[b + 2], stack[b + 3], stack[b + 4], stack[b + 5],
+                                     stack[b + 6], stack[b + 7], stack[b + 8], stack[b + 9], stack[b + 10],
+                                     stack[b + 11], stack[b + 12], stack[b + 13], stack[b + 14])
+        elif op == OP_MAGNETOMETER:
+            sp -= 10
+            b = sp - 1
+            stack[b] = magnetometer(props, arg, stack[b], stack[b + 1], stack[b + 2], stack[b + 3], stack[b + 4],
+                                    stack[b + 5], stack[b + 6], stack[b + 7], stack[b + 8], stack[b + 9],
+                                    stack[b + 10] != 0.0)
         elif op == OP_ANGLE:
             sp -= 2
             stack[sp - 1] = _angle(stack[sp - 1], stack[sp], stack[sp + 1])

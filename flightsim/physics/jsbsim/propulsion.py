@@ -1,5 +1,6 @@
 """The ``<propulsion>`` block of a JSBSim aircraft: turbines with direct thrusters or propellers, turboprops and
-pistons with propellers, liquid rockets with nozzles, electric engines with direct thrusters.
+pistons with propellers, liquid rockets with nozzles, electric engines with direct thrusters, brushless DC
+motors with propellers (:mod:`flightsim.physics.jsbsim.brushless`).
 
 As JSBSim's ``FGTurbine`` (``FGTurbine::Calculate`` with its phases — off, spin-up on the starter, start, run,
 stall, seize, trim — and its starter, fuel cut-off and running flag: :mod:`flightsim.physics.jsbsim.turbine`)
@@ -114,6 +115,7 @@ from numba import carray, cfunc
 
 from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_jit
+from flightsim.physics.jsbsim import brushless as _brushless
 from flightsim.physics.jsbsim import piston as _piston
 from flightsim.physics.jsbsim import propeller as _propeller
 from flightsim.physics.jsbsim import rocket as _rocket
@@ -251,8 +253,13 @@ class Propulsion:
         Those tables' keys and values.
     kinds : list of tuple
         ``("turbine", row)``, ``("rocket", row)``, ``("electric", row)``, ``("piston", row)`` or
+<<<<<<< HEAD
         ``("turboprop", row)`` or ``("rotor", row)`` (an electric engine driving a rotor: a row of the piston and
         propeller arrays) for each engine of the file.
+=======
+        ``("turboprop", row)`` or ``("brushless", row)`` (a brushless DC motor: a row of :attr:`pistons`) for each
+        engine of the file.
+>>>>>>> refs/heads/f450
     turbine_propellers : dict
         Engine index → its propeller's row of :attr:`pistons`/:attr:`propellers`, for each turbine that drives a
         propeller.
@@ -299,12 +306,16 @@ class Propulsion:
                 self._own_functions(root, k, where, builder)
                 continue
             powered = (pistons, piston_slots, propellers, propeller_slots, tables)
+            if root.tag == "brushless_dc_motor":
+                self._brushless(engine, root, k, where, store, powered)
+                self._own_functions(root, k, where, builder)
+                continue
             if root.tag == "turboprop_engine":
                 self._turboprop(engine, root, k, where, builder, store, powered)
                 continue
             if root.tag != "turbine_engine":
                 raise InputError(source.path, where, f"<{root.tag}> engines are not supported yet (turbines, "
-                                 "turboprops, pistons, rockets and electric engines only)")
+                                 "turboprops, pistons, rockets, electric engines and brushless DC motors only)")
             thruster = engine.find("thruster")
             driven = None if thruster is None else self._file(thruster, "thruster", f"{where}/thruster")
             if driven is not None and driven.tag == "propeller":
@@ -556,6 +567,19 @@ class Propulsion:
         self.kinds.append(("turboprop", index))
         self.defaults[self.properties.names[own[_turboprop.TS_N1]]] = row[_turboprop.TP_IDLE_N1]
 
+    def _brushless(self, engine, root, k, where, store, out):
+        """Read brushless DC motor ``k`` and its propeller (:mod:`~flightsim.physics.jsbsim.brushless`); the
+        propeller at rest (FGPropeller's RPM 0)."""
+        thruster, prop = self._propeller_of(engine, where, "a brushless DC motor")
+        prefix = f"propulsion/engine[{k}]"
+        row = _brushless.read_brushless(self.source, root, where)
+        own = [self.properties.slot(n.format(e=prefix, k=k)) for n in _brushless.BRUSHLESS_SLOTS]
+        index = self._powered(k, where, thruster, prop, store, out, row, [0] * _propeller.TABLE_FIELDS, own)
+        self.kinds.append(("brushless", index))
+        ps, name = out[3][index], self.properties.names
+        self.defaults.update({name[ps[RS_RPM]]: 0.0, name[ps[RS_ENGINE_RPM]]: 0.0})
+        self.defaults.pop(canonical(f"{prefix}/set-running"), None)
+
     def _turbine_propeller(self, thruster, prop, root, k, where, builder, store, rows, slots, out):
         """Read turbine engine ``k`` that drives a propeller (``thruster``, its file ``prop``): a turbine row (its
         thrust at :data:`~flightsim.physics.jsbsim.turboprop.TURBINE_THRUST`, no loads of its own) and a
@@ -660,7 +684,7 @@ class Propulsion:
         for k, ((kind, row), r) in enumerate(zip(self.kinds, self.locations, strict=True)):
             if k in self.turbine_propellers:
                 self.propellers[self.turbine_propellers[k], PR_X:PR_Z + 1] = structural_to_body(r)
-            elif kind in ("piston", "turboprop", "rotor"):
+            elif kind in ("piston", "turboprop", "rotor", "brushless"):
                 self.propellers[row, PR_X:PR_Z + 1] = structural_to_body(r)
             else:                               # (turbines, rockets and electric engines: rows of engines)
                 self.engines[row, E_X:E_Z + 1] = structural_to_body(r)

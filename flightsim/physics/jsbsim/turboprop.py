@@ -68,6 +68,7 @@ import math
 
 from flightsim.errors import InputError
 from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit
+from flightsim.physics.jsbsim.brushless import BRUSHLESS, BS_THROTTLE, motor_outputs, motor_power
 from flightsim.physics.jsbsim.piston import PE_KIND
 from flightsim.physics.jsbsim.propeller import (
     PR_GEAR,
@@ -262,6 +263,10 @@ def powered_frame(props, row, s, pr, ps, tb, data, dt, out):
     about the CG are added into ``out`` (lbf, ft·lbf; JSBSim's body frame)."""
     if row[PE_KIND] == TURBOPROP:
         _turboprop_frame(props, row, s, pr, ps, tb, data, dt, out)
+    elif row[PE_KIND] == BRUSHLESS:
+        power, current = motor_power(row, props[s[BS_THROTTLE]], props[ps[RS_RPM]])
+        motor_outputs(props, row, s, power, current)
+        propeller_calculate(props, pr, ps, tb, data, power, dt, out)
     else:
         propeller_calculate(props, pr, ps, tb, data, props[s[0]], dt, out)
 
@@ -270,6 +275,8 @@ def powered_frame(props, row, s, pr, ps, tb, data, dt, out):
 def _shaft_power(props, row, s, pr, tb, data, throttle, prop_rpm):
     """The power the engine hands its propeller at propeller rpm ``prop_rpm`` (ft·lbf/s), a turboprop's N1 settled
     at ``throttle``."""
+    if row[PE_KIND] == BRUSHLESS:
+        return motor_power(row, props[s[BS_THROTTLE]], prop_rpm)[0]
     if row[PE_KIND] != TURBOPROP:
         return props[s[0]]
     rpm = prop_rpm * pr[PR_GEAR]
@@ -375,6 +382,8 @@ def powered_steady(props, row, s, pr, ps, tb, data, out):
         if reversed_:
             return False
     pitch, rpm = _governed(props, row, s, pr, ps, tb, data, throttle)
+    if rpm < 0.0 and row[PE_KIND] == BRUSHLESS:
+        rpm = 0.0                       # (a motor with no voltage to turn its propeller stands still)
     if rpm < 0.0:
         return False
     if row[PE_KIND] == TURBOPROP:
