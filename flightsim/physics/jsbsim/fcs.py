@@ -205,7 +205,7 @@ class FlightControls:
                 self._channel(child, where)
             elif child.tag == "property":
                 self._property(child, where)
-            elif child.tag not in ("documentation", "description", "function"):
+            elif child.tag not in ("documentation", "description", "limitation", "function"):
                 raise InputError(self.source.path, f"{where}/<{child.tag}>", "not supported")
         self._functions(functions["post"], where)
 

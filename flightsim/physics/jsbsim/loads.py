@@ -51,6 +51,7 @@ from flightsim.physics.jsbsim.auxiliary import (
     motion_in,
     put_atmosphere,
 )
+from flightsim.physics.jsbsim.buoyancy import buoyant_frame, gravity_magnitude
 from flightsim.physics.jsbsim.external import external_loads
 from flightsim.physics.jsbsim.ground_reactions import (
     contacts_frame,
@@ -91,8 +92,11 @@ GEAR_LOADS = ("forces/fbx-gear-lbs", "forces/fby-gear-lbs", "forces/fbz-gear-lbs
 #: The wind's properties a system may write (NED, ft/s), in ``J_WIND_SLOTS`` order: where the flight controls
 #: write one (−1: none does), the wind the step flies is theirs (JSBSim's systems run before FGAuxiliary).
 WIND_PROPERTIES = ("atmosphere/wind-north-fps", "atmosphere/wind-east-fps", "atmosphere/wind-down-fps")
+#: The slots of the gas cells' outputs (:data:`~flightsim.physics.jsbsim.buoyancy.GAS_OUTPUTS`, 10) and of their
+#: loads and the CG they are about (:data:`~flightsim.physics.jsbsim.buoyancy.LOAD_OUTPUTS`, 9); unused without cells.
+J_GAS_SLOTS, J_LOAD_SLOTS = 57, 67
 #: How many entries ``jsb_scalars`` has.
-SCALARS = 57
+SCALARS = 76
 #: JSBSim's brake groups' commands (FGFCS's ``BrakePos``: left, right, center) and the side of flightsim's brakes
 #: each one is (:func:`flightsim.physics.gear.wheel_brake`).
 BRAKES = ("fcs/left-brake-cmd-norm", "fcs/right-brake-cmd-norm", "fcs/center-brake-cmd-norm")
@@ -492,9 +496,11 @@ def _post_block(props, params):
 
 
 @borrowing_jit
-def _held(props, params):
+def _held(props, params, dt):
     """The engines' loads just computed held, the external forces added (FGExternalReactions: after the FCS and
-    the engines), and the diagnostics and the thrusters' load properties written."""
+    the engines), then the gas cells' (FGBuoyantForces: their frame of ``dt`` s, 0 in a settle as in JSBSim's
+    trim, on the atmosphere of the step's start), and the diagnostics and the thrusters' load properties
+    written."""
     s, held = params.jsb_scalars, params.jsb_held
     params.diag[2] = math.sqrt(held[0] * held[0] + held[1] * held[1] + held[2] * held[2])   # (the thrust alone)
     for k in range(6):
@@ -502,6 +508,12 @@ def _held(props, params):
     st = params.jsb_state_slots
     external_loads(props, params.jsb_external, held, props[int(st[ST_PHI])], props[int(st[ST_THETA])],
                    props[int(st[ST_PSI])], props[int(s[J_ALPHA_SLOT])], props[int(s[J_BETA_SLOT])], params.planet)
+    if params.jsb_gas.shape[0]:
+        last, k = params.jsb_last, L_ATMOSPHERE
+        buoyant_frame(props, params.jsb_gas, s[J_GAS_SLOTS:J_LOAD_SLOTS], s[J_LOAD_SLOTS:J_LOAD_SLOTS + 9], dt,
+                      last[k + 2], last[k + 3], last[k + 4],
+                      gravity_magnitude(params.planet, params.gravity), props[int(st[ST_PHI])],
+                      props[int(st[ST_THETA])], props[int(st[ST_PSI])], held)
 
 
 @borrowing_jit
@@ -532,7 +544,7 @@ def step_start(t, y, h, params):
                              params.jsb_engine_table_index, params.jsb_engine_table_data, params.jsb_frames, h,
                              sigma, params.jsb_held)
     _post_block(props, params)
-    _held(props, params)
+    _held(props, params, h)
     params.diag[3] = props[int(s[J_RPM_SLOT])] if s[J_RPM_SLOT] >= 0 else 0.0
 
 
@@ -583,7 +595,7 @@ def _settle_outputs(params):
     """:func:`settle_start` after the engines: their loads held, the flight controls settled on them, cl²."""
     props, s = params.jsb_props, params.jsb_scalars
     _post_block(props, params)
-    _held(props, params)
+    _held(props, params, 0.0)
     # flight controls that read the engines' outputs (DHC6's thrust coefficient) read this state's, not the last
     # evaluation's (settled again: a fixed point, so nothing else moves)
     _settled_fcs(props, params)

@@ -151,8 +151,6 @@ class MassBalance:
     def read(cls, source):
         """From ``<mass_balance>`` and the ``<tank>`` elements of ``<propulsion>``."""
         el = source.section("mass_balance")
-        if source.root.find("buoyant_forces") is not None:
-            raise InputError(source.path, "buoyant_forces", "gas cells (airships, balloons) are not supported")
         inertia = _inertia_matrix(source, el, "mass_balance")
         cg = next((loc for loc in el.findall("location") if loc.get("name") == "CG"), None)
         masses = []
