@@ -336,8 +336,8 @@ def mass_balance(props, masses, mass_slots, mass_shapes, mass_own, tanks, tank_s
     moment and inertia (``gas``: their slots, empty without cells) in ``props`` (contents above capacity cut to it,
     as ``FGTank::SetContents``); :data:`MASS_OUTPUTS` and the tanks' fullness written; every arm about the CG
     moved with it; the loads' tensor and its inverse (``scalar_columns[2]``: ``J_INERTIA``, JSBSim's axes) and the
-    integrator's (``inertia``, ``inertia_inv``: flightsim's body axes) set.  ``empty``: the empty weight (lb) and CG (in).
-    ``work``: 3×3 scratch.  Returns False when nothing moved since the last call (nothing written then)."""
+    integrator's (``inertia``, ``inertia_inv``: flightsim's body axes) set.  ``empty``: the empty weight (lb) and CG
+    (in).  ``work``: 3×3 scratch.  Returns False when nothing moved since the last call (nothing written then)."""
     n, m = masses.shape[0], tanks.shape[0]
     changed = state[S_BALANCED] == 0.0
     for k in range(m):

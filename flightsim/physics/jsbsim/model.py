@@ -373,6 +373,8 @@ class JSBSimModel:
         if buoyancy.rows.shape[0]:
             scalars[L.J_GAS_SLOTS:L.J_LOAD_SLOTS] = buoyancy.gas_slots
             scalars[L.J_LOAD_SLOTS:L.J_LOAD_SLOTS + 9] = buoyancy.load_slots
+        scalars[L.J_LOAD_SLOTS + 6:L.J_LOAD_SLOTS + 9] = [props.slot(f"inertia/cg-{axis}-in") for axis in "xyz"]
+        scalars[L.J_VRP:L.J_VRP + 3] = metrics.visual_point
         written = set(fcs.outputs)
         for k, name in enumerate(L.WIND_PROPERTIES):
             scalars[L.J_WIND_SLOTS + k] = props[name] if name in written else -1

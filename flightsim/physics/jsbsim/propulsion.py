@@ -281,6 +281,12 @@ class Propulsion:
                                                              tables))
                 self._own_functions(root, k, where, builder)
                 continue
+            if root.tag == "electric_engine" and self._thruster_of(engine, where)[1].tag == "propeller":
+                thruster, prop = self._thruster_of(engine, where)
+                self._electric_propeller(thruster, prop, root, k, where, store, rows, slots,
+                                         (pistons, piston_slots, propellers, propeller_slots, tables))
+                self._own_functions(root, k, where, builder)
+                continue
             if root.tag in ("rocket_engine", "electric_engine"):
                 rows.append(self._rocket_or_electric(engine, root, k, where, slots, builder))
                 self._own_functions(root, k, where, builder)
@@ -523,6 +529,28 @@ class Propulsion:
         row[_piston.PE_KIND] = _turboprop.TURBINE_PROPELLER
         self.turbine_propellers[k] = self._powered(k, where, thruster, prop, store, out, row,
                                                    [0] * _propeller.TABLE_FIELDS, [self.properties.slot(thrust)])
+
+    def _electric_propeller(self, thruster, prop, root, k, where, store, rows, slots, out):
+        """Read electric engine ``k`` that drives a propeller (``thruster``, its file ``prop``): an electric row
+        whose power (ft·lbf/s, at :data:`~flightsim.physics.jsbsim.turboprop.ELECTRIC_POWER`) goes to its
+        propeller, no loads of its own, and an :data:`~flightsim.physics.jsbsim.turboprop.ELECTRIC_PROPELLER` row for
+        the propeller (``FGElectric::Calculate`` hands it its advance and feather commands, as a piston does)."""
+        e = f"propulsion/engine[{k}]"
+        power = _turboprop.ELECTRIC_POWER.format(e=e)
+        row = [0.0] * ENGINE_FIELDS
+        _rocket.read_electric(self.source, root, prop, where, row)
+        row[E_KIND], row[_rocket.L_PROPELLER] = KIND_ELECTRIC, 1.0
+        own = [-1] * SLOT_FIELDS
+        own[S_THROTTLE] = self.properties.slot(f"fcs/throttle-pos-norm[{k}]")
+        own[S_THRUST] = self.properties.slot(power)
+        own[_rocket.K_HP] = self.properties.slot(_rocket.ELECTRIC_STATE[0].format(e=e))
+        rows.append(row)
+        slots.append(own)
+        self.kinds.append(("electric", len(rows) - 1))
+        powered = [0.0] * _piston.ROW_FIELDS
+        powered[_piston.PE_KIND] = _turboprop.ELECTRIC_PROPELLER
+        self.turbine_propellers[k] = self._powered(k, where, thruster, prop, store, out, powered,
+                                                   [0] * _propeller.TABLE_FIELDS, [self.properties.slot(power)])
 
     def _file(self, el, kind, where):
         """The element an ``<engine file=…>``/``<thruster file=…>`` names, from the package's ``engine/`` folder."""
