@@ -339,7 +339,8 @@ def mass_balance(props, masses, mass_slots, mass_shapes, mass_own, tanks, tank_s
     integrator's (``inertia``, ``inertia_inv``: flightsim's body axes) set.  ``empty``: the empty weight (lb) and CG
     (in).  ``work``: 3×3 scratch.  Returns False when nothing moved since the last call (nothing written then)."""
     n, m = masses.shape[0], tanks.shape[0]
-    changed = state[S_BALANCED] == 0.0
+    # (gas cells: their inertia moves with their contents' temperature and pressure, at the same mass and CG)
+    changed = state[S_BALANCED] == 0.0 or gas.shape[0] > 0
     for k in range(m):
         if props[tank_slots[k, T_CONTENTS]] > tank_capacity[k]:
             props[tank_slots[k, T_CONTENTS]] = tank_capacity[k]
