@@ -45,13 +45,13 @@ import math
 import numpy as np
 
 from flightsim.errors import InputError
-from flightsim.math.kernels import borrowing_jit
+from flightsim.math.kernels import borrowing_entry_jit, borrowing_jit
 from flightsim.physics.jsbsim.atmosphere import SEA_LEVEL_PRESSURE
 from flightsim.physics.jsbsim.mass import INCH_TO_FT
 from flightsim.physics.jsbsim.program import OP_SUM, canonical
 from flightsim.physics.planet import P_A, P_GM, P_J2, P_KEY, gravitation
 
-__all__ = ["BuoyantForces", "GAS_FIELDS", "GAS_OUTPUTS", "LOAD_OUTPUTS", "buoyant_frame"]
+__all__ = ["BuoyantForces", "GAS_FIELDS", "GAS_OUTPUTS", "LOAD_OUTPUTS", "buoyant_frame", "run_ic_frame"]
 
 #: JSBSim's gas constant, lbf·ft/(mol·°R), and the gases' molar masses, slug/mol (``FGGasCell``).
 R_GAS = 3.4071
@@ -421,3 +421,15 @@ def gravity_magnitude(planet, flat_gravity):
     gx, gy, gz = gravitation(planet[P_KEY + 1], planet[P_KEY + 2], planet[P_KEY + 3], planet[P_GM], planet[P_A],
                              planet[P_J2])
     return math.sqrt(gx * gx + gy * gy + gz * gz)
+
+
+@borrowing_entry_jit
+def run_ic_frame(props, rows, gas_slots, load_slots, air_temperature, air_pressure, air_density, planet,
+                 flat_gravity, phi, theta, psi, out):
+    """The gas cells' part of one of ``FGFDMExec::RunIC``'s frames, which run with no time passing: their frame of
+    0 s (:func:`buoyant_frame`) on ``props``, the gravitation the round ``planet``'s (None: ``flat_gravity``);
+    their loads into ``out`` (zeroed first; JSBSim's body axes).  Called from Python."""
+    for a in range(6):
+        out[a] = 0.0
+    buoyant_frame(props, rows, gas_slots, load_slots, 0.0, air_temperature, air_pressure, air_density,
+                  gravity_magnitude(planet, flat_gravity), phi, theta, psi, out)

@@ -648,7 +648,8 @@ class FuelFlight:
     def reset(self, props):
         """As loaded (``props``: the property array as loaded): the arrays' arms and tensors the loaded ones, no
         engine starved but as the file leaves them; the balance of the loaded masses taken (its CG the one the
-        arms are about from now on), so that only a mass that moves changes them."""
+        arms are about from now on), so that only a mass that moves changes them (with gas cells the arms moved to
+        that balance's CG, which the gas's mass moves from the file's)."""
         for array, loaded in self._loaded:
             array[...] = loaded
         if self.engines.shape[0]:
@@ -658,6 +659,12 @@ class FuelFlight:
         state[S_CG0:S_CG0 + 3] = self._cg_file
         state[S_CG:S_CG + 3] = self._cg_file
         self.balance(props)
+        if self.system.gas_slots.shape[0]:
+            # (gas cells: the loaded arms are about the file's CG, without the gas, which the first balance's, with
+            # the gas's mass, is not; the arms stay moved to it, as JSBSim's first frame has them)
+            state[S_LAST:S_LAST + 3] = state[S_CG:S_CG + 3]
+            state[S_DELTA:S_DELTA + 3] = 0.0
+            return
         state[S_CG0:S_CG0 + 3] = state[S_CG:S_CG + 3]
         state[S_LAST:S_LAST + 3] = state[S_CG:S_CG + 3]
         state[S_DELTA:S_DELTA + 3] = 0.0
