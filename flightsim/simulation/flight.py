@@ -1060,8 +1060,10 @@ class Simulation:
         flight's own properties, as JSBSim's move there (the first, ``Initialize``'s ``Run``, is the start's settle,
         :func:`flightsim.physics.aero.settle`, whose cells ran for 0 s from the loaded ones): their moment and
         inertia now known, the frame's mass balance — its CG's move nudging an aircraft on the ground (its
-        contacts' weight found by the start's loads on the copy ``scratch`` the other models ran on) — and cells;
-        their loads replace, in the first step's held loads, those found on the copy."""
+        contacts' weight found by the start's loads on the copy ``scratch`` the other models ran on) — and cells,
+        given what the frame's flight controls and functions computed on the copy (the cells' heat, blowers and
+        valves, the point masses' weights and locations); their loads replace, in the first step's held loads,
+        those found on the copy."""
         from flightsim.physics.jsbsim import loads as L
         from flightsim.physics.jsbsim.buoyancy import run_ic_frame
 
@@ -1074,6 +1076,10 @@ class Simulation:
         attitude = [copy.jsb_props[int(st[j])] for j in (L.ST_PHI, L.ST_THETA, L.ST_PSI)]
         found = np.array([copy.jsb_props[int(j)] for j in loads[:6]])
         out = np.zeros(6)
+        # (what this frame's flight controls and functions, run on the copy, give the mass balance and the cells)
+        system = self._fuel.system
+        for slots in (self.aircraft.jsbsim.buoyancy.input_slots, system.mass_slots, system.location_slots.ravel()):
+            props[slots] = copy.jsb_props[slots]
         self._mass_balance(wow=wow)
         run_ic_frame(props, self._params.jsb_gas, gas, loads, last[k + 2], last[k + 3], last[k + 4], copy.planet,
                      self._params.gravity, *attitude, out)

@@ -32,8 +32,10 @@ The cells' state is properties (``buoyant_forces/gas-cell[i]/temp-R``, ``pressur
 ``…/ballonet[j]/``), read and written as JSBSim's, so that the flight controls and the scripts see them; the
 loads are ``forces/fb[xyz]-buoyancy-lbs`` and ``moments/[lmn]-buoyancy-lbsft`` (JSBSim's body axes).  As loaded
 the gas is at the standard sea-level air's temperature and pressure (the atmosphere JSBSim's cells are built
-in).  The heat and blower functions are evaluated with the engines' program, before the cells' frame: a ballonet's
-heat function reads the cell's temperature of the last frame (JSBSim's, after the cell's update of this one).
+in).  The cells' heat functions are evaluated with the engines' program, before the cells' frame; the frame runs in
+two halves, the cells' temperature, pressure and valve (:func:`cells_first`) before the engines' post functions,
+the ballonets and the rest (:func:`buoyant_frame`) after them, and the ballonets' heat and blower functions are
+evaluated with the post functions between: a ballonet's functions read its cell's state of this frame, as JSBSim's.
 
 Units: ft, slug, lbf, °R, mol (JSBSim's ``R`` = 3.4071 lbf·ft/(mol·°R)); locations structural, in.
 """
@@ -51,7 +53,8 @@ from flightsim.physics.jsbsim.mass import INCH_TO_FT
 from flightsim.physics.jsbsim.program import OP_SUM, canonical
 from flightsim.physics.planet import P_A, P_GM, P_J2, P_KEY, gravitation
 
-__all__ = ["BuoyantForces", "GAS_FIELDS", "GAS_OUTPUTS", "LOAD_OUTPUTS", "buoyant_frame", "run_ic_frame"]
+__all__ = ["BuoyantForces", "GAS_FIELDS", "GAS_OUTPUTS", "LOAD_OUTPUTS", "buoyant_frame", "cells_first",
+           "run_ic_frame"]
 
 #: JSBSim's gas constant, lbf·ft/(mol·°R), and the gases' molar masses, slug/mol (``FGGasCell``).
 R_GAS = 3.4071
@@ -71,11 +74,12 @@ ELLIPSOID, CYLINDER, OTHER = 1.0, 2.0, 0.0
 #: largest overpressure (lbf/ft²), the valve coefficient (ft⁴·s/slug); then the slots of the temperature,
 #: pressure, volume, buoyancy (−1: a ballonet's), contents, valve opening, the last frame's ideal volume change,
 #: the heat functions' sum (−1: none), the blower's flow (−1: none) and a ballonet's heat flow of the last frame
-#: (−1: a cell's).
+#: (−1: a cell's); then a cell's temperature and pressure before this frame, kept between the frame's two halves
+#: (−1: a ballonet's).
 (G_KIND, G_COUNT, G_MOLAR, G_CV, G_X, G_Y, G_Z, G_SHAPE, G_RX, G_RY, G_RZ, G_XW, G_HEIGHT, G_MAX_VOLUME,
  G_OVERPRESSURE, G_VALVE, G_TEMP, G_PRESSURE, G_VOLUME, G_BUOYANCY, G_CONTENTS, G_VALVE_OPEN, G_DVOLUME, G_HEAT,
- G_BLOWER, G_HEAT_FLOW) = range(26)
-GAS_FIELDS = 26
+ G_BLOWER, G_HEAT_FLOW, G_OLD_TEMP, G_OLD_PRESSURE) = range(28)
+GAS_FIELDS = 28
 #: The gas's mass (slug), its moment (lbf·in, structural) and its inertia about the CG (slug·ft², JSBSim's body
 #: axes: xx, xy, xz, yy, yz, zz), written each frame for the next mass balance (flightsim's own properties).
 GAS_OUTPUTS = ("buoyant_forces/flightsim-gas-mass-slugs", "buoyant_forces/flightsim-gas-moment-x-lbsin",
@@ -151,16 +155,20 @@ class BuoyantForces:
     defaults : dict
         The properties as loaded (name → value): each cell's and ballonet's state, the declared ``<property>``s,
         the gas's mass for the first mass balance.
-    functions : list of (Element, str, str)
-        The heat and blower functions: the element, where it is (for messages), the property it fills.
-    sums : list of (tuple of str, str)
-        Each cell's or ballonet's heat functions' properties and the slot their sum goes into.
+    functions : list of (Element, str, str, float)
+        The heat and blower functions: the element, where it is (for messages), the property it fills, and whose
+        (0 a cell's, 1 a ballonet's).
+    sums : list of (tuple of str, str, float)
+        Each cell's or ballonet's heat functions' properties, the slot their sum goes into, and whose.
     outputs : frozenset of str
         Every property the block computes (for the check of what the blocks read).
     gas_slots : numpy.ndarray
         (10,) int: the slots of :data:`GAS_OUTPUTS` (empty without cells).
     load_slots : numpy.ndarray
         (9,) int: the slots of :data:`LOAD_OUTPUTS` (empty without cells).
+    input_slots : numpy.ndarray
+        int: the slots of what the cells' frame reads that other blocks compute before it — the heat and blower
+        functions' values and sums, the valves' openings (the flight controls write them).
     """
 
     def __init__(self, source, properties):
@@ -203,6 +211,9 @@ class BuoyantForces:
         else:
             self.gas_slots = self.load_slots = np.zeros(0, dtype=np.int64)
         self.outputs = frozenset(outputs)
+        inputs = {properties.slot(f[2]) for f in self.functions} | {properties.slot(t[1]) for t in self.sums}
+        inputs |= {int(v) for v in self.rows[:, G_VALVE_OPEN]}
+        self.input_slots = np.array(sorted(inputs), dtype=np.int64)
 
     def _row(self, source, properties, el, where, base, kind, temperature, pressure, outputs):
         """One cell's (``kind`` 0) or ballonet's (1) row, its properties as loaded at ``temperature`` and
@@ -245,37 +256,44 @@ class BuoyantForces:
             names = []
             for n, fn in enumerate(heat):
                 name = (fn.get("name") or "").strip() or f"{base}/flightsim-heat[{n}]"
-                self.functions.append((fn, f"{where}/heat/{source.where(fn)}", name))
+                self.functions.append((fn, f"{where}/heat/{source.where(fn)}", name, kind))
                 names.append(name)
                 outputs.add(canonical(name))
             total = f"{base}/flightsim-heat-lbsft_sec"
             row[G_HEAT] = properties.slot(total)
-            self.sums.append((tuple(names), total))
+            self.sums.append((tuple(names), total, kind))
         blower = el.find("blower_input")
         if kind == 1.0 and blower is not None:
             fn = blower.find("function")
             if fn is None:
                 raise InputError(source.path, f"{where}/blower_input", "needs a <function> (ft³/s)")
             name = (fn.get("name") or "").strip() or f"{base}/flightsim-blower-ft3_sec"
-            self.functions.append((fn, f"{where}/blower_input/function", name))
+            self.functions.append((fn, f"{where}/blower_input/function", name, kind))
             row[G_BLOWER] = properties.slot(name)
             outputs.add(canonical(name))
         if kind == 1.0:
             row[G_HEAT_FLOW] = properties.slot(f"{base}/flightsim-heat-flow-lbsft_sec")
+        else:
+            row[G_OLD_TEMP] = properties.slot(f"{base}/flightsim-last-temp-R")
+            row[G_OLD_PRESSURE] = properties.slot(f"{base}/flightsim-last-pressure-psf")
         return row, contents, (temperature, pressure)
 
-    def compile_functions(self, builder):
-        """Add the heat and blower functions to ``builder`` (a
-        :class:`~flightsim.physics.jsbsim.program.ProgramBuilder`: the engines' program), each stored into its
-        property, and each cell's or ballonet's heat functions' sum into its own."""
-        for el, where, name in self.functions:
-            builder.function(el, where)
-            builder.store(name)
-        for names, total in self.sums:
+    def compile_functions(self, builder, post):
+        """Add the cells' heat functions to ``builder`` and the ballonets' heat and blower functions to ``post``
+        (:class:`~flightsim.physics.jsbsim.program.ProgramBuilder`: the engines' program and their post program,
+        which runs between the cells' two halves, :func:`cells_first` and :func:`buoyant_frame`, so that a
+        ballonet's functions read its cell's temperature and pressure of this frame, as ``FGBallonet::Calculate``
+        evaluates them), each stored into its property, and each one's heat functions' sum into its own."""
+        for el, where, name, kind in self.functions:
+            target = post if kind else builder
+            target.function(el, where)
+            target.store(name)
+        for names, total, kind in self.sums:
+            target = post if kind else builder
             for name in names:
-                builder.push_property(name, "buoyant_forces/heat")
-            builder.emit(OP_SUM, len(names), pops=len(names), pushes=1)
-            builder.store(total)
+                target.push_property(name, "buoyant_forces/heat")
+            target.emit(OP_SUM, len(names), pops=len(names), pushes=1)
+            target.store(total)
 
 
 @borrowing_jit
@@ -333,26 +351,18 @@ def _ballonet_frame(props, row, cell, dt, air_pressure):
 
 
 @borrowing_jit
-def buoyant_frame(props, rows, gas_slots, load_slots, dt, air_temperature, air_pressure, air_density, gravity,
-                  phi, theta, psi, held):
-    """One frame of the gas cells of ``rows`` (``FGBuoyantForces::Run``) on their state in ``props``: the
-    buoyancy forces and moments (JSBSim's body axes, lbf and lbf·ft about the CG that ``props`` holds, from the
-    attitude ``phi``, ``theta``, ``psi``) written to :data:`LOAD_OUTPUTS` and added to ``held``, the gas's mass,
-    moment and inertia to :data:`GAS_OUTPUTS` (``gas_slots``, ``load_slots``: their slots, as floats: the scalars
-    ``jsb_scalars`` holds).  The air's temperature (°R), pressure (lbf/ft²), density
-    (slug/ft³) and the gravitation's magnitude (ft/s²) are the frame's."""
-    cx, cy, cz = props[int(load_slots[6])], props[int(load_slots[7])], props[int(load_slots[8])]
-    # the local frame's down in the body axes (FGPropagate's Tl2b, its third column)
-    sf, cf, st, ct = math.sin(phi), math.cos(phi), math.sin(theta), math.cos(theta)
-    dx, dy, dz = -st, sf * ct, cf * ct
-    fx = fy = fz = mx = my = mz = 0.0
-    jxx = jxy = jxz = jyy = jyz = jzz = wx = wy = wz = total = 0.0
+def cells_first(props, rows, dt, air_temperature, air_pressure, air_density, gravity):
+    """The first half of the gas cells' frame (``FGGasCell::Calculate`` up to its ballonets'): each cell's
+    temperature, pressure and valve on its state in ``props``, its temperature and pressure before the frame kept
+    for :func:`buoyant_frame`.  The air's temperature (°R), pressure (lbf/ft²), density (slug/ft³) and the
+    gravitation's magnitude (ft/s²) are the frame's."""
     k = 0
     while k < rows.shape[0]:
         row = rows[k]
         count = int(row[G_COUNT])
         t_slot, p_slot, n_slot = int(row[G_TEMP]), int(row[G_PRESSURE]), int(row[G_CONTENTS])
         old_t, old_p = props[t_slot], props[p_slot]
+        props[int(row[G_OLD_TEMP])], props[int(row[G_OLD_PRESSURE])] = old_t, old_p
         ballonets_volume = ballonets_heat = 0.0
         for b in range(k + 1, k + 1 + count):
             ballonets_volume += props[int(rows[b, G_VOLUME])]
@@ -375,7 +385,33 @@ def buoyant_frame(props, rows, gas_slots, load_slots, dt, air_temperature, air_p
             gas_density = row[G_MOLAR] * pressure / (R_GAS * temperature)
             delta = max(0.0, pressure + height * gravity * (air_density - gas_density) - air_pressure)
             valved = opening * row[G_VALVE] * delta * dt
-            contents = max(0.0, contents - pressure * valved / (R_GAS * temperature))
+            props[n_slot] = max(0.0, contents - pressure * valved / (R_GAS * temperature))
+        k += 1 + count
+
+
+@borrowing_jit
+def buoyant_frame(props, rows, gas_slots, load_slots, dt, air_temperature, air_pressure, air_density, gravity,
+                  phi, theta, psi, held):
+    """The second half of the gas cells' frame (after :func:`cells_first` and the ballonets' functions): the
+    ballonets (``FGBallonet::Calculate``), the contents held by the overpressure, the volume and the lift; the
+    buoyancy forces and moments (JSBSim's body axes, lbf and lbf·ft about the CG that ``props`` holds, from the
+    attitude ``phi``, ``theta``, ``psi``) written to :data:`LOAD_OUTPUTS` and added to ``held``, the gas's mass,
+    moment and inertia to :data:`GAS_OUTPUTS` (``gas_slots``, ``load_slots``: their slots, as floats: the scalars
+    ``jsb_scalars`` holds).  The air's as :func:`cells_first`'s (``FGBuoyantForces::Run``'s ``in``)."""
+    cx, cy, cz = props[int(load_slots[6])], props[int(load_slots[7])], props[int(load_slots[8])]
+    # the local frame's down in the body axes (FGPropagate's Tl2b, its third column)
+    sf, cf, st, ct = math.sin(phi), math.cos(phi), math.sin(theta), math.cos(theta)
+    dx, dy, dz = -st, sf * ct, cf * ct
+    fx = fy = fz = mx = my = mz = 0.0
+    jxx = jxy = jxz = jyy = jyz = jzz = wx = wy = wz = total = 0.0
+    k = 0
+    while k < rows.shape[0]:
+        row = rows[k]
+        count = int(row[G_COUNT])
+        t_slot, p_slot, n_slot = int(row[G_TEMP]), int(row[G_PRESSURE]), int(row[G_CONTENTS])
+        old_t, old_p = props[int(row[G_OLD_TEMP])], props[int(row[G_OLD_PRESSURE])]
+        temperature, pressure, contents = props[t_slot], props[p_slot], props[n_slot]
+        top = air_pressure + row[G_OVERPRESSURE]
         ballonets_volume = 0.0
         for b in range(k + 1, k + 1 + count):
             _ballonet_frame(props, rows[b], row, dt, air_pressure)
@@ -427,9 +463,12 @@ def gravity_magnitude(planet, flat_gravity):
 def run_ic_frame(props, rows, gas_slots, load_slots, air_temperature, air_pressure, air_density, planet,
                  flat_gravity, phi, theta, psi, out):
     """The gas cells' part of one of ``FGFDMExec::RunIC``'s frames, which run with no time passing: their frame of
-    0 s (:func:`buoyant_frame`) on ``props``, the gravitation the round ``planet``'s (None: ``flat_gravity``);
-    their loads into ``out`` (zeroed first; JSBSim's body axes).  Called from Python."""
+    0 s (:func:`cells_first`, :func:`buoyant_frame`; the ballonets' functions as ``props`` holds them) on
+    ``props``, the gravitation the round ``planet``'s (None: ``flat_gravity``); their loads into ``out`` (zeroed
+    first; JSBSim's body axes).  Called from Python."""
     for a in range(6):
         out[a] = 0.0
-    buoyant_frame(props, rows, gas_slots, load_slots, 0.0, air_temperature, air_pressure, air_density,
-                  gravity_magnitude(planet, flat_gravity), phi, theta, psi, out)
+    gravity = gravity_magnitude(planet, flat_gravity)
+    cells_first(props, rows, 0.0, air_temperature, air_pressure, air_density, gravity)
+    buoyant_frame(props, rows, gas_slots, load_slots, 0.0, air_temperature, air_pressure, air_density, gravity,
+                  phi, theta, psi, out)

@@ -51,7 +51,7 @@ from flightsim.physics.jsbsim.auxiliary import (
     motion_in,
     put_atmosphere,
 )
-from flightsim.physics.jsbsim.buoyancy import buoyant_frame, gravity_magnitude
+from flightsim.physics.jsbsim.buoyancy import buoyant_frame, cells_first, gravity_magnitude
 from flightsim.physics.jsbsim.external import external_loads
 from flightsim.physics.jsbsim.ground_reactions import (
     contacts_frame,
@@ -530,6 +530,17 @@ def _post_block(props, params):
 
 
 @borrowing_jit
+def _gas_first(props, params, dt):
+    """The gas cells' first half (:func:`~flightsim.physics.jsbsim.buoyancy.cells_first`, a frame of ``dt`` s on
+    the atmosphere of the step's start), before the engines' post functions compute the ballonets' heat and
+    blowers from it."""
+    if params.jsb_gas.shape[0]:
+        last, k = params.jsb_last, L_ATMOSPHERE
+        cells_first(props, params.jsb_gas, dt, last[k + 2], last[k + 3], last[k + 4],
+                    gravity_magnitude(params.planet, params.gravity))
+
+
+@borrowing_jit
 def _held(props, params, dt):
     """The engines' loads just computed held, the external forces added (FGExternalReactions: after the FCS and
     the engines), then the gas cells' (FGBuoyantForces: their frame of ``dt`` s, 0 in a settle as in JSBSim's
@@ -542,7 +553,7 @@ def _held(props, params, dt):
     st = params.jsb_state_slots
     external_loads(props, params.jsb_external, held, props[int(st[ST_PHI])], props[int(st[ST_THETA])],
                    props[int(st[ST_PSI])], props[int(s[J_ALPHA_SLOT])], props[int(s[J_BETA_SLOT])], params.planet)
-    if params.jsb_gas.shape[0]:
+    if params.jsb_gas.shape[0]:         # (the second half: the first ran before the engines' post functions)
         last, k = params.jsb_last, L_ATMOSPHERE
         buoyant_frame(props, params.jsb_gas, s[J_GAS_SLOTS:J_LOAD_SLOTS], s[J_LOAD_SLOTS:J_LOAD_SLOTS + 9], dt,
                       last[k + 2], last[k + 3], last[k + 4],
@@ -577,6 +588,7 @@ def step_start(t, y, h, params):
                              params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,
                              params.jsb_engine_table_index, params.jsb_engine_table_data, params.jsb_frames, h,
                              sigma, params.jsb_held)
+    _gas_first(props, params, h)
     _post_block(props, params)
     _held(props, params, h)
     params.diag[3] = props[int(s[J_RPM_SLOT])] if s[J_RPM_SLOT] >= 0 else 0.0
@@ -628,6 +640,7 @@ def _settle_inputs(t, y, h, params):
 def _settle_outputs(params):
     """:func:`settle_start` after the engines: their loads held, the flight controls settled on them, cl²."""
     props, s = params.jsb_props, params.jsb_scalars
+    _gas_first(props, params, 0.0)
     _post_block(props, params)
     _held(props, params, 0.0)
     # flight controls that read the engines' outputs (DHC6's thrust coefficient) read this state's, not the last

@@ -298,9 +298,9 @@ class JSBSimModel:
         external = ExternalForces(source, props, lambda r: mass.structural_to_body(r, cg))
         buoyancy = BuoyantForces(source, props)
 
-        def extra(builder):     # (the external forces' magnitudes, the gas cells' heat and blower functions)
+        def extra(builder, post):   # (the external forces' magnitudes, the gas cells' heat and blower functions)
             external.compile_functions(builder)
-            buoyancy.compile_functions(builder)
+            buoyancy.compile_functions(builder, post)
 
         engines = Propulsion(source, props, extra=extra)
         engines.locate(lambda r: mass.structural_to_body(r, cg))

@@ -214,9 +214,10 @@ class Propulsion:
     Engine ``k`` of the file is a turbine, a rocket or an electric engine (a row of :attr:`engines`, its
     :data:`E_KIND` column saying which; a turbine driving a propeller also a row of :attr:`pistons` and
     :attr:`propellers`, :attr:`turbine_propellers`), a piston or a turboprop (a row of :attr:`pistons` and the same
-    row of :attr:`propellers`); :attr:`kinds` says which.  ``extra(builder)``, if given, adds functions of its own
-    to the engines' program before it is built (the external forces' magnitudes: evaluated once a frame after the
-    flight controls, as JSBSim's ``FGExternalReactions`` runs after them).
+    row of :attr:`propellers`); :attr:`kinds` says which.  ``extra(builder, post)``, if given, adds functions of its
+    own to the engines' program before it is built (the external forces' magnitudes: evaluated once a frame after
+    the flight controls, as JSBSim's ``FGExternalReactions`` runs after them) and to their post program (``post``:
+    the ballonets' heat, after the gas cells' first half, :mod:`~flightsim.physics.jsbsim.buoyancy`).
 
     Attributes
     ----------
@@ -318,8 +319,8 @@ class Propulsion:
             if orient is not None and orient.find("roll") is not None and \
                     source.number(orient.find("roll"), f"{where}/thruster/orient/roll") != 0.0:
                 raise InputError(source.path, f"{where}/thruster/orient/roll", "a rolled thruster is not supported")
-        if extra is not None:           # (functions evaluated with the engines': the external forces' magnitudes)
-            extra(builder)
+        if extra is not None:           # (functions evaluated with the engines': the external forces' magnitudes,
+            extra(builder, self._post)  # the gas cells' heat; and after them: the ballonets')
         self.program = builder.build()
         self.post_program = self._post.build()
         (self.engines, self.slots, self.pistons, self.piston_slots, self.propellers, self.propeller_slots,
