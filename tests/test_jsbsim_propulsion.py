@@ -607,8 +607,8 @@ def test_the_engines_frame_runs_from_compiled_code_as_from_python():
 
 
 @pytest.mark.parametrize("name, message", [
-    ("ZLT-NT", r"ZLT-NT.xml: propulsion/engine\[3\]/thruster: an electric engine driving a <propeller> is not "
-               r"supported yet"),
+    ("ah1s", r"ah1s.xml: propulsion/engine\[0\]/thruster: an electric engine driving a <rotor> is not supported "
+             r"\(a direct thruster or a propeller\)"),
 ])
 def test_engines_and_propellers_not_modelled_are_refused_by_name(name, message):
     with pytest.raises(InputError, match=message):

@@ -65,7 +65,7 @@ the injection's (:data:`TURBINE_STATE`), the phase and switches
 ``…/blade-angle``, ...), so a frame is one call of :func:`engines_frame`,
 which other compiled code can call with :attr:`Propulsion.arrays`, and a
 reset is the array's.  What is not modelled is refused by name: other engines
-and thrusters (an electric engine driving a propeller or rotor), a ``template`` function in an engine file.
+and thrusters (an electric engine driving a rotor), a ``template`` function in an engine file.
 A piston's, a rocket's or an electric engine's own ``<function>`` elements run as JSBSim's ``FGModelFunctions``
 runs them (``#`` the engine's number): ``pre`` ones (or untyped) in the engines' program before the frames,
 ``post`` ones in :attr:`Propulsion.post_program` after them.  A rocket's or an electric engine's thruster turns

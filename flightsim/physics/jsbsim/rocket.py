@@ -49,7 +49,9 @@ default) × throttle, ``…/power-hp`` = that / 745.7; the thruster is handed
 thruster's always is, so a negative throttle gives none), which a ``direct``
 thruster takes as its thrust, in lbf (``FGThruster::Calculate``).  No state:
 it follows the throttle in the same frame.  An electric engine driving a
-propeller is refused.
+propeller hands it that power (:func:`electric_frame`, the propeller's frame
+:func:`~flightsim.physics.jsbsim.turboprop.powered_frame`); one driving a
+rotor is refused.
 
 The engine's own ``<function>`` elements are compiled by
 :class:`~flightsim.physics.jsbsim.propulsion.Propulsion` (pre functions before the engines' frames, post
