@@ -158,11 +158,12 @@ BLIMP_COLUMNS = {
 
 def test_a_ballonet_blown_and_valved_as_jsbsims(tmp_path):
     """A ballonet blown full of air (its blower a function of a declared property), its heat from the cell, then
-    at 1.5 s the blower stopped and its valve and the cell's opened: the cell's lift, contents and pressure, the ballonet's volume,
-    contents and temperature, the weight, CG and pitch inertia with the gas and the air, the buoyancy's pitching
-    moment about the moving CG and the height, every 0.1 s over 3 s, within their tolerances of JSBSim's
-    (:data:`BLIMP_COLUMNS`); the ballonet fills and then holds its air (at the cell's pressure, the air's, its valve
-    has nothing to let out), and the cell loses gas through its own (the gas column's lift over its height)."""
+    at 1.5 s the blower stopped and its valve and the cell's opened: the cell's lift, contents and pressure, the
+    ballonet's volume, contents and temperature, the weight, CG and pitch inertia with the gas and the air, the
+    buoyancy's pitching moment about the moving CG and the height, every 0.1 s over 3 s, within their tolerances of
+    JSBSim's (:data:`BLIMP_COLUMNS`); the ballonet fills and then holds its air (at the cell's pressure, the air's,
+    its valve has nothing to let out), and the cell loses gas through its own (the gas column's lift over its
+    height)."""
     root = tmp_path / "root"
     (root / "aircraft" / "drop").mkdir(parents=True)
     (root / "scripts").mkdir()
@@ -230,3 +231,70 @@ def test_the_cli_refuses_a_balloon_without_a_location_in_one_line(tmp_path):
     assert len(lines) == 1 and "weather-balloon.xml: buoyant_forces/<gas_cell>/location: missing" \
         in lines[0], done.stderr
     assert not (work / "balloon.csv").exists()
+
+
+#: The blimp with ZLT-NT's side thruster (JSBSim's ``electric147kW`` driving ``prop_Clark_Y7570``, its fixed pitch
+#: blowing sideways), at 2 % throttle (4 hp: the blimp weighs some 60 lb) from 0.5 s.
+THRUSTER = """<propulsion>
+  <engine file="electric147kW">
+    <thruster file="prop_Clark_Y7570">
+      <location unit="IN"> <x> 40 </x> <y> 0 </y> <z> 0 </z> </location>
+      <orient unit="DEG"> <roll> 0 </roll> <pitch> 0 </pitch> <yaw> -90 </yaw> </orient>
+    </thruster>
+  </engine>
+</propulsion>"""
+
+#: What the thruster's log holds, and each column's tolerance relative to its size over the first 0.2 s of thrust
+#: (the propeller's inflow then follows the light blimp's yaw, which the thruster sets going, and the two
+#: integrators' paths part: measured, the rpm within 3e-6, the thrust within 3e-4 then).
+THRUSTER_COLUMNS = {
+    "propulsion/engine/power-hp": 1e-12,
+    "propulsion/engine/propeller-rpm": 2e-5,
+    "propulsion/engine/thrust-lbs": 2e-3,
+}
+
+
+def test_an_electric_engine_drives_its_propeller_as_jsbsims(tmp_path):
+    """An electric engine driving a propeller (``FGElectric`` hands it ``hp × 550`` ft·lbf/s): its power and the
+    propeller's speed and thrust every 0.1 s up to 0.2 s after the throttle opens, within their tolerances of
+    JSBSim's (:data:`THRUSTER_COLUMNS`); the propeller spins up from rest and pushes."""
+    root = tmp_path / "root"
+    (root / "aircraft" / "drop").mkdir(parents=True)
+    (root / "scripts").mkdir()
+    (root / "engine").mkdir()
+    for name in ("electric147kW.xml", "prop_Clark_Y7570.xml"):
+        shutil.copy(f"{jsbsim.get_default_root_dir()}/engine/{name}", root / "engine" / name)
+    (root / "aircraft" / "drop" / "drop.xml").write_text(
+        AIRCRAFT.format(**DEFAULTS).replace("<ground_reactions/>", BLIMP + THRUSTER))
+    (root / "aircraft" / "drop" / "init.xml").write_text(INIT.format(**{**DEFAULTS, "alt": "3000.0"}))
+    properties = "\n".join(f"    <property> {name} </property>" for name in THRUSTER_COLUMNS)
+    script = BLIMP_SCRIPT.format(properties=properties).replace(
+        '<event name="valves"> <condition> simulation/sim-time-sec ge 1.5 </condition>',
+        '<event name="throttle"> <condition> simulation/sim-time-sec ge 0.5 </condition>\n'
+        '      <set name="fcs/throttle-cmd-norm" value="0.02"/> </event>\n'
+        '    <event name="valves"> <condition> simulation/sim-time-sec ge 1.5 </condition>')
+    (root / "scripts" / "blimp.xml").write_text(script)
+    work = tmp_path / "work"
+    work.mkdir()
+    done = cli("script", "scripts/blimp.xml", "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    fdm = jsbsim.FGFDMExec(str(root))
+    fdm.set_debug_level(0)
+    fdm.load_script("scripts/blimp.xml")
+    fdm.run_ic()
+    while fdm.run():
+        pass
+    ours, theirs = read_rows(work / "blimp.csv"), read_rows(root / "blimp.csv")
+    assert ours[0] == theirs[0] and len(ours) == len(theirs) == 32
+    columns = {}
+    for k, name in enumerate(THRUSTER_COLUMNS, start=1):
+        mine = [float(r[k]) for r in ours[1:9]]             # (0 … 0.7 s)
+        jsbs = [float(r[k]) for r in theirs[1:9]]
+        size = max(abs(v) for v in jsbs)
+        worst = max(abs(a - b) for a, b in zip(mine, jsbs, strict=True))
+        assert worst <= THRUSTER_COLUMNS[name] * size, (name, worst, size)
+        columns[name] = mine
+    assert columns["propulsion/engine/power-hp"][-1] == pytest.approx(0.02 * 147000.0 / 745.7)
+    rpm, thrust = columns["propulsion/engine/propeller-rpm"], columns["propulsion/engine/thrust-lbs"]
+    assert rpm[4] == 0.0 and rpm[-1] > 200.0 and thrust[-1] > 5.0
+

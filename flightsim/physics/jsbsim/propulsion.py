@@ -535,7 +535,8 @@ class Propulsion:
         """Read electric engine ``k`` that drives a propeller (``thruster``, its file ``prop``): an electric row
         whose power (ft·lbf/s, at :data:`~flightsim.physics.jsbsim.turboprop.ELECTRIC_POWER`) goes to its
         propeller, no loads of its own, and an :data:`~flightsim.physics.jsbsim.turboprop.ELECTRIC_PROPELLER` row for
-        the propeller (``FGElectric::Calculate`` hands it its advance and feather commands, as a piston does)."""
+        the propeller (``FGElectric::Calculate`` hands it its advance and feather commands, as a piston does), at
+        rest as loaded."""
         e = f"propulsion/engine[{k}]"
         power = _turboprop.ELECTRIC_POWER.format(e=e)
         row = [0.0] * ENGINE_FIELDS
@@ -552,6 +553,9 @@ class Propulsion:
         powered[_piston.PE_KIND] = _turboprop.ELECTRIC_PROPELLER
         self.turbine_propellers[k] = self._powered(k, where, thruster, prop, store, out, powered,
                                                    [0] * _propeller.TABLE_FIELDS, [self.properties.slot(power)])
+        ps = out[3][-1]                 # (FGPropeller starts at rest: an electric engine has no running start)
+        name = self.properties.names
+        self.defaults.update({name[ps[RS_RPM]]: 0.0, name[ps[RS_ENGINE_RPM]]: 0.0})
 
     def _file(self, el, kind, where):
         """The element an ``<engine file=…>``/``<thruster file=…>`` names, from the package's ``engine/`` folder."""
