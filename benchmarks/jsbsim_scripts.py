@@ -74,6 +74,11 @@ EARTH_FT = 20_902_231.0
 #: Why a script that flightsim runs cannot match JSBSim, where the reason is known (shown in the table).
 #: (Measured with this script and with JSBSim's ``propulsion/fuel_freeze`` set; see the README's table.)
 NOTES = {
+    "737_cruise_steady_turn_linearize": "the turn trim (do_simple_trim 5), then do_linearization writes 737_lin.sce "
+                                        "as JSBSim's (at JSBSim's trim point A within 1.3e-4, B 1.1e-5, C 5e-9 "
+                                        "relative, D 0); the linearization leaves both where FGStateSpace does "
+                                        "(the state set again through the IC's setters: θ 0.027 rad against the "
+                                        "trim's 0.032, sinking 3.4 ft/s)",
     "737_cruise": "the fuel burns as JSBSim's (the tanks within 0.02 lb of JSBSim's over the first 30 s, the mass, CG "
                   "and inertia with them); the heights part by 26 ft as they did with both fuels frozen: the trims' "
                   "(flightsim's throttle 0.92990 against JSBSim's 0.93029, N2 97.196 % against 97.211 %)",
@@ -118,10 +123,9 @@ NOTES = {
                             "every notice, but JSBSim's Adams-Bashforth 2 velocity integrator extrapolates the rising "
                             "thrust half a frame ahead of RK4 with the engines' loads held through each step: dt/2 × "
                             "the 10 ft/s² the spool-up adds, 0.04 ft/s, the difference measured at 56 s",
-    "Concorde_rotate_test": "JSBSim's four engines starve at 49 s (their feed tanks run dry at full reheat: thrust "
-                            "0, n2 falling from 106 %), and its Concorde decelerates from 105 ft/s; flightsim's "
-                            "turbines do not starve (a turbine's starvation is not modelled): it accelerates on and "
-                            "rotates",
+    "Concorde_rotate_test": "the four engines starve at 49 s in both (their feed tanks run dry at full reheat: "
+                            "FGTurbine's Off phase, thrust 0, n2 falling from 106 %), and both Concordes decelerate "
+                            "from 105 ft/s without lifting off",
     "b737_runway_new": "as Concorde_runway_test (the 737's spool-up adds 10 ft/s² too): 'Notify Velocity' a frame late "
                        "(53.608 s against 53.600 s), 'Notify stop' 2 frames late",
     "Short_S23_2": "the point masses the script writes (inertia/pointmass-weight-lbs) give JSBSim's weight, CG and "

@@ -108,6 +108,53 @@ def test_an_engine_starves_in_jsbsims_frame(tmp_path, monkeypatch):
     assert np.max(np.abs(theirs[:, :2] - ours[:, :2])) < 1e-6
 
 
+#: The T37 on its runway, brakes on, both turbines started at full throttle with their tanks (one each) 0.53 lb
+#: above their unusable fuel: they starve near 2.4 s.
+STARVE_TURBINE = """<?xml version="1.0"?>
+<runscript name="starve_turbine">
+  <use aircraft="T37" initialize="reset00"/>
+  <run start="0.0" end="3" dt="0.00833333">
+    <property value="52.95"> propulsion/tank[0]/unusable-volume-gal </property>
+    <property value="52.95"> propulsion/tank[1]/unusable-volume-gal </property>
+    <event name="Start">
+      <condition>simulation/sim-time-sec ge 0.0</condition>
+      <set name="fcs/left-brake-cmd-norm" value="1"/>
+      <set name="fcs/right-brake-cmd-norm" value="1"/>
+      <set name="fcs/throttle-cmd-norm[0]" value="1"/>
+      <set name="fcs/throttle-cmd-norm[1]" value="1"/>
+      <set name="propulsion/set-running" value="-1"/>
+    </event>
+  </run>
+</runscript>
+"""
+
+
+def test_a_turbine_starves_in_jsbsims_frame(tmp_path, monkeypatch):
+    """The T37's turbines at full throttle with their tanks half a pound above their unusable fuel: the tanks drain
+    to the unusable amount, and both engines, starved, go off (``set-running`` 0, no thrust) within a frame of
+    JSBSim's (FGTurbine's Off phase from the frame after ``ConsumeFuel`` finds the tanks dry); N2 then winds
+    down from 100 % as JSBSim's (within 0.05 % each frame after) and the thrust stays 0; the tanks hold JSBSim's
+    contents to 5e-5 lb throughout."""
+    names = ("propulsion/tank[0]/contents-lbs", "propulsion/tank[1]/contents-lbs", "propulsion/engine[0]/set-running",
+             "propulsion/engine[1]/set-running", "propulsion/engine[0]/thrust-lbs", "propulsion/engine[1]/thrust-lbs",
+             "propulsion/engine[0]/n2", "propulsion/engine[1]/n2")
+    root = _root(tmp_path, "starve_turbine", STARVE_TURBINE)
+    theirs, ours = _fly(root, "starve_turbine", names, monkeypatch)
+    unusable = 52.95 * 6.6
+    assert theirs[-1, 0] == pytest.approx(unusable) and ours[-1, 0] == pytest.approx(unusable)
+    for k in range(2):
+        stop_theirs = int(np.argmax(theirs[1:, 2 + k] == 0.0)) + 1
+        stop_ours = int(np.argmax(ours[1:, 2 + k] == 0.0)) + 1
+        assert theirs[stop_theirs - 1, 2 + k] == 1.0 and 120 < stop_theirs < len(theirs) - 30
+        assert abs(stop_ours - stop_theirs) <= 1
+        after = max(stop_ours, stop_theirs)
+        assert np.all(theirs[after:, 4 + k] == 0.0) and np.all(ours[after:, 4 + k] == 0.0)
+        assert theirs[stop_theirs - 1, 4 + k] > 900.0 and ours[stop_ours - 1, 4 + k] > 900.0
+        assert theirs[-1, 6 + k] < 80.0                  # (N2 winding down: 100 % → 75 % in 0.6 s)
+        assert np.max(np.abs(theirs[after:, 6 + k] - ours[after:, 6 + k])) < 0.05
+    assert np.max(np.abs(theirs[:, :2] - ours[:, :2])) < 5e-5       # (of the 0.53 lb burnt)
+
+
 def test_a_point_mass_moves_the_cg_on_the_ground(tmp_path, monkeypatch):
     """c172_runway_at_rest_cg_shift: the c172x at rest on its wheels, a script puts 500 lb on its first point mass at
     1.5 s (``inertia/pointmass-weight-lbs[0]``).  The weight, CG and inertia are JSBSim's every frame (1e-9 of

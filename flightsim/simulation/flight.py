@@ -813,6 +813,16 @@ class Simulation:
         return tuple((f"{'gear' if rows[k, G.C_KIND] == G.BOGEY else 'contact'}/unit[{k}]",
                       bool(last[LAST_FIELDS + k * G.CONTACT_FIELDS + G.S_WOW] != 0.0)) for k in range(rows.shape[0]))
 
+    def jsbsim_gear_force(self):
+        """A JSBSim aircraft's ground reactions' force as they last found it (``forces/fb[xyz]-gear-lbs``: JSBSim's
+        body axes, x forward, y right, z down, lbf); zeros for flightsim's own aircraft."""
+        if self.aircraft.jsbsim is None:
+            return (0.0, 0.0, 0.0)
+        from flightsim.physics.jsbsim.loads import L_GEAR
+
+        last = self._params.jsb_last
+        return float(last[L_GEAR]), float(last[L_GEAR + 1]), float(last[L_GEAR + 2])
+
     def _jsbsim_slot(self, name):
         """The slot of the JSBSim aircraft's property ``name`` in its array (KeyError: none)."""
         model = self.aircraft.jsbsim
@@ -935,6 +945,21 @@ class Simulation:
             self._flown_key = None
             self._load_controls()
             aero.settle(self.t, self._y, aero.LoadParams(*self._view_fields))
+
+    def hold_jsbsim_acceleration(self, uvw_dot):
+        """The body acceleration (JSBSim's body axes, x forward, y right, z down; ft/s²: ``FGAccelerations``'
+        ``vUVWdot``) a JSBSim aircraft's next loads read for ``FGAuxiliary``'s α̇ and β̇, until the next step or
+        settle computes its own (a settle leaves it 0): a linearization's second frame at a point, which reads the
+        first's (:mod:`flightsim.simulation.linearization`).
+
+        Raises
+        ------
+        KeyError
+            Not a JSBSim aircraft.
+        """
+        if self.aircraft.jsbsim is None:
+            raise KeyError("not a JSBSim aircraft")
+        self._params.jsb_last[3:6] = np.asarray(uvw_dot, dtype=np.float64).reshape(3)
 
     @property
     def inertial(self):

@@ -658,8 +658,8 @@ def _event(reader, el, templates, reads, writes):
             prop, template = _applied(reader, p, templates, "the script's outputs")
             if template is not None:
                 reads.extend((name, p) for name in _reads(template))
-            else:
-                reads.append((prop, p))
+            # (a plain property is bound late, as FGPropertyValue binds it: one nothing defines stops the run only
+            # when its event fires, as JSBSim's "Property … does not exist")
             rows.append((p.get("caption") or (p.text or "").strip(), prop, template))
         description = notify.find("description")
         # (FGXMLElement's FindElementValue: the description's first non-empty line)

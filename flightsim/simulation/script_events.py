@@ -18,8 +18,9 @@ left side is a property, optionally ``-NAME``; its right side a number, else a p
   executed at time: T``, the notice's ``<description>`` indented, ``    NAME = VALUE`` per ``<property>`` (its
   caption if given; ``apply=`` a template of ``<output>``'s), an empty line, with C++'s default six significant
   digits; ``format="kml"``: JSBSim's KML ``<Placemark>`` (the same lines, and the longitude, latitude and height
-  above sea level in metres as its point).  (An event with no ``<set>`` has its start at 0 s, as JSBSim's: its
-  delay is not waited for.)
+  above sea level in metres as its point).  A ``<property>`` nothing defines is bound late, as JSBSim's
+  ``FGPropertyValue``: the run stops only when its event fires.  (An event with no ``<set>`` has its start at 0 s,
+  as JSBSim's: its delay is not waited for.)
 """
 
 from __future__ import annotations
@@ -257,7 +258,11 @@ def _notice_text(ev, index, t, read, evaluate):
     if ev.notice.description:
         lines.append(f"    {ev.notice.description}")
     for caption, name, template in ev.notice.rows:
-        value = read(name) if template is None else evaluate(template, read)
+        try:
+            value = read(name) if template is None else evaluate(template, read)
+        except KeyError:
+            raise RuntimeError(f"event {ev.name!r} notifies property {name!r}, which does not exist (nothing "
+                               "defines it)") from None
         lines.append(f"    {caption} = {cpp_number(value)}" + (" <br/>" if kml else ""))
     if kml:
         lines += ["  ]]>", "  </description>", "  <Point>", "    <altitudeMode> absolute </altitudeMode>",

@@ -21,6 +21,8 @@
   ``atmosphere/wind-{north,east,down}-fps`` the steady wind the flight flies (NED, ft/s)
   ``simulation/terminate``                  the run ends after this frame (its outputs written)
   ``simulation/do_simple_trim``             :meth:`ScriptProperties.trim`
+  ``simulation/do_linearization``           :meth:`ScriptProperties.linearize`: JSBSim's linear model about the
+                                            state now, ``<aircraft>_lin.sce`` written in the current folder
   ``propulsion/set-running``                n (−1: all): engine n started as JSBSim's ``InitRunning`` starts it
                                             (a piston: mixture 1, both magnetos, the propeller at twice idle,
                                             running; a turbine: fuel on, running, throttle 1 for the march), then
@@ -41,7 +43,9 @@
   computed from it: ``velocities/``, ``attitude/``, ``aero/``, ``accelerations/``, ``forces/``, ``moments/``,
   ``flight-path/``, ``metrics/``, the atmosphere's state), the position (flightsim does not move an aircraft from
   a script), starts and cut-offs on an aircraft with turboprops (FGTurboProp's start is not modelled: its engines
-  run from the start), and any name nothing defines.
+  run from the start), and any name nothing defines.  ``position/terrain-elevation-asl-ft`` (the ground's height)
+  is accepted when the script is read and stops the run when an event writes it (flightsim's ground is the reset
+  file's for the whole run).
 
 The engines start as the reset file says (:meth:`ScriptProperties.initial_engines`): a piston or turbine its
 ``<running>`` does not name stands still (FGEngine's, FGPiston's and FGTurbine's ``ResetToIC``, then ``run_ic``'s
@@ -73,6 +77,9 @@ TRIM_MODES = {0: ("longitudinal", "longitudinal"), 1: ("full", "no-sideslip"), 2
 #: Why the other modes are refused.
 TRIM_REFUSED = {3: "a pull-up trim is not in flightsim's trim", 4: "a custom trim is not in flightsim's trim",
                 6: "mode 6 is no trim"}
+#: The ground's height a script may write (FGGroundCallback's, through FGPropagate): accepted when the script is
+#: read, refused when an event writes it (flightsim's ground is the reset file's for the whole run).
+GROUND = "position/terrain-elevation-asl-ft"
 #: JSBSim's standard sea-level pressure, psf (``FGAtmosphere::StdDaySLpressure``), for ``in.PressureRatio``.
 SEA_LEVEL_PSF = 2116.228
 #: A contact's weight-on-wheels property (``FGLGear::bind``): ``gear/unit[k]/WOW`` for a BOGEY,
@@ -101,6 +108,8 @@ TOTAL_WIND = {"atmosphere/total-wind-north-fps": 0, "atmosphere/total-wind-east-
 #: atmosphere from the step after the script writes it (:meth:`~flightsim.simulation.flight.Simulation.
 #: set_jsbsim_temperature_bias`).
 TEMPERATURE_BIAS = "atmosphere/delta-T"
+#: JSBSim's ``simulation/do_linearization`` (``FGFDMExec::DoLinearization``: any value).
+LINEARIZE = "simulation/do_linearization"
 #: The pitch trim's command: FGTrim's ``tPitchTrim`` control, where the trimmed elevator goes.
 PITCH_TRIM = "fcs/pitch-trim-cmd-norm"
 #: JSBSim's setting (``FGAccelerations``) that turns the gravity-gradient torque on (:attr:`Simulation.gravity_torque
@@ -152,6 +161,8 @@ class ScriptProperties:
         self._hold_wind()
         #: the trims done: (clock, mode, TrimPoint)
         self.trims = []
+        #: the linearizations done (:class:`~flightsim.simulation.linearization.Linearization`), each written
+        self.linearizations = []
         #: what the script set for the flight, waiting for the step's end (:meth:`write`)
         self.pending = {}
         #: ``propulsion/active_engine``: the engine the switches reach (FGPropulsion's ``ActiveEngine``; −1 all)
@@ -217,6 +228,9 @@ class ScriptProperties:
         if self.model is not None and name in self.model.properties:
             slot = self.model.properties[name]          # (Simulation.jsbsim_property's, found once)
             return lambda: float(self.sim.jsbsim_properties[slot])
+        if name in GEAR_LOADS and self.model is not None:       # (FGGroundReactions' force, the last frame's)
+            which = GEAR_LOADS.index(name)
+            return lambda: self.sim.jsbsim_gear_force()[which]
         if name == WIND_DIRECTION:
             return lambda: self.wind_psi
         if name == WIND_SPEED:
@@ -263,7 +277,7 @@ class ScriptProperties:
                 return -1.0
             return 1.0 if all(self.sim.jsbsim_property(n) != 0.0 for n in names) else 0.0
         if name in ("simulation/terminate", "simulation/do_simple_trim", "simulation/reset",
-                    "simulation/write-state-file"):
+                    "simulation/write-state-file", LINEARIZE):
             return 1.0 if name == "simulation/terminate" and self.terminate else 0.0
         if name == "simulation/trim-completed":
             return 1.0 if self.trims else 0.0
@@ -301,6 +315,12 @@ class ScriptProperties:
             return "terminate", ""
         if name == "simulation/do_simple_trim":
             return "trim", ""
+        if name == LINEARIZE and self.model is not None:
+            from flightsim.simulation.linearization import FLAT, REFUSED
+
+            if not self.sim.planet.round:
+                return "refused", FLAT
+            return ("refused", REFUSED) if self._propeller_first() else ("linearize", "")
         if name == TEMPERATURE_BIAS and self.model is not None:
             return "temperature", ""
         if name in ("simulation/reset", "simulation/write-state-file"):
@@ -336,6 +356,8 @@ class ScriptProperties:
             return "refused", ("not JSBSim's (its engines' starts are propulsion/starter_cmd and cutoff_cmd)"
                                if base.startswith("fcs/") else "JSBSim defines it only for an aircraft with turbines "
                                "or turboprops (cutoff_cmd) or pistons (starter_cmd)")
+        if name == GROUND:
+            return "ground", ""
         if name.startswith("position/"):
             return "refused", "flightsim does not move the aircraft from a script (the position is its state)"
         if FUEL_GPH.match(name):
@@ -374,6 +396,9 @@ class ScriptProperties:
         elif kind == "trim":
             self.apply()
             self.trim(int(value))
+        elif kind == "linearize":
+            self.apply()
+            self.linearize()
         elif kind == "running":
             n = int(value)
             if n >= len(self.model.propulsion.kinds):        # (FGPropulsion::InitRunning's exception)
@@ -381,6 +406,9 @@ class ScriptProperties:
                                    "non-existent engine)")
             self._init_running(n)               # (at once, as JSBSim's tied setter: this frame's engine step,
             self._frame = self._aux = None      # after the integration, goes on from the march)
+        elif kind == "ground":
+            raise RuntimeError(f"{name} set to {value:g}: flightsim does not move the ground during a run (the "
+                               "reset file's elevation, or ic/terrain-elevation-ft with a simulation/reset)")
         elif kind == "turbine-running":
             if value == 0.0:
                 raise RuntimeError(f"{name} set to 0: stopping a turboprop is not modelled (flightsim's turboprops "
@@ -426,6 +454,11 @@ class ScriptProperties:
         """``(engine index, piston row)`` of each of the aircraft's piston engines."""
         kinds = self.model.propulsion.kinds
         return [(k, row) for k, (kind, row) in enumerate(kinds) if kind == "piston"]
+
+    def _rotors(self):
+        """``(engine index, row)`` of each of the aircraft's electric engines driving a rotor."""
+        kinds = self.model.propulsion.kinds
+        return [(k, row) for k, (kind, row) in enumerate(kinds) if kind == "rotor"]
 
     def _turbines(self):
         """``(engine index, turbine row)`` of each of the aircraft's turbines (direct or driving a propeller)."""
@@ -478,8 +511,8 @@ class ScriptProperties:
         JSBSim's ``in.ThrottlePos``: put back at the end, or, given ``inputs`` (slot → value), left to the caller
         to put back from it (``RunIC``'s engines started one after the other, each march seeing the inputs of
         the ones before)."""
-        from flightsim.physics.jsbsim import piston, propeller, turbine
-        from flightsim.physics.jsbsim.propulsion import march_piston
+        from flightsim.physics.jsbsim import piston, propeller, rotor, turbine
+        from flightsim.physics.jsbsim.propulsion import march_piston, march_rotor
 
         prop = self.model.propulsion
         names = self.model.properties.names
@@ -513,6 +546,14 @@ class ScriptProperties:
             turbine.march_turbine(props, prop.engines[row], prop.slots[row], sigma, np.zeros(6))
         for _, row in self._pistons():
             march_piston(props, prop, row)
+        thrust = 0.0
+        for k, row in self._rotors():        # (an electric engine's InitRunning does nothing: its throttle input 1)
+            if n < 0 or k == n:
+                slot = int(prop.piston_slots[row, rotor.RE_THROTTLE])
+                inputs.setdefault(slot, props[slot])
+                props[slot] = 1.0
+        for _, row in self._rotors():        # (its thrust's march starts from the last engine's, as JSBSim's)
+            thrust, _ = march_rotor(props, prop, row, current=thrust)
         if own:
             for slot, value in inputs.items():
                 props[slot] = value
@@ -580,6 +621,7 @@ class ScriptProperties:
             # with time passing turns it off, or running if the script sets its running flag first)
             turbine.turbine_steady(self.sim.jsbsim_properties, prop.engines[row], s,
                                    self.sim.jsbsim_property("atmosphere/sigma"), np.zeros(6))
+        self._initial_rotors()
         named = [k for k, _, _ in self._startable() if -1 in running or k in running]
         inputs = {}
         for k in named:                         # (FGFDMExec::RunIC: InitRunning(n) for each, then its march)
@@ -587,6 +629,29 @@ class ScriptProperties:
         props = self.sim.jsbsim_properties      # (the next frame's LoadInputs)
         for slot, value in inputs.items():
             props[slot] = value
+
+    def _initial_rotors(self):
+        """Every rotor as ``FGRotor``'s and ``FGTransmission``'s constructors leave it (at rest, its inflow's
+        start: :func:`~flightsim.physics.jsbsim.rotor.rotor_defaults`), then ``RunIC``'s two frames with no time
+        passing (``FGFDMExec::Initialize`` runs the models, then ``RunIC`` once more: the transmission still, the
+        inflow's lag and the height filter stepping the rotor's own step)."""
+        from flightsim.physics.jsbsim import rotor
+        from flightsim.physics.jsbsim.propulsion import run_rotor_frame
+
+        prop, names = self.model.propulsion, self.model.properties.names
+        props = self.sim.jsbsim_properties
+        defaults = rotor.rotor_defaults()
+        for k, row in self._rotors():
+            slots = [int(x) for x in prop.piston_slots[row, :len(rotor.ROTOR_ENGINE_SLOTS)]] + \
+                [int(x) for x in prop.propeller_slots[row, :len(rotor.ROTOR_SLOTS)]]
+            for slot in slots:
+                name = names[slot] if slot >= 0 else ""
+                suffix = name.split("/", 2)[-1] if name.startswith(f"propulsion/engine[{k}]/") else None
+                if suffix is not None and suffix != "x-rpm-dict" and not suffix.endswith("-ctrl-rad") and \
+                        suffix != "groundeffect-scale-norm":
+                    props[slot] = defaults.get(suffix, 0.0)
+            for _ in range(2):
+                run_rotor_frame(props, prop, row, 0.0)
 
     def apply(self):
         """What the script set for the flight (:meth:`write`) reaches it now."""
@@ -743,6 +808,33 @@ class ScriptProperties:
         sim.settle_jsbsim()
         self._frame = self._aux = None
         self.trims.append((sim.t, mode, point))
+
+    def _propeller_first(self):
+        """Whether the aircraft's engine 0 drives a propeller (FGLinearization's rpm states: refused)."""
+        kinds = self.model.propulsion.kinds
+        return bool(kinds) and (kinds[0][0] in ("piston", "turboprop")
+                                or 0 in self.model.propulsion.turbine_propellers)
+
+    def linearize(self):
+        """``simulation/do_linearization`` (``FGFDMExec::DoLinearization``): JSBSim's linear model of the aircraft
+        about its state now (:func:`flightsim.simulation.linearization.linearize`), from JSBSim's initial condition
+        as the reset file leaves it, every engine started first (``FGStateSpace::run``'s ``InitRunning``), written
+        as ``<aircraft>_lin.sce`` in the current folder; the flight left where JSBSim's linearization leaves it (at
+        its state set once more through the initial condition's setters, settled)."""
+        from flightsim.physics.jsbsim import turbine
+        from flightsim.physics.jsbsim.initial import initial_setters
+        from flightsim.simulation.linearization import linearize
+
+        ic = initial_setters(self.ic.source, self.sim.planet, self.ic.elevation_ft)
+        props = self.sim.jsbsim_properties
+        for k, kind, row in self._startable():
+            if kind == "turbine" and props[int(self.model.propulsion.slots[row, turbine.S_RUNNING])] == 0.0:
+                self._init_running(k)
+        throttles = [canonical(f"fcs/throttle-cmd-norm[{k}]") for k in range(len(self.model.propulsion.kinds))]
+        lin = linearize(self.sim, ic, self._set_command, self.read, throttles)
+        lin.write()
+        self.linearizations.append(lin)
+        self._frame = self._aux = None
 
     def _ground_trim(self):
         """``do_simple_trim`` 2, JSBSim's ground trim (``FGTrim``'s ``tGround``: the height and the pitch where the

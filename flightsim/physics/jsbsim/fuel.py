@@ -22,17 +22,20 @@ As JSBSim runs them each frame:
   (``…/fuel-flow-rate-pps`` × dt) equally (``FGTank::Drain``: never below
   the unusable amount); a rocket's oxidizer likewise from its oxidizer tanks.
   An engine with none is starved: a piston then gets no fuel (its fuel flow
-  and power as at mixture 0, so it stops), a rocket no thrust, from the next
-  frame on; tanks filled again end the starvation.  Then each tank's external
+  and power as at mixture 0, so it stops), a rocket no thrust, a turbine
+  (and a turbine driving a propeller) goes off (``FGTurbine::Calculate``: no
+  thrust, its spools winding down), from the next frame on, and burns nothing;
+  tanks filled again end the starvation.  Then each tank's external
   flow (``…/external-flow-rate-pps``, ``FGTank::Calculate``) and
   ``propulsion/total-fuel-lbs``.
 
 Every lever arm about the CG the loads hold (the aerodynamic reference point,
 the pilot's eye, the contacts, the thrusters, the external forces) moves
 with the CG.  Not modelled: refuelling and dumping (``propulsion/refuel``,
-``…/fuel_dump``), the tanks' temperature, a turbine's or turboprop's
-starvation (they run on with empty tanks).  The gas cells' mass, moment and
-inertia (:mod:`~flightsim.physics.jsbsim.buoyancy`, their last frame's) join the balance.
+``…/fuel_dump``), the tanks' temperature, a turboprop's (``FGTurboProp``'s)
+starvation (flightsim's turboprops burn nothing and have no off phase: they
+run on with empty tanks).  The gas cells' mass, moment and inertia
+(:mod:`~flightsim.physics.jsbsim.buoyancy`, their last frame's) join the balance.
 
 Frames: JSBSim's structural frame (in) and body frame (ft, x forward, y
 right, z down); the caller turns the tensor into flightsim's body axes.
@@ -65,7 +68,8 @@ MASS_OUTPUTS = ("inertia/weight-lbs", "inertia/mass-slugs", "inertia/empty-weigh
                 "propulsion/total-fuel-lbs", "propulsion/total-oxidizer-lbs")
 #: The switch that stops the burn (``FGPropulsion::SetFuelFreeze``).
 FUEL_FREEZE = "propulsion/fuel_freeze"
-#: flightsim's own per-engine flag of a starved piston (1: no fuel reaches it), read by its frame.
+#: flightsim's own per-engine flag of a starved piston or turbine (1: no fuel reaches it; FGEngine's ``Starved``),
+#: read by its frame.
 STARVED = "{e}/starved"
 #: Point-mass shapes (``PointMass::esShape``): none given (its own ``<ixx>``…), tube, cylinder, sphere, ball.
 SHAPES = {"tube": 1, "cylinder": 2, "sphere": 3, "ball": 4}
@@ -121,7 +125,7 @@ class FuelSystem:
     flow_slots : numpy.ndarray
         (k, 2) slots of ``…/fuel-flow-rate-pps`` and ``…/oxi-flow-rate-pps`` (−1: none).
     starved_slots : numpy.ndarray
-        (k,) slot of a piston's :data:`STARVED` (−1: not a piston).
+        (k,) slot of a piston's or turbine's :data:`STARVED` (−1: neither).
     output_slots : numpy.ndarray
         Slots of :data:`MASS_OUTPUTS` (−1: none).
     freeze_slot : int
@@ -544,8 +548,8 @@ def _drain(contents, unusable, found, found_n, need):
 def consume_fuel(props, dt, table, tank_slots, tank_capacity, tank_kind, freeze_slot, output_slots, engines,
                  starved_column, work, found):
     """``FGPropulsion::ConsumeFuel`` for each engine after its frame (``table``: :meth:`FuelSystem.engine_table`;
-    the fuel flows in ``props``), each starved engine marked for its next frame (a piston's starved flag, a
-    rocket's row's ``starved_column``), then the tanks' external flows (``FGTank::Calculate``) and the totals.
+    the fuel flows in ``props``), each starved engine marked for its next frame (a piston's or turbine's starved
+    flag, a rocket's row's ``starved_column``), then the tanks' external flows (``FGTank::Calculate``) and the totals.
     ``work``: (m, 3) scratch; ``found``: (m,) int scratch."""
     m = tank_slots.shape[0]
     if m == 0:
@@ -566,10 +570,10 @@ def consume_fuel(props, dt, table, tank_slots, tank_capacity, tank_kind, freeze_
                 oxi_n, oxi_tanks = _feed_list(table, k, TANK_OXIDIZER, contents, unusable, priority, tank_kind,
                                               found[fuel_n:])
                 starved = starved or (oxi_tanks and oxi_n == 0)
-            if kind == 1 and table[k, 4] >= 0:
-                props[table[k, 4]] = 1.0 if starved else 0.0
-            elif kind == 2:
+            if kind == 2:
                 engines[table[k, 1], starved_column] = 1.0 if starved else 0.0
+            elif table[k, 4] >= 0:          # (a piston's or a turbine's flag)
+                props[table[k, 4]] = 1.0 if starved else 0.0
             if starved or kind == 3:
                 continue
             need = props[table[k, 2]] * dt if table[k, 2] >= 0 else 0.0

@@ -46,7 +46,7 @@ from flightsim.physics.jsbsim.atmosphere import SEA_LEVEL_PRESSURE, standard_atm
 from flightsim.physics.jsbsim.auxiliary import _mach_from_impact_pressure, _pitot_total_pressure
 from flightsim.physics.jsbsim.xmlfile import CONVERT
 
-__all__ = ["InitialCondition", "load_initial_condition"]
+__all__ = ["InitialCondition", "initial_setters", "load_initial_condition"]
 
 #: JSBSim's knots → ft/s (``FGJSBBase::ktstofps``).
 KTS = 1.68780985710
@@ -717,6 +717,29 @@ def load_initial_condition(path, planet=None, elevation=None):
         A missing or unreadable file, not an ``<initialize>`` file, an unknown unit, a non-number, a latitude
         beyond ±90°, an element JSBSim reads and flightsim does not: the file, the element and why.
     """
+    r, running, path = _resolve(path, planet, elevation)
+    return r.result(running, path)
+
+
+def initial_setters(path, planet=None, elevation=None):
+    """JSBSim's ``FGInitialCondition`` as the reset file ``path`` leaves it (:func:`load_initial_condition`'s
+    arguments): an object whose setters are FGInitialCondition's (JSBSim's names in snake case: ``set_vtrue``,
+    ``set_alpha``, ``set_beta``, ``set_euler``, ``set_flight_path_angle``, ``set_latitude`` (geocentric),
+    ``set_longitude``, ``set_altitude_asl``, …), each keeping what the last ones set as JSBSim's does, and whose
+    state is its attributes (``pos`` ECEF ft, ``vned`` ft/s, ``euler`` rad, ``pqr`` rad/s in JSBSim's body axes,
+    ``vt`` ft/s, ``alpha``, ``beta`` rad) and ``vt_ned()``, ``lat_gc()``, ``lon()``, ``asl()``, ``geodetic()``,
+    ``tec2l()``: what ``FGStateSpace``'s components set and read (:mod:`flightsim.simulation.linearization`).
+
+    Raises
+    ------
+    flightsim.errors.InputError
+        As :func:`load_initial_condition`.
+    """
+    return _resolve(path, planet, elevation)[0]
+
+
+def _resolve(path, planet, elevation):
+    """The reset file ``path`` read into a :class:`_Resolver`: ``(resolver, running, path)``."""
     path = Path(path)
     try:
         doc = ET.parse(path).getroot()
@@ -745,4 +768,4 @@ def load_initial_condition(path, planet=None, elevation=None):
         if n != int(n) or n < -1:
             raise InputError(path, f"running[{k}]", f"not an engine index: {el.text.strip()!r}")
         running.append(int(n))
-    return r.result(running, path)
+    return r, running, path

@@ -65,7 +65,12 @@ the injection's (:data:`TURBINE_STATE`), the phase and switches
 ``…/blade-angle``, ...), so a frame is one call of :func:`engines_frame`,
 which other compiled code can call with :attr:`Propulsion.arrays`, and a
 reset is the array's.  What is not modelled is refused by name: other engines
-and thrusters (an electric engine driving a rotor), a ``template`` function in an engine file.
+and thrusters (an electric engine driving another thruster), a ``template`` function in an engine file.
+
+As JSBSim's ``FGElectric`` driving an ``FGRotor`` (a helicopter's rotor, its ``FGTransmission``, the tail rotor
+following the main one's rpm): :mod:`flightsim.physics.jsbsim.rotor`, a row of the piston arrays too
+(``piston.PE_KIND`` ``rotor.ROTOR``), its frame called by address like the pistons' and marched as
+``GetSteadyState`` marches it (:func:`march_rotor`).
 A piston's, a rocket's or an electric engine's own ``<function>`` elements run as JSBSim's ``FGModelFunctions``
 runs them (``#`` the engine's number): ``pre`` ones (or untyped) in the engines' program before the frames,
 ``post`` ones in :attr:`Propulsion.post_program` after them.  A rocket's or an electric engine's thruster turns
@@ -112,6 +117,7 @@ from flightsim.math.kernels import borrowing_jit
 from flightsim.physics.jsbsim import piston as _piston
 from flightsim.physics.jsbsim import propeller as _propeller
 from flightsim.physics.jsbsim import rocket as _rocket
+from flightsim.physics.jsbsim import rotor as _rotor
 from flightsim.physics.jsbsim import turboprop as _turboprop
 from flightsim.physics.jsbsim.atmosphere import SEA_LEVEL_PRESSURE
 from flightsim.physics.jsbsim.piston import (
@@ -246,7 +252,8 @@ class Propulsion:
         Those tables' keys and values.
     kinds : list of tuple
         ``("turbine", row)``, ``("rocket", row)``, ``("electric", row)``, ``("piston", row)`` or
-        ``("turboprop", row)`` for each engine of the file.
+        ``("turboprop", row)`` or ``("rotor", row)`` (an electric engine driving a rotor: a row of the piston and
+        propeller arrays) for each engine of the file.
     turbine_propellers : dict
         Engine index → its propeller's row of :attr:`pistons`/:attr:`propellers`, for each turbine that drives a
         propeller.
@@ -271,6 +278,8 @@ class Propulsion:
         rows, slots, self.locations, self.kinds = [], [], [], []
         #: engine index → its row of the propeller arrays, for a turbine that drives a propeller
         self.turbine_propellers = {}
+        #: engine index → its rotor's gear ratio, for each engine that drives a rotor (None: no rotor)
+        self.propellers_gear = {}
         pistons, piston_slots, propellers, propeller_slots, tables = [], [], [], [], []
         store = Tables()
         self.defaults = {}
@@ -280,6 +289,10 @@ class Propulsion:
             if root.tag == "piston_engine":
                 self._piston(engine, root, k, where, store, (pistons, piston_slots, propellers, propeller_slots,
                                                              tables))
+                self._own_functions(root, k, where, builder)
+                continue
+            if root.tag == "electric_engine" and self._drives_rotor(engine):
+                self._rotor(engine, root, k, where, (pistons, piston_slots, propellers, propeller_slots, tables))
                 self._own_functions(root, k, where, builder)
                 continue
             if root.tag == "electric_engine" and self._thruster_of(engine, where)[1].tag == "propeller":
@@ -420,6 +433,39 @@ class Propulsion:
                               name[ps[RS_RPM]]: 2.0 * row[_piston.PE_IDLE_RPM] / prop_row[_propeller.PR_GEAR],
                               name[ps[RS_ENGINE_RPM]]: 2.0 * row[_piston.PE_IDLE_RPM],
                               name[ps[RS_ACTING_Y]]: prop_row[PR_LOC_Y], name[ps[RS_ACTING_Z]]: prop_row[PR_LOC_Z]})
+
+    def _drives_rotor(self, engine):
+        """Whether engine element ``engine`` drives a ``<rotor>`` (its thruster's file's root)."""
+        thruster = engine.find("thruster")
+        return thruster is not None and thruster.get("file") is not None and \
+            self._file(thruster, "thruster", "thruster").tag == "rotor"
+
+    def _rotor(self, engine, root, k, where, out):
+        """Read electric engine ``k`` and the rotor it drives (:mod:`~flightsim.physics.jsbsim.rotor`): a row of
+        the piston and propeller arrays (``PE_KIND`` :data:`~flightsim.physics.jsbsim.rotor.ROTOR`)."""
+        pistons, piston_slots, propellers, propeller_slots, tables = out
+        thruster, rotor = self._thruster_of(engine, where)
+        rotors = {j: (self.propellers_gear.get(j)) for j in range(k)}
+        row, prop_row, controls = _rotor.read_rotor(self.source, root, thruster, rotor, k, where, rotors)
+        e = f"propulsion/engine[{k}]"
+        names = {"e": e, "k": k, "collective": controls["collective"].format(e=e), "source": controls["source"]}
+        own = [self.properties.slot(n.format(**names)) for n in _rotor.ROTOR_ENGINE_SLOTS]
+        rotor_slots = []
+        for j, n in enumerate(_rotor.ROTOR_SLOTS):
+            if (j == _rotor.RR_SOURCE and controls["source"] is None) or \
+                    (j in (_rotor.RR_LATERAL, _rotor.RR_LONGITUDINAL) and not controls["cyclic"]):
+                rotor_slots.append(-1)
+            else:
+                rotor_slots.append(self.properties.slot(n.format(**names)))
+        pistons.append(row)
+        piston_slots.append(own + [-1] * (len(PISTON_SLOTS) - len(own)))
+        propellers.append(prop_row)
+        propeller_slots.append(rotor_slots + [-1] * (len(PROPELLER_SLOTS) - len(rotor_slots)))
+        tables.append([0] * TABLE_FIELDS)
+        self.kinds.append(("rotor", len(pistons) - 1))
+        self.locations.append(self.source.location(thruster.find("location"), f"{where}/thruster/location"))
+        self.propellers_gear[k] = prop_row[_propeller.PR_GEAR]
+        self.defaults.update({canonical(f"{e}/{name}"): value for name, value in _rotor.rotor_defaults().items()})
 
     def _rocket_or_electric(self, engine, root, k, where, slots, builder):
         """Read rocket or electric engine ``k`` (:mod:`~flightsim.physics.jsbsim.rocket`) and its thruster: its row
@@ -647,7 +693,7 @@ class Propulsion:
         for k, ((kind, row), r) in enumerate(zip(self.kinds, self.locations, strict=True)):
             if k in self.turbine_propellers:
                 self.propellers[self.turbine_propellers[k], PR_X:PR_Z + 1] = structural_to_body(r)
-            elif kind in ("piston", "turboprop"):
+            elif kind in ("piston", "turboprop", "rotor"):
                 self.propellers[row, PR_X:PR_Z + 1] = structural_to_body(r)
             else:                               # (turbines, rockets and electric engines: rows of engines)
                 self.engines[row, E_X:E_Z + 1] = structural_to_body(r)
@@ -657,7 +703,10 @@ class Propulsion:
         ``props``); returns the thrusters' body loads ``[X, Y, Z, L, M, N]`` about the CG (lbf, lbf·ft)."""
         out = np.zeros(6) if out is None else out
         self.program.run(props)
-        engines_frame(props, *self.arrays, dt, density_ratio, out)
+        if np.any(self.pistons[:, _piston.PE_KIND] == _rotor.ROTOR):      # (a rotor's frame: by address only)
+            engines_frame_by_address(props, *self.arrays, frame_addresses(self.pistons), dt, density_ratio, out)
+        else:
+            engines_frame(props, *self.arrays, dt, density_ratio, out)
         self.post_program.run(props)
         return out
 
@@ -712,6 +761,10 @@ def engines_frame(props, engines, slots, pistons, piston_slots, propellers, prop
     ``out`` is set to the sum of all thrusters' body loads about the CG ``[X, Y, Z, L, M, N]`` (JSBSim's body
     frame, x forward, y right, z down; lbf, lbf·ft).
 
+    An electric engine's rotor is left out here: its frame is called by address only
+    (:func:`engines_frame_by_address`, which :meth:`Propulsion.run` calls for an aircraft with one), so that this
+    function, compiled for every aircraft's engines when called from Python, does not compile it too.
+
     The arrays after ``props`` are :attr:`Propulsion.arrays`.  The engines' functions
     (:attr:`Propulsion.program`) must have run on ``props`` first; ``density_ratio`` is σ (the turbines' spool
     rates).  Everything else the engines read is in ``props``: the throttle (and mixture) positions, the
@@ -719,6 +772,8 @@ def engines_frame(props, engines, slots, pistons, piston_slots, propellers, prop
     """
     _direct_frames(props, engines, slots, dt, density_ratio, out)
     for e in range(pistons.shape[0]):
+        if pistons[e, _piston.PE_KIND] == _rotor.ROTOR:     # (by address only: engines_frame_by_address)
+            continue
         if pistons[e, _piston.PE_KIND] != 0.0:
             _turboprop.powered_frame(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
                                      table_data, dt, out)
@@ -753,7 +808,8 @@ def engines_frame_by_address(props, engines, slots, pistons, piston_slots, prope
     """
     _direct_frames(props, engines, slots, dt, density_ratio, out)
     for e in range(pistons.shape[0]):
-        address = frames[1] if pistons[e, _piston.PE_KIND] != 0.0 else frames[0]
+        kind = pistons[e, _piston.PE_KIND]
+        address = frames[2] if kind == _rotor.ROTOR else (frames[1] if kind != 0.0 else frames[0])
         call_frame(address, props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e], tables[e],
                     table_data, dt, out)
 
@@ -779,11 +835,24 @@ def _powered_frame_c(props, n_props, row, s, pr, ps, tb, data, n_data, dt, out):
                              carray(data, (n_data,)), dt, carray(out, (6,)))
 
 
+def _rotor_frame_c(props, n_props, row, s, pr, ps, tb, data, n_data, dt, out):
+    _rotor.rotor_frame(carray(props, (n_props,)), carray(row, (_piston.ROW_FIELDS,)),
+                       carray(s, (_PISTON_SLOT_FIELDS,)), carray(pr, (_propeller.ROW_FIELDS,)),
+                       carray(ps, (_PROPELLER_SLOT_FIELDS,)), carray(tb, (TABLE_FIELDS,)),
+                       carray(data, (n_data,)), dt, carray(out, (6,)))
+
+
+#: :func:`_frame_callback`'s kinds: a piston's frame, a turboprop's or a turbine's propeller's, an electric
+#: engine's rotor's (the index of its address in :func:`frame_addresses`).
+FRAME_PISTON, FRAME_POWERED, FRAME_ROTOR = 0, 1, 2
+
+
 @functools.cache
-def _frame_callback(powered):
-    """The C callback of a piston's frame, or of a turboprop's or a turbine's propeller's (``powered``): compiled,
+def _frame_callback(which):
+    """The C callback of a piston's frame (``which`` :data:`FRAME_PISTON`, or False), of a turboprop's or a turbine's
+    propeller's (:data:`FRAME_POWERED`, or True) or of an electric engine's rotor's (:data:`FRAME_ROTOR`): compiled,
     or loaded from numba's disk cache, at the first call."""
-    function = _powered_frame_c if powered else _piston_frame_c
+    function = (_piston_frame_c, _powered_frame_c, _rotor_frame_c)[int(which)]
     return cfunc(FRAME_SIGNATURE, cache=True, error_model="numpy")(function)
 
 
@@ -799,22 +868,31 @@ def march_piston(props, propulsion, row, dt=0.5, most=6000, still=120):
     int
         The frames run.
     """
+    frames, _, _ = _march(props, FRAME_PISTON, _propeller.RS_THRUST, dt, most, still, propulsion.pistons[row],
+                          propulsion.piston_slots[row], propulsion.propellers[row], propulsion.propeller_slots[row],
+                          propulsion.tables[row], propulsion.table_data)
+    return frames
+
+
+def _march(props, which, thrust_column, dt, most, still, *rows, current=0.0):
+    """Frame ``which`` (:func:`_frame_callback`) of one engine (its ``rows``: piston row and slots, propeller row
+    and slots, table row, table data) run with step ``dt`` until its thrust (propeller slot ``thrust_column``) has
+    changed by less than 1e-4 lbf in more than ``still`` frames running, at most ``most`` frames
+    (``FGPropulsion::GetSteadyState``'s loop; ``current`` the thrust it starts from: JSBSim's last engine's).
+    Returns the frames run, the last thrust and the last frame's loads."""
     import ctypes
 
-    callback = _frame_callback(False).ctypes
-    arrays = [np.ascontiguousarray(a) for a in (propulsion.pistons[row], propulsion.piston_slots[row],
-                                                propulsion.propellers[row], propulsion.propeller_slots[row],
-                                                propulsion.tables[row], propulsion.table_data)]
-    r, s, pr, ps, tb, data = arrays
+    callback = _frame_callback(which).ctypes
+    r, s, pr, ps, tb, data = (np.ascontiguousarray(a) for a in rows)
     out = np.zeros(6)
-    thrust = int(ps[_propeller.RS_THRUST])
+    thrust = int(ps[thrust_column])
 
     def pointer(a):
         return a.ctypes.data_as(ctypes.POINTER(ctypes.c_double if a.dtype == np.float64 else ctypes.c_int64))
 
     args = (pointer(props), len(props), pointer(r), pointer(s), pointer(pr), pointer(ps), pointer(tb), pointer(data),
             len(data), ctypes.c_double(dt), pointer(out))
-    current, count, frames = 0.0, 0, 0
+    count, frames = 0, 0
     while frames < most:
         out[:] = 0.0
         callback(*args)
@@ -823,7 +901,28 @@ def march_piston(props, propulsion, row, dt=0.5, most=6000, still=120):
         count = count + 1 if abs(last - current) < 0.0001 else 0
         if count > still:
             break
-    return frames
+    return frames, current, out
+
+
+def run_rotor_frame(props, propulsion, row, dt):
+    """One frame of the electric engine and rotor ``row`` of ``propulsion`` (:func:`~flightsim.physics.jsbsim.
+    rotor.rotor_frame`) with the transmission stepping ``dt`` s (0: ``RunIC``'s frame); returns its loads."""
+    _, _, out = _march(props, FRAME_ROTOR, _rotor.RR_THRUST, dt, 1, 0, propulsion.pistons[row],
+                       propulsion.piston_slots[row], propulsion.propellers[row], propulsion.propeller_slots[row],
+                       propulsion.tables[row], propulsion.table_data)
+    return out
+
+
+def march_rotor(props, propulsion, row, dt=0.5, current=0.0):
+    """``FGPropulsion::GetSteadyState`` for the electric engine and rotor ``row`` of ``propulsion``: its frame
+    (:func:`~flightsim.physics.jsbsim.rotor.rotor_frame`) marched as :func:`march_piston` marches a piston (the
+    transmission stepping ``dt``, 0.5 s; the inflow's lag the simulation's step, as JSBSim's rotor keeps its own).
+    Returns the last thrust (the next engine's march starts from it, as JSBSim's) and the last frame's loads."""
+    _, current, out = _march(props, FRAME_ROTOR, _rotor.RR_THRUST, dt, 6000, 120, propulsion.pistons[row],
+                             propulsion.piston_slots[row], propulsion.propellers[row],
+                             propulsion.propeller_slots[row], propulsion.tables[row], propulsion.table_data,
+                             current=current)
+    return current, out
 
 
 def frame_addresses(pistons):
@@ -831,8 +930,10 @@ def frame_addresses(pistons):
     frame and of a propeller-driving turbine's (0 where the aircraft has none), for
     :func:`engines_frame_by_address`.  Compiles (or loads) only the kinds the aircraft has."""
     kinds = np.asarray(pistons)[:, _piston.PE_KIND]
-    return np.array([_frame_callback(False).address if np.any(kinds == 0.0) else 0,
-                     _frame_callback(True).address if np.any(kinds != 0.0) else 0], dtype=np.int64)
+    rotors = kinds == _rotor.ROTOR
+    return np.array([_frame_callback(FRAME_PISTON).address if np.any(kinds == 0.0) else 0,
+                     _frame_callback(FRAME_POWERED).address if np.any((kinds != 0.0) & ~rotors) else 0,
+                     _frame_callback(FRAME_ROTOR).address if np.any(rotors) else 0], dtype=np.int64)
 
 
 def engines_steady(props, engines, slots, pistons, piston_slots, propellers, propeller_slots, tables, table_data,
@@ -850,7 +951,8 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
     its target and its propeller at the rpm where the engine's power is the propeller's
     (:func:`~flightsim.physics.jsbsim.piston.piston_steady`); a rocket's flows at its throttle's and the thrust
     they make (the fixed point of its frames burning: JSBSim's own trim burns nothing, so its rocket gives no
-    thrust there), an electric engine's power and thrust at its throttle.
+    thrust there), an electric engine's power and thrust at its throttle; an electric engine's rotor marched as
+    ``GetSteadyState`` marches it (0.5 s frames until its thrust holds, at most 6000: its loads the last frame's).
 
     Called from Python (a settled start, :func:`flightsim.physics.jsbsim.loads.settle_start`), it compiles (or
     loads) only the steady states of the kinds of engine the aircraft has, each engine's in turn as the compiled
@@ -873,7 +975,14 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
             _rocket.electric_frame(props, engines[e], slots[e], out)
     failed = 0
     frame = _frame_callback(False).address if np.any(pistons[:, _piston.PE_KIND] == 0.0) else 0
+    current = 0.0
     for e in range(pistons.shape[0]):
+        if pistons[e, _piston.PE_KIND] == _rotor.ROTOR:       # (GetSteadyState's march: 0.5 s frames)
+            _, current, loads = _march(props, FRAME_ROTOR, _rotor.RR_THRUST, 0.5, 6000, 120, pistons[e],
+                                       piston_slots[e], propellers[e], propeller_slots[e], tables[e], table_data,
+                                       current=current)
+            out[:6] += loads
+            continue
         if pistons[e, _piston.PE_KIND] != 0.0:
             if not _turboprop.powered_steady(props, pistons[e], piston_slots[e], propellers[e], propeller_slots[e],
                                              tables[e], table_data, out):

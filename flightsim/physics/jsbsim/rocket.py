@@ -49,9 +49,9 @@ default) × throttle, ``…/power-hp`` = that / 745.7; the thruster is handed
 thruster's always is, so a negative throttle gives none), which a ``direct``
 thruster takes as its thrust, in lbf (``FGThruster::Calculate``).  No state:
 it follows the throttle in the same frame.  An electric engine driving a
-propeller hands it that power (:func:`electric_frame`, the propeller's frame
-:func:`~flightsim.physics.jsbsim.turboprop.powered_frame`); one driving a
-rotor is refused.
+rotor is :mod:`~flightsim.physics.jsbsim.rotor`'s; one driving a propeller hands
+it that power (:func:`electric_frame`, the propeller's frame
+:func:`~flightsim.physics.jsbsim.turboprop.powered_frame`).
 
 The engine's own ``<function>`` elements are compiled by
 :class:`~flightsim.physics.jsbsim.propulsion.Propulsion` (pre functions before the engines' frames, post
@@ -254,7 +254,7 @@ def read_electric(source, root, thruster, where, row):
     _check(source, root, where, _ELECTRIC_KNOWN, "an electric engine")
     if thruster.tag not in ("direct", "propeller"):
         raise InputError(source.path, f"{where}/thruster", f"an electric engine driving a <{thruster.tag}> is not "
-                         "supported (a direct thruster or a propeller)")
+                         "supported yet (a direct thruster, a propeller or a rotor only)")
     row[L_POWER] = _value(source, root, "power", where, _POWER_UNITS, HP_TO_WATTS)
 
 

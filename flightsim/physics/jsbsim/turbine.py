@@ -12,7 +12,8 @@ cut-off (``…/cutoff_cmd``, FGTurbine's ``Cutoff``), the running flag (``…/se
   running, else it is off with its fuel cut off;
 * an engine that is not running, with its fuel cut off and its starter on, spins up from off;
 * with its starter on (or above 30 psf of ram air), not running, fuel on and N2 above 15 %, it starts;
-* fuel cut off: off (unless spinning up); a frame with no time passing: the trim phase.
+* fuel cut off: off (unless spinning up); a frame with no time passing: the trim phase; starved (its feed tanks
+  dry): off, even in a frame with no time passing.
 
 Then, ``dt`` s of the phase (``FGTurbine::Off``, ``Run``, ``SpinUp``, ``Start``, ``Stall``, ``Seize``,
 ``Trim``):
@@ -35,8 +36,12 @@ Then, ``dt`` s of the phase (``FGTurbine::Off``, ``Run``, ``SpinUp``, ``Start``,
 * **trim** (no time passing): the thrust at the throttle's N2 with no spool lag, as ``FGTurbine::Trim``.
 
 The fuel flow is kept as ``…/fuel-flow-rate-pps`` (JSBSim's name; FGTurbine's ``FuelFlow_pph`` / 3600), which
-the flight burns (:mod:`~flightsim.physics.jsbsim.fuel`); a turbine with empty tanks is not starved (it runs on).
-EGT, oil, nozzle and EPR are
+the flight burns (:mod:`~flightsim.physics.jsbsim.fuel`).  An engine whose feed tanks have run dry is starved
+(``{e}/starved``: flightsim's name for FGEngine's ``Starved``, which ``FGPropulsion::ConsumeFuel`` sets after each
+engine's frame, so from the next frame on): it is off whatever its switches (``FGTurbine::Calculate``: thrust 0,
+the spools winding down, not running), does not go from the trim phase to running, and burns nothing; tanks
+filled again end the starvation, and the engine, no longer running, lights again as any engine that is off
+(above 30 psf of ram air or on its starter, fuel on and N2 above 15 %).  EGT, oil, nozzle and EPR are
 not computed.
 
 An engine is a row of :data:`ENGINE_FIELDS` constants (``E_*``) and a row of :data:`SLOT_FIELDS` property slots
@@ -77,9 +82,10 @@ E_PROPELLER = 21
 #: and what it reads of the air (the dynamic pressure, the temperature).
 (S_THROTTLE, S_IDLE, S_MIL, S_N1_UP, S_N1_DOWN, S_N2_UP, S_N2_DOWN, S_N1, S_N2, S_N2NORM, S_THRUST, S_AUG,
  S_AUGMENTATION, S_INJECTION_FN, S_INJECTION, S_INJECTION_TIMER, S_WATER, S_INJ_N1, S_INJ_N2, S_PHASE, S_STARTER,
- S_CUTOFF, S_RUNNING, S_STALLED, S_SEIZED, S_CRANKING, S_FUEL_FLOW, S_QBAR, S_TEMPERATURE, S_POWER) = range(30)
+ S_CUTOFF, S_RUNNING, S_STALLED, S_SEIZED, S_CRANKING, S_FUEL_FLOW, S_QBAR, S_TEMPERATURE, S_POWER,
+ S_STARVED) = range(31)
 #: The number of columns of :attr:`Propulsion.engines` and :attr:`Propulsion.slots`.
-ENGINE_FIELDS, SLOT_FIELDS = 34, 30
+ENGINE_FIELDS, SLOT_FIELDS = 34, 31
 # (a rocket's or electric engine's row shares the thruster's, throttle's and thrust's columns)
 assert (E_X, E_Y, E_Z, E_PITCH, E_YAW, S_THROTTLE, S_THRUST) == (_rocket.T_X, _rocket.T_Y, _rocket.T_Z,
                                                                _rocket.T_PITCH, _rocket.T_YAW, _rocket.K_THROTTLE,
@@ -95,10 +101,11 @@ TURBINE_STATE = ("{e}/n1", "{e}/n2", "{e}/n2norm", "{e}/thrust-lbs", "{e}/augmen
 #: running flag, stalled, seized (JSBSim's), cranking (flightsim's: FGEngine's ``Cranking``), the fuel flow
 #: (JSBSim's), then the dynamic pressure and the temperature it reads, and ``{e}/failure-power-norm``: the fraction
 #: of its power a failure leaves it (flightsim's own, :mod:`flightsim.simulation.failures`' partial power and rough
-#: running; 1 healthy, JSBSim has none).
+#: running; 1 healthy, JSBSim has none), and ``{e}/starved`` (flightsim's name for FGEngine's ``Starved``, which
+#: the fuel burn writes: :data:`flightsim.physics.jsbsim.fuel.STARVED`).
 TURBINE_SWITCHES = ("{e}/phase", "{e}/starter_cmd", "{e}/cutoff_cmd", "{e}/set-running", "{e}/stalled",
                     "{e}/seized", "{e}/cranking", "{e}/fuel-flow-rate-pps", "aero/qbar-psf", "atmosphere/T-R",
-                    "{e}/failure-power-norm")
+                    "{e}/failure-power-norm", "{e}/starved")
 #: FGTurbine's ``phaseType``: tpOff, tpRun, tpSpinUp, tpStart, tpStall, tpSeize, tpTrim.
 PHASE_OFF, PHASE_RUN, PHASE_SPINUP, PHASE_START, PHASE_STALL, PHASE_SEIZE, PHASE_TRIM = range(7)
 #: FGTurbine's constructor's defaults of the start's constants (tag → value, column).
@@ -246,10 +253,11 @@ def turbine_frame(props, row, s, dt, density_ratio, out):
     starter = props[s[S_STARTER]] != 0.0
     cranking = props[s[S_CRANKING]] != 0.0
     qbar = props[s[S_QBAR]]
+    starved = props[s[S_STARVED]] != 0.0     # (ConsumeFuel's, after the last frame)
     n1, n2 = props[s[S_N1]], props[s[S_N2]]
     idle1, idle2 = row[E_IDLE_N1], row[E_IDLE_N2]
     if phase == PHASE_TRIM and dt > 0.0:    # (a trim or run_ic is over: running or not)
-        if running:
+        if running and not starved:
             phase = PHASE_RUN
             n2 = idle2 + throttle * (row[E_MAX_N2] - idle2)
             n1 = idle1 + throttle * (row[E_MAX_N1] - idle1)
@@ -265,6 +273,8 @@ def turbine_frame(props, row, s, dt, density_ratio, out):
         phase = PHASE_OFF
     if dt == 0.0:
         phase = PHASE_TRIM
+    if starved:
+        phase = PHASE_OFF
     if props[s[S_STALLED]] != 0.0:
         phase = PHASE_STALL
     if props[s[S_SEIZED]] != 0.0:
@@ -297,7 +307,7 @@ def turbine_frame(props, row, s, dt, density_ratio, out):
         if not starter:
             phase = PHASE_OFF
     elif phase == PHASE_START:
-        if n2 > 15.0:                       # (minimum 15 % N2 for a start; never starved here)
+        if n2 > 15.0:                       # (minimum 15 % N2 for a start; never starved here: off above)
             cranking = True
             if n2 < idle2:
                 n2 = _seek(n2, idle2, row[E_N2_START], n2 / 2.0, dt)
@@ -347,12 +357,18 @@ def turbine_steady(props, row, s, density_ratio, out):
     the spools at their targets, the augmentation lit or not as it settles, then one run with no time passing
     (the injection's timer does not run); its phase running, its fuel on.  Not running: as JSBSim's frame with no
     time passing leaves it (``FGTurbine::Trim``'s thrust, its spools where they are, the trim phase, which the
-    next frame with time passing turns off, its fuel cut off)."""
+    next frame with time passing turns off, its fuel cut off).  Starved: off (``FGTurbine::Off`` with no time
+    passing: no thrust, its spools where they are, not running)."""
     throttle = props[s[S_THROTTLE]]
     augment_cmd = 0.0
     if throttle > 1.0:
         augment_cmd = throttle - 1.0
         throttle -= augment_cmd
+    if props[s[S_STARVED]] != 0.0:
+        props[s[S_PHASE]] = float(PHASE_OFF)
+        props[s[S_THRUST]] = 0.0
+        props[s[S_RUNNING]] = props[s[S_AUGMENTATION]] = 0.0
+        return
     if props[s[S_RUNNING]] == 0.0:
         thrust = _trim_thrust(props, row, s, throttle, augment_cmd)
         props[s[S_PHASE]] = float(PHASE_TRIM)
