@@ -11,8 +11,10 @@ FGAerodynamics.  flightsim integrates with several load evaluations per step
   kinematics move ``dt``), the auxiliary properties at the step's start, the
   aerodynamics' own frame state (cl² from the last lift, the stall latch) and
   the engines (spools, propeller speed: they integrate discretely, as in
-  JSBSim).  The thrusters' body loads are then held through the step
-  (zero-order hold, as the surfaces are);
+  JSBSim), the external forces and the gas cells (:mod:`~flightsim.physics.
+  jsbsim.buoyancy`: their frame in two halves around the engines' post
+  functions).  The thrusters', external forces' and cells' body loads are
+  then held through the step (zero-order hold, as the surfaces are);
 * **at every stage** (:func:`jsbsim_loads`, called by
   :func:`flightsim.physics.aero.airplane_loads`): the auxiliary properties at
   the stage's state (α, β, q̄, Mach, ...), the aerodynamics block and its
