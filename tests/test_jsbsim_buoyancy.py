@@ -63,10 +63,11 @@ def test_the_weather_balloons_cell_lifts_as_jsbsims(tmp_path):
     JSBSim's (relative to the column's size: some 1e-8 measured); the balloon climbs.
 
     The row at 0 s is RunIC's (two frames with no time passing, which move the cell: its pressure to the launch's
-    air, the gas cooled by that expansion), flightsim's too; there the CG and the inertia are left out: JSBSim's
-    flight controls move the radiosonde (``inertia/pointmass-location-Z-inches``) in those frames, flightsim's
-    start runs them on a copy, so its radiosonde hangs where the file puts it until the first frame (the CG
-    then -6.2 in, JSBSim's -24.9 in)."""
+    air, the gas cooled by that expansion), flightsim's too; there the CG and the inertia are left out: the mass
+    balance of RunIC's second frame takes the gas's inertia and the radiosonde's place (which the flight controls
+    move) as the first frame left them, which JSBSim's ran on the launch's state and flightsim's start on a copy
+    (measured at 0 s: the CG within 1e-4, the roll inertia within 2.3 % of JSBSim's; from the first frame on as
+    the other columns)."""
     root, work = _root(tmp_path)
     done = cli("script", "scripts/balloon.xml", "--root", str(root), cwd=work)
     assert done.returncode == 0, done.stderr
