@@ -217,10 +217,7 @@ def test_what_is_not_supported_is_one_line_naming_the_file_and_the_element(tmp_p
         Aerodynamics(_aircraft(tmp_path, aero, extra))
 
 
-def test_gas_cells_and_units_that_do_not_convert_are_refused(tmp_path):
-    balloon = _aircraft(tmp_path, "", "<buoyant_forces><gas_cell/></buoyant_forces>")
-    with pytest.raises(InputError, match="plane.xml: buoyant_forces: gas cells .* are not supported"):
-        MassBalance.read(balloon)
+def test_units_that_do_not_convert_are_refused(tmp_path):
     bad = _aircraft(tmp_path, "").path
     bad.write_text(bad.read_text().replace('<wingarea unit="FT2">', '<wingarea unit="DEG">'))
     with pytest.raises(InputError, match="plane.xml: metrics/wingarea: unit 'DEG' cannot be converted to FT2"):

@@ -371,7 +371,7 @@ def test_the_flight_controls_read_the_round_planets_latitude_and_inertial_rates(
     geocentric latitude of the CG, and the body rates relative to inertial space (the rates relative to the Earth
     plus its turn): the Earth-centred inertial state's own, in JSBSim's axes."""
     from flightsim.math import quat
-    from flightsim.physics.jsbsim.loads import STATE, _state_into
+    from flightsim.physics.jsbsim.loads import SCALARS, STATE, _state_into
     from flightsim.physics.planet import WGS84, ecef, from_view, pack, to_view
 
     packed = pack(WGS84, math.radians(lat), math.radians(lon))
@@ -387,7 +387,7 @@ def test_the_flight_controls_read_the_round_planets_latitude_and_inertial_rates(
     geodetic_lat, geodetic_lon = to_view(t, eci, packed, seen)      # (writes the planet's latitude and longitude)
     slots = np.arange(len(STATE), dtype=np.int64)
     props = np.zeros(len(STATE))
-    _state_into(props, slots, seen, packed, None)      # (no terrain: the plane z = 0)
+    _state_into(props, slots, seen, packed, None, np.zeros(SCALARS))     # (no terrain: the plane z = 0)
     got = dict(zip(STATE, props, strict=True))
     assert got["position/lat-geod-rad"] == geodetic_lat and got["position/long-gc-rad"] == geodetic_lon
     assert abs(got["position/lat-geod-deg"] - lat) < 0.5 and abs(got["position/long-gc-deg"] - lon) < 0.5

@@ -606,13 +606,20 @@ def test_the_engines_frame_runs_from_compiled_code_as_from_python():
 # ----------------------------------------------------------------------------- what is not modelled is refused
 
 
-@pytest.mark.parametrize("name, message", [
-    ("ZLT-NT", r"ZLT-NT.xml: propulsion/engine\[3\]/thruster: an electric engine driving a <propeller> is not "
-               r"supported yet"),
-])
-def test_engines_and_propellers_not_modelled_are_refused_by_name(name, message):
-    with pytest.raises(InputError, match=message):
-        Propulsion(JSBSimFile(aircraft_path(name)))
+def test_engines_and_propellers_not_modelled_are_refused_by_name(tmp_path):
+    """An electric engine driving a rocket's nozzle (every electric engine of the package drives a direct thruster,
+    a propeller or a rotor): the file, the engine's thruster and why."""
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine" / "motor.xml").write_text('<electric_engine name="m"><power unit="WATTS"> 1000 </power>'
+                                                   '</electric_engine>')
+    (tmp_path / "engine" / "bell.xml").write_text('<nozzle name="n"><area unit="FT2"> 1 </area></nozzle>')
+    path = tmp_path / "plane.xml"
+    path.write_text('<fdm_config name="plane"><propulsion><engine file="motor"><thruster file="bell"><location '
+                    'unit="IN"><x>0</x><y>0</y><z>0</z></location></thruster></engine></propulsion></fdm_config>')
+    with pytest.raises(InputError, match=r"plane.xml: propulsion/engine\[0\]/thruster: an electric engine driving "
+                                         r"a <nozzle> is not supported yet \(a direct thruster, a propeller or a "
+                                         r"rotor only\)"):
+        Propulsion(JSBSimFile(path))
 
 
 def _jet(tmp_path, engine):

@@ -295,6 +295,9 @@ class LoadParams(NamedTuple):
     jsb_engine_table_data: np.ndarray
     #: (n, 7) float: the external forces (``external.ExternalForces.rows``), held with the thrust.
     jsb_external: np.ndarray
+    #: (n, GAS_FIELDS) float: the gas cells and their ballonets (``buoyancy.BuoyantForces.rows``; their state is
+    #: properties), whose loads are held with the thrust.
+    jsb_gas: np.ndarray
     #: (n, 3) float: the contacts' properties the flight controls read (``loads.C_*``).
     jsb_contacts: np.ndarray
     #: The planet: None for Bourg's flat one (the state is the earth frame's), or the packed round planet

@@ -572,19 +572,21 @@ class Simulation:
         if self._params.planet is not None:
             self._params.planet[planets.P_INERTIA:planets.P_INERTIA + 9] = self._inertia.ravel()
 
-    def _mass_balance(self, nudge=True):
+    def _mass_balance(self, nudge=True, wow=None):
         """A JSBSim aircraft's ``FGMassBalance::Run``: its mass, CG and inertia from its tanks and point masses
         now (:meth:`~flightsim.physics.jsbsim.fuel.FuelFlight.balance`) into the loads and the integrator; on the
         ground (``nudge``, a wheel's weight on it) the CG's move shifts the state the other way, so that the
-        airplane's structure stays where it stands (``FGPropagate::NudgeBodyLocation``)."""
+        airplane's structure stays where it stands (``FGPropagate::NudgeBodyLocation``; ``wow``: whether a contact
+        bears weight, None: as the last loads found)."""
         fuel = self._fuel
         if not fuel.balance(self._params.jsb_props):
             return
         self._set_mass(fuel.mass)
         delta = fuel.delta
         held = self._held_at is not None
-        if nudge and (delta[0] or delta[1] or delta[2]) and (
-                held or np.any(self._params.jsb_last[self._wow_index] != 0.0)):
+        if wow is None:
+            wow = bool(np.any(self._params.jsb_last[self._wow_index] != 0.0))
+        if nudge and (delta[0] or delta[1] or delta[2]) and (held or wow):
             # (held down or on the ground, as FGMassBalance::Run: JSBSim's body axes → flightsim's, then to the
             # earth frame)
             moved = quat.rotate(self._y[6:10], np.array([delta[0], -delta[1], -delta[2]]))
@@ -1061,7 +1063,8 @@ class Simulation:
         if self.status is not None or self._begun:
             return
         self._before_step()
-        if self._fuel is not None:
+        gas = self._params.jsb_on and self._params.jsb_gas.shape[0] > 0
+        if self._fuel is not None and (advance or not gas):     # (gas cells: RunIC's balance, _run_ic_gas)
             self._mass_balance()
         y = self._y if self._eci is None else self._eci
         if advance:
@@ -1073,7 +1076,39 @@ class Simulation:
             scratch = tuple(f.copy() if isinstance(f, np.ndarray) else f for f in self._param_fields)
             start_fields(y.copy(), self.t, self.dt, scratch)
             self._params.jsb_held[:] = aero.LoadParams(*scratch).jsb_held
+            if gas and self._fuel is not None:
+                self._run_ic_gas(y, scratch)
         self._begun = True
+
+    def _run_ic_gas(self, y, scratch):
+        """The gas cells through the second of ``FGFDMExec::RunIC``'s two frames with no time passing, on the
+        flight's own properties, as JSBSim's move there (the first, ``Initialize``'s ``Run``, is the start's settle,
+        :func:`flightsim.physics.aero.settle`, whose cells ran for 0 s from the loaded ones): their moment and
+        inertia now known, the frame's mass balance — its CG's move nudging an aircraft on the ground (its
+        contacts' weight found by the start's loads on the copy ``scratch`` the other models ran on) — and cells,
+        given what the frame's flight controls and functions computed on the copy (the cells' heat, blowers and
+        valves, the point masses' weights and locations); their loads replace, in the first step's held loads,
+        those found on the copy."""
+        from flightsim.physics.jsbsim import loads as L
+        from flightsim.physics.jsbsim.buoyancy import run_ic_frame
+
+        copy = aero.LoadParams(*scratch)
+        aero.loads_fields(self.t, y.copy(), scratch)            # (FGGroundReactions in RunIC's first frame)
+        wow = bool(np.any(copy.jsb_last[self._wow_index] != 0.0))
+        props, s, last, st = self._params.jsb_props, copy.jsb_scalars, copy.jsb_last, copy.jsb_state_slots
+        gas, loads = s[L.J_GAS_SLOTS:L.J_LOAD_SLOTS], s[L.J_LOAD_SLOTS:L.J_LOAD_SLOTS + 9]
+        k = L.L_ATMOSPHERE
+        attitude = [copy.jsb_props[int(st[j])] for j in (L.ST_PHI, L.ST_THETA, L.ST_PSI)]
+        found = np.array([copy.jsb_props[int(j)] for j in loads[:6]])
+        out = np.zeros(6)
+        # (what this frame's flight controls and functions, run on the copy, give the mass balance and the cells)
+        system = self._fuel.system
+        for slots in (self.aircraft.jsbsim.buoyancy.input_slots, system.mass_slots, system.location_slots.ravel()):
+            props[slots] = copy.jsb_props[slots]
+        self._mass_balance(wow=wow)
+        run_ic_frame(props, self._params.jsb_gas, gas, loads, last[k + 2], last[k + 3], last[k + 4], copy.planet,
+                     self._params.gravity, *attitude, out)
+        self._params.jsb_held[:] += out - found
 
     def _instruments(self):
         """After a step: the scheduled failures due now, and what the instruments show."""

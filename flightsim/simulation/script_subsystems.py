@@ -15,7 +15,8 @@ that the run says so in one line: always the body acceleration, the aerodynamic 
 reference centre and the quaternions (no JSBSim property), the air's viscosity and turbulence, and the FCS
 components' (``<fcs>``), the gear's (``<ground_reactions>``) and the engines' (``<propulsion>``) labelled values;
 the accelerations, forces and moments where the aircraft's own property array does not hold them (it holds what
-its functions read).  The buoyant forces and moments are 0: flightsim refuses aircraft with gas cells.
+its functions read).  The buoyant forces and moments are the gas cells' (``forces/fb[xyz]-buoyancy-lbs``,
+``moments/[lmn]-buoyancy-lbsft``), 0 for an aircraft without cells, as JSBSim's.
 """
 
 from __future__ import annotations
@@ -54,6 +55,10 @@ def _lmn(kind):
 def _f(kind):
     return [f"F_{{{kind} {a}}} (lbs)" for a in "xyz"]
 
+
+#: FGBuoyantForces' loads, which an aircraft without gas cells does not define (its columns then 0, as JSBSim's).
+BUOYANCY = frozenset(f"forces/fb{a}-buoyancy-lbs" for a in "xyz") | frozenset(
+    f"moments/{a}-buoyancy-lbsft" for a in "lmn")
 
 #: switch → [(header, property or None (flightsim has none; "=0": the value 0), scale, format spec)].
 FIXED = {
@@ -102,7 +107,7 @@ FIXED = {
         *_xyz(_f("Prop"), "forces/fb", "-prop-lbs"),
         *_xyz(_f("Gear"), "forces/fb", "-gear-lbs"),
         *_xyz(_f("Ext"), "forces/fb", "-external-lbs"),
-        *_trio(_f("Buoyant"), ("=0", "=0", "=0")),
+        *_xyz(_f("Buoyant"), "forces/fb", "-buoyancy-lbs"),
         *_xyz(_f("Weight"), "forces/fb", "-weight-lbs"),
         *_xyz(_f("Total"), "forces/fb", "-total-lbs")],
     "moments": [
@@ -111,7 +116,8 @@ FIXED = {
         *_trio(_lmn("Prop"), ("moments/l-prop-lbsft", "moments/m-prop-lbsft", "moments/n-prop-lbsft")),
         *_trio(_lmn("Gear"), ("moments/l-gear-lbsft", "moments/m-gear-lbsft", "moments/n-gear-lbsft")),
         *_trio(_lmn("ext"), ("moments/l-external-lbsft", "moments/m-external-lbsft", "moments/n-external-lbsft")),
-        *_trio(_lmn("Buoyant"), ("=0", "=0", "=0")),
+        *_trio(_lmn("Buoyant"), ("moments/l-buoyancy-lbsft", "moments/m-buoyancy-lbsft",
+                                  "moments/n-buoyancy-lbsft")),
         *_trio(_lmn("Total"), ("moments/l-total-lbsft", "moments/m-total-lbsft", "moments/n-total-lbsft"))],
     "atmosphere": [
         ("Rho (slugs/ft^3)", "atmosphere/rho-slugs_ft3", 1.0, SCALAR),
@@ -191,6 +197,8 @@ def columns(switches, known, model):
         for header, prop, scale, digits in FIXED[switch]:
             if prop is not None and (prop == "=0" or known(prop)):
                 out.append((header, prop, scale, digits))
+            elif prop in BUOYANCY:          # (FGBuoyantForces' loads: 0 without gas cells)
+                out.append((header, "=0", scale, digits))
             else:
                 left.append(f"<{switch}> {header}")
     return out, left

@@ -124,8 +124,8 @@ class ExternalForces:
             if el.find("function") is not None:
                 self.functions.append((el.find("function"), f"{where}/function", name))
             else:
-                writable.add(name)
-            writable.update(components)
+                writable.add(canonical(name))
+            writable.update(canonical(c) for c in components)
             rows.append((float(moment), float(FRAMES.index(frame)), properties.slot(name),
                          *(properties.slot(c) for c in components), *arm))
             names.append(name)

@@ -233,7 +233,7 @@ class FlightControls:
                 self._channel(child, where)
             elif child.tag == "property":
                 self._property(child, where)
-            elif child.tag not in ("documentation", "description", "function"):
+            elif child.tag not in ("documentation", "description", "limitation", "function"):
                 raise InputError(self.source.path, f"{where}/<{child.tag}>", "not supported")
         self._functions(functions["post"], where)
 
@@ -250,14 +250,19 @@ class FlightControls:
 
     def _declare(self, el, where):
         """The ``<property>`` declarations inside a ``<system file="…">`` element itself (FGModel::Upload reads
-        them beside the file's own)."""
+        them beside the file's own, overriding its values: ``FGPropertyReader::Load``'s ``override_props``)."""
         if el.get("file"):
             for child in el.findall("property"):
-                self._property(child, where)
+                self._property(child, where, override=True)
 
-    def _property(self, el, where):
-        self.defaults[canonical((el.text or "").strip())] = self.source.parse_number(
-            el.get("value", "0"), f"{where}/property {(el.text or '').strip()!r} value")
+    def _property(self, el, where, override=False):
+        """A ``<property>`` declaration, as ``FGPropertyReader::Load`` reads it: a property declared already (by an
+        earlier system, or one flightsim defines) keeps its value unless ``override`` (a ``<system file=…>``
+        element's own declarations); a new one starts at its ``value`` (0 without one)."""
+        name = canonical((el.text or "").strip())
+        value = self.source.parse_number(el.get("value", "0"), f"{where}/property {(el.text or '').strip()!r} value")
+        if override or name not in self.defaults:
+            self.defaults[name] = value
 
     @property
     def inputs(self):

@@ -34,7 +34,8 @@ the pilot's eye, the contacts, the thrusters, the external forces) moves
 with the CG.  Not modelled: refuelling and dumping (``propulsion/refuel``,
 ``…/fuel_dump``), the tanks' temperature, a turboprop's (``FGTurboProp``'s)
 starvation (flightsim's turboprops burn nothing and have no off phase: they
-run on with empty tanks), gas cells.
+run on with empty tanks).  The gas cells' mass, moment and inertia
+(:mod:`~flightsim.physics.jsbsim.buoyancy`, their last frame's) join the balance.
 
 Frames: JSBSim's structural frame (in) and body frame (ft, x forward, y
 right, z down); the caller turns the tensor into flightsim's body axes.
@@ -43,7 +44,7 @@ right, z down); the caller turns the tensor into flightsim's body axes.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -97,9 +98,12 @@ class FuelSystem:
     base_inertia : numpy.ndarray
         The empty airplane's own tensor (``baseJ``), JSBSim's body axes, slug·ft².
     masses : numpy.ndarray
-        (n, 3) point masses' locations, in.
+        (n, 3) point masses' locations as loaded, in.
     mass_slots : numpy.ndarray
         (n,) slots of ``inertia/pointmass-weight-lbs[i]``.
+    location_slots : numpy.ndarray
+        (n, 3) slots of ``inertia/pointmass-location-X-inches[i]``, ``…-Y-…``, ``…-Z-…`` (``PointMass::bind``:
+        the flight controls and the scripts may move a point mass).
     mass_shapes : numpy.ndarray
         (n, 3): shape (:data:`SHAPES`, 0 none), radius and length (ft).
     mass_own : numpy.ndarray
@@ -125,6 +129,10 @@ class FuelSystem:
     output_slots : numpy.ndarray
         Slots of :data:`MASS_OUTPUTS` (−1: none).
     freeze_slot : int
+    gas_slots : numpy.ndarray
+        The slots of the gas cells' mass, moment and inertia
+        (:data:`~flightsim.physics.jsbsim.buoyancy.GAS_OUTPUTS`; empty: no cells): ``FGMassBalance``'s ``GasMass``,
+        ``GasMoment`` and ``GasInertia``.
     """
 
     empty_weight: float
@@ -132,6 +140,7 @@ class FuelSystem:
     base_inertia: np.ndarray
     masses: np.ndarray
     mass_slots: np.ndarray
+    location_slots: np.ndarray
     mass_shapes: np.ndarray
     mass_own: np.ndarray
     tanks: np.ndarray
@@ -145,6 +154,7 @@ class FuelSystem:
     starved_slots: np.ndarray
     output_slots: np.ndarray
     freeze_slot: int
+    gas_slots: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     @classmethod
     def read(cls, source, props, mass):
@@ -153,12 +163,15 @@ class FuelSystem:
         values as loaded (name → value)."""
         el = source.section("mass_balance")
         values = {}
-        masses, mslots, shapes, own = [], [], [], []
+        masses, mslots, lslots, shapes, own = [], [], [], [], []
         for k, pm in enumerate(el.findall("pointmass")):
             name = canonical(f"inertia/pointmass-weight-lbs[{k}]")
             mslots.append(props.slot(name))
             values[name] = mass.point_masses[k][1]
             masses.append(mass.point_masses[k][2])
+            here = [canonical(f"inertia/pointmass-location-{axis}-inches[{k}]") for axis in "XYZ"]
+            lslots.append([props.slot(n) for n in here])
+            values.update(zip(here, (float(v) for v in mass.point_masses[k][2]), strict=True))
             form = pm.find("form")
             where = f"mass_balance/pointmass[{k}]"
             if form is None:
@@ -207,6 +220,7 @@ class FuelSystem:
         return cls(float(mass.empty_weight), np.asarray(mass.empty_cg, dtype=np.float64),
                    _inertia_matrix(source, el, "mass_balance"),
                    np.array(masses, dtype=np.float64).reshape(-1, 3), np.array(mslots, dtype=np.int64),
+                   np.array(lslots, dtype=np.int64).reshape(-1, 3),
                    np.array(shapes, dtype=np.float64).reshape(-1, 3), np.array(own).reshape(-1, 3, 3),
                    np.array([t[1] for t in mass.tanks], dtype=np.float64).reshape(-1, 3),
                    np.array(tslots, dtype=np.int64).reshape(-1, len(TANK_FIELDS)), np.array(capacity),
@@ -219,6 +233,11 @@ class FuelSystem:
         """The same with the engines' kinds and rows (``Propulsion.kinds``)."""
         from dataclasses import replace
         return replace(self, engines=tuple(kinds))
+
+    def with_gas(self, slots):
+        """The same with the gas cells' outputs' slots (:attr:`gas_slots`)."""
+        from dataclasses import replace
+        return replace(self, gas_slots=np.asarray(slots, dtype=np.int64))
 
     def engine_table(self):
         """Per engine: its kind (:data:`ENGINE_KINDS`), its row, its fuel and oxidizer flow slots, its starved slot,
@@ -313,17 +332,19 @@ def _shift_rows(rows, column, base, dx, dy, dz, skip_moments):
 
 @borrowing_entry_jit
 def mass_balance(props, masses, mass_slots, mass_shapes, mass_own, tanks, tank_slots, tank_capacity, tank_kind,
-                 tank_own, empty, base_j, output_slots, state, scalars, scalar_columns, scalar_base, engines,
+                 tank_own, gas, empty, base_j, output_slots, state, scalars, scalar_columns, scalar_base, engines,
                  engine_column, engine_base, propellers, propeller_column, propeller_base, external, external_column,
                  external_base, contacts, contact_column, contact_base, inertia, inertia_inv, work):
     """``FGMassBalance::Run`` (:class:`FuelFlight` holds the arguments): the weight, CG and inertia from the
-    point masses' weights and the tanks' contents in ``props`` (contents above capacity cut to it, as ``FGTank::
-    SetContents``); :data:`MASS_OUTPUTS` and the tanks' fullness written; every arm about the CG moved with it; the
-    loads' tensor and its inverse (``scalar_columns[2]``: ``J_INERTIA``, JSBSim's axes) and the integrator's
-    (``inertia``, ``inertia_inv``: flightsim's body axes) set.  ``empty``: the empty weight (lb) and CG (in).
-    ``work``: 3×3 scratch.  Returns False when nothing moved since the last call (nothing written then)."""
+    point masses' weights and locations (``masses``: their slots), the tanks' contents and the gas cells' mass,
+    moment and inertia (``gas``: their slots, empty without cells) in ``props`` (contents above capacity cut to it,
+    as ``FGTank::SetContents``); :data:`MASS_OUTPUTS` and the tanks' fullness written; every arm about the CG
+    moved with it; the loads' tensor and its inverse (``scalar_columns[2]``: ``J_INERTIA``, JSBSim's axes) and the
+    integrator's (``inertia``, ``inertia_inv``: flightsim's body axes) set.  ``empty``: the empty weight (lb) and CG
+    (in).  ``work``: 3×3 scratch.  Returns False when nothing moved since the last call (nothing written then)."""
     n, m = masses.shape[0], tanks.shape[0]
-    changed = state[S_BALANCED] == 0.0
+    # (gas cells: their inertia moves with their contents' temperature and pressure, at the same mass and CG)
+    changed = state[S_BALANCED] == 0.0 or gas.shape[0] > 0
     for k in range(m):
         if props[tank_slots[k, T_CONTENTS]] > tank_capacity[k]:
             props[tank_slots[k, T_CONTENTS]] = tank_capacity[k]
@@ -334,14 +355,17 @@ def mass_balance(props, masses, mass_slots, mass_shapes, mass_own, tanks, tank_s
     masses_weight = 0.0
     for k in range(n):
         masses_weight += props[mass_slots[k]]
-    weight = empty[0] + tanks_weight + masses_weight
+    gas_on = gas.shape[0] > 0
+    weight = empty[0] + tanks_weight + masses_weight + (props[gas[0]] * SLUG_TO_LB if gas_on else 0.0)
     mx, my, mz = empty[0] * empty[1], empty[0] * empty[2], empty[0] * empty[3]
     px = py = pz = 0.0
     for k in range(n):
         w = props[mass_slots[k]]
-        px += w * masses[k, 0]
-        py += w * masses[k, 1]
-        pz += w * masses[k, 2]
+        px += w * props[masses[k, 0]]
+        py += w * props[masses[k, 1]]
+        pz += w * props[masses[k, 2]]
+    if gas_on:
+        px, py, pz = px + props[gas[1]], py + props[gas[2]], pz + props[gas[3]]
     tx = ty = tz = 0.0
     for k in range(m):
         c = props[tank_slots[k, T_CONTENTS]]
@@ -388,7 +412,7 @@ def mass_balance(props, masses, mass_slots, mass_shapes, mass_own, tanks, tank_s
             work[a, b] = 0.0
     for k in range(n):
         w = props[mass_slots[k]]
-        _add_point(work, w / SLUG_TO_LB, masses[k, 0], masses[k, 1], masses[k, 2], cg)
+        _add_point(work, w / SLUG_TO_LB, props[masses[k, 0]], props[masses[k, 1]], props[masses[k, 2]], cg)
         shape = mass_shapes[k, 0]
         if shape == 0.0:
             for a in range(3):
@@ -410,7 +434,18 @@ def mass_balance(props, masses, mass_slots, mass_shapes, mass_own, tanks, tank_s
             work[0, 0] += axial
             work[1, 1] += transverse
             work[2, 2] += transverse
-    # mJ = baseJ + the empty airplane's parallel axes, + the point masses', + the tanks' (FGMassBalance::Run)
+    if gas_on:                              # (the gas cells' inertia, as their last frame computed it)
+        work[0, 0] += props[gas[4]]
+        work[0, 1] += props[gas[5]]
+        work[0, 2] += props[gas[6]]
+        work[1, 0] += props[gas[5]]
+        work[1, 1] += props[gas[7]]
+        work[1, 2] += props[gas[8]]
+        work[2, 0] += props[gas[6]]
+        work[2, 1] += props[gas[8]]
+        work[2, 2] += props[gas[9]]
+    # mJ = baseJ + the empty airplane's parallel axes, + the point masses', + the tanks', + the gas cells'
+    # (FGMassBalance::Run)
     j[0] = base00 + work[0, 0] + tank_j00
     j[1] = base01 + work[0, 1] + tank_j01
     j[2] = base02 + work[0, 2] + tank_j02
@@ -602,8 +637,8 @@ class FuelFlight:
         self._loaded = [(a, a.copy()) for a in (scalars, engines, propellers, external, contacts, inertia,
                                                 inertia_inv)]
         self._balance_args = (
-            s.masses, s.mass_slots, s.mass_shapes, np.ascontiguousarray(s.mass_own.reshape(-1, 9)), s.tanks,
-            s.tank_slots, s.tank_capacity, s.tank_kind, s.tank_own,
+            s.location_slots, s.mass_slots, s.mass_shapes, np.ascontiguousarray(s.mass_own.reshape(-1, 9)), s.tanks,
+            s.tank_slots, s.tank_capacity, s.tank_kind, s.tank_own, s.gas_slots,
             np.array([s.empty_weight, *s.empty_cg]), np.ascontiguousarray(s.base_inertia), s.output_slots,
             self.state, scalars, np.array([*c["scalars"], c["inertia"]], dtype=np.int64),
             np.array([scalars[k:k + 3] for k in c["scalars"]]),
@@ -617,7 +652,8 @@ class FuelFlight:
     def reset(self, props):
         """As loaded (``props``: the property array as loaded): the arrays' arms and tensors the loaded ones, no
         engine starved but as the file leaves them; the balance of the loaded masses taken (its CG the one the
-        arms are about from now on), so that only a mass that moves changes them."""
+        arms are about from now on), so that only a mass that moves changes them (with gas cells the arms moved to
+        that balance's CG, which the gas's mass moves from the file's)."""
         for array, loaded in self._loaded:
             array[...] = loaded
         if self.engines.shape[0]:
@@ -627,6 +663,12 @@ class FuelFlight:
         state[S_CG0:S_CG0 + 3] = self._cg_file
         state[S_CG:S_CG + 3] = self._cg_file
         self.balance(props)
+        if self.system.gas_slots.shape[0]:
+            # (gas cells: the loaded arms are about the file's CG, without the gas, which the first balance's, with
+            # the gas's mass, is not; the arms stay moved to it, as JSBSim's first frame has them)
+            state[S_LAST:S_LAST + 3] = state[S_CG:S_CG + 3]
+            state[S_DELTA:S_DELTA + 3] = 0.0
+            return
         state[S_CG0:S_CG0 + 3] = state[S_CG:S_CG + 3]
         state[S_LAST:S_LAST + 3] = state[S_CG:S_CG + 3]
         state[S_DELTA:S_DELTA + 3] = 0.0

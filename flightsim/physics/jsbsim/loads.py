@@ -11,8 +11,10 @@ FGAerodynamics.  flightsim integrates with several load evaluations per step
   kinematics move ``dt``), the auxiliary properties at the step's start, the
   aerodynamics' own frame state (cl² from the last lift, the stall latch) and
   the engines (spools, propeller speed: they integrate discretely, as in
-  JSBSim).  The thrusters' body loads are then held through the step
-  (zero-order hold, as the surfaces are);
+  JSBSim), the external forces and the gas cells (:mod:`~flightsim.physics.
+  jsbsim.buoyancy`: their frame in two halves around the engines' post
+  functions).  The thrusters', external forces' and cells' body loads are
+  then held through the step (zero-order hold, as the surfaces are);
 * **at every stage** (:func:`jsbsim_loads`, called by
   :func:`flightsim.physics.aero.airplane_loads`): the auxiliary properties at
   the stage's state (α, β, q̄, Mach, ...), the aerodynamics block and its
@@ -51,6 +53,7 @@ from flightsim.physics.jsbsim.auxiliary import (
     motion_in,
     put_atmosphere,
 )
+from flightsim.physics.jsbsim.buoyancy import buoyant_frame, cells_first, gravity_magnitude
 from flightsim.physics.jsbsim.external import external_loads
 from flightsim.physics.jsbsim.ground_reactions import (
     contacts_frame,
@@ -91,8 +94,14 @@ GEAR_LOADS = ("forces/fbx-gear-lbs", "forces/fby-gear-lbs", "forces/fbz-gear-lbs
 #: The wind's properties a system may write (NED, ft/s), in ``J_WIND_SLOTS`` order: where the flight controls
 #: write one (−1: none does), the wind the step flies is theirs (JSBSim's systems run before FGAuxiliary).
 WIND_PROPERTIES = ("atmosphere/wind-north-fps", "atmosphere/wind-east-fps", "atmosphere/wind-down-fps")
+#: The slots of the gas cells' outputs (:data:`~flightsim.physics.jsbsim.buoyancy.GAS_OUTPUTS`, 10) and of their
+#: loads and the CG they are about (:data:`~flightsim.physics.jsbsim.buoyancy.LOAD_OUTPUTS`, 9); unused without cells.
+J_GAS_SLOTS, J_LOAD_SLOTS = 57, 67
+#: The visual reference point (``VRP``), structural frame, in (3); the CG's slots are ``J_LOAD_SLOTS + 6 …``
+#: (always filled).
+J_VRP = 76
 #: How many entries ``jsb_scalars`` has.
-SCALARS = 57
+SCALARS = 79
 #: JSBSim's brake groups' commands (FGFCS's ``BrakePos``: left, right, center) and the side of flightsim's brakes
 #: each one is (:func:`flightsim.physics.gear.wheel_brake`).
 BRAKES = ("fcs/left-brake-cmd-norm", "fcs/right-brake-cmd-norm", "fcs/center-brake-cmd-norm")
@@ -119,17 +128,18 @@ STATE = ("attitude/phi-rad", "attitude/theta-rad", "attitude/psi-rad", "attitude
          "position/lat-gc-deg", "position/long-gc-deg", "velocities/v-north-fps", "velocities/v-east-fps",
          "velocities/v-down-fps", "atmosphere/pressure-altitude", "velocities/eci-x-fps", "velocities/eci-y-fps",
          "velocities/eci-z-fps", "velocities/eci-velocity-mag-fps", "inertial/sea-level-radius_ft",
-         "orbital/apoapsis-radius-ft", "orbital/periapsis-radius-ft", *SENSOR_STATE)
+         "orbital/apoapsis-radius-ft", "orbital/periapsis-radius-ft", *SENSOR_STATE, "position/vrp-gc-latitude_deg",
+         "position/vrp-longitude_deg", "position/vrp-radius-ft")
 #: Of :data:`STATE`, those computed only where the aircraft reads them (their slot −1 otherwise: a launcher's
 #: guidance reads them, an airplane's does not).
 #: WGS-84's semi-major and semi-minor axes (ft) and GM (ft³/s²), for the flat planet's orbital values.
 _WGS84_A, _WGS84_B, _WGS84_GM = WGS84.a, WGS84.b, WGS84.gm
 STATE_IF_READ = ("inertial/sea-level-radius_ft", "orbital/apoapsis-radius-ft", "orbital/periapsis-radius-ft",
-                 *SENSOR_STATE)
+                 *SENSOR_STATE, "position/vrp-gc-latitude_deg", "position/vrp-longitude_deg", "position/vrp-radius-ft")
 (ST_PHI, ST_THETA, ST_PSI, ST_PHI_DEG, ST_THETA_DEG, ST_PSI_DEG, ST_ROLL, ST_PITCH, ST_HEADING, ST_H, ST_AGL,
  ST_HDOT, ST_PI, ST_QI, ST_RI, ST_LAT, ST_LAT_GC, ST_LON, ST_LAT_DEG, ST_LAT_GC_DEG, ST_LON_DEG, ST_VN, ST_VE,
  ST_VD, ST_PRESSURE_ALTITUDE, ST_ECI_VX, ST_ECI_VY, ST_ECI_VZ, ST_ECI_V, ST_SEA_LEVEL_RADIUS, ST_APOAPSIS,
- ST_PERIAPSIS, ST_BODY_ACCEL, _, _, ST_PQRIDOT, _, _) = range(len(STATE))
+ ST_PERIAPSIS, ST_BODY_ACCEL, _, _, ST_PQRIDOT, _, _, ST_VRP_LAT, ST_VRP_LON, ST_VRP_RADIUS) = range(len(STATE))
 #: The flat earth laid on JSBSim's WGS84 planet at 0°N 0°E: its radii of curvature there (meridian, prime
 #: vertical), ft, turning North and West distances into latitude and longitude.
 MERIDIAN_RADIUS = 20925646.32546 * (20855486.5951 / 20925646.32546) ** 2
@@ -342,7 +352,7 @@ def _brakes(props, commands, controls, slots):
 
 
 @borrowing_jit
-def _state_into(props, slots, y, planet, terrain):
+def _state_into(props, slots, y, planet, terrain, s):
     """What FGPropagate gives the FCS: Euler angles (JSBSim's: φ right wing down, θ nose up, ψ 0..2π from
     North), height above sea level and ground (``terrain``: ``params.terrain``, :func:`_agl`), climb rate, the
     inertial body rates, latitude and longitude.
@@ -429,6 +439,35 @@ def _state_into(props, slots, y, planet, terrain):
         apo, peri = _apsides(rx, ry, rz, vx, vy, vz, gm)
         _put(props, slots[ST_APOAPSIS], apo)
         _put(props, slots[ST_PERIAPSIS], peri)
+    if slots[ST_VRP_LAT] >= 0 or slots[ST_VRP_LON] >= 0 or slots[ST_VRP_RADIUS] >= 0:
+        _visual_point(props, slots, y, planet, s, lat, lon)
+
+
+@borrowing_jit
+def _visual_point(props, slots, y, planet, s, lat, lon):
+    """FGAuxiliary's visual reference point (``vLocationVRP``: the CG's location moved by ``Tb2l`` times the VRP
+    about the CG): its geocentric latitude and its longitude (deg) and its distance from the Earth's centre (ft).
+    On the flat planet the North and East offsets move the latitude and longitude over the radii of
+    :func:`_state_into`, and the radius is WGS-84's equatorial one plus the height."""
+    k = J_LOAD_SLOTS + 6
+    cx, cy, cz = props[int(s[k])], props[int(s[k + 1])], props[int(s[k + 2])]
+    bx, by, bz = (cx - s[J_VRP]) / 12.0, (s[J_VRP + 1] - cy) / 12.0, (cz - s[J_VRP + 2]) / 12.0
+    dn, dw, du = qv_rotate(y[6], y[7], y[8], y[9], bx, -by, -bz)         # (flightsim's body → earth: N, W, up)
+    if planet is None:
+        vlat, vlon = (y[0] + dn) / MERIDIAN_RADIUS, -(y[1] + dw) / PRIME_VERTICAL_RADIUS
+        radius = _WGS84_A + y[2] + du
+    else:
+        xe, ye, ze = ecef(lat, lon, y[2], planet[P_A], planet[P_B])
+        sl, cl, so, co = math.sin(lat), math.cos(lat), math.sin(lon), math.cos(lon)
+        de = -dw                                # (North, East, up in ECEF at the geodetic latitude)
+        xe += -sl * co * dn - so * de + cl * co * du
+        ye += -sl * so * dn + co * de + cl * so * du
+        ze += cl * dn + sl * du
+        vlat, vlon = math.atan2(ze, math.sqrt(xe * xe + ye * ye)), math.atan2(ye, xe)
+        radius = math.sqrt(xe * xe + ye * ye + ze * ze)
+    _put(props, slots[ST_VRP_LAT], math.degrees(vlat))
+    _put(props, slots[ST_VRP_LON], math.degrees(vlon))
+    _put(props, slots[ST_VRP_RADIUS], radius)
 
 
 @borrowing_jit
@@ -472,7 +511,7 @@ def _frame_inputs(t, y, h, params, settle):
     props[int(s[J_SETTLE_SLOT])] = 1.0 if settle else 0.0
     _commands(props, params.jsb_commands, params.controls)
     _brakes(props, params.jsb_commands, params.controls, s[J_BRAKE_SLOTS:J_BRAKE_SLOTS + 3])
-    _state_into(props, params.jsb_state_slots, y, params.planet, params.terrain)
+    _state_into(props, params.jsb_state_slots, y, params.planet, params.terrain, s)
     st = params.jsb_state_slots
     for k in range(3):          # (FGAccelerations ran last frame: what an accelerometer reads)
         _put(props, st[ST_BODY_ACCEL + k], last[L_FORCE + k])
@@ -504,9 +543,22 @@ def _post_block(props, params):
 
 
 @borrowing_jit
-def _held(props, params):
+def _gas_first(props, params, dt):
+    """The gas cells' first half (:func:`~flightsim.physics.jsbsim.buoyancy.cells_first`, a frame of ``dt`` s on
+    the atmosphere of the step's start), before the engines' post functions compute the ballonets' heat and
+    blowers from it."""
+    if params.jsb_gas.shape[0]:
+        last, k = params.jsb_last, L_ATMOSPHERE
+        cells_first(props, params.jsb_gas, dt, last[k + 2], last[k + 3], last[k + 4],
+                    gravity_magnitude(params.planet, params.gravity))
+
+
+@borrowing_jit
+def _held(props, params, dt):
     """The engines' loads just computed held, the external forces added (FGExternalReactions: after the FCS and
-    the engines), and the diagnostics and the thrusters' load properties written."""
+    the engines), then the gas cells' (FGBuoyantForces: their frame of ``dt`` s, 0 in a settle as in JSBSim's
+    trim, on the atmosphere of the step's start), and the diagnostics and the thrusters' load properties
+    written."""
     s, held = params.jsb_scalars, params.jsb_held
     params.diag[2] = math.sqrt(held[0] * held[0] + held[1] * held[1] + held[2] * held[2])   # (the thrust alone)
     for k in range(6):
@@ -514,6 +566,12 @@ def _held(props, params):
     st = params.jsb_state_slots
     external_loads(props, params.jsb_external, held, props[int(st[ST_PHI])], props[int(st[ST_THETA])],
                    props[int(st[ST_PSI])], props[int(s[J_ALPHA_SLOT])], props[int(s[J_BETA_SLOT])], params.planet)
+    if params.jsb_gas.shape[0]:         # (the second half: the first ran before the engines' post functions)
+        last, k = params.jsb_last, L_ATMOSPHERE
+        buoyant_frame(props, params.jsb_gas, s[J_GAS_SLOTS:J_LOAD_SLOTS], s[J_LOAD_SLOTS:J_LOAD_SLOTS + 9], dt,
+                      last[k + 2], last[k + 3], last[k + 4],
+                      gravity_magnitude(params.planet, params.gravity), props[int(st[ST_PHI])],
+                      props[int(st[ST_THETA])], props[int(st[ST_PSI])], held)
 
 
 @borrowing_jit
@@ -543,8 +601,9 @@ def step_start(t, y, h, params):
                              params.jsb_piston_slots, params.jsb_propellers, params.jsb_propeller_slots,
                              params.jsb_engine_table_index, params.jsb_engine_table_data, params.jsb_frames, h,
                              sigma, params.jsb_held)
+    _gas_first(props, params, h)
     _post_block(props, params)
-    _held(props, params)
+    _held(props, params, h)
     params.diag[3] = props[int(s[J_RPM_SLOT])] if s[J_RPM_SLOT] >= 0 else 0.0
 
 
@@ -594,8 +653,9 @@ def _settle_inputs(t, y, h, params):
 def _settle_outputs(params):
     """:func:`settle_start` after the engines: their loads held, the flight controls settled on them, cl²."""
     props, s = params.jsb_props, params.jsb_scalars
+    _gas_first(props, params, 0.0)
     _post_block(props, params)
-    _held(props, params)
+    _held(props, params, 0.0)
     # flight controls that read the engines' outputs (DHC6's thrust coefficient) read this state's, not the last
     # evaluation's (settled again: a fixed point, so nothing else moves)
     _settled_fcs(props, params)

@@ -46,6 +46,8 @@ class Metrics:
         The aerodynamic reference point (``AERORP``), structural frame, in.
     eye_point : tuple
         The pilot's eye (``EYEPOINT``), structural frame, in (JSBSim's default: the origin).
+    visual_point : tuple
+        The visual reference point (``VRP``), structural frame, in (JSBSim's default: the origin).
     """
 
     wing_area: float
@@ -58,6 +60,7 @@ class Metrics:
     wing_incidence: float
     aero_rp: tuple
     eye_point: tuple = (0.0, 0.0, 0.0)
+    visual_point: tuple = (0.0, 0.0, 0.0)
 
     @classmethod
     def read(cls, source):
@@ -69,15 +72,20 @@ class Metrics:
 
         rp = next((loc for loc in el.findall("location") if loc.get("name") == "AERORP"), None)
         eye = next((loc for loc in el.findall("location") if loc.get("name") == "EYEPOINT"), None)
+        vrp = next((loc for loc in el.findall("location") if loc.get("name") == "VRP"), None)
         return cls(value("wingarea", "FT2"), value("wingspan", "FT"), value("chord", "FT"),
                    value("htailarea", "FT2", 0.0), value("htailarm", "FT", 0.0), value("vtailarea", "FT2", 0.0),
                    value("vtailarm", "FT", 0.0), value("wing_incidence", "RAD", 0.0),
                    source.location(rp, "metrics/location[AERORP]"),
-                   (0.0, 0.0, 0.0) if eye is None else source.location(eye, "metrics/location[EYEPOINT]"))
+                   (0.0, 0.0, 0.0) if eye is None else source.location(eye, "metrics/location[EYEPOINT]"),
+                   (0.0, 0.0, 0.0) if vrp is None else source.location(vrp, "metrics/location[VRP]"))
 
     def properties(self):
-        """The ``metrics/*`` properties the aerodynamics reads, by name."""
-        return {"metrics/Sw-sqft": self.wing_area, "metrics/bw-ft": self.wing_span, "metrics/cbarw-ft": self.chord,
+        """The ``metrics/*`` properties the aerodynamics reads, by name (the visual reference point's,
+        ``metrics/visualrefpoint-[xyz]-in``, as ``FGAircraft::bind``)."""
+        return {**{f"metrics/visualrefpoint-{axis}-in": float(v)
+                   for axis, v in zip("xyz", self.visual_point, strict=True)},
+                "metrics/Sw-sqft": self.wing_area, "metrics/bw-ft": self.wing_span, "metrics/cbarw-ft": self.chord,
                 "metrics/iw-rad": self.wing_incidence, "metrics/iw-deg": np.degrees(self.wing_incidence),
                 "metrics/Sh-sqft": self.htail_area, "metrics/lh-ft": self.htail_arm,
                 "metrics/Sv-sqft": self.vtail_area, "metrics/lv-ft": self.vtail_arm,
@@ -151,8 +159,6 @@ class MassBalance:
     def read(cls, source):
         """From ``<mass_balance>`` and the ``<tank>`` elements of ``<propulsion>``."""
         el = source.section("mass_balance")
-        if source.root.find("buoyant_forces") is not None:
-            raise InputError(source.path, "buoyant_forces", "gas cells (airships, balloons) are not supported")
         inertia = _inertia_matrix(source, el, "mass_balance")
         cg = next((loc for loc in el.findall("location") if loc.get("name") == "CG"), None)
         masses = []

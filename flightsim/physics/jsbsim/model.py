@@ -43,6 +43,7 @@ from flightsim.physics.jsbsim import ground_reactions as G
 from flightsim.physics.jsbsim import loads as L
 from flightsim.physics.jsbsim.aero import CL_SQUARED, LIFT, STALL_LATCH, Aerodynamics
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY, slots_of
+from flightsim.physics.jsbsim.buoyancy import BuoyantForces
 from flightsim.physics.jsbsim.external import ExternalForces
 from flightsim.physics.jsbsim.fcs import BUILTIN, SETTLE, FlightControls
 from flightsim.physics.jsbsim.fuel import FuelSystem
@@ -281,6 +282,8 @@ class JSBSimModel:
     #: The tanks and point masses (:class:`~flightsim.physics.jsbsim.fuel.FuelSystem`): the mass, CG and inertia
     #: as they change in flight.
     fuel: object = None
+    #: The gas cells and ballonets (:class:`~flightsim.physics.jsbsim.buoyancy.BuoyantForces`; none: no rows).
+    buoyancy: object = None
 
     @classmethod
     def read(cls, source):
@@ -293,7 +296,13 @@ class JSBSimModel:
         aero = Aerodynamics(source, props, extra=functools.partial(cls._strut_functions, source))
         cg = mass.cg
         external = ExternalForces(source, props, lambda r: mass.structural_to_body(r, cg))
-        engines = Propulsion(source, props, extra=external.compile_functions)
+        buoyancy = BuoyantForces(source, props)
+
+        def extra(builder, post):   # (the external forces' magnitudes, the gas cells' heat and blower functions)
+            external.compile_functions(builder)
+            buoyancy.compile_functions(builder, post)
+
+        engines = Propulsion(source, props, extra=extra)
         engines.locate(lambda r: mass.structural_to_body(r, cg))
         for name in fcs.outputs:        # (under no force's or moment's name: a property of its own, as in JSBSim)
             if name in external.bound and name not in external.writable:
@@ -321,17 +330,19 @@ class JSBSimModel:
         own.update(cls._retracting(source))
         # (the tanks, the point masses and FGMassBalance's outputs: changing in flight, flightsim.physics.jsbsim.fuel)
         fuel, fuel_values = FuelSystem.read(source, props, mass)
-        fuel = fuel.with_engines(engines.kinds)
+        fuel = fuel.with_engines(engines.kinds).with_gas(buoyancy.gas_slots)
         own.update(fuel_values)
         own.update(mass_properties_of(mass))
         cls._check_inputs(source, props, aero, fcs, engines, set(own) | set(commands) | set(L.PROP_LOADS)
+                          | buoyancy.outputs
                           | set(L.GEAR_LOADS)
                           | {props.names[int(slot)] for slot in contact_rows[:, :2].ravel() if slot >= 0}
                           | {canonical(GEAR_POSITION)} | cls._compressions(source)
                           | {"simulation/sim-time-sec", "gear/wow"})
         aux_slots = slots_of(props)
-        initial = props.array({canonical(GEAR_POSITION): 1.0, **external.defaults, **aero.defaults, **fcs.defaults,
-                               **engines.defaults})      # (FGFCS: the gear down, 1, until something moves it)
+        # (FGFCS: the gear down, 1, until something moves it)
+        initial = props.array({canonical(GEAR_POSITION): 1.0, **external.defaults, **buoyancy.defaults,
+                               **aero.defaults, **fcs.defaults, **engines.defaults})
         for k, v in own.items():
             if k in props:
                 initial[props[k]] = v
@@ -359,6 +370,11 @@ class JSBSimModel:
         scalars[L.J_STEER_CMD_SLOT] = props["fcs/steer-cmd-norm"]
         scalars[L.J_GEAR_POS_SLOT] = props[GEAR_POSITION]
         scalars[L.J_BRAKE_SLOTS:L.J_BRAKE_SLOTS + 3] = [props[n] for n in L.BRAKES]
+        if buoyancy.rows.shape[0]:
+            scalars[L.J_GAS_SLOTS:L.J_LOAD_SLOTS] = buoyancy.gas_slots
+            scalars[L.J_LOAD_SLOTS:L.J_LOAD_SLOTS + 9] = buoyancy.load_slots
+        scalars[L.J_LOAD_SLOTS + 6:L.J_LOAD_SLOTS + 9] = [props.slot(f"inertia/cg-{axis}-in") for axis in "xyz"]
+        scalars[L.J_VRP:L.J_VRP + 3] = metrics.visual_point
         written = set(fcs.outputs)
         for k, name in enumerate(L.WIND_PROPERTIES):
             scalars[L.J_WIND_SLOTS + k] = props[name] if name in written else -1
@@ -366,7 +382,7 @@ class JSBSimModel:
                    np.array(rows, dtype=np.float64).reshape(-1, L.COMMAND_FIELDS), state_slots, aux_slots, scalars,
                    external, contact_rows,
                    tuple(sorted({n for n in (*fcs.inputs, *aero.inputs, *getattr(engines, "inputs", ()))
-                                 if n.startswith("/")})), fuel)
+                                 if n.startswith("/")})), fuel, buoyancy)
 
     @staticmethod
     def _contacts(source, props, mass, fcs):
@@ -539,7 +555,7 @@ class JSBSimModel:
             jsb_aero_constants=aero.constants, jsb_aero_tables=aero.tables, jsb_aero_data=aero.table_data,
             jsb_engine_constants=eng.constants, jsb_engine_tables=eng.tables, jsb_engine_data=eng.table_data,
             **dict(zip(ENGINE_FIELDS, self.propulsion.arrays, strict=True)), jsb_external=self.external.rows,
-            jsb_contacts=self.contacts,
+            jsb_gas=self.buoyancy.rows, jsb_contacts=self.contacts,
         )
 
     def gauges(self, props):

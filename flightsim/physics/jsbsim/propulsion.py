@@ -66,7 +66,7 @@ the injection's (:data:`TURBINE_STATE`), the phase and switches
 ``…/blade-angle``, ...), so a frame is one call of :func:`engines_frame`,
 which other compiled code can call with :attr:`Propulsion.arrays`, and a
 reset is the array's.  What is not modelled is refused by name: other engines
-and thrusters (an electric engine driving a propeller), a ``template`` function in an engine file.
+and thrusters (an electric engine driving another thruster), a ``template`` function in an engine file.
 
 As JSBSim's ``FGElectric`` driving an ``FGRotor`` (a helicopter's rotor, its ``FGTransmission``, the tail rotor
 following the main one's rpm): :mod:`flightsim.physics.jsbsim.rotor`, a row of the piston arrays too
@@ -222,9 +222,10 @@ class Propulsion:
     Engine ``k`` of the file is a turbine, a rocket or an electric engine (a row of :attr:`engines`, its
     :data:`E_KIND` column saying which; a turbine driving a propeller also a row of :attr:`pistons` and
     :attr:`propellers`, :attr:`turbine_propellers`), a piston or a turboprop (a row of :attr:`pistons` and the same
-    row of :attr:`propellers`); :attr:`kinds` says which.  ``extra(builder)``, if given, adds functions of its own
-    to the engines' program before it is built (the external forces' magnitudes: evaluated once a frame after the
-    flight controls, as JSBSim's ``FGExternalReactions`` runs after them).
+    row of :attr:`propellers`); :attr:`kinds` says which.  ``extra(builder, post)``, if given, adds functions of its
+    own to the engines' program before it is built (the external forces' magnitudes: evaluated once a frame after
+    the flight controls, as JSBSim's ``FGExternalReactions`` runs after them) and to their post program (``post``:
+    the ballonets' heat, after the gas cells' first half, :mod:`~flightsim.physics.jsbsim.buoyancy`).
 
     Attributes
     ----------
@@ -301,6 +302,12 @@ class Propulsion:
                 self._rotor(engine, root, k, where, (pistons, piston_slots, propellers, propeller_slots, tables))
                 self._own_functions(root, k, where, builder)
                 continue
+            if root.tag == "electric_engine" and self._thruster_of(engine, where)[1].tag == "propeller":
+                thruster, prop = self._thruster_of(engine, where)
+                self._electric_propeller(thruster, prop, root, k, where, store, rows, slots,
+                                         (pistons, piston_slots, propellers, propeller_slots, tables))
+                self._own_functions(root, k, where, builder)
+                continue
             if root.tag in ("rocket_engine", "electric_engine"):
                 rows.append(self._rocket_or_electric(engine, root, k, where, slots, builder))
                 self._own_functions(root, k, where, builder)
@@ -336,8 +343,8 @@ class Propulsion:
             if orient is not None and orient.find("roll") is not None and \
                     source.number(orient.find("roll"), f"{where}/thruster/orient/roll") != 0.0:
                 raise InputError(source.path, f"{where}/thruster/orient/roll", "a rolled thruster is not supported")
-        if extra is not None:           # (functions evaluated with the engines': the external forces' magnitudes)
-            extra(builder)
+        if extra is not None:           # (functions evaluated with the engines': the external forces' magnitudes,
+            extra(builder, self._post)  # the gas cells' heat; and after them: the ballonets')
         self.program = builder.build()
         self.post_program = self._post.build()
         (self.engines, self.slots, self.pistons, self.piston_slots, self.propellers, self.propeller_slots,
@@ -593,6 +600,32 @@ class Propulsion:
         row[_piston.PE_KIND] = _turboprop.TURBINE_PROPELLER
         self.turbine_propellers[k] = self._powered(k, where, thruster, prop, store, out, row,
                                                    [0] * _propeller.TABLE_FIELDS, [self.properties.slot(thrust)])
+
+    def _electric_propeller(self, thruster, prop, root, k, where, store, rows, slots, out):
+        """Read electric engine ``k`` that drives a propeller (``thruster``, its file ``prop``): an electric row
+        whose power (ft·lbf/s, at :data:`~flightsim.physics.jsbsim.turboprop.ELECTRIC_POWER`) goes to its
+        propeller, no loads of its own, and an :data:`~flightsim.physics.jsbsim.turboprop.ELECTRIC_PROPELLER` row for
+        the propeller (``FGElectric::Calculate`` hands it its advance and feather commands, as a piston does), at
+        rest as loaded."""
+        e = f"propulsion/engine[{k}]"
+        power = _turboprop.ELECTRIC_POWER.format(e=e)
+        row = [0.0] * ENGINE_FIELDS
+        _rocket.read_electric(self.source, root, prop, where, row)
+        row[E_KIND], row[_rocket.L_PROPELLER] = KIND_ELECTRIC, 1.0
+        own = [-1] * SLOT_FIELDS
+        own[S_THROTTLE] = self.properties.slot(f"fcs/throttle-pos-norm[{k}]")
+        own[S_THRUST] = self.properties.slot(power)
+        own[_rocket.K_HP] = self.properties.slot(_rocket.ELECTRIC_STATE[0].format(e=e))
+        rows.append(row)
+        slots.append(own)
+        self.kinds.append(("electric", len(rows) - 1))
+        powered = [0.0] * _piston.ROW_FIELDS
+        powered[_piston.PE_KIND] = _turboprop.ELECTRIC_PROPELLER
+        self.turbine_propellers[k] = self._powered(k, where, thruster, prop, store, out, powered,
+                                                   [0] * _propeller.TABLE_FIELDS, [self.properties.slot(power)])
+        ps = out[3][-1]                 # (FGPropeller starts at rest: an electric engine has no running start)
+        name = self.properties.names
+        self.defaults.update({name[ps[RS_RPM]]: 0.0, name[ps[RS_ENGINE_RPM]]: 0.0})
 
     def _file(self, el, kind, where):
         """The element an ``<engine file=…>``/``<thruster file=…>`` names, from the package's ``engine/`` folder."""

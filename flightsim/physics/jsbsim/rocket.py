@@ -49,7 +49,9 @@ default) × throttle, ``…/power-hp`` = that / 745.7; the thruster is handed
 thruster's always is, so a negative throttle gives none), which a ``direct``
 thruster takes as its thrust, in lbf (``FGThruster::Calculate``).  No state:
 it follows the throttle in the same frame.  An electric engine driving a
-rotor is :mod:`~flightsim.physics.jsbsim.rotor`'s; one driving a propeller is refused.
+rotor is :mod:`~flightsim.physics.jsbsim.rotor`'s; one driving a propeller hands
+it that power (:func:`electric_frame`, the propeller's frame
+:func:`~flightsim.physics.jsbsim.turboprop.powered_frame`).
 
 The engine's own ``<function>`` elements are compiled by
 :class:`~flightsim.physics.jsbsim.propulsion.Propulsion` (pre functions before the engines' frames, post
@@ -103,8 +105,9 @@ R_MIN_THROTTLE, R_FLOW_MAX, R_AREA, R_STARVED = 0, 1, 2, 3
 #: A solid rocket's: 1 (a liquid one's 0), its thrust's build-up time (s), its Isp (s), the usable propellant of the
 #: tanks it feeds from (lb).
 R_SOLID, R_BUILDUP, R_ISP, R_PROPELLANT = 4, 5, 6, 7
-#: An electric engine's: its power at full throttle (W).
-L_POWER = 0
+#: An electric engine's: its power at full throttle (W); and, at every row's ``propulsion.E_PROPELLER``, 1 where it
+#: drives a propeller.
+L_POWER, L_PROPELLER = 0, 21
 #: The thruster's columns in every row: location (ft), pitch and yaw (rad); the row's kind column.
 T_X, T_Y, T_Z, T_PITCH, T_YAW = 10, 11, 12, 13, 14
 #: Slot columns shared with a turbine's: its throttle position and its thrust (``propulsion.S_THROTTLE``,
@@ -249,9 +252,9 @@ def read_electric(source, root, thruster, where, row):
     """Fill ``row`` (``L_POWER``: the thruster's columns left as they are) for an ``<electric_engine>``, as
     ``FGElectric``'s constructor reads it; ``thruster`` the thruster's root element (only ``<direct>``)."""
     _check(source, root, where, _ELECTRIC_KNOWN, "an electric engine")
-    if thruster.tag != "direct":
+    if thruster.tag not in ("direct", "propeller"):
         raise InputError(source.path, f"{where}/thruster", f"an electric engine driving a <{thruster.tag}> is not "
-                         "supported yet (a direct thruster or a rotor only)")
+                         "supported yet (a direct thruster, a propeller or a rotor only)")
     row[L_POWER] = _value(source, root, "power", where, _POWER_UNITS, HP_TO_WATTS)
 
 
@@ -401,10 +404,15 @@ def rocket_steady(props, row, s, out):
 
 @borrowing_jit
 def electric_frame(props, row, s, out):
-    """One frame of an electric engine with a direct thruster (``FGElectric::Calculate``): its power and thrust
-    into ``props``, its loads added into ``out``."""
+    """One frame of an electric engine (``FGElectric::Calculate``): its power and a direct thruster's thrust into
+    ``props``, its loads added into ``out``; one that drives a propeller (:data:`L_PROPELLER`) puts its power (ft·lbf/s)
+    where the thrust would go, for its propeller's frame (:func:`~flightsim.physics.jsbsim.turboprop.
+    powered_frame`), and has no loads of its own."""
     hp = row[L_POWER] * props[s[K_THROTTLE]] / HP_TO_WATTS
     props[s[K_HP]] = hp
+    if row[L_PROPELLER] != 0.0:
+        props[s[K_THRUST]] = hp * HP_TO_FTLBS       # (FGElectric: at rest, rpm ≤ 0.1, never below 0; ≥ 0 here)
+        return
     thrust = max(hp * HP_TO_FTLBS, 0.0)             # (the thruster's rpm, a direct one's, is 0)
     props[s[K_THRUST]] = thrust
     _gimballed_loads(props, row, s, thrust, out)

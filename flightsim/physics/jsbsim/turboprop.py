@@ -98,8 +98,10 @@ from flightsim.physics.jsbsim.propeller import (
 __all__ = ["TURBOPROP", "TURBINE_PROPELLER", "TURBOPROP_SLOTS", "read_turboprop", "powered_frame",
            "powered_steady"]
 
-#: :data:`~flightsim.physics.jsbsim.piston.PE_KIND` of a turboprop's row, and of a turbine's propeller's.
-TURBOPROP, TURBINE_PROPELLER = 1.0, 2.0
+#: :data:`~flightsim.physics.jsbsim.piston.PE_KIND` of a turboprop's row, of a turbine's propeller's, and of an
+#: electric engine's propeller's (its power, ``FGElectric``'s, at the slot of :data:`ELECTRIC_POWER`); 3.0 is a
+#: rotor's (``rotor.ROTOR``).
+TURBOPROP, TURBINE_PROPELLER, ELECTRIC_PROPELLER = 1.0, 2.0, 4.0
 #: Columns of a turboprop's row: idle and maximum N1 (%), the maximum power (hp), N1's time constant
 #: (``n1idle_max_delay``, s), the beta range's end and the reverse power (fractions), the IELU's torque
 #: (ft·lbf; ≤ 0: none), the ITT's time constant (s).
@@ -114,6 +116,8 @@ TURBOPROP_SLOTS = ("fcs/throttle-pos-norm[{k}]", "{e}/n1", "{e}/power-hp", "{e}/
  TS_COMBUSTION) = range(len(TURBOPROP_SLOTS))
 #: flightsim's name for the thrust a turbine driving a propeller computes (lbf), which it hands on as power.
 TURBINE_THRUST = "{e}/turbine-thrust-lbs"
+#: flightsim's name for the power an electric engine driving a propeller hands it (ft·lbf/s).
+ELECTRIC_POWER = "{e}/flightsim-shaft-power-ftlbs_sec"
 #: flightsim's names for FGPropeller's ``Advance`` and ``Feathered`` behind a turbine (never set: 0).
 TURBINE_PROPELLER_CONTROLS = ("{e}/propeller-advance", "{e}/propeller-feather")
 
@@ -258,8 +262,9 @@ def _turboprop_frame(props, row, s, pr, ps, tb, data, dt, out):
 
 @borrowing_jit
 def powered_frame(props, row, s, pr, ps, tb, data, dt, out):
-    """One frame (``dt`` s) of a turboprop (:data:`TURBOPROP`) or of a turbine's propeller (:data:`TURBINE_PROPELLER`:
-    the turbine has run, its thrust at ``s[0]`` is the propeller's power) with its propeller, whose body loads
+    """One frame (``dt`` s) of a turboprop (:data:`TURBOPROP`) or of a turbine's or an electric engine's propeller
+    (:data:`TURBINE_PROPELLER`, :data:`ELECTRIC_PROPELLER`: the engine has run, its output at ``s[0]`` is the
+    propeller's power) with its propeller, whose body loads
     about the CG are added into ``out`` (lbf, ft·lbf; JSBSim's body frame)."""
     if row[PE_KIND] == TURBOPROP:
         _turboprop_frame(props, row, s, pr, ps, tb, data, dt, out)

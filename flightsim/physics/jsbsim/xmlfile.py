@@ -43,6 +43,11 @@ CONVERT = {
     "LBS/FT": ("LBS/FT", 1.0), "N/M": ("LBS/FT", 1.0 / 14.5939),
     "LBS/FT/SEC": ("LBS/FT/SEC", 1.0), "N/M/SEC": ("LBS/FT/SEC", 1.0 / 14.5939),
     "FT3/SEC2": ("FT3/SEC2", 1.0), "M3/SEC2": ("FT3/SEC2", 35.3146667), "KM/SEC": ("FT/SEC", 3280.8399),
+    # a gas cell's overpressure and valve (FGGasCell), JSBSim's factors computed as it computes them
+    "LBS/FT2": ("LBS/FT2", 1.0), "PA": ("LBS/FT2", 1.0 / (14.5939 / (1.0 / _M_FT))),
+    "N/M2": ("LBS/FT2", 1.0 / (14.5939 / (1.0 / _M_FT))),
+    "FT4*SEC/SLUG": ("FT4*SEC/SLUG", 1.0),
+    "M4*SEC/KG": ("FT4*SEC/SLUG", _M_FT * _M_FT * _M_FT * _M_FT / (1.0 / 14.59390)),
 }
 #: Lengths in the structural frame (locations) are kept in inches, as JSBSim keeps them.
 _TO_INCHES = {"IN": 1.0, "FT": 12.0, "M": _M_FT * 12.0, "CM": 0.032808399 * 12.0, "KM": 3280.8399 * 12.0}
