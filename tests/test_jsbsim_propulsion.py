@@ -756,3 +756,12 @@ def test_what_fgpistons_constructor_derives_is_jsbsims(name):
     for column, key in ((PE_ISFC, "bsfc-lbs_hphr"), (PE_Z_AIRBOX, "air-intake-impedance-factor"),
                         (PE_VOL_EFF, "volumetric-efficiency"), (PE_STATIC_FRICTION, "friction-hp")):
         assert row[column] == pytest.approx(fdm[f"propulsion/engine/{key}"], rel=1e-15), key
+
+
+def test_each_propeller_driving_engine_kind_has_its_own_number():
+    # the kinds share the piston array's PE_KIND column and the frames dispatch on it: two kinds on one number
+    # would fly one engine with the other's frame
+    from flightsim.physics.jsbsim import brushless, rotor, turboprop
+    kinds = (0.0, turboprop.TURBOPROP, turboprop.TURBINE_PROPELLER, rotor.ROTOR, turboprop.ELECTRIC_PROPELLER,
+             brushless.BRUSHLESS)
+    assert len(set(kinds)) == len(kinds)

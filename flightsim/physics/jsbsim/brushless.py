@@ -34,7 +34,7 @@ from flightsim.physics.jsbsim.piston import PE_KIND, ROW_FIELDS
 __all__ = ["BRUSHLESS", "BRUSHLESS_SLOTS", "motor_power", "read_brushless"]
 
 #: :data:`~flightsim.physics.jsbsim.piston.PE_KIND` of a brushless motor's row.
-BRUSHLESS = 4.0
+BRUSHLESS = 5.0
 #: Columns of its row: the battery's voltage (V), the speed constant Kv (rpm/V), the coil's resistance (Ω), the
 #: no-load current (A).
 (BL_MAX_VOLTS, BL_KV, BL_RESISTANCE, BL_NO_LOAD_CURRENT) = range(4)

@@ -100,7 +100,7 @@ __all__ = ["TURBOPROP", "TURBINE_PROPELLER", "TURBOPROP_SLOTS", "read_turboprop"
 
 #: :data:`~flightsim.physics.jsbsim.piston.PE_KIND` of a turboprop's row, of a turbine's propeller's, and of an
 #: electric engine's propeller's (its power, ``FGElectric``'s, at the slot of :data:`ELECTRIC_POWER`); 3.0 is a
-#: rotor's (``rotor.ROTOR``).
+#: rotor's (``rotor.ROTOR``), 5.0 a brushless motor's (``brushless.BRUSHLESS``).
 TURBOPROP, TURBINE_PROPELLER, ELECTRIC_PROPELLER = 1.0, 2.0, 4.0
 #: Columns of a turboprop's row: idle and maximum N1 (%), the maximum power (hp), N1's time constant
 #: (``n1idle_max_delay``, s), the beta range's end and the reverse power (fractions), the IELU's torque
