@@ -339,7 +339,7 @@ def main(argv=None):
     expression = params_expression(fields, own_names)
     kernels = {label: compile_source(f"profile_{i}", _TEMPLATE.format(name=f"profile_{i}", params=expression,
                                                                        body=body), parallel_jit)
-               for i, (label, body) in enumerate(BODIES.items())}
+               for i, (label, body) in enumerate(BODIES.items()) if label == "full step" or not args.quick}
 
     def lacking(*names):
         """The shared fields and own rows with the arrays ``names`` empty (their loops run zero times)."""
@@ -386,7 +386,7 @@ def main(argv=None):
                 ("BatchSimulation.step, one airplane at a time (lanes off)", public(one))]
     variants += [(label, call(label, k)) for label, k in kernels.items()]
     elements = ("positions", "elements", "element_refs", "normals")
-    for kernel in ("full step", "4 × derivative"):
+    for kernel in ("full step", "4 × derivative")[:1 if args.quick else 2]:
         variants += [(f"{kernel}, no elements", call(f"{kernel} no elements", kernels[kernel], lacking(*elements))),
                      (f"{kernel}, no gear", call(f"{kernel} no gear", kernels[kernel], lacking("gear_positions"))),
                      (f"{kernel}, neither", call(f"{kernel} neither", kernels[kernel],
@@ -420,37 +420,47 @@ def main(argv=None):
     for r in rows:
         print(f"| {r.label} | {ns[r.label]:.0f} | {cpu[r.label]:.0f} | {100 * cpu[r.label] / cpu['full step']:.0f} % |")
 
-    def part(label, value, per, of_step):
-        return label, value, per, of_step
-
-    c = cpu
+    # (label, its value from the CPU ns, per what, a share of the step?); with --quick only the full step's kernel
+    # is compiled, and the parts that need the others are left out
+    # (a part, its value from the rows' CPU ns, per what, whether a share of the step); --quick compiles only the
+    # full step's kernel, and the parts that need the others are left out
+    step = "BatchSimulation.step"
+    one_at_a_time = "BatchSimulation.step, one airplane at a time (lanes off)"
+    windy_step = "BatchSimulation.step, wind 20 kt, moderate turbulence"
+    bare = "params built, one field read"
     derived = [
-        part("BatchSimulation.step one airplane at a time / in SIMD lanes",
-             c["BatchSimulation.step, one airplane at a time (lanes off)"] / c["BatchSimulation.step"], "×", False),
-        part("the 8 lifting elements (4 evaluations)", c["full step"] - c["full step, no elements"], "step", True),
-        part("one lifting element", (c["full step"] - c["full step, no elements"]) / 32, "element", False),
-        part("the 7 contact points in the air (4 evaluations)", c["full step"] - c["full step, no gear"], "step",
-             True),
-        part("the rest: integrator, loads' frame, calls, ground check", c["full step, neither"], "step", True),
-        part("  the integrator's own arithmetic (4 stages, loads constant)", c["rk4 arithmetic, loads constant"]
-             - c["params built, one field read"], "step", True),
-        part("  the ground check in the air (a state copied, one compare)", c["ground check (in the air)"]
-             - c["params built, one field read"], "step", True),
-        part("  the loads' frame with no elements and no gear (4 evaluations)", c["4 × derivative, neither"]
-             - c["params built, one field read"], "step", True),
-        part("one loads evaluation through derivative (as the step calls it)", c["4 × derivative"] / 4,
-             "evaluation", False),
-        part("one loads evaluation called from the kernel's loop itself", c["4 × loads"] / 4, "evaluation", False),
-        part("BatchSimulation.step's Python around the kernel (its reset not timed)",
-             c["BatchSimulation.step, one airplane at a time (lanes off)"] - c["full step"], "step", True),
-        part("the wind (20 kt, moderate turbulence, sampled every step)",
-             c["BatchSimulation.step, wind 20 kt, moderate turbulence"] - c["BatchSimulation.step"], "step", False),
+        ("BatchSimulation.step one airplane at a time / in SIMD lanes", lambda c: c[one_at_a_time] / c[step], "×",
+         False),
+        ("the 8 lifting elements (4 evaluations)", lambda c: c["full step"] - c["full step, no elements"], "step",
+         True),
+        ("one lifting element", lambda c: (c["full step"] - c["full step, no elements"]) / 32, "element", False),
+        ("the 7 contact points in the air (4 evaluations)", lambda c: c["full step"] - c["full step, no gear"], "step",
+         True),
+        ("the rest: integrator, loads' frame, calls, ground check", lambda c: c["full step, neither"], "step", True),
+        ("  the integrator's own arithmetic (4 stages, loads constant)",
+         lambda c: c["rk4 arithmetic, loads constant"] - c[bare], "step", True),
+        ("  the ground check in the air (a state copied, one compare)",
+         lambda c: c["ground check (in the air)"] - c[bare], "step", True),
+        ("  the loads' frame with no elements and no gear (4 evaluations)",
+         lambda c: c["4 × derivative, neither"] - c[bare], "step", True),
+        ("one loads evaluation through derivative (as the step calls it)", lambda c: c["4 × derivative"] / 4,
+         "evaluation", False),
+        ("one loads evaluation called from the kernel's loop itself", lambda c: c["4 × loads"] / 4, "evaluation",
+         False),
+        ("BatchSimulation.step's Python around the kernel (its reset not timed)",
+         lambda c: c[one_at_a_time] - c["full step"], "step", True),
+        ("the wind (20 kt, moderate turbulence, sampled every step)", lambda c: c[windy_step] - c[step], "step",
+         False),
     ]
     print("\nDerived (CPU ns, summed over the threads; differences of the rows above):\n")
     print("| part | CPU ns | per | share of the full step |")
     print("|---|---:|---:|---:|")
-    for label, value, per, of_step in derived:
-        share = f"{100 * value / c['full step']:.0f} %" if of_step else ""
+    for label, value_of, per, of_step in derived:
+        try:
+            value = value_of(cpu)
+        except KeyError:
+            continue
+        share = f"{100 * value / cpu['full step']:.0f} %" if of_step else ""
         shown = f"{value:.2f}" if per == "×" else f"{value:.0f}"
         print(f"| {label} | {shown} | {per} | {share} |")
 

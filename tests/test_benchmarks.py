@@ -90,7 +90,8 @@ def test_bench_peers_quick_without_nimbus_times_flightsim_alone():
     assert "pip install \"git+https://github.com/auxeno/nimbus@" in out
     assert "| N | steps per call | flightsim airplane-steps/s |" in out and "| 1,024 |" in out
     assert "flightsim / Nimbus at N" not in out
-    assert "flightsim jsbsim:c172p euler N=256 round / JSBSim = " in out and "(keep ≥ 10, aim 20:" in out
+    assert "flightsim jsbsim:c172p euler N=256 flat / JSBSim = " in out and "(keep ≥ 10, aim 20:" in out
+    assert "N=256 round" not in out                 # (--quick: the flat planet only)
 
 
 def test_profile_batch_quick_checks_its_kernels_and_the_lanes_bit_for_bit():

@@ -312,7 +312,7 @@ batch_steps_lanes = compile_source("batch_steps_lanes", _LANES_KERNEL, parallel_
 _CONTACT = f'''
 def batch_contact(Y, T, fields, own, travel, index, wheels_down, on_ground):
     """The ground contact of the airplanes ``index`` at their states (their anchors reset): no crash check."""
-    for i in prange(index.shape[0]):
+    for i in range(index.shape[0]):
         a = index[i]
         params = {_fields_expression("fields", "own", "a", view=True)}
         params.gear_anchor[:] = 0.0
@@ -320,9 +320,10 @@ def batch_contact(Y, T, fields, own, travel, index, wheels_down, on_ground):
         wheels_down[a] = touching
         on_ground[a] = loaded
 '''
-batch_contact = compile_source("batch_contact", _CONTACT, parallel_jit)
-#: The same on the calling thread (few airplanes).
-batch_contact_serial = compile_source("batch_contact", _CONTACT, entry_jit)
+#: On the calling thread, however many airplanes: a reset's contact costs about 2 µs an airplane, and a parallel
+#: kernel over the loads' ground contact took numba minutes to compile for JSBSim's aircraft (66 s flat, 230 s round
+#: for the c172p, cold, on 2 cores) for a saving of under a microsecond an airplane per reset.
+batch_contact = compile_source("batch_contact", _CONTACT, entry_jit)
 
 _LOADS = f'''
 def batch_loads(Y, T, fields, own, out):
@@ -749,8 +750,7 @@ class BatchSimulation:
 
     def _contact(self, index):
         """Ground contact of the airplanes just loaded (no touchdown, no crash check); their brakes hold anew."""
-        contact = batch_contact if index.shape[0] >= PARALLEL_MIN else batch_contact_serial
-        contact(self.states, self.times, self._fields, self._own, self._travel, index, self._wheels_down,
+        batch_contact(self.states, self.times, self._fields, self._own, self._travel, index, self._wheels_down,
                 self.on_ground)
 
     @property
