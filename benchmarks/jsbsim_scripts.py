@@ -149,6 +149,30 @@ NOTES = {
              "accelerations), as flightsim's Simulation.hold_down does: the two stand still, to the foot, for 420 s",
     "p51_start_test": "its reset file puts the P-51 below the ground sinking at 17.7 ft/s; as in JSBSim nothing on "
                       "the ground stops the run, and after the start the two part in attitude (65°) on the ground",
+    "ah1s_flight_test": "the AH-1S's rotors (FGRotor) as JSBSim's, the lift-off in the same frame; 'Hover around at "
+                        "approx 75ft hagl' (h-agl ≥ 50 ft) fires 2 frames early (52.6275 s against 52.6425 s): "
+                        "flightsim's height there 0.016 ft above JSBSim's while climbing at 0.92 ft/s, a difference "
+                        "built while the skids unload",
+    "sim_primer": "the AH-1S stays on its skids, its rotor governed as JSBSim's (321 rpm; thrust within 0.02 lbf); "
+                  "at 13 s the yaw autopilot turns it on its skids (ψ 180° → 85°), a stick-slip spin in which the "
+                  "headings part by up to 7.8° and end 1.3° apart",
+    "Submarine_Scout_1": "the gas cell and ballonets as JSBSim's; 'Engine start 2' fires 3 frames late (8.61667 s "
+                         "against 8.61042 s): the engine cranks with the airship at rest, its axial speed within "
+                         "1e-6 ft/s of JSBSim's (the integrators' first steps differ), which the propeller at 0.04 rpm "
+                         "feels (its rpm 6.6e-5 low in the third cranking frame)",
+    "ZLT-NT-moored-1": "the moored airship on its gear, its helium cell and ballonets as JSBSim's; the largest "
+                       "differences come in the first 10 s, when the mooring wire snaps taut: JSBSim's first IC frame "
+                       "runs its flight controls before they have seen any buoyancy (weight 20,948 lb against "
+                       "21,448, the CG 21 in further aft), so its nudge onto the gear is 16.1 ft, flightsim's 14.4 ft; "
+                       "from 30 s on the height agrees within 0.02 ft",
+    "Short_S23_1": "the script's fcs/starter-cmd-norm[n] are the S.23's own (its engines system declares them, its "
+                   "starter switches read them); seven notices fire off JSBSim's frames (2–29): the hull drifts on "
+                   "the water at 0.203 ft/s where JSBSim's drifts at 0.189 ft/s when the cranking starts (10 s), so "
+                   "the engines catch 1–3 frames apart; flightsim's hull surges from the second frame where JSBSim's "
+                   "stays at rest for about 30 frames (not yet found why)",
+    "Test_F450_Launch": "the quadcopter's brushless DC motors (FGBrushLessDCMotor) and its IMU's accelerometers, gyros "
+                        "and magnetometers (FGAccelerometer, FGGyro, FGMagnetometer, their noise JSBSim's own random "
+                        "numbers) as JSBSim's: the ground trim, launch, hover, roll and yaw doublets",
 }
 
 
