@@ -182,8 +182,14 @@ def interrupt(args, chunks, count, sig):
     return p.returncode, err
 
 
-def test_a_stopped_or_killed_campaign_resumes_to_the_rows_of_a_clean_run(clean, tmp_path):
-    spec, out, _ = clean
+def test_a_stopped_or_killed_campaign_resumes_to_the_rows_of_a_clean_run(tmp_path):
+    # runs of 60 s of flight (about 0.3 s each), so that runs are left when the signal comes: the module's 3-s runs
+    # (a few ms each) could all be flown, and the campaign be writing its summary, by the time a loaded machine
+    # let this process send it
+    spec = spec_file(tmp_path, "longer.toml", time_s=60)
+    out = tmp_path / "clean"
+    r = campaign(spec, "--out", out, "--chunk", RUNS)
+    assert r.returncode == 0, r.stderr
     folder = tmp_path / "killed"
     chunks = folder / "chunks"
     args = [spec, "--out", folder, "--chunk", 1]

@@ -283,10 +283,10 @@ def test_cli_simulate_writes_a_trace(tmp_path):
 
 
 def test_unsupported_aircraft_are_one_line_and_exit_2():
-    out = cli("simulate", "--aircraft", "jsbsim:weather-balloon", "--duration", "1")
+    out = cli("simulate", "--aircraft", "jsbsim:ballx", "--duration", "1")
     assert out.returncode == 2
     lines = [line for line in out.stderr.strip().splitlines() if "compiling the physics" not in line]
-    assert len(lines) == 1 and "weather-balloon.xml" in lines[0] and "gas cells" in lines[0]
+    assert len(lines) == 1 and "ballx.xml" in lines[0] and "axis4" in lines[0]
 
 
 def test_aircraft_lists_the_fleet():
@@ -295,7 +295,7 @@ def test_aircraft_lists_the_fleet():
     text = out.stdout
     assert "jsbsim:737" in text and "jsbsim:t6texan2" in text
     refused = text.split("not yet")[1]
-    assert "jsbsim:weather-balloon" in refused and "gas cells" in refused
+    assert "jsbsim:ballx" in refused and "axis4" in refused
     loaded, shipped = map(int, re.search(r"(\d+) of (\d+) in the jsbsim package load", text).groups())
     rows = [line for line in text.split("not yet")[0].splitlines()
             if line.startswith("  jsbsim:") and "reads FlightGear" not in line]
