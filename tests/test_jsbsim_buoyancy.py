@@ -57,6 +57,34 @@ def _root(tmp_path):
     return root, work
 
 
+def _flown_in_both(root, work, name):
+    """``scripts/NAME.xml`` under ``root`` run by ``flightsim script`` in ``work`` and by JSBSim (the jsbsim
+    package) in ``root``: the rows of the ``NAME.csv`` each writes (its header first), the same columns and 32
+    rows in both."""
+    done = cli("script", f"scripts/{name}.xml", "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    fdm = jsbsim.FGFDMExec(str(root))
+    fdm.set_debug_level(0)
+    fdm.load_script(f"scripts/{name}.xml")
+    fdm.run_ic()
+    while fdm.run():
+        pass
+    ours, theirs = read_rows(work / f"{name}.csv"), read_rows(root / f"{name}.csv")
+    assert ours[0] == theirs[0] and len(ours) == len(theirs) == 32
+    return ours, theirs
+
+
+def _within(ours, theirs, k, name, tolerance, rows):
+    """Column ``k`` (property ``name``) of flightsim's ``rows`` within ``tolerance`` of JSBSim's, relative to the
+    largest of JSBSim's; flightsim's values."""
+    mine = [float(r[k]) for r in ours[rows]]
+    jsbs = [float(r[k]) for r in theirs[rows]]
+    size = max(abs(v) for v in jsbs)
+    worst = max(abs(a - b) for a, b in zip(mine, jsbs, strict=True))
+    assert worst <= tolerance * size, (name, worst, size)
+    return mine
+
+
 def test_the_weather_balloons_cell_lifts_as_jsbsims(tmp_path):
     """Over 3 s (360 frames, logged every 0.1 s) the cell's lift, contents, pressure, temperature and volume, the
     weight with the gas, the CG and the roll inertia the gas moves, and the height, each within its tolerance of
@@ -69,23 +97,10 @@ def test_the_weather_balloons_cell_lifts_as_jsbsims(tmp_path):
     (measured at 0 s: the CG within 1e-4, the roll inertia within 2.3 % of JSBSim's; from the first frame on as
     the other columns)."""
     root, work = _root(tmp_path)
-    done = cli("script", "scripts/balloon.xml", "--root", str(root), cwd=work)
-    assert done.returncode == 0, done.stderr
-    fdm = jsbsim.FGFDMExec(str(root))
-    fdm.set_debug_level(0)
-    fdm.load_script("scripts/balloon.xml")
-    fdm.run_ic()
-    while fdm.run():
-        pass
-    ours, theirs = read_rows(work / "balloon.csv"), read_rows(root / "balloon.csv")
-    assert ours[0] == theirs[0] and len(ours) == len(theirs) == 32
+    ours, theirs = _flown_in_both(root, work, "balloon")
     for k, name in enumerate(COLUMNS, start=1):
         first = 2 if name.startswith("inertia/cg") or name.startswith("inertia/i") else 1
-        mine = [float(r[k]) for r in ours[first:]]
-        jsbs = [float(r[k]) for r in theirs[first:]]
-        size = max(abs(v) for v in jsbs)
-        worst = max(abs(a - b) for a, b in zip(mine, jsbs, strict=True))
-        assert worst <= COLUMNS[name] * size, (name, worst, size)
+        _within(ours, theirs, k, name, COLUMNS[name], slice(first, None))
     h = [float(r[-1]) for r in ours[1:]]
     assert h[-1] - h[0] > 10.0                          # (it climbs: the lift exceeds the weight by some 9 lbf)
     lift = [float(r[1]) for r in ours[1:]]
@@ -175,24 +190,10 @@ def test_a_ballonet_blown_and_valved_as_jsbsims(tmp_path):
     (root / "scripts" / "blimp.xml").write_text(BLIMP_SCRIPT.format(properties=properties))
     work = tmp_path / "work"
     work.mkdir()
-    done = cli("script", "scripts/blimp.xml", "--root", str(root), cwd=work)
-    assert done.returncode == 0, done.stderr
-    fdm = jsbsim.FGFDMExec(str(root))
-    fdm.set_debug_level(0)
-    fdm.load_script("scripts/blimp.xml")
-    fdm.run_ic()
-    while fdm.run():
-        pass
-    ours, theirs = read_rows(work / "blimp.csv"), read_rows(root / "blimp.csv")
-    assert ours[0] == theirs[0] and len(ours) == len(theirs) == 32
+    ours, theirs = _flown_in_both(root, work, "blimp")
     columns = {}
     for k, name in enumerate(BLIMP_COLUMNS, start=1):
-        mine = [float(r[k]) for r in ours[1:]]
-        jsbs = [float(r[k]) for r in theirs[1:]]
-        size = max(abs(v) for v in jsbs)
-        worst = max(abs(a - b) for a, b in zip(mine, jsbs, strict=True))
-        assert worst <= BLIMP_COLUMNS[name] * size, (name, worst, size)
-        columns[name] = mine
+        columns[name] = _within(ours, theirs, k, name, BLIMP_COLUMNS[name], slice(1, None))
     volume = columns["buoyant_forces/gas-cell/ballonet/volume-ft3"]
     assert volume[15] > 2.0 * volume[0] and abs(volume[-1] - volume[16]) < 0.01 * volume[16]
     gas = columns["buoyant_forces/gas-cell/contents-mol"]
@@ -277,24 +278,10 @@ def test_an_electric_engine_drives_its_propeller_as_jsbsims(tmp_path):
     (root / "scripts" / "blimp.xml").write_text(script)
     work = tmp_path / "work"
     work.mkdir()
-    done = cli("script", "scripts/blimp.xml", "--root", str(root), cwd=work)
-    assert done.returncode == 0, done.stderr
-    fdm = jsbsim.FGFDMExec(str(root))
-    fdm.set_debug_level(0)
-    fdm.load_script("scripts/blimp.xml")
-    fdm.run_ic()
-    while fdm.run():
-        pass
-    ours, theirs = read_rows(work / "blimp.csv"), read_rows(root / "blimp.csv")
-    assert ours[0] == theirs[0] and len(ours) == len(theirs) == 32
+    ours, theirs = _flown_in_both(root, work, "blimp")
     columns = {}
     for k, name in enumerate(THRUSTER_COLUMNS, start=1):
-        mine = [float(r[k]) for r in ours[1:9]]             # (0 … 0.7 s)
-        jsbs = [float(r[k]) for r in theirs[1:9]]
-        size = max(abs(v) for v in jsbs)
-        worst = max(abs(a - b) for a, b in zip(mine, jsbs, strict=True))
-        assert worst <= THRUSTER_COLUMNS[name] * size, (name, worst, size)
-        columns[name] = mine
+        columns[name] = _within(ours, theirs, k, name, THRUSTER_COLUMNS[name], slice(1, 9))   # (0 … 0.7 s)
     assert columns["propulsion/engine/power-hp"][-1] == pytest.approx(0.02 * 147000.0 / 745.7)
     rpm, thrust = columns["propulsion/engine/propeller-rpm"], columns["propulsion/engine/thrust-lbs"]
     assert rpm[4] == 0.0 and rpm[-1] > 200.0 and thrust[-1] > 5.0
