@@ -453,20 +453,22 @@ class ScriptProperties:
                 self.sim.set_jsbsim_property(n, float(int(value)) if kind == "magneto" else
                                              (0.0 if value == 0.0 else 1.0))
 
+    def _of_kind(self, wanted):
+        """``(engine index, row)`` of each of the aircraft's engines of kind ``wanted`` (``Propulsion.kinds``')."""
+        kinds = self.model.propulsion.kinds
+        return [(k, row) for k, (kind, row) in enumerate(kinds) if kind == wanted]
+
     def _pistons(self):
         """``(engine index, piston row)`` of each of the aircraft's piston engines."""
-        kinds = self.model.propulsion.kinds
-        return [(k, row) for k, (kind, row) in enumerate(kinds) if kind == "piston"]
+        return self._of_kind("piston")
 
     def _rotors(self):
         """``(engine index, row)`` of each of the aircraft's electric engines driving a rotor."""
-        kinds = self.model.propulsion.kinds
-        return [(k, row) for k, (kind, row) in enumerate(kinds) if kind == "rotor"]
+        return self._of_kind("rotor")
 
     def _turbines(self):
         """``(engine index, turbine row)`` of each of the aircraft's turbines (direct or driving a propeller)."""
-        kinds = self.model.propulsion.kinds
-        return [(k, row) for k, (kind, row) in enumerate(kinds) if kind == "turbine"]
+        return self._of_kind("turbine")
 
     def _startable(self):
         """``(engine index, kind, row)`` of each engine that starts and stops here: pistons and turbines."""

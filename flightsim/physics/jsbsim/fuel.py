@@ -44,7 +44,7 @@ right, z down); the caller turns the tensor into flightsim's body axes.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -231,12 +231,10 @@ class FuelSystem:
 
     def with_engines(self, kinds):
         """The same with the engines' kinds and rows (``Propulsion.kinds``)."""
-        from dataclasses import replace
         return replace(self, engines=tuple(kinds))
 
     def with_gas(self, slots):
         """The same with the gas cells' outputs' slots (:attr:`gas_slots`)."""
-        from dataclasses import replace
         return replace(self, gas_slots=np.asarray(slots, dtype=np.int64))
 
     def engine_table(self):

@@ -937,12 +937,17 @@ def run_rotor_frame(props, propulsion, row, dt):
     return out
 
 
+#: A rotor's march (``FGPropulsion::GetSteadyState``): at most this many frames, until its thrust has held for
+#: the second many (:func:`march_rotor`, :func:`engines_steady`).
+ROTOR_MARCH = (6000, 120)
+
+
 def march_rotor(props, propulsion, row, dt=0.5, current=0.0):
     """``FGPropulsion::GetSteadyState`` for the electric engine and rotor ``row`` of ``propulsion``: its frame
     (:func:`~flightsim.physics.jsbsim.rotor.rotor_frame`) marched as :func:`march_piston` marches a piston (the
     transmission stepping ``dt``, 0.5 s; the inflow's lag the simulation's step, as JSBSim's rotor keeps its own).
     Returns the last thrust (the next engine's march starts from it, as JSBSim's) and the last frame's loads."""
-    _, current, out = _march(props, FRAME_ROTOR, _rotor.RR_THRUST, dt, 6000, 120, propulsion.pistons[row],
+    _, current, out = _march(props, FRAME_ROTOR, _rotor.RR_THRUST, dt, *ROTOR_MARCH, propulsion.pistons[row],
                              propulsion.piston_slots[row], propulsion.propellers[row],
                              propulsion.propeller_slots[row], propulsion.tables[row], propulsion.table_data,
                              current=current)
@@ -1002,7 +1007,7 @@ def engines_steady(props, engines, slots, pistons, piston_slots, propellers, pro
     current = 0.0
     for e in range(pistons.shape[0]):
         if pistons[e, _piston.PE_KIND] == _rotor.ROTOR:       # (GetSteadyState's march: 0.5 s frames)
-            _, current, loads = _march(props, FRAME_ROTOR, _rotor.RR_THRUST, 0.5, 6000, 120, pistons[e],
+            _, current, loads = _march(props, FRAME_ROTOR, _rotor.RR_THRUST, 0.5, *ROTOR_MARCH, pistons[e],
                                        piston_slots[e], propellers[e], propeller_slots[e], tables[e], table_data,
                                        current=current)
             out[:6] += loads
