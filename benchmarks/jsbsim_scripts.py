@@ -22,9 +22,9 @@ package's ``aircraft/``, ``engine/`` and ``systems/`` (nothing is written into t
 * **wall time** of each as a user runs it from the command line, start-up included: ``flightsim script
   scripts/NAME.xml --root ROOT`` and ``python -c 'import jsbsim; …load_script…; while fdm.run(): pass'`` (the
   jsbsim package has no ``JSBSim`` executable), each after the recording runs above (which warm flightsim's
-  numba cache), only where flightsim runs the script to its end, the least of three runs each; the ratio is
-  JSBSim's ÷ flightsim's (above 1: flightsim is faster); and each one's start alone (the same script ending
-  after its first step), and from the two the cost of a frame.
+  numba cache; flightsim byte-compiled first, as an install is), only where flightsim runs the script to its end,
+  the least of three runs each; the ratio is JSBSim's ÷ flightsim's (above 1: flightsim is faster); and each
+  one's start alone (the same script ending after its first step), and from the two the cost of a frame.
 
 Aims (issue 40): in the air, position within 50 ft, height within 20 ft, attitude within 1° and airspeed
 within 2 ft/s over those 60 s, and the same events; on the runway, the same events at the same frames and
@@ -394,6 +394,17 @@ def timed(root, work, script, timeout, rounds=3):
     return (None if None in fs else min(fs)), (None if None in js else min(js))
 
 
+def compile_bytecode():
+    """Byte-compile flightsim as ``pip install`` does (as ``bench_frame.py`` does before it times starts): run with
+    ``PYTHONDONTWRITEBYTECODE`` set, each timed ``flightsim script`` would compile the sources it imports again
+    (~0.15 s of its start), a cost no installed copy pays."""
+    import compileall
+
+    import flightsim
+
+    compileall.compile_dir(os.path.dirname(flightsim.__file__), quiet=2)
+
+
 JSBSIM_CLI = ("import jsbsim, sys\nfdm = jsbsim.FGFDMExec(sys.argv[1])\nfdm.set_debug_level(0)\n"
               "fdm.load_script(sys.argv[2])\nfdm.run_ic()\nmode = int(fdm.get_ic().trim_requested())\n"
               f"if mode != {TRIM_NONE}:\n    try:\n        fdm.do_trim(mode)\n    except Exception:\n        pass\n"
@@ -549,6 +560,8 @@ def main(argv=None):
             print(f"jsbsim_scripts.py: --only: no script {unknown[0]!r} in {package / 'scripts'}", file=sys.stderr)
             return 2
         names = args.only
+    if args.rounds > 0:
+        compile_bytecode()
     started = time.perf_counter()
     rows = []
     for k, name in enumerate(names):

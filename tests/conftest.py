@@ -21,9 +21,11 @@ to install it, instead of every module that uses it failing on its own.
 
 from __future__ import annotations
 
+import compileall
 import math
 import os
 import shutil
+import subprocess
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -51,14 +53,18 @@ INSTALL_PACKAGE = "pip install -e '.[test]'"
 INSTALL_XVFB = "apt-get install -y xvfb xauth libgl1 libglx-mesa0 libgl1-mesa-dri libegl1 libegl-mesa0"
 
 
-def one_line_error(r):
+def one_line_error(r, prefix="", quiet=False):
     """The one line a command that refused its input printed (exit 2, no traceback): the line.
 
-    A first start's notice that numba compiles ("... first start only") is not the refusal: a cold cache (a fresh
-    CI machine) prints it before a flight that then refuses, so it is left out."""
-    assert r.returncode == 2, r.stdout + r.stderr
+    ``prefix``: how the line must start (``"flightsim: error: "``); ``quiet``: nothing on stdout either, and no
+    warning on stderr.  A first start's notice that numba compiles ("... first start only") is not the refusal: a
+    cold cache (a fresh CI machine) prints it before a flight that then refuses, so it is left out."""
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
     lines = [line for line in r.stderr.splitlines() if line.strip() and "first start only" not in line]
     assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    assert lines[0].startswith(prefix), r.stderr
+    if quiet:
+        assert r.stdout == "" and "Warning" not in r.stderr, r.stdout + r.stderr
     return lines[0]
 
 
@@ -79,11 +85,38 @@ def requirements_message(missing):
     return "flightsim tests cannot run: " + "; ".join(f"{what} - install: {fix}" for what, fix in missing)
 
 
+#: What nearly every test file compiles first (the integrators' compiled loop on a free body; the book's airplane
+#: flying, its loads and steps; the batch's step), in two parts of about the same compile time, each run in a
+#: process of its own before pytest-xdist's workers start (:func:`pytest_sessionstart`).
+WARM_UP = (
+    "from flightsim.physics.rigidbody import propagate\n"
+    "propagate([1.0, 0.0, 0.0, 0.0], [0.1, 2.0, 0.1], [[1.0, 0, 0], [0, 2.0, 0], [0, 0, 3.0]], 0.01, 2, 'euler')\n",
+    "from flightsim.simulation.batch import BatchSimulation\nfrom flightsim.simulation.flight import Simulation\n"
+    "Simulation().advance(0.05)\nBatchSimulation(2, integrator='rk4').step(2)\n",
+)
+
+
 def pytest_sessionstart(session):
-    """Stop at once, with one message, if the console script or Xvfb is missing (not an error per module)."""
+    """Stop at once, with one message, if the console script or Xvfb is missing (not an error per module).
+
+    Then, once (in pytest-xdist's controller, before its workers start): write the package's bytecode, as ``pip
+    install`` does for an installed copy (where ``PYTHONDONTWRITEBYTECODE`` is set, as on these machines, each of
+    the suite's hundreds of ``flightsim`` subprocesses would compile the sources it imports again); and with two
+    workers or more, compile :data:`WARM_UP` into numba's cache, each part in a process of its own: on a cold
+    cache every worker would otherwise compile the same kernels at the same moment (measured: 180 s of the
+    workers' time, each of those kernels compiled twice).  What fails here fails again, with its message, in the
+    tests."""
     missing = missing_requirements()
     if missing:
         pytest.exit(requirements_message(missing), returncode=pytest.ExitCode.USAGE_ERROR)
+    if hasattr(session.config, "workerinput"):
+        return
+    compileall.compile_dir(REPO / "flightsim", quiet=2)
+    if (getattr(session.config.option, "numprocesses", None) or 0) >= 2:
+        parts = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                 for code in WARM_UP]
+        for part in parts:
+            part.wait()
 
 
 def pytest_configure(config):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import FLIGHTSIM  # (checked once at session start)
+from conftest import FLIGHTSIM, one_line_error  # (checked once at session start)
 
 REPO = Path(__file__).resolve().parents[1]
 XVFB_SCREEN = ["-s", "-screen 0 1280x720x24"]
@@ -72,13 +72,6 @@ def test_fly_headless_with_egl(tmp_path):
             env=env_without("DISPLAY", "PYOPENGL_PLATFORM"))
     assert r.returncode == 0, r.stderr
     check_start_scene(load_png(out))
-
-
-def one_line_error(r):
-    assert r.returncode == 2, (r.returncode, r.stderr)
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
-    return lines[0]
 
 
 def test_no_display_is_one_line_and_exit_2():

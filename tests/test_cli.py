@@ -6,6 +6,7 @@ import stat
 import subprocess
 import sys
 
+import conftest
 import numpy as np
 import pytest
 from conftest import FLIGHTSIM  # found (or the session stopped) at session start
@@ -99,13 +100,8 @@ def test_bad_input_is_one_line_exit_2_and_no_output_file(tmp_path, args, files, 
 
 
 def one_line_error(r):
-    """The single stderr line of a run that failed on bad input (exit code 2, no traceback, nothing on stdout)."""
-    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("flightsim: error: "), r.stderr
-    assert "Traceback" not in r.stderr and "Warning" not in r.stderr
-    assert r.stdout == ""
-    return lines[0]
+    """conftest's, the line starting 'flightsim: error: ', nothing on stdout."""
+    return conftest.one_line_error(r, "flightsim: error: ", quiet=True)
 
 
 @pytest.mark.parametrize("args, message", [

@@ -105,21 +105,22 @@ def _root(tmp_path):
     return root, work
 
 
-def _jsbsim(root, script):
-    """JSBSim runs ``script`` in a subprocess (its notices on stdout): the notices' (name, time)."""
+def jsbsim_stdout(root, script):
+    """JSBSim runs ``script`` in a subprocess (as the ``JSBSim`` program runs one): what it printed (its
+    notices)."""
     code = ("import jsbsim, sys\nfdm = jsbsim.FGFDMExec(sys.argv[1])\nfdm.set_debug_level(0)\n"
             "fdm.load_script(sys.argv[2])\nfdm.run_ic()\nwhile fdm.run():\n    pass\n")
     done = subprocess.run([sys.executable, "-c", code, str(root), script], capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stderr
-    return _notices(done.stdout)
+    return done.stdout
 
 
 def _notices(text):
     return [(m.group(1).strip(), float(m.group(3))) for m in map(HEADING.match, text.splitlines()) if m]
 
 
-def _numbers(path):
+def numbers(path):
     """A CSV's header and rows; the first of two rows at the same time dropped (JSBSim writes ``run_ic``'s and
     the first frame's outputs, both at 0 s)."""
     rows = read_rows(path)
@@ -136,11 +137,11 @@ def start_run(tmp_path_factory):
     root, work = _root(tmp)
     for who in ("jsbsim", "flightsim"):
         (root / "scripts" / f"{who}.xml").write_text(START.format(end=6.0, out=str(work / f"{who}.csv")))
-    theirs = _jsbsim(root, "scripts/jsbsim.xml")
+    theirs = _notices(jsbsim_stdout(root, "scripts/jsbsim.xml"))
     done = cli("script", "scripts/flightsim.xml", "--root", str(root), cwd=work)
     assert done.returncode == 0, done.stderr
-    head_j, jsb = _numbers(work / "jsbsim.csv")
-    head_f, ours = _numbers(work / "flightsim.csv")
+    head_j, jsb = numbers(work / "jsbsim.csv")
+    head_f, ours = numbers(work / "flightsim.csv")
     assert head_j == head_f
     return jsb, ours, theirs, _notices(done.stdout)
 
@@ -199,11 +200,11 @@ def test_reset_file_decides_which_engines_run(tmp_path, aircraft, init, engines,
         text = AS_RESET.format(aircraft=aircraft, init=init, properties=properties, out=str(work / f"{who}.csv"),
                                extra=extra)
         (root / "scripts" / f"{who}.xml").write_text(text)
-    _jsbsim(root, "scripts/jsbsim.xml")
+    jsbsim_stdout(root, "scripts/jsbsim.xml")
     done = cli("script", "scripts/flightsim.xml", "--root", str(root), cwd=work)
     assert done.returncode == 0, done.stderr
-    _, jsb = _numbers(work / "jsbsim.csv")
-    _, ours = _numbers(work / "flightsim.csv")
+    _, jsb = numbers(work / "jsbsim.csv")
+    _, ours = numbers(work / "flightsim.csv")
     assert len(jsb) - len(ours) in (0, 1) and len(ours) == 121
     for j, f in zip(jsb[1:], ours[1:], strict=False):      # (JSBSim writes 0 s before RunIC starts its engines)
         for k in range(engines):

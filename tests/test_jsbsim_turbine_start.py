@@ -10,18 +10,16 @@ flag and fuel flow frame by frame, and the notices (their frames and the values 
 import math
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import jsbsim
 import pytest
 
-from tests.test_script import cli, read_rows
+from tests.test_jsbsim_engine_start import HEADING, jsbsim_stdout, numbers
+from tests.test_script import cli
 
 PACKAGE = Path(jsbsim.get_default_root_dir())
 #: A notice's heading line, as JSBSim and flightsim print it.
-HEADING = re.compile(r"^(.*) \(Event (\d+)\) executed at time: (\S+)$")
 #: A notice's property line.
 VALUE = re.compile(r"^    (\S+) = (\S+)$")
 
@@ -141,35 +139,16 @@ def _notices(text):
     return out
 
 
-def _jsbsim(root, script):
-    """JSBSim runs ``script`` in a subprocess: its notices."""
-    code = ("import jsbsim, sys\nfdm = jsbsim.FGFDMExec(sys.argv[1])\nfdm.set_debug_level(0)\n"
-            "fdm.load_script(sys.argv[2])\nfdm.run_ic()\nwhile fdm.run():\n    pass\n")
-    done = subprocess.run([sys.executable, "-c", code, str(root), script], capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
-    return _notices(done.stdout)
-
-
-def _numbers(path):
-    """A CSV's rows as numbers; the first of two rows at the same time dropped (JSBSim writes ``run_ic``'s and
-    the first frame's outputs, both at 0 s)."""
-    values = [[float(x) for x in row] for row in read_rows(path)[1:]]
-    if len(values) > 1 and values[0][0] == values[1][0]:
-        values = values[1:]
-    return values
-
-
 def _both(tmp_path, template, **fields):
     """``template`` run by JSBSim and by flightsim: (JSBSim's rows, flightsim's, JSBSim's notices, flightsim's)."""
     root, work = _root(tmp_path)
     for who in ("jsbsim", "flightsim"):
         text = template.format(out=str(work / f"{who}.csv"), properties=PROPERTIES, **fields)
         (root / "scripts" / f"{who}.xml").write_text(text)
-    theirs = _jsbsim(root, "scripts/jsbsim.xml")
+    theirs = _notices(jsbsim_stdout(root, "scripts/jsbsim.xml"))
     done = cli("script", "scripts/flightsim.xml", "--root", str(root), cwd=work)
     assert done.returncode == 0, done.stderr
-    return _numbers(work / "jsbsim.csv"), _numbers(work / "flightsim.csv"), theirs, _notices(done.stdout)
+    return numbers(work / "jsbsim.csv")[1], numbers(work / "flightsim.csv")[1], theirs, _notices(done.stdout)
 
 
 def _column(k, name):

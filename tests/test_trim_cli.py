@@ -4,18 +4,11 @@ import json
 import subprocess
 
 import pytest
-from conftest import FLIGHTSIM  # found (or the session stopped) at session start
+from conftest import FLIGHTSIM, one_line_error  # found (or the session stopped) at session start
 
 
 def run(*args, cwd=None):
     return subprocess.run([FLIGHTSIM, *args], capture_output=True, text=True, cwd=cwd, timeout=300)
-
-
-def one_line_error(r):
-    assert r.returncode == 2, r.stdout + r.stderr
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
-    return lines[0]
 
 
 def test_trim_json_has_the_documented_keys():
