@@ -16,7 +16,7 @@ package's ``aircraft/``, ``engine/`` and ``systems/`` (nothing is written into t
 * the row: the aircraft; whether flightsim runs the script to its end (or the one line it refuses it with, or
   where its flight stops); whether the same events fired at the same frames (±1) — ``n/m``: flightsim's and
   JSBSim's counts; over the first 60 s (or the whole run if shorter) the largest differences in horizontal
-  position (ft, between the two geodetic points), height (ft), attitude (deg, the largest of φ, θ, ψ, wrapped)
+  position (ft, between the two geodetic points), height (ft), attitude (deg, the angle between the two body frames)
   and true airspeed (ft/s); for scripts starting on the ground (JSBSim's ``gear/wow`` at the first frame), the
   lift-off time of each (the first frame the CG is 5 ft above its first frame's height);
 * **wall time** of each as a user runs it from the command line, start-up included: ``flightsim script
@@ -93,8 +93,9 @@ NOTES = {
     "ball_chute": "the ball lands 10.6 s later than JSBSim's (its WOW, the terminating event, 1,276 frames late): "
                   "the chute's force (to 560,000 lbf at deployment) acts 1 ft from the CG, which makes the ball's "
                   "pitch stiff at dt 1/120 s, and the two integrations part at the deployment",
-    "mk82_script": "the bomb lands 7 frames (0.14 s) after JSBSim's, 91 ft apart in height before (its attitude's "
-                   "180° is the Euler angles' flip near a vertical dive): JSBSim's own integration error at the "
+    "mk82_script": "the bomb lands 7 frames (0.14 s) after JSBSim's, 91 ft apart in height before (the 180° of "
+                   "attitude: both roll at 120–300°/s from 8 s, at rates that part, so their roll angles do): "
+                   "JSBSim's own integration error at the "
                    "script's dt of 0.02 s (its multistep integrators; the script sets AB2 for the attitude). The same "
                    "script at dt 1/400 s: JSBSim's heights come within 0.8 ft of flightsim's (at 0.02 s) over the "
                    "first 25 s and 7.5 ft to the ground, flightsim's RK4 at 1/400 s within 0.1 and 13 ft of its own "
@@ -334,6 +335,20 @@ def _wrap(d):
     return (d + 180.0) % 360.0 - 180.0
 
 
+def attitude_angle(a, b):
+    """The angle (deg) of the rotation from attitude ``a`` to ``b`` (rows of JSBSim's φ, θ, ψ, deg): the two body
+    frames' difference, which the Euler angles' own differences are not near a vertical dive (θ ±90°, where φ and
+    ψ flip by 180° for a small move)."""
+    def quaternions(e):
+        h = np.radians(e) / 2.0
+        (cr, cp, cy), (sr, sp, sy) = np.cos(h).T, np.sin(h).T
+        return np.stack([cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy, cr * sp * cy + sr * cp * sy,
+                         cr * cp * sy - sr * sp * cy], axis=1)
+
+    dot = np.abs(np.sum(quaternions(a) * quaternions(b), axis=1))
+    return np.degrees(2.0 * np.arccos(np.minimum(dot, 1.0)))
+
+
 def compare(a, b, dt):
     """Largest differences of flightsim's frames ``a`` from JSBSim's ``b`` over the first :data:`WINDOW_S`
     s both ran: dict pos, alt, att, vt (nan where none compared)."""
@@ -346,7 +361,7 @@ def compare(a, b, dt):
     lat = np.radians(b[:, 1])
     dn = np.radians(a[:, 1] - b[:, 1]) * EARTH_FT
     de = np.radians(_wrap(a[:, 2] - b[:, 2])) * EARTH_FT * np.cos(lat)
-    att = np.abs(_wrap(a[:, 4:7] - b[:, 4:7]))
+    att = attitude_angle(a[:, 4:7], b[:, 4:7])
     return {"pos": float(np.max(np.hypot(dn, de))), "alt": float(np.max(np.abs(a[:, 3] - b[:, 3]))),
             "att": float(np.max(att)), "vt": float(np.max(np.abs(a[:, 7] - b[:, 7])))}
 

@@ -27,6 +27,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,14 +86,16 @@ def requirements_message(missing):
     return "flightsim tests cannot run: " + "; ".join(f"{what} - install: {fix}" for what, fix in missing)
 
 
-#: What nearly every test file compiles first (the integrators' compiled loop on a free body; the book's airplane
-#: flying, its loads and steps; the batch's step), in two parts of about the same compile time, each run in a
-#: process of its own before pytest-xdist's workers start (:func:`pytest_sessionstart`).
+#: What most test files compile first, in two parts of about the same compile time (~1.5 min each on a cold cache
+#: here), each run in a process of its own before pytest-xdist's workers start (:func:`pytest_sessionstart`): the
+#: integrators' compiled loop on a free body, the book's airplane flying (its loads and steps) and the batch's
+#: step; and JSBSim's c172p flying (the JSBSim models' kernels and its programs: 17 test files fly it).
 WARM_UP = (
     "from flightsim.physics.rigidbody import propagate\n"
-    "propagate([1.0, 0.0, 0.0, 0.0], [0.1, 2.0, 0.1], [[1.0, 0, 0], [0, 2.0, 0], [0, 0, 3.0]], 0.01, 2, 'euler')\n",
     "from flightsim.simulation.batch import BatchSimulation\nfrom flightsim.simulation.flight import Simulation\n"
+    "propagate([1.0, 0.0, 0.0, 0.0], [0.1, 2.0, 0.1], [[1.0, 0, 0], [0, 2.0, 0], [0, 0, 3.0]], 0.01, 2, 'euler')\n"
     "Simulation().advance(0.05)\nBatchSimulation(2, integrator='rk4').step(2)\n",
+    "from flightsim.simulation.flight import Simulation\nSimulation('jsbsim:c172p').advance(0.05)\n",
 )
 
 
@@ -104,8 +107,8 @@ def pytest_sessionstart(session):
     the suite's hundreds of ``flightsim`` subprocesses would compile the sources it imports again); and with two
     workers or more, compile :data:`WARM_UP` into numba's cache, each part in a process of its own: on a cold
     cache every worker would otherwise compile the same kernels at the same moment (measured: 180 s of the
-    workers' time, each of those kernels compiled twice).  What fails here fails again, with its message, in the
-    tests."""
+    workers' time, each of those kernels compiled twice; the c172p's compile takes another ~1.5 min).  What fails
+    here fails again, with its message, in the tests."""
     missing = missing_requirements()
     if missing:
         pytest.exit(requirements_message(missing), returncode=pytest.ExitCode.USAGE_ERROR)
@@ -113,10 +116,16 @@ def pytest_sessionstart(session):
         return
     compileall.compile_dir(REPO / "flightsim", quiet=2)
     if (getattr(session.config.option, "numprocesses", None) or 0) >= 2:
+        started = time.perf_counter()
         parts = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                  for code in WARM_UP]
+        done = []
         for part in parts:
-            part.wait()
+            code = part.wait()
+            done.append(f"{time.perf_counter() - started:.0f} s" if code == 0 else f"failed (exit {code})")
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"numba's cache warmed for the workers (conftest's WARM_UP): {', '.join(done)}")
 
 
 def pytest_configure(config):
