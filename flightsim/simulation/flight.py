@@ -45,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-from flightsim.math import quat
+from flightsim.math import kernels, quat
 from flightsim.physics import aero, divergence, gear, integrators, steps
 from flightsim.physics import planet as planets
 from flightsim.physics.aircraft import Aircraft, atmosphere_of
@@ -582,18 +582,24 @@ class Simulation:
         if not fuel.balance(self._params.jsb_props):
             return
         self._set_mass(fuel.mass)
-        delta = fuel.delta
+        if not nudge:
+            return
+        dx, dy, dz = fuel.delta.tolist()
+        if not (dx or dy or dz):
+            return
         held = self._held_at is not None
-        if wow is None:
-            wow = bool(np.any(self._params.jsb_last[self._wow_index] != 0.0))
-        if nudge and (delta[0] or delta[1] or delta[2]) and (held or wow):
-            # (held down or on the ground, as FGMassBalance::Run: JSBSim's body axes → flightsim's, then to the
-            # earth frame)
-            moved = quat.rotate(self._y[6:10], np.array([delta[0], -delta[1], -delta[2]]))
-            self._y[0:3] -= moved
-            if held:
-                self._held_at[:3] -= moved
-            self._to_eci()
+        if not held:
+            if wow is None:
+                wow = bool(np.any(self._params.jsb_last[self._wow_index] != 0.0))
+            if not wow:
+                return
+        # (held down or on the ground, as FGMassBalance::Run: JSBSim's body axes → flightsim's, then to the earth
+        # frame: quat.rotate's kernel, on the state's quaternion, which its step has checked)
+        moved = kernels.rotate_rows(self._y[6:10].reshape(1, 4), np.array([[dx, -dy, -dz]]), np.empty((1, 3)))[0]
+        self._y[0:3] -= moved
+        if held:
+            self._held_at[:3] -= moved
+        self._to_eci()
 
     def set_state(self, state, previous=None, status=None):
         """Load a whole state, bit for bit: the flight goes on from ``state``.
