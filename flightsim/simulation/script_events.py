@@ -93,8 +93,21 @@ class Condition:
             a, b = terms
             return (lambda: bool(a() and b())) if self.logic == "AND" else (lambda: bool(a() or b()))
         if self.logic == "AND":
-            return lambda: all(term() for term in terms)
-        return lambda: any(term() for term in terms)
+            def every():
+                for term in terms:
+                    if not term():
+                        return False
+                return True
+
+            return every
+
+        def some():
+            for term in terms:
+                if term():
+                    return True
+            return False
+
+        return some
 
     def properties(self):
         """Every property name the condition reads."""
@@ -176,6 +189,10 @@ class EventRunner:
     """The script's events run frame after frame (:func:`run_events`), each condition compiled once into a function
     of its properties (:meth:`Condition.compile`).
 
+    Within a frame the conditions' reads are kept: a property read again before anything is written (an event's
+    set, a notice's read) is not computed again (the reads have no effects, and between two writes nothing moves
+    the flight).
+
     Parameters
     ----------
     events, write, evaluate, emit
@@ -191,16 +208,28 @@ class EventRunner:
         self.events = events
         self.read, self.write, self.evaluate, self.emit = read, write, evaluate, emit
         self.fast = read if read_canonical is None else read_canonical
-        self.conditions = [ev.condition.compile(self.fast) for ev in events]
+        memo = self._memo = {}
+        fast = self.fast
+
+        def kept(name):
+            try:
+                return memo[name]
+            except KeyError:
+                value = memo[name] = fast(name)
+                return value
+
+        self.conditions = [ev.condition.compile(kept) for ev in events]
 
     def run(self, t):
         """Run the events at the clock ``t`` (s)."""
-        read, fast, write, evaluate = self.read, self.fast, self.write, self.evaluate
+        read, fast, evaluate, memo = self.read, self.fast, self.evaluate, self._memo
+        memo.clear()
+        conditions = self.conditions
         for index, ev in enumerate(self.events):
             rearms = ev.persistent or ev.continuous
             # (a plain event once triggered stays so whatever its condition: it is not evaluated again)
             if not ev.triggered or rearms:
-                if self.conditions[index]():
+                if conditions[index]():
                     if not ev.triggered:
                         for s in ev.sets:
                             s.original = fast(s.name)
@@ -215,7 +244,7 @@ class EventRunner:
                 elif rearms:
                     ev.triggered = False
                     ev.notified = False
-            if t >= ev.start and ev.triggered:
+            if ev.triggered and t >= ev.start:
                 for s in ev.sets:
                     if not s.transiting:
                         continue
@@ -235,7 +264,8 @@ class EventRunner:
                             new = evaluate(s.function, read)
                     else:                   # FG_EXP
                         new = (1.0 - math.exp(-span / s.tc)) * s.span + s.original
-                    write(s.name, new)
+                    self.write(s.name, new)
+                    memo.clear()
                 if ev.notice is not None and not ev.notified:
                     self.emit(_notice_text(ev, index, t, read, evaluate))
                     ev.notified = True
