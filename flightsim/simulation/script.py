@@ -95,6 +95,8 @@ SETTINGS = {
 #: ``simulation/reset`` (``FGFDMExec::ResetToInitialConditions``) and the reset file's terrain elevation a script
 #: may set before it (``FGInitialCondition::SetTerrainElevationFtIC``).
 RESET, TERRAIN = "simulation/reset", "ic/terrain-elevation-ft"
+#: The script's clock (``FGFDMExec``'s ``simulation/sim-time-sec``: read-only, it goes back only at a reset).
+CLOCK = "simulation/sim-time-sec"
 #: ``FGPropagate::WriteStateFile``: the state now written as a reset file (1 or 2: its version).
 STATE_FILE = "simulation/write-state-file"
 #: An output's rate and switch (``FGOutputType::SetIdx``: ``simulation/output[N]/log_rate_hz``, ``…/enabled``;
@@ -998,8 +1000,7 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
                 constants[name] = kept[name]
         ic = load_initial_condition(script.initialize, chosen,
                                     elevation=constants.get("ic/terrain-elevation-ft", ic.elevation_ft))
-        for ev in fresh:                            # (FGScript::ResetEvents: struct event's reset)
-            ev.triggered, ev.notified, ev.start = False, False, 0.0
+        runner.rearm()                              # (FGScript::ResetEvents: struct event's reset)
         sim, tree = begin_run(ic, -script.dt)      # (this frame's step brings its clock to 0, the script's start)
         tree.new_frame(script.start, counted)
         for name, v in kept.items():
@@ -1035,7 +1036,10 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
             return
         tree.write(name, value)
 
-    runner = events.EventRunner(fresh, read_named, write, evaluate, emit, read_canonical)
+    # (the clock, a built-in property no script writes, schedules the events that wait for it; one the script
+    # declares is its own)
+    clock = None if CLOCK in constants else CLOCK
+    runner = events.EventRunner(fresh, read_named, write, evaluate, emit, read_canonical, clock)
     sim.begin_step(advance=False)
     while True:
         # (FGFDMExec::Run's models have run on this frame's state: the flight controls, the engines; the first
