@@ -590,7 +590,7 @@ class Simulation:
         held = self._held_at is not None
         if not held:
             if wow is None:
-                wow = bool(np.any(self._params.jsb_last[self._wow_index] != 0.0))
+                wow = bool((self._params.jsb_last[self._wow_index] != 0.0).any())
             if not wow:
                 return
         # (held down or on the ground, as FGMassBalance::Run: JSBSim's body axes → flightsim's, then to the earth
@@ -909,18 +909,22 @@ class Simulation:
 
         if self.aircraft.jsbsim is None:
             raise KeyError("not a JSBSim aircraft")
-        params = aero.LoadParams(*self._view_fields)
-        props = params.jsb_props
+        fields = list(self._view_fields)
+        props = fields[_PROPS_FIELD]
         n = props.shape[0]
         known = self._aux_slots             # (the slots of the array's and the scratch's, found once)
-        if known is None or known[0] is not params.jsb_aux_slots or known[1] != n:
-            slots = np.array([s if s >= 0 else n + k for k, s in enumerate(params.jsb_aux_slots)], dtype=np.int64)
-            known = self._aux_slots = (params.jsb_aux_slots, n, slots,
-                                       dict(zip(AUXILIARY, (int(s) for s in slots), strict=True)))
-        slots = known[2]
+        if (known is None or known[0] is not fields[_AUX_SLOTS_FIELD] or known[1] != n
+                or known[4].shape != fields[_LAST_FIELD].shape):
+            slots = np.array([s if s >= 0 else n + k for k, s in enumerate(fields[_AUX_SLOTS_FIELD])],
+                             dtype=np.int64)
+            known = self._aux_slots = (fields[_AUX_SLOTS_FIELD], n, slots,
+                                       dict(zip(AUXILIARY, (int(s) for s in slots), strict=True)),
+                                       np.empty_like(fields[_LAST_FIELD]))
         scratch = np.concatenate([props, np.zeros(len(AUXILIARY))])
-        _auxiliary_at(self._y, params._replace(jsb_aux_slots=slots, jsb_props=scratch, jsb_last=params.jsb_last.copy()),
-                      scratch)
+        last = known[4]                     # (the last loads' copy, which the computation may write: this
+        last[...] = fields[_LAST_FIELD]     # flight's own scratch)
+        fields[_AUX_SLOTS_FIELD], fields[_PROPS_FIELD], fields[_LAST_FIELD] = known[2], scratch, last
+        _auxiliary_at(self._y, aero.LoadParams(*fields), scratch)
         return scratch, known[3]
 
     def own_jsbsim_commands(self, leave=()):
@@ -1406,6 +1410,9 @@ class Simulation:
 
 #: Where the mass is among :class:`~flightsim.physics.aero.LoadParams`' fields.
 _MASS_FIELD = aero.LoadParams._fields.index("mass")
+#: The loads' fields :meth:`Simulation.jsbsim_auxiliary_values` replaces.
+_PROPS_FIELD, _LAST_FIELD, _AUX_SLOTS_FIELD = (aero.LoadParams._fields.index(k) for k in (
+    "jsb_props", "jsb_last", "jsb_aux_slots"))
 
 
 def _wow_index(contacts):
