@@ -37,6 +37,7 @@ the ghost and the recorder use that interface (and :meth:`Simulation.set_state`
 to load a whole state), never the private attributes.
 """
 
+import functools
 import math
 import operator
 import time
@@ -904,27 +905,26 @@ class Simulation:
         KeyError
             Not a JSBSim aircraft.
         """
-        from flightsim.physics.jsbsim.auxiliary import AUXILIARY
-        from flightsim.physics.jsbsim.loads import _auxiliary_at
-
         if self.aircraft.jsbsim is None:
             raise KeyError("not a JSBSim aircraft")
+        names, compute = _auxiliary_kernel()
+        known = self._aux_slots
         fields = list(self._view_fields)
         props = fields[_PROPS_FIELD]
         n = props.shape[0]
-        known = self._aux_slots             # (the slots of the array's and the scratch's, found once)
+        # (the slots of the array's and the scratch's, found once)
         if (known is None or known[0] is not fields[_AUX_SLOTS_FIELD] or known[1] != n
                 or known[4].shape != fields[_LAST_FIELD].shape):
             slots = np.array([s if s >= 0 else n + k for k, s in enumerate(fields[_AUX_SLOTS_FIELD])],
                              dtype=np.int64)
             known = self._aux_slots = (fields[_AUX_SLOTS_FIELD], n, slots,
-                                       dict(zip(AUXILIARY, (int(s) for s in slots), strict=True)),
+                                       dict(zip(names, (int(s) for s in slots), strict=True)),
                                        np.empty_like(fields[_LAST_FIELD]))
-        scratch = np.concatenate([props, np.zeros(len(AUXILIARY))])
+        scratch = np.concatenate([props, np.zeros(len(names))])
         last = known[4]                     # (the last loads' copy, which the computation may write: this
         last[...] = fields[_LAST_FIELD]     # flight's own scratch)
         fields[_AUX_SLOTS_FIELD], fields[_PROPS_FIELD], fields[_LAST_FIELD] = known[2], scratch, last
-        _auxiliary_at(self._y, aero.LoadParams(*fields), scratch)
+        compute(self._y, aero.LoadParams(*fields), scratch)
         return scratch, known[3]
 
     def own_jsbsim_commands(self, leave=()):
@@ -1039,7 +1039,8 @@ class Simulation:
         self._ground()
         if self._wind_model is not None:   # once per step: the wind the next step holds through its stages
             self._wind_model.sample(self.t, self._y, self.dt, self._wind)
-        self._instruments()
+        if self.instruments or self.failures.scheduled:
+            self._instruments()
         for follow in self.followers:
             follow()
         return self.status is None
@@ -1413,6 +1414,16 @@ _MASS_FIELD = aero.LoadParams._fields.index("mass")
 #: The loads' fields :meth:`Simulation.jsbsim_auxiliary_values` replaces.
 _PROPS_FIELD, _LAST_FIELD, _AUX_SLOTS_FIELD = (aero.LoadParams._fields.index(k) for k in (
     "jsb_props", "jsb_last", "jsb_aux_slots"))
+
+
+@functools.cache
+def _auxiliary_kernel():
+    """The JSBSim aircraft's ``FGAuxiliary`` names and their compiled computation (imported at the first read:
+    :meth:`Simulation.jsbsim_auxiliary_values`)."""
+    from flightsim.physics.jsbsim.auxiliary import AUXILIARY
+    from flightsim.physics.jsbsim.loads import _auxiliary_at
+
+    return AUXILIARY, _auxiliary_at
 
 
 def _wow_index(contacts):

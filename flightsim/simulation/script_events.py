@@ -328,7 +328,7 @@ class EventRunner:
                 self._build()
                 order, done = self._awake, []
                 k = bisect.bisect_right(order, index)
-            elif _done(ev):
+            elif ev.triggered and not rearms and _done(ev):
                 done.append(index)
         if done:
             self._awake = [index for index in self._awake if index not in done]

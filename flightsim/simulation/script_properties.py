@@ -237,6 +237,12 @@ def _level(terrain):
     return known[1]
 
 
+def _norm(v):
+    """The length of the float64 vector ``v``: ``numpy.linalg.norm``'s arithmetic (the square root of ``v.dot(v)``)
+    without its checks."""
+    return math.sqrt(v.dot(v))
+
+
 def _where(view):
     """The state and the geodetic position now: what the groups are computed from."""
     sim = view.sim
@@ -266,7 +272,7 @@ def _velocity(view):
     v_ned = np.array([y[3], -y[4], -y[5]])
     out = {"velocities/v-north-fps": v_ned[0], "velocities/v-east-fps": v_ned[1], "velocities/v-down-fps": v_ned[2],
            "velocities/h-dot-fps": -v_ned[2],
-           "velocities/vt-fps": float(np.linalg.norm(y[3:6] - np.asarray(view.sim.wind)[:3])),
+           "velocities/vt-fps": _norm(y[3:6] - np.asarray(view.sim.wind)[:3]),
            "velocities/vg-fps": math.hypot(v_ned[0], v_ned[1])}
     return {k: float(v) for k, v in out.items()}, v_ned
 
@@ -320,7 +326,7 @@ def _planet_motion(view):
     north, west, up = local_axes(math.radians(lat), math.radians(lon)) if axes is None else axes
     out = {"velocities/eci-x-fps": float(v_eci[0]), "velocities/eci-y-fps": float(v_eci[1]),
            "velocities/eci-z-fps": float(v_eci[2]),
-           "velocities/eci-velocity-mag-fps": float(np.linalg.norm(v_eci)),
+           "velocities/eci-velocity-mag-fps": _norm(v_eci),
            **dict(zip(("velocities/ecef-x-fps", "velocities/ecef-y-fps", "velocities/ecef-z-fps"),
                       (float(v) for v in y[3] * north + y[4] * west + y[5] * up), strict=True))}
     return out, None
