@@ -591,7 +591,7 @@ class Simulation:
         held = self._held_at is not None
         if not held:
             if wow is None:
-                wow = bool((self._params.jsb_last[self._wow_index] != 0.0).any())
+                wow = bool(self._params.jsb_last[self._wow_index].any())     # (a NaN bears, as != 0)
             if not wow:
                 return
         # (held down or on the ground, as FGMassBalance::Run: JSBSim's body axes → flightsim's, then to the earth
@@ -1427,11 +1427,13 @@ def _auxiliary_kernel():
 
 
 def _wow_index(contacts):
-    """Where each of ``contacts`` JSBSim contacts keeps its weight on wheels in ``jsb_last``."""
+    """Where each of ``contacts`` JSBSim contacts keeps its weight on wheels in ``jsb_last``: a slice (one field
+    in each contact's equal block)."""
     from flightsim.physics.jsbsim import ground_reactions as G
     from flightsim.physics.jsbsim.loads import LAST_FIELDS
 
-    return LAST_FIELDS + np.arange(contacts, dtype=np.int64) * G.CONTACT_FIELDS + G.S_WOW
+    start = LAST_FIELDS + G.S_WOW
+    return slice(start, start + contacts * G.CONTACT_FIELDS, G.CONTACT_FIELDS)
 
 
 def _fuel_flight(aircraft, flat, inertia, inertia_inv):
