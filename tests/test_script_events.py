@@ -686,3 +686,71 @@ def test_a_reset_or_state_file_flightsim_cannot_do_ends_the_run_and_writes_nothi
     lines = [line for line in done.stderr.splitlines() if line.strip() and "first start only" not in line]
     assert len(lines) == 1 and "at 0.2 s" in lines[0] and says in lines[0], lines
     assert not list(work.iterdir())
+
+
+def _fly_events(schedule):
+    """Events on a clock, a reset in the middle (the clock back at 0, every event re-armed, in the frame of the
+    event that resets), run frame after frame by one :class:`EventRunner` that schedules them by the clock
+    (``schedule``) or by a runner made afresh each frame that looks at every event: the writes (clock, name,
+    value), the notices and each event's triggers."""
+    from flightsim.simulation.script_events import Condition, Event, EventRunner, Notice, SetAction, Test
+
+    clock = "simulation/sim-time-sec"
+
+    def step(name, value, action="FG_STEP", kind="FG_VALUE", tc=0.0):
+        return SetAction(name, value, None, action, kind, tc)
+
+    def when(*terms, logic="AND"):
+        return Condition(logic, tuple(terms))
+
+    notice = Notice("", (("c", "test/c", None),))
+    events = [
+        Event("a", when(Test(clock, 1.0, "ge", 0.05), Test("test/a", 1.0, "ge", 0.0)), [step("test/b", 1.0)],
+              notice),
+        Event("every 0.03 s", when(Test(clock, 1.0, "gt", 0.1), Test(clock, 1.0, "ge", "test/trigger")),
+              [step("test/c", 1.0, kind="FG_DELTA"), step("test/trigger", 0.03, kind="FG_DELTA")], notice,
+              persistent=True),
+        Event("ramp", when(Test(clock, 1.0, "ge", 0.12)), [step("test/e", 1.0, "FG_RAMP", tc=0.05)], notice,
+              delay=0.02),
+        Event("reset", when(Test("test/c", 1.0, "ge", 3.0), Test(clock, 1.0, "ge", 0.2)),
+              [step("test/reset", 1.0), step("test/f", 2.0)], notice),
+        Event("or", when(Test(clock, 1.0, "ge", 0.15), Test("test/c", 1.0, "ge", 5.0), logic="OR"),
+              [step("test/d", 2.0)], None, continuous=True),
+        Event("late", when(Test(clock, 1.0, "ge", 0.3)), [], notice),
+    ]
+    store = {clock: 0.0, **{f"test/{x}": 0.0 for x in ("a", "b", "c", "d", "e", "f", "reset")}, "test/trigger": 0.11}
+    writes, notices, resets = [], [], []
+    runner = None
+
+    def write(name, value):
+        writes.append((store[clock], name, value))
+        if name == "test/reset":
+            if not resets:
+                resets.append(store[clock])
+                store[clock] = 0.0
+                runner.rearm()
+            return
+        store[name] = value
+
+    def unused(tree, read):
+        raise AssertionError("no functions here")
+
+    if schedule:
+        runner = EventRunner(events, store.__getitem__, write, unused, notices.append, clock=clock)
+    for _ in range(60):
+        store[clock] = now = round(store[clock] + 0.01, 10)
+        if not schedule:
+            runner = EventRunner(events, store.__getitem__, write, unused, notices.append)
+        runner.run(now)
+    return writes, notices, [ev.fired for ev in events], resets
+
+
+def test_events_scheduled_by_the_clock_run_as_every_event_looked_at_each_frame():
+    """An event waiting for the clock (an AND of ``sim-time-sec ge|gt VALUE`` and more) asleep till then, and a
+    plain event done left out, change nothing: the same writes, notices and triggers, through a reset in the
+    middle of a frame, as a runner that looks at every event every frame."""
+    scheduled, every = _fly_events(True), _fly_events(False)
+    assert scheduled == every
+    writes, notices, fired, resets = scheduled
+    assert resets == [0.2] and len(fired[0]) == 2 and len(fired[5]) == 1    # (the reset ran; "late" fired after)
+    assert any(name == "test/e" for _, name, _ in writes) and notices

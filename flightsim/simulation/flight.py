@@ -37,6 +37,7 @@ the ghost and the recorder use that interface (and :meth:`Simulation.set_state`
 to load a whole state), never the private attributes.
 """
 
+import functools
 import math
 import operator
 import time
@@ -45,7 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
-from flightsim.math import quat
+from flightsim.math import kernels, quat
 from flightsim.physics import aero, divergence, gear, integrators, steps
 from flightsim.physics import planet as planets
 from flightsim.physics.aircraft import Aircraft, atmosphere_of
@@ -582,18 +583,24 @@ class Simulation:
         if not fuel.balance(self._params.jsb_props):
             return
         self._set_mass(fuel.mass)
-        delta = fuel.delta
+        if not nudge:
+            return
+        dx, dy, dz = fuel.delta.tolist()
+        if not (dx or dy or dz):
+            return
         held = self._held_at is not None
-        if wow is None:
-            wow = bool(np.any(self._params.jsb_last[self._wow_index] != 0.0))
-        if nudge and (delta[0] or delta[1] or delta[2]) and (held or wow):
-            # (held down or on the ground, as FGMassBalance::Run: JSBSim's body axes → flightsim's, then to the
-            # earth frame)
-            moved = quat.rotate(self._y[6:10], np.array([delta[0], -delta[1], -delta[2]]))
-            self._y[0:3] -= moved
-            if held:
-                self._held_at[:3] -= moved
-            self._to_eci()
+        if not held:
+            if wow is None:
+                wow = bool(self._params.jsb_last[self._wow_index].any())     # (a NaN bears, as != 0)
+            if not wow:
+                return
+        # (held down or on the ground, as FGMassBalance::Run: JSBSim's body axes → flightsim's, then to the earth
+        # frame: quat.rotate's kernel, on the state's quaternion, which its step has checked)
+        moved = kernels.rotate_rows(self._y[6:10].reshape(1, 4), np.array([[dx, -dy, -dz]]), np.empty((1, 3)))[0]
+        self._y[0:3] -= moved
+        if held:
+            self._held_at[:3] -= moved
+        self._to_eci()
 
     def set_state(self, state, previous=None, status=None):
         """Load a whole state, bit for bit: the flight goes on from ``state``.
@@ -898,23 +905,26 @@ class Simulation:
         KeyError
             Not a JSBSim aircraft.
         """
-        from flightsim.physics.jsbsim.auxiliary import AUXILIARY
-        from flightsim.physics.jsbsim.loads import _auxiliary_at
-
         if self.aircraft.jsbsim is None:
             raise KeyError("not a JSBSim aircraft")
-        params = aero.LoadParams(*self._view_fields)
-        props = params.jsb_props
+        names, compute = _auxiliary_kernel()
+        known = self._aux_slots
+        fields = list(self._view_fields)
+        props = fields[_PROPS_FIELD]
         n = props.shape[0]
-        known = self._aux_slots             # (the slots of the array's and the scratch's, found once)
-        if known is None or known[0] is not params.jsb_aux_slots or known[1] != n:
-            slots = np.array([s if s >= 0 else n + k for k, s in enumerate(params.jsb_aux_slots)], dtype=np.int64)
-            known = self._aux_slots = (params.jsb_aux_slots, n, slots,
-                                       dict(zip(AUXILIARY, (int(s) for s in slots), strict=True)))
-        slots = known[2]
-        scratch = np.concatenate([props, np.zeros(len(AUXILIARY))])
-        _auxiliary_at(self._y, params._replace(jsb_aux_slots=slots, jsb_props=scratch, jsb_last=params.jsb_last.copy()),
-                      scratch)
+        # (the slots of the array's and the scratch's, found once)
+        if (known is None or known[0] is not fields[_AUX_SLOTS_FIELD] or known[1] != n
+                or known[4].shape != fields[_LAST_FIELD].shape):
+            slots = np.array([s if s >= 0 else n + k for k, s in enumerate(fields[_AUX_SLOTS_FIELD])],
+                             dtype=np.int64)
+            known = self._aux_slots = (fields[_AUX_SLOTS_FIELD], n, slots,
+                                       dict(zip(names, (int(s) for s in slots), strict=True)),
+                                       np.empty_like(fields[_LAST_FIELD]))
+        scratch = np.concatenate([props, np.zeros(len(names))])
+        last = known[4]                     # (the last loads' copy, which the computation may write: this
+        last[...] = fields[_LAST_FIELD]     # flight's own scratch)
+        fields[_AUX_SLOTS_FIELD], fields[_PROPS_FIELD], fields[_LAST_FIELD] = known[2], scratch, last
+        compute(self._y, aero.LoadParams(*fields), scratch)
         return scratch, known[3]
 
     def own_jsbsim_commands(self, leave=()):
@@ -1029,7 +1039,8 @@ class Simulation:
         self._ground()
         if self._wind_model is not None:   # once per step: the wind the next step holds through its stages
             self._wind_model.sample(self.t, self._y, self.dt, self._wind)
-        self._instruments()
+        if self.instruments or self.failures.scheduled:
+            self._instruments()
         for follow in self.followers:
             follow()
         return self.status is None
@@ -1400,14 +1411,29 @@ class Simulation:
 
 #: Where the mass is among :class:`~flightsim.physics.aero.LoadParams`' fields.
 _MASS_FIELD = aero.LoadParams._fields.index("mass")
+#: The loads' fields :meth:`Simulation.jsbsim_auxiliary_values` replaces.
+_PROPS_FIELD, _LAST_FIELD, _AUX_SLOTS_FIELD = (aero.LoadParams._fields.index(k) for k in (
+    "jsb_props", "jsb_last", "jsb_aux_slots"))
+
+
+@functools.cache
+def _auxiliary_kernel():
+    """The JSBSim aircraft's ``FGAuxiliary`` names and their compiled computation (imported at the first read:
+    :meth:`Simulation.jsbsim_auxiliary_values`)."""
+    from flightsim.physics.jsbsim.auxiliary import AUXILIARY
+    from flightsim.physics.jsbsim.loads import _auxiliary_at
+
+    return AUXILIARY, _auxiliary_at
 
 
 def _wow_index(contacts):
-    """Where each of ``contacts`` JSBSim contacts keeps its weight on wheels in ``jsb_last``."""
+    """Where each of ``contacts`` JSBSim contacts keeps its weight on wheels in ``jsb_last``: a slice (one field
+    in each contact's equal block)."""
     from flightsim.physics.jsbsim import ground_reactions as G
     from flightsim.physics.jsbsim.loads import LAST_FIELDS
 
-    return LAST_FIELDS + np.arange(contacts, dtype=np.int64) * G.CONTACT_FIELDS + G.S_WOW
+    start = LAST_FIELDS + G.S_WOW
+    return slice(start, start + contacts * G.CONTACT_FIELDS, G.CONTACT_FIELDS)
 
 
 def _fuel_flight(aircraft, flat, inertia, inertia_inv):

@@ -95,6 +95,8 @@ SETTINGS = {
 #: ``simulation/reset`` (``FGFDMExec::ResetToInitialConditions``) and the reset file's terrain elevation a script
 #: may set before it (``FGInitialCondition::SetTerrainElevationFtIC``).
 RESET, TERRAIN = "simulation/reset", "ic/terrain-elevation-ft"
+#: The script's clock (``FGFDMExec``'s ``simulation/sim-time-sec``: read-only, it goes back only at a reset).
+CLOCK = "simulation/sim-time-sec"
 #: ``FGPropagate::WriteStateFile``: the state now written as a reset file (1 or 2: its version).
 STATE_FILE = "simulation/write-state-file"
 #: An output's rate and switch (``FGOutputType::SetIdx``: ``simulation/output[N]/log_rate_hz``, ``…/enabled``;
@@ -874,6 +876,13 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         return tree.read(name)
 
     canonical = {}                      # (each name an output reads made canonical once)
+    builtin = frozenset(props.BUILTIN)
+    # (each output's cells, found once: a column's canonical name (None: "=0", a zero), whether it is a built-in
+    # property, its scale and format; an entry's canonical name or function)
+    plans = [([(None if prop == "=0" else props.canonical_name(prop),
+                props.canonical_name(prop) in builtin, scale, spec) for _, prop, scale, spec in columns[k]],
+              [(None if e.function is None else e.function, props.canonical_name(e.prop)) for e in out.entries])
+             for k, out in enumerate(outputs)]
 
     def log(due, t):
         """The outputs ``due`` (their indices) write a row at the clock ``t`` (s); the script's properties read
@@ -882,7 +891,7 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
         if not due:
             return
         values = tree.view()
-        builtin, tree_read, isfinite = props.BUILTIN, tree.read, math.isfinite
+        tree_read, isfinite = tree.read, math.isfinite
 
         def read(name):
             known = canonical.get(name)
@@ -891,15 +900,19 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
             return values[known] if known in builtin else tree_read(known)
 
         for k in due:
-            out = outputs[k]
-            delim = OUTPUT_TYPES[out.kind]
+            delim = OUTPUT_TYPES[outputs[k].kind]
             cells = [format(t, ".10g")]
-            for _, prop, scale, spec in columns[k]:
-                value = 0.0 if prop == "=0" else read(prop) * scale
-                cells.append(format(value, spec) if isfinite(value) else _format(value, spec))
-            for entry in out.entries:
-                value = read(entry.prop) if entry.function is None else evaluate(entry.function, read)
-                cells.append(format(value, ".18g") if isfinite(value) else _format(value))
+            append = cells.append
+            given, entries = plans[k]
+            for known, own, scale, spec in given:
+                value = 0.0 if known is None else (values[known] if own else tree_read(known)) * scale
+                append(format(value, spec) if isfinite(value) else _format(value, spec))
+            for function, known in entries:
+                if function is None:
+                    value = values[known] if known in builtin else tree_read(known)
+                else:
+                    value = evaluate(function, read)
+                append(format(value, ".18g") if isfinite(value) else _format(value))
             rows[k].append(delim.join(cells))
 
     def due():
@@ -998,8 +1011,7 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
                 constants[name] = kept[name]
         ic = load_initial_condition(script.initialize, chosen,
                                     elevation=constants.get("ic/terrain-elevation-ft", ic.elevation_ft))
-        for ev in fresh:                            # (FGScript::ResetEvents: struct event's reset)
-            ev.triggered, ev.notified, ev.start = False, False, 0.0
+        runner.rearm()                              # (FGScript::ResetEvents: struct event's reset)
         sim, tree = begin_run(ic, -script.dt)      # (this frame's step brings its clock to 0, the script's start)
         tree.new_frame(script.start, counted)
         for name, v in kept.items():
@@ -1035,7 +1047,10 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
             return
         tree.write(name, value)
 
-    runner = events.EventRunner(fresh, read_named, write, evaluate, emit, read_canonical)
+    # (the clock, a built-in property no script writes, schedules the events that wait for it; one the script
+    # declares is its own)
+    clock = None if CLOCK in constants else CLOCK
+    runner = events.EventRunner(fresh, read_named, write, evaluate, emit, read_canonical, clock)
     sim.begin_step(advance=False)
     while True:
         # (FGFDMExec::Run's models have run on this frame's state: the flight controls, the engines; the first

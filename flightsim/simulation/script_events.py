@@ -25,6 +25,8 @@ left side is a property, optionally ``-NAME``; its right side a number, else a p
 
 from __future__ import annotations
 
+import bisect
+import heapq
 import math
 import operator
 from dataclasses import dataclass, field
@@ -93,8 +95,21 @@ class Condition:
             a, b = terms
             return (lambda: bool(a() and b())) if self.logic == "AND" else (lambda: bool(a() or b()))
         if self.logic == "AND":
-            return lambda: all(term() for term in terms)
-        return lambda: any(term() for term in terms)
+            def every():
+                for term in terms:
+                    if not term():
+                        return False
+                return True
+
+            return every
+
+        def some():
+            for term in terms:
+                if term():
+                    return True
+            return False
+
+        return some
 
     def properties(self):
         """Every property name the condition reads."""
@@ -176,6 +191,13 @@ class EventRunner:
     """The script's events run frame after frame (:func:`run_events`), each condition compiled once into a function
     of its properties (:meth:`Condition.compile`).
 
+    Within a frame the conditions' reads are kept: a property read again before anything is written (an event's
+    set, a notice's read) is not computed again (the reads have no effects, and between two writes nothing moves
+    the flight).  Only the events that can still do something are looked at: a plain event triggered, its sets
+    done and its notice given is left out until :meth:`rearm`; and, given the ``clock`` property, an event not
+    triggered whose condition is all of terms one of which is ``clock ge|gt VALUE`` sleeps until the clock has
+    reached ``VALUE`` (its condition is false till then, whatever the rest reads).
+
     Parameters
     ----------
     events, write, evaluate, emit
@@ -185,22 +207,84 @@ class EventRunner:
     read_canonical : callable or None
         ``read`` for a canonical name (:func:`~flightsim.simulation.script_properties.canonical_name`: a
         condition's, a ``<set>``'s), quicker; None: ``read``.
+    clock : str or None
+        The canonical name of the script's clock (``simulation/sim-time-sec``), a property nothing writes and that
+        never goes back but at a :meth:`rearm`; None: no event sleeps.
     """
 
-    def __init__(self, events, read, write, evaluate, emit, read_canonical=None):
+    def __init__(self, events, read, write, evaluate, emit, read_canonical=None, clock=None):
         self.events = events
         self.read, self.write, self.evaluate, self.emit = read, write, evaluate, emit
         self.fast = read if read_canonical is None else read_canonical
-        self.conditions = [ev.condition.compile(self.fast) for ev in events]
+        self.clock = clock
+        memo = self._memo = {}
+        fast = self.fast
+
+        def kept(name):
+            try:
+                return memo[name]
+            except KeyError:
+                value = memo[name] = fast(name)
+                return value
+
+        self._kept = kept
+        self.conditions = [ev.condition.compile(kept) for ev in events]
+        # (each event's wake: the clock's (value, op) its condition waits for, or None)
+        self._waits = [_clock_wait(ev.condition, clock) for ev in events]
+        self._rearmed = True                # (the awake list is built at the next frame)
+        self._awake, self._sleeping = [], []
+
+    def rearm(self):
+        """Every event back as loaded (``FGScript::ResetEvents``: not triggered, not notified, its start 0 s); the
+        events sleep or wake again by the clock then read."""
+        for ev in self.events:
+            ev.triggered, ev.notified, ev.start = False, False, 0.0
+        self._rearmed = True
+
+    def _build(self):
+        """The events awake and those asleep at the clock now (after a :meth:`rearm`)."""
+        self._rearmed = False
+        clock = None if self.clock is None else self._kept(self.clock)
+        self._awake, self._sleeping = [], []
+        for index, (ev, wait) in enumerate(zip(self.events, self._waits, strict=True)):
+            if _done(ev):
+                continue
+            if wait is not None and not ev.triggered and not ev.notified and not COMPARE[wait[1]](clock, wait[0]):
+                heapq.heappush(self._sleeping, (wait[0], wait[1] == "gt", index))
+            else:
+                self._awake.append(index)
+
+    def _wake(self):
+        """The sleeping events whose clock has come join the awake ones."""
+        sleeping = self._sleeping
+        clock = self._kept(self.clock)
+        while sleeping:
+            value, strict, index = sleeping[0]
+            if not (clock > value if strict else clock >= value):
+                break
+            heapq.heappop(sleeping)
+            bisect.insort(self._awake, index)
 
     def run(self, t):
         """Run the events at the clock ``t`` (s)."""
-        read, fast, write, evaluate = self.read, self.fast, self.write, self.evaluate
-        for index, ev in enumerate(self.events):
+        read, fast, evaluate, memo = self.read, self.fast, self.evaluate, self._memo
+        memo.clear()
+        if self._rearmed:
+            self._build()
+        if self._sleeping:
+            self._wake()
+        conditions, events = self.conditions, self.events
+        order = self._awake
+        done = []
+        k = 0
+        while k < len(order):
+            index = order[k]
+            k += 1
+            ev = events[index]
             rearms = ev.persistent or ev.continuous
             # (a plain event once triggered stays so whatever its condition: it is not evaluated again)
             if not ev.triggered or rearms:
-                if self.conditions[index]():
+                if conditions[index]():
                     if not ev.triggered:
                         for s in ev.sets:
                             s.original = fast(s.name)
@@ -215,7 +299,7 @@ class EventRunner:
                 elif rearms:
                     ev.triggered = False
                     ev.notified = False
-            if t >= ev.start and ev.triggered:
+            if ev.triggered and t >= ev.start:
                 for s in ev.sets:
                     if not s.transiting:
                         continue
@@ -235,10 +319,37 @@ class EventRunner:
                             new = evaluate(s.function, read)
                     else:                   # FG_EXP
                         new = (1.0 - math.exp(-span / s.tc)) * s.span + s.original
-                    write(s.name, new)
+                    self.write(s.name, new)
+                    memo.clear()
                 if ev.notice is not None and not ev.notified:
                     self.emit(_notice_text(ev, index, t, read, evaluate))
                     ev.notified = True
+            if self._rearmed:               # (a reset in this event's sets: the events after it run re-armed)
+                self._build()
+                order, done = self._awake, []
+                k = bisect.bisect_right(order, index)
+            elif ev.triggered and not rearms and _done(ev):
+                done.append(index)
+        if done:
+            self._awake = [index for index in self._awake if index not in done]
+
+
+def _done(ev):
+    """Whether the event can do nothing more until re-armed: plain, triggered, its sets done, its notice given."""
+    return (ev.triggered and not (ev.persistent or ev.continuous) and not any(s.transiting for s in ev.sets)
+            and (ev.notice is None or ev.notified))
+
+
+def _clock_wait(condition, clock):
+    """``(VALUE, op)`` of the first of ``condition``'s terms ``clock ge|gt VALUE`` (no sign, a number) where all of
+    its terms must hold (AND, or one term), else None: the condition is false while the clock is short of it."""
+    if clock is None or (condition.logic != "AND" and len(condition.terms) != 1):
+        return None
+    for term in condition.terms:
+        if isinstance(term, Test) and term.left == clock and term.sign == 1.0 and term.op in ("ge", "gt") \
+                and isinstance(term.right, float) and not math.isnan(term.right):
+            return term.right, term.op
+    return None
 
 
 def cpp_number(value):

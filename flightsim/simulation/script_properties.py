@@ -237,6 +237,12 @@ def _level(terrain):
     return known[1]
 
 
+def _norm(v):
+    """The length of the float64 vector ``v``: ``numpy.linalg.norm``'s arithmetic (the square root of ``v.dot(v)``)
+    without its checks."""
+    return math.sqrt(v.dot(v))
+
+
 def _where(view):
     """The state and the geodetic position now: what the groups are computed from."""
     sim = view.sim
@@ -266,13 +272,14 @@ def _velocity(view):
     v_ned = np.array([y[3], -y[4], -y[5]])
     out = {"velocities/v-north-fps": v_ned[0], "velocities/v-east-fps": v_ned[1], "velocities/v-down-fps": v_ned[2],
            "velocities/h-dot-fps": -v_ned[2],
-           "velocities/vt-fps": float(np.linalg.norm(y[3:6] - np.asarray(view.sim.wind)[:3])),
+           "velocities/vt-fps": _norm(y[3:6] - np.asarray(view.sim.wind)[:3]),
            "velocities/vg-fps": math.hypot(v_ned[0], v_ned[1])}
     return {k: float(v) for k, v in out.items()}, v_ned
 
 
 def _planet(view):
-    """The Earth-centred position's and velocity's properties (ECEF, ECI, the radius, the geocentric latitude)."""
+    """The Earth-centred position's properties (ECEF, ECI, the radius, the geocentric latitude, the height above sea
+    level); what the velocities' (:func:`_planet_motion`) and the orbit's are computed from."""
     sim = view.sim
     y, lat, lon, h = view.part(_where)
     eci = sim.inertial
@@ -282,7 +289,8 @@ def _planet(view):
         a, b = WGS84.a, WGS84.b
         xe, ye, ze = ecef(math.radians(lat), math.radians(lon), h, a, b)
         w_inertial = y[10:13]
-        north, west, up = local_axes(math.radians(lat), math.radians(lon))
+        axes = local_axes(math.radians(lat), math.radians(lon))
+        north, west, up = axes
         r_eci = np.array([xe, ye, ze])
         v_eci = y[3] * north + y[4] * west + y[5] * up
         gm = WGS84.gm
@@ -292,7 +300,7 @@ def _planet(view):
         xe, ye, ze = c * eci[0] + s * eci[1], -s * eci[0] + c * eci[1], eci[2]
         w_inertial = eci[10:13]
         r_eci, v_eci, gm = np.asarray(eci[0:3]), np.asarray(eci[3:6]), sim.planet.gm
-        north, west, up = local_axes(math.radians(lat), math.radians(lon))
+        axes = None
     r = math.sqrt(xe * xe + ye * ye + ze * ze)
     lat_gc = math.atan2(ze, math.hypot(xe, ye))
     e2 = 1.0 - (b / a) ** 2
@@ -301,16 +309,27 @@ def _planet(view):
     out = {
         "position/lat-gc-deg": math.degrees(lat_gc), "position/lat-gc-rad": lat_gc,
         "position/h-sl-ft": h_sl, "position/h-sl-meters": h_sl * 0.3048, "position/radius-to-vehicle-ft": r,
-        "position/ecef-x-ft": xe, "position/ecef-y-ft": ye, "position/ecef-z-ft": ze,
-        "position/eci-x-ft": r_eci[0], "position/eci-y-ft": r_eci[1], "position/eci-z-ft": r_eci[2],
-        "velocities/eci-x-fps": v_eci[0], "velocities/eci-y-fps": v_eci[1], "velocities/eci-z-fps": v_eci[2],
-        "velocities/eci-velocity-mag-fps": float(np.linalg.norm(v_eci)),
-        # (the Earth's turn since the start, JSBSim's epa from 0; the velocity relative to the Earth in ECEF axes)
+        "position/ecef-x-ft": float(xe), "position/ecef-y-ft": float(ye), "position/ecef-z-ft": float(ze),
+        "position/eci-x-ft": float(r_eci[0]), "position/eci-y-ft": float(r_eci[1]),
+        "position/eci-z-ft": float(r_eci[2]),
+        # (the Earth's turn since the start, JSBSim's epa from 0)
         "position/epa-rad": 0.0 if eci is None else omega * sim.t,
-        **dict(zip(("velocities/ecef-x-fps", "velocities/ecef-y-fps", "velocities/ecef-z-fps"),
-                   y[3] * north + y[4] * west + y[5] * up, strict=True)),
     }
-    return {k: float(v) for k, v in out.items()}, (w_inertial, r_eci, v_eci, gm, a, b)
+    return out, (w_inertial, r_eci, v_eci, gm, a, b, axes)
+
+
+def _planet_motion(view):
+    """The Earth-centred velocity's properties (ECI; the velocity relative to the Earth in ECEF axes)."""
+    y, lat, lon, _ = view.part(_where)
+    found = view.part(_planet)
+    v_eci, axes = found[2], found[6]
+    north, west, up = local_axes(math.radians(lat), math.radians(lon)) if axes is None else axes
+    out = {"velocities/eci-x-fps": float(v_eci[0]), "velocities/eci-y-fps": float(v_eci[1]),
+           "velocities/eci-z-fps": float(v_eci[2]),
+           "velocities/eci-velocity-mag-fps": _norm(v_eci),
+           **dict(zip(("velocities/ecef-x-fps", "velocities/ecef-y-fps", "velocities/ecef-z-fps"),
+                      (float(v) for v in y[3] * north + y[4] * west + y[5] * up), strict=True))}
+    return out, None
 
 
 def _body_matrix(q):
@@ -366,7 +385,7 @@ def _terrain_radius(view):
 
 def _orbit(view):
     """The ``orbital/*`` properties (:func:`orbit`)."""
-    _, r_eci, v_eci, gm, _, _ = view.part(_planet)
+    _, r_eci, v_eci, gm, _, _, _ = view.part(_planet)
     return {k: float(v) for k, v in orbit(r_eci, v_eci, gm).items()}, None
 
 
@@ -395,6 +414,9 @@ for _group, _names in ((_height, ("position/lat-geod-deg", "position/lat-geod-ra
                        (_inertial_rates, ("velocities/pi-rad_sec", "velocities/qi-rad_sec",
                                           "velocities/ri-rad_sec")),
                        (_terrain_radius, ("metrics/terrain-radius",)),
+                       (_planet_motion, ("velocities/eci-x-fps", "velocities/eci-y-fps", "velocities/eci-z-fps",
+                                         "velocities/eci-velocity-mag-fps", "velocities/ecef-x-fps",
+                                         "velocities/ecef-y-fps", "velocities/ecef-z-fps")),
                        (_orbit, tuple(n for n in BUILTIN if n.startswith("orbital/"))),
                        (_mass, MASS)):
     for _name in _names:
