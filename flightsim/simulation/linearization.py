@@ -154,7 +154,7 @@ def _tl2b(phi, theta, psi):
                      [cf * st * cp + sf * sp, cf * st * sp - sf * cp, cf * ct]])
 
 
-class _StateSpace:
+class StateSpace:
     """``FGStateSpace`` over a flight: its components' setters on the initial condition ``ic`` (the setters of
     :func:`~flightsim.physics.jsbsim.initial.initial_setters`), ``run`` putting the flight there."""
 
@@ -166,6 +166,7 @@ class _StateSpace:
         self.north, self.west, _ = planets.local_axes(lat0, lon0)
         self.x_now = self.rates = None
         self.uvw_dot = np.zeros(3)      # (the last frame's accelerations, which the next frame's α̇ reads)
+        self.pqr_dot = np.zeros(3)      # (the last frame's angular accelerations, JSBSim's body axes, rad/s²)
 
     # ---------------------------------------------------------------- the states
     def set_state(self, k, value):
@@ -249,6 +250,7 @@ class _StateSpace:
         moment = _D @ loads[3:6]
         pqr_i = pqr + omega
         pqr_dot = np.linalg.solve(j, moment - np.cross(pqr_i, j @ pqr_i)) + np.cross(pqr_i, omega)
+        self.pqr_dot = pqr_dot
         aero = tl2b @ np.asarray(ic.vt_ned(), dtype=np.float64)        # (FGFDMExec::Initialize: the IC's wind)
         u, v, w = aero
         m_uw = u * u + w * w
@@ -367,7 +369,7 @@ def linearize(sim, ic, command, read, throttles, x0=None, u0=None):
     -------
     Linearization
     """
-    space = _StateSpace(sim, ic, command, read, tuple(throttles))
+    space = StateSpace(sim, ic, command, read, tuple(throttles))
     x0 = flight_states(sim) if x0 is None else np.array(x0, dtype=np.float64)
     if u0 is None:
         u0 = space.inputs()

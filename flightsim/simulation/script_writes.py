@@ -60,7 +60,7 @@ import re
 import numpy as np
 
 from flightsim.physics import planet as planets
-from flightsim.physics.constants import FT_TO_M
+from flightsim.physics.constants import FT_TO_M, KNOT
 from flightsim.physics.jsbsim.auxiliary import AUXILIARY
 from flightsim.physics.jsbsim.loads import GEAR_LOADS, PROP_LOADS, STATE
 from flightsim.physics.jsbsim.program import canonical, geodesic
@@ -766,6 +766,9 @@ class ScriptProperties:
             self._ground_trim()
             self.trims.append((sim.t, mode, None))
             return
+        if sim.planet.round and sim.aircraft.jsbsim is not None:
+            self._fgtrim(mode, what)
+            return
         wind = np.array([self.ned_wind[0], -self.ned_wind[1], -self.ned_wind[2]])
         y0 = props.trim_start(self.ic.view_state(), wind, self.constants, self.initial)   # (the ic/* written)
         air = y0[3:6] - wind
@@ -813,6 +816,45 @@ class ScriptProperties:
         sim.settle_jsbsim()
         self._frame = self._aux = None
         self.trims.append((sim.t, mode, point))
+
+    def _fgtrim(self, mode, what):
+        """:meth:`trim`'s modes 0, 1 and 5 as JSBSim runs them: ``FGTrim``'s axis-by-axis iteration
+        (:func:`flightsim.simulation.script_trim.jsbsim_trim`) from JSBSim's initial condition (the reset file's,
+        with the ``ic/*`` heights and speeds the script wrote), on the flight itself; the flight left where the
+        iteration leaves JSBSim's, the commands at the trim's."""
+        from flightsim.physics.jsbsim.fgtrim import TrimFailed
+        from flightsim.physics.jsbsim.initial import initial_setters
+        from flightsim.simulation.script_trim import jsbsim_trim
+
+        sim = self.sim
+        ic = initial_setters(self.ic.source, sim.planet, self.ic.elevation_ft)
+        self._written_initial(ic)
+        try:
+            trim = jsbsim_trim(sim, ic, mode, self._set_command, self.read, self.known)
+        except TrimFailed as exc:
+            raise RuntimeError(f"the {what} trim (do_simple_trim {mode}) failed: {exc}") from None
+        finally:
+            self._frame = self._aux = None
+        self.trims.append((sim.t, mode, trim))
+
+    def _written_initial(self, ic):
+        """The ``ic/*`` height and airspeed the script wrote (:data:`~flightsim.simulation.script_properties.
+        WRITABLE_INITIAL`) through JSBSim's initial condition's setters ``ic``."""
+        values, initial = self.constants, self.initial
+        for name in props.WRITABLE_INITIAL:
+            if name not in initial or values.get(name, initial[name]) == initial[name]:
+                continue
+            value = values[name]
+            if name == "ic/h-sl-ft":
+                ic.set_altitude_asl(value)
+            elif name == "ic/h-agl-ft":
+                ic.set_altitude_agl(value)
+            elif name == "ic/geod-alt-ft":
+                ic.set_altitude_asl(ic.asl() + value - initial[name])
+            elif name == "ic/mach":
+                ic.set_mach(value)
+            else:
+                ic.set_vtrue(value * (1.0 if name == "ic/vt-fps" else KNOT))
 
     def _propeller_first(self):
         """Whether the aircraft's engine 0 drives a propeller (FGLinearization's rpm states: refused)."""

@@ -81,6 +81,14 @@ class Aerodynamics:
         self.properties = Properties() if properties is None else properties
         block = source.section("aerodynamics")
         self.defaults = {}
+        #: ``<alphalimits>`` (``FGAerodynamics::GetAlphaCLMin``/``Max``: the range FGTrim searches α in), rad; None:
+        #: the file has none
+        self.alpha_limits = None
+        limits = block.find("alphalimits")
+        if limits is not None:
+            scale = math.pi / 180.0 if (limits.get("unit") or "").strip().upper() == "DEG" else 1.0
+            self.alpha_limits = tuple(scale * source.number(limits.find(tag), f"aerodynamics/alphalimits/{tag}")
+                                      for tag in ("min", "max"))
         functions = []                          # (property name, element, where)
         shift = block.find("aero_ref_pt_shift_x")
         if shift is not None:                   # FGAerodynamics' AeroRPShift: a function of its own

@@ -283,6 +283,9 @@ class Propulsion:
                                     table_data=builder.table_data)
         block = source.section("propulsion", required=False)
         rows, slots, self.locations, self.kinds = [], [], [], []
+        #: engine index → its ``(minthrottle, maxthrottle)`` where not 0 and 1 (FGPiston's, from its file: the
+        #: throttle range FGTrim sets the commands in)
+        self.throttle_limits = {}
         #: engine index → its row of the propeller arrays, for a turbine that drives a propeller
         self.turbine_propellers = {}
         #: engine index → its rotor's gear ratio, for each engine that drives a rotor (None: no rotor)
@@ -428,6 +431,9 @@ class Propulsion:
         propeller_slots.append([self.properties.slot(n.format(**names)) for n in PROPELLER_SLOTS])
         tables.append(table_row)
         self.kinds.append(("piston", len(pistons) - 1))
+        low, high = (root.find(tag) for tag in ("minthrottle", "maxthrottle"))
+        self.throttle_limits[k] = (0.0 if low is None else self.source.number(low, f"{where}/minthrottle"),
+                                   1.0 if high is None else self.source.number(high, f"{where}/maxthrottle"))
         self.locations.append(location)
         s, ps = piston_slots[-1], propeller_slots[-1]
         name = self.properties.names
