@@ -754,3 +754,57 @@ def test_events_scheduled_by_the_clock_run_as_every_event_looked_at_each_frame()
     writes, notices, fired, resets = scheduled
     assert resets == [0.2] and len(fired[0]) == 2 and len(fired[5]) == 1    # (the reset ran; "late" fired after)
     assert any(name == "test/e" for _, name, _ in writes) and notices
+
+
+FGTRIM_SCRIPT = """<?xml version="1.0"?>
+<runscript name="fgtrim">
+  <use aircraft="{aircraft}" initialize="{reset}"/>
+  <run start="0" end="0.03" dt="0.008333">
+    <event name="running">
+      <condition> simulation/sim-time-sec le 0.005 </condition>
+      {running}
+    </event>
+    <event name="Trim">
+      <condition> simulation/sim-time-sec gt 0.005 </condition>
+      <set name="simulation/do_simple_trim" value="{mode}"/>
+      <notify>
+        <property> attitude/phi-rad </property>
+        <property> attitude/theta-rad </property>
+        <property> aero/beta-rad </property>
+        <property> fcs/throttle-cmd-norm[0] </property>
+        <property> fcs/pitch-trim-cmd-norm </property>
+        <property> fcs/aileron-cmd-norm </property>
+        <property> fcs/rudder-cmd-norm </property>
+      </notify>
+    </event>
+  </run>
+</runscript>
+"""
+
+
+def test_do_simple_trim_is_fgtrims_iteration(tmp_path):
+    """``do_simple_trim`` 1 (the 737 at cruise: FGTrim's full trim, on JSBSim's rotating Earth) stops where
+    JSBSim's axis-by-axis iteration stops, not at the exact balance: the bank (−0.0025 rad, the Coriolis
+    acceleration balanced within FGTrim's tolerance), pitch, sideslip and the throttle, pitch-trim, aileron and
+    rudder commands printed in the trim's frame equal JSBSim's to 1e-6 rad and 1e-5."""
+    import jsbsim
+
+    package = Path(jsbsim.__file__).parent
+    root = tmp_path / "root"
+    (root / "scripts").mkdir(parents=True)
+    for name in ("aircraft", "engine", "systems"):
+        (root / name).symlink_to(package / name)
+    running = "".join(f'<set name="propulsion/engine[{k}]/set-running" value="1"/>' for k in range(2))
+    (root / "scripts" / "fgtrim.xml").write_text(FGTRIM_SCRIPT.format(aircraft="737", reset="cruise_init", mode=1,
+                                                                      running=running))
+    work = tmp_path / "work"
+    work.mkdir()
+    done = cli("script", "scripts/fgtrim.xml", "--root", str(root), cwd=work)
+    assert done.returncode == 0, done.stderr
+    ours, theirs = notices(done.stdout), notices(jsbsim_run(root, "scripts/fgtrim.xml"))
+    assert [(n, t) for n, _, t, _ in ours] == [(n, t) for n, _, t, _ in theirs] == [("Trim", "0.008333")]
+    mine, jsb = dict(ours[0][3]), dict(theirs[0][3])
+    assert mine.keys() == jsb.keys() and len(mine) == 7
+    for name, b in jsb.items():
+        assert abs(float(mine[name]) - float(b)) <= (1e-6 if name.endswith("-rad") else 1e-5), (name, mine, jsb)
+    assert abs(float(jsb["attitude/phi-rad"]) + 0.0025) < 1e-4       # (not 0: FGTrim's, not the balance)

@@ -269,9 +269,9 @@ class StateSpace:
         phi_dot = pqr[0] + psi_dot * math.sin(theta)
         lat_gc, radius = ic.lat_gc(), float(np.linalg.norm(pos))
         self.x_now = np.array([vt, alpha, theta, pqr[1], beta, phi, pqr[0], psi, pqr[2], lat_gc, ic.lon(), ic.asl()])
-        self.rates = np.array([float(uvw @ uvw_dot) / vt, adot, theta_dot, pqr_dot[1], bdot, phi_dot, pqr_dot[0],
-                               psi_dot, pqr_dot[2], vned[0] / radius, vned[1] / (math.cos(lat_gc) * radius),
-                               -vned[2]])
+        vt_dot = float(uvw @ uvw_dot) / vt if vt > 0.0 else 0.0         # (no airspeed: a trim's, which fails)
+        self.rates = np.array([vt_dot, adot, theta_dot, pqr_dot[1], bdot, phi_dot, pqr_dot[0], psi_dot, pqr_dot[2],
+                               vned[0] / radius, vned[1] / (math.cos(lat_gc) * radius), -vned[2]])
 
     def set_all(self, x0):
         """``ComponentVector::set(x0)``: every state through its setter, in order, then :meth:`run`."""

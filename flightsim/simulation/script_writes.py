@@ -160,7 +160,8 @@ class ScriptProperties:
         self.commands = sim.own_jsbsim_commands(leave=set(self.model.fcs.outputs))
         self._rows = {int(row[0]): k for k, row in enumerate(self.commands)}
         self._hold_wind()
-        #: the trims done: (clock, mode, TrimPoint)
+        #: the trims done: (clock, mode, result): FGTrim's run (:class:`~flightsim.physics.jsbsim.fgtrim.FGTrim`),
+        #: flightsim's TrimPoint (a flat planet's) or None (the ground trim)
         self.trims = []
         #: the linearizations done (:class:`~flightsim.simulation.linearization.Linearization`), each written
         self.linearizations = []
@@ -740,8 +741,10 @@ class ScriptProperties:
 
     def trim(self, mode):
         """``simulation/do_simple_trim``: trim as JSBSim's FGTrim does from the reset file's condition (its
-        position, airspeed, flight-path angle, heading; a turn: its bank), with flightsim's trim
-        (:func:`flightsim.physics.trim.trim`); the flight put in that state now, the pilot's commands at the
+        position, airspeed, flight-path angle, heading; a turn: its bank).  A JSBSim aircraft on the round planet
+        (every script's): FGTrim's own axis-by-axis iteration (:meth:`_fgtrim`), whose answer is JSBSim's to its
+        printed digits; mode 2 the ground trim (:meth:`_ground_trim`).  Otherwise (a flat planet) flightsim's
+        exact trim (:func:`flightsim.physics.trim.trim`): the flight put in that state now, the pilot's commands at the
         trim's (the elevator through ``fcs/pitch-trim-cmd-norm`` where the aircraft reads it, as FGTrim's
         ``tPitchTrim``), the flight controls and engines settled.  The longitudinal trim (mode 0, FGTrim's
         ``tLongitudinal``) balances α, the throttle and the elevator alone, the wings level and the aileron and

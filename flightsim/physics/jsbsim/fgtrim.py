@@ -143,7 +143,10 @@ class TrimAxis:
         """``FGTrimAxis::setControl``: the control's value into the initial condition or the commands."""
         plant, value = self.plant, self.control_value
         if self.control == "alpha":
-            plant.ic.set_alpha(value)
+            try:
+                plant.ic.set_alpha(value)
+            except ValueError:          # (FGInitialCondition::calcThetaBeta: "Cannot modify angle 'alpha'", the
+                pass                    # condition left as it was)
         elif self.control == "beta":
             plant.ic.set_beta(value)
         elif self.control == "phi":

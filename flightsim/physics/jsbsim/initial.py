@@ -147,6 +147,12 @@ def _euler_of(t):
     return [phi, theta, psi]
 
 
+def _normalized(v):
+    """``FGColumnVector3::Normalize``: ``v`` over its length, a zero vector left as it is (no speed: no NaN)."""
+    m = float(np.linalg.norm(v))
+    return v / m if m != 0.0 else v
+
+
 def _tw2b(ca, sa, cb, sb):
     return np.array([[ca * cb, -ca * sb, -sa], [sb, cb, 0.0], [sa * cb, -sa * sb, ca]])
 
@@ -402,15 +408,15 @@ class _Resolver:
         p = np.cross(y, n)
         if np.dot(p, v0) < 0:
             p = -p
-        p = p / np.linalg.norm(p)
+        p = _normalized(p)
         u = u * (np.dot(v0, y) / np.dot(u, y))
         if np.dot(v0, v0) < np.dot(u, u):
             raise ValueError(f"alpha cannot be {math.degrees(alfa):g} deg with this speed and attitude")
         v1 = u + math.sqrt(np.dot(v0, v0) - np.dot(u, u)) * p
         v0xz = np.array([v0[0], 0.0, v0[2]])
         v1xz = np.array([v1[0], 0.0, v1[2]])
-        v0xz /= np.linalg.norm(v0xz)
-        v1xz /= np.linalg.norm(v1xz)
+        v0xz = _normalized(v0xz)
+        v1xz = _normalized(v1xz)
         self.set_orientation([self.euler[0], math.asin(np.cross(v1xz, v0xz)[1]), self.euler[2]])
         v2 = talpha @ self.tl2b() @ vt_ned
         self.alpha = alfa
@@ -430,8 +436,8 @@ class _Resolver:
         vf = tphi_inv @ self.tw2b @ np.array([self.vt, 0.0, 0.0])
         v0xy = np.array([vt_ned[0], vt_ned[1], 0.0])
         v1xy = np.array([math.sqrt(v0xy[0] ** 2 + v0xy[1] ** 2 - vf[1] ** 2), vf[1], 0.0])
-        v0xy /= np.linalg.norm(v0xy)
-        v1xy /= np.linalg.norm(v1xy)
+        v0xy = _normalized(v0xy)
+        v1xy = _normalized(v1xy)
         if vf[0] < 0.0:
             v0xy[0] *= -1.0
         sin_psi = np.cross(v1xy, v0xy)[2]
@@ -441,8 +447,8 @@ class _Resolver:
         v2xz = tpsi @ vt_ned
         vfxz = vf.copy()
         v2xz[1] = vfxz[1] = 0.0
-        v2xz /= np.linalg.norm(v2xz)
-        vfxz /= np.linalg.norm(vfxz)
+        v2xz = _normalized(v2xz)
+        vfxz = _normalized(vfxz)
         theta = -math.asin(np.cross(v2xz, vfxz)[1])
         self.set_orientation([self.euler[0], theta, psi])
 
