@@ -80,10 +80,11 @@ NOTES = {
                                         "(the state set again through the IC's setters: θ 0.027 rad against the "
                                         "trim's 0.032, sinking 3.4 ft/s)",
     "737_cruise": "the fuel burns as JSBSim's (the tanks within 0.02 lb of JSBSim's over the first 30 s, the mass, CG "
-                  "and inertia with them); the heights part by 26 ft as they did with both fuels frozen: the trims' "
-                  "(flightsim's throttle 0.92990 against JSBSim's 0.93029, N2 97.196 % against 97.211 %)",
-    "737_cruise_steady_turn": "as 737_cruise: the fuel burns as JSBSim's; the heights part by 20.3 ft (20 ft with "
-                              "both fuels frozen: the trims')",
+                  "and inertia with them); do_simple_trim 1 runs FGTrim's iteration: φ −0.00250817 rad (JSBSim's "
+                  "−0.00250817, the bank that balances the Coriolis acceleration within its tolerance), throttle "
+                  "0.930294 (0.930295)",
+    "737_cruise_steady_turn": "as 737_cruise: the fuel burns as JSBSim's; the turn trim (do_simple_trim 5) FGTrim's "
+                              "iteration (θ 0.0318205 rad against JSBSim's 0.0318209)",
     "c3101": "the engines start in JSBSim's frames (rpm within 0.03 % over the first 20 s); on JSBSim's ground "
              "reactions its Climb event fires one frame from JSBSim's (27.733 s against 27.742 s)",
     "f16_runway_test": "the script starts no engine: both F-16s stand, their airspeed the script's 80 ft/s wind "
@@ -131,7 +132,9 @@ NOTES = {
                        "(53.608 s against 53.600 s), 'Notify stop' 2 frames late",
     "Short_S23_2": "the point masses the script writes (inertia/pointmass-weight-lbs) give JSBSim's weight, CG and "
                    "inertia (within 0.5 lb, 0.001 in and 1 slug·ft² over the first 60 s: the engines' burn differs by "
-                   "0.4 lb in the first seconds); the heights part by 45 ft: not yet looked into",
+                   "0.4 lb in the first seconds); the trim is JSBSim's (θ within 1.2e-6 rad of it, the manifold "
+                   "pressure 35.4352 inHg and the power 713.43 hp in both) but the throttle the S.23's own flight "
+                   "controls leave is 0.8336 against JSBSim's 0.7867, and the heights part by 45 ft: not yet looked into",
     "x153": "the X-15's rocket burns its propellant as JSBSim's (the tanks to the pound at every notice; the "
             "gravity-gradient torque as JSBSim's, tests/test_gravity_torque.py): 'Engine Flame Out' fires in "
             "JSBSim's frame (98.14 s), 'Apogee' 1.55 s early (185.59 s against 187.14 s: at the top of a 90-s "
