@@ -134,7 +134,8 @@ NOTES = {
                    "inertia (within 0.5 lb, 0.001 in and 1 slug·ft² over the first 60 s: the engines' burn differs by "
                    "0.4 lb in the first seconds); the trim is JSBSim's (θ within 1.2e-6 rad of it, the manifold "
                    "pressure 35.4352 inHg and the power 713.43 hp in both) but the throttle the S.23's own flight "
-                   "controls leave is 0.8336 against JSBSim's 0.7867, and the heights part by 45 ft: not yet looked into",
+                   "controls leave is 0.8336 against JSBSim's 0.7867, and the heights part by 45 ft: not yet looked "
+                   "into",
     "x153": "the X-15's rocket burns its propellant as JSBSim's (the tanks to the pound at every notice; the "
             "gravity-gradient torque as JSBSim's, tests/test_gravity_torque.py): 'Engine Flame Out' fires in "
             "JSBSim's frame (98.14 s), 'Apogee' 1.55 s early (185.59 s against 187.14 s: at the top of a 90-s "
