@@ -119,13 +119,11 @@ def pytest_sessionstart(session):
         started = time.perf_counter()
         parts = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                  for code in WARM_UP]
-        done = []
-        for part in parts:
-            code = part.wait()
-            done.append(f"{time.perf_counter() - started:.0f} s" if code == 0 else f"failed (exit {code})")
+        failed = [f"part {k + 1} failed (exit {code})" for k, code in enumerate(part.wait() for part in parts) if code]
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
-            reporter.write_line(f"numba's cache warmed for the workers (conftest's WARM_UP): {', '.join(done)}")
+            reporter.write_line(f"numba's cache warmed for the workers (conftest's WARM_UP, {len(parts)} processes) "
+                                f"in {time.perf_counter() - started:.0f} s" + "".join(f"; {f}" for f in failed))
 
 
 def pytest_configure(config):

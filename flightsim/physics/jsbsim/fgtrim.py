@@ -292,12 +292,7 @@ class FGTrim:
             step *= 2.0
             self.xlo = max(self.xlo - step, xmin)
             self.xhi = min(self.xhi + step, xmax)
-            axis.set_control(self.xlo)
-            axis.run()
-            self.alo = axis.get_state()
-            axis.set_control(self.xhi)
-            axis.run()
-            self.ahi = axis.get_state()
+            self._run_ends(axis)
             if abs(self.ahi - self.alo) > axis.tolerance:       # (C++'s `continue` goes to the loop's test)
                 if self.alo * self.ahi <= 0.0:
                     found = True
@@ -311,17 +306,22 @@ class FGTrim:
             if found or self.nsub > MAX_SUB_ITERATIONS:
                 return found
 
-    def _check_limits(self, axis):
-        """``FGTrim::checkLimits``: whether the range holds a root on one side of the control now (the bracket
-        that side in ``xlo``..``xhi``); the control put back and run."""
-        current_control, current_accel = axis.control_value, axis.get_state()
-        self.xlo, self.xhi = axis.control_min, axis.control_max
+    def _run_ends(self, axis):
+        """The axis run at the bracket's ends, ``xlo`` then ``xhi``: their accelerations into ``alo`` and ``ahi``
+        (the control left at ``xhi``)."""
         axis.set_control(self.xlo)
         axis.run()
         self.alo = axis.get_state()
         axis.set_control(self.xhi)
         axis.run()
         self.ahi = axis.get_state()
+
+    def _check_limits(self, axis):
+        """``FGTrim::checkLimits``: whether the range holds a root on one side of the control now (the bracket
+        that side in ``xlo``..``xhi``); the control put back and run."""
+        current_control, current_accel = axis.control_value, axis.get_state()
+        self.xlo, self.xhi = axis.control_min, axis.control_max
+        self._run_ends(axis)
         self.domain = 0
         exists = False
         if abs(self.ahi - self.alo) > axis.tolerance:
