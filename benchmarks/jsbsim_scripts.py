@@ -132,10 +132,12 @@ NOTES = {
                        "(53.608 s against 53.600 s), 'Notify stop' 2 frames late",
     "Short_S23_2": "the point masses the script writes (inertia/pointmass-weight-lbs) give JSBSim's weight, CG and "
                    "inertia (within 0.5 lb, 0.001 in and 1 slug·ft² over the first 60 s: the engines' burn differs by "
-                   "0.4 lb in the first seconds); the trim is JSBSim's (θ within 1.2e-6 rad of it, the manifold "
-                   "pressure 35.4352 inHg and the power 713.43 hp in both) but the throttle the S.23's own flight "
-                   "controls leave is 0.8336 against JSBSim's 0.7867, and the heights part by 45 ft: not yet looked "
-                   "into",
+                   "0.4 lb in the first seconds); the trim splits the throttle otherwise: JSBSim's FCS components keep "
+                   "their dt while FGTrim suspends the state's integration, so the S.23's boost controller (an "
+                   "<integrator>) integrates through each of the trim's evaluations (its adjustment 0.0385 just "
+                   "before, 0.3226 after, the command 0.4640) where flightsim's evaluations settle the flight "
+                   "controls (adjustment −0.0106, command 0.8442); the attitude is JSBSim's within 1.2e-6 rad, and "
+                   "from there the heights part by 45 ft",
     "x153": "the X-15's rocket burns its propellant as JSBSim's (the tanks to the pound at every notice; the "
             "gravity-gradient torque as JSBSim's, tests/test_gravity_torque.py): 'Engine Flame Out' fires in "
             "JSBSim's frame (98.14 s), 'Apogee' 1.55 s early (185.59 s against 187.14 s: at the top of a 90-s "
