@@ -75,10 +75,8 @@ class InnerDispatcher(CPUDispatcher):
         self._cache = _InnerCache(self.py_func)
 
     def __call__(self, *args, **kwargs):
-        twin = self.__dict__.get("_twin")           # (the property's, without its call: a call from Python's
-        if twin is None:                            # cost is the point of a twin)
-            twin = self.twin
-        return twin(*args, **kwargs)
+        # (the twin, once known, without the property's call: a call from Python's cost is the point of a twin)
+        return (self.__dict__.get("_twin") or self.twin)(*args, **kwargs)
 
     @property
     def twin(self):

@@ -877,12 +877,18 @@ def run_script(path, root=None, integrator="rk4", planet=None, emit=_print, on_f
 
     canonical = {}                      # (each name an output reads made canonical once)
     builtin = frozenset(props.BUILTIN)
-    # (each output's cells, found once: a column's canonical name (None: "=0", a zero), whether it is a built-in
-    # property, its scale and format; an entry's canonical name or function)
-    plans = [([(None if prop == "=0" else props.canonical_name(prop),
-                props.canonical_name(prop) in builtin, scale, spec) for _, prop, scale, spec in columns[k]],
-              [(None if e.function is None else e.function, props.canonical_name(e.prop)) for e in out.entries])
-             for k, out in enumerate(outputs)]
+
+    def cell(prop, scale, spec):
+        """A column's cell, found once: its canonical name (None: "=0", a zero), whether it is a built-in
+        property, its scale and format."""
+        if prop == "=0":
+            return None, False, scale, spec
+        known = props.canonical_name(prop)
+        return known, known in builtin, scale, spec
+
+    # (each output's cells; its entries' functions and canonical names)
+    plans = [([cell(prop, scale, spec) for _, prop, scale, spec in columns[k]],
+              [(e.function, props.canonical_name(e.prop)) for e in out.entries]) for k, out in enumerate(outputs)]
 
     def log(due, t):
         """The outputs ``due`` (their indices) write a row at the clock ``t`` (s); the script's properties read
